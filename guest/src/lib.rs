@@ -1,0 +1,38 @@
+//! # filestore-guest
+//!
+//! The logic of the filestore component: a virtual filesystem of mounted volumes with
+//! the agent-facing operations (`ls`, `read`, `glob`, `grep`, `tree`, `write`, `edit`,
+//! `delete`, `move`), plus tool configuration and resolution.
+//!
+//! Everything here is plain Rust written against the [`volume::Volume`] trait. Built
+//! for `wasm32-wasip2`, the crate becomes the component: `bindings.rs` (the only file
+//! that names generated WIT types) implements `Volume` over the imported WIT resource
+//! and exports the session. Built natively, the same code is unit-tested and
+//! benchmarked against [`volume::MemoryVolume`], and the host reuses `MemoryVolume` as
+//! its in-memory backend.
+//!
+//! ```
+//! use filestore_guest::{session::Session, volume::MemoryVolume};
+//! let vol = MemoryVolume::new();
+//! vol.insert("/src/main.rs", "fn main() {}\n");
+//! let mut s = Session::new(Default::default());
+//! s.mount("/w", Box::new(vol), 0, false).unwrap();
+//! let out = s.call("filestore_grep", &serde_json::json!({"pattern": "fn main", "path": "/w"})).unwrap();
+//! assert_eq!(out.json["files"][0], "/w/src/main.rs");
+//! ```
+
+pub mod entry;
+pub mod error;
+pub mod filetypes;
+pub mod glob;
+pub mod grep;
+pub mod limits;
+pub mod mounts;
+pub mod paths;
+pub mod request;
+pub mod volume;
+
+#[cfg(target_arch = "wasm32")]
+mod bindings;
+
+pub use error::{Error, ErrorKind, Result};

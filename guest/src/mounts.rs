@@ -1,0 +1,464 @@
+//! Mount table: routes virtual paths to volumes (DESIGN §3).
+//!
+//! A path routes to the mount point that is its longest (component-wise) prefix.
+//! Several volumes may share one mount point as an *overlay*: layers are ordered by
+//! priority (lower first), ties by mount order. Reads take the first layer that has the
+//! path; listings and walks merge by path, first layer wins, and a file shadows a
+//! directory of the same path. New files go to the first writable layer; a file that
+//! resolves to a read-only layer (or is a read-only entry) refuses mutation, naming it.
+//!
+//! Mount points and their ancestors appear as directories in listings of their
+//! parents even when no volume holds them.
+
+use std::collections::{BTreeMap, HashSet};
+
+use crate::entry::{Entry, EntryKind};
+use crate::error::{Error, ErrorKind, Result};
+use crate::paths;
+use crate::volume::{Volume, Walk, WriteOptions};
+
+/// One volume mounted at a point.
+pub struct Mount {
+    /// Normalised mount point.
+    pub point: String,
+    /// The storage.
+    pub volume: Box<dyn Volume>,
+    /// Overlay order at the same point: lower wins.
+    pub priority: i32,
+    /// Whether every mutation through this mount is refused.
+    pub read_only: bool,
+    order: usize,
+}
+
+impl std::fmt::Debug for Mount {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Mount")
+            .field("point", &self.point)
+            .field("priority", &self.priority)
+            .field("read_only", &self.read_only)
+            .finish()
+    }
+}
+
+/// The set of mounts of one session.
+#[derive(Debug, Default)]
+pub struct MountTable {
+    /// Sorted by (point, priority, order).
+    mounts: Vec<Mount>,
+}
+
+/// Where a file path resolved: the layer holding it and the volume-relative path.
+pub struct Resolved<'a> {
+    /// The mount whose volume holds the path.
+    pub mount: &'a Mount,
+    /// The path relative to that volume.
+    pub rel: String,
+    /// The entry with its virtual path.
+    pub entry: Entry,
+}
+
+impl MountTable {
+    /// An empty table.
+    pub fn new() -> MountTable {
+        MountTable::default()
+    }
+
+    /// Mounts `volume` at `point` (normalised here).
+    pub fn add(
+        &mut self,
+        point: &str,
+        volume: Box<dyn Volume>,
+        priority: i32,
+        read_only: bool,
+    ) -> Result<()> {
+        let point = paths::normalize(point)?;
+        let order = self.mounts.len();
+        self.mounts.push(Mount { point, volume, priority, read_only, order });
+        self.mounts.sort_by(|a, b| {
+            (a.point.as_str(), a.priority, a.order).cmp(&(b.point.as_str(), b.priority, b.order))
+        });
+        Ok(())
+    }
+
+    /// All mounts, sorted by point then overlay order.
+    pub fn mounts(&self) -> &[Mount] {
+        &self.mounts
+    }
+
+    /// The distinct mount points, sorted.
+    pub fn points(&self) -> Vec<&str> {
+        let mut v: Vec<&str> = self.mounts.iter().map(|m| m.point.as_str()).collect();
+        v.dedup();
+        v
+    }
+
+    /// The layers of the longest mount point containing `path`, in overlay order.
+    fn layers(&self, path: &str) -> Option<(&str, Vec<&Mount>)> {
+        let point = self
+            .mounts
+            .iter()
+            .filter(|m| paths::is_within(path, &m.point))
+            .map(|m| m.point.as_str())
+            .max_by_key(|p| if *p == "/" { 0 } else { p.len() })?;
+        let layers = self.mounts.iter().filter(|m| m.point == point).collect();
+        Some((point, layers))
+    }
+
+    /// Mount points strictly beneath `dir`.
+    fn points_below<'a>(&'a self, dir: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+        self.points().into_iter().filter(move |p| *p != dir && paths::is_within(p, dir))
+    }
+
+    /// Whether `path` is a mount point or an ancestor of one (a synthetic directory).
+    fn is_mount_dir(&self, path: &str) -> bool {
+        self.mounts.iter().any(|m| paths::is_within(&m.point, path))
+    }
+
+    fn virtual_entry(mount: &Mount, mut e: Entry) -> Entry {
+        e.path = paths::under(&mount.point, &e.path);
+        e.read_only |= mount.read_only;
+        e
+    }
+
+    fn rename_err(e: Error, point: &str) -> Error {
+        match e.path().map(|p| paths::under(point, p)) {
+            Some(vp) => e.with_path(vp),
+            None => e,
+        }
+    }
+
+    /// Metadata of a virtual path.
+    pub fn stat(&self, path: &str) -> Result<Entry> {
+        if let Some((point, layers)) = self.layers(path) {
+            let rel = paths::strip_dir(path, point);
+            let mut dir: Option<Entry> = None;
+            for m in &layers {
+                match m.volume.stat(rel) {
+                    Ok(e) if e.kind == EntryKind::File => return Ok(Self::virtual_entry(m, e)),
+                    Ok(e) => {
+                        if dir.is_none() {
+                            dir = Some(Self::virtual_entry(m, e));
+                        }
+                    }
+                    Err(e) if e.kind() == ErrorKind::NotFound => {}
+                    Err(e) => return Err(Self::rename_err(e, point)),
+                }
+            }
+            if let Some(d) = dir {
+                return Ok(d);
+            }
+        }
+        if self.is_mount_dir(path) {
+            let mut e = Entry::directory(path, None);
+            e.read_only = true;
+            return Ok(e);
+        }
+        Err(Error::not_found(path))
+    }
+
+    /// Resolves a path that must be a file: the first layer holding it.
+    pub fn resolve_file(&self, path: &str) -> Result<Resolved<'_>> {
+        let e = self.stat(path)?;
+        if e.is_dir() {
+            return Err(Error::at(ErrorKind::NotAFile, path, "is a directory"));
+        }
+        let (point, layers) = self.layers(path).ok_or_else(|| Error::not_found(path))?;
+        let rel = paths::strip_dir(path, point).to_string();
+        for m in layers {
+            match m.volume.stat(&rel) {
+                Ok(v) if v.kind == EntryKind::File => {
+                    return Ok(Resolved { mount: m, rel, entry: Self::virtual_entry(m, v) });
+                }
+                Ok(_) => {}
+                Err(e) if e.kind() == ErrorKind::NotFound => {}
+                Err(e) => return Err(Self::rename_err(e, point)),
+            }
+        }
+        Err(Error::not_found(path))
+    }
+
+    /// Reads a byte range of a file.
+    pub fn read(&self, path: &str, offset: u64, len: u64) -> Result<Vec<u8>> {
+        let r = self.resolve_file(path)?;
+        r.mount
+            .volume
+            .read(&r.rel, offset, len)
+            .map_err(|e| Self::rename_err(e, &r.mount.point))
+    }
+
+    /// Reads a whole file, refusing files over `max_bytes` with `too-large`.
+    pub fn read_all(&self, path: &str, max_bytes: u64) -> Result<(Entry, Vec<u8>)> {
+        let r = self.resolve_file(path)?;
+        if r.entry.size > max_bytes {
+            return Err(Error::at(
+                ErrorKind::TooLarge,
+                path,
+                format!("file is {} bytes; the limit for this operation is {max_bytes}", r.entry.size),
+            ));
+        }
+        let data = r
+            .mount
+            .volume
+            .read(&r.rel, 0, r.entry.size.max(1).saturating_add(1).min(max_bytes + 1))
+            .map_err(|e| Self::rename_err(e, &r.mount.point))?;
+        if data.len() as u64 > max_bytes {
+            return Err(Error::at(ErrorKind::TooLarge, path, format!("file grew past the limit of {max_bytes} bytes")));
+        }
+        Ok((r.entry, data))
+    }
+
+    /// Direct children of a directory, merged across layers and mount points.
+    pub fn list(&self, path: &str) -> Result<Vec<Entry>> {
+        let me = self.stat(path)?;
+        if !me.is_dir() {
+            return Err(Error::at(ErrorKind::NotADirectory, path, "not a directory"));
+        }
+        let mut merged: BTreeMap<String, Entry> = BTreeMap::new();
+        if let Some((point, layers)) = self.layers(path) {
+            let rel = paths::strip_dir(path, point);
+            for m in layers {
+                let entries = match m.volume.list(rel) {
+                    Ok(v) => v,
+                    Err(e) if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) => continue,
+                    Err(e) => return Err(Self::rename_err(e, point)),
+                };
+                for e in entries {
+                    merge(&mut merged, Self::virtual_entry(m, e));
+                }
+            }
+        }
+        // Mount points beneath `path` show as directories at their first component.
+        for p in self.points_below(path) {
+            let rest = paths::strip_dir(p, path);
+            let first = rest[1..].split('/').next().unwrap_or_default();
+            let child = paths::under(path, &format!("/{first}"));
+            let mut d = Entry::directory(child.clone(), None);
+            d.read_only = true;
+            merged.insert(child, d);
+        }
+        Ok(merged.into_values().collect())
+    }
+
+    /// Every entry beneath `path` (not `path` itself), merged across layers and nested
+    /// mounts, sorted by path, at most `max_entries`.
+    pub fn walk(&self, path: &str, max_entries: usize) -> Result<Walk> {
+        let me = self.stat(path)?;
+        if !me.is_dir() {
+            return Err(Error::at(ErrorKind::NotADirectory, path, "not a directory"));
+        }
+        let mut merged: BTreeMap<String, Entry> = BTreeMap::new();
+        let mut truncated = false;
+        let below: Vec<&str> = self.points_below(path).collect();
+        let mut roots: Vec<&str> = vec![path];
+        roots.extend(below.iter().copied());
+        for root in roots {
+            let Some((point, layers)) = self.layers(root) else { continue };
+            if point != root && root != path {
+                continue;
+            }
+            let rel = paths::strip_dir(root, point);
+            for m in layers {
+                let w = match m.volume.walk(rel, max_entries) {
+                    Ok(w) => w,
+                    Err(e) if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) => continue,
+                    Err(e) => return Err(Self::rename_err(e, point)),
+                };
+                truncated |= w.truncated;
+                for e in w.entries {
+                    let e = Self::virtual_entry(m, e);
+                    // Entries hidden by a deeper mount belong to that mount.
+                    if below.iter().any(|p| *p != point && paths::is_within(&e.path, p) && !paths::is_within(point, p)) {
+                        continue;
+                    }
+                    merge(&mut merged, e);
+                }
+            }
+            // Synthetic directories from `path` down to each nested mount point.
+            if root != path {
+                let mut d = Some(root);
+                while let Some(dir) = d {
+                    if dir == path || !paths::is_within(dir, path) {
+                        break;
+                    }
+                    merged.entry(dir.to_string()).or_insert_with(|| {
+                        let mut e = Entry::directory(dir, None);
+                        e.read_only = true;
+                        e
+                    });
+                    d = paths::parent(dir);
+                }
+            }
+        }
+        drop_shadowed_children(&mut merged);
+        if merged.len() > max_entries {
+            truncated = true;
+        }
+        let entries = merged.into_values().take(max_entries).collect();
+        Ok(Walk { entries, truncated })
+    }
+
+    /// The layer a mutation of `path` goes to: the first writable layer of its mount
+    /// point. A path in a read-only mount (or only beneath mount directories) is
+    /// refused with `read-only` naming the path.
+    pub fn writable(&self, path: &str) -> Result<(&Mount, String)> {
+        let Some((point, layers)) = self.layers(path) else {
+            return Err(Error::at(
+                ErrorKind::ReadOnly,
+                path,
+                "not inside any mount; only mounted volumes can be written",
+            ));
+        };
+        let rel = paths::strip_dir(path, point).to_string();
+        let Some(m) = layers.into_iter().find(|m| !m.read_only) else {
+            return Err(Error::at(ErrorKind::ReadOnly, path, format!("the mount at '{point}' is read-only")));
+        };
+        if rel == "/" {
+            return Err(Error::at(ErrorKind::InvalidPath, path, "a mount point itself cannot be replaced, deleted or moved"));
+        }
+        if self.points_below(path).next().is_some() {
+            return Err(Error::at(ErrorKind::Conflict, path, "a volume is mounted beneath this path"));
+        }
+        Ok((m, rel))
+    }
+
+    /// Writes through [`MountTable::writable`], refusing read-only entries first.
+    pub fn write(&self, path: &str, content: &[u8], options: &WriteOptions) -> Result<Entry> {
+        if let Ok(existing) = self.stat(path) {
+            if existing.read_only && !existing.is_dir() {
+                return Err(Error::at(ErrorKind::ReadOnly, path, "entry is read-only"));
+            }
+        }
+        let (m, rel) = self.writable(path)?;
+        m.volume
+            .write(&rel, content, options)
+            .map(|e| Self::virtual_entry(m, e))
+            .map_err(|e| Self::rename_err(e, &m.point))
+    }
+}
+
+/// Inserts `e` unless an earlier layer has the path; a file replaces a directory.
+fn merge(merged: &mut BTreeMap<String, Entry>, e: Entry) {
+    match merged.get(&e.path) {
+        None => {
+            merged.insert(e.path.clone(), e);
+        }
+        Some(old) if old.is_dir() && !e.is_dir() => {
+            merged.insert(e.path.clone(), e);
+        }
+        Some(_) => {}
+    }
+}
+
+/// After a file shadowed a directory, the directory's children from other layers
+/// must not show through.
+fn drop_shadowed_children(merged: &mut BTreeMap<String, Entry>) {
+    let files: HashSet<String> =
+        merged.values().filter(|e| !e.is_dir()).map(|e| e.path.clone()).collect();
+    merged.retain(|p, _| {
+        let mut d = paths::parent(p);
+        while let Some(dir) = d {
+            if files.contains(dir) {
+                return false;
+            }
+            d = paths::parent(dir);
+        }
+        true
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::volume::MemoryVolume;
+
+    fn table() -> MountTable {
+        let base = MemoryVolume::new();
+        base.insert("/a.txt", "base-a").insert("/only-base.txt", "b").insert("/dir/x.txt", "bx");
+        let upper = MemoryVolume::new();
+        upper.insert("/a.txt", "upper-a").insert("/dir/y.txt", "uy").insert("/shadow", "file");
+        base.insert("/shadow/child", "hidden");
+        let scratch = MemoryVolume::new();
+        scratch.insert("/s.txt", "s");
+        let mut t = MountTable::new();
+        t.add("/w", Box::new(base), 10, true).unwrap();
+        t.add("/w", Box::new(upper), 0, false).unwrap();
+        t.add("/mnt/scratch", Box::new(scratch), 0, false).unwrap();
+        t
+    }
+
+    #[test]
+    fn overlay_priority_reads_first_layer() {
+        let t = table();
+        assert_eq!(t.read("/w/a.txt", 0, 100).unwrap(), b"upper-a");
+        assert_eq!(t.read("/w/only-base.txt", 0, 100).unwrap(), b"b");
+        assert!(t.stat("/w/only-base.txt").unwrap().read_only);
+        assert!(!t.stat("/w/a.txt").unwrap().read_only);
+    }
+
+    #[test]
+    fn merged_listing() {
+        let t = table();
+        let names: Vec<String> = t.list("/w").unwrap().into_iter().map(|e| e.path).collect();
+        assert_eq!(names, vec!["/w/a.txt", "/w/dir", "/w/only-base.txt", "/w/shadow"]);
+        assert!(!t.stat("/w/shadow").unwrap().is_dir(), "file shadows directory");
+        let d: Vec<String> = t.list("/w/dir").unwrap().into_iter().map(|e| e.path).collect();
+        assert_eq!(d, vec!["/w/dir/x.txt", "/w/dir/y.txt"]);
+    }
+
+    #[test]
+    fn root_lists_mount_points() {
+        let t = table();
+        let names: Vec<String> = t.list("/").unwrap().into_iter().map(|e| e.path).collect();
+        assert_eq!(names, vec!["/mnt", "/w"]);
+        let names: Vec<String> = t.list("/mnt").unwrap().into_iter().map(|e| e.path).collect();
+        assert_eq!(names, vec!["/mnt/scratch"]);
+        assert_eq!(t.stat("/nowhere").unwrap_err().kind(), ErrorKind::NotFound);
+    }
+
+    #[test]
+    fn walk_merges_and_hides_shadowed() {
+        let t = table();
+        let w = t.walk("/", 1000).unwrap();
+        let p: Vec<String> = w.entries.into_iter().map(|e| e.path).collect();
+        assert_eq!(
+            p,
+            vec![
+                "/mnt",
+                "/mnt/scratch",
+                "/mnt/scratch/s.txt",
+                "/w",
+                "/w/a.txt",
+                "/w/dir",
+                "/w/dir/x.txt",
+                "/w/dir/y.txt",
+                "/w/only-base.txt",
+                "/w/shadow"
+            ]
+        );
+    }
+
+    #[test]
+    fn writes_go_to_first_writable_layer() {
+        let t = table();
+        t.write("/w/only-base.txt", b"copied", &Default::default()).unwrap_err();
+        let e = t.write("/w/new.txt", b"n", &Default::default()).unwrap();
+        assert_eq!(e.path, "/w/new.txt");
+        assert_eq!(t.writable("/nowhere/x").unwrap_err().kind(), ErrorKind::ReadOnly);
+        assert_eq!(t.writable("/w").unwrap_err().kind(), ErrorKind::InvalidPath);
+    }
+
+    #[test]
+    fn longest_prefix_routing() {
+        let inner = MemoryVolume::new();
+        inner.insert("/deep.txt", "inner");
+        let outer = MemoryVolume::new();
+        outer.insert("/sub/deep.txt", "outer").insert("/top.txt", "t");
+        let mut t = MountTable::new();
+        t.add("/", Box::new(outer), 0, false).unwrap();
+        t.add("/sub", Box::new(inner), 0, false).unwrap();
+        assert_eq!(t.read("/sub/deep.txt", 0, 10).unwrap(), b"inner");
+        assert_eq!(t.read("/top.txt", 0, 10).unwrap(), b"t");
+        let p: Vec<String> = t.walk("/", 100).unwrap().entries.into_iter().map(|e| e.path).collect();
+        assert_eq!(p, vec!["/sub", "/sub/deep.txt", "/top.txt"]);
+    }
+}

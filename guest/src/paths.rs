@@ -1,0 +1,244 @@
+//! Virtual path normalisation (DESIGN §3).
+//!
+//! Every path an agent sends goes through [`normalize`] before anything else sees it.
+//! The result is absolute, `/`-separated, without `.`/`..`, repeated or trailing
+//! slashes. Unlike the peers (which clamp `..` at the root silently), a `..` that
+//! would climb above `/` is an error: an agent that writes `/../etc` has a bug or is
+//! probing, and either way it should be told.
+//!
+//! This is lexical normalisation of *virtual* paths. It is not what confines a
+//! directory volume: the host resolves the normalised path beneath the volume's root
+//! one component at a time (see the host's `dir` backend).
+
+use crate::error::{Error, ErrorKind, Result};
+
+/// Longest accepted path in bytes. Bounds memory and the cost of every path operation
+/// against an agent sending megabyte paths.
+pub const MAX_PATH_BYTES: usize = 4096;
+/// Longest accepted path component in bytes (the common filesystem limit).
+pub const MAX_COMPONENT_BYTES: usize = 255;
+
+/// Normalises a virtual path: leading `/` added, `//` collapsed, trailing `/` dropped,
+/// `.` and `..` resolved.
+///
+/// Errors (`invalid-path`, naming the path): `..` above the root, NUL or another
+/// control character, a backslash, more than [`MAX_PATH_BYTES`] bytes, a component
+/// over [`MAX_COMPONENT_BYTES`] bytes.
+///
+/// ```
+/// use filestore_guest::paths::normalize;
+/// assert_eq!(normalize("foo/bar").unwrap(), "/foo/bar");
+/// assert_eq!(normalize("/foo//bar///baz/").unwrap(), "/foo/bar/baz");
+/// assert_eq!(normalize("/foo/./bar/../baz").unwrap(), "/foo/baz");
+/// assert!(normalize("/..").is_err());
+/// ```
+pub fn normalize(path: &str) -> Result<String> {
+    if path.len() > MAX_PATH_BYTES {
+        return Err(Error::new(
+            ErrorKind::InvalidPath,
+            format!(
+                "path is {} bytes long; the limit is {MAX_PATH_BYTES} bytes (starts with {:?})",
+                path.len(),
+                truncate_chars(path, 60)
+            ),
+        ));
+    }
+    if let Some(c) = path.chars().find(|c| c.is_control()) {
+        return Err(Error::at(
+            ErrorKind::InvalidPath,
+            path.escape_debug().to_string(),
+            format!("path contains the control character {:?}", c),
+        ));
+    }
+    if path.contains('\\') {
+        return Err(Error::at(
+            ErrorKind::InvalidPath,
+            path,
+            "path contains a backslash; use '/' as the separator",
+        ));
+    }
+    let mut parts: Vec<&str> = Vec::new();
+    for comp in path.split('/') {
+        match comp {
+            "" | "." => {}
+            ".." => {
+                if parts.pop().is_none() {
+                    return Err(Error::at(
+                        ErrorKind::InvalidPath,
+                        path,
+                        "'..' climbs above the root '/'",
+                    ));
+                }
+            }
+            c => {
+                if c.len() > MAX_COMPONENT_BYTES {
+                    return Err(Error::at(
+                        ErrorKind::InvalidPath,
+                        truncate_chars(path, 80),
+                        format!(
+                            "a path component is {} bytes long; the limit is {MAX_COMPONENT_BYTES}",
+                            c.len()
+                        ),
+                    ));
+                }
+                parts.push(c);
+            }
+        }
+    }
+    if parts.is_empty() {
+        return Ok("/".to_string());
+    }
+    let mut out = String::with_capacity(path.len() + 1);
+    for p in parts {
+        out.push('/');
+        out.push_str(p);
+    }
+    Ok(out)
+}
+
+/// Joins a normalised absolute `base` with a relative or absolute `rel` and normalises.
+pub fn join(base: &str, rel: &str) -> Result<String> {
+    if rel.starts_with('/') {
+        normalize(rel)
+    } else if base == "/" {
+        normalize(&format!("/{rel}"))
+    } else {
+        normalize(&format!("{base}/{rel}"))
+    }
+}
+
+/// The last component of a normalised path (`""` for `/`).
+pub fn file_name(path: &str) -> &str {
+    match path.rfind('/') {
+        Some(i) => &path[i + 1..],
+        None => path,
+    }
+}
+
+/// The parent of a normalised path (`None` for `/`).
+pub fn parent(path: &str) -> Option<&str> {
+    if path == "/" {
+        return None;
+    }
+    match path.rfind('/') {
+        Some(0) => Some("/"),
+        Some(i) => Some(&path[..i]),
+        None => None,
+    }
+}
+
+/// Whether `path` is `dir` or lies beneath it (both normalised). Component-wise, so
+/// `/root_evil` is not beneath `/root`.
+pub fn is_within(path: &str, dir: &str) -> bool {
+    if dir == "/" {
+        return true;
+    }
+    path == dir || (path.starts_with(dir) && path.as_bytes().get(dir.len()) == Some(&b'/'))
+}
+
+/// `path` relative to `dir` as an absolute path (`/` when equal). Requires
+/// `is_within(path, dir)`.
+pub fn strip_dir<'a>(path: &'a str, dir: &str) -> &'a str {
+    if dir == "/" {
+        return path;
+    }
+    let rest = &path[dir.len()..];
+    if rest.is_empty() { "/" } else { rest }
+}
+
+/// `rel` (absolute, volume-relative) placed under the mount point `point`.
+pub fn under(point: &str, rel: &str) -> String {
+    match (point, rel) {
+        ("/", r) => r.to_string(),
+        (p, "/") => p.to_string(),
+        (p, r) => format!("{p}{r}"),
+    }
+}
+
+/// Path depth: number of components (`/` is 0).
+pub fn depth(path: &str) -> usize {
+    if path == "/" { 0 } else { path.matches('/').count() }
+}
+
+fn truncate_chars(s: &str, n: usize) -> String {
+    let mut out: String = s.chars().take(n).collect();
+    if out.len() < s.len() {
+        out.push('…');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalisation_table() {
+        let ok = [
+            ("foo/bar", "/foo/bar"),
+            ("/foo//bar///baz", "/foo/bar/baz"),
+            ("/foo/./bar", "/foo/bar"),
+            ("/foo/bar/../baz", "/foo/baz"),
+            ("/foo/bar/", "/foo/bar"),
+            ("", "/"),
+            ("/", "/"),
+            ("//", "/"),
+            (".", "/"),
+            ("/a/..", "/"),
+            ("a/b/../../c", "/c"),
+            ("/héllo wörld/ü.txt", "/héllo wörld/ü.txt"),
+            ("/...", "/..."),
+            ("/a..b", "/a..b"),
+        ];
+        for (input, want) in ok {
+            assert_eq!(normalize(input).unwrap(), want, "input {input:?}");
+        }
+    }
+
+    #[test]
+    fn invalid_paths() {
+        let long = format!("/{}", "a".repeat(5000));
+        let long_comp = format!("/{}", "b".repeat(256));
+        let bad = [
+            "/..",
+            "..",
+            "/a/../..",
+            "/foo/../../etc/passwd",
+            "/a\0b",
+            "/a\nb",
+            "/a\x1bb",
+            "/a\\b",
+            long.as_str(),
+            long_comp.as_str(),
+        ];
+        for input in bad {
+            let err = normalize(input).unwrap_err();
+            assert_eq!(err.kind(), ErrorKind::InvalidPath, "input {input:?}");
+        }
+        assert!(normalize("/..").unwrap_err().to_string().contains("above the root"));
+        assert!(normalize(&format!("/{}", "c".repeat(255))).is_ok());
+    }
+
+    #[test]
+    fn helpers() {
+        assert_eq!(file_name("/a/b.txt"), "b.txt");
+        assert_eq!(file_name("/"), "");
+        assert_eq!(parent("/a/b"), Some("/a"));
+        assert_eq!(parent("/a"), Some("/"));
+        assert_eq!(parent("/"), None);
+        assert!(is_within("/root/x", "/root"));
+        assert!(is_within("/root", "/root"));
+        assert!(!is_within("/root_evil", "/root"));
+        assert!(is_within("/anything", "/"));
+        assert_eq!(strip_dir("/w/a/b", "/w"), "/a/b");
+        assert_eq!(strip_dir("/w", "/w"), "/");
+        assert_eq!(under("/w", "/a"), "/w/a");
+        assert_eq!(under("/", "/a"), "/a");
+        assert_eq!(under("/w", "/"), "/w");
+        assert_eq!(join("/w", "a/b").unwrap(), "/w/a/b");
+        assert_eq!(join("/w", "/x").unwrap(), "/x");
+        assert_eq!(join("/", "x").unwrap(), "/x");
+        assert_eq!(depth("/"), 0);
+        assert_eq!(depth("/a/b"), 2);
+    }
+}
