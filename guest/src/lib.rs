@@ -21,15 +21,19 @@
 //! assert_eq!(out.json["files"][0], "/w/src/main.rs");
 //! ```
 
+pub mod config;
 pub mod entry;
 pub mod error;
 pub mod filetypes;
 pub mod glob;
 pub mod grep;
 pub mod limits;
+pub mod manifest;
 pub mod mounts;
+pub mod params;
 pub mod paths;
 pub mod request;
+pub mod toolrefs;
 pub mod volume;
 
 #[cfg(target_arch = "wasm32")]
