@@ -1,1 +1,87 @@
-fn main() {}
+//! Builds the guest crate for `wasm32-wasip2` and hands the component to the host.
+//!
+//! Like wasmtime's `test-programs/artifacts`, this runs a nested `cargo build` of the
+//! guest. It uses its own target directory (beside the outer one, so the build cache
+//! survives) because the outer cargo holds the lock on the outer target directory.
+//! A missing `wasm32-wasip2` target is installed with rustup, so `cargo run` and
+//! `cargo test` work on a fresh checkout.
+
+use std::env;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const TARGET: &str = "wasm32-wasip2";
+
+fn main() {
+    let out_dir = PathBuf::from(env::var("OUT_DIR").expect("OUT_DIR"));
+    let manifest_dir = PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR"));
+    let root = manifest_dir.parent().expect("workspace root").to_path_buf();
+    for p in ["guest/src", "guest/Cargo.toml", "wit", "Cargo.toml"] {
+        println!("cargo:rerun-if-changed={}", root.join(p).display());
+    }
+    println!("cargo:rerun-if-env-changed=FILESTORE_GUEST_RUSTFLAGS");
+
+    ensure_target();
+    let target_dir = guest_target_dir(&out_dir);
+    let cargo = env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let mut cmd = Command::new(cargo);
+    cmd.current_dir(&root)
+        .args(["build", "--release", "--lib", "-p", "filestore-guest", "--target", TARGET])
+        .arg("--target-dir")
+        .arg(&target_dir);
+    // The outer build's flags are for the host target, not for wasm.
+    for var in [
+        "CARGO_ENCODED_RUSTFLAGS",
+        "RUSTFLAGS",
+        "CARGO_BUILD_TARGET",
+        "CARGO_TARGET_DIR",
+        "CARGO_BUILD_RUSTFLAGS",
+        "RUSTC_WORKSPACE_WRAPPER",
+    ] {
+        cmd.env_remove(var);
+    }
+    if let Ok(flags) = env::var("FILESTORE_GUEST_RUSTFLAGS") {
+        cmd.env("RUSTFLAGS", flags);
+    }
+    let status = cmd.status().expect("failed to run cargo for the guest");
+    if !status.success() {
+        panic!("building the filestore guest for {TARGET} failed (see the errors above)");
+    }
+    let wasm = target_dir.join(TARGET).join("release").join("filestore_guest.wasm");
+    let dest = out_dir.join("filestore.wasm");
+    std::fs::copy(&wasm, &dest)
+        .unwrap_or_else(|e| panic!("copying {} to {}: {e}", wasm.display(), dest.display()));
+}
+
+/// The outer target directory is the ancestor holding cargo's `CACHEDIR.TAG`; the guest
+/// builds in `guest-wasm` beside its profiles.
+fn guest_target_dir(out_dir: &Path) -> PathBuf {
+    out_dir
+        .ancestors()
+        .find(|a| a.join("CACHEDIR.TAG").exists())
+        .map(|t| t.join("guest-wasm"))
+        .unwrap_or_else(|| out_dir.join("guest-wasm"))
+}
+
+/// Installs the wasm target with rustup when the toolchain lacks it.
+fn ensure_target() {
+    let rustc = env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
+    let sysroot = Command::new(&rustc)
+        .args(["--print", "sysroot"])
+        .output()
+        .ok()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
+    let have = sysroot
+        .map(|s| Path::new(&s).join("lib/rustlib").join(TARGET).exists())
+        .unwrap_or(false);
+    if !have {
+        let ok = Command::new("rustup")
+            .args(["target", "add", TARGET])
+            .status()
+            .map(|s| s.success())
+            .unwrap_or(false);
+        if !ok {
+            panic!("the {TARGET} target is missing; install it with `rustup target add {TARGET}`");
+        }
+    }
+}

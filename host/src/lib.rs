@@ -1,1 +1,2 @@
-//! x
+//! (in progress)
+pub mod volumes;
