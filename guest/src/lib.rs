@@ -22,18 +22,23 @@
 //! ```
 
 pub mod config;
+pub mod edit;
 pub mod entry;
 pub mod error;
 pub mod filetypes;
 pub mod glob;
 pub mod grep;
 pub mod limits;
+pub mod ls;
 pub mod manifest;
 pub mod mounts;
+pub mod mutate;
 pub mod params;
 pub mod paths;
+pub mod read;
 pub mod request;
 pub mod toolrefs;
+pub mod tree;
 pub mod volume;
 
 #[cfg(target_arch = "wasm32")]

@@ -1,0 +1,198 @@
+//! `filestore_ls`: directory listings with metadata (DESIGN §5).
+
+use serde::{Deserialize, Serialize};
+
+use crate::entry::Entry;
+use crate::error::{Error, ErrorKind, Result};
+use crate::limits::MAX_LIST_LIMIT;
+use crate::mounts::MountTable;
+use crate::paths;
+
+/// Parameters of `filestore_ls`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LsRequest {
+    /// Directory to list.
+    #[serde(default = "crate::request::default_root")]
+    pub path: String,
+    /// Levels to descend (1: direct children).
+    #[serde(default = "one")]
+    pub depth: u32,
+    /// Most entries in total, all levels together.
+    #[serde(default = "thousand")]
+    pub limit: usize,
+}
+
+fn one() -> u32 {
+    1
+}
+fn thousand() -> usize {
+    1000
+}
+
+/// One listed entry.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct LsNode {
+    /// The entry's metadata.
+    #[serde(flatten)]
+    pub entry: Entry,
+    /// The last path component.
+    pub name: String,
+    /// Estimated tokens of the content.
+    pub tokens: u64,
+    /// Children, when `depth` reached into this directory.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub children: Option<Vec<LsNode>>,
+}
+
+/// Result of `filestore_ls`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct LsResult {
+    /// The listed directory.
+    pub path: String,
+    /// Its children: directories first, then files, each sorted by name.
+    pub entries: Vec<LsNode>,
+    /// Whether `limit` cut the listing.
+    pub truncated: bool,
+}
+
+/// Lists a directory.
+pub fn ls(mounts: &MountTable, req: &LsRequest) -> Result<LsResult> {
+    let path = paths::normalize(&req.path)?;
+    if req.depth == 0 {
+        return Err(Error::invalid_argument("depth", "must be at least 1"));
+    }
+    if req.limit == 0 || req.limit > MAX_LIST_LIMIT {
+        return Err(Error::invalid_argument("limit", format!("must be between 1 and {MAX_LIST_LIMIT}; got {}", req.limit)));
+    }
+    let me = mounts.stat(&path)?;
+    if !me.is_dir() {
+        return Err(Error::at(ErrorKind::NotADirectory, &path, "not a directory; use filestore_read for files"));
+    }
+    let mut budget = req.limit;
+    let mut truncated = false;
+    let entries = list_level(mounts, &path, req.depth, &mut budget, &mut truncated)?;
+    Ok(LsResult { path, entries, truncated })
+}
+
+fn list_level(
+    mounts: &MountTable,
+    dir: &str,
+    depth: u32,
+    budget: &mut usize,
+    truncated: &mut bool,
+) -> Result<Vec<LsNode>> {
+    let mut children = mounts.list(dir)?;
+    sort_entries(&mut children);
+    let mut out = Vec::with_capacity(children.len().min(*budget));
+    for e in children {
+        if *budget == 0 {
+            *truncated = true;
+            break;
+        }
+        *budget -= 1;
+        out.push(LsNode { name: e.name().to_string(), tokens: if e.is_dir() { 0 } else { e.tokens() }, entry: e, children: None });
+    }
+    if depth > 1 {
+        for node in out.iter_mut().filter(|n| n.entry.is_dir()) {
+            if *budget == 0 {
+                *truncated = true;
+                break;
+            }
+            node.children = Some(list_level(mounts, &node.entry.path, depth - 1, budget, truncated)?);
+        }
+    }
+    Ok(out)
+}
+
+/// Directories first, then files; each group by name.
+pub fn sort_entries(entries: &mut [Entry]) {
+    entries.sort_by(|a, b| b.is_dir().cmp(&a.is_dir()).then_with(|| a.name().cmp(b.name())));
+}
+
+/// Text form: one entry per line, indented by depth, directories with a trailing `/`.
+pub fn render(r: &LsResult) -> String {
+    let mut out = String::new();
+    if r.entries.is_empty() {
+        out.push_str(&format!("{} is an empty directory.\n", r.path));
+    }
+    render_nodes(&r.entries, 0, &mut out);
+    if r.truncated {
+        out.push_str("[Listing truncated at the limit; list a subdirectory or raise limit.]\n");
+    }
+    out
+}
+
+fn render_nodes(nodes: &[LsNode], indent: usize, out: &mut String) {
+    for n in nodes {
+        let pad = "  ".repeat(indent);
+        if n.entry.is_dir() {
+            out.push_str(&format!("{pad}{}/\n", n.name));
+        } else {
+            let ro = if n.entry.read_only { ", read-only" } else { "" };
+            let ty = if n.entry.entry_type != crate::entry::TYPE_FILE { format!(", {}", n.entry.entry_type) } else { String::new() };
+            out.push_str(&format!("{pad}{} ({} bytes, ~{} tokens{ro}{ty})\n", n.name, n.entry.size, n.tokens));
+        }
+        if let Some(c) = &n.children {
+            render_nodes(c, indent + 1, out);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::volume::MemoryVolume;
+
+    fn table() -> MountTable {
+        let v = MemoryVolume::new();
+        v.insert("/b.txt", "bb").insert("/a.txt", "a").insert("/z/1/deep.txt", "d").insert("/z/top.txt", "t").insert("/c/x", "x");
+        let mut t = MountTable::new();
+        t.add("/w", Box::new(v), 0, false).unwrap();
+        t
+    }
+
+    fn names(nodes: &[LsNode]) -> Vec<&str> {
+        nodes.iter().map(|n| n.name.as_str()).collect()
+    }
+
+    #[test]
+    fn depth_one_orders_dirs_first() {
+        let r = ls(&table(), &LsRequest { path: "/w".into(), depth: 1, limit: 1000 }).unwrap();
+        assert_eq!(names(&r.entries), vec!["c", "z", "a.txt", "b.txt"]);
+        assert!(r.entries.iter().all(|n| n.children.is_none()));
+    }
+
+    #[test]
+    fn depth_two_and_three_nest() {
+        let t = table();
+        let r = ls(&t, &LsRequest { path: "/w".into(), depth: 2, limit: 1000 }).unwrap();
+        let z = &r.entries[1];
+        assert_eq!(names(z.children.as_ref().unwrap()), vec!["1", "top.txt"]);
+        assert!(z.children.as_ref().unwrap()[0].children.is_none());
+        let r = ls(&t, &LsRequest { path: "/w".into(), depth: 3, limit: 1000 }).unwrap();
+        let one = &r.entries[1].children.as_ref().unwrap()[0];
+        assert_eq!(names(one.children.as_ref().unwrap()), vec!["deep.txt"]);
+        let json = serde_json::to_value(&r).unwrap();
+        assert_eq!(json["entries"][1]["children"][0]["children"][0]["path"], "/w/z/1/deep.txt");
+    }
+
+    #[test]
+    fn missing_path_and_limit() {
+        let t = table();
+        let e = ls(&t, &LsRequest { path: "/w/nope".into(), depth: 1, limit: 10 }).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::NotFound);
+        assert!(e.to_string().contains("/w/nope"));
+        let r = ls(&t, &LsRequest { path: "/w".into(), depth: 1, limit: 2 }).unwrap();
+        assert!(r.truncated);
+        assert_eq!(r.entries.len(), 2);
+        let e = ls(&t, &LsRequest { path: "/w/a.txt".into(), depth: 1, limit: 2 }).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::NotADirectory);
+    }
+
+    #[test]
+    fn root_shows_mount_points() {
+        let r = ls(&table(), &LsRequest { path: "/".into(), depth: 1, limit: 10 }).unwrap();
+        assert_eq!(names(&r.entries), vec!["w"]);
+    }
+}

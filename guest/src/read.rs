@@ -1,0 +1,528 @@
+//! `filestore_read`: line-oriented paging through a file (DESIGN §5).
+//!
+//! The file is fetched from its volume in chunks ([`CHUNK_BYTES`]), never whole, so a
+//! 1 GiB file costs one page of memory. Reaching line `offset` means scanning the bytes
+//! before it; the line count of files up to [`COUNT_LINES_MAX_BYTES`] is completed on
+//! every page so the agent knows how far it is, while larger files report the total
+//! only once a page reaches their end.
+
+use serde::{Deserialize, Serialize};
+
+use crate::entry::Entry;
+use crate::error::{Error, ErrorKind, Result};
+use crate::limits::{DEFAULT_READ_LINES, Limits, MAX_LINE_CHARS};
+use crate::mounts::{MountTable, Resolved};
+use crate::paths;
+
+/// Bytes fetched from the volume per boundary crossing.
+pub const CHUNK_BYTES: u64 = 256 * 1024;
+/// Files up to this size have their lines counted on every page.
+pub const COUNT_LINES_MAX_BYTES: u64 = 16 * 1024 * 1024;
+/// Bytes inspected for a NUL when deciding whether a file is binary.
+pub const BINARY_SNIFF_BYTES: u64 = 8 * 1024;
+
+/// Parameters of `filestore_read`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReadRequest {
+    /// The file to read.
+    pub path: String,
+    /// First line to return, 1-based.
+    #[serde(default = "one")]
+    pub offset: u64,
+    /// Number of lines to return.
+    #[serde(default = "default_limit")]
+    pub limit: u64,
+    /// Return the stored content untouched (no numbering, cutting or paging).
+    #[serde(default)]
+    pub raw: bool,
+}
+
+fn one() -> u64 {
+    1
+}
+fn default_limit() -> u64 {
+    DEFAULT_READ_LINES as u64
+}
+
+/// What a read found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ReadContent {
+    /// UTF-8 text: `text` holds numbered lines.
+    Text,
+    /// The file has no bytes.
+    Empty,
+    /// NUL byte or invalid UTF-8: content not returned.
+    Binary,
+    /// `raw=true`: `text` is the stored content.
+    Raw,
+}
+
+/// Result of `filestore_read`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ReadResult {
+    /// The file.
+    pub entry: Entry,
+    /// Content kind.
+    pub content: ReadContent,
+    /// Numbered lines (`%6d\t` + line + `\n`), or the raw content.
+    pub text: String,
+    /// Lines in the file when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub total_lines: Option<u64>,
+    /// First line returned (1-based; 0 when none).
+    pub start_line: u64,
+    /// Last line returned (0 when none).
+    pub end_line: u64,
+    /// Where the next page starts; absent at the end.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_offset: Option<u64>,
+    /// Whether the page stopped before the end of the file.
+    pub truncated: bool,
+    /// Why the page stopped early (`limit`, `tokens`, `bytes`), when it did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub truncated_by: Option<String>,
+    /// Lines cut at [`MAX_LINE_CHARS`] on this page.
+    pub cut_lines: u32,
+}
+
+/// Streams a file's bytes from its volume in chunks.
+struct Chunks<'a> {
+    file: &'a Resolved<'a>,
+    pos: u64,
+    size: u64,
+    path: &'a str,
+}
+
+impl Chunks<'_> {
+    fn next_chunk(&mut self) -> Result<Option<Vec<u8>>> {
+        if self.pos >= self.size {
+            return Ok(None);
+        }
+        let data = self
+            .file
+            .mount
+            .volume
+            .read(&self.file.rel, self.pos, CHUNK_BYTES)
+            .map_err(|e| e.with_path(self.path))?;
+        if data.is_empty() {
+            // The file shrank under us: treat as its end.
+            self.size = self.pos;
+            return Ok(None);
+        }
+        self.pos += data.len() as u64;
+        Ok(Some(data))
+    }
+}
+
+/// Reads one page of a file.
+pub fn read(mounts: &MountTable, limits: &Limits, req: &ReadRequest) -> Result<ReadResult> {
+    let path = paths::normalize(&req.path)?;
+    if req.offset == 0 {
+        return Err(Error::invalid_argument("offset", "lines are numbered from 1; got 0"));
+    }
+    if req.limit == 0 {
+        return Err(Error::invalid_argument("limit", "must be at least 1"));
+    }
+    let file = mounts.resolve_file(&path)?;
+    let size = file.entry.size;
+    let mut result = ReadResult {
+        entry: file.entry.clone(),
+        content: ReadContent::Text,
+        text: String::new(),
+        total_lines: None,
+        start_line: 0,
+        end_line: 0,
+        next_offset: None,
+        truncated: false,
+        truncated_by: None,
+        cut_lines: 0,
+    };
+    if req.raw {
+        return read_raw(&file, &path, limits, result);
+    }
+    if size == 0 {
+        result.content = ReadContent::Empty;
+        result.total_lines = Some(0);
+        return Ok(result);
+    }
+    let head = file
+        .mount
+        .volume
+        .read(&file.rel, 0, BINARY_SNIFF_BYTES.min(size))
+        .map_err(|e| e.with_path(&path))?;
+    if is_binary_prefix(&head, size <= BINARY_SNIFF_BYTES) {
+        result.content = ReadContent::Binary;
+        return Ok(result);
+    }
+
+    let mut chunks = Chunks { file: &file, pos: 0, size, path: &path };
+    let budget_chars = limits.read_tokens.saturating_mul(4);
+    let page_bytes = limits.read_page_bytes;
+    let mut line_no: u64 = 1; // the line the cursor is in
+    let mut line_buf: Vec<u8> = Vec::new(); // kept bytes of the current line
+    let mut line_bytes: u64 = 0; // full length of the current line
+    let mut chars_out = 0usize;
+    let mut bytes_out = 0u64;
+    let mut collecting = req.offset == 1;
+    let mut done_page = false;
+    let keep = (MAX_LINE_CHARS * 4 + 4) as u64;
+    let last_wanted = req.offset.saturating_add(req.limit - 1);
+    let mut saw_any = false;
+    let mut ended_with_newline = false;
+
+    'outer: while let Some(chunk) = chunks.next_chunk()? {
+        saw_any = true;
+        let mut rest: &[u8] = &chunk;
+        while !rest.is_empty() {
+            let nl = rest.iter().position(|b| *b == b'\n');
+            let (part, complete) = match nl {
+                Some(i) => (&rest[..i], true),
+                None => (rest, false),
+            };
+            if collecting && !done_page {
+                let room = keep.saturating_sub(line_bytes) as usize;
+                line_buf.extend_from_slice(&part[..part.len().min(room)]);
+            }
+            line_bytes += part.len() as u64;
+            rest = if complete { &rest[part.len() + 1..] } else { &[] };
+            ended_with_newline = complete && rest.is_empty();
+            if !complete {
+                continue;
+            }
+            // A complete line `line_no` ends here.
+            if collecting && !done_page {
+                if !emit_line(&mut result, &path, line_no, &line_buf, line_bytes, budget_chars, page_bytes, &mut chars_out, &mut bytes_out)? {
+                    done_page = true;
+                    result.next_offset = Some(line_no);
+                } else if line_no >= last_wanted {
+                    done_page = true;
+                    result.next_offset = Some(line_no + 1);
+                    result.truncated_by = Some("limit".into());
+                }
+            }
+            line_buf.clear();
+            line_bytes = 0;
+            line_no += 1;
+            if line_no == req.offset {
+                collecting = true;
+            }
+            if done_page && size > COUNT_LINES_MAX_BYTES {
+                break 'outer;
+            }
+        }
+    }
+    // A last line without a trailing newline.
+    let reached_end = chunks.pos >= chunks.size;
+    let total = if reached_end {
+        if line_bytes > 0 || (!ended_with_newline && saw_any && line_no == 1) {
+            if collecting && !done_page {
+                if emit_line(&mut result, &path, line_no, &line_buf, line_bytes, budget_chars, page_bytes, &mut chars_out, &mut bytes_out)? {
+                    // emitted
+                } else {
+                    done_page = true;
+                    result.next_offset = Some(line_no);
+                }
+            }
+            Some(line_no)
+        } else {
+            Some(line_no - 1)
+        }
+    } else {
+        None
+    };
+    result.total_lines = total;
+    if let Some(t) = total {
+        if req.offset > t {
+            return Err(Error::invalid_argument(
+                "offset",
+                format!("{path} has {t} lines; offset {} is past the end", req.offset),
+            ));
+        }
+        if result.next_offset.is_some_and(|n| n > t) {
+            result.next_offset = None;
+            result.truncated_by = None;
+        }
+    }
+    if result.content == ReadContent::Binary {
+        result.text.clear();
+        result.start_line = 0;
+        result.end_line = 0;
+        result.next_offset = None;
+        result.truncated_by = None;
+        return Ok(result);
+    }
+    let _ = done_page;
+    result.truncated = result.next_offset.is_some();
+    if result.truncated && result.truncated_by.is_none() {
+        result.truncated_by = Some("tokens".into());
+    }
+    Ok(result)
+}
+
+/// Appends one line to the page. Returns `false` (without appending) when the token
+/// or byte budget is spent and at least one line is already on the page.
+#[allow(clippy::too_many_arguments)]
+fn emit_line(
+    result: &mut ReadResult,
+    path: &str,
+    line_no: u64,
+    kept: &[u8],
+    full_len: u64,
+    budget_chars: usize,
+    page_bytes: u64,
+    chars_out: &mut usize,
+    bytes_out: &mut u64,
+) -> Result<bool> {
+    let mut bytes = kept;
+    if bytes.last() == Some(&b'\r') && full_len as usize == kept.len() {
+        bytes = &bytes[..bytes.len() - 1];
+    }
+    let text = match std::str::from_utf8(bytes) {
+        Ok(t) => t,
+        // A cut in the middle of a multi-byte character is not invalid UTF-8.
+        Err(e) if e.error_len().is_none() && (full_len as usize) > kept.len() => {
+            std::str::from_utf8(&bytes[..e.valid_up_to()]).expect("valid prefix")
+        }
+        Err(_) => {
+            result.content = ReadContent::Binary;
+            let _ = path;
+            return Ok(false);
+        }
+    };
+    let (shown, cut) = cut_line(text, full_len);
+    let rendered_len = 7 + shown.chars().count() + 1;
+    if result.start_line != 0
+        && (*chars_out + rendered_len > budget_chars || *bytes_out + shown.len() as u64 > page_bytes)
+    {
+        result.truncated_by = Some(if *chars_out + rendered_len > budget_chars { "tokens" } else { "bytes" }.into());
+        return Ok(false);
+    }
+    if cut {
+        result.cut_lines += 1;
+    }
+    use std::fmt::Write;
+    let _ = writeln!(result.text, "{line_no:>6}\t{shown}");
+    *chars_out += rendered_len;
+    *bytes_out += shown.len() as u64;
+    if result.start_line == 0 {
+        result.start_line = line_no;
+    }
+    result.end_line = line_no;
+    Ok(true)
+}
+
+/// Cuts a line at [`MAX_LINE_CHARS`] characters with a marker saying so.
+fn cut_line(text: &str, full_len: u64) -> (String, bool) {
+    match text.char_indices().nth(MAX_LINE_CHARS) {
+        None if full_len as usize <= text.len() + 1 => (text.to_string(), false),
+        None => (format!("{text}… [line cut at {MAX_LINE_CHARS} characters; {full_len} bytes in full]"), true),
+        Some((i, _)) => (
+            format!("{}… [line cut at {MAX_LINE_CHARS} characters; {full_len} bytes in full]", &text[..i]),
+            true,
+        ),
+    }
+}
+
+/// Whether a file's first bytes say it is binary: a NUL byte, or invalid UTF-8 (an
+/// incomplete character at the end of a prefix is allowed unless `whole`).
+pub fn is_binary_prefix(head: &[u8], whole: bool) -> bool {
+    if head.contains(&0) {
+        return true;
+    }
+    match std::str::from_utf8(head) {
+        Ok(_) => false,
+        Err(e) => whole || e.error_len().is_some(),
+    }
+}
+
+fn read_raw(file: &Resolved<'_>, path: &str, limits: &Limits, mut result: ReadResult) -> Result<ReadResult> {
+    let size = file.entry.size;
+    if size > limits.read_page_bytes {
+        return Err(Error::at(
+            ErrorKind::TooLarge,
+            path,
+            format!(
+                "file is {size} bytes; raw reads are limited to {} bytes — read it without raw to page by lines",
+                limits.read_page_bytes
+            ),
+        ));
+    }
+    let data = file.mount.volume.read(&file.rel, 0, size).map_err(|e| e.with_path(path))?;
+    match String::from_utf8(data) {
+        Ok(t) => {
+            result.content = if t.is_empty() { ReadContent::Empty } else { ReadContent::Raw };
+            result.total_lines = Some(count_lines(t.as_bytes()));
+            result.text = t;
+            Ok(result)
+        }
+        Err(_) => {
+            result.content = ReadContent::Binary;
+            Ok(result)
+        }
+    }
+}
+
+/// Lines in a text: newlines, plus one for a last line without a newline.
+pub fn count_lines(bytes: &[u8]) -> u64 {
+    let n = bytes.iter().filter(|b| **b == b'\n').count() as u64;
+    if bytes.last().is_some_and(|b| *b != b'\n') { n + 1 } else { n }
+}
+
+/// The text an LLM sees for a read result.
+pub fn render(r: &ReadResult) -> String {
+    match r.content {
+        ReadContent::Empty => format!("{} is empty (0 bytes).", r.entry.path),
+        ReadContent::Binary => format!(
+            "{} is a binary file ({} bytes); its content is not shown.",
+            r.entry.path, r.entry.size
+        ),
+        ReadContent::Raw => r.text.clone(),
+        ReadContent::Text => {
+            let mut out = r.text.clone();
+            if let Some(next) = r.next_offset {
+                let total = r.total_lines.map(|t| format!(" of {t}")).unwrap_or_default();
+                let why = match r.truncated_by.as_deref() {
+                    Some("tokens") => " (token safeguard)",
+                    Some("bytes") => " (page size limit)",
+                    _ => "",
+                };
+                out.push_str(&format!(
+                    "\n[Showing lines {}-{}{total}{why}. Continue with offset={next}.]\n",
+                    r.start_line, r.end_line
+                ));
+            }
+            if r.cut_lines > 0 {
+                out.push_str(&format!(
+                    "[{} line(s) longer than {MAX_LINE_CHARS} characters were cut.]\n",
+                    r.cut_lines
+                ));
+            }
+            out
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::volume::MemoryVolume;
+
+    fn table(files: &[(&str, &[u8])]) -> MountTable {
+        let v = MemoryVolume::new();
+        for (p, c) in files {
+            v.insert(p, c);
+        }
+        let mut t = MountTable::new();
+        t.add("/w", Box::new(v), 0, false).unwrap();
+        t
+    }
+
+    fn req(path: &str, offset: u64, limit: u64) -> ReadRequest {
+        ReadRequest { path: path.into(), offset, limit, raw: false }
+    }
+
+    #[test]
+    fn numbers_like_cat_n() {
+        let t = table(&[("/a.txt", b"alpha\nbeta\ngamma")]);
+        let r = read(&t, &Limits::default(), &req("/w/a.txt", 1, 2000)).unwrap();
+        assert_eq!(r.text, "     1\talpha\n     2\tbeta\n     3\tgamma\n");
+        assert_eq!((r.start_line, r.end_line, r.total_lines), (1, 3, Some(3)));
+        assert_eq!(r.next_offset, None);
+        assert!(!r.truncated);
+    }
+
+    #[test]
+    fn pages_through_ten_thousand_lines() {
+        let body: String = (1..=10_000).map(|i| format!("line {i}\n")).collect();
+        let t = table(&[("/big.txt", body.as_bytes())]);
+        let mut offset = 1;
+        let mut seen = 0;
+        let mut pages = 0;
+        loop {
+            let r = read(&t, &Limits::default(), &req("/w/big.txt", offset, 2000)).unwrap();
+            assert_eq!(r.total_lines, Some(10_000));
+            assert_eq!(r.start_line, offset);
+            seen += r.end_line - r.start_line + 1;
+            pages += 1;
+            assert!(r.text.starts_with(&format!("{offset:>6}\tline {offset}\n")));
+            match r.next_offset {
+                Some(n) => {
+                    assert!(r.truncated);
+                    offset = n
+                }
+                None => break,
+            }
+        }
+        assert_eq!(seen, 10_000);
+        assert!(pages >= 5);
+    }
+
+    #[test]
+    fn token_safeguard_cuts_page() {
+        let body: String = (1..=3000).map(|i| format!("{i:0>100}\n")).collect();
+        let t = table(&[("/wide.txt", body.as_bytes())]);
+        let r = read(&t, &Limits::default(), &req("/w/wide.txt", 1, 3000)).unwrap();
+        assert!(r.truncated);
+        assert_eq!(r.truncated_by.as_deref(), Some("tokens"));
+        assert!(r.end_line < 500, "end {}", r.end_line);
+        assert_eq!(r.next_offset, Some(r.end_line + 1));
+        assert!(render(&r).contains("token safeguard"));
+    }
+
+    #[test]
+    fn long_single_line_is_cut() {
+        let body = "x".repeat(100_000);
+        let t = table(&[("/one.txt", body.as_bytes())]);
+        let r = read(&t, &Limits::default(), &req("/w/one.txt", 1, 10)).unwrap();
+        assert_eq!(r.cut_lines, 1);
+        assert_eq!(r.total_lines, Some(1));
+        assert!(r.text.contains("line cut at 2000 characters; 100000 bytes in full"));
+        assert!(r.text.len() < 2200);
+    }
+
+    #[test]
+    fn empty_binary_raw() {
+        let t = table(&[("/e", b""), ("/b", b"ab\0cd"), ("/u", b"ok \xff\xfe bad"), ("/j", b"{\n  \"a\": 1\n}")]);
+        assert_eq!(read(&t, &Limits::default(), &req("/w/e", 1, 10)).unwrap().content, ReadContent::Empty);
+        let b = read(&t, &Limits::default(), &req("/w/b", 1, 10)).unwrap();
+        assert_eq!(b.content, ReadContent::Binary);
+        assert!(render(&b).contains("binary file (5 bytes)"));
+        assert_eq!(read(&t, &Limits::default(), &req("/w/u", 1, 10)).unwrap().content, ReadContent::Binary);
+        let raw = read(&t, &Limits::default(), &ReadRequest { raw: true, ..req("/w/j", 1, 1) }).unwrap();
+        assert_eq!(raw.text, "{\n  \"a\": 1\n}");
+    }
+
+    #[test]
+    fn errors() {
+        let t = table(&[("/a", b"1\n2\n")]);
+        let l = Limits::default();
+        assert_eq!(read(&t, &l, &req("/w/a", 5, 1)).unwrap_err().kind(), ErrorKind::InvalidArgument);
+        assert_eq!(read(&t, &l, &req("/w/a", 0, 1)).unwrap_err().kind(), ErrorKind::InvalidArgument);
+        assert_eq!(read(&t, &l, &req("/w", 1, 1)).unwrap_err().kind(), ErrorKind::NotAFile);
+        assert_eq!(read(&t, &l, &req("/w/zz", 1, 1)).unwrap_err().kind(), ErrorKind::NotFound);
+        let r = read(&t, &l, &req("/w/a", 2, 1)).unwrap();
+        assert_eq!(r.text, "     2\t2\n");
+        assert_eq!(r.next_offset, None);
+    }
+
+    #[test]
+    fn crlf_and_chunk_boundaries() {
+        // Lines straddling the 256 KiB chunk boundary come out whole.
+        let mut body = String::new();
+        let mut i = 0;
+        while body.len() < (CHUNK_BYTES as usize) * 2 + 100 {
+            i += 1;
+            body.push_str(&format!("row {i} ééé\r\n"));
+        }
+        let t = table(&[("/c.txt", body.as_bytes())]);
+        let l = Limits { read_tokens: 10_000_000, ..Limits::default() };
+        let r = read(&t, &l, &req("/w/c.txt", 1, 1_000_000)).unwrap();
+        assert_eq!(r.total_lines, Some(i));
+        assert_eq!(r.end_line, i);
+        for (n, line) in r.text.lines().enumerate() {
+            assert_eq!(line, format!("{:>6}\trow {} ééé", n + 1, n + 1));
+        }
+    }
+}
