@@ -1,1 +1,653 @@
-//! (in progress)
+//! `filestore_glob`: find files by name pattern (DESIGN §5).
+//!
+//! Syntax is [`globset`]'s: `*` and `?` (never crossing `/`), `[abc]`, `[!abc]`,
+//! `{a,b}`, `**` as a whole path component, `\` to escape. Resolution follows ripgrep
+//! and `.gitignore`:
+//!
+//! - a pattern without `/` matches the file *name* at any depth below `path`
+//!   (`*.json` finds every JSON file);
+//! - a pattern with `/` is anchored at `path` (`src/*.rs` is `path/src/*.rs` only;
+//!   `src/**/*.rs` is every Rust file below `path/src`);
+//! - a pattern starting with `/` is an absolute virtual path and ignores `path`.
+//!
+//! Only files are returned, sorted by path. The walk starts at the longest literal
+//! directory prefix of the pattern, so `/w/src/**/*.rs` never visits `/w/docs`.
+//!
+//! [`GlobMatcher`] is the compiled form, shared with grep's `glob` filter.
+
+use serde::{Deserialize, Serialize};
+
+use crate::entry::Entry;
+use crate::error::{Error, ErrorKind, Result};
+use crate::limits::{Limits, MAX_LIST_LIMIT, MAX_PATTERN_BYTES};
+use crate::mounts::MountTable;
+use crate::paths;
+
+/// Default number of files one glob call returns.
+pub const DEFAULT_GLOB_LIMIT: usize = 1000;
+
+fn default_limit() -> usize {
+    DEFAULT_GLOB_LIMIT
+}
+
+/// Arguments of `filestore_glob`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GlobRequest {
+    /// The glob, relative to `path` unless it starts with `/`; without `/` it matches
+    /// file names at any depth.
+    pub pattern: String,
+    /// The directory a relative pattern is resolved against (default `/`).
+    #[serde(default = "crate::request::default_root")]
+    pub path: String,
+    /// Most files returned (default 1000, at most [`MAX_LIST_LIMIT`]).
+    #[serde(default = "default_limit")]
+    pub limit: usize,
+}
+
+/// One matching file.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GlobFile {
+    /// Virtual path.
+    pub path: String,
+    /// Size in bytes.
+    pub size: u64,
+    /// Last modification (ms since the Unix epoch), when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub modified_ms: Option<u64>,
+    /// Estimated tokens of the content (`ceil(size / 4)`).
+    pub tokens: u64,
+}
+
+impl From<&Entry> for GlobFile {
+    fn from(e: &Entry) -> GlobFile {
+        GlobFile {
+            path: e.path.clone(),
+            size: e.size,
+            modified_ms: e.modified_ms,
+            tokens: e.tokens(),
+        }
+    }
+}
+
+/// The answer of `filestore_glob`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GlobResult {
+    /// The pattern as given.
+    pub pattern: String,
+    /// The normalised `path` the pattern was resolved against.
+    pub path: String,
+    /// Matching files, sorted by path, at most `limit`.
+    pub files: Vec<GlobFile>,
+    /// How many files matched in all (more than `files.len()` when `limit` cut).
+    pub total_matches: usize,
+    /// Whether the listing is incomplete: `limit` cut it or the walk hit its limit.
+    pub truncated: bool,
+    /// Whether the directory walk stopped at the session's entry limit, so matches
+    /// beyond it were never seen.
+    pub walk_truncated: bool,
+}
+
+/// A glob compiled against a base directory: decides whether a virtual path matches.
+///
+/// ```
+/// use filestore_guest::glob::GlobMatcher;
+/// let m = GlobMatcher::new("src/**/*.rs", "/w").unwrap();
+/// assert_eq!(m.walk_root(), "/w/src");
+/// assert!(m.is_match("/w/src/a/b.rs") && m.is_match("/w/src/b.rs") && !m.is_match("/w/b.rs"));
+/// let n = GlobMatcher::new("*.json", "/w").unwrap();
+/// assert!(n.is_match("/w/deep/er/x.json") && !n.is_match("/other/x.json"));
+/// ```
+#[derive(Clone, Debug)]
+pub struct GlobMatcher {
+    /// Directory every match lies beneath (where a walk starts).
+    root: String,
+    /// Match the file name only (pattern without `/`).
+    name_only: bool,
+    matcher: globset::GlobMatcher,
+}
+
+impl GlobMatcher {
+    /// Compiles `pattern` resolved against the normalised directory `base`.
+    ///
+    /// Errors: `invalid-pattern` for an empty pattern, one over [`MAX_PATTERN_BYTES`],
+    /// one ending in `/`, or one the glob parser rejects (its reason and the pattern
+    /// are in the message); `invalid-path` when the pattern's literal directory prefix
+    /// climbs above `/`.
+    pub fn new(pattern: &str, base: &str) -> Result<GlobMatcher> {
+        check_pattern(pattern)?;
+        if !pattern.contains('/') {
+            let matcher = compile(pattern, pattern)?;
+            return Ok(GlobMatcher {
+                root: base.to_string(),
+                name_only: true,
+                matcher,
+            });
+        }
+        if pattern.ends_with('/') {
+            return Err(Error::new(
+                ErrorKind::InvalidPattern,
+                format!(
+                    "invalid glob '{pattern}': a pattern ending in '/' names directories, and glob \
+                     returns files; to match the files below it use '{pattern}**'"
+                ),
+            ));
+        }
+        // Split off the longest prefix of literal directory components: the walk starts
+        // there and the rest of the pattern matches paths relative to it.
+        let components: Vec<&str> = pattern.split('/').collect();
+        let last = components.len() - 1;
+        let literal = components[..last]
+            .iter()
+            .take_while(|c| !has_meta(c))
+            .count();
+        let prefix = components[..literal].join("/");
+        let rest: Vec<&str> = components[literal..]
+            .iter()
+            .copied()
+            .filter(|c| !c.is_empty())
+            .collect();
+        let rest = rest.join("/");
+        let root = if pattern.starts_with('/') {
+            paths::normalize(if prefix.is_empty() { "/" } else { &prefix })?
+        } else {
+            paths::join(base, if prefix.is_empty() { "." } else { &prefix })?
+        };
+        let matcher = compile(&rest, pattern)?;
+        Ok(GlobMatcher {
+            root,
+            name_only: false,
+            matcher,
+        })
+    }
+
+    /// The directory all matches lie beneath; walking it finds every match.
+    pub fn walk_root(&self) -> &str {
+        &self.root
+    }
+
+    /// Whether the pattern matches file names at any depth (it has no `/`).
+    pub fn is_name_only(&self) -> bool {
+        self.name_only
+    }
+
+    /// Whether the normalised virtual `path` matches.
+    pub fn is_match(&self, path: &str) -> bool {
+        if path == self.root || !paths::is_within(path, &self.root) {
+            return false;
+        }
+        if self.name_only {
+            self.matcher.is_match(paths::file_name(path))
+        } else {
+            let rel = paths::strip_dir(path, &self.root);
+            self.matcher.is_match(&rel[1..])
+        }
+    }
+}
+
+/// Rejects empty and oversized patterns.
+fn check_pattern(pattern: &str) -> Result<()> {
+    if pattern.is_empty() {
+        return Err(Error::new(
+            ErrorKind::InvalidPattern,
+            "invalid glob: the pattern is empty",
+        ));
+    }
+    if pattern.len() > MAX_PATTERN_BYTES {
+        return Err(Error::new(
+            ErrorKind::InvalidPattern,
+            format!(
+                "invalid glob: the pattern is {} bytes; the limit is {MAX_PATTERN_BYTES}",
+                pattern.len()
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Whether a path component holds glob syntax (and so ends the literal prefix).
+fn has_meta(component: &str) -> bool {
+    component.contains(['*', '?', '[', ']', '{', '}', '\\'])
+}
+
+fn compile(glob: &str, original: &str) -> Result<globset::GlobMatcher> {
+    globset::GlobBuilder::new(glob)
+        .literal_separator(true)
+        .backslash_escape(true)
+        .build()
+        .map(|g| g.compile_matcher())
+        .map_err(|e| {
+            Error::new(
+                ErrorKind::InvalidPattern,
+                format!("invalid glob '{original}': {}", e.kind()),
+            )
+        })
+}
+
+/// Runs `filestore_glob`.
+///
+/// Errors: `not-found` when `path` does not exist, `not-a-directory` when it is a
+/// file, `invalid-pattern` (see [`GlobMatcher::new`]), `invalid-argument` for a
+/// `limit` of 0 or over [`MAX_LIST_LIMIT`]. A pattern whose literal directory does not
+/// exist is not an error: it matches nothing.
+pub fn glob(mounts: &MountTable, limits: &Limits, req: &GlobRequest) -> Result<GlobResult> {
+    if req.limit == 0 || req.limit > MAX_LIST_LIMIT {
+        return Err(Error::invalid_argument(
+            "limit",
+            format!("must be between 1 and {MAX_LIST_LIMIT}, got {}", req.limit),
+        ));
+    }
+    let path = paths::normalize(&req.path)?;
+    let matcher = GlobMatcher::new(&req.pattern, &path)?;
+    if !req.pattern.starts_with('/') {
+        let me = mounts.stat(&path)?;
+        if !me.is_dir() {
+            return Err(Error::at(
+                ErrorKind::NotADirectory,
+                &path,
+                "glob searches a directory and this path is a file; give its directory as 'path'",
+            ));
+        }
+    }
+    let mut result = GlobResult {
+        pattern: req.pattern.clone(),
+        path,
+        files: Vec::new(),
+        total_matches: 0,
+        truncated: false,
+        walk_truncated: false,
+    };
+    let root = matcher.walk_root();
+    match mounts.stat(root) {
+        Ok(e) if e.is_dir() => {}
+        Ok(_) => return Ok(result),
+        Err(e) if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) => {
+            return Ok(result);
+        }
+        Err(e) => return Err(e),
+    }
+    let walk = mounts.walk(root, limits.walk_entries)?;
+    result.walk_truncated = walk.truncated;
+    for e in walk
+        .entries
+        .iter()
+        .filter(|e| !e.is_dir() && matcher.is_match(&e.path))
+    {
+        result.total_matches += 1;
+        if result.files.len() < req.limit {
+            result.files.push(GlobFile::from(e));
+        }
+    }
+    result.truncated = result.total_matches > result.files.len() || walk.truncated;
+    Ok(result)
+}
+
+/// The text an LLM sees: one path per line, then a note when the listing is
+/// incomplete; an explicit sentence when nothing matched.
+pub fn render(result: &GlobResult) -> String {
+    let mut out = String::new();
+    if result.files.is_empty() {
+        out.push_str(&format!(
+            "No files matched the pattern '{}' under {}",
+            result.pattern, result.path
+        ));
+        if result.walk_truncated {
+            out.push_str(" (the directory walk stopped at its entry limit; narrow 'path')");
+        }
+        out.push('\n');
+        return out;
+    }
+    for f in &result.files {
+        out.push_str(&f.path);
+        out.push('\n');
+    }
+    if result.total_matches > result.files.len() {
+        out.push_str(&format!(
+            "[truncated: showing the first {} of {} matching files; narrow the pattern or path, or raise 'limit']\n",
+            result.files.len(),
+            result.total_matches
+        ));
+    }
+    if result.walk_truncated {
+        out.push_str("[incomplete: the directory walk stopped at its entry limit; narrow 'path' to see every match]\n");
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::volume::MemoryVolume;
+
+    fn table() -> MountTable {
+        let v = MemoryVolume::new();
+        for p in [
+            "/package.json",
+            "/a.txt",
+            "/b.txt",
+            "/ab.txt",
+            "/c.md",
+            "/src/main.rs",
+            "/src/lib.rs",
+            "/src/util/mod.rs",
+            "/src/util/data.json",
+            "/src/util/deep/x.json",
+            "/docs/readme.md",
+            "/docs/api.txt",
+            "/tests/a.rs",
+            "/json.d/not-a-json-file",
+            "/.hidden.json",
+        ] {
+            v.insert(p, "content");
+        }
+        let other = MemoryVolume::new();
+        other.insert("/o.json", "{}");
+        let mut t = MountTable::new();
+        t.add("/w", Box::new(v), 0, false).unwrap();
+        t.add("/other", Box::new(other), 0, false).unwrap();
+        t
+    }
+
+    fn run(pattern: &str, path: &str, limit: usize) -> Result<GlobResult> {
+        glob(
+            &table(),
+            &Limits::default(),
+            &GlobRequest {
+                pattern: pattern.into(),
+                path: path.into(),
+                limit,
+            },
+        )
+    }
+
+    fn paths_of(pattern: &str, path: &str) -> Vec<String> {
+        run(pattern, path, 1000)
+            .unwrap()
+            .files
+            .into_iter()
+            .map(|f| f.path)
+            .collect()
+    }
+
+    #[test]
+    fn pattern_table() {
+        let cases: &[(&str, &str, &[&str])] = &[
+            // A pattern without '/' matches names at every depth.
+            (
+                "*.json",
+                "/w",
+                &[
+                    "/w/.hidden.json",
+                    "/w/package.json",
+                    "/w/src/util/data.json",
+                    "/w/src/util/deep/x.json",
+                ],
+            ),
+            (
+                "*.json",
+                "/w/src",
+                &["/w/src/util/data.json", "/w/src/util/deep/x.json"],
+            ),
+            ("main.rs", "/w", &["/w/src/main.rs"]),
+            // Alternation.
+            (
+                "*.{md,txt}",
+                "/w/docs",
+                &["/w/docs/api.txt", "/w/docs/readme.md"],
+            ),
+            ("{a,b}.txt", "/w", &["/w/a.txt", "/w/b.txt"]),
+            // `?` is exactly one character, classes one of a set.
+            ("?.txt", "/w", &["/w/a.txt", "/w/b.txt"]),
+            ("[ab].txt", "/w", &["/w/a.txt", "/w/b.txt"]),
+            ("[!a].txt", "/w", &["/w/b.txt"]),
+            ("??.txt", "/w", &["/w/ab.txt"]),
+            // Anchored: `*` does not cross '/'.
+            ("src/*.rs", "/w", &["/w/src/lib.rs", "/w/src/main.rs"]),
+            (
+                "*/*.rs",
+                "/w",
+                &["/w/src/lib.rs", "/w/src/main.rs", "/w/tests/a.rs"],
+            ),
+            // `**` crosses directories, including none.
+            (
+                "src/**/*.rs",
+                "/w",
+                &["/w/src/lib.rs", "/w/src/main.rs", "/w/src/util/mod.rs"],
+            ),
+            (
+                "**/*.rs",
+                "/w",
+                &[
+                    "/w/src/lib.rs",
+                    "/w/src/main.rs",
+                    "/w/src/util/mod.rs",
+                    "/w/tests/a.rs",
+                ],
+            ),
+            (
+                "**/util/*",
+                "/w",
+                &["/w/src/util/data.json", "/w/src/util/mod.rs"],
+            ),
+            (
+                "{src,tests}/*.rs",
+                "/w",
+                &["/w/src/lib.rs", "/w/src/main.rs", "/w/tests/a.rs"],
+            ),
+            (
+                "src/util/**",
+                "/w",
+                &[
+                    "/w/src/util/data.json",
+                    "/w/src/util/deep/x.json",
+                    "/w/src/util/mod.rs",
+                ],
+            ),
+            // Relative to `path`, with `./` and `..` in the literal prefix.
+            ("util/*.rs", "/w/src", &["/w/src/util/mod.rs"]),
+            ("./util/*.rs", "/w/src", &["/w/src/util/mod.rs"]),
+            ("../docs/*.md", "/w/src", &["/w/docs/readme.md"]),
+            ("src/main.rs", "/w", &["/w/src/main.rs"]),
+            // Absolute patterns ignore `path`.
+            (
+                "/w/src/*.rs",
+                "/other",
+                &["/w/src/lib.rs", "/w/src/main.rs"],
+            ),
+            (
+                "/*/*.json",
+                "/w",
+                &["/other/o.json", "/w/.hidden.json", "/w/package.json"],
+            ),
+            // Every mount below the root.
+            (
+                "*.json",
+                "/",
+                &[
+                    "/other/o.json",
+                    "/w/.hidden.json",
+                    "/w/package.json",
+                    "/w/src/util/data.json",
+                    "/w/src/util/deep/x.json",
+                ],
+            ),
+            // Directories never match, even when their name does.
+            ("json.d", "/w", &[]),
+            ("util", "/w", &[]),
+            ("src", "/w", &[]),
+            // Missing literal directory: no matches, no error.
+            ("nope/**/*.rs", "/w", &[]),
+            ("/nowhere/*.rs", "/w", &[]),
+            ("src/main.rs/*", "/w", &[]),
+            ("*.zig", "/w", &[]),
+        ];
+        for (pattern, path, want) in cases {
+            assert_eq!(
+                paths_of(pattern, path),
+                *want,
+                "pattern {pattern} under {path}"
+            );
+        }
+    }
+
+    #[test]
+    fn walk_starts_at_literal_prefix() {
+        let cases = [
+            ("src/**/*.rs", "/w", "/w/src"),
+            ("/w/src/**/*.rs", "/", "/w/src"),
+            ("src/util/*.rs", "/w", "/w/src/util"),
+            ("src/u*/x/*.rs", "/w", "/w/src"),
+            ("**/*.rs", "/w", "/w"),
+            ("*.rs", "/w", "/w"),
+            ("{a,b}/c", "/w", "/w"),
+            ("/*.rs", "/w", "/"),
+            ("../x/*", "/w/src", "/w/x"),
+        ];
+        for (pattern, base, root) in cases {
+            assert_eq!(
+                GlobMatcher::new(pattern, base).unwrap().walk_root(),
+                root,
+                "{pattern}"
+            );
+        }
+        assert!(GlobMatcher::new("*.rs", "/").unwrap().is_name_only());
+        assert!(!GlobMatcher::new("a/*.rs", "/").unwrap().is_name_only());
+    }
+
+    #[test]
+    fn results_sorted_with_metadata() {
+        let r = run("*", "/w", 1000).unwrap();
+        let p: Vec<&str> = r.files.iter().map(|f| f.path.as_str()).collect();
+        let mut sorted = p.clone();
+        sorted.sort();
+        assert_eq!(p, sorted);
+        assert_eq!(r.files.len(), 15);
+        assert_eq!(r.total_matches, 15);
+        assert!(!r.truncated);
+        let f = &r.files[0];
+        assert_eq!((f.size, f.tokens), (7, 2));
+    }
+
+    #[test]
+    fn limit_truncates() {
+        let r = run("*.json", "/w", 2).unwrap();
+        assert_eq!(r.files.len(), 2);
+        assert_eq!(r.total_matches, 4);
+        assert!(r.truncated && !r.walk_truncated);
+        assert_eq!(r.files[0].path, "/w/.hidden.json");
+        let text = render(&r);
+        assert_eq!(
+            text,
+            "/w/.hidden.json\n/w/package.json\n[truncated: showing the first 2 of 4 matching files; \
+             narrow the pattern or path, or raise 'limit']\n"
+        );
+        let exact = run("*.json", "/w", 4).unwrap();
+        assert!(!exact.truncated);
+        assert_eq!(
+            run("*", "/w", 0).unwrap_err().kind(),
+            ErrorKind::InvalidArgument
+        );
+        assert_eq!(
+            run("*", "/w", MAX_LIST_LIMIT + 1).unwrap_err().kind(),
+            ErrorKind::InvalidArgument
+        );
+    }
+
+    #[test]
+    fn walk_limit_marks_truncated() {
+        let limits = Limits {
+            walk_entries: 3,
+            ..Limits::default()
+        };
+        let req = GlobRequest {
+            pattern: "*".into(),
+            path: "/w".into(),
+            limit: 1000,
+        };
+        let r = glob(&table(), &limits, &req).unwrap();
+        assert!(r.walk_truncated && r.truncated);
+        assert!(render(&r).contains("entry limit"));
+    }
+
+    #[test]
+    fn invalid_patterns() {
+        let cases = [
+            ("{a,b", "unclosed alternate group"),
+            ("[ab", "unclosed character class"),
+            ("a/[z-a]", "invalid range"),
+            ("x\\", "dangling"),
+            ("", "empty"),
+            ("src/", "ending in '/'"),
+        ];
+        for (pattern, reason) in cases {
+            let e = run(pattern, "/w", 10).unwrap_err();
+            assert_eq!(e.kind(), ErrorKind::InvalidPattern, "{pattern}");
+            assert!(e.message().contains(reason), "{pattern}: {e}");
+            if !pattern.is_empty() {
+                assert!(
+                    e.message().contains(&format!("'{pattern}")),
+                    "{pattern}: {e}"
+                );
+            }
+        }
+        let long = "a".repeat(MAX_PATTERN_BYTES + 1);
+        let e = run(&long, "/w", 10).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidPattern);
+        assert!(e.message().contains("limit"), "{e}");
+        assert_eq!(
+            run("../../../*.rs", "/w", 10).unwrap_err().kind(),
+            ErrorKind::InvalidPath
+        );
+    }
+
+    #[test]
+    fn path_errors() {
+        let e = run("*.rs", "/w/nope", 10).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::NotFound);
+        assert_eq!(e.path(), Some("/w/nope"));
+        assert_eq!(
+            run("*.rs", "/nowhere", 10).unwrap_err().kind(),
+            ErrorKind::NotFound
+        );
+        assert_eq!(
+            run("*.rs", "/w/src/main.rs", 10).unwrap_err().kind(),
+            ErrorKind::NotADirectory
+        );
+        assert_eq!(
+            run("*.rs", "/w/../..", 10).unwrap_err().kind(),
+            ErrorKind::InvalidPath
+        );
+        // A path with a trailing slash or `.` is normalised.
+        assert_eq!(run("*.rs", "w/src/./", 10).unwrap().path, "/w/src");
+    }
+
+    #[test]
+    fn render_empty_and_listing() {
+        let r = run("*.zig", "/w", 10).unwrap();
+        assert_eq!(
+            render(&r),
+            "No files matched the pattern '*.zig' under /w\n"
+        );
+        let r = run("src/*.rs", "/w", 10).unwrap();
+        assert_eq!(render(&r), "/w/src/lib.rs\n/w/src/main.rs\n");
+    }
+
+    #[test]
+    fn request_json_contract() {
+        let r: GlobRequest =
+            crate::request::decode("filestore_glob", &serde_json::json!({"pattern": "*.rs"}))
+                .unwrap();
+        assert_eq!((r.path.as_str(), r.limit), ("/", 1000));
+        let e = crate::request::decode::<GlobRequest>(
+            "filestore_glob",
+            &serde_json::json!({"pattern": "*", "limt": 3}),
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("limt"), "{e}");
+        let res = run("src/*.rs", "/w", 1).unwrap();
+        let j = serde_json::to_value(&res).unwrap();
+        assert_eq!(j["files"][0]["path"], "/w/src/lib.rs");
+        assert_eq!(j["truncated"], true);
+        assert_eq!(j["total_matches"], 2);
+    }
+}
