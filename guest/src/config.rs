@@ -1,1 +1,512 @@
-//! (in progress)
+//! Tool configuration: MCP Toolbox `tools.yaml` files, v2 and v1, YAML or JSON
+//! (DESIGN §6).
+//!
+//! **v2** is a stream of YAML documents, one resource each: `kind` (`source`,
+//! `authService`, `tool`, `toolset`, or their plurals `sources`, `authServices`,
+//! `tools`, `toolsets`), `name`, and for all but toolsets a `type`.
+//!
+//! **v1** is one document of top-level maps — `sources:`, `authServices:` (or the
+//! older `authSources:`), `tools:`, `toolsets:` — keyed by name. It is converted on load,
+//! as the Toolbox does: each entry becomes a v2 document whose `kind` key is renamed
+//! `type`, and each toolset's list becomes its `tools:`. v1 and v2 documents may be
+//! mixed, across files and within a stream. [`Config::to_v2_yaml`] writes the v2 file
+//! (`filestore migrate`), keeping the order of the resources and of their fields.
+//!
+//! Loading checks the structure and collects **every** error, each located by file,
+//! document (1-based index in the stream), line and column, with the field it concerns:
+//! unknown kinds, missing names or types, invalid names (1–128 of `[A-Za-z0-9_.-]`),
+//! duplicate names within a kind (within and across files), unknown fields, tools naming
+//! a missing source or auth service, toolsets naming a missing tool, invalid parameters
+//! (types, defaults that do not validate, misplaced fields), malformed templates.
+//!
+//! Fields are checked strictly where this host knows the type: the tool types it runs
+//! ([`RUNNABLE_TOOL_TYPES`]), the common `*-sql` statement tools (`postgres-sql`,
+//! `mysql-sql`, `mssql-sql`) and the sources it runs. Other tool, source and auth types
+//! are structurally valid when their common fields are; their type-specific fields are
+//! kept unchecked in `fields`. Such tools load and are listed, but are reported as not
+//! runnable here ([`Config::check_report`]).
+//!
+//! Sources stay with the host: their fields (which may hold `${VAR}` references or
+//! secrets) are kept for it and never copied into a manifest or an error message.
+//!
+//! ```
+//! use filestore_guest::config::Config;
+//! let text = "kind: sources\nname: db\ntype: sqlite\ndatabase: /data/app.db\n---\n\
+//!             kind: tools\nname: count_users\ntype: sqlite-sql\nsource: db\n\
+//!             description: Count users.\nstatement: SELECT count(*) FROM users;\n";
+//! let cfg = Config::load(&[("tools.yaml", text)]).unwrap();
+//! assert_eq!(cfg.tool("count_users").unwrap().source.as_deref(), Some("db"));
+//! assert!(cfg.is_runnable(cfg.tool("count_users").unwrap()));
+//!
+//! let errs = Config::load(&[("tools.yaml", "kind: tools\nname: t\ntype: sqlite-sql\n\
+//!     source: nope\ndescription: d\nstatement: SELECT 1\n")]).unwrap_err();
+//! assert_eq!(errs[0].to_string(),
+//!     "tools.yaml: document 1, line 4, column 9: field 'source': tool 't' names source 'nope', which is not defined");
+//! ```
+
+mod load;
+#[cfg(test)]
+mod tests;
+mod yaml;
+
+use std::fmt;
+
+use serde_json::{Map, Value};
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::manifest::ToolAnnotations;
+use crate::params::{ParamRole, Parameter};
+
+/// Deepest nesting of mappings and sequences accepted in a configuration document.
+/// Every pass over a document recurses; a hostile `[[[[...` must not exhaust the stack.
+pub const MAX_CONFIG_DEPTH: usize = 64;
+
+/// Longest resource or parameter name.
+pub const MAX_NAME_LEN: usize = 128;
+
+/// A tool type this host ships a handler for, and the source type it runs against.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunnableType {
+    /// The tool `type`.
+    pub tool_type: &'static str,
+    /// The `type` its source must have.
+    pub source_type: &'static str,
+}
+
+/// The tool types the filestore host runs. Anything else (`postgres-sql`, ...) loads
+/// but is reported as not runnable here.
+pub const RUNNABLE_TOOL_TYPES: &[RunnableType] = &[
+    RunnableType { tool_type: "sqlite-sql", source_type: "sqlite" },
+    RunnableType { tool_type: "http", source_type: "http" },
+];
+
+/// Whether `name` is a valid resource name: 1–128 characters of `[A-Za-z0-9_.-]`.
+pub fn is_valid_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= MAX_NAME_LEN
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'))
+}
+
+/// The four kinds of resource.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ResourceKind {
+    /// A data source (database, API) the host connects to.
+    Source,
+    /// A token issuer whose verified claims feed auth parameters.
+    AuthService,
+    /// A tool.
+    Tool,
+    /// A named selection of tools.
+    Toolset,
+}
+
+impl ResourceKind {
+    /// Every kind.
+    pub const ALL: [ResourceKind; 4] = [
+        ResourceKind::Source,
+        ResourceKind::AuthService,
+        ResourceKind::Tool,
+        ResourceKind::Toolset,
+    ];
+
+    /// The singular `kind` spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ResourceKind::Source => "source",
+            ResourceKind::AuthService => "authService",
+            ResourceKind::Tool => "tool",
+            ResourceKind::Toolset => "toolset",
+        }
+    }
+
+    /// The plural spelling (also the v1 section name), written by [`Config::to_v2_yaml`].
+    pub fn plural(self) -> &'static str {
+        match self {
+            ResourceKind::Source => "sources",
+            ResourceKind::AuthService => "authServices",
+            ResourceKind::Tool => "tools",
+            ResourceKind::Toolset => "toolsets",
+        }
+    }
+
+    /// Parses a `kind` value, singular or plural.
+    pub fn parse(kind: &str) -> Option<ResourceKind> {
+        ResourceKind::ALL.into_iter().find(|k| k.as_str() == kind || k.plural() == kind)
+    }
+
+    /// A lowercase noun for messages.
+    pub fn noun(self) -> &'static str {
+        match self {
+            ResourceKind::Source => "source",
+            ResourceKind::AuthService => "auth service",
+            ResourceKind::Tool => "tool",
+            ResourceKind::Toolset => "toolset",
+        }
+    }
+}
+
+impl fmt::Display for ResourceKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Where something is in the configuration: file name, document (1-based index in the
+/// file's YAML stream; a v1 file is one document), 1-based line and column.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Location {
+    /// The file name given to [`Config::load`].
+    pub file: String,
+    /// 1-based document index within the file.
+    pub document: usize,
+    /// 1-based line in the file.
+    pub line: usize,
+    /// 1-based column.
+    pub column: usize,
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}: document {}, line {}, column {}",
+            self.file, self.document, self.line, self.column
+        )
+    }
+}
+
+/// What is wrong with a configuration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ConfigErrorKind {
+    /// The file is larger than [`crate::limits::MAX_CONFIG_BYTES`].
+    TooLarge,
+    /// The YAML (or JSON) does not parse, nests too deep, or has duplicate keys.
+    Syntax,
+    /// A document is neither a v2 resource (no `kind`) nor a v1 file, or not a mapping.
+    InvalidDocument,
+    /// `kind` is not one of the four kinds.
+    UnknownKind,
+    /// A required field (`name`, `type`, `source`, ...) is missing.
+    MissingField,
+    /// A field has the wrong type or an invalid value.
+    InvalidValue,
+    /// A field is not known for this resource.
+    UnknownField,
+    /// A resource or parameter name breaks the naming rule.
+    InvalidName,
+    /// A name is defined twice (within a kind, or within a tool's parameters).
+    DuplicateName,
+    /// A tool names a source that is not defined.
+    MissingSource,
+    /// A toolset names a tool that is not defined.
+    MissingTool,
+    /// A tool or parameter names an auth service that is not defined.
+    MissingAuthService,
+    /// A tool's source has a type that tool type cannot use.
+    SourceMismatch,
+    /// A statement or path template is malformed or names an undeclared parameter.
+    InvalidTemplate,
+}
+
+/// One configuration error, located.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConfigError {
+    /// The category.
+    pub kind: ConfigErrorKind,
+    /// Where.
+    pub location: Location,
+    /// The field concerned, as a path inside the resource (`parameters[1].type`), when
+    /// there is one.
+    pub field: Option<String>,
+    /// What is wrong, lowercase.
+    pub message: String,
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.field {
+            Some(field) => write!(f, "{}: field '{}': {}", self.location, field, self.message),
+            None => write!(f, "{}: {}", self.location, self.message),
+        }
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+impl ConfigError {
+    /// The error as a filestore [`Error`] (`invalid-argument`).
+    pub fn to_error(&self) -> Error {
+        Error::new(ErrorKind::InvalidArgument, self.to_string())
+    }
+}
+
+/// All errors of a load as one filestore [`Error`] (`invalid-argument`), one per line.
+pub fn errors_to_error(errors: &[ConfigError]) -> Error {
+    let lines: Vec<String> = errors.iter().map(ConfigError::to_string).collect();
+    let head = match errors.len() {
+        1 => "invalid configuration".to_string(),
+        n => format!("invalid configuration ({n} errors)"),
+    };
+    Error::new(ErrorKind::InvalidArgument, format!("{head}:\n{}", lines.join("\n")))
+}
+
+/// A `source` resource. Its fields are opaque to the guest and kept for the host.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SourceConfig {
+    /// Name.
+    pub name: String,
+    /// `type` (`sqlite`, `http`, `postgres`, `cloud-sql-postgres`, ...).
+    pub source_type: String,
+    /// Every other field, in order, unresolved (`${VAR}` references intact).
+    pub fields: Map<String, Value>,
+    /// Where it is defined.
+    pub location: Location,
+}
+
+/// An `authService` resource.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AuthServiceConfig {
+    /// Name, referenced by `authRequired` and auth parameters.
+    pub name: String,
+    /// `type` (`google`, ...).
+    pub service_type: String,
+    /// Every other field, in order (`clientId`, ...).
+    pub fields: Map<String, Value>,
+    /// Where it is defined.
+    pub location: Location,
+}
+
+/// A `tool` resource.
+#[derive(Clone, Debug)]
+pub struct ToolConfig {
+    /// Name (what the model calls).
+    pub name: String,
+    /// `type` (`sqlite-sql`, `http`, `postgres-sql`, ...).
+    pub tool_type: String,
+    /// The source it runs against.
+    pub source: Option<String>,
+    /// Description for the model.
+    pub description: String,
+    /// The statement of statement tools (`*-sql`).
+    pub statement: Option<String>,
+    /// Every declared parameter, of every role, in field then declaration order:
+    /// `parameters`, `templateParameters`, `queryParams`, `bodyParams`, `headerParams`,
+    /// `pathParams`.
+    pub parameters: Vec<Parameter>,
+    /// Auth services of which any one must have verified the caller.
+    pub auth_required: Vec<String>,
+    /// Behaviour hints (`annotations:`) and `requiresApproval`.
+    pub annotations: ToolAnnotations,
+    /// Type-specific fields not modelled above (http `method`, `path`, `headers`,
+    /// `requestBody`; anything of types this host does not know), in order.
+    pub fields: Map<String, Value>,
+    /// Where it is defined.
+    pub location: Location,
+}
+
+impl ToolConfig {
+    /// The parameters of one role, in order.
+    pub fn parameters_with_role(&self, role: ParamRole) -> impl Iterator<Item = &Parameter> {
+        self.parameters.iter().filter(move |p| p.role == role)
+    }
+
+    /// The parameter called `name`.
+    pub fn parameter(&self, name: &str) -> Option<&Parameter> {
+        self.parameters.iter().find(|p| p.name == name)
+    }
+}
+
+/// A `toolset` resource.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ToolsetConfig {
+    /// Name.
+    pub name: String,
+    /// Tool names, in order.
+    pub tools: Vec<String>,
+    /// Where it is defined.
+    pub location: Location,
+}
+
+/// A loaded, checked configuration.
+#[derive(Clone, Debug, Default)]
+pub struct Config {
+    sources: Vec<SourceConfig>,
+    auth_services: Vec<AuthServiceConfig>,
+    tools: Vec<ToolConfig>,
+    toolsets: Vec<ToolsetConfig>,
+    /// Every resource in load order as its v2 document, for [`Config::to_v2_yaml`].
+    documents: Vec<Value>,
+}
+
+impl Config {
+    /// Loads and checks `(file name, text)` pairs as one configuration (names are unique
+    /// across all of them). Returns every error found, in file and document order.
+    pub fn load<N: AsRef<str>, T: AsRef<str>>(
+        files: &[(N, T)],
+    ) -> std::result::Result<Config, Vec<ConfigError>> {
+        load::load(files.iter().map(|(n, t)| (n.as_ref(), t.as_ref())))
+    }
+
+    /// Loads one file.
+    pub fn load_str(file: &str, text: &str) -> std::result::Result<Config, Vec<ConfigError>> {
+        Config::load(&[(file, text)])
+    }
+
+    /// Sources, in load order.
+    pub fn sources(&self) -> &[SourceConfig] {
+        &self.sources
+    }
+
+    /// Auth services, in load order.
+    pub fn auth_services(&self) -> &[AuthServiceConfig] {
+        &self.auth_services
+    }
+
+    /// Tools, in load order.
+    pub fn tools(&self) -> &[ToolConfig] {
+        &self.tools
+    }
+
+    /// Toolsets, in load order.
+    pub fn toolsets(&self) -> &[ToolsetConfig] {
+        &self.toolsets
+    }
+
+    /// The source called `name`.
+    pub fn source(&self, name: &str) -> Option<&SourceConfig> {
+        self.sources.iter().find(|s| s.name == name)
+    }
+
+    /// The auth service called `name`.
+    pub fn auth_service(&self, name: &str) -> Option<&AuthServiceConfig> {
+        self.auth_services.iter().find(|s| s.name == name)
+    }
+
+    /// The tool called `name`.
+    pub fn tool(&self, name: &str) -> Option<&ToolConfig> {
+        self.tools.iter().find(|t| t.name == name)
+    }
+
+    /// The tools of toolset `name`, in its order. `""` is the default toolset: every
+    /// tool, in load order. An unknown toolset is `not-found`.
+    pub fn toolset(&self, name: &str) -> Result<Vec<&ToolConfig>> {
+        if name.is_empty() {
+            return Ok(self.tools.iter().collect());
+        }
+        let set = self.toolsets.iter().find(|s| s.name == name).ok_or_else(|| {
+            let known: Vec<&str> = self.toolsets.iter().map(|s| s.name.as_str()).collect();
+            let known = if known.is_empty() { "none".to_string() } else { known.join(", ") };
+            Error::new(ErrorKind::NotFound, format!("unknown toolset '{name}' (defined: {known})"))
+        })?;
+        // Loading checked that every member exists.
+        Ok(set.tools.iter().filter_map(|t| self.tool(t)).collect())
+    }
+
+    /// Whether this host can run `tool`: its type is one of [`RUNNABLE_TOOL_TYPES`] and
+    /// its source has the matching type.
+    pub fn is_runnable(&self, tool: &ToolConfig) -> bool {
+        let source_type =
+            tool.source.as_deref().and_then(|s| self.source(s)).map(|s| s.source_type.as_str());
+        RUNNABLE_TOOL_TYPES
+            .iter()
+            .any(|r| r.tool_type == tool.tool_type && Some(r.source_type) == source_type)
+    }
+
+    /// What `filestore check` reports: counts, and every tool with whether it runs here.
+    pub fn check_report(&self) -> CheckReport {
+        CheckReport {
+            sources: self.sources.len(),
+            auth_services: self.auth_services.len(),
+            toolsets: self.toolsets.len(),
+            tools: self
+                .tools
+                .iter()
+                .map(|t| ToolStatus {
+                    name: t.name.clone(),
+                    tool_type: t.tool_type.clone(),
+                    source: t.source.clone(),
+                    runnable: self.is_runnable(t),
+                    location: t.location.clone(),
+                })
+                .collect(),
+        }
+    }
+
+    /// The configuration as a v2 YAML stream (`filestore migrate`): one document per
+    /// resource in load order, `kind` (plural spelling, as the Toolbox writes it),
+    /// `name`, then the resource's fields in their original order. Values are written
+    /// as loaded: `${VAR}` references are not resolved.
+    pub fn to_v2_yaml(&self) -> String {
+        yaml::emit_documents(&self.documents)
+    }
+}
+
+/// The result of checking a configuration, for `filestore check`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckReport {
+    /// Number of sources.
+    pub sources: usize,
+    /// Number of auth services.
+    pub auth_services: usize,
+    /// Number of toolsets.
+    pub toolsets: usize,
+    /// Every tool, in load order.
+    pub tools: Vec<ToolStatus>,
+}
+
+/// One tool in a [`CheckReport`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ToolStatus {
+    /// Name.
+    pub name: String,
+    /// Type.
+    pub tool_type: String,
+    /// Source name.
+    pub source: Option<String>,
+    /// Whether this host has a handler for it.
+    pub runnable: bool,
+    /// Where it is defined.
+    pub location: Location,
+}
+
+impl CheckReport {
+    /// The tools this host cannot run.
+    pub fn not_runnable(&self) -> impl Iterator<Item = &ToolStatus> {
+        self.tools.iter().filter(|t| !t.runnable)
+    }
+}
+
+impl fmt::Display for CheckReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let plural =
+            |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+        writeln!(
+            f,
+            "ok: {}, {}, {}, {}",
+            plural(self.sources, "source", "sources"),
+            plural(self.auth_services, "auth service", "auth services"),
+            plural(self.tools.len(), "tool", "tools"),
+            plural(self.toolsets, "toolset", "toolsets"),
+        )?;
+        for t in &self.tools {
+            if t.runnable {
+                writeln!(f, "tool '{}' ({}): runnable", t.name, t.tool_type)?;
+            } else {
+                let handlers: Vec<String> = RUNNABLE_TOOL_TYPES
+                    .iter()
+                    .map(|r| format!("{} on {}", r.tool_type, r.source_type))
+                    .collect();
+                writeln!(
+                    f,
+                    "tool '{}' ({}): valid, but not runnable by this host (it runs {}) [{}]",
+                    t.name,
+                    t.tool_type,
+                    handlers.join(", "),
+                    t.location
+                )?;
+            }
+        }
+        Ok(())
+    }
+}

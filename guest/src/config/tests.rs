@@ -1,0 +1,460 @@
+//! Conformance tests of configuration loading: the Toolbox examples, v1 conversion,
+//! mixed inputs, every kind of error with its location, manifests and calls of loaded
+//! tools.
+
+use serde_json::json;
+
+use super::*;
+use crate::manifest;
+use crate::params::{ParamType, VerifiedClaims, validate_call};
+
+const V2_EXAMPLE: &str = include_str!("../../tests-data/toolbox-v2-example.yaml");
+const V1_EXAMPLE: &str = include_str!("../../tests-data/toolbox-v1-example.yaml");
+const PARAMS_EXAMPLE: &str = include_str!("../../tests-data/toolbox-parameters-example.yaml");
+const RUNNABLE: &str = include_str!("../../tests-data/runnable.yaml");
+
+fn load1(text: &str) -> std::result::Result<Config, Vec<ConfigError>> {
+    Config::load(&[("tools.yaml", text)])
+}
+
+fn errors(files: &[(&str, &str)]) -> Vec<ConfigError> {
+    match Config::load(files) {
+        Ok(_) => panic!("configuration loaded without errors"),
+        Err(e) => e,
+    }
+}
+
+#[test]
+fn seed_v2_example_loads_and_postgres_is_not_runnable() {
+    let cfg = load1(V2_EXAMPLE).unwrap();
+    assert_eq!(cfg.sources().len(), 1);
+    assert_eq!(cfg.sources()[0].source_type, "cloud-sql-postgres");
+    assert_eq!(cfg.sources()[0].fields["password"], "my_pass");
+    assert_eq!(cfg.auth_services()[0].fields["clientId"], "testing-id");
+    let names: Vec<&str> = cfg.tools().iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["example_tool", "example_tool_2"]);
+    let t = cfg.tool("example_tool").unwrap();
+    assert_eq!(t.tool_type, "postgres-sql");
+    assert_eq!(t.statement.as_deref(), Some("SELECT * FROM SQL_STATEMENT;"));
+    assert_eq!(t.parameters[0].name, "country");
+    assert_eq!(
+        t.location,
+        Location { file: "tools.yaml".into(), document: 3, line: 18, column: 7 }
+    );
+    let set: Vec<&str> =
+        cfg.toolset("example_toolset").unwrap().iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(set, ["example_tool"]);
+
+    let report = cfg.check_report();
+    assert_eq!(report.not_runnable().count(), 2);
+    let text = report.to_string();
+    assert!(text.starts_with("ok: 1 source, 1 auth service, 2 tools, 1 toolset\n"), "{text}");
+    assert!(
+        text.contains("tool 'example_tool' (postgres-sql): valid, but not runnable by this host"),
+        "{text}"
+    );
+}
+
+#[test]
+fn parameter_reference_examples_load() {
+    let cfg = load1(PARAMS_EXAMPLE).unwrap();
+    assert_eq!(cfg.tools().len(), 5);
+    assert!(cfg.tools().iter().all(|t| !cfg.is_runnable(t)));
+    let t = cfg.tool("search_preferred_airlines").unwrap();
+    assert_eq!(t.parameters[0].items.as_ref().unwrap().param_type, ParamType::String);
+    assert_eq!(t.parameters[2].value_type, Some(ParamType::Integer));
+    let t = cfg.tool("search_flights_by_user_id").unwrap();
+    assert_eq!(t.parameters[0].auth_services[0].service, "my-google-auth");
+    assert_eq!(
+        cfg.tool("search_all_flight").unwrap().auth_required,
+        ["my-google-auth", "other-auth-service"]
+    );
+    // Source secrets stay unresolved and out of manifests.
+    assert_eq!(cfg.source("my-pg-instance").unwrap().fields["password"], "${DB_PASSWORD}");
+    let specs = manifest::specs(&cfg, None).unwrap();
+    assert!(
+        !serde_json::to_string(&specs.iter().map(|s| s.to_json()).collect::<Vec<_>>())
+            .unwrap()
+            .contains("DB_PASSWORD")
+    );
+}
+
+#[test]
+fn calls_of_loaded_tools() {
+    let cfg = load1(PARAMS_EXAMPLE).unwrap();
+    let none = VerifiedClaims::new();
+    let t = cfg.tool("select_columns_from_table").unwrap();
+    let call =
+        validate_call(t, &json!({"tableName": "flights", "columnNames": ["id", "na\"me"]}), &none)
+            .unwrap();
+    assert_eq!(call.statement.as_deref(), Some("SELECT \"id\", \"na\"\"me\" FROM flights\n"));
+    let e =
+        validate_call(t, &json!({"tableName": "flights; DROP TABLE x", "columnNames": []}), &none)
+            .unwrap_err();
+    assert!(e.message().starts_with("parameter 'tableName': value"), "{}", e.message());
+
+    let t = cfg.tool("search_flights_by_user_id").unwrap();
+    let claims = VerifiedClaims::new().with("my-google-auth", json!({"sub": "u-42"}));
+    let call = validate_call(t, &json!({"user_id": "someone-else"}), &claims).unwrap();
+    assert_eq!(call.args.positional(), vec![json!("u-42")]);
+
+    let t = cfg.tool("search_all_flight").unwrap();
+    let e = validate_call(t, &json!({}), &none).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Unauthorized);
+    let ok = VerifiedClaims::new().with("other-auth-service", json!({}));
+    assert_eq!(
+        validate_call(t, &json!({}), &ok).unwrap().statement.as_deref(),
+        Some("SELECT * FROM flights\n")
+    );
+
+    let t = cfg.tool("search_preferred_airlines").unwrap();
+    let call = validate_call(
+        t,
+        &json!({"preferred_airlines": ["DL"], "execution_context": {"a": 1}}),
+        &none,
+    )
+    .unwrap();
+    assert_eq!(call.args.positional(), vec![json!(["DL"]), json!({"a": 1}), json!(null)]);
+    let e =
+        validate_call(t, &json!({"preferred_airlines": [], "user_scores": {"bob": "high"}}), &none)
+            .unwrap_err();
+    assert_eq!(
+        e.message(),
+        "parameter 'user_scores': key 'bob': expected integer, got string \"high\""
+    );
+}
+
+#[test]
+fn runnable_tools_and_manifests() {
+    let cfg = load1(RUNNABLE).unwrap();
+    assert!(cfg.tools().iter().all(|t| cfg.is_runnable(t)));
+    assert_eq!(cfg.check_report().not_runnable().count(), 0);
+    let http = cfg.tool("search_api").unwrap();
+    assert_eq!(http.fields["method"], "GET");
+    assert_eq!(http.fields["path"], "/{{.section}}/search");
+    let spec = manifest::spec(http);
+    assert_eq!(
+        spec.input_schema,
+        json!({"type": "object", "properties": {
+            "q": {"type": "string"},
+            "limit": {"type": "integer", "default": 10, "maximum": 100},
+            "X-Trace": {"type": "string"},
+            "section": {"type": "string", "enum": ["docs", "blog"]},
+        }, "required": ["q", "section"], "additionalProperties": false})
+    );
+    let del = manifest::spec(cfg.tool("delete_user").unwrap());
+    assert!(del.annotations.requires_approval && del.annotations.is_destructive());
+    assert_eq!(manifest::spec(cfg.tool("find_user").unwrap()).annotations.read_only, Some(true));
+
+    let readers: Vec<String> =
+        manifest::specs(&cfg, Some("readers")).unwrap().into_iter().map(|s| s.name).collect();
+    assert_eq!(readers, ["find_user", "search_api"]);
+    assert_eq!(manifest::specs(&cfg, None).unwrap().len(), 3);
+    let e = cfg.toolset("writers").unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::NotFound);
+    assert_eq!(e.message(), "unknown toolset 'writers' (defined: readers)");
+    assert!(manifest::specs(&cfg, Some("writers")).is_err());
+
+    let call =
+        validate_call(http, &json!({"section": "docs", "q": "x"}), &VerifiedClaims::new()).unwrap();
+    assert_eq!(
+        call.args.with_role(crate::params::ParamRole::Query),
+        json!({"q": "x", "limit": 10}).as_object().unwrap().clone()
+    );
+    assert_eq!(call.statement, None);
+}
+
+#[test]
+fn v1_converts_to_the_same_v2_preserving_order() {
+    let v1 = load1(V1_EXAMPLE).unwrap();
+    let v2 = load1(V2_EXAMPLE).unwrap();
+    let migrated = v1.to_v2_yaml();
+    assert_eq!(migrated, v2.to_v2_yaml());
+    let expected = "\
+kind: sources
+name: my-pg-instance
+type: cloud-sql-postgres
+project: my-project
+region: my-region
+instance: my-instance
+database: my_db
+user: my_user
+password: my_pass
+---
+kind: authServices
+name: my-google-auth
+type: google
+clientId: testing-id
+---
+kind: tools
+name: example_tool
+type: postgres-sql
+source: my-pg-instance
+description: some description
+statement: SELECT * FROM SQL_STATEMENT;
+parameters:
+  - name: country
+    type: string
+    description: some description
+---
+kind: tools
+name: example_tool_2
+type: postgres-sql
+source: my-pg-instance
+description: returning the number one
+statement: SELECT 1;
+---
+kind: toolsets
+name: example_toolset
+tools:
+  - example_tool
+";
+    assert_eq!(migrated, expected);
+    // The migrated file loads to the same resources.
+    let again = load1(&migrated).unwrap();
+    assert_eq!(again.to_v2_yaml(), migrated);
+    assert_eq!(
+        again.sources(),
+        v1.sources()
+            .iter()
+            .map(|s| SourceConfig { location: again.sources()[0].location.clone(), ..s.clone() })
+            .collect::<Vec<_>>()
+    );
+    // v1 locations point into the v1 file.
+    assert_eq!(
+        v1.tool("example_tool_2").unwrap().location,
+        Location { file: "tools.yaml".into(), document: 1, line: 25, column: 3 }
+    );
+}
+
+#[test]
+fn migrate_keeps_multiline_statements_and_order() {
+    let cfg = load1(PARAMS_EXAMPLE).unwrap();
+    let text = cfg.to_v2_yaml();
+    let again = load1(&text).unwrap();
+    assert_eq!(again.to_v2_yaml(), text);
+    assert_eq!(
+        again.tool("search_flights_by_number").unwrap().statement,
+        cfg.tool("search_flights_by_number").unwrap().statement
+    );
+    let names: Vec<&str> = again.tools().iter().map(|t| t.name.as_str()).collect();
+    let before: Vec<&str> = cfg.tools().iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, before);
+}
+
+#[test]
+fn mixed_v1_and_v2_inputs() {
+    // Across files: v1 sources, v2 tools referring to them.
+    let v1 = "sources:\n  db:\n    kind: sqlite\n    database: a.db\n";
+    let v2 =
+        "kind: tool\nname: q\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: SELECT 1\n";
+    let cfg = Config::load(&[("a.yaml", v1), ("b.yaml", v2)]).unwrap();
+    assert!(cfg.is_runnable(cfg.tool("q").unwrap()));
+    // Within one stream.
+    let cfg = load1(&format!("{v1}---\n{v2}---\nkind: toolset\nname: all\ntools: [q]\n")).unwrap();
+    assert_eq!(cfg.toolset("all").unwrap().len(), 1);
+    assert_eq!(cfg.tool("q").unwrap().location.document, 2);
+    // JSON, too.
+    let json = r#"{"kind": "source", "name": "db", "type": "sqlite", "database": "a.db"}"#;
+    let cfg = Config::load(&[("db.json", json), ("b.yaml", v2)]).unwrap();
+    assert_eq!(cfg.sources()[0].name, "db");
+    let json_v1 =
+        r#"{"sources": {"db": {"kind": "sqlite", "database": "a.db"}}, "toolsets": {"s": ["q"]}}"#;
+    assert!(Config::load(&[("db.json", json_v1), ("b.yaml", v2)]).is_ok());
+    // Empty documents and files are fine.
+    assert_eq!(load1("").unwrap().tools().len(), 0);
+    assert_eq!(load1("---\n---\n").unwrap().tools().len(), 0);
+}
+
+/// One expected error: kind, file, document, line, column, field, message fragment.
+type Want =
+    (ConfigErrorKind, &'static str, usize, usize, usize, Option<&'static str>, &'static str);
+
+macro_rules! config_errors {
+    ($($case:ident: [$($file:expr => $text:expr),+] => [$($want:expr),+ $(,)?];)*) => {$(
+        #[test]
+        fn $case() {
+            let got = errors(&[$(($file, $text)),+]);
+            let want: Vec<Want> = vec![$($want),+];
+            // `DUMP=1 cargo test ...` prints the errors, to write the expectations.
+            if std::env::var("DUMP").is_ok() { for g in &got { eprintln!("{g}"); } }
+            assert_eq!(got.len(), want.len(), "errors: {got:#?}");
+            for (g, w) in got.iter().zip(&want) {
+                let (kind, file, document, line, column, field, fragment) = *w;
+                assert_eq!(g.kind, kind, "{g}");
+                assert_eq!(
+                    (g.location.file.as_str(), g.location.document, g.location.line, g.location.column),
+                    (file, document, line, column),
+                    "{g}"
+                );
+                assert_eq!(g.field.as_deref(), field, "{g}");
+                assert!(g.message.contains(fragment), "{g:?} lacks {fragment:?}");
+            }
+        }
+    )*};
+}
+
+const SRC: &str = "kind: source\nname: db\ntype: sqlite\ndatabase: a.db\n";
+const HTTP_SRC: &str = "kind: source\nname: api\ntype: http\nbaseUrl: https://x\n";
+
+use ConfigErrorKind as E;
+
+config_errors! {
+    unknown_kind: ["t.yaml" => "kind: widget\nname: x\n"] =>
+        [(E::UnknownKind, "t.yaml", 1, 1, 7, Some("kind"), "unknown kind 'widget' (expected source, authService, tool or toolset")];
+    missing_name: ["t.yaml" => "kind: sources\ntype: sqlite\ndatabase: a\n"] =>
+        [(E::MissingField, "t.yaml", 1, 1, 1, Some("name"), "source has no 'name'")];
+    missing_type: ["t.yaml" => "a: 1\n---\nkind: sources\nname: db\n"] =>
+        [(E::InvalidDocument, "t.yaml", 1, 1, 1, None, "no 'kind' (v2) and none of the v1 sections"),
+         (E::MissingField, "t.yaml", 2, 3, 1, Some("type"), "source 'db' has no 'type'")];
+    duplicate_in_file: ["t.yaml" => &format!("{SRC}---\n{SRC}")] =>
+        [(E::DuplicateName, "t.yaml", 2, 7, 7, Some("name"), "duplicate source name 'db' (first defined at t.yaml: document 1, line 2, column 7)")];
+    duplicate_across_files: ["a.yaml" => SRC, "b.yaml" => "sources:\n  db:\n    kind: sqlite\n    database: b.db\n"] =>
+        [(E::DuplicateName, "b.yaml", 1, 2, 3, Some("name"), "duplicate source name 'db' (first defined at a.yaml")];
+    same_name_in_different_kinds_is_fine_but_tools_clash: ["t.yaml" => &format!("{SRC}---\nkind: toolset\nname: db\ntools: []\n---\nkind: toolset\nname: db\ntools: []\n")] =>
+        [(E::DuplicateName, "t.yaml", 3, 11, 7, Some("name"), "duplicate toolset name 'db'")];
+    tool_names_missing_source: ["t.yaml" => "kind: tool\nname: t\ntype: sqlite-sql\nsource: nope\ndescription: d\nstatement: S\n"] =>
+        [(E::MissingSource, "t.yaml", 1, 4, 9, Some("source"), "tool 't' names source 'nope', which is not defined")];
+    toolset_names_missing_tool: ["t.yaml" => "kind: toolset\nname: s\ntools:\n  - a\n  - b\n---\nkind: tool\nname: a\ntype: custom\ndescription: d\n"] =>
+        [(E::MissingTool, "t.yaml", 1, 5, 5, Some("tools[1]"), "toolset 's' names tool 'b', which is not defined")];
+    toolset_lists_tool_twice: ["t.yaml" => "kind: toolset\nname: s\ntools: [a, a]\n---\nkind: tool\nname: a\ntype: custom\ndescription: d\n"] =>
+        [(E::DuplicateName, "t.yaml", 1, 3, 12, Some("tools[1]"), "lists tool 'a' twice")];
+    invalid_tool_names: ["t.yaml" => &format!("kind: tool\nname: bad name\ntype: x\ndescription: d\n---\nkind: tool\nname: {}\ntype: x\ndescription: d\n---\nkind: tool\nname: ''\ntype: x\ndescription: d\n", "a".repeat(129))] =>
+        [(E::InvalidName, "t.yaml", 1, 2, 7, Some("name"), "invalid tool name 'bad name': use 1 to 128 of the characters"),
+         (E::InvalidName, "t.yaml", 2, 7, 7, Some("name"), "invalid tool name"),
+         (E::InvalidName, "t.yaml", 3, 12, 7, Some("name"), "invalid tool name ''")];
+    name_of_128_is_fine: ["t.yaml" => &format!("kind: tool\nname: {}\ntype: x\ndescription: d\n---\nkind: tool\nname: x\n", "a".repeat(128))] =>
+        [(E::MissingField, "t.yaml", 2, 6, 1, Some("type"), "tool 'x' has no 'type'"),
+         (E::MissingField, "t.yaml", 2, 6, 1, Some("description"), "tool 'x' has no 'description'")];
+    unknown_tool_field: ["t.yaml" => &format!("{SRC}---\nkind: tool\nname: t\ntype: sqlite-sql\nsource: db\ndescripton: d\nstatement: S\n")] =>
+        [(E::MissingField, "t.yaml", 2, 6, 1, Some("description"), "tool 't' has no 'description'"),
+         (E::UnknownField, "t.yaml", 2, 10, 1, Some("descripton"), "unknown field 'descripton' of tool 't'")];
+    unknown_parameter_field: ["t.yaml" => &format!("{SRC}---\nkind: tool\nname: t\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: S\nparameters:\n  - name: a\n    type: string\n    requird: false\n")] =>
+        [(E::UnknownField, "t.yaml", 2, 15, 5, Some("parameters[0].requird"), "unknown field 'requird' of parameter 'a'")];
+    unknown_toolset_and_source_fields: ["t.yaml" => "kind: toolset\nname: s\ntype: x\ntools: []\n---\nkind: source\nname: db\ntype: sqlite\ndatabase: a\npath: b\n"] =>
+        [(E::UnknownField, "t.yaml", 1, 3, 1, Some("type"), "unknown field 'type' of toolset 's'"),
+         (E::UnknownField, "t.yaml", 2, 10, 1, Some("path"), "unknown field 'path' of source 'db'")];
+    unknown_types_keep_their_fields: ["t.yaml" => "kind: tool\nname: t\ntype: bigquery-list-datasets\ndescription: d\nsource: bq\nprojectId: p\n"] =>
+        [(E::MissingSource, "t.yaml", 1, 5, 9, Some("source"), "names source 'bq'")];
+    syntax_error_names_document: ["t.yaml" => &format!("{SRC}---\nkind: tool\nname: [a\n")] =>
+        [(E::Syntax, "t.yaml", 2, 8, 1, None, "invalid yaml")];
+    yaml_duplicate_key: ["t.yaml" => "kind: tool\nname: a\nname: b\n"] =>
+        [(E::Syntax, "t.yaml", 1, 3, 1, None, "duplicated key")];
+    document_not_a_mapping: ["t.yaml" => "- a\n- b\n"] =>
+        [(E::InvalidDocument, "t.yaml", 1, 1, 1, None, "a document must be a mapping, got a sequence")];
+    v1_unknown_section_and_bad_entries: ["t.yaml" => "sources:\n  db:\n    kind: sqlite\n    type: sqlite\nprompts: {}\ntoolsets:\n  s: a\ntools:\n  t:\n    name: t\n"] =>
+        [(E::InvalidValue, "t.yaml", 1, 3, 5, Some("sources.db"), "not both 'kind' and 'type'"),
+         (E::UnknownField, "t.yaml", 1, 5, 1, Some("prompts"), "unknown v1 section 'prompts'"),
+         (E::InvalidValue, "t.yaml", 1, 7, 6, Some("toolsets.s"), "expected a list of tool names, got a string"),
+         (E::UnknownField, "t.yaml", 1, 10, 5, Some("tools.t.name"), "a v1 entry is named by its key")];
+    bad_parameters: ["t.yaml" => &format!("{SRC}---\nkind: tool\nname: t\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: S\nparameters:
+  - {{name: a, type: strng}}
+  - {{name: b, type: array}}
+  - {{name: c, type: integer, escape: backticks}}
+  - {{name: d, type: string, minValue: 1}}
+  - {{name: e, type: integer, default: 1.5}}
+  - {{name: 'f g', type: string}}
+  - {{name: h, type: string, valueType: integer}}
+  - {{name: i, type: map, valueType: array}}
+  - {{name: j, type: string, escape: quotes}}
+  - {{name: k, type: integer, minValue: 5, maxValue: 1}}
+  - {{type: string}}
+  - {{name: l, type: string, items: {{type: string}}}}
+  - {{name: m, type: integer, default: 7, allowedValues: [1, 2]}}
+  - just-a-string
+")] =>
+        [(E::InvalidValue, "t.yaml", 2, 13, 21, Some("parameters[0].type"), "unknown parameter type 'strng'"),
+         (E::MissingField, "t.yaml", 2, 14, 5, Some("parameters[1].items"), "array parameter 'b' needs 'items'"),
+         (E::InvalidValue, "t.yaml", 2, 15, 38, Some("parameters[2].escape"), "'escape' applies to string parameters and arrays of strings; 'c' is integer"),
+         (E::InvalidValue, "t.yaml", 2, 16, 29, Some("parameters[3].minValue"), "'minValue' applies to integer and float parameters"),
+         (E::InvalidValue, "t.yaml", 2, 17, 39, Some("parameters[4].default"), "default of 'e' is invalid: expected integer, got number 1.5"),
+         (E::InvalidName, "t.yaml", 2, 18, 12, Some("parameters[5].name"), "invalid parameter name 'f g'"),
+         (E::InvalidValue, "t.yaml", 2, 19, 40, Some("parameters[6].valueType"), "'valueType' applies to map parameters"),
+         (E::InvalidValue, "t.yaml", 2, 20, 37, Some("parameters[7].valueType"), "unknown value type 'array'"),
+         (E::InvalidValue, "t.yaml", 2, 21, 37, Some("parameters[8].escape"), "unknown escape 'quotes'"),
+         (E::InvalidValue, "t.yaml", 2, 22, 5, Some("parameters[9].minValue"), "minValue 5 is greater than maxValue 1"),
+         (E::MissingField, "t.yaml", 2, 23, 5, Some("parameters[10].name"), "has no 'name'"),
+         (E::InvalidValue, "t.yaml", 2, 24, 29, Some("parameters[11].items"), "'items' applies to array parameters"),
+         (E::InvalidValue, "t.yaml", 2, 25, 39, Some("parameters[12].default"), "default of 'm' is invalid: value 7 is not one of the allowed values (1, 2)"),
+         (E::InvalidValue, "t.yaml", 2, 26, 5, Some("parameters[13]"), "a parameter must be a mapping, got a string")];
+    duplicate_parameter_names: ["t.yaml" => &format!("{SRC}---\nkind: tool\nname: t\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: SELECT {{{{.a}}}}\nparameters:\n  - {{name: a, type: string}}\ntemplateParameters:\n  - {{name: a, type: string}}\n")] =>
+        [(E::DuplicateName, "t.yaml", 2, 15, 5, Some("templateParameters[0]"), "parameter 'a' is already declared at parameters[0]")];
+    missing_auth_services: ["t.yaml" => &format!("{SRC}---\nkind: tool\nname: t\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: S\nauthRequired: [g]\nparameters:\n  - name: u\n    type: string\n    authServices:\n      - {{name: h, field: sub}}\n      - {{name: g}}\n")] =>
+        [(E::MissingAuthService, "t.yaml", 2, 12, 16, Some("authRequired[0]"), "tool 't' names auth service 'g', which is not defined"),
+         (E::MissingAuthService, "t.yaml", 2, 17, 16, Some("parameters[0].authServices[0].name"), "parameter 'u' of tool 't' names auth service 'h'"),
+         (E::MissingField, "t.yaml", 2, 18, 9, Some("parameters[0].authServices[1].field"), "has no 'field'")];
+    source_type_mismatch: ["t.yaml" => &format!("{HTTP_SRC}---\nkind: tool\nname: t\ntype: sqlite-sql\nsource: api\ndescription: d\nstatement: S\n")] =>
+        [(E::SourceMismatch, "t.yaml", 2, 9, 9, Some("source"), "tool 't' of type sqlite-sql needs a source of type sqlite; 'api' is http")];
+    bad_templates: ["t.yaml" => &format!("{SRC}---\nkind: tool\nname: t\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: SELECT {{{{.cols}}}} FROM {{{{array .table}}}} {{{{.nope}}}} {{{{if .x}}}}\ntemplateParameters:\n  - {{name: cols, type: array, items: {{type: string}}}}\n  - {{name: table, type: string}}\n")] =>
+        [(E::InvalidTemplate, "t.yaml", 2, 11, 12, Some("statement"), "unsupported template action '{{if .x}}'")];
+    bad_template_references: ["t.yaml" => &format!("{SRC}---\nkind: tool\nname: t\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: SELECT {{{{.cols}}}} FROM {{{{array .table}}}} {{{{.nope}}}} {{{{.m}}}}\ntemplateParameters:\n  - {{name: cols, type: array, items: {{type: string}}}}\n  - {{name: table, type: string}}\n  - {{name: m, type: map}}\n")] =>
+        [(E::InvalidTemplate, "t.yaml", 2, 11, 12, Some("statement"), "'cols' is an array; insert it with {{array .cols}}"),
+         (E::InvalidTemplate, "t.yaml", 2, 11, 12, Some("statement"), "{{array .table}} needs an array parameter; 'table' is string"),
+         (E::InvalidTemplate, "t.yaml", 2, 11, 12, Some("statement"), "template names 'nope', which is not declared in templateParameters"),
+         (E::InvalidTemplate, "t.yaml", 2, 11, 12, Some("statement"), "'m' is a map")];
+    http_tool_fields: ["t.yaml" => &format!("{HTTP_SRC}---\nkind: tool\nname: t\ntype: http\nsource: api\ndescription: d\nmethod: FETCH\npath: /{{{{.id}}}}\nparameters: []\n")] =>
+        [(E::InvalidValue, "t.yaml", 2, 11, 9, Some("method"), "unknown http method 'FETCH'"),
+         (E::InvalidTemplate, "t.yaml", 2, 12, 7, Some("path"), "template names 'id', which is not declared in pathParams"),
+         (E::UnknownField, "t.yaml", 2, 13, 1, Some("parameters"), "unknown field 'parameters' of tool 't'")];
+    wrong_value_types: ["t.yaml" => "kind: tool\nname: t\ntype: custom\ndescription: [a]\nrequiresApproval: yes\nannotations: {readOnlyHint: 1, color: red}\nauthRequired: g\n"] =>
+        [(E::InvalidValue, "t.yaml", 1, 4, 14, Some("description"), "expected a string, got a sequence"),
+         (E::InvalidValue, "t.yaml", 1, 5, 19, Some("requiresApproval"), "expected true or false, got a string"),
+         (E::InvalidValue, "t.yaml", 1, 6, 29, Some("annotations.readOnlyHint"), "expected true or false, got a integer"),
+         (E::UnknownField, "t.yaml", 1, 6, 32, Some("annotations.color"), "unknown field 'color'"),
+         (E::InvalidValue, "t.yaml", 1, 7, 15, Some("authRequired"), "expected a list of auth service names")];
+    too_large: ["t.yaml" => &"#".repeat(crate::limits::MAX_CONFIG_BYTES + 1)] =>
+        [(E::TooLarge, "t.yaml", 1, 1, 1, None, "the limit is")];
+    errors_sorted_by_file_then_position: ["a.yaml" => "kind: tool\nname: t\ntype: x\ndescription: d\nsource: s1\n", "b.yaml" => "kind: nope\n"] =>
+        [(E::MissingSource, "a.yaml", 1, 5, 9, Some("source"), "'s1'"),
+         (E::UnknownKind, "b.yaml", 1, 1, 7, Some("kind"), "'nope'")];
+}
+
+#[test]
+fn errors_render_with_location_and_field() {
+    let errs = errors(&[("tools.yaml", "kind: tools\nname: x\ntype: sqlite-sql\n")]);
+    let text: Vec<String> = errs.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        text,
+        [
+            "tools.yaml: document 1, line 1, column 1: field 'description': tool 'x' has no 'description'",
+            "tools.yaml: document 1, line 1, column 1: field 'source': tool 'x' has no 'source'",
+            "tools.yaml: document 1, line 1, column 1: field 'statement': tool 'x' has no 'statement'",
+        ]
+    );
+    let e = errors_to_error(&errs);
+    assert_eq!(e.kind(), ErrorKind::InvalidArgument);
+    assert!(
+        e.message().starts_with("invalid configuration (3 errors):\ntools.yaml: document 1"),
+        "{}",
+        e.message()
+    );
+}
+
+#[test]
+fn hostile_documents_do_not_crash() {
+    let deep = format!("kind: tool\nname: t\nx: {}{}\n", "[".repeat(100_000), "]".repeat(100_000));
+    let e = errors(&[("t.yaml", &deep)]);
+    assert_eq!(e[0].kind, E::Syntax);
+    assert!(
+        e[0].message.contains("nesting") || e[0].message.contains("recursion limit"),
+        "{}",
+        e[0]
+    );
+    // Below the parser's own limit, ours applies.
+    let deep = format!("kind: tool\nname: t\nx: {}{}\n", "[".repeat(100), "]".repeat(100));
+    let e = errors(&[("t.yaml", &deep)]);
+    assert_eq!(
+        e[0].to_string(),
+        "t.yaml: document 1, line 3, column 67: nesting is deeper than 64 levels"
+    );
+    for text in [
+        "kind: [a]\n",
+        "kind: 5\n",
+        "kind: tool\nname: {a: b}\n",
+        "? [a]\n: b\n",
+        "!!int x: 1\n",
+        "kind: tool\nname: t\ntype: x\ndescription: .nan\nextra: .inf\n",
+    ] {
+        let _ = load1(text);
+    }
+}
