@@ -301,6 +301,10 @@ pub struct ToolConfig {
     /// Type-specific fields not modelled above (http `method`, `path`, `headers`,
     /// `requestBody`; anything of types this host does not know), in order.
     pub fields: Map<String, Value>,
+    /// The tool's v2 document as loaded (`kind`, `name`, then its fields in order,
+    /// `${VAR}` references unresolved). Tools hold no source secrets, so this is what
+    /// travels to the host with each call (WIT `tool-call.config`).
+    pub document: Map<String, Value>,
     /// Where it is defined.
     pub location: Location,
 }

@@ -81,6 +81,17 @@ pub struct ToolSpec {
 }
 
 impl ToolSpec {
+    /// Reads a spec from its JSON form (`{name, description, inputSchema,
+    /// annotations?}`, the MCP `tools/list` shape; e.g. a built-in tool's spec).
+    pub fn from_json(value: &Value) -> Result<ToolSpec> {
+        serde_json::from_value(value.clone()).map_err(|e| {
+            crate::error::Error::new(
+                crate::error::ErrorKind::InvalidArgument,
+                format!("invalid tool spec: {e}"),
+            )
+        })
+    }
+
     /// The spec as JSON (`{name, description, inputSchema, annotations}`).
     pub fn to_json(&self) -> Value {
         serde_json::to_value(self).unwrap_or(Value::Null)
@@ -219,6 +230,17 @@ mod tests {
         // Property order follows declaration order.
         let keys: Vec<&String> = schema["properties"].as_object().unwrap().keys().collect();
         assert_eq!(keys, ["s", "re", "i", "f", "b", "arr", "m", "g"]);
+    }
+
+    #[test]
+    fn specs_read_back_from_json() {
+        let v = json!({"name": "filestore_read", "description": "Read a file.",
+            "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": true, "openWorldHint": false}});
+        let spec = ToolSpec::from_json(&v).unwrap();
+        assert_eq!(spec.annotations.read_only, Some(true));
+        assert_eq!(spec.annotations.open_world, Some(false));
+        assert_eq!(spec.to_json(), v);
+        assert!(ToolSpec::from_json(&json!({"name": "x"})).is_err());
     }
 
     #[test]

@@ -463,6 +463,36 @@ impl VerifiedClaims {
         self
     }
 
+    /// Parses `{"service": {"claim": value, ...}, ...}` (the WIT `call-context.claims`
+    /// form); `null` is no verified service.
+    pub fn from_json(value: &Value) -> Result<VerifiedClaims> {
+        let mut claims = VerifiedClaims::new();
+        match value {
+            Value::Null => {}
+            Value::Object(services) => {
+                for (service, c) in services {
+                    if !c.is_object() {
+                        return Err(Error::new(
+                            ErrorKind::InvalidArgument,
+                            format!(
+                                "claims of auth service '{service}' must be an object, got {}",
+                                describe(c)
+                            ),
+                        ));
+                    }
+                    claims.insert(service.clone(), c.clone());
+                }
+            }
+            other => {
+                return Err(Error::new(
+                    ErrorKind::InvalidArgument,
+                    format!("claims must be an object of auth services, got {}", describe(other)),
+                ));
+            }
+        }
+        Ok(claims)
+    }
+
     /// Adds the claims of a verified service.
     pub fn insert(&mut self, service: impl Into<String>, claims: Value) {
         let claims = match claims {
@@ -558,6 +588,10 @@ pub struct ValidatedCall {
     /// The statement after template substitution (as configured when the tool has no
     /// template parameters); `None` when the tool has no statement.
     pub statement: Option<String>,
+    /// For http tools: the `path` with `pathParams` substituted, each value
+    /// percent-encoded (everything but `A-Z a-z 0-9 - _ ~`, so a value cannot add
+    /// segments, `..`, a query or a fragment).
+    pub path: Option<String>,
 }
 
 /// Checks `authRequired`: passes when it is empty or when any listed service verified
@@ -653,7 +687,16 @@ pub fn validate_call(
         Some(s) => Some(s.clone()),
         None => None,
     };
-    Ok(ValidatedCall { tool: tool.name.clone(), args, statement })
+    let path = match tool.fields.get("path") {
+        Some(Value::String(p)) if tool.tool_type == "http" => {
+            let template = Template::parse(p).map_err(|e| {
+                Error::new(ErrorKind::InvalidArgument, format!("tool '{}': path: {e}", tool.name))
+            })?;
+            Some(template.render_with(&args, percent_encode)?)
+        }
+        _ => None,
+    };
+    Ok(ValidatedCall { tool: tool.name.clone(), args, statement, path })
 }
 
 /// Validates one value (given or default) against `param`: type, items or map values,
@@ -916,6 +959,16 @@ impl Template {
     /// Substitutes validated (escaped) values. An absent value is an
     /// `invalid-argument` error naming the parameter.
     pub fn render(&self, args: &ValidatedArgs) -> Result<String> {
+        self.render_with(args, |s| s.to_string())
+    }
+
+    /// Like [`Template::render`], passing each inserted text (each item, for arrays)
+    /// through `encode` (e.g. percent-encoding for URL paths).
+    pub fn render_with(
+        &self,
+        args: &ValidatedArgs,
+        encode: impl Fn(&str) -> String,
+    ) -> Result<String> {
         let mut out = String::new();
         for part in &self.parts {
             match part {
@@ -926,7 +979,8 @@ impl Template {
                     })?;
                     match (part, value) {
                         (TemplatePart::Array(_), Value::Array(items)) => {
-                            let texts: Vec<String> = items.iter().map(template_text).collect();
+                            let texts: Vec<String> =
+                                items.iter().map(|v| encode(&template_text(v))).collect();
                             out.push_str(&texts.join(", "));
                         }
                         (TemplatePart::Array(_), other) => {
@@ -938,13 +992,27 @@ impl Template {
                                 ),
                             ));
                         }
-                        (_, v) => out.push_str(&template_text(v)),
+                        (_, v) => out.push_str(&encode(&template_text(v))),
                     }
                 }
             }
         }
         Ok(out)
     }
+}
+
+/// Percent-encodes every byte but `A-Z a-z 0-9 - _ ~` (RFC 3986 unreserved, less `.`
+/// so a value cannot be a `..` segment).
+pub fn percent_encode(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'~') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
 }
 
 fn template_text(v: &Value) -> String {
@@ -1227,6 +1295,22 @@ mod tests {
         let args = validate_args(&params, &json!({}), &VerifiedClaims::new()).unwrap();
         let e = Template::parse("SELECT * FROM {{.t}}").unwrap().render(&args).unwrap_err();
         assert!(e.message().starts_with("parameter 't': has no value"), "{}", e.message());
+    }
+
+    #[test]
+    fn claims_from_json() {
+        let c = VerifiedClaims::from_json(&json!({"google": {"sub": "u"}})).unwrap();
+        assert_eq!(c, VerifiedClaims::new().with("google", json!({"sub": "u"})));
+        assert_eq!(VerifiedClaims::from_json(&Value::Null).unwrap(), VerifiedClaims::new());
+        assert!(VerifiedClaims::from_json(&json!({"google": "token"})).is_err());
+        assert!(VerifiedClaims::from_json(&json!([1])).is_err());
+    }
+
+    #[test]
+    fn percent_encoding_keeps_values_in_their_segment() {
+        assert_eq!(percent_encode("docs"), "docs");
+        assert_eq!(percent_encode("../admin?x=1#f"), "%2E%2E%2Fadmin%3Fx%3D1%23f");
+        assert_eq!(percent_encode("é a"), "%C3%A9%20a");
     }
 
     #[test]

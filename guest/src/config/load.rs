@@ -389,6 +389,9 @@ fn register(
         }
         Resource::Tool(mut t) => {
             t.name = name;
+            if let Some(Value::Object(doc)) = c.documents.last() {
+                t.document = doc.clone();
+            }
             c.tools.push(*t);
         }
         Resource::Toolset(mut t) => {
@@ -702,6 +705,7 @@ fn decode_tool(
         auth_required,
         annotations,
         fields,
+        document: Map::new(),
         location,
     })
 }

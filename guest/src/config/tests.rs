@@ -162,6 +162,30 @@ fn runnable_tools_and_manifests() {
         json!({"q": "x", "limit": 10}).as_object().unwrap().clone()
     );
     assert_eq!(call.statement, None);
+    assert_eq!(call.path.as_deref(), Some("/docs/search"));
+    assert_eq!(http.document["kind"], "tools");
+    assert_eq!(http.document["method"], "get");
+    let keys: Vec<&String> = http.document.keys().take(4).collect();
+    assert_eq!(keys, ["kind", "name", "type", "source"]);
+    let sqlite = cfg.tool("find_user").unwrap();
+    let call = validate_call(sqlite, &json!({"id": 7}), &VerifiedClaims::new()).unwrap();
+    assert_eq!(call.path, None);
+    assert_eq!(call.statement.as_deref(), Some("SELECT * FROM users WHERE id = ?;"));
+    assert_eq!(call.args.positional(), vec![json!(7)]);
+    let e = validate_call(sqlite, &json!({"id": 0}), &VerifiedClaims::new()).unwrap_err();
+    assert_eq!(e.message(), "parameter 'id': value 0 is less than the minimum 1");
+}
+
+#[test]
+fn http_path_values_are_percent_encoded() {
+    let text = "kind: source\nname: api\ntype: http\nbaseUrl: https://x\n---\n\
+        kind: tool\nname: t\ntype: http\nsource: api\ndescription: d\nmethod: GET\n\
+        path: /users/{{.id}}/posts\npathParams:\n  - {name: id, type: string}\n";
+    let cfg = load1(text).unwrap();
+    let call =
+        validate_call(cfg.tool("t").unwrap(), &json!({"id": "../admin"}), &VerifiedClaims::new())
+            .unwrap();
+    assert_eq!(call.path.as_deref(), Some("/users/%2E%2E%2Fadmin/posts"));
 }
 
 #[test]
