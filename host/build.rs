@@ -71,9 +71,8 @@ fn ensure_target() {
         .output()
         .ok()
         .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
-    let have = sysroot
-        .map(|s| Path::new(&s).join("lib/rustlib").join(TARGET).exists())
-        .unwrap_or(false);
+    let have =
+        sysroot.map(|s| Path::new(&s).join("lib/rustlib").join(TARGET).exists()).unwrap_or(false);
     if !have {
         let ok = Command::new("rustup")
             .args(["target", "add", TARGET])

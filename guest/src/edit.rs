@@ -64,7 +64,10 @@ impl EditRequest {
                     return Err(Error::invalid_argument("edits", "the list is empty"));
                 }
                 if self.replace_all.is_some() {
-                    return Err(Error::invalid_argument("replace_all", "set replace_all inside each edit of the list"));
+                    return Err(Error::invalid_argument(
+                        "replace_all",
+                        "set replace_all inside each edit of the list",
+                    ));
                 }
                 Ok(list.clone())
             }
@@ -73,7 +76,9 @@ impl EditRequest {
                 new_string: new.clone(),
                 replace_all: self.replace_all.unwrap_or(false),
             }]),
-            (None, None, _) => Err(Error::invalid_argument("old_string", "is required (or give edits)")),
+            (None, None, _) => {
+                Err(Error::invalid_argument("old_string", "is required (or give edits)"))
+            }
             (None, Some(_), None) => Err(Error::invalid_argument("new_string", "is required")),
         }
     }
@@ -104,13 +109,25 @@ pub fn apply(path: &str, text: &str, ops: &[EditOp]) -> Result<(String, u64)> {
     for (i, op) in ops.iter().enumerate() {
         let which = if n > 1 { format!("edit {} of {n}: ", i + 1) } else { String::new() };
         if op.old_string.is_empty() {
-            return Err(Error::at(ErrorKind::InvalidArgument, path, format!("{which}old_string is empty")));
+            return Err(Error::at(
+                ErrorKind::InvalidArgument,
+                path,
+                format!("{which}old_string is empty"),
+            ));
         }
         if op.old_string == op.new_string {
-            return Err(Error::at(ErrorKind::InvalidArgument, path, format!("{which}old_string and new_string are identical; nothing to change")));
+            return Err(Error::at(
+                ErrorKind::InvalidArgument,
+                path,
+                format!("{which}old_string and new_string are identical; nothing to change"),
+            ));
         }
-        let (old, new) = if crlf && !op.old_string.contains("\r\n") && op.old_string.contains('\n') {
-            (op.old_string.replace('\n', "\r\n"), op.new_string.replace("\r\n", "\n").replace('\n', "\r\n"))
+        let (old, new) = if crlf && !op.old_string.contains("\r\n") && op.old_string.contains('\n')
+        {
+            (
+                op.old_string.replace('\n', "\r\n"),
+                op.new_string.replace("\r\n", "\n").replace('\n', "\r\n"),
+            )
         } else {
             (op.old_string.clone(), op.new_string.clone())
         };
@@ -119,17 +136,26 @@ pub fn apply(path: &str, text: &str, ops: &[EditOp]) -> Result<(String, u64)> {
             return Err(Error::at(
                 ErrorKind::NotFound,
                 path,
-                format!("{which}old_string not found in the file{}", if n > 1 && i > 0 { " (after the previous edits)" } else { "" }),
+                format!(
+                    "{which}old_string not found in the file{}",
+                    if n > 1 && i > 0 { " (after the previous edits)" } else { "" }
+                ),
             ));
         }
         if count > 1 && !op.replace_all {
             return Err(Error::at(
                 ErrorKind::Conflict,
                 path,
-                format!("{which}old_string occurs {count} times; add surrounding context to make it unique, or pass replace_all=true"),
+                format!(
+                    "{which}old_string occurs {count} times; add surrounding context to make it unique, or pass replace_all=true"
+                ),
             ));
         }
-        cur = if op.replace_all { cur.replace(old.as_str(), &new) } else { cur.replacen(old.as_str(), &new, 1) };
+        cur = if op.replace_all {
+            cur.replace(old.as_str(), &new)
+        } else {
+            cur.replacen(old.as_str(), &new, 1)
+        };
         total += count;
     }
     Ok((cur, total))
@@ -156,8 +182,9 @@ pub fn edit(mounts: &MountTable, limits: &Limits, req: &EditRequest) -> Result<E
         return Err(Error::at(ErrorKind::ReadOnly, &path, "entry is read-only"));
     }
     let (entry, bytes) = mounts.read_all(&path, limits.file_bytes)?;
-    let text = String::from_utf8(bytes)
-        .map_err(|_| Error::at(ErrorKind::Unsupported, &path, "is not UTF-8 text; edit works on text files only"))?;
+    let text = String::from_utf8(bytes).map_err(|_| {
+        Error::at(ErrorKind::Unsupported, &path, "is not UTF-8 text; edit works on text files only")
+    })?;
     let (new_text, replacements) = apply(&path, &text, &ops)?;
     let diff = unified_diff(&path, &text, &new_text);
     if req.dry_run {
@@ -165,7 +192,11 @@ pub fn edit(mounts: &MountTable, limits: &Limits, req: &EditRequest) -> Result<E
     }
     let now = mounts.stat(&path)?;
     if now.size != entry.size || now.modified_ms != entry.modified_ms {
-        return Err(Error::at(ErrorKind::Conflict, &path, "the file changed while it was being edited; read it again and retry"));
+        return Err(Error::at(
+            ErrorKind::Conflict,
+            &path,
+            "the file changed while it was being edited; read it again and retry",
+        ));
     }
     let written = mounts.write(&path, new_text.as_bytes(), &WriteOptions::default())?;
     Ok(EditResult { entry: written, replacements, diff, written: true })
@@ -200,9 +231,18 @@ mod tests {
         assert_eq!(e.kind(), ErrorKind::Conflict);
         assert!(e.to_string().contains("occurs 2 times"), "{e}");
         assert_eq!(apply("/f", t, &[op("a", "x", true)]).unwrap().0, "x b x\nc\n");
-        assert_eq!(apply("/f", t, &[op("zz", "x", false)]).unwrap_err().kind(), ErrorKind::NotFound);
-        assert_eq!(apply("/f", t, &[op("", "x", false)]).unwrap_err().kind(), ErrorKind::InvalidArgument);
-        assert_eq!(apply("/f", t, &[op("c", "c", false)]).unwrap_err().kind(), ErrorKind::InvalidArgument);
+        assert_eq!(
+            apply("/f", t, &[op("zz", "x", false)]).unwrap_err().kind(),
+            ErrorKind::NotFound
+        );
+        assert_eq!(
+            apply("/f", t, &[op("", "x", false)]).unwrap_err().kind(),
+            ErrorKind::InvalidArgument
+        );
+        assert_eq!(
+            apply("/f", t, &[op("c", "c", false)]).unwrap_err().kind(),
+            ErrorKind::InvalidArgument
+        );
     }
 
     #[test]
@@ -244,7 +284,13 @@ mod tests {
         v.insert("/f.txt", "a\nb\nc\n");
         let mut t = MountTable::new();
         t.add("/w", Box::new(v), 0, false).unwrap();
-        let req = EditRequest { path: "/w/f.txt".into(), old_string: Some("b".into()), new_string: Some("B".into()), dry_run: true, ..Default::default() };
+        let req = EditRequest {
+            path: "/w/f.txt".into(),
+            old_string: Some("b".into()),
+            new_string: Some("B".into()),
+            dry_run: true,
+            ..Default::default()
+        };
         let r = edit(&t, &Limits::default(), &req).unwrap();
         assert!(!r.written);
         assert_eq!(r.diff, "--- a/w/f.txt\n+++ b/w/f.txt\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n");
@@ -253,7 +299,13 @@ mod tests {
 
     #[test]
     fn request_forms() {
-        let both = EditRequest { path: "/f".into(), old_string: Some("a".into()), new_string: Some("b".into()), edits: Some(vec![]), ..Default::default() };
+        let both = EditRequest {
+            path: "/f".into(),
+            old_string: Some("a".into()),
+            new_string: Some("b".into()),
+            edits: Some(vec![]),
+            ..Default::default()
+        };
         assert!(both.ops().is_err());
         let none = EditRequest { path: "/f".into(), ..Default::default() };
         assert!(none.ops().unwrap_err().to_string().contains("old_string"));

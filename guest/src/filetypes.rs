@@ -37,44 +37,15 @@ const CPP: &[&str] = &[
     "*.hh.in",
 ];
 const CS: &[&str] = &["*.cs", "*.csx"];
-const DOCKERFILE: &[&str] = &[
-    "Dockerfile",
-    "Dockerfile.*",
-    "*.Dockerfile",
-    "dockerfile",
-    "*.dockerfile",
-    "Containerfile",
-];
+const DOCKERFILE: &[&str] =
+    &["Dockerfile", "Dockerfile.*", "*.Dockerfile", "dockerfile", "*.dockerfile", "Containerfile"];
 const JS: &[&str] = &["*.js", "*.jsx", "*.cjs", "*.mjs", "*.vue"];
-const MAKE: &[&str] = &[
-    "[Mm]akefile",
-    "GNUmakefile",
-    "[Mm]akefile.am",
-    "[Mm]akefile.in",
-    "*.mk",
-    "*.mak",
-    "*.make",
-];
-const MARKDOWN: &[&str] = &[
-    "*.md",
-    "*.markdown",
-    "*.mdown",
-    "*.mdwn",
-    "*.mkd",
-    "*.mkdn",
-    "*.mdx",
-];
+const MAKE: &[&str] =
+    &["[Mm]akefile", "GNUmakefile", "[Mm]akefile.am", "[Mm]akefile.in", "*.mk", "*.mak", "*.make"];
+const MARKDOWN: &[&str] = &["*.md", "*.markdown", "*.mdown", "*.mdwn", "*.mkd", "*.mkdn", "*.mdx"];
 const PYTHON: &[&str] = &["*.py", "*.pyi", "*.pyw"];
-const RUBY: &[&str] = &[
-    "*.rb",
-    "*.rbw",
-    "*.gemspec",
-    "*.rake",
-    "Gemfile",
-    "Rakefile",
-    "config.ru",
-    ".irbrc",
-];
+const RUBY: &[&str] =
+    &["*.rb", "*.rbw", "*.gemspec", "*.rake", "Gemfile", "Rakefile", "config.ru", ".irbrc"];
 const SH: &[&str] = &[
     "*.sh",
     "*.bash",
@@ -194,10 +165,7 @@ pub const TYPES: &[(&str, &[&str])] = &[
 
 /// The globs of the type called `name`, or `None` when there is no such type.
 pub fn globs_for(name: &str) -> Option<&'static [&'static str]> {
-    TYPES
-        .binary_search_by(|(n, _)| (*n).cmp(name))
-        .ok()
-        .map(|i| TYPES[i].1)
+    TYPES.binary_search_by(|(n, _)| (*n).cmp(name)).ok().map(|i| TYPES[i].1)
 }
 
 /// Every type name, sorted.
@@ -229,11 +197,8 @@ impl TypeMatcher {
         for raw in spec.split(',') {
             let name = raw.trim();
             let Some(i) = TYPES.iter().position(|(n, _)| *n == name) else {
-                let shown = if name.is_empty() {
-                    "(empty)".to_string()
-                } else {
-                    format!("'{name}'")
-                };
+                let shown =
+                    if name.is_empty() { "(empty)".to_string() } else { format!("'{name}'") };
                 return Err(Error::invalid_argument(
                     "type",
                     format!("unknown file type {shown}; known types: {}", names_joined()),
@@ -246,15 +211,12 @@ impl TypeMatcher {
             names.push(static_name);
             for g in globs {
                 // The table is tested to compile; a failure here is a bug in the table.
-                let glob = GlobBuilder::new(g)
-                    .literal_separator(true)
-                    .build()
-                    .map_err(|e| {
-                        Error::invalid_argument(
-                            "type",
-                            format!("file type '{name}' has a bad glob: {e}"),
-                        )
-                    })?;
+                let glob = GlobBuilder::new(g).literal_separator(true).build().map_err(|e| {
+                    Error::invalid_argument(
+                        "type",
+                        format!("file type '{name}' has a bad glob: {e}"),
+                    )
+                })?;
                 builder.add(glob);
             }
         }
@@ -400,10 +362,7 @@ mod tests {
             assert!(msg.contains("rust") && msg.contains("yaml"), "{msg}");
         }
         let e = TypeMatcher::new("cobol-ish").unwrap_err();
-        assert!(
-            e.to_string().contains("unknown file type 'cobol-ish'"),
-            "{e}"
-        );
+        assert!(e.to_string().contains("unknown file type 'cobol-ish'"), "{e}");
     }
 
     #[test]

@@ -118,11 +118,7 @@ impl GlobMatcher {
         check_pattern(pattern)?;
         if !pattern.contains('/') {
             let matcher = compile(pattern, pattern)?;
-            return Ok(GlobMatcher {
-                root: base.to_string(),
-                name_only: true,
-                matcher,
-            });
+            return Ok(GlobMatcher { root: base.to_string(), name_only: true, matcher });
         }
         if pattern.ends_with('/') {
             return Err(Error::new(
@@ -137,16 +133,10 @@ impl GlobMatcher {
         // there and the rest of the pattern matches paths relative to it.
         let components: Vec<&str> = pattern.split('/').collect();
         let last = components.len() - 1;
-        let literal = components[..last]
-            .iter()
-            .take_while(|c| !has_meta(c))
-            .count();
+        let literal = components[..last].iter().take_while(|c| !has_meta(c)).count();
         let prefix = components[..literal].join("/");
-        let rest: Vec<&str> = components[literal..]
-            .iter()
-            .copied()
-            .filter(|c| !c.is_empty())
-            .collect();
+        let rest: Vec<&str> =
+            components[literal..].iter().copied().filter(|c| !c.is_empty()).collect();
         let rest = rest.join("/");
         let root = if pattern.starts_with('/') {
             paths::normalize(if prefix.is_empty() { "/" } else { &prefix })?
@@ -154,11 +144,7 @@ impl GlobMatcher {
             paths::join(base, if prefix.is_empty() { "." } else { &prefix })?
         };
         let matcher = compile(&rest, pattern)?;
-        Ok(GlobMatcher {
-            root,
-            name_only: false,
-            matcher,
-        })
+        Ok(GlobMatcher { root, name_only: false, matcher })
     }
 
     /// The directory all matches lie beneath; walking it finds every match.
@@ -188,10 +174,7 @@ impl GlobMatcher {
 /// Rejects empty and oversized patterns.
 fn check_pattern(pattern: &str) -> Result<()> {
     if pattern.is_empty() {
-        return Err(Error::new(
-            ErrorKind::InvalidPattern,
-            "invalid glob: the pattern is empty",
-        ));
+        return Err(Error::new(ErrorKind::InvalidPattern, "invalid glob: the pattern is empty"));
     }
     if pattern.len() > MAX_PATTERN_BYTES {
         return Err(Error::new(
@@ -268,11 +251,7 @@ pub fn glob(mounts: &MountTable, limits: &Limits, req: &GlobRequest) -> Result<G
     }
     let walk = mounts.walk(root, limits.walk_entries)?;
     result.walk_truncated = walk.truncated;
-    for e in walk
-        .entries
-        .iter()
-        .filter(|e| !e.is_dir() && matcher.is_match(&e.path))
-    {
+    for e in walk.entries.iter().filter(|e| !e.is_dir() && matcher.is_match(&e.path)) {
         result.total_matches += 1;
         if result.files.len() < req.limit {
             result.files.push(GlobFile::from(e));
@@ -352,21 +331,12 @@ mod tests {
         glob(
             &table(),
             &Limits::default(),
-            &GlobRequest {
-                pattern: pattern.into(),
-                path: path.into(),
-                limit,
-            },
+            &GlobRequest { pattern: pattern.into(), path: path.into(), limit },
         )
     }
 
     fn paths_of(pattern: &str, path: &str) -> Vec<String> {
-        run(pattern, path, 1000)
-            .unwrap()
-            .files
-            .into_iter()
-            .map(|f| f.path)
-            .collect()
+        run(pattern, path, 1000).unwrap().files.into_iter().map(|f| f.path).collect()
     }
 
     #[test]
@@ -383,18 +353,10 @@ mod tests {
                     "/w/src/util/deep/x.json",
                 ],
             ),
-            (
-                "*.json",
-                "/w/src",
-                &["/w/src/util/data.json", "/w/src/util/deep/x.json"],
-            ),
+            ("*.json", "/w/src", &["/w/src/util/data.json", "/w/src/util/deep/x.json"]),
             ("main.rs", "/w", &["/w/src/main.rs"]),
             // Alternation.
-            (
-                "*.{md,txt}",
-                "/w/docs",
-                &["/w/docs/api.txt", "/w/docs/readme.md"],
-            ),
+            ("*.{md,txt}", "/w/docs", &["/w/docs/api.txt", "/w/docs/readme.md"]),
             ("{a,b}.txt", "/w", &["/w/a.txt", "/w/b.txt"]),
             // `?` is exactly one character, classes one of a set.
             ("?.txt", "/w", &["/w/a.txt", "/w/b.txt"]),
@@ -403,45 +365,20 @@ mod tests {
             ("??.txt", "/w", &["/w/ab.txt"]),
             // Anchored: `*` does not cross '/'.
             ("src/*.rs", "/w", &["/w/src/lib.rs", "/w/src/main.rs"]),
-            (
-                "*/*.rs",
-                "/w",
-                &["/w/src/lib.rs", "/w/src/main.rs", "/w/tests/a.rs"],
-            ),
+            ("*/*.rs", "/w", &["/w/src/lib.rs", "/w/src/main.rs", "/w/tests/a.rs"]),
             // `**` crosses directories, including none.
-            (
-                "src/**/*.rs",
-                "/w",
-                &["/w/src/lib.rs", "/w/src/main.rs", "/w/src/util/mod.rs"],
-            ),
+            ("src/**/*.rs", "/w", &["/w/src/lib.rs", "/w/src/main.rs", "/w/src/util/mod.rs"]),
             (
                 "**/*.rs",
                 "/w",
-                &[
-                    "/w/src/lib.rs",
-                    "/w/src/main.rs",
-                    "/w/src/util/mod.rs",
-                    "/w/tests/a.rs",
-                ],
+                &["/w/src/lib.rs", "/w/src/main.rs", "/w/src/util/mod.rs", "/w/tests/a.rs"],
             ),
-            (
-                "**/util/*",
-                "/w",
-                &["/w/src/util/data.json", "/w/src/util/mod.rs"],
-            ),
-            (
-                "{src,tests}/*.rs",
-                "/w",
-                &["/w/src/lib.rs", "/w/src/main.rs", "/w/tests/a.rs"],
-            ),
+            ("**/util/*", "/w", &["/w/src/util/data.json", "/w/src/util/mod.rs"]),
+            ("{src,tests}/*.rs", "/w", &["/w/src/lib.rs", "/w/src/main.rs", "/w/tests/a.rs"]),
             (
                 "src/util/**",
                 "/w",
-                &[
-                    "/w/src/util/data.json",
-                    "/w/src/util/deep/x.json",
-                    "/w/src/util/mod.rs",
-                ],
+                &["/w/src/util/data.json", "/w/src/util/deep/x.json", "/w/src/util/mod.rs"],
             ),
             // Relative to `path`, with `./` and `..` in the literal prefix.
             ("util/*.rs", "/w/src", &["/w/src/util/mod.rs"]),
@@ -449,16 +386,8 @@ mod tests {
             ("../docs/*.md", "/w/src", &["/w/docs/readme.md"]),
             ("src/main.rs", "/w", &["/w/src/main.rs"]),
             // Absolute patterns ignore `path`.
-            (
-                "/w/src/*.rs",
-                "/other",
-                &["/w/src/lib.rs", "/w/src/main.rs"],
-            ),
-            (
-                "/*/*.json",
-                "/w",
-                &["/other/o.json", "/w/.hidden.json", "/w/package.json"],
-            ),
+            ("/w/src/*.rs", "/other", &["/w/src/lib.rs", "/w/src/main.rs"]),
+            ("/*/*.json", "/w", &["/other/o.json", "/w/.hidden.json", "/w/package.json"]),
             // Every mount below the root.
             (
                 "*.json",
@@ -482,11 +411,7 @@ mod tests {
             ("*.zig", "/w", &[]),
         ];
         for (pattern, path, want) in cases {
-            assert_eq!(
-                paths_of(pattern, path),
-                *want,
-                "pattern {pattern} under {path}"
-            );
+            assert_eq!(paths_of(pattern, path), *want, "pattern {pattern} under {path}");
         }
     }
 
@@ -504,11 +429,7 @@ mod tests {
             ("../x/*", "/w/src", "/w/x"),
         ];
         for (pattern, base, root) in cases {
-            assert_eq!(
-                GlobMatcher::new(pattern, base).unwrap().walk_root(),
-                root,
-                "{pattern}"
-            );
+            assert_eq!(GlobMatcher::new(pattern, base).unwrap().walk_root(), root, "{pattern}");
         }
         assert!(GlobMatcher::new("*.rs", "/").unwrap().is_name_only());
         assert!(!GlobMatcher::new("a/*.rs", "/").unwrap().is_name_only());
@@ -543,10 +464,7 @@ mod tests {
         );
         let exact = run("*.json", "/w", 4).unwrap();
         assert!(!exact.truncated);
-        assert_eq!(
-            run("*", "/w", 0).unwrap_err().kind(),
-            ErrorKind::InvalidArgument
-        );
+        assert_eq!(run("*", "/w", 0).unwrap_err().kind(), ErrorKind::InvalidArgument);
         assert_eq!(
             run("*", "/w", MAX_LIST_LIMIT + 1).unwrap_err().kind(),
             ErrorKind::InvalidArgument
@@ -555,15 +473,8 @@ mod tests {
 
     #[test]
     fn walk_limit_marks_truncated() {
-        let limits = Limits {
-            walk_entries: 3,
-            ..Limits::default()
-        };
-        let req = GlobRequest {
-            pattern: "*".into(),
-            path: "/w".into(),
-            limit: 1000,
-        };
+        let limits = Limits { walk_entries: 3, ..Limits::default() };
+        let req = GlobRequest { pattern: "*".into(), path: "/w".into(), limit: 1000 };
         let r = glob(&table(), &limits, &req).unwrap();
         assert!(r.walk_truncated && r.truncated);
         assert!(render(&r).contains("entry limit"));
@@ -584,20 +495,14 @@ mod tests {
             assert_eq!(e.kind(), ErrorKind::InvalidPattern, "{pattern}");
             assert!(e.message().contains(reason), "{pattern}: {e}");
             if !pattern.is_empty() {
-                assert!(
-                    e.message().contains(&format!("'{pattern}")),
-                    "{pattern}: {e}"
-                );
+                assert!(e.message().contains(&format!("'{pattern}")), "{pattern}: {e}");
             }
         }
         let long = "a".repeat(MAX_PATTERN_BYTES + 1);
         let e = run(&long, "/w", 10).unwrap_err();
         assert_eq!(e.kind(), ErrorKind::InvalidPattern);
         assert!(e.message().contains("limit"), "{e}");
-        assert_eq!(
-            run("../../../*.rs", "/w", 10).unwrap_err().kind(),
-            ErrorKind::InvalidPath
-        );
+        assert_eq!(run("../../../*.rs", "/w", 10).unwrap_err().kind(), ErrorKind::InvalidPath);
     }
 
     #[test]
@@ -605,18 +510,9 @@ mod tests {
         let e = run("*.rs", "/w/nope", 10).unwrap_err();
         assert_eq!(e.kind(), ErrorKind::NotFound);
         assert_eq!(e.path(), Some("/w/nope"));
-        assert_eq!(
-            run("*.rs", "/nowhere", 10).unwrap_err().kind(),
-            ErrorKind::NotFound
-        );
-        assert_eq!(
-            run("*.rs", "/w/src/main.rs", 10).unwrap_err().kind(),
-            ErrorKind::NotADirectory
-        );
-        assert_eq!(
-            run("*.rs", "/w/../..", 10).unwrap_err().kind(),
-            ErrorKind::InvalidPath
-        );
+        assert_eq!(run("*.rs", "/nowhere", 10).unwrap_err().kind(), ErrorKind::NotFound);
+        assert_eq!(run("*.rs", "/w/src/main.rs", 10).unwrap_err().kind(), ErrorKind::NotADirectory);
+        assert_eq!(run("*.rs", "/w/../..", 10).unwrap_err().kind(), ErrorKind::InvalidPath);
         // A path with a trailing slash or `.` is normalised.
         assert_eq!(run("*.rs", "w/src/./", 10).unwrap().path, "/w/src");
     }
@@ -624,10 +520,7 @@ mod tests {
     #[test]
     fn render_empty_and_listing() {
         let r = run("*.zig", "/w", 10).unwrap();
-        assert_eq!(
-            render(&r),
-            "No files matched the pattern '*.zig' under /w\n"
-        );
+        assert_eq!(render(&r), "No files matched the pattern '*.zig' under /w\n");
         let r = run("src/*.rs", "/w", 10).unwrap();
         assert_eq!(render(&r), "/w/src/lib.rs\n/w/src/main.rs\n");
     }

@@ -32,6 +32,7 @@ use regex_syntax::hir::{
 };
 use serde::{Deserialize, Serialize};
 
+use crate::entry::Entry;
 use crate::error::{Error, ErrorKind, Result};
 use crate::filetypes::TypeMatcher;
 use crate::glob::GlobMatcher;
@@ -141,20 +142,12 @@ impl GrepRequest {
 
     /// Context lines before a match: `before`, or `context` when `before` is 0.
     pub fn before_lines(&self) -> usize {
-        if self.before == 0 {
-            self.context
-        } else {
-            self.before
-        }
+        if self.before == 0 { self.context } else { self.before }
     }
 
     /// Context lines after a match: `after`, or `context` when `after` is 0.
     pub fn after_lines(&self) -> usize {
-        if self.after == 0 {
-            self.context
-        } else {
-            self.after
-        }
+        if self.after == 0 { self.context } else { self.after }
     }
 }
 
@@ -258,17 +251,10 @@ pub fn compile(req: &GrepRequest, limits: &Limits) -> Result<Regex> {
     if req.pattern.len() > MAX_PATTERN_BYTES {
         return Err(Error::new(
             ErrorKind::InvalidPattern,
-            format!(
-                "the pattern is {} bytes; the limit is {MAX_PATTERN_BYTES}",
-                req.pattern.len()
-            ),
+            format!("the pattern is {} bytes; the limit is {MAX_PATTERN_BYTES}", req.pattern.len()),
         ));
     }
-    let source = if req.fixed {
-        regex::escape(&req.pattern)
-    } else {
-        req.pattern.clone()
-    };
+    let source = if req.fixed { regex::escape(&req.pattern) } else { req.pattern.clone() };
     let hir = regex_syntax::ParserBuilder::new()
         .utf8(false)
         .unicode(true)
@@ -305,10 +291,7 @@ pub fn compile(req: &GrepRequest, limits: &Limits) -> Result<Regex> {
                      use fewer or smaller repetitions and classes (or fixed=true for a literal)"
                 ),
             ),
-            other => Error::new(
-                ErrorKind::InvalidPattern,
-                format!("invalid regex:\n{other}"),
-            ),
+            other => Error::new(ErrorKind::InvalidPattern, format!("invalid regex:\n{other}")),
         })
 }
 
@@ -367,13 +350,11 @@ fn count_newlines(bytes: &[u8]) -> u64 {
 /// Whether any line of `buf` matches.
 fn has_match(re: &Regex, buf: &[u8], multiline: bool) -> bool {
     if multiline {
-        re.find(buf)
-            .is_some_and(|m| !past_last_line(buf, m.start()))
+        re.find(buf).is_some_and(|m| !past_last_line(buf, m.start()))
     } else {
         // Matches cannot contain '\n', so the earliest end of any match lies on the
         // first matching line; only an empty match after a final '\n' is not a line.
-        re.shortest_match(buf)
-            .is_some_and(|end| !past_last_line(buf, end))
+        re.shortest_match(buf).is_some_and(|end| !past_last_line(buf, end))
     }
 }
 
@@ -420,11 +401,7 @@ fn for_each_match_line(
             memrchr(b'\n', &buf[counted..m.start()]).map_or(counted, |i| counted + i + 1);
         line_no += count_newlines(&buf[counted..start]);
         counted = start;
-        let last_byte = if m.end() > m.start() {
-            m.end() - 1
-        } else {
-            m.start()
-        };
+        let last_byte = if m.end() > m.start() { m.end() - 1 } else { m.start() };
         loop {
             if line_no > last_reported {
                 f(line_no, start)?;
@@ -515,15 +492,7 @@ struct ContentPrinter<'a> {
 
 impl<'a> ContentPrinter<'a> {
     fn new(buf: &'a [u8], path: &'a str, before: usize, after: usize) -> ContentPrinter<'a> {
-        ContentPrinter {
-            buf,
-            path,
-            before,
-            after,
-            next_line: 1,
-            next_start: 0,
-            after_left: 0,
-        }
+        ContentPrinter { buf, path, before, after, next_line: 1, next_start: 0, after_left: 0 }
     }
 
     fn emit(
@@ -602,20 +571,13 @@ impl<'a> ContentPrinter<'a> {
 pub fn grep(mounts: &MountTable, limits: &Limits, req: &GrepRequest) -> Result<GrepResult> {
     let path = paths::normalize(&req.path)?;
     let re = compile(req, limits)?;
-    let glob = req
-        .glob
-        .as_deref()
-        .map(|g| GlobMatcher::new(g, &path))
-        .transpose()?;
+    let glob = req.glob.as_deref().map(|g| GlobMatcher::new(g, &path)).transpose()?;
     let types = req.file_type.as_deref().map(TypeMatcher::new).transpose()?;
     let me = mounts.stat(&path)?;
 
     let mode = req.output_mode;
-    let (before, after) = if mode == OutputMode::Content {
-        (req.before_lines(), req.after_lines())
-    } else {
-        (0, 0)
-    };
+    let (before, after) =
+        if mode == OutputMode::Content { (req.before_lines(), req.after_lines()) } else { (0, 0) };
     let mut result = GrepResult {
         pattern: req.pattern.clone(),
         path: path.clone(),
@@ -672,16 +634,14 @@ pub fn grep(mounts: &MountTable, limits: &Limits, req: &GrepRequest) -> Result<G
     } else {
         req.head_limit.min(limits.grep_records)
     };
-    let mut pager = Pager {
-        skip: req.offset,
-        cap,
-        seen: 0,
-        taken: 0,
-        more: false,
-    };
+    let mut pager = Pager { skip: req.offset, cap, seen: 0, taken: 0, more: false };
     let mut total_matches = 0u64;
 
-    for entry in candidates.iter().filter(|e| !e.is_dir()) {
+    // Links and special files listed by a directory volume have no content to search
+    // (the volume refuses to follow or read them).
+    let searchable =
+        |e: &&Entry| !e.is_dir() && !matches!(e.entry_type.as_str(), "symlink" | "special");
+    for entry in candidates.iter().filter(searchable) {
         if !single {
             if glob.as_ref().is_some_and(|g| !g.is_match(&entry.path)) {
                 continue;
@@ -719,10 +679,7 @@ pub fn grep(mounts: &MountTable, limits: &Limits, req: &GrepRequest) -> Result<G
                 match pager.admit() {
                     Admit::Skip => ControlFlow::Continue(()),
                     Admit::Take => {
-                        result
-                            .files
-                            .get_or_insert_default()
-                            .push(entry.path.clone());
+                        result.files.get_or_insert_default().push(entry.path.clone());
                         ControlFlow::Continue(())
                     }
                     Admit::Overflow => ControlFlow::Break(()),
@@ -740,10 +697,10 @@ pub fn grep(mounts: &MountTable, limits: &Limits, req: &GrepRequest) -> Result<G
                 result.files_matched += 1;
                 total_matches += n;
                 if pager.admit() == Admit::Take {
-                    result.counts.get_or_insert_default().push(GrepCount {
-                        path: entry.path.clone(),
-                        count: n,
-                    });
+                    result
+                        .counts
+                        .get_or_insert_default()
+                        .push(GrepCount { path: entry.path.clone(), count: n });
                 }
                 ControlFlow::Continue(())
             }
@@ -755,11 +712,7 @@ pub fn grep(mounts: &MountTable, limits: &Limits, req: &GrepRequest) -> Result<G
                     matched = true;
                     printer.on_match(line, start, &mut pager, out)
                 });
-                let flow = if flow.is_continue() {
-                    printer.finish(&mut pager, out)
-                } else {
-                    flow
-                };
+                let flow = if flow.is_continue() { printer.finish(&mut pager, out) } else { flow };
                 if matched {
                     result.files_matched += 1;
                 }
@@ -837,11 +790,7 @@ pub fn render(result: &GrepResult) -> String {
         out.push_str(&format!(
             "[total: {} matching {} in {} {}]\n",
             result.total_matches.unwrap_or_default(),
-            plural(
-                result.total_matches.unwrap_or_default() as usize,
-                "line",
-                "lines"
-            ),
+            plural(result.total_matches.unwrap_or_default() as usize, "line", "lines"),
             result.files_matched,
             plural(result.files_matched, "file", "files"),
         ));
@@ -898,24 +847,16 @@ fn nothing_found(r: &GrepResult) -> String {
     }
     if r.files_matched == 0 {
         let scope = match filter {
-            Some(f) => format!(
-                "{} matching {f}",
-                plural_count(r.files_searched, "file", "files")
-            ),
+            Some(f) => format!("{} matching {f}", plural_count(r.files_searched, "file", "files")),
             None => plural_count(r.files_searched, "file", "files"),
         };
-        let mut s = format!(
-            "No matches for pattern '{}' in {scope} under {}",
-            r.pattern, r.path
-        );
+        let mut s = format!("No matches for pattern '{}' in {scope} under {}", r.pattern, r.path);
         if !skipped.is_empty() {
             s.push_str(&format!(" ({skipped})"));
         }
         return s;
     }
-    let total = r
-        .total_records
-        .map_or_else(|| "more".to_string(), |n| n.to_string());
+    let total = r.total_records.map_or_else(|| "more".to_string(), |n| n.to_string());
     format!(
         "No results at offset {}: there are {total} results in all; use a smaller offset",
         r.offset
@@ -973,10 +914,7 @@ mod tests {
     }
 
     fn content(pattern: &str, path: &str) -> GrepRequest {
-        GrepRequest {
-            output_mode: OutputMode::Content,
-            ..req(pattern, path)
-        }
+        GrepRequest { output_mode: OutputMode::Content, ..req(pattern, path) }
     }
 
     fn run(r: &GrepRequest) -> GrepResult {
@@ -993,34 +931,17 @@ mod tests {
 
     /// `(line, is_context)` of a content result.
     fn lines(r: &GrepRequest) -> Vec<(u64, bool)> {
-        run(r)
-            .lines
-            .unwrap()
-            .iter()
-            .map(|l| (l.line, l.is_context))
-            .collect()
+        run(r).lines.unwrap().iter().map(|l| (l.line, l.is_context)).collect()
     }
 
     #[test]
     fn files_with_matches_table() {
         let cases: &[(GrepRequest, &[&str])] = &[
             (req("foo", "/w/src"), &["/w/src/lib.rs", "/w/src/main.rs"]),
+            (req("foo.*bar", "/w"), &["/w/docs/readme.md", "/w/src/main.rs"]),
+            (GrepRequest { fixed: true, ..req("foo.*bar", "/w") }, &["/w/src/main.rs"]),
             (
-                req("foo.*bar", "/w"),
-                &["/w/docs/readme.md", "/w/src/main.rs"],
-            ),
-            (
-                GrepRequest {
-                    fixed: true,
-                    ..req("foo.*bar", "/w")
-                },
-                &["/w/src/main.rs"],
-            ),
-            (
-                GrepRequest {
-                    case_insensitive: true,
-                    ..req("foo", "/w/src")
-                },
+                GrepRequest { case_insensitive: true, ..req("foo", "/w/src") },
                 &["/w/src/lib.rs", "/w/src/main.rs", "/w/src/nested/deep.rs"],
             ),
             (req("(?i)^# foo$", "/w"), &["/w/docs/readme.md"]),
@@ -1030,10 +951,7 @@ mod tests {
             (req("caf", "/w"), &["/w/latin1.txt"]),
             // As in ripgrep, `.` matches a UTF-8 character, never an invalid byte.
             (req("caf.", "/w"), &[]),
-            (
-                req("bar", "/w"),
-                &["/w/crlf.txt", "/w/docs/readme.md", "/w/src/main.rs"],
-            ),
+            (req("bar", "/w"), &["/w/crlf.txt", "/w/docs/readme.md", "/w/src/main.rs"]),
             // A file path searches that file only.
             (req("foo", "/w/src/lib.rs"), &["/w/src/lib.rs"]),
             (req("nope", "/w/src/lib.rs"), &[]),
@@ -1050,12 +968,9 @@ mod tests {
     #[test]
     fn regex_versus_fixed_in_content() {
         let regex = run(&content("foo.*bar", "/w/src/main.rs")).lines.unwrap();
-        let fixed = run(&GrepRequest {
-            fixed: true,
-            ..content("foo.*bar", "/w/src/main.rs")
-        })
-        .lines
-        .unwrap();
+        let fixed = run(&GrepRequest { fixed: true, ..content("foo.*bar", "/w/src/main.rs") })
+            .lines
+            .unwrap();
         assert_eq!(regex.iter().map(|l| l.line).collect::<Vec<_>>(), vec![2, 3]);
         assert_eq!(fixed.iter().map(|l| l.line).collect::<Vec<_>>(), vec![3]);
         assert_eq!(fixed[0].text, "    println!(\"foo.*bar\");");
@@ -1082,18 +997,13 @@ mod tests {
             (r"l1\d", "/w/ctx.txt", &(10..=19).collect::<Vec<_>>()),
         ];
         for (pattern, path, want) in cases {
-            let got: Vec<u64> = lines(&content(pattern, path))
-                .into_iter()
-                .map(|(n, _)| n)
-                .collect();
+            let got: Vec<u64> =
+                lines(&content(pattern, path)).into_iter().map(|(n, _)| n).collect();
             assert_eq!(got, *want, "{pattern:?} in {path}");
         }
         // Text drops the "\r".
         let r = run(&content("^foo", "/w/crlf.txt")).lines.unwrap();
-        assert_eq!(
-            r.iter().map(|l| l.text.as_str()).collect::<Vec<_>>(),
-            vec!["foo", "foo$"]
-        );
+        assert_eq!(r.iter().map(|l| l.text.as_str()).collect::<Vec<_>>(), vec!["foo", "foo$"]);
     }
 
     #[test]
@@ -1101,34 +1011,17 @@ mod tests {
         let e = run_err(&req("bar\\nfoo", "/w"));
         assert_eq!(e.kind(), ErrorKind::InvalidPattern);
         assert!(e.message().contains("multiline=true"), "{e}");
-        let e = run_err(&GrepRequest {
-            fixed: true,
-            ..req("a\nb", "/w")
-        });
+        let e = run_err(&GrepRequest { fixed: true, ..req("a\nb", "/w") });
         assert_eq!(e.kind(), ErrorKind::InvalidPattern);
     }
 
     #[test]
     fn multiline_reports_every_touched_line() {
-        let m = |p: &str, path: &str| {
-            lines(&GrepRequest {
-                multiline: true,
-                ..content(p, path)
-            })
-        };
-        assert_eq!(
-            m(r"let foo.*\n.*println", "/w/src/main.rs"),
-            vec![(2, false), (3, false)]
-        );
+        let m = |p: &str, path: &str| lines(&GrepRequest { multiline: true, ..content(p, path) });
+        assert_eq!(m(r"let foo.*\n.*println", "/w/src/main.rs"), vec![(2, false), (3, false)]);
         // `.` crosses lines too: greedy up to the last "bar" of the file.
-        assert_eq!(
-            m(r"main.*bar", "/w/src/main.rs"),
-            vec![(1, false), (2, false), (3, false)]
-        );
-        assert_eq!(
-            m(r"l3\nl4\nl5", "/w/ctx.txt"),
-            vec![(3, false), (4, false), (5, false)]
-        );
+        assert_eq!(m(r"main.*bar", "/w/src/main.rs"), vec![(1, false), (2, false), (3, false)]);
+        assert_eq!(m(r"l3\nl4\nl5", "/w/ctx.txt"), vec![(3, false), (4, false), (5, false)]);
         // A match ending with the '\n' of its line touches that line only.
         assert_eq!(m(r"^l7\n", "/w/ctx.txt"), vec![(7, false)]);
         // A match starting at a line's '\n' touches that line and the next.
@@ -1138,11 +1031,8 @@ mod tests {
         assert_eq!(m(r"^l2$", "/w/ctx.txt"), vec![(2, false)]);
         assert_eq!(m(r"", "/w/empty.txt"), vec![]);
         // Multiline context and counting.
-        let r = run(&GrepRequest {
-            multiline: true,
-            context: 1,
-            ..content(r"^l3\nl4", "/w/ctx.txt")
-        });
+        let r =
+            run(&GrepRequest { multiline: true, context: 1, ..content(r"^l3\nl4", "/w/ctx.txt") });
         assert_eq!(
             render(&r),
             "/w/ctx.txt-2-l2\n/w/ctx.txt:3:l3\n/w/ctx.txt:4:l4\n/w/ctx.txt-5-l5\n"
@@ -1155,21 +1045,13 @@ mod tests {
         // "l9\nl10", "l10\nl11", ... "l18\nl19": lines 9 to 19.
         assert_eq!(c.total_matches, Some(11));
         assert!(
-            run(&GrepRequest {
-                multiline: true,
-                ..req("foo\\n\\}", "/w/src")
-            })
-            .files
-            .unwrap()
-            .is_empty()
+            run(&GrepRequest { multiline: true, ..req("foo\\n\\}", "/w/src") })
+                .files
+                .unwrap()
+                .is_empty()
         );
         assert_eq!(
-            run(&GrepRequest {
-                multiline: true,
-                ..req("\\);\\n\\}", "/w/src")
-            })
-            .files
-            .unwrap(),
+            run(&GrepRequest { multiline: true, ..req("\\);\\n\\}", "/w/src") }).files.unwrap(),
             vec!["/w/src/main.rs"]
         );
     }
@@ -1177,12 +1059,7 @@ mod tests {
     #[test]
     fn context_clipping_and_merging() {
         let ctx = |p: &str, before: usize, after: usize, context: usize| {
-            run(&GrepRequest {
-                before,
-                after,
-                context,
-                ..content(p, "/w/ctx.txt")
-            })
+            run(&GrepRequest { before, after, context, ..content(p, "/w/ctx.txt") })
         };
         // Clipped at the start and the end of the file.
         let r = ctx("^l(1|20)$", 2, 2, 0);
@@ -1207,62 +1084,37 @@ mod tests {
         );
         // before only / after only; explicit values win over `context`.
         assert_eq!(
-            lines(&GrepRequest {
-                before: 1,
-                ..content("^l10$", "/w/ctx.txt")
-            }),
+            lines(&GrepRequest { before: 1, ..content("^l10$", "/w/ctx.txt") }),
             vec![(9, true), (10, false)]
         );
         assert_eq!(
-            lines(&GrepRequest {
-                after: 1,
-                ..content("^l10$", "/w/ctx.txt")
-            }),
+            lines(&GrepRequest { after: 1, ..content("^l10$", "/w/ctx.txt") }),
             vec![(10, false), (11, true)]
         );
         assert_eq!(
-            lines(&GrepRequest {
-                before: 1,
-                context: 3,
-                ..content("^l10$", "/w/ctx.txt")
-            }),
+            lines(&GrepRequest { before: 1, context: 3, ..content("^l10$", "/w/ctx.txt") }),
             vec![(9, true), (10, false), (11, true), (12, true), (13, true)]
         );
         // Consecutive matches are all match lines; huge context is clipped.
-        let all = lines(&GrepRequest {
-            context: usize::MAX,
-            ..content("^l[23]$", "/w/ctx.txt")
-        });
+        let all = lines(&GrepRequest { context: usize::MAX, ..content("^l[23]$", "/w/ctx.txt") });
         assert_eq!(all.len(), 20);
         assert_eq!(&all[..4], &[(1, true), (2, false), (3, false), (4, true)]);
         assert_eq!(
-            lines(&GrepRequest {
-                context: 1000,
-                ..content("^foo$", "/w/no-newline.txt")
-            }),
+            lines(&GrepRequest { context: 1000, ..content("^foo$", "/w/no-newline.txt") }),
             vec![(1, true), (2, false)]
         );
         // Context does not produce an extra empty line after a final newline.
         assert_eq!(
-            lines(&GrepRequest {
-                after: 5,
-                ..content("^l20$", "/w/ctx.txt")
-            }),
+            lines(&GrepRequest { after: 5, ..content("^l20$", "/w/ctx.txt") }),
             vec![(20, false)]
         );
         // No context: no separators even between distant lines.
-        assert_eq!(
-            render(&ctx("^l(1|9)$", 0, 0, 0)),
-            "/w/ctx.txt:1:l1\n/w/ctx.txt:9:l9\n"
-        );
+        assert_eq!(render(&ctx("^l(1|9)$", 0, 0, 0)), "/w/ctx.txt:1:l1\n/w/ctx.txt:9:l9\n");
     }
 
     #[test]
     fn separators_between_files_with_context() {
-        let r = run(&GrepRequest {
-            context: 1,
-            ..content("^fn|^# Foo", "/w")
-        });
+        let r = run(&GrepRequest { context: 1, ..content("^fn|^# Foo", "/w") });
         assert_eq!(
             render(&r),
             "/w/docs/readme.md:1:# Foo\n/w/docs/readme.md-2-foo and bar\n--\n\
@@ -1277,13 +1129,8 @@ mod tests {
             case_insensitive: true,
             ..req("foo", "/w")
         });
-        let counts: Vec<(String, u64)> = r
-            .counts
-            .clone()
-            .unwrap()
-            .into_iter()
-            .map(|c| (c.path, c.count))
-            .collect();
+        let counts: Vec<(String, u64)> =
+            r.counts.clone().unwrap().into_iter().map(|c| (c.path, c.count)).collect();
         assert_eq!(
             counts,
             vec![
@@ -1302,19 +1149,11 @@ mod tests {
         assert_eq!(r.total_records, Some(7));
         assert!(r.files.is_none() && r.lines.is_none());
         let text = render(&r);
-        assert!(
-            text.starts_with("/w/crlf.txt:2\n/w/docs/readme.md:2\n"),
-            "{text}"
-        );
-        assert!(
-            text.ends_with("[total: 11 matching lines in 7 files]\n"),
-            "{text}"
-        );
+        assert!(text.starts_with("/w/crlf.txt:2\n/w/docs/readme.md:2\n"), "{text}");
+        assert!(text.ends_with("[total: 11 matching lines in 7 files]\n"), "{text}");
         // Counting lines, not matches: four matches on two lines count 2.
-        let r = run(&GrepRequest {
-            output_mode: OutputMode::Count,
-            ..req("o", "/w/docs/readme.md")
-        });
+        let r =
+            run(&GrepRequest { output_mode: OutputMode::Count, ..req("o", "/w/docs/readme.md") });
         assert_eq!(r.counts.unwrap()[0].count, 2);
         // Totals cover every file even when the page is cut.
         let r = run(&GrepRequest {
@@ -1335,10 +1174,7 @@ mod tests {
     #[test]
     fn paging_files_and_lines() {
         // Files: 7 match "(?i)foo"; pages of 3.
-        let all = files(&GrepRequest {
-            case_insensitive: true,
-            ..req("foo", "/w")
-        });
+        let all = files(&GrepRequest { case_insensitive: true, ..req("foo", "/w") });
         assert_eq!(all.len(), 7);
         let mut got = Vec::new();
         let mut offset = 0;
@@ -1357,31 +1193,16 @@ mod tests {
             }
             assert!(!r.complete);
             assert_eq!(r.next_offset, Some(offset + 3));
-            assert!(
-                render(&r).contains(&format!("offset={}", offset + 3)),
-                "{}",
-                render(&r)
-            );
+            assert!(render(&r).contains(&format!("offset={}", offset + 3)), "{}", render(&r));
             offset = r.next_offset.unwrap();
         }
         assert_eq!(got, all);
 
         // Lines: paging cuts through context groups, records are lines.
-        let base = GrepRequest {
-            context: 1,
-            ..content("^l(5|15)$", "/w/ctx.txt")
-        };
-        let r = run(&GrepRequest {
-            head_limit: 4,
-            ..base.clone()
-        });
+        let base = GrepRequest { context: 1, ..content("^l(5|15)$", "/w/ctx.txt") };
+        let r = run(&GrepRequest { head_limit: 4, ..base.clone() });
         assert_eq!(
-            r.lines
-                .as_ref()
-                .unwrap()
-                .iter()
-                .map(|l| l.line)
-                .collect::<Vec<_>>(),
+            r.lines.as_ref().unwrap().iter().map(|l| l.line).collect::<Vec<_>>(),
             vec![4, 5, 6, 14]
         );
         assert_eq!((r.truncated, r.next_offset), (true, Some(4)));
@@ -1390,102 +1211,50 @@ mod tests {
             "/w/ctx.txt-4-l4\n/w/ctx.txt:5:l5\n/w/ctx.txt-6-l6\n--\n/w/ctx.txt-14-l14\n\
              [more results: showing 4 lines from offset 0; call again with offset=4 for the next page]\n"
         );
-        let r = run(&GrepRequest {
-            head_limit: 4,
-            offset: 4,
-            ..base.clone()
-        });
+        let r = run(&GrepRequest { head_limit: 4, offset: 4, ..base.clone() });
         assert_eq!(
-            r.lines
-                .as_ref()
-                .unwrap()
-                .iter()
-                .map(|l| l.line)
-                .collect::<Vec<_>>(),
+            r.lines.as_ref().unwrap().iter().map(|l| l.line).collect::<Vec<_>>(),
             vec![15, 16]
         );
-        assert_eq!(
-            (r.truncated, r.next_offset, r.total_records),
-            (false, None, Some(6))
-        );
+        assert_eq!((r.truncated, r.next_offset, r.total_records), (false, None, Some(6)));
         // Past the end.
-        let r = run(&GrepRequest {
-            offset: 50,
-            ..base.clone()
-        });
+        let r = run(&GrepRequest { offset: 50, ..base.clone() });
         assert!(r.lines.as_ref().unwrap().is_empty());
         assert_eq!(
             render(&r),
             "No results at offset 50: there are 6 results in all; use a smaller offset\n"
         );
         // head_limit 0 means "as many as the session allows".
-        let r = run(&GrepRequest {
-            head_limit: 0,
-            ..content("", "/w/ctx.txt")
-        });
+        let r = run(&GrepRequest { head_limit: 0, ..content("", "/w/ctx.txt") });
         assert_eq!(r.lines.unwrap().len(), 20);
         // The session's record cap bounds every page.
-        let limits = Limits {
-            grep_records: 5,
-            ..Limits::default()
-        };
-        let r = grep(
-            &table(),
-            &limits,
-            &GrepRequest {
-                head_limit: 0,
-                ..content("", "/w/ctx.txt")
-            },
-        )
-        .unwrap();
-        assert_eq!(
-            (r.lines.unwrap().len(), r.truncated, r.next_offset),
-            (5, true, Some(5))
-        );
+        let limits = Limits { grep_records: 5, ..Limits::default() };
+        let r =
+            grep(&table(), &limits, &GrepRequest { head_limit: 0, ..content("", "/w/ctx.txt") })
+                .unwrap();
+        assert_eq!((r.lines.unwrap().len(), r.truncated, r.next_offset), (5, true, Some(5)));
     }
 
     #[test]
     fn glob_and_type_filters() {
         let cases: &[(Option<&str>, Option<&str>, &[&str])] = &[
-            (
-                Some("*.rs"),
-                None,
-                &["/w/src/lib.rs", "/w/src/main.rs", "/w/src/nested/deep.rs"],
-            ),
+            (Some("*.rs"), None, &["/w/src/lib.rs", "/w/src/main.rs", "/w/src/nested/deep.rs"]),
             (Some("src/*.rs"), None, &["/w/src/lib.rs", "/w/src/main.rs"]),
             (
                 Some("*.{md,txt}"),
                 None,
-                &[
-                    "/w/crlf.txt",
-                    "/w/docs/readme.md",
-                    "/w/latin1.txt",
-                    "/w/no-newline.txt",
-                ],
+                &["/w/crlf.txt", "/w/docs/readme.md", "/w/latin1.txt", "/w/no-newline.txt"],
             ),
             (Some("/w/docs/*"), None, &["/w/docs/readme.md"]),
-            (
-                None,
-                Some("rust"),
-                &["/w/src/lib.rs", "/w/src/main.rs", "/w/src/nested/deep.rs"],
-            ),
+            (None, Some("rust"), &["/w/src/lib.rs", "/w/src/main.rs", "/w/src/nested/deep.rs"]),
             (None, Some("md"), &["/w/docs/readme.md"]),
             (
                 None,
                 Some("rust,md"),
-                &[
-                    "/w/docs/readme.md",
-                    "/w/src/lib.rs",
-                    "/w/src/main.rs",
-                    "/w/src/nested/deep.rs",
-                ],
+                &["/w/docs/readme.md", "/w/src/lib.rs", "/w/src/main.rs", "/w/src/nested/deep.rs"],
             ),
             (Some("nested/**"), Some("rust"), &[]),
-            (
-                Some("src/nested/**"),
-                Some("rust"),
-                &["/w/src/nested/deep.rs"],
-            ),
+            (Some("src/nested/**"), Some("rust"), &["/w/src/nested/deep.rs"]),
         ];
         for (glob, ty, want) in cases {
             let r = GrepRequest {
@@ -1496,19 +1265,10 @@ mod tests {
             };
             assert_eq!(files(&r), *want, "glob {glob:?} type {ty:?}");
         }
-        let e = run_err(&GrepRequest {
-            file_type: Some("klingon".into()),
-            ..req("foo", "/w")
-        });
+        let e = run_err(&GrepRequest { file_type: Some("klingon".into()), ..req("foo", "/w") });
         assert_eq!(e.kind(), ErrorKind::InvalidArgument);
-        assert!(
-            e.message().contains("known types:") && e.message().contains("rust"),
-            "{e}"
-        );
-        let e = run_err(&GrepRequest {
-            glob: Some("{a".into()),
-            ..req("foo", "/w")
-        });
+        assert!(e.message().contains("known types:") && e.message().contains("rust"), "{e}");
+        let e = run_err(&GrepRequest { glob: Some("{a".into()), ..req("foo", "/w") });
         assert_eq!(e.kind(), ErrorKind::InvalidPattern);
         assert!(e.message().contains("'{a'"), "{e}");
     }
@@ -1516,47 +1276,26 @@ mod tests {
     #[test]
     fn no_files_versus_no_lines() {
         // Nothing passes the glob.
-        let r = run(&GrepRequest {
-            glob: Some("*.zig".into()),
-            ..req("foo", "/w")
-        });
-        assert_eq!(
-            (r.files_considered, r.files_searched, r.files_matched),
-            (0, 0, 0)
-        );
+        let r = run(&GrepRequest { glob: Some("*.zig".into()), ..req("foo", "/w") });
+        assert_eq!((r.files_considered, r.files_searched, r.files_matched), (0, 0, 0));
         assert_eq!(render(&r), "No files matched the glob '*.zig' under /w\n");
-        let r = run(&GrepRequest {
-            file_type: Some("py".into()),
-            ..req("foo", "/w")
-        });
+        let r = run(&GrepRequest { file_type: Some("py".into()), ..req("foo", "/w") });
         assert_eq!(render(&r), "No files matched the type 'py' under /w\n");
         let r = run(&GrepRequest {
             glob: Some("nope/**".into()),
             file_type: Some("py".into()),
             ..req("foo", "/w")
         });
-        assert_eq!(
-            render(&r),
-            "No files matched the glob 'nope/**' and type 'py' under /w\n"
-        );
+        assert_eq!(render(&r), "No files matched the glob 'nope/**' and type 'py' under /w\n");
         // Files searched, no line matched.
-        let r = run(&GrepRequest {
-            glob: Some("*.rs".into()),
-            ..req("zzz", "/w")
-        });
-        assert_eq!(
-            (r.files_considered, r.files_searched, r.files_matched),
-            (3, 3, 0)
-        );
+        let r = run(&GrepRequest { glob: Some("*.rs".into()), ..req("zzz", "/w") });
+        assert_eq!((r.files_considered, r.files_searched, r.files_matched), (3, 3, 0));
         assert_eq!(
             render(&r),
             "No matches for pattern 'zzz' in 3 files matching the glob '*.rs' under /w\n"
         );
         let r = run(&req("zzz", "/w/docs"));
-        assert_eq!(
-            render(&r),
-            "No matches for pattern 'zzz' in 2 files under /w/docs\n"
-        );
+        assert_eq!(render(&r), "No matches for pattern 'zzz' in 2 files under /w/docs\n");
         let r = run(&req("zzz", "/w"));
         assert_eq!(r.files_skipped_binary, 1);
         assert_eq!(
@@ -1565,14 +1304,8 @@ mod tests {
         );
         // Only a binary file.
         let r = run(&req("foo", "/w/bin.dat"));
-        assert_eq!(
-            (r.files_considered, r.files_searched, r.files_skipped_binary),
-            (1, 0, 1)
-        );
-        assert_eq!(
-            render(&r),
-            "No files searched under /w/bin.dat: 1 file skipped as binary\n"
-        );
+        assert_eq!((r.files_considered, r.files_searched, r.files_skipped_binary), (1, 0, 1));
+        assert_eq!(render(&r), "No files searched under /w/bin.dat: 1 file skipped as binary\n");
         // Same in JSON.
         let j = serde_json::to_value(run(&GrepRequest {
             glob: Some("*.zig".into()),
@@ -1586,21 +1319,9 @@ mod tests {
     #[test]
     fn binary_and_invalid_utf8() {
         let r = run(&content("foo", "/w"));
-        let paths: Vec<&str> = r
-            .lines
-            .as_ref()
-            .unwrap()
-            .iter()
-            .map(|l| l.path.as_str())
-            .collect();
+        let paths: Vec<&str> = r.lines.as_ref().unwrap().iter().map(|l| l.path.as_str()).collect();
         assert!(!paths.contains(&"/w/bin.dat"));
-        let latin = r
-            .lines
-            .as_ref()
-            .unwrap()
-            .iter()
-            .find(|l| l.path == "/w/latin1.txt")
-            .unwrap();
+        let latin = r.lines.as_ref().unwrap().iter().find(|l| l.path == "/w/latin1.txt").unwrap();
         assert_eq!(latin.text, "caf\u{FFFD} foo");
         assert_eq!(latin.line, 1);
         // A byte pattern can match the invalid byte itself.
@@ -1609,29 +1330,16 @@ mod tests {
 
     #[test]
     fn too_large_files_are_skipped_and_counted() {
-        let limits = Limits {
-            file_bytes: 40,
-            ..Limits::default()
-        };
+        let limits = Limits { file_bytes: 40, ..Limits::default() };
         let r = grep(
             &table(),
             &limits,
-            &GrepRequest {
-                case_insensitive: true,
-                ..req("foo", "/w/src")
-            },
+            &GrepRequest { case_insensitive: true, ..req("foo", "/w/src") },
         )
         .unwrap();
-        assert_eq!(
-            r.files.as_deref().unwrap(),
-            &["/w/src/lib.rs", "/w/src/nested/deep.rs"]
-        );
+        assert_eq!(r.files.as_deref().unwrap(), &["/w/src/lib.rs", "/w/src/nested/deep.rs"]);
         assert_eq!(r.files_skipped_too_large, 1);
-        assert!(
-            render(&r).ends_with("[1 file was too large to search]\n"),
-            "{}",
-            render(&r)
-        );
+        assert!(render(&r).ends_with("[1 file was too large to search]\n"), "{}", render(&r));
         let r = grep(&table(), &limits, &req("zzz", "/w/src")).unwrap();
         assert_eq!(
             render(&r),
@@ -1642,20 +1350,13 @@ mod tests {
     #[test]
     fn long_lines_are_cut() {
         let v = MemoryVolume::new();
-        v.insert(
-            "/long.txt",
-            format!("{}needle{}\n", "a".repeat(3000), "é".repeat(10)),
-        );
+        v.insert("/long.txt", format!("{}needle{}\n", "a".repeat(3000), "é".repeat(10)));
         let mut t = MountTable::new();
         t.add("/", Box::new(v), 0, false).unwrap();
         let r = grep(&t, &Limits::default(), &content("needle", "/")).unwrap();
         let text = &r.lines.unwrap()[0].text;
         assert!(text.starts_with(&"a".repeat(MAX_LINE_CHARS)));
-        assert!(
-            text.ends_with(" … [line cut: 3016 characters]"),
-            "{}",
-            &text[text.len() - 40..]
-        );
+        assert!(text.ends_with(" … [line cut: 3016 characters]"), "{}", &text[text.len() - 40..]);
     }
 
     #[test]
@@ -1670,14 +1371,10 @@ mod tests {
         assert_eq!(e.kind(), ErrorKind::InvalidPattern);
         assert!(
             e.message().contains("too large")
-                && e.message()
-                    .contains(&crate::limits::MAX_REGEX_BYTES.to_string()),
+                && e.message().contains(&crate::limits::MAX_REGEX_BYTES.to_string()),
             "{e}"
         );
-        let small = Limits {
-            regex_bytes: 1000,
-            ..Limits::default()
-        };
+        let small = Limits { regex_bytes: 1000, ..Limits::default() };
         let e = grep(&table(), &small, &req(r"\w{50}", "/w")).unwrap_err();
         assert_eq!(e.kind(), ErrorKind::InvalidPattern);
         assert!(e.message().contains("limit of 1000 bytes"), "{e}");
@@ -1685,13 +1382,7 @@ mod tests {
         let e = run_err(&req(&"a".repeat(MAX_PATTERN_BYTES + 1), "/w"));
         assert_eq!(e.kind(), ErrorKind::InvalidPattern);
         // `fixed` makes any text valid.
-        assert!(
-            files(&GrepRequest {
-                fixed: true,
-                ..req("foo((", "/w")
-            })
-            .is_empty()
-        );
+        assert!(files(&GrepRequest { fixed: true, ..req("foo((", "/w") }).is_empty());
     }
 
     #[test]
@@ -1701,16 +1392,10 @@ mod tests {
         assert_eq!(run_err(&req("foo", "/..")).kind(), ErrorKind::InvalidPath);
         assert_eq!(run(&req("foo", "w/src/")).path, "/w/src");
         // A single file ignores the filters, as ripgrep does for named files.
-        let r = run(&GrepRequest {
-            glob: Some("*.md".into()),
-            ..req("foo", "/w/src/lib.rs")
-        });
+        let r = run(&GrepRequest { glob: Some("*.md".into()), ..req("foo", "/w/src/lib.rs") });
         assert_eq!(r.files.unwrap(), vec!["/w/src/lib.rs"]);
         // A glob directory that does not exist: nothing to search, not an error.
-        let r = run(&GrepRequest {
-            glob: Some("missing/*.rs".into()),
-            ..req("foo", "/w")
-        });
+        let r = run(&GrepRequest { glob: Some("missing/*.rs".into()), ..req("foo", "/w") });
         assert_eq!(r.files_considered, 0);
     }
 
@@ -1720,10 +1405,7 @@ mod tests {
             crate::request::decode("filestore_grep", &serde_json::json!({"pattern": "x"})).unwrap();
         assert_eq!(r.path, "/");
         assert_eq!(r.output_mode, OutputMode::FilesWithMatches);
-        assert_eq!(
-            (r.head_limit, r.offset, r.before, r.after, r.context),
-            (250, 0, 0, 0, 0)
-        );
+        assert_eq!((r.head_limit, r.offset, r.before, r.after, r.context), (250, 0, 0, 0, 0));
         assert!(
             !r.fixed
                 && !r.case_insensitive

@@ -63,11 +63,18 @@ pub fn ls(mounts: &MountTable, req: &LsRequest) -> Result<LsResult> {
         return Err(Error::invalid_argument("depth", "must be at least 1"));
     }
     if req.limit == 0 || req.limit > MAX_LIST_LIMIT {
-        return Err(Error::invalid_argument("limit", format!("must be between 1 and {MAX_LIST_LIMIT}; got {}", req.limit)));
+        return Err(Error::invalid_argument(
+            "limit",
+            format!("must be between 1 and {MAX_LIST_LIMIT}; got {}", req.limit),
+        ));
     }
     let me = mounts.stat(&path)?;
     if !me.is_dir() {
-        return Err(Error::at(ErrorKind::NotADirectory, &path, "not a directory; use filestore_read for files"));
+        return Err(Error::at(
+            ErrorKind::NotADirectory,
+            &path,
+            "not a directory; use filestore_read for files",
+        ));
     }
     let mut budget = req.limit;
     let mut truncated = false;
@@ -91,7 +98,12 @@ fn list_level(
             break;
         }
         *budget -= 1;
-        out.push(LsNode { name: e.name().to_string(), tokens: if e.is_dir() { 0 } else { e.tokens() }, entry: e, children: None });
+        out.push(LsNode {
+            name: e.name().to_string(),
+            tokens: if e.is_dir() { 0 } else { e.tokens() },
+            entry: e,
+            children: None,
+        });
     }
     if depth > 1 {
         for node in out.iter_mut().filter(|n| n.entry.is_dir()) {
@@ -99,7 +111,8 @@ fn list_level(
                 *truncated = true;
                 break;
             }
-            node.children = Some(list_level(mounts, &node.entry.path, depth - 1, budget, truncated)?);
+            node.children =
+                Some(list_level(mounts, &node.entry.path, depth - 1, budget, truncated)?);
         }
     }
     Ok(out)
@@ -130,8 +143,15 @@ fn render_nodes(nodes: &[LsNode], indent: usize, out: &mut String) {
             out.push_str(&format!("{pad}{}/\n", n.name));
         } else {
             let ro = if n.entry.read_only { ", read-only" } else { "" };
-            let ty = if n.entry.entry_type != crate::entry::TYPE_FILE { format!(", {}", n.entry.entry_type) } else { String::new() };
-            out.push_str(&format!("{pad}{} ({} bytes, ~{} tokens{ro}{ty})\n", n.name, n.entry.size, n.tokens));
+            let ty = if n.entry.entry_type != crate::entry::TYPE_FILE {
+                format!(", {}", n.entry.entry_type)
+            } else {
+                String::new()
+            };
+            out.push_str(&format!(
+                "{pad}{} ({} bytes, ~{} tokens{ro}{ty})\n",
+                n.name, n.entry.size, n.tokens
+            ));
         }
         if let Some(c) = &n.children {
             render_nodes(c, indent + 1, out);
@@ -146,7 +166,11 @@ mod tests {
 
     fn table() -> MountTable {
         let v = MemoryVolume::new();
-        v.insert("/b.txt", "bb").insert("/a.txt", "a").insert("/z/1/deep.txt", "d").insert("/z/top.txt", "t").insert("/c/x", "x");
+        v.insert("/b.txt", "bb")
+            .insert("/a.txt", "a")
+            .insert("/z/1/deep.txt", "d")
+            .insert("/z/top.txt", "t")
+            .insert("/c/x", "x");
         let mut t = MountTable::new();
         t.add("/w", Box::new(v), 0, false).unwrap();
         t

@@ -180,10 +180,7 @@ impl MountTable {
     /// Reads a byte range of a file.
     pub fn read(&self, path: &str, offset: u64, len: u64) -> Result<Vec<u8>> {
         let r = self.resolve_file(path)?;
-        r.mount
-            .volume
-            .read(&r.rel, offset, len)
-            .map_err(|e| Self::rename_err(e, &r.mount.point))
+        r.mount.volume.read(&r.rel, offset, len).map_err(|e| Self::rename_err(e, &r.mount.point))
     }
 
     /// Reads a whole file, refusing files over `max_bytes` with `too-large`.
@@ -193,7 +190,10 @@ impl MountTable {
             return Err(Error::at(
                 ErrorKind::TooLarge,
                 path,
-                format!("file is {} bytes; the limit for this operation is {max_bytes}", r.entry.size),
+                format!(
+                    "file is {} bytes; the limit for this operation is {max_bytes}",
+                    r.entry.size
+                ),
             ));
         }
         let data = r
@@ -202,7 +202,11 @@ impl MountTable {
             .read(&r.rel, 0, r.entry.size.max(1).saturating_add(1).min(max_bytes + 1))
             .map_err(|e| Self::rename_err(e, &r.mount.point))?;
         if data.len() as u64 > max_bytes {
-            return Err(Error::at(ErrorKind::TooLarge, path, format!("file grew past the limit of {max_bytes} bytes")));
+            return Err(Error::at(
+                ErrorKind::TooLarge,
+                path,
+                format!("file grew past the limit of {max_bytes} bytes"),
+            ));
         }
         Ok((r.entry, data))
     }
@@ -219,7 +223,11 @@ impl MountTable {
             for m in layers {
                 let entries = match m.volume.list(rel) {
                     Ok(v) => v,
-                    Err(e) if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) => continue,
+                    Err(e)
+                        if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) =>
+                    {
+                        continue;
+                    }
                     Err(e) => return Err(Self::rename_err(e, point)),
                 };
                 for e in entries {
@@ -260,14 +268,20 @@ impl MountTable {
             for m in layers {
                 let w = match m.volume.walk(rel, max_entries) {
                     Ok(w) => w,
-                    Err(e) if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) => continue,
+                    Err(e)
+                        if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) =>
+                    {
+                        continue;
+                    }
                     Err(e) => return Err(Self::rename_err(e, point)),
                 };
                 truncated |= w.truncated;
                 for e in w.entries {
                     let e = Self::virtual_entry(m, e);
                     // Entries hidden by a deeper mount belong to that mount.
-                    if below.iter().any(|p| *p != point && paths::is_within(&e.path, p) && !paths::is_within(point, p)) {
+                    if below.iter().any(|p| {
+                        *p != point && paths::is_within(&e.path, p) && !paths::is_within(point, p)
+                    }) {
                         continue;
                     }
                     merge(&mut merged, e);
@@ -310,23 +324,36 @@ impl MountTable {
         };
         let rel = paths::strip_dir(path, point).to_string();
         let Some(m) = layers.into_iter().find(|m| !m.read_only) else {
-            return Err(Error::at(ErrorKind::ReadOnly, path, format!("the mount at '{point}' is read-only")));
+            return Err(Error::at(
+                ErrorKind::ReadOnly,
+                path,
+                format!("the mount at '{point}' is read-only"),
+            ));
         };
         if rel == "/" {
-            return Err(Error::at(ErrorKind::InvalidPath, path, "a mount point itself cannot be replaced, deleted or moved"));
+            return Err(Error::at(
+                ErrorKind::InvalidPath,
+                path,
+                "a mount point itself cannot be replaced, deleted or moved",
+            ));
         }
         if self.points_below(path).next().is_some() {
-            return Err(Error::at(ErrorKind::Conflict, path, "a volume is mounted beneath this path"));
+            return Err(Error::at(
+                ErrorKind::Conflict,
+                path,
+                "a volume is mounted beneath this path",
+            ));
         }
         Ok((m, rel))
     }
 
     /// Writes through [`MountTable::writable`], refusing read-only entries first.
     pub fn write(&self, path: &str, content: &[u8], options: &WriteOptions) -> Result<Entry> {
-        if let Ok(existing) = self.stat(path) {
-            if existing.read_only && !existing.is_dir() {
-                return Err(Error::at(ErrorKind::ReadOnly, path, "entry is read-only"));
-            }
+        if let Ok(existing) = self.stat(path)
+            && existing.read_only
+            && !existing.is_dir()
+        {
+            return Err(Error::at(ErrorKind::ReadOnly, path, "entry is read-only"));
         }
         let (m, rel) = self.writable(path)?;
         m.volume
@@ -458,7 +485,8 @@ mod tests {
         t.add("/sub", Box::new(inner), 0, false).unwrap();
         assert_eq!(t.read("/sub/deep.txt", 0, 10).unwrap(), b"inner");
         assert_eq!(t.read("/top.txt", 0, 10).unwrap(), b"t");
-        let p: Vec<String> = t.walk("/", 100).unwrap().entries.into_iter().map(|e| e.path).collect();
+        let p: Vec<String> =
+            t.walk("/", 100).unwrap().entries.into_iter().map(|e| e.path).collect();
         assert_eq!(p, vec!["/sub", "/sub/deep.txt", "/top.txt"]);
     }
 }

@@ -66,13 +66,22 @@ pub fn write(mounts: &MountTable, limits: &Limits, req: &WriteRequest) -> Result
         return Err(Error::at(
             ErrorKind::TooLarge,
             &path,
-            format!("content is {} bytes; the write limit is {} bytes", req.content.len(), limits.write_bytes),
+            format!(
+                "content is {} bytes; the write limit is {} bytes",
+                req.content.len(),
+                limits.write_bytes
+            ),
         ));
     }
     let existed = mounts.stat(&path).is_ok();
     let opts = WriteOptions { create_only: req.create_only, ..Default::default() };
     let entry = mounts.write(&path, req.content.as_bytes(), &opts)?;
-    let message = format!("{} {} ({} bytes).", if existed { "Replaced" } else { "Created" }, entry.path, entry.size);
+    let message = format!(
+        "{} {} ({} bytes).",
+        if existed { "Replaced" } else { "Created" },
+        entry.path,
+        entry.size
+    );
     Ok(MutationResult { entry, message })
 }
 
@@ -92,7 +101,11 @@ pub fn delete(mounts: &MountTable, req: &DeleteRequest) -> Result<MutationResult
 /// Moves a file or directory. Within one volume it is the volume's rename; across
 /// volumes it copies every file, then deletes the source (a failure while copying
 /// leaves the source intact).
-pub fn move_entry(mounts: &MountTable, limits: &Limits, req: &MoveRequest) -> Result<MutationResult> {
+pub fn move_entry(
+    mounts: &MountTable,
+    limits: &Limits,
+    req: &MoveRequest,
+) -> Result<MutationResult> {
     let src = paths::normalize(&req.source)?;
     let dst = paths::normalize(&req.destination)?;
     let entry = mounts.stat(&src)?;
@@ -100,14 +113,28 @@ pub fn move_entry(mounts: &MountTable, limits: &Limits, req: &MoveRequest) -> Re
         return Err(Error::at(ErrorKind::ReadOnly, &src, "entry is read-only"));
     }
     if src == dst {
-        return Err(Error::invalid_argument("destination", format!("'{dst}' is the source itself")));
+        return Err(Error::invalid_argument(
+            "destination",
+            format!("'{dst}' is the source itself"),
+        ));
     }
     if paths::is_within(&dst, &src) {
-        return Err(Error::invalid_argument("destination", format!("cannot move '{src}' into itself ('{dst}')")));
+        return Err(Error::invalid_argument(
+            "destination",
+            format!("cannot move '{src}' into itself ('{dst}')"),
+        ));
     }
     if let Ok(existing) = mounts.stat(&dst) {
         if existing.is_dir() || entry.is_dir() || !req.overwrite {
-            return Err(Error::at(ErrorKind::AlreadyExists, &dst, if existing.is_dir() || entry.is_dir() { "destination exists" } else { "destination exists; pass overwrite=true to replace it" }));
+            return Err(Error::at(
+                ErrorKind::AlreadyExists,
+                &dst,
+                if existing.is_dir() || entry.is_dir() {
+                    "destination exists"
+                } else {
+                    "destination exists; pass overwrite=true to replace it"
+                },
+            ));
         }
         if existing.read_only {
             return Err(Error::at(ErrorKind::ReadOnly, &dst, "entry is read-only"));
@@ -124,7 +151,11 @@ pub fn move_entry(mounts: &MountTable, limits: &Limits, req: &MoveRequest) -> Re
         let files: Vec<Entry> = if entry.is_dir() {
             let w = mounts.walk(&src, limits.walk_entries)?;
             if w.truncated {
-                return Err(Error::at(ErrorKind::LimitExceeded, &src, "too many entries to move across volumes"));
+                return Err(Error::at(
+                    ErrorKind::LimitExceeded,
+                    &src,
+                    "too many entries to move across volumes",
+                ));
             }
             w.entries.into_iter().filter(|e| !e.is_dir()).collect()
         } else {
@@ -165,48 +196,153 @@ mod tests {
     fn write_create_only_and_read_only() {
         let (t, _, _) = table();
         let l = Limits::default();
-        let r = write(&t, &l, &WriteRequest { path: "/a/new/deep.txt".into(), content: "hi".into(), create_only: true }).unwrap();
+        let r = write(
+            &t,
+            &l,
+            &WriteRequest {
+                path: "/a/new/deep.txt".into(),
+                content: "hi".into(),
+                create_only: true,
+            },
+        )
+        .unwrap();
         assert!(r.message.starts_with("Created"));
-        let e = write(&t, &l, &WriteRequest { path: "/a/new/deep.txt".into(), content: "x".into(), create_only: true }).unwrap_err();
+        let e = write(
+            &t,
+            &l,
+            &WriteRequest {
+                path: "/a/new/deep.txt".into(),
+                content: "x".into(),
+                create_only: true,
+            },
+        )
+        .unwrap_err();
         assert_eq!(e.kind(), ErrorKind::AlreadyExists);
         assert!(e.to_string().contains("/a/new/deep.txt"));
-        let e = write(&t, &l, &WriteRequest { path: "/ro/locked".into(), content: "x".into(), create_only: false }).unwrap_err();
+        let e = write(
+            &t,
+            &l,
+            &WriteRequest { path: "/ro/locked".into(), content: "x".into(), create_only: false },
+        )
+        .unwrap_err();
         assert_eq!(e.kind(), ErrorKind::ReadOnly);
         assert!(e.to_string().starts_with("/ro/locked"), "{e}");
-        let e = write(&t, &l, &WriteRequest { path: "/ro/other".into(), content: "x".into(), create_only: false }).unwrap_err();
+        let e = write(
+            &t,
+            &l,
+            &WriteRequest { path: "/ro/other".into(), content: "x".into(), create_only: false },
+        )
+        .unwrap_err();
         assert_eq!(e.kind(), ErrorKind::ReadOnly);
-        let e = write(&t, &l, &WriteRequest { path: "/nowhere".into(), content: "x".into(), create_only: false }).unwrap_err();
+        let e = write(
+            &t,
+            &l,
+            &WriteRequest { path: "/nowhere".into(), content: "x".into(), create_only: false },
+        )
+        .unwrap_err();
         assert_eq!(e.kind(), ErrorKind::ReadOnly);
     }
 
     #[test]
     fn delete_rules() {
         let (t, a, _) = table();
-        assert_eq!(delete(&t, &DeleteRequest { path: "/a/d".into(), recursive: false }).unwrap_err().kind(), ErrorKind::Conflict);
+        assert_eq!(
+            delete(&t, &DeleteRequest { path: "/a/d".into(), recursive: false })
+                .unwrap_err()
+                .kind(),
+            ErrorKind::Conflict
+        );
         delete(&t, &DeleteRequest { path: "/a/d".into(), recursive: true }).unwrap();
         assert_eq!(a.len(), 1);
-        assert_eq!(delete(&t, &DeleteRequest { path: "/ro/locked".into(), recursive: false }).unwrap_err().kind(), ErrorKind::ReadOnly);
-        assert_eq!(delete(&t, &DeleteRequest { path: "/a/zz".into(), recursive: false }).unwrap_err().kind(), ErrorKind::NotFound);
-        assert_eq!(delete(&t, &DeleteRequest { path: "/a".into(), recursive: true }).unwrap_err().kind(), ErrorKind::InvalidPath);
+        assert_eq!(
+            delete(&t, &DeleteRequest { path: "/ro/locked".into(), recursive: false })
+                .unwrap_err()
+                .kind(),
+            ErrorKind::ReadOnly
+        );
+        assert_eq!(
+            delete(&t, &DeleteRequest { path: "/a/zz".into(), recursive: false })
+                .unwrap_err()
+                .kind(),
+            ErrorKind::NotFound
+        );
+        assert_eq!(
+            delete(&t, &DeleteRequest { path: "/a".into(), recursive: true }).unwrap_err().kind(),
+            ErrorKind::InvalidPath
+        );
     }
 
     #[test]
     fn move_within_and_across() {
         let (t, a, b) = table();
         let l = Limits::default();
-        move_entry(&t, &l, &MoveRequest { source: "/a/f.txt".into(), destination: "/a/g.txt".into(), overwrite: false }).unwrap();
+        move_entry(
+            &t,
+            &l,
+            &MoveRequest {
+                source: "/a/f.txt".into(),
+                destination: "/a/g.txt".into(),
+                overwrite: false,
+            },
+        )
+        .unwrap();
         assert_eq!(t.read("/a/g.txt", 0, 9).unwrap(), b"F");
-        move_entry(&t, &l, &MoveRequest { source: "/a/d".into(), destination: "/b/moved".into(), overwrite: false }).unwrap();
+        move_entry(
+            &t,
+            &l,
+            &MoveRequest {
+                source: "/a/d".into(),
+                destination: "/b/moved".into(),
+                overwrite: false,
+            },
+        )
+        .unwrap();
         assert_eq!(t.read("/b/moved/y/z", 0, 9).unwrap(), b"Z");
         assert_eq!(a.len(), 1);
         assert_eq!(b.len(), 2);
-        let e = move_entry(&t, &l, &MoveRequest { source: "/a/g.txt".into(), destination: "/b/moved/x".into(), overwrite: false }).unwrap_err();
+        let e = move_entry(
+            &t,
+            &l,
+            &MoveRequest {
+                source: "/a/g.txt".into(),
+                destination: "/b/moved/x".into(),
+                overwrite: false,
+            },
+        )
+        .unwrap_err();
         assert_eq!(e.kind(), ErrorKind::AlreadyExists);
-        move_entry(&t, &l, &MoveRequest { source: "/a/g.txt".into(), destination: "/b/moved/x".into(), overwrite: true }).unwrap();
+        move_entry(
+            &t,
+            &l,
+            &MoveRequest {
+                source: "/a/g.txt".into(),
+                destination: "/b/moved/x".into(),
+                overwrite: true,
+            },
+        )
+        .unwrap();
         assert_eq!(t.read("/b/moved/x", 0, 9).unwrap(), b"F");
-        let e = move_entry(&t, &l, &MoveRequest { source: "/ro/locked".into(), destination: "/a/l".into(), overwrite: false }).unwrap_err();
+        let e = move_entry(
+            &t,
+            &l,
+            &MoveRequest {
+                source: "/ro/locked".into(),
+                destination: "/a/l".into(),
+                overwrite: false,
+            },
+        )
+        .unwrap_err();
         assert_eq!(e.kind(), ErrorKind::ReadOnly);
-        let e = move_entry(&t, &l, &MoveRequest { source: "/b/moved".into(), destination: "/b/moved/in".into(), overwrite: false }).unwrap_err();
+        let e = move_entry(
+            &t,
+            &l,
+            &MoveRequest {
+                source: "/b/moved".into(),
+                destination: "/b/moved/in".into(),
+                overwrite: false,
+            },
+        )
+        .unwrap_err();
         assert_eq!(e.kind(), ErrorKind::InvalidArgument);
     }
 }

@@ -193,7 +193,17 @@ pub fn read(mounts: &MountTable, limits: &Limits, req: &ReadRequest) -> Result<R
             }
             // A complete line `line_no` ends here.
             if collecting && !done_page {
-                if !emit_line(&mut result, &path, line_no, &line_buf, line_bytes, budget_chars, page_bytes, &mut chars_out, &mut bytes_out)? {
+                if !emit_line(
+                    &mut result,
+                    &path,
+                    line_no,
+                    &line_buf,
+                    line_bytes,
+                    budget_chars,
+                    page_bytes,
+                    &mut chars_out,
+                    &mut bytes_out,
+                )? {
                     done_page = true;
                     result.next_offset = Some(line_no);
                 } else if line_no >= last_wanted {
@@ -218,7 +228,17 @@ pub fn read(mounts: &MountTable, limits: &Limits, req: &ReadRequest) -> Result<R
     let total = if reached_end {
         if line_bytes > 0 || (!ended_with_newline && saw_any && line_no == 1) {
             if collecting && !done_page {
-                if emit_line(&mut result, &path, line_no, &line_buf, line_bytes, budget_chars, page_bytes, &mut chars_out, &mut bytes_out)? {
+                if emit_line(
+                    &mut result,
+                    &path,
+                    line_no,
+                    &line_buf,
+                    line_bytes,
+                    budget_chars,
+                    page_bytes,
+                    &mut chars_out,
+                    &mut bytes_out,
+                )? {
                     // emitted
                 } else {
                     done_page = true;
@@ -294,9 +314,11 @@ fn emit_line(
     let (shown, cut) = cut_line(text, full_len);
     let rendered_len = 7 + shown.chars().count() + 1;
     if result.start_line != 0
-        && (*chars_out + rendered_len > budget_chars || *bytes_out + shown.len() as u64 > page_bytes)
+        && (*chars_out + rendered_len > budget_chars
+            || *bytes_out + shown.len() as u64 > page_bytes)
     {
-        result.truncated_by = Some(if *chars_out + rendered_len > budget_chars { "tokens" } else { "bytes" }.into());
+        result.truncated_by =
+            Some(if *chars_out + rendered_len > budget_chars { "tokens" } else { "bytes" }.into());
         return Ok(false);
     }
     if cut {
@@ -317,9 +339,15 @@ fn emit_line(
 fn cut_line(text: &str, full_len: u64) -> (String, bool) {
     match text.char_indices().nth(MAX_LINE_CHARS) {
         None if full_len as usize <= text.len() + 1 => (text.to_string(), false),
-        None => (format!("{text}… [line cut at {MAX_LINE_CHARS} characters; {full_len} bytes in full]"), true),
+        None => (
+            format!("{text}… [line cut at {MAX_LINE_CHARS} characters; {full_len} bytes in full]"),
+            true,
+        ),
         Some((i, _)) => (
-            format!("{}… [line cut at {MAX_LINE_CHARS} characters; {full_len} bytes in full]", &text[..i]),
+            format!(
+                "{}… [line cut at {MAX_LINE_CHARS} characters; {full_len} bytes in full]",
+                &text[..i]
+            ),
             true,
         ),
     }
@@ -337,7 +365,12 @@ pub fn is_binary_prefix(head: &[u8], whole: bool) -> bool {
     }
 }
 
-fn read_raw(file: &Resolved<'_>, path: &str, limits: &Limits, mut result: ReadResult) -> Result<ReadResult> {
+fn read_raw(
+    file: &Resolved<'_>,
+    path: &str,
+    limits: &Limits,
+    mut result: ReadResult,
+) -> Result<ReadResult> {
     let size = file.entry.size;
     if size > limits.read_page_bytes {
         return Err(Error::at(
@@ -484,13 +517,25 @@ mod tests {
 
     #[test]
     fn empty_binary_raw() {
-        let t = table(&[("/e", b""), ("/b", b"ab\0cd"), ("/u", b"ok \xff\xfe bad"), ("/j", b"{\n  \"a\": 1\n}")]);
-        assert_eq!(read(&t, &Limits::default(), &req("/w/e", 1, 10)).unwrap().content, ReadContent::Empty);
+        let t = table(&[
+            ("/e", b""),
+            ("/b", b"ab\0cd"),
+            ("/u", b"ok \xff\xfe bad"),
+            ("/j", b"{\n  \"a\": 1\n}"),
+        ]);
+        assert_eq!(
+            read(&t, &Limits::default(), &req("/w/e", 1, 10)).unwrap().content,
+            ReadContent::Empty
+        );
         let b = read(&t, &Limits::default(), &req("/w/b", 1, 10)).unwrap();
         assert_eq!(b.content, ReadContent::Binary);
         assert!(render(&b).contains("binary file (5 bytes)"));
-        assert_eq!(read(&t, &Limits::default(), &req("/w/u", 1, 10)).unwrap().content, ReadContent::Binary);
-        let raw = read(&t, &Limits::default(), &ReadRequest { raw: true, ..req("/w/j", 1, 1) }).unwrap();
+        assert_eq!(
+            read(&t, &Limits::default(), &req("/w/u", 1, 10)).unwrap().content,
+            ReadContent::Binary
+        );
+        let raw =
+            read(&t, &Limits::default(), &ReadRequest { raw: true, ..req("/w/j", 1, 1) }).unwrap();
         assert_eq!(raw.text, "{\n  \"a\": 1\n}");
     }
 
@@ -498,8 +543,14 @@ mod tests {
     fn errors() {
         let t = table(&[("/a", b"1\n2\n")]);
         let l = Limits::default();
-        assert_eq!(read(&t, &l, &req("/w/a", 5, 1)).unwrap_err().kind(), ErrorKind::InvalidArgument);
-        assert_eq!(read(&t, &l, &req("/w/a", 0, 1)).unwrap_err().kind(), ErrorKind::InvalidArgument);
+        assert_eq!(
+            read(&t, &l, &req("/w/a", 5, 1)).unwrap_err().kind(),
+            ErrorKind::InvalidArgument
+        );
+        assert_eq!(
+            read(&t, &l, &req("/w/a", 0, 1)).unwrap_err().kind(),
+            ErrorKind::InvalidArgument
+        );
         assert_eq!(read(&t, &l, &req("/w", 1, 1)).unwrap_err().kind(), ErrorKind::NotAFile);
         assert_eq!(read(&t, &l, &req("/w/zz", 1, 1)).unwrap_err().kind(), ErrorKind::NotFound);
         let r = read(&t, &l, &req("/w/a", 2, 1)).unwrap();

@@ -36,7 +36,10 @@ pub fn decode_str<T: DeserializeOwned>(tool: &str, args: &str) -> Result<T> {
         serde_json::Value::Object(Default::default())
     } else {
         serde_json::from_str(args).map_err(|e| {
-            Error::new(ErrorKind::InvalidArgument, format!("{tool}: arguments are not valid JSON: {e}"))
+            Error::new(
+                ErrorKind::InvalidArgument,
+                format!("{tool}: arguments are not valid JSON: {e}"),
+            )
         })?
     };
     decode(tool, &value)

@@ -115,7 +115,10 @@ fn render_node(node: &Node, prefix: &str, max_files: usize, out: &mut String) {
         out.push_str(&format!("{prefix}{}{f}\n", if i == total { "└── " } else { "├── " }));
     }
     if hidden > 0 {
-        out.push_str(&format!("{prefix}└── [{hidden} more file{}]\n", if hidden == 1 { "" } else { "s" }));
+        out.push_str(&format!(
+            "{prefix}└── [{hidden} more file{}]\n",
+            if hidden == 1 { "" } else { "s" }
+        ));
     }
 }
 
@@ -127,12 +130,25 @@ mod tests {
     #[test]
     fn renders_exact_tree() {
         let v = MemoryVolume::new();
-        for f in ["/README.md", "/src/main.rs", "/src/a.rs", "/src/b.rs", "/src/c.rs", "/src/util/x.rs", "/docs/deep/er/file.md"] {
+        for f in [
+            "/README.md",
+            "/src/main.rs",
+            "/src/a.rs",
+            "/src/b.rs",
+            "/src/c.rs",
+            "/src/util/x.rs",
+            "/docs/deep/er/file.md",
+        ] {
             v.insert(f, "x");
         }
         let mut t = MountTable::new();
         t.add("/w", Box::new(v), 0, false).unwrap();
-        let r = tree(&t, &Limits::default(), &TreeRequest { path: "/w".into(), max_depth: 3, max_files_per_folder: 3 }).unwrap();
+        let r = tree(
+            &t,
+            &Limits::default(),
+            &TreeRequest { path: "/w".into(), max_depth: 3, max_files_per_folder: 3 },
+        )
+        .unwrap();
         let want = "\
 /w/
 ├── docs/
@@ -158,6 +174,15 @@ mod tests {
         t.add("/m", Box::new(v), 0, false).unwrap();
         let r = tree(&t, &Limits::default(), &TreeRequest::default()).unwrap();
         assert_eq!(r.tree, "/\n└── m/\n    └── f\n");
-        assert_eq!(tree(&t, &Limits::default(), &TreeRequest { path: "/m/f".into(), ..Default::default() }).unwrap_err().kind(), ErrorKind::NotADirectory);
+        assert_eq!(
+            tree(
+                &t,
+                &Limits::default(),
+                &TreeRequest { path: "/m/f".into(), ..Default::default() }
+            )
+            .unwrap_err()
+            .kind(),
+            ErrorKind::NotADirectory
+        );
     }
 }

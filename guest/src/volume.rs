@@ -253,7 +253,8 @@ impl Volume for MemoryVolume {
         match map.get(path) {
             Some(f) => {
                 let start = (offset as usize).min(f.content.len());
-                let end = start.saturating_add(len.min(usize::MAX as u64) as usize).min(f.content.len());
+                let end =
+                    start.saturating_add(len.min(usize::MAX as u64) as usize).min(f.content.len());
                 Ok(f.content[start..end].to_vec())
             }
             None if Self::dir_exists(&map, path) => {
@@ -313,7 +314,11 @@ impl Volume for MemoryVolume {
             return Ok(());
         }
         if path == "/" && !recursive {
-            return Err(Error::at(ErrorKind::Conflict, path, "directory is not empty; pass recursive=true"));
+            return Err(Error::at(
+                ErrorKind::Conflict,
+                path,
+                "directory is not empty; pass recursive=true",
+            ));
         }
         if !Self::dir_exists(&map, path) {
             return Err(Error::not_found(path));
@@ -341,7 +346,11 @@ impl Volume for MemoryVolume {
             return Ok(());
         }
         if paths::is_within(to, from) {
-            return Err(Error::at(ErrorKind::InvalidArgument, to, format!("cannot move '{from}' into itself")));
+            return Err(Error::at(
+                ErrorKind::InvalidArgument,
+                to,
+                format!("cannot move '{from}' into itself"),
+            ));
         }
         let to_is_dir = Self::dir_exists(&map, to);
         if let Some(f) = map.get(from).cloned() {
@@ -353,7 +362,11 @@ impl Volume for MemoryVolume {
             }
             if let Some(existing) = map.get(to) {
                 if !overwrite {
-                    return Err(Error::at(ErrorKind::AlreadyExists, to, "destination exists; pass overwrite=true"));
+                    return Err(Error::at(
+                        ErrorKind::AlreadyExists,
+                        to,
+                        "destination exists; pass overwrite=true",
+                    ));
                 }
                 if existing.read_only {
                     return Err(Error::at(ErrorKind::ReadOnly, to, "entry is read-only"));
@@ -362,7 +375,11 @@ impl Volume for MemoryVolume {
             let mut p = paths::parent(to);
             while let Some(dir) = p {
                 if map.contains_key(dir) {
-                    return Err(Error::at(ErrorKind::NotADirectory, to, format!("parent '{dir}' is a file")));
+                    return Err(Error::at(
+                        ErrorKind::NotADirectory,
+                        to,
+                        format!("parent '{dir}' is a file"),
+                    ));
                 }
                 p = paths::parent(dir);
             }
@@ -438,14 +455,20 @@ mod tests {
         let v = vol();
         let o = WriteOptions { create_only: true, ..Default::default() };
         assert_eq!(v.write("/a.txt", b"x", &o).unwrap_err().kind(), ErrorKind::AlreadyExists);
-        assert_eq!(v.write("/d", b"x", &Default::default()).unwrap_err().kind(), ErrorKind::NotAFile);
+        assert_eq!(
+            v.write("/d", b"x", &Default::default()).unwrap_err().kind(),
+            ErrorKind::NotAFile
+        );
         assert_eq!(
             v.write("/a.txt/x", b"x", &Default::default()).unwrap_err().kind(),
             ErrorKind::NotADirectory
         );
         let ro = WriteOptions { read_only: true, ..Default::default() };
         v.write("/r", b"r", &ro).unwrap();
-        assert_eq!(v.write("/r", b"x", &Default::default()).unwrap_err().kind(), ErrorKind::ReadOnly);
+        assert_eq!(
+            v.write("/r", b"x", &Default::default()).unwrap_err().kind(),
+            ErrorKind::ReadOnly
+        );
         assert_eq!(v.delete("/r", false).unwrap_err().kind(), ErrorKind::ReadOnly);
     }
 
@@ -455,7 +478,10 @@ mod tests {
         assert_eq!(v.delete("/d", false).unwrap_err().kind(), ErrorKind::Conflict);
         v.rename("/d", "/z", false).unwrap();
         assert_eq!(v.read("/z/e/c.txt", 0, 9).unwrap(), b"CCC");
-        assert_eq!(v.rename("/a.txt", "/z/b.txt", false).unwrap_err().kind(), ErrorKind::AlreadyExists);
+        assert_eq!(
+            v.rename("/a.txt", "/z/b.txt", false).unwrap_err().kind(),
+            ErrorKind::AlreadyExists
+        );
         v.rename("/a.txt", "/z/b.txt", true).unwrap();
         assert_eq!(v.read("/z/b.txt", 0, 9).unwrap(), b"A");
         assert_eq!(v.rename("/z", "/z/q", false).unwrap_err().kind(), ErrorKind::InvalidArgument);

@@ -1,2 +1,53 @@
-//! (in progress)
+//! # filestore
+//!
+//! The wasmtime host of the filestore component: a sandboxed virtual filesystem for
+//! AI agents. The component (built from `guest/` by this crate's build script) holds
+//! all the logic; this crate supplies storage ([`volumes`]), runs the component in
+//! cheap isolated sessions ([`Engine`], [`Session`]) and serves it to MCP clients
+//! (the `filestore` binary).
+//!
+//! ```no_run
+//! use std::sync::Arc;
+//! use filestore::{Engine, MountSpec, volumes::{MemoryVolume, dir::DirVolume}};
+//!
+//! let engine = Engine::new()?;                       // compile once (cached on disk)
+//! let src = Arc::new(DirVolume::open("./src", true)?);
+//! let mut session = engine.session(vec![
+//!     MountSpec::new("/workspace", src).read_only(),
+//!     MountSpec::new("/scratch", Arc::new(MemoryVolume::new())),
+//! ])?;
+//! let out = session.call("filestore_grep", &serde_json::json!({
+//!     "pattern": "fn main", "path": "/workspace", "output_mode": "content"
+//! }))?;
+//! println!("{}", out.text);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! ## Security model
+//!
+//! The guest gets no WASI preopens, environment, arguments, sockets or stdio: its only
+//! way to touch data is the `volume` resources the host mounted and the `tool-host`
+//! import. Every call runs under a wall-clock deadline (epoch interruption), a
+//! linear-memory cap and optionally a fuel budget; a trap poisons that session only.
+//! Directory volumes confine every path beneath their root by resolution, not by
+//! string comparison (see [`volumes::dir`]).
+
+#[allow(missing_docs)]
+mod bindings;
+pub mod engine;
+pub mod error;
+mod glue;
+pub mod session;
+mod state;
+pub mod tools;
 pub mod volumes;
+
+pub use engine::{Engine, EngineConfig};
+pub use error::{Error, Result};
+pub use session::{CallOutput, MountSpec, Session, SessionOptions};
+pub use state::HostState;
+
+/// The generated WIT bindings, for embedders using the typed interface.
+pub mod wit {
+    pub use crate::bindings::*;
+}

@@ -1,1 +1,13 @@
+//! End-to-end tests: the real component in real wasmtime instances, through the host
+//! library, over memory volumes and real directories.
+//!
+//! Modules:
+//! - `common`: a shared engine and fixtures.
+//! - `read_side`: ls/read/glob/grep/tree through the component (DESIGN §5).
+//! - `mutations`: write/edit/delete/move, read-only mounts and entries.
+//! - `cli`: the `filestore` binary (`call`), including grep equivalence with ripgrep.
 
+mod cli;
+mod common;
+mod mutations;
+mod read_side;

@@ -251,11 +251,7 @@ impl DirVolume {
                 format!("cannot open the volume root: {e}"),
             )
         })?;
-        Ok(DirVolume {
-            root: root.to_path_buf(),
-            dir,
-            read_only,
-        })
+        Ok(DirVolume { root: root.to_path_buf(), dir, read_only })
     }
 
     /// The host path the volume was opened on (as given to [`DirVolume::open`]).
@@ -270,11 +266,7 @@ impl DirVolume {
 
     fn check_writable(&self, path: &str) -> Result<()> {
         if self.read_only {
-            return Err(Error::at(
-                ErrorKind::ReadOnly,
-                path,
-                "the volume is mounted read-only",
-            ));
+            return Err(Error::at(ErrorKind::ReadOnly, path, "the volume is mounted read-only"));
         }
         Ok(())
     }
@@ -347,12 +339,7 @@ impl DirVolume {
             Entry::file(path, m.len(), modified_ms)
         } else {
             let mut e = Entry::file(path, 0, modified_ms);
-            e.entry_type = if ft.is_symlink() {
-                TYPE_SYMLINK
-            } else {
-                TYPE_SPECIAL
-            }
-            .to_string();
+            e.entry_type = if ft.is_symlink() { TYPE_SYMLINK } else { TYPE_SPECIAL }.to_string();
             e
         };
         e.read_only = self.read_only;
@@ -452,9 +439,7 @@ impl Volume for DirVolume {
             return Ok(self.entry("/".to_string(), &m));
         }
         let (parent, name) = self.parent_of(path, &comps, false)?;
-        let m = parent
-            .symlink_metadata(name)
-            .map_err(|e| io_error(path, e))?;
+        let m = parent.symlink_metadata(name).map_err(|e| io_error(path, e))?;
         Ok(self.entry(path.to_string(), &m))
     }
 
@@ -519,31 +504,23 @@ impl Volume for DirVolume {
         let mut opts = OpenOptions::new();
         // O_NONBLOCK: a FIFO swapped in after a check must not block the host.
         opts.read(true).follow(FollowSymlinks::No).nonblock(true);
-        let mut file = parent
-            .open_with(name, &opts)
-            .map_err(|e| explain_leaf(&parent, name, path, e))?;
+        let mut file =
+            parent.open_with(name, &opts).map_err(|e| explain_leaf(&parent, name, path, e))?;
         let m = file.metadata().map_err(|e| io_error(path, e))?;
         if m.is_dir() {
             return Err(Error::at(ErrorKind::NotAFile, path, "is a directory"));
         }
         if !m.is_file() {
-            return Err(Error::at(
-                ErrorKind::Unsupported,
-                path,
-                "not a regular file",
-            ));
+            return Err(Error::at(ErrorKind::Unsupported, path, "not a regular file"));
         }
         let size = m.len();
         if offset >= size || len == 0 {
             return Ok(Vec::new());
         }
-        file.seek(SeekFrom::Start(offset))
-            .map_err(|e| io_error(path, e))?;
+        file.seek(SeekFrom::Start(offset)).map_err(|e| io_error(path, e))?;
         let want = len.min(size - offset).min(MAX_READ_PREALLOC);
         let mut buf = Vec::with_capacity(usize::try_from(want).unwrap_or(0));
-        file.take(len)
-            .read_to_end(&mut buf)
-            .map_err(|e| io_error(path, e))?;
+        file.take(len).read_to_end(&mut buf).map_err(|e| io_error(path, e))?;
         Ok(buf)
     }
 
@@ -551,11 +528,7 @@ impl Volume for DirVolume {
         let comps = components(path)?;
         self.check_writable(path)?;
         if comps.is_empty() {
-            return Err(Error::at(
-                ErrorKind::NotAFile,
-                path,
-                "cannot write the volume root",
-            ));
+            return Err(Error::at(ErrorKind::NotAFile, path, "cannot write the volume root"));
         }
         let (parent, name) = self.parent_of(path, &comps, true)?;
         let existing = match parent.symlink_metadata(name) {
@@ -578,18 +551,10 @@ impl Volume for DirVolume {
                 return Err(Error::at(ErrorKind::NotAFile, path, "is a directory"));
             }
             if options.create_only {
-                return Err(Error::at(
-                    ErrorKind::AlreadyExists,
-                    path,
-                    "file already exists",
-                ));
+                return Err(Error::at(ErrorKind::AlreadyExists, path, "file already exists"));
             }
             if !ft.is_file() {
-                return Err(Error::at(
-                    ErrorKind::Unsupported,
-                    path,
-                    "not a regular file",
-                ));
+                return Err(Error::at(ErrorKind::Unsupported, path, "not a regular file"));
             }
         }
 
@@ -632,17 +597,13 @@ impl Volume for DirVolume {
                             "file already exists",
                         )));
                     }
-                    parent
-                        .rename(&tmp, &parent, name)
-                        .map_err(|e| discard(io_error(path, e)))?;
+                    parent.rename(&tmp, &parent, name).map_err(|e| discard(io_error(path, e)))?;
                 }
             }
         } else {
             // `renameat` replaces the directory entry: if a link appeared at `name`
             // since the check, the link itself is replaced, never its target.
-            parent
-                .rename(&tmp, &parent, name)
-                .map_err(|e| discard(io_error(path, e)))?;
+            parent.rename(&tmp, &parent, name).map_err(|e| discard(io_error(path, e)))?;
         }
         sync_dir(&parent);
         Ok(self.entry(path.to_string(), &meta))
@@ -663,9 +624,7 @@ impl Volume for DirVolume {
             return self.remove_contents(path, Vec::new());
         }
         let (parent, name) = self.parent_of(path, &comps, false)?;
-        let m = parent
-            .symlink_metadata(name)
-            .map_err(|e| io_error(path, e))?;
+        let m = parent.symlink_metadata(name).map_err(|e| io_error(path, e))?;
         if !m.file_type().is_dir() {
             // Files, links (the link, not its target) and special files.
             return parent.remove_file(name).map_err(|e| io_error(path, e));
@@ -689,23 +648,13 @@ impl Volume for DirVolume {
         let to_comps = components(to)?;
         self.check_writable(from)?;
         if from_comps.is_empty() {
-            return Err(Error::at(
-                ErrorKind::InvalidArgument,
-                from,
-                "cannot move the volume root",
-            ));
+            return Err(Error::at(ErrorKind::InvalidArgument, from, "cannot move the volume root"));
         }
         if to_comps.is_empty() {
-            return Err(Error::at(
-                ErrorKind::AlreadyExists,
-                to,
-                "destination is the volume root",
-            ));
+            return Err(Error::at(ErrorKind::AlreadyExists, to, "destination is the volume root"));
         }
         let (from_parent, from_name) = self.parent_of(from, &from_comps, false)?;
-        let from_meta = from_parent
-            .symlink_metadata(from_name)
-            .map_err(|e| io_error(from, e))?;
+        let from_meta = from_parent.symlink_metadata(from_name).map_err(|e| io_error(from, e))?;
         if from == to {
             return Ok(());
         }
@@ -743,19 +692,13 @@ impl Volume for DirVolume {
                     ));
                 }
                 if from_meta.file_type().is_dir() {
-                    return Err(Error::at(
-                        ErrorKind::AlreadyExists,
-                        to,
-                        "destination exists",
-                    ));
+                    return Err(Error::at(ErrorKind::AlreadyExists, to, "destination exists"));
                 }
             }
             Err(e) if e.kind() == io::ErrorKind::NotFound => {}
             Err(e) => return Err(io_error(to, e)),
         }
-        from_parent
-            .rename(from_name, &to_parent, to_name)
-            .map_err(|e| io_error(to, e))?;
+        from_parent.rename(from_name, &to_parent, to_name).map_err(|e| io_error(to, e))?;
         sync_dir(&to_parent);
         Ok(())
     }
@@ -778,17 +721,13 @@ fn components(path: &str) -> Result<Vec<&str>> {
         ));
     }
     if let Some(c) = path.chars().find(|c| c.is_control()) {
-        return Err(invalid(format!(
-            "path contains the control character {c:?}"
-        )));
+        return Err(invalid(format!("path contains the control character {c:?}")));
     }
     if path.contains('\\') {
         return Err(invalid("path contains a backslash".into()));
     }
     let Some(rest) = path.strip_prefix('/') else {
-        return Err(invalid(
-            "volume paths must be absolute (start with '/')".into(),
-        ));
+        return Err(invalid("volume paths must be absolute (start with '/')".into()));
     };
     if rest.is_empty() {
         return Ok(Vec::new());
@@ -797,9 +736,7 @@ fn components(path: &str) -> Result<Vec<&str>> {
     for c in &comps {
         match *c {
             "" => {
-                return Err(invalid(
-                    "empty path component (repeated or trailing '/')".into(),
-                ));
+                return Err(invalid("empty path component (repeated or trailing '/')".into()));
             }
             "." | ".." => {
                 return Err(invalid(format!(
@@ -861,11 +798,7 @@ fn temp_name(name: &str) -> String {
 
 /// `dir/name` for volume paths.
 fn join(dir: &str, name: &str) -> String {
-    if dir == "/" {
-        format!("/{name}")
-    } else {
-        format!("{dir}/{name}")
-    }
+    if dir == "/" { format!("/{name}") } else { format!("{dir}/{name}") }
 }
 
 /// Best-effort `fsync` of a directory, so a rename survives a crash.
@@ -922,11 +855,9 @@ fn explain_component(
 /// Explains why the last component `name` of `path` could not be opened as a file.
 fn explain_leaf(parent: &Dir, name: &str, path: &str, err: io::Error) -> Error {
     match parent.symlink_metadata(name) {
-        Ok(m) if m.file_type().is_symlink() => Error::at(
-            ErrorKind::InvalidPath,
-            path,
-            format!("is a symbolic link; {NO_FOLLOW}"),
-        ),
+        Ok(m) if m.file_type().is_symlink() => {
+            Error::at(ErrorKind::InvalidPath, path, format!("is a symbolic link; {NO_FOLLOW}"))
+        }
         Ok(m) if m.is_dir() => Error::at(ErrorKind::NotAFile, path, "is a directory"),
         Ok(m) if !m.is_file() => Error::at(ErrorKind::Unsupported, path, "not a regular file"),
         Err(e) if e.kind() == io::ErrorKind::NotFound => Error::not_found(path),
@@ -954,23 +885,19 @@ fn io_error(path: &str, e: io::Error) -> Error {
             ErrorKind::Conflict,
             "directory is not empty; pass recursive=true to delete it".to_string(),
         ),
-        K::ReadOnlyFilesystem => (
-            ErrorKind::ReadOnly,
-            "the underlying file system is read-only".to_string(),
-        ),
-        K::InvalidFilename => (
-            ErrorKind::InvalidPath,
-            "file name is invalid or too long".to_string(),
-        ),
-        K::CrossesDevices => (
-            ErrorKind::Unsupported,
-            "cannot move across file systems".to_string(),
-        ),
+        K::ReadOnlyFilesystem => {
+            (ErrorKind::ReadOnly, "the underlying file system is read-only".to_string())
+        }
+        K::InvalidFilename => {
+            (ErrorKind::InvalidPath, "file name is invalid or too long".to_string())
+        }
+        K::CrossesDevices => {
+            (ErrorKind::Unsupported, "cannot move across file systems".to_string())
+        }
         K::PermissionDenied => (ErrorKind::Backend, "permission denied".to_string()),
-        K::StorageFull | K::QuotaExceeded => (
-            ErrorKind::Backend,
-            "no space left on the device".to_string(),
-        ),
+        K::StorageFull | K::QuotaExceeded => {
+            (ErrorKind::Backend, "no space left on the device".to_string())
+        }
         _ => (ErrorKind::Backend, e.to_string()),
     };
     Error::at(kind, path, message)
@@ -1014,14 +941,8 @@ mod tests {
         let root = top.join("root");
         let outside = top.join("outside");
         let evil = top.join("root_evil");
-        for d in [
-            &root,
-            &outside,
-            &evil,
-            &outside.join("dir"),
-            &root.join("d"),
-            &root.join("sub"),
-        ] {
+        for d in [&root, &outside, &evil, &outside.join("dir"), &root.join("d"), &root.join("sub")]
+        {
             std::fs::create_dir_all(d).unwrap();
         }
         std::fs::write(outside.join("secret.txt"), SECRET).unwrap();
@@ -1056,13 +977,7 @@ mod tests {
         std::fs::create_dir(root.join("linkdir")).unwrap();
         symlink(&outside, root.join("linkdir/out")).unwrap();
         let vol = DirVolume::open(&root, read_only).unwrap();
-        Fx {
-            _tmp: tmp,
-            top,
-            root,
-            outside,
-            vol,
-        }
+        Fx { _tmp: tmp, top, root, outside, vol }
     }
 
     /// Everything under `top` except the `skip` subtree, without following links:
@@ -1078,10 +993,7 @@ mod tests {
             }
             let m = std::fs::symlink_metadata(&p).unwrap();
             let content = m.is_file().then(|| std::fs::read(&p).unwrap());
-            let link = m
-                .file_type()
-                .is_symlink()
-                .then(|| std::fs::read_link(&p).unwrap());
+            let link = m.file_type().is_symlink().then(|| std::fs::read_link(&p).unwrap());
             if m.is_dir() {
                 for e in std::fs::read_dir(&p).unwrap() {
                     stack.push(e.unwrap().path());
@@ -1090,15 +1002,7 @@ mod tests {
             let key = p.strip_prefix(top).unwrap().to_path_buf();
             out.insert(
                 key,
-                (
-                    m.mode(),
-                    m.size(),
-                    m.ino(),
-                    m.mtime(),
-                    m.mtime_nsec(),
-                    content,
-                    link,
-                ),
+                (m.mode(), m.size(), m.ino(), m.mtime(), m.mtime_nsec(), content, link),
             );
         }
         out
@@ -1169,18 +1073,11 @@ mod tests {
     }
     fn write(p: impl Into<String>) -> Run {
         let p = p.into();
-        Box::new(move |fx| {
-            fx.vol
-                .write(&p, b"PWNED", &WriteOptions::default())
-                .map(Out::Entry)
-        })
+        Box::new(move |fx| fx.vol.write(&p, b"PWNED", &WriteOptions::default()).map(Out::Entry))
     }
     fn create(p: impl Into<String>) -> Run {
         let p = p.into();
-        let o = WriteOptions {
-            create_only: true,
-            ..Default::default()
-        };
+        let o = WriteOptions { create_only: true, ..Default::default() };
         Box::new(move |fx| fx.vol.write(&p, b"PWNED", &o).map(Out::Entry))
     }
     fn delete(p: impl Into<String>, recursive: bool) -> Run {
@@ -1204,12 +1101,7 @@ mod tests {
     }
 
     fn ok(name: &'static str, run: Run) -> Case {
-        Case {
-            name,
-            run,
-            expect: None,
-            post: None,
-        }
+        Case { name, run, expect: None, post: None }
     }
     fn with_post(mut c: Case, post: impl Fn(&Fx, &Out) + 'static) -> Case {
         c.post = Some(Box::new(post));
@@ -1315,59 +1207,35 @@ mod tests {
         };
         // Cases with a check of their own after the common ones.
         cases.extend([
+            with_post(ok("stat a link reports the link", stat("/link_file_abs")), |_, out| {
+                let e = out.entries()[0];
+                assert_eq!((e.entry_type.as_str(), e.size), (TYPE_SYMLINK, 0));
+            }),
+            with_post(ok("delete file link", delete("/link_file_abs", false)), |fx, _| {
+                assert!(!is_link(fx, "link_file_abs"));
+            }),
+            with_post(ok("delete dir link recursively", delete("/link_out_abs", true)), |fx, _| {
+                assert!(!is_link(fx, "link_out_abs"));
+            }),
             with_post(
-                ok("stat a link reports the link", stat("/link_file_abs")),
-                |_, out| {
-                    let e = out.entries()[0];
-                    assert_eq!((e.entry_type.as_str(), e.size), (TYPE_SYMLINK, 0));
-                },
-            ),
-            with_post(
-                ok("delete file link", delete("/link_file_abs", false)),
-                |fx, _| {
-                    assert!(!is_link(fx, "link_file_abs"));
-                },
-            ),
-            with_post(
-                ok("delete dir link recursively", delete("/link_out_abs", true)),
-                |fx, _| {
-                    assert!(!is_link(fx, "link_out_abs"));
-                },
-            ),
-            with_post(
-                ok(
-                    "recursive delete containing links",
-                    delete("/linkdir", true),
-                ),
+                ok("recursive delete containing links", delete("/linkdir", true)),
                 |fx, _| {
                     assert!(!fx.root.join("linkdir").exists());
                 },
             ),
+            with_post(ok("recursive delete of the root", delete("/", true)), |fx, _| {
+                assert_eq!(std::fs::read_dir(&fx.root).unwrap().count(), 0);
+            }),
+            with_post(ok("move a file link", rename("/link_file_abs", "/d/l", false)), |fx, _| {
+                assert!(is_link(fx, "d/l"));
+                let e = fx.vol.read("/d/l", 0, 100).unwrap_err();
+                assert_eq!(e.kind(), ErrorKind::InvalidPath);
+            }),
+            with_post(ok("move a dir link", rename("/link_out_rel", "/d/out", false)), |fx, _| {
+                assert!(is_link(fx, "d/out"));
+            }),
             with_post(
-                ok("recursive delete of the root", delete("/", true)),
-                |fx, _| {
-                    assert_eq!(std::fs::read_dir(&fx.root).unwrap().count(), 0);
-                },
-            ),
-            with_post(
-                ok("move a file link", rename("/link_file_abs", "/d/l", false)),
-                |fx, _| {
-                    assert!(is_link(fx, "d/l"));
-                    let e = fx.vol.read("/d/l", 0, 100).unwrap_err();
-                    assert_eq!(e.kind(), ErrorKind::InvalidPath);
-                },
-            ),
-            with_post(
-                ok("move a dir link", rename("/link_out_rel", "/d/out", false)),
-                |fx, _| {
-                    assert!(is_link(fx, "d/out"));
-                },
-            ),
-            with_post(
-                ok(
-                    "swap: delete removes the link",
-                    swapped(stat("/d"), delete("/d", true)),
-                ),
+                ok("swap: delete removes the link", swapped(stat("/d"), delete("/d", true))),
                 |fx, _| {
                     assert!(std::fs::symlink_metadata(fx.root.join("d")).is_err());
                 },
@@ -1379,13 +1247,7 @@ mod tests {
                     .filter(|e| e.entry_type == TYPE_SYMLINK)
                     .map(|e| e.path.as_str())
                     .collect();
-                for l in [
-                    "/link_out_abs",
-                    "/linkdir/out",
-                    "/link_self",
-                    "/loop_a",
-                    "/magic",
-                ] {
+                for l in ["/link_out_abs", "/linkdir/out", "/link_self", "/loop_a", "/magic"] {
                     assert!(links.contains(&l), "{l} not reported as a link");
                 }
             }),
@@ -1402,11 +1264,7 @@ mod tests {
             let before = snapshot(&fx.top, &fx.root);
             let got = (c.run)(&fx);
             let after = snapshot(&fx.top, &fx.root);
-            assert_eq!(
-                before, after,
-                "{}: something outside the root changed",
-                c.name
-            );
+            assert_eq!(before, after, "{}: something outside the root changed", c.name);
             match (&got, c.expect) {
                 (Ok(_), None) => {}
                 (Err(e), Some(k)) => {
@@ -1444,11 +1302,7 @@ mod tests {
                     post(&fx, out);
                 }
             }
-            assert!(
-                temp_files(&fx.root).is_empty(),
-                "{}: temporary file left",
-                c.name
-            );
+            assert!(temp_files(&fx.root).is_empty(), "{}: temporary file left", c.name);
         }
     }
 
@@ -1487,35 +1341,20 @@ mod tests {
     fn write_read_stat() {
         let (tmp, v) = plain();
         let e = v.write("/a/b/c.txt", b"hello world", &opts()).unwrap();
-        assert_eq!(
-            (e.path.as_str(), e.size, e.kind),
-            ("/a/b/c.txt", 11, EntryKind::File)
-        );
+        assert_eq!((e.path.as_str(), e.size, e.kind), ("/a/b/c.txt", 11, EntryKind::File));
         assert!(e.modified_ms.is_some_and(|ms| ms > 1_600_000_000_000));
-        assert_eq!(
-            std::fs::read(tmp.path().join("a/b/c.txt")).unwrap(),
-            b"hello world"
-        );
+        assert_eq!(std::fs::read(tmp.path().join("a/b/c.txt")).unwrap(), b"hello world");
         assert_eq!(v.read("/a/b/c.txt", 0, 100).unwrap(), b"hello world");
         assert!(v.stat("/a/b").unwrap().is_dir());
         assert!(v.stat("/").unwrap().is_dir());
         assert_eq!(v.stat("/a/b/c.txt").unwrap().size, 11);
         assert_eq!(v.stat("/nope").unwrap_err().kind(), ErrorKind::NotFound);
-        assert_eq!(
-            v.stat("/a/b/c.txt/x").unwrap_err().kind(),
-            ErrorKind::NotFound
-        );
+        assert_eq!(v.stat("/a/b/c.txt/x").unwrap_err().kind(), ErrorKind::NotFound);
         // Overwrite replaces the whole content.
         v.write("/a/b/c.txt", b"hi", &opts()).unwrap();
         assert_eq!(v.read("/a/b/c.txt", 0, 100).unwrap(), b"hi");
-        assert_eq!(
-            v.write("/", b"x", &opts()).unwrap_err().kind(),
-            ErrorKind::NotAFile
-        );
-        assert_eq!(
-            v.write("/a", b"x", &opts()).unwrap_err().kind(),
-            ErrorKind::NotAFile
-        );
+        assert_eq!(v.write("/", b"x", &opts()).unwrap_err().kind(), ErrorKind::NotAFile);
+        assert_eq!(v.write("/a", b"x", &opts()).unwrap_err().kind(), ErrorKind::NotAFile);
         assert!(temp_files(tmp.path()).is_empty());
     }
 
@@ -1532,32 +1371,20 @@ mod tests {
         // A range deep inside a larger file.
         let big: Vec<u8> = (0..3_000_000u32).map(|i| (i % 251) as u8).collect();
         v.write("/big", &big, &opts()).unwrap();
-        assert_eq!(
-            v.read("/big", 2_000_000, 7).unwrap(),
-            &big[2_000_000..2_000_007]
-        );
+        assert_eq!(v.read("/big", 2_000_000, 7).unwrap(), &big[2_000_000..2_000_007]);
         assert_eq!(v.read("/", 0, 1).unwrap_err().kind(), ErrorKind::NotAFile);
         v.write("/d/x", b"x", &opts()).unwrap();
         assert_eq!(v.read("/d", 0, 1).unwrap_err().kind(), ErrorKind::NotAFile);
-        assert_eq!(
-            v.read("/missing", 0, 1).unwrap_err().kind(),
-            ErrorKind::NotFound
-        );
+        assert_eq!(v.read("/missing", 0, 1).unwrap_err().kind(), ErrorKind::NotFound);
     }
 
     #[test]
     fn create_only_and_atomic_failures() {
         let (tmp, v) = plain();
-        let co = WriteOptions {
-            create_only: true,
-            ..Default::default()
-        };
+        let co = WriteOptions { create_only: true, ..Default::default() };
         v.write("/f.txt", b"old", &co).unwrap();
         let e = v.write("/f.txt", b"new", &co).unwrap_err();
-        assert_eq!(
-            (e.kind(), e.path()),
-            (ErrorKind::AlreadyExists, Some("/f.txt"))
-        );
+        assert_eq!((e.kind(), e.path()), (ErrorKind::AlreadyExists, Some("/f.txt")));
         assert_eq!(v.read("/f.txt", 0, 10).unwrap(), b"old");
         // A write whose parent is a file fails and changes nothing.
         let e = v.write("/f.txt/child", b"x", &opts()).unwrap_err();
@@ -1566,16 +1393,10 @@ mod tests {
         assert!(temp_files(tmp.path()).is_empty());
         // Permission bits survive an overwrite.
         use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(
-            tmp.path().join("f.txt"),
-            std::fs::Permissions::from_mode(0o640),
-        )
-        .unwrap();
+        std::fs::set_permissions(tmp.path().join("f.txt"), std::fs::Permissions::from_mode(0o640))
+            .unwrap();
         v.write("/f.txt", b"newer", &opts()).unwrap();
-        let mode = std::fs::metadata(tmp.path().join("f.txt"))
-            .unwrap()
-            .permissions()
-            .mode();
+        let mode = std::fs::metadata(tmp.path().join("f.txt")).unwrap().permissions().mode();
         assert_eq!(mode & 0o777, 0o640);
         assert_eq!(v.read("/f.txt", 0, 10).unwrap(), b"newer");
     }
@@ -1609,36 +1430,20 @@ mod tests {
     #[test]
     fn list_and_walk() {
         let (tmp, v) = plain();
-        for p in [
-            "/b.txt",
-            "/a/1.txt",
-            "/a/2.txt",
-            "/a/z/deep.txt",
-            "/c/e.txt",
-        ] {
+        for p in ["/b.txt", "/a/1.txt", "/a/2.txt", "/a/z/deep.txt", "/c/e.txt"] {
             v.write(p, b"x", &opts()).unwrap();
         }
         std::fs::create_dir(tmp.path().join("empty")).unwrap();
         // Not addressable or in-flight: hidden.
-        std::fs::write(
-            tmp.path().join(".b.txt.filestore-tmp-0123456789abcdef"),
-            "tmp",
-        )
-        .unwrap();
+        std::fs::write(tmp.path().join(".b.txt.filestore-tmp-0123456789abcdef"), "tmp").unwrap();
         std::fs::write(tmp.path().join("bad\nname"), "x").unwrap();
         std::fs::write(tmp.path().join("back\\slash"), "x").unwrap();
         let l = v.list("/").unwrap();
         assert_eq!(names(&l), vec!["/a", "/b.txt", "/c", "/empty"]);
         assert!(l[0].is_dir() && !l[1].is_dir());
         assert_eq!(l[1].size, 1);
-        assert_eq!(
-            names(&v.list("/a").unwrap()),
-            vec!["/a/1.txt", "/a/2.txt", "/a/z"]
-        );
-        assert_eq!(
-            v.list("/b.txt").unwrap_err().kind(),
-            ErrorKind::NotADirectory
-        );
+        assert_eq!(names(&v.list("/a").unwrap()), vec!["/a/1.txt", "/a/2.txt", "/a/z"]);
+        assert_eq!(v.list("/b.txt").unwrap_err().kind(), ErrorKind::NotADirectory);
         assert_eq!(v.list("/nope").unwrap_err().kind(), ErrorKind::NotFound);
         let w = v.walk("/", 100).unwrap();
         assert!(!w.truncated);
@@ -1657,19 +1462,13 @@ mod tests {
             ]
         );
         let w = v.walk("/a", 100).unwrap();
-        assert_eq!(
-            names(&w.entries),
-            vec!["/a/1.txt", "/a/2.txt", "/a/z", "/a/z/deep.txt"]
-        );
+        assert_eq!(names(&w.entries), vec!["/a/1.txt", "/a/2.txt", "/a/z", "/a/z/deep.txt"]);
         let w = v.walk("/", 3).unwrap();
         assert!(w.truncated);
         assert_eq!(w.entries.len(), 3);
         assert!(!v.walk("/", 9).unwrap().truncated);
         assert!(v.walk("/", 8).unwrap().truncated);
-        assert_eq!(
-            v.walk("/b.txt", 10).unwrap_err().kind(),
-            ErrorKind::NotADirectory
-        );
+        assert_eq!(v.walk("/b.txt", 10).unwrap_err().kind(), ErrorKind::NotADirectory);
         assert_eq!(v.walk("/nope", 10).unwrap_err().kind(), ErrorKind::NotFound);
     }
 
@@ -1679,14 +1478,8 @@ mod tests {
         let _sock = std::os::unix::net::UnixListener::bind(tmp.path().join("sock")).unwrap();
         let e = v.stat("/sock").unwrap();
         assert_eq!((e.entry_type.as_str(), e.size), (TYPE_SPECIAL, 0));
-        assert_eq!(
-            v.read("/sock", 0, 10).unwrap_err().kind(),
-            ErrorKind::Unsupported
-        );
-        assert_eq!(
-            v.write("/sock", b"x", &opts()).unwrap_err().kind(),
-            ErrorKind::Unsupported
-        );
+        assert_eq!(v.read("/sock", 0, 10).unwrap_err().kind(), ErrorKind::Unsupported);
+        assert_eq!(v.write("/sock", b"x", &opts()).unwrap_err().kind(), ErrorKind::Unsupported);
         v.delete("/sock", false).unwrap();
     }
 
@@ -1701,16 +1494,10 @@ mod tests {
         v.delete("/empty", false).unwrap();
         let e = v.delete("/d", false).unwrap_err();
         assert_eq!((e.kind(), e.path()), (ErrorKind::Conflict, Some("/d")));
-        assert_eq!(
-            v.delete("/", false).unwrap_err().kind(),
-            ErrorKind::Conflict
-        );
+        assert_eq!(v.delete("/", false).unwrap_err().kind(), ErrorKind::Conflict);
         v.delete("/d", true).unwrap();
         assert_eq!(v.stat("/d").unwrap_err().kind(), ErrorKind::NotFound);
-        assert_eq!(
-            v.delete("/d", true).unwrap_err().kind(),
-            ErrorKind::NotFound
-        );
+        assert_eq!(v.delete("/d", true).unwrap_err().kind(), ErrorKind::NotFound);
         v.write("/x/y", b"x", &opts()).unwrap();
         v.delete("/", true).unwrap();
         assert!(v.list("/").unwrap().is_empty());
@@ -1726,42 +1513,25 @@ mod tests {
         v.rename("/d", "/z", false).unwrap();
         assert_eq!(v.read("/z/e/c.txt", 0, 9).unwrap(), b"C");
         let e = v.rename("/a.txt", "/z/b.txt", false).unwrap_err();
-        assert_eq!(
-            (e.kind(), e.path()),
-            (ErrorKind::AlreadyExists, Some("/z/b.txt"))
-        );
+        assert_eq!((e.kind(), e.path()), (ErrorKind::AlreadyExists, Some("/z/b.txt")));
         v.rename("/a.txt", "/z/b.txt", true).unwrap();
         assert_eq!(v.read("/z/b.txt", 0, 9).unwrap(), b"A");
         assert_eq!(v.stat("/a.txt").unwrap_err().kind(), ErrorKind::NotFound);
-        assert_eq!(
-            v.rename("/z", "/z/q", false).unwrap_err().kind(),
-            ErrorKind::InvalidArgument
-        );
-        assert_eq!(
-            v.rename("/missing", "/q", false).unwrap_err().kind(),
-            ErrorKind::NotFound
-        );
+        assert_eq!(v.rename("/z", "/z/q", false).unwrap_err().kind(), ErrorKind::InvalidArgument);
+        assert_eq!(v.rename("/missing", "/q", false).unwrap_err().kind(), ErrorKind::NotFound);
         assert_eq!(
             v.rename("/z/b.txt", "/z/e", true).unwrap_err().kind(),
             ErrorKind::AlreadyExists
         );
         v.write("/y", b"Y", &opts()).unwrap();
-        assert_eq!(
-            v.rename("/z", "/y", true).unwrap_err().kind(),
-            ErrorKind::AlreadyExists
-        );
-        assert_eq!(
-            v.rename("/", "/q", false).unwrap_err().kind(),
-            ErrorKind::InvalidArgument
-        );
+        assert_eq!(v.rename("/z", "/y", true).unwrap_err().kind(), ErrorKind::AlreadyExists);
+        assert_eq!(v.rename("/", "/q", false).unwrap_err().kind(), ErrorKind::InvalidArgument);
         // Destination parents are created; renaming onto itself is a no-op.
         v.rename("/y", "/new/dir/y", false).unwrap();
         assert_eq!(v.read("/new/dir/y", 0, 9).unwrap(), b"Y");
         v.rename("/new/dir/y", "/new/dir/y", false).unwrap();
         assert_eq!(
-            v.rename("/new/dir/y", "/z/b.txt/y", false)
-                .unwrap_err()
-                .kind(),
+            v.rename("/new/dir/y", "/z/b.txt/y", false).unwrap_err().kind(),
             ErrorKind::NotADirectory
         );
     }

@@ -1,0 +1,429 @@
+//! The component glue: the only module that names generated WIT types.
+//!
+//! It implements the guest [`Volume`](crate::volume::Volume) trait over the imported
+//! `volume` resource and exports the `filestore` interface over [`Session`]. Requests
+//! arrive as WIT records and are turned into the JSON argument objects the operation
+//! modules decode, so defaults and validation live in one place (the request types).
+
+use serde_json::{Map, Value, json};
+
+use crate::entry::{Entry as DomEntry, EntryKind};
+use crate::error::{Error as DomError, ErrorKind, Result as DomResult};
+use crate::limits::Limits as DomLimits;
+use crate::session::Session as DomSession;
+use crate::volume::{Walk, WriteOptions as DomWriteOptions};
+
+wit_bindgen::generate!({
+    path: "../wit",
+    world: "filestore-component",
+});
+
+use exports::filestore::component::filestore as fs;
+use filestore::component::types::{Entry, EntryKind as WitKind, Error};
+use filestore::component::volume as wv;
+
+struct Component;
+export!(Component);
+
+// ---- errors and entries -------------------------------------------------------
+
+fn to_wit_error(e: DomError) -> Error {
+    let m = e.to_string();
+    match e.kind() {
+        ErrorKind::NotFound => Error::NotFound(m),
+        ErrorKind::NotAFile => Error::NotAFile(m),
+        ErrorKind::NotADirectory => Error::NotADirectory(m),
+        ErrorKind::AlreadyExists => Error::AlreadyExists(m),
+        ErrorKind::ReadOnly => Error::ReadOnly(m),
+        ErrorKind::InvalidPath => Error::InvalidPath(m),
+        ErrorKind::InvalidPattern => Error::InvalidPattern(m),
+        ErrorKind::InvalidArgument => Error::InvalidArgument(m),
+        ErrorKind::TooLarge => Error::TooLarge(m),
+        ErrorKind::Conflict => Error::Conflict(m),
+        ErrorKind::Unsupported => Error::Unsupported(m),
+        ErrorKind::LimitExceeded => Error::LimitExceeded(m),
+        ErrorKind::Unauthorized => Error::Unauthorized(m),
+        _ => Error::Backend(m),
+    }
+}
+
+/// A volume error about `path`: the host sends the message without the path.
+fn from_wit_error(e: Error, path: &str) -> DomError {
+    let (kind, m) = match e {
+        Error::NotFound(m) => (ErrorKind::NotFound, m),
+        Error::NotAFile(m) => (ErrorKind::NotAFile, m),
+        Error::NotADirectory(m) => (ErrorKind::NotADirectory, m),
+        Error::AlreadyExists(m) => (ErrorKind::AlreadyExists, m),
+        Error::ReadOnly(m) => (ErrorKind::ReadOnly, m),
+        Error::InvalidPath(m) => (ErrorKind::InvalidPath, m),
+        Error::InvalidPattern(m) => (ErrorKind::InvalidPattern, m),
+        Error::InvalidArgument(m) => (ErrorKind::InvalidArgument, m),
+        Error::TooLarge(m) => (ErrorKind::TooLarge, m),
+        Error::Conflict(m) => (ErrorKind::Conflict, m),
+        Error::Unsupported(m) => (ErrorKind::Unsupported, m),
+        Error::LimitExceeded(m) => (ErrorKind::LimitExceeded, m),
+        Error::Unauthorized(m) => (ErrorKind::Unauthorized, m),
+        Error::Backend(m) => (ErrorKind::Backend, m),
+    };
+    DomError::at(kind, path, m)
+}
+
+fn to_wit_entry(e: DomEntry) -> Entry {
+    Entry {
+        path: e.path,
+        kind: match e.kind {
+            EntryKind::File => WitKind::File,
+            EntryKind::Directory => WitKind::Directory,
+        },
+        size: e.size,
+        modified_ms: e.modified_ms,
+        read_only: e.read_only,
+        entry_type: e.entry_type,
+        attributes: e.attributes.map(|a| a.to_string()),
+    }
+}
+
+fn from_wit_entry(e: Entry) -> DomEntry {
+    DomEntry {
+        path: e.path,
+        kind: match e.kind {
+            WitKind::File => EntryKind::File,
+            WitKind::Directory => EntryKind::Directory,
+        },
+        size: e.size,
+        modified_ms: e.modified_ms,
+        read_only: e.read_only,
+        entry_type: e.entry_type,
+        attributes: e.attributes.and_then(|a| serde_json::from_str(&a).ok()),
+    }
+}
+
+// ---- the imported volume as a guest Volume ---------------------------------------
+
+struct WitVolume(wv::Volume);
+
+impl crate::volume::Volume for WitVolume {
+    fn stat(&self, path: &str) -> DomResult<DomEntry> {
+        self.0.stat(path).map(from_wit_entry).map_err(|e| from_wit_error(e, path))
+    }
+    fn list(&self, path: &str) -> DomResult<Vec<DomEntry>> {
+        self.0
+            .list_dir(path)
+            .map(|v| v.into_iter().map(from_wit_entry).collect())
+            .map_err(|e| from_wit_error(e, path))
+    }
+    fn walk(&self, path: &str, max_entries: usize) -> DomResult<Walk> {
+        let max = u32::try_from(max_entries).unwrap_or(u32::MAX);
+        self.0
+            .walk(path, max)
+            .map(|w| Walk {
+                entries: w.entries.into_iter().map(from_wit_entry).collect(),
+                truncated: w.truncated,
+            })
+            .map_err(|e| from_wit_error(e, path))
+    }
+    fn read(&self, path: &str, offset: u64, len: u64) -> DomResult<Vec<u8>> {
+        self.0.read(path, offset, len).map_err(|e| from_wit_error(e, path))
+    }
+    fn write(&self, path: &str, content: &[u8], options: &DomWriteOptions) -> DomResult<DomEntry> {
+        let opts = wv::WriteOptions {
+            create_only: options.create_only,
+            read_only: options.read_only,
+            entry_type: options.entry_type.clone(),
+            attributes: options.attributes.as_ref().map(|a| a.to_string()),
+        };
+        self.0.write(path, content, &opts).map(from_wit_entry).map_err(|e| from_wit_error(e, path))
+    }
+    fn delete(&self, path: &str, recursive: bool) -> DomResult<()> {
+        self.0.delete(path, recursive).map_err(|e| from_wit_error(e, path))
+    }
+    fn rename(&self, from: &str, to: &str, overwrite: bool) -> DomResult<()> {
+        self.0.rename(from, to, overwrite).map_err(|e| from_wit_error(e, from))
+    }
+}
+
+// ---- the exported session --------------------------------------------------------
+
+/// The exported resource: a domain session.
+pub struct SessionResource(DomSession);
+
+impl fs::Guest for Component {
+    type Session = SessionResource;
+}
+
+/// Builds a JSON argument object from optional WIT fields.
+fn args(fields: &[(&str, Option<Value>)]) -> Value {
+    let mut m = Map::new();
+    for (k, v) in fields {
+        if let Some(v) = v {
+            m.insert((*k).to_string(), v.clone());
+        }
+    }
+    Value::Object(m)
+}
+
+fn call(s: &DomSession, tool: &str, a: Value) -> Result<crate::session::ToolOutput, Error> {
+    s.call(tool, &a).map_err(to_wit_error)
+}
+
+fn entry_of(v: &Value) -> Entry {
+    to_wit_entry(serde_json::from_value(v.clone()).expect("entry json"))
+}
+
+fn u(v: &Value) -> u64 {
+    v.as_u64().unwrap_or(0)
+}
+
+fn ls_nodes(nodes: &[Value], out: &mut Vec<fs::LsNode>) -> u32 {
+    // Breadth-first flattening: this level's nodes contiguously, then each child
+    // level, with each node pointing at its children's range.
+    let start = out.len();
+    for n in nodes {
+        out.push(fs::LsNode {
+            entry: entry_of(n),
+            tokens: u(&n["tokens"]),
+            children_first: 0,
+            children_count: 0,
+        });
+    }
+    for (i, n) in nodes.iter().enumerate() {
+        if let Some(children) = n["children"].as_array() {
+            let first = out.len() as u32;
+            let count = ls_nodes(children, out);
+            out[start + i].children_first = first;
+            out[start + i].children_count = count;
+        }
+    }
+    nodes.len() as u32
+}
+
+impl fs::GuestSession for SessionResource {
+    fn create(mounts: Vec<fs::Mount>, limits: fs::Limits) -> Result<fs::Session, Error> {
+        let d = DomLimits::default();
+        let limits = DomLimits {
+            read_tokens: limits.read_tokens.map(|v| v as usize).unwrap_or(d.read_tokens),
+            file_bytes: limits.file_bytes.unwrap_or(d.file_bytes),
+            regex_bytes: limits.regex_bytes.map(|v| v as usize).unwrap_or(d.regex_bytes),
+            walk_entries: limits.walk_entries.map(|v| v as usize).unwrap_or(d.walk_entries),
+            grep_records: limits.grep_records.map(|v| v as usize).unwrap_or(d.grep_records),
+            write_bytes: limits.write_bytes.unwrap_or(d.write_bytes),
+            ..d
+        };
+        let mut s = DomSession::new(limits);
+        for m in mounts {
+            s.mount(&m.point, Box::new(WitVolume(m.volume)), m.priority, m.read_only)
+                .map_err(to_wit_error)?;
+        }
+        Ok(fs::Session::new(SessionResource(s)))
+    }
+
+    fn stat(&self, path: String) -> Result<Entry, Error> {
+        self.0.stat(&path).map(to_wit_entry).map_err(to_wit_error)
+    }
+
+    fn ls(&self, r: fs::LsRequest) -> Result<fs::LsResult, Error> {
+        let a = args(&[
+            ("path", r.path.map(Value::from)),
+            ("depth", r.depth.map(Value::from)),
+            ("limit", r.limit.map(Value::from)),
+        ]);
+        let out = call(&self.0, "filestore_ls", a)?.json;
+        let mut nodes = Vec::new();
+        let top = ls_nodes(out["entries"].as_array().map(Vec::as_slice).unwrap_or(&[]), &mut nodes);
+        Ok(fs::LsResult {
+            path: out["path"].as_str().unwrap_or_default().to_string(),
+            nodes,
+            top_count: top,
+            truncated: out["truncated"].as_bool().unwrap_or(false),
+        })
+    }
+
+    fn read(&self, r: fs::ReadRequest) -> Result<fs::ReadResult, Error> {
+        let a = args(&[
+            ("path", Some(Value::from(r.path))),
+            ("offset", r.offset.map(Value::from)),
+            ("limit", r.limit.map(Value::from)),
+            ("raw", r.raw.map(Value::from)),
+        ]);
+        let out = call(&self.0, "filestore_read", a)?.json;
+        let content = match out["content"].as_str() {
+            Some("empty") => fs::ReadContent::Empty,
+            Some("binary") => fs::ReadContent::Binary,
+            Some("raw") => fs::ReadContent::Raw,
+            _ => fs::ReadContent::Text,
+        };
+        Ok(fs::ReadResult {
+            entry: entry_of(&out["entry"]),
+            content,
+            text: out["text"].as_str().unwrap_or_default().to_string(),
+            total_lines: out["total_lines"].as_u64(),
+            start_line: u(&out["start_line"]),
+            end_line: u(&out["end_line"]),
+            next_offset: out["next_offset"].as_u64(),
+            truncated: out["truncated"].as_bool().unwrap_or(false),
+            cut_lines: u(&out["cut_lines"]) as u32,
+        })
+    }
+
+    fn glob(&self, r: fs::GlobRequest) -> Result<fs::GlobResult, Error> {
+        let a = args(&[
+            ("pattern", Some(Value::from(r.pattern))),
+            ("path", r.path.map(Value::from)),
+            ("limit", r.limit.map(Value::from)),
+        ]);
+        let out = call(&self.0, "filestore_glob", a)?.json;
+        let files = out["files"]
+            .as_array()
+            .map(|v| {
+                v.iter()
+                    .map(|f| fs::GlobFile {
+                        path: f["path"].as_str().unwrap_or_default().to_string(),
+                        size: u(&f["size"]),
+                        modified_ms: f["modified_ms"].as_u64(),
+                        tokens: u(&f["tokens"]),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        Ok(fs::GlobResult {
+            files,
+            total_matches: u(&out["total_matches"]),
+            truncated: out["truncated"].as_bool().unwrap_or(false),
+        })
+    }
+
+    fn grep(&self, r: fs::GrepRequest) -> Result<fs::GrepResult, Error> {
+        let mode = r.output_mode.map(|m| {
+            Value::from(match m {
+                fs::GrepOutputMode::FilesWithMatches => "files_with_matches",
+                fs::GrepOutputMode::Content => "content",
+                fs::GrepOutputMode::Count => "count",
+            })
+        });
+        let a = args(&[
+            ("pattern", Some(Value::from(r.pattern))),
+            ("path", r.path.map(Value::from)),
+            ("glob", r.glob.map(Value::from)),
+            ("type", r.file_type.map(Value::from)),
+            ("fixed", r.fixed.map(Value::from)),
+            ("case_insensitive", r.case_insensitive.map(Value::from)),
+            ("multiline", r.multiline.map(Value::from)),
+            ("before", r.before.map(Value::from)),
+            ("after", r.after.map(Value::from)),
+            ("context", r.context.map(Value::from)),
+            ("output_mode", mode),
+            ("head_limit", r.head_limit.map(Value::from)),
+            ("offset", r.offset.map(Value::from)),
+        ]);
+        let o = call(&self.0, "filestore_grep", a)?;
+        let j = &o.json;
+        let files = j["files"]
+            .as_array()
+            .map(|v| v.iter().filter_map(|p| p.as_str().map(String::from)).collect())
+            .unwrap_or_default();
+        let lines = j["lines"]
+            .as_array()
+            .map(|v| {
+                v.iter()
+                    .map(|l| fs::GrepLine {
+                        path: l["path"].as_str().unwrap_or_default().to_string(),
+                        line: u(&l["line"]),
+                        text: l["text"].as_str().unwrap_or_default().to_string(),
+                        is_context: l["is_context"].as_bool().unwrap_or(false),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let counts = j["counts"]
+            .as_array()
+            .map(|v| {
+                v.iter()
+                    .map(|c| fs::GrepCount {
+                        path: c["path"].as_str().unwrap_or_default().to_string(),
+                        count: u(&c["count"]),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        Ok(fs::GrepResult {
+            files,
+            lines,
+            counts,
+            files_searched: u(&j["files_searched"]),
+            truncated: j["truncated"].as_bool().unwrap_or(false),
+            next_offset: j["next_offset"].as_u64().map(|v| v as u32),
+            rendered: o.text,
+        })
+    }
+
+    fn tree(&self, r: fs::TreeRequest) -> Result<String, Error> {
+        let a = args(&[
+            ("path", r.path.map(Value::from)),
+            ("max_depth", r.max_depth.map(Value::from)),
+            ("max_files_per_folder", r.max_files_per_folder.map(Value::from)),
+        ]);
+        Ok(call(&self.0, "filestore_tree", a)?.text)
+    }
+
+    fn write(&self, r: fs::WriteRequest) -> Result<Entry, Error> {
+        let a = args(&[
+            ("path", Some(Value::from(r.path))),
+            ("content", Some(Value::from(r.content))),
+            ("create_only", r.create_only.map(Value::from)),
+        ]);
+        Ok(entry_of(&call(&self.0, "filestore_write", a)?.json["entry"]))
+    }
+
+    fn edit(&self, r: fs::EditRequest) -> Result<fs::EditResult, Error> {
+        let edits: Vec<Value> = r
+            .edits
+            .into_iter()
+            .map(|e| json!({"old_string": e.old_string, "new_string": e.new_string, "replace_all": e.replace_all.unwrap_or(false)}))
+            .collect();
+        let a = args(&[
+            ("path", Some(Value::from(r.path))),
+            ("edits", Some(Value::Array(edits))),
+            ("dry_run", r.dry_run.map(Value::from)),
+        ]);
+        let j = call(&self.0, "filestore_edit", a)?.json;
+        Ok(fs::EditResult {
+            entry: entry_of(&j["entry"]),
+            replacements: u(&j["replacements"]) as u32,
+            diff: j["diff"].as_str().unwrap_or_default().to_string(),
+            written: j["written"].as_bool().unwrap_or(false),
+        })
+    }
+
+    fn delete(&self, path: String, recursive: bool) -> Result<(), Error> {
+        call(&self.0, "filestore_delete", json!({"path": path, "recursive": recursive})).map(|_| ())
+    }
+
+    fn move_(&self, source: String, destination: String, overwrite: bool) -> Result<Entry, Error> {
+        let j = call(
+            &self.0,
+            "filestore_move",
+            json!({"source": source, "destination": destination, "overwrite": overwrite}),
+        )?
+        .json;
+        Ok(entry_of(&j["entry"]))
+    }
+
+    fn call(&self, tool: String, arguments: String) -> Result<fs::CallOutput, Error> {
+        let a: Value = if arguments.trim().is_empty() {
+            json!({})
+        } else {
+            serde_json::from_str(&arguments).map_err(|e| {
+                to_wit_error(DomError::new(
+                    ErrorKind::InvalidArgument,
+                    format!("{tool}: arguments are not valid JSON: {e}"),
+                ))
+            })?
+        };
+        let o = call(&self.0, &tool, a)?;
+        Ok(fs::CallOutput { json: o.json.to_string(), text: o.text })
+    }
+
+    fn tool_specs(&self) -> String {
+        serde_json::to_string(&self.0.tool_specs()).unwrap_or_else(|_| "[]".into())
+    }
+}

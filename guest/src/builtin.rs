@@ -1,0 +1,167 @@
+//! The built-in filestore tools as an agent sees them: names, descriptions, JSON
+//! Schemas and annotations (DESIGN §5). The schemas mirror the request types of each
+//! operation module; a test checks that every schema property decodes.
+
+use serde::Serialize;
+use serde_json::{Value, json};
+
+/// A tool's advertised specification (MCP `tools/list` shape).
+#[derive(Debug, Clone, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolSpec {
+    /// Tool name (`filestore_read`...).
+    pub name: String,
+    /// What the tool does and when to use it, for the model.
+    pub description: String,
+    /// JSON Schema of the arguments.
+    pub input_schema: Value,
+    /// MCP annotations (`readOnlyHint`, `destructiveHint`, `idempotentHint`,
+    /// `openWorldHint`) plus `requiresApproval` where set.
+    pub annotations: Value,
+}
+
+/// Names of the read-side tools.
+pub const READ_TOOLS: [&str; 5] =
+    ["filestore_ls", "filestore_read", "filestore_glob", "filestore_grep", "filestore_tree"];
+/// Names of the mutating tools (offered only with a writable mount).
+pub const WRITE_TOOLS: [&str; 4] =
+    ["filestore_write", "filestore_edit", "filestore_delete", "filestore_move"];
+
+/// Whether `name` is a built-in filestore tool.
+pub fn is_builtin(name: &str) -> bool {
+    READ_TOOLS.contains(&name) || WRITE_TOOLS.contains(&name)
+}
+
+fn annotations(read_only: bool, destructive: bool, idempotent: bool) -> Value {
+    json!({
+        "readOnlyHint": read_only,
+        "destructiveHint": destructive,
+        "idempotentHint": idempotent,
+        "openWorldHint": false
+    })
+}
+
+fn path_prop(what: &str) -> Value {
+    json!({"type": "string", "description": format!("{what} Absolute virtual path such as /workspace/src/main.rs; relative paths are taken from /.")})
+}
+
+/// The spec of one built-in tool.
+pub fn spec(name: &str) -> Option<ToolSpec> {
+    let (description, schema, ann) = match name {
+        "filestore_ls" => (
+            "List a directory: entries with size, modified time, estimated tokens and type; directories first, then files, by name. depth>1 nests children. A missing path is an error (not an empty list).",
+            json!({"type": "object", "properties": {
+                "path": {"type": "string", "default": "/", "description": "Directory to list (default /)."},
+                "depth": {"type": "integer", "minimum": 1, "default": 1, "description": "Levels to descend; 1 lists direct children."},
+                "limit": {"type": "integer", "minimum": 1, "maximum": crate::limits::MAX_LIST_LIMIT, "default": 1000, "description": "Most entries in total."}
+            }, "additionalProperties": false}),
+            annotations(true, false, true),
+        ),
+        "filestore_read" => (
+            "Read a text file by lines, numbered like `cat -n`. Use offset/limit to page through large files (the result says which offset continues). Long lines are cut at 2000 characters; binary files are reported, not dumped. raw=true returns stored content untouched (e.g. JSON tool results).",
+            json!({"type": "object", "properties": {
+                "path": path_prop("File to read."),
+                "offset": {"type": "integer", "minimum": 1, "default": 1, "description": "First line to return (1-based)."},
+                "limit": {"type": "integer", "minimum": 1, "default": 2000, "description": "Number of lines to return."},
+                "raw": {"type": "boolean", "default": false, "description": "Return the stored content without numbering or paging."}
+            }, "required": ["path"], "additionalProperties": false}),
+            annotations(true, false, true),
+        ),
+        "filestore_glob" => (
+            "Find files by glob pattern (*, ?, [abc], {a,b}, **), sorted by path. A pattern without '/' matches file names at any depth (*.rs finds every Rust file); otherwise it is relative to path unless it starts with '/'.",
+            json!({"type": "object", "properties": {
+                "pattern": {"type": "string", "description": "Glob pattern, e.g. **/*.json or *.md."},
+                "path": {"type": "string", "default": "/", "description": "Directory to search from (default /)."},
+                "limit": {"type": "integer", "minimum": 1, "default": 1000, "description": "Most files to return."}
+            }, "required": ["pattern"], "additionalProperties": false}),
+            annotations(true, false, true),
+        ),
+        "filestore_grep" => (
+            "Search file contents with a regular expression (Rust regex syntax, linear time) or a fixed string. Filter files with glob or type (rust, py, ts, json, md...). output_mode: files_with_matches (default), content (path:line:text with optional context), or count. Page with head_limit/offset.",
+            json!({"type": "object", "properties": {
+                "pattern": {"type": "string", "description": "Regular expression, or literal text with fixed=true."},
+                "path": {"type": "string", "default": "/", "description": "File or directory to search (default /)."},
+                "glob": {"type": "string", "description": "Only files matching this glob (e.g. *.rs or src/**/*.ts)."},
+                "type": {"type": "string", "description": "Only files of this type: rust, py, ts, js, json, md, go, java, c, cpp, yaml, toml, sh, html, css..."},
+                "fixed": {"type": "boolean", "default": false, "description": "Treat pattern as a literal string."},
+                "case_insensitive": {"type": "boolean", "default": false, "description": "Ignore case."},
+                "multiline": {"type": "boolean", "default": false, "description": "Allow matches to span lines ('.' matches newline)."},
+                "before": {"type": "integer", "minimum": 0, "default": 0, "description": "Context lines before each match (content mode)."},
+                "after": {"type": "integer", "minimum": 0, "default": 0, "description": "Context lines after each match (content mode)."},
+                "context": {"type": "integer", "minimum": 0, "default": 0, "description": "Context lines before and after each match (content mode)."},
+                "output_mode": {"type": "string", "enum": ["files_with_matches", "content", "count"], "default": "files_with_matches", "description": "What to return."},
+                "head_limit": {"type": "integer", "minimum": 1, "default": 250, "description": "Most records (files, lines or counts) per page."},
+                "offset": {"type": "integer", "minimum": 0, "default": 0, "description": "Records to skip, to fetch the next page."}
+            }, "required": ["pattern"], "additionalProperties": false}),
+            annotations(true, false, true),
+        ),
+        "filestore_tree" => (
+            "Render the directory tree (directories first, ├── └── connectors), capped per folder with [N more files]. Good for getting oriented.",
+            json!({"type": "object", "properties": {
+                "path": {"type": "string", "default": "/", "description": "Root of the tree (default /)."},
+                "max_depth": {"type": "integer", "minimum": 1, "default": 5, "description": "Deepest level shown."},
+                "max_files_per_folder": {"type": "integer", "minimum": 0, "default": 3, "description": "Files shown per folder before summarising the rest."}
+            }, "additionalProperties": false}),
+            annotations(true, false, true),
+        ),
+        "filestore_write" => (
+            "Create or replace a whole file with content (UTF-8 text); parent directories are created. create_only=true refuses to replace an existing file. Prefer filestore_edit for changes to existing files.",
+            json!({"type": "object", "properties": {
+                "path": path_prop("File to write."),
+                "content": {"type": "string", "description": "The complete new content."},
+                "create_only": {"type": "boolean", "default": false, "description": "Fail if the file already exists."}
+            }, "required": ["path", "content"], "additionalProperties": false}),
+            annotations(false, true, true),
+        ),
+        "filestore_edit" => (
+            "Replace exact text in a file. old_string must occur exactly once (include surrounding lines to make it unique) unless replace_all=true. Or pass edits: [{old_string, new_string, replace_all}] applied in order, all or nothing. dry_run=true returns the unified diff without writing. CRLF files match LF text.",
+            json!({"type": "object", "properties": {
+                "path": path_prop("File to edit."),
+                "old_string": {"type": "string", "description": "Exact text to replace (non-empty)."},
+                "new_string": {"type": "string", "description": "Replacement text (must differ)."},
+                "replace_all": {"type": "boolean", "default": false, "description": "Replace every occurrence."},
+                "edits": {"type": "array", "description": "Several edits applied in order, all or nothing.", "items": {
+                    "type": "object", "properties": {
+                        "old_string": {"type": "string"},
+                        "new_string": {"type": "string"},
+                        "replace_all": {"type": "boolean", "default": false}
+                    }, "required": ["old_string", "new_string"], "additionalProperties": false}},
+                "dry_run": {"type": "boolean", "default": false, "description": "Return the diff without writing."}
+            }, "required": ["path"], "additionalProperties": false}),
+            annotations(false, true, false),
+        ),
+        "filestore_delete" => (
+            "Delete a file, or a directory (recursive=true when it is not empty). Links are deleted themselves, never their targets.",
+            json!({"type": "object", "properties": {
+                "path": path_prop("File or directory to delete."),
+                "recursive": {"type": "boolean", "default": false, "description": "Delete a non-empty directory and everything in it."}
+            }, "required": ["path"], "additionalProperties": false}),
+            annotations(false, true, false),
+        ),
+        "filestore_move" => (
+            "Move or rename a file or directory. overwrite=true replaces an existing destination file.",
+            json!({"type": "object", "properties": {
+                "source": path_prop("What to move."),
+                "destination": path_prop("Where to move it."),
+                "overwrite": {"type": "boolean", "default": false, "description": "Replace an existing destination file."}
+            }, "required": ["source", "destination"], "additionalProperties": false}),
+            annotations(false, true, false),
+        ),
+        _ => return None,
+    };
+    Some(ToolSpec {
+        name: name.to_string(),
+        description: description.to_string(),
+        input_schema: schema,
+        annotations: ann,
+    })
+}
+
+/// Specs of the built-in tools; mutating tools only when `writable`.
+pub fn specs(writable: bool) -> Vec<ToolSpec> {
+    let mut names: Vec<&str> = READ_TOOLS.to_vec();
+    if writable {
+        names.extend(WRITE_TOOLS);
+    }
+    names.into_iter().filter_map(spec).collect()
+}

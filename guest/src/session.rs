@@ -1,0 +1,241 @@
+//! A session: one agent's view of the filestore — its mounts, its limits, and every
+//! operation on them, typed and through one generic JSON entry point.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::builtin::{self, ToolSpec};
+use crate::edit::{self, EditRequest, EditResult};
+use crate::entry::Entry;
+use crate::error::{Error, ErrorKind, Result};
+use crate::glob::{self, GlobRequest, GlobResult};
+use crate::grep::{self, GrepRequest, GrepResult};
+use crate::limits::Limits;
+use crate::ls::{self, LsRequest, LsResult};
+use crate::mounts::MountTable;
+use crate::mutate::{self, DeleteRequest, MoveRequest, MutationResult, WriteRequest};
+use crate::paths;
+use crate::read::{self, ReadRequest, ReadResult};
+use crate::request::decode;
+use crate::tree::{self, TreeRequest, TreeResult};
+use crate::volume::Volume;
+
+/// The output of a tool call: the structured result and its text for an LLM.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolOutput {
+    /// Structured result.
+    pub json: Value,
+    /// Rendered text.
+    pub text: String,
+}
+
+/// Mounts + limits + operations.
+#[derive(Debug, Default)]
+pub struct Session {
+    mounts: MountTable,
+    limits: Limits,
+}
+
+fn output<T: Serialize>(value: &T, text: String) -> Result<ToolOutput> {
+    let json = serde_json::to_value(value)
+        .map_err(|e| Error::new(ErrorKind::Backend, format!("serialising the result: {e}")))?;
+    Ok(ToolOutput { json, text })
+}
+
+impl Session {
+    /// A session with no mounts.
+    pub fn new(limits: Limits) -> Session {
+        Session { mounts: MountTable::new(), limits }
+    }
+
+    /// Mounts a volume (see [`MountTable::add`]).
+    pub fn mount(
+        &mut self,
+        point: &str,
+        volume: Box<dyn Volume>,
+        priority: i32,
+        read_only: bool,
+    ) -> Result<()> {
+        self.mounts.add(point, volume, priority, read_only)
+    }
+
+    /// The mount table.
+    pub fn mounts(&self) -> &MountTable {
+        &self.mounts
+    }
+
+    /// The limits.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// Whether any mount accepts writes (decides whether mutating tools are offered).
+    pub fn writable(&self) -> bool {
+        self.mounts.mounts().iter().any(|m| !m.read_only)
+    }
+
+    /// Specs of the built-in tools this session offers.
+    pub fn tool_specs(&self) -> Vec<ToolSpec> {
+        builtin::specs(self.writable())
+    }
+
+    /// Metadata of one path.
+    pub fn stat(&self, path: &str) -> Result<Entry> {
+        self.mounts.stat(&paths::normalize(path)?)
+    }
+    /// `filestore_ls`.
+    pub fn ls(&self, req: &LsRequest) -> Result<LsResult> {
+        ls::ls(&self.mounts, req)
+    }
+    /// `filestore_read`.
+    pub fn read(&self, req: &ReadRequest) -> Result<ReadResult> {
+        read::read(&self.mounts, &self.limits, req)
+    }
+    /// `filestore_glob`.
+    pub fn glob(&self, req: &GlobRequest) -> Result<GlobResult> {
+        glob::glob(&self.mounts, &self.limits, req)
+    }
+    /// `filestore_grep`.
+    pub fn grep(&self, req: &GrepRequest) -> Result<GrepResult> {
+        grep::grep(&self.mounts, &self.limits, req)
+    }
+    /// `filestore_tree`.
+    pub fn tree(&self, req: &TreeRequest) -> Result<TreeResult> {
+        tree::tree(&self.mounts, &self.limits, req)
+    }
+    /// `filestore_write`.
+    pub fn write(&self, req: &WriteRequest) -> Result<MutationResult> {
+        mutate::write(&self.mounts, &self.limits, req)
+    }
+    /// `filestore_edit`.
+    pub fn edit(&self, req: &EditRequest) -> Result<EditResult> {
+        edit::edit(&self.mounts, &self.limits, req)
+    }
+    /// `filestore_delete`.
+    pub fn delete(&self, req: &DeleteRequest) -> Result<MutationResult> {
+        mutate::delete(&self.mounts, req)
+    }
+    /// `filestore_move`.
+    pub fn move_entry(&self, req: &MoveRequest) -> Result<MutationResult> {
+        mutate::move_entry(&self.mounts, &self.limits, req)
+    }
+
+    /// Runs a built-in tool by name with JSON arguments.
+    pub fn call(&self, tool: &str, args: &Value) -> Result<ToolOutput> {
+        match tool {
+            "filestore_ls" => {
+                let r = self.ls(&decode(tool, args)?)?;
+                output(&r, ls::render(&r))
+            }
+            "filestore_read" => {
+                let r = self.read(&decode(tool, args)?)?;
+                output(&r, read::render(&r))
+            }
+            "filestore_glob" => {
+                let r = self.glob(&decode(tool, args)?)?;
+                output(&r, glob::render(&r))
+            }
+            "filestore_grep" => {
+                let r = self.grep(&decode(tool, args)?)?;
+                output(&r, grep::render(&r))
+            }
+            "filestore_tree" => {
+                let r = self.tree(&decode(tool, args)?)?;
+                let text = r.tree.clone();
+                output(&r, text)
+            }
+            "filestore_write" => {
+                let r = self.write(&decode(tool, args)?)?;
+                let text = r.message.clone();
+                output(&r, text)
+            }
+            "filestore_edit" => {
+                let r = self.edit(&decode(tool, args)?)?;
+                output(&r, edit::render(&r))
+            }
+            "filestore_delete" => {
+                let r = self.delete(&decode(tool, args)?)?;
+                let text = r.message.clone();
+                output(&r, text)
+            }
+            "filestore_move" => {
+                let r = self.move_entry(&decode(tool, args)?)?;
+                let text = r.message.clone();
+                output(&r, text)
+            }
+            other => Err(Error::new(
+                ErrorKind::NotFound,
+                format!(
+                    "unknown tool '{other}'; the filestore tools are {}",
+                    builtin::READ_TOOLS
+                        .iter()
+                        .chain(builtin::WRITE_TOOLS.iter())
+                        .copied()
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            )),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::volume::MemoryVolume;
+    use serde_json::json;
+
+    fn session() -> Session {
+        let v = MemoryVolume::new();
+        v.insert("/src/main.rs", "fn main() {\n    println!(\"hi\");\n}\n");
+        let mut s = Session::new(Limits::default());
+        s.mount("/w", Box::new(v), 0, false).unwrap();
+        s
+    }
+
+    #[test]
+    fn every_schema_property_is_accepted() {
+        // Each tool's schema properties must decode into its request type: a property
+        // the schema advertises but the request rejects would be a broken contract.
+        let s = session();
+        for spec in builtin::specs(true) {
+            let props = spec.input_schema["properties"].as_object().unwrap();
+            assert!(spec.input_schema["additionalProperties"] == json!(false), "{}", spec.name);
+            for (k, v) in props {
+                let sample = match v["type"].as_str().unwrap() {
+                    "string" => json!("x"),
+                    "integer" => json!(1),
+                    "boolean" => json!(false),
+                    "array" => json!([]),
+                    t => panic!("{t}"),
+                };
+                let base = json!({"path": "/w/src/main.rs", "pattern": "x", "content": "c", "source": "/w/a", "destination": "/w/b"});
+                let mut args = json!({});
+                for r in spec.input_schema["required"].as_array().into_iter().flatten() {
+                    let r = r.as_str().unwrap();
+                    args[r] = base[r].clone();
+                }
+                args[k] = sample;
+                if let Err(e) = s.call(&spec.name, &args) {
+                    assert!(!e.to_string().contains("unknown field"), "{}: {k}: {e}", spec.name);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn call_round_trip() {
+        let s = session();
+        let out = s.call("filestore_read", &json!({"path": "/w/src/main.rs", "limit": 1})).unwrap();
+        assert_eq!(out.json["next_offset"], 2);
+        assert!(out.text.starts_with("     1\tfn main() {\n"));
+        let e =
+            s.call("filestore_read", &json!({"path": "/w/src/main.rs", "ofset": 2})).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidArgument);
+        assert!(e.to_string().contains("ofset"));
+        assert_eq!(s.call("nope", &json!({})).unwrap_err().kind(), ErrorKind::NotFound);
+        let out =
+            s.call("filestore_write", &json!({"path": "/w/new.txt", "content": "x"})).unwrap();
+        assert_eq!(out.json["entry"]["path"], "/w/new.txt");
+    }
+}

@@ -1,0 +1,239 @@
+//! The shared sandbox engine: one wasmtime `Engine`, the filestore component compiled
+//! once (and cached on disk), and one `InstancePre` from which every session is
+//! instantiated.
+//!
+//! Sessions come from a pooling allocator with copy-on-write memory images, so a new
+//! session costs microseconds. An epoch ticker thread drives per-call deadlines.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use sha2::{Digest, Sha256};
+use wasmtime::component::{Component, Linker};
+use wasmtime::{Config, InstanceAllocationStrategy, PoolingAllocationConfig};
+
+use crate::bindings::FilestoreComponentPre;
+use crate::error::{Error, Result};
+use crate::state::HostState;
+
+/// The component built from `guest/` by the build script.
+pub static COMPONENT: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/filestore.wasm"));
+
+/// Epoch tick period: the granularity of call deadlines.
+pub const EPOCH_TICK: Duration = Duration::from_millis(10);
+/// Default linear-memory cap per session. Bounds what one hostile or buggy call can
+/// make the host allocate.
+pub const DEFAULT_MEMORY_BYTES: usize = 256 * 1024 * 1024;
+/// Default wall-clock deadline of one call: a pathological request is stopped
+/// instead of holding a thread forever.
+pub const DEFAULT_CALL_DEADLINE: Duration = Duration::from_secs(30);
+/// Default cap of concurrently live sessions in the pooling allocator.
+pub const DEFAULT_MAX_SESSIONS: u32 = 1000;
+
+/// How to build an [`Engine`].
+#[derive(Debug, Clone)]
+pub struct EngineConfig {
+    /// Use the pooling allocator (fast instantiation). Off: on-demand allocation.
+    pub pooling: bool,
+    /// Most live sessions (pooling slots).
+    pub max_sessions: u32,
+    /// Linear-memory cap per session.
+    pub memory_bytes: usize,
+    /// Enable fuel metering (sessions may then set a fuel budget).
+    pub fuel: bool,
+    /// Where compiled components are cached; `None` disables the disk cache.
+    pub cache_dir: Option<PathBuf>,
+    /// The component bytes (default: the embedded [`COMPONENT`]).
+    pub component: Option<Vec<u8>>,
+}
+
+impl Default for EngineConfig {
+    fn default() -> EngineConfig {
+        EngineConfig {
+            pooling: true,
+            max_sessions: DEFAULT_MAX_SESSIONS,
+            memory_bytes: DEFAULT_MEMORY_BYTES,
+            fuel: false,
+            cache_dir: default_cache_dir(),
+            component: None,
+        }
+    }
+}
+
+/// `$FILESTORE_CACHE_DIR`, else `$XDG_CACHE_HOME/filestore`, else `~/.cache/filestore`.
+pub fn default_cache_dir() -> Option<PathBuf> {
+    if let Some(d) = std::env::var_os("FILESTORE_CACHE_DIR") {
+        return Some(PathBuf::from(d));
+    }
+    if let Some(d) = std::env::var_os("XDG_CACHE_HOME") {
+        return Some(PathBuf::from(d).join("filestore"));
+    }
+    std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache").join("filestore"))
+}
+
+/// The shared engine. Cheap to clone; share it across threads.
+#[derive(Clone)]
+pub struct Engine {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    engine: wasmtime::Engine,
+    pre: FilestoreComponentPre<HostState>,
+    config: EngineConfig,
+    stop: Arc<AtomicBool>,
+    cache_hit: bool,
+}
+
+impl Drop for Inner {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+}
+
+impl Engine {
+    /// An engine with the default configuration.
+    pub fn new() -> Result<Engine> {
+        Engine::with_config(EngineConfig::default())
+    }
+
+    /// An engine with `config`.
+    pub fn with_config(config: EngineConfig) -> Result<Engine> {
+        let mut wc = Config::new();
+        wc.wasm_component_model(true);
+        wc.epoch_interruption(true);
+        wc.consume_fuel(config.fuel);
+        wc.memory_init_cow(true);
+        if config.pooling {
+            let mut pool = PoolingAllocationConfig::new();
+            let n = config.max_sessions.max(1);
+            pool.total_component_instances(n);
+            pool.total_core_instances(n.saturating_mul(8));
+            pool.total_memories(n.saturating_mul(2));
+            pool.total_tables(n.saturating_mul(4));
+            pool.max_memory_size(config.memory_bytes);
+            wc.allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
+        }
+        let engine =
+            wasmtime::Engine::new(&wc).map_err(|e| Error::Setup(format!("engine: {e:#}")))?;
+        let bytes = config.component.as_deref().unwrap_or(COMPONENT);
+        let (component, cache_hit) = load_component(&engine, bytes, config.cache_dir.as_deref())?;
+        let mut linker: Linker<HostState> = Linker::new(&engine);
+        wasmtime_wasi::p2::add_to_linker_sync(&mut linker)
+            .map_err(|e| Error::Setup(format!("linking WASI: {e:#}")))?;
+        crate::bindings::FilestoreComponent::add_to_linker::<
+            HostState,
+            wasmtime::component::HasSelf<HostState>,
+        >(&mut linker, |s| s)
+        .map_err(|e| Error::Setup(format!("linking filestore imports: {e:#}")))?;
+        let instance_pre = linker
+            .instantiate_pre(&component)
+            .map_err(|e| Error::Setup(format!("pre-instantiating the component: {e:#}")))?;
+        let pre = FilestoreComponentPre::new(instance_pre)
+            .map_err(|e| Error::Setup(format!("component exports: {e:#}")))?;
+        let stop = Arc::new(AtomicBool::new(false));
+        spawn_ticker(engine.weak(), stop.clone());
+        Ok(Engine { inner: Arc::new(Inner { engine, pre, config, stop, cache_hit }) })
+    }
+
+    /// The wasmtime engine.
+    pub fn wasmtime(&self) -> &wasmtime::Engine {
+        &self.inner.engine
+    }
+
+    /// The pre-instantiated component.
+    pub fn instance_pre(&self) -> &FilestoreComponentPre<HostState> {
+        &self.inner.pre
+    }
+
+    /// The configuration the engine was built with.
+    pub fn config(&self) -> &EngineConfig {
+        &self.inner.config
+    }
+
+    /// Whether the component came from the disk cache (no compilation).
+    pub fn cache_hit(&self) -> bool {
+        self.inner.cache_hit
+    }
+}
+
+fn spawn_ticker(engine: wasmtime::EngineWeak, stop: Arc<AtomicBool>) {
+    std::thread::Builder::new()
+        .name("filestore-epoch".into())
+        .spawn(move || {
+            while !stop.load(Ordering::Relaxed) {
+                std::thread::sleep(EPOCH_TICK);
+                match engine.upgrade() {
+                    Some(e) => e.increment_epoch(),
+                    None => break,
+                }
+            }
+        })
+        .expect("spawning the epoch ticker");
+}
+
+/// Compiles the component, or loads it from the disk cache.
+///
+/// The cache key is the SHA-256 of the component bytes and of the engine's
+/// compatibility hash (wasmtime version and configuration), so a new component or a
+/// different configuration never loads a stale artifact. The artifact's own SHA-256
+/// is stored beside it and checked before deserialising: a truncated or corrupt file
+/// is recompiled and rewritten, never trusted.
+fn load_component(
+    engine: &wasmtime::Engine,
+    bytes: &[u8],
+    cache: Option<&Path>,
+) -> Result<(Component, bool)> {
+    let compile = || {
+        Component::new(engine, bytes)
+            .map_err(|e| Error::Setup(format!("compiling the component: {e:#}")))
+    };
+    let Some(dir) = cache else { return Ok((compile()?, false)) };
+    let mut h = Sha256::new();
+    h.update(bytes);
+    {
+        use std::hash::{Hash, Hasher};
+        let mut s = std::collections::hash_map::DefaultHasher::new();
+        engine.precompile_compatibility_hash().hash(&mut s);
+        h.update(s.finish().to_le_bytes());
+    }
+    h.update(env!("CARGO_PKG_VERSION").as_bytes());
+    let key = hex(&h.finalize()[..16]);
+    let art = dir.join(format!("filestore-{key}.cwasm"));
+    let sum = dir.join(format!("filestore-{key}.sha256"));
+    if let (Ok(data), Ok(want)) = (std::fs::read(&art), std::fs::read_to_string(&sum))
+        && hex(&Sha256::digest(&data)) == want.trim()
+        && let Ok(c) = deserialize(engine, &data)
+    {
+        return Ok((c, true));
+    }
+    let component = compile()?;
+    if let Ok(data) = component.serialize() {
+        // Best effort: a read-only cache directory only costs a recompile next time.
+        let _ = std::fs::create_dir_all(dir).and_then(|_| {
+            let tmp = dir.join(format!(".filestore-{key}.{}.tmp", std::process::id()));
+            std::fs::write(&tmp, &data)?;
+            std::fs::write(&sum, hex(&Sha256::digest(&data)))?;
+            std::fs::rename(&tmp, &art)
+        });
+    }
+    Ok((component, false))
+}
+
+/// Deserialises a compiled component.
+///
+/// `unsafe` because wasmtime runs the machine code in the artifact as is. It is
+/// sound here because the artifact was written by this function's caller with this
+/// engine configuration and its SHA-256 has just been verified, and wasmtime itself
+/// also checks the engine compatibility header.
+#[allow(unsafe_code)]
+fn deserialize(engine: &wasmtime::Engine, data: &[u8]) -> wasmtime::Result<Component> {
+    // SAFETY: see the function documentation.
+    unsafe { Component::deserialize(engine, data) }
+}
+
+fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}

@@ -1,0 +1,7 @@
+//! Host implementations of the imported WIT interfaces, one file per interface
+//! (as in wasmtime's `wasi` crate): each method looks up the resource, calls the
+//! domain code, converts the result.
+
+pub mod tool_host;
+pub mod types;
+pub mod volume;

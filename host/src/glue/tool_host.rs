@@ -1,0 +1,19 @@
+//! Host side of the WIT `tool-host` interface: external tool calls from the guest are
+//! dispatched to the session's [`ToolHost`](crate::tools::ToolHost).
+
+use crate::bindings::filestore::component::tool_host::{self as wit, ConnectionStatus, ToolCall};
+use crate::bindings::filestore::component::types::Error;
+use crate::state::HostState;
+
+impl wit::Host for HostState {
+    fn call(&mut self, call: ToolCall) -> wasmtime::Result<Result<String, Error>> {
+        Ok(self.tools.call(call))
+    }
+
+    fn check_connection(
+        &mut self,
+        call_ref: String,
+    ) -> wasmtime::Result<Result<ConnectionStatus, Error>> {
+        Ok(self.tools.check_connection(&call_ref))
+    }
+}

@@ -1,0 +1,116 @@
+//! Host side of the WIT `volume` interface: guest calls on a volume resource are
+//! served by the [`SharedVolume`] behind it.
+//!
+//! Paths arrive from the guest already normalised, but they are untrusted input all
+//! the same: every backend confines them on its own (see `volumes::dir`).
+
+use wasmtime::component::Resource;
+
+use filestore_guest::volume::WriteOptions as DomWriteOptions;
+
+use crate::bindings::filestore::component::types::{Entry, Error};
+use crate::bindings::filestore::component::volume::{self as wit, WalkResult, WriteOptions};
+use crate::glue::types::{to_wit_entry, to_wit_error};
+use crate::state::HostState;
+use crate::volumes::SharedVolume;
+
+/// The host object behind a guest `volume` handle.
+pub struct VolumeHandle {
+    /// The backend.
+    pub volume: SharedVolume,
+}
+
+/// Most bytes one `read` call hands the guest: the guest pages in 256 KiB chunks, and
+/// a larger request (from a buggy or hostile guest) must not make the host allocate
+/// gigabytes.
+pub const MAX_READ_CALL_BYTES: u64 = 16 * 1024 * 1024;
+
+type R<T> = wasmtime::Result<Result<T, Error>>;
+
+impl HostState {
+    fn vol(&self, v: &Resource<VolumeHandle>) -> wasmtime::Result<SharedVolume> {
+        Ok(self.table.get(v)?.volume.clone())
+    }
+}
+
+impl wit::Host for HostState {}
+
+impl wit::HostVolume for HostState {
+    fn stat(&mut self, v: Resource<VolumeHandle>, path: String) -> R<Entry> {
+        let vol = self.vol(&v)?;
+        Ok(vol.stat(&path).map(to_wit_entry).map_err(|e| to_wit_error(e, Some(&path))))
+    }
+
+    fn list_dir(&mut self, v: Resource<VolumeHandle>, path: String) -> R<Vec<Entry>> {
+        let vol = self.vol(&v)?;
+        Ok(vol
+            .list(&path)
+            .map(|v| v.into_iter().map(to_wit_entry).collect())
+            .map_err(|e| to_wit_error(e, Some(&path))))
+    }
+
+    fn walk(&mut self, v: Resource<VolumeHandle>, path: String, max_entries: u32) -> R<WalkResult> {
+        let vol = self.vol(&v)?;
+        Ok(vol
+            .walk(&path, max_entries as usize)
+            .map(|w| WalkResult {
+                entries: w.entries.into_iter().map(to_wit_entry).collect(),
+                truncated: w.truncated,
+            })
+            .map_err(|e| to_wit_error(e, Some(&path))))
+    }
+
+    fn read(
+        &mut self,
+        v: Resource<VolumeHandle>,
+        path: String,
+        offset: u64,
+        len: u64,
+    ) -> R<Vec<u8>> {
+        let vol = self.vol(&v)?;
+        Ok(vol
+            .read(&path, offset, len.min(MAX_READ_CALL_BYTES))
+            .map_err(|e| to_wit_error(e, Some(&path))))
+    }
+
+    fn write(
+        &mut self,
+        v: Resource<VolumeHandle>,
+        path: String,
+        content: Vec<u8>,
+        options: WriteOptions,
+    ) -> R<Entry> {
+        let vol = self.vol(&v)?;
+        let opts = DomWriteOptions {
+            create_only: options.create_only,
+            read_only: options.read_only,
+            entry_type: options.entry_type,
+            attributes: options.attributes.and_then(|a| serde_json::from_str(&a).ok()),
+        };
+        Ok(vol
+            .write(&path, &content, &opts)
+            .map(to_wit_entry)
+            .map_err(|e| to_wit_error(e, Some(&path))))
+    }
+
+    fn delete(&mut self, v: Resource<VolumeHandle>, path: String, recursive: bool) -> R<()> {
+        let vol = self.vol(&v)?;
+        Ok(vol.delete(&path, recursive).map_err(|e| to_wit_error(e, Some(&path))))
+    }
+
+    fn rename(
+        &mut self,
+        v: Resource<VolumeHandle>,
+        source: String,
+        destination: String,
+        overwrite: bool,
+    ) -> R<()> {
+        let vol = self.vol(&v)?;
+        Ok(vol.rename(&source, &destination, overwrite).map_err(|e| to_wit_error(e, Some(&source))))
+    }
+
+    fn drop(&mut self, v: Resource<VolumeHandle>) -> wasmtime::Result<()> {
+        self.table.delete(v)?;
+        Ok(())
+    }
+}

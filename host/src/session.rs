@@ -1,0 +1,271 @@
+//! Sessions: one sandboxed instance of the component per agent conversation.
+//!
+//! A session owns a wasmtime `Store` with its own memory, its own mounts (volume
+//! handles in its resource table) and its own limits. A trap (deadline, memory, fuel
+//! or a guest bug) poisons only that session: the error says so, later calls are
+//! refused, and the host creates a new one. The process and every other session go on.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::Value;
+use wasmtime::component::{Resource, ResourceAny};
+use wasmtime::{Store, StoreLimitsBuilder, Trap};
+
+use filestore_guest::limits::Limits;
+
+use crate::bindings::FilestoreComponent;
+use crate::bindings::exports::filestore::component::filestore as fs;
+use crate::engine::{DEFAULT_CALL_DEADLINE, EPOCH_TICK, Engine};
+use crate::error::{Error, Result};
+use crate::glue::types::{from_wit_entry, from_wit_error};
+use crate::glue::volume::VolumeHandle;
+use crate::state::HostState;
+use crate::tools::{NoTools, ToolHost};
+use crate::volumes::SharedVolume;
+
+/// One volume to mount into a session.
+#[derive(Clone)]
+pub struct MountSpec {
+    /// Mount point (virtual path).
+    pub point: String,
+    /// The backend.
+    pub volume: SharedVolume,
+    /// Overlay order at the same point: lower wins.
+    pub priority: i32,
+    /// Refuse every mutation through this mount.
+    pub read_only: bool,
+}
+
+impl MountSpec {
+    /// A writable mount at priority 0.
+    pub fn new(point: impl Into<String>, volume: SharedVolume) -> MountSpec {
+        MountSpec { point: point.into(), volume, priority: 0, read_only: false }
+    }
+
+    /// The same mount, read-only.
+    pub fn read_only(mut self) -> MountSpec {
+        self.read_only = true;
+        self
+    }
+
+    /// The same mount with an overlay priority.
+    pub fn priority(mut self, priority: i32) -> MountSpec {
+        self.priority = priority;
+        self
+    }
+}
+
+/// Per-session options.
+#[derive(Clone)]
+pub struct SessionOptions {
+    /// Limits enforced inside the component (page sizes, regex size...).
+    pub limits: Limits,
+    /// Wall-clock deadline of each call.
+    pub deadline: Duration,
+    /// Fuel per call (requires an engine built with `fuel: true`).
+    pub fuel: Option<u64>,
+    /// Linear-memory cap (bytes); at most the engine's pool slot size.
+    pub memory_bytes: Option<usize>,
+    /// Executes external tools.
+    pub tools: Arc<dyn ToolHost>,
+}
+
+impl Default for SessionOptions {
+    fn default() -> SessionOptions {
+        SessionOptions {
+            limits: Limits::default(),
+            deadline: DEFAULT_CALL_DEADLINE,
+            fuel: None,
+            memory_bytes: None,
+            tools: Arc::new(NoTools),
+        }
+    }
+}
+
+/// A tool's result: structured JSON plus the text for an LLM.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CallOutput {
+    /// Structured result.
+    pub json: Value,
+    /// Rendered text.
+    pub text: String,
+}
+
+/// A sandboxed filestore session.
+pub struct Session {
+    store: Store<HostState>,
+    bindings: FilestoreComponent,
+    handle: ResourceAny,
+    deadline: Duration,
+    fuel: Option<u64>,
+    poisoned: Option<String>,
+}
+
+impl Engine {
+    /// A session over `mounts` with default options.
+    pub fn session(&self, mounts: Vec<MountSpec>) -> Result<Session> {
+        self.session_with(mounts, SessionOptions::default())
+    }
+
+    /// A session over `mounts` with `options`.
+    pub fn session_with(&self, mounts: Vec<MountSpec>, options: SessionOptions) -> Result<Session> {
+        let mem = options
+            .memory_bytes
+            .unwrap_or(self.config().memory_bytes)
+            .min(self.config().memory_bytes);
+        let limits = StoreLimitsBuilder::new()
+            .memory_size(mem)
+            .instances(64)
+            .tables(64)
+            .memories(16)
+            .build();
+        let mut store = Store::new(self.wasmtime(), HostState::new(limits, options.tools.clone()));
+        store.limiter(|s| s);
+        store.epoch_deadline_trap();
+        set_budget(&mut store, options.deadline, options.fuel)?;
+        let bindings = self
+            .instance_pre()
+            .instantiate(&mut store)
+            .map_err(|e| Error::Setup(format!("instantiating the component: {e:#}")))?;
+        let mut wit_mounts = Vec::with_capacity(mounts.len());
+        for m in mounts {
+            let handle: Resource<VolumeHandle> = store
+                .data_mut()
+                .table
+                .push(VolumeHandle { volume: m.volume })
+                .map_err(|e| Error::Setup(format!("volume table: {e}")))?;
+            wit_mounts.push(fs::Mount {
+                point: m.point,
+                volume: handle,
+                priority: m.priority,
+                read_only: m.read_only,
+            });
+        }
+        let l = &options.limits;
+        let wit_limits = fs::Limits {
+            read_tokens: Some(l.read_tokens.min(u32::MAX as usize) as u32),
+            file_bytes: Some(l.file_bytes),
+            regex_bytes: Some(l.regex_bytes.min(u32::MAX as usize) as u32),
+            walk_entries: Some(l.walk_entries.min(u32::MAX as usize) as u32),
+            grep_records: Some(l.grep_records.min(u32::MAX as usize) as u32),
+            write_bytes: Some(l.write_bytes),
+        };
+        let handle = bindings
+            .filestore_component_filestore()
+            .session()
+            .call_create(&mut store, &wit_mounts, wit_limits)
+            .map_err(|e| Error::Setup(format!("creating the session: {e:#}")))?
+            .map_err(|e| Error::Filestore(from_wit_error(e)))?;
+        Ok(Session {
+            store,
+            bindings,
+            handle,
+            deadline: options.deadline,
+            fuel: options.fuel,
+            poisoned: None,
+        })
+    }
+}
+
+fn set_budget(store: &mut Store<HostState>, deadline: Duration, fuel: Option<u64>) -> Result<()> {
+    let ticks = (deadline.as_millis() / EPOCH_TICK.as_millis()).max(1) as u64;
+    store.set_epoch_deadline(ticks);
+    if let Some(f) = fuel {
+        store.set_fuel(f).map_err(|e| Error::Setup(format!("fuel: {e}")))?;
+    }
+    Ok(())
+}
+
+impl Session {
+    /// Runs one guest call with the per-call budget, converting traps into a
+    /// poisoned session.
+    fn guarded<T>(
+        &mut self,
+        f: impl FnOnce(
+            &mut Store<HostState>,
+            &FilestoreComponent,
+            ResourceAny,
+        ) -> wasmtime::Result<
+            std::result::Result<T, crate::bindings::filestore::component::types::Error>,
+        >,
+    ) -> Result<T> {
+        if let Some(why) = &self.poisoned {
+            return Err(Error::Poisoned(why.clone()));
+        }
+        set_budget(&mut self.store, self.deadline, self.fuel)?;
+        match f(&mut self.store, &self.bindings, self.handle) {
+            Ok(Ok(v)) => Ok(v),
+            Ok(Err(e)) => Err(Error::Filestore(from_wit_error(e))),
+            Err(e) => {
+                let why = match e.downcast_ref::<Trap>() {
+                    Some(Trap::Interrupt) => format!(
+                        "limit-exceeded: the call ran past its deadline of {:?}",
+                        self.deadline
+                    ),
+                    Some(Trap::OutOfFuel) => "limit-exceeded: the call ran out of fuel".to_string(),
+                    _ if self.store.data().limits_hit() => {
+                        format!("limit-exceeded: memory cap reached ({e})")
+                    }
+                    _ => format!("{e:#}"),
+                };
+                self.poisoned = Some(why.clone());
+                Err(Error::Trap(why))
+            }
+        }
+    }
+
+    /// Runs a built-in tool by name (`filestore_read`...) with JSON arguments.
+    pub fn call(&mut self, tool: &str, args: &Value) -> Result<CallOutput> {
+        let args = args.to_string();
+        let out = self.guarded(|store, b, h| {
+            b.filestore_component_filestore().session().call_call(store, h, tool, &args)
+        })?;
+        let json = serde_json::from_str(&out.json)
+            .map_err(|e| Error::Setup(format!("guest returned invalid JSON: {e}")))?;
+        Ok(CallOutput { json, text: out.text })
+    }
+
+    /// Metadata of one path.
+    pub fn stat(&mut self, path: &str) -> Result<filestore_guest::entry::Entry> {
+        self.guarded(|store, b, h| {
+            b.filestore_component_filestore().session().call_stat(store, h, path)
+        })
+        .map(from_wit_entry)
+    }
+
+    /// The filestore tools this session offers, as `{name, description, inputSchema,
+    /// annotations}` objects.
+    pub fn tool_specs(&mut self) -> Result<Vec<Value>> {
+        let text = self.guarded(|store, b, h| {
+            b.filestore_component_filestore().session().call_tool_specs(store, h).map(Ok)
+        })?;
+        serde_json::from_str(&text)
+            .map_err(|e| Error::Setup(format!("guest returned invalid JSON: {e}")))
+    }
+
+    /// Runs `f` against the typed WIT interface (for embedders who want the records
+    /// rather than JSON), with the same deadline and trap handling.
+    pub fn with_typed<T>(
+        &mut self,
+        f: impl FnOnce(
+            &mut Store<HostState>,
+            &fs::GuestSession,
+            ResourceAny,
+        ) -> wasmtime::Result<
+            std::result::Result<T, crate::bindings::filestore::component::types::Error>,
+        >,
+    ) -> Result<T> {
+        self.guarded(|store, b, h| f(store, &b.filestore_component_filestore().session(), h))
+    }
+
+    /// Whether an earlier trap made this session unusable.
+    pub fn is_poisoned(&self) -> bool {
+        self.poisoned.is_some()
+    }
+
+    /// Bytes of linear memory the session's instance uses now.
+    pub fn memory_bytes(&self) -> usize {
+        self.store.data().memory_in_use()
+    }
+}

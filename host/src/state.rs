@@ -1,0 +1,80 @@
+//! Per-session store data: the resource table holding volume handles, an empty WASI
+//! context, memory limits and the tool host.
+
+use std::sync::Arc;
+
+use wasmtime::component::ResourceTable;
+use wasmtime::{ResourceLimiter, StoreLimits};
+use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
+
+use crate::tools::ToolHost;
+
+/// What a session's `Store` holds.
+pub struct HostState {
+    /// Guest-visible resources (volume handles).
+    pub table: ResourceTable,
+    /// WASI with no preopens, no environment, no arguments, no network and no
+    /// stdio: the Rust standard library links against WASI, but the guest is granted
+    /// nothing through it except clocks and randomness.
+    pub wasi: WasiCtx,
+    /// Memory and instance caps.
+    pub limits: StoreLimits,
+    /// Executes external tool calls.
+    pub tools: Arc<dyn ToolHost>,
+    /// Whether the limiter refused a memory growth (explains the trap that follows).
+    denied: bool,
+    /// Linear memory currently allocated.
+    memory: usize,
+}
+
+impl HostState {
+    /// A state with an empty WASI context.
+    pub fn new(limits: StoreLimits, tools: Arc<dyn ToolHost>) -> HostState {
+        // Deliberately nothing inherited or preopened: isolation is the product.
+        let wasi = WasiCtx::builder().build();
+        HostState { table: ResourceTable::new(), wasi, limits, tools, denied: false, memory: 0 }
+    }
+}
+
+impl HostState {
+    /// Whether a memory growth was refused by the cap.
+    pub fn limits_hit(&self) -> bool {
+        self.denied
+    }
+
+    /// Linear memory in use, bytes (as reported to the limiter).
+    pub fn memory_in_use(&self) -> usize {
+        self.memory
+    }
+}
+
+impl WasiView for HostState {
+    fn ctx(&mut self) -> WasiCtxView<'_> {
+        WasiCtxView { ctx: &mut self.wasi, table: &mut self.table }
+    }
+}
+
+impl ResourceLimiter for HostState {
+    fn memory_growing(
+        &mut self,
+        current: usize,
+        desired: usize,
+        maximum: Option<usize>,
+    ) -> wasmtime::Result<bool> {
+        let ok = self.limits.memory_growing(current, desired, maximum)?;
+        if ok {
+            self.memory = self.memory - self.memory.min(current) + desired;
+        } else {
+            self.denied = true;
+        }
+        Ok(ok)
+    }
+    fn table_growing(
+        &mut self,
+        current: usize,
+        desired: usize,
+        maximum: Option<usize>,
+    ) -> wasmtime::Result<bool> {
+        self.limits.table_growing(current, desired, maximum)
+    }
+}
