@@ -47,7 +47,7 @@
 mod load;
 #[cfg(test)]
 mod tests;
-mod yaml;
+pub(crate) mod yaml;
 
 use std::fmt;
 

@@ -39,6 +39,7 @@ pub mod paths;
 pub mod read;
 pub mod request;
 pub mod session;
+pub mod skills;
 pub mod toolrefs;
 pub mod tree;
 pub mod volume;
