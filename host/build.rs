@@ -40,6 +40,9 @@ fn main() {
     ] {
         cmd.env_remove(var);
     }
+    // DWARF would make the component five times larger (13 MB instead of under 3 MB)
+    // and its compilation slower; the name section stays, so traps keep function names.
+    cmd.env("CARGO_PROFILE_RELEASE_DEBUG", "false").env("CARGO_PROFILE_RELEASE_STRIP", "debuginfo");
     if let Ok(flags) = env::var("FILESTORE_GUEST_RUSTFLAGS") {
         cmd.env("RUSTFLAGS", flags);
     }
