@@ -6,8 +6,11 @@
 //! - `read_side`: ls/read/glob/grep/tree through the component (DESIGN §5).
 //! - `mutations`: write/edit/delete/move, read-only mounts and entries.
 //! - `cli`: the `filestore` binary (`call`), including grep equivalence with ripgrep.
+//! - `mcp`: `filestore serve` driven by the Python `mcp` SDK (stdio, HTTP) and an
+//!   in-process rmcp client.
 
 mod cli;
 mod common;
+mod mcp;
 mod mutations;
 mod read_side;

@@ -1,0 +1,235 @@
+//! `filestore serve` vs `@modelcontextprotocol/server-filesystem`, over stdio, with the
+//! same client, on the same directory: calls per second for a small read, a directory
+//! listing and a recursive search.
+//!
+//! ```sh
+//! cargo bench -p filestore --bench mcp
+//! ```
+//!
+//! The reference server is installed with npm into `~/.cache/filestore/npm` (or
+//! `$FILESTORE_NPM_PREFIX`) on first run, never into the repository. Without `npm`
+//! the bench measures filestore alone and says so.
+//!
+//! The client is a minimal synchronous JSON-RPC-over-stdio loop written here rather
+//! than an SDK client: one request in flight, one line out, one line back. Its own
+//! cost is a few microseconds per call, so the numbers (and their ratio) measure the
+//! servers, not a client's async machinery. Both servers get byte-for-byte the same
+//! client and the same protocol version.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+/// Directories in the fixture tree.
+const DIRS: usize = 30;
+/// Files per directory.
+const FILES_PER_DIR: usize = 40;
+/// Calls before timing (JIT warm-up for node, page cache for both).
+const WARMUP: usize = 30;
+
+/// One MCP server process and the client end of its stdio.
+struct Server {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+    next_id: u64,
+}
+
+impl Server {
+    fn start(mut cmd: Command) -> Server {
+        let mut child = cmd
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("starting {cmd:?}: {e}"));
+        let stdin = child.stdin.take().expect("stdin");
+        let stdout = BufReader::new(child.stdout.take().expect("stdout"));
+        let mut s = Server { child, stdin, stdout, next_id: 0 };
+        s.request(
+            "initialize",
+            json!({"protocolVersion": "2025-06-18", "capabilities": {},
+                   "clientInfo": {"name": "filestore-bench", "version": "0"}}),
+        );
+        s.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        s
+    }
+
+    fn send(&mut self, msg: &Value) {
+        let mut line = msg.to_string();
+        line.push('\n');
+        self.stdin.write_all(line.as_bytes()).expect("write to server");
+        self.stdin.flush().expect("flush");
+    }
+
+    /// Sends a request and returns its result, skipping notifications.
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        self.next_id += 1;
+        let id = self.next_id;
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        let mut line = String::new();
+        loop {
+            line.clear();
+            let n = self.stdout.read_line(&mut line).expect("read from server");
+            assert!(n > 0, "server closed stdout during {method}");
+            let msg: Value = serde_json::from_str(&line).expect("server sent invalid JSON");
+            if msg.get("id") == Some(&json!(id)) {
+                if let Some(err) = msg.get("error") {
+                    panic!("{method} failed: {err}");
+                }
+                return msg["result"].clone();
+            }
+        }
+    }
+
+    fn call(&mut self, tool: &str, args: &Value) -> Value {
+        let r = self.request("tools/call", json!({"name": tool, "arguments": args}));
+        assert_ne!(r.get("isError"), Some(&json!(true)), "{tool} {args} failed: {r}");
+        r
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The text content of a call result.
+fn text(r: &Value) -> String {
+    r["content"]
+        .as_array()
+        .map(|c| c.iter().filter_map(|b| b["text"].as_str()).collect::<Vec<_>>().join("\n"))
+        .unwrap_or_default()
+}
+
+fn fixture() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for d in 0..DIRS {
+        let sub = dir.path().join(format!("d{d:02}"));
+        std::fs::create_dir(&sub).unwrap();
+        for f in 0..FILES_PER_DIR {
+            let body: String =
+                (0..20).map(|l| format!("// line {l} of file {f} in {d}\n")).collect();
+            std::fs::write(sub.join(format!("f{f:02}.rs")), body).unwrap();
+        }
+    }
+    dir
+}
+
+fn npm_prefix() -> PathBuf {
+    std::env::var_os("FILESTORE_NPM_PREFIX").map(PathBuf::from).unwrap_or_else(|| {
+        PathBuf::from(std::env::var_os("HOME").expect("HOME")).join(".cache/filestore/npm")
+    })
+}
+
+/// The reference server's entry point, installing it when missing.
+fn reference_server() -> Option<PathBuf> {
+    let prefix = npm_prefix();
+    let entry = prefix.join("node_modules/@modelcontextprotocol/server-filesystem/dist/index.js");
+    if !entry.exists() {
+        eprintln!("installing @modelcontextprotocol/server-filesystem into {}", prefix.display());
+        let ok = Command::new("npm")
+            .args(["install", "--silent", "--no-audit", "--no-fund", "--prefix"])
+            .arg(&prefix)
+            .arg("@modelcontextprotocol/server-filesystem")
+            .status()
+            .is_ok_and(|s| s.success());
+        if !ok {
+            eprintln!("npm is not available or the install failed: measuring filestore alone");
+            return None;
+        }
+    }
+    Some(entry)
+}
+
+/// Calls per second of `n` calls (after the warm-up).
+fn rate(s: &mut Server, tool: &str, args: &Value, n: usize) -> f64 {
+    for _ in 0..WARMUP {
+        s.call(tool, args);
+    }
+    let t = Instant::now();
+    for _ in 0..n {
+        s.call(tool, args);
+    }
+    n as f64 / t.elapsed().max(Duration::from_nanos(1)).as_secs_f64()
+}
+
+struct Op {
+    name: &'static str,
+    calls: usize,
+    filestore: (&'static str, Value),
+    reference: (&'static str, Value),
+}
+
+fn main() {
+    let dir = fixture();
+    let root = dir.path().canonicalize().unwrap();
+    let abs = |rel: &str| format!("{}/{rel}", root.display());
+
+    let mut fs = Server::start({
+        let mut c = Command::new(env!("CARGO_BIN_EXE_filestore"));
+        c.arg("serve").current_dir(&root);
+        c
+    });
+    let mut reference = reference_server().map(|entry| {
+        let mut c = Command::new("node");
+        c.arg(entry).arg(&root);
+        Server::start(c)
+    });
+
+    let ops = [
+        Op {
+            name: "small read (20 lines)",
+            calls: 2000,
+            filestore: ("filestore_read", json!({"path": "/workspace/d07/f13.rs"})),
+            reference: ("read_text_file", json!({"path": abs("d07/f13.rs")})),
+        },
+        Op {
+            name: "directory listing (40 files)",
+            calls: 2000,
+            filestore: ("filestore_ls", json!({"path": "/workspace/d07"})),
+            reference: ("list_directory", json!({"path": abs("d07")})),
+        },
+        Op {
+            name: "recursive search (**/f13.rs over 1,200 files)",
+            calls: 200,
+            filestore: ("filestore_glob", json!({"pattern": "**/f13.rs", "path": "/workspace"})),
+            reference: ("search_files", json!({"path": abs(""), "pattern": "**/f13.rs"})),
+        },
+    ];
+
+    // Same answers first: the read returns the file, the listing 40 names, the search
+    // one file per directory.
+    let r = text(&fs.call(ops[0].filestore.0, &ops[0].filestore.1));
+    assert!(r.contains("line 19 of file 13 in 7"), "{r}");
+    let r = text(&fs.call(ops[2].filestore.0, &ops[2].filestore.1));
+    assert_eq!(r.matches("f13.rs").count(), DIRS, "{r}");
+    if let Some(s) = reference.as_mut() {
+        let r = text(&s.call(ops[0].reference.0, &ops[0].reference.1));
+        assert!(r.contains("line 19 of file 13 in 7"), "{r}");
+        let r = text(&s.call(ops[1].reference.0, &ops[1].reference.1));
+        assert_eq!(r.lines().count(), FILES_PER_DIR, "{r}");
+        let r = text(&s.call(ops[2].reference.0, &ops[2].reference.1));
+        assert_eq!(r.matches("f13.rs").count(), DIRS, "{r}");
+    }
+
+    println!("| operation | filestore serve (calls/s) | server-filesystem (calls/s) | ratio |");
+    println!("|---|---:|---:|---:|");
+    for op in &ops {
+        let a = rate(&mut fs, op.filestore.0, &op.filestore.1, op.calls);
+        match reference.as_mut() {
+            Some(s) => {
+                let b = rate(s, op.reference.0, &op.reference.1, op.calls);
+                println!("| {} | {a:.0} | {b:.0} | {:.2}x |", op.name, a / b);
+            }
+            None => println!("| {} | {a:.0} | n/a | n/a |", op.name),
+        }
+    }
+    drop(fs);
+    drop(reference);
+}

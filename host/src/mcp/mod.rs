@@ -1,0 +1,173 @@
+//! The MCP server: `filestore serve` (DESIGN §5, §10).
+//!
+//! [`FilestoreServer`] is an [`rmcp::ServerHandler`] over one sandboxed [`Session`]:
+//! each MCP session (a stdio connection, or one HTTP session) gets its own instance
+//! of the component from the shared [`Engine`], over its own mounts. Nothing in this
+//! module knows the tool list: `tools/list` is whatever [`Session::tool_specs`]
+//! returns, `tools/call` goes through [`Session::call`], and when the set of specs
+//! changes after a call (a skill read with `filestore_read` activating tools, a
+//! configured toolset growing) the server sends `notifications/tools/list_changed`.
+//!
+//! What a client sees:
+//! - **tools**: every `filestore_*` tool the session offers, with its JSON Schema and
+//!   annotations; results carry `structuredContent` (the JSON) and the rendered text;
+//!   failures are `isError: true` results whose text is `error[KIND]: message`.
+//! - **prompts**: `filestore_instructions`, the system-prompt block: the mounts, what
+//!   each tool is for, and the `filestore_tree` of the mounts.
+//! - **resources**: the files of the mounts as `filestore:///workspace/src/main.rs`
+//!   URIs, paged by cursor; `resources/read` returns text, or a base64 blob for a
+//!   binary file.
+//!
+//! Transports: [`serve_stdio`] (stdout is the transport; this module never prints
+//! to it) and [`serve_http`] (streamable HTTP, stateful sessions, loopback `Host`
+//! validation).
+//!
+//! [`Session`]: crate::Session
+//! [`Session::tool_specs`]: crate::Session::tool_specs
+//! [`Session::call`]: crate::Session::call
+
+mod prompt;
+mod resources;
+mod server;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+
+use crate::volumes::{MountArg, MountSource};
+use crate::{Engine, MountSpec, SessionOptions};
+
+pub use prompt::INSTRUCTIONS_PROMPT;
+pub use resources::{RESOURCE_BLOB_MAX_BYTES, RESOURCE_PAGE_SIZE, RESOURCE_WALK_LIMIT, URI_SCHEME};
+pub use server::FilestoreServer;
+
+/// Where the streamable HTTP endpoint is mounted.
+pub const HTTP_PATH: &str = "/mcp";
+
+/// The mount points `filestore serve` provides when the user does not: the current
+/// directory read-only, a scratch volume, and the tool-results volume.
+pub const DEFAULT_WORKSPACE: &str = "/workspace";
+/// In-memory scratch space, writable, one per MCP session.
+pub const DEFAULT_SCRATCH: &str = "/scratch";
+/// The tool-results volume (DESIGN §7), read-only for agents.
+pub const DEFAULT_TOOL_CALLS: &str = "/tool_calls";
+
+/// Builds the mounts of one new MCP session.
+///
+/// Called once per MCP session, so in-memory volumes are fresh for each session
+/// while directory volumes see the same directory.
+pub type MountFactory = Arc<dyn Fn() -> crate::Result<Vec<MountSpec>> + Send + Sync>;
+
+/// What every MCP session of a server is made of.
+#[derive(Clone)]
+pub struct ServerConfig {
+    /// The shared engine (one compiled component for all sessions).
+    pub engine: Engine,
+    /// The mounts of each new session.
+    pub mounts: MountFactory,
+    /// Limits and the tool host of each session.
+    pub options: SessionOptions,
+}
+
+impl ServerConfig {
+    /// Sessions over the mounts `factory` builds, with default options.
+    pub fn new(
+        engine: Engine,
+        factory: impl Fn() -> crate::Result<Vec<MountSpec>> + Send + Sync + 'static,
+    ) -> ServerConfig {
+        ServerConfig { engine, mounts: Arc::new(factory), options: SessionOptions::default() }
+    }
+
+    /// Sessions over parsed `--mount` arguments (each session opens them anew).
+    pub fn from_mount_args(engine: Engine, args: Vec<MountArg>) -> ServerConfig {
+        ServerConfig::new(engine, move || args.iter().map(MountArg::open).collect())
+    }
+}
+
+/// The mounts of `filestore serve`: the user's `--mount`s, plus each default whose
+/// mount point the user did not take — `/workspace` (the current directory,
+/// read-only), `/scratch` (memory) and `/tool_calls` (memory, read-only).
+pub fn default_mounts(user: Vec<MountArg>) -> Vec<MountArg> {
+    let taken = |p: &str| user.iter().any(|m| m.point == p);
+    let mut out = Vec::new();
+    if !taken(DEFAULT_WORKSPACE) {
+        out.push(MountArg {
+            point: DEFAULT_WORKSPACE.into(),
+            source: MountSource::Dir(".".into()),
+            read_only: true,
+        });
+    }
+    if !taken(DEFAULT_SCRATCH) {
+        out.push(MountArg {
+            point: DEFAULT_SCRATCH.into(),
+            source: MountSource::Memory,
+            read_only: false,
+        });
+    }
+    if !taken(DEFAULT_TOOL_CALLS) {
+        out.push(MountArg {
+            point: DEFAULT_TOOL_CALLS.into(),
+            source: MountSource::Memory,
+            read_only: true,
+        });
+    }
+    let mut all = user;
+    all.extend(out);
+    all
+}
+
+/// A one-line description of mounts for logs: `/workspace=. (ro), /scratch=mem: (rw)`.
+pub fn describe_mounts(mounts: &[MountArg]) -> String {
+    mounts
+        .iter()
+        .map(|m| {
+            let src = match &m.source {
+                MountSource::Dir(p) => p.display().to_string(),
+                MountSource::Memory => "mem:".to_string(),
+            };
+            format!("{}={} ({})", m.point, src, if m.read_only { "ro" } else { "rw" })
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Serves one MCP session over stdin/stdout until the client disconnects.
+pub async fn serve_stdio(config: ServerConfig) -> anyhow::Result<()> {
+    let server = FilestoreServer::new(&config)?;
+    let running = rmcp::serve_server(server, (tokio::io::stdin(), tokio::io::stdout())).await?;
+    running.waiting().await?;
+    Ok(())
+}
+
+/// The streamable HTTP service: one [`FilestoreServer`] (and sandbox) per HTTP
+/// session. `Host` headers are checked against loopback names plus `extra_hosts`
+/// (DNS-rebinding protection).
+pub fn http_service(
+    config: ServerConfig,
+    extra_hosts: Vec<String>,
+) -> StreamableHttpService<FilestoreServer, LocalSessionManager> {
+    let mut hosts: Vec<String> = vec!["localhost".into(), "127.0.0.1".into(), "::1".into()];
+    hosts.extend(extra_hosts);
+    let http_config = StreamableHttpServerConfig::default().with_allowed_hosts(hosts);
+    StreamableHttpService::new(
+        move || FilestoreServer::new(&config).map_err(std::io::Error::other),
+        Arc::new(LocalSessionManager::default()),
+        http_config,
+    )
+}
+
+/// Serves MCP over streamable HTTP at `http://ADDR/mcp` on an already bound
+/// listener until `shutdown` resolves.
+pub async fn serve_http(
+    config: ServerConfig,
+    listener: tokio::net::TcpListener,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> anyhow::Result<()> {
+    let addr: SocketAddr = listener.local_addr()?;
+    let extra = if addr.ip().is_loopback() { vec![] } else { vec![addr.ip().to_string()] };
+    let router = axum::Router::new().nest_service(HTTP_PATH, http_service(config, extra));
+    axum::serve(listener, router).with_graceful_shutdown(shutdown).await?;
+    Ok(())
+}

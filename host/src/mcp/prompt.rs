@@ -1,0 +1,118 @@
+//! The `filestore_instructions` prompt: the filestore block of an agent's system
+//! prompt — the mounts, what each offered tool is for, and the tree of the mounts.
+
+use rmcp::ErrorData as McpError;
+use rmcp::model::{GetPromptResult, Prompt, PromptArgument, PromptMessage, Role};
+use serde_json::{Value, json};
+
+use super::server::Sandbox;
+
+/// The prompt's name.
+pub const INSTRUCTIONS_PROMPT: &str = "filestore_instructions";
+
+/// Deepest `max_depth` a client may ask the prompt's tree for: the tree is meant to
+/// orient a model, and a deep one over a large directory would flood its context.
+const MAX_TREE_DEPTH: u32 = 20;
+
+/// The prompt as `prompts/list` shows it.
+pub(crate) fn prompt() -> Prompt {
+    Prompt::new(
+        INSTRUCTIONS_PROMPT,
+        Some(
+            "The filestore block for a system prompt: the mounts, what each filestore tool is \
+             for, and the directory tree of the mounts.",
+        ),
+        Some(vec![
+            PromptArgument::new("max_depth")
+                .with_description("Deepest level of the tree (default 3).")
+                .with_required(false),
+            PromptArgument::new("max_files_per_folder")
+                .with_description("Files shown per folder before [N more files] (default 3).")
+                .with_required(false),
+        ]),
+    )
+}
+
+/// Validated prompt arguments.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct PromptArgs {
+    max_depth: u32,
+    max_files_per_folder: u32,
+}
+
+impl PromptArgs {
+    /// Parses the string arguments MCP prompts take; bad values name the argument.
+    pub(crate) fn parse(
+        args: Option<&serde_json::Map<String, Value>>,
+    ) -> Result<PromptArgs, McpError> {
+        let mut out = PromptArgs { max_depth: 3, max_files_per_folder: 3 };
+        let Some(args) = args else { return Ok(out) };
+        for (k, v) in args {
+            let n = match v {
+                Value::String(s) => s.trim().parse::<u32>().ok(),
+                Value::Number(n) => n.as_u64().and_then(|n| u32::try_from(n).ok()),
+                _ => None,
+            };
+            let bad = |why: &str| {
+                McpError::invalid_params(format!("prompt argument '{k}': {why}, got {v}"), None)
+            };
+            match k.as_str() {
+                "max_depth" => match n {
+                    Some(d @ 1..=MAX_TREE_DEPTH) => out.max_depth = d,
+                    _ => return Err(bad(&format!("expected an integer 1..={MAX_TREE_DEPTH}"))),
+                },
+                "max_files_per_folder" => match n {
+                    Some(f) => out.max_files_per_folder = f,
+                    None => return Err(bad("expected a non-negative integer")),
+                },
+                _ => {
+                    return Err(McpError::invalid_params(
+                        format!(
+                            "unknown prompt argument '{k}'; expected max_depth or max_files_per_folder"
+                        ),
+                        None,
+                    ));
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// Renders the prompt for the sandbox as it is now.
+pub(crate) fn render(s: &mut Sandbox, args: &PromptArgs) -> crate::Result<GetPromptResult> {
+    let mounts: Vec<(String, bool)> =
+        s.mounts.iter().map(|m| (m.point.clone(), m.read_only)).collect();
+    let session = s.session()?;
+    let specs = session.tool_specs()?;
+    let tree = session
+        .call(
+            "filestore_tree",
+            &json!({"path": "/", "max_depth": args.max_depth,
+                    "max_files_per_folder": args.max_files_per_folder}),
+        )?
+        .text;
+    let mut text = String::from(
+        "## Files\n\nYou have a sandboxed virtual filesystem, reachable only through the \
+         filestore_* tools. Paths are absolute virtual paths such as /workspace/src/main.rs; \
+         `..` cannot climb above /.\n\nMounts:\n",
+    );
+    for (point, ro) in &mounts {
+        text.push_str(&format!("- {point} ({})\n", if *ro { "read-only" } else { "writable" }));
+    }
+    text.push_str("\nTools:\n");
+    for spec in &specs {
+        let name = spec.get("name").and_then(Value::as_str).unwrap_or("?");
+        let desc = spec.get("description").and_then(Value::as_str).unwrap_or("");
+        text.push_str(&format!("- {name}: {desc}\n"));
+    }
+    text.push_str(
+        "\nRead before you edit; prefer filestore_grep and filestore_glob to find things, and \
+         filestore_edit over rewriting whole files. Results over the read limits say how to \
+         continue (offset, head_limit).\n\nTree:\n```\n",
+    );
+    text.push_str(tree.trim_end());
+    text.push_str("\n```\n");
+    Ok(GetPromptResult::new(vec![PromptMessage::new_text(Role::User, text)])
+        .with_description("filestore: mounts, tools and tree"))
+}

@@ -1,0 +1,216 @@
+//! Files as MCP resources: `resources/list` pages over a glob of every mount,
+//! `resources/read` returns a file's text, or its bytes as a base64 blob.
+//!
+//! URIs are `filestore://` + the virtual path, each path segment percent-encoded
+//! (RFC 3986 unreserved characters and `/` stay as they are):
+//! `filestore:///workspace/src/main.rs`, `filestore:///scratch/a%20b.txt`.
+
+use base64::Engine as _;
+use filestore_guest::read::{BINARY_SNIFF_BYTES, is_binary_prefix};
+use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, percent_decode_str, utf8_percent_encode};
+use rmcp::ErrorData as McpError;
+use rmcp::model::{ListResourcesResult, ReadResourceResult, Resource, ResourceContents};
+use serde_json::{Value, json};
+
+use super::server::{Sandbox, protocol_error};
+
+/// The URI scheme of file resources.
+pub const URI_SCHEME: &str = "filestore";
+
+/// Resources per `resources/list` page.
+pub const RESOURCE_PAGE_SIZE: usize = 200;
+
+/// Most files exposed as resources (the first ones by path). Every page walks the
+/// mounts again, so this bounds what one `resources/list` costs on a huge tree;
+/// files beyond it stay reachable through the tools.
+pub const RESOURCE_WALK_LIMIT: usize = 10_000;
+
+/// Largest binary file `resources/read` returns as a blob. The bytes are held in
+/// memory and base64-encoded (a third larger) in one message, so an unbounded read
+/// of a multi-gigabyte file could exhaust the host's memory.
+pub const RESOURCE_BLOB_MAX_BYTES: u64 = 16 * 1024 * 1024;
+
+/// Characters escaped in a URI path: everything but unreserved characters and `/`.
+const PATH_ESCAPES: &AsciiSet =
+    &NON_ALPHANUMERIC.remove(b'-').remove(b'.').remove(b'_').remove(b'~').remove(b'/');
+
+/// The URI of a virtual path.
+pub(crate) fn uri_of(path: &str) -> String {
+    format!("{URI_SCHEME}://{}", utf8_percent_encode(path, PATH_ESCAPES))
+}
+
+/// The virtual path of a URI; an error names what is wrong with it.
+pub(crate) fn path_of(uri: &str) -> Result<String, McpError> {
+    let bad = |why: &str| {
+        McpError::invalid_params(
+            format!("resource URI '{uri}': {why} (expected {URI_SCHEME}:///mount/path)"),
+            None,
+        )
+    };
+    let rest = uri
+        .strip_prefix(URI_SCHEME)
+        .and_then(|r| r.strip_prefix("://"))
+        .ok_or_else(|| bad("not a filestore URI"))?;
+    if !rest.starts_with('/') {
+        return Err(bad("the path must be absolute (three slashes after the scheme)"));
+    }
+    if rest.contains(['?', '#']) {
+        return Err(bad("queries and fragments are not supported"));
+    }
+    percent_decode_str(rest)
+        .decode_utf8()
+        .map(|p| p.into_owned())
+        .map_err(|_| bad("the path is not UTF-8 once decoded"))
+}
+
+/// A MIME type for well-known text extensions; `None` lets the client decide.
+fn mime_of(path: &str) -> Option<&'static str> {
+    let ext = path.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase())?;
+    Some(match ext.as_str() {
+        "md" | "markdown" => "text/markdown",
+        "json" => "application/json",
+        "html" | "htm" => "text/html",
+        "css" => "text/css",
+        "csv" => "text/csv",
+        "js" | "mjs" => "text/javascript",
+        "yaml" | "yml" => "application/yaml",
+        "toml" => "application/toml",
+        "xml" => "application/xml",
+        "txt" | "rs" | "py" | "ts" | "go" | "c" | "h" | "cpp" | "java" | "sh" | "wit" => {
+            "text/plain"
+        }
+        "png" => "image/png",
+        "jpg" | "jpeg" => "image/jpeg",
+        "gif" => "image/gif",
+        "pdf" => "application/pdf",
+        _ => return None,
+    })
+}
+
+/// One page of resources after `cursor` (the last path of the previous page).
+pub(crate) fn list(s: &mut Sandbox, cursor: Option<&str>) -> Result<ListResourcesResult, McpError> {
+    let out = s
+        .session()
+        .and_then(|session| {
+            session.call(
+                "filestore_glob",
+                &json!({"pattern": "**", "path": "/", "limit": RESOURCE_WALK_LIMIT}),
+            )
+        })
+        .map_err(|e| protocol_error(&e))?;
+    let files = out.json.get("files").and_then(Value::as_array).cloned().unwrap_or_default();
+    let path = |f: &Value| f.get("path").and_then(Value::as_str).unwrap_or_default().to_string();
+    // Sorted by path (glob's contract), so the page starts after the cursor.
+    let start = match cursor {
+        None => 0,
+        Some(c) => files.partition_point(|f| path(f).as_str() <= c),
+    };
+    let page: Vec<Resource> = files[start..]
+        .iter()
+        .take(RESOURCE_PAGE_SIZE)
+        .map(|f| {
+            let p = path(f);
+            let name = p.rsplit('/').next().unwrap_or(&p).to_string();
+            let mut r = Resource::new(uri_of(&p), p.clone()).with_title(name);
+            if let Some(size) = f.get("size").and_then(Value::as_u64) {
+                r = r.with_size(size);
+            }
+            if let Some(m) = mime_of(&p) {
+                r = r.with_mime_type(m);
+            }
+            r
+        })
+        .collect();
+    let mut result = ListResourcesResult::with_all_items(page);
+    if start + RESOURCE_PAGE_SIZE < files.len() {
+        result.next_cursor = result.resources.last().map(|r| r.name.clone());
+    }
+    Ok(result)
+}
+
+/// Reads one resource: text when the file is UTF-8, else a base64 blob.
+pub(crate) fn read(s: &mut Sandbox, uri: &str) -> Result<ReadResourceResult, McpError> {
+    let path = path_of(uri)?;
+    let out = s
+        .session()
+        .and_then(|session| session.call("filestore_read", &json!({"path": path, "raw": true})))
+        .map_err(|e| protocol_error(&e))?;
+    let content = out.json.get("content").and_then(Value::as_str).unwrap_or_default();
+    let path = out.json.pointer("/entry/path").and_then(Value::as_str).unwrap_or(&path).to_string();
+    let uri = uri_of(&path);
+    let text = out.json.get("text").and_then(Value::as_str).unwrap_or_default();
+    // A raw read only checks UTF-8; a NUL byte also makes a file binary (DESIGN §5).
+    let head = &text.as_bytes()[..text.len().min(BINARY_SNIFF_BYTES as usize)];
+    let binary = content == "binary" || is_binary_prefix(head, text.len() == head.len());
+    let contents = if binary {
+        let bytes = read_bytes(s, &path)?;
+        let blob = base64::engine::general_purpose::STANDARD.encode(bytes);
+        ResourceContents::blob(blob, uri)
+            .with_mime_type(mime_of(&path).unwrap_or("application/octet-stream"))
+    } else {
+        ResourceContents::text(text, uri).with_mime_type(mime_of(&path).unwrap_or("text/plain"))
+    };
+    Ok(ReadResourceResult::new(vec![contents]))
+}
+
+/// The bytes of a binary file, read from the host side of its mount.
+///
+/// The component returns text only (its read is line-oriented and never dumps
+/// binary content to a model), so blobs are read here: the same routing as the
+/// guest's mount table (longest matching mount point; overlays by priority, then
+/// mount order; first volume that has the file), over the same volumes.
+fn read_bytes(s: &Sandbox, path: &str) -> Result<Vec<u8>, McpError> {
+    let under = |point: &str| -> Option<String> {
+        if point == "/" {
+            return Some(path.to_string());
+        }
+        match path.strip_prefix(point) {
+            Some("") => Some("/".into()),
+            Some(rest) if rest.starts_with('/') => Some(rest.to_string()),
+            _ => None,
+        }
+    };
+    let best = s.mounts.iter().filter(|m| under(&m.point).is_some()).map(|m| m.point.len()).max();
+    let mut candidates: Vec<_> = s
+        .mounts
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| Some(m.point.len()) == best && under(&m.point).is_some())
+        .collect();
+    candidates.sort_by_key(|(i, m)| (m.priority, *i));
+    for (_, m) in candidates {
+        let rel = under(&m.point).unwrap_or_default();
+        let Ok(entry) = m.volume.stat(&rel) else { continue };
+        if entry.size > RESOURCE_BLOB_MAX_BYTES {
+            return Err(McpError::invalid_params(
+                format!(
+                    "error[too-large]: {path} is {} bytes; binary resources are limited to \
+                     {RESOURCE_BLOB_MAX_BYTES} bytes",
+                    entry.size
+                ),
+                None,
+            ));
+        }
+        return m.volume.read(&rel, 0, entry.size).map_err(|e| {
+            McpError::internal_error(format!("error[{}]: {path}: {e}", e.kind().as_str()), None)
+        });
+    }
+    Err(McpError::resource_not_found(format!("error[not-found]: {path}"), None))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uris_round_trip_and_bad_ones_say_why() {
+        for p in ["/workspace/src/main.rs", "/scratch/a b.txt", "/w/é%#?.md", "/"] {
+            assert_eq!(path_of(&uri_of(p)).unwrap(), p, "{p}");
+        }
+        assert_eq!(uri_of("/scratch/a b.txt"), "filestore:///scratch/a%20b.txt");
+        assert!(path_of("file:///etc/passwd").unwrap_err().message.contains("not a filestore URI"));
+        assert!(path_of("filestore://host/x").unwrap_err().message.contains("absolute"));
+        assert!(path_of("filestore:///x?y").unwrap_err().message.contains("queries"));
+        assert!(path_of("filestore:///%FF").unwrap_err().message.contains("UTF-8"));
+    }
+}

@@ -1,0 +1,291 @@
+//! The MCP handler: one sandboxed session per MCP session, tools listed and called
+//! through the session's generic entry points.
+
+use std::borrow::Cow;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, GetPromptRequestParams,
+    GetPromptResponse, Implementation, ListPromptsResult, ListResourcesResult, ListToolsResult,
+    PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse,
+    ServerCapabilities, ServerConfig as McpServerInfo, Tool,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
+use serde_json::{Value, json};
+
+use super::ServerConfig;
+use crate::{CallOutput, Engine, Error, MountSpec, Session, SessionOptions};
+
+/// A short version of the instructions, sent in the `initialize` result.
+const SERVER_INSTRUCTIONS: &str = "A sandboxed virtual filesystem. Use the filestore_* tools with \
+absolute virtual paths (e.g. /workspace/src/main.rs); start with filestore_tree or filestore_ls \
+on / to see the mounts. The prompt `filestore_instructions` has the full guide and the tree.";
+
+/// The MCP server of one MCP session.
+///
+/// Cheap to clone (clones share the sandbox). Every sandbox operation runs on a
+/// blocking thread, so a slow call never stalls the async runtime.
+#[derive(Clone)]
+pub struct FilestoreServer {
+    sandbox: Arc<Mutex<Sandbox>>,
+}
+
+/// One MCP session's sandbox and what the client has been told about it.
+pub(crate) struct Sandbox {
+    engine: Engine,
+    options: SessionOptions,
+    /// The session's mounts, kept so a poisoned session can be replaced over the
+    /// same volumes (in-memory content survives a trap).
+    pub(crate) mounts: Vec<MountSpec>,
+    session: Session,
+    /// The tool specs as last listed or checked: the reference for list_changed.
+    specs: Vec<Value>,
+}
+
+impl Sandbox {
+    fn new(config: &ServerConfig) -> crate::Result<Sandbox> {
+        let mounts = (config.mounts)()?;
+        let mut session = config.engine.session_with(mounts.clone(), config.options.clone())?;
+        let specs = session.tool_specs()?;
+        Ok(Sandbox {
+            engine: config.engine.clone(),
+            options: config.options.clone(),
+            mounts,
+            session,
+            specs,
+        })
+    }
+
+    /// The live session, replacing one an earlier trap poisoned.
+    pub(crate) fn session(&mut self) -> crate::Result<&mut Session> {
+        if self.session.is_poisoned() {
+            self.session = self.engine.session_with(self.mounts.clone(), self.options.clone())?;
+        }
+        Ok(&mut self.session)
+    }
+
+    /// Runs one tool.
+    fn call(&mut self, tool: &str, args: &Value) -> Called {
+        let out = match self.session() {
+            Ok(s) => s.call(tool, args),
+            Err(e) => return Called { out: Err(e), specs_changed: false, poisoned: false },
+        };
+        let poisoned = self.session.is_poisoned();
+        Called { out, specs_changed: self.refresh_specs(), poisoned }
+    }
+
+    /// Re-reads the tool specs; true when they differ from the last ones seen.
+    ///
+    /// The comparison covers names, schemas, descriptions and annotations, so any
+    /// change a client would want to re-list for is noticed, whatever caused it.
+    fn refresh_specs(&mut self) -> bool {
+        let Ok(session) = self.session() else { return false };
+        match session.tool_specs() {
+            Ok(specs) if specs != self.specs => {
+                self.specs = specs;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn tools(&mut self) -> crate::Result<Vec<Value>> {
+        let specs = self.session()?.tool_specs()?;
+        self.specs = specs.clone();
+        Ok(specs)
+    }
+}
+
+/// What one call did.
+struct Called {
+    out: crate::Result<CallOutput>,
+    /// The set of tool specs changed: tell the client.
+    specs_changed: bool,
+    /// The call poisoned the session (a trap or limit); the next call gets a new one.
+    poisoned: bool,
+}
+
+impl FilestoreServer {
+    /// A server over a new sandboxed session built from `config`.
+    pub fn new(config: &ServerConfig) -> crate::Result<FilestoreServer> {
+        Ok(FilestoreServer { sandbox: Arc::new(Mutex::new(Sandbox::new(config)?)) })
+    }
+
+    /// Runs `f` on the sandbox on a blocking thread.
+    async fn with_sandbox<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&mut Sandbox) -> T + Send + 'static,
+    ) -> Result<T, McpError> {
+        let sandbox = self.sandbox.clone();
+        tokio::task::spawn_blocking(move || f(&mut lock(&sandbox)))
+            .await
+            .map_err(|e| McpError::internal_error(format!("sandbox task failed: {e}"), None))
+    }
+
+    /// How many tools the session offers now.
+    pub fn tool_count(&self) -> usize {
+        lock(&self.sandbox).specs.len()
+    }
+
+    /// Mount points and whether each is read-only, in mount order.
+    pub fn mounts(&self) -> Vec<(String, bool)> {
+        lock(&self.sandbox).mounts.iter().map(|m| (m.point.clone(), m.read_only)).collect()
+    }
+}
+
+/// Locks the sandbox. A panic while it was held cannot leave the sandbox half
+/// updated in a way later calls could observe (the guest state lives in the store,
+/// whose calls either complete or poison the session), so a poisoned lock is reused.
+fn lock(sandbox: &Mutex<Sandbox>) -> MutexGuard<'_, Sandbox> {
+    sandbox.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// A tool spec from the session as an MCP tool.
+fn to_tool(spec: Value) -> Result<Tool, McpError> {
+    serde_json::from_value::<Tool>(spec.clone()).map_err(|e| {
+        McpError::internal_error(format!("tool spec is not a valid MCP tool ({e}): {spec}"), None)
+    })
+}
+
+/// The MCP result of a successful call: the JSON as `structuredContent` (wrapped in
+/// `{"result": ...}` when it is not an object, which MCP requires) plus the text.
+pub(crate) fn success(out: CallOutput) -> CallToolResult {
+    let structured = match out.json {
+        Value::Object(_) => out.json,
+        other => json!({ "result": other }),
+    };
+    let mut r = CallToolResult::success(vec![ContentBlock::text(out.text)]);
+    r.structured_content = Some(structured);
+    r
+}
+
+/// The MCP result of a failed call: `isError: true`, the text `error[KIND]: message`
+/// and `{"error": {"kind", "message"}}` as structured content.
+pub(crate) fn failure(e: &Error, poisoned: bool) -> CallToolResult {
+    let kind = e.kind_name();
+    let mut message = e.to_string();
+    if poisoned {
+        message.push_str(
+            "; the sandbox is replaced by a fresh one for the next call (volumes are kept)",
+        );
+    }
+    let mut r =
+        CallToolResult::error(vec![ContentBlock::text(format!("error[{kind}]: {message}"))]);
+    r.structured_content = Some(json!({"error": {"kind": kind, "message": message}}));
+    r
+}
+
+/// Maps a host error outside a tool call (prompt, resource) to a protocol error.
+pub(crate) fn protocol_error(e: &Error) -> McpError {
+    let text = format!("error[{}]: {e}", e.kind_name());
+    match e.kind_name() {
+        "not-found" => McpError::resource_not_found(text, None),
+        "invalid-path" | "invalid-argument" | "not-a-file" | "too-large" => {
+            McpError::invalid_params(text, None)
+        }
+        _ => McpError::internal_error(text, None),
+    }
+}
+
+impl ServerHandler for FilestoreServer {
+    fn get_info(&self) -> McpServerInfo {
+        McpServerInfo::new(
+            ServerCapabilities::builder()
+                .enable_prompts()
+                .enable_resources()
+                .enable_tools()
+                .enable_tool_list_changed()
+                .build(),
+        )
+        .with_server_info(Implementation::new("filestore", env!("CARGO_PKG_VERSION")))
+        .with_instructions(SERVER_INSTRUCTIONS)
+    }
+
+    /// Protocol revisions up to 2025-11-25. The 2026-07-28 revision removes sessions
+    /// from streamable HTTP (every request is served by a new handler), and the
+    /// product is a sandbox per conversation whose `/scratch` persists between
+    /// calls; clients negotiate down to 2025-11-25, which every current SDK speaks.
+    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
+        Cow::Borrowed(ProtocolVersion::known_up_to(&ProtocolVersion::V_2025_11_25))
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, McpError> {
+        let specs = self.with_sandbox(|s| s.tools()).await?.map_err(|e| protocol_error(&e))?;
+        let tools = specs.into_iter().map(to_tool).collect::<Result<Vec<_>, _>>()?;
+        Ok(ListToolsResult::with_all_items(tools))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, McpError> {
+        let name = request.name.to_string();
+        let args = Value::Object(request.arguments.unwrap_or_default());
+        let called = self.with_sandbox(move |s| s.call(&name, &args)).await?;
+        if called.specs_changed {
+            // The client re-lists on this; a closed connection just drops it.
+            let _ = context.peer.notify_tool_list_changed().await;
+        }
+        Ok(match called.out {
+            Ok(out) => success(out),
+            Err(e) => failure(&e, called.poisoned),
+        }
+        .into())
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, McpError> {
+        Ok(ListPromptsResult::with_all_items(vec![super::prompt::prompt()]))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, McpError> {
+        if request.name != super::INSTRUCTIONS_PROMPT {
+            return Err(McpError::invalid_params(
+                format!(
+                    "unknown prompt '{}'; this server has '{}'",
+                    request.name,
+                    super::INSTRUCTIONS_PROMPT
+                ),
+                None,
+            ));
+        }
+        let args = super::prompt::PromptArgs::parse(request.arguments.as_ref())?;
+        let result = self
+            .with_sandbox(move |s| super::prompt::render(s, &args))
+            .await?
+            .map_err(|e| protocol_error(&e))?;
+        Ok(result.into())
+    }
+
+    async fn list_resources(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, McpError> {
+        let cursor = request.and_then(|r| r.cursor);
+        self.with_sandbox(move |s| super::resources::list(s, cursor.as_deref())).await?
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, McpError> {
+        let uri = request.uri;
+        let result = self.with_sandbox(move |s| super::resources::read(s, &uri)).await??;
+        Ok(result.into())
+    }
+}

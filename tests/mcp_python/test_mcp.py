@@ -1,0 +1,307 @@
+"""`filestore serve` driven by an MCP client we did not write: the Python `mcp` SDK.
+
+Runs over stdio and over streamable HTTP (loopback only) against the real binary
+named by $FILESTORE_BIN, in a fresh fixture directory that the server serves as its
+current directory (the zero-flag default: read-only at /workspace).
+
+    FILESTORE_BIN=target/debug/filestore python -m unittest discover -s tests/mcp_python -v
+
+The Rust integration test `mcp::python_sdk_client` runs this with the venv's python.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import unittest
+from pathlib import Path
+
+from mcp import ClientSession, types
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.streamable_http import streamable_http_client
+
+BIN = os.environ.get("FILESTORE_BIN", "")
+
+READ_TOOLS = {"filestore_ls", "filestore_read", "filestore_glob", "filestore_grep", "filestore_tree"}
+WRITE_TOOLS = {"filestore_write", "filestore_edit", "filestore_delete", "filestore_move"}
+
+# More files than one resources/list page (RESOURCE_PAGE_SIZE = 200), so paging is exercised.
+MANY_FILES = 230
+BINARY = bytes(range(256)) + b"\x00tail"
+
+
+def make_fixture() -> Path:
+    root = Path(tempfile.mkdtemp(prefix="filestore-mcp-"))
+    (root / "hello.txt").write_text("hello world\nsecond line\n")
+    (root / "src").mkdir()
+    (root / "src" / "main.rs").write_text("fn main() {\n    println!(\"hi\");\n}\n")
+    (root / "src" / "lib.rs").write_text("pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n")
+    (root / "a b.txt").write_text("spaces in the name\n")
+    (root / "data.bin").write_bytes(BINARY)
+    many = root / "many"
+    many.mkdir()
+    for i in range(MANY_FILES):
+        (many / f"f{i:03}.txt").write_text(f"file {i}\n")
+    return root
+
+
+def text_of(result: types.CallToolResult) -> str:
+    return "\n".join(c.text for c in result.content if isinstance(c, types.TextContent))
+
+
+class Checks:
+    """The assertions, shared by the stdio and HTTP cases. Subclasses provide `connect()`."""
+
+    fixture: Path
+
+    def connect(self) -> contextlib.AbstractAsyncContextManager[ClientSession]:
+        raise NotImplementedError
+
+    async def call_ok(self, s: ClientSession, tool: str, args: dict) -> types.CallToolResult:
+        r = await s.call_tool(tool, args)
+        self.assertFalse(r.is_error, f"{tool} {args} failed: {text_of(r)}")
+        self.assertIsInstance(r.structured_content, dict, f"{tool}: structuredContent")
+        return r
+
+    async def call_err(self, s: ClientSession, tool: str, args: dict) -> str:
+        r = await s.call_tool(tool, args)
+        self.assertTrue(r.is_error, f"{tool} {args} should fail, got {text_of(r)}")
+        return text_of(r)
+
+    async def test_initialize_and_list_tools(self) -> None:
+        async with self.connect() as s:
+            info = s.initialize_result
+            self.assertEqual(info.server_info.name, "filestore")
+            caps = info.capabilities
+            self.assertTrue(caps.tools and caps.tools.list_changed)
+            self.assertIsNotNone(caps.prompts)
+            self.assertIsNotNone(caps.resources)
+            tools = {t.name: t for t in (await s.list_tools()).tools}
+            # /scratch is writable, so the mutating tools are offered too.
+            self.assertEqual(set(tools), READ_TOOLS | WRITE_TOOLS)
+            for name, t in tools.items():
+                self.assertEqual(t.input_schema.get("type"), "object", name)
+                self.assertGreater(len(t.description or ""), 40, name)
+                a = t.annotations
+                self.assertIsNotNone(a, name)
+                self.assertIs(a.open_world_hint, False, name)
+                self.assertIs(a.read_only_hint, name in READ_TOOLS, name)
+                self.assertIs(a.destructive_hint, name in WRITE_TOOLS, name)
+            self.assertIn("path", tools["filestore_read"].input_schema["required"])
+
+    async def test_call_every_tool(self) -> None:
+        async with self.connect() as s:
+            r = await self.call_ok(s, "filestore_ls", {"path": "/"})
+            for point in ("workspace", "scratch", "tool_calls"):
+                self.assertIn(point, text_of(r))
+
+            r = await self.call_ok(s, "filestore_read", {"path": "/workspace/hello.txt"})
+            self.assertIn("     1\thello world", text_of(r))
+            self.assertEqual(r.structured_content["total_lines"], 2)
+
+            r = await self.call_ok(s, "filestore_glob", {"pattern": "*.rs", "path": "/workspace"})
+            paths = [f["path"] for f in r.structured_content["files"]]
+            self.assertEqual(paths, ["/workspace/src/lib.rs", "/workspace/src/main.rs"])
+
+            r = await self.call_ok(
+                s, "filestore_grep", {"pattern": "fn main", "path": "/workspace", "output_mode": "content"}
+            )
+            self.assertIn("/workspace/src/main.rs:1:fn main() {", text_of(r))
+
+            r = await self.call_ok(s, "filestore_tree", {"path": "/workspace"})
+            self.assertIn("src", text_of(r))
+            self.assertIn("hello.txt", text_of(r))
+
+            await self.call_ok(s, "filestore_write", {"path": "/scratch/notes/a.md", "content": "one\ntwo\n"})
+            await self.call_ok(
+                s, "filestore_edit", {"path": "/scratch/notes/a.md", "old_string": "two", "new_string": "three"}
+            )
+            r = await self.call_ok(s, "filestore_read", {"path": "/scratch/notes/a.md"})
+            self.assertIn("     2\tthree", text_of(r))
+            await self.call_ok(s, "filestore_move", {"source": "/scratch/notes/a.md", "destination": "/scratch/b.md"})
+            await self.call_ok(s, "filestore_read", {"path": "/scratch/b.md"})
+            await self.call_ok(s, "filestore_delete", {"path": "/scratch/b.md"})
+            self.assertIn("not-found", await self.call_err(s, "filestore_read", {"path": "/scratch/b.md"}))
+
+    async def test_error_results_say_what_went_wrong(self) -> None:
+        async with self.connect() as s:
+            msg = await self.call_err(s, "filestore_write", {"path": "/workspace/new.txt", "content": "x"})
+            self.assertRegex(msg, r"^error\[read-only\]: .*/workspace")
+            self.assertFalse((self.fixture / "new.txt").exists(), "a refused write left a file")
+            msg = await self.call_err(s, "filestore_read", {"path": "/workspace/missing.txt"})
+            self.assertIn("error[not-found]", msg)
+            self.assertIn("/workspace/missing.txt", msg)
+            msg = await self.call_err(s, "filestore_read", {"path": "/../etc/passwd"})
+            self.assertIn("error[invalid-path]", msg)
+            msg = await self.call_err(s, "filestore_grep", {"pattern": "("})
+            self.assertIn("error[invalid-pattern]", msg)
+            r = await s.call_tool("filestore_read", {"path": "/workspace/missing.txt"})
+            self.assertEqual(r.structured_content["error"]["kind"], "not-found")
+            msg = await self.call_err(s, "filestore_nope", {})
+            self.assertIn("filestore_nope", msg)
+
+    async def test_instructions_prompt(self) -> None:
+        async with self.connect() as s:
+            prompts = (await s.list_prompts()).prompts
+            self.assertEqual([p.name for p in prompts], ["filestore_instructions"])
+            r = await s.get_prompt("filestore_instructions", {"max_depth": "2"})
+            text = r.messages[0].content.text
+            self.assertIn("/workspace (read-only)", text)
+            self.assertIn("/scratch (writable)", text)
+            for tool in READ_TOOLS | WRITE_TOOLS:
+                self.assertIn(f"- {tool}: ", text)
+            self.assertIn("hello.txt", text)  # the tree
+            with self.assertRaises(Exception) as bad:
+                await s.get_prompt("filestore_instructions", {"max_depth": "deep"})
+            self.assertIn("max_depth", str(bad.exception))
+
+    async def test_resources_paged_and_read(self) -> None:
+        async with self.connect() as s:
+            seen: list[str] = []
+            cursor = None
+            pages = 0
+            while True:
+                params = types.PaginatedRequestParams(cursor=cursor) if cursor else None
+                page = await s.list_resources(params=params)
+                pages += 1
+                seen.extend(str(r.uri) for r in page.resources)
+                cursor = page.next_cursor
+                if not cursor:
+                    break
+                self.assertLess(pages, 100, "cursor never ends")
+            self.assertGreaterEqual(pages, 2)
+            self.assertEqual(len(seen), len(set(seen)), "a resource was listed twice")
+            on_disk = {
+                "filestore:///workspace/" + p.relative_to(self.fixture).as_posix().replace(" ", "%20")
+                for p in self.fixture.rglob("*")
+                if p.is_file()
+            }
+            self.assertEqual(set(seen), on_disk)
+
+            r = await s.read_resource("filestore:///workspace/hello.txt")
+            self.assertEqual(r.contents[0].text, "hello world\nsecond line\n")
+            r = await s.read_resource("filestore:///workspace/a%20b.txt")
+            self.assertEqual(r.contents[0].text, "spaces in the name\n")
+            r = await s.read_resource("filestore:///workspace/data.bin")
+            self.assertEqual(base64.b64decode(r.contents[0].blob), BINARY)
+            with self.assertRaises(Exception) as bad:
+                await s.read_resource("filestore:///workspace/missing.txt")
+            self.assertIn("not-found", str(bad.exception))
+
+    @unittest.skip(
+        "list_changed after a skill is read: the host library does not activate skill tools "
+        "yet (Session::tool_specs never changes), so there is nothing to observe; the server "
+        "already compares the specs after every call and notifies"
+    )
+    async def test_list_changed_after_skill_read(self) -> None:
+        raise AssertionError("enable when skill activation reaches Session::tool_specs")
+
+
+class StdioTest(Checks, unittest.IsolatedAsyncioTestCase):
+    def setUp(self) -> None:
+        self.fixture = make_fixture()
+
+    def tearDown(self) -> None:
+        shutil.rmtree(self.fixture, ignore_errors=True)
+
+    @contextlib.asynccontextmanager
+    async def connect(self):
+        params = StdioServerParameters(command=BIN, args=["serve"], cwd=str(self.fixture))
+        with open(os.devnull, "w") as devnull:
+            async with stdio_client(params, errlog=devnull) as (read, write):
+                async with ClientSession(read, write) as s:
+                    await s.initialize()
+                    yield s
+
+
+class HttpServer:
+    """`filestore serve --http 127.0.0.1:0` in a directory; the URL from its summary line."""
+
+    def __init__(self, cwd: Path, *extra: str) -> None:
+        self.proc = subprocess.Popen(
+            [BIN, "serve", "--http", "127.0.0.1:0", *extra],
+            cwd=cwd,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        self.stderr: list[str] = []
+        line = self.proc.stderr.readline()
+        self.stderr.append(line)
+        m = re.search(r"(http://127\.0\.0\.1:\d+/mcp)", line)
+        if not m:
+            self.proc.kill()
+            raise AssertionError(f"no URL in the startup line: {line!r} {self.proc.stderr.read()}")
+        self.url = m.group(1)
+        # Keep draining stderr so the server never blocks on a full pipe.
+        threading.Thread(target=lambda: self.stderr.extend(self.proc.stderr), daemon=True).start()
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self.proc.stdout.close()
+
+
+class HttpTest(Checks, unittest.IsolatedAsyncioTestCase):
+    def setUp(self) -> None:
+        self.fixture = make_fixture()
+        self.server = HttpServer(self.fixture)
+
+    def tearDown(self) -> None:
+        self.server.stop()
+        shutil.rmtree(self.fixture, ignore_errors=True)
+
+    @contextlib.asynccontextmanager
+    async def connect(self):
+        async with streamable_http_client(self.server.url) as streams:
+            read, write = streams[0], streams[1]
+            async with ClientSession(read, write) as s:
+                await s.initialize()
+                yield s
+
+    async def test_each_http_session_has_its_own_sandbox(self) -> None:
+        async with self.connect() as a, self.connect() as b:
+            await self.call_ok(a, "filestore_write", {"path": "/scratch/mine.txt", "content": "a's"})
+            r = await self.call_ok(a, "filestore_read", {"path": "/scratch/mine.txt"})
+            self.assertIn("a's", text_of(r))
+            self.assertIn("not-found", await self.call_err(b, "filestore_read", {"path": "/scratch/mine.txt"}))
+
+
+class WritableWorkspaceTest(unittest.IsolatedAsyncioTestCase):
+    """`--mount /workspace=DIR` replaces the read-only default with a writable one."""
+
+    async def test_writable_workspace_mount(self) -> None:
+        fixture = make_fixture()
+        try:
+            params = StdioServerParameters(
+                command=BIN, args=["serve", "--mount", f"/workspace={fixture}"], cwd=tempfile.gettempdir()
+            )
+            with open(os.devnull, "w") as devnull:
+                async with stdio_client(params, errlog=devnull) as (read, write):
+                    async with ClientSession(read, write) as s:
+                        await s.initialize()
+                        r = await s.call_tool("filestore_write", {"path": "/workspace/out.txt", "content": "written"})
+                        self.assertFalse(r.is_error, text_of(r))
+                        r = await s.call_tool("filestore_read", {"path": "/workspace/hello.txt"})
+                        self.assertFalse(r.is_error, text_of(r))
+            self.assertEqual((fixture / "out.txt").read_text(), "written")
+        finally:
+            shutil.rmtree(fixture, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    if not BIN:
+        sys.exit("set FILESTORE_BIN to the filestore binary")
+    unittest.main(verbosity=2)
