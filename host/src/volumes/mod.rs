@@ -12,6 +12,7 @@ use std::sync::Arc;
 pub use filestore_guest::volume::{MemoryVolume, Volume, Walk, WriteOptions};
 
 pub mod dir;
+pub mod skills;
 
 /// A backend shared between the host and any number of sessions.
 pub type SharedVolume = Arc<dyn Volume + Send + Sync>;

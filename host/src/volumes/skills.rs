@@ -1,0 +1,251 @@
+//! The skills volume (DESIGN §8): skills loaded from a host directory (or added
+//! through the API) and served read-only at `/skills`.
+//!
+//! Loading validates every `SKILL.md` with the same code the component uses
+//! ([`filestore_guest::skills::parse`]); an invalid skill is reported with all its
+//! reasons and left out, the others load. Each loaded file is stored read-only in a
+//! [`MemoryVolume`] with entry type `skill` (the `SKILL.md`) or `skill_reference`
+//! (everything else in the folder) and the attributes `skill_name` and
+//! `skill_description`, so `ls`/`glob`/`grep`/`read` show what they are.
+
+use std::path::Path;
+
+use filestore_guest::skills::{
+    self, SKILL_FILE, Skill, SkillProblem, TYPE_SKILL, TYPE_SKILL_REFERENCE,
+};
+use filestore_guest::volume::{MemoryVolume, Volume, WriteOptions};
+use filestore_guest::{Error, ErrorKind};
+
+use super::dir::DirVolume;
+
+/// Largest file copied from a skill folder: references are documents, not datasets.
+pub const MAX_SKILL_REFERENCE_BYTES: u64 = 16 * 1024 * 1024;
+/// Most entries walked in a skills directory.
+pub const MAX_SKILL_ENTRIES: usize = 100_000;
+
+/// A set of validated skills in a read-only memory volume.
+#[derive(Debug, Clone, Default)]
+pub struct SkillsVolume {
+    volume: MemoryVolume,
+    skills: Vec<Skill>,
+    problems: Vec<SkillProblem>,
+}
+
+impl SkillsVolume {
+    /// An empty skills volume.
+    pub fn new() -> SkillsVolume {
+        SkillsVolume::default()
+    }
+
+    /// Loads every skill under `dir` (any depth: `dir/.../{name}/SKILL.md`).
+    ///
+    /// Fails only when `dir` itself cannot be opened; invalid skills are collected in
+    /// [`SkillsVolume::problems`].
+    pub fn load_dir(dir: impl AsRef<Path>) -> Result<SkillsVolume, Error> {
+        let src = DirVolume::open(dir.as_ref(), true)?;
+        let walk = src.walk("/", MAX_SKILL_ENTRIES)?;
+        if walk.truncated {
+            return Err(Error::new(
+                ErrorKind::LimitExceeded,
+                format!("{}: more than {MAX_SKILL_ENTRIES} entries", dir.as_ref().display()),
+            ));
+        }
+        let mut me = SkillsVolume::new();
+        let mut skill_dirs: Vec<String> = walk
+            .entries
+            .iter()
+            .filter(|e| !e.is_dir() && e.name() == SKILL_FILE && e.entry_type == "file")
+            .filter_map(|e| filestore_guest::paths::parent(&e.path).map(str::to_string))
+            .collect();
+        skill_dirs.sort();
+        for skill_dir in skill_dirs {
+            let files: Vec<(String, u64)> = walk
+                .entries
+                .iter()
+                .filter(|e| {
+                    !e.is_dir()
+                        && e.entry_type == "file"
+                        && filestore_guest::paths::is_within(&e.path, &skill_dir)
+                })
+                .map(|e| (e.path.clone(), e.size))
+                .collect();
+            let mut loaded = Vec::new();
+            let mut reasons = Vec::new();
+            for (path, size) in files {
+                if size > MAX_SKILL_REFERENCE_BYTES {
+                    reasons.push(format!(
+                        "{path}: {size} bytes; the limit is {MAX_SKILL_REFERENCE_BYTES}"
+                    ));
+                    continue;
+                }
+                match src.read(&path, 0, size) {
+                    Ok(data) => loaded.push((path, data)),
+                    Err(e) => reasons.push(e.to_string()),
+                }
+            }
+            let skill_md = format!("{skill_dir}/{SKILL_FILE}");
+            if !reasons.is_empty() {
+                me.problems.push(SkillProblem { path: format!("/skills{skill_md}"), reasons });
+                continue;
+            }
+            let rel: Vec<(String, Vec<u8>)> = loaded;
+            me.add_files(&skill_dir, &skill_md, rel);
+        }
+        Ok(me)
+    }
+
+    /// Adds one skill from in-memory files (`(path inside the skill folder, bytes)`,
+    /// e.g. `("SKILL.md", ...)`, `("refs/guide.md", ...)`) under `/skills/{folder}`.
+    pub fn add(
+        &mut self,
+        folder: &str,
+        files: Vec<(String, Vec<u8>)>,
+    ) -> Result<&Skill, SkillProblem> {
+        let base = filestore_guest::paths::normalize(folder).map_err(|e| SkillProblem {
+            path: format!("/skills/{folder}"),
+            reasons: vec![e.to_string()],
+        })?;
+        let mut abs = Vec::new();
+        for (p, data) in files {
+            match filestore_guest::paths::join(&base, &p) {
+                Ok(full) if filestore_guest::paths::is_within(&full, &base) => {
+                    abs.push((full, data))
+                }
+                _ => {
+                    return Err(SkillProblem {
+                        path: format!("/skills{base}"),
+                        reasons: vec![format!("file '{p}' lies outside the skill folder")],
+                    });
+                }
+            }
+        }
+        let skill_md = format!("{base}/{SKILL_FILE}");
+        let before = self.skills.len();
+        self.add_files(&base, &skill_md, abs);
+        match self.skills.get(before) {
+            Some(s) => Ok(s),
+            None => Err(self.problems.last().cloned().unwrap_or(SkillProblem {
+                path: format!("/skills{skill_md}"),
+                reasons: vec!["SKILL.md is missing".into()],
+            })),
+        }
+    }
+
+    fn add_files(&mut self, dir: &str, skill_md: &str, files: Vec<(String, Vec<u8>)>) {
+        let folder = filestore_guest::paths::file_name(dir);
+        let shown = format!("/skills{skill_md}");
+        let Some((_, md)) = files.iter().find(|(p, _)| p == skill_md) else {
+            self.problems
+                .push(SkillProblem { path: shown, reasons: vec!["SKILL.md is missing".into()] });
+            return;
+        };
+        let text = match std::str::from_utf8(md) {
+            Ok(t) => t,
+            Err(_) => {
+                self.problems.push(SkillProblem {
+                    path: shown,
+                    reasons: vec!["SKILL.md is not UTF-8 text".into()],
+                });
+                return;
+            }
+        };
+        let mut skill = match skills::parse(&shown, folder, text) {
+            Ok(s) => s,
+            Err(p) => {
+                self.problems.push(p);
+                return;
+            }
+        };
+        if self.skills.iter().any(|s| s.name == skill.name) {
+            self.problems.push(SkillProblem {
+                path: shown,
+                reasons: vec![format!("another skill is already named '{}'", skill.name)],
+            });
+            return;
+        }
+        let attributes =
+            serde_json::json!({"skill_name": skill.name, "skill_description": skill.description});
+        for (path, data) in &files {
+            let entry_type = if path == skill_md { TYPE_SKILL } else { TYPE_SKILL_REFERENCE };
+            let opts = WriteOptions {
+                create_only: false,
+                read_only: true,
+                entry_type: Some(entry_type.to_string()),
+                attributes: Some(attributes.clone()),
+            };
+            // The volume is private to this loader and paths were validated.
+            let _ = self.volume.write(path, data, &opts);
+        }
+        skill.path = shown;
+        self.skills.push(skill);
+    }
+
+    /// The loaded skills, by load order.
+    pub fn skills(&self) -> &[Skill] {
+        &self.skills
+    }
+
+    /// Skills that could not be loaded, with every reason.
+    pub fn problems(&self) -> &[SkillProblem] {
+        &self.problems
+    }
+
+    /// The volume to mount at `/skills` (read-only).
+    pub fn volume(&self) -> MemoryVolume {
+        self.volume.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn md(name: &str, extra: &str) -> String {
+        format!(
+            "---\nname: {name}\ndescription: Does {name} things.\n{extra}---\nBody of {name}.\n"
+        )
+    }
+
+    #[test]
+    fn loads_valid_and_reports_invalid() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        std::fs::create_dir_all(root.join("team/pdf/refs")).unwrap();
+        std::fs::write(
+            root.join("team/pdf/SKILL.md"),
+            md("pdf", "allowed-tools: filestore_read\n"),
+        )
+        .unwrap();
+        std::fs::write(root.join("team/pdf/refs/forms.md"), "how to fill forms").unwrap();
+        std::fs::create_dir_all(root.join("broken")).unwrap();
+        std::fs::write(root.join("broken/SKILL.md"), md("Wrong_Name", "color: red\n")).unwrap();
+        std::fs::create_dir_all(root.join("notes")).unwrap();
+        std::fs::write(root.join("notes/README.md"), "not a skill").unwrap();
+        let sv = SkillsVolume::load_dir(root).unwrap();
+        assert_eq!(sv.skills().len(), 1);
+        assert_eq!(sv.skills()[0].path, "/skills/team/pdf/SKILL.md");
+        assert_eq!(sv.problems().len(), 1);
+        let p = &sv.problems()[0];
+        assert_eq!(p.path, "/skills/broken/SKILL.md");
+        assert!(p.reasons.len() >= 2, "{p}");
+        let v = sv.volume();
+        let e = v.stat("/team/pdf/SKILL.md").unwrap();
+        assert_eq!(e.entry_type, "skill");
+        assert!(e.read_only);
+        assert_eq!(e.attributes.as_ref().unwrap()["skill_name"], "pdf");
+        assert_eq!(v.stat("/team/pdf/refs/forms.md").unwrap().entry_type, "skill_reference");
+        assert!(v.stat("/broken/SKILL.md").is_err(), "invalid skills are not loaded");
+        assert!(v.stat("/notes/README.md").is_err(), "files outside skills are not loaded");
+    }
+
+    #[test]
+    fn api_add_validates() {
+        let mut sv = SkillsVolume::new();
+        sv.add("csv", vec![("SKILL.md".into(), md("csv", "").into_bytes())]).unwrap();
+        let e = sv.add("x", vec![("../escape.md".into(), b"x".to_vec())]).unwrap_err();
+        assert!(e.reasons[0].contains("outside"), "{e}");
+        let e = sv.add("dup", vec![("SKILL.md".into(), md("csv", "").into_bytes())]).unwrap_err();
+        assert!(e.reasons.iter().any(|r| r.contains("folder name")), "{e}");
+        assert_eq!(sv.skills().len(), 1);
+    }
+}
