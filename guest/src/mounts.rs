@@ -167,6 +167,7 @@ impl MountTable {
         for m in layers {
             match m.volume.stat(&rel) {
                 Ok(v) if v.kind == EntryKind::File => {
+                    refuse_contentless(&v, path)?;
                     return Ok(Resolved { mount: m, rel, entry: Self::virtual_entry(m, v) });
                 }
                 Ok(_) => {}
@@ -349,11 +350,15 @@ impl MountTable {
 
     /// Writes through [`MountTable::writable`], refusing read-only entries first.
     pub fn write(&self, path: &str, content: &[u8], options: &WriteOptions) -> Result<Entry> {
-        if let Ok(existing) = self.stat(path)
-            && existing.read_only
-            && !existing.is_dir()
-        {
-            return Err(Error::at(ErrorKind::ReadOnly, path, "entry is read-only"));
+        // Only a missing entry may skip the read-only check: a volume that fails to
+        // answer (an I/O error, a refused link) fails the write, naming the cause.
+        match self.stat(path) {
+            Ok(existing) if existing.read_only && !existing.is_dir() => {
+                return Err(Error::at(ErrorKind::ReadOnly, path, "entry is read-only"));
+            }
+            Ok(_) => {}
+            Err(e) if is_absent(&e) => {}
+            Err(e) => return Err(e),
         }
         let (m, rel) = self.writable(path)?;
         m.volume
@@ -361,6 +366,34 @@ impl MountTable {
             .map(|e| Self::virtual_entry(m, e))
             .map_err(|e| Self::rename_err(e, &m.point))
     }
+}
+
+/// Entry type of a symbolic link listed by a directory volume (the host's
+/// `volumes::dir::TYPE_SYMLINK`): shown, never followed, no content.
+pub const TYPE_SYMLINK: &str = "symlink";
+/// Entry type of a FIFO, socket or device listed by a directory volume (the host's
+/// `volumes::dir::TYPE_SPECIAL`): shown, never opened.
+pub const TYPE_SPECIAL: &str = "special";
+
+/// Refuses to resolve as a file an entry that has no content to read: a link or a
+/// special file reports size 0, and without this a `read` would call it an empty
+/// file (the volume refuses reading it the same way, with the same kinds).
+fn refuse_contentless(e: &Entry, path: &str) -> Result<()> {
+    match e.entry_type.as_str() {
+        TYPE_SYMLINK => Err(Error::at(
+            ErrorKind::InvalidPath,
+            path,
+            "is a symbolic link; directory volumes list links but never follow them",
+        )),
+        TYPE_SPECIAL => Err(Error::at(ErrorKind::Unsupported, path, "not a regular file")),
+        _ => Ok(()),
+    }
+}
+
+/// Whether a `stat` error only says the path does not exist (yet): `not-found`, or
+/// `not-a-directory` when a parent is a file. Any other error is a real failure.
+pub fn is_absent(e: &Error) -> bool {
+    matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory)
 }
 
 /// Inserts `e` unless an earlier layer has the path; a file replaces a directory.

@@ -73,7 +73,11 @@ pub fn write(mounts: &MountTable, limits: &Limits, req: &WriteRequest) -> Result
             ),
         ));
     }
-    let existed = mounts.stat(&path).is_ok();
+    let existed = match mounts.stat(&path) {
+        Ok(_) => true,
+        Err(e) if crate::mounts::is_absent(&e) => false,
+        Err(e) => return Err(e),
+    };
     let opts = WriteOptions { create_only: req.create_only, ..Default::default() };
     let entry = mounts.write(&path, req.content.as_bytes(), &opts)?;
     let message = format!(
@@ -124,7 +128,12 @@ pub fn move_entry(
             format!("cannot move '{src}' into itself ('{dst}')"),
         ));
     }
-    if let Ok(existing) = mounts.stat(&dst) {
+    let existing = match mounts.stat(&dst) {
+        Ok(e) => Some(e),
+        Err(e) if crate::mounts::is_absent(&e) => None,
+        Err(e) => return Err(e),
+    };
+    if let Some(existing) = existing {
         if existing.is_dir() || entry.is_dir() || !req.overwrite {
             return Err(Error::at(
                 ErrorKind::AlreadyExists,
@@ -169,7 +178,9 @@ pub fn move_entry(
         }
         sm.volume.delete(&srel, true).map_err(|e| e.with_path(&src))?;
     }
-    let moved = mounts.stat(&dst)?;
+    // The move is done: a failure to describe the result must not report it as failed
+    // (an agent would retry a completed move). Fall back to the source's metadata.
+    let moved = mounts.stat(&dst).unwrap_or_else(|_| Entry { path: dst.clone(), ..entry });
     let message = format!("Moved {src} to {dst}.");
     Ok(MutationResult { entry: moved, message })
 }

@@ -165,6 +165,23 @@ impl MemoryVolume {
         map.range(prefix.clone()..).next().is_some_and(|(k, _)| k.starts_with(&prefix))
     }
 
+    /// Fails with `not-a-directory` when an ancestor of `path` is a file: no path
+    /// may be both a file and a directory.
+    fn check_no_file_parent(map: &BTreeMap<String, MemFile>, path: &str) -> Result<()> {
+        let mut p = paths::parent(path);
+        while let Some(dir) = p {
+            if map.contains_key(dir) {
+                return Err(Error::at(
+                    ErrorKind::NotADirectory,
+                    path,
+                    format!("parent '{dir}' is a file"),
+                ));
+            }
+            p = paths::parent(dir);
+        }
+        Ok(())
+    }
+
     fn under<'a>(
         map: &'a BTreeMap<String, MemFile>,
         dir: &str,
@@ -273,17 +290,7 @@ impl Volume for MemoryVolume {
             return Err(Error::at(ErrorKind::NotAFile, path, "is a directory"));
         }
         // A parent that is a file blocks the write (no file may also be a directory).
-        let mut p = paths::parent(path);
-        while let Some(dir) = p {
-            if map.contains_key(dir) {
-                return Err(Error::at(
-                    ErrorKind::NotADirectory,
-                    path,
-                    format!("parent '{dir}' is a file"),
-                ));
-            }
-            p = paths::parent(dir);
-        }
+        Self::check_no_file_parent(&map, path)?;
         if let Some(existing) = map.get(path) {
             if options.create_only {
                 return Err(Error::at(ErrorKind::AlreadyExists, path, "file already exists"));
@@ -372,17 +379,7 @@ impl Volume for MemoryVolume {
                     return Err(Error::at(ErrorKind::ReadOnly, to, "entry is read-only"));
                 }
             }
-            let mut p = paths::parent(to);
-            while let Some(dir) = p {
-                if map.contains_key(dir) {
-                    return Err(Error::at(
-                        ErrorKind::NotADirectory,
-                        to,
-                        format!("parent '{dir}' is a file"),
-                    ));
-                }
-                p = paths::parent(dir);
-            }
+            Self::check_no_file_parent(&map, to)?;
             map.remove(from);
             map.insert(to.to_string(), f);
             return Ok(());
@@ -393,6 +390,9 @@ impl Volume for MemoryVolume {
         if map.contains_key(to) || to_is_dir {
             return Err(Error::at(ErrorKind::AlreadyExists, to, "destination exists"));
         }
+        // As for files: a directory moved beneath a file would make that file a
+        // directory too.
+        Self::check_no_file_parent(&map, to)?;
         let moved: Vec<(String, MemFile)> =
             Self::under(&map, from).map(|(k, f)| (k.clone(), f.clone())).collect();
         if let Some((k, _)) = moved.iter().find(|(_, f)| f.read_only) {
@@ -470,6 +470,19 @@ mod tests {
             ErrorKind::ReadOnly
         );
         assert_eq!(v.delete("/r", false).unwrap_err().kind(), ErrorKind::ReadOnly);
+    }
+
+    #[test]
+    fn moving_a_directory_under_a_file_is_refused() {
+        // Regression (model test): a directory moved beneath a file used to succeed,
+        // leaving `/f` both a file and a directory.
+        let v = vol();
+        let e = v.rename("/d", "/a.txt/d", false).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::NotADirectory);
+        assert!(e.to_string().contains("parent '/a.txt' is a file"), "{e}");
+        assert_eq!(v.read("/a.txt", 0, 9).unwrap(), b"A");
+        assert_eq!(v.read("/d/b.txt", 0, 9).unwrap(), b"BB");
+        assert_eq!(v.stat("/a.txt/d").unwrap_err().kind(), ErrorKind::NotFound);
     }
 
     #[test]

@@ -8,9 +8,15 @@
 //! - `cli`: the `filestore` binary (`call`), including grep equivalence with ripgrep.
 //! - `mcp`: `filestore serve` driven by the Python `mcp` SDK (stdio, HTTP) and an
 //!   in-process rmcp client.
+//! - `confinement`: the hostile-path suite (links, `..`, sibling prefixes, swaps) on a real directory.
+//! - `faults`: a volume failing its Nth operation; failed writes and edits keep the old content.
+//! - `model`: proptest sequences of mutations agree across memory, dir and an in-test model.
 
 mod cli;
 mod common;
+mod confinement;
+mod faults;
 mod mcp;
+mod model;
 mod mutations;
 mod read_side;
