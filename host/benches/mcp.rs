@@ -6,7 +6,8 @@
 //! cargo bench -p filestore --bench mcp
 //! ```
 //!
-//! The reference server is installed with npm into `~/.cache/filestore/npm` (or
+//! `$FILESTORE_BENCH_BIN` names another `filestore` binary to measure (default: the
+//! one cargo built with the bench). The reference server is installed with npm into `~/.cache/filestore/npm` (or
 //! `$FILESTORE_NPM_PREFIX`) on first run, never into the repository. Without `npm`
 //! the bench measures filestore alone and says so.
 //!
@@ -172,7 +173,10 @@ fn main() {
     let abs = |rel: &str| format!("{}/{rel}", root.display());
 
     let mut fs = Server::start({
-        let mut c = Command::new(env!("CARGO_BIN_EXE_filestore"));
+        // $FILESTORE_BENCH_BIN: measure another build (e.g. target/release/filestore).
+        let bin = std::env::var_os("FILESTORE_BENCH_BIN")
+            .unwrap_or_else(|| env!("CARGO_BIN_EXE_filestore").into());
+        let mut c = Command::new(bin);
         c.arg("serve").current_dir(&root);
         c
     });
