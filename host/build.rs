@@ -22,7 +22,7 @@ fn main() {
     println!("cargo:rerun-if-env-changed=FILESTORE_GUEST_RUSTFLAGS");
 
     ensure_target();
-    let target_dir = guest_target_dir(&out_dir);
+    let target_dir = guest_target_dir(&out_dir, &root);
     let cargo = env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let mut cmd = Command::new(cargo);
     cmd.current_dir(&root)
@@ -57,13 +57,18 @@ fn main() {
 }
 
 /// The outer target directory is the ancestor holding cargo's `CACHEDIR.TAG`; the guest
-/// builds in `guest-wasm` beside its profiles.
-fn guest_target_dir(out_dir: &Path) -> PathBuf {
+/// builds beside its profiles in `guest-wasm-{hash of the workspace path}`, so two
+/// checkouts sharing one target directory never embed each other's component.
+fn guest_target_dir(out_dir: &Path, root: &Path) -> PathBuf {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    root.hash(&mut h);
+    let name = format!("guest-wasm-{:016x}", h.finish());
     out_dir
         .ancestors()
         .find(|a| a.join("CACHEDIR.TAG").exists())
-        .map(|t| t.join("guest-wasm"))
-        .unwrap_or_else(|| out_dir.join("guest-wasm"))
+        .map(|t| t.join(&name))
+        .unwrap_or_else(|| out_dir.join(&name))
 }
 
 /// Installs the wasm target with rustup when the toolchain lacks it.
