@@ -427,3 +427,229 @@ impl fs::GuestSession for SessionResource {
         serde_json::to_string(&self.0.tool_specs()).unwrap_or_else(|_| "[]".into())
     }
 }
+
+// ---- tools (configuration, listing, invocation) ------------------------------------
+
+use exports::filestore::component::tools as wt;
+use filestore::component::tool_host as th;
+
+use crate::config::{CheckReport, ConfigError};
+use crate::invoke::{self, ExternalCall, InvokeOutcome, InvokeStatus};
+use crate::toolrefs::{ActionInfo, CallRef, ConnectionStatus};
+
+/// The imported `tool-host` as the guest's executor and connection checker.
+struct WitToolHost;
+
+impl invoke::ToolExecutor for WitToolHost {
+    fn call(&self, c: &ExternalCall) -> DomResult<String> {
+        let call = th::ToolCall {
+            tool_name: c.tool_name.clone(),
+            tool_type: c.tool_type.clone(),
+            source: c.source.clone(),
+            call_ref: c.call_ref.clone(),
+            config: c.config.to_string(),
+            arguments: c.arguments.to_string(),
+            positional: Value::Array(c.positional.clone()).to_string(),
+            statement: c.statement.clone(),
+            path: c.path.clone(),
+            context: th::CallContext {
+                session_id: String::new(),
+                tool_call_id: Some(c.tool_call_id.clone()),
+                claims: c.claims.to_string(),
+            },
+        };
+        th::call(&call).map_err(|e| {
+            let d = from_wit_error(e, "");
+            DomError::new(d.kind(), d.message().to_string())
+        })
+    }
+}
+
+impl crate::toolrefs::ConnectionChecker for WitToolHost {
+    fn check(&self, call_ref: &CallRef) -> DomResult<ConnectionStatus> {
+        match th::check_connection(&call_ref.to_string()) {
+            Ok(th::ConnectionStatus::Active) => Ok(ConnectionStatus::Active(ActionInfo::default())),
+            Ok(th::ConnectionStatus::Inactive) => Ok(ConnectionStatus::Inactive { reason: None }),
+            Ok(th::ConnectionStatus::Missing) => Ok(ConnectionStatus::Missing),
+            Err(e) => {
+                let d = from_wit_error(e, "");
+                Err(DomError::new(d.kind(), d.message().to_string()))
+            }
+        }
+    }
+}
+
+fn wit_files(files: &[wt::ConfigFile]) -> Vec<(&str, &str)> {
+    files.iter().map(|f| (f.name.as_str(), f.text.as_str())).collect()
+}
+
+fn config_kind(e: &ConfigError) -> String {
+    // `Debug` of the kind is its CamelCase name; the WIT uses kebab-case.
+    let mut out = String::new();
+    for (i, c) in format!("{:?}", e.kind).chars().enumerate() {
+        if c.is_ascii_uppercase() {
+            if i > 0 {
+                out.push('-');
+            }
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn wit_config_errors(errors: Vec<ConfigError>) -> Vec<wt::ConfigError> {
+    errors
+        .into_iter()
+        .map(|e| wt::ConfigError {
+            file: e.location.file.clone(),
+            document: e.location.document as u32,
+            line: e.location.line as u32,
+            column: e.location.column as u32,
+            field: e.field.clone(),
+            kind: config_kind(&e),
+            message: e.message.clone(),
+            rendered: e.to_string(),
+        })
+        .collect()
+}
+
+fn wit_report(config: &crate::config::Config, report: &CheckReport) -> wt::ConfigReport {
+    wt::ConfigReport {
+        sources: config
+            .sources()
+            .iter()
+            .map(|s| wt::SourceConfig {
+                name: s.name.clone(),
+                source_type: s.source_type.clone(),
+                fields: Value::Object(s.fields.clone()).to_string(),
+            })
+            .collect(),
+        auth_services: config.auth_services().len() as u32,
+        toolsets: config.toolsets().iter().map(|t| t.name.clone()).collect(),
+        tools: report
+            .tools
+            .iter()
+            .map(|t| wt::ToolStatus {
+                name: t.name.clone(),
+                tool_type: t.tool_type.clone(),
+                source: t.source.clone(),
+                runnable: t.runnable,
+                file: t.location.file.clone(),
+                document: t.location.document as u32,
+                line: t.location.line as u32,
+                column: t.location.column as u32,
+            })
+            .collect(),
+        rendered: report.to_string(),
+        v2_yaml: config.to_v2_yaml(),
+    }
+}
+
+fn wit_outcome(o: InvokeOutcome) -> wt::InvokeOutcome {
+    wt::InvokeOutcome {
+        status: match o.status {
+            InvokeStatus::Completed => wt::InvokeStatus::Completed,
+            InvokeStatus::Failed => wt::InvokeStatus::Failed,
+            InvokeStatus::Pending => wt::InvokeStatus::Pending,
+        },
+        envelope: o.envelope.to_string(),
+        text: o.text,
+        error: o.error.map(to_wit_error),
+        approval_id: o.approval_id,
+        result_path: o.result_path,
+        offloaded: o.offloaded,
+    }
+}
+
+fn parse_json(what: &str, text: &str) -> Result<Value, Error> {
+    if text.trim().is_empty() {
+        return Ok(Value::Null);
+    }
+    serde_json::from_str(text).map_err(|e| {
+        to_wit_error(DomError::new(
+            ErrorKind::InvalidArgument,
+            format!("{what} is not valid JSON: {e}"),
+        ))
+    })
+}
+
+impl wt::Guest for Component {
+    fn load_config(
+        s: wt::SessionBorrow<'_>,
+        files: Vec<wt::ConfigFile>,
+    ) -> Result<wt::ConfigReport, Vec<wt::ConfigError>> {
+        let session = &s.get::<SessionResource>().0;
+        invoke::load_config(session, &wit_files(&files)).map_err(wit_config_errors)?;
+        let st = session.tool_state().borrow();
+        let config = st.config().expect("just loaded");
+        Ok(wit_report(config, &config.check_report()))
+    }
+
+    fn check_config(files: Vec<wt::ConfigFile>) -> Result<wt::ConfigReport, Vec<wt::ConfigError>> {
+        let config = crate::config::Config::load(&wit_files(&files)).map_err(wit_config_errors)?;
+        Ok(wit_report(&config, &config.check_report()))
+    }
+
+    fn select_toolset(s: wt::SessionBorrow<'_>, toolset: Option<String>) -> Result<(), Error> {
+        invoke::select_toolset(&s.get::<SessionResource>().0, toolset.as_deref())
+            .map_err(to_wit_error)
+    }
+
+    fn list_tools(s: wt::SessionBorrow<'_>, toolset: Option<String>) -> Result<String, Error> {
+        let specs = invoke::list_tools(&s.get::<SessionResource>().0, toolset.as_deref())
+            .map_err(to_wit_error)?;
+        Ok(Value::Array(specs).to_string())
+    }
+
+    fn resolve_refs(s: wt::SessionBorrow<'_>, refs: String) -> Result<String, Error> {
+        let refs = parse_json("refs", &refs)?;
+        let resolved = invoke::resolve(&s.get::<SessionResource>().0, &refs, &WitToolHost)
+            .map_err(to_wit_error)?;
+        let out: Vec<Value> = resolved
+            .iter()
+            .map(|r| {
+                json!({"name": r.name, "spec": r.spec.to_json(),
+                       "call_ref": r.call_ref.as_ref().map(|c| c.to_string())})
+            })
+            .collect();
+        Ok(Value::Array(out).to_string())
+    }
+
+    fn invoke(
+        s: wt::SessionBorrow<'_>,
+        name: String,
+        arguments: String,
+        context: wt::InvokeContext,
+    ) -> Result<wt::InvokeOutcome, Error> {
+        let args = parse_json(&format!("arguments of '{name}'"), &arguments)?;
+        let claims = parse_json("claims", &context.claims)?;
+        let ctx = invoke::InvokeContext { tool_call_id: context.tool_call_id, claims };
+        Ok(wit_outcome(invoke::invoke(
+            &s.get::<SessionResource>().0,
+            &name,
+            &args,
+            &ctx,
+            &WitToolHost,
+        )))
+    }
+
+    fn approve(s: wt::SessionBorrow<'_>, approval_id: String) -> Result<wt::InvokeOutcome, Error> {
+        invoke::approve(&s.get::<SessionResource>().0, &approval_id, &WitToolHost)
+            .map(wit_outcome)
+            .map_err(to_wit_error)
+    }
+
+    fn reject(s: wt::SessionBorrow<'_>, approval_id: String) -> Result<(), Error> {
+        invoke::reject(&s.get::<SessionResource>().0, &approval_id).map_err(to_wit_error)
+    }
+
+    fn tools_version(s: wt::SessionBorrow<'_>) -> u64 {
+        invoke::tools_version(&s.get::<SessionResource>().0)
+    }
+
+    fn set_offload_tokens(s: wt::SessionBorrow<'_>, tokens: u32) {
+        s.get::<SessionResource>().0.tool_state().borrow_mut().set_offload_tokens(tokens as usize);
+    }
+}

@@ -34,6 +34,8 @@ pub struct ToolOutput {
 pub struct Session {
     mounts: MountTable,
     limits: Limits,
+    /// Configured, dynamic and pending tools (see [`crate::invoke`]).
+    tools: crate::invoke::ToolStateCell,
 }
 
 fn output<T: Serialize>(value: &T, text: String) -> Result<ToolOutput> {
@@ -45,7 +47,7 @@ fn output<T: Serialize>(value: &T, text: String) -> Result<ToolOutput> {
 impl Session {
     /// A session with no mounts.
     pub fn new(limits: Limits) -> Session {
-        Session { mounts: MountTable::new(), limits }
+        Session { mounts: MountTable::new(), limits, tools: Default::default() }
     }
 
     /// Mounts a volume (see [`MountTable::add`]).
@@ -67,6 +69,12 @@ impl Session {
     /// The limits.
     pub fn limits(&self) -> &Limits {
         &self.limits
+    }
+
+    /// The session's tool state: configuration, dynamic tools, pending approvals
+    /// (used by [`crate::invoke`]).
+    pub fn tool_state(&self) -> &crate::invoke::ToolStateCell {
+        &self.tools
     }
 
     /// Whether any mount accepts writes (decides whether mutating tools are offered).

@@ -37,6 +37,7 @@ mod bindings;
 pub mod engine;
 pub mod error;
 mod glue;
+pub mod handlers;
 pub mod mcp;
 pub mod session;
 mod state;

@@ -29,6 +29,33 @@ enum Command {
         /// Print the rendered text instead of the JSON result.
         #[arg(long)]
         text: bool,
+        /// Tool configuration (MCP Toolbox tools.yaml, v1 or v2; repeatable): its
+        /// tools become callable by name. The tool-results volume is mounted at
+        /// /tool_calls (read-only for agents) unless --mount gives one.
+        #[arg(long = "config", value_name = "FILE")]
+        configs: Vec<std::path::PathBuf>,
+    },
+    /// Validate tool configuration files (tools.yaml, v1 or v2) and print the resolved
+    /// tools, with the ones this host cannot run marked as such. Every error is printed
+    /// with file, document, line and column. Exit status: 0 valid, 1 errors,
+    /// 2 valid but (with --strict) some tools are not runnable here.
+    Check {
+        /// Configuration files, checked together (names unique across them).
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<std::path::PathBuf>,
+        /// Treat tools this host cannot run as a failure (exit 2).
+        #[arg(long)]
+        strict: bool,
+    },
+    /// Convert a tool configuration to the v2 format (one YAML document per resource),
+    /// on stdout or into a file. Invalid input is reported as by `check` (exit 1).
+    Migrate {
+        /// The configuration file (v1, v2 or mixed).
+        #[arg(value_name = "FILE")]
+        file: std::path::PathBuf,
+        /// Write here instead of stdout (atomically: a temporary file renamed).
+        #[arg(short = 'o', long = "output", value_name = "FILE")]
+        output: Option<std::path::PathBuf>,
     },
     /// Serve the filestore tools, prompt and resources as an MCP server (stdio by
     /// default). Defaults: the current directory read-only at /workspace, an
@@ -61,7 +88,11 @@ struct ServeArgs {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Call { tool, args, mounts, text } => call(&tool, &args, &mounts, text),
+        Command::Call { tool, args, mounts, text, configs } => {
+            call(&tool, &args, &mounts, text, &configs)
+        }
+        Command::Check { files, strict } => tools_cli::check(&files, strict),
+        Command::Migrate { file, output } => tools_cli::migrate(&file, output.as_deref()),
         Command::Serve(args) => serve(args),
     }
 }
@@ -71,7 +102,13 @@ fn fail(kind: &str, message: impl std::fmt::Display) -> ExitCode {
     ExitCode::FAILURE
 }
 
-fn call(tool: &str, args: &str, mounts: &[MountArg], text: bool) -> ExitCode {
+fn call(
+    tool: &str,
+    args: &str,
+    mounts: &[MountArg],
+    text: bool,
+    configs: &[std::path::PathBuf],
+) -> ExitCode {
     let args: serde_json::Value = match serde_json::from_str(args) {
         Ok(v) => v,
         Err(e) => return fail("invalid-argument", format!("arguments are not valid JSON: {e}")),
@@ -87,10 +124,28 @@ fn call(tool: &str, args: &str, mounts: &[MountArg], text: bool) -> ExitCode {
         Ok(e) => e,
         Err(e) => return fail(e.kind_name(), e),
     };
-    let mut session = match engine.session(specs) {
+    if !specs.iter().any(|m| m.point == filestore_guest::results::RESULTS_MOUNT) {
+        specs.push(filestore::tools::results_mount());
+    }
+    let options = filestore::SessionOptions {
+        tools: std::sync::Arc::new(filestore::tools::ToolRegistry::with_builtin_handlers()),
+        ..Default::default()
+    };
+    let mut session = match engine.session_with(specs, options) {
         Ok(s) => s,
         Err(e) => return fail(e.kind_name(), e),
     };
+    if !configs.is_empty() {
+        let files = match tools_cli::read_files(configs) {
+            Ok(f) => f,
+            Err(code) => return code,
+        };
+        match session.load_config(&files) {
+            Ok(Ok(_)) => {}
+            Ok(Err(issues)) => return tools_cli::print_issues(&issues),
+            Err(e) => return fail(e.kind_name(), e),
+        }
+    }
     match session.call(tool, &args) {
         Ok(out) => {
             if text {
@@ -170,5 +225,98 @@ fn serve(args: ServeArgs) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => fail("serve", format!("{e:#}")),
+    }
+}
+
+/// `filestore check` and `filestore migrate`: the configuration is parsed inside the
+/// sandbox (a session with no mounts), like every other untrusted input.
+mod tools_cli {
+    use std::path::{Path, PathBuf};
+    use std::process::ExitCode;
+
+    use filestore::Engine;
+    use filestore::tools::{ConfigIssue, ConfigReport};
+
+    use super::fail;
+
+    /// Reads each file as `(display name, text)`; prints the error and returns the
+    /// exit code on failure.
+    pub fn read_files(paths: &[PathBuf]) -> Result<Vec<(String, String)>, ExitCode> {
+        paths
+            .iter()
+            .map(|p| match std::fs::read_to_string(p) {
+                Ok(t) => Ok((p.display().to_string(), t)),
+                Err(e) => Err(fail("not-found", format!("{}: {e}", p.display()))),
+            })
+            .collect()
+    }
+
+    /// Prints every configuration error on stderr; exit 1.
+    pub fn print_issues(issues: &[ConfigIssue]) -> ExitCode {
+        for i in issues {
+            eprintln!("error[config]: {i}");
+        }
+        eprintln!(
+            "{} error{} found; nothing was loaded",
+            issues.len(),
+            if issues.len() == 1 { "" } else { "s" }
+        );
+        ExitCode::FAILURE
+    }
+
+    fn checked(paths: &[PathBuf]) -> Result<ConfigReport, ExitCode> {
+        let files = read_files(paths)?;
+        let engine = Engine::new().map_err(|e| fail(e.kind_name(), e))?;
+        let mut session = engine.session(Vec::new()).map_err(|e| fail(e.kind_name(), e))?;
+        match session.check_config(&files) {
+            Ok(Ok(r)) => Ok(r),
+            Ok(Err(issues)) => Err(print_issues(&issues)),
+            Err(e) => Err(fail(e.kind_name(), e)),
+        }
+    }
+
+    /// `filestore check FILE...`.
+    pub fn check(paths: &[PathBuf], strict: bool) -> ExitCode {
+        let report = match checked(paths) {
+            Ok(r) => r,
+            Err(code) => return code,
+        };
+        print!("{}", report.rendered);
+        let not_runnable = report.tools.iter().filter(|t| !t.runnable).count();
+        if not_runnable > 0 {
+            println!(
+                "{not_runnable} tool{} valid but not runnable by this host",
+                if not_runnable == 1 { " is" } else { "s are" }
+            );
+            if strict {
+                return ExitCode::from(2);
+            }
+        }
+        ExitCode::SUCCESS
+    }
+
+    /// `filestore migrate FILE [-o OUT]`.
+    pub fn migrate(path: &Path, output: Option<&Path>) -> ExitCode {
+        let report = match checked(&[path.to_path_buf()]) {
+            Ok(r) => r,
+            Err(code) => return code,
+        };
+        let Some(out) = output else {
+            print!("{}", report.v2_yaml);
+            return ExitCode::SUCCESS;
+        };
+        // A failed write leaves any existing output intact: temp file, then rename.
+        let mut tmp = out.as_os_str().to_owned();
+        tmp.push(format!(".tmp-{}", std::process::id()));
+        let tmp = PathBuf::from(tmp);
+        let written = std::fs::write(&tmp, report.v2_yaml.as_bytes())
+            .and_then(|()| std::fs::rename(&tmp, out))
+            .inspect_err(|_| {
+                let _ = std::fs::remove_file(&tmp);
+            });
+        match written {
+            Ok(_) => ExitCode::SUCCESS,
+            Err(e) => fail("backend", format!("writing {}: {e}", out.display())),
+        }
     }
 }

@@ -16,11 +16,16 @@ use filestore_guest::limits::Limits;
 
 use crate::bindings::FilestoreComponent;
 use crate::bindings::exports::filestore::component::filestore as fs;
+use crate::bindings::exports::filestore::component::tools as tw;
 use crate::engine::{DEFAULT_CALL_DEADLINE, EPOCH_TICK, Engine};
 use crate::error::{Error, Result};
+use crate::glue::tools::{from_wit_config_error, from_wit_outcome, from_wit_report};
 use crate::glue::types::{from_wit_entry, from_wit_error};
 use crate::glue::volume::VolumeHandle;
 use crate::state::HostState;
+use crate::tools::{
+    ConfigIssue, ConfigReport, InvokeContext, InvokeOutcome, InvokeStatus, resolve_sources,
+};
 use crate::tools::{NoTools, ToolHost};
 use crate::volumes::SharedVolume;
 
@@ -216,7 +221,16 @@ impl Session {
     }
 
     /// Runs a built-in tool by name (`filestore_read`...) with JSON arguments.
+    ///
+    /// Any other name (a configured tool after [`Session::load_config`], a dynamic
+    /// tool) is invoked through [`Session::invoke`] with no call id and no claims: a
+    /// completed call returns its envelope (`{"success": true, "data", "result_path"}`
+    /// or the offloaded form) as `json` and the model's text; a pending call returns
+    /// the pending envelope; a failed one is `Err` with its typed error.
     pub fn call(&mut self, tool: &str, args: &Value) -> Result<CallOutput> {
+        if !filestore_guest::builtin::is_builtin(tool) {
+            return self.call_tool(tool, args);
+        }
         let args = args.to_string();
         let out = self.guarded(|store, b, h| {
             b.filestore_component_filestore().session().call_call(store, h, tool, &args)
@@ -236,12 +250,12 @@ impl Session {
 
     /// The filestore tools this session offers, as `{name, description, inputSchema,
     /// annotations}` objects.
+    ///
+    /// With a configuration loaded, the configured tools of the selected toolset and
+    /// the dynamic tools follow the filestore tools (see [`Session::list_tools`]);
+    /// [`Session::tools_version`] grows whenever this list changes.
     pub fn tool_specs(&mut self) -> Result<Vec<Value>> {
-        let text = self.guarded(|store, b, h| {
-            b.filestore_component_filestore().session().call_tool_specs(store, h).map(Ok)
-        })?;
-        serde_json::from_str(&text)
-            .map_err(|e| Error::Setup(format!("guest returned invalid JSON: {e}")))
+        self.list_tools(None)
     }
 
     /// Runs `f` against the typed WIT interface (for embedders who want the records
@@ -267,5 +281,190 @@ impl Session {
     /// Bytes of linear memory the session's instance uses now.
     pub fn memory_bytes(&self) -> usize {
         self.store.data().memory_in_use()
+    }
+}
+
+/// Tool configuration and invocation (the WIT `tools` interface; DESIGN §6, §7).
+impl Session {
+    fn check_or_load(
+        &mut self,
+        files: &[(String, String)],
+        load: bool,
+    ) -> Result<std::result::Result<ConfigReport, Vec<ConfigIssue>>> {
+        let files: Vec<tw::ConfigFile> = files
+            .iter()
+            .map(|(name, text)| tw::ConfigFile { name: name.clone(), text: text.clone() })
+            .collect();
+        let r = self.guarded(|store, b, h| {
+            let t = b.filestore_component_tools();
+            if load {
+                t.call_load_config(store, h, &files)
+            } else {
+                t.call_check_config(store, &files)
+            }
+            .map(Ok)
+        })?;
+        Ok(r.map(from_wit_report)
+            .map_err(|errs| errs.into_iter().map(from_wit_config_error).collect()))
+    }
+
+    /// Parses and checks `(file name, text)` configuration files inside the sandbox
+    /// without changing the session (`filestore check`). The outer error is a
+    /// sandbox failure; the inner one every configuration error, located.
+    pub fn check_config(
+        &mut self,
+        files: &[(String, String)],
+    ) -> Result<std::result::Result<ConfigReport, Vec<ConfigIssue>>> {
+        self.check_or_load(files, false)
+    }
+
+    /// Loads configuration files as the session's tools, resolving `${VAR}` in the
+    /// sources from the process environment. See [`Session::load_config_with_env`].
+    pub fn load_config(
+        &mut self,
+        files: &[(String, String)],
+    ) -> Result<std::result::Result<ConfigReport, Vec<ConfigIssue>>> {
+        self.load_config_with_env(files, &|k| std::env::var(k).ok())
+    }
+
+    /// Loads configuration files: the component parses and checks them; the host
+    /// resolves `${VAR}`/`${VAR:default}` in the sources of the tools it can run
+    /// (shipped types, or types the session's tool host handles) through `env`, and
+    /// keeps them (the resolved values never enter the component). A missing variable
+    /// is an `invalid-argument` error naming it; on any error nothing changes. The
+    /// configured tools then appear in [`Session::tool_specs`] and run through
+    /// [`Session::call`] / [`Session::invoke`].
+    pub fn load_config_with_env(
+        &mut self,
+        files: &[(String, String)],
+        env: &dyn Fn(&str) -> Option<String>,
+    ) -> Result<std::result::Result<ConfigReport, Vec<ConfigIssue>>> {
+        let report = match self.check_or_load(files, false)? {
+            Ok(r) => r,
+            Err(e) => return Ok(Err(e)),
+        };
+        let host = self.store.data().tools.clone();
+        let needed: std::collections::HashSet<String> = report
+            .tools
+            .iter()
+            .filter(|t| t.runnable || host.handles(&t.tool_type))
+            .filter_map(|t| t.source.clone())
+            .collect();
+        let sources =
+            resolve_sources(&report.sources, &|n| needed.contains(n), env).map_err(|e| {
+                Error::Filestore(filestore_guest::error::Error::new(
+                    filestore_guest::error::ErrorKind::InvalidArgument,
+                    e.to_string(),
+                ))
+            })?;
+        let report = match self.check_or_load(files, true)? {
+            Ok(r) => r,
+            Err(e) => return Ok(Err(e)),
+        };
+        if let Some(new) = host.with_sources(Arc::new(sources)) {
+            self.store.data_mut().tools = new;
+        }
+        Ok(Ok(report))
+    }
+
+    /// Selects the exposed toolset (`None`: every configured tool); unknown: `not-found`.
+    pub fn select_toolset(&mut self, toolset: Option<&str>) -> Result<()> {
+        let toolset = toolset.map(String::from);
+        self.guarded(|store, b, h| {
+            b.filestore_component_tools().call_select_toolset(store, h, toolset.as_deref())
+        })
+    }
+
+    /// The tools the session offers (MCP specs): filestore tools, configured tools of
+    /// `toolset` (`None`: the selected one), dynamic tools.
+    pub fn list_tools(&mut self, toolset: Option<&str>) -> Result<Vec<Value>> {
+        let toolset = toolset.map(String::from);
+        let text = self.guarded(|store, b, h| {
+            b.filestore_component_tools().call_list_tools(store, h, toolset.as_deref())
+        })?;
+        serde_json::from_str(&text)
+            .map_err(|e| Error::Setup(format!("guest returned invalid JSON: {e}")))
+    }
+
+    /// A counter that grows whenever [`Session::tool_specs`] changes (for MCP
+    /// `notifications/tools/list_changed`).
+    pub fn tools_version(&mut self) -> Result<u64> {
+        self.guarded(|store, b, h| {
+            b.filestore_component_tools().call_tools_version(store, h).map(Ok)
+        })
+    }
+
+    /// Resolves agent tool refs (JSON array) and registers provider tools; returns
+    /// `[{name, spec, call_ref}]`.
+    pub fn resolve_refs(&mut self, refs: &Value) -> Result<Vec<Value>> {
+        let refs = refs.to_string();
+        let text = self.guarded(|store, b, h| {
+            b.filestore_component_tools().call_resolve_refs(store, h, &refs)
+        })?;
+        serde_json::from_str(&text)
+            .map_err(|e| Error::Setup(format!("guest returned invalid JSON: {e}")))
+    }
+
+    /// Sets the offloading threshold (estimated tokens; default 20,000).
+    pub fn set_offload_tokens(&mut self, tokens: u32) -> Result<()> {
+        self.guarded(|store, b, h| {
+            b.filestore_component_tools().call_set_offload_tokens(store, h, tokens).map(Ok)
+        })
+    }
+
+    /// Runs `f` with the guest deadline extended by the tool host's timeout, so a
+    /// tool that uses its whole timeout does not trip the sandbox deadline.
+    fn with_tool_deadline<T>(&mut self, f: impl FnOnce(&mut Session) -> Result<T>) -> Result<T> {
+        let extra = self.store.data().tools.timeout().unwrap_or_default();
+        let saved = self.deadline;
+        self.deadline = saved + extra;
+        let r = f(self);
+        self.deadline = saved;
+        r
+    }
+
+    /// Invokes any tool (filestore, configured, dynamic) with a call id and verified
+    /// claims; see the WIT `tools.invoke`. Tool failures are a `Failed` outcome, not
+    /// an `Err` (which is kept for sandbox failures and non-JSON input).
+    pub fn invoke(
+        &mut self,
+        name: &str,
+        args: &Value,
+        ctx: &InvokeContext,
+    ) -> Result<InvokeOutcome> {
+        let args = args.to_string();
+        let wctx = tw::InvokeContext {
+            tool_call_id: ctx.tool_call_id.clone(),
+            claims: if ctx.claims.is_null() { "{}".to_string() } else { ctx.claims.to_string() },
+        };
+        self.with_tool_deadline(|s| {
+            s.guarded(|store, b, h| {
+                b.filestore_component_tools().call_invoke(store, h, name, &args, &wctx)
+            })
+        })
+        .map(from_wit_outcome)
+    }
+
+    /// Runs a call waiting for approval; `not-found` for an unknown id.
+    pub fn approve(&mut self, approval_id: &str) -> Result<InvokeOutcome> {
+        self.with_tool_deadline(|s| {
+            s.guarded(|store, b, h| {
+                b.filestore_component_tools().call_approve(store, h, approval_id)
+            })
+        })
+        .map(from_wit_outcome)
+    }
+
+    /// Drops a call waiting for approval (nothing runs, nothing is stored).
+    pub fn reject(&mut self, approval_id: &str) -> Result<()> {
+        self.guarded(|store, b, h| b.filestore_component_tools().call_reject(store, h, approval_id))
+    }
+
+    fn call_tool(&mut self, tool: &str, args: &Value) -> Result<CallOutput> {
+        let out = self.invoke(tool, args, &InvokeContext::default())?;
+        match (out.status, out.error) {
+            (InvokeStatus::Failed, Some(e)) => Err(Error::Filestore(e)),
+            _ => Ok(CallOutput { json: out.envelope, text: out.text }),
+        }
     }
 }

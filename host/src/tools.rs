@@ -1,10 +1,56 @@
 //! External tool execution: the host's answer to the guest's `tool-host` import.
 //!
-//! An embedder implements [`ToolHost`]; [`NoTools`] refuses every call with a clear
-//! error, for sessions that only offer the filestore's own tools.
+//! The component validates every call (arguments, defaults, auth, templates) and hands
+//! the host one [`ToolCall`] per external tool call. The host runs it:
+//!
+//! - [`ToolHost`] is what a session calls. [`NoTools`] refuses everything.
+//! - [`ToolRegistry`] is the ready-made `ToolHost`: an embedder registers one
+//!   [`ToolHandler`] per tool `type`; the registry looks the source up (the host keeps
+//!   sources, with `${VAR}` references resolved — see [`resolve_sources`]), runs the
+//!   handler on a worker thread under a per-call timeout, and turns a timeout, a
+//!   panic, an unknown type or a handler error into a typed error naming the tool.
+//! - [`ToolRegistry::with_builtin_handlers`] adds the handlers the `filestore` binary
+//!   ships: `sqlite-sql` ([`crate::handlers::sqlite`]) and `http`
+//!   ([`crate::handlers::http`]).
+//!
+//! **Secrets.** Source fields are resolved here, from the host's environment, after
+//! the component has parsed the configuration; they never travel back into the
+//! component, into a manifest, or into an error message (errors name the variable,
+//! never its value).
+//!
+//! **Timeouts.** A handler that overruns is abandoned: the call returns
+//! `limit-exceeded` at once and the worker thread finishes on its own (Rust cannot
+//! kill a thread). The shipped handlers bound their own work by the same deadline
+//! ([`ToolRequest::deadline`]): SQLite is interrupted, HTTP requests time out.
+//!
+//! ```
+//! use std::sync::Arc;
+//! use filestore::tools::{ToolHandler, ToolRegistry, ToolRequest, ToolError};
+//! struct Echo;
+//! impl ToolHandler for Echo {
+//!     fn call(&self, req: &ToolRequest) -> Result<serde_json::Value, ToolError> {
+//!         Ok(serde_json::Value::Object(req.arguments.clone()))
+//!     }
+//! }
+//! let mut registry = ToolRegistry::new();
+//! registry.register("echo", Arc::new(Echo));
+//! assert_eq!(registry.tool_types(), vec!["echo".to_string()]);
+//! ```
+
+use std::collections::{BTreeMap, HashMap};
+use std::panic::AssertUnwindSafe;
+use std::sync::Arc;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use serde_json::{Map, Value};
 
 use crate::bindings::filestore::component::tool_host::{ConnectionStatus, ToolCall};
 use crate::bindings::filestore::component::types::Error;
+
+/// Default per-call timeout of external tools. Bounds how long one model request can
+/// hold a session (and a worker thread) on a slow or hung backend.
+pub const DEFAULT_TOOL_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Runs external tool calls for sessions.
 pub trait ToolHost: Send + Sync {
@@ -12,6 +58,23 @@ pub trait ToolHost: Send + Sync {
     fn call(&self, call: ToolCall) -> Result<String, Error>;
     /// Reports whether a provider connection can be used.
     fn check_connection(&self, call_ref: &str) -> Result<ConnectionStatus, Error>;
+    /// The longest a call may take (the session extends its guest deadline by it
+    /// while a tool runs). `None`: the host sets no timeout of its own.
+    fn timeout(&self) -> Option<Duration> {
+        None
+    }
+    /// Whether this host has a handler for tools of `tool_type` (their sources are
+    /// then resolved on load).
+    fn handles(&self, tool_type: &str) -> bool {
+        let _ = tool_type;
+        false
+    }
+    /// A host for a session whose configuration declared `sources` (already
+    /// resolved). `None` keeps this host unchanged (it ignores configured sources).
+    fn with_sources(&self, sources: Arc<SourceSet>) -> Option<Arc<dyn ToolHost>> {
+        let _ = sources;
+        None
+    }
 }
 
 /// A tool host that has no tools.
@@ -28,5 +91,648 @@ impl ToolHost for NoTools {
     fn check_connection(&self, call_ref: &str) -> Result<ConnectionStatus, Error> {
         let _ = call_ref;
         Ok(ConnectionStatus::Missing)
+    }
+}
+
+// ---- configuration and invocation records (host side of the WIT `tools` interface) --
+
+/// One configuration error, located (from the component's parser).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConfigIssue {
+    /// File name as given.
+    pub file: String,
+    /// 1-based document index.
+    pub document: u32,
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column.
+    pub column: u32,
+    /// The field concerned.
+    pub field: Option<String>,
+    /// Category, kebab-case (`unknown-kind`, `missing-source`...).
+    pub kind: String,
+    /// What is wrong.
+    pub message: String,
+    /// The whole error on one line, location first.
+    pub rendered: String,
+}
+
+impl std::fmt::Display for ConfigIssue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.rendered)
+    }
+}
+
+/// What the host can do with one configured tool.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ToolStatus {
+    /// Tool name.
+    pub name: String,
+    /// Tool type.
+    pub tool_type: String,
+    /// Source name.
+    pub source: Option<String>,
+    /// Whether the filestore host ships a handler for it.
+    pub runnable: bool,
+    /// Where it is defined: `file: document D, line L, column C`.
+    pub location: String,
+}
+
+/// A successful configuration load or check.
+#[derive(Clone, Debug)]
+pub struct ConfigReport {
+    /// Sources as configured (unresolved).
+    pub sources: Vec<UnresolvedSource>,
+    /// Number of auth services.
+    pub auth_services: u32,
+    /// Toolset names.
+    pub toolsets: Vec<String>,
+    /// Every tool.
+    pub tools: Vec<ToolStatus>,
+    /// The report as text.
+    pub rendered: String,
+    /// The configuration as v2 YAML.
+    pub v2_yaml: String,
+}
+
+/// Who is invoking a tool.
+#[derive(Clone, Debug, Default)]
+pub struct InvokeContext {
+    /// The model's call id (generated by the component when absent).
+    pub tool_call_id: Option<String>,
+    /// Verified claims per auth service (`{"service": {"claim": value}}`).
+    pub claims: Value,
+}
+
+/// How an invocation ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InvokeStatus {
+    /// The tool ran.
+    Completed,
+    /// The tool was refused or failed.
+    Failed,
+    /// The tool waits for approval.
+    Pending,
+}
+
+/// The outcome of an invocation (see the WIT `tools.invoke-outcome`).
+#[derive(Clone, Debug)]
+pub struct InvokeOutcome {
+    /// Completed, failed or pending.
+    pub status: InvokeStatus,
+    /// The envelope `{"success": ...}`.
+    pub envelope: Value,
+    /// What the model sees.
+    pub text: String,
+    /// The typed error of a failed invocation.
+    pub error: Option<filestore_guest::error::Error>,
+    /// The pending call's id.
+    pub approval_id: Option<String>,
+    /// Where the result was stored.
+    pub result_path: Option<String>,
+    /// Only a preview reached the model.
+    pub offloaded: bool,
+}
+
+/// The tool-results volume as a session mount: an in-memory volume at
+/// `/tool_calls`, read-only for agents (the component writes results through its
+/// own privileged path).
+pub fn results_mount() -> crate::session::MountSpec {
+    crate::session::MountSpec::new(
+        filestore_guest::results::RESULTS_MOUNT,
+        Arc::new(crate::volumes::MemoryVolume::new()),
+    )
+    .read_only()
+}
+
+// ---- sources -------------------------------------------------------------------
+
+/// A configured source with its `${VAR}` references resolved. Held by the host only.
+#[derive(Clone, PartialEq)]
+pub struct Source {
+    /// Source name.
+    pub name: String,
+    /// Source `type` (`sqlite`, `http`...).
+    pub source_type: String,
+    /// Every other field, resolved.
+    pub fields: Map<String, Value>,
+}
+
+impl std::fmt::Debug for Source {
+    // Field values may be secrets: never print them.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Source")
+            .field("name", &self.name)
+            .field("source_type", &self.source_type)
+            .field("fields", &self.fields.keys().collect::<Vec<_>>())
+            .finish()
+    }
+}
+
+/// The sources of one configuration, by name.
+#[derive(Clone, Debug, Default)]
+pub struct SourceSet {
+    sources: BTreeMap<String, Source>,
+}
+
+impl SourceSet {
+    /// The source called `name`.
+    pub fn get(&self, name: &str) -> Option<&Source> {
+        self.sources.get(name)
+    }
+    /// Adds or replaces a source.
+    pub fn insert(&mut self, source: Source) {
+        self.sources.insert(source.name.clone(), source);
+    }
+    /// Source names.
+    pub fn names(&self) -> Vec<&str> {
+        self.sources.keys().map(String::as_str).collect()
+    }
+}
+
+/// A source as the component returned it: fields unresolved.
+#[derive(Clone, Debug)]
+pub struct UnresolvedSource {
+    /// Source name.
+    pub name: String,
+    /// Source `type`.
+    pub source_type: String,
+    /// Fields with `${VAR}` references intact.
+    pub fields: Map<String, Value>,
+}
+
+/// Resolves `${VAR}` and `${VAR:default}` in every string of every source in `sources`
+/// whose name is in `needed` (the sources of tools this host can run; others are
+/// kept unresolved and never used). `env` looks variables up (the CLI passes
+/// `std::env::var`). A missing variable without default is an error naming the
+/// variable, the source and the field — never a value. `$$` is a literal `$`.
+pub fn resolve_sources(
+    sources: &[UnresolvedSource],
+    needed: &dyn Fn(&str) -> bool,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<SourceSet, ToolError> {
+    let mut set = SourceSet::default();
+    let mut missing = Vec::new();
+    for s in sources {
+        if !needed(&s.name) {
+            continue;
+        }
+        let mut fields = Map::new();
+        for (k, v) in &s.fields {
+            fields
+                .insert(k.clone(), resolve_value(v, &format!("{}.{k}", s.name), env, &mut missing));
+        }
+        set.insert(Source { name: s.name.clone(), source_type: s.source_type.clone(), fields });
+    }
+    if missing.is_empty() { Ok(set) } else { Err(ToolError::InvalidArgument(missing.join("; "))) }
+}
+
+fn resolve_value(
+    v: &Value,
+    at: &str,
+    env: &dyn Fn(&str) -> Option<String>,
+    missing: &mut Vec<String>,
+) -> Value {
+    match v {
+        Value::String(s) => Value::String(substitute(s, at, env, missing)),
+        Value::Array(a) => Value::Array(
+            a.iter()
+                .enumerate()
+                .map(|(i, x)| resolve_value(x, &format!("{at}[{i}]"), env, missing))
+                .collect(),
+        ),
+        Value::Object(m) => Value::Object(
+            m.iter()
+                .map(|(k, x)| (k.clone(), resolve_value(x, &format!("{at}.{k}"), env, missing)))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+/// Substitutes `${NAME}` / `${NAME:default}` in one string. A small scanner rather
+/// than a regex dependency: the grammar is two tokens, and an unclosed `${` is kept
+/// literally (as the Toolbox does).
+fn substitute(
+    s: &str,
+    at: &str,
+    env: &dyn Fn(&str) -> Option<String>,
+    missing: &mut Vec<String>,
+) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(i) = rest.find('$') {
+        out.push_str(&rest[..i]);
+        let tail = &rest[i..];
+        if let Some(after) = tail.strip_prefix("$$") {
+            out.push('$');
+            rest = after;
+            continue;
+        }
+        let Some(body_end) = tail.strip_prefix("${").and_then(|b| b.find('}')) else {
+            out.push('$');
+            rest = &tail[1..];
+            continue;
+        };
+        let body = &tail[2..2 + body_end];
+        let (name, default) = match body.split_once(':') {
+            Some((n, d)) => (n, Some(d)),
+            None => (body, None),
+        };
+        match (env(name), default) {
+            (Some(v), _) => out.push_str(&v),
+            (None, Some(d)) => out.push_str(d),
+            (None, None) => {
+                missing.push(format!(
+                    "source field '{at}' references environment variable '{name}', which is not set"
+                ));
+            }
+        }
+        rest = &tail[2 + body_end + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+// ---- handlers ------------------------------------------------------------------
+
+/// One call as a handler receives it: everything the component validated, plus the
+/// resolved source.
+#[derive(Clone, Debug)]
+pub struct ToolRequest {
+    /// The tool's name.
+    pub tool_name: String,
+    /// The tool's `type` (selected this handler).
+    pub tool_type: String,
+    /// The tool's source, resolved (secrets included: do not echo it).
+    pub source: Option<Source>,
+    /// The provider call ref, for provider tools.
+    pub call_ref: Option<String>,
+    /// The tool's configuration document (`method`, `headers`, `requestBody`...).
+    pub config: Map<String, Value>,
+    /// Validated arguments by name (every role).
+    pub arguments: Map<String, Value>,
+    /// Positional values (`parameters`), declared order; `null` for an absent one.
+    pub positional: Vec<Value>,
+    /// The statement after template substitution (escaped by the component).
+    pub statement: Option<String>,
+    /// For http tools: the path with `pathParams` substituted and percent-encoded.
+    pub path: Option<String>,
+    /// The call id the result is stored under.
+    pub tool_call_id: Option<String>,
+    /// Verified claims per auth service.
+    pub claims: Value,
+    /// When the registry gives up on this call; handlers should stop by then.
+    pub deadline: Instant,
+}
+
+impl ToolRequest {
+    /// The source, or an error naming the tool (for handlers that need one).
+    pub fn require_source(&self) -> Result<&Source, ToolError> {
+        self.source.as_ref().ok_or_else(|| {
+            ToolError::InvalidArgument(format!("tool '{}' names no source", self.tool_name))
+        })
+    }
+
+    /// Time left before [`ToolRequest::deadline`] (zero when past).
+    pub fn time_left(&self) -> Duration {
+        self.deadline.saturating_duration_since(Instant::now())
+    }
+}
+
+/// Why a handler failed. Messages are lowercase and name the tool or field.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ToolError {
+    /// The call or the tool's configuration is wrong.
+    #[error("{0}")]
+    InvalidArgument(String),
+    /// The backend refused the caller.
+    #[error("{0}")]
+    Unauthorized(String),
+    /// Something the call names does not exist.
+    #[error("{0}")]
+    NotFound(String),
+    /// The host cannot run this (unknown tool type, disallowed host...).
+    #[error("{0}")]
+    Unsupported(String),
+    /// The call ran past its timeout or produced too much.
+    #[error("{0}")]
+    LimitExceeded(String),
+    /// The backend failed (or the handler panicked).
+    #[error("{0}")]
+    Backend(String),
+}
+
+impl From<ToolError> for Error {
+    fn from(e: ToolError) -> Error {
+        match e {
+            ToolError::InvalidArgument(m) => Error::InvalidArgument(m),
+            ToolError::Unauthorized(m) => Error::Unauthorized(m),
+            ToolError::NotFound(m) => Error::NotFound(m),
+            ToolError::Unsupported(m) => Error::Unsupported(m),
+            ToolError::LimitExceeded(m) => Error::LimitExceeded(m),
+            ToolError::Backend(m) => Error::Backend(m),
+        }
+    }
+}
+
+/// Runs the tools of one `type`. Implementations must be thread-safe: the registry
+/// calls them from worker threads.
+pub trait ToolHandler: Send + Sync + 'static {
+    /// Runs one call; the result is any JSON value (it becomes the envelope's `data`).
+    fn call(&self, request: &ToolRequest) -> Result<Value, ToolError>;
+}
+
+impl<F> ToolHandler for F
+where
+    F: Fn(&ToolRequest) -> Result<Value, ToolError> + Send + Sync + 'static,
+{
+    fn call(&self, request: &ToolRequest) -> Result<Value, ToolError> {
+        self(request)
+    }
+}
+
+/// A [`ToolHost`] dispatching calls by tool `type` to registered [`ToolHandler`]s,
+/// under a per-call timeout. Cloning is cheap and shares the handlers.
+#[derive(Clone)]
+pub struct ToolRegistry {
+    handlers: Arc<HashMap<String, Arc<dyn ToolHandler>>>,
+    sources: Arc<SourceSet>,
+    timeout: Duration,
+}
+
+impl Default for ToolRegistry {
+    fn default() -> ToolRegistry {
+        ToolRegistry::new()
+    }
+}
+
+impl std::fmt::Debug for ToolRegistry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ToolRegistry")
+            .field("tool_types", &self.tool_types())
+            .field("sources", &self.sources.names())
+            .field("timeout", &self.timeout)
+            .finish()
+    }
+}
+
+impl ToolRegistry {
+    /// A registry with no handlers and the default timeout.
+    pub fn new() -> ToolRegistry {
+        ToolRegistry {
+            handlers: Arc::new(HashMap::new()),
+            sources: Arc::new(SourceSet::default()),
+            timeout: DEFAULT_TOOL_TIMEOUT,
+        }
+    }
+
+    /// A registry with the handlers the `filestore` binary ships: `sqlite-sql` and
+    /// `http`.
+    pub fn with_builtin_handlers() -> ToolRegistry {
+        let mut r = ToolRegistry::new();
+        r.register("sqlite-sql", Arc::new(crate::handlers::sqlite::SqliteHandler));
+        r.register("http", Arc::new(crate::handlers::http::HttpHandler));
+        r
+    }
+
+    /// Registers (or replaces) the handler of a tool type.
+    pub fn register(
+        &mut self,
+        tool_type: &str,
+        handler: Arc<dyn ToolHandler>,
+    ) -> &mut ToolRegistry {
+        Arc::make_mut(&mut self.handlers).insert(tool_type.to_string(), handler);
+        self
+    }
+
+    /// Sets the per-call timeout.
+    pub fn set_timeout(&mut self, timeout: Duration) -> &mut ToolRegistry {
+        self.timeout = timeout;
+        self
+    }
+
+    /// The registered tool types, sorted.
+    pub fn tool_types(&self) -> Vec<String> {
+        let mut v: Vec<String> = self.handlers.keys().cloned().collect();
+        v.sort();
+        v
+    }
+
+    /// The sources this registry resolves tools against.
+    pub fn sources(&self) -> &SourceSet {
+        &self.sources
+    }
+
+    /// Runs one request through its handler on a worker thread under the timeout.
+    pub fn run(&self, request: ToolRequest) -> Result<Value, ToolError> {
+        let handler = self.handlers.get(&request.tool_type).cloned().ok_or_else(|| {
+            let known = self.tool_types();
+            ToolError::Unsupported(format!(
+                "tool '{}' has type '{}', which this host has no handler for (it handles: {})",
+                request.tool_name,
+                request.tool_type,
+                if known.is_empty() { "none".to_string() } else { known.join(", ") }
+            ))
+        })?;
+        let tool = request.tool_name.clone();
+        let (tx, rx) = mpsc::channel();
+        let spawned = std::thread::Builder::new().name(format!("tool-{tool}")).spawn(move || {
+            let r = std::panic::catch_unwind(AssertUnwindSafe(|| handler.call(&request)));
+            // The receiver may have given up (timeout): nothing to do then.
+            let _ = tx.send(r);
+        });
+        if let Err(e) = spawned {
+            return Err(ToolError::Backend(format!("tool '{tool}': cannot start a worker: {e}")));
+        }
+        match rx.recv_timeout(self.timeout) {
+            Ok(Ok(r)) => r.map_err(|e| prefix(&tool, e)),
+            Ok(Err(panic)) => {
+                let why = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "unknown panic".to_string());
+                Err(ToolError::Backend(format!("tool '{tool}': the handler panicked: {why}")))
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => Err(ToolError::LimitExceeded(format!(
+                "tool '{tool}' did not finish within its timeout of {:?}",
+                self.timeout
+            ))),
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                Err(ToolError::Backend(format!("tool '{tool}': the handler thread died")))
+            }
+        }
+    }
+
+    fn request(&self, call: ToolCall) -> Result<ToolRequest, ToolError> {
+        let object = |what: &str, text: &str| -> Result<Map<String, Value>, ToolError> {
+            match serde_json::from_str::<Value>(text) {
+                Ok(Value::Object(m)) => Ok(m),
+                Ok(Value::Null) => Ok(Map::new()),
+                _ => Err(ToolError::InvalidArgument(format!(
+                    "tool '{}': {what} is not a JSON object",
+                    call.tool_name
+                ))),
+            }
+        };
+        let source = match &call.source {
+            None => None,
+            Some(name) => Some(self.sources.get(name).cloned().ok_or_else(|| {
+                ToolError::NotFound(format!(
+                    "tool '{}' names source '{name}', which this host has not loaded (loaded: {})",
+                    call.tool_name,
+                    if self.sources.names().is_empty() {
+                        "none".to_string()
+                    } else {
+                        self.sources.names().join(", ")
+                    }
+                ))
+            })?),
+        };
+        let positional = match serde_json::from_str::<Value>(&call.positional) {
+            Ok(Value::Array(a)) => a,
+            _ => Vec::new(),
+        };
+        Ok(ToolRequest {
+            config: object("config", &call.config)?,
+            arguments: object("arguments", &call.arguments)?,
+            claims: serde_json::from_str(&call.context.claims).unwrap_or(Value::Null),
+            tool_name: call.tool_name,
+            tool_type: call.tool_type,
+            source,
+            call_ref: call.call_ref,
+            positional,
+            statement: call.statement,
+            path: call.path,
+            tool_call_id: call.context.tool_call_id,
+            deadline: Instant::now() + self.timeout,
+        })
+    }
+}
+
+fn prefix(tool: &str, e: ToolError) -> ToolError {
+    let p = |m: String| {
+        if m.contains(&format!("'{tool}'")) { m } else { format!("tool '{tool}': {m}") }
+    };
+    match e {
+        ToolError::InvalidArgument(m) => ToolError::InvalidArgument(p(m)),
+        ToolError::Unauthorized(m) => ToolError::Unauthorized(p(m)),
+        ToolError::NotFound(m) => ToolError::NotFound(p(m)),
+        ToolError::Unsupported(m) => ToolError::Unsupported(p(m)),
+        ToolError::LimitExceeded(m) => ToolError::LimitExceeded(p(m)),
+        ToolError::Backend(m) => ToolError::Backend(p(m)),
+    }
+}
+
+impl ToolHost for ToolRegistry {
+    fn call(&self, call: ToolCall) -> Result<String, Error> {
+        let request = self.request(call)?;
+        let value = self.run(request)?;
+        Ok(value.to_string())
+    }
+
+    fn check_connection(&self, call_ref: &str) -> Result<ConnectionStatus, Error> {
+        let _ = call_ref;
+        // Provider connections need a provider catalog, which the registry does not
+        // have; an embedder with one implements `ToolHost` itself.
+        Ok(ConnectionStatus::Missing)
+    }
+
+    fn timeout(&self) -> Option<Duration> {
+        Some(self.timeout)
+    }
+
+    fn handles(&self, tool_type: &str) -> bool {
+        self.handlers.contains_key(tool_type)
+    }
+
+    fn with_sources(&self, sources: Arc<SourceSet>) -> Option<Arc<dyn ToolHost>> {
+        Some(Arc::new(ToolRegistry {
+            handlers: self.handlers.clone(),
+            sources,
+            timeout: self.timeout,
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn req(tool_type: &str) -> ToolRequest {
+        ToolRequest {
+            tool_name: "t".into(),
+            tool_type: tool_type.into(),
+            source: None,
+            call_ref: None,
+            config: Map::new(),
+            arguments: Map::new(),
+            positional: vec![],
+            statement: None,
+            path: None,
+            tool_call_id: None,
+            claims: Value::Null,
+            deadline: Instant::now() + DEFAULT_TOOL_TIMEOUT,
+        }
+    }
+
+    #[test]
+    fn env_references_resolve_or_name_the_variable() {
+        let src = UnresolvedSource {
+            name: "api".into(),
+            source_type: "http".into(),
+            fields: json!({"baseUrl": "http://${HOST:127.0.0.1}:${PORT}", "headers": {"A": "Bearer ${KEY}"}, "n": 3, "lit": "$$x $y"})
+                .as_object()
+                .unwrap()
+                .clone(),
+        };
+        let env = |k: &str| match k {
+            "PORT" => Some("80".to_string()),
+            "KEY" => Some("s3cret".to_string()),
+            _ => None,
+        };
+        let set = resolve_sources(std::slice::from_ref(&src), &|_| true, &env).unwrap();
+        let s = set.get("api").unwrap();
+        assert_eq!(s.fields["baseUrl"], "http://127.0.0.1:80");
+        assert_eq!(s.fields["headers"]["A"], "Bearer s3cret");
+        assert_eq!(s.fields["lit"], "$x $y");
+        assert!(!format!("{s:?}").contains("s3cret"));
+        let none = |_: &str| None;
+        let e =
+            resolve_sources(std::slice::from_ref(&src), &|_| true, &none).unwrap_err().to_string();
+        assert!(e.contains("'PORT'") && e.contains("'KEY'") && e.contains("api.headers.A"), "{e}");
+        // Sources nobody uses are not resolved.
+        assert!(resolve_sources(&[src], &|_| false, &none).unwrap().names().is_empty());
+    }
+
+    #[test]
+    fn unknown_type_panic_and_timeout_are_typed() {
+        let mut r = ToolRegistry::new();
+        r.register(
+            "boom",
+            Arc::new(|_: &ToolRequest| -> Result<Value, ToolError> { panic!("kaput") }),
+        );
+        r.register(
+            "slow",
+            Arc::new(|_: &ToolRequest| -> Result<Value, ToolError> {
+                // Never finishes: only the timeout can end the call.
+                loop {
+                    std::thread::park();
+                }
+            }),
+        );
+        let e = r.run(req("nope")).unwrap_err();
+        assert!(
+            matches!(e, ToolError::Unsupported(_)) && e.to_string().contains("boom, slow"),
+            "{e}"
+        );
+        let e = r.run(req("boom")).unwrap_err();
+        assert!(matches!(e, ToolError::Backend(_)) && e.to_string().contains("kaput"), "{e}");
+        r.set_timeout(Duration::from_millis(100));
+        let e = r.run(req("slow")).unwrap_err();
+        assert!(matches!(e, ToolError::LimitExceeded(_)) && e.to_string().contains("100ms"), "{e}");
     }
 }

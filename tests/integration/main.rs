@@ -5,6 +5,8 @@
 //! - `common`: a shared engine and fixtures.
 //! - `read_side`: ls/read/glob/grep/tree through the component (DESIGN §5).
 //! - `mutations`: write/edit/delete/move, read-only mounts and entries.
+//! - `tools`: configured tools end to end (sqlite, http on loopback, results volume,
+//!   offloading, timeouts, approval) and `check`/`migrate`/`call --config`.
 //! - `cli`: the `filestore` binary (`call`), including grep equivalence with ripgrep.
 //! - `mcp`: `filestore serve` driven by the Python `mcp` SDK (stdio, HTTP) and an
 //!   in-process rmcp client.
@@ -20,3 +22,4 @@ mod mcp;
 mod model;
 mod mutations;
 mod read_side;
+mod tools;

@@ -423,6 +423,20 @@ fn decode_resource(ctx: &mut Ctx<'_>, raw: &Raw, refs: &mut Vec<Ref>) -> Option<
                     f.string_map(ctx, "headers");
                     f.string_map(ctx, "queryParams");
                     f.boolean(ctx, "disableSslVerification");
+                    // filestore's addition: the hosts calls may reach (default: the
+                    // baseUrl's host). The host's http handler enforces it.
+                    if let Some(e) = f.get("allowedHosts") {
+                        let ok = matches!(&e.value.value, Y::Seq(items)
+                            if items.iter().all(|i| scalar_string(i).is_some()));
+                        if !ok {
+                            ctx.err(
+                                K::InvalidValue,
+                                e.value.mark,
+                                Some(&f.path("allowedHosts")),
+                                "expected a list of host names",
+                            );
+                        }
+                    }
                     true
                 }
                 _ => false,

@@ -3,5 +3,6 @@
 //! domain code, converts the result.
 
 pub mod tool_host;
+pub mod tools;
 pub mod types;
 pub mod volume;

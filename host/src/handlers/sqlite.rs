@@ -1,0 +1,122 @@
+//! `sqlite-sql` tools on `sqlite` sources, through an embedded SQLite (`rusqlite`
+//! with the bundled library: no system SQLite needed).
+//!
+//! Source fields: `database` — the path of the database file (created if missing, as
+//! the Toolbox's SQLite source does). Tool: `statement` with positional `?`
+//! parameters. The statement arrives with template parameters already substituted by
+//! the component (after validation and escaping); plain parameters are **bound**
+//! positionally, never spliced into the SQL, so a value like `1 OR 1=1` stays data.
+//!
+//! Results: a statement that returns columns yields a JSON array of row objects
+//! (column name → value: integers, reals, text, `null`; blobs as lowercase hex);
+//! any other statement yields `{"rows_affected": n}`. The connection is interrupted
+//! at the request's deadline, so a runaway query stops with the timeout.
+
+use rusqlite::types::{Value as SqlValue, ValueRef};
+use rusqlite::{Connection, params_from_iter};
+use serde_json::{Map, Value, json};
+
+use crate::tools::{ToolError, ToolHandler, ToolRequest};
+
+/// Most rows one call returns. Bounds the memory a `SELECT *` over a huge table can
+/// take in the host; past it the call fails and says to add a `LIMIT`.
+pub const MAX_SQLITE_ROWS: usize = 100_000;
+
+/// SQLite progress-handler period (virtual-machine instructions between deadline
+/// checks).
+const PROGRESS_STEPS: i32 = 10_000;
+
+/// The `sqlite-sql` handler.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct SqliteHandler;
+
+fn to_sql(v: &Value) -> SqlValue {
+    match v {
+        Value::Null => SqlValue::Null,
+        Value::Bool(b) => SqlValue::Integer(i64::from(*b)),
+        Value::Number(n) => match n.as_i64() {
+            Some(i) => SqlValue::Integer(i),
+            None => SqlValue::Real(n.as_f64().unwrap_or(f64::NAN)),
+        },
+        Value::String(s) => SqlValue::Text(s.clone()),
+        // Arrays and maps are bound as their JSON text (usable with SQLite's json1).
+        other => SqlValue::Text(other.to_string()),
+    }
+}
+
+fn to_json(v: ValueRef<'_>) -> Value {
+    match v {
+        ValueRef::Null => Value::Null,
+        ValueRef::Integer(i) => json!(i),
+        ValueRef::Real(f) => json!(f),
+        ValueRef::Text(t) => Value::String(String::from_utf8_lossy(t).into_owned()),
+        ValueRef::Blob(b) => Value::String(b.iter().map(|x| format!("{x:02x}")).collect()),
+    }
+}
+
+impl ToolHandler for SqliteHandler {
+    fn call(&self, req: &ToolRequest) -> Result<Value, ToolError> {
+        let source = req.require_source()?;
+        let db = source.fields.get("database").and_then(Value::as_str).ok_or_else(|| {
+            ToolError::InvalidArgument(format!(
+                "source '{}' has no 'database' path (sqlite sources need one)",
+                source.name
+            ))
+        })?;
+        let statement = req.statement.as_deref().ok_or_else(|| {
+            ToolError::InvalidArgument(format!("tool '{}' has no statement", req.tool_name))
+        })?;
+        let conn = Connection::open(db).map_err(|e| {
+            ToolError::Backend(format!("source '{}': cannot open database {db}: {e}", source.name))
+        })?;
+        let deadline = req.deadline;
+        conn.progress_handler(PROGRESS_STEPS, Some(move || std::time::Instant::now() > deadline));
+        let mut stmt = conn.prepare(statement).map_err(|e| {
+            ToolError::Backend(format!(
+                "tool '{}': the database refused the statement: {e}",
+                req.tool_name
+            ))
+        })?;
+        let expected = stmt.parameter_count();
+        if expected != req.positional.len() {
+            return Err(ToolError::InvalidArgument(format!(
+                "tool '{}': the statement has {expected} positional parameter(s) but the tool declares {}",
+                req.tool_name,
+                req.positional.len()
+            )));
+        }
+        let params = params_from_iter(req.positional.iter().map(to_sql));
+        let fail = |e: rusqlite::Error| match e {
+            rusqlite::Error::SqliteFailure(f, _)
+                if f.code == rusqlite::ErrorCode::OperationInterrupted =>
+            {
+                ToolError::LimitExceeded(format!(
+                    "tool '{}': interrupted at its timeout",
+                    req.tool_name
+                ))
+            }
+            e => ToolError::Backend(format!("tool '{}': {e}", req.tool_name)),
+        };
+        if stmt.column_count() == 0 {
+            let n = stmt.execute(params).map_err(fail)?;
+            return Ok(json!({"rows_affected": n}));
+        }
+        let names: Vec<String> = stmt.column_names().into_iter().map(String::from).collect();
+        let mut rows = stmt.query(params).map_err(fail)?;
+        let mut out = Vec::new();
+        while let Some(row) = rows.next().map_err(fail)? {
+            if out.len() == MAX_SQLITE_ROWS {
+                return Err(ToolError::LimitExceeded(format!(
+                    "tool '{}': the statement returned more than {MAX_SQLITE_ROWS} rows; add a LIMIT",
+                    req.tool_name
+                )));
+            }
+            let mut obj = Map::new();
+            for (i, name) in names.iter().enumerate() {
+                obj.insert(name.clone(), to_json(row.get_ref(i).map_err(fail)?));
+            }
+            out.push(Value::Object(obj));
+        }
+        Ok(Value::Array(out))
+    }
+}

@@ -1,0 +1,530 @@
+//! Configured tools through the real component (DESIGN §6, §7): `tools.yaml` loaded
+//! in the sandbox, `sqlite-sql` against a real database file, `http` against a
+//! server on 127.0.0.1, results stored in `/tool_calls` and searched, offloading and
+//! paging, host timeouts, panicking and failing handlers, unknown tools, approval;
+//! and the `check` / `migrate` / `call --config` commands.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpListener;
+use std::path::Path;
+use std::process::Command;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use filestore::tools::{
+    InvokeContext, InvokeStatus, ToolError, ToolRegistry, ToolRequest, results_mount,
+};
+use filestore::{MountSpec, Session, SessionOptions};
+use serde_json::{Value, json};
+
+use crate::common::{engine, ok};
+
+fn session_with(registry: ToolRegistry) -> Session {
+    let options = SessionOptions { tools: Arc::new(registry), ..Default::default() };
+    engine()
+        .session_with(
+            vec![results_mount(), MountSpec::new("/scratch", crate::common::mem(&[]))],
+            options,
+        )
+        .expect("session")
+}
+
+fn load(s: &mut Session, yaml: &str) {
+    let files = vec![("tools.yaml".to_string(), yaml.to_string())];
+    match s.load_config_with_env(&files, &|k| (k == "API_KEY").then(|| "k-123".to_string())) {
+        Ok(Ok(_)) => {}
+        Ok(Err(issues)) => panic!("config: {issues:?}"),
+        Err(e) => panic!("load: {e}"),
+    }
+}
+
+fn invoke(s: &mut Session, tool: &str, args: Value) -> filestore::tools::InvokeOutcome {
+    s.invoke(tool, &args, &InvokeContext::default()).expect("invoke")
+}
+
+fn sqlite_yaml(db: &Path) -> String {
+    format!(
+        r#"kind: source
+name: app-db
+type: sqlite
+database: {db}
+---
+kind: tool
+name: setup
+type: sqlite-sql
+source: app-db
+description: Create the table.
+statement: CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT)
+---
+kind: tool
+name: add_user
+type: sqlite-sql
+source: app-db
+description: Add a user.
+statement: INSERT INTO users (name) VALUES (?)
+parameters:
+  - name: name
+    type: string
+---
+kind: tool
+name: find_user
+type: sqlite-sql
+source: app-db
+description: Find users by exact name.
+statement: SELECT id, name FROM users WHERE name = ? ORDER BY id
+parameters:
+  - name: name
+    type: string
+---
+kind: tool
+name: from_table
+type: sqlite-sql
+source: app-db
+description: Count rows of a table.
+statement: SELECT count(*) AS n FROM {{{{.table}}}}
+templateParameters:
+  - name: table
+    type: string
+    escape: double-quotes
+---
+kind: tool
+name: delete_all
+type: sqlite-sql
+source: app-db
+description: Delete every user.
+statement: DELETE FROM users
+requiresApproval: true
+---
+kind: tool
+name: numbers
+type: sqlite-sql
+source: app-db
+description: A large result.
+statement: WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 5000) SELECT i, printf('%090d', i) AS pad FROM c
+"#,
+        db = db.display()
+    )
+}
+
+fn sqlite_session(dir: &Path) -> Session {
+    let mut s = session_with(ToolRegistry::with_builtin_handlers());
+    load(&mut s, &sqlite_yaml(&dir.join("app.db")));
+    assert_eq!(invoke(&mut s, "setup", json!({})).status, InvokeStatus::Completed);
+    s
+}
+
+#[test]
+fn sqlite_binds_positionally_and_escapes_templates() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut s = sqlite_session(tmp.path());
+    for name in ["Ada", "x' OR '1'='1", "Bob'); DROP TABLE users;--"] {
+        let out = invoke(&mut s, "add_user", json!({"name": name}));
+        assert_eq!(out.envelope["data"]["rows_affected"], 1, "{}", out.text);
+    }
+    // An injection attempt through a normal parameter is bound as data: it matches
+    // only the row holding exactly that text, and the table survives.
+    let out = invoke(&mut s, "find_user", json!({"name": "x' OR '1'='1"}));
+    assert_eq!(out.envelope["data"], json!([{"id": 2, "name": "x' OR '1'='1"}]));
+    let out = invoke(&mut s, "from_table", json!({"table": "users"}));
+    assert_eq!(out.envelope["data"], json!([{"n": 3}]), "{}", out.text);
+    // A template parameter is escaped (double quotes doubled): the hostile value stays
+    // one identifier, so SQLite looks for a table of that odd name.
+    let out = invoke(&mut s, "from_table", json!({"table": "users\" WHERE 0 UNION SELECT 42 --"}));
+    assert_eq!(out.status, InvokeStatus::Failed);
+    assert_eq!(out.envelope["error"]["code"], "backend");
+    assert!(out.text.contains("no such table"), "{}", out.text);
+    // Validation happens in the component before anything reaches the host.
+    let out = invoke(&mut s, "find_user", json!({"name": 5}));
+    assert_eq!(out.envelope["error"]["code"], "invalid-argument");
+    assert!(out.text.contains("'name'"), "{}", out.text);
+}
+
+#[test]
+fn results_are_stored_read_only_and_searchable() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut s = sqlite_session(tmp.path());
+    invoke(&mut s, "add_user", json!({"name": "Grace Hopper"}));
+    let ctx = InvokeContext { tool_call_id: Some("toolu_01/../x".into()), ..Default::default() };
+    let out = s.invoke("find_user", &json!({"name": "Grace Hopper"}), &ctx).unwrap();
+    let path = out.result_path.clone().unwrap();
+    assert!(path.starts_with("/tool_calls/find_user/toolu_01____x-"), "{path}");
+    assert!(path.ends_with("/result-1.json"));
+    let found = ok(
+        &mut s,
+        "filestore_grep",
+        json!({"pattern": "Grace", "path": "/tool_calls", "output_mode": "content"}),
+    );
+    assert_eq!(found["lines"][0]["path"], path.as_str());
+    let entry = s.stat(&path).unwrap();
+    assert!(entry.read_only);
+    assert_eq!(entry.entry_type, "tool_result");
+    let attrs = entry.attributes.unwrap();
+    assert_eq!(attrs["tool_id"], "find_user");
+    assert_eq!(attrs["tool_call_id"], "toolu_01/../x");
+    assert_eq!(attrs["result_type"], "json");
+    let (kind, _) =
+        crate::common::err(&mut s, "filestore_write", json!({"path": path, "content": "x"}));
+    assert_eq!(kind, "read-only");
+    // Generated call ids are distinct.
+    let a = invoke(&mut s, "find_user", json!({"name": "a"})).result_path.unwrap();
+    let b = invoke(&mut s, "find_user", json!({"name": "a"})).result_path.unwrap();
+    assert_ne!(a, b);
+}
+
+#[test]
+fn large_results_are_offloaded_and_paged_back() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut s = sqlite_session(tmp.path());
+    let out = invoke(&mut s, "numbers", json!({}));
+    assert_eq!(out.status, InvokeStatus::Completed, "{}", out.text);
+    assert!(out.offloaded);
+    let path = out.result_path.clone().unwrap();
+    assert!(out.text.contains(&path) && out.text.len() < 8_000, "{}", out.text.len());
+    assert!(out.envelope.get("data").is_none());
+    let size = s.stat(&path).unwrap().size;
+    assert!(size > 500_000, "{size}");
+    // Page through with filestore_read and rebuild the JSON.
+    let mut offset = 1u64;
+    let mut text = String::new();
+    let mut pages = 0;
+    loop {
+        let page = ok(&mut s, "filestore_read", json!({"path": path, "offset": offset}));
+        for line in page["text"].as_str().unwrap().lines() {
+            text.push_str(line.split_once('\t').unwrap().1);
+            text.push('\n');
+        }
+        pages += 1;
+        match page["next_offset"].as_u64() {
+            Some(n) => offset = n,
+            None => break,
+        }
+    }
+    assert!(pages > 1);
+    let rows: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(rows.as_array().unwrap().len(), 5000);
+    assert_eq!(rows[4999]["i"], 5000);
+    // The filestore's own results are never offloaded, however large.
+    let read = s
+        .invoke("filestore_read", &json!({"path": path, "raw": true}), &InvokeContext::default())
+        .unwrap();
+    assert!(!read.offloaded && read.result_path.is_none());
+}
+
+#[test]
+fn approval_runs_on_approve_and_stores_nothing_on_reject() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut s = sqlite_session(tmp.path());
+    invoke(&mut s, "add_user", json!({"name": "Ada"}));
+    let pending = invoke(&mut s, "delete_all", json!({}));
+    assert_eq!(pending.status, InvokeStatus::Pending);
+    assert_eq!(pending.envelope["pending"], true);
+    let id = pending.approval_id.unwrap();
+    s.reject(&id).unwrap();
+    assert!(s.stat("/tool_calls/delete_all").is_err(), "a rejected call stores nothing");
+    assert_eq!(invoke(&mut s, "find_user", json!({"name": "Ada"})).envelope["data"][0]["id"], 1);
+    assert_eq!(s.approve(&id).unwrap_err().kind_name(), "not-found");
+    let id = invoke(&mut s, "delete_all", json!({})).approval_id.unwrap();
+    let done = s.approve(&id).unwrap();
+    assert_eq!(done.status, InvokeStatus::Completed);
+    assert_eq!(done.envelope["data"]["rows_affected"], 1);
+    assert!(done.result_path.is_some());
+    assert_eq!(invoke(&mut s, "find_user", json!({"name": "Ada"})).envelope["data"], json!([]));
+}
+
+#[test]
+fn configured_tools_join_the_session_tool_list() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut s = session_with(ToolRegistry::with_builtin_handlers());
+    let before = s.tools_version().unwrap();
+    let names = |s: &mut Session| -> Vec<String> {
+        s.tool_specs().unwrap().iter().map(|t| t["name"].as_str().unwrap().to_string()).collect()
+    };
+    assert!(!names(&mut s).contains(&"find_user".to_string()));
+    load(&mut s, &sqlite_yaml(&tmp.path().join("app.db")));
+    assert!(s.tools_version().unwrap() > before);
+    let listed = names(&mut s);
+    assert!(
+        listed.contains(&"filestore_read".to_string()) && listed.contains(&"find_user".to_string())
+    );
+    let spec = s.tool_specs().unwrap().into_iter().find(|t| t["name"] == "delete_all").unwrap();
+    assert_eq!(spec["annotations"]["requiresApproval"], true);
+    // Session::call reaches configured tools too (what the MCP server uses).
+    ok(&mut s, "setup", json!({}));
+    let out = ok(&mut s, "add_user", json!({"name": "Ada"}));
+    assert_eq!(out["success"], true);
+    let (kind, msg) = crate::common::err(&mut s, "nope", json!({}));
+    assert_eq!(kind, "not-found");
+    assert!(msg.contains("unknown tool 'nope'"), "{msg}");
+}
+
+/// A one-connection-at-a-time HTTP server on 127.0.0.1 recording each request head.
+fn http_server(status: &'static str, body: &'static str) -> (u16, Arc<Mutex<Vec<String>>>) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let log = seen.clone();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            let mut head = String::new();
+            let mut len = 0usize;
+            loop {
+                let mut line = String::new();
+                if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+                    break;
+                }
+                if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                    len = v.trim().parse().unwrap_or(0);
+                }
+                head.push_str(&line);
+            }
+            let mut body_in = vec![0u8; len];
+            let _ = reader.read_exact(&mut body_in);
+            head.push_str(&String::from_utf8_lossy(&body_in));
+            log.lock().unwrap().push(head);
+            let resp = format!(
+                "HTTP/1.1 {status}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            );
+            let _ = stream.write_all(resp.as_bytes());
+        }
+    });
+    (port, seen)
+}
+
+fn http_yaml(port: u16, allowed: &str) -> String {
+    format!(
+        r#"kind: source
+name: api
+type: http
+baseUrl: http://127.0.0.1:{port}
+headers:
+  Authorization: Bearer ${{API_KEY}}
+{allowed}---
+kind: tool
+name: get_item
+type: http
+source: api
+method: POST
+path: /items/{{{{.id}}}}
+description: Fetch an item.
+pathParams:
+  - name: id
+    type: string
+queryParams:
+  - name: q
+    type: string
+bodyParams:
+  - name: note
+    type: string
+"#
+    )
+}
+
+#[test]
+fn http_tool_reaches_a_loopback_server_within_its_allow_list() {
+    let (port, seen) = http_server("200 OK", r#"{"ok": true, "items": [1, 2]}"#);
+    let mut s = session_with(ToolRegistry::with_builtin_handlers());
+    load(&mut s, &http_yaml(port, ""));
+    let out = invoke(&mut s, "get_item", json!({"id": "a/../b c", "q": "x&y=1", "note": "hi"}));
+    assert_eq!(out.status, InvokeStatus::Completed, "{}", out.text);
+    assert_eq!(out.envelope["data"]["items"], json!([1, 2]));
+    let head = seen.lock().unwrap()[0].clone();
+    assert!(head.starts_with("POST /items/a%2F%2E%2E%2Fb%20c?q=x%26y%3D1 HTTP/1.1"), "{head}");
+    assert!(
+        head.contains("authorization: Bearer k-123")
+            || head.contains("Authorization: Bearer k-123"),
+        "{head}"
+    );
+    assert!(head.ends_with(r#"{"note":"hi"}"#), "{head}");
+    // The resolved secret never entered the component: not in the stored result, the
+    // tool list or the envelope.
+    let specs = serde_json::to_string(&s.tool_specs().unwrap()).unwrap();
+    assert!(!specs.contains("k-123") && !out.envelope.to_string().contains("k-123"));
+
+    // A source whose allow-list excludes the base URL's host refuses the call.
+    let mut s = session_with(ToolRegistry::with_builtin_handlers());
+    load(&mut s, &http_yaml(port, "allowedHosts: [api.example.com]\n"));
+    let out = invoke(&mut s, "get_item", json!({"id": "1", "q": "", "note": ""}));
+    assert_eq!(out.envelope["error"]["code"], "unsupported");
+    assert!(out.text.contains("allow-list"), "{}", out.text);
+    assert_eq!(seen.lock().unwrap().len(), 1, "nothing was sent");
+}
+
+#[test]
+fn http_errors_and_missing_variables_are_clear() {
+    let (port, _) = http_server("500 Internal Server Error", r#"{"error": "db down"}"#);
+    let mut s = session_with(ToolRegistry::with_builtin_handlers());
+    load(&mut s, &http_yaml(port, ""));
+    let out = invoke(&mut s, "get_item", json!({"id": "1", "q": "", "note": ""}));
+    assert_eq!(out.envelope["error"]["code"], "backend");
+    assert!(out.text.contains("500") && out.text.contains("db down"), "{}", out.text);
+    // Loading without the variable names it, and leaves nothing half-loaded.
+    let mut s = session_with(ToolRegistry::with_builtin_handlers());
+    let files = vec![("tools.yaml".to_string(), http_yaml(port, ""))];
+    let e = s.load_config_with_env(&files, &|_| None).unwrap_err().to_string();
+    assert!(e.contains("'API_KEY'"), "{e}");
+    assert!(!s.tool_specs().unwrap().iter().any(|t| t["name"] == "get_item"));
+}
+
+const CUSTOM_YAML: &str = r#"kind: source
+name: svc
+type: custom
+---
+kind: tool
+name: sleepy
+type: sleeps
+source: svc
+description: Never answers.
+---
+kind: tool
+name: crashy
+type: panics
+source: svc
+description: Panics.
+---
+kind: tool
+name: refusing
+type: refuses
+source: svc
+description: Fails.
+---
+kind: tool
+name: pg
+type: postgres-sql
+source: svc
+description: No handler here.
+statement: SELECT 1
+"#;
+
+#[test]
+fn host_timeouts_panics_and_failures_are_typed_and_survivable() {
+    let mut r = ToolRegistry::new();
+    r.register(
+        "sleeps",
+        Arc::new(|_: &ToolRequest| -> Result<Value, ToolError> {
+            loop {
+                std::thread::park();
+            }
+        }),
+    );
+    r.register(
+        "panics",
+        Arc::new(|_: &ToolRequest| -> Result<Value, ToolError> { panic!("handler bug") }),
+    );
+    r.register(
+        "refuses",
+        Arc::new(|_: &ToolRequest| -> Result<Value, ToolError> {
+            Err(ToolError::Unauthorized("token expired".into()))
+        }),
+    );
+    // The default (30 s) timeout for the handlers that end on their own, so a slow
+    // panic unwind (backtrace capture) never races the timeout; a short one for the
+    // handler that never returns.
+    let mut quick = r.clone();
+    quick.set_timeout(Duration::from_millis(300));
+    let mut q = session_with(quick);
+    load(&mut q, CUSTOM_YAML);
+    let out = invoke(&mut q, "sleepy", json!({}));
+    assert_eq!(out.envelope["error"]["code"], "limit-exceeded");
+    assert!(out.text.contains("'sleepy'") && out.text.contains("300ms"), "{}", out.text);
+    assert!(q.stat("/tool_calls/sleepy").is_err());
+    assert!(!q.is_poisoned());
+    ok(&mut q, "filestore_ls", json!({"path": "/"}));
+    let mut s = session_with(r);
+    load(&mut s, CUSTOM_YAML);
+    let out = invoke(&mut s, "crashy", json!({}));
+    assert_eq!(out.envelope["error"]["code"], "backend");
+    assert!(out.text.contains("panicked") && out.text.contains("handler bug"), "{}", out.text);
+    let out = invoke(&mut s, "refusing", json!({}));
+    assert_eq!(out.envelope["error"]["code"], "unauthorized");
+    assert!(out.text.contains("token expired"), "{}", out.text);
+    let out = invoke(&mut s, "pg", json!({}));
+    assert_eq!(out.envelope["error"]["code"], "unsupported");
+    assert!(out.text.contains("'postgres-sql'"), "{}", out.text);
+    let out = invoke(&mut s, "no_such_tool", json!({}));
+    assert_eq!(out.envelope["error"]["code"], "not-found");
+    // Failed calls store nothing, and the session goes on.
+    assert!(s.stat("/tool_calls/crashy").is_err());
+    assert!(!s.is_poisoned());
+    ok(&mut s, "filestore_ls", json!({"path": "/"}));
+}
+
+// ---- CLI ---------------------------------------------------------------------
+
+fn filestore() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_filestore"))
+}
+
+fn data(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../guest/tests-data")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+#[test]
+fn cli_check_reports_unrunnable_tools_and_located_errors() {
+    let out = filestore().args(["check", &data("toolbox-v2-example.yaml")]).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("2 tools"), "{stdout}");
+    assert!(stdout.contains("'example_tool' (postgres-sql): valid, but not runnable"), "{stdout}");
+    let strict =
+        filestore().args(["check", "--strict", &data("toolbox-v2-example.yaml")]).output().unwrap();
+    assert_eq!(strict.status.code(), Some(2));
+    let ok = filestore().args(["check", "--strict", &data("runnable.yaml")]).output().unwrap();
+    assert!(ok.status.success(), "{}", String::from_utf8_lossy(&ok.stdout));
+
+    let tmp = tempfile::tempdir().unwrap();
+    let bad = tmp.path().join("bad.yaml");
+    std::fs::write(&bad, "kind: tool\nname: t\ntype: sqlite-sql\nsource: nope\ndescription: d\nstatement: SELECT 1\n---\nkind: widget\nname: w\n").unwrap();
+    let out = filestore().args(["check", bad.to_str().unwrap()]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("document 1, line 4, column 9: field 'source'"), "{err}");
+    assert!(err.contains("document 2, line 8"), "{err}");
+}
+
+#[test]
+fn cli_migrate_writes_v2() {
+    let out = filestore().args(["migrate", &data("toolbox-v1-example.yaml")]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v2 = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(v2.contains("kind: tools\nname: example_tool\ntype: postgres-sql"), "{v2}");
+    assert!(v2.contains("\n---\n"));
+    let tmp = tempfile::tempdir().unwrap();
+    let dest = tmp.path().join("v2.yaml");
+    let out = filestore()
+        .args(["migrate", &data("toolbox-v1-example.yaml"), "-o", dest.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(std::fs::read_to_string(&dest).unwrap(), v2);
+    // The v2 output checks clean.
+    let out = filestore().args(["check", dest.to_str().unwrap()]).output().unwrap();
+    assert!(out.status.success());
+}
+
+#[test]
+fn cli_call_runs_configured_sqlite_tools() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cfg = tmp.path().join("tools.yaml");
+    std::fs::write(&cfg, sqlite_yaml(&tmp.path().join("app.db"))).unwrap();
+    let cfg = cfg.to_str().unwrap();
+    let run = |tool: &str, args: &str| {
+        filestore().args(["call", tool, args, "--config", cfg]).output().unwrap()
+    };
+    assert!(run("setup", "{}").status.success());
+    assert!(run("add_user", r#"{"name":"Ada"}"#).status.success());
+    let out = run("find_user", r#"{"name":"Ada"}"#);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let j: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(j["data"], json!([{"id": 1, "name": "Ada"}]));
+    assert_eq!(j["result_path"], "/tool_calls/find_user/call_1/result-1.json");
+    let out = run("find_user", r#"{"name":1}"#);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("error[invalid-argument]"));
+}
