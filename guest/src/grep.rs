@@ -655,8 +655,13 @@ pub fn grep(mounts: &MountTable, limits: &Limits, req: &GrepRequest) -> Result<G
             result.files_skipped_too_large += 1;
             continue;
         }
-        let buf = match mounts.read_all(&entry.path, limits.file_bytes) {
-            Ok((_, buf)) => buf,
+        let read = if single {
+            mounts.read_all(&entry.path, limits.file_bytes).map(|(_, buf)| buf)
+        } else {
+            mounts.read_listed(&entry.path, entry.size, limits.file_bytes)
+        };
+        let buf = match read {
+            Ok(buf) => buf,
             Err(e) if e.kind() == ErrorKind::TooLarge => {
                 result.files_skipped_too_large += 1;
                 continue;

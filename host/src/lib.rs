@@ -45,7 +45,7 @@ pub mod tools;
 pub mod volumes;
 
 pub use engine::{Engine, EngineConfig};
-pub use error::{Error, Result};
+pub use error::{Error, Result, SandboxLimit};
 pub use session::{CallOutput, MountSpec, Session, SessionOptions};
 pub use state::HostState;
 

@@ -18,7 +18,7 @@ use crate::bindings::FilestoreComponent;
 use crate::bindings::exports::filestore::component::filestore as fs;
 use crate::bindings::exports::filestore::component::tools as tw;
 use crate::engine::{DEFAULT_CALL_DEADLINE, EPOCH_TICK, Engine};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, SandboxLimit};
 use crate::glue::tools::{from_wit_config_error, from_wit_outcome, from_wit_report};
 use crate::glue::types::{from_wit_entry, from_wit_error};
 use crate::glue::volume::VolumeHandle;
@@ -105,6 +105,8 @@ pub struct Session {
     deadline: Duration,
     fuel: Option<u64>,
     poisoned: Option<String>,
+    /// Linear-memory cap in bytes (named in limit errors).
+    memory_cap: usize,
 }
 
 impl Engine {
@@ -169,6 +171,7 @@ impl Engine {
             deadline: options.deadline,
             fuel: options.fuel,
             poisoned: None,
+            memory_cap: mem,
         })
     }
 }
@@ -203,19 +206,38 @@ impl Session {
             Ok(Ok(v)) => Ok(v),
             Ok(Err(e)) => Err(Error::Filestore(from_wit_error(e))),
             Err(e) => {
-                let why = match e.downcast_ref::<Trap>() {
-                    Some(Trap::Interrupt) => format!(
-                        "limit-exceeded: the call ran past its deadline of {:?}",
-                        self.deadline
-                    ),
-                    Some(Trap::OutOfFuel) => "limit-exceeded: the call ran out of fuel".to_string(),
-                    _ if self.store.data().limits_hit() => {
-                        format!("limit-exceeded: memory cap reached ({e})")
-                    }
-                    _ => format!("{e:#}"),
+                let limit = match e.downcast_ref::<Trap>() {
+                    Some(Trap::Interrupt) => Some((
+                        SandboxLimit::Deadline,
+                        format!("the call ran past its deadline of {:?}", self.deadline),
+                    )),
+                    Some(Trap::OutOfFuel) => Some((
+                        SandboxLimit::Fuel,
+                        format!(
+                            "the call ran out of fuel (budget {} per call)",
+                            self.fuel.unwrap_or(0)
+                        ),
+                    )),
+                    _ if self.store.data().limits_hit() => Some((
+                        SandboxLimit::Memory,
+                        format!(
+                            "linear memory would grow past the cap of {} bytes ({e})",
+                            self.memory_cap
+                        ),
+                    )),
+                    _ => None,
                 };
-                self.poisoned = Some(why.clone());
-                Err(Error::Trap(why))
+                match limit {
+                    Some((limit, message)) => {
+                        self.poisoned = Some(format!("limit-exceeded ({limit}): {message}"));
+                        Err(Error::LimitExceeded { limit, message })
+                    }
+                    None => {
+                        let why = format!("{e:#}");
+                        self.poisoned = Some(why.clone());
+                        Err(Error::Trap(why))
+                    }
+                }
             }
         }
     }
@@ -281,6 +303,30 @@ impl Session {
     /// Bytes of linear memory the session's instance uses now.
     pub fn memory_bytes(&self) -> usize {
         self.store.data().memory_in_use()
+    }
+}
+
+/// Diagnostics: drive the component into its limits on purpose (tests, benchmarks).
+/// Each runs under the same deadline, fuel and memory cap as every call, and a limit
+/// hit poisons the session like any other trap.
+impl Session {
+    /// Busy-loops `iterations` steps in the guest (`u64::MAX`: until the deadline).
+    pub fn diagnostics_spin(&mut self, iterations: u64) -> Result<u64> {
+        self.guarded(|store, b, _| {
+            b.filestore_component_diagnostics().call_spin(store, iterations).map(Ok)
+        })
+    }
+
+    /// Makes the guest allocate and keep `bytes` more; returns the bytes it holds.
+    pub fn diagnostics_allocate(&mut self, bytes: u64) -> Result<u64> {
+        self.guarded(|store, b, _| {
+            b.filestore_component_diagnostics().call_allocate(store, bytes).map(Ok)
+        })
+    }
+
+    /// Frees what [`Session::diagnostics_allocate`] kept.
+    pub fn diagnostics_release(&mut self) -> Result<()> {
+        self.guarded(|store, b, _| b.filestore_component_diagnostics().call_release(store).map(Ok))
     }
 }
 

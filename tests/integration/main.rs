@@ -5,6 +5,9 @@
 //! - `common`: a shared engine and fixtures.
 //! - `read_side`: ls/read/glob/grep/tree through the component (DESIGN §5).
 //! - `mutations`: write/edit/delete/move, read-only mounts and entries.
+//! - `limits`: guest and host limits hold with typed errors; traps poison one
+//!   session only; the compiled-component cache is rebuilt when corrupt or stale.
+//! - `concurrency`: 1,000 live sessions and 100 concurrent callers on one engine.
 //! - `tools`: configured tools end to end (sqlite, http on loopback, results volume,
 //!   offloading, timeouts, approval) and `check`/`migrate`/`call --config`.
 //! - `cli`: the `filestore` binary (`call`), including grep equivalence with ripgrep.
@@ -16,8 +19,10 @@
 
 mod cli;
 mod common;
+mod concurrency;
 mod confinement;
 mod faults;
+mod limits;
 mod mcp;
 mod model;
 mod mutations;

@@ -1,0 +1,292 @@
+//! Sandbox limits hold (DESIGN §9): guest-side limits (regex size, read page, grep
+//! records, path length) return typed errors and leave the session usable; host-side
+//! limits (deadline, memory cap, fuel) stop the call with `limit-exceeded`, poison
+//! only that session, and the next session works while other live sessions are
+//! untouched. Also: the on-disk component cache is rebuilt, never trusted, when it is
+//! corrupt or stale. No assertion here depends on timing.
+
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+use filestore::engine::EngineConfig;
+use filestore::{Engine, Error, MountSpec, SandboxLimit, Session, SessionOptions};
+use filestore_guest::limits::Limits;
+use serde_json::json;
+
+use crate::common::*;
+
+/// A session over one memory volume at `/w` with `options`.
+fn session_opts(engine: &Engine, files: &[(&str, &str)], options: SessionOptions) -> Session {
+    engine.session_with(vec![MountSpec::new("/w", mem(files))], options).expect("session")
+}
+
+/// Asserts a session still answers a read of its own file.
+fn still_works(s: &mut Session, path: &str, content: &str) {
+    let j = ok(s, "filestore_read", json!({"path": path, "raw": true}));
+    assert_eq!(j["text"], content);
+}
+
+// ---- guest-side limits: typed errors, the session goes on ------------------------
+
+#[test]
+fn pathological_regex_hits_the_compiled_size_limit() {
+    let mut s = session_with("/w", mem(&[("/a.txt", "aaaa\n")]));
+    // A counted repetition that expands to millions of states.
+    for pattern in [r"(\w{1000}){1000}", r"(?:a{1000}){1000}", r"\pL{100000}"] {
+        let (kind, msg) = err(
+            &mut s,
+            "filestore_grep",
+            json!({"pattern": pattern, "path": "/w", "output_mode": "content"}),
+        );
+        assert_eq!(kind, "invalid-pattern", "{pattern}: {msg}");
+        assert!(msg.contains("too large") && msg.contains("limit"), "{pattern}: {msg}");
+    }
+    // The same session keeps working.
+    let j = ok(&mut s, "filestore_grep", json!({"pattern": "a+", "path": "/w"}));
+    assert_eq!(j["files"], json!(["/w/a.txt"]));
+    // A smaller per-session regex limit rejects a pattern the default admits.
+    let limits = Limits { regex_bytes: 10_000, ..Limits::default() };
+    let mut small = session_opts(
+        engine(),
+        &[("/a.txt", "x\n")],
+        SessionOptions { limits, ..SessionOptions::default() },
+    );
+    assert!(s.call("filestore_grep", &json!({"pattern": r"\w{200}", "path": "/w"})).is_ok());
+    let (kind, msg) =
+        err(&mut small, "filestore_grep", json!({"pattern": r"\w{200}", "path": "/w"}));
+    assert_eq!(kind, "invalid-pattern", "{msg}");
+    assert!(msg.contains("10000"), "the message names the configured limit: {msg}");
+}
+
+#[test]
+fn a_huge_read_page_is_bounded() {
+    // 200,000 lines of 80 characters: 16 MiB.
+    let line = format!("{}\n", "x".repeat(79));
+    let big = line.repeat(200_000);
+    let mut s = session_with("/w", mem(&[("/big.txt", &big)]));
+    let j = ok(&mut s, "filestore_read", json!({"path": "/w/big.txt", "limit": u32::MAX}));
+    assert_eq!(j["truncated"], true, "a page of u32::MAX lines must be cut");
+    let text = j["text"].as_str().unwrap();
+    // The token safeguard (10,000 tokens ≈ 40,000 characters) bounds the page.
+    assert!(text.len() < 60_000, "page of {} bytes", text.len());
+    let next = j["next_offset"].as_u64().expect("next_offset");
+    assert!(next > 1 && next < 200_000, "{next}");
+    // And the next page continues where this one stopped.
+    let j2 = ok(&mut s, "filestore_read", json!({"path": "/w/big.txt", "offset": next}));
+    assert_eq!(j2["start_line"], next);
+}
+
+#[test]
+fn grep_result_set_is_capped_per_session() {
+    let many: String = (0..500).map(|i| format!("match {i}\n")).collect();
+    let limits = Limits { grep_records: 20, ..Limits::default() };
+    let mut s = session_opts(
+        engine(),
+        &[("/m.txt", &many)],
+        SessionOptions { limits, ..SessionOptions::default() },
+    );
+    // head_limit 0 means "no page size": the session's record limit still applies.
+    let j = ok(
+        &mut s,
+        "filestore_grep",
+        json!({"pattern": "match", "path": "/w", "output_mode": "content", "head_limit": 0}),
+    );
+    assert_eq!(j["lines"].as_array().unwrap().len(), 20);
+    assert_eq!(j["truncated"], true);
+}
+
+#[test]
+fn overlong_paths_are_refused_by_name() {
+    let mut s = session_with("/w", mem(&[]));
+    let long = format!("/w/{}", "d/".repeat(2100));
+    let (kind, msg) = err(&mut s, "filestore_write", json!({"path": long, "content": "x"}));
+    assert_eq!(kind, "invalid-path", "{msg}");
+    assert!(msg.contains("4096"), "names the limit: {msg}");
+    let (kind, _) =
+        err(&mut s, "filestore_read", json!({"path": format!("/w/{}", "c".repeat(300))}));
+    assert_eq!(kind, "invalid-path");
+}
+
+// ---- host-side limits: the call stops, only that session is poisoned -------------
+
+#[test]
+fn an_infinite_loop_hits_the_deadline_and_poisons_only_its_session() {
+    let mut bystander = session_with("/w", mem(&[("/b.txt", "bystander")]));
+    let mut s = session_opts(
+        engine(),
+        &[("/a.txt", "a")],
+        SessionOptions { deadline: Duration::from_millis(200), ..SessionOptions::default() },
+    );
+    // A bounded spin finishes and the session is fine.
+    assert!(s.diagnostics_spin(1000).is_ok());
+    let e = s.diagnostics_spin(u64::MAX).expect_err("an endless loop must be stopped");
+    assert_eq!(e.sandbox_limit(), Some(SandboxLimit::Deadline), "{e}");
+    assert_eq!(e.kind_name(), "limit-exceeded");
+    assert!(e.to_string().contains("deadline of 200ms"), "{e}");
+    assert!(s.is_poisoned());
+    match s.call("filestore_read", &json!({"path": "/w/a.txt"})) {
+        Err(Error::Poisoned(why)) => assert!(why.contains("deadline"), "{why}"),
+        other => panic!("a poisoned session must refuse calls, got {other:?}"),
+    }
+    // The other session and a replacement both work.
+    still_works(&mut bystander, "/w/b.txt", "bystander");
+    let mut replacement = session_with("/w", mem(&[("/a.txt", "a")]));
+    still_works(&mut replacement, "/w/a.txt", "a");
+}
+
+#[test]
+fn memory_growth_past_the_cap_traps_cleanly() {
+    const CAP: usize = 48 * 1024 * 1024;
+    let mut bystander = session_with("/w", mem(&[("/b.txt", "bystander")]));
+    let mut s = session_opts(
+        engine(),
+        &[("/a.txt", "a")],
+        SessionOptions { memory_bytes: Some(CAP), ..SessionOptions::default() },
+    );
+    // Under the cap: fine, and released again.
+    assert_eq!(s.diagnostics_allocate(8 * 1024 * 1024).unwrap(), 8 * 1024 * 1024);
+    s.diagnostics_release().unwrap();
+    assert!(s.memory_bytes() <= CAP);
+    let e = s.diagnostics_allocate(CAP as u64).expect_err("growth past the cap must fail");
+    assert_eq!(e.sandbox_limit(), Some(SandboxLimit::Memory), "{e}");
+    assert!(e.to_string().contains(&CAP.to_string()), "names the cap: {e}");
+    assert!(s.is_poisoned());
+    assert!(e.poisons_session());
+    still_works(&mut bystander, "/w/b.txt", "bystander");
+    let mut replacement = session_with("/w", mem(&[("/a.txt", "a")]));
+    still_works(&mut replacement, "/w/a.txt", "a");
+}
+
+#[test]
+fn a_memory_cap_above_the_pool_slot_is_clamped() {
+    // Asking for more than the engine's slot gets the engine's cap, not more.
+    let mut s = session_opts(
+        engine(),
+        &[("/a.txt", "a")],
+        SessionOptions { memory_bytes: Some(usize::MAX), ..SessionOptions::default() },
+    );
+    let cap = engine().config().memory_bytes as u64;
+    let e = s.diagnostics_allocate(cap).expect_err("the engine cap holds");
+    assert_eq!(e.sandbox_limit(), Some(SandboxLimit::Memory), "{e}");
+}
+
+/// An engine with fuel metering (its compiled component is cached like the default).
+fn fuel_engine() -> &'static Engine {
+    static ENGINE: OnceLock<Engine> = OnceLock::new();
+    ENGINE.get_or_init(|| {
+        Engine::with_config(EngineConfig { fuel: true, max_sessions: 8, ..EngineConfig::default() })
+            .expect("fuel engine")
+    })
+}
+
+#[test]
+fn fuel_runs_out_and_the_next_session_works() {
+    let engine = fuel_engine();
+    let opts = || SessionOptions { fuel: Some(50_000_000), ..SessionOptions::default() };
+    let mut s = session_opts(engine, &[("/a.txt", "a")], opts());
+    // Fuel is per call: many small calls each get the full budget.
+    for _ in 0..5 {
+        still_works(&mut s, "/w/a.txt", "a");
+    }
+    let e = s.diagnostics_spin(u64::MAX).expect_err("out of fuel");
+    assert_eq!(e.sandbox_limit(), Some(SandboxLimit::Fuel), "{e}");
+    assert!(s.is_poisoned());
+    let mut next = session_opts(engine, &[("/a.txt", "a")], opts());
+    still_works(&mut next, "/w/a.txt", "a");
+}
+
+// ---- the compiled-component cache -----------------------------------------------
+
+/// A small engine over `dir` as its cache.
+fn cached_engine(dir: &std::path::Path, fuel: bool) -> Engine {
+    Engine::with_config(EngineConfig {
+        pooling: false,
+        fuel,
+        cache_dir: Some(dir.to_path_buf()),
+        ..EngineConfig::default()
+    })
+    .expect("engine")
+}
+
+/// The single cached artifact in `dir`.
+fn artifact(dir: &std::path::Path) -> std::path::PathBuf {
+    let arts: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "cwasm"))
+        .collect();
+    assert_eq!(arts.len(), 1, "{arts:?}");
+    arts[0].clone()
+}
+
+fn works(engine: &Engine) {
+    let mut s = engine.session(vec![MountSpec::new("/w", mem(&[("/a.txt", "a")]))]).unwrap();
+    still_works(&mut s, "/w/a.txt", "a");
+}
+
+#[test]
+fn corrupt_or_stale_cache_is_rebuilt_not_trusted() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let first = cached_engine(dir, false);
+    assert!(!first.cache_hit(), "an empty cache cannot hit");
+    works(&first);
+    let art = artifact(dir);
+    let good = std::fs::read(&art).unwrap();
+    assert!(cached_engine(dir, false).cache_hit(), "a sound artifact is reused");
+
+    // Truncated.
+    std::fs::write(&art, &good[..good.len() / 2]).unwrap();
+    let e = cached_engine(dir, false);
+    assert!(!e.cache_hit(), "a truncated artifact must be recompiled");
+    works(&e);
+    assert_eq!(std::fs::read(&art).unwrap(), good, "and rewritten");
+
+    // One flipped byte in the middle.
+    let mut flipped = good.clone();
+    flipped[good.len() / 2] ^= 0x40;
+    std::fs::write(&art, &flipped).unwrap();
+    let e = cached_engine(dir, false);
+    assert!(!e.cache_hit(), "a corrupted artifact must be recompiled");
+    works(&e);
+    assert!(cached_engine(dir, false).cache_hit(), "the rewritten artifact is sound");
+
+    // Stale: a well-formed artifact with a matching checksum, but compiled for a
+    // different engine configuration (fuel metering), planted under this key.
+    let other = tempfile::tempdir().unwrap();
+    let _ = cached_engine(other.path(), true);
+    let other_art = artifact(other.path());
+    std::fs::copy(&other_art, &art).unwrap();
+    std::fs::copy(other_art.with_extension("sha256"), art.with_extension("sha256")).unwrap();
+    let e = cached_engine(dir, false);
+    assert!(!e.cache_hit(), "an artifact for another configuration must not load");
+    works(&e);
+    assert!(cached_engine(dir, false).cache_hit());
+}
+
+#[test]
+fn a_session_is_replaced_after_a_trap_while_others_keep_their_state() {
+    // Ten live sessions, each with state written through the component.
+    let mut sessions: Vec<Session> = (0..10)
+        .map(|i| {
+            let mut s = session_opts(
+                engine(),
+                &[],
+                SessionOptions {
+                    deadline: Duration::from_millis(100),
+                    ..SessionOptions::default()
+                },
+            );
+            ok(&mut s, "filestore_write", json!({"path": "/w/me.txt", "content": format!("{i}")}));
+            s
+        })
+        .collect();
+    // Session 3 traps and is replaced in place.
+    assert!(sessions[3].diagnostics_spin(u64::MAX).is_err());
+    assert!(sessions[3].is_poisoned());
+    sessions[3] = session_with("/w", Arc::new(filestore::volumes::MemoryVolume::new()));
+    ok(&mut sessions[3], "filestore_write", json!({"path": "/w/me.txt", "content": "3"}));
+    for (i, s) in sessions.iter_mut().enumerate() {
+        still_works(s, "/w/me.txt", &i.to_string());
+    }
+}
