@@ -684,6 +684,19 @@ impl wt::Guest for Component {
         invoke::tools_version(&s.get::<SessionResource>().0)
     }
 
+    fn system_prompt(
+        s: wt::SessionBorrow<'_>,
+        max_depth: Option<u32>,
+        max_files_per_folder: Option<u32>,
+    ) -> Result<String, Error> {
+        crate::prompt::system_prompt(
+            &s.get::<SessionResource>().0,
+            max_depth.unwrap_or(3),
+            max_files_per_folder.unwrap_or(3),
+        )
+        .map_err(to_wit_error)
+    }
+
     fn set_offload_tokens(s: wt::SessionBorrow<'_>, tokens: u32) {
         s.get::<SessionResource>().0.tool_state().borrow_mut().set_offload_tokens(tokens as usize);
     }

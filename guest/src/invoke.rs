@@ -158,6 +158,8 @@ pub struct ToolState {
     /// Grows whenever the tool list changes.
     pub version: u64,
     offload_tokens: Option<usize>,
+    /// Tools activated by reading skills (LRU of skills, capped per skill).
+    pub skills: crate::skills::ActiveSkills,
 }
 
 impl ToolState {
@@ -394,7 +396,51 @@ pub fn list_tools(session: &Session, toolset: Option<&str>) -> Result<Vec<Value>
             DynamicTool::Provider { spec, .. } => out.push(spec.to_json()),
         }
     }
+    for name in st.skills.tools() {
+        if seen.insert(name.clone())
+            && let Some(t) = st.config.as_ref().and_then(|c| c.tool(&name))
+        {
+            out.push(manifest::spec(t).to_json());
+        }
+    }
     Ok(out)
+}
+
+/// Activates the `allowed-tools` of the skill whose `SKILL.md` is at `path` (an entry
+/// of type `skill`, i.e. validated when the skills volume was loaded). Called when
+/// the agent reads a skill with `filestore_read`. Unknown tools are reported in the
+/// activation, not fatal; tools already offered are not duplicated.
+pub fn activate_skill(session: &Session, path: &str) -> Result<crate::skills::Activation> {
+    use crate::skills;
+    let (entry, bytes) = session.mounts().read_all(path, skills::MAX_SKILL_FILE_BYTES as u64)?;
+    let text = String::from_utf8(bytes)
+        .map_err(|_| Error::at(ErrorKind::InvalidArgument, path, "SKILL.md is not UTF-8 text"))?;
+    let folder = crate::paths::parent(&entry.path).map(crate::paths::file_name).unwrap_or_default();
+    let skill = skills::parse(&entry.path, folder, &text)
+        .map_err(|p| Error::at(ErrorKind::InvalidArgument, path, p.reasons.join("; ")))?;
+    let mut st = session.tool_state().borrow_mut();
+    let exposed: Vec<String> = st.exposed().into_iter().map(|t| t.name.clone()).collect();
+    let dynamic: Vec<String> = st.dynamic.iter().map(|(n, _)| n.clone()).collect();
+    let configured: Vec<String> = st
+        .config
+        .as_ref()
+        .map(|c| c.tools().iter().map(|t| t.name.clone()).collect())
+        .unwrap_or_default();
+    let known = |t: &str| {
+        builtin::is_builtin(t)
+            || configured.iter().any(|c| c == t)
+            || dynamic.iter().any(|d| d == t)
+    };
+    let is_static = |t: &str| {
+        builtin::is_builtin(t) || exposed.iter().any(|e| e == t) || dynamic.iter().any(|d| d == t)
+    };
+    let mut active = std::mem::take(&mut st.skills);
+    let act = active.activate(&skill, known, is_static);
+    st.skills = active;
+    if !act.added.is_empty() || !act.removed.is_empty() {
+        st.version += 1;
+    }
+    Ok(act)
 }
 
 /// The session's tools version (see [`ToolState::version`]).
@@ -427,6 +473,11 @@ fn find(session: &Session, name: &str) -> Result<Found> {
         None => {}
     }
     if let Some(t) = st.exposed().into_iter().find(|t| t.name == name) {
+        return Ok(Found::Configured(Box::new(t.clone())));
+    }
+    if st.skills.tools().iter().any(|t| t == name)
+        && let Some(t) = st.config.as_ref().and_then(|c| c.tool(name))
+    {
         return Ok(Found::Configured(Box::new(t.clone())));
     }
     if st.config.as_ref().and_then(|c| c.tool(name)).is_some() {

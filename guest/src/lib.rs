@@ -37,6 +37,7 @@ pub mod mounts;
 pub mod mutate;
 pub mod params;
 pub mod paths;
+pub mod prompt;
 pub mod read;
 pub mod request;
 pub mod results;

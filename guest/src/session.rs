@@ -137,7 +137,17 @@ impl Session {
             }
             "filestore_read" => {
                 let r = self.read(&decode(tool, args)?)?;
-                output(&r, read::render(&r))
+                let mut text = read::render(&r);
+                let mut out = serde_json::to_value(&r).map_err(|e| {
+                    Error::new(ErrorKind::Backend, format!("serialising the result: {e}"))
+                })?;
+                // Reading a skill activates its tools (DESIGN §8).
+                if r.entry.entry_type == crate::skills::TYPE_SKILL {
+                    let act = crate::invoke::activate_skill(self, &r.entry.path)?;
+                    text.push_str(&crate::skills::render_activation(&act));
+                    out["activation"] = serde_json::to_value(&act).unwrap_or_default();
+                }
+                Ok(ToolOutput { json: out, text })
             }
             "filestore_glob" => {
                 let r = self.glob(&decode(tool, args)?)?;

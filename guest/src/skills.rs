@@ -263,6 +263,32 @@ pub struct Activation {
     pub removed: Vec<String>,
 }
 
+/// A note appended to the read of a `SKILL.md`, telling the model what changed.
+pub fn render_activation(a: &Activation) -> String {
+    let mut out = String::new();
+    if !a.added.is_empty() {
+        out.push_str(&format!("\n[Skill '{}' enabled tools: {}.]\n", a.skill, a.added.join(", ")));
+    }
+    if !a.unknown.is_empty() {
+        out.push_str(&format!(
+            "[Skill '{}' lists tools this session does not have: {}.]\n",
+            a.skill,
+            a.unknown.join(", ")
+        ));
+    }
+    if !a.dropped.is_empty() {
+        out.push_str(&format!(
+            "[Skill '{}' lists more than {MAX_TOOLS_PER_SKILL} tools; not enabled: {}.]\n",
+            a.skill,
+            a.dropped.join(", ")
+        ));
+    }
+    if let Some(e) = &a.evicted {
+        out.push_str(&format!("[Tools of skill '{e}' were disabled to make room (at most {MAX_ACTIVE_SKILLS} skills).]\n"));
+    }
+    out
+}
+
 /// The dynamic tools of a session: per recently read skill, the tools it activated.
 #[derive(Debug, Clone, Default)]
 pub struct ActiveSkills {

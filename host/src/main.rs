@@ -160,20 +160,6 @@ fn call(
 }
 
 fn serve(args: ServeArgs) -> ExitCode {
-    for (flag, given) in [
-        ("--config", args.config.is_some()),
-        ("--toolset", args.toolset.is_some()),
-        ("--skills", args.skills.is_some()),
-    ] {
-        if given {
-            return fail(
-                "unsupported",
-                format!(
-                    "{flag} is not available in this build: the host library does not load tool configurations or skills yet"
-                ),
-            );
-        }
-    }
     let mounts = filestore::mcp::default_mounts(args.mounts);
     // Open every mount once up front so a bad directory fails now, not per session.
     for m in &mounts {
@@ -181,12 +167,65 @@ fn serve(args: ServeArgs) -> ExitCode {
             return fail(e.kind_name(), e);
         }
     }
+    let mut summary = filestore::mcp::describe_mounts(&mounts);
+    // Skills: validated once at start; invalid ones are reported and left out.
+    let skills = match &args.skills {
+        None => None,
+        Some(dir) => match filestore::volumes::skills::SkillsVolume::load_dir(dir) {
+            Ok(sv) => {
+                for p in sv.problems() {
+                    eprintln!("filestore serve: skipped {p}");
+                }
+                summary.push_str(&format!(
+                    ", /skills={} (ro, {} skills)",
+                    dir.display(),
+                    sv.skills().len()
+                ));
+                Some(sv.volume())
+            }
+            Err(e) => return fail(e.kind().as_str(), format!("--skills {}: {e}", dir.display())),
+        },
+    };
+    let config_files = match &args.config {
+        None => None,
+        Some(path) => match tools_cli::read_files(std::slice::from_ref(path)) {
+            Ok(f) => Some(f),
+            Err(code) => return code,
+        },
+    };
+    if args.toolset.is_some() && config_files.is_none() {
+        return fail(
+            "invalid-argument",
+            "--toolset selects a toolset of --config; give --config too",
+        );
+    }
     let engine = match Engine::new() {
         Ok(e) => e,
         Err(e) => return fail(e.kind_name(), e),
     };
-    let summary = filestore::mcp::describe_mounts(&mounts);
-    let config = filestore::mcp::ServerConfig::from_mount_args(engine, mounts);
+    let mut config = filestore::mcp::ServerConfig::new(engine, move || {
+        let mut specs: Vec<MountSpec> =
+            mounts.iter().map(MountArg::open).collect::<Result<_, _>>()?;
+        if let Some(v) = &skills {
+            specs.push(MountSpec::new("/skills", std::sync::Arc::new(v.clone())).read_only());
+        }
+        Ok(specs)
+    });
+    config.options.tools =
+        std::sync::Arc::new(filestore::tools::ToolRegistry::with_builtin_handlers());
+    if let Some(files) = config_files {
+        let toolset = args.toolset.clone();
+        config.setup = Some(std::sync::Arc::new(move |session: &mut filestore::Session| {
+            match session.load_config(&files)? {
+                Ok(_) => {}
+                Err(issues) => {
+                    let all: Vec<String> = issues.iter().map(|i| i.to_string()).collect();
+                    return Err(filestore::Error::Setup(format!("--config: {}", all.join("; "))));
+                }
+            }
+            session.select_toolset(toolset.as_deref())
+        }));
+    }
     let tools = match filestore::mcp::FilestoreServer::new(&config) {
         Ok(s) => s.tool_count(),
         Err(e) => return fail(e.kind_name(), e),

@@ -440,6 +440,23 @@ impl Session {
         })
     }
 
+    /// The filestore block of a system prompt: tools, tree and skills (see the WIT
+    /// `tools.system-prompt`).
+    pub fn system_prompt(
+        &mut self,
+        max_depth: Option<u32>,
+        max_files_per_folder: Option<u32>,
+    ) -> Result<String> {
+        self.guarded(|store, b, h| {
+            b.filestore_component_tools().call_system_prompt(
+                store,
+                h,
+                max_depth,
+                max_files_per_folder,
+            )
+        })
+    }
+
     /// Resolves agent tool refs (JSON array) and registers provider tools; returns
     /// `[{name, spec, call_ref}]`.
     pub fn resolve_refs(&mut self, refs: &Value) -> Result<Vec<Value>> {

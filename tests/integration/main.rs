@@ -16,6 +16,7 @@
 //! - `confinement`: the hostile-path suite (links, `..`, sibling prefixes, swaps) on a real directory.
 //! - `faults`: a volume failing its Nth operation; failed writes and edits keep the old content.
 //! - `model`: proptest sequences of mutations agree across memory, dir and an in-test model.
+//! - `skills`: skills volume, activation by reading SKILL.md, LRU and caps, the prompt block.
 
 mod cli;
 mod common;
@@ -27,4 +28,5 @@ mod mcp;
 mod model;
 mod mutations;
 mod read_side;
+mod skills;
 mod tools;

@@ -225,12 +225,23 @@ async fn in_process_prompt_and_resources() {
 }
 
 #[test]
-fn serve_refuses_unavailable_options_and_bad_mounts() {
-    for flag in [["--config", "tools.yaml"], ["--toolset", "x"], ["--skills", "."]] {
-        let out = Command::new(BIN).arg("serve").args(flag).output().unwrap();
-        assert!(!out.status.success());
+fn serve_refuses_bad_options_and_bad_mounts() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bad_yaml = tmp.path().join("bad.yaml");
+    std::fs::write(&bad_yaml, "kind: tool\nname: x\n").unwrap();
+    let bad_yaml = bad_yaml.display().to_string();
+    for (args, needles) in [
+        (vec!["--config", "/definitely/not/tools.yaml"], vec!["/definitely/not/tools.yaml"]),
+        (vec!["--config", bad_yaml.as_str()], vec!["--config", "line"]),
+        (vec!["--toolset", "x"], vec!["--toolset", "--config"]),
+        (vec!["--skills", "/definitely/not/skills"], vec!["--skills", "/definitely/not/skills"]),
+    ] {
+        let out = Command::new(BIN).arg("serve").args(&args).output().unwrap();
+        assert!(!out.status.success(), "{args:?}");
         let err = String::from_utf8_lossy(&out.stderr);
-        assert!(err.contains(flag[0]) && err.contains("not available in this build"), "{err}");
+        for n in needles {
+            assert!(err.contains(n), "{args:?}: stderr lacks {n}: {err}");
+        }
     }
     let out = Command::new(BIN)
         .args(["serve", "--mount", "/data=/definitely/not/here"])

@@ -195,14 +195,6 @@ class Checks:
                 await s.read_resource("filestore:///workspace/missing.txt")
             self.assertIn("not-found", str(bad.exception))
 
-    @unittest.skip(
-        "list_changed after a skill is read: the host library does not activate skill tools "
-        "yet (Session::tool_specs never changes), so there is nothing to observe; the server "
-        "already compares the specs after every call and notifies"
-    )
-    async def test_list_changed_after_skill_read(self) -> None:
-        raise AssertionError("enable when skill activation reaches Session::tool_specs")
-
 
 class StdioTest(Checks, unittest.IsolatedAsyncioTestCase):
     def setUp(self) -> None:
@@ -305,3 +297,71 @@ if __name__ == "__main__":
     if not BIN:
         sys.exit("set FILESTORE_BIN to the filestore binary")
     unittest.main(verbosity=2)
+
+
+class SkillActivationTest(unittest.IsolatedAsyncioTestCase):
+    """`serve --config --toolset --skills`: reading a SKILL.md enables its tools and the
+    client receives notifications/tools/list_changed, then sees the new tool."""
+
+    async def test_list_changed_after_skill_read(self) -> None:
+        root = Path(tempfile.mkdtemp(prefix="filestore-skills-"))
+        try:
+            (root / "tools.yaml").write_text(
+                f"kind: source\nname: db\ntype: sqlite\ndatabase: {root / 'db.sqlite'}\n"
+                "---\nkind: tool\nname: count_rows\ntype: sqlite-sql\nsource: db\n"
+                "description: Count something.\nstatement: SELECT 42 AS n;\n"
+                "---\nkind: tool\nname: hidden_report\ntype: sqlite-sql\nsource: db\n"
+                "description: A report only the reporting skill enables.\nstatement: SELECT 7 AS n;\n"
+                "---\nkind: toolset\nname: base\ntools: [count_rows]\n"
+            )
+            skill = root / "skills" / "reporting"
+            skill.mkdir(parents=True)
+            (skill / "SKILL.md").write_text(
+                "---\nname: reporting\ndescription: Build reports.\nallowed-tools: hidden_report\n---\nRun it.\n"
+            )
+            seen: list[object] = []
+
+            async def handler(message: object) -> None:
+                seen.append(message)
+
+            params = StdioServerParameters(
+                command=BIN,
+                args=["serve", "--config", str(root / "tools.yaml"), "--toolset", "base",
+                      "--skills", str(root / "skills"), "--mount", "/workspace=mem:"],
+                cwd=str(root),
+            )
+            with open(os.devnull, "w") as devnull:
+                async with stdio_client(params, errlog=devnull) as (read, write):
+                    async with ClientSession(read, write, message_handler=handler) as s:
+                        await s.initialize()
+                        names = {t.name for t in (await s.list_tools()).tools}
+                        self.assertIn("count_rows", names)
+                        self.assertNotIn("hidden_report", names)
+                        r = await s.call_tool("count_rows", {})
+                        self.assertFalse(r.is_error, text_of(r))
+                        self.assertIn("42", text_of(r))
+                        prompt = (await s.get_prompt("filestore_instructions", {})).messages[0].content.text
+                        self.assertIn("<location>/skills/reporting/SKILL.md</location>", prompt)
+                        r = await s.call_tool("filestore_read", {"path": "/skills/reporting/SKILL.md"})
+                        self.assertFalse(r.is_error, text_of(r))
+                        self.assertIn("enabled tools: hidden_report", text_of(r))
+                        for _ in range(50):
+                            if any("list_changed" in repr(m) or "ListChanged" in repr(m) for m in seen):
+                                break
+                            await anyio_sleep(0.1)
+                        self.assertTrue(
+                            any("list_changed" in repr(m) or "ListChanged" in repr(m) for m in seen),
+                            f"no tools/list_changed notification; got {seen!r}",
+                        )
+                        names = {t.name for t in (await s.list_tools()).tools}
+                        self.assertIn("hidden_report", names)
+                        r = await s.call_tool("hidden_report", {})
+                        self.assertFalse(r.is_error, text_of(r))
+        finally:
+            shutil.rmtree(root, ignore_errors=True)
+
+
+async def anyio_sleep(seconds: float) -> None:
+    import asyncio
+
+    await asyncio.sleep(seconds)

@@ -60,6 +60,10 @@ pub const DEFAULT_TOOL_CALLS: &str = "/tool_calls";
 /// while directory volumes see the same directory.
 pub type MountFactory = Arc<dyn Fn() -> crate::Result<Vec<MountSpec>> + Send + Sync>;
 
+/// Prepares each new session after it is created (and each replacement of a
+/// poisoned one): loads the tool configuration, selects the toolset.
+pub type SessionSetup = Arc<dyn Fn(&mut crate::Session) -> crate::Result<()> + Send + Sync>;
+
 /// What every MCP session of a server is made of.
 #[derive(Clone)]
 pub struct ServerConfig {
@@ -69,6 +73,8 @@ pub struct ServerConfig {
     pub mounts: MountFactory,
     /// Limits and the tool host of each session.
     pub options: SessionOptions,
+    /// Run on every new session before it serves.
+    pub setup: Option<SessionSetup>,
 }
 
 impl ServerConfig {
@@ -77,7 +83,12 @@ impl ServerConfig {
         engine: Engine,
         factory: impl Fn() -> crate::Result<Vec<MountSpec>> + Send + Sync + 'static,
     ) -> ServerConfig {
-        ServerConfig { engine, mounts: Arc::new(factory), options: SessionOptions::default() }
+        ServerConfig {
+            engine,
+            mounts: Arc::new(factory),
+            options: SessionOptions::default(),
+            setup: None,
+        }
     }
 
     /// Sessions over parsed `--mount` arguments (each session opens them anew).

@@ -3,7 +3,7 @@
 
 use rmcp::ErrorData as McpError;
 use rmcp::model::{GetPromptResult, Prompt, PromptArgument, PromptMessage, Role};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::server::Sandbox;
 
@@ -79,40 +79,23 @@ impl PromptArgs {
     }
 }
 
-/// Renders the prompt for the sandbox as it is now.
+/// Renders the prompt for the sandbox as it is now: the mounts, then the component's
+/// own system-prompt block (tools, tree, available skills; see the WIT
+/// `tools.system-prompt`).
 pub(crate) fn render(s: &mut Sandbox, args: &PromptArgs) -> crate::Result<GetPromptResult> {
     let mounts: Vec<(String, bool)> =
         s.mounts.iter().map(|m| (m.point.clone(), m.read_only)).collect();
     let session = s.session()?;
-    let specs = session.tool_specs()?;
-    let tree = session
-        .call(
-            "filestore_tree",
-            &json!({"path": "/", "max_depth": args.max_depth,
-                    "max_files_per_folder": args.max_files_per_folder}),
-        )?
-        .text;
+    let block = session.system_prompt(Some(args.max_depth), Some(args.max_files_per_folder))?;
     let mut text = String::from(
-        "## Files\n\nYou have a sandboxed virtual filesystem, reachable only through the \
-         filestore_* tools. Paths are absolute virtual paths such as /workspace/src/main.rs; \
-         `..` cannot climb above /.\n\nMounts:\n",
+        "## Files\n\nYou reach these files only through the filestore_* tools; `..` cannot \
+         climb above /.\n\nMounts:\n",
     );
     for (point, ro) in &mounts {
         text.push_str(&format!("- {point} ({})\n", if *ro { "read-only" } else { "writable" }));
     }
-    text.push_str("\nTools:\n");
-    for spec in &specs {
-        let name = spec.get("name").and_then(Value::as_str).unwrap_or("?");
-        let desc = spec.get("description").and_then(Value::as_str).unwrap_or("");
-        text.push_str(&format!("- {name}: {desc}\n"));
-    }
-    text.push_str(
-        "\nRead before you edit; prefer filestore_grep and filestore_glob to find things, and \
-         filestore_edit over rewriting whole files. Results over the read limits say how to \
-         continue (offset, head_limit).\n\nTree:\n```\n",
-    );
-    text.push_str(tree.trim_end());
-    text.push_str("\n```\n");
+    text.push('\n');
+    text.push_str(&block);
     Ok(GetPromptResult::new(vec![PromptMessage::new_text(Role::User, text)])
-        .with_description("filestore: mounts, tools and tree"))
+        .with_description("filestore: mounts, tools, tree and skills"))
 }

@@ -35,6 +35,7 @@ pub struct FilestoreServer {
 pub(crate) struct Sandbox {
     engine: Engine,
     options: SessionOptions,
+    setup: Option<super::SessionSetup>,
     /// The session's mounts, kept so a poisoned session can be replaced over the
     /// same volumes (in-memory content survives a trap).
     pub(crate) mounts: Vec<MountSpec>,
@@ -47,10 +48,14 @@ impl Sandbox {
     fn new(config: &ServerConfig) -> crate::Result<Sandbox> {
         let mounts = (config.mounts)()?;
         let mut session = config.engine.session_with(mounts.clone(), config.options.clone())?;
+        if let Some(setup) = &config.setup {
+            setup(&mut session)?;
+        }
         let specs = session.tool_specs()?;
         Ok(Sandbox {
             engine: config.engine.clone(),
             options: config.options.clone(),
+            setup: config.setup.clone(),
             mounts,
             session,
             specs,
@@ -60,7 +65,11 @@ impl Sandbox {
     /// The live session, replacing one an earlier trap poisoned.
     pub(crate) fn session(&mut self) -> crate::Result<&mut Session> {
         if self.session.is_poisoned() {
-            self.session = self.engine.session_with(self.mounts.clone(), self.options.clone())?;
+            let mut fresh = self.engine.session_with(self.mounts.clone(), self.options.clone())?;
+            if let Some(setup) = &self.setup {
+                setup(&mut fresh)?;
+            }
+            self.session = fresh;
         }
         Ok(&mut self.session)
     }

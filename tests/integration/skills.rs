@@ -1,0 +1,160 @@
+//! Skills through the real component (DESIGN §8): a skills volume loaded from a real
+//! directory, reference files, tools activated by reading a SKILL.md (tool list and
+//! change counter), LRU eviction, the per-skill cap, and the exact prompt block.
+
+use std::sync::Arc;
+
+use filestore::MountSpec;
+use filestore::volumes::skills::SkillsVolume;
+use serde_json::json;
+
+use crate::common::*;
+
+fn skill_md(name: &str, tools: &str) -> String {
+    let tools = if tools.is_empty() { String::new() } else { format!("allowed-tools: {tools}\n") };
+    format!(
+        "---\nname: {name}\ndescription: Use {name} for {name} work.\n{tools}---\n# {name}\nSteps.\n"
+    )
+}
+
+/// A config with eleven sqlite tools: `t0` in the toolset `base`, the rest outside it.
+fn config(db: &std::path::Path) -> Vec<(String, String)> {
+    let mut y = format!("kind: source\nname: db\ntype: sqlite\ndatabase: {}\n", db.display());
+    for i in 0..32 {
+        y.push_str(&format!(
+            "---\nkind: tool\nname: t{i}\ntype: sqlite-sql\nsource: db\ndescription: Tool {i}.\nstatement: SELECT {i} AS n;\n"
+        ));
+    }
+    y.push_str("---\nkind: toolset\nname: base\ntools: [t0]\n");
+    vec![("tools.yaml".to_string(), y)]
+}
+
+fn names(specs: &[serde_json::Value]) -> Vec<String> {
+    specs.iter().map(|s| s["name"].as_str().unwrap().to_string()).collect()
+}
+
+fn session_with_skills(
+    dir: &std::path::Path,
+    db: &std::path::Path,
+) -> (filestore::Session, SkillsVolume) {
+    let sv = SkillsVolume::load_dir(dir).unwrap();
+    let options = filestore::SessionOptions {
+        tools: Arc::new(filestore::tools::ToolRegistry::with_builtin_handlers()),
+        ..Default::default()
+    };
+    let mut s = engine()
+        .session_with(
+            vec![
+                MountSpec::new("/skills", Arc::new(sv.volume())).read_only(),
+                filestore::tools::results_mount(),
+            ],
+            options,
+        )
+        .unwrap();
+    s.load_config(&config(db)).unwrap().unwrap();
+    s.select_toolset(Some("base")).unwrap();
+    (s, sv)
+}
+
+#[test]
+fn reading_a_skill_activates_its_tools() {
+    let tmp = tempfile::tempdir().unwrap();
+    let skills = tmp.path().join("skills");
+    std::fs::create_dir_all(skills.join("ops/admin/refs")).unwrap();
+    std::fs::write(
+        skills.join("ops/admin/SKILL.md"),
+        skill_md("admin", "t1 t2 filestore_read t0 ghost"),
+    )
+    .unwrap();
+    std::fs::write(skills.join("ops/admin/refs/runbook.md"), "restart the thing\n").unwrap();
+    std::fs::create_dir_all(skills.join("bad")).unwrap();
+    std::fs::write(skills.join("bad/SKILL.md"), skill_md("Not-Valid", "")).unwrap();
+    let (mut s, sv) = session_with_skills(&skills, &tmp.path().join("db.sqlite"));
+    assert_eq!(sv.problems().len(), 1, "the invalid skill is reported");
+    assert!(sv.problems()[0].reasons.iter().any(|r| r.contains("Not-Valid")));
+
+    let before = names(&s.tool_specs().unwrap());
+    assert!(before.contains(&"t0".to_string()) && !before.contains(&"t1".to_string()));
+    let v0 = s.tools_version().unwrap();
+    // Not activated yet: calling t1 says a skill can activate it.
+    let (kind, msg) = err(&mut s, "t1", json!({}));
+    assert_eq!(kind, "not-found");
+    assert!(msg.contains("skill"), "{msg}");
+
+    // Reference files are readable, read-only, typed.
+    let j = ok(&mut s, "filestore_read", json!({"path": "/skills/ops/admin/refs/runbook.md"}));
+    assert_eq!(j["entry"]["entry_type"], "skill_reference");
+    assert_eq!(j["entry"]["attributes"]["skill_name"], "admin");
+    assert_eq!(s.tools_version().unwrap(), v0, "reading a reference activates nothing");
+
+    let out = s.call("filestore_read", &json!({"path": "/skills/ops/admin/SKILL.md"})).unwrap();
+    assert_eq!(out.json["entry"]["entry_type"], "skill");
+    assert_eq!(out.json["activation"]["added"], json!(["t1", "t2"]));
+    assert_eq!(out.json["activation"]["unknown"], json!(["ghost"]));
+    assert!(out.text.contains("[Skill 'admin' enabled tools: t1, t2.]"), "{}", out.text);
+    let after = names(&s.tool_specs().unwrap());
+    assert_eq!(after.iter().filter(|n| *n == "t0").count(), 1, "a static tool is not duplicated");
+    assert!(after.contains(&"t1".to_string()) && after.contains(&"t2".to_string()));
+    assert!(s.tools_version().unwrap() > v0);
+    // The activated tool now runs.
+    let j = ok(&mut s, "t1", json!({}));
+    assert_eq!(j["success"], true, "{j}");
+}
+
+#[test]
+fn lru_of_ten_skills_and_per_skill_cap() {
+    let tmp = tempfile::tempdir().unwrap();
+    let skills = tmp.path().join("skills");
+    for i in 1..=11 {
+        std::fs::create_dir_all(skills.join(format!("s{i}"))).unwrap();
+        std::fs::write(
+            skills.join(format!("s{i}/SKILL.md")),
+            skill_md(&format!("s{i}"), &format!("t{i}")),
+        )
+        .unwrap();
+    }
+    let thirty: Vec<String> = (1..=30).map(|i| format!("t{i}")).collect();
+    std::fs::create_dir_all(skills.join("wide")).unwrap();
+    std::fs::write(skills.join("wide/SKILL.md"), skill_md("wide", &thirty.join(" "))).unwrap();
+    let (mut s, _) = session_with_skills(&skills, &tmp.path().join("db.sqlite"));
+    for i in 1..=11 {
+        ok(&mut s, "filestore_read", json!({"path": format!("/skills/s{i}/SKILL.md")}));
+    }
+    let tools = names(&s.tool_specs().unwrap());
+    assert!(
+        !tools.contains(&"t1".to_string()),
+        "s1 was read least recently: evicted at the 11th skill"
+    );
+    for i in 2..=11 {
+        assert!(tools.contains(&format!("t{i}")), "t{i}");
+    }
+    let out = s.call("filestore_read", &json!({"path": "/skills/wide/SKILL.md"})).unwrap();
+    assert_eq!(out.json["activation"]["dropped"].as_array().unwrap().len(), 5);
+    assert_eq!(out.json["activation"]["evicted"], "s2");
+    assert!(out.text.contains("more than 25 tools"), "{}", out.text);
+    let tools = names(&s.tool_specs().unwrap());
+    assert!(tools.contains(&"t25".to_string()) && !tools.contains(&"t26".to_string()));
+}
+
+#[test]
+fn prompt_block_exact_text() {
+    let tmp = tempfile::tempdir().unwrap();
+    let skills = tmp.path().join("skills");
+    std::fs::create_dir_all(skills.join("pdf")).unwrap();
+    std::fs::write(skills.join("pdf/SKILL.md"), skill_md("pdf", "")).unwrap();
+    let sv = SkillsVolume::load_dir(&skills).unwrap();
+    let mut s = engine()
+        .session(vec![MountSpec::new("/skills", Arc::new(sv.volume())).read_only()])
+        .unwrap();
+    let p = s.system_prompt(None, None).unwrap();
+    let want = "You have a sandboxed virtual filesystem. Paths are absolute and '/'-separated; read files before editing them. Tools:\n\
+- filestore_ls: List a directory: entries with size, modified time, estimated tokens and type; directories first, then files, by name.\n\
+- filestore_read: Read a text file by lines, numbered like `cat -n`.\n\
+- filestore_glob: Find files by glob pattern (*, ?, [abc], {a,b}, **), sorted by path.\n\
+- filestore_grep: Search file contents with a regular expression (Rust regex syntax, linear time) or a fixed string.\n\
+- filestore_tree: Render the directory tree (directories first, ├── └── connectors), capped per folder with [N more files].\n\
+\nFiles:\n/\n└── skills/\n    └── pdf/\n        └── SKILL.md\n\
+\nSkills: each is a folder with a SKILL.md holding instructions. When a task matches a skill's description, read its SKILL.md with filestore_read first; reading it also enables the tools the skill needs.\n\
+<available_skills>\n  <skill>\n    <name>pdf</name>\n    <description>Use pdf for pdf work.</description>\n    <location>/skills/pdf/SKILL.md</location>\n  </skill>\n</available_skills>\n";
+    assert_eq!(p, want);
+}
