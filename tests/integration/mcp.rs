@@ -8,6 +8,10 @@
 //!   in-memory duplex pipe, on memory volumes.
 //! - CLI: `serve` refuses what it cannot do with a clear error.
 
+/// The Python MCP SDK the independent-client tests are written against (pinned so a
+/// new SDK release cannot change what CI checks without a commit).
+const MCP_SDK: &str = "mcp==2.3.0";
+
 use std::path::PathBuf;
 use std::process::Command;
 use std::sync::Arc;
@@ -52,10 +56,10 @@ fn python() -> PathBuf {
             .is_ok_and(|s| s.success());
         assert!(ok, "python3 -m venv {} failed (is python3-venv installed?)", venv.display());
         let ok = Command::new(&py)
-            .args(["-m", "pip", "install", "--quiet", "mcp"])
+            .args(["-m", "pip", "install", "--quiet", MCP_SDK])
             .status()
             .is_ok_and(|s| s.success());
-        assert!(ok, "pip install mcp into {} failed", venv.display());
+        assert!(ok, "pip install {MCP_SDK} into {} failed", venv.display());
         assert!(has_mcp(&py), "the mcp SDK is still not importable from {}", py.display());
     }
     py
