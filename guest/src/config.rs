@@ -357,6 +357,18 @@ impl Config {
         Config::load(&[(file, text)])
     }
 
+    /// Decodes a standalone list of parameters (`node`, a YAML sequence) declared in
+    /// `file` under `field`, with the rules of a tool's `parameters` (types, defaults,
+    /// allowed values, bounds, unique names). `authServices` is refused. Used for the
+    /// typed inputs of skill descriptors ([`crate::descriptor`]).
+    pub(crate) fn parse_parameters(
+        file: &str,
+        node: &yaml::Node,
+        field: &str,
+    ) -> std::result::Result<Vec<crate::params::Parameter>, Vec<ConfigError>> {
+        load::decode_parameters(file, node, field)
+    }
+
     /// Sources, in load order.
     pub fn sources(&self) -> &[SourceConfig] {
         &self.sources

@@ -397,9 +397,12 @@ pub fn list_tools(session: &Session, toolset: Option<&str>) -> Result<Vec<Value>
         }
     }
     for name in st.skills.tools() {
-        if seen.insert(name.clone())
-            && let Some(t) = st.config.as_ref().and_then(|c| c.tool(&name))
-        {
+        if !seen.insert(name.clone()) {
+            continue;
+        }
+        if let Some(skill) = st.skills.callable(&name) {
+            out.push(manifest::spec(&skill.spec).to_json());
+        } else if let Some(t) = st.config.as_ref().and_then(|c| c.tool(&name)) {
             out.push(manifest::spec(t).to_json());
         }
     }
@@ -418,6 +421,7 @@ pub fn activate_skill(session: &Session, path: &str) -> Result<crate::skills::Ac
     let folder = crate::paths::parent(&entry.path).map(crate::paths::file_name).unwrap_or_default();
     let skill = skills::parse(&entry.path, folder, &text)
         .map_err(|p| Error::at(ErrorKind::InvalidArgument, path, p.reasons.join("; ")))?;
+    let descriptor = read_descriptor(session, &entry.path, &skill)?;
     let mut st = session.tool_state().borrow_mut();
     let exposed: Vec<String> = st.exposed().into_iter().map(|t| t.name.clone()).collect();
     let dynamic: Vec<String> = st.dynamic.iter().map(|(n, _)| n.clone()).collect();
@@ -434,13 +438,63 @@ pub fn activate_skill(session: &Session, path: &str) -> Result<crate::skills::Ac
     let is_static = |t: &str| {
         builtin::is_builtin(t) || exposed.iter().any(|e| e == t) || dynamic.iter().any(|d| d == t)
     };
+    // The skill as a tool: bound to the configuration now (it may have changed since
+    // the skills were loaded), and never shadowing a tool the session already has.
+    let mut not_callable = None;
+    let callable = match descriptor {
+        None => None,
+        Some(d) => {
+            let taken = known(&skill.name) && st.skills.callable(&skill.name).is_none();
+            match crate::descriptor::bind(&skill, &d, st.config.as_ref()) {
+                Ok(_) if taken => {
+                    not_callable = Some(format!("a tool named '{}' already exists", skill.name));
+                    None
+                }
+                Ok(t) => Some(t),
+                Err(why) => {
+                    not_callable = Some(why);
+                    None
+                }
+            }
+        }
+    };
     let mut active = std::mem::take(&mut st.skills);
-    let act = active.activate(&skill, known, is_static);
+    let mut act = active.activate(&skill, known, is_static, callable);
+    act.not_callable = not_callable;
     st.skills = active;
     if !act.added.is_empty() || !act.removed.is_empty() {
         st.version += 1;
     }
     Ok(act)
+}
+
+/// Reads and checks the descriptor of the skill whose `SKILL.md` is at `skill_md`
+/// (metadata, or the sidecar beside it). An invalid descriptor is an error naming
+/// every reason, as at load time.
+fn read_descriptor(
+    session: &Session,
+    skill_md: &str,
+    skill: &crate::skills::Skill,
+) -> Result<Option<crate::descriptor::Descriptor>> {
+    use crate::descriptor::{self, DESCRIPTOR_FILE, MAX_DESCRIPTOR_BYTES};
+    let dir = crate::paths::parent(skill_md).unwrap_or("/");
+    let sidecar_path = crate::paths::join(dir, DESCRIPTOR_FILE)?;
+    let sidecar = match session.mounts().read_all(&sidecar_path, MAX_DESCRIPTOR_BYTES as u64) {
+        Ok((_, bytes)) => Some(String::from_utf8(bytes).map_err(|_| {
+            Error::at(ErrorKind::InvalidArgument, &sidecar_path, "descriptor is not UTF-8 text")
+        })?),
+        Err(e) if e.kind() == ErrorKind::NotFound => None,
+        Err(e) => return Err(e),
+    };
+    descriptor::load(skill, sidecar.as_deref().map(|t| (sidecar_path.as_str(), t))).map_err(
+        |reasons| {
+            Error::at(
+                ErrorKind::InvalidArgument,
+                skill_md,
+                format!("invalid skill descriptor: {}", reasons.join("; ")),
+            )
+        },
+    )
 }
 
 /// The session's tools version (see [`ToolState::version`]).
@@ -454,6 +508,8 @@ enum Found {
     Builtin,
     Configured(Box<ToolConfig>),
     Provider(CallRef),
+    /// A skill called through its descriptor, and the configured tool that runs it.
+    Skill(Box<crate::descriptor::SkillTool>, Box<ToolConfig>),
 }
 
 fn find(session: &Session, name: &str) -> Result<Found> {
@@ -475,6 +531,19 @@ fn find(session: &Session, name: &str) -> Result<Found> {
     if let Some(t) = st.exposed().into_iter().find(|t| t.name == name) {
         return Ok(Found::Configured(Box::new(t.clone())));
     }
+    if let Some(skill) = st.skills.callable(name) {
+        let target = st.config.as_ref().and_then(|c| c.tool(&skill.descriptor.tool));
+        return match target {
+            Some(t) => Ok(Found::Skill(Box::new(skill.clone()), Box::new(t.clone()))),
+            None => Err(Error::new(
+                ErrorKind::NotFound,
+                format!(
+                    "skill '{name}' runs tool '{}', which is no longer configured",
+                    skill.descriptor.tool
+                ),
+            )),
+        };
+    }
     if st.skills.tools().iter().any(|t| t == name)
         && let Some(t) = st.config.as_ref().and_then(|c| c.tool(name))
     {
@@ -492,6 +561,11 @@ fn find(session: &Session, name: &str) -> Result<Found> {
     let mut names: Vec<String> = session.tool_specs().into_iter().map(|s| s.name).collect();
     names.extend(st.exposed().into_iter().map(|t| t.name.clone()));
     names.extend(st.dynamic.iter().map(|(n, _)| n.clone()));
+    for t in st.skills.tools() {
+        if !names.contains(&t) {
+            names.push(t);
+        }
+    }
     Err(Error::new(
         ErrorKind::NotFound,
         format!("unknown tool '{name}'; this session offers {}", names.join(", ")),
@@ -541,6 +615,42 @@ fn prepare(session: &Session, name: &str, args: &Value, ctx: &InvokeContext) -> 
     let claims_json = || if ctx.claims.is_null() { json!({}) } else { ctx.claims.clone() };
     match find(session, name)? {
         Found::Builtin => Ok(Prepared::Builtin),
+        Found::Skill(skill, target) => {
+            // The model's arguments against the skill's inputs first (its schema is
+            // what the model saw), then the fixed arguments, then the target's rules.
+            params::check_auth_required(&skill.spec.name, &skill.spec.auth_required, &claims)?;
+            let inputs = params::validate_args(&skill.spec.parameters, args, &claims)?;
+            let mut merged = skill.descriptor.arguments.clone();
+            for a in inputs.iter() {
+                if let Some(v) = &a.value {
+                    merged.insert(a.name.clone(), v.clone());
+                }
+            }
+            let v =
+                params::validate_call(&target, &Value::Object(merged), &claims).map_err(|e| {
+                    Error::new(
+                        e.kind(),
+                        format!("skill '{}' (runs tool '{}'): {e}", skill.spec.name, target.name),
+                    )
+                })?;
+            let call = ExternalCall {
+                tool_name: skill.spec.name.clone(),
+                tool_type: target.tool_type.clone(),
+                source: target.source.clone(),
+                call_ref: None,
+                config: Value::Object(target.document.clone()),
+                arguments: Value::Object(v.args.to_object()),
+                positional: v.args.positional(),
+                statement: v.statement,
+                path: v.path,
+                tool_call_id: call_id(session, &skill.spec.name, &ctx.tool_call_id),
+                claims: claims_json(),
+            };
+            Ok(Prepared::External {
+                call: Box::new(call),
+                approval: skill.spec.annotations.requires_approval,
+            })
+        }
         Found::Configured(tool) => {
             let v = params::validate_call(&tool, args, &claims)?;
             let call = ExternalCall {
@@ -788,6 +898,106 @@ kind: toolset\nname: small\ntools: [find]\n";
         let ctx = InvokeContext { claims: json!({"g": {"email": "a@b.c"}}), ..Default::default() };
         let out = invoke(&s, "secret", &json!({}), &ctx, &echo);
         assert_eq!(out.envelope["data"]["positional"], json!(["a@b.c"]));
+    }
+
+    fn add_skill(vol: &MemoryVolume, name: &str, front: &str, sidecar: Option<&str>) {
+        use crate::volume::Volume;
+        let ro = |t: &str| crate::volume::WriteOptions {
+            read_only: true,
+            entry_type: Some(t.to_string()),
+            ..Default::default()
+        };
+        let md = format!("---\nname: {name}\ndescription: Skill {name}\n{front}---\nDo it.\n");
+        vol.write(&format!("/{name}/SKILL.md"), md.as_bytes(), &ro(crate::skills::TYPE_SKILL))
+            .unwrap();
+        if let Some(d) = sidecar {
+            vol.write(&format!("/{name}/descriptor.yaml"), d.as_bytes(), &ro("skill_reference"))
+                .unwrap();
+        }
+    }
+
+    #[test]
+    fn skill_descriptors_make_skills_callable() {
+        let mut s = Session::new(Default::default());
+        s.mount("/tool_calls", Box::new(MemoryVolume::new()), 0, true).unwrap();
+        let vol = MemoryVolume::new();
+        s.mount("/skills", Box::new(vol.clone()), 0, false).unwrap();
+        load_config(&s, &[("t.yaml", YAML)]).unwrap();
+        select_toolset(&s, Some("small")).unwrap();
+        add_skill(
+            &vol,
+            "lookup",
+            "",
+            Some(
+                "tool: find\nrequiresApproval: true\ninputs:\n  - {name: id, type: integer, minValue: 1, description: Which row}\n",
+            ),
+        );
+        add_skill(
+            &vol,
+            "seven",
+            "metadata:\n  filestore.tool: find\n  filestore.arguments: '{id: 7}'\n",
+            None,
+        );
+        add_skill(&vol, "broken", "", Some("tool: missing_tool\n"));
+        add_skill(&vol, "find", "", Some("tool: find\n"));
+        let ctx = InvokeContext::default();
+
+        // Not callable until read.
+        let out = invoke(&s, "lookup", &json!({"id": 1}), &ctx, &echo);
+        assert_eq!(out.error.unwrap().kind(), ErrorKind::NotFound);
+
+        let read = s.call("filestore_read", &json!({"path": "/skills/lookup/SKILL.md"})).unwrap();
+        assert_eq!(read.json["activation"]["callable"], "lookup");
+        assert!(read.text.contains("can be called as tool 'lookup'"), "{}", read.text);
+        let listed = list_tools(&s, None).unwrap();
+        let spec = listed.iter().find(|t| t["name"] == "lookup").expect("listed");
+        assert_eq!(spec["description"], "Skill lookup");
+        assert_eq!(spec["inputSchema"]["properties"]["id"]["type"], "integer");
+        assert_eq!(spec["inputSchema"]["required"], json!(["id"]));
+        assert_eq!(spec["annotations"]["requiresApproval"], true, "{spec}");
+
+        // The skill's inputs are validated first, naming the skill's parameter.
+        let bad = invoke(&s, "lookup", &json!({"id": 0}), &ctx, &echo);
+        let e = bad.error.unwrap();
+        assert_eq!(e.kind(), ErrorKind::InvalidArgument);
+        assert!(e.to_string().contains("id"), "{e}");
+        let bad = invoke(&s, "lookup", &json!({}), &ctx, &echo);
+        assert!(bad.error.unwrap().to_string().contains("id"));
+        // Approval, then the target runs with the validated inputs; stored under the skill.
+        let out = invoke(&s, "lookup", &json!({"id": 3}), &ctx, &echo);
+        assert_eq!(out.status, InvokeStatus::Pending);
+        let done = approve(&s, &out.approval_id.unwrap(), &echo).unwrap();
+        assert_eq!(done.status, InvokeStatus::Completed);
+        assert_eq!(done.envelope["data"]["positional"], json!([3]));
+        assert!(done.result_path.unwrap().starts_with("/tool_calls/lookup/"));
+
+        // Metadata descriptor: fixed arguments the model cannot set; no approval.
+        let read = s.call("filestore_read", &json!({"path": "/skills/seven/SKILL.md"})).unwrap();
+        assert_eq!(read.json["activation"]["callable"], "seven");
+        let out = invoke(&s, "seven", &json!({}), &ctx, &echo);
+        assert_eq!(out.status, InvokeStatus::Completed, "{:?}", out.error);
+        assert_eq!(out.envelope["data"]["positional"], json!([7]));
+        let out = invoke(&s, "seven", &json!({"id": 8}), &ctx, &echo);
+        assert_eq!(out.error.unwrap().kind(), ErrorKind::InvalidArgument);
+
+        // A descriptor that does not bind: reported, the skill still reads.
+        let read = s.call("filestore_read", &json!({"path": "/skills/broken/SKILL.md"})).unwrap();
+        let why = read.json["activation"]["not_callable"].as_str().unwrap();
+        assert!(why.contains("runs tool 'missing_tool'"), "{why}");
+        assert!(read.text.contains("cannot be called"), "{}", read.text);
+        // A skill named like an existing tool never shadows it.
+        let read = s.call("filestore_read", &json!({"path": "/skills/find/SKILL.md"})).unwrap();
+        assert!(
+            read.json["activation"]["not_callable"].as_str().unwrap().contains("already exists")
+        );
+        let out = invoke(&s, "find", &json!({"id": 2}), &ctx, &echo);
+        assert_eq!(out.envelope["data"]["args"], json!({"id": 2}));
+
+        // An invalid sidecar written later fails the read with every reason.
+        add_skill(&vol, "bad", "", Some("tool: find\nrequiresApproval: maybe\ncolour: red\n"));
+        let e = s.call("filestore_read", &json!({"path": "/skills/bad/SKILL.md"})).unwrap_err();
+        assert!(e.to_string().contains("requiresApproval must be true or false"), "{e}");
+        assert!(e.to_string().contains("unknown field 'colour'"), "{e}");
     }
 
     #[test]

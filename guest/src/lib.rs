@@ -23,6 +23,7 @@
 
 pub mod builtin;
 pub mod config;
+pub mod descriptor;
 pub mod edit;
 pub mod entry;
 pub mod error;

@@ -18,6 +18,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::config::yaml::{self, Node, Value};
+use crate::descriptor::SkillTool;
 
 /// Most tools one skill can activate.
 pub const MAX_TOOLS_PER_SKILL: usize = 25;
@@ -261,6 +262,12 @@ pub struct Activation {
     /// Tools that left the list with the eviction.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub removed: Vec<String>,
+    /// The tool name under which the skill itself can now be called (descriptor).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub callable: Option<String>,
+    /// Why the skill's descriptor could not be bound (the skill is not callable).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_callable: Option<String>,
 }
 
 /// A note appended to the read of a `SKILL.md`, telling the model what changed.
@@ -268,6 +275,15 @@ pub fn render_activation(a: &Activation) -> String {
     let mut out = String::new();
     if !a.added.is_empty() {
         out.push_str(&format!("\n[Skill '{}' enabled tools: {}.]\n", a.skill, a.added.join(", ")));
+    }
+    if let Some(t) = &a.callable {
+        out.push_str(&format!(
+            "[Skill '{}' can be called as tool '{t}' with the inputs its descriptor declares.]\n",
+            a.skill
+        ));
+    }
+    if let Some(why) = &a.not_callable {
+        out.push_str(&format!("[Skill '{}' cannot be called: {why}.]\n", a.skill));
     }
     if !a.unknown.is_empty() {
         out.push_str(&format!(
@@ -289,11 +305,20 @@ pub fn render_activation(a: &Activation) -> String {
     out
 }
 
+/// One recently read skill: the tools it activated and, when it has a descriptor
+/// that binds, the skill itself as a tool.
+#[derive(Debug, Clone)]
+struct ActiveSkill {
+    name: String,
+    tools: Vec<String>,
+    callable: Option<SkillTool>,
+}
+
 /// The dynamic tools of a session: per recently read skill, the tools it activated.
 #[derive(Debug, Clone, Default)]
 pub struct ActiveSkills {
     /// Most recently read last.
-    order: Vec<(String, Vec<String>)>,
+    order: Vec<ActiveSkill>,
     version: u64,
 }
 
@@ -305,12 +330,14 @@ impl ActiveSkills {
 
     /// Activates `skill`'s tools. `known` says whether a tool exists (configured or
     /// built in); `is_static` whether it is already in the static list (not
-    /// duplicated).
+    /// duplicated). `callable` is the skill itself as a tool (a bound descriptor),
+    /// offered for as long as the skill stays active.
     pub fn activate(
         &mut self,
         skill: &Skill,
         known: impl Fn(&str) -> bool,
         is_static: impl Fn(&str) -> bool,
+        callable: Option<SkillTool>,
     ) -> Activation {
         let before = self.tools();
         let mut act = Activation { skill: skill.name.clone(), ..Default::default() };
@@ -324,11 +351,13 @@ impl ActiveSkills {
                 tools.push(t.clone());
             }
         }
-        self.order.retain(|(name, _)| name != &skill.name);
-        self.order.push((skill.name.clone(), tools));
+        if let Some(c) = &callable {
+            act.callable = Some(c.spec.name.clone());
+        }
+        self.order.retain(|a| a.name != skill.name);
+        self.order.push(ActiveSkill { name: skill.name.clone(), tools, callable });
         if self.order.len() > MAX_ACTIVE_SKILLS {
-            let (name, _) = self.order.remove(0);
-            act.evicted = Some(name);
+            act.evicted = Some(self.order.remove(0).name);
         }
         let after = self.tools();
         act.added = after.iter().filter(|t| !before.contains(t)).cloned().collect();
@@ -339,11 +368,12 @@ impl ActiveSkills {
         act
     }
 
-    /// The active dynamic tools, without duplicates, in activation order.
+    /// The active dynamic tools, without duplicates, in activation order: each
+    /// skill's callable self (if any) and then its `allowed-tools`.
     pub fn tools(&self) -> Vec<String> {
         let mut out: Vec<String> = Vec::new();
-        for (_, tools) in &self.order {
-            for t in tools {
+        for a in &self.order {
+            for t in a.callable.iter().map(|c| &c.spec.name).chain(&a.tools) {
                 if !out.contains(t) {
                     out.push(t.clone());
                 }
@@ -352,9 +382,14 @@ impl ActiveSkills {
         out
     }
 
+    /// The active skill callable as tool `name`, if any.
+    pub fn callable(&self, name: &str) -> Option<&SkillTool> {
+        self.order.iter().filter_map(|a| a.callable.as_ref()).find(|c| c.spec.name == name)
+    }
+
     /// The skills whose tools are active, least recently read first.
     pub fn skills(&self) -> Vec<&str> {
-        self.order.iter().map(|(n, _)| n.as_str()).collect()
+        self.order.iter().map(|a| a.name.as_str()).collect()
     }
 
     /// Increases whenever the tool list changes.
@@ -516,7 +551,7 @@ mod tests {
         let known = |t: &str| t != "ghost";
         let is_static = |t: &str| t == "filestore_read";
         let tools: Vec<String> = (0..30).map(|i| format!("t{i}")).collect();
-        let act = a.activate(&skill("big", &tools), known, is_static);
+        let act = a.activate(&skill("big", &tools), known, is_static, None);
         assert_eq!(act.added.len(), 25);
         assert_eq!(act.dropped.len(), 5);
         assert_eq!(a.version(), 1);
@@ -524,12 +559,13 @@ mod tests {
             &skill("s", &["filestore_read".into(), "ghost".into(), "t0".into(), "x".into()]),
             known,
             is_static,
+            None,
         );
         assert_eq!(act.unknown, ["ghost"]);
         assert_eq!(act.added, ["x"], "t0 already active, filestore_read static");
         assert_eq!(a.tools().len(), 26);
         for i in 0..9 {
-            a.activate(&skill(&format!("k{i}"), &[format!("k{i}tool")]), known, is_static);
+            a.activate(&skill(&format!("k{i}"), &[format!("k{i}tool")]), known, is_static, None);
         }
         // 11 skills read: the least recently read ("big") is evicted with its tools.
         assert_eq!(a.skills().len(), 10);
@@ -538,7 +574,7 @@ mod tests {
         assert!(a.tools().contains(&"t0".to_string()), "t0 is still active through skill 's'");
         // Re-reading an active skill refreshes it without changing the list.
         let v = a.version();
-        let act = a.activate(&skill("s", &["x".into()]), known, is_static);
+        let act = a.activate(&skill("s", &["x".into()]), known, is_static, None);
         assert!(act.added.is_empty());
         assert_eq!(a.skills().last(), Some(&"s"));
         assert!(a.version() >= v);

@@ -158,3 +158,88 @@ fn prompt_block_exact_text() {
 <available_skills>\n  <skill>\n    <name>pdf</name>\n    <description>Use pdf for pdf work.</description>\n    <location>/skills/pdf/SKILL.md</location>\n  </skill>\n</available_skills>\n";
     assert_eq!(p, want);
 }
+
+/// A skill with a descriptor is a tool of its own once read: typed inputs validated
+/// by the component, approval before anything runs, the configured tool run for real
+/// (sqlite) with the fixed arguments added; an invalid descriptor keeps the skill out.
+#[test]
+fn descriptor_makes_a_skill_callable_with_approval() {
+    let tmp = tempfile::tempdir().unwrap();
+    let skills = tmp.path().join("skills");
+    std::fs::create_dir_all(skills.join("db/purge")).unwrap();
+    std::fs::write(skills.join("db/purge/SKILL.md"), skill_md("purge", "")).unwrap();
+    std::fs::write(
+        skills.join("db/purge/descriptor.yaml"),
+        "tool: delete_rows\nrequiresApproval: true\ninputs:\n  - {name: min, type: integer, minValue: 2, description: Smallest n to delete}\narguments: {kind: test}\n",
+    )
+    .unwrap();
+    std::fs::create_dir_all(skills.join("broken")).unwrap();
+    std::fs::write(skills.join("broken/SKILL.md"), skill_md("broken", "")).unwrap();
+    std::fs::write(skills.join("broken/descriptor.yaml"), "tool: delete_rows\ninputs: {min: 1}\n")
+        .unwrap();
+    let sv = SkillsVolume::load_dir(&skills).unwrap();
+    assert_eq!(sv.problems().len(), 1);
+    assert!(
+        sv.problems()[0].reasons[0].contains("/skills/broken/descriptor.yaml: line 2"),
+        "{}",
+        sv.problems()[0]
+    );
+
+    let db = tmp.path().join("db.sqlite");
+    let yaml = format!(
+        "kind: source\nname: db\ntype: sqlite\ndatabase: {}\n---\n\
+kind: tool\nname: setup\ntype: sqlite-sql\nsource: db\ndescription: d\n\
+statement: CREATE TABLE items AS SELECT 1 AS n, 'test' AS kind UNION ALL SELECT 2, 'test' UNION ALL SELECT 3, 'test' UNION ALL SELECT 3, 'prod'\n---\n\
+kind: tool\nname: count\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: SELECT count(*) AS c FROM items\n---\n\
+kind: tool\nname: delete_rows\ntype: sqlite-sql\nsource: db\ndescription: d\n\
+statement: DELETE FROM items WHERE n >= ? AND kind = ?\n\
+parameters:\n  - {{name: min, type: integer}}\n  - {{name: kind, type: string}}\n---\n\
+kind: toolset\nname: base\ntools: [setup, count]\n",
+        db.display()
+    );
+    let options = filestore::SessionOptions {
+        tools: Arc::new(filestore::tools::ToolRegistry::with_builtin_handlers()),
+        ..Default::default()
+    };
+    let mut s = engine()
+        .session_with(
+            vec![
+                MountSpec::new("/skills", Arc::new(sv.volume())).read_only(),
+                filestore::tools::results_mount(),
+            ],
+            options,
+        )
+        .unwrap();
+    s.load_config(&[("tools.yaml".to_string(), yaml)]).unwrap().unwrap();
+    s.select_toolset(Some("base")).unwrap();
+    assert_eq!(ok(&mut s, "setup", json!({}))["success"], true);
+    let (kind, _) = err(&mut s, "purge", json!({"min": 2}));
+    assert_eq!(kind, "not-found", "not callable before the skill is read");
+
+    let v0 = s.tools_version().unwrap();
+    let out = s.call("filestore_read", &json!({"path": "/skills/db/purge/SKILL.md"})).unwrap();
+    assert_eq!(out.json["activation"]["callable"], "purge");
+    assert!(s.tools_version().unwrap() > v0);
+    let specs = s.tool_specs().unwrap();
+    let spec = specs.iter().find(|t| t["name"] == "purge").expect("the skill is listed");
+    assert_eq!(spec["description"], "Use purge for purge work.");
+    assert_eq!(spec["inputSchema"]["properties"]["min"]["minimum"], 2);
+    assert!(spec["inputSchema"]["properties"].get("kind").is_none(), "fixed arguments are hidden");
+
+    // Typed inputs are checked before approval is even asked for.
+    let (kind, msg) = err(&mut s, "purge", json!({"min": 1}));
+    assert_eq!(kind, "invalid-argument");
+    assert!(msg.contains("min"), "{msg}");
+    let (kind, _) = err(&mut s, "purge", json!({"min": 2, "kind": "prod"}));
+    assert_eq!(kind, "invalid-argument", "the model cannot set a fixed argument");
+
+    let ctx = filestore::tools::InvokeContext::default();
+    let pending = s.invoke("purge", &json!({"min": 2}), &ctx).unwrap();
+    assert_eq!(pending.status, filestore::tools::InvokeStatus::Pending);
+    assert_eq!(ok(&mut s, "count", json!({}))["data"][0]["c"], 4, "nothing ran before approval");
+    let done = s.approve(&pending.approval_id.unwrap()).unwrap();
+    assert_eq!(done.status, filestore::tools::InvokeStatus::Completed, "{:?}", done.error);
+    assert_eq!(done.envelope["data"]["rows_affected"], 2, "{}", done.envelope);
+    assert!(done.result_path.unwrap().starts_with("/tool_calls/purge/"));
+    assert_eq!(ok(&mut s, "count", json!({}))["data"][0]["c"], 2, "the prod row is kept");
+}

@@ -1037,6 +1037,59 @@ fn decode_param(
     Some(p)
 }
 
+/// Decodes a standalone parameter list (a skill descriptor's `inputs`) with the
+/// same rules as a tool's `parameters`, located in `file`. `authServices` is refused:
+/// a descriptor has no configuration to resolve it against, and a skill's inputs
+/// come from the model.
+pub(super) fn decode_parameters(
+    file: &str,
+    node: &Node,
+    field: &str,
+) -> Result<Vec<Parameter>, Vec<ConfigError>> {
+    let mut errors = Vec::new();
+    let mut ctx = Ctx { file, document: 1, errors: &mut errors };
+    let mut out: Vec<Parameter> = Vec::new();
+    let Y::Seq(items) = &node.value else {
+        ctx.err(
+            K::InvalidValue,
+            node.mark,
+            Some(field),
+            format!("expected a list of parameters, got a {}", node.type_name()),
+        );
+        return Err(errors);
+    };
+    let mut refs = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let path = format!("{field}[{i}]");
+        let Some(p) =
+            decode_param(&mut ctx, item, &path, ParamRole::Parameter, false, &mut refs, field)
+        else {
+            continue;
+        };
+        if out.iter().any(|q| q.name == p.name) {
+            ctx.err(
+                K::DuplicateName,
+                item.mark,
+                Some(&path),
+                format!("parameter '{}' is declared twice", p.name),
+            );
+        }
+        out.push(p);
+    }
+    for r in refs {
+        errors.push(ConfigError {
+            kind: K::InvalidValue,
+            location: r.location,
+            field: Some(r.field),
+            message: format!(
+                "names auth service '{}': authServices are not allowed here (these values come from the model)",
+                r.name
+            ),
+        });
+    }
+    if errors.is_empty() { Ok(out) } else { Err(errors) }
+}
+
 /// Checks every reference once all files are loaded, and the source type of tools
 /// this host runs.
 fn check_refs(state: &mut State) {

@@ -2,14 +2,16 @@
 //! through the API) and served read-only at `/skills`.
 //!
 //! Loading validates every `SKILL.md` with the same code the component uses
-//! ([`filestore_guest::skills::parse`]); an invalid skill is reported with all its
-//! reasons and left out, the others load. Each loaded file is stored read-only in a
+//! ([`filestore_guest::skills::parse`]), and its descriptor if it has one
+//! ([`filestore_guest::descriptor`]: metadata or `descriptor.yaml`); an invalid skill
+//! is reported with all its reasons and left out, the others load. Each loaded file is stored read-only in a
 //! [`MemoryVolume`] with entry type `skill` (the `SKILL.md`) or `skill_reference`
 //! (everything else in the folder) and the attributes `skill_name` and
 //! `skill_description`, so `ls`/`glob`/`grep`/`read` show what they are.
 
 use std::path::Path;
 
+use filestore_guest::descriptor::{self, DESCRIPTOR_FILE};
 use filestore_guest::skills::{
     self, SKILL_FILE, Skill, SkillProblem, TYPE_SKILL, TYPE_SKILL_REFERENCE,
 };
@@ -156,6 +158,27 @@ impl SkillsVolume {
                 return;
             }
         };
+        // A descriptor (metadata or sidecar) is part of the skill: an invalid one makes
+        // the skill invalid, with every reason.
+        let sidecar_path = format!("{dir}/{DESCRIPTOR_FILE}");
+        let sidecar_shown = format!("/skills{sidecar_path}");
+        let sidecar = match files.iter().find(|(p, _)| *p == sidecar_path) {
+            None => None,
+            Some((_, bytes)) => match std::str::from_utf8(bytes) {
+                Ok(t) => Some((sidecar_shown.as_str(), t)),
+                Err(_) => {
+                    self.problems.push(SkillProblem {
+                        path: shown,
+                        reasons: vec![format!("{sidecar_shown} is not UTF-8 text")],
+                    });
+                    return;
+                }
+            },
+        };
+        if let Err(reasons) = descriptor::load(&skill, sidecar) {
+            self.problems.push(SkillProblem { path: shown, reasons });
+            return;
+        }
         if self.skills.iter().any(|s| s.name == skill.name) {
             self.problems.push(SkillProblem {
                 path: shown,
@@ -247,5 +270,46 @@ mod tests {
         let e = sv.add("dup", vec![("SKILL.md".into(), md("csv", "").into_bytes())]).unwrap_err();
         assert!(e.reasons.iter().any(|r| r.contains("folder name")), "{e}");
         assert_eq!(sv.skills().len(), 1);
+    }
+
+    #[test]
+    fn descriptors_are_validated_at_load() {
+        let mut sv = SkillsVolume::new();
+        let good = "tool: orders\nrequiresApproval: true\ninputs: [{name: id, type: integer}]\n";
+        sv.add(
+            "ok",
+            vec![
+                ("SKILL.md".into(), md("ok", "").into_bytes()),
+                ("descriptor.yaml".into(), good.as_bytes().to_vec()),
+            ],
+        )
+        .unwrap();
+        let e = sv
+            .add(
+                "bad",
+                vec![
+                    ("SKILL.md".into(), md("bad", "").into_bytes()),
+                    ("descriptor.yaml".into(), b"inputs: [{name: id, type: nope}]\n".to_vec()),
+                ],
+            )
+            .unwrap_err();
+        assert_eq!(e.path, "/skills/bad/SKILL.md");
+        let all = e.reasons.join("\n");
+        assert!(all.contains("/skills/bad/descriptor.yaml: line 1"), "{all}");
+        assert!(all.contains("unknown parameter type 'nope'"), "{all}");
+        assert!(all.contains("`tool` is required"), "{all}");
+        let e = sv
+            .add(
+                "meta",
+                vec![(
+                    "SKILL.md".into(),
+                    md("meta", "metadata:\n  filestore.tool: \"\"\n").into_bytes(),
+                )],
+            )
+            .unwrap_err();
+        assert!(e.reasons[0].contains("tool is empty"), "{e}");
+        assert_eq!(sv.skills().len(), 1);
+        assert!(sv.volume().stat("/ok/descriptor.yaml").is_ok());
+        assert!(sv.volume().stat("/bad/SKILL.md").is_err());
     }
 }
