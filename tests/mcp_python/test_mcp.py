@@ -361,6 +361,106 @@ class SkillActivationTest(unittest.IsolatedAsyncioTestCase):
             shutil.rmtree(root, ignore_errors=True)
 
 
+class ApprovalTest(unittest.IsolatedAsyncioTestCase):
+    """A tool with `requiresApproval: true` (here a skill descriptor's) asks the user
+    through MCP elicitation; only an accepted `approve: true` runs it. A client that
+    cannot elicit gets a clear refusal, and nothing runs."""
+
+    def setUp(self) -> None:
+        import sqlite3
+
+        self.root = Path(tempfile.mkdtemp(prefix="filestore-approval-"))
+        self.db = self.root / "db.sqlite"
+        con = sqlite3.connect(self.db)
+        con.execute("CREATE TABLE items (n INTEGER)")
+        con.executemany("INSERT INTO items VALUES (?)", [(1,), (2,), (3,)])
+        con.commit()
+        con.close()
+        (self.root / "tools.yaml").write_text(
+            f"kind: source\nname: db\ntype: sqlite\ndatabase: {self.db}\n"
+            "---\nkind: tool\nname: delete_from\ntype: sqlite-sql\nsource: db\n"
+            "description: Delete rows.\nstatement: DELETE FROM items WHERE n >= ?\n"
+            "parameters:\n  - {name: min, type: integer}\n"
+            "---\nkind: toolset\nname: base\ntools: []\n"
+        )
+        skill = self.root / "skills" / "purge"
+        skill.mkdir(parents=True)
+        (skill / "SKILL.md").write_text("---\nname: purge\ndescription: Purge rows.\n---\nCall purge.\n")
+        (skill / "descriptor.yaml").write_text(
+            "tool: delete_from\nrequiresApproval: true\ninputs:\n  - {name: min, type: integer, minValue: 1}\n"
+        )
+
+    def tearDown(self) -> None:
+        shutil.rmtree(self.root, ignore_errors=True)
+
+    def rows(self) -> int:
+        import sqlite3
+
+        con = sqlite3.connect(self.db)
+        try:
+            return con.execute("SELECT count(*) FROM items").fetchone()[0]
+        finally:
+            con.close()
+
+    @contextlib.asynccontextmanager
+    async def connect(self, elicitation_callback=None):
+        params = StdioServerParameters(
+            command=BIN,
+            args=["serve", "--config", str(self.root / "tools.yaml"), "--toolset", "base",
+                  "--skills", str(self.root / "skills"), "--mount", "/workspace=mem:"],
+            cwd=str(self.root),
+        )
+        with open(os.devnull, "w") as devnull:
+            async with stdio_client(params, errlog=devnull) as (read, write):
+                kwargs = {"elicitation_callback": elicitation_callback} if elicitation_callback else {}
+                async with ClientSession(read, write, **kwargs) as s:
+                    await s.initialize()
+                    r = await s.call_tool("filestore_read", {"path": "/skills/purge/SKILL.md"})
+                    self.assertIn("can be called as tool 'purge'", text_of(r))
+                    yield s
+
+    async def test_approved_declined_and_unaskable(self) -> None:
+        asked: list[str] = []
+        answers = [
+            types.ElicitResult(action="accept", content={"approve": False}),
+            types.ElicitResult(action="decline"),
+            types.ElicitResult(action="accept", content={"approve": True}),
+        ]
+
+        async def elicit(context, params):
+            asked.append(params.message)
+            self.assertIn("approve", params.requested_schema["properties"])
+            return answers.pop(0)
+
+        async with self.connect(elicit) as s:
+            r = await s.call_tool("purge", {"min": 0})
+            self.assertTrue(r.is_error)
+            self.assertIn("min", text_of(r))
+            self.assertEqual(asked, [], "invalid input is refused before anyone is asked")
+
+            r = await s.call_tool("purge", {"min": 2})
+            self.assertTrue(r.is_error)
+            self.assertIn("was not approved: the user answered no; nothing ran", text_of(r))
+            r = await s.call_tool("purge", {"min": 2})
+            self.assertIn("the user declined", text_of(r))
+            self.assertEqual(self.rows(), 3, "nothing ran without approval")
+
+            r = await s.call_tool("purge", {"min": 2})
+            self.assertFalse(r.is_error, text_of(r))
+            self.assertEqual(r.structured_content["data"]["rows_affected"], 2)
+            self.assertEqual(self.rows(), 1)
+            self.assertEqual(len(asked), 3)
+            self.assertIn("'purge'", asked[0])
+            self.assertIn('"min": 2', asked[0])
+
+        async with self.connect() as s:
+            r = await s.call_tool("purge", {"min": 1})
+            self.assertTrue(r.is_error)
+            self.assertIn("error[unauthorized]", text_of(r))
+            self.assertIn("elicitation capability", text_of(r))
+            self.assertEqual(self.rows(), 1)
+
+
 async def anyio_sleep(seconds: float) -> None:
     import asyncio
 

@@ -3,6 +3,7 @@
 
 use std::borrow::Cow;
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, GetPromptRequestParams,
@@ -10,11 +11,13 @@ use rmcp::model::{
     PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse,
     ServerCapabilities, ServerConfig as McpServerInfo, Tool,
 };
-use rmcp::service::RequestContext;
+use rmcp::model::{ElicitRequestParams, ElicitationAction, ElicitationSchema};
+use rmcp::service::{ElicitationMode, Peer, RequestContext};
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 use serde_json::{Value, json};
 
 use super::ServerConfig;
+use crate::tools::InvokeStatus;
 use crate::{CallOutput, Engine, Error, MountSpec, Session, SessionOptions};
 
 /// A short version of the instructions, sent in the `initialize` result.
@@ -79,6 +82,26 @@ impl Sandbox {
         let out = match self.session() {
             Ok(s) => s.call(tool, args),
             Err(e) => return Called { out: Err(e), specs_changed: false, poisoned: false },
+        };
+        let poisoned = self.session.is_poisoned();
+        Called { out, specs_changed: self.refresh_specs(), poisoned }
+    }
+
+    /// Approves (runs) or rejects a call parked for approval.
+    fn decide(&mut self, approval_id: &str, approve: bool) -> Called {
+        let session = match self.session() {
+            Ok(s) => s,
+            Err(e) => return Called { out: Err(e), specs_changed: false, poisoned: false },
+        };
+        let out = if approve {
+            session.approve(approval_id).and_then(|o| match (o.status, o.error) {
+                (InvokeStatus::Failed, Some(e)) => Err(Error::Filestore(e)),
+                _ => Ok(CallOutput { json: o.envelope, text: o.text }),
+            })
+        } else {
+            session
+                .reject(approval_id)
+                .map(|()| CallOutput { json: Value::Null, text: String::new() })
         };
         let poisoned = self.session.is_poisoned();
         Called { out, specs_changed: self.refresh_specs(), poisoned }
@@ -185,6 +208,57 @@ pub(crate) fn failure(e: &Error, poisoned: bool) -> CallToolResult {
     r
 }
 
+/// How long the user has to answer an approval request.
+pub const APPROVAL_TIMEOUT: Duration = Duration::from_secs(600);
+
+/// The approval id of a pending call's envelope (`{"pending": true, "approval_id"}`).
+fn pending_approval(envelope: &Value) -> Option<String> {
+    match (&envelope["pending"], &envelope["approval_id"]) {
+        (Value::Bool(true), Value::String(id)) => Some(id.clone()),
+        _ => None,
+    }
+}
+
+/// Asks the user, through the client's form elicitation, whether `tool` may run
+/// with `args`. `Ok` only for an accepted form with `approve: true`; otherwise why
+/// not (declined, cancelled, timed out, or the client cannot ask).
+async fn ask_approval(peer: &Peer<RoleServer>, tool: &str, args: &Value) -> Result<(), String> {
+    if !peer.supported_elicitation_modes().contains(&ElicitationMode::Form) {
+        return Err(
+            "this MCP client cannot ask the user (it does not declare the elicitation capability)"
+                .into(),
+        );
+    }
+    let schema = ElicitationSchema::builder()
+        .required_bool_with("approve", |b| b.description("Run this tool call now"))
+        .build()
+        .map_err(|e| format!("building the approval form: {e}"))?;
+    let message = format!(
+        "The agent wants to run '{tool}', which requires approval, with arguments:\n{}\nApprove?",
+        serde_json::to_string_pretty(args).unwrap_or_else(|_| args.to_string())
+    );
+    let params = ElicitRequestParams::FormElicitationParams {
+        meta: None,
+        message,
+        requested_schema: schema,
+    };
+    match peer.create_elicitation_with_timeout(params, Some(APPROVAL_TIMEOUT)).await {
+        Ok(r) => match r.action {
+            ElicitationAction::Accept
+                if r.content.as_ref().and_then(|c| c.get("approve"))
+                    == Some(&Value::Bool(true)) =>
+            {
+                Ok(())
+            }
+            ElicitationAction::Accept => Err("the user answered no".into()),
+            ElicitationAction::Decline => Err("the user declined".into()),
+            ElicitationAction::Cancel => Err("the user cancelled".into()),
+            other => Err(format!("the client answered {other:?}")),
+        },
+        Err(e) => Err(format!("asking the user failed: {e}")),
+    }
+}
+
 /// Maps a host error outside a tool call (prompt, resource) to a protocol error.
 pub(crate) fn protocol_error(e: &Error) -> McpError {
     let text = format!("error[{}]: {e}", e.kind_name());
@@ -236,7 +310,28 @@ impl ServerHandler for FilestoreServer {
     ) -> Result<CallToolResponse, McpError> {
         let name = request.name.to_string();
         let args = Value::Object(request.arguments.unwrap_or_default());
-        let called = self.with_sandbox(move |s| s.call(&name, &args)).await?;
+        let (tool, shown) = (name.clone(), args.clone());
+        let mut called = self.with_sandbox(move |s| s.call(&name, &args)).await?;
+        if let Some(id) = called.out.as_ref().ok().and_then(|o| pending_approval(&o.json)) {
+            // A tool that requires approval: ask the user through the client, then
+            // run or drop the parked call. Nothing runs without a yes.
+            let decision = ask_approval(&context.peer, &tool, &shown).await;
+            let approve = decision.is_ok();
+            let decided = self.with_sandbox(move |s| s.decide(&id, approve)).await?;
+            called = match decision {
+                Ok(()) => decided,
+                Err(why) => Called {
+                    out: Err(Error::Filestore(filestore_guest::Error::new(
+                        filestore_guest::ErrorKind::Unauthorized,
+                        format!(
+                            "tool '{tool}' requires approval and was not approved: {why}; nothing ran"
+                        ),
+                    ))),
+                    specs_changed: decided.specs_changed,
+                    poisoned: decided.poisoned,
+                },
+            };
+        }
         if called.specs_changed {
             // The client re-lists on this; a closed connection just drops it.
             let _ = context.peer.notify_tool_list_changed().await;
