@@ -144,7 +144,7 @@ fn bench_session(rows: &mut Vec<Row>) {
             let limits = StoreLimitsBuilder::new().build();
             let mut store = Store::new(
                 e.wasmtime(),
-                HostState::new(limits, Arc::new(filestore::tools::NoTools)),
+                HostState::new(limits, Arc::new(filestore::tools::NoTools), "bench".into()),
             );
             store.set_epoch_deadline(1 << 30);
             let b = e.instance_pre().instantiate(&mut store).expect("instantiate");
@@ -163,7 +163,7 @@ fn bench_session(rows: &mut Vec<Row>) {
             let limits = StoreLimitsBuilder::new().build();
             let mut store = Store::new(
                 e.wasmtime(),
-                HostState::new(limits, Arc::new(filestore::tools::NoTools)),
+                HostState::new(limits, Arc::new(filestore::tools::NoTools), "bench".into()),
             );
             store.set_epoch_deadline(1 << 30);
             let b = FilestoreComponent::instantiate(&mut store, &component, &linker)

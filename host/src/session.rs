@@ -74,6 +74,10 @@ pub struct SessionOptions {
     pub memory_bytes: Option<usize>,
     /// Executes external tools.
     pub tools: Arc<dyn ToolHost>,
+    /// The session's id as tool handlers see it (`ToolRequest::session_id`), e.g. the
+    /// embedder's conversation id. `None`: a process-unique id is generated per
+    /// session, so sessions built from one cloned `SessionOptions` stay distinct.
+    pub session_id: Option<String>,
 }
 
 impl Default for SessionOptions {
@@ -84,8 +88,18 @@ impl Default for SessionOptions {
             fuel: None,
             memory_bytes: None,
             tools: Arc::new(NoTools),
+            session_id: None,
         }
     }
+}
+
+/// The id of a new session: the one the options give, or `session-{pid}-{n}`.
+fn session_id(options: &SessionOptions) -> String {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    options.session_id.clone().unwrap_or_else(|| {
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        format!("session-{}-{n}", std::process::id())
+    })
 }
 
 /// A tool's result: structured JSON plus the text for an LLM.
@@ -127,7 +141,10 @@ impl Engine {
             .tables(64)
             .memories(16)
             .build();
-        let mut store = Store::new(self.wasmtime(), HostState::new(limits, options.tools.clone()));
+        let mut store = Store::new(
+            self.wasmtime(),
+            HostState::new(limits, options.tools.clone(), session_id(&options)),
+        );
         store.limiter(|s| s);
         store.epoch_deadline_trap();
         set_budget(&mut store, options.deadline, options.fuel)?;
@@ -293,6 +310,12 @@ impl Session {
         >,
     ) -> Result<T> {
         self.guarded(|store, b, h| f(store, &b.filestore_component_filestore().session(), h))
+    }
+
+    /// The session's id, as external tool handlers receive it in every call
+    /// ([`crate::tools::ToolRequest::session_id`]).
+    pub fn id(&self) -> &str {
+        &self.store.data().session_id
     }
 
     /// Whether an earlier trap made this session unusable.

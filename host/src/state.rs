@@ -21,6 +21,8 @@ pub struct HostState {
     pub limits: StoreLimits,
     /// Executes external tool calls.
     pub tools: Arc<dyn ToolHost>,
+    /// The session's id, put in the context of every external tool call.
+    pub session_id: String,
     /// Whether the limiter refused a memory growth (explains the trap that follows).
     denied: bool,
     /// Linear memory currently allocated.
@@ -29,10 +31,18 @@ pub struct HostState {
 
 impl HostState {
     /// A state with an empty WASI context.
-    pub fn new(limits: StoreLimits, tools: Arc<dyn ToolHost>) -> HostState {
+    pub fn new(limits: StoreLimits, tools: Arc<dyn ToolHost>, session_id: String) -> HostState {
         // Deliberately nothing inherited or preopened: isolation is the product.
         let wasi = WasiCtx::builder().build();
-        HostState { table: ResourceTable::new(), wasi, limits, tools, denied: false, memory: 0 }
+        HostState {
+            table: ResourceTable::new(),
+            wasi,
+            limits,
+            tools,
+            session_id,
+            denied: false,
+            memory: 0,
+        }
     }
 }
 

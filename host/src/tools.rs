@@ -380,6 +380,9 @@ pub struct ToolRequest {
     pub path: Option<String>,
     /// The call id the result is stored under.
     pub tool_call_id: Option<String>,
+    /// The id of the session that made the call (set by the host, never by the
+    /// component: see [`crate::Session::id`]).
+    pub session_id: String,
     /// Verified claims per auth service.
     pub claims: Value,
     /// When the registry gives up on this call; handlers should stop by then.
@@ -607,6 +610,7 @@ impl ToolRegistry {
             statement: call.statement,
             path: call.path,
             tool_call_id: call.context.tool_call_id,
+            session_id: call.context.session_id,
             deadline: Instant::now() + self.timeout,
         })
     }
@@ -674,6 +678,7 @@ mod tests {
             statement: None,
             path: None,
             tool_call_id: None,
+            session_id: "s".into(),
             claims: Value::Null,
             deadline: Instant::now() + DEFAULT_TOOL_TIMEOUT,
         }

@@ -451,6 +451,38 @@ fn host_timeouts_panics_and_failures_are_typed_and_survivable() {
     ok(&mut s, "filestore_ls", json!({"path": "/"}));
 }
 
+/// Handlers see the session's id: the embedder's when given, otherwise a generated
+/// one distinct per session (even from cloned options), set by the host so the
+/// component cannot claim another session's.
+#[test]
+fn handlers_receive_the_host_session_id() {
+    let mut r = ToolRegistry::new();
+    r.register(
+        "echo_session",
+        Arc::new(|req: &ToolRequest| -> Result<Value, ToolError> {
+            Ok(json!({"session": req.session_id, "call": req.tool_call_id}))
+        }),
+    );
+    let yaml = "kind: source\nname: svc\ntype: custom\n---\nkind: tool\nname: who\ntype: echo_session\nsource: svc\ndescription: d\n";
+    let named = SessionOptions {
+        tools: Arc::new(r.clone()),
+        session_id: Some("conversation-42".into()),
+        ..Default::default()
+    };
+    let mut s = engine().session_with(vec![results_mount()], named).unwrap();
+    assert_eq!(s.id(), "conversation-42");
+    load(&mut s, yaml);
+    assert_eq!(invoke(&mut s, "who", json!({})).envelope["data"]["session"], "conversation-42");
+    let (mut a, mut b) = (session_with(r.clone()), session_with(r));
+    assert_ne!(a.id(), b.id());
+    for s in [&mut a, &mut b] {
+        load(s, yaml);
+        let id = s.id().to_string();
+        assert!(id.starts_with("session-"), "{id}");
+        assert_eq!(invoke(s, "who", json!({})).envelope["data"]["session"], id.as_str());
+    }
+}
+
 // ---- CLI ---------------------------------------------------------------------
 
 fn filestore() -> Command {

@@ -6,7 +6,10 @@ use crate::bindings::filestore::component::types::Error;
 use crate::state::HostState;
 
 impl wit::Host for HostState {
-    fn call(&mut self, call: ToolCall) -> wasmtime::Result<Result<String, Error>> {
+    fn call(&mut self, mut call: ToolCall) -> wasmtime::Result<Result<String, Error>> {
+        // The session id is the host's to state: whatever the component sent is
+        // replaced, so a guest cannot act as another session towards a handler.
+        call.context.session_id = self.session_id.clone();
         Ok(self.tools.call(call))
     }
 
