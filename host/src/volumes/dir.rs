@@ -21,6 +21,13 @@
 //! acting on it (e.g. `write` refusing a link), the action itself cannot follow a link
 //! either, so a swap in between changes at most which entry is replaced, never where.
 //!
+//! On Linux ≥ 5.6, opens for reading (files, and directories to list or walk) first
+//! try a single `openat2` relative to the root handle with `RESOLVE_BENEATH |
+//! RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS` and `O_NOFOLLOW`: the kernel applies
+//! the same rule (no link anywhere on the path, no escape) atomically. Only its
+//! success is used; any failure falls back to the component-wise walk, which stays
+//! authoritative and explains the refusal.
+//!
 //! ## What is confined
 //!
 //! Every operation of the [`Volume`] trait, read and write alike: `stat`, `list`,
