@@ -20,6 +20,11 @@ fn main() {
         println!("cargo:rerun-if-changed={}", root.join(p).display());
     }
     println!("cargo:rerun-if-env-changed=FILESTORE_GUEST_RUSTFLAGS");
+    // Set per checkout by .cargo/config.toml: checkouts sharing a target directory
+    // share this script's OUT_DIR, and the paths above name whichever checkout ran it
+    // last. A different checkout changes this value, so the guest is rebuilt from its
+    // own sources instead of a stale component being embedded.
+    println!("cargo:rerun-if-env-changed=FILESTORE_WORKSPACE_ROOT");
 
     ensure_target();
     let target_dir = guest_target_dir(&out_dir, &root);

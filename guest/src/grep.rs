@@ -244,9 +244,9 @@ fn is_zero(n: &usize) -> bool {
 
 /// Compiles the request's pattern as grep runs it.
 ///
-/// Errors (`invalid-pattern`): over [`MAX_PATTERN_BYTES`]; a syntax error (the
-/// parser's reason); a literal line break without `multiline`; a compiled program over
-/// `limits.regex_bytes`.
+/// Errors: `invalid-pattern` over [`MAX_PATTERN_BYTES`], for a syntax error (the
+/// parser's reason) or a literal line break without `multiline`; `limit-exceeded` for
+/// a compiled program over `limits.regex_bytes`.
 pub fn compile(req: &GrepRequest, limits: &Limits) -> Result<Regex> {
     if req.pattern.len() > MAX_PATTERN_BYTES {
         return Err(Error::new(
@@ -284,11 +284,13 @@ pub fn compile(req: &GrepRequest, limits: &Limits) -> Result<Regex> {
         .nest_limit(COMPILED_NEST_LIMIT)
         .build()
         .map_err(|e| match e {
+            // A resource limit, not a syntax error: typed as such, naming the limit.
             regex::Error::CompiledTooBig(limit) => Error::new(
-                ErrorKind::InvalidPattern,
+                ErrorKind::LimitExceeded,
                 format!(
-                    "the regex is too large: its compiled form exceeds the limit of {limit} bytes; \
-                     use fewer or smaller repetitions and classes (or fixed=true for a literal)"
+                    "the regex is too large: its compiled form exceeds the regex_bytes limit of \
+                     {limit} bytes; use fewer or smaller repetitions and classes (or fixed=true \
+                     for a literal)"
                 ),
             ),
             other => Error::new(ErrorKind::InvalidPattern, format!("invalid regex:\n{other}")),
@@ -1373,7 +1375,7 @@ mod tests {
         assert_eq!(e.kind(), ErrorKind::InvalidPattern);
         // Too large for the compiled-size limit, at the default and at a small limit.
         let e = run_err(&req(r"\w{10000}", "/w"));
-        assert_eq!(e.kind(), ErrorKind::InvalidPattern);
+        assert_eq!(e.kind(), ErrorKind::LimitExceeded);
         assert!(
             e.message().contains("too large")
                 && e.message().contains(&crate::limits::MAX_REGEX_BYTES.to_string()),
@@ -1381,8 +1383,8 @@ mod tests {
         );
         let small = Limits { regex_bytes: 1000, ..Limits::default() };
         let e = grep(&table(), &small, &req(r"\w{50}", "/w")).unwrap_err();
-        assert_eq!(e.kind(), ErrorKind::InvalidPattern);
-        assert!(e.message().contains("limit of 1000 bytes"), "{e}");
+        assert_eq!(e.kind(), ErrorKind::LimitExceeded);
+        assert!(e.message().contains("regex_bytes limit of 1000 bytes"), "{e}");
         // Over the pattern length limit.
         let e = run_err(&req(&"a".repeat(MAX_PATTERN_BYTES + 1), "/w"));
         assert_eq!(e.kind(), ErrorKind::InvalidPattern);

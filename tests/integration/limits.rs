@@ -38,8 +38,8 @@ fn pathological_regex_hits_the_compiled_size_limit() {
             "filestore_grep",
             json!({"pattern": pattern, "path": "/w", "output_mode": "content"}),
         );
-        assert_eq!(kind, "invalid-pattern", "{pattern}: {msg}");
-        assert!(msg.contains("too large") && msg.contains("limit"), "{pattern}: {msg}");
+        assert_eq!(kind, "limit-exceeded", "{pattern}: {msg}");
+        assert!(msg.contains("too large") && msg.contains("regex_bytes"), "{pattern}: {msg}");
     }
     // The same session keeps working.
     let j = ok(&mut s, "filestore_grep", json!({"pattern": "a+", "path": "/w"}));
@@ -54,7 +54,7 @@ fn pathological_regex_hits_the_compiled_size_limit() {
     assert!(s.call("filestore_grep", &json!({"pattern": r"\w{200}", "path": "/w"})).is_ok());
     let (kind, msg) =
         err(&mut small, "filestore_grep", json!({"pattern": r"\w{200}", "path": "/w"}));
-    assert_eq!(kind, "invalid-pattern", "{msg}");
+    assert_eq!(kind, "limit-exceeded", "{msg}");
     assert!(msg.contains("10000"), "the message names the configured limit: {msg}");
 }
 
