@@ -73,6 +73,19 @@ pub struct Descriptor {
     pub origin: String,
 }
 
+impl Descriptor {
+    /// A descriptor with no fields set yet, declared at `origin`.
+    fn empty(origin: &str) -> Descriptor {
+        Descriptor {
+            tool: String::new(),
+            requires_approval: false,
+            inputs: Vec::new(),
+            arguments: Map::new(),
+            origin: origin.to_string(),
+        }
+    }
+}
+
 /// A skill the session can call: its descriptor, and the tool spec the model sees.
 #[derive(Clone, Debug)]
 pub struct SkillTool {
@@ -127,13 +140,7 @@ pub fn from_sidecar(path: &str, text: &str) -> Result<Descriptor, Vec<String>> {
         )]);
     };
     let mut reasons = Vec::new();
-    let mut d = Descriptor {
-        tool: String::new(),
-        requires_approval: false,
-        inputs: Vec::new(),
-        arguments: Map::new(),
-        origin: path.to_string(),
-    };
+    let mut d = Descriptor::empty(path);
     let mut tool_seen = false;
     for e in &entries {
         let at = format!("{path}: line {}", e.value.mark.line);
@@ -177,13 +184,7 @@ pub fn from_sidecar(path: &str, text: &str) -> Result<Descriptor, Vec<String>> {
 pub fn from_metadata(skill: &Skill) -> Result<Descriptor, Vec<String>> {
     let origin = format!("{} metadata", skill.path);
     let mut reasons = Vec::new();
-    let mut d = Descriptor {
-        tool: String::new(),
-        requires_approval: false,
-        inputs: Vec::new(),
-        arguments: Map::new(),
-        origin: origin.clone(),
-    };
+    let mut d = Descriptor::empty(&origin);
     let mut tool_seen = false;
     for (key, value) in &skill.metadata {
         let Some(field) = key.strip_prefix(METADATA_PREFIX) else { continue };

@@ -38,6 +38,12 @@ fn session_with_skills(
     db: &std::path::Path,
 ) -> (filestore::Session, SkillsVolume) {
     let sv = SkillsVolume::load_dir(dir).unwrap();
+    (skills_session(&sv, config(db)), sv)
+}
+
+/// A session with the built-in tool handlers, `sv` at `/skills`, the results volume,
+/// `config` loaded and the toolset `base` selected.
+fn skills_session(sv: &SkillsVolume, config: Vec<(String, String)>) -> filestore::Session {
     let options = filestore::SessionOptions {
         tools: Arc::new(filestore::tools::ToolRegistry::with_builtin_handlers()),
         ..Default::default()
@@ -51,9 +57,9 @@ fn session_with_skills(
             options,
         )
         .unwrap();
-    s.load_config(&config(db)).unwrap().unwrap();
+    s.load_config(&config).unwrap().unwrap();
     s.select_toolset(Some("base")).unwrap();
-    (s, sv)
+    s
 }
 
 #[test]
@@ -197,21 +203,7 @@ parameters:\n  - {{name: min, type: integer}}\n  - {{name: kind, type: string}}\
 kind: toolset\nname: base\ntools: [setup, count]\n",
         db.display()
     );
-    let options = filestore::SessionOptions {
-        tools: Arc::new(filestore::tools::ToolRegistry::with_builtin_handlers()),
-        ..Default::default()
-    };
-    let mut s = engine()
-        .session_with(
-            vec![
-                MountSpec::new("/skills", Arc::new(sv.volume())).read_only(),
-                filestore::tools::results_mount(),
-            ],
-            options,
-        )
-        .unwrap();
-    s.load_config(&[("tools.yaml".to_string(), yaml)]).unwrap().unwrap();
-    s.select_toolset(Some("base")).unwrap();
+    let mut s = skills_session(&sv, vec![("tools.yaml".to_string(), yaml)]);
     assert_eq!(ok(&mut s, "setup", json!({}))["success"], true);
     let (kind, _) = err(&mut s, "purge", json!({"min": 2}));
     assert_eq!(kind, "not-found", "not callable before the skill is read");
