@@ -45,6 +45,8 @@ pub(crate) struct Sandbox {
     session: Session,
     /// The tool specs as last listed or checked: the reference for list_changed.
     specs: Vec<Value>,
+    /// The session's tools version when `specs` was taken; `None` forces a re-read.
+    version: Option<u64>,
 }
 
 impl Sandbox {
@@ -54,6 +56,7 @@ impl Sandbox {
         if let Some(setup) = &config.setup {
             setup(&mut session)?;
         }
+        let version = session.tools_version().ok();
         let specs = session.tool_specs()?;
         Ok(Sandbox {
             engine: config.engine.clone(),
@@ -62,6 +65,7 @@ impl Sandbox {
             mounts,
             session,
             specs,
+            version,
         })
     }
 
@@ -73,6 +77,8 @@ impl Sandbox {
                 setup(&mut fresh)?;
             }
             self.session = fresh;
+            // A new session counts versions from its own start: compare specs next time.
+            self.version = None;
         }
         Ok(&mut self.session)
     }
@@ -107,24 +113,43 @@ impl Sandbox {
         Called { out, specs_changed: self.refresh_specs(), poisoned }
     }
 
-    /// Re-reads the tool specs; true when they differ from the last ones seen.
+    /// Re-reads the tool specs when the session's tools version moved (or is
+    /// unknown); true when they differ from the last ones seen.
     ///
-    /// The comparison covers names, schemas, descriptions and annotations, so any
-    /// change a client would want to re-list for is noticed, whatever caused it.
+    /// The version check is one small typed call, where the specs are a few KB of
+    /// JSON: most calls (reads, listings) change nothing and pay only the check. The
+    /// comparison covers names, schemas, descriptions and annotations, so any change
+    /// a client would want to re-list for is noticed, whatever caused it.
     fn refresh_specs(&mut self) -> bool {
-        let Ok(session) = self.session() else { return false };
+        // First: a replaced (poisoned) session resets `self.version`.
+        if self.session().is_err() {
+            return false;
+        }
+        let known = self.version;
+        let session = &mut self.session;
+        let version = session.tools_version().ok();
+        if version.is_some() && version == known {
+            return false;
+        }
         match session.tool_specs() {
-            Ok(specs) if specs != self.specs => {
-                self.specs = specs;
-                true
+            Ok(specs) => {
+                self.version = version;
+                if specs != self.specs {
+                    self.specs = specs;
+                    return true;
+                }
+                false
             }
-            _ => false,
+            Err(_) => false,
         }
     }
 
     fn tools(&mut self) -> crate::Result<Vec<Value>> {
-        let specs = self.session()?.tool_specs()?;
+        let session = self.session()?;
+        let version = session.tools_version().ok();
+        let specs = session.tool_specs()?;
         self.specs = specs.clone();
+        self.version = version;
         Ok(specs)
     }
 }
