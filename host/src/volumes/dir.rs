@@ -105,8 +105,10 @@
 //! - **Races with other local processes beyond what the kernel guarantees.** A
 //!   concurrent swap of entries can make an operation fail, or act on whatever entry
 //!   is there at that moment, but never through a link and never outside the root.
-//!   `rename` with `overwrite=false` checks the destination and then renames, so a
-//!   destination created by another process in between may be replaced.
+//!   `rename` with `overwrite=false` uses `renameat2(RENAME_NOREPLACE)` on Linux, so a
+//!   destination created by another process in between is never replaced; where the
+//!   file system lacks the flag (and on other systems) it checks and then renames, and
+//!   such a destination may be replaced.
 //! - **Resource exhaustion.** File sizes, disk space, the number of entries and the
 //!   depth of trees are bounded by the caller's limits (the guest's `limits` module
 //!   and the host's resource caps), not here.
@@ -720,6 +722,10 @@ impl Volume for DirVolume {
             Err(e) if e.kind() == io::ErrorKind::NotFound => {}
             Err(e) => return Err(io_error(to, e)),
         }
+        if !overwrite && rename_noreplace(&from_parent, from_name, &to_parent, to_name, to)? {
+            sync_dir(&to_parent);
+            return Ok(());
+        }
         from_parent.rename(from_name, &to_parent, to_name).map_err(|e| io_error(to, e))?;
         sync_dir(&to_parent);
         Ok(())
@@ -757,6 +763,38 @@ fn open_beneath<C: AsRef<OsStr>>(
     flags |= if directory { OFlags::DIRECTORY } else { OFlags::NONBLOCK };
     let resolve = ResolveFlags::BENEATH | ResolveFlags::NO_SYMLINKS | ResolveFlags::NO_MAGICLINKS;
     openat2(root, rel.as_os_str(), flags, Mode::empty(), resolve).ok().map(std::fs::File::from)
+}
+
+/// `renameat2(RENAME_NOREPLACE)`: the kernel refuses an existing destination, so a file
+/// created at `to` after `rename` checked it is never replaced. `Ok(false)` when the
+/// file system or kernel lacks the flag (the caller then renames plainly, keeping the
+/// check-then-rename behaviour).
+#[cfg(target_os = "linux")]
+fn rename_noreplace(
+    from_parent: &Dir,
+    from_name: &str,
+    to_parent: &Dir,
+    to_name: &str,
+    to: &str,
+) -> Result<bool> {
+    use rustix::fs::{RenameFlags, renameat_with};
+    use rustix::io::Errno;
+    match renameat_with(from_parent, from_name, to_parent, to_name, RenameFlags::NOREPLACE) {
+        Ok(()) => Ok(true),
+        Err(Errno::EXIST) => Err(Error::at(
+            ErrorKind::AlreadyExists,
+            to,
+            "destination appeared while moving; pass overwrite=true",
+        )),
+        Err(Errno::INVAL | Errno::NOSYS | Errno::OPNOTSUPP) => Ok(false),
+        Err(e) => Err(io_error(to, e.into())),
+    }
+}
+
+/// Elsewhere the check before the rename is all there is.
+#[cfg(not(target_os = "linux"))]
+fn rename_noreplace(_: &Dir, _: &str, _: &Dir, _: &str, _: &str) -> Result<bool> {
+    Ok(false)
 }
 
 /// Elsewhere only the component-wise path exists.
@@ -1570,6 +1608,25 @@ mod tests {
         assert!(open_beneath(&v.dir, &["a", "nope"], false).is_none());
         assert_eq!(v.read("/a/out/secret", 0, 100).unwrap_err().kind(), ErrorKind::InvalidPath);
         assert_eq!(v.read("/a/b/f.txt", 2, 3).unwrap(), b"sid");
+    }
+
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn rename_without_overwrite_never_replaces_a_late_destination() {
+        let (tmp, v) = plain();
+        std::fs::write(tmp.path().join("a"), "a").unwrap();
+        std::fs::write(tmp.path().join("b"), "b").unwrap();
+        let dir = &v.dir;
+        // As if `b` appeared after `rename` checked it: the kernel refuses.
+        let e = rename_noreplace(dir, "a", dir, "b", "/b").unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::AlreadyExists);
+        assert!(e.to_string().contains("overwrite=true"), "{e}");
+        assert_eq!(std::fs::read_to_string(tmp.path().join("b")).unwrap(), "b");
+        assert_eq!(std::fs::read_to_string(tmp.path().join("a")).unwrap(), "a");
+        // Where the destination is free it moves (or reports no support, never fails).
+        if rename_noreplace(dir, "a", dir, "c", "/c").unwrap() {
+            assert_eq!(std::fs::read_to_string(tmp.path().join("c")).unwrap(), "a");
+        }
     }
 
     #[test]
