@@ -29,9 +29,10 @@ use tempfile::TempDir;
 
 use crate::common::*;
 
-const SECRET: &str = "TOP-SECRET-OUTSIDE";
-const EVIL_SECRET: &str = "EVIL-SIBLING-SECRET";
-const SECRET_X: &str = "TOP-SECRET-SWAPPED";
+#[path = "../../host/src/volumes/hostile_tree.rs"]
+mod hostile_tree;
+
+use hostile_tree::{EVIL_SECRET, SECRET, SECRET_X};
 const SECRETS: [&str; 3] = [SECRET, EVIL_SECRET, SECRET_X];
 /// Names that exist only outside the root: no output may report them unless the
 /// request named them itself.
@@ -52,46 +53,7 @@ struct Fx {
 fn fixture() -> Fx {
     let tmp = tempfile::tempdir().unwrap();
     let top = tmp.path().to_path_buf();
-    let root = top.join("root");
-    let outside = top.join("outside");
-    let evil = top.join("root_evil");
-    for d in [&root, &outside, &evil, &outside.join("dir"), &root.join("d"), &root.join("sub")] {
-        std::fs::create_dir_all(d).unwrap();
-    }
-    std::fs::create_dir_all(outside.join("outside_only")).unwrap();
-    std::fs::write(outside.join("secret.txt"), SECRET).unwrap();
-    // Same relative name as `root/d/x.txt`: what a swapped `/d` would reach.
-    std::fs::write(outside.join("x.txt"), SECRET_X).unwrap();
-    std::fs::write(outside.join("dir/deep.txt"), SECRET).unwrap();
-    std::fs::write(outside.join("outside_only/n.txt"), SECRET).unwrap();
-    std::fs::write(evil.join("evil_secret.txt"), EVIL_SECRET).unwrap();
-    std::fs::write(root.join("a.txt"), "hello").unwrap();
-    std::fs::write(root.join("d/x.txt"), "inside-x").unwrap();
-    std::fs::write(root.join("sub/inner.txt"), "inner").unwrap();
-    let l = |target: &Path, name: &str| symlink(target, root.join(name)).unwrap();
-    l(&outside, "link_out_abs");
-    l(Path::new("../outside"), "link_out_rel");
-    l(&outside.join("secret.txt"), "link_file_abs");
-    l(Path::new("../outside/secret.txt"), "link_file_rel");
-    l(&evil, "link_evil");
-    l(Path::new("../root_evil/evil_secret.txt"), "link_evil_rel");
-    l(&outside.join("new.txt"), "dangling");
-    l(Path::new("../outside/created.txt"), "dangling_rel");
-    l(&outside.join("newdir"), "dangling_dir");
-    l(Path::new("loop_b"), "loop_a");
-    l(Path::new("loop_a"), "loop_b");
-    l(Path::new("chain2"), "chain1");
-    l(Path::new("chain3"), "chain2");
-    l(&outside.join("secret.txt"), "chain3");
-    l(Path::new("chain_dir2"), "chain_dir1");
-    l(&outside, "chain_dir2");
-    l(Path::new("a.txt"), "link_in");
-    l(Path::new("d"), "link_in_dir");
-    l(Path::new("."), "link_self");
-    l(Path::new(".."), "link_parent");
-    l(Path::new("/proc/self/root"), "magic");
-    std::fs::create_dir(root.join("linkdir")).unwrap();
-    symlink(&outside, root.join("linkdir/out")).unwrap();
+    let (root, outside) = hostile_tree::build(&top);
     let session = session_with(MP, dir(&root, false));
     Fx { _tmp: tmp, top, root, outside, session }
 }

@@ -1014,9 +1014,7 @@ mod tests {
     use std::sync::Arc;
     use tempfile::TempDir;
 
-    const SECRET: &str = "TOP-SECRET-OUTSIDE";
-    const EVIL_SECRET: &str = "EVIL-SIBLING-SECRET";
-    const SECRET_X: &str = "TOP-SECRET-SWAPPED";
+    use super::super::hostile_tree::{EVIL_SECRET, SECRET, SECRET_X};
     /// Names that exist only outside the root: no listing may ever report them.
     const OUTSIDE_NAMES: [&str; 4] = ["secret.txt", "deep.txt", "evil_secret.txt", "hostname"];
 
@@ -1037,44 +1035,7 @@ mod tests {
     fn fixture_with(read_only: bool) -> Fx {
         let tmp = tempfile::tempdir().unwrap();
         let top = tmp.path().to_path_buf();
-        let root = top.join("root");
-        let outside = top.join("outside");
-        let evil = top.join("root_evil");
-        for d in [&root, &outside, &evil, &outside.join("dir"), &root.join("d"), &root.join("sub")]
-        {
-            std::fs::create_dir_all(d).unwrap();
-        }
-        std::fs::write(outside.join("secret.txt"), SECRET).unwrap();
-        std::fs::write(outside.join("x.txt"), SECRET_X).unwrap();
-        std::fs::write(outside.join("dir/deep.txt"), SECRET).unwrap();
-        std::fs::write(evil.join("evil_secret.txt"), EVIL_SECRET).unwrap();
-        std::fs::write(root.join("a.txt"), "hello").unwrap();
-        std::fs::write(root.join("d/x.txt"), "inside-x").unwrap();
-        std::fs::write(root.join("sub/inner.txt"), "inner").unwrap();
-        let l = |target: &Path, name: &str| symlink(target, root.join(name)).unwrap();
-        l(&outside, "link_out_abs");
-        l(Path::new("../outside"), "link_out_rel");
-        l(&outside.join("secret.txt"), "link_file_abs");
-        l(Path::new("../outside/secret.txt"), "link_file_rel");
-        l(&evil, "link_evil");
-        l(Path::new("../root_evil/evil_secret.txt"), "link_evil_rel");
-        l(&outside.join("new.txt"), "dangling");
-        l(Path::new("../outside/created.txt"), "dangling_rel");
-        l(&outside.join("newdir"), "dangling_dir");
-        l(Path::new("loop_b"), "loop_a");
-        l(Path::new("loop_a"), "loop_b");
-        l(Path::new("chain2"), "chain1");
-        l(Path::new("chain3"), "chain2");
-        l(&outside.join("secret.txt"), "chain3");
-        l(Path::new("chain_dir2"), "chain_dir1");
-        l(&outside, "chain_dir2");
-        l(Path::new("a.txt"), "link_in");
-        l(Path::new("d"), "link_in_dir");
-        l(Path::new("."), "link_self");
-        l(Path::new(".."), "link_parent");
-        l(Path::new("/proc/self/root"), "magic");
-        std::fs::create_dir(root.join("linkdir")).unwrap();
-        symlink(&outside, root.join("linkdir/out")).unwrap();
+        let (root, outside) = super::super::hostile_tree::build(&top);
         let vol = DirVolume::open(&root, read_only).unwrap();
         Fx { _tmp: tmp, top, root, outside, vol }
     }

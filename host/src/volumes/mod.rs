@@ -12,6 +12,8 @@ use std::sync::Arc;
 pub use filestore_guest::volume::{MemoryVolume, Volume, Walk, WriteOptions};
 
 pub mod dir;
+#[cfg(test)]
+mod hostile_tree;
 pub mod skills;
 
 /// A backend shared between the host and any number of sessions.
