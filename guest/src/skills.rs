@@ -110,16 +110,6 @@ pub fn is_valid_name(name: &str) -> bool {
         && !name.contains("--")
 }
 
-fn scalar_string(n: &Node) -> Option<String> {
-    match &n.value {
-        Value::Str(s) => Some(s.clone()),
-        Value::Int(i) => Some(i.to_string()),
-        Value::Float(f) => Some(f.to_string()),
-        Value::Bool(b) => Some(b.to_string()),
-        _ => None,
-    }
-}
-
 /// Parses and validates a `SKILL.md` at `path` inside a folder named `folder`.
 pub fn parse(path: &str, folder: &str, text: &str) -> Result<Skill, SkillProblem> {
     let problem = |reasons: Vec<String>| SkillProblem { path: path.to_string(), reasons };
@@ -162,14 +152,14 @@ pub fn parse(path: &str, folder: &str, text: &str) -> Result<Skill, SkillProblem
         name_seen |= e.key == "name";
         description_seen |= e.key == "description";
         match e.key.as_str() {
-            "name" => match scalar_string(&e.value) {
+            "name" => match e.value.scalar_string() {
                 Some(n) if is_valid_name(&n) => name = Some(n),
                 Some(n) => reasons.push(format!(
                     "line {line}: name '{n}' must be 1-{MAX_NAME_CHARS} characters of a-z, 0-9 and '-', not starting or ending with '-' nor containing '--'"
                 )),
                 None => reasons.push(format!("line {line}: name must be a string")),
             },
-            "description" => match scalar_string(&e.value) {
+            "description" => match e.value.scalar_string() {
                 Some(d) if d.trim().is_empty() => reasons.push(format!("line {line}: description is empty")),
                 Some(d) if d.chars().count() > MAX_DESCRIPTION_CHARS => reasons.push(format!(
                     "line {line}: description is {} characters; the limit is {MAX_DESCRIPTION_CHARS}",
@@ -178,11 +168,11 @@ pub fn parse(path: &str, folder: &str, text: &str) -> Result<Skill, SkillProblem
                 Some(d) => description = Some(d),
                 None => reasons.push(format!("line {line}: description must be a string")),
             },
-            "license" => match scalar_string(&e.value) {
+            "license" => match e.value.scalar_string() {
                 Some(l) => skill.license = Some(l),
                 None => reasons.push(format!("line {line}: license must be a string")),
             },
-            "compatibility" => match scalar_string(&e.value) {
+            "compatibility" => match e.value.scalar_string() {
                 Some(c) if c.chars().count() > MAX_COMPATIBILITY_CHARS => reasons.push(format!(
                     "line {line}: compatibility is {} characters; the limit is {MAX_COMPATIBILITY_CHARS}",
                     c.chars().count()

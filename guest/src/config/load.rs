@@ -182,7 +182,7 @@ fn split_document(ctx: &mut Ctx<'_>, root: &Node, out: &mut Vec<Raw>) {
             }
         };
         let name = match entries.iter().find(|e| e.key == "name") {
-            Some(e) => match scalar_string(&e.value) {
+            Some(e) => match e.value.scalar_string() {
                 Some(s) => Some((s, e.value.mark)),
                 None => {
                     ctx.err(
@@ -427,7 +427,7 @@ fn decode_resource(ctx: &mut Ctx<'_>, raw: &Raw, refs: &mut Vec<Ref>) -> Option<
                     // baseUrl's host). The host's http handler enforces it.
                     if let Some(e) = f.get("allowedHosts") {
                         let ok = matches!(&e.value.value, Y::Seq(items)
-                            if items.iter().all(|i| scalar_string(i).is_some()));
+                            if items.iter().all(|i| i.scalar_string().is_some()));
                         if !ok {
                             ctx.err(
                                 K::InvalidValue,
@@ -491,7 +491,7 @@ fn decode_resource(ctx: &mut Ctx<'_>, raw: &Raw, refs: &mut Vec<Ref>) -> Option<
                     Y::Seq(items) => {
                         for (i, item) in items.iter().enumerate() {
                             let field = format!("tools[{i}]");
-                            let Some(name) = scalar_string(item) else {
+                            let Some(name) = item.scalar_string() else {
                                 ctx.err(
                                     K::InvalidValue,
                                     item.mark,
@@ -607,7 +607,7 @@ fn decode_tool(
             Y::Seq(items) => {
                 for (i, item) in items.iter().enumerate() {
                     let field = format!("authRequired[{i}]");
-                    match scalar_string(item) {
+                    match item.scalar_string() {
                         Some(s) => {
                             refs.push(Ref {
                                 target: ResourceKind::AuthService,
@@ -1133,17 +1133,6 @@ fn check_refs(state: &mut State) {
     }
 }
 
-/// A text as a string, when it is a scalar (YAML `name: 123` is the string "123").
-fn scalar_string(n: &Node) -> Option<String> {
-    match &n.value {
-        Y::Str(s) => Some(s.clone()),
-        Y::Int(i) => Some(i.to_string()),
-        Y::Float(f) => Some(f.to_string()),
-        Y::Bool(b) => Some(b.to_string()),
-        _ => None,
-    }
-}
-
 fn short(text: &str) -> String {
     if text.chars().count() <= 60 {
         return text.to_string();
@@ -1178,7 +1167,7 @@ impl<'n> Fields<'n> {
 
     fn string(&mut self, ctx: &mut Ctx<'_>, key: &str) -> Option<(String, Mark)> {
         let e = self.get(key)?;
-        match scalar_string(&e.value) {
+        match e.value.scalar_string() {
             Some(s) => Some((s, e.value.mark)),
             None => {
                 ctx.err(
@@ -1241,7 +1230,7 @@ impl<'n> Fields<'n> {
         };
         let mut out = Map::new();
         for entry in entries {
-            match scalar_string(&entry.value) {
+            match entry.value.scalar_string() {
                 Some(s) => {
                     out.insert(entry.key.clone(), Value::String(s));
                 }

@@ -75,6 +75,18 @@ pub(crate) struct YamlError {
 }
 
 impl Node {
+    /// A scalar as text (YAML `name: 123` is the string "123"); `None` for null, a
+    /// sequence or a mapping.
+    pub fn scalar_string(&self) -> Option<String> {
+        match &self.value {
+            Value::Str(s) => Some(s.clone()),
+            Value::Int(i) => Some(i.to_string()),
+            Value::Float(f) => Some(f.to_string()),
+            Value::Bool(b) => Some(b.to_string()),
+            _ => None,
+        }
+    }
+
     /// The node's value as a JSON value (mapping order preserved).
     pub fn to_json(&self) -> serde_json::Value {
         use serde_json::Value as J;
