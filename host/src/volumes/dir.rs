@@ -160,35 +160,12 @@ const TEMP_ATTEMPTS: usize = 16;
 /// bytes of a small file must not make the host allocate them.
 const MAX_READ_PREALLOC: u64 = 8 * 1024 * 1024;
 
-/// `ELOOP` on Linux (asm-generic numbering): the kernel's answer to `O_NOFOLLOW` on a
-/// link, mapped to `invalid-path` when a link appears between a check and a use.
-#[cfg(all(
-    target_os = "linux",
-    any(
-        target_arch = "x86",
-        target_arch = "x86_64",
-        target_arch = "arm",
-        target_arch = "aarch64",
-        target_arch = "riscv64",
-        target_arch = "powerpc64",
-        target_arch = "s390x",
-        target_arch = "loongarch64"
-    )
-))]
-const ELOOP: Option<i32> = Some(40);
-#[cfg(not(all(
-    target_os = "linux",
-    any(
-        target_arch = "x86",
-        target_arch = "x86_64",
-        target_arch = "arm",
-        target_arch = "aarch64",
-        target_arch = "riscv64",
-        target_arch = "powerpc64",
-        target_arch = "s390x",
-        target_arch = "loongarch64"
-    )
-)))]
+/// `ELOOP`: the kernel's answer to `O_NOFOLLOW` on a link, mapped to `invalid-path`
+/// when a link appears between a check and a use. Its number comes from rustix, which
+/// knows each architecture's numbering; elsewhere the case is not recognised.
+#[cfg(target_os = "linux")]
+const ELOOP: Option<i32> = Some(rustix::io::Errno::LOOP.raw_os_error());
+#[cfg(not(target_os = "linux"))]
 const ELOOP: Option<i32> = None;
 
 /// The message of every refusal caused by a symbolic link.
