@@ -18,9 +18,8 @@
 //! `host/src/volumes/dir.rs`; this suite proves the guarantees hold end to end, with
 //! the component's path normaliser, mount routing, grep/glob/ls/tree in the loop.
 
-use std::collections::BTreeMap;
-use std::os::unix::fs::{MetadataExt, symlink};
-use std::path::{Path, PathBuf};
+use std::os::unix::fs::symlink;
+use std::path::PathBuf;
 
 use filestore::volumes::dir::TEMP_MARKER;
 use filestore::{CallOutput, Session};
@@ -32,7 +31,7 @@ use crate::common::*;
 #[path = "../../host/src/volumes/hostile_tree.rs"]
 mod hostile_tree;
 
-use hostile_tree::{EVIL_SECRET, SECRET, SECRET_X};
+use hostile_tree::{EVIL_SECRET, SECRET, SECRET_X, snapshot};
 const SECRETS: [&str; 3] = [SECRET, EVIL_SECRET, SECRET_X];
 /// Names that exist only outside the root: no output may report them unless the
 /// request named them itself.
@@ -56,49 +55,6 @@ fn fixture() -> Fx {
     let (root, outside) = hostile_tree::build(&top);
     let session = session_with(MP, dir(&root, false));
     Fx { _tmp: tmp, top, root, outside, session }
-}
-
-/// Everything under `top` except the `skip` subtree, links not followed: mode, size,
-/// inode, mtime, content and link target of each entry.
-type Snapshot = BTreeMap<PathBuf, (u32, u64, u64, i64, i64, Option<Vec<u8>>, Option<PathBuf>)>;
-
-fn snapshot(top: &Path, skip: &Path) -> Snapshot {
-    let mut out = BTreeMap::new();
-    let mut stack = vec![top.to_path_buf()];
-    while let Some(p) = stack.pop() {
-        if p == skip {
-            continue;
-        }
-        let m = std::fs::symlink_metadata(&p).unwrap();
-        let content = m.is_file().then(|| std::fs::read(&p).unwrap());
-        let link = m.file_type().is_symlink().then(|| std::fs::read_link(&p).unwrap());
-        if m.is_dir() {
-            for e in std::fs::read_dir(&p).unwrap() {
-                stack.push(e.unwrap().path());
-            }
-        }
-        let key = p.strip_prefix(top).unwrap().to_path_buf();
-        out.insert(key, (m.mode(), m.size(), m.ino(), m.mtime(), m.mtime_nsec(), content, link));
-    }
-    out
-}
-
-/// Temporary files of atomic writes left anywhere beneath `dir` (links not followed).
-fn temp_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(p) = stack.pop() {
-        for e in std::fs::read_dir(&p).unwrap() {
-            let e = e.unwrap();
-            if e.file_name().to_string_lossy().contains(TEMP_MARKER) {
-                out.push(e.path());
-            }
-            if e.file_type().unwrap().is_dir() {
-                stack.push(e.path());
-            }
-        }
-    }
-    out
 }
 
 fn is_link(fx: &Fx, rel: &str) -> bool {
@@ -484,7 +440,11 @@ fn hostile_paths_through_the_component() {
             }
             (Err(e), None) => failures.push(format!("{}: expected success, got {e}", c.name)),
         }
-        assert!(temp_files(&fx.root).is_empty(), "{}: temporary file left", c.name);
+        assert!(
+            hostile_tree::temp_files(&fx.root, TEMP_MARKER).is_empty(),
+            "{}: temporary file left",
+            c.name
+        );
         assert!(!fx.session.is_poisoned(), "{}: session poisoned", c.name);
     }
     assert!(failures.is_empty(), "{} failing cases:\n{}", failures.len(), failures.join("\n"));

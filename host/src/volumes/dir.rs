@@ -986,12 +986,15 @@ mod tests {
     //! functional tests of every operation.
 
     use super::*;
-    use std::collections::BTreeMap;
-    use std::os::unix::fs::{MetadataExt, symlink};
+    use std::os::unix::fs::symlink;
     use std::sync::Arc;
     use tempfile::TempDir;
 
-    use super::super::hostile_tree::{EVIL_SECRET, SECRET, SECRET_X};
+    use super::super::hostile_tree::{EVIL_SECRET, SECRET, SECRET_X, snapshot};
+
+    fn temp_files(dir: &Path) -> Vec<PathBuf> {
+        super::super::hostile_tree::temp_files(dir, TEMP_MARKER)
+    }
     /// Names that exist only outside the root: no listing may ever report them.
     const OUTSIDE_NAMES: [&str; 4] = ["secret.txt", "deep.txt", "evil_secret.txt", "hostname"];
 
@@ -1015,52 +1018,6 @@ mod tests {
         let (root, outside) = super::super::hostile_tree::build(&top);
         let vol = DirVolume::open(&root, read_only).unwrap();
         Fx { _tmp: tmp, top, root, outside, vol }
-    }
-
-    /// Everything under `top` except the `skip` subtree, without following links:
-    /// type, size, mode, inode, mtime, content and link target.
-    type Snapshot = BTreeMap<PathBuf, (u32, u64, u64, i64, i64, Option<Vec<u8>>, Option<PathBuf>)>;
-
-    fn snapshot(top: &Path, skip: &Path) -> Snapshot {
-        let mut out = BTreeMap::new();
-        let mut stack = vec![top.to_path_buf()];
-        while let Some(p) = stack.pop() {
-            if p == skip {
-                continue;
-            }
-            let m = std::fs::symlink_metadata(&p).unwrap();
-            let content = m.is_file().then(|| std::fs::read(&p).unwrap());
-            let link = m.file_type().is_symlink().then(|| std::fs::read_link(&p).unwrap());
-            if m.is_dir() {
-                for e in std::fs::read_dir(&p).unwrap() {
-                    stack.push(e.unwrap().path());
-                }
-            }
-            let key = p.strip_prefix(top).unwrap().to_path_buf();
-            out.insert(
-                key,
-                (m.mode(), m.size(), m.ino(), m.mtime(), m.mtime_nsec(), content, link),
-            );
-        }
-        out
-    }
-
-    /// Temporary files left anywhere beneath `dir`.
-    fn temp_files(dir: &Path) -> Vec<PathBuf> {
-        let mut out = Vec::new();
-        let mut stack = vec![dir.to_path_buf()];
-        while let Some(p) = stack.pop() {
-            for e in std::fs::read_dir(&p).unwrap() {
-                let e = e.unwrap();
-                if e.file_name().to_string_lossy().contains(TEMP_MARKER) {
-                    out.push(e.path());
-                }
-                if e.file_type().unwrap().is_dir() {
-                    stack.push(e.path());
-                }
-            }
-        }
-        out
     }
 
     #[derive(Debug)]

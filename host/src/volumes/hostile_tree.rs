@@ -1,8 +1,10 @@
 //! The hostile directory tree both confinement suites attack: the `dir` volume's unit
 //! table (`dir.rs`) and the end-to-end suite (`tests/integration/confinement.rs`,
-//! which includes this file with `#[path]`), so both run against the same links.
+//! which includes this file with `#[path]`), so both run against the same links and
+//! check the aftermath the same way.
 
-use std::os::unix::fs::symlink;
+use std::collections::BTreeMap;
+use std::os::unix::fs::{MetadataExt, symlink};
 use std::path::{Path, PathBuf};
 
 /// Content of files outside the root: must never appear in any result.
@@ -58,4 +60,49 @@ pub fn build(top: &Path) -> (PathBuf, PathBuf) {
     std::fs::create_dir(root.join("linkdir")).unwrap();
     symlink(&outside, root.join("linkdir/out")).unwrap();
     (root, outside)
+}
+
+/// Everything under `top` except the `skip` subtree, links not followed: mode, size,
+/// inode, mtime, content and link target of each entry.
+pub type Snapshot = BTreeMap<PathBuf, (u32, u64, u64, i64, i64, Option<Vec<u8>>, Option<PathBuf>)>;
+
+/// Takes a [`Snapshot`]: compare one before and one after an attack.
+pub fn snapshot(top: &Path, skip: &Path) -> Snapshot {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![top.to_path_buf()];
+    while let Some(p) = stack.pop() {
+        if p == skip {
+            continue;
+        }
+        let m = std::fs::symlink_metadata(&p).unwrap();
+        let content = m.is_file().then(|| std::fs::read(&p).unwrap());
+        let link = m.file_type().is_symlink().then(|| std::fs::read_link(&p).unwrap());
+        if m.is_dir() {
+            for e in std::fs::read_dir(&p).unwrap() {
+                stack.push(e.unwrap().path());
+            }
+        }
+        let key = p.strip_prefix(top).unwrap().to_path_buf();
+        out.insert(key, (m.mode(), m.size(), m.ino(), m.mtime(), m.mtime_nsec(), content, link));
+    }
+    out
+}
+
+/// Temporary files of atomic writes (names containing `marker`, the dir volume's
+/// `TEMP_MARKER`) left anywhere beneath `dir`, links not followed.
+pub fn temp_files(dir: &Path, marker: &str) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(p) = stack.pop() {
+        for e in std::fs::read_dir(&p).unwrap() {
+            let e = e.unwrap();
+            if e.file_name().to_string_lossy().contains(marker) {
+                out.push(e.path());
+            }
+            if e.file_type().unwrap().is_dir() {
+                stack.push(e.path());
+            }
+        }
+    }
+    out
 }
