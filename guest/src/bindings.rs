@@ -1,17 +1,17 @@
 //! The component glue: the only module that names generated WIT types.
 //!
-//! It implements the guest [`Volume`](crate::volume::Volume) trait over the imported
+//! It implements the guest [`Volume`](crate::vfs::volume::Volume) trait over the imported
 //! `volume` resource and exports the `filestore` interface over [`Session`]. Requests
 //! arrive as WIT records and are turned into the JSON argument objects the operation
 //! modules decode, so defaults and validation live in one place (the request types).
 
 use serde_json::{Map, Value, json};
 
-use crate::entry::{Entry as DomEntry, EntryKind};
 use crate::error::{Error as DomError, ErrorKind, Result as DomResult};
-use crate::limits::Limits as DomLimits;
 use crate::session::Session as DomSession;
-use crate::volume::{Walk, WriteOptions as DomWriteOptions};
+use crate::vfs::entry::{Entry as DomEntry, EntryKind};
+use crate::vfs::limits::Limits as DomLimits;
+use crate::vfs::volume::{Walk, WriteOptions as DomWriteOptions};
 
 wit_bindgen::generate!({
     path: "../wit",
@@ -102,7 +102,7 @@ fn from_wit_entry(e: Entry) -> DomEntry {
 
 struct WitVolume(wv::Volume);
 
-impl crate::volume::Volume for WitVolume {
+impl crate::vfs::volume::Volume for WitVolume {
     fn stat(&self, path: &str) -> DomResult<DomEntry> {
         self.0.stat(path).map(from_wit_entry).map_err(|e| from_wit_error(e, path))
     }
@@ -468,9 +468,9 @@ impl diag::Guest for Component {
 use exports::filestore::component::tools as wt;
 use filestore::component::tool_host as th;
 
-use crate::config::{CheckReport, ConfigError};
 use crate::invoke::{self, ExternalCall, InvokeOutcome, InvokeStatus};
-use crate::toolrefs::{ActionInfo, CallRef, ConnectionStatus};
+use crate::tools::config::{CheckReport, ConfigError};
+use crate::tools::toolrefs::{ActionInfo, CallRef, ConnectionStatus};
 
 /// The imported `tool-host` as the guest's executor and connection checker.
 struct WitToolHost;
@@ -500,7 +500,7 @@ impl invoke::ToolExecutor for WitToolHost {
     }
 }
 
-impl crate::toolrefs::ConnectionChecker for WitToolHost {
+impl crate::tools::toolrefs::ConnectionChecker for WitToolHost {
     fn check(&self, call_ref: &CallRef) -> DomResult<ConnectionStatus> {
         match th::check_connection(&call_ref.to_string()) {
             Ok(th::ConnectionStatus::Active) => Ok(ConnectionStatus::Active(ActionInfo::default())),
@@ -550,7 +550,7 @@ fn wit_config_errors(errors: Vec<ConfigError>) -> Vec<wt::ConfigError> {
         .collect()
 }
 
-fn wit_report(config: &crate::config::Config, report: &CheckReport) -> wt::ConfigReport {
+fn wit_report(config: &crate::tools::config::Config, report: &CheckReport) -> wt::ConfigReport {
     wt::ConfigReport {
         sources: config
             .sources()
@@ -623,7 +623,8 @@ impl wt::Guest for Component {
     }
 
     fn check_config(files: Vec<wt::ConfigFile>) -> Result<wt::ConfigReport, Vec<wt::ConfigError>> {
-        let config = crate::config::Config::load(&wit_files(&files)).map_err(wit_config_errors)?;
+        let config =
+            crate::tools::config::Config::load(&wit_files(&files)).map_err(wit_config_errors)?;
         Ok(wit_report(&config, &config.check_report()))
     }
 

@@ -4,15 +4,15 @@
 //! the agent-facing operations (`ls`, `read`, `glob`, `grep`, `tree`, `write`, `edit`,
 //! `delete`, `move`), plus tool configuration and resolution.
 //!
-//! Everything here is plain Rust written against the [`volume::Volume`] trait. Built
+//! Everything here is plain Rust written against the [`vfs::volume::Volume`] trait. Built
 //! for `wasm32-wasip2`, the crate becomes the component: `bindings.rs` (the only file
 //! that names generated WIT types) implements `Volume` over the imported WIT resource
 //! and exports the session. Built natively, the same code is unit-tested and
-//! benchmarked against [`volume::MemoryVolume`], and the host reuses `MemoryVolume` as
+//! benchmarked against [`vfs::volume::MemoryVolume`], and the host reuses `MemoryVolume` as
 //! its in-memory backend.
 //!
 //! ```
-//! use filestore_guest::{session::Session, volume::MemoryVolume};
+//! use filestore_guest::{session::Session, vfs::volume::MemoryVolume};
 //! let vol = MemoryVolume::new();
 //! vol.insert("/src/main.rs", "fn main() {}\n");
 //! let mut s = Session::new(Default::default());
@@ -21,32 +21,14 @@
 //! assert_eq!(out.json["files"][0], "/w/src/main.rs");
 //! ```
 
-pub mod builtin;
-pub mod config;
-pub mod descriptor;
-pub mod edit;
-pub mod entry;
 pub mod error;
-pub mod filetypes;
-pub mod glob;
-pub mod grep;
 pub mod invoke;
-pub mod limits;
-pub mod ls;
-pub mod manifest;
-pub mod mounts;
-pub mod mutate;
-pub mod params;
-pub mod paths;
+pub mod ops;
 pub mod prompt;
-pub mod read;
-pub mod request;
-pub mod results;
 pub mod session;
 pub mod skills;
-pub mod toolrefs;
-pub mod tree;
-pub mod volume;
+pub mod tools;
+pub mod vfs;
 
 // Generated canonical-ABI glue is necessarily `unsafe`; no hand-written unsafe
 // code exists anywhere else in the crate.

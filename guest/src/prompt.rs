@@ -3,9 +3,9 @@
 //! compact, progressive-disclosure form. Deterministic for a given filestore.
 
 use crate::error::Result;
+use crate::ops::tree::{self, TreeRequest};
 use crate::session::Session;
-use crate::skills::{self, SkillSummary, TYPE_SKILL};
-use crate::tree::{self, TreeRequest};
+use crate::skills::skill::{self, SkillSummary, TYPE_SKILL};
 
 /// Where skills are discovered.
 pub const SKILLS_ROOT: &str = "/skills";
@@ -56,13 +56,13 @@ pub fn system_prompt(
         session.limits(),
         &TreeRequest { path: "/".into(), max_depth, max_files_per_folder },
     )?;
-    Ok(skills::render_prompt(&tools, &t.tree, &discover_skills(session)?))
+    Ok(skill::render_prompt(&tools, &t.tree, &discover_skills(session)?))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::volume::{MemoryVolume, Volume, WriteOptions};
+    use crate::vfs::volume::{MemoryVolume, Volume, WriteOptions};
 
     #[test]
     fn renders_tools_tree_and_skills() {

@@ -4,21 +4,21 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::builtin::{self, ToolSpec};
-use crate::edit::{self, EditRequest, EditResult};
-use crate::entry::Entry;
 use crate::error::{Error, ErrorKind, Result};
-use crate::glob::{self, GlobRequest, GlobResult};
-use crate::grep::{self, GrepRequest, GrepResult};
-use crate::limits::Limits;
-use crate::ls::{self, LsRequest, LsResult};
-use crate::mounts::MountTable;
-use crate::mutate::{self, DeleteRequest, MoveRequest, MutationResult, WriteRequest};
-use crate::paths;
-use crate::read::{self, ReadRequest, ReadResult};
-use crate::request::decode;
-use crate::tree::{self, TreeRequest, TreeResult};
-use crate::volume::Volume;
+use crate::ops::builtin::{self, ToolSpec};
+use crate::ops::edit::{self, EditRequest, EditResult};
+use crate::ops::glob::{self, GlobRequest, GlobResult};
+use crate::ops::grep::{self, GrepRequest, GrepResult};
+use crate::ops::ls::{self, LsRequest, LsResult};
+use crate::ops::mutate::{self, DeleteRequest, MoveRequest, MutationResult, WriteRequest};
+use crate::ops::read::{self, ReadRequest, ReadResult};
+use crate::ops::request::decode;
+use crate::ops::tree::{self, TreeRequest, TreeResult};
+use crate::vfs::entry::Entry;
+use crate::vfs::limits::Limits;
+use crate::vfs::mounts::MountTable;
+use crate::vfs::paths;
+use crate::vfs::volume::Volume;
 
 /// The output of a tool call: the structured result and its text for an LLM.
 #[derive(Debug, Clone, PartialEq)]
@@ -142,9 +142,9 @@ impl Session {
                     Error::new(ErrorKind::Backend, format!("serialising the result: {e}"))
                 })?;
                 // Reading a skill activates its tools (DESIGN §8).
-                if r.entry.entry_type == crate::skills::TYPE_SKILL {
+                if r.entry.entry_type == crate::skills::skill::TYPE_SKILL {
                     let act = crate::invoke::activate_skill(self, &r.entry.path)?;
-                    text.push_str(&crate::skills::render_activation(&act));
+                    text.push_str(&crate::skills::skill::render_activation(&act));
                     out["activation"] = serde_json::to_value(&act).unwrap_or_default();
                 }
                 Ok(ToolOutput { json: out, text })
@@ -200,7 +200,7 @@ impl Session {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::volume::MemoryVolume;
+    use crate::vfs::volume::MemoryVolume;
     use serde_json::json;
 
     fn session() -> Session {

@@ -23,7 +23,7 @@ use filestore::volumes::MemoryVolume;
 use filestore::volumes::dir::DirVolume;
 use filestore::wit::FilestoreComponent;
 use filestore::{Engine, HostState, MountSpec, Session, SessionOptions};
-use filestore_guest::limits::Limits;
+use filestore_guest::vfs::limits::Limits;
 use serde_json::{Value, json};
 use wasmtime::component::{Component, HasSelf, Linker};
 use wasmtime::{Store, StoreLimitsBuilder};

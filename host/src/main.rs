@@ -124,7 +124,7 @@ fn call(
         Ok(e) => e,
         Err(e) => return fail(e.kind_name(), e),
     };
-    if !specs.iter().any(|m| m.point == filestore_guest::results::RESULTS_MOUNT) {
+    if !specs.iter().any(|m| m.point == filestore_guest::invoke::results::RESULTS_MOUNT) {
         specs.push(filestore::tools::results_mount());
     }
     let options = filestore::SessionOptions {

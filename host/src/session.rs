@@ -12,7 +12,7 @@ use serde_json::Value;
 use wasmtime::component::{Resource, ResourceAny};
 use wasmtime::{Store, StoreLimitsBuilder, Trap};
 
-use filestore_guest::limits::Limits;
+use filestore_guest::vfs::limits::Limits;
 
 use crate::bindings::FilestoreComponent;
 use crate::bindings::exports::filestore::component::filestore as fs;
@@ -267,7 +267,7 @@ impl Session {
     /// or the offloaded form) as `json` and the model's text; a pending call returns
     /// the pending envelope; a failed one is `Err` with its typed error.
     pub fn call(&mut self, tool: &str, args: &Value) -> Result<CallOutput> {
-        if !filestore_guest::builtin::is_builtin(tool) {
+        if !filestore_guest::ops::builtin::is_builtin(tool) {
             return self.call_tool(tool, args);
         }
         let args = args.to_string();
@@ -280,7 +280,7 @@ impl Session {
     }
 
     /// Metadata of one path.
-    pub fn stat(&mut self, path: &str) -> Result<filestore_guest::entry::Entry> {
+    pub fn stat(&mut self, path: &str) -> Result<filestore_guest::vfs::entry::Entry> {
         self.guarded(|store, b, h| {
             b.filestore_component_filestore().session().call_stat(store, h, path)
         })

@@ -165,7 +165,7 @@ pub use filestore_guest::invoke::{InvokeContext, InvokeOutcome, InvokeStatus};
 /// own privileged path).
 pub fn results_mount() -> crate::session::MountSpec {
     crate::session::MountSpec::new(
-        filestore_guest::results::RESULTS_MOUNT,
+        filestore_guest::invoke::results::RESULTS_MOUNT,
         Arc::new(crate::volumes::MemoryVolume::new()),
     )
     .read_only()

@@ -12,8 +12,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use filestore::volumes::dir::TEMP_MARKER;
 use filestore::volumes::{MemoryVolume, SharedVolume, Volume, Walk, WriteOptions};
-use filestore_guest::entry::Entry;
 use filestore_guest::error::{Error, ErrorKind, Result};
+use filestore_guest::vfs::entry::Entry;
 use serde_json::{Value, json};
 
 use crate::common::*;

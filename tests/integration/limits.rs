@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use filestore::engine::EngineConfig;
 use filestore::{Engine, Error, MountSpec, SandboxLimit, Session, SessionOptions};
-use filestore_guest::limits::Limits;
+use filestore_guest::vfs::limits::Limits;
 use serde_json::json;
 
 use crate::common::*;

@@ -1,7 +1,7 @@
 //! Conversions between the guest crate's domain types and the WIT `types` interface.
 
-use filestore_guest::entry::{Entry as DomEntry, EntryKind};
 use filestore_guest::error::{Error as DomError, ErrorKind};
+use filestore_guest::vfs::entry::{Entry as DomEntry, EntryKind};
 
 use crate::bindings::filestore::component::types::{self as wit, Entry, Error};
 use crate::state::HostState;

@@ -6,7 +6,7 @@
 
 use wasmtime::component::Resource;
 
-use filestore_guest::volume::WriteOptions as DomWriteOptions;
+use filestore_guest::vfs::volume::WriteOptions as DomWriteOptions;
 
 use crate::bindings::filestore::component::types::{Entry, Error};
 use crate::bindings::filestore::component::volume::{self as wit, WalkResult, WriteOptions};

@@ -6,7 +6,7 @@
 //! `filestore:///workspace/src/main.rs`, `filestore:///scratch/a%20b.txt`.
 
 use base64::Engine as _;
-use filestore_guest::read::{BINARY_SNIFF_BYTES, is_binary_prefix};
+use filestore_guest::ops::read::{BINARY_SNIFF_BYTES, is_binary_prefix};
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, percent_decode_str, utf8_percent_encode};
 use rmcp::ErrorData as McpError;
 use rmcp::model::{ListResourcesResult, ReadResourceResult, Resource, ResourceContents};

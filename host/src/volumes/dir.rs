@@ -128,10 +128,10 @@ use cap_fs_ext::{
     DirExt, FollowSymlinks, OpenOptionsFollowExt, OpenOptionsMaybeDirExt, OpenOptionsSyncExt,
 };
 use cap_std::fs::{Dir, File, Metadata, OpenOptions};
-use filestore_guest::entry::{Entry, EntryKind, TYPE_DIRECTORY};
 use filestore_guest::error::{Error, ErrorKind, Result};
-use filestore_guest::paths::{self, MAX_COMPONENT_BYTES, MAX_PATH_BYTES};
-use filestore_guest::volume::{Volume, Walk, WriteOptions};
+use filestore_guest::vfs::entry::{Entry, EntryKind, TYPE_DIRECTORY};
+use filestore_guest::vfs::paths::{self, MAX_COMPONENT_BYTES, MAX_PATH_BYTES};
+use filestore_guest::vfs::volume::{Volume, Walk, WriteOptions};
 
 /// Entry type of a symbolic link in listings: reported, never followed, not readable.
 pub const TYPE_SYMLINK: &str = "symlink";

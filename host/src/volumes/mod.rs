@@ -9,7 +9,7 @@
 
 use std::sync::Arc;
 
-pub use filestore_guest::volume::{MemoryVolume, Volume, Walk, WriteOptions};
+pub use filestore_guest::vfs::volume::{MemoryVolume, Volume, Walk, WriteOptions};
 
 pub mod dir;
 #[cfg(test)]
@@ -50,7 +50,7 @@ impl std::str::FromStr for MountArg {
         let (point, spec) = s.split_once('=').ok_or_else(|| {
             format!("mount '{s}': expected /point=SPEC (e.g. /workspace=./src:ro or /scratch=mem:)")
         })?;
-        let point = filestore_guest::paths::normalize(point)
+        let point = filestore_guest::vfs::paths::normalize(point)
             .map_err(|e| format!("mount '{s}': mount point: {e}"))?;
         let (spec, read_only) = match spec.strip_suffix(":ro") {
             Some(rest) => (rest, true),

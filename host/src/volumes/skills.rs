@@ -2,8 +2,8 @@
 //! through the API) and served read-only at `/skills`.
 //!
 //! Loading validates every `SKILL.md` with the same code the component uses
-//! ([`filestore_guest::skills::parse`]), and its descriptor if it has one
-//! ([`filestore_guest::descriptor`]: metadata or `descriptor.yaml`); an invalid skill
+//! ([`filestore_guest::skills::skill::parse`]), and its descriptor if it has one
+//! ([`filestore_guest::skills::descriptor`]: metadata or `descriptor.yaml`); an invalid skill
 //! is reported with all its reasons and left out, the others load. Each loaded file is stored read-only in a
 //! [`MemoryVolume`] with entry type `skill` (the `SKILL.md`) or `skill_reference`
 //! (everything else in the folder) and the attributes `skill_name` and
@@ -11,11 +11,11 @@
 
 use std::path::Path;
 
-use filestore_guest::descriptor::{self, DESCRIPTOR_FILE};
-use filestore_guest::skills::{
+use filestore_guest::skills::descriptor::{self, DESCRIPTOR_FILE};
+use filestore_guest::skills::skill::{
     self, SKILL_FILE, Skill, SkillProblem, TYPE_SKILL, TYPE_SKILL_REFERENCE,
 };
-use filestore_guest::volume::{MemoryVolume, Volume, WriteOptions};
+use filestore_guest::vfs::volume::{MemoryVolume, Volume, WriteOptions};
 use filestore_guest::{Error, ErrorKind};
 
 use super::dir::DirVolume;
@@ -57,7 +57,7 @@ impl SkillsVolume {
             .entries
             .iter()
             .filter(|e| !e.is_dir() && e.name() == SKILL_FILE && e.entry_type == "file")
-            .filter_map(|e| filestore_guest::paths::parent(&e.path).map(str::to_string))
+            .filter_map(|e| filestore_guest::vfs::paths::parent(&e.path).map(str::to_string))
             .collect();
         skill_dirs.sort();
         for skill_dir in skill_dirs {
@@ -67,7 +67,7 @@ impl SkillsVolume {
                 .filter(|e| {
                     !e.is_dir()
                         && e.entry_type == "file"
-                        && filestore_guest::paths::is_within(&e.path, &skill_dir)
+                        && filestore_guest::vfs::paths::is_within(&e.path, &skill_dir)
                 })
                 .map(|e| (e.path.clone(), e.size))
                 .collect();
@@ -103,14 +103,14 @@ impl SkillsVolume {
         folder: &str,
         files: Vec<(String, Vec<u8>)>,
     ) -> Result<&Skill, SkillProblem> {
-        let base = filestore_guest::paths::normalize(folder).map_err(|e| SkillProblem {
+        let base = filestore_guest::vfs::paths::normalize(folder).map_err(|e| SkillProblem {
             path: format!("/skills/{folder}"),
             reasons: vec![e.to_string()],
         })?;
         let mut abs = Vec::new();
         for (p, data) in files {
-            match filestore_guest::paths::join(&base, &p) {
-                Ok(full) if filestore_guest::paths::is_within(&full, &base) => {
+            match filestore_guest::vfs::paths::join(&base, &p) {
+                Ok(full) if filestore_guest::vfs::paths::is_within(&full, &base) => {
                     abs.push((full, data))
                 }
                 _ => {
@@ -134,7 +134,7 @@ impl SkillsVolume {
     }
 
     fn add_files(&mut self, dir: &str, skill_md: &str, files: Vec<(String, Vec<u8>)>) {
-        let folder = filestore_guest::paths::file_name(dir);
+        let folder = filestore_guest::vfs::paths::file_name(dir);
         let shown = format!("/skills{skill_md}");
         let Some((_, md)) = files.iter().find(|(p, _)| p == skill_md) else {
             self.problems

@@ -33,7 +33,7 @@
 //! Every error names the parameter and the offending value.
 //!
 //! ```
-//! use filestore_guest::params::{validate_args, ParamType, Parameter, VerifiedClaims};
+//! use filestore_guest::tools::params::{validate_args, ParamType, Parameter, VerifiedClaims};
 //! use serde_json::json;
 //! let params = vec![
 //!     Parameter::new("airline", ParamType::String).allowed([json!("^[A-Z]{2}$")]),
@@ -51,9 +51,9 @@ use std::fmt;
 use regex::Regex;
 use serde_json::{Map, Number, Value};
 
-use crate::config::ToolConfig;
 use crate::error::{Error, ErrorKind, Result};
-use crate::limits::MAX_REGEX_BYTES;
+use crate::tools::config::ToolConfig;
+use crate::vfs::limits::MAX_REGEX_BYTES;
 
 /// Characters of a value quoted in an error message, at most.
 const MAX_VALUE_IN_MESSAGE: usize = 80;
@@ -206,7 +206,7 @@ impl Escape {
     /// Wraps `value` in the delimiters, doubling the closing delimiter inside it.
     ///
     /// ```
-    /// use filestore_guest::params::Escape;
+    /// use filestore_guest::tools::params::Escape;
     /// assert_eq!(Escape::Backticks.apply("users` OR 1=1--"), "`users`` OR 1=1--`");
     /// assert_eq!(Escape::SquareBrackets.apply("col] OR 1=1--"), "[col]] OR 1=1--]");
     /// ```

@@ -6,12 +6,12 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::entry::Entry;
 use crate::error::{Error, ErrorKind, Result};
-use crate::limits::Limits;
-use crate::mounts::MountTable;
-use crate::paths;
-use crate::volume::WriteOptions;
+use crate::vfs::entry::Entry;
+use crate::vfs::limits::Limits;
+use crate::vfs::mounts::MountTable;
+use crate::vfs::paths;
+use crate::vfs::volume::WriteOptions;
 
 /// Parameters of `filestore_write`.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -75,7 +75,7 @@ pub fn write(mounts: &MountTable, limits: &Limits, req: &WriteRequest) -> Result
     }
     let existed = match mounts.stat(&path) {
         Ok(_) => true,
-        Err(e) if crate::mounts::is_absent(&e) => false,
+        Err(e) if crate::vfs::mounts::is_absent(&e) => false,
         Err(e) => return Err(e),
     };
     let opts = WriteOptions { create_only: req.create_only, ..Default::default() };
@@ -130,7 +130,7 @@ pub fn move_entry(
     }
     let existing = match mounts.stat(&dst) {
         Ok(e) => Some(e),
-        Err(e) if crate::mounts::is_absent(&e) => None,
+        Err(e) if crate::vfs::mounts::is_absent(&e) => None,
         Err(e) => return Err(e),
     };
     if let Some(existing) = existing {
@@ -188,7 +188,7 @@ pub fn move_entry(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::volume::MemoryVolume;
+    use crate::vfs::volume::MemoryVolume;
 
     fn table() -> (MountTable, MemoryVolume, MemoryVolume) {
         let a = MemoryVolume::new();

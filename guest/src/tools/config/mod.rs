@@ -30,7 +30,7 @@
 //! secrets) are kept for it and never copied into a manifest or an error message.
 //!
 //! ```
-//! use filestore_guest::config::Config;
+//! use filestore_guest::tools::config::Config;
 //! let text = "kind: sources\nname: db\ntype: sqlite\ndatabase: /data/app.db\n---\n\
 //!             kind: tools\nname: count_users\ntype: sqlite-sql\nsource: db\n\
 //!             description: Count users.\nstatement: SELECT count(*) FROM users;\n";
@@ -54,8 +54,8 @@ use std::fmt;
 use serde_json::{Map, Value};
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::manifest::ToolAnnotations;
-use crate::params::{ParamRole, Parameter};
+use crate::tools::manifest::ToolAnnotations;
+use crate::tools::params::{ParamRole, Parameter};
 
 /// Deepest nesting of mappings and sequences accepted in a configuration document.
 /// Every pass over a document recurses; a hostile `[[[[...` must not exhaust the stack.
@@ -179,7 +179,7 @@ impl fmt::Display for Location {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ConfigErrorKind {
-    /// The file is larger than [`crate::limits::MAX_CONFIG_BYTES`].
+    /// The file is larger than [`crate::vfs::limits::MAX_CONFIG_BYTES`].
     TooLarge,
     /// The YAML (or JSON) does not parse, nests too deep, or has duplicate keys.
     Syntax,
@@ -360,12 +360,12 @@ impl Config {
     /// Decodes a standalone list of parameters (`node`, a YAML sequence) declared in
     /// `file` under `field`, with the rules of a tool's `parameters` (types, defaults,
     /// allowed values, bounds, unique names). `authServices` is refused. Used for the
-    /// typed inputs of skill descriptors ([`crate::descriptor`]).
+    /// typed inputs of skill descriptors ([`crate::skills::descriptor`]).
     pub(crate) fn parse_parameters(
         file: &str,
         node: &yaml::Node,
         field: &str,
-    ) -> std::result::Result<Vec<crate::params::Parameter>, Vec<ConfigError>> {
+    ) -> std::result::Result<Vec<crate::tools::params::Parameter>, Vec<ConfigError>> {
         load::decode_parameters(file, node, field)
     }
 

@@ -17,8 +17,8 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::config::yaml::{self, Node, Value};
-use crate::descriptor::SkillTool;
+use crate::skills::descriptor::SkillTool;
+use crate::tools::config::yaml::{self, Node, Value};
 
 /// Most tools one skill can activate.
 pub const MAX_TOOLS_PER_SKILL: usize = 25;
@@ -202,7 +202,7 @@ pub fn parse(path: &str, folder: &str, text: &str) -> Result<Skill, SkillProblem
                 Value::Str(s) => {
                     let mut seen = std::collections::HashSet::new();
                     for t in s.split_whitespace() {
-                        if !crate::config::is_valid_name(t) {
+                        if !crate::tools::config::is_valid_name(t) {
                             reasons.push(format!("line {line}: allowed-tools: '{t}' is not a valid tool name"));
                         } else if seen.insert(t.to_string()) {
                             skill.allowed_tools.push(t.to_string());

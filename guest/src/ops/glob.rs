@@ -17,11 +17,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::entry::Entry;
 use crate::error::{Error, ErrorKind, Result};
-use crate::limits::{Limits, MAX_LIST_LIMIT, MAX_PATTERN_BYTES};
-use crate::mounts::MountTable;
-use crate::paths;
+use crate::vfs::entry::Entry;
+use crate::vfs::limits::{Limits, MAX_LIST_LIMIT, MAX_PATTERN_BYTES};
+use crate::vfs::mounts::MountTable;
+use crate::vfs::paths;
 
 /// Default number of files one glob call returns.
 pub const DEFAULT_GLOB_LIMIT: usize = 1000;
@@ -38,7 +38,7 @@ pub struct GlobRequest {
     /// file names at any depth.
     pub pattern: String,
     /// The directory a relative pattern is resolved against (default `/`).
-    #[serde(default = "crate::request::default_root")]
+    #[serde(default = "crate::ops::request::default_root")]
     pub path: String,
     /// Most files returned (default 1000, at most [`MAX_LIST_LIMIT`]).
     #[serde(default = "default_limit")]
@@ -91,7 +91,7 @@ pub struct GlobResult {
 /// A glob compiled against a base directory: decides whether a virtual path matches.
 ///
 /// ```
-/// use filestore_guest::glob::GlobMatcher;
+/// use filestore_guest::ops::glob::GlobMatcher;
 /// let m = GlobMatcher::new("src/**/*.rs", "/w").unwrap();
 /// assert_eq!(m.walk_root(), "/w/src");
 /// assert!(m.is_match("/w/src/a/b.rs") && m.is_match("/w/src/b.rs") && !m.is_match("/w/b.rs"));
@@ -296,7 +296,7 @@ pub fn render(result: &GlobResult) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::volume::MemoryVolume;
+    use crate::vfs::volume::MemoryVolume;
 
     fn table() -> MountTable {
         let v = MemoryVolume::new();
@@ -528,10 +528,10 @@ mod tests {
     #[test]
     fn request_json_contract() {
         let r: GlobRequest =
-            crate::request::decode("filestore_glob", &serde_json::json!({"pattern": "*.rs"}))
+            crate::ops::request::decode("filestore_glob", &serde_json::json!({"pattern": "*.rs"}))
                 .unwrap();
         assert_eq!((r.path.as_str(), r.limit), ("/", 1000));
-        let e = crate::request::decode::<GlobRequest>(
+        let e = crate::ops::request::decode::<GlobRequest>(
             "filestore_glob",
             &serde_json::json!({"pattern": "*", "limt": 3}),
         )

@@ -17,7 +17,7 @@
 //! message naming it, instead of failing mid-run at the first call.
 //!
 //! ```
-//! use filestore_guest::toolrefs::{parse_refs, resolve_refs, ActionInfo, CallRef, ConnectionStatus};
+//! use filestore_guest::tools::toolrefs::{parse_refs, resolve_refs, ActionInfo, CallRef, ConnectionStatus};
 //! use serde_json::json;
 //! let refs = parse_refs(&json!([
 //!     {"type": "composio", "integration": "github", "action": "GET_THE_AUTHENTICATED_USER",
@@ -35,10 +35,10 @@ use std::fmt;
 
 use serde_json::{Map, Value, json};
 
-use crate::config::is_valid_name;
 use crate::error::{Error, ErrorKind, Result};
-use crate::manifest::{ToolAnnotations, ToolSpec};
-use crate::params::describe;
+use crate::tools::config::is_valid_name;
+use crate::tools::manifest::{ToolAnnotations, ToolSpec};
+use crate::tools::params::describe;
 
 /// Whether `s` is a valid call-ref segment: `^[a-zA-Z0-9-]+(?:_[a-zA-Z0-9-]+)*$`.
 pub fn is_valid_segment(s: &str) -> bool {

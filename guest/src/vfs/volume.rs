@@ -12,9 +12,9 @@
 use std::collections::BTreeMap;
 use std::sync::{Arc, RwLock};
 
-use crate::entry::{Entry, EntryKind};
 use crate::error::{Error, ErrorKind, Result};
-use crate::paths;
+use crate::vfs::entry::{Entry, EntryKind};
+use crate::vfs::paths;
 
 /// Options of [`Volume::write`].
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -152,7 +152,7 @@ impl MemoryVolume {
             size: f.content.len() as u64,
             modified_ms: f.modified_ms,
             read_only: f.read_only,
-            entry_type: f.entry_type.clone().unwrap_or_else(|| crate::entry::TYPE_FILE.into()),
+            entry_type: f.entry_type.clone().unwrap_or_else(|| crate::vfs::entry::TYPE_FILE.into()),
             attributes: f.attributes.clone(),
         }
     }

@@ -12,10 +12,10 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use crate::entry::{Entry, EntryKind};
 use crate::error::{Error, ErrorKind, Result};
-use crate::paths;
-use crate::volume::{Volume, Walk, WriteOptions};
+use crate::vfs::entry::{Entry, EntryKind};
+use crate::vfs::paths;
+use crate::vfs::volume::{Volume, Walk, WriteOptions};
 
 /// One volume mounted at a point.
 pub struct Mount {
@@ -492,7 +492,7 @@ fn drop_shadowed_children(merged: &mut BTreeMap<String, Entry>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::volume::MemoryVolume;
+    use crate::vfs::volume::MemoryVolume;
 
     fn table() -> MountTable {
         let base = MemoryVolume::new();

@@ -10,8 +10,8 @@
 //! - **Multiline.** `.` also matches `\n` and a match may span lines; every line a match
 //!   touches is reported as a matching line.
 //! - **Files.** Every file below `path` (or `path` itself when it names a file), in
-//!   path order, optionally filtered by `glob` (see [`crate::glob`]) and `type` (see
-//!   [`crate::filetypes`]). A file with a NUL byte is binary and skipped; other
+//!   path order, optionally filtered by `glob` (see [`crate::ops::glob`]) and `type` (see
+//!   [`crate::ops::filetypes`]). A file with a NUL byte is binary and skipped; other
 //!   invalid UTF-8 is searched and shown lossily. Files over the session's size limit
 //!   are skipped and counted.
 //!
@@ -32,13 +32,13 @@ use regex_syntax::hir::{
 };
 use serde::{Deserialize, Serialize};
 
-use crate::entry::Entry;
 use crate::error::{Error, ErrorKind, Result};
-use crate::filetypes::TypeMatcher;
-use crate::glob::GlobMatcher;
-use crate::limits::{Limits, MAX_LINE_CHARS, MAX_PATTERN_BYTES};
-use crate::mounts::MountTable;
-use crate::paths;
+use crate::ops::filetypes::TypeMatcher;
+use crate::ops::glob::GlobMatcher;
+use crate::vfs::entry::Entry;
+use crate::vfs::limits::{Limits, MAX_LINE_CHARS, MAX_PATTERN_BYTES};
+use crate::vfs::mounts::MountTable;
+use crate::vfs::paths;
 
 /// Default number of records (files, lines or counts) one grep call returns.
 pub const DEFAULT_HEAD_LIMIT: usize = 250;
@@ -82,7 +82,7 @@ pub struct GrepRequest {
     /// A Rust `regex` pattern (or a literal string with `fixed`).
     pub pattern: String,
     /// The directory to search, or a single file (default `/`).
-    #[serde(default = "crate::request::default_root")]
+    #[serde(default = "crate::ops::request::default_root")]
     pub path: String,
     /// Only files matching this glob: a pattern without `/` matches file names at any
     /// depth, one with `/` is relative to `path`.
@@ -890,7 +890,7 @@ fn skipped_note(r: &GrepResult) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::volume::MemoryVolume;
+    use crate::vfs::volume::MemoryVolume;
 
     const MAIN_RS: &str = "fn main() {\n    let foo = bar();\n    println!(\"foo.*bar\");\n}\n";
 
@@ -1378,7 +1378,7 @@ mod tests {
         assert_eq!(e.kind(), ErrorKind::LimitExceeded);
         assert!(
             e.message().contains("too large")
-                && e.message().contains(&crate::limits::MAX_REGEX_BYTES.to_string()),
+                && e.message().contains(&crate::vfs::limits::MAX_REGEX_BYTES.to_string()),
             "{e}"
         );
         let small = Limits { regex_bytes: 1000, ..Limits::default() };
@@ -1409,7 +1409,8 @@ mod tests {
     #[test]
     fn request_json_contract() {
         let r: GrepRequest =
-            crate::request::decode("filestore_grep", &serde_json::json!({"pattern": "x"})).unwrap();
+            crate::ops::request::decode("filestore_grep", &serde_json::json!({"pattern": "x"}))
+                .unwrap();
         assert_eq!(r.path, "/");
         assert_eq!(r.output_mode, OutputMode::FilesWithMatches);
         assert_eq!((r.head_limit, r.offset, r.before, r.after, r.context), (250, 0, 0, 0, 0));
@@ -1420,7 +1421,7 @@ mod tests {
                 && r.glob.is_none()
                 && r.file_type.is_none()
         );
-        let r: GrepRequest = crate::request::decode(
+        let r: GrepRequest = crate::ops::request::decode(
             "filestore_grep",
             &serde_json::json!({
                 "pattern": "x", "path": "/w", "glob": "*.rs", "type": "rust", "fixed": true,
@@ -1436,7 +1437,7 @@ mod tests {
             serde_json::json!({"pattern": "x", "file_type": "rust"}),
             serde_json::json!({"pattern": "x", "-A": 1}),
         ] {
-            let e = crate::request::decode::<GrepRequest>("filestore_grep", &bad).unwrap_err();
+            let e = crate::ops::request::decode::<GrepRequest>("filestore_grep", &bad).unwrap_err();
             assert_eq!(e.kind(), ErrorKind::InvalidArgument, "{bad}");
         }
         let j = serde_json::to_value(run(&content("^fn", "/w/src"))).unwrap();

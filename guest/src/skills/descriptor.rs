@@ -42,11 +42,11 @@
 
 use serde_json::{Map, Value};
 
-use crate::config::yaml::{self, Node, Value as Y};
-use crate::config::{Config, ConfigError, ToolConfig};
-use crate::manifest::ToolAnnotations;
-use crate::params::{ParamRole, Parameter};
-use crate::skills::Skill;
+use crate::skills::skill::Skill;
+use crate::tools::config::yaml::{self, Node, Value as Y};
+use crate::tools::config::{Config, ConfigError, ToolConfig};
+use crate::tools::manifest::ToolAnnotations;
+use crate::tools::params::{ParamRole, Parameter};
 
 /// The sidecar file beside `SKILL.md` that holds a descriptor.
 pub const DESCRIPTOR_FILE: &str = "descriptor.yaml";
@@ -245,7 +245,7 @@ pub fn from_metadata(skill: &Skill) -> Result<Descriptor, Vec<String>> {
 
 /// Checks that hold without the configuration.
 fn check(d: &mut Descriptor, reasons: &mut Vec<String>, origin: &str) {
-    if !d.tool.is_empty() && !crate::config::is_valid_name(&d.tool) {
+    if !d.tool.is_empty() && !crate::tools::config::is_valid_name(&d.tool) {
         reasons.push(format!("{origin}: tool '{}' is not a valid tool name", d.tool));
     }
     if d.tool.is_empty() && reasons.is_empty() {
@@ -304,11 +304,11 @@ pub fn bind(skill: &Skill, d: &Descriptor, config: Option<&Config>) -> Result<Sk
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::skills;
+    use crate::skills::skill;
 
     fn skill(metadata: &str) -> Skill {
         let text = format!("---\nname: orders\ndescription: Order work\n{metadata}---\nBody\n");
-        skills::parse("/skills/orders/SKILL.md", "orders", &text).unwrap()
+        skill::parse("/skills/orders/SKILL.md", "orders", &text).unwrap()
     }
 
     const CONFIG: &str = "kind: source\nname: db\ntype: sqlite\ndatabase: /tmp/x.db\n---\n\

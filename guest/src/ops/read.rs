@@ -8,11 +8,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::entry::Entry;
 use crate::error::{Error, ErrorKind, Result};
-use crate::limits::{DEFAULT_READ_LINES, Limits, MAX_LINE_CHARS};
-use crate::mounts::{MountTable, Resolved};
-use crate::paths;
+use crate::vfs::entry::Entry;
+use crate::vfs::limits::{DEFAULT_READ_LINES, Limits, MAX_LINE_CHARS};
+use crate::vfs::mounts::{MountTable, Resolved};
+use crate::vfs::paths;
 
 /// Bytes fetched from the volume per boundary crossing.
 pub const CHUNK_BYTES: u64 = 256 * 1024;
@@ -440,7 +440,7 @@ pub fn render(r: &ReadResult) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::volume::MemoryVolume;
+    use crate::vfs::volume::MemoryVolume;
 
     fn table(files: &[(&str, &[u8])]) -> MountTable {
         let v = MemoryVolume::new();

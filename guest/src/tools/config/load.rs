@@ -10,11 +10,11 @@ use super::{
     AuthServiceConfig, Config, ConfigError, ConfigErrorKind as K, Location, MAX_NAME_LEN,
     RUNNABLE_TOOL_TYPES, ResourceKind, SourceConfig, ToolConfig, ToolsetConfig, is_valid_name,
 };
-use crate::limits::MAX_CONFIG_BYTES;
-use crate::manifest::ToolAnnotations;
-use crate::params::{
+use crate::tools::manifest::ToolAnnotations;
+use crate::tools::params::{
     self, AuthField, Escape, ParamRole, ParamType, Parameter, Template, TemplatePart, ValueMatcher,
 };
+use crate::vfs::limits::MAX_CONFIG_BYTES;
 
 /// Statement tool types whose fields are known exactly.
 const STRICT_SQL_TYPES: &[&str] = &["sqlite-sql", "postgres-sql", "mysql-sql", "mssql-sql"];

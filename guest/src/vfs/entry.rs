@@ -75,7 +75,7 @@ impl Entry {
 
     /// The last path component (`""` for the root).
     pub fn name(&self) -> &str {
-        crate::paths::file_name(&self.path)
+        crate::vfs::paths::file_name(&self.path)
     }
 
     /// Estimated tokens for the content: `ceil(bytes / 4)`.

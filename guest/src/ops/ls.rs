@@ -2,18 +2,18 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::entry::Entry;
 use crate::error::{Error, ErrorKind, Result};
-use crate::limits::MAX_LIST_LIMIT;
-use crate::mounts::MountTable;
-use crate::paths;
+use crate::vfs::entry::Entry;
+use crate::vfs::limits::MAX_LIST_LIMIT;
+use crate::vfs::mounts::MountTable;
+use crate::vfs::paths;
 
 /// Parameters of `filestore_ls`.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LsRequest {
     /// Directory to list.
-    #[serde(default = "crate::request::default_root")]
+    #[serde(default = "crate::ops::request::default_root")]
     pub path: String,
     /// Levels to descend (1: direct children).
     #[serde(default = "one")]
@@ -143,7 +143,7 @@ fn render_nodes(nodes: &[LsNode], indent: usize, out: &mut String) {
             out.push_str(&format!("{pad}{}/\n", n.name));
         } else {
             let ro = if n.entry.read_only { ", read-only" } else { "" };
-            let ty = if n.entry.entry_type != crate::entry::TYPE_FILE {
+            let ty = if n.entry.entry_type != crate::vfs::entry::TYPE_FILE {
                 format!(", {}", n.entry.entry_type)
             } else {
                 String::new()
@@ -162,7 +162,7 @@ fn render_nodes(nodes: &[LsNode], indent: usize, out: &mut String) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::volume::MemoryVolume;
+    use crate::vfs::volume::MemoryVolume;
 
     fn table() -> MountTable {
         let v = MemoryVolume::new();

@@ -5,13 +5,13 @@
 use serde_json::json;
 
 use super::*;
-use crate::manifest;
-use crate::params::{ParamType, VerifiedClaims, validate_call};
+use crate::tools::manifest;
+use crate::tools::params::{ParamType, VerifiedClaims, validate_call};
 
-const V2_EXAMPLE: &str = include_str!("../../tests-data/toolbox-v2-example.yaml");
-const V1_EXAMPLE: &str = include_str!("../../tests-data/toolbox-v1-example.yaml");
-const PARAMS_EXAMPLE: &str = include_str!("../../tests-data/toolbox-parameters-example.yaml");
-const RUNNABLE: &str = include_str!("../../tests-data/runnable.yaml");
+const V2_EXAMPLE: &str = include_str!("../../../tests-data/toolbox-v2-example.yaml");
+const V1_EXAMPLE: &str = include_str!("../../../tests-data/toolbox-v1-example.yaml");
+const PARAMS_EXAMPLE: &str = include_str!("../../../tests-data/toolbox-parameters-example.yaml");
+const RUNNABLE: &str = include_str!("../../../tests-data/runnable.yaml");
 
 fn load1(text: &str) -> std::result::Result<Config, Vec<ConfigError>> {
     Config::load(&[("tools.yaml", text)])
@@ -158,7 +158,7 @@ fn runnable_tools_and_manifests() {
     let call =
         validate_call(http, &json!({"section": "docs", "q": "x"}), &VerifiedClaims::new()).unwrap();
     assert_eq!(
-        call.args.with_role(crate::params::ParamRole::Query),
+        call.args.with_role(crate::tools::params::ParamRole::Query),
         json!({"q": "x", "limit": 10}).as_object().unwrap().clone()
     );
     assert_eq!(call.statement, None);
@@ -426,7 +426,7 @@ config_errors! {
          (E::InvalidValue, "t.yaml", 1, 6, 29, Some("annotations.readOnlyHint"), "expected true or false, got a integer"),
          (E::UnknownField, "t.yaml", 1, 6, 32, Some("annotations.color"), "unknown field 'color'"),
          (E::InvalidValue, "t.yaml", 1, 7, 15, Some("authRequired"), "expected a list of auth service names")];
-    too_large: ["t.yaml" => &"#".repeat(crate::limits::MAX_CONFIG_BYTES + 1)] =>
+    too_large: ["t.yaml" => &"#".repeat(crate::vfs::limits::MAX_CONFIG_BYTES + 1)] =>
         [(E::TooLarge, "t.yaml", 1, 1, 1, None, "the limit is")];
     errors_sorted_by_file_then_position: ["a.yaml" => "kind: tool\nname: t\ntype: x\ndescription: d\nsource: s1\n", "b.yaml" => "kind: nope\n"] =>
         [(E::MissingSource, "a.yaml", 1, 5, 9, Some("source"), "'s1'"),

@@ -8,12 +8,12 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::entry::Entry;
 use crate::error::{Error, ErrorKind, Result};
-use crate::limits::Limits;
-use crate::mounts::MountTable;
-use crate::paths;
-use crate::volume::WriteOptions;
+use crate::vfs::entry::Entry;
+use crate::vfs::limits::Limits;
+use crate::vfs::mounts::MountTable;
+use crate::vfs::paths;
+use crate::vfs::volume::WriteOptions;
 
 /// One replacement.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -217,7 +217,7 @@ pub fn render(r: &EditResult) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::volume::MemoryVolume;
+    use crate::vfs::volume::MemoryVolume;
 
     fn op(o: &str, n: &str, all: bool) -> EditOp {
         EditOp { old_string: o.into(), new_string: n.into(), replace_all: all }

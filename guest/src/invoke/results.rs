@@ -18,19 +18,19 @@
 //! `create_only` so nothing is ever replaced, and marks each entry read-only.
 //!
 //! ```
-//! use filestore_guest::results::sanitize_id;
+//! use filestore_guest::invoke::results::sanitize_id;
 //! assert_eq!(sanitize_id("find_user"), "find_user");
 //! assert!(sanitize_id("call/../x").starts_with("call____x-"));
-//! assert!(sanitize_id(&"a".repeat(300)).len() <= filestore_guest::results::MAX_ID_LEN);
+//! assert!(sanitize_id(&"a".repeat(300)).len() <= filestore_guest::invoke::results::MAX_ID_LEN);
 //! ```
 
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::mounts::MountTable;
-use crate::paths;
-use crate::volume::WriteOptions;
+use crate::vfs::mounts::MountTable;
+use crate::vfs::paths;
+use crate::vfs::volume::WriteOptions;
 
 /// Where the tool-results volume is mounted.
 pub const RESULTS_MOUNT: &str = "/tool_calls";
@@ -207,7 +207,7 @@ pub fn offload_message(tool: &str, path: &str, text: &str, tokens: usize) -> Str
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::volume::MemoryVolume;
+    use crate::vfs::volume::MemoryVolume;
 
     #[test]
     fn ids_are_sanitised_bounded_and_distinct() {

@@ -7,7 +7,7 @@
 //! like ripgrep's; where a format is commonly spelt both ways the table lists both.
 //!
 //! ```
-//! use filestore_guest::filetypes;
+//! use filestore_guest::ops::filetypes;
 //! assert_eq!(filetypes::globs_for("rust"), Some(&["*.rs"][..]));
 //! let m = filetypes::TypeMatcher::new("rust,toml").unwrap();
 //! assert!(m.is_match("main.rs") && m.is_match("Cargo.toml") && !m.is_match("main.py"));

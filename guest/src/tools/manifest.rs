@@ -10,8 +10,8 @@
 //! are refused (`additionalProperties: false`), as validation refuses them.
 //!
 //! ```
-//! use filestore_guest::config::Config;
-//! use filestore_guest::manifest;
+//! use filestore_guest::tools::config::Config;
+//! use filestore_guest::tools::manifest;
 //! let cfg = Config::load(&[("t.yaml", "kind: tool\nname: t\ntype: http\nsource: s\nmethod: GET\npath: /\n\
 //!     description: d\nqueryParams:\n  - {name: ratio, type: float, default: 0.5}\n---\n\
 //!     kind: source\nname: s\ntype: http\nbaseUrl: https://example.com\n")]).unwrap();
@@ -23,9 +23,9 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
-use crate::config::{Config, ToolConfig};
 use crate::error::Result;
-use crate::params::{ParamType, Parameter};
+use crate::tools::config::{Config, ToolConfig};
+use crate::tools::params::{ParamType, Parameter};
 
 /// Behaviour hints of a tool. The first five are MCP tool annotations (unset hints keep
 /// MCP's defaults: not read-only, destructive, not idempotent, open world);
@@ -188,7 +188,7 @@ fn literal_enum(p: &Parameter) -> Option<Vec<Value>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::params::{Escape, ParamRole};
+    use crate::tools::params::{Escape, ParamRole};
     use serde_json::json;
 
     fn p(name: &str, t: ParamType) -> Parameter {

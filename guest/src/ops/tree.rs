@@ -4,18 +4,18 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::entry::Entry;
 use crate::error::{Error, ErrorKind, Result};
-use crate::limits::Limits;
-use crate::mounts::MountTable;
-use crate::paths;
+use crate::vfs::entry::Entry;
+use crate::vfs::limits::Limits;
+use crate::vfs::mounts::MountTable;
+use crate::vfs::paths;
 
 /// Parameters of `filestore_tree`.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TreeRequest {
     /// Root of the tree.
-    #[serde(default = "crate::request::default_root")]
+    #[serde(default = "crate::ops::request::default_root")]
     pub path: String,
     /// Deepest level shown (1: direct children only).
     #[serde(default = "five")]
@@ -125,7 +125,7 @@ fn render_node(node: &Node, prefix: &str, max_files: usize, out: &mut String) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::volume::MemoryVolume;
+    use crate::vfs::volume::MemoryVolume;
 
     #[test]
     fn renders_exact_tree() {

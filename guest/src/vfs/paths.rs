@@ -26,7 +26,7 @@ pub const MAX_COMPONENT_BYTES: usize = 255;
 /// over [`MAX_COMPONENT_BYTES`] bytes.
 ///
 /// ```
-/// use filestore_guest::paths::normalize;
+/// use filestore_guest::vfs::paths::normalize;
 /// assert_eq!(normalize("foo/bar").unwrap(), "/foo/bar");
 /// assert_eq!(normalize("/foo//bar///baz/").unwrap(), "/foo/bar/baz");
 /// assert_eq!(normalize("/foo/./bar/../baz").unwrap(), "/foo/baz");

@@ -16,7 +16,7 @@
 //!    hold no secrets), validated arguments, positional values and templated
 //!    statement. The host enforces the timeout.
 //!
-//! External results are stored read-only in the results volume ([`crate::results`])
+//! External results are stored read-only in the results volume ([`crate::invoke::results`])
 //! and, when larger than the offload threshold, reach the model as a preview plus the
 //! path. A tool with `requiresApproval: true` is validated and then parked: the
 //! outcome is *pending* with an approval id, and nothing runs until [`approve`];
@@ -33,7 +33,7 @@
 //!
 //! ```
 //! use filestore_guest::invoke::{self, InvokeContext, ExternalCall};
-//! use filestore_guest::{session::Session, volume::MemoryVolume};
+//! use filestore_guest::{session::Session, vfs::volume::MemoryVolume};
 //! use serde_json::json;
 //! let mut s = Session::new(Default::default());
 //! s.mount("/tool_calls", Box::new(MemoryVolume::new()), 0, true).unwrap();
@@ -47,19 +47,20 @@
 //! assert_eq!(out.result_path.as_deref(), Some("/tool_calls/find/call_1/result-1.json"));
 //! ```
 
+pub mod results;
+
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
-use crate::builtin;
-use crate::config::{CheckReport, Config, ConfigError, ToolConfig};
 use crate::error::{Error, ErrorKind, Result};
-use crate::manifest::{self, ToolSpec};
-use crate::params::{self, VerifiedClaims};
-use crate::results;
+use crate::ops::builtin;
 use crate::session::Session;
-use crate::toolrefs::{self, CallRef, ConnectionChecker, ResolvedTool};
+use crate::tools::config::{CheckReport, Config, ConfigError, ToolConfig};
+use crate::tools::manifest::{self, ToolSpec};
+use crate::tools::params::{self, VerifiedClaims};
+use crate::tools::toolrefs::{self, CallRef, ConnectionChecker, ResolvedTool};
 
 /// Most dynamic tools one session holds. Bounds what a stream of skill activations or
 /// resolved refs can add to every `tools/list`.
@@ -159,7 +160,7 @@ pub struct ToolState {
     pub version: u64,
     offload_tokens: Option<usize>,
     /// Tools activated by reading skills (LRU of skills, capped per skill).
-    pub skills: crate::skills::ActiveSkills,
+    pub skills: crate::skills::skill::ActiveSkills,
 }
 
 impl ToolState {
@@ -413,13 +414,15 @@ pub fn list_tools(session: &Session, toolset: Option<&str>) -> Result<Vec<Value>
 /// of type `skill`, i.e. validated when the skills volume was loaded). Called when
 /// the agent reads a skill with `filestore_read`. Unknown tools are reported in the
 /// activation, not fatal; tools already offered are not duplicated.
-pub fn activate_skill(session: &Session, path: &str) -> Result<crate::skills::Activation> {
-    use crate::skills;
-    let (entry, bytes) = session.mounts().read_all(path, skills::MAX_SKILL_FILE_BYTES as u64)?;
+pub fn activate_skill(session: &Session, path: &str) -> Result<crate::skills::skill::Activation> {
+    use crate::skills::skill;
+    let (entry, bytes) = session.mounts().read_all(path, skill::MAX_SKILL_FILE_BYTES as u64)?;
     let text = String::from_utf8(bytes)
         .map_err(|_| Error::at(ErrorKind::InvalidArgument, path, "SKILL.md is not UTF-8 text"))?;
-    let folder = crate::paths::parent(&entry.path).map(crate::paths::file_name).unwrap_or_default();
-    let skill = skills::parse(&entry.path, folder, &text)
+    let folder = crate::vfs::paths::parent(&entry.path)
+        .map(crate::vfs::paths::file_name)
+        .unwrap_or_default();
+    let skill = skill::parse(&entry.path, folder, &text)
         .map_err(|p| Error::at(ErrorKind::InvalidArgument, path, p.reasons.join("; ")))?;
     let descriptor = read_descriptor(session, &entry.path, &skill)?;
     let mut st = session.tool_state().borrow_mut();
@@ -445,7 +448,7 @@ pub fn activate_skill(session: &Session, path: &str) -> Result<crate::skills::Ac
         None => None,
         Some(d) => {
             let taken = known(&skill.name) && st.skills.callable(&skill.name).is_none();
-            match crate::descriptor::bind(&skill, &d, st.config.as_ref()) {
+            match crate::skills::descriptor::bind(&skill, &d, st.config.as_ref()) {
                 Ok(_) if taken => {
                     not_callable = Some(format!("a tool named '{}' already exists", skill.name));
                     None
@@ -474,11 +477,11 @@ pub fn activate_skill(session: &Session, path: &str) -> Result<crate::skills::Ac
 fn read_descriptor(
     session: &Session,
     skill_md: &str,
-    skill: &crate::skills::Skill,
-) -> Result<Option<crate::descriptor::Descriptor>> {
-    use crate::descriptor::{self, DESCRIPTOR_FILE, MAX_DESCRIPTOR_BYTES};
-    let dir = crate::paths::parent(skill_md).unwrap_or("/");
-    let sidecar_path = crate::paths::join(dir, DESCRIPTOR_FILE)?;
+    skill: &crate::skills::skill::Skill,
+) -> Result<Option<crate::skills::descriptor::Descriptor>> {
+    use crate::skills::descriptor::{self, DESCRIPTOR_FILE, MAX_DESCRIPTOR_BYTES};
+    let dir = crate::vfs::paths::parent(skill_md).unwrap_or("/");
+    let sidecar_path = crate::vfs::paths::join(dir, DESCRIPTOR_FILE)?;
     let sidecar = match session.mounts().read_all(&sidecar_path, MAX_DESCRIPTOR_BYTES as u64) {
         Ok((_, bytes)) => Some(String::from_utf8(bytes).map_err(|_| {
             Error::at(ErrorKind::InvalidArgument, &sidecar_path, "descriptor is not UTF-8 text")
@@ -509,7 +512,7 @@ enum Found {
     Configured(Box<ToolConfig>),
     Provider(CallRef),
     /// A skill called through its descriptor, and the configured tool that runs it.
-    Skill(Box<crate::descriptor::SkillTool>, Box<ToolConfig>),
+    Skill(Box<crate::skills::descriptor::SkillTool>, Box<ToolConfig>),
 }
 
 fn find(session: &Session, name: &str) -> Result<Found> {
@@ -829,7 +832,7 @@ pub type ToolStateCell = RefCell<ToolState>;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::volume::MemoryVolume;
+    use crate::vfs::volume::MemoryVolume;
 
     const YAML: &str = "kind: source\nname: db\ntype: sqlite\ndatabase: /tmp/x.db\n---\n\
 kind: tool\nname: find\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: SELECT ?\n\
@@ -901,15 +904,19 @@ kind: toolset\nname: small\ntools: [find]\n";
     }
 
     fn add_skill(vol: &MemoryVolume, name: &str, front: &str, sidecar: Option<&str>) {
-        use crate::volume::Volume;
-        let ro = |t: &str| crate::volume::WriteOptions {
+        use crate::vfs::volume::Volume;
+        let ro = |t: &str| crate::vfs::volume::WriteOptions {
             read_only: true,
             entry_type: Some(t.to_string()),
             ..Default::default()
         };
         let md = format!("---\nname: {name}\ndescription: Skill {name}\n{front}---\nDo it.\n");
-        vol.write(&format!("/{name}/SKILL.md"), md.as_bytes(), &ro(crate::skills::TYPE_SKILL))
-            .unwrap();
+        vol.write(
+            &format!("/{name}/SKILL.md"),
+            md.as_bytes(),
+            &ro(crate::skills::skill::TYPE_SKILL),
+        )
+        .unwrap();
         if let Some(d) = sidecar {
             vol.write(&format!("/{name}/descriptor.yaml"), d.as_bytes(), &ro("skill_reference"))
                 .unwrap();

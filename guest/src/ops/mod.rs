@@ -1,0 +1,26 @@
+//! The agent-facing file operations (DESIGN §5): one module per tool, each with its
+//! request type (the tool's parameters), its structured result and the text rendered
+//! for a model.
+//!
+//! - [`ls`], [`read`], [`glob`], [`grep`], [`tree`]: the read side;
+//! - [`mutate`] (write, delete, move) and [`edit`]: the write side;
+//! - [`filetypes`]: grep's ripgrep-like `type` table;
+//! - [`request`]: decoding JSON arguments into request types with errors that name the
+//!   parameter;
+//! - [`builtin`]: the specs (names, descriptions, JSON Schemas, annotations) of the
+//!   built-in `filestore_*` tools.
+//!
+//! May use: [`crate::vfs`] and [`crate::error`]. Operations take a
+//! [`crate::vfs::mounts::MountTable`] and [`crate::vfs::limits::Limits`], not a
+//! session, so they know nothing of configured tools or skills.
+
+pub mod builtin;
+pub mod edit;
+pub mod filetypes;
+pub mod glob;
+pub mod grep;
+pub mod ls;
+pub mod mutate;
+pub mod read;
+pub mod request;
+pub mod tree;

@@ -1,0 +1,17 @@
+//! The virtual filesystem core: what a path is, what an entry is, what a volume must
+//! provide, and how mounted volumes combine into one tree.
+//!
+//! - [`paths`]: normalising and checking virtual paths (DESIGN §3);
+//! - [`entry`]: the metadata every file and directory carries (DESIGN §4);
+//! - [`volume`]: the [`volume::Volume`] trait the host implements through the WIT
+//!   `volume` resource, and [`volume::MemoryVolume`], the in-memory implementation;
+//! - [`mounts`]: the mount table — longest-prefix routing, overlays, read-only mounts;
+//! - [`limits`]: the per-session caps and the named constants behind them.
+//!
+//! May use: [`crate::error`] only. Everything else in the crate builds on this folder.
+
+pub mod entry;
+pub mod limits;
+pub mod mounts;
+pub mod paths;
+pub mod volume;
