@@ -20,14 +20,8 @@ use crate::vfs::mounts::MountTable;
 use crate::vfs::paths;
 use crate::vfs::volume::Volume;
 
-/// The output of a tool call: the structured result and its text for an LLM.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ToolOutput {
-    /// Structured result.
-    pub json: Value,
-    /// Rendered text.
-    pub text: String,
-}
+pub use crate::ops::ToolOutput;
+
 
 /// Mounts + limits + operations.
 #[derive(Debug, Default)]
@@ -79,7 +73,7 @@ impl Session {
 
     /// Whether any mount accepts writes (decides whether mutating tools are offered).
     pub fn writable(&self) -> bool {
-        self.mounts.mounts().iter().any(|m| !m.read_only)
+        self.mounts.any_writable()
     }
 
     /// Specs of the built-in tools this session offers.
@@ -194,6 +188,18 @@ impl Session {
                 ),
             )),
         }
+    }
+}
+
+impl crate::invoke::Sandbox for Session {
+    fn mounts(&self) -> &MountTable {
+        &self.mounts
+    }
+    fn tool_state(&self) -> &crate::invoke::ToolStateCell {
+        &self.tools
+    }
+    fn call_builtin(&self, name: &str, args: &Value) -> Result<ToolOutput> {
+        self.call(name, args)
     }
 }
 

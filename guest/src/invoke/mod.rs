@@ -48,19 +48,41 @@
 //! ```
 
 pub mod results;
-
-use std::cell::RefCell;
-use std::collections::BTreeMap;
+pub mod activate;
+pub mod state;
+#[cfg(test)]
+mod tests;
 
 use serde_json::{Value, json};
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::ops::builtin;
-use crate::session::Session;
-use crate::tools::config::{CheckReport, Config, ConfigError, ToolConfig};
-use crate::tools::manifest::{self, ToolSpec};
+use crate::ops::ToolOutput;
+use crate::vfs::mounts::MountTable;
+use crate::tools::config::ToolConfig;
 use crate::tools::params::{self, VerifiedClaims};
-use crate::tools::toolrefs::{self, CallRef, ConnectionChecker, ResolvedTool};
+use crate::tools::toolrefs::CallRef;
+
+pub use activate::activate_skill;
+pub use state::{
+    DynamicTool, ToolState, ToolStateCell, activate, list_tools, load_config, resolve,
+    select_toolset, tools_version,
+};
+
+/// What invocation needs from the session that owns it: its mounts (results are
+/// stored under `/tool_calls` through them), its tool state, and a way to run a
+/// built-in `filestore_*` tool with everything the session adds to it (reading a
+/// `SKILL.md` activates the skill). The session implements this; invocation never
+/// names the session type, so the dependency runs one way (the session composes
+/// invocation, not the reverse).
+pub trait Sandbox {
+    /// The session's mount table.
+    fn mounts(&self) -> &MountTable;
+    /// The session's tool state.
+    fn tool_state(&self) -> &ToolStateCell;
+    /// Runs a built-in tool by name with JSON arguments.
+    fn call_builtin(&self, name: &str, args: &Value) -> Result<ToolOutput>;
+}
 
 /// Most dynamic tools one session holds. Bounds what a stream of skill activations or
 /// resolved refs can add to every `tools/list`.
@@ -125,77 +147,6 @@ pub struct InvokeContext {
     pub claims: Value,
 }
 
-/// A tool added at run time.
-#[derive(Clone, Debug)]
-pub enum DynamicTool {
-    /// A configured tool (by name) activated outside the selected toolset.
-    Configured(String),
-    /// A provider action resolved from an agent tool ref.
-    Provider {
-        /// Its spec.
-        spec: Box<ToolSpec>,
-        /// What the host runs.
-        call_ref: CallRef,
-    },
-}
-
-/// A validated call waiting for approval.
-#[derive(Clone, Debug)]
-struct PendingCall {
-    call: ExternalCall,
-}
-
-/// The tool state of one session: configuration, exposure, dynamic tools, pending
-/// approvals, counters.
-#[derive(Debug, Default)]
-pub struct ToolState {
-    config: Option<Config>,
-    toolset: Option<String>,
-    /// Dynamic tools by name, in activation order (the skills extension point).
-    pub dynamic: Vec<(String, DynamicTool)>,
-    pending: BTreeMap<String, PendingCall>,
-    next_approval: u64,
-    next_call: u64,
-    /// Grows whenever the tool list changes.
-    pub version: u64,
-    offload_tokens: Option<usize>,
-    /// Tools activated by reading skills (LRU of skills, capped per skill).
-    pub skills: crate::skills::skill::ActiveSkills,
-}
-
-impl ToolState {
-    /// The loaded configuration.
-    pub fn config(&self) -> Option<&Config> {
-        self.config.as_ref()
-    }
-
-    /// The selected toolset (`None`: every configured tool).
-    pub fn toolset(&self) -> Option<&str> {
-        self.toolset.as_deref()
-    }
-
-    /// The offloading threshold in tokens.
-    pub fn offload_tokens(&self) -> usize {
-        self.offload_tokens.unwrap_or(results::DEFAULT_OFFLOAD_TOKENS)
-    }
-
-    /// Sets the offloading threshold in tokens.
-    pub fn set_offload_tokens(&mut self, tokens: usize) {
-        self.offload_tokens = Some(tokens);
-    }
-
-    fn dynamic_tool(&self, name: &str) -> Option<&DynamicTool> {
-        self.dynamic.iter().find(|(n, _)| n == name).map(|(_, t)| t)
-    }
-
-    fn exposed(&self) -> Vec<&ToolConfig> {
-        match &self.config {
-            None => Vec::new(),
-            Some(c) => c.toolset(self.toolset.as_deref().unwrap_or("")).unwrap_or_default(),
-        }
-    }
-}
-
 /// How an invocation ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum InvokeStatus {
@@ -244,267 +195,6 @@ impl InvokeOutcome {
     }
 }
 
-// ---- configuration -------------------------------------------------------------
-
-/// Loads configuration files as the session's configured tools (replacing any
-/// earlier configuration and resetting the toolset to all). On error nothing changes.
-pub fn load_config<N: AsRef<str>, T: AsRef<str>>(
-    session: &Session,
-    files: &[(N, T)],
-) -> std::result::Result<CheckReport, Vec<ConfigError>> {
-    let config = Config::load(files)?;
-    let report = config.check_report();
-    let mut st = session.tool_state().borrow_mut();
-    st.config = Some(config);
-    st.toolset = None;
-    st.version += 1;
-    Ok(report)
-}
-
-/// Selects the exposed toolset (`None`: every configured tool). Unknown: `not-found`.
-pub fn select_toolset(session: &Session, toolset: Option<&str>) -> Result<()> {
-    let mut st = session.tool_state().borrow_mut();
-    if let Some(name) = toolset {
-        match &st.config {
-            Some(c) => {
-                c.toolset(name)?;
-            }
-            None => {
-                return Err(Error::new(
-                    ErrorKind::NotFound,
-                    format!("unknown toolset '{name}': no configuration is loaded"),
-                ));
-            }
-        }
-    }
-    st.toolset = toolset.map(String::from);
-    st.version += 1;
-    Ok(())
-}
-
-/// Activates configured tools by name for this session (the skills extension point:
-/// a skill's `allowed-tools`). Built-in names are accepted and ignored (always
-/// available); an unknown name is `not-found`. Returns how many tools were added.
-pub fn activate(session: &Session, names: &[&str]) -> Result<usize> {
-    let mut st = session.tool_state().borrow_mut();
-    let mut added = 0;
-    for name in names {
-        if builtin::is_builtin(name) || st.dynamic_tool(name).is_some() {
-            continue;
-        }
-        if st.config.as_ref().and_then(|c| c.tool(name)).is_none() {
-            return Err(Error::new(
-                ErrorKind::NotFound,
-                format!("cannot activate tool '{name}': it is not configured"),
-            ));
-        }
-        push_dynamic(&mut st, name.to_string(), DynamicTool::Configured(name.to_string()))?;
-        added += 1;
-    }
-    if added > 0 {
-        st.version += 1;
-    }
-    Ok(added)
-}
-
-fn push_dynamic(st: &mut ToolState, name: String, tool: DynamicTool) -> Result<()> {
-    if let Some(slot) = st.dynamic.iter_mut().find(|(n, _)| *n == name) {
-        slot.1 = tool;
-        return Ok(());
-    }
-    if st.dynamic.len() >= MAX_DYNAMIC_TOOLS {
-        return Err(Error::new(
-            ErrorKind::LimitExceeded,
-            format!(
-                "cannot add tool '{name}': the session already has {MAX_DYNAMIC_TOOLS} dynamic tools"
-            ),
-        ));
-    }
-    st.dynamic.push((name, tool));
-    Ok(())
-}
-
-/// Resolves agent tool refs (see [`toolrefs`]) and registers the provider tools as
-/// dynamic tools of the session.
-pub fn resolve(
-    session: &Session,
-    refs: &Value,
-    checker: &dyn ConnectionChecker,
-) -> Result<Vec<ResolvedTool>> {
-    let refs = toolrefs::parse_refs(refs)?;
-    let builtins: Vec<ToolSpec> = builtin::specs(session.writable())
-        .iter()
-        .filter_map(|s| serde_json::to_value(s).ok())
-        .filter_map(|v| ToolSpec::from_json(&v).ok())
-        .collect();
-    let resolved = toolrefs::resolve_refs(&refs, &builtins, checker)?;
-    let mut st = session.tool_state().borrow_mut();
-    let mut added = false;
-    for r in &resolved {
-        if let Some(c) = &r.call_ref {
-            push_dynamic(
-                &mut st,
-                r.name.clone(),
-                DynamicTool::Provider { spec: Box::new(r.spec.clone()), call_ref: c.clone() },
-            )?;
-            added = true;
-        }
-    }
-    if added {
-        st.version += 1;
-    }
-    Ok(resolved)
-}
-
-/// The tools the session offers, as MCP tool specs: the filestore tools, the
-/// configured tools of `toolset` (`None`: the selected one), then the dynamic tools.
-/// Names are unique: the first of a name wins (built-ins first).
-pub fn list_tools(session: &Session, toolset: Option<&str>) -> Result<Vec<Value>> {
-    let mut out: Vec<Value> = Vec::new();
-    let mut seen = std::collections::HashSet::new();
-    for s in session.tool_specs() {
-        if let Ok(v) = serde_json::to_value(&s) {
-            seen.insert(s.name.clone());
-            out.push(v);
-        }
-    }
-    let st = session.tool_state().borrow();
-    let configured: Vec<&ToolConfig> = match (toolset, &st.config) {
-        (Some(name), Some(c)) => c.toolset(name)?,
-        (Some(name), None) => {
-            return Err(Error::new(
-                ErrorKind::NotFound,
-                format!("unknown toolset '{name}': no configuration is loaded"),
-            ));
-        }
-        (None, _) => st.exposed(),
-    };
-    for t in configured {
-        if seen.insert(t.name.clone()) {
-            out.push(manifest::spec(t).to_json());
-        }
-    }
-    for (name, d) in &st.dynamic {
-        if !seen.insert(name.clone()) {
-            continue;
-        }
-        match d {
-            DynamicTool::Configured(n) => {
-                if let Some(t) = st.config.as_ref().and_then(|c| c.tool(n)) {
-                    out.push(manifest::spec(t).to_json());
-                }
-            }
-            DynamicTool::Provider { spec, .. } => out.push(spec.to_json()),
-        }
-    }
-    for name in st.skills.tools() {
-        if !seen.insert(name.clone()) {
-            continue;
-        }
-        if let Some(skill) = st.skills.callable(&name) {
-            out.push(manifest::spec(&skill.spec).to_json());
-        } else if let Some(t) = st.config.as_ref().and_then(|c| c.tool(&name)) {
-            out.push(manifest::spec(t).to_json());
-        }
-    }
-    Ok(out)
-}
-
-/// Activates the `allowed-tools` of the skill whose `SKILL.md` is at `path` (an entry
-/// of type `skill`, i.e. validated when the skills volume was loaded). Called when
-/// the agent reads a skill with `filestore_read`. Unknown tools are reported in the
-/// activation, not fatal; tools already offered are not duplicated.
-pub fn activate_skill(session: &Session, path: &str) -> Result<crate::skills::skill::Activation> {
-    use crate::skills::skill;
-    let (entry, bytes) = session.mounts().read_all(path, skill::MAX_SKILL_FILE_BYTES as u64)?;
-    let text = String::from_utf8(bytes)
-        .map_err(|_| Error::at(ErrorKind::InvalidArgument, path, "SKILL.md is not UTF-8 text"))?;
-    let folder = crate::vfs::paths::parent(&entry.path)
-        .map(crate::vfs::paths::file_name)
-        .unwrap_or_default();
-    let skill = skill::parse(&entry.path, folder, &text)
-        .map_err(|p| Error::at(ErrorKind::InvalidArgument, path, p.reasons.join("; ")))?;
-    let descriptor = read_descriptor(session, &entry.path, &skill)?;
-    let mut st = session.tool_state().borrow_mut();
-    let exposed: Vec<String> = st.exposed().into_iter().map(|t| t.name.clone()).collect();
-    let dynamic: Vec<String> = st.dynamic.iter().map(|(n, _)| n.clone()).collect();
-    let configured: Vec<String> = st
-        .config
-        .as_ref()
-        .map(|c| c.tools().iter().map(|t| t.name.clone()).collect())
-        .unwrap_or_default();
-    let known = |t: &str| {
-        builtin::is_builtin(t)
-            || configured.iter().any(|c| c == t)
-            || dynamic.iter().any(|d| d == t)
-    };
-    let is_static = |t: &str| {
-        builtin::is_builtin(t) || exposed.iter().any(|e| e == t) || dynamic.iter().any(|d| d == t)
-    };
-    // The skill as a tool: bound to the configuration now (it may have changed since
-    // the skills were loaded), and never shadowing a tool the session already has.
-    let mut not_callable = None;
-    let callable = match descriptor {
-        None => None,
-        Some(d) => {
-            let taken = known(&skill.name) && st.skills.callable(&skill.name).is_none();
-            match crate::skills::descriptor::bind(&skill, &d, st.config.as_ref()) {
-                Ok(_) if taken => {
-                    not_callable = Some(format!("a tool named '{}' already exists", skill.name));
-                    None
-                }
-                Ok(t) => Some(t),
-                Err(why) => {
-                    not_callable = Some(why);
-                    None
-                }
-            }
-        }
-    };
-    let mut active = std::mem::take(&mut st.skills);
-    let mut act = active.activate(&skill, known, is_static, callable);
-    act.not_callable = not_callable;
-    st.skills = active;
-    if !act.added.is_empty() || !act.removed.is_empty() {
-        st.version += 1;
-    }
-    Ok(act)
-}
-
-/// Reads and checks the descriptor of the skill whose `SKILL.md` is at `skill_md`
-/// (metadata, or the sidecar beside it). An invalid descriptor is an error naming
-/// every reason, as at load time.
-fn read_descriptor(
-    session: &Session,
-    skill_md: &str,
-    skill: &crate::skills::skill::Skill,
-) -> Result<Option<crate::skills::descriptor::Descriptor>> {
-    use crate::skills::descriptor::{self, DESCRIPTOR_FILE, MAX_DESCRIPTOR_BYTES};
-    let dir = crate::vfs::paths::parent(skill_md).unwrap_or("/");
-    let sidecar_path = crate::vfs::paths::join(dir, DESCRIPTOR_FILE)?;
-    let sidecar = match session.mounts().read_all(&sidecar_path, MAX_DESCRIPTOR_BYTES as u64) {
-        Ok((_, bytes)) => Some(String::from_utf8(bytes).map_err(|_| {
-            Error::at(ErrorKind::InvalidArgument, &sidecar_path, "descriptor is not UTF-8 text")
-        })?),
-        Err(e) if e.kind() == ErrorKind::NotFound => None,
-        Err(e) => return Err(e),
-    };
-    descriptor::load(skill, sidecar.as_deref().map(|t| (sidecar_path.as_str(), t))).map_err(
-        |reasons| {
-            Error::at(
-                ErrorKind::InvalidArgument,
-                skill_md,
-                format!("invalid skill descriptor: {}", reasons.join("; ")),
-            )
-        },
-    )
-}
-
-/// The session's tools version (see [`ToolState::version`]).
-pub fn tools_version(session: &Session) -> u64 {
-    session.tool_state().borrow().version
-}
-
 // ---- invocation ----------------------------------------------------------------
 
 enum Found {
@@ -515,7 +205,7 @@ enum Found {
     Skill(Box<crate::skills::descriptor::SkillTool>, Box<ToolConfig>),
 }
 
-fn find(session: &Session, name: &str) -> Result<Found> {
+fn find(session: &dyn Sandbox, name: &str) -> Result<Found> {
     if builtin::is_builtin(name) {
         return Ok(Found::Builtin);
     }
@@ -561,7 +251,7 @@ fn find(session: &Session, name: &str) -> Result<Found> {
             ),
         ));
     }
-    let mut names: Vec<String> = session.tool_specs().into_iter().map(|s| s.name).collect();
+    let mut names: Vec<String> = builtin::specs(session.mounts().any_writable()).into_iter().map(|s| s.name).collect();
     names.extend(st.exposed().into_iter().map(|t| t.name.clone()));
     names.extend(st.dynamic.iter().map(|(n, _)| n.clone()));
     for t in st.skills.tools() {
@@ -575,7 +265,7 @@ fn find(session: &Session, name: &str) -> Result<Found> {
     ))
 }
 
-fn call_id(session: &Session, tool: &str, given: &Option<String>) -> String {
+fn call_id(session: &dyn Sandbox, tool: &str, given: &Option<String>) -> String {
     if let Some(id) = given {
         return id.clone();
     }
@@ -594,7 +284,7 @@ fn call_id(session: &Session, tool: &str, given: &Option<String>) -> String {
 /// Invokes a tool (see the module docs). Never fails: refusals and failures are a
 /// [`InvokeStatus::Failed`] outcome.
 pub fn invoke(
-    session: &Session,
+    session: &dyn Sandbox,
     name: &str,
     args: &Value,
     ctx: &InvokeContext,
@@ -613,7 +303,7 @@ enum Prepared {
     External { call: Box<ExternalCall>, approval: bool },
 }
 
-fn prepare(session: &Session, name: &str, args: &Value, ctx: &InvokeContext) -> Result<Prepared> {
+fn prepare(session: &dyn Sandbox, name: &str, args: &Value, ctx: &InvokeContext) -> Result<Prepared> {
     let claims = VerifiedClaims::from_json(&ctx.claims)?;
     let claims_json = || if ctx.claims.is_null() { json!({}) } else { ctx.claims.clone() };
     match find(session, name)? {
@@ -703,8 +393,8 @@ fn prepare(session: &Session, name: &str, args: &Value, ctx: &InvokeContext) -> 
     }
 }
 
-fn run_builtin(session: &Session, name: &str, args: &Value) -> InvokeOutcome {
-    match session.call(name, args) {
+fn run_builtin(session: &dyn Sandbox, name: &str, args: &Value) -> InvokeOutcome {
+    match session.call_builtin(name, args) {
         Ok(out) => InvokeOutcome {
             status: InvokeStatus::Completed,
             envelope: json!({"success": true, "data": out.json}),
@@ -718,7 +408,7 @@ fn run_builtin(session: &Session, name: &str, args: &Value) -> InvokeOutcome {
     }
 }
 
-fn park(session: &Session, call: ExternalCall) -> InvokeOutcome {
+fn park(session: &dyn Sandbox, call: ExternalCall) -> InvokeOutcome {
     let mut st = session.tool_state().borrow_mut();
     if st.pending.len() >= MAX_PENDING_APPROVALS {
         return InvokeOutcome::failed(Error::new(
@@ -734,7 +424,7 @@ fn park(session: &Session, call: ExternalCall) -> InvokeOutcome {
         "tool '{}' requires approval; the call waits as '{id}' until the host approves or rejects it",
         call.tool_name
     );
-    st.pending.insert(id.clone(), PendingCall { call });
+    st.pending.insert(id.clone(), state::PendingCall { call });
     InvokeOutcome {
         status: InvokeStatus::Pending,
         envelope: json!({"success": false, "pending": true, "approval_id": id,
@@ -748,7 +438,7 @@ fn park(session: &Session, call: ExternalCall) -> InvokeOutcome {
 }
 
 /// Runs a pending call. An unknown or already decided id is `not-found`.
-pub fn approve(session: &Session, id: &str, exec: &dyn ToolExecutor) -> Result<InvokeOutcome> {
+pub fn approve(session: &dyn Sandbox, id: &str, exec: &dyn ToolExecutor) -> Result<InvokeOutcome> {
     let pending = session.tool_state().borrow_mut().pending.remove(id);
     match pending {
         Some(p) => Ok(run_external(session, &p.call, exec)),
@@ -757,7 +447,7 @@ pub fn approve(session: &Session, id: &str, exec: &dyn ToolExecutor) -> Result<I
 }
 
 /// Drops a pending call without running it. An unknown id is `not-found`.
-pub fn reject(session: &Session, id: &str) -> Result<()> {
+pub fn reject(session: &dyn Sandbox, id: &str) -> Result<()> {
     match session.tool_state().borrow_mut().pending.remove(id) {
         Some(_) => Ok(()),
         None => Err(unknown_approval(id)),
@@ -768,7 +458,7 @@ fn unknown_approval(id: &str) -> Error {
     Error::new(ErrorKind::NotFound, format!("no call waits for approval as '{id}'"))
 }
 
-fn run_external(session: &Session, call: &ExternalCall, exec: &dyn ToolExecutor) -> InvokeOutcome {
+fn run_external(session: &dyn Sandbox, call: &ExternalCall, exec: &dyn ToolExecutor) -> InvokeOutcome {
     let text = match exec.call(call) {
         Ok(t) => t,
         Err(e) => return InvokeOutcome::failed(e),
@@ -826,247 +516,3 @@ fn run_external(session: &Session, call: &ExternalCall, exec: &dyn ToolExecutor)
     outcome
 }
 
-/// The session's tool state cell type (see [`Session::tool_state`]).
-pub type ToolStateCell = RefCell<ToolState>;
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::vfs::volume::MemoryVolume;
-
-    const YAML: &str = "kind: source\nname: db\ntype: sqlite\ndatabase: /tmp/x.db\n---\n\
-kind: tool\nname: find\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: SELECT ?\n\
-parameters:\n  - {name: id, type: integer}\n---\n\
-kind: tool\nname: drop\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: DELETE FROM t\n\
-requiresApproval: true\n---\n\
-kind: tool\nname: secret\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: SELECT ?\n\
-authRequired: [g]\nparameters:\n  - {name: email, type: string, authServices: [{name: g, field: email}]}\n---\n\
-kind: authService\nname: g\ntype: google\nclientId: x\n---\n\
-kind: toolset\nname: small\ntools: [find]\n";
-
-    fn session() -> Session {
-        let mut s = Session::new(Default::default());
-        s.mount("/tool_calls", Box::new(MemoryVolume::new()), 0, true).unwrap();
-        s.mount("/w", Box::new(MemoryVolume::new()), 0, false).unwrap();
-        load_config(&s, &[("t.yaml", YAML)]).unwrap();
-        s
-    }
-
-    fn echo(c: &ExternalCall) -> Result<String> {
-        Ok(json!({"args": c.arguments, "positional": c.positional, "claims": c.claims}).to_string())
-    }
-
-    #[test]
-    fn configured_tool_runs_and_is_stored() {
-        let s = session();
-        let ctx = InvokeContext { tool_call_id: Some("abc".into()), ..Default::default() };
-        let out = invoke(&s, "find", &json!({"id": 3}), &ctx, &echo);
-        assert_eq!(out.status, InvokeStatus::Completed, "{}", out.text);
-        assert_eq!(out.envelope["data"]["positional"], json!([3]));
-        let path = out.result_path.unwrap();
-        assert_eq!(path, "/tool_calls/find/abc/result-1.json");
-        let read = s.call("filestore_read", &json!({"path": path, "raw": true})).unwrap();
-        assert!(read.json["text"].as_str().unwrap().contains("\"positional\""));
-        // Validation errors are failed envelopes naming the parameter.
-        let bad = invoke(&s, "find", &json!({"id": "x"}), &ctx, &echo);
-        assert_eq!(bad.status, InvokeStatus::Failed);
-        assert_eq!(bad.envelope["error"]["code"], "invalid-argument");
-        assert!(bad.text.contains("'id'"), "{}", bad.text);
-    }
-
-    #[test]
-    fn builtins_run_inside_and_are_not_stored() {
-        let s = session();
-        let out =
-            invoke(&s, "filestore_ls", &json!({"path": "/"}), &InvokeContext::default(), &echo);
-        assert_eq!(out.status, InvokeStatus::Completed);
-        assert_eq!(out.envelope["success"], true);
-        assert!(out.result_path.is_none());
-    }
-
-    #[test]
-    fn generated_ids_are_unique() {
-        let s = session();
-        let ctx = InvokeContext::default();
-        let a = invoke(&s, "find", &json!({"id": 1}), &ctx, &echo).result_path.unwrap();
-        let b = invoke(&s, "find", &json!({"id": 2}), &ctx, &echo).result_path.unwrap();
-        assert_ne!(a, b);
-    }
-
-    #[test]
-    fn auth_params_come_from_claims() {
-        let s = session();
-        let out = invoke(&s, "secret", &json!({}), &InvokeContext::default(), &echo);
-        assert_eq!(out.envelope["error"]["code"], "unauthorized");
-        let ctx = InvokeContext { claims: json!({"g": {"email": "a@b.c"}}), ..Default::default() };
-        let out = invoke(&s, "secret", &json!({}), &ctx, &echo);
-        assert_eq!(out.envelope["data"]["positional"], json!(["a@b.c"]));
-    }
-
-    fn add_skill(vol: &MemoryVolume, name: &str, front: &str, sidecar: Option<&str>) {
-        use crate::vfs::volume::Volume;
-        let ro = |t: &str| crate::vfs::volume::WriteOptions {
-            read_only: true,
-            entry_type: Some(t.to_string()),
-            ..Default::default()
-        };
-        let md = format!("---\nname: {name}\ndescription: Skill {name}\n{front}---\nDo it.\n");
-        vol.write(
-            &format!("/{name}/SKILL.md"),
-            md.as_bytes(),
-            &ro(crate::skills::skill::TYPE_SKILL),
-        )
-        .unwrap();
-        if let Some(d) = sidecar {
-            vol.write(&format!("/{name}/descriptor.yaml"), d.as_bytes(), &ro("skill_reference"))
-                .unwrap();
-        }
-    }
-
-    #[test]
-    fn skill_descriptors_make_skills_callable() {
-        let mut s = Session::new(Default::default());
-        s.mount("/tool_calls", Box::new(MemoryVolume::new()), 0, true).unwrap();
-        let vol = MemoryVolume::new();
-        s.mount("/skills", Box::new(vol.clone()), 0, false).unwrap();
-        load_config(&s, &[("t.yaml", YAML)]).unwrap();
-        select_toolset(&s, Some("small")).unwrap();
-        add_skill(
-            &vol,
-            "lookup",
-            "",
-            Some(
-                "tool: find\nrequiresApproval: true\ninputs:\n  - {name: id, type: integer, minValue: 1, description: Which row}\n",
-            ),
-        );
-        add_skill(
-            &vol,
-            "seven",
-            "metadata:\n  filestore.tool: find\n  filestore.arguments: '{id: 7}'\n",
-            None,
-        );
-        add_skill(&vol, "broken", "", Some("tool: missing_tool\n"));
-        add_skill(&vol, "find", "", Some("tool: find\n"));
-        let ctx = InvokeContext::default();
-
-        // Not callable until read.
-        let out = invoke(&s, "lookup", &json!({"id": 1}), &ctx, &echo);
-        assert_eq!(out.error.unwrap().kind(), ErrorKind::NotFound);
-
-        let read = s.call("filestore_read", &json!({"path": "/skills/lookup/SKILL.md"})).unwrap();
-        assert_eq!(read.json["activation"]["callable"], "lookup");
-        assert!(read.text.contains("can be called as tool 'lookup'"), "{}", read.text);
-        let listed = list_tools(&s, None).unwrap();
-        let spec = listed.iter().find(|t| t["name"] == "lookup").expect("listed");
-        assert_eq!(spec["description"], "Skill lookup");
-        assert_eq!(spec["inputSchema"]["properties"]["id"]["type"], "integer");
-        assert_eq!(spec["inputSchema"]["required"], json!(["id"]));
-        assert_eq!(spec["annotations"]["requiresApproval"], true, "{spec}");
-
-        // The skill's inputs are validated first, naming the skill's parameter.
-        let bad = invoke(&s, "lookup", &json!({"id": 0}), &ctx, &echo);
-        let e = bad.error.unwrap();
-        assert_eq!(e.kind(), ErrorKind::InvalidArgument);
-        assert!(e.to_string().contains("id"), "{e}");
-        let bad = invoke(&s, "lookup", &json!({}), &ctx, &echo);
-        assert!(bad.error.unwrap().to_string().contains("id"));
-        // Approval, then the target runs with the validated inputs; stored under the skill.
-        let out = invoke(&s, "lookup", &json!({"id": 3}), &ctx, &echo);
-        assert_eq!(out.status, InvokeStatus::Pending);
-        let done = approve(&s, &out.approval_id.unwrap(), &echo).unwrap();
-        assert_eq!(done.status, InvokeStatus::Completed);
-        assert_eq!(done.envelope["data"]["positional"], json!([3]));
-        assert!(done.result_path.unwrap().starts_with("/tool_calls/lookup/"));
-
-        // Metadata descriptor: fixed arguments the model cannot set; no approval.
-        let read = s.call("filestore_read", &json!({"path": "/skills/seven/SKILL.md"})).unwrap();
-        assert_eq!(read.json["activation"]["callable"], "seven");
-        let out = invoke(&s, "seven", &json!({}), &ctx, &echo);
-        assert_eq!(out.status, InvokeStatus::Completed, "{:?}", out.error);
-        assert_eq!(out.envelope["data"]["positional"], json!([7]));
-        let out = invoke(&s, "seven", &json!({"id": 8}), &ctx, &echo);
-        assert_eq!(out.error.unwrap().kind(), ErrorKind::InvalidArgument);
-
-        // A descriptor that does not bind: reported, the skill still reads.
-        let read = s.call("filestore_read", &json!({"path": "/skills/broken/SKILL.md"})).unwrap();
-        let why = read.json["activation"]["not_callable"].as_str().unwrap();
-        assert!(why.contains("runs tool 'missing_tool'"), "{why}");
-        assert!(read.text.contains("cannot be called"), "{}", read.text);
-        // A skill named like an existing tool never shadows it.
-        let read = s.call("filestore_read", &json!({"path": "/skills/find/SKILL.md"})).unwrap();
-        assert!(
-            read.json["activation"]["not_callable"].as_str().unwrap().contains("already exists")
-        );
-        let out = invoke(&s, "find", &json!({"id": 2}), &ctx, &echo);
-        assert_eq!(out.envelope["data"]["args"], json!({"id": 2}));
-
-        // An invalid sidecar written later fails the read with every reason.
-        add_skill(&vol, "bad", "", Some("tool: find\nrequiresApproval: maybe\ncolour: red\n"));
-        let e = s.call("filestore_read", &json!({"path": "/skills/bad/SKILL.md"})).unwrap_err();
-        assert!(e.to_string().contains("requiresApproval must be true or false"), "{e}");
-        assert!(e.to_string().contains("unknown field 'colour'"), "{e}");
-    }
-
-    #[test]
-    fn approval_parks_then_runs_or_drops() {
-        let s = session();
-        let out = invoke(&s, "drop", &json!({}), &InvokeContext::default(), &echo);
-        assert_eq!(out.status, InvokeStatus::Pending);
-        let id = out.approval_id.unwrap();
-        let done = approve(&s, &id, &echo).unwrap();
-        assert_eq!(done.status, InvokeStatus::Completed);
-        assert_eq!(approve(&s, &id, &echo).unwrap_err().kind(), ErrorKind::NotFound);
-        let out = invoke(&s, "drop", &json!({}), &InvokeContext::default(), &echo);
-        let id = out.approval_id.unwrap();
-        reject(&s, &id).unwrap();
-        assert_eq!(reject(&s, &id).unwrap_err().kind(), ErrorKind::NotFound);
-    }
-
-    #[test]
-    fn toolsets_and_activation() {
-        let s = session();
-        let v0 = tools_version(&s);
-        select_toolset(&s, Some("small")).unwrap();
-        assert!(tools_version(&s) > v0);
-        let names: Vec<String> = list_tools(&s, None)
-            .unwrap()
-            .iter()
-            .map(|t| t["name"].as_str().unwrap().to_string())
-            .collect();
-        assert!(names.contains(&"find".to_string()) && !names.contains(&"drop".to_string()));
-        let out = invoke(&s, "drop", &json!({}), &InvokeContext::default(), &echo);
-        assert!(out.text.contains("not in the selected toolset"), "{}", out.text);
-        assert_eq!(activate(&s, &["drop"]).unwrap(), 1);
-        let out = invoke(&s, "drop", &json!({}), &InvokeContext::default(), &echo);
-        assert_eq!(out.status, InvokeStatus::Pending);
-        assert_eq!(select_toolset(&s, Some("nope")).unwrap_err().kind(), ErrorKind::NotFound);
-        let out = invoke(&s, "nope", &json!({}), &InvokeContext::default(), &echo);
-        assert_eq!(out.envelope["error"]["code"], "not-found");
-    }
-
-    #[test]
-    fn large_results_are_offloaded() {
-        let s = session();
-        let big = |_: &ExternalCall| -> Result<String> {
-            let rows: Vec<Value> =
-                (0..5000).map(|i| json!({"i": i, "pad": "x".repeat(40)})).collect();
-            Ok(Value::Array(rows).to_string())
-        };
-        let out = invoke(&s, "find", &json!({"id": 1}), &InvokeContext::default(), &big);
-        assert!(out.offloaded);
-        assert!(out.text.len() < 10_000);
-        assert!(out.text.contains(out.result_path.as_deref().unwrap()));
-        assert!(out.envelope.get("data").is_none());
-        let err =
-            |_: &ExternalCall| -> Result<String> { Err(Error::new(ErrorKind::Backend, "boom")) };
-        let out = invoke(
-            &s,
-            "find",
-            &json!({"id": 1}),
-            &InvokeContext { tool_call_id: Some("e".into()), ..Default::default() },
-            &err,
-        );
-        assert_eq!(out.envelope["error"]["code"], "backend");
-        assert!(!results::call_dir_exists(s.mounts(), "find", "e"));
-    }
-}

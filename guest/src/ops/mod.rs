@@ -14,6 +14,8 @@
 //! [`crate::vfs::mounts::MountTable`] and [`crate::vfs::limits::Limits`], not a
 //! session, so they know nothing of configured tools or skills.
 
+use serde_json::Value;
+
 pub mod builtin;
 pub mod edit;
 pub mod filetypes;
@@ -24,3 +26,12 @@ pub mod mutate;
 pub mod read;
 pub mod request;
 pub mod tree;
+
+/// The output of a tool call: the structured result and its text for an LLM.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolOutput {
+    /// Structured result.
+    pub json: Value,
+    /// Rendered text.
+    pub text: String,
+}

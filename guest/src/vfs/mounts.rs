@@ -375,6 +375,11 @@ impl MountTable {
         Ok(Walk { entries, truncated })
     }
 
+    /// Whether any mount accepts writes (decides whether mutating tools are offered).
+    pub fn any_writable(&self) -> bool {
+        self.mounts.iter().any(|m| !m.read_only)
+    }
+
     /// The layer a mutation of `path` goes to: the first writable layer of its mount
     /// point. A path in a read-only mount (or only beneath mount directories) is
     /// refused with `read-only` naming the path.

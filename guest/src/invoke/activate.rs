@@ -1,0 +1,97 @@
+//! Skill activation: reading a skill's `SKILL.md` makes its `allowed-tools` (and,
+//! with a descriptor, the skill itself) callable in the session (DESIGN §8).
+
+use super::Sandbox;
+use crate::ops::builtin;
+use crate::error::{Error, ErrorKind, Result};
+
+/// Activates the `allowed-tools` of the skill whose `SKILL.md` is at `path` (an entry
+/// of type `skill`, i.e. validated when the skills volume was loaded). Called when
+/// the agent reads a skill with `filestore_read`. Unknown tools are reported in the
+/// activation, not fatal; tools already offered are not duplicated.
+pub fn activate_skill(session: &dyn Sandbox, path: &str) -> Result<crate::skills::skill::Activation> {
+    use crate::skills::skill;
+    let (entry, bytes) = session.mounts().read_all(path, skill::MAX_SKILL_FILE_BYTES as u64)?;
+    let text = String::from_utf8(bytes)
+        .map_err(|_| Error::at(ErrorKind::InvalidArgument, path, "SKILL.md is not UTF-8 text"))?;
+    let folder = crate::vfs::paths::parent(&entry.path)
+        .map(crate::vfs::paths::file_name)
+        .unwrap_or_default();
+    let skill = skill::parse(&entry.path, folder, &text)
+        .map_err(|p| Error::at(ErrorKind::InvalidArgument, path, p.reasons.join("; ")))?;
+    let descriptor = read_descriptor(session, &entry.path, &skill)?;
+    let mut st = session.tool_state().borrow_mut();
+    let exposed: Vec<String> = st.exposed().into_iter().map(|t| t.name.clone()).collect();
+    let dynamic: Vec<String> = st.dynamic.iter().map(|(n, _)| n.clone()).collect();
+    let configured: Vec<String> = st
+        .config
+        .as_ref()
+        .map(|c| c.tools().iter().map(|t| t.name.clone()).collect())
+        .unwrap_or_default();
+    let known = |t: &str| {
+        builtin::is_builtin(t)
+            || configured.iter().any(|c| c == t)
+            || dynamic.iter().any(|d| d == t)
+    };
+    let is_static = |t: &str| {
+        builtin::is_builtin(t) || exposed.iter().any(|e| e == t) || dynamic.iter().any(|d| d == t)
+    };
+    // The skill as a tool: bound to the configuration now (it may have changed since
+    // the skills were loaded), and never shadowing a tool the session already has.
+    let mut not_callable = None;
+    let callable = match descriptor {
+        None => None,
+        Some(d) => {
+            let taken = known(&skill.name) && st.skills.callable(&skill.name).is_none();
+            match crate::skills::descriptor::bind(&skill, &d, st.config.as_ref()) {
+                Ok(_) if taken => {
+                    not_callable = Some(format!("a tool named '{}' already exists", skill.name));
+                    None
+                }
+                Ok(t) => Some(t),
+                Err(why) => {
+                    not_callable = Some(why);
+                    None
+                }
+            }
+        }
+    };
+    let mut active = std::mem::take(&mut st.skills);
+    let mut act = active.activate(&skill, known, is_static, callable);
+    act.not_callable = not_callable;
+    st.skills = active;
+    if !act.added.is_empty() || !act.removed.is_empty() {
+        st.version += 1;
+    }
+    Ok(act)
+}
+
+/// Reads and checks the descriptor of the skill whose `SKILL.md` is at `skill_md`
+/// (metadata, or the sidecar beside it). An invalid descriptor is an error naming
+/// every reason, as at load time.
+fn read_descriptor(
+    session: &dyn Sandbox,
+    skill_md: &str,
+    skill: &crate::skills::skill::Skill,
+) -> Result<Option<crate::skills::descriptor::Descriptor>> {
+    use crate::skills::descriptor::{self, DESCRIPTOR_FILE, MAX_DESCRIPTOR_BYTES};
+    let dir = crate::vfs::paths::parent(skill_md).unwrap_or("/");
+    let sidecar_path = crate::vfs::paths::join(dir, DESCRIPTOR_FILE)?;
+    let sidecar = match session.mounts().read_all(&sidecar_path, MAX_DESCRIPTOR_BYTES as u64) {
+        Ok((_, bytes)) => Some(String::from_utf8(bytes).map_err(|_| {
+            Error::at(ErrorKind::InvalidArgument, &sidecar_path, "descriptor is not UTF-8 text")
+        })?),
+        Err(e) if e.kind() == ErrorKind::NotFound => None,
+        Err(e) => return Err(e),
+    };
+    descriptor::load(skill, sidecar.as_deref().map(|t| (sidecar_path.as_str(), t))).map_err(
+        |reasons| {
+            Error::at(
+                ErrorKind::InvalidArgument,
+                skill_md,
+                format!("invalid skill descriptor: {}", reasons.join("; ")),
+            )
+        },
+    )
+}
+
