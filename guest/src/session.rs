@@ -22,7 +22,6 @@ use crate::vfs::volume::Volume;
 
 pub use crate::ops::ToolOutput;
 
-
 /// Mounts + limits + operations.
 #[derive(Debug, Default)]
 pub struct Session {

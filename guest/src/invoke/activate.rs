@@ -2,14 +2,17 @@
 //! with a descriptor, the skill itself) callable in the session (DESIGN §8).
 
 use super::Sandbox;
-use crate::ops::builtin;
 use crate::error::{Error, ErrorKind, Result};
+use crate::ops::builtin;
 
 /// Activates the `allowed-tools` of the skill whose `SKILL.md` is at `path` (an entry
 /// of type `skill`, i.e. validated when the skills volume was loaded). Called when
 /// the agent reads a skill with `filestore_read`. Unknown tools are reported in the
 /// activation, not fatal; tools already offered are not duplicated.
-pub fn activate_skill(session: &dyn Sandbox, path: &str) -> Result<crate::skills::skill::Activation> {
+pub fn activate_skill(
+    session: &dyn Sandbox,
+    path: &str,
+) -> Result<crate::skills::skill::Activation> {
     use crate::skills::skill;
     let (entry, bytes) = session.mounts().read_all(path, skill::MAX_SKILL_FILE_BYTES as u64)?;
     let text = String::from_utf8(bytes)
@@ -94,4 +97,3 @@ fn read_descriptor(
         },
     )
 }
-

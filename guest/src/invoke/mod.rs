@@ -8,7 +8,7 @@
 //!    configured tool of the selected toolset. A configured tool outside the selected
 //!    toolset is `not-found` until something activates it.
 //! 2. **authorise** (`authRequired`: any one listed service verified the caller) and
-//! 3. **validate and default** the arguments ([`params::validate_call`]); auth
+//! 3. **validate and default** the arguments ([`ToolConfig::validate_call`]); auth
 //!    parameters take their values from the verified claims only.
 //! 4. **run**: built-ins inside the component, never stored or offloaded; every other
 //!    tool through the host ([`ToolExecutor`], the imported `tool-host` in the
@@ -47,8 +47,8 @@
 //! assert_eq!(out.result_path.as_deref(), Some("/tool_calls/find/call_1/result-1.json"));
 //! ```
 
-pub mod results;
 pub mod activate;
+pub mod results;
 pub mod state;
 #[cfg(test)]
 mod tests;
@@ -56,12 +56,12 @@ mod tests;
 use serde_json::{Value, json};
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::ops::builtin;
 use crate::ops::ToolOutput;
-use crate::vfs::mounts::MountTable;
+use crate::ops::builtin;
 use crate::tools::config::ToolConfig;
 use crate::tools::params::{self, VerifiedClaims};
 use crate::tools::toolrefs::CallRef;
+use crate::vfs::mounts::MountTable;
 
 pub use activate::activate_skill;
 pub use state::{
@@ -251,7 +251,8 @@ fn find(session: &dyn Sandbox, name: &str) -> Result<Found> {
             ),
         ));
     }
-    let mut names: Vec<String> = builtin::specs(session.mounts().any_writable()).into_iter().map(|s| s.name).collect();
+    let mut names: Vec<String> =
+        builtin::specs(session.mounts().any_writable()).into_iter().map(|s| s.name).collect();
     names.extend(st.exposed().into_iter().map(|t| t.name.clone()));
     names.extend(st.dynamic.iter().map(|(n, _)| n.clone()));
     for t in st.skills.tools() {
@@ -303,7 +304,12 @@ enum Prepared {
     External { call: Box<ExternalCall>, approval: bool },
 }
 
-fn prepare(session: &dyn Sandbox, name: &str, args: &Value, ctx: &InvokeContext) -> Result<Prepared> {
+fn prepare(
+    session: &dyn Sandbox,
+    name: &str,
+    args: &Value,
+    ctx: &InvokeContext,
+) -> Result<Prepared> {
     let claims = VerifiedClaims::from_json(&ctx.claims)?;
     let claims_json = || if ctx.claims.is_null() { json!({}) } else { ctx.claims.clone() };
     match find(session, name)? {
@@ -319,13 +325,12 @@ fn prepare(session: &dyn Sandbox, name: &str, args: &Value, ctx: &InvokeContext)
                     merged.insert(a.name.clone(), v.clone());
                 }
             }
-            let v =
-                params::validate_call(&target, &Value::Object(merged), &claims).map_err(|e| {
-                    Error::new(
-                        e.kind(),
-                        format!("skill '{}' (runs tool '{}'): {e}", skill.spec.name, target.name),
-                    )
-                })?;
+            let v = target.validate_call(&Value::Object(merged), &claims).map_err(|e| {
+                Error::new(
+                    e.kind(),
+                    format!("skill '{}' (runs tool '{}'): {e}", skill.spec.name, target.name),
+                )
+            })?;
             let call = ExternalCall {
                 tool_name: skill.spec.name.clone(),
                 tool_type: target.tool_type.clone(),
@@ -345,7 +350,7 @@ fn prepare(session: &dyn Sandbox, name: &str, args: &Value, ctx: &InvokeContext)
             })
         }
         Found::Configured(tool) => {
-            let v = params::validate_call(&tool, args, &claims)?;
+            let v = tool.validate_call(args, &claims)?;
             let call = ExternalCall {
                 tool_name: tool.name.clone(),
                 tool_type: tool.tool_type.clone(),
@@ -458,7 +463,11 @@ fn unknown_approval(id: &str) -> Error {
     Error::new(ErrorKind::NotFound, format!("no call waits for approval as '{id}'"))
 }
 
-fn run_external(session: &dyn Sandbox, call: &ExternalCall, exec: &dyn ToolExecutor) -> InvokeOutcome {
+fn run_external(
+    session: &dyn Sandbox,
+    call: &ExternalCall,
+    exec: &dyn ToolExecutor,
+) -> InvokeOutcome {
     let text = match exec.call(call) {
         Ok(t) => t,
         Err(e) => return InvokeOutcome::failed(e),
@@ -515,4 +524,3 @@ fn run_external(session: &dyn Sandbox, call: &ExternalCall, exec: &dyn ToolExecu
     }
     outcome
 }
-

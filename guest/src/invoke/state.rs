@@ -258,4 +258,3 @@ pub fn tools_version(session: &dyn Sandbox) -> u64 {
 
 /// The session's tool state cell type (see [`Sandbox::tool_state`]).
 pub type ToolStateCell = RefCell<ToolState>;
-

@@ -47,8 +47,7 @@ fn configured_tool_runs_and_is_stored() {
 #[test]
 fn builtins_run_inside_and_are_not_stored() {
     let s = session();
-    let out =
-        invoke(&s, "filestore_ls", &json!({"path": "/"}), &InvokeContext::default(), &echo);
+    let out = invoke(&s, "filestore_ls", &json!({"path": "/"}), &InvokeContext::default(), &echo);
     assert_eq!(out.status, InvokeStatus::Completed);
     assert_eq!(out.envelope["success"], true);
     assert!(out.result_path.is_none());
@@ -81,12 +80,8 @@ fn add_skill(vol: &MemoryVolume, name: &str, front: &str, sidecar: Option<&str>)
         ..Default::default()
     };
     let md = format!("---\nname: {name}\ndescription: Skill {name}\n{front}---\nDo it.\n");
-    vol.write(
-        &format!("/{name}/SKILL.md"),
-        md.as_bytes(),
-        &ro(crate::skills::skill::TYPE_SKILL),
-    )
-    .unwrap();
+    vol.write(&format!("/{name}/SKILL.md"), md.as_bytes(), &ro(crate::skills::skill::TYPE_SKILL))
+        .unwrap();
     if let Some(d) = sidecar {
         vol.write(&format!("/{name}/descriptor.yaml"), d.as_bytes(), &ro("skill_reference"))
             .unwrap();
@@ -164,9 +159,7 @@ fn skill_descriptors_make_skills_callable() {
     assert!(read.text.contains("cannot be called"), "{}", read.text);
     // A skill named like an existing tool never shadows it.
     let read = s.call("filestore_read", &json!({"path": "/skills/find/SKILL.md"})).unwrap();
-    assert!(
-        read.json["activation"]["not_callable"].as_str().unwrap().contains("already exists")
-    );
+    assert!(read.json["activation"]["not_callable"].as_str().unwrap().contains("already exists"));
     let out = invoke(&s, "find", &json!({"id": 2}), &ctx, &echo);
     assert_eq!(out.envelope["data"]["args"], json!({"id": 2}));
 
@@ -218,8 +211,7 @@ fn toolsets_and_activation() {
 fn large_results_are_offloaded() {
     let s = session();
     let big = |_: &ExternalCall| -> Result<String> {
-        let rows: Vec<Value> =
-            (0..5000).map(|i| json!({"i": i, "pad": "x".repeat(40)})).collect();
+        let rows: Vec<Value> = (0..5000).map(|i| json!({"i": i, "pad": "x".repeat(40)})).collect();
         Ok(Value::Array(rows).to_string())
     };
     let out = invoke(&s, "find", &json!({"id": 1}), &InvokeContext::default(), &big);
@@ -227,8 +219,7 @@ fn large_results_are_offloaded() {
     assert!(out.text.len() < 10_000);
     assert!(out.text.contains(out.result_path.as_deref().unwrap()));
     assert!(out.envelope.get("data").is_none());
-    let err =
-        |_: &ExternalCall| -> Result<String> { Err(Error::new(ErrorKind::Backend, "boom")) };
+    let err = |_: &ExternalCall| -> Result<String> { Err(Error::new(ErrorKind::Backend, "boom")) };
     let out = invoke(
         &s,
         "find",

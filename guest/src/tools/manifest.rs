@@ -27,43 +27,7 @@ use crate::error::Result;
 use crate::tools::config::{Config, ToolConfig};
 use crate::tools::params::{ParamType, Parameter};
 
-/// Behaviour hints of a tool. The first five are MCP tool annotations (unset hints keep
-/// MCP's defaults: not read-only, destructive, not idempotent, open world);
-/// `requires_approval` is filestore's: an invocation waits for the host to approve it.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ToolAnnotations {
-    /// A human title.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub title: Option<String>,
-    /// The tool does not modify its environment.
-    #[serde(default, rename = "readOnlyHint", skip_serializing_if = "Option::is_none")]
-    pub read_only: Option<bool>,
-    /// The tool may perform destructive updates.
-    #[serde(default, rename = "destructiveHint", skip_serializing_if = "Option::is_none")]
-    pub destructive: Option<bool>,
-    /// Repeating a call with the same arguments has no further effect.
-    #[serde(default, rename = "idempotentHint", skip_serializing_if = "Option::is_none")]
-    pub idempotent: Option<bool>,
-    /// The tool interacts with external entities.
-    #[serde(default, rename = "openWorldHint", skip_serializing_if = "Option::is_none")]
-    pub open_world: Option<bool>,
-    /// Every invocation returns a pending outcome until the host approves it.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub requires_approval: bool,
-}
-
-impl ToolAnnotations {
-    /// Whether the tool is declared read-only (MCP default: no).
-    pub fn is_read_only(&self) -> bool {
-        self.read_only.unwrap_or(false)
-    }
-
-    /// Whether the tool may be destructive (MCP default: yes, unless read-only).
-    pub fn is_destructive(&self) -> bool {
-        self.destructive.unwrap_or(!self.is_read_only())
-    }
-}
+pub use crate::tools::config::ToolAnnotations;
 
 /// A tool as a client sees it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -8,9 +8,9 @@ use serde_json::{Map, Number, Value};
 use super::yaml::{self, Entry, Mark, Node, Value as Y};
 use super::{
     AuthServiceConfig, Config, ConfigError, ConfigErrorKind as K, Location, MAX_NAME_LEN,
-    RUNNABLE_TOOL_TYPES, ResourceKind, SourceConfig, ToolConfig, ToolsetConfig, is_valid_name,
+    RUNNABLE_TOOL_TYPES, ResourceKind, SourceConfig, ToolAnnotations, ToolConfig, ToolsetConfig,
+    is_valid_name,
 };
-use crate::tools::manifest::ToolAnnotations;
 use crate::tools::params::{
     self, AuthField, Escape, ParamRole, ParamType, Parameter, Template, TemplatePart, ValueMatcher,
 };

@@ -51,11 +51,14 @@ pub(crate) mod yaml;
 
 use std::fmt;
 
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::tools::manifest::ToolAnnotations;
-use crate::tools::params::{ParamRole, Parameter};
+use crate::tools::params::{
+    ParamRole, Parameter, Template, ValidatedCall, VerifiedClaims, check_auth_required,
+    percent_encode, validate_args,
+};
 
 /// Deepest nesting of mappings and sequences accepted in a configuration document.
 /// Every pass over a document recurses; a hostile `[[[[...` must not exhaust the stack.
@@ -318,6 +321,78 @@ impl ToolConfig {
     /// The parameter called `name`.
     pub fn parameter(&self, name: &str) -> Option<&Parameter> {
         self.parameters.iter().find(|p| p.name == name)
+    }
+
+    /// Validates one call of this tool: `authRequired`, every parameter of every
+    /// role, then template substitution into the statement.
+    pub fn validate_call(&self, args: &Value, claims: &VerifiedClaims) -> Result<ValidatedCall> {
+        let tool = self;
+        check_auth_required(&tool.name, &tool.auth_required, claims)?;
+        let args = validate_args(&tool.parameters, args, claims)?;
+        let statement = match &tool.statement {
+            Some(s) if tool.parameters.iter().any(|p| p.role == ParamRole::Template) => {
+                let template = Template::parse(s).map_err(|e| {
+                    Error::new(
+                        ErrorKind::InvalidArgument,
+                        format!("tool '{}': statement: {e}", tool.name),
+                    )
+                })?;
+                Some(template.render(&args)?)
+            }
+            Some(s) => Some(s.clone()),
+            None => None,
+        };
+        let path = match tool.fields.get("path") {
+            Some(Value::String(p)) if tool.tool_type == "http" => {
+                let template = Template::parse(p).map_err(|e| {
+                    Error::new(
+                        ErrorKind::InvalidArgument,
+                        format!("tool '{}': path: {e}", tool.name),
+                    )
+                })?;
+                Some(template.render_with(&args, percent_encode)?)
+            }
+            _ => None,
+        };
+        Ok(ValidatedCall { tool: tool.name.clone(), args, statement, path })
+    }
+}
+
+/// Behaviour hints of a tool. The first five are MCP tool annotations (unset hints keep
+/// MCP's defaults: not read-only, destructive, not idempotent, open world);
+/// `requires_approval` is filestore's: an invocation waits for the host to approve it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolAnnotations {
+    /// A human title.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// The tool does not modify its environment.
+    #[serde(default, rename = "readOnlyHint", skip_serializing_if = "Option::is_none")]
+    pub read_only: Option<bool>,
+    /// The tool may perform destructive updates.
+    #[serde(default, rename = "destructiveHint", skip_serializing_if = "Option::is_none")]
+    pub destructive: Option<bool>,
+    /// Repeating a call with the same arguments has no further effect.
+    #[serde(default, rename = "idempotentHint", skip_serializing_if = "Option::is_none")]
+    pub idempotent: Option<bool>,
+    /// The tool interacts with external entities.
+    #[serde(default, rename = "openWorldHint", skip_serializing_if = "Option::is_none")]
+    pub open_world: Option<bool>,
+    /// Every invocation returns a pending outcome until the host approves it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub requires_approval: bool,
+}
+
+impl ToolAnnotations {
+    /// Whether the tool is declared read-only (MCP default: no).
+    pub fn is_read_only(&self) -> bool {
+        self.read_only.unwrap_or(false)
+    }
+
+    /// Whether the tool may be destructive (MCP default: yes, unless read-only).
+    pub fn is_destructive(&self) -> bool {
+        self.destructive.unwrap_or(!self.is_read_only())
     }
 }
 

@@ -6,7 +6,7 @@ use serde_json::json;
 
 use super::*;
 use crate::tools::manifest;
-use crate::tools::params::{ParamType, VerifiedClaims, validate_call};
+use crate::tools::params::{ParamType, VerifiedClaims};
 
 const V2_EXAMPLE: &str = include_str!("../../../tests-data/toolbox-v2-example.yaml");
 const V1_EXAMPLE: &str = include_str!("../../../tests-data/toolbox-v1-example.yaml");
@@ -84,40 +84,37 @@ fn calls_of_loaded_tools() {
     let cfg = load1(PARAMS_EXAMPLE).unwrap();
     let none = VerifiedClaims::new();
     let t = cfg.tool("select_columns_from_table").unwrap();
-    let call =
-        validate_call(t, &json!({"tableName": "flights", "columnNames": ["id", "na\"me"]}), &none)
-            .unwrap();
+    let call = t
+        .validate_call(&json!({"tableName": "flights", "columnNames": ["id", "na\"me"]}), &none)
+        .unwrap();
     assert_eq!(call.statement.as_deref(), Some("SELECT \"id\", \"na\"\"me\" FROM flights\n"));
-    let e =
-        validate_call(t, &json!({"tableName": "flights; DROP TABLE x", "columnNames": []}), &none)
-            .unwrap_err();
+    let e = t
+        .validate_call(&json!({"tableName": "flights; DROP TABLE x", "columnNames": []}), &none)
+        .unwrap_err();
     assert!(e.message().starts_with("parameter 'tableName': value"), "{}", e.message());
 
     let t = cfg.tool("search_flights_by_user_id").unwrap();
     let claims = VerifiedClaims::new().with("my-google-auth", json!({"sub": "u-42"}));
-    let call = validate_call(t, &json!({"user_id": "someone-else"}), &claims).unwrap();
+    let call = t.validate_call(&json!({"user_id": "someone-else"}), &claims).unwrap();
     assert_eq!(call.args.positional(), vec![json!("u-42")]);
 
     let t = cfg.tool("search_all_flight").unwrap();
-    let e = validate_call(t, &json!({}), &none).unwrap_err();
+    let e = t.validate_call(&json!({}), &none).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Unauthorized);
     let ok = VerifiedClaims::new().with("other-auth-service", json!({}));
     assert_eq!(
-        validate_call(t, &json!({}), &ok).unwrap().statement.as_deref(),
+        t.validate_call(&json!({}), &ok).unwrap().statement.as_deref(),
         Some("SELECT * FROM flights\n")
     );
 
     let t = cfg.tool("search_preferred_airlines").unwrap();
-    let call = validate_call(
-        t,
-        &json!({"preferred_airlines": ["DL"], "execution_context": {"a": 1}}),
-        &none,
-    )
-    .unwrap();
+    let call = t
+        .validate_call(&json!({"preferred_airlines": ["DL"], "execution_context": {"a": 1}}), &none)
+        .unwrap();
     assert_eq!(call.args.positional(), vec![json!(["DL"]), json!({"a": 1}), json!(null)]);
-    let e =
-        validate_call(t, &json!({"preferred_airlines": [], "user_scores": {"bob": "high"}}), &none)
-            .unwrap_err();
+    let e = t
+        .validate_call(&json!({"preferred_airlines": [], "user_scores": {"bob": "high"}}), &none)
+        .unwrap_err();
     assert_eq!(
         e.message(),
         "parameter 'user_scores': key 'bob': expected integer, got string \"high\""
@@ -156,7 +153,7 @@ fn runnable_tools_and_manifests() {
     assert!(manifest::specs(&cfg, Some("writers")).is_err());
 
     let call =
-        validate_call(http, &json!({"section": "docs", "q": "x"}), &VerifiedClaims::new()).unwrap();
+        http.validate_call(&json!({"section": "docs", "q": "x"}), &VerifiedClaims::new()).unwrap();
     assert_eq!(
         call.args.with_role(crate::tools::params::ParamRole::Query),
         json!({"q": "x", "limit": 10}).as_object().unwrap().clone()
@@ -168,11 +165,11 @@ fn runnable_tools_and_manifests() {
     let keys: Vec<&String> = http.document.keys().take(4).collect();
     assert_eq!(keys, ["kind", "name", "type", "source"]);
     let sqlite = cfg.tool("find_user").unwrap();
-    let call = validate_call(sqlite, &json!({"id": 7}), &VerifiedClaims::new()).unwrap();
+    let call = sqlite.validate_call(&json!({"id": 7}), &VerifiedClaims::new()).unwrap();
     assert_eq!(call.path, None);
     assert_eq!(call.statement.as_deref(), Some("SELECT * FROM users WHERE id = ?;"));
     assert_eq!(call.args.positional(), vec![json!(7)]);
-    let e = validate_call(sqlite, &json!({"id": 0}), &VerifiedClaims::new()).unwrap_err();
+    let e = sqlite.validate_call(&json!({"id": 0}), &VerifiedClaims::new()).unwrap_err();
     assert_eq!(e.message(), "parameter 'id': value 0 is less than the minimum 1");
 }
 
@@ -182,9 +179,11 @@ fn http_path_values_are_percent_encoded() {
         kind: tool\nname: t\ntype: http\nsource: api\ndescription: d\nmethod: GET\n\
         path: /users/{{.id}}/posts\npathParams:\n  - {name: id, type: string}\n";
     let cfg = load1(text).unwrap();
-    let call =
-        validate_call(cfg.tool("t").unwrap(), &json!({"id": "../admin"}), &VerifiedClaims::new())
-            .unwrap();
+    let call = cfg
+        .tool("t")
+        .unwrap()
+        .validate_call(&json!({"id": "../admin"}), &VerifiedClaims::new())
+        .unwrap();
     assert_eq!(call.path.as_deref(), Some("/users/%2E%2E%2Fadmin/posts"));
 }
 
