@@ -1,0 +1,467 @@
+//! `filestore_grep`: search file contents with a regular expression (DESIGN §5).
+//!
+//! The regex is the Rust `regex` crate's (linear time, no catastrophic backtracking),
+//! with a compiled-size limit. Semantics follow `rg -n -uu PATTERN`:
+//!
+//! - **Lines.** Without `multiline` a match never spans lines: as in ripgrep, `\n` is
+//!   removed from every class of the pattern (`\s`, `[^"]`, ...) and a literal `\n` is
+//!   an error. `^` and `$` match at line boundaries; a `\r` before `\n` is an ordinary
+//!   character for matching and is dropped from the text shown.
+//! - **Multiline.** `.` also matches `\n` and a match may span lines; every line a match
+//!   touches is reported as a matching line.
+//! - **Files.** Every file below `path` (or `path` itself when it names a file), in
+//!   path order, optionally filtered by `glob` (see [`crate::ops::glob`]) and `type` (see
+//!   [`crate::ops::filetypes`]). A file with a NUL byte is binary and skipped; other
+//!   invalid UTF-8 is searched and shown lossily. Files over the session's size limit
+//!   are skipped and counted.
+//!
+//! The search runs over each file's whole buffer (no splitting into lines), counting
+//! newlines only between matches; `files_with_matches` stops at a file's first match
+//! and the whole search stops once the requested page is full (except in `count` mode,
+//! whose totals cover every file).
+//!
+//! "No file passed the filters" and "no line matched" are different, non-error
+//! answers: the counters of [`GrepResult`] say which, and [`render`] says it in words.
+
+mod matcher;
+mod printer;
+mod render;
+#[cfg(test)]
+mod tests;
+
+use matcher::{for_each_match_line, has_match};
+use printer::ContentPrinter;
+
+pub use matcher::compile;
+pub use render::render;
+
+use std::ops::ControlFlow;
+
+use memchr::memchr;
+use serde::{Deserialize, Serialize};
+
+use crate::error::{ErrorKind, Result};
+use crate::ops::filetypes::TypeMatcher;
+use crate::ops::glob::GlobMatcher;
+use crate::vfs::entry::Entry;
+use crate::vfs::limits::Limits;
+use crate::vfs::mounts::MountTable;
+use crate::vfs::paths;
+
+/// Default number of records (files, lines or counts) one grep call returns.
+pub const DEFAULT_HEAD_LIMIT: usize = 250;
+
+/// Nesting accepted when compiling the normalised pattern. The agent's pattern is
+/// held to the parser's default (250); printing it back adds a group per level.
+const COMPILED_NEST_LIMIT: u32 = 1000;
+
+fn default_head_limit() -> usize {
+    DEFAULT_HEAD_LIMIT
+}
+
+/// What grep returns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OutputMode {
+    /// The paths of files with at least one matching line, sorted.
+    #[default]
+    FilesWithMatches,
+    /// Matching lines (and context lines) with their line numbers.
+    Content,
+    /// Per file, the number of matching lines, plus totals.
+    Count,
+}
+
+impl OutputMode {
+    /// The parameter value (`files_with_matches`, `content`, `count`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OutputMode::FilesWithMatches => "files_with_matches",
+            OutputMode::Content => "content",
+            OutputMode::Count => "count",
+        }
+    }
+}
+
+/// Arguments of `filestore_grep`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GrepRequest {
+    /// A Rust `regex` pattern (or a literal string with `fixed`).
+    pub pattern: String,
+    /// The directory to search, or a single file (default `/`).
+    #[serde(default = "crate::ops::request::default_root")]
+    pub path: String,
+    /// Only files matching this glob: a pattern without `/` matches file names at any
+    /// depth, one with `/` is relative to `path`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub glob: Option<String>,
+    /// Only files of this type (`rust`, `py`, `ts`, ...; several separated by commas).
+    #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
+    pub file_type: Option<String>,
+    /// Match `pattern` as a literal string.
+    #[serde(default)]
+    pub fixed: bool,
+    /// Ignore case.
+    #[serde(default)]
+    pub case_insensitive: bool,
+    /// Let `.` match newlines and matches span lines.
+    #[serde(default)]
+    pub multiline: bool,
+    /// Context lines before each match (content mode).
+    #[serde(default)]
+    pub before: usize,
+    /// Context lines after each match (content mode).
+    #[serde(default)]
+    pub after: usize,
+    /// Context lines before and after, where `before`/`after` are 0 (content mode).
+    #[serde(default)]
+    pub context: usize,
+    /// `files_with_matches` (default), `content` or `count`.
+    #[serde(default)]
+    pub output_mode: OutputMode,
+    /// Records per page (default 250; 0 means as many as the session allows).
+    #[serde(default = "default_head_limit")]
+    pub head_limit: usize,
+    /// Records to skip before the page starts.
+    #[serde(default)]
+    pub offset: usize,
+}
+
+impl GrepRequest {
+    /// A request with every optional parameter at its default.
+    pub fn new(pattern: impl Into<String>, path: impl Into<String>) -> GrepRequest {
+        GrepRequest {
+            pattern: pattern.into(),
+            path: path.into(),
+            glob: None,
+            file_type: None,
+            fixed: false,
+            case_insensitive: false,
+            multiline: false,
+            before: 0,
+            after: 0,
+            context: 0,
+            output_mode: OutputMode::default(),
+            head_limit: DEFAULT_HEAD_LIMIT,
+            offset: 0,
+        }
+    }
+
+    /// Context lines before a match: `before`, or `context` when `before` is 0.
+    pub fn before_lines(&self) -> usize {
+        if self.before == 0 { self.context } else { self.before }
+    }
+
+    /// Context lines after a match: `after`, or `context` when `after` is 0.
+    pub fn after_lines(&self) -> usize {
+        if self.after == 0 { self.context } else { self.after }
+    }
+}
+
+/// One line of content-mode output.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GrepLine {
+    /// Virtual path of the file.
+    pub path: String,
+    /// Line number, 1-based.
+    pub line: u64,
+    /// The line without its terminator (`\n`, `\r\n`), invalid UTF-8 replaced, cut
+    /// after [`MAX_LINE_CHARS`] characters with a marker.
+    pub text: String,
+    /// Whether this is a context line rather than a matching line.
+    pub is_context: bool,
+}
+
+/// One file of count-mode output.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GrepCount {
+    /// Virtual path of the file.
+    pub path: String,
+    /// Number of matching lines.
+    pub count: u64,
+}
+
+/// The answer of `filestore_grep`.
+///
+/// Exactly one of `files`, `lines`, `counts` is present, as chosen by `output_mode`;
+/// it holds one page of records. The `files_*` counters cover the files examined: all
+/// of them when `complete`, else those up to the point the page filled.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GrepResult {
+    /// The pattern as given.
+    pub pattern: String,
+    /// The normalised path searched.
+    pub path: String,
+    /// The glob filter, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub glob: Option<String>,
+    /// The type filter, if any.
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    pub file_type: Option<String>,
+    /// The mode that selected the records.
+    pub output_mode: OutputMode,
+    /// Context lines before each match in effect (content mode).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub before: usize,
+    /// Context lines after each match in effect (content mode).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub after: usize,
+    /// `files_with_matches`: paths of matching files, sorted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub files: Option<Vec<String>>,
+    /// `content`: match and context lines, in file then line order.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lines: Option<Vec<GrepLine>>,
+    /// `count`: files with at least one matching line and how many.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub counts: Option<Vec<GrepCount>>,
+    /// `count`: matching lines over every file searched.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub total_matches: Option<u64>,
+    /// Records skipped before this page.
+    pub offset: usize,
+    /// Whether more records follow this page.
+    pub truncated: bool,
+    /// The `offset` of the next page, when `truncated`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_offset: Option<usize>,
+    /// Records of the mode in all, when the search ran to the end (`complete`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub total_records: Option<usize>,
+    /// Files that passed the `glob` and `type` filters.
+    pub files_considered: usize,
+    /// Files whose content was searched.
+    pub files_searched: usize,
+    /// Files with at least one matching line.
+    pub files_matched: usize,
+    /// Files skipped because they contain a NUL byte.
+    pub files_skipped_binary: usize,
+    /// Files skipped because they exceed the session's file size limit.
+    pub files_skipped_too_large: usize,
+    /// Whether every candidate file was examined (false when the search stopped
+    /// because the page was full).
+    pub complete: bool,
+    /// Whether the directory walk stopped at the session's entry limit.
+    pub walk_truncated: bool,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+/// What a page does with the next record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Admit {
+    /// Before `offset`: count it, keep nothing.
+    Skip,
+    /// On the page: keep it.
+    Take,
+    /// After the page: there is more.
+    Overflow,
+}
+
+/// Offset/limit paging over a stream of records.
+pub(super) struct Pager {
+    skip: usize,
+    cap: usize,
+    seen: usize,
+    taken: usize,
+    more: bool,
+}
+
+impl Pager {
+    fn admit(&mut self) -> Admit {
+        self.seen += 1;
+        if self.skip > 0 {
+            self.skip -= 1;
+            Admit::Skip
+        } else if self.taken < self.cap {
+            self.taken += 1;
+            Admit::Take
+        } else {
+            self.more = true;
+            Admit::Overflow
+        }
+    }
+}
+
+/// Runs `filestore_grep`.
+///
+/// Errors: `not-found` for a missing `path`; `invalid-pattern` for a bad `pattern`
+/// (see [`compile`]) or `glob`; `invalid-argument` for an unknown `type`. Finding
+/// nothing is not an error.
+pub fn grep(mounts: &MountTable, limits: &Limits, req: &GrepRequest) -> Result<GrepResult> {
+    let path = paths::normalize(&req.path)?;
+    let re = compile(req, limits)?;
+    let glob = req.glob.as_deref().map(|g| GlobMatcher::new(g, &path)).transpose()?;
+    let types = req.file_type.as_deref().map(TypeMatcher::new).transpose()?;
+    let me = mounts.stat(&path)?;
+
+    let mode = req.output_mode;
+    let (before, after) =
+        if mode == OutputMode::Content { (req.before_lines(), req.after_lines()) } else { (0, 0) };
+    let mut result = GrepResult {
+        pattern: req.pattern.clone(),
+        path: path.clone(),
+        glob: req.glob.clone(),
+        file_type: req.file_type.clone(),
+        output_mode: mode,
+        before,
+        after,
+        files: (mode == OutputMode::FilesWithMatches).then(Vec::new),
+        lines: (mode == OutputMode::Content).then(Vec::new),
+        counts: (mode == OutputMode::Count).then(Vec::new),
+        total_matches: (mode == OutputMode::Count).then_some(0),
+        offset: req.offset,
+        truncated: false,
+        next_offset: None,
+        total_records: None,
+        files_considered: 0,
+        files_searched: 0,
+        files_matched: 0,
+        files_skipped_binary: 0,
+        files_skipped_too_large: 0,
+        complete: true,
+        walk_truncated: false,
+    };
+
+    // The candidates: `path` itself when it is a file (searched whatever the filters,
+    // as ripgrep does with a file named on its command line), else the files below it.
+    let single = !me.is_dir();
+    let candidates = if single {
+        vec![me]
+    } else {
+        // A glob with a literal directory inside `path` narrows the walk.
+        let root = match &glob {
+            Some(g) if paths::is_within(g.walk_root(), &path) => g.walk_root(),
+            _ => path.as_str(),
+        };
+        match mounts.walk(root, limits.walk_entries) {
+            Ok(w) => {
+                result.walk_truncated = w.truncated;
+                w.entries
+            }
+            Err(e)
+                if root != path
+                    && matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) =>
+            {
+                Vec::new()
+            }
+            Err(e) => return Err(e),
+        }
+    };
+
+    let cap = if req.head_limit == 0 {
+        limits.grep_records
+    } else {
+        req.head_limit.min(limits.grep_records)
+    };
+    let mut pager = Pager { skip: req.offset, cap, seen: 0, taken: 0, more: false };
+    let mut total_matches = 0u64;
+
+    // Links and special files listed by a directory volume have no content to search
+    // (the volume refuses to follow or read them).
+    let searchable =
+        |e: &&Entry| !e.is_dir() && !matches!(e.entry_type.as_str(), "symlink" | "special");
+    for entry in candidates.iter().filter(searchable) {
+        if !single {
+            if glob.as_ref().is_some_and(|g| !g.is_match(&entry.path)) {
+                continue;
+            }
+            if types.as_ref().is_some_and(|t| !t.is_match(entry.name())) {
+                continue;
+            }
+        }
+        result.files_considered += 1;
+        if entry.size > limits.file_bytes {
+            result.files_skipped_too_large += 1;
+            continue;
+        }
+        let read = if single {
+            mounts.read_all(&entry.path, limits.file_bytes).map(|(_, buf)| buf)
+        } else {
+            mounts.read_listed(&entry.path, entry.size, limits.file_bytes)
+        };
+        let buf = match read {
+            Ok(buf) => buf,
+            Err(e) if e.kind() == ErrorKind::TooLarge => {
+                result.files_skipped_too_large += 1;
+                continue;
+            }
+            // Deleted between the walk and the read.
+            Err(e) if e.kind() == ErrorKind::NotFound && !single => continue,
+            Err(e) => return Err(e),
+        };
+        if memchr(0, &buf).is_some() {
+            result.files_skipped_binary += 1;
+            continue;
+        }
+        result.files_searched += 1;
+        let flow = match mode {
+            OutputMode::FilesWithMatches => {
+                if !has_match(&re, &buf, req.multiline) {
+                    continue;
+                }
+                result.files_matched += 1;
+                match pager.admit() {
+                    Admit::Skip => ControlFlow::Continue(()),
+                    Admit::Take => {
+                        result.files.get_or_insert_default().push(entry.path.clone());
+                        ControlFlow::Continue(())
+                    }
+                    Admit::Overflow => ControlFlow::Break(()),
+                }
+            }
+            OutputMode::Count => {
+                let mut n = 0u64;
+                let _ = for_each_match_line(&re, &buf, req.multiline, |_, _| {
+                    n += 1;
+                    ControlFlow::Continue(())
+                });
+                if n == 0 {
+                    continue;
+                }
+                result.files_matched += 1;
+                total_matches += n;
+                if pager.admit() == Admit::Take {
+                    result
+                        .counts
+                        .get_or_insert_default()
+                        .push(GrepCount { path: entry.path.clone(), count: n });
+                }
+                ControlFlow::Continue(())
+            }
+            OutputMode::Content => {
+                let out = result.lines.get_or_insert_default();
+                let mut printer = ContentPrinter::new(&buf, &entry.path, before, after);
+                let mut matched = false;
+                let flow = for_each_match_line(&re, &buf, req.multiline, |line, start| {
+                    matched = true;
+                    printer.on_match(line, start, &mut pager, out)
+                });
+                let flow = if flow.is_continue() { printer.finish(&mut pager, out) } else { flow };
+                if matched {
+                    result.files_matched += 1;
+                }
+                flow
+            }
+        };
+        if flow.is_break() {
+            result.complete = false;
+            break;
+        }
+    }
+
+    if mode == OutputMode::Count {
+        result.total_matches = Some(total_matches);
+    }
+    result.truncated = pager.more;
+    if pager.more {
+        result.next_offset = Some(req.offset + pager.taken);
+    }
+    if result.complete {
+        result.total_records = Some(pager.seen);
+    }
+    Ok(result)
+}
