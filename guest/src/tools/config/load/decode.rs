@@ -1,0 +1,460 @@
+//! Decoding one resource document: per-kind and per-tool-type field checks, with
+//! every unknown or mistyped field reported at its line.
+
+use super::*;
+
+/// Decodes one resource's fields. `None` when an error makes it unusable (the errors
+/// are recorded either way).
+pub(super) fn decode_resource(
+    ctx: &mut Ctx<'_>,
+    raw: &Raw,
+    refs: &mut Vec<Ref>,
+) -> Option<Resource> {
+    let display_name =
+        raw.name.as_ref().map_or_else(|| "<unnamed>".to_string(), |(n, _)| n.clone());
+    let before = ctx.errors.len();
+    let mut f = Fields::new(&raw.body, raw.mark, "");
+    let location = ctx.loc(raw.name.as_ref().map_or(raw.mark, |(_, m)| *m));
+    let resource = match raw.kind {
+        ResourceKind::Source => {
+            let source_type = f.required_string(ctx, "type", &format!("source '{display_name}'"));
+            let strict = match source_type.as_ref().map(|(t, _)| t.as_str()) {
+                Some("sqlite") => {
+                    f.required_string(ctx, "database", &format!("sqlite source '{display_name}'"));
+                    true
+                }
+                Some("http") => {
+                    f.required_string(ctx, "baseUrl", &format!("http source '{display_name}'"));
+                    f.string(ctx, "timeout");
+                    f.string_map(ctx, "headers");
+                    f.string_map(ctx, "queryParams");
+                    f.boolean(ctx, "disableSslVerification");
+                    // filestore's addition: the hosts calls may reach (default: the
+                    // baseUrl's host). The host's http handler enforces it.
+                    if let Some(e) = f.get("allowedHosts") {
+                        let ok = matches!(&e.value.value, Y::Seq(items)
+                            if items.iter().all(|i| i.scalar_string().is_some()));
+                        if !ok {
+                            ctx.err(
+                                K::InvalidValue,
+                                e.value.mark,
+                                Some(&f.path("allowedHosts")),
+                                "expected a list of host names",
+                            );
+                        }
+                    }
+                    true
+                }
+                _ => false,
+            };
+            if strict {
+                f.report_unknown(ctx, &format!("source '{display_name}'"));
+            }
+            let fields = raw
+                .body
+                .iter()
+                .filter(|e| e.key != "type")
+                .map(|e| (e.key.clone(), e.value.to_json()))
+                .collect();
+            source_type.map(|(source_type, _)| {
+                Resource::Source(SourceConfig {
+                    name: String::new(),
+                    source_type,
+                    fields,
+                    location,
+                })
+            })
+        }
+        ResourceKind::AuthService => {
+            let service_type =
+                f.required_string(ctx, "type", &format!("auth service '{display_name}'"));
+            let fields = raw
+                .body
+                .iter()
+                .filter(|e| e.key != "type")
+                .map(|e| (e.key.clone(), e.value.to_json()))
+                .collect();
+            service_type.map(|(service_type, _)| {
+                Resource::AuthService(AuthServiceConfig {
+                    name: String::new(),
+                    service_type,
+                    fields,
+                    location,
+                })
+            })
+        }
+        ResourceKind::Toolset => {
+            let user = format!("toolset '{display_name}'");
+            let mut tools = Vec::new();
+            match f.get("tools") {
+                None => ctx.err(
+                    K::MissingField,
+                    raw.mark,
+                    Some("tools"),
+                    format!("{user} has no 'tools' list"),
+                ),
+                Some(e) => match &e.value.value {
+                    Y::Seq(items) => {
+                        for (i, item) in items.iter().enumerate() {
+                            let field = format!("tools[{i}]");
+                            let Some(name) = item.scalar_string() else {
+                                ctx.err(
+                                    K::InvalidValue,
+                                    item.mark,
+                                    Some(&field),
+                                    format!("expected a tool name, got a {}", item.type_name()),
+                                );
+                                continue;
+                            };
+                            if tools.contains(&name) {
+                                ctx.err(
+                                    K::DuplicateName,
+                                    item.mark,
+                                    Some(&field),
+                                    format!("{user} lists tool '{name}' twice"),
+                                );
+                                continue;
+                            }
+                            refs.push(Ref {
+                                target: ResourceKind::Tool,
+                                name: name.clone(),
+                                user: user.clone(),
+                                field,
+                                location: ctx.loc(item.mark),
+                                tool_type: None,
+                            });
+                            tools.push(name);
+                        }
+                    }
+                    _ => ctx.err(
+                        K::InvalidValue,
+                        e.value.mark,
+                        Some("tools"),
+                        format!("expected a list of tool names, got a {}", e.value.type_name()),
+                    ),
+                },
+            }
+            f.report_unknown(ctx, &user);
+            Some(Resource::Toolset(ToolsetConfig { name: String::new(), tools, location }))
+        }
+        ResourceKind::Tool => decode_tool(ctx, &mut f, raw.mark, &display_name, location, refs)
+            .map(|t| Resource::Tool(Box::new(t))),
+    };
+    // A resource with errors is not registered as usable, but its name still counts
+    // (so duplicates and references to it are not reported twice).
+    if ctx.errors.len() > before { None } else { resource }
+}
+
+pub(super) fn decode_tool(
+    ctx: &mut Ctx<'_>,
+    f: &mut Fields<'_>,
+    mark: Mark,
+    name: &str,
+    location: Location,
+    refs: &mut Vec<Ref>,
+) -> Option<ToolConfig> {
+    let user = format!("tool '{name}'");
+    let tool_type = f.required_string(ctx, "type", &user).map(|(t, _)| t);
+    let family = match tool_type.as_deref() {
+        Some("http") => Family::Http,
+        Some(t) if STRICT_SQL_TYPES.contains(&t) => Family::Sql,
+        _ => Family::Other,
+    };
+    let description =
+        f.required_string(ctx, "description", &user).map(|(d, _)| d).unwrap_or_default();
+    let source = if family == Family::Other {
+        f.string(ctx, "source")
+    } else {
+        f.required_string(ctx, "source", &user)
+    };
+    if let Some((s, m)) = &source {
+        refs.push(Ref {
+            target: ResourceKind::Source,
+            name: s.clone(),
+            user: user.clone(),
+            field: "source".into(),
+            location: ctx.loc(*m),
+            tool_type: tool_type.clone(),
+        });
+    }
+    let statement = if family == Family::Sql {
+        f.required_string(ctx, "statement", &user)
+    } else {
+        f.string(ctx, "statement")
+    };
+
+    let mut parameters: Vec<Parameter> = Vec::new();
+    let mut declared_at: HashMap<String, String> = HashMap::new();
+    for role in ParamRole::ALL {
+        let http_role = !matches!(role, ParamRole::Parameter | ParamRole::Template);
+        // http tools take the http lists only; other tools `parameters` and
+        // `templateParameters`. The rest is reported unknown (or kept in `fields`).
+        if http_role != (family == Family::Http) {
+            continue;
+        }
+        for (path, p) in decode_param_list(ctx, f, role, refs, &user) {
+            if let Some(first) = declared_at.get(&p.name) {
+                ctx.err(
+                    K::DuplicateName,
+                    p_mark(f, &path),
+                    Some(&path),
+                    format!("parameter '{}' is already declared at {first}", p.name),
+                );
+                continue;
+            }
+            declared_at.insert(p.name.clone(), path);
+            parameters.push(p);
+        }
+    }
+
+    let mut auth_required = Vec::new();
+    if let Some(e) = f.get("authRequired") {
+        match &e.value.value {
+            Y::Seq(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    let field = format!("authRequired[{i}]");
+                    match item.scalar_string() {
+                        Some(s) => {
+                            refs.push(Ref {
+                                target: ResourceKind::AuthService,
+                                name: s.clone(),
+                                user: user.clone(),
+                                field,
+                                location: ctx.loc(item.mark),
+                                tool_type: None,
+                            });
+                            auth_required.push(s);
+                        }
+                        None => ctx.err(
+                            K::InvalidValue,
+                            item.mark,
+                            Some(&field),
+                            format!("expected an auth service name, got a {}", item.type_name()),
+                        ),
+                    }
+                }
+            }
+            _ => ctx.err(
+                K::InvalidValue,
+                e.value.mark,
+                Some("authRequired"),
+                format!("expected a list of auth service names, got a {}", e.value.type_name()),
+            ),
+        }
+    }
+
+    let mut annotations = ToolAnnotations::default();
+    if let Some(e) = f.get("annotations") {
+        match &e.value.value {
+            Y::Map(entries) => {
+                let mut a = Fields::new(entries, e.value.mark, "annotations");
+                annotations.title = a.string(ctx, "title").map(|(s, _)| s);
+                annotations.read_only = a.boolean(ctx, "readOnlyHint");
+                annotations.destructive = a.boolean(ctx, "destructiveHint");
+                annotations.idempotent = a.boolean(ctx, "idempotentHint");
+                annotations.open_world = a.boolean(ctx, "openWorldHint");
+                a.report_unknown(ctx, &format!("the annotations of {user}"));
+            }
+            _ => ctx.err(
+                K::InvalidValue,
+                e.value.mark,
+                Some("annotations"),
+                format!("expected a mapping, got a {}", e.value.type_name()),
+            ),
+        }
+    }
+    annotations.requires_approval = f.boolean(ctx, "requiresApproval").unwrap_or(false);
+
+    let mut fields = Map::new();
+    if family == Family::Http {
+        if let Some((method, m)) = f.required_string(ctx, "method", &user) {
+            if !HTTP_METHODS.contains(&method.to_ascii_uppercase().as_str()) {
+                ctx.err(
+                    K::InvalidValue,
+                    m,
+                    Some("method"),
+                    format!(
+                        "unknown http method '{}' (expected one of {})",
+                        short(&method),
+                        HTTP_METHODS.join(", ")
+                    ),
+                );
+            }
+            fields.insert("method".into(), Value::String(method.to_ascii_uppercase()));
+        }
+        let path = f.required_string(ctx, "path", &user);
+        if let Some((path, m)) = &path {
+            fields.insert("path".into(), Value::String(path.clone()));
+            check_template(ctx, path, *m, "path", &parameters, ParamRole::Path);
+        }
+        if let Some(h) = f.string_map(ctx, "headers") {
+            fields.insert("headers".into(), Value::Object(h));
+        }
+        if let Some((body, _)) = f.string(ctx, "requestBody") {
+            fields.insert("requestBody".into(), Value::String(body));
+        }
+    }
+    if family == Family::Other {
+        for e in f.rest() {
+            fields.insert(e.key.clone(), e.value.to_json());
+        }
+    } else {
+        f.report_unknown(ctx, &user);
+    }
+
+    if let Some((statement, m)) = &statement {
+        if parameters.iter().any(|p| p.role == ParamRole::Template) {
+            check_template(ctx, statement, *m, "statement", &parameters, ParamRole::Template);
+        }
+    } else if let Some(p) = parameters.iter().find(|p| p.role == ParamRole::Template) {
+        ctx.err(
+            K::InvalidTemplate,
+            mark,
+            Some("templateParameters"),
+            format!("{user} declares template parameter '{}' but has no statement", p.name),
+        );
+    }
+
+    Some(ToolConfig {
+        name: String::new(),
+        tool_type: tool_type?,
+        source: source.map(|(s, _)| s),
+        description,
+        statement: statement.map(|(s, _)| s),
+        parameters,
+        auth_required,
+        annotations,
+        fields,
+        document: Map::new(),
+        location,
+    })
+}
+
+/// Reads the fields of one mapping, remembering which were read so the rest can be
+/// reported as unknown. A field whose value is `null` counts as absent.
+pub(super) struct Fields<'n> {
+    pub(super) entries: &'n [Entry],
+    used: Vec<bool>,
+    pub(super) mark: Mark,
+    prefix: String,
+}
+
+impl<'n> Fields<'n> {
+    pub(super) fn new(entries: &'n [Entry], mark: Mark, prefix: &str) -> Fields<'n> {
+        Fields { entries, used: vec![false; entries.len()], mark, prefix: prefix.to_string() }
+    }
+
+    pub(super) fn path(&self, key: &str) -> String {
+        if self.prefix.is_empty() { key.to_string() } else { format!("{}.{key}", self.prefix) }
+    }
+
+    pub(super) fn get(&mut self, key: &str) -> Option<&'n Entry> {
+        let i = self.entries.iter().position(|e| e.key == key)?;
+        self.used[i] = true;
+        let e = &self.entries[i];
+        (e.value.value != Y::Null).then_some(e)
+    }
+
+    pub(super) fn string(&mut self, ctx: &mut Ctx<'_>, key: &str) -> Option<(String, Mark)> {
+        let e = self.get(key)?;
+        match e.value.scalar_string() {
+            Some(s) => Some((s, e.value.mark)),
+            None => {
+                ctx.err(
+                    K::InvalidValue,
+                    e.value.mark,
+                    Some(&self.path(key)),
+                    format!("expected a string, got a {}", e.value.type_name()),
+                );
+                None
+            }
+        }
+    }
+
+    pub(super) fn required_string(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        key: &str,
+        what: &str,
+    ) -> Option<(String, Mark)> {
+        let present = self.entries.iter().any(|e| e.key == key && e.value.value != Y::Null);
+        if !present {
+            self.get(key);
+            ctx.err(
+                K::MissingField,
+                self.mark,
+                Some(&self.path(key)),
+                format!("{what} has no '{key}'"),
+            );
+            return None;
+        }
+        self.string(ctx, key)
+    }
+
+    pub(super) fn boolean(&mut self, ctx: &mut Ctx<'_>, key: &str) -> Option<bool> {
+        let e = self.get(key)?;
+        match e.value.value {
+            Y::Bool(b) => Some(b),
+            _ => {
+                ctx.err(
+                    K::InvalidValue,
+                    e.value.mark,
+                    Some(&self.path(key)),
+                    format!("expected true or false, got a {}", e.value.type_name()),
+                );
+                None
+            }
+        }
+    }
+
+    pub(super) fn string_map(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        key: &str,
+    ) -> Option<Map<String, Value>> {
+        let e = self.get(key)?;
+        let Y::Map(entries) = &e.value.value else {
+            ctx.err(
+                K::InvalidValue,
+                e.value.mark,
+                Some(&self.path(key)),
+                format!("expected a mapping of strings, got a {}", e.value.type_name()),
+            );
+            return None;
+        };
+        let mut out = Map::new();
+        for entry in entries {
+            match entry.value.scalar_string() {
+                Some(s) => {
+                    out.insert(entry.key.clone(), Value::String(s));
+                }
+                None => ctx.err(
+                    K::InvalidValue,
+                    entry.value.mark,
+                    Some(&format!("{}.{}", self.path(key), entry.key)),
+                    format!("expected a string, got a {}", entry.value.type_name()),
+                ),
+            }
+        }
+        Some(out)
+    }
+
+    /// The fields not read yet (marking them read).
+    pub(super) fn rest(&mut self) -> Vec<&'n Entry> {
+        let out =
+            self.entries.iter().zip(&self.used).filter(|(_, u)| !**u).map(|(e, _)| e).collect();
+        self.used.iter_mut().for_each(|u| *u = true);
+        out
+    }
+
+    pub(super) fn report_unknown(&mut self, ctx: &mut Ctx<'_>, what: &str) {
+        for e in self.rest() {
+            ctx.err(
+                K::UnknownField,
+                e.key_mark,
+                Some(&self.path(&e.key)),
+                format!("unknown field '{}' of {what}", short(&e.key)),
+            );
+        }
+    }
+}

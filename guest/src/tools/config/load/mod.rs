@@ -1,0 +1,460 @@
+//! Decoding YAML documents into resources: v1 conversion, per-kind field checks,
+//! parameters, templates, then cross-references. Every error is collected.
+
+mod decode;
+mod parameters;
+
+use decode::{Fields, decode_resource};
+use parameters::{check_template, decode_param_list, p_mark};
+
+pub(crate) use parameters::decode_parameters;
+
+use std::collections::HashMap;
+
+use serde_json::{Map, Number, Value};
+
+use super::yaml::{self, Entry, Mark, Node, Value as Y};
+use super::{
+    AuthServiceConfig, Config, ConfigError, ConfigErrorKind as K, Location, MAX_NAME_LEN,
+    RUNNABLE_TOOL_TYPES, ResourceKind, SourceConfig, ToolAnnotations, ToolConfig, ToolsetConfig,
+    is_valid_name,
+};
+use crate::tools::params::{
+    self, AuthField, Escape, ParamRole, ParamType, Parameter, Template, TemplatePart, ValueMatcher,
+};
+use crate::vfs::limits::MAX_CONFIG_BYTES;
+
+/// Statement tool types whose fields are known exactly.
+const STRICT_SQL_TYPES: &[&str] = &["sqlite-sql", "postgres-sql", "mysql-sql", "mssql-sql"];
+/// HTTP methods an http tool may use.
+const HTTP_METHODS: &[&str] = &["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
+
+/// The tool field families, by how well this host knows the type.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Family {
+    Sql,
+    Http,
+    Other,
+}
+
+/// A name used by one resource to point at another, checked once everything is loaded.
+struct Ref {
+    target: ResourceKind,
+    name: String,
+    /// The resource that uses it (noun and name), for messages.
+    user: String,
+    field: String,
+    location: Location,
+    /// For a tool's source: the tool type (to check the source's type).
+    tool_type: Option<String>,
+}
+
+#[derive(Default)]
+struct State {
+    config: Config,
+    errors: Vec<ConfigError>,
+    /// First definition of each name, per kind.
+    defined: HashMap<(ResourceKind, String), Location>,
+    refs: Vec<Ref>,
+}
+
+/// Where errors go: the file and document being decoded.
+struct Ctx<'a> {
+    file: &'a str,
+    document: usize,
+    errors: &'a mut Vec<ConfigError>,
+}
+
+impl Ctx<'_> {
+    fn loc(&self, mark: Mark) -> Location {
+        Location {
+            file: self.file.to_string(),
+            document: self.document,
+            line: mark.line,
+            column: mark.column,
+        }
+    }
+
+    fn err(&mut self, kind: K, mark: Mark, field: Option<&str>, message: impl Into<String>) {
+        let location = self.loc(mark);
+        self.errors.push(ConfigError {
+            kind,
+            location,
+            field: field.map(str::to_string),
+            message: message.into(),
+        });
+    }
+}
+
+pub(super) fn load<'a>(
+    files: impl Iterator<Item = (&'a str, &'a str)>,
+) -> Result<Config, Vec<ConfigError>> {
+    let mut state = State::default();
+    let mut order: Vec<String> = Vec::new();
+    for (file, text) in files {
+        order.push(file.to_string());
+        load_file(&mut state, file, text);
+    }
+    check_refs(&mut state);
+    if state.errors.is_empty() {
+        return Ok(state.config);
+    }
+    let rank = |e: &ConfigError| {
+        let f = order.iter().position(|n| *n == e.location.file).unwrap_or(usize::MAX);
+        (f, e.location.document, e.location.line, e.location.column)
+    };
+    state.errors.sort_by_key(rank);
+    Err(state.errors)
+}
+
+fn load_file(state: &mut State, file: &str, text: &str) {
+    let mut ctx = Ctx { file, document: 1, errors: &mut state.errors };
+    if text.len() > MAX_CONFIG_BYTES {
+        ctx.err(
+            K::TooLarge,
+            Mark { line: 1, column: 1 },
+            None,
+            format!("file is {} bytes; the limit is {MAX_CONFIG_BYTES}", text.len()),
+        );
+        return;
+    }
+    let docs = match yaml::parse_stream(text) {
+        Ok(docs) => docs,
+        Err(errors) => {
+            for e in errors {
+                ctx.document = e.document;
+                ctx.err(K::Syntax, e.mark, None, e.message);
+            }
+            return;
+        }
+    };
+    for doc in docs {
+        let Some(root) = doc.root else { continue };
+        let mut decoded = Vec::new();
+        {
+            let mut ctx = Ctx { file, document: doc.index, errors: &mut state.errors };
+            split_document(&mut ctx, &root, &mut decoded);
+        }
+        for raw in decoded {
+            let mut ctx = Ctx { file, document: doc.index, errors: &mut state.errors };
+            let mut refs = Vec::new();
+            let resource = decode_resource(&mut ctx, &raw, &mut refs);
+            register(state, file, doc.index, raw, resource, refs);
+        }
+    }
+}
+
+/// One resource as a v2 document, before decoding.
+struct Raw {
+    kind: ResourceKind,
+    name: Option<(String, Mark)>,
+    mark: Mark,
+    body: Vec<Entry>,
+}
+
+/// Splits a document into v2 resources: itself (v2) or one per v1 entry.
+fn split_document(ctx: &mut Ctx<'_>, root: &Node, out: &mut Vec<Raw>) {
+    let Y::Map(entries) = &root.value else {
+        ctx.err(
+            K::InvalidDocument,
+            root.mark,
+            None,
+            format!("a document must be a mapping, got a {}", root.type_name()),
+        );
+        return;
+    };
+    if let Some(kind) = entries.iter().find(|e| e.key == "kind") {
+        let kind = match &kind.value.value {
+            Y::Str(s) => match ResourceKind::parse(s) {
+                Some(k) => k,
+                None => {
+                    ctx.err(
+                        K::UnknownKind,
+                        kind.value.mark,
+                        Some("kind"),
+                        format!(
+                            "unknown kind '{s}' (expected source, authService, tool or toolset, or their plurals)"
+                        ),
+                    );
+                    return;
+                }
+            },
+            _ => {
+                ctx.err(
+                    K::InvalidValue,
+                    kind.value.mark,
+                    Some("kind"),
+                    format!("expected a string, got a {}", kind.value.type_name()),
+                );
+                return;
+            }
+        };
+        let name = match entries.iter().find(|e| e.key == "name") {
+            Some(e) => match e.value.scalar_string() {
+                Some(s) => Some((s, e.value.mark)),
+                None => {
+                    ctx.err(
+                        K::InvalidValue,
+                        e.value.mark,
+                        Some("name"),
+                        format!("expected a string, got a {}", e.value.type_name()),
+                    );
+                    return;
+                }
+            },
+            None => None,
+        };
+        let body = entries.iter().filter(|e| e.key != "kind" && e.key != "name").cloned().collect();
+        out.push(Raw { kind, name, mark: root.mark, body });
+        return;
+    }
+    let is_v1 = entries.iter().any(|e| v1_section(&e.key).is_some());
+    if !is_v1 {
+        ctx.err(
+            K::InvalidDocument,
+            root.mark,
+            None,
+            "document has no 'kind' (v2) and none of the v1 sections sources, authServices, tools, toolsets",
+        );
+        return;
+    }
+    for section in entries {
+        let Some(kind) = v1_section(&section.key) else {
+            ctx.err(
+                K::UnknownField,
+                section.key_mark,
+                Some(&section.key),
+                format!(
+                    "unknown v1 section '{}' (expected sources, authServices, tools or toolsets)",
+                    section.key
+                ),
+            );
+            continue;
+        };
+        let items = match &section.value.value {
+            Y::Map(items) => items.as_slice(),
+            Y::Null => &[],
+            _ => {
+                ctx.err(
+                    K::InvalidValue,
+                    section.value.mark,
+                    Some(&section.key),
+                    format!(
+                        "a v1 section maps names to {}, got a {}",
+                        kind.plural(),
+                        section.value.type_name()
+                    ),
+                );
+                continue;
+            }
+        };
+        for item in items {
+            let path = format!("{}.{}", section.key, item.key);
+            let body = match (&item.value.value, kind) {
+                (Y::Seq(_), ResourceKind::Toolset) => {
+                    vec![Entry {
+                        key: "tools".into(),
+                        key_mark: item.value.mark,
+                        value: item.value.clone(),
+                    }]
+                }
+                (Y::Map(fields), k) if k != ResourceKind::Toolset => {
+                    if fields.iter().any(|f| f.key == "kind")
+                        && fields.iter().any(|f| f.key == "type")
+                    {
+                        ctx.err(
+                            K::InvalidValue,
+                            item.value.mark,
+                            Some(&path),
+                            "a v1 entry has 'kind' (its type), not both 'kind' and 'type'",
+                        );
+                        continue;
+                    }
+                    if let Some(f) = fields.iter().find(|f| f.key == "name") {
+                        ctx.err(
+                            K::UnknownField,
+                            f.key_mark,
+                            Some(&format!("{path}.name")),
+                            "a v1 entry is named by its key; remove 'name'",
+                        );
+                        continue;
+                    }
+                    fields
+                        .iter()
+                        .map(|f| {
+                            let mut f = f.clone();
+                            if f.key == "kind" {
+                                f.key = "type".into();
+                            }
+                            f
+                        })
+                        .collect()
+                }
+                (value, k) => {
+                    let want = if k == ResourceKind::Toolset {
+                        "a list of tool names"
+                    } else {
+                        "a mapping"
+                    };
+                    ctx.err(
+                        K::InvalidValue,
+                        item.value.mark,
+                        Some(&path),
+                        format!("expected {want}, got a {}", node_type(value)),
+                    );
+                    continue;
+                }
+            };
+            out.push(Raw {
+                kind,
+                name: Some((item.key.clone(), item.key_mark)),
+                mark: item.value.mark,
+                body,
+            });
+        }
+    }
+}
+
+fn v1_section(key: &str) -> Option<ResourceKind> {
+    match key {
+        "sources" => Some(ResourceKind::Source),
+        "authServices" | "authSources" => Some(ResourceKind::AuthService),
+        "tools" => Some(ResourceKind::Tool),
+        "toolsets" => Some(ResourceKind::Toolset),
+        _ => None,
+    }
+}
+
+fn node_type(v: &Y) -> &'static str {
+    Node { mark: Mark::default(), value: v.clone() }.type_name()
+}
+
+enum Resource {
+    Source(SourceConfig),
+    AuthService(AuthServiceConfig),
+    Tool(Box<ToolConfig>),
+    Toolset(ToolsetConfig),
+}
+
+/// Registers a decoded resource: name rule, duplicates, the v2 document.
+fn register(
+    state: &mut State,
+    file: &str,
+    document: usize,
+    raw: Raw,
+    resource: Option<Resource>,
+    refs: Vec<Ref>,
+) {
+    let mut ctx = Ctx { file, document, errors: &mut state.errors };
+    let Some((name, name_mark)) = raw.name else {
+        ctx.err(
+            K::MissingField,
+            raw.mark,
+            Some("name"),
+            format!("{} has no 'name'", raw.kind.noun()),
+        );
+        return;
+    };
+    if !is_valid_name(&name) {
+        ctx.err(
+            K::InvalidName,
+            name_mark,
+            Some("name"),
+            format!(
+                "invalid {} name '{}': use 1 to {MAX_NAME_LEN} of the characters A-Z a-z 0-9 _ . -",
+                raw.kind.noun(),
+                short(&name)
+            ),
+        );
+        return;
+    }
+    let here = ctx.loc(name_mark);
+    if let Some(first) = state.defined.get(&(raw.kind, name.clone())) {
+        let message =
+            format!("duplicate {} name '{name}' (first defined at {first})", raw.kind.noun());
+        ctx.err(K::DuplicateName, name_mark, Some("name"), message);
+        return;
+    }
+    state.defined.insert((raw.kind, name.clone()), here);
+    state.refs.extend(refs);
+    let Some(resource) = resource else { return };
+    let mut doc = Map::new();
+    doc.insert("kind".into(), Value::String(raw.kind.plural().into()));
+    doc.insert("name".into(), Value::String(name.clone()));
+    for e in &raw.body {
+        doc.insert(e.key.clone(), e.value.to_json());
+    }
+    state.config.documents.push(Value::Object(doc));
+    let c = &mut state.config;
+    match resource {
+        Resource::Source(mut s) => {
+            s.name = name;
+            c.sources.push(s);
+        }
+        Resource::AuthService(mut s) => {
+            s.name = name;
+            c.auth_services.push(s);
+        }
+        Resource::Tool(mut t) => {
+            t.name = name;
+            if let Some(Value::Object(doc)) = c.documents.last() {
+                t.document = doc.clone();
+            }
+            c.tools.push(*t);
+        }
+        Resource::Toolset(mut t) => {
+            t.name = name;
+            c.toolsets.push(t);
+        }
+    }
+}
+
+/// Checks every reference once all files are loaded, and the source type of tools
+/// this host runs.
+fn check_refs(state: &mut State) {
+    let refs = std::mem::take(&mut state.refs);
+    for r in refs {
+        if !state.defined.contains_key(&(r.target, r.name.clone())) {
+            let kind = match r.target {
+                ResourceKind::Source => K::MissingSource,
+                ResourceKind::Tool => K::MissingTool,
+                _ => K::MissingAuthService,
+            };
+            state.errors.push(ConfigError {
+                kind,
+                location: r.location,
+                field: Some(r.field),
+                message: format!(
+                    "{} names {} '{}', which is not defined",
+                    r.user,
+                    r.target.noun(),
+                    r.name
+                ),
+            });
+            continue;
+        }
+        let (Some(tool_type), ResourceKind::Source) = (&r.tool_type, r.target) else { continue };
+        let Some(runnable) = RUNNABLE_TOOL_TYPES.iter().find(|t| t.tool_type == tool_type) else {
+            continue;
+        };
+        let Some(source) = state.config.source(&r.name) else { continue };
+        if source.source_type != runnable.source_type {
+            state.errors.push(ConfigError {
+                kind: K::SourceMismatch,
+                location: r.location,
+                field: Some(r.field),
+                message: format!(
+                    "{} of type {tool_type} needs a source of type {}; '{}' is {}",
+                    r.user, runnable.source_type, r.name, source.source_type
+                ),
+            });
+        }
+    }
+}
+
+fn short(text: &str) -> String {
+    if text.chars().count() <= 60 {
+        return text.to_string();
+    }
+    format!("{}…", text.chars().take(60).collect::<String>())
+}

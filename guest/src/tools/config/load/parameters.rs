@@ -1,0 +1,371 @@
+//! Decoding a tool's `parameters` and `templateParameters`: types, defaults,
+//! allowed/excluded values, bounds, escapes, auth sources, and the statement's
+//! template actions checked against them.
+
+use super::*;
+
+/// The mark of a parameter's entry, for a duplicate-name error.
+pub(super) fn p_mark(f: &Fields<'_>, path: &str) -> Mark {
+    let (list, index) = path.split_once('[').unwrap_or((path, "0]"));
+    let index: usize = index.trim_end_matches(']').parse().unwrap_or(0);
+    f.entries
+        .iter()
+        .find(|e| e.key == list)
+        .and_then(|e| match &e.value.value {
+            Y::Seq(items) => items.get(index).map(|n| n.mark),
+            _ => None,
+        })
+        .unwrap_or(f.mark)
+}
+
+/// Checks the template actions of `text` against the parameters of `role`.
+pub(super) fn check_template(
+    ctx: &mut Ctx<'_>,
+    text: &str,
+    mark: Mark,
+    field: &str,
+    params: &[Parameter],
+    role: ParamRole,
+) {
+    let template = match Template::parse(text) {
+        Ok(t) => t,
+        Err(e) => {
+            ctx.err(K::InvalidTemplate, mark, Some(field), e);
+            return;
+        }
+    };
+    for part in template.parts() {
+        let (name, array) = match part {
+            TemplatePart::Text(_) => continue,
+            TemplatePart::Value(n) => (n, false),
+            TemplatePart::Array(n) => (n, true),
+        };
+        let Some(p) = params.iter().find(|p| p.name == *name && p.role == role) else {
+            ctx.err(
+                K::InvalidTemplate,
+                mark,
+                Some(field),
+                format!("template names '{name}', which is not declared in {}", role.field()),
+            );
+            continue;
+        };
+        let problem = match (array, p.param_type) {
+            (true, ParamType::Array) => None,
+            (true, t) => {
+                Some(format!("{{{{array .{name}}}}} needs an array parameter; '{name}' is {t}"))
+            }
+            (false, ParamType::Array) => {
+                Some(format!("'{name}' is an array; insert it with {{{{array .{name}}}}}"))
+            }
+            (false, ParamType::Map) => {
+                Some(format!("'{name}' is a map, which cannot be inserted into a template"))
+            }
+            (false, _) => None,
+        };
+        if let Some(problem) = problem {
+            ctx.err(K::InvalidTemplate, mark, Some(field), problem);
+        }
+    }
+}
+
+/// Decodes the parameter list of `role`, returning each parameter with its field path.
+pub(super) fn decode_param_list(
+    ctx: &mut Ctx<'_>,
+    f: &mut Fields<'_>,
+    role: ParamRole,
+    refs: &mut Vec<Ref>,
+    user: &str,
+) -> Vec<(String, Parameter)> {
+    let key = role.field();
+    let Some(e) = f.get(key) else { return Vec::new() };
+    let Y::Seq(items) = &e.value.value else {
+        ctx.err(
+            K::InvalidValue,
+            e.value.mark,
+            Some(key),
+            format!("expected a list of parameters, got a {}", e.value.type_name()),
+        );
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let path = format!("{key}[{i}]");
+        if let Some(p) = decode_param(ctx, item, &path, role, false, refs, user) {
+            out.push((path, p));
+        }
+    }
+    out
+}
+
+pub(super) fn decode_param(
+    ctx: &mut Ctx<'_>,
+    node: &Node,
+    path: &str,
+    role: ParamRole,
+    item: bool,
+    refs: &mut Vec<Ref>,
+    user: &str,
+) -> Option<Parameter> {
+    let Y::Map(entries) = &node.value else {
+        ctx.err(
+            K::InvalidValue,
+            node.mark,
+            Some(path),
+            format!("a parameter must be a mapping, got a {}", node.type_name()),
+        );
+        return None;
+    };
+    let before = ctx.errors.len();
+    let mut f = Fields::new(entries, node.mark, path);
+    let what = format!("parameter {path} of {user}");
+    let name = if item { f.string(ctx, "name") } else { f.required_string(ctx, "name", &what) };
+    if let Some((n, m)) = &name
+        && !is_valid_name(n)
+    {
+        let message = format!(
+            "invalid parameter name '{}': use 1 to {MAX_NAME_LEN} of the characters A-Z a-z 0-9 _ . -",
+            short(n)
+        );
+        ctx.err(K::InvalidName, *m, Some(&f.path("name")), message);
+    }
+    let name =
+        name.map_or_else(|| if item { "item".to_string() } else { String::new() }, |(n, _)| n);
+    let param_type = match f.required_string(ctx, "type", &what) {
+        Some((t, m)) => match ParamType::parse(&t) {
+            Some(t) => Some(t),
+            None => {
+                ctx.err(K::InvalidValue, m, Some(&f.path("type")), format!("unknown parameter type '{}' (expected string, integer, float, boolean, array or map)", short(&t)));
+                None
+            }
+        },
+        None => None,
+    };
+    let mut p = Parameter::new(name, param_type.unwrap_or(ParamType::String)).role(role);
+    p.description = f.string(ctx, "description").map(|(s, _)| s).unwrap_or_default();
+    let required = f.boolean(ctx, "required");
+    let default = f.get("default").map(|e| (e.value.to_json(), e.value.mark));
+    if !item {
+        // Items "should not have a default or required value; if provided, it is ignored".
+        p.required = required.unwrap_or(true);
+    }
+    for (key, target) in
+        [("allowedValues", &mut p.allowed_values), ("excludedValues", &mut p.excluded_values)]
+    {
+        if let Some(e) = f.get(key) {
+            match &e.value.value {
+                Y::Seq(entries) => {
+                    *target = entries.iter().map(|n| ValueMatcher::new(n.to_json())).collect()
+                }
+                _ => ctx.err(
+                    K::InvalidValue,
+                    e.value.mark,
+                    Some(&f.path(key)),
+                    format!("expected a list of values, got a {}", e.value.type_name()),
+                ),
+            }
+        }
+    }
+    let t = p.param_type;
+    if let Some(e) = f.get("items") {
+        if t == ParamType::Array {
+            let items_path = f.path("items");
+            p.items =
+                decode_param(ctx, &e.value, &items_path, role, true, refs, user).map(Box::new);
+        } else {
+            ctx.err(
+                K::InvalidValue,
+                e.key_mark,
+                Some(&f.path("items")),
+                format!("'items' applies to array parameters; '{}' is {t}", p.name),
+            );
+        }
+    } else if t == ParamType::Array && param_type.is_some() {
+        ctx.err(
+            K::MissingField,
+            node.mark,
+            Some(&f.path("items")),
+            format!("array parameter '{}' needs 'items'", p.name),
+        );
+    }
+    if let Some((v, m)) = f.string(ctx, "valueType") {
+        match ParamType::parse(&v).filter(|v| v.is_scalar()) {
+            Some(vt) if t == ParamType::Map => p.value_type = Some(vt),
+            Some(_) => ctx.err(
+                K::InvalidValue,
+                m,
+                Some(&f.path("valueType")),
+                format!("'valueType' applies to map parameters; '{}' is {t}", p.name),
+            ),
+            None => ctx.err(
+                K::InvalidValue,
+                m,
+                Some(&f.path("valueType")),
+                format!(
+                    "unknown value type '{}' (expected string, integer, float or boolean)",
+                    short(&v)
+                ),
+            ),
+        }
+    }
+    if let Some((v, m)) = f.string(ctx, "escape") {
+        let string_items = p.items.as_ref().is_some_and(|i| i.param_type == ParamType::String);
+        match Escape::parse(&v) {
+            Some(e) if t == ParamType::String || string_items => p.escape = Some(e),
+            Some(_) => ctx.err(K::InvalidValue, m, Some(&f.path("escape")), format!("'escape' applies to string parameters and arrays of strings; '{}' is {t}", p.name)),
+            None => ctx.err(K::InvalidValue, m, Some(&f.path("escape")), format!("unknown escape '{}' (expected single-quotes, double-quotes, backticks or square-brackets)", short(&v))),
+        }
+    }
+    for key in ["minValue", "maxValue"] {
+        let Some(e) = f.get(key) else { continue };
+        let n = match e.value.value {
+            Y::Int(i) => Some(Number::from(i)),
+            Y::Float(x) => Number::from_f64(x),
+            _ => None,
+        };
+        let Some(n) = n else {
+            ctx.err(
+                K::InvalidValue,
+                e.value.mark,
+                Some(&f.path(key)),
+                format!("expected a number, got a {}", e.value.type_name()),
+            );
+            continue;
+        };
+        if !matches!(t, ParamType::Integer | ParamType::Float) {
+            ctx.err(
+                K::InvalidValue,
+                e.key_mark,
+                Some(&f.path(key)),
+                format!("'{key}' applies to integer and float parameters; '{}' is {t}", p.name),
+            );
+            continue;
+        }
+        if key == "minValue" { p.min_value = Some(n) } else { p.max_value = Some(n) }
+    }
+    if let (Some(min), Some(max)) = (&p.min_value, &p.max_value)
+        && min.as_f64() > max.as_f64()
+    {
+        ctx.err(
+            K::InvalidValue,
+            node.mark,
+            Some(&f.path("minValue")),
+            format!("minValue {min} is greater than maxValue {max}"),
+        );
+    }
+    for key in ["authServices", "authSources"] {
+        let Some(e) = f.get(key) else { continue };
+        let Y::Seq(items) = &e.value.value else {
+            ctx.err(
+                K::InvalidValue,
+                e.value.mark,
+                Some(&f.path(key)),
+                format!("expected a list of {{name, field}}, got a {}", e.value.type_name()),
+            );
+            continue;
+        };
+        for (i, a) in items.iter().enumerate() {
+            let apath = format!("{}[{i}]", f.path(key));
+            let Y::Map(entries) = &a.value else {
+                ctx.err(
+                    K::InvalidValue,
+                    a.mark,
+                    Some(&apath),
+                    format!("expected {{name, field}}, got a {}", a.type_name()),
+                );
+                continue;
+            };
+            let mut af = Fields::new(entries, a.mark, &apath);
+            let service =
+                af.required_string(ctx, "name", &format!("auth source {apath} of {user}"));
+            let field = af.required_string(ctx, "field", &format!("auth source {apath} of {user}"));
+            af.report_unknown(ctx, &format!("auth source {apath}"));
+            if let (Some((service, sm)), Some((field, _))) = (service, field) {
+                refs.push(Ref {
+                    target: ResourceKind::AuthService,
+                    name: service.clone(),
+                    user: format!("parameter '{}' of {user}", p.name),
+                    field: format!("{apath}.name"),
+                    location: ctx.loc(sm),
+                    tool_type: None,
+                });
+                p.auth_services.push(AuthField { service, field });
+            }
+        }
+    }
+    f.report_unknown(ctx, &format!("parameter '{}'", p.name));
+    if ctx.errors.len() > before || param_type.is_none() {
+        return None;
+    }
+    if let (false, Some((d, m))) = (item, default) {
+        match params::validate_value(&p, &d) {
+            Ok(_) => p.default = Some(d),
+            Err(e) => {
+                let reason = e
+                    .message()
+                    .strip_prefix(&format!("parameter '{}': ", p.name))
+                    .unwrap_or(e.message());
+                ctx.err(
+                    K::InvalidValue,
+                    m,
+                    Some(&f.path("default")),
+                    format!("default of '{}' is invalid: {reason}", p.name),
+                );
+                return None;
+            }
+        }
+    }
+    Some(p)
+}
+
+/// Decodes a standalone parameter list (a skill descriptor's `inputs`) with the
+/// same rules as a tool's `parameters`, located in `file`. `authServices` is refused:
+/// a descriptor has no configuration to resolve it against, and a skill's inputs
+/// come from the model.
+pub(crate) fn decode_parameters(
+    file: &str,
+    node: &Node,
+    field: &str,
+) -> Result<Vec<Parameter>, Vec<ConfigError>> {
+    let mut errors = Vec::new();
+    let mut ctx = Ctx { file, document: 1, errors: &mut errors };
+    let mut out: Vec<Parameter> = Vec::new();
+    let Y::Seq(items) = &node.value else {
+        ctx.err(
+            K::InvalidValue,
+            node.mark,
+            Some(field),
+            format!("expected a list of parameters, got a {}", node.type_name()),
+        );
+        return Err(errors);
+    };
+    let mut refs = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let path = format!("{field}[{i}]");
+        let Some(p) =
+            decode_param(&mut ctx, item, &path, ParamRole::Parameter, false, &mut refs, field)
+        else {
+            continue;
+        };
+        if out.iter().any(|q| q.name == p.name) {
+            ctx.err(
+                K::DuplicateName,
+                item.mark,
+                Some(&path),
+                format!("parameter '{}' is declared twice", p.name),
+            );
+        }
+        out.push(p);
+    }
+    for r in refs {
+        errors.push(ConfigError {
+            kind: K::InvalidValue,
+            location: r.location,
+            field: Some(r.field),
+            message: format!(
+                "names auth service '{}': authServices are not allowed here (these values come from the model)",
+                r.name
+            ),
+        });
+    }
+    if errors.is_empty() { Ok(out) } else { Err(errors) }
+}
