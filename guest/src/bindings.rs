@@ -690,12 +690,10 @@ impl wt::Guest for Component {
         max_depth: Option<u32>,
         max_files_per_folder: Option<u32>,
     ) -> Result<String, Error> {
-        crate::prompt::system_prompt(
-            &s.get::<SessionResource>().0,
-            max_depth.unwrap_or(3),
-            max_files_per_folder.unwrap_or(3),
-        )
-        .map_err(to_wit_error)
+        s.get::<SessionResource>()
+            .0
+            .system_prompt(max_depth.unwrap_or(3), max_files_per_folder.unwrap_or(3))
+            .map_err(to_wit_error)
     }
 
     fn set_offload_tokens(s: wt::SessionBorrow<'_>, tokens: u32) {

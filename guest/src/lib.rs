@@ -8,11 +8,11 @@
 //! for `wasm32-wasip2`, the crate becomes the component: `bindings.rs` (the only file
 //! that names generated WIT types) implements `Volume` over the imported WIT resource
 //! and exports the session. Built natively, the same code is unit-tested and
-//! benchmarked against [`vfs::volume::MemoryVolume`], and the host reuses `MemoryVolume` as
+//! benchmarked against [`vfs::memory::MemoryVolume`], and the host reuses `MemoryVolume` as
 //! its in-memory backend.
 //!
 //! ```
-//! use filestore_guest::{session::Session, vfs::volume::MemoryVolume};
+//! use filestore_guest::{session::Session, vfs::memory::MemoryVolume};
 //! let vol = MemoryVolume::new();
 //! vol.insert("/src/main.rs", "fn main() {}\n");
 //! let mut s = Session::new(Default::default());
@@ -24,7 +24,6 @@
 pub mod error;
 pub mod invoke;
 pub mod ops;
-pub mod prompt;
 pub mod session;
 pub mod skills;
 pub mod tools;

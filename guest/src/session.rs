@@ -137,7 +137,7 @@ impl Session {
                 // Reading a skill activates its tools (DESIGN §8).
                 if r.entry.entry_type == crate::skills::skill::TYPE_SKILL {
                     let act = crate::invoke::activate_skill(self, &r.entry.path)?;
-                    text.push_str(&crate::skills::skill::render_activation(&act));
+                    text.push_str(&crate::skills::active::render_activation(&act));
                     out["activation"] = serde_json::to_value(&act).unwrap_or_default();
                 }
                 Ok(ToolOutput { json: out, text })
@@ -190,6 +190,27 @@ impl Session {
     }
 }
 
+impl Session {
+    /// The block for a system prompt (DESIGN §8): what each offered tool is for (name
+    /// and first sentence), the tree from `/` (`filestore_tree` rules) and the
+    /// available skills. Deterministic for a given filestore.
+    pub fn system_prompt(&self, max_depth: u32, max_files_per_folder: u32) -> Result<String> {
+        let specs = crate::invoke::list_tools(self, None)?;
+        let tools: Vec<(String, String)> = specs
+            .iter()
+            .map(|s| {
+                (
+                    s["name"].as_str().unwrap_or_default().to_string(),
+                    s["description"].as_str().unwrap_or_default().to_string(),
+                )
+            })
+            .collect();
+        let t = self.tree(&TreeRequest { path: "/".into(), max_depth, max_files_per_folder })?;
+        let skills = crate::skills::prompt::discover(&self.mounts, &self.limits)?;
+        Ok(crate::skills::prompt::render_prompt(&tools, &t.tree, &skills))
+    }
+}
+
 impl crate::invoke::Sandbox for Session {
     fn mounts(&self) -> &MountTable {
         &self.mounts
@@ -205,7 +226,8 @@ impl crate::invoke::Sandbox for Session {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::vfs::volume::MemoryVolume;
+    use crate::vfs::memory::MemoryVolume;
+    use crate::vfs::volume::WriteOptions;
     use serde_json::json;
 
     fn session() -> Session {
@@ -260,5 +282,37 @@ mod tests {
         let out =
             s.call("filestore_write", &json!({"path": "/w/new.txt", "content": "x"})).unwrap();
         assert_eq!(out.json["entry"]["path"], "/w/new.txt");
+    }
+
+    #[test]
+    fn renders_tools_tree_and_skills() {
+        let skills = MemoryVolume::new();
+        let opts = WriteOptions {
+            read_only: true,
+            entry_type: Some("skill".into()),
+            attributes: Some(
+                serde_json::json!({"skill_name": "pdf", "skill_description": "Fill PDF forms."}),
+            ),
+            ..Default::default()
+        };
+        skills
+            .write("/pdf/SKILL.md", b"---\nname: pdf\ndescription: Fill PDF forms.\n---\n", &opts)
+            .unwrap();
+        let mut s = Session::new(Default::default());
+        s.mount("/skills", Box::new(skills), 0, true).unwrap();
+        let p = s.system_prompt(3, 3).unwrap();
+        assert!(p.starts_with("You have a sandboxed virtual filesystem."), "{p}");
+        assert!(
+            p.contains("- filestore_read: Read a text file by lines, numbered like `cat -n`.\n"),
+            "{p}"
+        );
+        assert!(!p.contains("filestore_write"), "read-only session offers no mutating tools");
+        assert!(
+            p.contains("\nFiles:\n/\n└── skills/\n    └── pdf/\n        └── SKILL.md\n"),
+            "{p}"
+        );
+        assert!(p.ends_with(
+            "<available_skills>\n  <skill>\n    <name>pdf</name>\n    <description>Fill PDF forms.</description>\n    <location>/skills/pdf/SKILL.md</location>\n  </skill>\n</available_skills>\n"
+        ), "{p}");
     }
 }

@@ -12,7 +12,7 @@ use crate::ops::builtin;
 pub fn activate_skill(
     session: &dyn Sandbox,
     path: &str,
-) -> Result<crate::skills::skill::Activation> {
+) -> Result<crate::skills::active::Activation> {
     use crate::skills::skill;
     let (entry, bytes) = session.mounts().read_all(path, skill::MAX_SKILL_FILE_BYTES as u64)?;
     let text = String::from_utf8(bytes)

@@ -33,7 +33,7 @@
 //!
 //! ```
 //! use filestore_guest::invoke::{self, InvokeContext, ExternalCall};
-//! use filestore_guest::{session::Session, vfs::volume::MemoryVolume};
+//! use filestore_guest::{session::Session, vfs::memory::MemoryVolume};
 //! use serde_json::json;
 //! let mut s = Session::new(Default::default());
 //! s.mount("/tool_calls", Box::new(MemoryVolume::new()), 0, true).unwrap();

@@ -207,7 +207,7 @@ pub fn offload_message(tool: &str, path: &str, text: &str, tokens: usize) -> Str
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::vfs::volume::MemoryVolume;
+    use crate::vfs::memory::MemoryVolume;
 
     #[test]
     fn ids_are_sanitised_bounded_and_distinct() {

@@ -49,7 +49,7 @@ pub struct ToolState {
     pub version: u64,
     pub(super) offload_tokens: Option<usize>,
     /// Tools activated by reading skills (LRU of skills, capped per skill).
-    pub skills: crate::skills::skill::ActiveSkills,
+    pub skills: crate::skills::active::ActiveSkills,
 }
 
 impl ToolState {

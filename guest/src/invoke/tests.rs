@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::session::Session;
-use crate::vfs::volume::MemoryVolume;
+use crate::vfs::memory::MemoryVolume;
 
 const YAML: &str = "kind: source\nname: db\ntype: sqlite\ndatabase: /tmp/x.db\n---\n\
 kind: tool\nname: find\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: SELECT ?\n\

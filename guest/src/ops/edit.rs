@@ -217,7 +217,7 @@ pub fn render(r: &EditResult) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::vfs::volume::MemoryVolume;
+    use crate::vfs::memory::MemoryVolume;
 
     fn op(o: &str, n: &str, all: bool) -> EditOp {
         EditOp { old_string: o.into(), new_string: n.into(), replace_all: all }

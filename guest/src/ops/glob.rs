@@ -296,7 +296,7 @@ pub fn render(result: &GlobResult) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::vfs::volume::MemoryVolume;
+    use crate::vfs::memory::MemoryVolume;
 
     fn table() -> MountTable {
         let v = MemoryVolume::new();

@@ -162,7 +162,7 @@ fn render_nodes(nodes: &[LsNode], indent: usize, out: &mut String) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::vfs::volume::MemoryVolume;
+    use crate::vfs::memory::MemoryVolume;
 
     fn table() -> MountTable {
         let v = MemoryVolume::new();

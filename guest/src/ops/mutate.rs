@@ -188,7 +188,7 @@ pub fn move_entry(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::vfs::volume::MemoryVolume;
+    use crate::vfs::memory::MemoryVolume;
 
     fn table() -> (MountTable, MemoryVolume, MemoryVolume) {
         let a = MemoryVolume::new();

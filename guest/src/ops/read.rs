@@ -440,7 +440,7 @@ pub fn render(r: &ReadResult) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::vfs::volume::MemoryVolume;
+    use crate::vfs::memory::MemoryVolume;
 
     fn table(files: &[(&str, &[u8])]) -> MountTable {
         let v = MemoryVolume::new();

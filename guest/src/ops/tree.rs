@@ -125,7 +125,7 @@ fn render_node(node: &Node, prefix: &str, max_files: usize, out: &mut String) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::vfs::volume::MemoryVolume;
+    use crate::vfs::memory::MemoryVolume;
 
     #[test]
     fn renders_exact_tree() {

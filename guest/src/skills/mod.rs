@@ -2,8 +2,9 @@
 //! frontmatter follows the Agent Skills spec, optionally with a descriptor that makes
 //! the skill a typed tool.
 //!
-//! - [`skill`]: parsing and validating `SKILL.md` (every reason, with lines), the LRU
-//!   of active skills, and the rendered activation note and system-prompt block;
+//! - [`skill`]: parsing and validating `SKILL.md` (every reason, with lines);
+//! - [`active`]: the LRU of skills a session has read and what each activated;
+//! - [`prompt`]: discovering skills and rendering the system-prompt block;
 //! - [`descriptor`]: skill descriptors (`descriptor.yaml` or `filestore.*` metadata)
 //!   validated at load and bound to the tool configuration at read.
 //!
@@ -11,5 +12,9 @@
 //! [`crate::vfs`] and [`crate::error`]. Activating a skill's tools for a session is
 //! [`crate::invoke`]'s job.
 
+pub mod active;
 pub mod descriptor;
+pub mod prompt;
 pub mod skill;
+#[cfg(test)]
+mod tests;

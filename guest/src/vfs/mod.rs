@@ -4,7 +4,8 @@
 //! - [`paths`]: normalising and checking virtual paths (DESIGN §3);
 //! - [`entry`]: the metadata every file and directory carries (DESIGN §4);
 //! - [`volume`]: the [`volume::Volume`] trait the host implements through the WIT
-//!   `volume` resource, and [`volume::MemoryVolume`], the in-memory implementation;
+//!   `volume` resource;
+//! - [`memory`]: [`memory::MemoryVolume`], the in-memory implementation;
 //! - [`mounts`]: the mount table — longest-prefix routing, overlays, read-only mounts;
 //! - [`limits`]: the per-session caps and the named constants behind them.
 //!
@@ -12,6 +13,7 @@
 
 pub mod entry;
 pub mod limits;
+pub mod memory;
 pub mod mounts;
 pub mod paths;
 pub mod volume;

@@ -497,7 +497,7 @@ fn drop_shadowed_children(merged: &mut BTreeMap<String, Entry>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::vfs::volume::MemoryVolume;
+    use crate::vfs::memory::MemoryVolume;
 
     fn table() -> MountTable {
         let base = MemoryVolume::new();

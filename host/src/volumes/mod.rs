@@ -9,7 +9,8 @@
 
 use std::sync::Arc;
 
-pub use filestore_guest::vfs::volume::{MemoryVolume, Volume, Walk, WriteOptions};
+pub use filestore_guest::vfs::memory::MemoryVolume;
+pub use filestore_guest::vfs::volume::{Volume, Walk, WriteOptions};
 
 pub mod dir;
 #[cfg(test)]

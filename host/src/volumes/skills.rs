@@ -15,7 +15,8 @@ use filestore_guest::skills::descriptor::{self, DESCRIPTOR_FILE};
 use filestore_guest::skills::skill::{
     self, SKILL_FILE, Skill, SkillProblem, TYPE_SKILL, TYPE_SKILL_REFERENCE,
 };
-use filestore_guest::vfs::volume::{MemoryVolume, Volume, WriteOptions};
+use filestore_guest::vfs::memory::MemoryVolume;
+use filestore_guest::vfs::volume::{Volume, WriteOptions};
 use filestore_guest::{Error, ErrorKind};
 
 use super::dir::DirVolume;
@@ -151,7 +152,7 @@ impl SkillsVolume {
                 return;
             }
         };
-        let mut skill = match skills::parse(&shown, folder, text) {
+        let mut skill = match skill::parse(&shown, folder, text) {
             Ok(s) => s,
             Err(p) => {
                 self.problems.push(p);

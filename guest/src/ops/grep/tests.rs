@@ -3,7 +3,7 @@
 use super::*;
 use crate::error::Error;
 use crate::vfs::limits::{MAX_LINE_CHARS, MAX_PATTERN_BYTES};
-use crate::vfs::volume::MemoryVolume;
+use crate::vfs::memory::MemoryVolume;
 
 const MAIN_RS: &str = "fn main() {\n    let foo = bar();\n    println!(\"foo.*bar\");\n}\n";
 

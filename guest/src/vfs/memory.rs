@@ -1,0 +1,428 @@
+//! [`MemoryVolume`]: the in-memory [`Volume`]: `/scratch`, tool results, skills, and
+//! every native test and benchmark.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, RwLock};
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::vfs::entry::{Entry, EntryKind};
+use crate::vfs::paths;
+use crate::vfs::volume::{Volume, Walk, WriteOptions};
+
+#[derive(Clone, Debug)]
+struct MemFile {
+    content: Arc<[u8]>,
+    modified_ms: Option<u64>,
+    read_only: bool,
+    entry_type: Option<String>,
+    attributes: Option<serde_json::Value>,
+}
+
+/// An in-memory volume: files in a sorted map, directories implied by file paths.
+///
+/// Used for `/scratch`, the tool-results and skills volumes, and every native test.
+/// Cloning shares the storage.
+#[derive(Clone, Default)]
+pub struct MemoryVolume {
+    files: Arc<RwLock<BTreeMap<String, MemFile>>>,
+}
+
+impl std::fmt::Debug for MemoryVolume {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let n = self.files.read().map(|m| m.len()).unwrap_or(0);
+        f.debug_struct("MemoryVolume").field("files", &n).finish()
+    }
+}
+
+fn now_ms() -> Option<u64> {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()
+        .map(|d| d.as_millis() as u64)
+}
+
+/// The smallest key greater than every key beneath `dir/` (`/` + 1 is `0`).
+fn prefix_of(dir: &str) -> String {
+    if dir == "/" { "/".to_string() } else { format!("{dir}/") }
+}
+
+impl MemoryVolume {
+    /// An empty volume.
+    pub fn new() -> MemoryVolume {
+        MemoryVolume::default()
+    }
+
+    /// Adds a file (test and set-up helper); panics on an invalid path.
+    pub fn insert(&self, path: &str, content: impl AsRef<[u8]>) -> &MemoryVolume {
+        let path = paths::normalize(path).expect("valid path");
+        self.write(&path, content.as_ref(), &WriteOptions::default()).expect("insert");
+        self
+    }
+
+    /// Number of files stored.
+    pub fn len(&self) -> usize {
+        self.files.read().expect("lock").len()
+    }
+
+    /// Whether the volume holds no file.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn entry(path: &str, f: &MemFile) -> Entry {
+        Entry {
+            path: path.to_string(),
+            kind: EntryKind::File,
+            size: f.content.len() as u64,
+            modified_ms: f.modified_ms,
+            read_only: f.read_only,
+            entry_type: f.entry_type.clone().unwrap_or_else(|| crate::vfs::entry::TYPE_FILE.into()),
+            attributes: f.attributes.clone(),
+        }
+    }
+
+    fn dir_exists(map: &BTreeMap<String, MemFile>, dir: &str) -> bool {
+        if dir == "/" {
+            return true;
+        }
+        let prefix = prefix_of(dir);
+        map.range(prefix.clone()..).next().is_some_and(|(k, _)| k.starts_with(&prefix))
+    }
+
+    /// Fails with `not-a-directory` when an ancestor of `path` is a file: no path
+    /// may be both a file and a directory.
+    fn check_no_file_parent(map: &BTreeMap<String, MemFile>, path: &str) -> Result<()> {
+        let mut p = paths::parent(path);
+        while let Some(dir) = p {
+            if map.contains_key(dir) {
+                return Err(Error::at(
+                    ErrorKind::NotADirectory,
+                    path,
+                    format!("parent '{dir}' is a file"),
+                ));
+            }
+            p = paths::parent(dir);
+        }
+        Ok(())
+    }
+
+    fn under<'a>(
+        map: &'a BTreeMap<String, MemFile>,
+        dir: &str,
+    ) -> impl Iterator<Item = (&'a String, &'a MemFile)> {
+        let prefix = prefix_of(dir);
+        map.range(prefix.clone()..).take_while(move |(k, _)| k.starts_with(&prefix))
+    }
+}
+
+impl Volume for MemoryVolume {
+    fn stat(&self, path: &str) -> Result<Entry> {
+        let map = self.files.read().expect("lock");
+        if let Some(f) = map.get(path) {
+            return Ok(Self::entry(path, f));
+        }
+        if Self::dir_exists(&map, path) {
+            return Ok(Entry::directory(path, None));
+        }
+        Err(Error::not_found(path))
+    }
+
+    fn list(&self, path: &str) -> Result<Vec<Entry>> {
+        let map = self.files.read().expect("lock");
+        if map.contains_key(path) {
+            return Err(Error::at(ErrorKind::NotADirectory, path, "not a directory"));
+        }
+        if !Self::dir_exists(&map, path) {
+            return Err(Error::not_found(path));
+        }
+        let prefix = prefix_of(path);
+        let mut out: Vec<Entry> = Vec::new();
+        let mut last_dir: Option<String> = None;
+        for (k, f) in Self::under(&map, path) {
+            let rest = &k[prefix.len()..];
+            match rest.find('/') {
+                None => out.push(Self::entry(k, f)),
+                Some(i) => {
+                    let d = format!("{}{}", prefix, &rest[..i]);
+                    if last_dir.as_deref() != Some(d.as_str()) {
+                        out.push(Entry::directory(d.clone(), None));
+                        last_dir = Some(d);
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    fn walk(&self, path: &str, max_entries: usize) -> Result<Walk> {
+        let map = self.files.read().expect("lock");
+        if map.contains_key(path) {
+            return Err(Error::at(ErrorKind::NotADirectory, path, "not a directory"));
+        }
+        if !Self::dir_exists(&map, path) {
+            return Err(Error::not_found(path));
+        }
+        let prefix = prefix_of(path);
+        let mut walk = Walk::default();
+        let mut seen_dirs: std::collections::HashSet<String> = Default::default();
+        for (k, f) in Self::under(&map, path) {
+            // Emit the implied directories between `path` and this file once each.
+            let rest = &k[prefix.len()..];
+            let mut idx = 0;
+            while let Some(i) = rest[idx..].find('/') {
+                let d = format!("{}{}", prefix, &rest[..idx + i]);
+                if seen_dirs.insert(d.clone()) {
+                    if walk.entries.len() >= max_entries {
+                        walk.truncated = true;
+                        return Ok(walk);
+                    }
+                    walk.entries.push(Entry::directory(d, None));
+                }
+                idx += i + 1;
+            }
+            if walk.entries.len() >= max_entries {
+                walk.truncated = true;
+                return Ok(walk);
+            }
+            walk.entries.push(Self::entry(k, f));
+        }
+        Ok(walk)
+    }
+
+    fn read(&self, path: &str, offset: u64, len: u64) -> Result<Vec<u8>> {
+        let map = self.files.read().expect("lock");
+        match map.get(path) {
+            Some(f) => {
+                let start = (offset as usize).min(f.content.len());
+                let end =
+                    start.saturating_add(len.min(usize::MAX as u64) as usize).min(f.content.len());
+                Ok(f.content[start..end].to_vec())
+            }
+            None if Self::dir_exists(&map, path) => {
+                Err(Error::at(ErrorKind::NotAFile, path, "is a directory"))
+            }
+            None => Err(Error::not_found(path)),
+        }
+    }
+
+    fn write(&self, path: &str, content: &[u8], options: &WriteOptions) -> Result<Entry> {
+        if path == "/" {
+            return Err(Error::at(ErrorKind::NotAFile, path, "cannot write the volume root"));
+        }
+        let mut map = self.files.write().expect("lock");
+        if Self::dir_exists(&map, path) {
+            return Err(Error::at(ErrorKind::NotAFile, path, "is a directory"));
+        }
+        // A parent that is a file blocks the write (no file may also be a directory).
+        Self::check_no_file_parent(&map, path)?;
+        if let Some(existing) = map.get(path) {
+            if options.create_only {
+                return Err(Error::at(ErrorKind::AlreadyExists, path, "file already exists"));
+            }
+            if existing.read_only {
+                return Err(Error::at(ErrorKind::ReadOnly, path, "entry is read-only"));
+            }
+        }
+        let f = MemFile {
+            content: Arc::from(content),
+            modified_ms: now_ms(),
+            read_only: options.read_only,
+            entry_type: options.entry_type.clone(),
+            attributes: options.attributes.clone(),
+        };
+        let e = Self::entry(path, &f);
+        map.insert(path.to_string(), f);
+        Ok(e)
+    }
+
+    fn delete(&self, path: &str, recursive: bool) -> Result<()> {
+        let mut map = self.files.write().expect("lock");
+        if let Some(f) = map.get(path) {
+            if f.read_only {
+                return Err(Error::at(ErrorKind::ReadOnly, path, "entry is read-only"));
+            }
+            map.remove(path);
+            return Ok(());
+        }
+        if path == "/" && !recursive {
+            return Err(Error::at(
+                ErrorKind::Conflict,
+                path,
+                "directory is not empty; pass recursive=true",
+            ));
+        }
+        if !Self::dir_exists(&map, path) {
+            return Err(Error::not_found(path));
+        }
+        if !recursive {
+            return Err(Error::at(
+                ErrorKind::Conflict,
+                path,
+                "directory is not empty; pass recursive=true to delete it",
+            ));
+        }
+        let keys: Vec<String> = Self::under(&map, path).map(|(k, _)| k.clone()).collect();
+        if let Some((k, _)) = Self::under(&map, path).find(|(_, f)| f.read_only) {
+            return Err(Error::at(ErrorKind::ReadOnly, k.clone(), "entry is read-only"));
+        }
+        for k in keys {
+            map.remove(&k);
+        }
+        Ok(())
+    }
+
+    fn rename(&self, from: &str, to: &str, overwrite: bool) -> Result<()> {
+        let mut map = self.files.write().expect("lock");
+        if from == to {
+            return Ok(());
+        }
+        if paths::is_within(to, from) {
+            return Err(Error::at(
+                ErrorKind::InvalidArgument,
+                to,
+                format!("cannot move '{from}' into itself"),
+            ));
+        }
+        let to_is_dir = Self::dir_exists(&map, to);
+        if let Some(f) = map.get(from).cloned() {
+            if f.read_only {
+                return Err(Error::at(ErrorKind::ReadOnly, from, "entry is read-only"));
+            }
+            if to_is_dir {
+                return Err(Error::at(ErrorKind::AlreadyExists, to, "destination is a directory"));
+            }
+            if let Some(existing) = map.get(to) {
+                if !overwrite {
+                    return Err(Error::at(
+                        ErrorKind::AlreadyExists,
+                        to,
+                        "destination exists; pass overwrite=true",
+                    ));
+                }
+                if existing.read_only {
+                    return Err(Error::at(ErrorKind::ReadOnly, to, "entry is read-only"));
+                }
+            }
+            Self::check_no_file_parent(&map, to)?;
+            map.remove(from);
+            map.insert(to.to_string(), f);
+            return Ok(());
+        }
+        if !Self::dir_exists(&map, from) || from == "/" {
+            return Err(Error::not_found(from));
+        }
+        if map.contains_key(to) || to_is_dir {
+            return Err(Error::at(ErrorKind::AlreadyExists, to, "destination exists"));
+        }
+        // As for files: a directory moved beneath a file would make that file a
+        // directory too.
+        Self::check_no_file_parent(&map, to)?;
+        let moved: Vec<(String, MemFile)> =
+            Self::under(&map, from).map(|(k, f)| (k.clone(), f.clone())).collect();
+        if let Some((k, _)) = moved.iter().find(|(_, f)| f.read_only) {
+            return Err(Error::at(ErrorKind::ReadOnly, k.clone(), "entry is read-only"));
+        }
+        for (k, f) in moved {
+            map.remove(&k);
+            map.insert(format!("{to}{}", &k[from.len()..]), f);
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vol() -> MemoryVolume {
+        let v = MemoryVolume::new();
+        v.insert("/a.txt", "A").insert("/d/b.txt", "BB").insert("/d/e/c.txt", "CCC");
+        v
+    }
+
+    #[test]
+    fn stat_and_list() {
+        let v = vol();
+        assert_eq!(v.stat("/a.txt").unwrap().size, 1);
+        assert!(v.stat("/d").unwrap().is_dir());
+        assert!(v.stat("/").unwrap().is_dir());
+        assert_eq!(v.stat("/nope").unwrap_err().kind(), ErrorKind::NotFound);
+        let names: Vec<String> = v.list("/d").unwrap().into_iter().map(|e| e.path).collect();
+        assert_eq!(names, vec!["/d/b.txt", "/d/e"]);
+        assert_eq!(v.list("/a.txt").unwrap_err().kind(), ErrorKind::NotADirectory);
+        // `/d` must not list `/d2/...`.
+        v.insert("/d2/x", "x");
+        assert_eq!(v.list("/d").unwrap().len(), 2);
+    }
+
+    #[test]
+    fn walk_emits_implied_dirs_once() {
+        let v = vol();
+        let w = v.walk("/", 100).unwrap();
+        let mut p: Vec<String> = w.entries.iter().map(|e| e.path.clone()).collect();
+        p.sort();
+        assert_eq!(p, vec!["/a.txt", "/d", "/d/b.txt", "/d/e", "/d/e/c.txt"]);
+        assert!(!w.truncated);
+        assert!(v.walk("/", 2).unwrap().truncated);
+    }
+
+    #[test]
+    fn read_ranges() {
+        let v = vol();
+        assert_eq!(v.read("/d/e/c.txt", 1, 10).unwrap(), b"CC");
+        assert_eq!(v.read("/d/e/c.txt", 10, 10).unwrap(), b"");
+        assert_eq!(v.read("/d", 0, 1).unwrap_err().kind(), ErrorKind::NotAFile);
+    }
+
+    #[test]
+    fn write_rules() {
+        let v = vol();
+        let o = WriteOptions { create_only: true, ..Default::default() };
+        assert_eq!(v.write("/a.txt", b"x", &o).unwrap_err().kind(), ErrorKind::AlreadyExists);
+        assert_eq!(
+            v.write("/d", b"x", &Default::default()).unwrap_err().kind(),
+            ErrorKind::NotAFile
+        );
+        assert_eq!(
+            v.write("/a.txt/x", b"x", &Default::default()).unwrap_err().kind(),
+            ErrorKind::NotADirectory
+        );
+        let ro = WriteOptions { read_only: true, ..Default::default() };
+        v.write("/r", b"r", &ro).unwrap();
+        assert_eq!(
+            v.write("/r", b"x", &Default::default()).unwrap_err().kind(),
+            ErrorKind::ReadOnly
+        );
+        assert_eq!(v.delete("/r", false).unwrap_err().kind(), ErrorKind::ReadOnly);
+    }
+
+    #[test]
+    fn moving_a_directory_under_a_file_is_refused() {
+        // Regression (model test): a directory moved beneath a file used to succeed,
+        // leaving `/f` both a file and a directory.
+        let v = vol();
+        let e = v.rename("/d", "/a.txt/d", false).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::NotADirectory);
+        assert!(e.to_string().contains("parent '/a.txt' is a file"), "{e}");
+        assert_eq!(v.read("/a.txt", 0, 9).unwrap(), b"A");
+        assert_eq!(v.read("/d/b.txt", 0, 9).unwrap(), b"BB");
+        assert_eq!(v.stat("/a.txt/d").unwrap_err().kind(), ErrorKind::NotFound);
+    }
+
+    #[test]
+    fn delete_and_rename() {
+        let v = vol();
+        assert_eq!(v.delete("/d", false).unwrap_err().kind(), ErrorKind::Conflict);
+        v.rename("/d", "/z", false).unwrap();
+        assert_eq!(v.read("/z/e/c.txt", 0, 9).unwrap(), b"CCC");
+        assert_eq!(
+            v.rename("/a.txt", "/z/b.txt", false).unwrap_err().kind(),
+            ErrorKind::AlreadyExists
+        );
+        v.rename("/a.txt", "/z/b.txt", true).unwrap();
+        assert_eq!(v.read("/z/b.txt", 0, 9).unwrap(), b"A");
+        assert_eq!(v.rename("/z", "/z/q", false).unwrap_err().kind(), ErrorKind::InvalidArgument);
+        v.delete("/z", true).unwrap();
+        assert!(v.is_empty());
+    }
+}
