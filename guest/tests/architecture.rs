@@ -147,6 +147,106 @@ fn folders_use_only_the_layers_below_them() {
     );
 }
 
+/// The module path of a file: `src/tools/config/load/mod.rs` is `tools::config::load`.
+fn module_of(src: &Path, file: &Path) -> String {
+    let rel = file.strip_prefix(src).unwrap().with_extension("");
+    let mut parts: Vec<String> =
+        rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
+    if parts.last().is_some_and(|p| p == "mod") {
+        parts.pop();
+    }
+    parts.join("::")
+}
+
+/// The longest known module that `path` (after `crate::`) names.
+fn resolve<'a>(modules: &'a BTreeSet<String>, path: &str) -> Option<&'a String> {
+    let parts: Vec<&str> = path.split("::").collect();
+    (1..=parts.len()).rev().find_map(|k| modules.get(&parts[..k].join("::")))
+}
+
+/// `crate::a::b::c` paths named by non-test code, whole (not only the first segment).
+fn full_paths(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for (line, _) in dependencies(text) {
+        let code = text.lines().nth(line - 1).unwrap().split("//").next().unwrap_or("");
+        let mut rest = code;
+        while let Some(at) = rest.find("crate::") {
+            let tail = &rest[at + "crate::".len()..];
+            let path: String = tail
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == ':')
+                .collect();
+            out.push(path.trim_end_matches(':').to_string());
+            rest = tail;
+        }
+    }
+    out
+}
+
+/// Within and across folders, no two modules import each other, directly or through
+/// others (a module and its own submodules aside: `super::` is not counted).
+#[test]
+fn no_module_import_cycles() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    files.retain(|f| f.file_name().is_some_and(|n| n != "tests.rs"));
+    let modules: BTreeSet<String> = files.iter().map(|f| module_of(&src, f)).collect();
+    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for file in &files {
+        let from = module_of(&src, file);
+        let text = std::fs::read_to_string(file).unwrap();
+        for path in full_paths(&text) {
+            if let Some(to) = resolve(&modules, &path) {
+                let nested =
+                    to.starts_with(&format!("{from}::")) || from.starts_with(&format!("{to}::"));
+                if *to != from && !nested {
+                    edges.entry(from.clone()).or_default().insert(to.clone());
+                }
+            }
+        }
+    }
+    assert!(edges.len() > 20, "too few modules with imports: the scan is broken: {edges:?}");
+    // Depth-first search for a back edge; report the cycle it closes.
+    fn visit(
+        m: &str,
+        edges: &BTreeMap<String, BTreeSet<String>>,
+        state: &mut BTreeMap<String, u8>,
+        stack: &mut Vec<String>,
+    ) -> Option<Vec<String>> {
+        state.insert(m.to_string(), 1);
+        stack.push(m.to_string());
+        for n in edges.get(m).into_iter().flatten() {
+            match state.get(n.as_str()).copied().unwrap_or(0) {
+                1 => {
+                    let at = stack.iter().position(|s| s == n).unwrap();
+                    let mut cycle = stack[at..].to_vec();
+                    cycle.push(n.clone());
+                    return Some(cycle);
+                }
+                0 => {
+                    if let Some(c) = visit(n, edges, state, stack) {
+                        return Some(c);
+                    }
+                }
+                _ => {}
+            }
+        }
+        stack.pop();
+        state.insert(m.to_string(), 2);
+        None
+    }
+    let mut state = BTreeMap::new();
+    for m in &modules {
+        if state.get(m.as_str()).copied().unwrap_or(0) == 0 {
+            let mut stack = Vec::new();
+            if let Some(cycle) = visit(m, &edges, &mut state, &mut stack) {
+                panic!("modules import each other: {}", cycle.join(" -> "));
+            }
+        }
+    }
+}
+
 #[test]
 fn the_scan_sees_through_comments_and_skips_test_code() {
     let text = "use crate::vfs::paths;\n// crate::invoke in a comment\n/// [`crate::session`]\nfn f() { crate::ops::ls::ls(); }\n#[cfg(test)]\nmod tests {\n    use crate::session::Session;\n    fn g() {}\n}\nuse crate::tools::params;\n";

@@ -1,6 +1,12 @@
 //! Tool invocation (DESIGN §6 Invocation, §7): one entry point for every tool a
 //! session offers, and the session's tool state.
 //!
+//! Owns: [`state`] (configuration, toolset, dynamic tools, pending approvals),
+//! [`activate`] (reading a skill activates its tools), [`results`] (external results
+//! stored read-only under `/tool_calls`, offloading), and the call path below.
+//! May use: [`crate::skills`], [`crate::tools`], [`crate::ops`], [`crate::vfs`]; it
+//! reaches its session only through the [`Sandbox`] trait.
+//!
 //! `invoke(name, args, context)`:
 //!
 //! 1. **find** the tool: a built-in `filestore_*` tool; a *dynamic* tool (activated by
