@@ -2,7 +2,7 @@
 //! session offers, and the session's tool state.
 //!
 //! Owns: [`state`] (configuration, toolset, dynamic tools, pending approvals),
-//! [`activate`] (reading a skill activates its tools), [`results`] (external results
+//! [`mod@activate`] (reading a skill activates its tools), [`results`] (external results
 //! stored read-only under `/tool_calls`, offloading), and the call path below.
 //! May use: [`crate::skills`], [`crate::tools`], [`crate::ops`], [`crate::vfs`]; it
 //! reaches its session only through the [`Sandbox`] trait.
@@ -10,7 +10,7 @@
 //! `invoke(name, args, context)`:
 //!
 //! 1. **find** the tool: a built-in `filestore_*` tool; a *dynamic* tool (activated by
-//!    a skill through [`activate`], or a provider tool registered by [`resolve`]); a
+//!    a skill through [`fn@activate`], or a provider tool registered by [`resolve`]); a
 //!    configured tool of the selected toolset. A configured tool outside the selected
 //!    toolset is `not-found` until something activates it.
 //! 2. **authorise** (`authRequired`: any one listed service verified the caller) and
@@ -33,7 +33,7 @@
 //!
 //! **Extension point for skills.** The session's dynamic-tool registry
 //! ([`ToolState::dynamic`]) holds tools activated at run time. A skill loader calls
-//! [`activate`] with the names of a skill's `allowed-tools`; each becomes callable and
+//! [`fn@activate`] with the names of a skill's `allowed-tools`; each becomes callable and
 //! listed, and the tools version ([`ToolState::version`]) grows so an MCP server can
 //! announce `tools/list_changed`.
 //!

@@ -167,7 +167,7 @@ pub struct GrepLine {
     /// Line number, 1-based.
     pub line: u64,
     /// The line without its terminator (`\n`, `\r\n`), invalid UTF-8 replaced, cut
-    /// after [`MAX_LINE_CHARS`] characters with a marker.
+    /// after [`MAX_LINE_CHARS`](crate::vfs::limits::MAX_LINE_CHARS) characters with a marker.
     pub text: String,
     /// Whether this is a context line rather than a matching line.
     pub is_context: bool,
