@@ -97,6 +97,22 @@ fn main() -> ExitCode {
     }
 }
 
+/// Writes `text` to stdout. A closed stdout (the reader went away, as in
+/// `filestore call ... | head -1`) ends the process quietly with status 0, as `rg` and
+/// `cat` do; `print!` would panic with "failed printing to stdout". Any other write
+/// error is reported on stderr with status 1.
+fn emit(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("error[backend]: writing to stdout: {e}");
+        std::process::exit(1);
+    }
+}
+
 fn fail(kind: &str, message: impl std::fmt::Display) -> ExitCode {
     eprintln!("error[{kind}]: {message}");
     ExitCode::FAILURE
@@ -149,9 +165,9 @@ fn call(
     match session.call(tool, &args) {
         Ok(out) => {
             if text {
-                print!("{}", out.text);
+                emit(&out.text);
             } else {
-                println!("{}", serde_json::to_string_pretty(&out.json).unwrap_or_default());
+                emit(&format!("{}\n", serde_json::to_string_pretty(&out.json).unwrap_or_default()));
             }
             ExitCode::SUCCESS
         }
@@ -320,13 +336,13 @@ mod tools_cli {
             Ok(r) => r,
             Err(code) => return code,
         };
-        print!("{}", report.rendered);
+        super::emit(&report.rendered);
         let not_runnable = report.tools.iter().filter(|t| !t.runnable).count();
         if not_runnable > 0 {
-            println!(
-                "{not_runnable} tool{} valid but not runnable by this host",
+            super::emit(&format!(
+                "{not_runnable} tool{} valid but not runnable by this host\n",
                 if not_runnable == 1 { " is" } else { "s are" }
-            );
+            ));
             if strict {
                 return ExitCode::from(2);
             }
@@ -341,7 +357,7 @@ mod tools_cli {
             Err(code) => return code,
         };
         let Some(out) = output else {
-            print!("{}", report.v2_yaml);
+            super::emit(&report.v2_yaml);
             return ExitCode::SUCCESS;
         };
         // A failed write leaves any existing output intact: temp file, then rename.

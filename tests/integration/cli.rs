@@ -35,8 +35,11 @@ fn call_prints_json_and_typed_errors() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("invalid-argument"));
 }
 
-/// `filestore_grep` over this repository's sources finds exactly the lines
-/// `rg -n -uu` finds (binary files aside, which both skip).
+/// `filestore_grep` over this repository's sources finds exactly the lines ripgrep
+/// finds with `rg -n -uu` (binary files aside, which both skip). The baseline is
+/// ripgrep's own engine in-process (`grep-searcher` + `grep-regex`, walked by
+/// `ignore` with every filter off, which is what `-uu` means), so the test needs no
+/// `rg` binary on the machine.
 #[test]
 fn grep_matches_ripgrep_on_a_real_tree() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
@@ -45,22 +48,9 @@ fn grep_matches_ripgrep_on_a_real_tree() {
     for sub in ["guest/src", "host/src", "wit", "tests"] {
         copy_dir(&root.join(sub), &tree.path().join(sub));
     }
-    let rg = Command::new("rg")
-        .args(["-n", "-uu", "--no-heading", "--with-filename", "fn main", "."])
-        .current_dir(tree.path())
-        .output();
-    let rg = match rg {
-        Ok(o) => o,
-        Err(e) => panic!("ripgrep (rg) is required for this test; .ci/run installs it: {e}"),
-    };
-    let want: BTreeSet<String> = String::from_utf8_lossy(&rg.stdout)
-        .lines()
-        .map(|l| {
-            let l = l.strip_prefix("./").unwrap_or(l);
-            let mut parts = l.splitn(3, ':');
-            format!("/w/{}:{}", parts.next().unwrap(), parts.next().unwrap())
-        })
-        .collect();
+    // A binary file with a match: both sides skip it.
+    std::fs::write(tree.path().join("tests/blob.bin"), b"fn main\0\x01\x02").unwrap();
+    let want = ripgrep_lines(tree.path(), "fn main");
     assert!(!want.is_empty());
     let mount = format!("/w={}:ro", tree.path().display());
     let out = filestore()
@@ -85,6 +75,40 @@ fn grep_matches_ripgrep_on_a_real_tree() {
     assert_eq!(got, want);
 }
 
+/// `path:line` of every line ripgrep's engine matches under `root`, as `/w/...` paths.
+fn ripgrep_lines(root: &std::path::Path, pattern: &str) -> BTreeSet<String> {
+    use grep_regex::RegexMatcher;
+    use grep_searcher::sinks::Lossy;
+    use grep_searcher::{BinaryDetection, SearcherBuilder};
+    let matcher = RegexMatcher::new_line_matcher(pattern).unwrap();
+    // ripgrep's default for files found by walking: stop at the first NUL byte.
+    let mut searcher = SearcherBuilder::new()
+        .line_number(true)
+        .binary_detection(BinaryDetection::quit(b'\0'))
+        .build();
+    let mut out = BTreeSet::new();
+    for entry in ignore::WalkBuilder::new(root).standard_filters(false).build() {
+        let entry = entry.unwrap();
+        if !entry.file_type().is_some_and(|t| t.is_file()) {
+            continue;
+        }
+        let rel = entry.path().strip_prefix(root).unwrap().to_string_lossy().into_owned();
+        let mut lines = Vec::new();
+        searcher
+            .search_path(
+                &matcher,
+                entry.path(),
+                Lossy(|n, _| {
+                    lines.push(n);
+                    Ok(true)
+                }),
+            )
+            .unwrap();
+        out.extend(lines.into_iter().map(|n| format!("/w/{rel}:{n}")));
+    }
+    out
+}
+
 fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
     std::fs::create_dir_all(to).unwrap();
     for e in std::fs::read_dir(from).unwrap() {
@@ -95,5 +119,35 @@ fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
         } else if e.file_type().unwrap().is_file() {
             std::fs::copy(e.path(), t).unwrap();
         }
+    }
+}
+
+/// A reader that goes away (`filestore call ... | head -1`) ends the process quietly
+/// with status 0, like `cat`, instead of a "failed printing to stdout" panic. The
+/// output is larger than a pipe's buffer, so the write fails whether or not the
+/// child started writing before the reader closed.
+#[test]
+fn closed_stdout_ends_quietly() {
+    let tmp = tempfile::tempdir().unwrap();
+    let big: String = (1..=8000).map(|i| format!("line number {i} of a long file\n")).collect();
+    std::fs::write(tmp.path().join("big.txt"), big).unwrap();
+    let mount = format!("/w={}:ro", tmp.path().display());
+    for text in [false, true] {
+        let mut cmd = filestore();
+        cmd.args(["call", "filestore_read", r#"{"path":"/w/big.txt","limit":8000}"#]);
+        cmd.args(["--mount", &mount]);
+        if text {
+            cmd.arg("--text");
+        }
+        let mut child = cmd
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked"), "--text={text}: {stderr}");
+        assert_eq!(out.status.code(), Some(0), "--text={text}: {stderr}");
     }
 }
