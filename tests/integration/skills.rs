@@ -107,6 +107,29 @@ fn reading_a_skill_activates_its_tools() {
     assert_eq!(j["success"], true, "{j}");
 }
 
+/// A folder whose instructions are a lowercase `skill.md` (accepted by the reference
+/// validator) loads under its real name, and reading it activates its tools; a folder
+/// holding both names uses `SKILL.md` and serves `skill.md` as a reference.
+#[test]
+fn lowercase_skill_md_loads_and_activates() {
+    let tmp = tempfile::tempdir().unwrap();
+    let skills = tmp.path().join("skills");
+    std::fs::create_dir_all(skills.join("lower")).unwrap();
+    std::fs::write(skills.join("lower/skill.md"), skill_md("lower", "t3")).unwrap();
+    std::fs::create_dir_all(skills.join("both")).unwrap();
+    std::fs::write(skills.join("both/SKILL.md"), skill_md("both", "t4")).unwrap();
+    std::fs::write(skills.join("both/skill.md"), "an older copy\n").unwrap();
+    let (mut s, sv) = session_with_skills(&skills, &tmp.path().join("db.sqlite"));
+    assert!(sv.problems().is_empty(), "{:?}", sv.problems());
+    let paths: Vec<&str> = sv.skills().iter().map(|k| k.path.as_str()).collect();
+    assert_eq!(paths, ["/skills/both/SKILL.md", "/skills/lower/skill.md"]);
+    let out = s.call("filestore_read", &json!({"path": "/skills/lower/skill.md"})).unwrap();
+    assert_eq!(out.json["entry"]["entry_type"], "skill");
+    assert_eq!(out.json["activation"]["added"], json!(["t3"]));
+    let j = ok(&mut s, "filestore_read", json!({"path": "/skills/both/skill.md"}));
+    assert_eq!(j["entry"]["entry_type"], "skill_reference");
+}
+
 #[test]
 fn lru_of_ten_skills_and_per_skill_cap() {
     let tmp = tempfile::tempdir().unwrap();

@@ -32,6 +32,10 @@ pub const MAX_COMPATIBILITY_CHARS: usize = 500;
 pub const MAX_SKILL_FILE_BYTES: usize = 1024 * 1024;
 /// The file name that makes a folder a skill.
 pub const SKILL_FILE: &str = "SKILL.md";
+/// The file names a skill folder's instructions may have, preferred first: the Agent
+/// Skills reference validator (`skills-ref`) accepts a lowercase `skill.md` as well,
+/// so a skill written for it loads here too. A folder with both uses `SKILL.md`.
+pub const SKILL_FILE_NAMES: [&str; 2] = [SKILL_FILE, "skill.md"];
 /// Entry type of a `SKILL.md`.
 pub const TYPE_SKILL: &str = "skill";
 /// Entry type of a skill's other files.

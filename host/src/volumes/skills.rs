@@ -13,7 +13,7 @@ use std::path::Path;
 
 use filestore_guest::skills::descriptor::{self, DESCRIPTOR_FILE};
 use filestore_guest::skills::skill::{
-    self, SKILL_FILE, Skill, SkillProblem, TYPE_SKILL, TYPE_SKILL_REFERENCE,
+    self, SKILL_FILE, SKILL_FILE_NAMES, Skill, SkillProblem, TYPE_SKILL, TYPE_SKILL_REFERENCE,
 };
 use filestore_guest::vfs::memory::MemoryVolume;
 use filestore_guest::vfs::volume::{Volume, WriteOptions};
@@ -40,7 +40,9 @@ impl SkillsVolume {
         SkillsVolume::default()
     }
 
-    /// Loads every skill under `dir` (any depth: `dir/.../{name}/SKILL.md`).
+    /// Loads every skill under `dir` (any depth: `dir/.../{name}/SKILL.md`, or a
+    /// lowercase `skill.md` as the reference validator accepts; see
+    /// [`SKILL_FILE_NAMES`]).
     ///
     /// Fails only when `dir` itself cannot be opened; invalid skills are collected in
     /// [`SkillsVolume::problems`].
@@ -54,14 +56,23 @@ impl SkillsVolume {
             ));
         }
         let mut me = SkillsVolume::new();
-        let mut skill_dirs: Vec<String> = walk
-            .entries
-            .iter()
-            .filter(|e| !e.is_dir() && e.name() == SKILL_FILE && e.entry_type == "file")
-            .filter_map(|e| filestore_guest::vfs::paths::parent(&e.path).map(str::to_string))
-            .collect();
-        skill_dirs.sort();
-        for skill_dir in skill_dirs {
+        // Each skill folder with the name of its instructions file, preferring
+        // `SKILL.md` when a folder has both.
+        let mut skill_dirs: std::collections::BTreeMap<String, &str> = Default::default();
+        for e in &walk.entries {
+            let Some(rank) = SKILL_FILE_NAMES.iter().position(|n| *n == e.name()) else {
+                continue;
+            };
+            if e.is_dir() || e.entry_type != "file" {
+                continue;
+            }
+            let Some(dir) = filestore_guest::vfs::paths::parent(&e.path) else { continue };
+            let best = skill_dirs.entry(dir.to_string()).or_insert(SKILL_FILE_NAMES[rank]);
+            if rank < SKILL_FILE_NAMES.iter().position(|n| n == best).unwrap_or(usize::MAX) {
+                *best = SKILL_FILE_NAMES[rank];
+            }
+        }
+        for (skill_dir, md_name) in skill_dirs {
             let files: Vec<(String, u64)> = walk
                 .entries
                 .iter()
@@ -86,7 +97,7 @@ impl SkillsVolume {
                     Err(e) => reasons.push(e.to_string()),
                 }
             }
-            let skill_md = format!("{skill_dir}/{SKILL_FILE}");
+            let skill_md = format!("{skill_dir}/{md_name}");
             if !reasons.is_empty() {
                 me.problems.push(SkillProblem { path: format!("/skills{skill_md}"), reasons });
                 continue;
@@ -122,7 +133,11 @@ impl SkillsVolume {
                 }
             }
         }
-        let skill_md = format!("{base}/{SKILL_FILE}");
+        let md_name = SKILL_FILE_NAMES
+            .iter()
+            .find(|n| abs.iter().any(|(p, _)| *p == format!("{base}/{n}")))
+            .unwrap_or(&SKILL_FILE);
+        let skill_md = format!("{base}/{md_name}");
         let before = self.skills.len();
         self.add_files(&base, &skill_md, abs);
         match self.skills.get(before) {
