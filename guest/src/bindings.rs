@@ -461,6 +461,13 @@ impl diag::Guest for Component {
     fn release() {
         HELD.lock().unwrap_or_else(|e| e.into_inner()).clear();
     }
+
+    fn observe_ambient() -> diag::Ambient {
+        diag::Ambient {
+            env_names: std::env::vars_os().map(|(k, _)| k.to_string_lossy().into_owned()).collect(),
+            args: std::env::args_os().map(|a| a.to_string_lossy().into_owned()).collect(),
+        }
+    }
 }
 
 // ---- tools (configuration, listing, invocation) ------------------------------------

@@ -347,6 +347,16 @@ impl Session {
         })
     }
 
+    /// The environment variable names and arguments the component observes from
+    /// inside (both empty: the host hands it no ambient authority).
+    pub fn diagnostics_ambient(&mut self) -> Result<(Vec<String>, Vec<String>)> {
+        self.guarded(|store, b, _| {
+            b.filestore_component_diagnostics()
+                .call_observe_ambient(store)
+                .map(|a| Ok((a.env_names, a.args)))
+        })
+    }
+
     /// Frees what [`Session::diagnostics_allocate`] kept.
     pub fn diagnostics_release(&mut self) -> Result<()> {
         self.guarded(|store, b, _| b.filestore_component_diagnostics().call_release(store).map(Ok))

@@ -5,12 +5,15 @@
 //! - `common`: a shared engine and fixtures.
 //! - `read_side`: ls/read/glob/grep/tree through the component (DESIGN §5).
 //! - `mutations`: write/edit/delete/move, read-only mounts and entries.
+//! - `isolation`: the built component's imports against an allow-list (no filesystem,
+//!   sockets, http), and no environment or arguments visible inside the guest.
 //! - `limits`: guest and host limits hold with typed errors; traps poison one
 //!   session only; the compiled-component cache is rebuilt when corrupt or stale.
 //! - `concurrency`: 1,000 live sessions and 100 concurrent callers on one engine.
 //! - `tools`: configured tools end to end (sqlite, http on loopback, results volume,
 //!   offloading, timeouts, approval) and `check`/`migrate`/`call --config`.
-//! - `cli`: the `filestore` binary (`call`), including grep equivalence with ripgrep.
+//! - `cli`: the `filestore` binary (`call`), grep equivalence with ripgrep's engine, a
+//!   closed stdout.
 //! - `mcp`: `filestore serve` driven by the Python `mcp` SDK (stdio, HTTP) and an
 //!   in-process rmcp client.
 //! - `confinement`: the hostile-path suite (links, `..`, sibling prefixes, swaps) on a real directory.
@@ -23,6 +26,7 @@ mod common;
 mod concurrency;
 mod confinement;
 mod faults;
+mod isolation;
 mod limits;
 mod mcp;
 mod model;
