@@ -1,0 +1,720 @@
+//! The `dir` volume: a local directory mounted as a volume, confined beneath its root.
+//!
+//! [`DirVolume`] implements the guest's [`Volume`] trait over a real directory, for
+//! reads and writes, with the guarantee that no volume path reaches anything outside
+//! the directory it was opened on.
+//!
+//! # Security model
+//!
+//! A `DirVolume` holds one capability: a directory handle (`cap_std::fs::Dir`) opened
+//! once, in [`DirVolume::open`], with the host's ambient authority. That is the only
+//! place this module uses ambient authority. Every later operation resolves its path
+//! relative to that handle, **one component at a time**: each directory component is
+//! opened relative to the handle of its parent with `O_NOFOLLOW | O_DIRECTORY`
+//! (`cap_fs_ext::DirExt::open_dir_nofollow`), and the last component is acted on with
+//! a call that never follows a link (`lstat`, `open(O_NOFOLLOW)`, `mkdirat`, `unlinkat`,
+//! `renameat`, `linkat` without `AT_SYMLINK_FOLLOW`). Paths are never joined onto the
+//! root as strings and confinement is never a lexical check: each directory is
+//! resolved and opened in one step, and the operation then works on that handle, so a
+//! directory swapped for a link between two calls (or between two steps of one call)
+//! is refused, not followed. Where an operation looks at its last component before
+//! acting on it (e.g. `write` refusing a link), the action itself cannot follow a link
+//! either, so a swap in between changes at most which entry is replaced, never where.
+//!
+//! On Linux ≥ 5.6, opens for reading (files, and directories to list or walk) first
+//! try a single `openat2` relative to the root handle with `RESOLVE_BENEATH |
+//! RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS` and `O_NOFOLLOW`: the kernel applies
+//! the same rule (no link anywhere on the path, no escape) atomically. Only its
+//! success is used; any failure falls back to the component-wise walk, which stays
+//! authoritative and explains the refusal.
+//!
+//! ## What is confined
+//!
+//! Every operation of the [`Volume`] trait, read and write alike: `stat`, `list`,
+//! `walk`, `read`, `write` (including the directories it creates and its temporary
+//! file), `delete` (including recursive deletes) and `rename` (source and
+//! destination). Error messages name volume-relative paths only, never the host path
+//! of the root.
+//!
+//! ## Symbolic links are never followed
+//!
+//! Not at the last component, not in a parent directory, whatever the target: outside
+//! the root (absolute or `../` relative, a sibling such as `root_evil`), inside it,
+//! dangling, a loop, a chain, a magic link such as `/proc/self/root`. The policy is the
+//! same for every link, so it does not depend on where a target lies at the moment of
+//! a check (which another process can change at any time), and it is easy to audit.
+//! Agents cannot create links through this API; links are placed by whoever owns the
+//! directory, and are shown to the agent but not traversed:
+//!
+//! - `list`/`walk`/`stat` report a link as a file entry of type [`TYPE_SYMLINK`], size 0;
+//!   its target is not disclosed. `walk` never descends through a linked directory, so
+//!   `ls`, `glob` and `grep` never report a file beyond a link.
+//! - `read`, `list` or `walk` of a link, and any path *through* a linked directory
+//!   (`/link/secret.txt`), fail with `invalid-path` "is a symbolic link".
+//! - `write` onto a link, dangling or not, fails with `invalid-path`: the link is
+//!   neither followed nor replaced, so a write can never create or change a file
+//!   outside. Delete the link first to replace it with a file.
+//! - `delete` of a link removes the link, never its target; a recursive delete removes
+//!   the links it meets and never descends through them.
+//! - `rename` of a link moves the link. Renaming onto an existing link with
+//!   `overwrite=true` fails with `invalid-path`, like `write`.
+//!
+//! ## What is denied, with examples
+//!
+//! | request (volume-relative)                 | result                                     |
+//! |-------------------------------------------|--------------------------------------------|
+//! | `/../root_evil/x`, `/d/../../outside/x`   | `invalid-path`: `..` components            |
+//! | `_evil/secret.txt` (no leading `/`)       | `invalid-path`: paths must be absolute     |
+//! | `/a\0b`, `/a\nb`, `/a\\..\\b`             | `invalid-path`: NUL, control, backslash    |
+//! | a 5,000-byte path, a 300-byte component   | `invalid-path`: over the length limits     |
+//! | `/link` where `link -> /outside/secret`   | `invalid-path`: symbolic link              |
+//! | `/linkdir/x` where `linkdir -> ../outside`| `invalid-path`: symbolic link in a parent  |
+//! | write `/dangling` (`-> /outside/new`)     | `invalid-path`; nothing is created         |
+//! | a FIFO, socket or device                  | listed as [`TYPE_SPECIAL`]; read: `unsupported` |
+//!
+//! The guest's path normaliser already rejects the malformed paths above; the volume
+//! rejects them again (defence in depth), because a host may call it directly. For
+//! the same reason, listings leave out names an agent could not address (not UTF-8,
+//! control characters, a backslash) and paths longer than the path limit.
+//!
+//! ## Writes are atomic
+//!
+//! `write` creates a uniquely named temporary file next to the destination
+//! (`.{name}.filestore-tmp-{16 hex}`, created with `O_EXCL`, which never follows a
+//! link), writes and `fsync`s it, then renames it over the destination (or hard-links
+//! it into place for `create_only`, which fails atomically when the name exists) and
+//! `fsync`s the directory. A crash or a failed write leaves either the old content or
+//! the new one, never a half-written file; on failure the temporary file is removed
+//! (a crash can leave one behind, hidden from listings like the temporary files of
+//! in-flight writes). An overwritten file keeps its permission bits (not its owner).
+//! Permission bits are not read-only flags: as with `mv`, the directory's permissions
+//! decide whether a file can be replaced, and only a read-only mount refuses. Entry
+//! types, attributes and per-entry read-only flags of [`WriteOptions`] cannot be
+//! stored in a plain directory and are ignored, as the trait allows.
+//!
+//! ## What this does not protect against
+//!
+//! - **Other access by the host process or other local users.** Confinement applies to
+//!   paths given to this volume. Anything else with access to the directory can read
+//!   or change it, and the volume acts with the host process' own credentials.
+//! - **Hard links and mounts placed beneath the root.** A hard link inside the root to
+//!   a file outside (created by someone with access to both) is an ordinary file here:
+//!   it can be read. A `write` replaces the directory entry, so it never changes the
+//!   outside inode, but a read returns its content. File systems mounted (or
+//!   bind-mounted) beneath the root are traversed like any directory.
+//! - **Races with other local processes beyond what the kernel guarantees.** A
+//!   concurrent swap of entries can make an operation fail, or act on whatever entry
+//!   is there at that moment, but never through a link and never outside the root.
+//!   `rename` with `overwrite=false` uses `renameat2(RENAME_NOREPLACE)` on Linux, so a
+//!   destination created by another process in between is never replaced; where the
+//!   file system lacks the flag (and on other systems) it checks and then renames, and
+//!   such a destination may be replaced.
+//! - **Resource exhaustion.** File sizes, disk space, the number of entries and the
+//!   depth of trees are bounded by the caller's limits (the guest's `limits` module
+//!   and the host's resource caps), not here.
+//! - **A replaced root.** The root handle refers to the directory opened by
+//!   [`DirVolume::open`]; if that directory is renamed or replaced later, the volume
+//!   keeps using the original directory, wherever it now is.
+//!
+//! Windows is not supported: the guarantees above rest on Linux/Unix `openat`
+//! semantics (through cap-std).
+
+mod errors;
+mod names;
+mod resolve;
+#[cfg(test)]
+mod tests;
+
+use errors::{explain_component, explain_leaf, io_error};
+use names::{addressable_name, join, temp_name};
+use resolve::{components, open_beneath, rename_noreplace, sync_dir};
+
+use std::ffi::{OsStr, OsString};
+use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use cap_fs_ext::{
+    DirExt, FollowSymlinks, OpenOptionsFollowExt, OpenOptionsMaybeDirExt, OpenOptionsSyncExt,
+};
+use cap_std::fs::{Dir, File, Metadata, OpenOptions};
+use filestore_guest::error::{Error, ErrorKind, Result};
+use filestore_guest::vfs::entry::{Entry, EntryKind, TYPE_DIRECTORY};
+use filestore_guest::vfs::paths::{self, MAX_COMPONENT_BYTES, MAX_PATH_BYTES};
+use filestore_guest::vfs::volume::{Volume, Walk, WriteOptions};
+
+/// Entry type of a symbolic link in listings: reported, never followed, not readable.
+pub const TYPE_SYMLINK: &str = "symlink";
+
+/// Entry type of a FIFO, socket or device in listings: reported, never opened for
+/// reading (opening a FIFO could block a worker forever, a device could be anything).
+pub const TYPE_SPECIAL: &str = "special";
+
+/// Marker in the names of temporary files of in-flight writes:
+/// `.{name}.filestore-tmp-{16 hex digits}`. Names of that shape are hidden from
+/// listings.
+pub const TEMP_MARKER: &str = ".filestore-tmp-";
+
+/// Hex digits of random suffix in a temporary file name.
+const TEMP_SUFFIX_LEN: usize = 16;
+
+/// Bytes of the destination name kept in a temporary file name, so that the temporary
+/// name (`.` + prefix + marker + suffix) stays within [`MAX_COMPONENT_BYTES`].
+const TEMP_NAME_PREFIX_BYTES: usize = 200;
+
+/// Attempts at finding an unused temporary name before giving up. Bounds the loop
+/// against a directory pre-filled with colliding names.
+const TEMP_ATTEMPTS: usize = 16;
+
+/// Largest buffer reserved up front by a ranged read. A caller asking for `u64::MAX`
+/// bytes of a small file must not make the host allocate them.
+const MAX_READ_PREALLOC: u64 = 8 * 1024 * 1024;
+
+/// `ELOOP`: the kernel's answer to `O_NOFOLLOW` on a link, mapped to `invalid-path`
+/// when a link appears between a check and a use. Its number comes from rustix, which
+/// knows each architecture's numbering; elsewhere the case is not recognised.
+#[cfg(target_os = "linux")]
+const ELOOP: Option<i32> = Some(rustix::io::Errno::LOOP.raw_os_error());
+#[cfg(not(target_os = "linux"))]
+const ELOOP: Option<i32> = None;
+
+/// The message of every refusal caused by a symbolic link.
+const NO_FOLLOW: &str = "this volume never follows symbolic links";
+
+/// A local directory mounted as a volume, confined beneath its root.
+///
+/// See the [module documentation](self) for the security model and the symlink
+/// policy. `DirVolume` is `Send + Sync`: share it as
+/// [`SharedVolume`](crate::volumes::SharedVolume).
+///
+/// ```no_run
+/// use filestore::volumes::dir::DirVolume;
+/// use filestore::volumes::Volume;
+/// let vol = DirVolume::open("./project", true).unwrap();
+/// let entries = vol.list("/").unwrap();
+/// ```
+#[derive(Debug)]
+pub struct DirVolume {
+    root: PathBuf,
+    dir: Dir,
+    read_only: bool,
+}
+
+// The host shares volumes between sessions and threads.
+const _: fn() = || {
+    fn assert_send_sync<T: Send + Sync>() {}
+    assert_send_sync::<DirVolume>();
+};
+
+impl DirVolume {
+    /// Opens `root` (which must exist and be a directory) as a volume; every mutation
+    /// fails with `read-only` when `read_only` is set.
+    ///
+    /// This is the only use of ambient authority: `root` itself is resolved like any
+    /// host path (a symlink *as* the root is followed once, here, by the host's own
+    /// choice of root). Errors name `root`.
+    pub fn open(root: impl AsRef<Path>, read_only: bool) -> Result<DirVolume> {
+        let root = root.as_ref();
+        let shown = root.display().to_string();
+        match std::fs::metadata(root) {
+            Ok(m) if m.is_dir() => {}
+            Ok(_) => {
+                return Err(Error::at(
+                    ErrorKind::NotADirectory,
+                    shown,
+                    "the volume root is not a directory",
+                ));
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                return Err(Error::at(
+                    ErrorKind::NotFound,
+                    shown,
+                    "the volume root does not exist",
+                ));
+            }
+            Err(e) => {
+                return Err(Error::at(
+                    ErrorKind::Backend,
+                    shown,
+                    format!("cannot open the volume root: {e}"),
+                ));
+            }
+        }
+        let dir = Dir::open_ambient_dir(root, cap_std::ambient_authority()).map_err(|e| {
+            Error::at(
+                ErrorKind::Backend,
+                shown.clone(),
+                format!("cannot open the volume root: {e}"),
+            )
+        })?;
+        Ok(DirVolume { root: root.to_path_buf(), dir, read_only })
+    }
+
+    /// The host path the volume was opened on (as given to [`DirVolume::open`]).
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Whether every mutation is refused with `read-only`.
+    pub fn is_read_only(&self) -> bool {
+        self.read_only
+    }
+
+    fn check_writable(&self, path: &str) -> Result<()> {
+        if self.read_only {
+            return Err(Error::at(ErrorKind::ReadOnly, path, "the volume is mounted read-only"));
+        }
+        Ok(())
+    }
+
+    /// Opens the directory named by `comps`, one component at a time from the root,
+    /// never following a link. `create` makes missing directories; `is_target` says
+    /// the last component is the directory the operation is about (rather than the
+    /// parent of its target), which only changes the error reported for a file.
+    fn descend<C: AsRef<OsStr>>(
+        &self,
+        path: &str,
+        comps: &[C],
+        create: bool,
+        is_target: bool,
+    ) -> Result<Dir> {
+        if !create
+            && !comps.is_empty()
+            && let Some(f) = open_beneath(&self.dir, comps, true)
+        {
+            return Ok(Dir::from_std_file(f));
+        }
+        let mut cur: Option<Dir> = None;
+        let mut shown = String::new();
+        for (i, c) in comps.iter().enumerate() {
+            let name = c.as_ref();
+            shown.push('/');
+            shown.push_str(&name.to_string_lossy());
+            let target = is_target && i + 1 == comps.len();
+            let base = cur.as_ref().unwrap_or(&self.dir);
+            let explain =
+                |e: io::Error| explain_component(base, name, &shown, path, e, create, target);
+            let next = match base.open_dir_nofollow(name) {
+                Ok(d) => d,
+                Err(e) if create && e.kind() == io::ErrorKind::NotFound => {
+                    match base.create_dir(name) {
+                        Ok(()) => {}
+                        // Created concurrently (or a link appeared: opening will say).
+                        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+                        Err(e) => return Err(explain(e)),
+                    }
+                    base.open_dir_nofollow(name).map_err(explain)?
+                }
+                Err(e) => return Err(explain(e)),
+            };
+            // Defence in depth: whatever was opened must be a directory.
+            match next.dir_metadata() {
+                Ok(m) if m.is_dir() => {}
+                Ok(_) => return Err(explain(io::Error::from(io::ErrorKind::NotADirectory))),
+                Err(e) => return Err(io_error(path, e)),
+            }
+            cur = Some(next);
+        }
+        match cur {
+            Some(d) => Ok(d),
+            None => self.dir.try_clone().map_err(|e| io_error(path, e)),
+        }
+    }
+
+    /// The directory holding the last component of `comps` (non-empty), and that
+    /// component.
+    fn parent_of<'c>(&self, path: &str, comps: &[&'c str], create: bool) -> Result<(Dir, &'c str)> {
+        let (name, parents) = comps.split_last().expect("non-root path");
+        Ok((self.descend(path, parents, create, false)?, name))
+    }
+
+    fn entry(&self, path: String, m: &Metadata) -> Entry {
+        let modified_ms = m
+            .modified()
+            .ok()
+            .and_then(|t| t.into_std().duration_since(std::time::UNIX_EPOCH).ok())
+            .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
+        let ft = m.file_type();
+        let mut e = if ft.is_dir() {
+            Entry::directory(path, modified_ms)
+        } else if ft.is_file() {
+            Entry::file(path, m.len(), modified_ms)
+        } else {
+            let mut e = Entry::file(path, 0, modified_ms);
+            e.entry_type = if ft.is_symlink() { TYPE_SYMLINK } else { TYPE_SPECIAL }.to_string();
+            e
+        };
+        e.read_only = self.read_only;
+        e
+    }
+
+    /// The addressable children of an open directory, sorted by name. Entries that
+    /// vanish or cannot be stat'ed (permission) are skipped.
+    fn children(&self, dir: &Dir, dir_path: &str) -> Result<Vec<Entry>> {
+        let mut out = Vec::new();
+        for ent in dir.entries().map_err(|e| io_error(dir_path, e))? {
+            let Ok(ent) = ent else { continue };
+            let os_name = ent.file_name();
+            let Some(name) = addressable_name(&os_name) else {
+                continue;
+            };
+            let child = join(dir_path, name);
+            if child.len() > MAX_PATH_BYTES {
+                continue;
+            }
+            // `DirEntry::metadata` is an `lstat`: a link is reported, not followed.
+            let Ok(m) = ent.metadata() else { continue };
+            out.push(self.entry(child, &m));
+        }
+        out.sort_by(|a, b| a.path.cmp(&b.path));
+        Ok(out)
+    }
+
+    /// Removes everything beneath the directory `comps` (not the directory itself),
+    /// iteratively, never following a link: links are unlinked, directories are
+    /// reopened from the root with `O_NOFOLLOW` before being emptied.
+    fn remove_contents(&self, path: &str, comps: Vec<OsString>) -> Result<()> {
+        let base_len = comps.len();
+        // (directory, whether its children have been removed already)
+        let mut stack: Vec<(Vec<OsString>, bool)> = vec![(comps, false)];
+        while let Some((dir_comps, emptied)) = stack.pop() {
+            if emptied {
+                if dir_comps.len() > base_len {
+                    let (name, parents) = dir_comps.split_last().expect("non-empty");
+                    let parent = self.descend(path, parents, false, false)?;
+                    parent.remove_dir(name).map_err(|e| io_error(path, e))?;
+                }
+                continue;
+            }
+            let dir = self.descend(path, &dir_comps, false, true)?;
+            stack.push((dir_comps.clone(), true));
+            for ent in dir.entries().map_err(|e| io_error(path, e))? {
+                let ent = ent.map_err(|e| io_error(path, e))?;
+                let name = ent.file_name();
+                // The type from the directory entry itself: a link is a link.
+                let is_dir = ent.file_type().map_err(|e| io_error(path, e))?.is_dir();
+                if is_dir {
+                    let mut sub = dir_comps.clone();
+                    sub.push(name);
+                    stack.push((sub, false));
+                } else {
+                    match dir.remove_file(&name) {
+                        Ok(()) => {}
+                        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+                        Err(e) => return Err(io_error(path, e)),
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Creates a fresh temporary file next to `name` in `parent`.
+    fn create_temp(&self, parent: &Dir, name: &str, path: &str) -> Result<(String, File)> {
+        let mut opts = OpenOptions::new();
+        opts.write(true).create_new(true).follow(FollowSymlinks::No);
+        let mut last = None;
+        for _ in 0..TEMP_ATTEMPTS {
+            let tmp = temp_name(name);
+            match parent.open_with(&tmp, &opts) {
+                Ok(f) => return Ok((tmp, f)),
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),
+                Err(e) => return Err(io_error(path, e)),
+            }
+        }
+        Err(Error::at(
+            ErrorKind::Backend,
+            path,
+            format!(
+                "cannot create a temporary file after {TEMP_ATTEMPTS} attempts: {}",
+                last.map(|e| e.to_string()).unwrap_or_default()
+            ),
+        ))
+    }
+}
+
+impl Volume for DirVolume {
+    fn stat(&self, path: &str) -> Result<Entry> {
+        let comps = components(path)?;
+        if comps.is_empty() {
+            let m = self.dir.dir_metadata().map_err(|e| io_error(path, e))?;
+            return Ok(self.entry("/".to_string(), &m));
+        }
+        let (parent, name) = self.parent_of(path, &comps, false)?;
+        let m = parent.symlink_metadata(name).map_err(|e| io_error(path, e))?;
+        Ok(self.entry(path.to_string(), &m))
+    }
+
+    fn list(&self, path: &str) -> Result<Vec<Entry>> {
+        let comps = components(path)?;
+        let dir = self.descend(path, &comps, false, true)?;
+        self.children(&dir, path)
+    }
+
+    fn walk(&self, path: &str, max_entries: usize) -> Result<Walk> {
+        let comps = components(path)?;
+        let top = self.descend(path, &comps, false, true)?;
+        let mut walk = Walk::default();
+        // Directories still to list; the top one is already open. Others are reopened
+        // from the root when their turn comes, so at most one directory handle is held
+        // however wide the tree is, and every level is re-resolved without following.
+        let mut stack: Vec<(String, Option<Dir>)> = vec![(path.to_string(), Some(top))];
+        while let Some((dir_path, handle)) = stack.pop() {
+            let is_top = handle.is_some();
+            let dir = match handle {
+                Some(d) => d,
+                None => {
+                    // Swapped for a link, removed, or unreadable since it was listed:
+                    // skip it rather than fail the whole walk.
+                    let Ok(c) = components(&dir_path) else {
+                        continue;
+                    };
+                    match self.descend(&dir_path, &c, false, true) {
+                        Ok(d) => d,
+                        Err(_) => continue,
+                    }
+                }
+            };
+            let children = match self.children(&dir, &dir_path) {
+                Ok(c) => c,
+                Err(e) if is_top => return Err(e),
+                Err(_) => continue,
+            };
+            let mut subdirs = Vec::new();
+            for e in children {
+                if walk.entries.len() >= max_entries {
+                    walk.truncated = true;
+                    return Ok(walk);
+                }
+                if e.kind == EntryKind::Directory && e.entry_type == TYPE_DIRECTORY {
+                    subdirs.push(e.path.clone());
+                }
+                walk.entries.push(e);
+            }
+            // Reversed so directories are visited in name order.
+            stack.extend(subdirs.into_iter().rev().map(|d| (d, None)));
+        }
+        Ok(walk)
+    }
+
+    fn read(&self, path: &str, offset: u64, len: u64) -> Result<Vec<u8>> {
+        let comps = components(path)?;
+        if comps.is_empty() {
+            return Err(Error::at(ErrorKind::NotAFile, path, "is a directory"));
+        }
+        let mut file = match open_beneath(&self.dir, &comps, false) {
+            Some(f) => f,
+            None => {
+                let (parent, name) = self.parent_of(path, &comps, false)?;
+                let mut opts = OpenOptions::new();
+                // O_NONBLOCK: a FIFO swapped in after a check must not block the host.
+                opts.read(true).follow(FollowSymlinks::No).nonblock(true);
+                parent
+                    .open_with(name, &opts)
+                    .map_err(|e| explain_leaf(&parent, name, path, e))?
+                    .into_std()
+            }
+        };
+        let m = file.metadata().map_err(|e| io_error(path, e))?;
+        if m.is_dir() {
+            return Err(Error::at(ErrorKind::NotAFile, path, "is a directory"));
+        }
+        if !m.is_file() {
+            return Err(Error::at(ErrorKind::Unsupported, path, "not a regular file"));
+        }
+        let size = m.len();
+        if offset >= size || len == 0 {
+            return Ok(Vec::new());
+        }
+        if offset > 0 {
+            file.seek(SeekFrom::Start(offset)).map_err(|e| io_error(path, e))?;
+        }
+        let want = len.min(size - offset).min(MAX_READ_PREALLOC);
+        let mut buf = Vec::with_capacity(usize::try_from(want).unwrap_or(0));
+        file.take(len).read_to_end(&mut buf).map_err(|e| io_error(path, e))?;
+        Ok(buf)
+    }
+
+    fn write(&self, path: &str, content: &[u8], options: &WriteOptions) -> Result<Entry> {
+        let comps = components(path)?;
+        self.check_writable(path)?;
+        if comps.is_empty() {
+            return Err(Error::at(ErrorKind::NotAFile, path, "cannot write the volume root"));
+        }
+        let (parent, name) = self.parent_of(path, &comps, true)?;
+        let existing = match parent.symlink_metadata(name) {
+            Ok(m) => Some(m),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+            Err(e) => return Err(io_error(path, e)),
+        };
+        if let Some(m) = &existing {
+            let ft = m.file_type();
+            if ft.is_symlink() {
+                return Err(Error::at(
+                    ErrorKind::InvalidPath,
+                    path,
+                    format!(
+                        "is a symbolic link; {NO_FOLLOW} and does not write through or replace them"
+                    ),
+                ));
+            }
+            if ft.is_dir() {
+                return Err(Error::at(ErrorKind::NotAFile, path, "is a directory"));
+            }
+            if options.create_only {
+                return Err(Error::at(ErrorKind::AlreadyExists, path, "file already exists"));
+            }
+            if !ft.is_file() {
+                return Err(Error::at(ErrorKind::Unsupported, path, "not a regular file"));
+            }
+        }
+
+        let (tmp, mut file) = self.create_temp(&parent, name, path)?;
+        let discard = |e: Error| {
+            let _ = parent.remove_file(&tmp);
+            e
+        };
+        let written = (|| -> io::Result<Metadata> {
+            if let Some(m) = &existing {
+                file.set_permissions(m.permissions())?;
+            }
+            file.write_all(content)?;
+            file.sync_all()?;
+            file.metadata()
+        })();
+        drop(file);
+        let meta = written.map_err(|e| discard(io_error(path, e)))?;
+
+        if options.create_only {
+            // `linkat` fails with EEXIST when the name exists: no window in which a
+            // file created concurrently could be replaced.
+            match parent.hard_link(&tmp, &parent, name) {
+                Ok(()) => {
+                    let _ = parent.remove_file(&tmp);
+                }
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                    return Err(discard(Error::at(
+                        ErrorKind::AlreadyExists,
+                        path,
+                        "file already exists",
+                    )));
+                }
+                Err(_) => {
+                    // A file system without hard links: check, then rename.
+                    if parent.symlink_metadata(name).is_ok() {
+                        return Err(discard(Error::at(
+                            ErrorKind::AlreadyExists,
+                            path,
+                            "file already exists",
+                        )));
+                    }
+                    parent.rename(&tmp, &parent, name).map_err(|e| discard(io_error(path, e)))?;
+                }
+            }
+        } else {
+            // `renameat` replaces the directory entry: if a link appeared at `name`
+            // since the check, the link itself is replaced, never its target.
+            parent.rename(&tmp, &parent, name).map_err(|e| discard(io_error(path, e)))?;
+        }
+        sync_dir(&parent);
+        Ok(self.entry(path.to_string(), &meta))
+    }
+
+    fn delete(&self, path: &str, recursive: bool) -> Result<()> {
+        let comps = components(path)?;
+        self.check_writable(path)?;
+        if comps.is_empty() {
+            if !recursive {
+                return Err(Error::at(
+                    ErrorKind::Conflict,
+                    path,
+                    "directory is not empty; pass recursive=true to delete it",
+                ));
+            }
+            // The root itself stays: it is the mount.
+            return self.remove_contents(path, Vec::new());
+        }
+        let (parent, name) = self.parent_of(path, &comps, false)?;
+        let m = parent.symlink_metadata(name).map_err(|e| io_error(path, e))?;
+        if !m.file_type().is_dir() {
+            // Files, links (the link, not its target) and special files.
+            return parent.remove_file(name).map_err(|e| io_error(path, e));
+        }
+        if recursive {
+            let all: Vec<OsString> = comps.iter().map(OsString::from).collect();
+            self.remove_contents(path, all)?;
+        }
+        parent.remove_dir(name).map_err(|e| match e.kind() {
+            io::ErrorKind::DirectoryNotEmpty => Error::at(
+                ErrorKind::Conflict,
+                path,
+                "directory is not empty; pass recursive=true to delete it",
+            ),
+            _ => io_error(path, e),
+        })
+    }
+
+    fn rename(&self, from: &str, to: &str, overwrite: bool) -> Result<()> {
+        let from_comps = components(from)?;
+        let to_comps = components(to)?;
+        self.check_writable(from)?;
+        if from_comps.is_empty() {
+            return Err(Error::at(ErrorKind::InvalidArgument, from, "cannot move the volume root"));
+        }
+        if to_comps.is_empty() {
+            return Err(Error::at(ErrorKind::AlreadyExists, to, "destination is the volume root"));
+        }
+        let (from_parent, from_name) = self.parent_of(from, &from_comps, false)?;
+        let from_meta = from_parent.symlink_metadata(from_name).map_err(|e| io_error(from, e))?;
+        if from == to {
+            return Ok(());
+        }
+        if paths::is_within(to, from) {
+            return Err(Error::at(
+                ErrorKind::InvalidArgument,
+                to,
+                format!("cannot move '{from}' into itself"),
+            ));
+        }
+        let (to_parent, to_name) = self.parent_of(to, &to_comps, true)?;
+        match to_parent.symlink_metadata(to_name) {
+            Ok(m) => {
+                if !overwrite {
+                    return Err(Error::at(
+                        ErrorKind::AlreadyExists,
+                        to,
+                        "destination exists; pass overwrite=true",
+                    ));
+                }
+                if m.file_type().is_symlink() {
+                    return Err(Error::at(
+                        ErrorKind::InvalidPath,
+                        to,
+                        format!(
+                            "destination is a symbolic link; {NO_FOLLOW} and does not replace them"
+                        ),
+                    ));
+                }
+                if m.file_type().is_dir() {
+                    return Err(Error::at(
+                        ErrorKind::AlreadyExists,
+                        to,
+                        "destination is a directory",
+                    ));
+                }
+                if from_meta.file_type().is_dir() {
+                    return Err(Error::at(ErrorKind::AlreadyExists, to, "destination exists"));
+                }
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+            Err(e) => return Err(io_error(to, e)),
+        }
+        if !overwrite && rename_noreplace(&from_parent, from_name, &to_parent, to_name, to)? {
+            sync_dir(&to_parent);
+            return Ok(());
+        }
+        from_parent.rename(from_name, &to_parent, to_name).map_err(|e| io_error(to, e))?;
+        sync_dir(&to_parent);
+        Ok(())
+    }
+}

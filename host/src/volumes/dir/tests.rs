@@ -1,0 +1,636 @@
+//! Hostile cases (a table run against a real directory, each asserting the error
+//! kind and that nothing outside the root was read, created or changed) and
+//! functional tests of every operation.
+
+use super::names::is_temp_name;
+use super::*;
+use std::os::unix::fs::symlink;
+use std::sync::Arc;
+use tempfile::TempDir;
+
+use super::super::hostile_tree::{EVIL_SECRET, SECRET, SECRET_X, snapshot};
+
+fn temp_files(dir: &Path) -> Vec<PathBuf> {
+    super::super::hostile_tree::temp_files(dir, TEMP_MARKER)
+}
+/// Names that exist only outside the root: no listing may ever report them.
+const OUTSIDE_NAMES: [&str; 4] = ["secret.txt", "deep.txt", "evil_secret.txt", "hostname"];
+
+/// A temp dir holding `root/` (the volume), a `root_evil/` sibling sharing the
+/// root's prefix, and `outside/`, with links from the root to all of them.
+struct Fx {
+    _tmp: TempDir,
+    top: PathBuf,
+    root: PathBuf,
+    outside: PathBuf,
+    vol: DirVolume,
+}
+
+fn fixture() -> Fx {
+    fixture_with(false)
+}
+
+fn fixture_with(read_only: bool) -> Fx {
+    let tmp = tempfile::tempdir().unwrap();
+    let top = tmp.path().to_path_buf();
+    let (root, outside) = super::super::hostile_tree::build(&top);
+    let vol = DirVolume::open(&root, read_only).unwrap();
+    Fx { _tmp: tmp, top, root, outside, vol }
+}
+
+#[derive(Debug)]
+enum Out {
+    Unit,
+    Bytes(Vec<u8>),
+    Entry(Entry),
+    Entries(Vec<Entry>),
+}
+
+impl Out {
+    fn entries(&self) -> Vec<&Entry> {
+        match self {
+            Out::Entry(e) => vec![e],
+            Out::Entries(v) => v.iter().collect(),
+            _ => Vec::new(),
+        }
+    }
+}
+
+type Run = Box<dyn Fn(&Fx) -> Result<Out>>;
+type Post = Box<dyn Fn(&Fx, &Out)>;
+
+struct Case {
+    name: &'static str,
+    run: Run,
+    /// `None`: must succeed.
+    expect: Option<ErrorKind>,
+    post: Option<Post>,
+}
+
+fn stat(p: impl Into<String>) -> Run {
+    let p = p.into();
+    Box::new(move |fx| fx.vol.stat(&p).map(Out::Entry))
+}
+fn list(p: impl Into<String>) -> Run {
+    let p = p.into();
+    Box::new(move |fx| fx.vol.list(&p).map(Out::Entries))
+}
+fn walk(p: impl Into<String>) -> Run {
+    let p = p.into();
+    Box::new(move |fx| fx.vol.walk(&p, 10_000).map(|w| Out::Entries(w.entries)))
+}
+fn read(p: impl Into<String>) -> Run {
+    let p = p.into();
+    Box::new(move |fx| fx.vol.read(&p, 0, 1 << 20).map(Out::Bytes))
+}
+fn write(p: impl Into<String>) -> Run {
+    let p = p.into();
+    Box::new(move |fx| fx.vol.write(&p, b"PWNED", &WriteOptions::default()).map(Out::Entry))
+}
+fn create(p: impl Into<String>) -> Run {
+    let p = p.into();
+    let o = WriteOptions { create_only: true, ..Default::default() };
+    Box::new(move |fx| fx.vol.write(&p, b"PWNED", &o).map(Out::Entry))
+}
+fn delete(p: impl Into<String>, recursive: bool) -> Run {
+    let p = p.into();
+    Box::new(move |fx| fx.vol.delete(&p, recursive).map(|()| Out::Unit))
+}
+fn rename(from: impl Into<String>, to: impl Into<String>, overwrite: bool) -> Run {
+    let (from, to) = (from.into(), to.into());
+    Box::new(move |fx| fx.vol.rename(&from, &to, overwrite).map(|()| Out::Unit))
+}
+
+/// Replaces `root/d` by a link to `outside/` (which holds `x.txt`), after `first`
+/// succeeded on `/d`: the "directory swapped between two calls" attack.
+fn swapped(first: Run, then: Run) -> Run {
+    Box::new(move |fx| {
+        first(fx).expect("first call, before the swap");
+        std::fs::remove_dir_all(fx.root.join("d")).unwrap();
+        symlink(&fx.outside, fx.root.join("d")).unwrap();
+        then(fx)
+    })
+}
+
+fn ok(name: &'static str, run: Run) -> Case {
+    Case { name, run, expect: None, post: None }
+}
+fn with_post(mut c: Case, post: impl Fn(&Fx, &Out) + 'static) -> Case {
+    c.post = Some(Box::new(post));
+    c
+}
+
+fn is_link(fx: &Fx, name: &str) -> bool {
+    std::fs::symlink_metadata(fx.root.join(name)).is_ok_and(|m| m.file_type().is_symlink())
+}
+
+/// One row per case: `"name" => ExpectedErrorKind (or Ok): operation`.
+macro_rules! hostile {
+    ($($name:literal => $kind:ident : $run:expr),* $(,)?) => {
+        vec![$(Case { name: $name, run: $run, expect: hostile!(@kind $kind), post: None }),*]
+    };
+    (@kind Ok) => { None };
+    (@kind $k:ident) => { Some(ErrorKind::$k) };
+}
+
+fn hostile_table() -> Vec<Case> {
+    let long_path = format!("/{}", "a/".repeat(2500));
+    let long_comp = format!("/{}", "x".repeat(300));
+    let mut cases = hostile! {
+        // 2025 advisory 1: a sibling directory sharing the root's prefix.
+        "prefix sibling via .." => InvalidPath: read("/../root_evil/evil_secret.txt"),
+        "prefix sibling by concatenation" => InvalidPath: read("_evil/evil_secret.txt"),
+        "prefix sibling write by concatenation" => InvalidPath: write("_evil/new.txt"),
+        "prefix sibling list by concatenation" => InvalidPath: list("_evil"),
+        "prefix sibling via link" => InvalidPath: read("/link_evil/evil_secret.txt"),
+        "prefix sibling file link" => InvalidPath: read("/link_evil_rel"),
+        // 2025 advisory 2: a symlink pointing outside.
+        "absolute file link" => InvalidPath: read("/link_file_abs"),
+        "relative file link" => InvalidPath: read("/link_file_rel"),
+        "absolute dir link as parent" => InvalidPath: read("/link_out_abs/secret.txt"),
+        "relative dir link as parent" => InvalidPath: read("/link_out_rel/secret.txt"),
+        "stat through dir link" => InvalidPath: stat("/link_out_abs/secret.txt"),
+        "list dir link" => InvalidPath: list("/link_out_abs"),
+        "list through dir link" => InvalidPath: list("/link_out_rel/dir"),
+        "walk dir link" => InvalidPath: walk("/link_out_abs"),
+        "link loop leaf" => InvalidPath: read("/loop_a"),
+        "link loop parent" => InvalidPath: read("/loop_a/x"),
+        "link chain to outside file" => InvalidPath: read("/chain1"),
+        "link chain to outside dir" => InvalidPath: read("/chain_dir1/secret.txt"),
+        "link inside the root (never followed)" => InvalidPath: read("/link_in"),
+        "dir link inside the root" => InvalidPath: read("/link_in_dir/x.txt"),
+        "link to the parent of the root" => InvalidPath: read("/link_parent/outside/secret.txt"),
+        "link to the root itself" => InvalidPath: read("/link_self/a.txt"),
+        "magic link /proc/self/root" => InvalidPath: read("/magic/etc/hostname"),
+        // Writes through links: never followed, never replaced.
+        "write dangling absolute leaf" => InvalidPath: write("/dangling"),
+        "write dangling relative leaf" => InvalidPath: write("/dangling_rel"),
+        "create_only dangling leaf" => InvalidPath: create("/dangling"),
+        "write onto file link" => InvalidPath: write("/link_file_abs"),
+        "write into dir link" => InvalidPath: write("/link_out_abs/new.txt"),
+        "write into relative dir link" => InvalidPath: write("/link_out_rel/dir/new.txt"),
+        "write into sibling link" => InvalidPath: write("/link_evil/evil_secret.txt"),
+        "write into dangling dir link" => InvalidPath: write("/dangling_dir/x.txt"),
+        "write into link loop" => InvalidPath: write("/loop_a/x"),
+        "write into self link" => InvalidPath: write("/link_self/new.txt"),
+        // Deletes act on links, never on targets.
+        "delete dangling link" => Ok: delete("/dangling", false),
+        "delete through dir link" => InvalidPath: delete("/link_out_abs/secret.txt", false),
+        "delete dir through link" => InvalidPath: delete("/link_out_rel/dir", true),
+        // Moves onto and through links.
+        "move into dir link" => InvalidPath: rename("/a.txt", "/link_out_abs/a.txt", false),
+        "move into inside dir link" => InvalidPath: rename("/a.txt", "/link_in_dir/a.txt", false),
+        "move out of dir link" => InvalidPath: rename("/link_out_abs/secret.txt", "/s.txt", false),
+        "move onto file link" => InvalidPath: rename("/a.txt", "/link_file_abs", true),
+        "move onto dangling link" => InvalidPath: rename("/a.txt", "/dangling", true),
+        "move onto link without overwrite" => AlreadyExists: rename("/a.txt", "/dangling", false),
+        "move outside via .." => InvalidPath: rename("/a.txt", "/../outside/a.txt", false),
+        "move outside via nested .." => InvalidPath: rename("/a.txt", "/d/../../outside/a", false),
+        "move to relative-looking name" => InvalidPath: rename("/a.txt", "../outside/a.txt", false),
+        "move from relative-looking name" => InvalidPath: rename("../outside/secret.txt", "/s", false),
+        // Malformed paths (defence in depth behind the guest normaliser).
+        ".. climbing" => InvalidPath: read("/.."),
+        "nested .. climbing" => InvalidPath: read("/d/../../outside/secret.txt"),
+        "dot component" => InvalidPath: read("/./a.txt"),
+        "NUL byte" => InvalidPath: read("/a.txt\0/../../outside/secret.txt"),
+        "control character" => InvalidPath: read("/a\u{1}b"),
+        "newline on write" => InvalidPath: write("/new\nline"),
+        "backslash separators" => InvalidPath: read("/d\\..\\..\\outside\\secret.txt"),
+        "5000-byte path read" => InvalidPath: read(long_path.clone()),
+        "5000-byte path write" => InvalidPath: write(long_path),
+        "300-byte component" => InvalidPath: write(long_comp),
+        "no leading slash" => InvalidPath: read("a.txt"),
+        "empty path" => InvalidPath: read(""),
+        "repeated slash" => InvalidPath: read("//a.txt"),
+        "trailing slash on link" => InvalidPath: list("/link_out_abs/"),
+        "percent-encoded .. is a plain name" => NotFound: read("/%2e%2e/outside/secret.txt"),
+        "lookalike slash is a plain name" => NotFound: read("/link_out_abs\u{2215}secret.txt"),
+        // A directory swapped for a link between two calls.
+        "swap: stat then read" => InvalidPath: swapped(stat("/d"), read("/d/x.txt")),
+        "swap: read then write" => InvalidPath: swapped(read("/d/x.txt"), write("/d/x.txt")),
+        "swap: list then list" => InvalidPath: swapped(list("/d"), list("/d")),
+        "swap: walk then walk" => InvalidPath: swapped(walk("/d"), walk("/d")),
+        "swap: stat then delete" => InvalidPath: swapped(stat("/d/x.txt"), delete("/d/x.txt", false)),
+        "swap: stat then move out" => InvalidPath: swapped(stat("/d/x.txt"), rename("/d/x.txt", "/x", false)),
+        // Listings never report what lies beyond a link.
+        "list never crosses a link" => Ok: list("/"),
+        "walk a directory holding a link" => Ok: walk("/linkdir"),
+        "walk through a link" => InvalidPath: walk("/link_in_dir"),
+    };
+    // Cases with a check of their own after the common ones.
+    cases.extend([
+        with_post(ok("stat a link reports the link", stat("/link_file_abs")), |_, out| {
+            let e = out.entries()[0];
+            assert_eq!((e.entry_type.as_str(), e.size), (TYPE_SYMLINK, 0));
+        }),
+        with_post(ok("delete file link", delete("/link_file_abs", false)), |fx, _| {
+            assert!(!is_link(fx, "link_file_abs"));
+        }),
+        with_post(ok("delete dir link recursively", delete("/link_out_abs", true)), |fx, _| {
+            assert!(!is_link(fx, "link_out_abs"));
+        }),
+        with_post(ok("recursive delete containing links", delete("/linkdir", true)), |fx, _| {
+            assert!(!fx.root.join("linkdir").exists());
+        }),
+        with_post(ok("recursive delete of the root", delete("/", true)), |fx, _| {
+            assert_eq!(std::fs::read_dir(&fx.root).unwrap().count(), 0);
+        }),
+        with_post(ok("move a file link", rename("/link_file_abs", "/d/l", false)), |fx, _| {
+            assert!(is_link(fx, "d/l"));
+            let e = fx.vol.read("/d/l", 0, 100).unwrap_err();
+            assert_eq!(e.kind(), ErrorKind::InvalidPath);
+        }),
+        with_post(ok("move a dir link", rename("/link_out_rel", "/d/out", false)), |fx, _| {
+            assert!(is_link(fx, "d/out"));
+        }),
+        with_post(
+            ok("swap: delete removes the link", swapped(stat("/d"), delete("/d", true))),
+            |fx, _| {
+                assert!(std::fs::symlink_metadata(fx.root.join("d")).is_err());
+            },
+        ),
+        with_post(ok("walk never crosses a link", walk("/")), |_, out| {
+            let links: Vec<&str> = out
+                .entries()
+                .into_iter()
+                .filter(|e| e.entry_type == TYPE_SYMLINK)
+                .map(|e| e.path.as_str())
+                .collect();
+            for l in ["/link_out_abs", "/linkdir/out", "/link_self", "/loop_a", "/magic"] {
+                assert!(links.contains(&l), "{l} not reported as a link");
+            }
+        }),
+    ]);
+    cases
+}
+
+#[test]
+fn hostile_cases() {
+    let cases = hostile_table();
+    assert!(cases.len() >= 40, "only {} hostile cases", cases.len());
+    for c in cases {
+        let fx = fixture();
+        let before = snapshot(&fx.top, &fx.root);
+        let got = (c.run)(&fx);
+        let after = snapshot(&fx.top, &fx.root);
+        assert_eq!(before, after, "{}: something outside the root changed", c.name);
+        match (&got, c.expect) {
+            (Ok(_), None) => {}
+            (Err(e), Some(k)) => {
+                assert_eq!(e.kind(), k, "{}: wrong error {e}", c.name);
+                let text = e.to_string();
+                assert!(
+                    !text.contains(fx.top.to_str().unwrap()),
+                    "{}: host path in {text}",
+                    c.name
+                );
+            }
+            (got, want) => panic!("{}: expected {want:?}, got {got:?}", c.name),
+        }
+        if let Ok(out) = &got {
+            if let Out::Bytes(b) = out {
+                let s = String::from_utf8_lossy(b);
+                assert!(
+                    !s.contains(SECRET) && !s.contains(EVIL_SECRET) && !s.contains(SECRET_X),
+                    "{}: read outside data",
+                    c.name
+                );
+            }
+            for e in out.entries() {
+                assert!(
+                    !e.path.split('/').any(|n| OUTSIDE_NAMES.contains(&n)),
+                    "{}: reported {} beyond a link",
+                    c.name,
+                    e.path
+                );
+                if e.entry_type == TYPE_SYMLINK {
+                    assert_eq!(e.size, 0, "{}: link size leaks its target", c.name);
+                }
+            }
+            if let Some(post) = &c.post {
+                post(&fx, out);
+            }
+        }
+        assert!(temp_files(&fx.root).is_empty(), "{}: temporary file left", c.name);
+    }
+}
+
+fn opts() -> WriteOptions {
+    WriteOptions::default()
+}
+
+fn names(v: &[Entry]) -> Vec<&str> {
+    v.iter().map(|e| e.path.as_str()).collect()
+}
+
+fn plain() -> (TempDir, DirVolume) {
+    let tmp = tempfile::tempdir().unwrap();
+    let vol = DirVolume::open(tmp.path(), false).unwrap();
+    (tmp, vol)
+}
+
+#[test]
+fn open_checks_the_root() {
+    let tmp = tempfile::tempdir().unwrap();
+    let missing = tmp.path().join("missing");
+    let e = DirVolume::open(&missing, false).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::NotFound);
+    assert!(e.to_string().contains("missing"));
+    std::fs::write(tmp.path().join("f"), "x").unwrap();
+    let e = DirVolume::open(tmp.path().join("f"), false).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::NotADirectory);
+    let v = DirVolume::open(tmp.path(), true).unwrap();
+    assert_eq!(v.root(), tmp.path());
+    assert!(v.is_read_only());
+    // Shareable as the host shares volumes.
+    let _shared: crate::volumes::SharedVolume = Arc::new(v);
+}
+
+#[test]
+fn write_read_stat() {
+    let (tmp, v) = plain();
+    let e = v.write("/a/b/c.txt", b"hello world", &opts()).unwrap();
+    assert_eq!((e.path.as_str(), e.size, e.kind), ("/a/b/c.txt", 11, EntryKind::File));
+    assert!(e.modified_ms.is_some_and(|ms| ms > 1_600_000_000_000));
+    assert_eq!(std::fs::read(tmp.path().join("a/b/c.txt")).unwrap(), b"hello world");
+    assert_eq!(v.read("/a/b/c.txt", 0, 100).unwrap(), b"hello world");
+    assert!(v.stat("/a/b").unwrap().is_dir());
+    assert!(v.stat("/").unwrap().is_dir());
+    assert_eq!(v.stat("/a/b/c.txt").unwrap().size, 11);
+    assert_eq!(v.stat("/nope").unwrap_err().kind(), ErrorKind::NotFound);
+    assert_eq!(v.stat("/a/b/c.txt/x").unwrap_err().kind(), ErrorKind::NotFound);
+    // Overwrite replaces the whole content.
+    v.write("/a/b/c.txt", b"hi", &opts()).unwrap();
+    assert_eq!(v.read("/a/b/c.txt", 0, 100).unwrap(), b"hi");
+    assert_eq!(v.write("/", b"x", &opts()).unwrap_err().kind(), ErrorKind::NotAFile);
+    assert_eq!(v.write("/a", b"x", &opts()).unwrap_err().kind(), ErrorKind::NotAFile);
+    assert!(temp_files(tmp.path()).is_empty());
+}
+
+#[test]
+fn read_ranges() {
+    let (_tmp, v) = plain();
+    v.write("/f", b"0123456789", &opts()).unwrap();
+    assert_eq!(v.read("/f", 2, 3).unwrap(), b"234");
+    assert_eq!(v.read("/f", 8, 100).unwrap(), b"89");
+    assert_eq!(v.read("/f", 10, 5).unwrap(), b"");
+    assert_eq!(v.read("/f", u64::MAX, u64::MAX).unwrap(), b"");
+    assert_eq!(v.read("/f", 0, 0).unwrap(), b"");
+    assert_eq!(v.read("/f", 0, u64::MAX).unwrap(), b"0123456789");
+    // A range deep inside a larger file.
+    let big: Vec<u8> = (0..3_000_000u32).map(|i| (i % 251) as u8).collect();
+    v.write("/big", &big, &opts()).unwrap();
+    assert_eq!(v.read("/big", 2_000_000, 7).unwrap(), &big[2_000_000..2_000_007]);
+    assert_eq!(v.read("/", 0, 1).unwrap_err().kind(), ErrorKind::NotAFile);
+    v.write("/d/x", b"x", &opts()).unwrap();
+    assert_eq!(v.read("/d", 0, 1).unwrap_err().kind(), ErrorKind::NotAFile);
+    assert_eq!(v.read("/missing", 0, 1).unwrap_err().kind(), ErrorKind::NotFound);
+}
+
+#[test]
+fn create_only_and_atomic_failures() {
+    let (tmp, v) = plain();
+    let co = WriteOptions { create_only: true, ..Default::default() };
+    v.write("/f.txt", b"old", &co).unwrap();
+    let e = v.write("/f.txt", b"new", &co).unwrap_err();
+    assert_eq!((e.kind(), e.path()), (ErrorKind::AlreadyExists, Some("/f.txt")));
+    assert_eq!(v.read("/f.txt", 0, 10).unwrap(), b"old");
+    // A write whose parent is a file fails and changes nothing.
+    let e = v.write("/f.txt/child", b"x", &opts()).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::NotADirectory);
+    assert_eq!(v.read("/f.txt", 0, 10).unwrap(), b"old");
+    assert!(temp_files(tmp.path()).is_empty());
+    // Permission bits survive an overwrite.
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(tmp.path().join("f.txt"), std::fs::Permissions::from_mode(0o640))
+        .unwrap();
+    v.write("/f.txt", b"newer", &opts()).unwrap();
+    let mode = std::fs::metadata(tmp.path().join("f.txt")).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o640);
+    assert_eq!(v.read("/f.txt", 0, 10).unwrap(), b"newer");
+}
+
+#[test]
+fn concurrent_writers_never_expose_partial_files() {
+    let (tmp, v) = plain();
+    let v = Arc::new(v);
+    v.write("/f", &[b'a'; 100_000], &opts()).unwrap();
+    let writers: Vec<_> = (0..4u8)
+        .map(|i| {
+            let v = Arc::clone(&v);
+            std::thread::spawn(move || {
+                for _ in 0..10 {
+                    v.write("/f", &vec![b'b' + i; 100_000], &opts()).unwrap();
+                }
+            })
+        })
+        .collect();
+    for _ in 0..50 {
+        let got = v.read("/f", 0, u64::MAX).unwrap();
+        assert_eq!(got.len(), 100_000);
+        assert!(got.iter().all(|&b| b == got[0]), "a read saw a mixed file");
+    }
+    for w in writers {
+        w.join().unwrap();
+    }
+    assert!(temp_files(tmp.path()).is_empty());
+}
+
+#[test]
+fn list_and_walk() {
+    let (tmp, v) = plain();
+    for p in ["/b.txt", "/a/1.txt", "/a/2.txt", "/a/z/deep.txt", "/c/e.txt"] {
+        v.write(p, b"x", &opts()).unwrap();
+    }
+    std::fs::create_dir(tmp.path().join("empty")).unwrap();
+    // Not addressable or in-flight: hidden.
+    std::fs::write(tmp.path().join(".b.txt.filestore-tmp-0123456789abcdef"), "tmp").unwrap();
+    std::fs::write(tmp.path().join("bad\nname"), "x").unwrap();
+    std::fs::write(tmp.path().join("back\\slash"), "x").unwrap();
+    let l = v.list("/").unwrap();
+    assert_eq!(names(&l), vec!["/a", "/b.txt", "/c", "/empty"]);
+    assert!(l[0].is_dir() && !l[1].is_dir());
+    assert_eq!(l[1].size, 1);
+    assert_eq!(names(&v.list("/a").unwrap()), vec!["/a/1.txt", "/a/2.txt", "/a/z"]);
+    assert_eq!(v.list("/b.txt").unwrap_err().kind(), ErrorKind::NotADirectory);
+    assert_eq!(v.list("/nope").unwrap_err().kind(), ErrorKind::NotFound);
+    let w = v.walk("/", 100).unwrap();
+    assert!(!w.truncated);
+    assert_eq!(
+        names(&w.entries),
+        vec![
+            "/a",
+            "/b.txt",
+            "/c",
+            "/empty",
+            "/a/1.txt",
+            "/a/2.txt",
+            "/a/z",
+            "/a/z/deep.txt",
+            "/c/e.txt"
+        ]
+    );
+    let w = v.walk("/a", 100).unwrap();
+    assert_eq!(names(&w.entries), vec!["/a/1.txt", "/a/2.txt", "/a/z", "/a/z/deep.txt"]);
+    let w = v.walk("/", 3).unwrap();
+    assert!(w.truncated);
+    assert_eq!(w.entries.len(), 3);
+    assert!(!v.walk("/", 9).unwrap().truncated);
+    assert!(v.walk("/", 8).unwrap().truncated);
+    assert_eq!(v.walk("/b.txt", 10).unwrap_err().kind(), ErrorKind::NotADirectory);
+    assert_eq!(v.walk("/nope", 10).unwrap_err().kind(), ErrorKind::NotFound);
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn openat2_fast_path_opens_only_link_free_paths_beneath_the_root() {
+    let (tmp, v) = plain();
+    let root = tmp.path();
+    std::fs::create_dir_all(root.join("a/b")).unwrap();
+    std::fs::write(root.join("a/b/f.txt"), "inside").unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(outside.path().join("secret"), "outside").unwrap();
+    std::os::unix::fs::symlink(outside.path(), root.join("a/out")).unwrap();
+    std::os::unix::fs::symlink("b", root.join("a/in")).unwrap();
+    std::os::unix::fs::symlink("b/f.txt", root.join("a/leaf")).unwrap();
+    std::os::unix::fs::symlink("/proc/self/root", root.join("magic")).unwrap();
+    let Some(mut f) = open_beneath(&v.dir, &["a", "b", "f.txt"], false) else {
+        eprintln!("openat2 is not available here: only the component-wise path runs");
+        return;
+    };
+    let mut text = String::new();
+    f.read_to_string(&mut text).unwrap();
+    assert_eq!(text, "inside");
+    assert!(open_beneath(&v.dir, &["a", "b"], true).is_some());
+    // Every link, wherever it points, makes the fast path give up (the slow path
+    // then refuses with its detailed error).
+    for comps in [
+        &["a", "out", "secret"][..],
+        &["a", "in", "f.txt"],
+        &["a", "leaf"],
+        &["magic", "etc", "passwd"],
+        &["a", "out"],
+    ] {
+        assert!(open_beneath(&v.dir, comps, false).is_none(), "{comps:?}");
+        assert!(open_beneath(&v.dir, comps, true).is_none(), "{comps:?}");
+    }
+    assert!(open_beneath(&v.dir, &["a", "b", "f.txt"], true).is_none(), "not a directory");
+    assert!(open_beneath(&v.dir, &["a", "nope"], false).is_none());
+    assert_eq!(v.read("/a/out/secret", 0, 100).unwrap_err().kind(), ErrorKind::InvalidPath);
+    assert_eq!(v.read("/a/b/f.txt", 2, 3).unwrap(), b"sid");
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn rename_without_overwrite_never_replaces_a_late_destination() {
+    let (tmp, v) = plain();
+    std::fs::write(tmp.path().join("a"), "a").unwrap();
+    std::fs::write(tmp.path().join("b"), "b").unwrap();
+    let dir = &v.dir;
+    // As if `b` appeared after `rename` checked it: the kernel refuses.
+    let e = rename_noreplace(dir, "a", dir, "b", "/b").unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::AlreadyExists);
+    assert!(e.to_string().contains("overwrite=true"), "{e}");
+    assert_eq!(std::fs::read_to_string(tmp.path().join("b")).unwrap(), "b");
+    assert_eq!(std::fs::read_to_string(tmp.path().join("a")).unwrap(), "a");
+    // Where the destination is free it moves (or reports no support, never fails).
+    if rename_noreplace(dir, "a", dir, "c", "/c").unwrap() {
+        assert_eq!(std::fs::read_to_string(tmp.path().join("c")).unwrap(), "a");
+    }
+}
+
+#[test]
+fn special_files_are_listed_not_opened() {
+    let (tmp, v) = plain();
+    let _sock = std::os::unix::net::UnixListener::bind(tmp.path().join("sock")).unwrap();
+    let e = v.stat("/sock").unwrap();
+    assert_eq!((e.entry_type.as_str(), e.size), (TYPE_SPECIAL, 0));
+    assert_eq!(v.read("/sock", 0, 10).unwrap_err().kind(), ErrorKind::Unsupported);
+    assert_eq!(v.write("/sock", b"x", &opts()).unwrap_err().kind(), ErrorKind::Unsupported);
+    v.delete("/sock", false).unwrap();
+}
+
+#[test]
+fn delete_rules() {
+    let (tmp, v) = plain();
+    v.write("/f", b"x", &opts()).unwrap();
+    v.write("/d/e/g", b"x", &opts()).unwrap();
+    std::fs::create_dir(tmp.path().join("empty")).unwrap();
+    v.delete("/f", false).unwrap();
+    assert_eq!(v.stat("/f").unwrap_err().kind(), ErrorKind::NotFound);
+    v.delete("/empty", false).unwrap();
+    let e = v.delete("/d", false).unwrap_err();
+    assert_eq!((e.kind(), e.path()), (ErrorKind::Conflict, Some("/d")));
+    assert_eq!(v.delete("/", false).unwrap_err().kind(), ErrorKind::Conflict);
+    v.delete("/d", true).unwrap();
+    assert_eq!(v.stat("/d").unwrap_err().kind(), ErrorKind::NotFound);
+    assert_eq!(v.delete("/d", true).unwrap_err().kind(), ErrorKind::NotFound);
+    v.write("/x/y", b"x", &opts()).unwrap();
+    v.delete("/", true).unwrap();
+    assert!(v.list("/").unwrap().is_empty());
+    assert!(tmp.path().is_dir());
+}
+
+#[test]
+fn rename_rules() {
+    let (_tmp, v) = plain();
+    v.write("/a.txt", b"A", &opts()).unwrap();
+    v.write("/d/b.txt", b"B", &opts()).unwrap();
+    v.write("/d/e/c.txt", b"C", &opts()).unwrap();
+    v.rename("/d", "/z", false).unwrap();
+    assert_eq!(v.read("/z/e/c.txt", 0, 9).unwrap(), b"C");
+    let e = v.rename("/a.txt", "/z/b.txt", false).unwrap_err();
+    assert_eq!((e.kind(), e.path()), (ErrorKind::AlreadyExists, Some("/z/b.txt")));
+    v.rename("/a.txt", "/z/b.txt", true).unwrap();
+    assert_eq!(v.read("/z/b.txt", 0, 9).unwrap(), b"A");
+    assert_eq!(v.stat("/a.txt").unwrap_err().kind(), ErrorKind::NotFound);
+    assert_eq!(v.rename("/z", "/z/q", false).unwrap_err().kind(), ErrorKind::InvalidArgument);
+    assert_eq!(v.rename("/missing", "/q", false).unwrap_err().kind(), ErrorKind::NotFound);
+    assert_eq!(v.rename("/z/b.txt", "/z/e", true).unwrap_err().kind(), ErrorKind::AlreadyExists);
+    v.write("/y", b"Y", &opts()).unwrap();
+    assert_eq!(v.rename("/z", "/y", true).unwrap_err().kind(), ErrorKind::AlreadyExists);
+    assert_eq!(v.rename("/", "/q", false).unwrap_err().kind(), ErrorKind::InvalidArgument);
+    // Destination parents are created; renaming onto itself is a no-op.
+    v.rename("/y", "/new/dir/y", false).unwrap();
+    assert_eq!(v.read("/new/dir/y", 0, 9).unwrap(), b"Y");
+    v.rename("/new/dir/y", "/new/dir/y", false).unwrap();
+    assert_eq!(
+        v.rename("/new/dir/y", "/z/b.txt/y", false).unwrap_err().kind(),
+        ErrorKind::NotADirectory
+    );
+}
+
+#[test]
+fn read_only_volume_refuses_every_mutation() {
+    let fx = fixture_with(true);
+    let before = snapshot(&fx.top, &fx.top.join("nothing"));
+    let v = &fx.vol;
+    let cases: Vec<(&str, Result<()>)> = vec![
+        ("/a.txt", v.write("/a.txt", b"x", &opts()).map(drop)),
+        ("/new.txt", v.write("/new.txt", b"x", &opts()).map(drop)),
+        ("/a.txt", v.delete("/a.txt", false)),
+        ("/", v.delete("/", true)),
+        ("/link_file_abs", v.delete("/link_file_abs", false)),
+        ("/a.txt", v.rename("/a.txt", "/b.txt", false)),
+    ];
+    for (path, r) in cases {
+        let e = r.unwrap_err();
+        assert_eq!((e.kind(), e.path()), (ErrorKind::ReadOnly, Some(path)));
+    }
+    assert_eq!(v.read("/a.txt", 0, 10).unwrap(), b"hello");
+    assert!(v.list("/").unwrap().iter().all(|e| e.read_only));
+    assert_eq!(before, snapshot(&fx.top, &fx.top.join("nothing")));
+}
+
+#[test]
+fn temp_names_are_recognised_and_bounded() {
+    let t = temp_name("file.txt");
+    assert!(is_temp_name(&t), "{t}");
+    assert!(!is_temp_name("file.txt") && !is_temp_name(".filestore-tmp-xyz"));
+    let long = "é".repeat(127); // 254 bytes
+    let t = temp_name(&long);
+    assert!(t.len() <= MAX_COMPONENT_BYTES && is_temp_name(&t));
+    let (_tmp, v) = plain();
+    let e = v.write(&format!("/{long}"), b"x", &opts()).unwrap();
+    assert_eq!(e.size, 1);
+}
