@@ -21,14 +21,23 @@
 //! and `3.0` are refused); `float` accepts any number (`3` becomes `3.0`); `boolean`
 //! accepts `true`/`false` only. Nothing is coerced from strings.
 //!
-//! **Allowed and excluded values match the whole value.** A string entry is a regular
-//! expression that must match all of the value's text (`^(?:...)$` is implied), or a
-//! literal equal to it; a non-string entry compares by JSON equality; arrays and maps
-//! compare as whole values. The Toolbox matches regular expressions against
-//! substrings, so there `excludedValues: [admin]` also blocks `administrator` and
-//! `allowedValues: [foo]` admits `xfooy`; here neither happens, so an allow-list of
-//! plain words means exactly those words. As in the Toolbox, a string entry that is not
-//! a valid regular expression (`C++`) is compared literally.
+//! **Allowed values match the whole value; excluded values match anywhere in it.**
+//! A string entry is a regular expression in which `.` also matches a newline:
+//!
+//! - in `allowedValues` it must match all of the value's text (`^(?:...)$` is
+//!   implied), or be a literal equal to it. The Toolbox matches substrings, so there
+//!   `allowedValues: [foo]` admits `xfooy`; here an allow-list of plain words means
+//!   exactly those words.
+//! - in `excludedValues` a match anywhere in the text refuses the value, as in the
+//!   Toolbox: a deny-list matched only against whole values is useless, since
+//!   `["'", ";", "--"]` would refuse those exact strings and let
+//!   `x' UNION SELECT secret FROM users --` through, and `.*'.*` would be bypassed
+//!   by a newline.
+//!
+//! A non-string entry compares by JSON equality; arrays and maps compare as whole
+//! values. As in the Toolbox, a string entry that is not a valid regular expression
+//! (`C++`) is compared literally: equal to the whole value when allowed, contained in
+//! it when excluded.
 //!
 //! Every error names the parameter and the offending value.
 //!
@@ -238,31 +247,54 @@ impl Escape {
     }
 }
 
-/// One entry of `allowedValues` / `excludedValues`.
+/// One entry of `allowedValues` (whole-value match) or `excludedValues` (a match
+/// anywhere in the value refuses it); see the [module docs](self).
 #[derive(Clone, Debug)]
 pub enum ValueMatcher {
-    /// A string entry: matches a scalar whose text equals it or that the regular
-    /// expression matches as a whole.
+    /// A string entry: matches a scalar whose text equals it (allowed) or contains it
+    /// (excluded), or that the regular expression matches.
     Pattern {
         /// The entry as written.
         source: String,
-        /// `^(?:source)$`.
+        /// `(?s)^(?:source)$` for an allowed entry, `(?s)(?:source)` for an excluded one.
         regex: Regex,
+        /// Whether a match anywhere counts (excluded entries).
+        anywhere: bool,
     },
-    /// A non-string entry (or a string that is not a valid regular expression):
-    /// matches by equality.
+    /// A non-string entry: matches by equality.
     Literal(Value),
+    /// A string entry that is not a valid regular expression: equal to the whole text
+    /// (allowed) or contained in it (excluded).
+    Text {
+        /// The entry as written.
+        source: String,
+        /// Whether a match anywhere counts (excluded entries).
+        anywhere: bool,
+    },
 }
 
 impl ValueMatcher {
-    /// The matcher for one configured entry.
-    pub fn new(entry: Value) -> ValueMatcher {
+    /// The matcher for one `allowedValues` entry: the whole value must match.
+    pub fn allowed(entry: Value) -> ValueMatcher {
+        ValueMatcher::build(entry, false)
+    }
+
+    /// The matcher for one `excludedValues` entry: a match anywhere refuses.
+    pub fn excluded(entry: Value) -> ValueMatcher {
+        ValueMatcher::build(entry, true)
+    }
+
+    fn build(entry: Value, anywhere: bool) -> ValueMatcher {
         match entry {
             Value::String(source) => {
-                let whole = format!("^(?:{source})$");
-                match regex::RegexBuilder::new(&whole).size_limit(MAX_REGEX_BYTES).build() {
-                    Ok(regex) => ValueMatcher::Pattern { source, regex },
-                    Err(_) => ValueMatcher::Literal(Value::String(source)),
+                let pattern = if anywhere {
+                    format!("(?s)(?:{source})")
+                } else {
+                    format!("(?s)^(?:{source})$")
+                };
+                match regex::RegexBuilder::new(&pattern).size_limit(MAX_REGEX_BYTES).build() {
+                    Ok(regex) => ValueMatcher::Pattern { source, regex, anywhere },
+                    Err(_) => ValueMatcher::Text { source, anywhere },
                 }
             }
             other => ValueMatcher::Literal(other),
@@ -273,8 +305,16 @@ impl ValueMatcher {
     pub fn matches(&self, value: &Value) -> bool {
         match self {
             ValueMatcher::Literal(l) => json_equal(l, value),
-            ValueMatcher::Pattern { source, regex } => match scalar_text(value) {
-                Some(text) => text == *source || regex.is_match(&text),
+            ValueMatcher::Pattern { source, regex, anywhere } => match scalar_text(value) {
+                Some(text) => {
+                    (if *anywhere { text.contains(source.as_str()) } else { text == *source })
+                        || regex.is_match(&text)
+                }
+                None => false,
+            },
+            ValueMatcher::Text { source, anywhere } => match scalar_text(value) {
+                Some(text) if *anywhere => text.contains(source.as_str()),
+                Some(text) => text == *source,
                 None => false,
             },
         }
@@ -283,7 +323,9 @@ impl ValueMatcher {
     /// The entry as configured.
     pub fn to_json(&self) -> Value {
         match self {
-            ValueMatcher::Pattern { source, .. } => Value::String(source.clone()),
+            ValueMatcher::Pattern { source, .. } | ValueMatcher::Text { source, .. } => {
+                Value::String(source.clone())
+            }
             ValueMatcher::Literal(v) => v.clone(),
         }
     }
@@ -293,6 +335,7 @@ impl ValueMatcher {
     pub fn literal(&self) -> Option<Value> {
         match self {
             ValueMatcher::Literal(v) => Some(v.clone()),
+            ValueMatcher::Text { source, .. } => Some(Value::String(source.clone())),
             ValueMatcher::Pattern { source, .. } => {
                 if source.chars().any(regex_syntax::is_meta_character) {
                     None
@@ -387,13 +430,13 @@ impl Parameter {
 
     /// Sets the allowed values.
     pub fn allowed(mut self, entries: impl IntoIterator<Item = Value>) -> Parameter {
-        self.allowed_values = entries.into_iter().map(ValueMatcher::new).collect();
+        self.allowed_values = entries.into_iter().map(ValueMatcher::allowed).collect();
         self
     }
 
     /// Sets the excluded values.
     pub fn excluded(mut self, entries: impl IntoIterator<Item = Value>) -> Parameter {
-        self.excluded_values = entries.into_iter().map(ValueMatcher::new).collect();
+        self.excluded_values = entries.into_iter().map(ValueMatcher::excluded).collect();
         self
     }
 

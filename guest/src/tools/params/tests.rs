@@ -43,7 +43,14 @@ conformance! {
     allowed_invalid_regex_is_literal: p("s", ParamType::String).allowed([json!("C++")]), json!("C++") => Ok(json!("C++"));
     excluded_regex_rejects: p("s", ParamType::String).excluded([json!("^f.*")]), json!("foo") => Err("value \"foo\" is excluded (matches ^f.*)");
     excluded_regex_accepts: p("s", ParamType::String).excluded([json!("^f.*")]), json!("bar") => Ok(json!("bar"));
-    excluded_is_whole_value_not_substring: p("s", ParamType::String).excluded([json!("admin")]), json!("administrator") => Ok(json!("administrator"));
+    excluded_matches_anywhere: p("s", ParamType::String).excluded([json!("admin")]), json!("administrator") => Err("\"administrator\" is excluded (matches admin)");
+    excluded_deny_list_blocks_injection: p("s", ParamType::String).excluded([json!("'"), json!(";"), json!("--")]), json!("x' UNION SELECT secret FROM users --") => Err("is excluded (matches ')");
+    excluded_deny_list_blocks_comment: p("s", ParamType::String).excluded([json!("'"), json!(";"), json!("--")]), json!("1 -- drop") => Err("is excluded (matches --)");
+    excluded_deny_list_passes_clean_value: p("s", ParamType::String).excluded([json!("'"), json!(";"), json!("--")]), json!("O Brien") => Ok(json!("O Brien"));
+    excluded_dot_matches_newline: p("s", ParamType::String).excluded([json!(".*'.*")]), json!("first line\nx' OR 1=1") => Err("is excluded (matches .*'.*)");
+    excluded_invalid_regex_is_contained_literal: p("s", ParamType::String).excluded([json!("C++")]), json!("use C++ here") => Err("is excluded (matches C++)");
+    excluded_number_compares_whole: p("n", ParamType::Integer).excluded([json!(1)]), json!(10) => Ok(json!(10));
+    allowed_dot_matches_newline: p("s", ParamType::String).allowed([json!("a.b")]), json!("a\nb") => Ok(json!("a\nb"));
     excluded_exact: p("s", ParamType::String).excluded([json!("admin")]), json!("admin") => Err("\"admin\" is excluded");
     escape_backticks: p("t", ParamType::String).escape(Escape::Backticks), json!("users` OR 1=1--") => Ok(json!("`users`` OR 1=1--`"));
     escape_square_brackets: p("t", ParamType::String).escape(Escape::SquareBrackets), json!("col] OR 1=1--") => Ok(json!("[col]] OR 1=1--]"));
@@ -286,9 +293,9 @@ fn percent_encoding_keeps_values_in_their_segment() {
 
 #[test]
 fn matcher_literals() {
-    assert_eq!(ValueMatcher::new(json!("abc")).literal(), Some(json!("abc")));
-    assert_eq!(ValueMatcher::new(json!("^a.*")).literal(), None);
-    assert_eq!(ValueMatcher::new(json!(3)).literal(), Some(json!(3)));
-    assert!(ValueMatcher::new(json!(3)).matches(&json!(3.0)));
-    assert!(!ValueMatcher::new(json!("a")).matches(&json!(["a"])));
+    assert_eq!(ValueMatcher::allowed(json!("abc")).literal(), Some(json!("abc")));
+    assert_eq!(ValueMatcher::allowed(json!("^a.*")).literal(), None);
+    assert_eq!(ValueMatcher::allowed(json!(3)).literal(), Some(json!(3)));
+    assert!(ValueMatcher::allowed(json!(3)).matches(&json!(3.0)));
+    assert!(!ValueMatcher::allowed(json!("a")).matches(&json!(["a"])));
 }

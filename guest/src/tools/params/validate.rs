@@ -362,7 +362,7 @@ fn apply_escape(p: &Parameter, value: Value) -> Value {
 
 fn entry_text(m: &ValueMatcher) -> String {
     match m {
-        ValueMatcher::Pattern { source, .. } => source.clone(),
+        ValueMatcher::Pattern { source, .. } | ValueMatcher::Text { source, .. } => source.clone(),
         ValueMatcher::Literal(v) => v.to_string(),
     }
 }

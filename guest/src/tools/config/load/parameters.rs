@@ -148,14 +148,14 @@ pub(super) fn decode_param(
         // Items "should not have a default or required value; if provided, it is ignored".
         p.required = required.unwrap_or(true);
     }
-    for (key, target) in
-        [("allowedValues", &mut p.allowed_values), ("excludedValues", &mut p.excluded_values)]
-    {
+    let lists: [(&str, &mut Vec<ValueMatcher>, fn(Value) -> ValueMatcher); 2] = [
+        ("allowedValues", &mut p.allowed_values, ValueMatcher::allowed),
+        ("excludedValues", &mut p.excluded_values, ValueMatcher::excluded),
+    ];
+    for (key, target, matcher) in lists {
         if let Some(e) = f.get(key) {
             match &e.value.value {
-                Y::Seq(entries) => {
-                    *target = entries.iter().map(|n| ValueMatcher::new(n.to_json())).collect()
-                }
+                Y::Seq(entries) => *target = entries.iter().map(|n| matcher(n.to_json())).collect(),
                 _ => ctx.err(
                     K::InvalidValue,
                     e.value.mark,
