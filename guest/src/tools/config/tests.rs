@@ -481,3 +481,25 @@ fn hostile_documents_do_not_crash() {
         let _ = load1(text);
     }
 }
+
+/// A configured deny-list refuses a value that contains an entry anywhere (across
+/// lines too), while the configured allow-list still wants whole values.
+#[test]
+fn configured_excluded_values_match_anywhere() {
+    let yaml = "kind: source\nname: db\ntype: sqlite\ndatabase: /tmp/x.db\n---\n\
+kind: tool\nname: find\ntype: sqlite-sql\nsource: db\ndescription: d\n\
+statement: SELECT * FROM t WHERE name = '{{.name}}' AND kind = ?\n\
+templateParameters:\n  - {name: name, type: string, description: n, excludedValues: [\"'\", \";\", \"--\"]}\n\
+parameters:\n  - {name: kind, type: string, description: k, allowedValues: [a, b]}\n";
+    let cfg = load1(yaml).unwrap();
+    let t = cfg.tool("find").unwrap();
+    let none = VerifiedClaims::new();
+    let e = t.validate_call(&json!({"name": "x' UNION SELECT 1 --", "kind": "a"}), &none);
+    assert!(e.unwrap_err().to_string().contains("is excluded"));
+    let e = t.validate_call(&json!({"name": "ok\n;", "kind": "a"}), &none);
+    assert!(e.unwrap_err().to_string().contains("is excluded (matches ;)"));
+    let e = t.validate_call(&json!({"name": "ok", "kind": "ab"}), &none);
+    assert!(e.unwrap_err().to_string().contains("not one of the allowed values"));
+    let call = t.validate_call(&json!({"name": "ok", "kind": "b"}), &none).unwrap();
+    assert_eq!(call.statement.as_deref(), Some("SELECT * FROM t WHERE name = 'ok' AND kind = ?"));
+}
