@@ -86,7 +86,10 @@
 //! `fsync`s the directory. A crash or a failed write leaves either the old content or
 //! the new one, never a half-written file; on failure the temporary file is removed
 //! (a crash can leave one behind, hidden from listings like the temporary files of
-//! in-flight writes). An overwritten file keeps its permission bits (not its owner).
+//! in-flight writes). An overwritten file keeps its permission bits (not its owner), except
+//! setuid, setgid and sticky, which are cleared as `write(2)` clears them: the new
+//! inode belongs to the host's user, and must not run the agent's content as that user.
+//! No write creates those bits.
 //! Permission bits are not read-only flags: as with `mv`, the directory's permissions
 //! decide whether a file can be replaced, and only a read-only mount refuses. Entry
 //! types, attributes and per-entry read-only flags of [`WriteOptions`] cannot be
@@ -180,6 +183,22 @@ const ELOOP: Option<i32> = None;
 
 /// The message of every refusal caused by a symbolic link.
 const NO_FOLLOW: &str = "this volume never follows symbolic links";
+
+/// The permission bits an overwrite keeps: the old file's, less setuid, setgid and
+/// sticky. The replacement is a new inode owned by the host's user, so keeping a
+/// setuid bit would make the agent's content run as that user (`write(2)` clears these
+/// bits for the same reason).
+fn kept_permissions(old: &Metadata) -> cap_std::fs::Permissions {
+    #[cfg(unix)]
+    {
+        use cap_std::fs::PermissionsExt;
+        cap_std::fs::Permissions::from_mode(old.permissions().mode() & 0o777)
+    }
+    #[cfg(not(unix))]
+    {
+        old.permissions()
+    }
+}
 
 /// A local directory mounted as a volume, confined beneath its root.
 ///
@@ -576,7 +595,7 @@ impl Volume for DirVolume {
         };
         let written = (|| -> io::Result<Metadata> {
             if let Some(m) = &existing {
-                file.set_permissions(m.permissions())?;
+                file.set_permissions(kept_permissions(m))?;
             }
             file.write_all(content)?;
             file.sync_all()?;

@@ -408,6 +408,16 @@ fn create_only_and_atomic_failures() {
     let mode = std::fs::metadata(tmp.path().join("f.txt")).unwrap().permissions().mode();
     assert_eq!(mode & 0o777, 0o640);
     assert_eq!(v.read("/f.txt", 0, 10).unwrap(), b"newer");
+    // Setuid, setgid and sticky are cleared by an overwrite (the new inode is the
+    // host user's), the other bits kept; a new file never has them.
+    std::fs::set_permissions(tmp.path().join("f.txt"), std::fs::Permissions::from_mode(0o7755))
+        .unwrap();
+    v.write("/f.txt", b"agent content", &opts()).unwrap();
+    let mode = std::fs::metadata(tmp.path().join("f.txt")).unwrap().permissions().mode();
+    assert_eq!(mode & 0o7777, 0o755, "mode {mode:o}");
+    v.write("/fresh.txt", b"x", &opts()).unwrap();
+    let mode = std::fs::metadata(tmp.path().join("fresh.txt")).unwrap().permissions().mode();
+    assert_eq!(mode & 0o7000, 0, "mode {mode:o}");
 }
 
 #[test]
