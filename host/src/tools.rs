@@ -182,6 +182,64 @@ pub struct Source {
     pub source_type: String,
     /// Every other field, resolved.
     pub fields: Map<String, Value>,
+    /// The values substituted from the environment, with the variable each came from:
+    /// what [`Source::redact`] removes from messages.
+    pub secrets: Vec<Secret>,
+}
+
+/// One value substituted from the environment into a source.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret {
+    /// The variable's name (`BOT_TOKEN`).
+    pub variable: String,
+    /// Its value.
+    pub value: String,
+}
+
+/// Shortest substituted value that [`Source::redact`] removes. Shorter values (a
+/// one- or two-character flag) would turn every occurrence of common text in a
+/// message into a placeholder, and are no secret worth the name.
+pub const MIN_REDACTED_LEN: usize = 3;
+
+impl Source {
+    /// `message` with every value this source took from the environment replaced by
+    /// the configured reference (`${BOT_TOKEN}`), whether it appears as written or
+    /// percent-encoded (as in a URL an HTTP client prints). Every handler error passes
+    /// through this before it leaves the registry, so no error path can leak a
+    /// resolved secret, including ones added later.
+    pub fn redact(&self, message: &str) -> String {
+        let mut secrets: Vec<&Secret> =
+            self.secrets.iter().filter(|s| s.value.chars().count() >= MIN_REDACTED_LEN).collect();
+        // Longest first, so a value containing another is replaced whole.
+        secrets.sort_by_key(|s| std::cmp::Reverse(s.value.len()));
+        let mut out = message.to_string();
+        for s in secrets {
+            let placeholder = format!("${{{}}}", s.variable);
+            for form in [s.value.clone(), percent_encode_all(&s.value)] {
+                if out.contains(&form) {
+                    out = out.replace(&form, &placeholder);
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Every byte outside `A-Z a-z 0-9 - . _ ~` percent-encoded (the form a URL shows).
+fn percent_encode_all(text: &str) -> String {
+    percent_encoding::utf8_percent_encode(text, percent_encoding::NON_ALPHANUMERIC)
+        .to_string()
+        .replace("%2D", "-")
+        .replace("%2E", ".")
+        .replace("%5F", "_")
+        .replace("%7E", "~")
+}
+
+impl std::fmt::Debug for Secret {
+    // The value is the point of this type: never print it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Secret(${{{}}})", self.variable)
+    }
 }
 
 impl std::fmt::Debug for Source {
@@ -244,11 +302,17 @@ pub fn resolve_sources(
             continue;
         }
         let mut fields = Map::new();
+        let mut secrets = Vec::new();
         for (k, v) in &s.fields {
-            fields
-                .insert(k.clone(), resolve_value(v, &format!("{}.{k}", s.name), env, &mut missing));
+            let at = format!("{}.{k}", s.name);
+            fields.insert(k.clone(), resolve_value(v, &at, env, &mut missing, &mut secrets));
         }
-        set.insert(Source { name: s.name.clone(), source_type: s.source_type.clone(), fields });
+        set.insert(Source {
+            name: s.name.clone(),
+            source_type: s.source_type.clone(),
+            fields,
+            secrets,
+        });
     }
     if missing.is_empty() { Ok(set) } else { Err(ToolError::InvalidArgument(missing.join("; "))) }
 }
@@ -258,18 +322,21 @@ fn resolve_value(
     at: &str,
     env: &dyn Fn(&str) -> Option<String>,
     missing: &mut Vec<String>,
+    secrets: &mut Vec<Secret>,
 ) -> Value {
     match v {
-        Value::String(s) => Value::String(substitute(s, at, env, missing)),
+        Value::String(s) => Value::String(substitute(s, at, env, missing, secrets)),
         Value::Array(a) => Value::Array(
             a.iter()
                 .enumerate()
-                .map(|(i, x)| resolve_value(x, &format!("{at}[{i}]"), env, missing))
+                .map(|(i, x)| resolve_value(x, &format!("{at}[{i}]"), env, missing, secrets))
                 .collect(),
         ),
         Value::Object(m) => Value::Object(
             m.iter()
-                .map(|(k, x)| (k.clone(), resolve_value(x, &format!("{at}.{k}"), env, missing)))
+                .map(|(k, x)| {
+                    (k.clone(), resolve_value(x, &format!("{at}.{k}"), env, missing, secrets))
+                })
                 .collect(),
         ),
         other => other.clone(),
@@ -284,6 +351,7 @@ fn substitute(
     at: &str,
     env: &dyn Fn(&str) -> Option<String>,
     missing: &mut Vec<String>,
+    secrets: &mut Vec<Secret>,
 ) -> String {
     let mut out = String::with_capacity(s.len());
     let mut rest = s;
@@ -306,7 +374,12 @@ fn substitute(
             None => (body, None),
         };
         match (env(name), default) {
-            (Some(v), _) => out.push_str(&v),
+            (Some(v), _) => {
+                out.push_str(&v);
+                if !secrets.iter().any(|s| s.value == v) {
+                    secrets.push(Secret { variable: name.to_string(), value: v });
+                }
+            }
             (None, Some(d)) => out.push_str(d),
             (None, None) => {
                 missing.push(format!(
@@ -391,6 +464,20 @@ pub enum ToolError {
     /// The backend failed (or the handler panicked).
     #[error("{0}")]
     Backend(String),
+}
+
+impl ToolError {
+    /// The same error with its message rewritten by `f`.
+    pub fn map_message(self, f: impl FnOnce(String) -> String) -> ToolError {
+        match self {
+            ToolError::InvalidArgument(m) => ToolError::InvalidArgument(f(m)),
+            ToolError::Unauthorized(m) => ToolError::Unauthorized(f(m)),
+            ToolError::NotFound(m) => ToolError::NotFound(f(m)),
+            ToolError::Unsupported(m) => ToolError::Unsupported(f(m)),
+            ToolError::LimitExceeded(m) => ToolError::LimitExceeded(f(m)),
+            ToolError::Backend(m) => ToolError::Backend(f(m)),
+        }
+    }
 }
 
 impl From<ToolError> for Error {
@@ -506,6 +593,12 @@ impl ToolRegistry {
             ))
         })?;
         let tool = request.tool_name.clone();
+        // Every error leaves through `redact`: no message may carry a resolved secret.
+        let source = request.source.clone();
+        let redact = |e: ToolError| match &source {
+            Some(s) => e.map_message(|m| s.redact(&m)),
+            None => e,
+        };
         let (tx, rx) = mpsc::channel();
         let spawned = std::thread::Builder::new().name(format!("tool-{tool}")).spawn(move || {
             let r = std::panic::catch_unwind(AssertUnwindSafe(|| handler.call(&request)));
@@ -516,14 +609,16 @@ impl ToolRegistry {
             return Err(ToolError::Backend(format!("tool '{tool}': cannot start a worker: {e}")));
         }
         match rx.recv_timeout(self.timeout) {
-            Ok(Ok(r)) => r.map_err(|e| prefix(&tool, e)),
+            Ok(Ok(r)) => r.map_err(|e| redact(prefix(&tool, e))),
             Ok(Err(panic)) => {
                 let why = panic
                     .downcast_ref::<&str>()
                     .map(|s| s.to_string())
                     .or_else(|| panic.downcast_ref::<String>().cloned())
                     .unwrap_or_else(|| "unknown panic".to_string());
-                Err(ToolError::Backend(format!("tool '{tool}': the handler panicked: {why}")))
+                Err(redact(ToolError::Backend(format!(
+                    "tool '{tool}': the handler panicked: {why}"
+                ))))
             }
             Err(mpsc::RecvTimeoutError::Timeout) => Err(ToolError::LimitExceeded(format!(
                 "tool '{tool}' did not finish within its timeout of {:?}",
@@ -630,6 +725,25 @@ impl ToolHost for ToolRegistry {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn redact_replaces_resolved_values_with_their_references() {
+        let s = Source {
+            name: "api".into(),
+            source_type: "http".into(),
+            fields: Map::new(),
+            secrets: vec![
+                Secret { variable: "TOKEN".into(), value: "ab/c d".into() },
+                Secret { variable: "LONG".into(), value: "ab/c d-and-more".into() },
+                Secret { variable: "FLAG".into(), value: "on".into() },
+            ],
+        };
+        assert_eq!(s.redact("x ab/c d-and-more y"), "x ${LONG} y");
+        assert_eq!(s.redact("GET /p/ab%2Fc%20d/q"), "GET /p/${TOKEN}/q");
+        assert_eq!(s.redact("ab/c d"), "${TOKEN}");
+        assert_eq!(s.redact("turned on"), "turned on", "values under 3 characters stay");
+        assert!(!format!("{:?}", s.secrets[0]).contains("ab/c"), "Debug hides the value");
+    }
     use serde_json::json;
 
     fn req(tool_type: &str) -> ToolRequest {

@@ -368,6 +368,84 @@ fn http_errors_and_missing_variables_are_clear() {
     assert!(!s.tool_specs().unwrap().iter().any(|t| t["name"] == "get_item"));
 }
 
+/// Values resolved from `${VAR}` never appear in an error: the server's 404 for a URL
+/// holding the token, a connection refused to such a URL, and sqlite's "cannot open"
+/// for a path holding a password all name `${VAR}` instead, in the error text, the
+/// envelope, and what the results volume holds.
+#[test]
+fn resolved_secrets_never_appear_in_errors() {
+    const TOKEN: &str = "tok-SECRET-7f3a9";
+    const PASSWORD: &str = "pw SECRET/9";
+    let env = |k: &str| match k {
+        "BOT_TOKEN" => Some(TOKEN.to_string()),
+        "DB_PASSWORD" => Some(PASSWORD.to_string()),
+        _ => None,
+    };
+    let (port, _) = http_server("404 Not Found", r#"{"error": "no such bot"}"#);
+    let closed = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let tmp = tempfile::tempdir().unwrap();
+    let yaml = format!(
+        r#"kind: source
+name: bot
+type: http
+baseUrl: http://127.0.0.1:{port}/bot${{BOT_TOKEN}}
+---
+kind: source
+name: gone
+type: http
+baseUrl: http://127.0.0.1:{closed}/bot${{BOT_TOKEN}}
+---
+kind: source
+name: db
+type: sqlite
+database: {}/missing-${{DB_PASSWORD}}/db.sqlite
+---
+kind: tool
+name: ping
+type: http
+source: bot
+method: GET
+path: /ping
+description: Ping.
+---
+kind: tool
+name: ping_gone
+type: http
+source: gone
+method: GET
+path: /ping
+description: Ping a closed port.
+---
+kind: tool
+name: query
+type: sqlite-sql
+source: db
+statement: SELECT 1
+description: Query.
+"#,
+        tmp.path().display()
+    );
+    let mut s = session_with(ToolRegistry::with_builtin_handlers());
+    let files = vec![("tools.yaml".to_string(), yaml)];
+    s.load_config_with_env(&files, &env).unwrap().unwrap();
+    for tool in ["ping", "ping_gone", "query"] {
+        let out = invoke(&mut s, tool, json!({}));
+        assert_eq!(out.envelope["success"], false, "{tool}: {}", out.envelope);
+        let everything = format!("{} {}", out.text, out.envelope);
+        for secret in [TOKEN, PASSWORD, "pw%20SECRET%2F9", "SECRET"] {
+            assert!(!everything.contains(secret), "{tool} leaks {secret:?}: {everything}");
+        }
+        let wanted = if tool == "query" { "${DB_PASSWORD}" } else { "${BOT_TOKEN}" };
+        assert!(everything.contains(wanted), "{tool}: {everything}");
+    }
+    let stored = crate::common::ok(
+        &mut s,
+        "filestore_grep",
+        json!({"pattern": "SECRET", "path": "/tool_calls", "output_mode": "count"}),
+    );
+    assert_eq!(stored["total_matches"], 0, "{stored}");
+}
+
 const CUSTOM_YAML: &str = r#"kind: source
 name: svc
 type: custom
