@@ -148,11 +148,13 @@ pub(super) fn decode_param(
         // Items "should not have a default or required value; if provided, it is ignored".
         p.required = required.unwrap_or(true);
     }
-    let lists: [(&str, &mut Vec<ValueMatcher>, fn(Value) -> ValueMatcher); 2] = [
-        ("allowedValues", &mut p.allowed_values, ValueMatcher::allowed),
-        ("excludedValues", &mut p.excluded_values, ValueMatcher::excluded),
-    ];
-    for (key, target, matcher) in lists {
+    type Matcher = fn(Value) -> ValueMatcher;
+    let allowed: Matcher = ValueMatcher::allowed;
+    let excluded: Matcher = ValueMatcher::excluded;
+    for (key, target, matcher) in [
+        ("allowedValues", &mut p.allowed_values, allowed),
+        ("excludedValues", &mut p.excluded_values, excluded),
+    ] {
         if let Some(e) = f.get(key) {
             match &e.value.value {
                 Y::Seq(entries) => *target = entries.iter().map(|n| matcher(n.to_json())).collect(),
