@@ -390,6 +390,7 @@ impl fs::GuestSession for SessionResource {
             entry: entry_of(&j["entry"]),
             replacements: u(&j["replacements"]) as u32,
             diff: j["diff"].as_str().unwrap_or_default().to_string(),
+            diff_note: j["diff_note"].as_str().map(str::to_string),
             written: j["written"].as_bool().unwrap_or(false),
         })
     }

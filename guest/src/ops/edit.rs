@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::vfs::entry::Entry;
-use crate::vfs::limits::Limits;
+use crate::vfs::limits::{Limits, MAX_DIFF_BYTES, MAX_DIFF_INPUT_BYTES, MAX_DIFF_REGION_LINES};
 use crate::vfs::mounts::MountTable;
 use crate::vfs::paths;
 use crate::vfs::volume::WriteOptions;
@@ -91,8 +91,12 @@ pub struct EditResult {
     pub entry: Entry,
     /// Total replacements made.
     pub replacements: u64,
-    /// Unified diff of the change.
+    /// Unified diff of the change (cut at [`MAX_DIFF_BYTES`], or empty when the change
+    /// is too large to diff: see `diff_note`).
     pub diff: String,
+    /// Why `diff` is cut or empty; absent when it is whole.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diff_note: Option<String>,
     /// Whether the file was written.
     pub written: bool,
 }
@@ -161,13 +165,100 @@ pub fn apply(path: &str, text: &str, ops: &[EditOp]) -> Result<(String, u64)> {
     Ok((cur, total))
 }
 
-/// A unified diff between two versions of `path` (3 lines of context).
-pub fn unified_diff(path: &str, old: &str, new: &str) -> String {
-    similar::TextDiff::from_lines(old, new)
+/// Lines of context around each change in a diff.
+const DIFF_CONTEXT: usize = 3;
+
+/// A unified diff between two versions of `path` (3 lines of context), bounded:
+/// the common leading and trailing lines are set aside in linear time and only the
+/// changed region is diffed (so one edit in a large file costs what the edit costs);
+/// a changed region over [`MAX_DIFF_INPUT_BYTES`] or [`MAX_DIFF_REGION_LINES`] is not
+/// diffed, and a diff over
+/// [`MAX_DIFF_BYTES`] is cut at a line. The second value says what was skipped or cut.
+pub fn unified_diff(path: &str, old: &str, new: &str) -> (String, Option<String>) {
+    let old_lines: Vec<&str> = old.split_inclusive('\n').collect();
+    let new_lines: Vec<&str> = new.split_inclusive('\n').collect();
+    let common = old_lines.len().min(new_lines.len());
+    let prefix = old_lines.iter().zip(&new_lines).take_while(|(a, b)| a == b).count();
+    let suffix = old_lines[prefix..]
+        .iter()
+        .rev()
+        .zip(new_lines[prefix..].iter().rev())
+        .take(common - prefix)
+        .take_while(|(a, b)| a == b)
+        .count();
+    let start = prefix.saturating_sub(DIFF_CONTEXT);
+    let old_end = (old_lines.len() - suffix + DIFF_CONTEXT).min(old_lines.len());
+    let new_end = (new_lines.len() - suffix + DIFF_CONTEXT).min(new_lines.len());
+    let region_lines = (old_end - start) + (new_end - start);
+    if region_lines > MAX_DIFF_REGION_LINES {
+        return (
+            String::new(),
+            Some(format!(
+                "diff not computed: the changed region spans {region_lines} lines (before and after), over the {MAX_DIFF_REGION_LINES}-line limit for diffs; read the file to review the change"
+            )),
+        );
+    }
+    let old_mid = old_lines[start..old_end].concat();
+    let new_mid = new_lines[start..new_end].concat();
+    let changed = old_mid.len() + new_mid.len();
+    if changed > MAX_DIFF_INPUT_BYTES {
+        return (
+            String::new(),
+            Some(format!(
+                "diff not computed: the changed region is {changed} bytes (before and after), over the {MAX_DIFF_INPUT_BYTES}-byte limit for diffs; read the file to review the change"
+            )),
+        );
+    }
+    let diff = similar::TextDiff::from_lines(&old_mid, &new_mid)
         .unified_diff()
-        .context_radius(3)
+        .context_radius(DIFF_CONTEXT)
         .header(&format!("a{path}"), &format!("b{path}"))
-        .to_string()
+        .to_string();
+    let diff = shift_hunks(&diff, start);
+    if diff.len() <= MAX_DIFF_BYTES {
+        return (diff, None);
+    }
+    let cut = diff[..MAX_DIFF_BYTES].rfind('\n').map_or(0, |i| i + 1);
+    let left_out =
+        diff[cut..].matches("\n@@ ").count() + usize::from(diff[cut..].starts_with("@@ "));
+    let note = format!(
+        "diff cut at {cut} of {} bytes (limit {MAX_DIFF_BYTES}); {left_out} more hunk{} not shown; read the file to review the rest",
+        diff.len(),
+        if left_out == 1 { "" } else { "s" }
+    );
+    (diff[..cut].to_string(), Some(note))
+}
+
+/// Adds `offset` to the old and new start lines of every `@@ -a,b +c,d @@` header:
+/// the diff was computed on a region starting `offset` lines into the file.
+fn shift_hunks(diff: &str, offset: usize) -> String {
+    if offset == 0 {
+        return diff.to_string();
+    }
+    let shift = |spec: &str| -> String {
+        let (sign, rest) = spec.split_at(1);
+        let (line, count) = match rest.split_once(',') {
+            Some((l, c)) => (l, Some(c)),
+            None => (rest, None),
+        };
+        let line = line.parse::<usize>().map_or(line.to_string(), |l| (l + offset).to_string());
+        match count {
+            Some(c) => format!("{sign}{line},{c}"),
+            None => format!("{sign}{line}"),
+        }
+    };
+    let mut out = String::with_capacity(diff.len() + 64);
+    for line in diff.split_inclusive('\n') {
+        let header = line
+            .strip_prefix("@@ ")
+            .and_then(|r| r.split_once(" @@"))
+            .and_then(|(specs, tail)| specs.split_once(' ').map(|(o, n)| (o, n, tail)));
+        match header {
+            Some((o, n, tail)) => out.push_str(&format!("@@ {} {} @@{tail}", shift(o), shift(n))),
+            None => out.push_str(line),
+        }
+    }
+    out
 }
 
 /// Edits a file.
@@ -186,9 +277,9 @@ pub fn edit(mounts: &MountTable, limits: &Limits, req: &EditRequest) -> Result<E
         Error::at(ErrorKind::Unsupported, &path, "is not UTF-8 text; edit works on text files only")
     })?;
     let (new_text, replacements) = apply(&path, &text, &ops)?;
-    let diff = unified_diff(&path, &text, &new_text);
+    let (diff, diff_note) = unified_diff(&path, &text, &new_text);
     if req.dry_run {
-        return Ok(EditResult { entry, replacements, diff, written: false });
+        return Ok(EditResult { entry, replacements, diff, diff_note, written: false });
     }
     let now = mounts.stat(&path)?;
     if now.size != entry.size || now.modified_ms != entry.modified_ms {
@@ -199,14 +290,15 @@ pub fn edit(mounts: &MountTable, limits: &Limits, req: &EditRequest) -> Result<E
         ));
     }
     let written = mounts.write(&path, new_text.as_bytes(), &WriteOptions::default())?;
-    Ok(EditResult { entry: written, replacements, diff, written: true })
+    Ok(EditResult { entry: written, replacements, diff, diff_note, written: true })
 }
 
 /// Text form of an edit result.
 pub fn render(r: &EditResult) -> String {
     let verb = if r.written { "Edited" } else { "Dry run, not written:" };
+    let note = r.diff_note.as_ref().map(|n| format!("[{n}]\n")).unwrap_or_default();
     format!(
-        "{verb} {} ({} replacement{}).\n{}",
+        "{verb} {} ({} replacement{}).\n{}{note}",
         r.entry.path,
         r.replacements,
         if r.replacements == 1 { "" } else { "s" },
@@ -309,5 +401,74 @@ mod tests {
         assert!(both.ops().is_err());
         let none = EditRequest { path: "/f".into(), ..Default::default() };
         assert!(none.ops().unwrap_err().to_string().contains("old_string"));
+    }
+
+    /// The bounded diff equals the whole-file diff whenever it is not cut: setting the
+    /// common lines aside changes nothing but the cost.
+    #[test]
+    fn region_diff_equals_whole_diff() {
+        let old: String = (1..=400).map(|i| format!("line {i}\n")).collect();
+        let cases = [
+            old.replace("line 200\n", "LINE 200\n"),
+            old.replace("line 1\n", "first\n"),
+            old.replace("line 400\n", "last"),
+            old.replace("line 10\n", "").replace("line 390\n", "x\ny\n"),
+            format!("new top\n{old}"),
+            format!("{old}tail without newline"),
+            old.replace("line 5", "five").replace("line 7", "seven"),
+        ];
+        for new in cases {
+            let whole = similar::TextDiff::from_lines(old.as_str(), new.as_str())
+                .unified_diff()
+                .context_radius(3)
+                .header("a/f", "b/f")
+                .to_string();
+            assert_eq!(unified_diff("/f", &old, &new), (whole, None));
+        }
+    }
+
+    #[test]
+    fn large_diffs_are_cut_and_huge_changes_not_diffed() {
+        let v = MemoryVolume::new();
+        // 1,500 lines of 60 bytes, every one changed: a ~180 KB diff, cut.
+        let big: String =
+            (0..1_500).map(|i| format!("item {i:>6} value {}\n", "-".repeat(40))).collect();
+        v.insert("/big.txt", big.as_str());
+        let mut t = MountTable::new();
+        t.add("/w", Box::new(v.clone()), 0, false).unwrap();
+        let req = |path: &str| EditRequest {
+            path: path.into(),
+            old_string: Some("value".into()),
+            new_string: Some("VALUE".into()),
+            replace_all: Some(true),
+            edits: None,
+            dry_run: false,
+        };
+        let r = edit(&t, &Limits::default(), &req("/w/big.txt")).unwrap();
+        assert_eq!(r.replacements, 1_500);
+        assert!(r.diff.len() <= MAX_DIFF_BYTES && r.diff.ends_with('\n'), "{}", r.diff.len());
+        let note = r.diff_note.as_deref().unwrap();
+        assert!(note.starts_with("diff cut at ") && note.contains("more hunk"), "{note}");
+        assert!(render(&r).ends_with(&format!("[{note}]\n")));
+        // Over the region limit: written, not diffed, and said so.
+        let huge: String = (0..200_000).map(|i| format!("item {i} value\n")).collect();
+        v.insert("/huge.txt", huge.as_str());
+        let r = edit(&t, &Limits::default(), &req("/w/huge.txt")).unwrap();
+        assert!(r.written && r.diff.is_empty());
+        assert!(
+            r.diff_note.as_deref().unwrap().starts_with("diff not computed"),
+            "{:?}",
+            r.diff_note
+        );
+        let (_, now) = t.read_all("/w/huge.txt", u64::MAX).unwrap();
+        assert_eq!(String::from_utf8(now).unwrap(), huge.replace("value", "VALUE"));
+        // A few long lines over the byte limit are not diffed either.
+        let wide = format!("{}\n{}\n", "a".repeat(1_200_000), "b".repeat(10));
+        v.insert("/wide.txt", wide.as_str());
+        let mut r = req("/w/wide.txt");
+        r.old_string = Some("a".repeat(1_200_000));
+        r.new_string = Some("c".repeat(1_200_000));
+        let r = edit(&t, &Limits::default(), &r).unwrap();
+        assert!(r.diff_note.as_deref().unwrap().contains("-byte limit"), "{:?}", r.diff_note);
     }
 }

@@ -8,6 +8,18 @@ pub const DEFAULT_READ_LINES: usize = 2000;
 /// Lines longer than this many characters are cut in `read` output: one minified
 /// line must not flood a context window.
 pub const MAX_LINE_CHARS: usize = 2000;
+/// Largest diff an edit returns, in bytes. A `replace_all` over a large file changes
+/// every line; its whole diff (tens of megabytes) would flood the caller's context and
+/// the transport. Longer diffs are cut at a line and say how much was left out.
+pub const MAX_DIFF_BYTES: usize = 64 * 1024;
+/// Largest changed region (bytes before + after, common leading and trailing lines
+/// excluded) an edit computes a diff for; above this (or [`MAX_DIFF_REGION_LINES`])
+/// the edit still happens and says the diff was skipped.
+pub const MAX_DIFF_INPUT_BYTES: usize = 2 * 1024 * 1024;
+/// Most lines (before + after) in the changed region of a diff. The line diff costs
+/// up to (lines × differing lines): a `replace_all` that changes every line of a
+/// 20,000-line file would take seconds, this bound keeps it to milliseconds.
+pub const MAX_DIFF_REGION_LINES: usize = 4_000;
 /// Default token safeguard of one `read` page (tokens ≈ chars / 4).
 pub const DEFAULT_READ_TOKENS: usize = 10_000;
 /// Bytes fetched from a volume per `read` page at most. A page never needs more than

@@ -205,7 +205,7 @@ impl MountTable {
         let data = r
             .mount
             .volume
-            .read(&r.rel, 0, r.entry.size.max(1).saturating_add(1).min(max_bytes + 1))
+            .read(&r.rel, 0, r.entry.size.max(1).saturating_add(1).min(max_bytes.saturating_add(1)))
             .map_err(|e| Self::rename_err(e, &r.mount.point))?;
         if data.len() as u64 > max_bytes {
             return Err(Error::at(
