@@ -103,6 +103,11 @@ fn from_wit_entry(e: Entry) -> DomEntry {
 struct WitVolume(wv::Volume);
 
 impl crate::vfs::volume::Volume for WitVolume {
+    fn identity(&self) -> Option<crate::vfs::volume::VolumeIdentity> {
+        self.0
+            .identity()
+            .map(|i| crate::vfs::volume::VolumeIdentity { storage: i.storage, root: i.root })
+    }
     fn stat(&self, path: &str) -> DomResult<DomEntry> {
         self.0.stat(path).map(from_wit_entry).map_err(|e| from_wit_error(e, path))
     }

@@ -115,3 +115,101 @@ fn read_only_mount_refuses_every_mutation() {
     assert_eq!(std::fs::read_to_string(tmp.path().join("keep.txt")).unwrap(), "keep");
     assert!(!tmp.path().join("new.txt").exists());
 }
+
+/// Two mounts of one directory tree (`/a` = `ov`, `/b` = `ov/sub`): a move between
+/// them would copy and then delete the copy with the source. It is refused before
+/// anything changes, for a directory and for a file moved onto itself.
+#[test]
+fn moves_between_mounts_of_the_same_storage_are_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ov = tmp.path().join("ov");
+    std::fs::create_dir_all(ov.join("sub/inner")).unwrap();
+    std::fs::write(ov.join("sub/f.txt"), "precious").unwrap();
+    std::fs::write(ov.join("sub/inner/g.txt"), "also precious").unwrap();
+    let mut s = engine()
+        .session(vec![
+            filestore::MountSpec::new("/a", dir(&ov, false)),
+            filestore::MountSpec::new("/b", dir(&ov.join("sub"), false)),
+        ])
+        .unwrap();
+    let (kind, msg) =
+        err(&mut s, "filestore_move", json!({"source": "/a/sub", "destination": "/b/copy"}));
+    assert_eq!(kind, "unsupported", "{msg}");
+    assert!(msg.contains("same storage") && msg.contains("nothing was moved"), "{msg}");
+    let (kind, _) = err(
+        &mut s,
+        "filestore_move",
+        json!({"source": "/a/sub/f.txt", "destination": "/b/f.txt", "overwrite": true}),
+    );
+    assert_eq!(kind, "unsupported");
+    assert_eq!(std::fs::read_to_string(ov.join("sub/f.txt")).unwrap(), "precious");
+    assert_eq!(std::fs::read_to_string(ov.join("sub/inner/g.txt")).unwrap(), "also precious");
+    assert!(!ov.join("sub/copy").exists());
+    // Separate trees on the same file system are separate storage: the move works.
+    let other = tmp.path().join("other");
+    std::fs::create_dir_all(&other).unwrap();
+    let mut s = engine()
+        .session(vec![
+            filestore::MountSpec::new("/a", dir(&ov, false)),
+            filestore::MountSpec::new("/c", dir(&other, false)),
+        ])
+        .unwrap();
+    let j = ok(&mut s, "filestore_move", json!({"source": "/a/sub", "destination": "/c/sub"}));
+    assert!(j["message"].as_str().unwrap().starts_with("Moved /a/sub to /c/sub (2 files)."), "{j}");
+    assert_eq!(std::fs::read_to_string(other.join("sub/inner/g.txt")).unwrap(), "also precious");
+    assert!(!ov.join("sub").exists());
+}
+
+/// A cross-volume move deletes exactly what it copied: a name the source volume cannot
+/// show (a newline, non-UTF-8 bytes) and an empty directory stay in the source, and
+/// the answer says so; a copy that fails midway removes the copies made so far, so
+/// nothing has moved and a retry succeeds.
+#[test]
+fn cross_volume_moves_delete_only_what_was_copied() {
+    use std::os::unix::ffi::OsStrExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let (src, dst) = (tmp.path().join("src"), tmp.path().join("dst"));
+    std::fs::create_dir_all(src.join("d/empty")).unwrap();
+    std::fs::create_dir_all(src.join("d/deep")).unwrap();
+    std::fs::create_dir_all(&dst).unwrap();
+    std::fs::write(src.join("d/a.txt"), "A").unwrap();
+    std::fs::write(src.join("d/deep/b.txt"), "B").unwrap();
+    std::fs::write(src.join("d/deep/line\nbreak"), "hidden 1").unwrap();
+    std::fs::write(src.join("d").join(std::ffi::OsStr::from_bytes(b"latin-\xe9")), "hidden 2")
+        .unwrap();
+    let mounts = || {
+        vec![
+            filestore::MountSpec::new("/src", dir(&src, false)),
+            filestore::MountSpec::new("/dst", dir(&dst, false)),
+        ]
+    };
+    // The second file is over this session's file-size limit: its copy fails after
+    // the first one was made, which is removed again with the directories it
+    // created; the source is untouched.
+    std::fs::write(src.join("d/deep/b.txt"), "B".repeat(100)).unwrap();
+    let limits = filestore_guest::vfs::limits::Limits { file_bytes: 50, ..Default::default() };
+    let options = filestore::SessionOptions { limits, ..Default::default() };
+    let mut small = engine().session_with(mounts(), options).unwrap();
+    let (kind, msg) =
+        err(&mut small, "filestore_move", json!({"source": "/src/d", "destination": "/dst/d"}));
+    assert_eq!(kind, "too-large", "{msg}");
+    assert!(msg.contains("nothing was moved"), "{msg}");
+    assert!(!dst.join("d").exists(), "the copy and its directories were removed");
+    assert_eq!(std::fs::read_to_string(src.join("d/a.txt")).unwrap(), "A");
+    // A retry (here with room for the file) starts clean and succeeds.
+    std::fs::write(src.join("d/deep/b.txt"), "B").unwrap();
+    let mut s = engine().session(mounts()).unwrap();
+    let j = ok(&mut s, "filestore_move", json!({"source": "/src/d", "destination": "/dst/d"}));
+    let msg = j["message"].as_str().unwrap();
+    assert!(msg.starts_with("Moved /src/d to /dst/d (2 files)."), "{msg}");
+    assert!(msg.contains("Left in place") && msg.contains("/src/d/empty (held no file)"), "{msg}");
+    assert!(msg.contains("/src/d/deep (still holds entries not listed)"), "{msg}");
+    assert_eq!(std::fs::read_to_string(dst.join("d/a.txt")).unwrap(), "A");
+    assert_eq!(std::fs::read_to_string(dst.join("d/deep/b.txt")).unwrap(), "B");
+    // What the volume could not show is still there, unharmed.
+    assert_eq!(std::fs::read_to_string(src.join("d/deep/line\nbreak")).unwrap(), "hidden 1");
+    let latin = src.join("d").join(std::ffi::OsStr::from_bytes(b"latin-\xe9"));
+    assert_eq!(std::fs::read_to_string(latin).unwrap(), "hidden 2");
+    assert!(src.join("d/empty").is_dir());
+    assert!(!src.join("d/a.txt").exists() && !src.join("d/deep/b.txt").exists());
+}

@@ -157,32 +157,180 @@ pub fn move_entry(
             e.with_path(p)
         })?;
     } else {
-        let files: Vec<Entry> = if entry.is_dir() {
-            let w = mounts.walk(&src, limits.walk_entries)?;
-            if w.truncated {
-                return Err(Error::at(
-                    ErrorKind::LimitExceeded,
-                    &src,
-                    "too many entries to move across volumes",
-                ));
-            }
-            w.entries.into_iter().filter(|e| !e.is_dir()).collect()
-        } else {
-            vec![entry.clone()]
-        };
-        for f in &files {
-            let (_, data) = mounts.read_all(&f.path, limits.file_bytes)?;
-            let target = paths::under(&dst, paths::strip_dir(&f.path, &src));
-            let opts = WriteOptions { create_only: !req.overwrite, ..Default::default() };
-            mounts.write(&target, &data, &opts)?;
+        if let (Some(a), Some(b)) = (sm.volume.identity(), dm.volume.identity())
+            && a.overlaps(&b)
+        {
+            return Err(Error::at(
+                ErrorKind::Unsupported,
+                &src,
+                format!(
+                    "'{}' and '{}' are mounts of the same storage on the host (one inside the other), so a move between them would copy the files and then delete the copy with the source; nothing was moved. Move within one mount instead",
+                    sm.point, dm.point
+                ),
+            ));
         }
-        sm.volume.delete(&srel, true).map_err(|e| e.with_path(&src))?;
+        let moved = move_across(mounts, limits, &entry, &src, &dst, req.overwrite, sm, &srel)?;
+        let result = mounts.stat(&dst).unwrap_or_else(|_| Entry { path: dst.clone(), ..entry });
+        return Ok(MutationResult { entry: result, message: moved });
     }
     // The move is done: a failure to describe the result must not report it as failed
     // (an agent would retry a completed move). Fall back to the source's metadata.
     let moved = mounts.stat(&dst).unwrap_or_else(|_| Entry { path: dst.clone(), ..entry });
     let message = format!("Moved {src} to {dst}.");
     Ok(MutationResult { entry: moved, message })
+}
+
+/// Moves `src` (a file or a directory) to `dst` on another volume: copy every file,
+/// verify each copy's size, then delete exactly the files that were copied, and then
+/// the source directories that are empty afterwards, deepest first. Nothing is
+/// deleted that was not copied: a directory that still holds entries (names the
+/// source volume cannot show, or that appeared meanwhile) or that held no file (an
+/// empty directory: volumes copy files only) stays, and the message says so. A
+/// failed copy removes the copies already made (and restores an overwritten
+/// destination), so nothing has moved and a retry starts clean; a failed delete
+/// says how far the move got (every file then exists at the destination).
+#[allow(clippy::too_many_arguments)]
+fn move_across(
+    mounts: &MountTable,
+    limits: &Limits,
+    entry: &Entry,
+    src: &str,
+    dst: &str,
+    overwrite: bool,
+    source_mount: &crate::vfs::mounts::Mount,
+    srel: &str,
+) -> Result<String> {
+    let listed: Vec<Entry> = if entry.is_dir() {
+        let w = mounts.walk(src, limits.walk_entries)?;
+        if w.truncated {
+            return Err(Error::at(
+                ErrorKind::LimitExceeded,
+                src,
+                "too many entries to move across volumes; nothing was moved",
+            ));
+        }
+        w.entries
+    } else {
+        vec![entry.clone()]
+    };
+    // Entry types of directory volumes that have no content to copy (a link, a FIFO
+    // or device): moving them across volumes would lose them.
+    const UNCOPYABLE: [&str; 2] = ["symlink", "special"];
+    if let Some(odd) = listed.iter().find(|e| UNCOPYABLE.contains(&e.entry_type.as_str())) {
+        return Err(Error::at(
+            ErrorKind::Unsupported,
+            &odd.path,
+            format!(
+                "is a {} entry, which cannot be copied to another volume; nothing was moved",
+                odd.entry_type
+            ),
+        ));
+    }
+    let files: Vec<&Entry> = listed.iter().filter(|e| !e.is_dir()).collect();
+    let target_of = |p: &str| paths::under(dst, paths::strip_dir(p, src));
+    // Copy, remembering what to undo.
+    let mut copied: Vec<(String, Option<Vec<u8>>)> = Vec::new();
+    let mut dirs: Vec<&str> =
+        listed.iter().filter(|e| e.is_dir()).map(|e| e.path.as_str()).collect();
+    if entry.is_dir() {
+        dirs.push(src);
+    }
+    dirs.sort_by_key(|d| std::cmp::Reverse(d.matches('/').count()));
+    let delete_at = |path: &str, rel: Option<String>| match rel {
+        Some(rel) => source_mount.volume.delete(&rel, false),
+        None => mounts.writable(path).and_then(|(m, rel)| m.volume.delete(&rel, false)),
+    };
+    // Undo a partial copy: the copies go (an overwritten file gets its old content
+    // back), then the destination directories the copies created, if empty (the
+    // destination did not exist before, or the move was refused).
+    let undo = |copied: &[(String, Option<Vec<u8>>)]| {
+        for (target, previous) in copied.iter().rev() {
+            let _ = match previous {
+                Some(old) => mounts.write(target, old, &WriteOptions::default()).map(|_| ()),
+                None => delete_at(target, None),
+            };
+        }
+        for d in &dirs {
+            let _ = delete_at(&target_of(d), None);
+        }
+    };
+    for f in &files {
+        let target = target_of(&f.path);
+        let step = (|| -> Result<Option<Vec<u8>>> {
+            let (_, data) = mounts.read_all(&f.path, limits.file_bytes)?;
+            let previous = if overwrite {
+                match mounts.read_all(&target, limits.file_bytes) {
+                    Ok((_, old)) => Some(old),
+                    Err(e) if crate::vfs::mounts::is_absent(&e) => None,
+                    Err(e) => return Err(e),
+                }
+            } else {
+                None
+            };
+            let opts = WriteOptions { create_only: !overwrite, ..Default::default() };
+            let written = mounts.write(&target, &data, &opts)?;
+            if written.size != data.len() as u64 {
+                return Err(Error::at(
+                    ErrorKind::Backend,
+                    &target,
+                    format!("the copy has {} bytes, the source {}", written.size, data.len()),
+                ));
+            }
+            Ok(previous)
+        })();
+        match step {
+            Ok(previous) => copied.push((target, previous)),
+            Err(e) => {
+                undo(&copied);
+                return Err(Error::new(
+                    e.kind(),
+                    format!("{e}; nothing was moved (the copies made so far were removed)"),
+                ));
+            }
+        }
+    }
+    // Delete exactly what was copied.
+    let rel_of = |p: &str| paths::under(srel, paths::strip_dir(p, src));
+    for (i, f) in files.iter().enumerate() {
+        if let Err(e) = source_mount.volume.delete(&rel_of(&f.path), false) {
+            return Err(Error::new(
+                e.kind(),
+                format!(
+                    "copied all {} files to {dst}, then deleted {i} from the source, but deleting {} failed: {e}; the remaining files are in both places",
+                    files.len(),
+                    f.path
+                ),
+            ));
+        }
+    }
+    let mut left = Vec::new();
+    if entry.is_dir() {
+        for d in dirs.iter().copied() {
+            let held_files = files.iter().any(|f| paths::is_within(&f.path, d));
+            if !held_files {
+                left.push(format!("{d} (held no file)"));
+                continue;
+            }
+            match delete_at(d, Some(rel_of(d))) {
+                Ok(()) => {}
+                Err(e) if e.kind() == ErrorKind::NotFound => {}
+                Err(_) => left.push(format!("{d} (still holds entries not listed)")),
+            }
+        }
+    }
+    let mut message = format!(
+        "Moved {src} to {dst} ({} file{}).",
+        files.len(),
+        if files.len() == 1 { "" } else { "s" }
+    );
+    if !left.is_empty() {
+        left.reverse();
+        message.push_str(&format!(
+            " Left in place (volumes copy files only, and nothing is deleted that was not copied): {}.",
+            left.join(", ")
+        ));
+    }
+    Ok(message)
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@ use std::sync::{Arc, RwLock};
 use crate::error::{Error, ErrorKind, Result};
 use crate::vfs::entry::{Entry, EntryKind};
 use crate::vfs::paths;
-use crate::vfs::volume::{Volume, Walk, WriteOptions};
+use crate::vfs::volume::{Volume, VolumeIdentity, Walk, WriteOptions};
 
 #[derive(Clone, Debug)]
 struct MemFile {
@@ -269,6 +269,14 @@ impl Volume for MemoryVolume {
             map.remove(&k);
         }
         Ok(())
+    }
+
+    /// Clones share storage, so they share an identity: the address of that storage.
+    fn identity(&self) -> Option<VolumeIdentity> {
+        Some(VolumeIdentity {
+            storage: format!("mem:{:x}", Arc::as_ptr(&self.files) as *const () as usize),
+            root: Vec::new(),
+        })
     }
 
     fn rename(&self, from: &str, to: &str, overwrite: bool) -> Result<()> {

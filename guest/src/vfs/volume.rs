@@ -37,6 +37,26 @@ pub struct Walk {
     pub truncated: bool,
 }
 
+/// Which storage a volume is (see [`Volume::identity`]): two mounts whose identities
+/// overlap reach the same files, so a move between them must not copy and then
+/// delete (the delete would take the copy with it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VolumeIdentity {
+    /// The storage, opaque (`mem:…`, a directory's device…).
+    pub storage: String,
+    /// The root's place in that storage: one opaque token per path component.
+    pub root: Vec<String>,
+}
+
+impl VolumeIdentity {
+    /// Whether two volumes reach shared files: same storage, and one root at or
+    /// beneath the other.
+    pub fn overlaps(&self, other: &VolumeIdentity) -> bool {
+        self.storage == other.storage
+            && (self.root.starts_with(&other.root) || other.root.starts_with(&self.root))
+    }
+}
+
 /// Primitive storage operations on volume-relative paths.
 ///
 /// Paths passed in are normalised and absolute (`/` is the volume root). Entries
@@ -57,6 +77,11 @@ pub trait Volume {
     fn delete(&self, path: &str, recursive: bool) -> Result<()>;
     /// Renames a file or directory; `overwrite` allows replacing an existing file.
     fn rename(&self, from: &str, to: &str, overwrite: bool) -> Result<()>;
+    /// Which storage this is, when the backend can tell; `None` (the default) means
+    /// distinct from every other volume.
+    fn identity(&self) -> Option<VolumeIdentity> {
+        None
+    }
 }
 
 impl<V: Volume + ?Sized> Volume for Arc<V> {
@@ -80,5 +105,8 @@ impl<V: Volume + ?Sized> Volume for Arc<V> {
     }
     fn rename(&self, from: &str, to: &str, overwrite: bool) -> Result<()> {
         (**self).rename(from, to, overwrite)
+    }
+    fn identity(&self) -> Option<VolumeIdentity> {
+        (**self).identity()
     }
 }

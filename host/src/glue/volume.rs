@@ -36,6 +36,14 @@ impl HostState {
 impl wit::Host for HostState {}
 
 impl wit::HostVolume for HostState {
+    fn identity(
+        &mut self,
+        v: Resource<VolumeHandle>,
+    ) -> wasmtime::Result<Option<wit::VolumeIdentity>> {
+        let vol = self.vol(&v)?;
+        Ok(vol.identity().map(|i| wit::VolumeIdentity { storage: i.storage, root: i.root }))
+    }
+
     fn stat(&mut self, v: Resource<VolumeHandle>, path: String) -> R<Entry> {
         let vol = self.vol(&v)?;
         Ok(vol.stat(&path).map(to_wit_entry).map_err(|e| to_wit_error(e, Some(&path))))

@@ -144,7 +144,7 @@ use cap_std::fs::{Dir, File, Metadata, OpenOptions};
 use filestore_guest::error::{Error, ErrorKind, Result};
 use filestore_guest::vfs::entry::{Entry, EntryKind, TYPE_DIRECTORY};
 use filestore_guest::vfs::paths::{self, MAX_COMPONENT_BYTES, MAX_PATH_BYTES};
-use filestore_guest::vfs::volume::{Volume, Walk, WriteOptions};
+use filestore_guest::vfs::volume::{Volume, VolumeIdentity, Walk, WriteOptions};
 
 /// Entry type of a symbolic link in listings: reported, never followed, not readable.
 pub const TYPE_SYMLINK: &str = "symlink";
@@ -184,6 +184,32 @@ const ELOOP: Option<i32> = None;
 /// The message of every refusal caused by a symbolic link.
 const NO_FOLLOW: &str = "this volume never follows symbolic links";
 
+/// A directory's storage identity: its file system's device, and its canonical path
+/// as one SHA-256-derived token per component, so the component can tell when one
+/// volume's root lies at or beneath another's without learning any host path.
+fn identity_of(root: &Path) -> Option<VolumeIdentity> {
+    use sha2::{Digest, Sha256};
+    #[cfg(unix)]
+    let device = {
+        use std::os::unix::fs::MetadataExt;
+        std::fs::metadata(root).ok()?.dev()
+    };
+    #[cfg(not(unix))]
+    let device = 0u64;
+    let canonical = std::fs::canonicalize(root).ok()?;
+    let root = canonical
+        .components()
+        .filter_map(|c| match c {
+            std::path::Component::Normal(n) => {
+                let digest = Sha256::digest(n.as_encoded_bytes());
+                Some(digest[..8].iter().map(|b| format!("{b:02x}")).collect())
+            }
+            _ => None,
+        })
+        .collect();
+    Some(VolumeIdentity { storage: format!("dir:{device:x}"), root })
+}
+
 /// The permission bits an overwrite keeps: the old file's, less setuid, setgid and
 /// sticky. The replacement is a new inode owned by the host's user, so keeping a
 /// setuid bit would make the agent's content run as that user (`write(2)` clears these
@@ -217,6 +243,9 @@ pub struct DirVolume {
     root: PathBuf,
     dir: Dir,
     read_only: bool,
+    /// The root's device and canonical path, hashed per component (see
+    /// [`Volume::identity`]); `None` where the platform cannot tell.
+    identity: Option<VolumeIdentity>,
 }
 
 // The host shares volumes between sessions and threads.
@@ -266,7 +295,8 @@ impl DirVolume {
                 format!("cannot open the volume root: {e}"),
             )
         })?;
-        Ok(DirVolume { root: root.to_path_buf(), dir, read_only })
+        let identity = identity_of(root);
+        Ok(DirVolume { root: root.to_path_buf(), dir, read_only, identity })
     }
 
     /// The host path the volume was opened on (as given to [`DirVolume::open`]).
@@ -453,6 +483,10 @@ impl DirVolume {
 }
 
 impl Volume for DirVolume {
+    fn identity(&self) -> Option<VolumeIdentity> {
+        self.identity.clone()
+    }
+
     fn stat(&self, path: &str) -> Result<Entry> {
         let comps = components(path)?;
         if comps.is_empty() {
