@@ -96,8 +96,31 @@ pub fn delete(mounts: &MountTable, req: &DeleteRequest) -> Result<MutationResult
     if entry.read_only && !entry.is_dir() {
         return Err(Error::at(ErrorKind::ReadOnly, &path, "entry is read-only"));
     }
-    let (m, rel) = mounts.writable(&path)?;
-    m.volume.delete(&rel, req.recursive).map_err(|e| e.with_path(&path))?;
+    let (first, rel) = mounts.writable(&path)?;
+    // Overlays: the entry goes from every layer that holds it, or the delete is
+    // refused, so that a copy in another layer never reappears in its place.
+    let holders = mounts.holders(&path)?;
+    if let Some((ro, _)) = holders.iter().find(|(m, _)| m.read_only) {
+        return Err(Error::at(
+            ErrorKind::ReadOnly,
+            &path,
+            if holders.len() > 1 {
+                format!(
+                    "the entry is also in a read-only layer of the overlay at '{}' (priority {}); deleting the writable copy would make that one reappear, so nothing was deleted",
+                    ro.point, ro.priority
+                )
+            } else {
+                format!(
+                    "the entry is in a read-only layer of the overlay at '{}' (priority {})",
+                    ro.point, ro.priority
+                )
+            },
+        ));
+    }
+    let targets = if holders.is_empty() { vec![(first, rel)] } else { holders };
+    for (m, rel) in targets {
+        m.volume.delete(&rel, req.recursive).map_err(|e| e.with_path(&path))?;
+    }
     let message = format!("Deleted {}{}.", path, if entry.is_dir() { " (directory)" } else { "" });
     Ok(MutationResult { entry, message })
 }
@@ -149,7 +172,35 @@ pub fn move_entry(
             return Err(Error::at(ErrorKind::ReadOnly, &dst, "entry is read-only"));
         }
     }
-    let (sm, srel) = mounts.writable(&src)?;
+    let (first, first_rel) = mounts.writable(&src)?;
+    // Overlays: move the entry from the layer that holds it; refuse when several do
+    // (moving one copy would leave another in view) or when that layer is read-only.
+    let holders = mounts.holders(&src)?;
+    if holders.len() > 1 {
+        return Err(Error::at(
+            ErrorKind::Conflict,
+            &src,
+            format!(
+                "exists in {} layers of the overlay at '{}'; moving one copy would leave another in view, so nothing was moved (delete the other copies first)",
+                holders.len(),
+                holders[0].0.point
+            ),
+        ));
+    }
+    let (sm, srel) = match holders.into_iter().next() {
+        Some((m, _)) if m.read_only => {
+            return Err(Error::at(
+                ErrorKind::ReadOnly,
+                &src,
+                format!(
+                    "the entry is in a read-only layer of the overlay at '{}' (priority {})",
+                    m.point, m.priority
+                ),
+            ));
+        }
+        Some(held) => held,
+        None => (first, first_rel),
+    };
     let (dm, drel) = mounts.writable(&dst)?;
     if std::ptr::eq(sm, dm) {
         sm.volume.rename(&srel, &drel, req.overwrite).map_err(|e| {
@@ -503,5 +554,61 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(e.kind(), ErrorKind::InvalidArgument);
+    }
+
+    /// Two layers at one mount point: delete and move act on the layer that holds the
+    /// entry, a copy in another layer never reappears, and a read-only layer refuses
+    /// instead of being silently uncovered.
+    #[test]
+    fn overlay_delete_and_move() {
+        use crate::vfs::volume::Volume;
+        let upper = MemoryVolume::new();
+        upper.insert("/u.txt", "U").insert("/both.txt", "upper");
+        let lower = MemoryVolume::new();
+        lower.insert("/l.txt", "L").insert("/both.txt", "lower").insert("/m.txt", "M");
+        let mut t = MountTable::new();
+        t.add("/o", Box::new(upper.clone()), 0, false).unwrap();
+        t.add("/o", Box::new(lower.clone()), 1, false).unwrap();
+        let l = Limits::default();
+        let del = |p: &str| DeleteRequest { path: p.into(), recursive: false };
+        // Only in the lower layer: deleted there.
+        delete(&t, &del("/o/l.txt")).unwrap();
+        assert!(t.stat("/o/l.txt").is_err() && lower.stat("/l.txt").is_err());
+        // In both: gone from both, nothing reappears.
+        delete(&t, &del("/o/both.txt")).unwrap();
+        assert!(t.stat("/o/both.txt").is_err(), "the lower copy must not reappear");
+        // Moving from the lower layer takes the entry out of that layer.
+        let mv = |s: &str, d: &str| MoveRequest {
+            source: s.into(),
+            destination: d.into(),
+            overwrite: false,
+        };
+        move_entry(&t, &l, &mv("/o/m.txt", "/o/moved.txt")).unwrap();
+        assert!(t.stat("/o/m.txt").is_err());
+        assert_eq!(t.read_all("/o/moved.txt", 10).unwrap().1, b"M");
+        // A path held by two layers cannot be moved: one copy would stay in view.
+        upper.insert("/twice.txt", "1");
+        lower.insert("/twice.txt", "2");
+        let e = move_entry(&t, &l, &mv("/o/twice.txt", "/o/x.txt")).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Conflict);
+        assert!(e.to_string().contains("2 layers"), "{e}");
+
+        // A read-only lower layer refuses, naming why.
+        let upper = MemoryVolume::new();
+        upper.insert("/both.txt", "upper");
+        let lower = MemoryVolume::new();
+        lower.insert("/both.txt", "lower").insert("/l.txt", "L");
+        let mut t = MountTable::new();
+        t.add("/o", Box::new(upper.clone()), 0, false).unwrap();
+        t.add("/o", Box::new(lower), 1, true).unwrap();
+        let e = delete(&t, &del("/o/both.txt")).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::ReadOnly);
+        assert!(e.to_string().contains("reappear"), "{e}");
+        assert_eq!(upper.read("/both.txt", 0, 10).unwrap(), b"upper", "nothing was deleted");
+        let e = delete(&t, &del("/o/l.txt")).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::ReadOnly);
+        let e = move_entry(&t, &l, &mv("/o/l.txt", "/o/y.txt")).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::ReadOnly);
+        assert!(t.stat("/o/y.txt").is_err());
     }
 }

@@ -7,6 +7,14 @@
 //! directory of the same path. New files go to the first writable layer; a file that
 //! resolves to a read-only layer (or is a read-only entry) refuses mutation, naming it.
 //!
+//! Deleting and moving act on the layers that hold the entry ([`MountTable::holders`]),
+//! so what the agent saw is what changes: a delete removes the entry from every layer
+//! that holds it (a copy in a lower layer must not reappear in its place) and is
+//! refused, changing nothing, when any of those layers is read-only; a move takes the
+//! entry out of the one layer that holds it, and is refused when several do (a copy
+//! would stay in view) or when that layer is read-only. There are no whiteouts: a
+//! read-only layer's entries cannot be hidden, only shadowed by writing over them.
+//!
 //! Mount points and their ancestors appear as directories in listings of their
 //! parents even when no volume holds them.
 
@@ -373,6 +381,24 @@ impl MountTable {
         }
         let entries = merged.into_values().take(max_entries).collect();
         Ok(Walk { entries, truncated })
+    }
+
+    /// The layers of `path`'s mount point that hold an entry at `path`, in overlay
+    /// order, each with the path relative to it. Deleting or moving acts on these:
+    /// acting only on the first writable layer would leave (or uncover) a copy in
+    /// another.
+    pub fn holders(&self, path: &str) -> Result<Vec<(&Mount, String)>> {
+        let Some((point, layers)) = self.layers(path) else { return Ok(Vec::new()) };
+        let rel = paths::strip_dir(path, point).to_string();
+        let mut out = Vec::new();
+        for m in layers {
+            match m.volume.stat(&rel) {
+                Ok(_) => out.push((m, rel.clone())),
+                Err(e) if is_absent(&e) => {}
+                Err(e) => return Err(Self::rename_err(e, point)),
+            }
+        }
+        Ok(out)
     }
 
     /// Whether any mount accepts writes (decides whether mutating tools are offered).
