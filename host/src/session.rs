@@ -123,6 +123,38 @@ pub struct Session {
     memory_cap: usize,
 }
 
+/// Mount combinations that would break a promise, refused when a session is created:
+///
+/// - the tool-results volume (`/tool_calls`) on a volume that cannot keep entry
+///   metadata (a directory): stored results would lose their read-only flag and
+///   attributes, so agents could edit them;
+/// - a read-only mount whose storage lies inside a writable mount's (`--mount /w=.
+///   --mount /docs=./docs:ro`): its files could be changed through the writable one,
+///   so the read-only promise would be false.
+pub fn check_mounts(mounts: &[MountSpec]) -> Result<()> {
+    let results = filestore_guest::invoke::results::RESULTS_MOUNT;
+    if let Some(m) = mounts.iter().find(|m| m.point == results && !m.volume.keeps_entry_metadata())
+    {
+        return Err(Error::Mount(format!(
+            "the mount at '{}' holds tool results, which must stay read-only with their attributes; this volume cannot keep entry metadata (a directory cannot), so agents could edit stored results. Use an in-memory volume there (the default; `mem:` on the command line)",
+            m.point
+        )));
+    }
+    for ro in mounts.iter().filter(|m| m.read_only) {
+        let Some(ro_id) = ro.volume.identity() else { continue };
+        for rw in mounts.iter().filter(|m| !m.read_only) {
+            let Some(rw_id) = rw.volume.identity() else { continue };
+            if ro_id.storage == rw_id.storage && ro_id.root.starts_with(&rw_id.root) {
+                return Err(Error::Mount(format!(
+                    "the read-only mount at '{}' lies inside the storage of the writable mount at '{}', through which its files could be changed; mount '{}' read-only too, or choose roots that do not contain each other",
+                    ro.point, rw.point, rw.point
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
 impl Engine {
     /// A session over `mounts` with default options.
     pub fn session(&self, mounts: Vec<MountSpec>) -> Result<Session> {
@@ -130,7 +162,11 @@ impl Engine {
     }
 
     /// A session over `mounts` with `options`.
+    ///
+    /// Refused ([`Error::Mount`]) when the mounts would not keep their
+    /// promises (see [`check_mounts`]).
     pub fn session_with(&self, mounts: Vec<MountSpec>, options: SessionOptions) -> Result<Session> {
+        check_mounts(&mounts)?;
         let mem = options
             .memory_bytes
             .unwrap_or(self.config().memory_bytes)

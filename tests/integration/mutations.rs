@@ -213,3 +213,34 @@ fn cross_volume_moves_delete_only_what_was_copied() {
     assert!(src.join("d/empty").is_dir());
     assert!(!src.join("d/a.txt").exists() && !src.join("d/deep/b.txt").exists());
 }
+
+/// Mounts that would break a promise are refused when the session is created: tool
+/// results on a directory (which cannot keep them read-only with attributes), and a
+/// read-only mount inside a writable mount's tree (changeable through it).
+#[test]
+fn mounts_that_would_break_a_promise_are_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(tmp.path().join("docs")).unwrap();
+    let refused = |mounts: Vec<filestore::MountSpec>| match engine().session(mounts) {
+        Ok(_) => panic!("the session should be refused"),
+        Err(e) => (e.kind_name().to_string(), e.to_string()),
+    };
+    let (kind, msg) =
+        refused(vec![filestore::MountSpec::new("/tool_calls", dir(tmp.path(), false))]);
+    assert_eq!(kind, "invalid-argument");
+    assert!(msg.contains("tool results") && msg.contains("mem:"), "{msg}");
+    let (_, msg) = refused(vec![
+        filestore::MountSpec::new("/w", dir(tmp.path(), false)),
+        filestore::MountSpec::new("/docs", dir(&tmp.path().join("docs"), true)).read_only(),
+    ]);
+    assert!(msg.contains("'/docs'") && msg.contains("'/w'"), "{msg}");
+    // Fine: a writable mount inside a read-only one (the user chose to open part of
+    // the tree), and the default in-memory results volume.
+    engine()
+        .session(vec![
+            filestore::MountSpec::new("/w", dir(tmp.path(), true)).read_only(),
+            filestore::MountSpec::new("/out", dir(&tmp.path().join("docs"), false)),
+            filestore::tools::results_mount(),
+        ])
+        .unwrap();
+}

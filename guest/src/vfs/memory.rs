@@ -271,6 +271,10 @@ impl Volume for MemoryVolume {
         Ok(())
     }
 
+    fn keeps_entry_metadata(&self) -> bool {
+        true
+    }
+
     /// Clones share storage, so they share an identity: the address of that storage.
     fn identity(&self) -> Option<VolumeIdentity> {
         Some(VolumeIdentity {

@@ -82,6 +82,12 @@ pub trait Volume {
     fn identity(&self) -> Option<VolumeIdentity> {
         None
     }
+    /// Whether the volume stores what [`WriteOptions`] asks beyond content (entry
+    /// type, attributes, read-only entries). A host mounts the tool-results volume
+    /// only on one that does: results must stay read-only with their attributes.
+    fn keeps_entry_metadata(&self) -> bool {
+        false
+    }
 }
 
 impl<V: Volume + ?Sized> Volume for Arc<V> {
@@ -108,5 +114,8 @@ impl<V: Volume + ?Sized> Volume for Arc<V> {
     }
     fn identity(&self) -> Option<VolumeIdentity> {
         (**self).identity()
+    }
+    fn keeps_entry_metadata(&self) -> bool {
+        (**self).keeps_entry_metadata()
     }
 }

@@ -158,6 +158,12 @@ pub const TYPE_SPECIAL: &str = "special";
 /// listings.
 pub const TEMP_MARKER: &str = ".filestore-tmp-";
 
+/// Age after which a temporary file is taken for the leftover of a writer that died
+/// (a crash, `kill -9`) and removed when its directory is listed. In-flight writes
+/// are far younger: a write is at most the write limit (64 MiB by default), written
+/// in one go.
+pub const STALE_TEMP_SECS: u64 = 600;
+
 /// Hex digits of random suffix in a temporary file name.
 const TEMP_SUFFIX_LEN: usize = 16;
 
@@ -404,6 +410,19 @@ impl DirVolume {
         for ent in dir.entries().map_err(|e| io_error(dir_path, e))? {
             let Ok(ent) = ent else { continue };
             let os_name = ent.file_name();
+            if !self.read_only && os_name.to_str().is_some_and(names::is_temp_name) {
+                // A writer's leftover once it is old enough: see STALE_TEMP_SECS.
+                if let Ok(m) = ent.metadata()
+                    && m.is_file()
+                    && m.modified()
+                        .ok()
+                        .and_then(|t| t.into_std().elapsed().ok())
+                        .is_some_and(|age| age.as_secs() >= STALE_TEMP_SECS)
+                {
+                    let _ = dir.remove_file(&os_name);
+                }
+                continue;
+            }
             let Some(name) = addressable_name(&os_name) else {
                 continue;
             };

@@ -115,6 +115,11 @@ pub(super) fn components(path: &str) -> Result<Vec<&str>> {
                     "'{c}' components are not allowed; paths must be normalised"
                 )));
             }
+            c if super::names::is_temp_name(c) => {
+                return Err(invalid(format!(
+                    "'{c}' has the shape of this volume's temporary files (`.NAME{TEMP_MARKER}` and 16 hex digits), which listings hide; choose another name"
+                )));
+            }
             c if c.len() > MAX_COMPONENT_BYTES => {
                 return Err(invalid(format!(
                     "a component is {} bytes long; the limit is {MAX_COMPONENT_BYTES} bytes",

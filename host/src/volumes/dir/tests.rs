@@ -644,3 +644,33 @@ fn temp_names_are_recognised_and_bounded() {
     let e = v.write(&format!("/{long}"), b"x", &opts()).unwrap();
     assert_eq!(e.size, 1);
 }
+
+/// A crashed writer's temporary file is removed once it is older than
+/// [`STALE_TEMP_SECS`] and its directory is listed (a fresh one, maybe an in-flight
+/// write, stays), and no agent can create, read or address a name of that shape.
+#[test]
+fn stale_temp_files_are_cleaned_and_the_shape_is_reserved() {
+    let (tmp, v) = plain();
+    std::fs::create_dir_all(tmp.path().join("d")).unwrap();
+    let stale = tmp.path().join("d").join(temp_name("big.bin"));
+    let fresh = tmp.path().join("d").join(temp_name("other.bin"));
+    std::fs::write(&stale, vec![7u8; 1024]).unwrap();
+    std::fs::write(&fresh, b"in flight").unwrap();
+    let old = std::time::SystemTime::now() - std::time::Duration::from_secs(STALE_TEMP_SECS + 60);
+    std::fs::File::options().write(true).open(&stale).unwrap().set_modified(old).unwrap();
+    assert!(v.list("/d").unwrap().is_empty(), "temporary files are never listed");
+    assert!(!stale.exists(), "the stale temporary file was removed");
+    assert!(fresh.exists(), "a fresh one may belong to a write in flight");
+    // A read-only volume never removes anything.
+    std::fs::write(&stale, b"x").unwrap();
+    std::fs::File::options().write(true).open(&stale).unwrap().set_modified(old).unwrap();
+    DirVolume::open(tmp.path(), true).unwrap().list("/d").unwrap();
+    assert!(stale.exists());
+    // The shape is reserved: writing, reading or stat'ing such a name is invalid-path.
+    let name = fresh.file_name().unwrap().to_str().unwrap().to_string();
+    let e = v.write(&format!("/d/{name}"), b"agent", &opts()).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidPath, "{e}");
+    assert!(e.to_string().contains("temporary files"), "{e}");
+    assert_eq!(v.read(&format!("/d/{name}"), 0, 10).unwrap_err().kind(), ErrorKind::InvalidPath);
+    assert_eq!(std::fs::read(&fresh).unwrap(), b"in flight");
+}
