@@ -34,6 +34,8 @@ enum Command {
         /// /tool_calls (read-only for agents) unless --mount gives one.
         #[arg(long = "config", value_name = "FILE")]
         configs: Vec<std::path::PathBuf>,
+        #[command(flatten)]
+        quotas: QuotaArgs,
     },
     /// Validate tool configuration files (tools.yaml, v1 or v2) and print the resolved
     /// tools, with the ones this host cannot run marked as such. Every error is printed
@@ -83,17 +85,46 @@ struct ServeArgs {
     /// A directory of skills, mounted at /skills.
     #[arg(long, value_name = "DIR")]
     skills: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    quotas: QuotaArgs,
+}
+
+/// Memory quotas of in-memory volumes (`/scratch`, `/tool_calls`, `mem:` mounts).
+#[derive(clap::Args)]
+struct QuotaArgs {
+    /// Most MiB of content in each in-memory volume of a session (default 256). A write
+    /// past it fails with limit-exceeded; the session goes on.
+    #[arg(long, value_name = "MIB", default_value_t = filestore::volumes::DEFAULT_VOLUME_QUOTA >> 20)]
+    volume_quota_mib: u64,
+    /// Most MiB of content in all in-memory volumes of this process together
+    /// (default 4096).
+    #[arg(long, value_name = "MIB", default_value_t = filestore::volumes::DEFAULT_PROCESS_QUOTA >> 20)]
+    process_quota_mib: u64,
+}
+
+impl QuotaArgs {
+    fn apply(&self) {
+        // Called once at start, before any volume exists.
+        let _ = filestore::volumes::set_memory_quotas(
+            self.volume_quota_mib << 20,
+            self.process_quota_mib << 20,
+        );
+    }
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Call { tool, args, mounts, text, configs } => {
+        Command::Call { tool, args, mounts, text, configs, quotas } => {
+            quotas.apply();
             call(&tool, &args, &mounts, text, &configs)
         }
         Command::Check { files, strict } => tools_cli::check(&files, strict),
         Command::Migrate { file, output } => tools_cli::migrate(&file, output.as_deref()),
-        Command::Serve(args) => serve(args),
+        Command::Serve(args) => {
+            args.quotas.apply();
+            serve(args)
+        }
     }
 }
 

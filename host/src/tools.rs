@@ -166,7 +166,7 @@ pub use filestore_guest::invoke::{InvokeContext, InvokeOutcome, InvokeStatus};
 pub fn results_mount() -> crate::session::MountSpec {
     crate::session::MountSpec::new(
         filestore_guest::invoke::results::RESULTS_MOUNT,
-        Arc::new(crate::volumes::MemoryVolume::new()),
+        Arc::new(crate::volumes::quota_memory_volume()),
     )
     .read_only()
 }

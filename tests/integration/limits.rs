@@ -290,3 +290,42 @@ fn a_session_is_replaced_after_a_trap_while_others_keep_their_state() {
         still_works(s, "/w/me.txt", &i.to_string());
     }
 }
+
+/// A memory volume's quota bounds what a session can store: a write past it is
+/// `limit-exceeded` naming the quota, changes nothing, and leaves the session usable;
+/// deleting gives the room back. The CLI's `--volume-quota-mib` sets it.
+#[test]
+fn memory_volume_quota_refuses_without_poisoning() {
+    use filestore::volumes::{ByteBudget, MemoryVolume};
+    let budget = ByteBudget::new("the test quota", 1000);
+    let vol = std::sync::Arc::new(MemoryVolume::with_budgets(vec![budget.clone()]));
+    let mut s = session_with("/s", vol);
+    ok(&mut s, "filestore_write", json!({"path": "/s/a.txt", "content": "a".repeat(800)}));
+    let (kind, msg) =
+        err(&mut s, "filestore_write", json!({"path": "/s/b.txt", "content": "b".repeat(400)}));
+    assert_eq!(kind, "limit-exceeded", "{msg}");
+    assert!(msg.contains("the test quota of 1000 bytes") && msg.contains("/s/b.txt"), "{msg}");
+    assert!(!s.is_poisoned(), "a quota is an ordinary error");
+    assert_eq!(budget.used(), 800);
+    ok(&mut s, "filestore_delete", json!({"path": "/s/a.txt"}));
+    ok(&mut s, "filestore_write", json!({"path": "/s/b.txt", "content": "b".repeat(400)}));
+    assert_eq!(budget.used(), 400);
+    drop(s);
+    assert_eq!(budget.used(), 0, "a dropped session gives its memory back");
+
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_filestore"))
+        .args([
+            "call",
+            "filestore_write",
+            &json!({"path": "/m/big", "content": "x".repeat(100)}).to_string(),
+        ])
+        .args(["--mount", "/m=mem:", "--volume-quota-mib", "0"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains("error[limit-exceeded]") && stderr.contains("memory-volume quota"),
+        "{stderr}"
+    );
+}

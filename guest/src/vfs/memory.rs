@@ -2,6 +2,7 @@
 //! every native test and benchmark.
 
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 
 use crate::error::{Error, ErrorKind, Result};
@@ -18,13 +19,93 @@ struct MemFile {
     attributes: Option<serde_json::Value>,
 }
 
+/// A byte budget for memory volumes: content bytes stored, at most `limit`. One
+/// budget per volume bounds what a session can put in its `/scratch`; one shared by
+/// every volume of a process bounds the host's memory, since otherwise one session
+/// writing without end would grow the host until every session is killed.
+#[derive(Debug)]
+pub struct ByteBudget {
+    what: String,
+    limit: u64,
+    used: AtomicU64,
+}
+
+impl ByteBudget {
+    /// A budget of `limit` bytes, named in errors by `what` (e.g. `the per-volume
+    /// memory quota`).
+    pub fn new(what: impl Into<String>, limit: u64) -> Arc<ByteBudget> {
+        Arc::new(ByteBudget { what: what.into(), limit, used: AtomicU64::new(0) })
+    }
+    /// Bytes charged now.
+    pub fn used(&self) -> u64 {
+        self.used.load(Ordering::SeqCst)
+    }
+    /// The limit.
+    pub fn limit(&self) -> u64 {
+        self.limit
+    }
+}
+
+/// What one volume (and its clones) holds against its budgets; returned to them
+/// when the last clone is dropped.
+#[derive(Debug)]
+struct Charge {
+    budgets: Vec<Arc<ByteBudget>>,
+    held: AtomicU64,
+}
+
+impl Charge {
+    /// Takes `bytes` from every budget, or from none (`limit-exceeded` naming the
+    /// first budget that has no room).
+    fn reserve(&self, bytes: u64, path: &str) -> Result<()> {
+        for (i, b) in self.budgets.iter().enumerate() {
+            let before = b.used.fetch_add(bytes, Ordering::SeqCst);
+            if before.saturating_add(bytes) > b.limit {
+                for taken in &self.budgets[..=i] {
+                    taken.used.fetch_sub(bytes, Ordering::SeqCst);
+                }
+                return Err(Error::at(
+                    ErrorKind::LimitExceeded,
+                    path,
+                    format!(
+                        "{} of {} bytes is used up ({before} used; this write needs {bytes} more); delete files to make room",
+                        b.what, b.limit
+                    ),
+                ));
+            }
+        }
+        self.held.fetch_add(bytes, Ordering::SeqCst);
+        Ok(())
+    }
+
+    fn release(&self, bytes: u64) {
+        for b in &self.budgets {
+            b.used.fetch_sub(bytes, Ordering::SeqCst);
+        }
+        self.held.fetch_sub(bytes, Ordering::SeqCst);
+    }
+}
+
+impl Drop for Charge {
+    fn drop(&mut self) {
+        let held = *self.held.get_mut();
+        for b in &self.budgets {
+            b.used.fetch_sub(held, Ordering::SeqCst);
+        }
+    }
+}
+
 /// An in-memory volume: files in a sorted map, directories implied by file paths.
 ///
 /// Used for `/scratch`, the tool-results and skills volumes, and every native test.
-/// Cloning shares the storage.
+/// Cloning shares the storage. With [`MemoryVolume::with_budgets`], every write is
+/// charged against byte budgets (a write that does not fit is `limit-exceeded` and
+/// changes nothing); deletes and smaller overwrites give bytes back, and so does
+/// dropping the volume.
 #[derive(Clone, Default)]
 pub struct MemoryVolume {
     files: Arc<RwLock<BTreeMap<String, MemFile>>>,
+    charge: Option<Arc<Charge>>,
 }
 
 impl std::fmt::Debug for MemoryVolume {
@@ -50,6 +131,35 @@ impl MemoryVolume {
     /// An empty volume.
     pub fn new() -> MemoryVolume {
         MemoryVolume::default()
+    }
+
+    /// An empty volume whose content bytes are charged against every one of
+    /// `budgets` (e.g. its own quota and a process-wide one).
+    pub fn with_budgets(budgets: Vec<Arc<ByteBudget>>) -> MemoryVolume {
+        MemoryVolume {
+            files: Default::default(),
+            charge: Some(Arc::new(Charge { budgets, held: AtomicU64::new(0) })),
+        }
+    }
+
+    /// Content bytes this volume holds against its budgets (0 without budgets).
+    pub fn charged_bytes(&self) -> u64 {
+        self.charge.as_ref().map_or(0, |c| c.held.load(Ordering::SeqCst))
+    }
+
+    fn grow(&self, old: u64, new: u64, path: &str) -> Result<()> {
+        match &self.charge {
+            Some(c) if new > old => c.reserve(new - old, path),
+            _ => Ok(()),
+        }
+    }
+
+    fn shrink(&self, old: u64, new: u64) {
+        if let Some(c) = &self.charge
+            && old > new
+        {
+            c.release(old - new);
+        }
     }
 
     /// Adds a file (test and set-up helper); panics on an invalid path.
@@ -223,6 +333,9 @@ impl Volume for MemoryVolume {
                 return Err(Error::at(ErrorKind::ReadOnly, path, "entry is read-only"));
             }
         }
+        let old = map.get(path).map_or(0, |f| f.content.len() as u64);
+        self.grow(old, content.len() as u64, path)?;
+        self.shrink(old, content.len() as u64);
         let f = MemFile {
             content: Arc::from(content),
             modified_ms: now_ms(),
@@ -241,7 +354,9 @@ impl Volume for MemoryVolume {
             if f.read_only {
                 return Err(Error::at(ErrorKind::ReadOnly, path, "entry is read-only"));
             }
+            let freed = f.content.len() as u64;
             map.remove(path);
+            self.shrink(freed, 0);
             return Ok(());
         }
         if path == "/" && !recursive {
@@ -266,7 +381,9 @@ impl Volume for MemoryVolume {
             return Err(Error::at(ErrorKind::ReadOnly, k.clone(), "entry is read-only"));
         }
         for k in keys {
-            map.remove(&k);
+            if let Some(f) = map.remove(&k) {
+                self.shrink(f.content.len() as u64, 0);
+            }
         }
         Ok(())
     }
@@ -317,7 +434,9 @@ impl Volume for MemoryVolume {
             }
             Self::check_no_file_parent(&map, to)?;
             map.remove(from);
-            map.insert(to.to_string(), f);
+            if let Some(replaced) = map.insert(to.to_string(), f) {
+                self.shrink(replaced.content.len() as u64, 0);
+            }
             return Ok(());
         }
         if !Self::dir_exists(&map, from) || from == "/" {
@@ -436,5 +555,40 @@ mod tests {
         assert_eq!(v.rename("/z", "/z/q", false).unwrap_err().kind(), ErrorKind::InvalidArgument);
         v.delete("/z", true).unwrap();
         assert!(v.is_empty());
+    }
+
+    #[test]
+    fn budgets_bound_content_and_come_back() {
+        let process = ByteBudget::new("the process memory quota", 100);
+        let a = MemoryVolume::with_budgets(vec![
+            ByteBudget::new("the volume quota", 60),
+            process.clone(),
+        ]);
+        let b = MemoryVolume::with_budgets(vec![process.clone()]);
+        let o = WriteOptions::default();
+        a.write("/x", &[1; 50], &o).unwrap();
+        // Over the volume's own quota: refused, nothing changed.
+        let e = a.write("/y", &[1; 20], &o).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::LimitExceeded);
+        assert!(e.to_string().contains("the volume quota of 60 bytes"), "{e}");
+        assert!(a.stat("/y").is_err() && a.charged_bytes() == 50);
+        // Over the shared process quota through another volume.
+        let e = b.write("/z", &[1; 60], &o).unwrap_err();
+        assert!(e.to_string().contains("the process memory quota of 100 bytes"), "{e}");
+        assert_eq!(process.used(), 50, "a refused write takes nothing");
+        // Smaller overwrites, deletes, renames over a file and dropping give bytes back.
+        a.write("/x", &[1; 10], &o).unwrap();
+        assert_eq!(process.used(), 10);
+        b.write("/z", &[1; 60], &o).unwrap();
+        b.write("/w", &[1; 5], &o).unwrap();
+        b.rename("/w", "/z", true).unwrap();
+        assert_eq!(process.used(), 15);
+        b.delete("/z", false).unwrap();
+        assert_eq!(process.used(), 10);
+        let clone = a.clone();
+        drop(a);
+        assert_eq!(process.used(), 10, "a clone still holds the storage");
+        drop(clone);
+        assert_eq!(process.used(), 0);
     }
 }

@@ -7,9 +7,9 @@
 //! - [`MemoryVolume`]: in-memory (the embedded default; `/scratch`, tool results).
 //! - [`dir::DirVolume`]: a local directory, confined beneath its root.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
-pub use filestore_guest::vfs::memory::MemoryVolume;
+pub use filestore_guest::vfs::memory::{ByteBudget, MemoryVolume};
 pub use filestore_guest::vfs::volume::{Volume, Walk, WriteOptions};
 
 pub mod dir;
@@ -19,6 +19,57 @@ pub mod skills;
 
 /// A backend shared between the host and any number of sessions.
 pub type SharedVolume = Arc<dyn Volume + Send + Sync>;
+
+/// Default content bytes of each in-memory volume a session gets (its `/scratch`,
+/// its `/tool_calls`, any `mem:` mount): room to work, not to fill the host.
+pub const DEFAULT_VOLUME_QUOTA: u64 = 256 * 1024 * 1024;
+/// Default content bytes of all in-memory volumes of the process together: many
+/// sessions each within their own quota must still not exhaust the host.
+pub const DEFAULT_PROCESS_QUOTA: u64 = 4 * 1024 * 1024 * 1024;
+
+/// The quotas of the in-memory volumes this process creates (see
+/// [`set_memory_quotas`]).
+#[derive(Debug)]
+struct MemoryQuotas {
+    per_volume: u64,
+    process: Arc<ByteBudget>,
+}
+
+static QUOTAS: OnceLock<MemoryQuotas> = OnceLock::new();
+
+fn quotas() -> &'static MemoryQuotas {
+    QUOTAS.get_or_init(|| MemoryQuotas {
+        per_volume: DEFAULT_VOLUME_QUOTA,
+        process: ByteBudget::new("the process's memory-volume quota", DEFAULT_PROCESS_QUOTA),
+    })
+}
+
+/// Sets the quotas of in-memory volumes (bytes per volume, bytes for the whole
+/// process) before the first one is created; `Err` when they were already fixed.
+/// The defaults are [`DEFAULT_VOLUME_QUOTA`] and [`DEFAULT_PROCESS_QUOTA`].
+pub fn set_memory_quotas(per_volume: u64, process: u64) -> Result<(), String> {
+    QUOTAS
+        .set(MemoryQuotas {
+            per_volume,
+            process: ByteBudget::new("the process's memory-volume quota", process),
+        })
+        .map_err(|_| "memory quotas are fixed once the first memory volume exists".to_string())
+}
+
+/// A new in-memory volume charged against its own quota and the process's (a write
+/// past either is `limit-exceeded`, naming the quota; the session goes on).
+pub fn quota_memory_volume() -> MemoryVolume {
+    let q = quotas();
+    MemoryVolume::with_budgets(vec![
+        ByteBudget::new("the memory-volume quota", q.per_volume),
+        q.process.clone(),
+    ])
+}
+
+/// The process's shared memory-volume budget (for reports and tests).
+pub fn process_memory_budget() -> Arc<ByteBudget> {
+    quotas().process.clone()
+}
 
 /// A parsed `--mount /point=SPEC` argument (DESIGN §10).
 ///
@@ -74,7 +125,7 @@ impl MountArg {
     /// Opens the backend and returns the session mount.
     pub fn open(&self) -> Result<crate::session::MountSpec, crate::error::Error> {
         let volume: SharedVolume = match &self.source {
-            MountSource::Memory => Arc::new(MemoryVolume::new()),
+            MountSource::Memory => Arc::new(quota_memory_volume()),
             MountSource::Dir(p) => {
                 Arc::new(dir::DirVolume::open(p, self.read_only).map_err(|e| {
                     crate::error::Error::Mount(format!("mount {}: {e}", self.point))
