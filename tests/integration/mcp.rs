@@ -255,3 +255,59 @@ fn serve_refuses_bad_options_and_bad_mounts() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("/data"), "{err}");
 }
+
+/// A request larger than one stdio message may be (a 17 MiB write) is answered with a
+/// JSON-RPC error naming the size and the limit, instead of leaving the client
+/// waiting; the session then goes on (a ping after it is answered).
+#[test]
+fn oversized_stdio_requests_are_answered() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::Stdio;
+    let tmp = tempfile::tempdir().unwrap();
+    let mut child = Command::new(BIN)
+        .args(["serve", "--mount", "/s=mem:"])
+        .current_dir(tmp.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel::<Value>();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if let Ok(v) = serde_json::from_str(&line) {
+                let _ = tx.send(v);
+            }
+        }
+    });
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "test", "version": "1"}}});
+    writeln!(stdin, "{init}").unwrap();
+    writeln!(stdin, "{}", json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+        .unwrap();
+    let big = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+        "name": "filestore_write",
+        "arguments": {"path": "/s/big.txt", "content": "x".repeat(17 << 20)}}});
+    writeln!(stdin, "{big}").unwrap();
+    writeln!(stdin, "{}", json!({"jsonrpc": "2.0", "id": 3, "method": "ping"})).unwrap();
+    stdin.flush().unwrap();
+    let mut answers = std::collections::BTreeMap::new();
+    while answers.len() < 3 {
+        // Not a timing assertion: a guard so a regression fails instead of hanging.
+        let v = rx.recv_timeout(std::time::Duration::from_secs(120)).expect("an answer");
+        if let Some(id) = v["id"].as_i64() {
+            answers.insert(id, v);
+        }
+    }
+    drop(stdin);
+    let _ = child.wait();
+    let err = &answers[&2]["error"];
+    assert_eq!(err["code"], -32600, "{err}");
+    let msg = err["message"].as_str().unwrap();
+    assert!(msg.contains("too-large") && msg.contains("at most"), "{msg}");
+    assert_eq!(answers[&3]["result"], json!({}), "the session goes on");
+}

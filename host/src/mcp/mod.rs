@@ -29,6 +29,7 @@
 mod prompt;
 mod resources;
 mod server;
+pub mod stdio;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -147,7 +148,10 @@ pub fn describe_mounts(mounts: &[MountArg]) -> String {
 /// Serves one MCP session over stdin/stdout until the client disconnects.
 pub async fn serve_stdio(config: ServerConfig) -> anyhow::Result<()> {
     let server = FilestoreServer::new(&config)?;
-    let running = rmcp::serve_server(server, (tokio::io::stdin(), tokio::io::stdout())).await?;
+    // Between stdin and rmcp: a message too large to read still gets an answer.
+    let (input, guard) = tokio::io::duplex(1 << 16);
+    tokio::spawn(stdio::guard_stdin(tokio::io::stdin(), guard));
+    let running = rmcp::serve_server(server, (input, tokio::io::stdout())).await?;
     running.waiting().await?;
     Ok(())
 }

@@ -297,6 +297,27 @@ pub(crate) fn protocol_error(e: &Error) -> McpError {
 }
 
 impl ServerHandler for FilestoreServer {
+    /// The stand-in for a stdio message too large to read ([`super::stdio`]) is
+    /// answered with an error saying so; any other unknown method is not found.
+    async fn on_custom_request(
+        &self,
+        request: rmcp::model::CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::CustomResult, McpError> {
+        if request.method == super::stdio::TOO_LARGE_METHOD {
+            let params = request.params.unwrap_or_default();
+            return Err(McpError::new(
+                rmcp::model::ErrorCode::INVALID_REQUEST,
+                format!(
+                    "error[too-large]: the message was {} bytes; one message over stdio may be at most {} bytes. Nothing was done. Write large content in parts (e.g. several files), or mount the directory that holds it",
+                    params["bytes"], params["limit"]
+                ),
+                Some(params),
+            ));
+        }
+        Err(McpError::new(rmcp::model::ErrorCode::METHOD_NOT_FOUND, request.method, None))
+    }
+
     fn get_info(&self) -> McpServerInfo {
         McpServerInfo::new(
             ServerCapabilities::builder()
