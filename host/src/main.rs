@@ -87,6 +87,20 @@ struct ServeArgs {
     skills: Option<std::path::PathBuf>,
     #[command(flatten)]
     quotas: QuotaArgs,
+    /// Most live HTTP sessions (each holds a sandbox). When full, the least recently
+    /// used idle session is closed for a new one; if none is idle, 503 + Retry-After.
+    #[arg(long, value_name = "N", default_value_t = 512)]
+    max_sessions: usize,
+    /// Most live HTTP sessions of one client address (past it: that client's own
+    /// least recently used idle session is closed, or 429 + Retry-After).
+    #[arg(long, value_name = "N", default_value_t = 64)]
+    max_sessions_per_client: usize,
+    /// Seconds after which an unused HTTP session is closed.
+    #[arg(long, value_name = "SECS", default_value_t = 300)]
+    session_idle_timeout: u64,
+    /// Seconds an HTTP session must be unused before it may be closed to make room.
+    #[arg(long, value_name = "SECS", default_value_t = 30)]
+    evict_idle_after: u64,
 }
 
 /// Memory quotas of in-memory volumes (`/scratch`, `/tool_calls`, `mem:` mounts).
@@ -207,6 +221,12 @@ fn call(
 }
 
 fn serve(args: ServeArgs) -> ExitCode {
+    let pool = filestore::mcp::http_pool::PoolConfig {
+        max_sessions: args.max_sessions.max(1),
+        max_per_client: args.max_sessions_per_client.max(1),
+        idle_timeout: std::time::Duration::from_secs(args.session_idle_timeout.max(1)),
+        evict_idle_after: std::time::Duration::from_secs(args.evict_idle_after),
+    };
     let mounts = filestore::mcp::default_mounts(args.mounts);
     // Open every mount once up front so a bad directory fails now, not per session.
     for m in &mounts {
@@ -304,7 +324,7 @@ fn serve(args: ServeArgs) -> ExitCode {
                 let shutdown = async {
                     let _ = tokio::signal::ctrl_c().await;
                 };
-                filestore::mcp::serve_http(config, listener, shutdown).await
+                filestore::mcp::serve_http_with(config, pool, listener, shutdown).await
             }
         }
     });

@@ -311,3 +311,151 @@ fn oversized_stdio_requests_are_answered() {
     assert!(msg.contains("too-large") && msg.contains("at most"), "{msg}");
     assert_eq!(answers[&3]["result"], json!({}), "the session goes on");
 }
+
+/// A running `filestore serve --http` on a free loopback port, killed on drop.
+struct HttpServer {
+    child: std::process::Child,
+    port: u16,
+}
+
+impl HttpServer {
+    fn start(extra: &[&str]) -> HttpServer {
+        use std::io::{BufRead, BufReader};
+        let tmp = std::env::temp_dir();
+        let mut child = Command::new(BIN)
+            .args(["serve", "--http", "127.0.0.1:0", "--mount", "/s=mem:"])
+            .args(extra)
+            .current_dir(tmp)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+        let port = loop {
+            let line = lines.next().expect("serve printed its address").unwrap();
+            if let Some(rest) = line.split("http://127.0.0.1:").nth(1) {
+                break rest.split('/').next().unwrap().parse().unwrap();
+            }
+        };
+        std::thread::spawn(move || for _ in lines {});
+        HttpServer { child, port }
+    }
+
+    /// POSTs `body` to /mcp from the loopback address `from`; returns the status, the
+    /// headers (lowercase names) and the body.
+    fn post(
+        &self,
+        from: &str,
+        session: Option<&str>,
+        body: &Value,
+    ) -> (u16, Vec<(String, String)>, String) {
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        rt.block_on(async {
+            use tokio::io::{AsyncReadExt, AsyncWriteExt};
+            let socket = tokio::net::TcpSocket::new_v4().unwrap();
+            socket.bind(format!("{from}:0").parse().unwrap()).unwrap();
+            let mut stream =
+                socket.connect(format!("127.0.0.1:{}", self.port).parse().unwrap()).await.unwrap();
+            let body = body.to_string();
+            let sid = session.map(|s| format!("Mcp-Session-Id: {s}\r\n")).unwrap_or_default();
+            let req = format!(
+                "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMcp-Protocol-Version: 2025-06-18\r\n{sid}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                self.port,
+                body.len()
+            );
+            stream.write_all(req.as_bytes()).await.unwrap();
+            let mut raw = Vec::new();
+            // The guard keeps a regression from hanging the suite; not a timing check.
+            let _ = tokio::time::timeout(
+                std::time::Duration::from_secs(30),
+                stream.read_to_end(&mut raw),
+            )
+            .await;
+            let text = String::from_utf8_lossy(&raw).into_owned();
+            let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+            let mut head_lines = head.lines();
+            let status = head_lines.next().unwrap_or("").split(' ').nth(1).unwrap_or("0").parse().unwrap_or(0);
+            let headers = head_lines
+                .filter_map(|l| l.split_once(':'))
+                .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
+                .collect();
+            (status, headers, body.to_string())
+        })
+    }
+
+    fn initialize(&self, from: &str) -> (u16, Option<String>, Vec<(String, String)>) {
+        let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "flood", "version": "1"}}});
+        let (status, headers, _) = self.post(from, None, &init);
+        let sid = headers.iter().find(|(k, _)| k == "mcp-session-id").map(|(_, v)| v.clone());
+        (status, sid, headers)
+    }
+}
+
+impl Drop for HttpServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A flood of `initialize` requests cannot lock others out: one client address holds
+/// at most its share (its own oldest idle session makes room), a full pool closes its
+/// least recently used idle session for a newcomer, and when nothing may be closed the
+/// answer is 429/503 with `Retry-After`, never 500.
+#[test]
+fn http_session_flood_does_not_lock_out_newcomers() {
+    let server = HttpServer::start(&[
+        "--max-sessions",
+        "6",
+        "--max-sessions-per-client",
+        "3",
+        "--evict-idle-after",
+        "0",
+    ]);
+    let mut flood = Vec::new();
+    for _ in 0..10 {
+        let (status, sid, _) = server.initialize("127.0.0.1");
+        assert_eq!(status, 200);
+        flood.push(sid.expect("a session id"));
+    }
+    for _ in 0..3 {
+        assert_eq!(server.initialize("127.0.0.2").0, 200);
+    }
+    let (status, newcomer, _) = server.initialize("127.0.0.3");
+    assert_eq!(status, 200, "a newcomer gets a session in a full pool");
+    let newcomer = newcomer.unwrap();
+    let note = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    assert_eq!(server.post("127.0.0.3", Some(&newcomer), &note).0, 202);
+    let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"});
+    let (status, _, body) = server.post("127.0.0.3", Some(&newcomer), &list);
+    assert_eq!(status, 200);
+    assert!(body.contains("filestore_read"), "{body}");
+    // The flood's first sessions were closed to make room.
+    let (status, _, _) = server.post("127.0.0.1", Some(&flood[0]), &list);
+    assert_eq!(status, 404, "an evicted session is gone");
+
+    // Nothing idle long enough to close: refused with Retry-After, not 500.
+    let server = HttpServer::start(&[
+        "--max-sessions",
+        "4",
+        "--max-sessions-per-client",
+        "2",
+        "--evict-idle-after",
+        "3600",
+    ]);
+    for _ in 0..2 {
+        assert_eq!(server.initialize("127.0.0.1").0, 200);
+    }
+    let (status, _, headers) = server.initialize("127.0.0.1");
+    assert_eq!(status, 429);
+    assert!(headers.iter().any(|(k, _)| k == "retry-after"), "{headers:?}");
+    for _ in 0..2 {
+        assert_eq!(server.initialize("127.0.0.2").0, 200);
+    }
+    let (status, _, headers) = server.initialize("127.0.0.3");
+    assert_eq!(status, 503);
+    assert!(headers.iter().any(|(k, _)| k == "retry-after"), "{headers:?}");
+}

@@ -26,6 +26,7 @@
 //! [`Session::tool_specs`]: crate::Session::tool_specs
 //! [`Session::call`]: crate::Session::call
 
+pub mod http_pool;
 mod prompt;
 mod resources;
 mod server;
@@ -163,12 +164,21 @@ pub fn http_service(
     config: ServerConfig,
     extra_hosts: Vec<String>,
 ) -> StreamableHttpService<FilestoreServer, LocalSessionManager> {
+    http_service_with(config, extra_hosts, Arc::new(LocalSessionManager::default()))
+}
+
+/// [`http_service`] over a given session manager (shared with a [`http_pool::SessionPool`]).
+pub fn http_service_with(
+    config: ServerConfig,
+    extra_hosts: Vec<String>,
+    manager: Arc<LocalSessionManager>,
+) -> StreamableHttpService<FilestoreServer, LocalSessionManager> {
     let mut hosts: Vec<String> = vec!["localhost".into(), "127.0.0.1".into(), "::1".into()];
     hosts.extend(extra_hosts);
     let http_config = StreamableHttpServerConfig::default().with_allowed_hosts(hosts);
     StreamableHttpService::new(
         move || FilestoreServer::new(&config).map_err(std::io::Error::other),
-        Arc::new(LocalSessionManager::default()),
+        manager,
         http_config,
     )
 }
@@ -180,9 +190,28 @@ pub async fn serve_http(
     listener: tokio::net::TcpListener,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
+    serve_http_with(config, http_pool::PoolConfig::default(), listener, shutdown).await
+}
+
+/// [`serve_http`] with the session pool's limits (see [`http_pool`]).
+pub async fn serve_http_with(
+    config: ServerConfig,
+    pool: http_pool::PoolConfig,
+    listener: tokio::net::TcpListener,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> anyhow::Result<()> {
     let addr: SocketAddr = listener.local_addr()?;
-    let extra = if addr.ip().is_loopback() { vec![] } else { vec![addr.ip().to_string()] };
-    let router = axum::Router::new().nest_service(HTTP_PATH, http_service(config, extra));
-    axum::serve(listener, router).with_graceful_shutdown(shutdown).await?;
+    let extra_hosts = if addr.ip().is_loopback() { vec![] } else { vec![addr.ip().to_string()] };
+    let mut manager = LocalSessionManager::default();
+    manager.session_config.keep_alive = Some(pool.idle_timeout);
+    let manager = Arc::new(manager);
+    let pool = http_pool::SessionPool::new(pool, manager.clone());
+    let service = http_service_with(config, extra_hosts, manager);
+    let router = axum::Router::new()
+        .nest_service(HTTP_PATH, service)
+        .layer(axum::middleware::from_fn_with_state(pool, http_pool::guard));
+    axum::serve(listener, router.into_make_service_with_connect_info::<SocketAddr>())
+        .with_graceful_shutdown(shutdown)
+        .await?;
     Ok(())
 }
