@@ -255,7 +255,13 @@ impl Session {
             return Err(Error::Poisoned(why.clone()));
         }
         set_budget(&mut self.store, self.deadline, self.fuel)?;
-        match f(&mut self.store, &self.bindings, self.handle) {
+        // Host-side volume work stops at 80% of the deadline, leaving the guest time
+        // to return what happened (see volumes::with_work_deadline).
+        let work_deadline = std::time::Instant::now() + self.deadline.mul_f64(0.8);
+        let outcome = crate::volumes::with_work_deadline(work_deadline, || {
+            f(&mut self.store, &self.bindings, self.handle)
+        });
+        match outcome {
             Ok(Ok(v)) => Ok(v),
             Ok(Err(e)) => Err(Error::Filestore(from_wit_error(e))),
             Err(e) => {

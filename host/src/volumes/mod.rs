@@ -17,6 +17,28 @@ pub mod dir;
 mod hostile_tree;
 pub mod skills;
 
+thread_local! {
+    /// When host-side volume work on this thread should stop (see [`with_work_deadline`]).
+    static WORK_DEADLINE: std::cell::Cell<Option<std::time::Instant>> = const { std::cell::Cell::new(None) };
+}
+
+/// Runs `f` with host-side volume work on this thread bounded by `deadline`: long
+/// operations (a recursive delete of a huge tree) check [`work_deadline_passed`] and
+/// stop with a `limit-exceeded` error that says what they did. The session sets it a
+/// little before the sandbox's own deadline, so the guest still has time to return
+/// that error instead of being interrupted with nothing to report.
+pub fn with_work_deadline<T>(deadline: std::time::Instant, f: impl FnOnce() -> T) -> T {
+    let saved = WORK_DEADLINE.with(|d| d.replace(Some(deadline)));
+    let out = f();
+    WORK_DEADLINE.with(|d| d.set(saved));
+    out
+}
+
+/// Whether this thread's host-side volume work is past its deadline.
+pub fn work_deadline_passed() -> bool {
+    WORK_DEADLINE.with(|d| d.get()).is_some_and(|t| std::time::Instant::now() >= t)
+}
+
 /// A backend shared between the host and any number of sessions.
 pub type SharedVolume = Arc<dyn Volume + Send + Sync>;
 

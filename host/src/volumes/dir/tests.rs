@@ -674,3 +674,51 @@ fn stale_temp_files_are_cleaned_and_the_shape_is_reserved() {
     assert_eq!(v.read(&format!("/d/{name}"), 0, 10).unwrap_err().kind(), ErrorKind::InvalidPath);
     assert_eq!(std::fs::read(&fresh).unwrap(), b"in flight");
 }
+
+/// Builds `depth` nested directories `d/d/d/...` under `root` (through handles: the
+/// path would be longer than the OS allows), with a file and an empty side directory
+/// every 50 levels.
+fn deep_tree(root: &Path, depth: usize) {
+    let mut dir = Dir::open_ambient_dir(root, cap_std::ambient_authority()).unwrap();
+    for level in 0..depth {
+        dir.create_dir("d").unwrap();
+        if level % 50 == 0 {
+            dir.write(format!("f{level}.txt"), b"x").unwrap();
+            dir.create_dir(format!("side{level}")).unwrap();
+        }
+        dir = dir.open_dir("d").unwrap();
+    }
+    dir.write("bottom.txt", b"bottom").unwrap();
+}
+
+/// A recursive delete of a tree far deeper than the window of open handles removes
+/// everything (each directory opened once from its parent, the window reopened from
+/// the root as the walk climbs back).
+#[test]
+fn deep_trees_are_deleted_whole() {
+    let (tmp, v) = plain();
+    deep_tree(tmp.path(), MAX_DELETE_HANDLES * 5 + 7);
+    v.delete("/d", true).unwrap();
+    assert!(!tmp.path().join("d").exists());
+    let mut left: Vec<String> = std::fs::read_dir(tmp.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["f0.txt", "side0"], "what was beside the tree stays");
+}
+
+/// Past the host-side deadline a recursive delete stops, says how much it removed,
+/// and leaves the rest for a second call.
+#[test]
+fn recursive_delete_stops_at_the_work_deadline_and_says_so() {
+    let (tmp, v) = plain();
+    deep_tree(tmp.path(), 200);
+    let past = std::time::Instant::now() - std::time::Duration::from_secs(1);
+    let e = crate::volumes::with_work_deadline(past, || v.delete("/d", true)).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::LimitExceeded, "{e}");
+    assert!(e.to_string().contains("entries were removed"), "{e}");
+    assert!(tmp.path().join("d").exists(), "the rest is still there");
+    v.delete("/d", true).unwrap();
+    assert!(!tmp.path().join("d").exists());
+}
