@@ -101,6 +101,10 @@ struct ServeArgs {
     /// Seconds an HTTP session must be unused before it may be closed to make room.
     #[arg(long, value_name = "SECS", default_value_t = 30)]
     evict_idle_after: u64,
+    /// An `Origin` allowed to use the HTTP server besides loopback ones (repeatable),
+    /// e.g. https://app.example.com. Other origins get 403.
+    #[arg(long = "allowed-origin", value_name = "ORIGIN")]
+    allowed_origins: Vec<String>,
 }
 
 /// Memory quotas of in-memory volumes (`/scratch`, `/tool_calls`, `mem:` mounts).
@@ -227,6 +231,7 @@ fn serve(args: ServeArgs) -> ExitCode {
         idle_timeout: std::time::Duration::from_secs(args.session_idle_timeout.max(1)),
         evict_idle_after: std::time::Duration::from_secs(args.evict_idle_after),
     };
+    let allowed_origins = args.allowed_origins.clone();
     let mounts = filestore::mcp::default_mounts(args.mounts);
     // Open every mount once up front so a bad directory fails now, not per session.
     for m in &mounts {
@@ -324,7 +329,8 @@ fn serve(args: ServeArgs) -> ExitCode {
                 let shutdown = async {
                     let _ = tokio::signal::ctrl_c().await;
                 };
-                filestore::mcp::serve_http_with(config, pool, listener, shutdown).await
+                let options = filestore::mcp::HttpOptions { pool, allowed_origins };
+                filestore::mcp::serve_http_with(config, options, listener, shutdown).await
             }
         }
     });

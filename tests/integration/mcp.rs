@@ -350,6 +350,17 @@ impl HttpServer {
         session: Option<&str>,
         body: &Value,
     ) -> (u16, Vec<(String, String)>, String) {
+        self.post_with(from, session, "", body)
+    }
+
+    /// [`HttpServer::post`] with extra header lines (`"Origin: ...\r\n"`).
+    fn post_with(
+        &self,
+        from: &str,
+        session: Option<&str>,
+        extra_headers: &str,
+        body: &Value,
+    ) -> (u16, Vec<(String, String)>, String) {
         let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
         rt.block_on(async {
             use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -360,7 +371,7 @@ impl HttpServer {
             let body = body.to_string();
             let sid = session.map(|s| format!("Mcp-Session-Id: {s}\r\n")).unwrap_or_default();
             let req = format!(
-                "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMcp-Protocol-Version: 2025-06-18\r\n{sid}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMcp-Protocol-Version: 2025-06-18\r\n{sid}{extra_headers}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
                 self.port,
                 body.len()
             );
@@ -458,4 +469,29 @@ fn http_session_flood_does_not_lock_out_newcomers() {
     let (status, _, headers) = server.initialize("127.0.0.3");
     assert_eq!(status, 503);
     assert!(headers.iter().any(|(k, _)| k == "retry-after"), "{headers:?}");
+}
+
+/// Browser origins other than loopback ones (and `null`) are refused with 403 unless
+/// allowed with `--allowed-origin`; clients that send no `Origin` are not affected.
+#[test]
+fn http_origins_are_validated() {
+    let server = HttpServer::start(&["--allowed-origin", "https://app.example.com"]);
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "origin", "version": "1"}}});
+    for (origin, want) in [
+        ("http://evil.example.com", 403),
+        ("null", 403),
+        ("http://localhost.evil.com:8765", 403),
+        ("http://localhost:5173", 200),
+        ("https://app.example.com", 200),
+    ] {
+        let (status, _, body) =
+            server.post_with("127.0.0.1", None, &format!("Origin: {origin}\r\n"), &init);
+        assert_eq!(status, want, "{origin}: {body}");
+        if want == 403 {
+            assert!(body.contains("is not allowed"), "{body}");
+        }
+    }
+    assert_eq!(server.post("127.0.0.1", None, &init).0, 200, "no Origin: not a browser");
 }

@@ -433,6 +433,13 @@ class ApprovalTest(unittest.IsolatedAsyncioTestCase):
             return answers.pop(0)
 
         async with self.connect(elicit) as s:
+            # The client can tell before calling: the flag travels in `_meta` and the
+            # description (MCP annotations have no such hint).
+            tools = {t.name: t for t in (await s.list_tools()).tools}
+            self.assertEqual(tools["purge"].meta, {"filestore/requiresApproval": True})
+            self.assertIn("Requires the user's approval", tools["purge"].description)
+            self.assertIsNone(tools["filestore_read"].meta)
+
             r = await s.call_tool("purge", {"min": 0})
             self.assertTrue(r.is_error)
             self.assertIn("min", text_of(r))

@@ -62,6 +62,15 @@ pub struct MutationResult {
 /// Creates or replaces a file.
 pub fn write(mounts: &MountTable, limits: &Limits, req: &WriteRequest) -> Result<MutationResult> {
     let path = paths::normalize(&req.path)?;
+    // Normalising drops a trailing '/', which would turn "write /dir/" into a file
+    // named `dir`: a path ending in '/' names a directory, and write makes files.
+    if req.path.len() > 1 && req.path.ends_with('/') {
+        return Err(Error::at(
+            ErrorKind::InvalidPath,
+            &req.path,
+            "a path ending in '/' names a directory; filestore_write writes a file (give its name; parent directories are created)",
+        ));
+    }
     if req.content.len() as u64 > limits.write_bytes {
         return Err(Error::at(
             ErrorKind::TooLarge,
@@ -610,5 +619,19 @@ mod tests {
         let e = move_entry(&t, &l, &mv("/o/l.txt", "/o/y.txt")).unwrap_err();
         assert_eq!(e.kind(), ErrorKind::ReadOnly);
         assert!(t.stat("/o/y.txt").is_err());
+    }
+
+    /// A trailing '/' names a directory: writing there is refused, not turned into a
+    /// file named after the directory.
+    #[test]
+    fn write_to_a_directory_path_is_refused() {
+        let (t, a, _) = table();
+        let req =
+            WriteRequest { path: "/a/newdir/".into(), content: String::new(), create_only: false };
+        let e = write(&t, &Limits::default(), &req).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidPath);
+        assert!(e.to_string().contains("names a directory"), "{e}");
+        use crate::vfs::volume::Volume;
+        assert!(a.stat("/newdir").is_err(), "nothing was created");
     }
 }

@@ -26,6 +26,7 @@
 //! [`Session::tool_specs`]: crate::Session::tool_specs
 //! [`Session::call`]: crate::Session::call
 
+pub mod http_origin;
 pub mod http_pool;
 mod prompt;
 mod resources;
@@ -190,18 +191,30 @@ pub async fn serve_http(
     listener: tokio::net::TcpListener,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
-    serve_http_with(config, http_pool::PoolConfig::default(), listener, shutdown).await
+    serve_http_with(config, HttpOptions::default(), listener, shutdown).await
 }
 
-/// [`serve_http`] with the session pool's limits (see [`http_pool`]).
+/// Options of the streamable HTTP transport.
+#[derive(Clone, Debug, Default)]
+pub struct HttpOptions {
+    /// The session pool's limits.
+    pub pool: http_pool::PoolConfig,
+    /// Origins allowed besides loopback ones.
+    pub allowed_origins: Vec<String>,
+}
+
+/// [`serve_http`] with options: the session pool's limits (see [`http_pool`]) and
+/// the allowed origins (see [`http_origin`]).
 pub async fn serve_http_with(
     config: ServerConfig,
-    pool: http_pool::PoolConfig,
+    options: HttpOptions,
     listener: tokio::net::TcpListener,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
     let addr: SocketAddr = listener.local_addr()?;
     let extra_hosts = if addr.ip().is_loopback() { vec![] } else { vec![addr.ip().to_string()] };
+    let pool = options.pool;
+    let origins = Arc::new(http_origin::AllowedOrigins(options.allowed_origins));
     let mut manager = LocalSessionManager::default();
     manager.session_config.keep_alive = Some(pool.idle_timeout);
     let manager = Arc::new(manager);
@@ -209,7 +222,14 @@ pub async fn serve_http_with(
     let service = http_service_with(config, extra_hosts, manager);
     let router = axum::Router::new()
         .nest_service(HTTP_PATH, service)
-        .layer(axum::middleware::from_fn_with_state(pool, http_pool::guard));
+        .layer(axum::middleware::from_fn_with_state(pool, http_pool::guard))
+        .layer(axum::middleware::from_fn_with_state(origins, http_origin::check));
+    // TCP_NODELAY: a response is small and written at once; with Nagle's algorithm
+    // and the client's delayed ACK each request waited ~40 ms on a reused connection.
+    use axum::serve::ListenerExt;
+    let listener = listener.tap_io(|tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
     axum::serve(listener, router.into_make_service_with_connect_info::<SocketAddr>())
         .with_graceful_shutdown(shutdown)
         .await?;

@@ -199,7 +199,20 @@ fn lock(sandbox: &Mutex<Sandbox>) -> MutexGuard<'_, Sandbox> {
 }
 
 /// A tool spec from the session as an MCP tool.
-fn to_tool(spec: Value) -> Result<Tool, McpError> {
+/// The `_meta` key that marks a tool as requiring the user's approval (MCP tool
+/// annotations have no such hint; a client reading `_meta` can tell before calling).
+pub const REQUIRES_APPROVAL_META: &str = "filestore/requiresApproval";
+
+fn to_tool(mut spec: Value) -> Result<Tool, McpError> {
+    // `requiresApproval` is filestore's own annotation: MCP's would drop it, so it
+    // travels in `_meta` and, for clients that show only text, in the description.
+    if spec["annotations"]["requiresApproval"] == Value::Bool(true) {
+        spec["_meta"] = json!({ REQUIRES_APPROVAL_META: true });
+        let described = spec["description"].as_str().unwrap_or_default().trim_end().to_string();
+        spec["description"] = Value::String(format!(
+            "{described} Requires the user's approval: the server asks before it runs."
+        ));
+    }
     serde_json::from_value::<Tool>(spec.clone()).map_err(|e| {
         McpError::internal_error(format!("tool spec is not a valid MCP tool ({e}): {spec}"), None)
     })
