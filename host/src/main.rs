@@ -231,6 +231,9 @@ fn serve(args: ServeArgs) -> ExitCode {
         idle_timeout: std::time::Duration::from_secs(args.session_idle_timeout.max(1)),
         evict_idle_after: std::time::Duration::from_secs(args.evict_idle_after),
     };
+    if let Err(why) = filestore::mcp::check_default_workspace(&args.mounts) {
+        return fail("invalid-argument", why);
+    }
     let allowed_origins = args.allowed_origins.clone();
     let mounts = filestore::mcp::default_mounts(args.mounts);
     // Open every mount once up front so a bad directory fails now, not per session.

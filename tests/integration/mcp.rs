@@ -495,3 +495,56 @@ fn http_origins_are_validated() {
     }
     assert_eq!(server.post("127.0.0.1", None, &init).0, 200, "no Origin: not a browser");
 }
+
+/// Started in `/` or in the home directory with no `--mount /workspace`, `serve`
+/// refuses instead of exposing the whole host or every personal file; an explicit
+/// mount of the same directory is served.
+#[test]
+fn serve_refuses_root_or_home_as_the_default_workspace() {
+    let home = tempfile::tempdir().unwrap();
+    for (cwd, what) in [(std::path::Path::new("/"), "the root"), (home.path(), "home directory")] {
+        let out = Command::new(BIN)
+            .arg("serve")
+            .current_dir(cwd)
+            .env("HOME", home.path())
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{stderr}");
+        assert!(stderr.contains("error[invalid-argument]") && stderr.contains(what), "{stderr}");
+        assert!(stderr.contains("--mount /workspace="), "{stderr}");
+    }
+    // An explicit mount is the user's choice: the server starts serving (and ends when
+    // stdin closes before any client spoke).
+    let out = Command::new(BIN)
+        .args(["serve", "--mount", &format!("/workspace={}:ro", home.path().display())])
+        .current_dir(home.path())
+        .env("HOME", home.path())
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("MCP over stdio; mounts: /workspace="), "{stderr}");
+    assert!(!stderr.contains("refusing"), "{stderr}");
+}
+
+/// Invalid params of a known method are -32602 with the reason (not -32601), and a
+/// resources/list cursor the server never issued is refused.
+#[tokio::test]
+async fn invalid_params_and_unknown_cursors_are_errors() {
+    let client = connect().await;
+    let bad = rmcp::model::ClientRequest::CustomRequest(rmcp::model::CustomRequest::new(
+        "tools/call",
+        Some(json!({"arguments": {"path": "/w"}})),
+    ));
+    let e = client.peer().send_request(bad).await.unwrap_err().to_string();
+    assert!(e.contains("-32602") || e.contains("invalid params"), "{e}");
+    let e = client
+        .peer()
+        .list_resources(Some(PaginatedRequestParams::default().with_cursor(Some("bogus".into()))))
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("unknown cursor 'bogus'"), "{e}");
+}

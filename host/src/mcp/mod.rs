@@ -100,6 +100,33 @@ impl ServerConfig {
     }
 }
 
+/// Refuses the default workspace (the directory the server was started in) when that
+/// is `/` or the user's home directory: some desktop clients start servers in `/`,
+/// which would expose the whole host, and a home directory holds every personal
+/// file and key. An explicit `--mount /workspace=...` is the user's choice and is
+/// not checked.
+pub fn check_default_workspace(user: &[MountArg]) -> Result<(), String> {
+    if user.iter().any(|m| m.point == DEFAULT_WORKSPACE) {
+        return Ok(());
+    }
+    let cwd = std::env::current_dir()
+        .and_then(|d| d.canonicalize())
+        .map_err(|e| format!("cannot resolve the current directory for /workspace: {e}"))?;
+    let home = std::env::var_os("HOME").and_then(|h| std::path::Path::new(&h).canonicalize().ok());
+    let what = if cwd == std::path::Path::new("/") {
+        "the root of the file system"
+    } else if home.as_ref() == Some(&cwd) {
+        "your home directory"
+    } else {
+        return Ok(());
+    };
+    Err(format!(
+        "refusing to serve {} as /workspace: it is {what} (the directory the server was started in). Pass --mount /workspace=DIR[:ro] with the directory the agent should see (an explicit --mount /workspace={}:ro serves it anyway)",
+        cwd.display(),
+        cwd.display()
+    ))
+}
+
 /// The mounts of `filestore serve`: the user's `--mount`s, plus each default whose
 /// mount point the user did not take — `/workspace` (the current directory,
 /// read-only), `/scratch` (memory) and `/tool_calls` (memory, read-only).

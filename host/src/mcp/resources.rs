@@ -87,6 +87,10 @@ fn mime_of(path: &str) -> Option<&'static str> {
     })
 }
 
+/// What a `resources/list` cursor starts with (then the last path of the previous
+/// page): a cursor a client made up is refused instead of answered with an empty page.
+pub const CURSOR_PREFIX: &str = "after:";
+
 /// One page of resources after `cursor` (the last path of the previous page).
 pub(crate) fn list(s: &mut Sandbox, cursor: Option<&str>) -> Result<ListResourcesResult, McpError> {
     let out = s
@@ -103,7 +107,15 @@ pub(crate) fn list(s: &mut Sandbox, cursor: Option<&str>) -> Result<ListResource
     // Sorted by path (glob's contract), so the page starts after the cursor.
     let start = match cursor {
         None => 0,
-        Some(c) => files.partition_point(|f| path(f).as_str() <= c),
+        Some(c) => {
+            let Some(after) = c.strip_prefix(CURSOR_PREFIX).filter(|p| p.starts_with('/')) else {
+                return Err(McpError::invalid_params(
+                    format!("unknown cursor '{c}': pass the nextCursor of a previous page"),
+                    None,
+                ));
+            };
+            files.partition_point(|f| path(f).as_str() <= after)
+        }
     };
     let page: Vec<Resource> = files[start..]
         .iter()
@@ -123,7 +135,7 @@ pub(crate) fn list(s: &mut Sandbox, cursor: Option<&str>) -> Result<ListResource
         .collect();
     let mut result = ListResourcesResult::with_all_items(page);
     if start + RESOURCE_PAGE_SIZE < files.len() {
-        result.next_cursor = result.resources.last().map(|r| r.name.clone());
+        result.next_cursor = result.resources.last().map(|r| format!("{CURSOR_PREFIX}{}", r.name));
     }
     Ok(result)
 }

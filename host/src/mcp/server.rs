@@ -328,7 +328,39 @@ impl ServerHandler for FilestoreServer {
                 Some(params),
             ));
         }
-        Err(McpError::new(rmcp::model::ErrorCode::METHOD_NOT_FOUND, request.method, None))
+        // rmcp hands a request it could not parse as its known method here: for an
+        // MCP method that is invalid params (-32602, with the reason), not "not found".
+        let params = request.params.clone().unwrap_or(Value::Null);
+        let reason = match request.method.as_str() {
+            "tools/call" => {
+                Some(serde_json::from_value::<rmcp::model::CallToolRequestParams>(params).err())
+            }
+            "resources/read" => {
+                Some(serde_json::from_value::<rmcp::model::ReadResourceRequestParams>(params).err())
+            }
+            "prompts/get" => {
+                Some(serde_json::from_value::<rmcp::model::GetPromptRequestParams>(params).err())
+            }
+            "resources/list" | "tools/list" | "prompts/list" => Some(
+                serde_json::from_value::<Option<rmcp::model::PaginatedRequestParams>>(params).err(),
+            ),
+            _ => None,
+        };
+        match reason {
+            Some(why) => Err(McpError::invalid_params(
+                format!(
+                    "invalid params for '{}': {}",
+                    request.method,
+                    why.map_or_else(|| "not a valid request".to_string(), |e| e.to_string())
+                ),
+                None,
+            )),
+            None => Err(McpError::new(
+                rmcp::model::ErrorCode::METHOD_NOT_FOUND,
+                format!("method '{}' not found", request.method),
+                None,
+            )),
+        }
     }
 
     fn get_info(&self) -> McpServerInfo {
