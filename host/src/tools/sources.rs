@@ -1,0 +1,229 @@
+//! Sources: a configuration's `source` documents as the host holds them, with
+//! `${VAR}` references resolved from its environment (secrets never enter the
+//! component), and the redaction that keeps resolved values out of every error.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value};
+
+use super::ToolError;
+
+/// A configured source with its `${VAR}` references resolved. Held by the host only.
+#[derive(Clone, PartialEq)]
+pub struct Source {
+    /// Source name.
+    pub name: String,
+    /// Source `type` (`sqlite`, `http`...).
+    pub source_type: String,
+    /// Every other field, resolved.
+    pub fields: Map<String, Value>,
+    /// The values substituted from the environment, with the variable each came from:
+    /// what [`Source::redact`] removes from messages.
+    pub secrets: Vec<Secret>,
+}
+
+/// One value substituted from the environment into a source.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret {
+    /// The variable's name (`BOT_TOKEN`).
+    pub variable: String,
+    /// Its value.
+    pub value: String,
+}
+
+/// Shortest substituted value that [`Source::redact`] removes. Shorter values (a
+/// one- or two-character flag) would turn every occurrence of common text in a
+/// message into a placeholder, and are no secret worth the name.
+pub const MIN_REDACTED_LEN: usize = 3;
+
+impl Source {
+    /// `message` with every value this source took from the environment replaced by
+    /// the configured reference (`${BOT_TOKEN}`), whether it appears as written or
+    /// percent-encoded (as in a URL an HTTP client prints). Every handler error passes
+    /// through this before it leaves the registry, so no error path can leak a
+    /// resolved secret, including ones added later.
+    pub fn redact(&self, message: &str) -> String {
+        let mut secrets: Vec<&Secret> =
+            self.secrets.iter().filter(|s| s.value.chars().count() >= MIN_REDACTED_LEN).collect();
+        // Longest first, so a value containing another is replaced whole.
+        secrets.sort_by_key(|s| std::cmp::Reverse(s.value.len()));
+        let mut out = message.to_string();
+        for s in secrets {
+            let placeholder = format!("${{{}}}", s.variable);
+            for form in [s.value.clone(), percent_encode_all(&s.value)] {
+                if out.contains(&form) {
+                    out = out.replace(&form, &placeholder);
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Every byte outside `A-Z a-z 0-9 - . _ ~` percent-encoded (the form a URL shows).
+fn percent_encode_all(text: &str) -> String {
+    percent_encoding::utf8_percent_encode(text, percent_encoding::NON_ALPHANUMERIC)
+        .to_string()
+        .replace("%2D", "-")
+        .replace("%2E", ".")
+        .replace("%5F", "_")
+        .replace("%7E", "~")
+}
+
+impl std::fmt::Debug for Secret {
+    // The value is the point of this type: never print it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Secret(${{{}}})", self.variable)
+    }
+}
+
+impl std::fmt::Debug for Source {
+    // Field values may be secrets: never print them.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Source")
+            .field("name", &self.name)
+            .field("source_type", &self.source_type)
+            .field("fields", &self.fields.keys().collect::<Vec<_>>())
+            .finish()
+    }
+}
+
+/// The sources of one configuration, by name.
+#[derive(Clone, Debug, Default)]
+pub struct SourceSet {
+    sources: BTreeMap<String, Source>,
+}
+
+impl SourceSet {
+    /// The source called `name`.
+    pub fn get(&self, name: &str) -> Option<&Source> {
+        self.sources.get(name)
+    }
+    /// Adds or replaces a source.
+    pub fn insert(&mut self, source: Source) {
+        self.sources.insert(source.name.clone(), source);
+    }
+    /// Source names.
+    pub fn names(&self) -> Vec<&str> {
+        self.sources.keys().map(String::as_str).collect()
+    }
+}
+
+/// A source as the component returned it: fields unresolved.
+#[derive(Clone, Debug)]
+pub struct UnresolvedSource {
+    /// Source name.
+    pub name: String,
+    /// Source `type`.
+    pub source_type: String,
+    /// Fields with `${VAR}` references intact.
+    pub fields: Map<String, Value>,
+}
+
+/// Resolves `${VAR}` and `${VAR:default}` in every string of every source in `sources`
+/// whose name is in `needed` (the sources of tools this host can run; others are
+/// kept unresolved and never used). `env` looks variables up (the CLI passes
+/// `std::env::var`). A missing variable without default is an error naming the
+/// variable, the source and the field — never a value. `$$` is a literal `$`.
+pub fn resolve_sources(
+    sources: &[UnresolvedSource],
+    needed: &dyn Fn(&str) -> bool,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<SourceSet, ToolError> {
+    let mut set = SourceSet::default();
+    let mut missing = Vec::new();
+    for s in sources {
+        if !needed(&s.name) {
+            continue;
+        }
+        let mut fields = Map::new();
+        let mut secrets = Vec::new();
+        for (k, v) in &s.fields {
+            let at = format!("{}.{k}", s.name);
+            fields.insert(k.clone(), resolve_value(v, &at, env, &mut missing, &mut secrets));
+        }
+        set.insert(Source {
+            name: s.name.clone(),
+            source_type: s.source_type.clone(),
+            fields,
+            secrets,
+        });
+    }
+    if missing.is_empty() { Ok(set) } else { Err(ToolError::InvalidArgument(missing.join("; "))) }
+}
+
+fn resolve_value(
+    v: &Value,
+    at: &str,
+    env: &dyn Fn(&str) -> Option<String>,
+    missing: &mut Vec<String>,
+    secrets: &mut Vec<Secret>,
+) -> Value {
+    match v {
+        Value::String(s) => Value::String(substitute(s, at, env, missing, secrets)),
+        Value::Array(a) => Value::Array(
+            a.iter()
+                .enumerate()
+                .map(|(i, x)| resolve_value(x, &format!("{at}[{i}]"), env, missing, secrets))
+                .collect(),
+        ),
+        Value::Object(m) => Value::Object(
+            m.iter()
+                .map(|(k, x)| {
+                    (k.clone(), resolve_value(x, &format!("{at}.{k}"), env, missing, secrets))
+                })
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+/// Substitutes `${NAME}` / `${NAME:default}` in one string. A small scanner rather
+/// than a regex dependency: the grammar is two tokens, and an unclosed `${` is kept
+/// literally (as the Toolbox does).
+fn substitute(
+    s: &str,
+    at: &str,
+    env: &dyn Fn(&str) -> Option<String>,
+    missing: &mut Vec<String>,
+    secrets: &mut Vec<Secret>,
+) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(i) = rest.find('$') {
+        out.push_str(&rest[..i]);
+        let tail = &rest[i..];
+        if let Some(after) = tail.strip_prefix("$$") {
+            out.push('$');
+            rest = after;
+            continue;
+        }
+        let Some(body_end) = tail.strip_prefix("${").and_then(|b| b.find('}')) else {
+            out.push('$');
+            rest = &tail[1..];
+            continue;
+        };
+        let body = &tail[2..2 + body_end];
+        let (name, default) = match body.split_once(':') {
+            Some((n, d)) => (n, Some(d)),
+            None => (body, None),
+        };
+        match (env(name), default) {
+            (Some(v), _) => {
+                out.push_str(&v);
+                if !secrets.iter().any(|s| s.value == v) {
+                    secrets.push(Secret { variable: name.to_string(), value: v });
+                }
+            }
+            (None, Some(d)) => out.push_str(d),
+            (None, None) => {
+                missing.push(format!(
+                    "source field '{at}' references environment variable '{name}', which is not set"
+                ));
+            }
+        }
+        rest = &tail[2 + body_end + 1..];
+    }
+    out.push_str(rest);
+    out
+}
