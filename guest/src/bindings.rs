@@ -267,6 +267,7 @@ impl fs::GuestSession for SessionResource {
             next_offset: out["next_offset"].as_u64(),
             truncated: out["truncated"].as_bool().unwrap_or(false),
             cut_lines: u(&out["cut_lines"]) as u32,
+            lossy_lines: u(&out["lossy_lines"]) as u32,
         })
     }
 

@@ -85,6 +85,14 @@ pub struct ReadResult {
     pub truncated_by: Option<String>,
     /// Lines cut at [`MAX_LINE_CHARS`] on this page.
     pub cut_lines: u32,
+    /// Lines on this page with bytes that are not valid UTF-8 (a Latin-1 source file,
+    /// say), shown with U+FFFD in their place.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub lossy_lines: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// Streams a file's bytes from its volume in chunks.
@@ -138,6 +146,7 @@ pub fn read(mounts: &MountTable, limits: &Limits, req: &ReadRequest) -> Result<R
         truncated: false,
         truncated_by: None,
         cut_lines: 0,
+        lossy_lines: 0,
     };
     if req.raw {
         return read_raw(&file, &path, limits, result);
@@ -299,18 +308,21 @@ fn emit_line(
     if bytes.last() == Some(&b'\r') && full_len as usize == kept.len() {
         bytes = &bytes[..bytes.len() - 1];
     }
-    let text = match std::str::from_utf8(bytes) {
-        Ok(t) => t,
+    let _ = path;
+    let text: std::borrow::Cow<'_, str> = match std::str::from_utf8(bytes) {
+        Ok(t) => t.into(),
         // A cut in the middle of a multi-byte character is not invalid UTF-8.
         Err(e) if e.error_len().is_none() && (full_len as usize) > kept.len() => {
-            std::str::from_utf8(&bytes[..e.valid_up_to()]).expect("valid prefix")
+            std::str::from_utf8(&bytes[..e.valid_up_to()]).expect("valid prefix").into()
         }
+        // Text in another encoding: shown lossily, and the result says so (binary is
+        // decided by content, as ripgrep and git do, not by encoding).
         Err(_) => {
-            result.content = ReadContent::Binary;
-            let _ = path;
-            return Ok(false);
+            result.lossy_lines += 1;
+            String::from_utf8_lossy(bytes)
         }
     };
+    let text = text.as_ref();
     let (shown, cut) = cut_line(text, full_len);
     let rendered_len = 7 + shown.chars().count() + 1;
     if result.start_line != 0
@@ -353,16 +365,24 @@ fn cut_line(text: &str, full_len: u64) -> (String, bool) {
     }
 }
 
-/// Whether a file's first bytes say it is binary: a NUL byte, or invalid UTF-8 (an
-/// incomplete character at the end of a prefix is allowed unless `whole`).
+/// Share of control bytes (other than tab, newline, carriage return, form feed and
+/// escape) in a file's first bytes above which it is binary, even without a NUL.
+const MAX_CONTROL_SHARE: f64 = 0.3;
+
+/// Whether a file's first bytes say it is binary, by content as ripgrep and git
+/// decide it: a NUL byte, or mostly control bytes. Text in another encoding
+/// (Latin-1, say) is not binary: it is shown lossily. `whole` says `head` is the whole
+/// file (kept for callers; the decision no longer depends on it).
 pub fn is_binary_prefix(head: &[u8], whole: bool) -> bool {
+    let _ = whole;
     if head.contains(&0) {
         return true;
     }
-    match std::str::from_utf8(head) {
-        Ok(_) => false,
-        Err(e) => whole || e.error_len().is_some(),
-    }
+    let control = head
+        .iter()
+        .filter(|b| b.is_ascii_control() && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0c | 0x1b))
+        .count();
+    !head.is_empty() && control as f64 / head.len() as f64 > MAX_CONTROL_SHARE
 }
 
 fn read_raw(
@@ -430,6 +450,12 @@ pub fn render(r: &ReadResult) -> String {
                 out.push_str(&format!(
                     "[{} line(s) longer than {MAX_LINE_CHARS} characters were cut.]\n",
                     r.cut_lines
+                ));
+            }
+            if r.lossy_lines > 0 {
+                out.push_str(&format!(
+                    "[{} line(s) hold bytes that are not UTF-8 (another encoding?); they are shown as U+FFFD.]\n",
+                    r.lossy_lines
                 ));
             }
             out
@@ -521,6 +547,8 @@ mod tests {
             ("/e", b""),
             ("/b", b"ab\0cd"),
             ("/u", b"ok \xff\xfe bad"),
+            ("/l", b"caf\xe9 cr\xe8me\nplain\n"),
+            ("/c", b"\x01\x02\x03\x04\x05ab"),
             ("/j", b"{\n  \"a\": 1\n}"),
         ]);
         assert_eq!(
@@ -530,8 +558,17 @@ mod tests {
         let b = read(&t, &Limits::default(), &req("/w/b", 1, 10)).unwrap();
         assert_eq!(b.content, ReadContent::Binary);
         assert!(render(&b).contains("binary file (5 bytes)"));
+        // Not UTF-8 is not binary: Latin-1 text is shown lossily and says so.
+        let u = read(&t, &Limits::default(), &req("/w/u", 1, 10)).unwrap();
+        assert_eq!((u.content, u.lossy_lines), (ReadContent::Text, 1));
+        assert!(u.text.contains("ok \u{fffd}\u{fffd} bad"), "{}", u.text);
+        let l = read(&t, &Limits::default(), &req("/w/l", 1, 10)).unwrap();
+        assert_eq!(l.lossy_lines, 1);
+        assert!(l.text.contains("     2\tplain\n"));
+        assert!(render(&l).contains("1 line(s) hold bytes that are not UTF-8"), "{}", render(&l));
+        // Mostly control bytes, no NUL: binary by content.
         assert_eq!(
-            read(&t, &Limits::default(), &req("/w/u", 1, 10)).unwrap().content,
+            read(&t, &Limits::default(), &req("/w/c", 1, 10)).unwrap().content,
             ReadContent::Binary
         );
         let raw =
