@@ -21,6 +21,15 @@ use crate::state::HostState;
 /// The component built from `guest/` by the build script.
 pub static COMPONENT: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/filestore.wasm"));
 
+/// The WIT package the component implements (`filestore:component`, versioned in
+/// each file's `package` line), as `(file name, text)`: what a host in any language
+/// generates its bindings from. `filestore component --wit DIR` writes it.
+pub static WIT_PACKAGE: &[(&str, &str)] = &[
+    ("filestore.wit", include_str!("../../wit/filestore.wit")),
+    ("tools.wit", include_str!("../../wit/tools.wit")),
+    ("diagnostics.wit", include_str!("../../wit/diagnostics.wit")),
+];
+
 /// Epoch tick period: the granularity of call deadlines.
 pub const EPOCH_TICK: Duration = Duration::from_millis(10);
 /// Default linear-memory cap per session. Bounds what one hostile or buggy call can

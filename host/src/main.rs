@@ -59,6 +59,18 @@ enum Command {
         #[arg(short = 'o', long = "output", value_name = "FILE")]
         output: Option<std::path::PathBuf>,
     },
+    /// Write the WebAssembly component this binary runs (the exact bytes), for hosts
+    /// in other languages (jco, wasmtime-py, wasmtime CLI...), and optionally the WIT
+    /// package it implements.
+    Component {
+        /// Where to write the component (`.wasm`).
+        #[arg(short = 'o', long = "output", value_name = "FILE")]
+        output: std::path::PathBuf,
+        /// Also write the WIT package (filestore.wit, tools.wit, diagnostics.wit)
+        /// into this directory (created if missing).
+        #[arg(long, value_name = "DIR")]
+        wit: Option<std::path::PathBuf>,
+    },
     /// Serve the filestore tools, prompt and resources as an MCP server (stdio by
     /// default). Defaults: the current directory read-only at /workspace, an
     /// in-memory /scratch, and the read-only tool-results volume at /tool_calls.
@@ -138,6 +150,7 @@ fn main() -> ExitCode {
             call(&tool, &args, &mounts, text, &configs)
         }
         Command::Check { files, strict } => tools_cli::check(&files, strict),
+        Command::Component { output, wit } => write_component(&output, wit.as_deref()),
         Command::Migrate { file, output } => tools_cli::migrate(&file, output.as_deref()),
         Command::Serve(args) => {
             args.quotas.apply();
@@ -160,6 +173,34 @@ fn emit(text: &str) {
         eprintln!("error[backend]: writing to stdout: {e}");
         std::process::exit(1);
     }
+}
+
+/// `filestore component -o FILE [--wit DIR]`: each file written atomically (a
+/// temporary file renamed), so a failed write leaves any previous one intact.
+fn write_component(output: &std::path::Path, wit: Option<&std::path::Path>) -> ExitCode {
+    let write = |path: &std::path::Path, bytes: &[u8]| -> Result<(), String> {
+        let mut tmp = path.as_os_str().to_owned();
+        tmp.push(format!(".tmp-{}", std::process::id()));
+        let tmp = std::path::PathBuf::from(tmp);
+        std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path)).map_err(|e| {
+            let _ = std::fs::remove_file(&tmp);
+            format!("writing {}: {e}", path.display())
+        })
+    };
+    if let Err(e) = write(output, filestore::engine::COMPONENT) {
+        return fail("backend", e);
+    }
+    if let Some(dir) = wit {
+        if let Err(e) = std::fs::create_dir_all(dir) {
+            return fail("backend", format!("creating {}: {e}", dir.display()));
+        }
+        for (name, text) in filestore::engine::WIT_PACKAGE {
+            if let Err(e) = write(&dir.join(name), text.as_bytes()) {
+                return fail("backend", e);
+            }
+        }
+    }
+    ExitCode::SUCCESS
 }
 
 fn fail(kind: &str, message: impl std::fmt::Display) -> ExitCode {

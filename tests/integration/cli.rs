@@ -151,3 +151,46 @@ fn closed_stdout_ends_quietly() {
         assert_eq!(out.status.code(), Some(0), "--text={text}: {stderr}");
     }
 }
+
+/// `filestore component` writes the exact component the binary runs and, with
+/// `--wit`, the versioned WIT package it implements; a wasmtime engine of our own
+/// compiles the written file (it is a component, not just bytes).
+#[test]
+fn component_and_wit_are_written() {
+    let tmp = tempfile::tempdir().unwrap();
+    let wasm = tmp.path().join("filestore.wasm");
+    let wit = tmp.path().join("wit");
+    let out = filestore()
+        .args(["component", "-o", wasm.to_str().unwrap(), "--wit", wit.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let bytes = std::fs::read(&wasm).unwrap();
+    assert_eq!(bytes, filestore::engine::COMPONENT);
+    let mut config = wasmtime::Config::new();
+    config.wasm_component_model(true);
+    let engine = wasmtime::Engine::new(&config).unwrap();
+    wasmtime::component::Component::new(&engine, &bytes).expect("a valid component");
+    for name in ["filestore.wit", "tools.wit", "diagnostics.wit"] {
+        let text = std::fs::read_to_string(wit.join(name)).unwrap();
+        assert!(text.contains("package filestore:component@0.2.0;"), "{name}");
+    }
+    assert!(
+        std::fs::read_to_string(wit.join("filestore.wit"))
+            .unwrap()
+            .contains("world filestore-component")
+    );
+    // A directory that cannot be created is a clear error.
+    let out = filestore()
+        .args([
+            "component",
+            "-o",
+            wasm.to_str().unwrap(),
+            "--wit",
+            wasm.join("x").to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("error[backend]: creating"));
+}
