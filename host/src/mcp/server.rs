@@ -198,11 +198,11 @@ fn lock(sandbox: &Mutex<Sandbox>) -> MutexGuard<'_, Sandbox> {
     sandbox.lock().unwrap_or_else(|p| p.into_inner())
 }
 
-/// A tool spec from the session as an MCP tool.
 /// The `_meta` key that marks a tool as requiring the user's approval (MCP tool
 /// annotations have no such hint; a client reading `_meta` can tell before calling).
 pub const REQUIRES_APPROVAL_META: &str = "filestore/requiresApproval";
 
+/// A tool spec from the session as an MCP tool.
 fn to_tool(mut spec: Value) -> Result<Tool, McpError> {
     // `requiresApproval` is filestore's own annotation: MCP's would drop it, so it
     // travels in `_meta` and, for clients that show only text, in the description.
