@@ -26,6 +26,11 @@ pub enum Error {
     /// The session was poisoned by an earlier trap.
     #[error("session is unusable after an earlier trap ({0}); create a new session")]
     Poisoned(String),
+    /// The call was cancelled (e.g. the MCP client sent `notifications/cancelled`)
+    /// and the guest was interrupted. Like a trap, it leaves the session unusable:
+    /// replace it with a new one (volumes are the host's and keep their content).
+    #[error("{0}")]
+    Cancelled(String),
     /// Setting up the engine, component or instance failed.
     #[error("sandbox setup: {0}")]
     Setup(String),
@@ -49,6 +54,7 @@ impl Error {
             Error::Filestore(e) => e.kind().as_str(),
             Error::Trap(_) | Error::Poisoned(_) => "trap",
             Error::LimitExceeded { .. } => "limit-exceeded",
+            Error::Cancelled(_) => "cancelled",
             Error::Setup(_) => "setup",
             Error::Mount(_) => "invalid-argument",
         }
@@ -89,7 +95,10 @@ impl Error {
 
     /// Whether the session that returned this error is unusable and must be replaced.
     pub fn poisons_session(&self) -> bool {
-        matches!(self, Error::Trap(_) | Error::Poisoned(_) | Error::LimitExceeded { .. })
+        matches!(
+            self,
+            Error::Trap(_) | Error::Poisoned(_) | Error::LimitExceeded { .. } | Error::Cancelled(_)
+        )
     }
 }
 

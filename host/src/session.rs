@@ -78,6 +78,11 @@ pub struct SessionOptions {
     /// embedder's conversation id. `None`: a process-unique id is generated per
     /// session, so sessions built from one cloned `SessionOptions` stay distinct.
     pub session_id: Option<String>,
+    /// A flag that cancels the session's running call when set (shared with whoever
+    /// may cancel it: the MCP server keeps one per connection so it can set it
+    /// without waiting for the session). `None`: the session makes its own (see
+    /// [`Session::cancel_handle`]).
+    pub cancel: Option<Arc<std::sync::atomic::AtomicBool>>,
 }
 
 impl Default for SessionOptions {
@@ -89,6 +94,7 @@ impl Default for SessionOptions {
             memory_bytes: None,
             tools: Arc::new(NoTools),
             session_id: None,
+            cancel: None,
         }
     }
 }
@@ -182,7 +188,22 @@ impl Engine {
             HostState::new(limits, options.tools.clone(), session_id(&options)),
         );
         store.limiter(|s| s);
-        store.epoch_deadline_trap();
+        if let Some(flag) = &options.cancel {
+            store.data_mut().cancel = flag.clone();
+        }
+        // Every epoch tick: stop for a cancellation, or at the deadline; else go on.
+        store.epoch_deadline_callback(|mut ctx| {
+            let state = ctx.data_mut();
+            if state.cancel.load(std::sync::atomic::Ordering::SeqCst) {
+                state.cancelled = true;
+                return Ok(wasmtime::UpdateDeadline::Interrupt);
+            }
+            if state.ticks_left <= 1 {
+                return Ok(wasmtime::UpdateDeadline::Interrupt);
+            }
+            state.ticks_left -= 1;
+            Ok(wasmtime::UpdateDeadline::Continue(1))
+        });
         set_budget(&mut store, options.deadline, options.fuel)?;
         let bindings = self
             .instance_pre()
@@ -231,7 +252,11 @@ impl Engine {
 
 fn set_budget(store: &mut Store<HostState>, deadline: Duration, fuel: Option<u64>) -> Result<()> {
     let ticks = (deadline.as_millis() / EPOCH_TICK.as_millis()).max(1) as u64;
-    store.set_epoch_deadline(ticks);
+    // One tick at a time: the callback (see `session_with`) counts the rest down
+    // and checks for a cancellation at each.
+    store.data_mut().ticks_left = ticks;
+    store.data_mut().cancelled = false;
+    store.set_epoch_deadline(1);
     if let Some(f) = fuel {
         store.set_fuel(f).map_err(|e| Error::Setup(format!("fuel: {e}")))?;
     }
@@ -254,6 +279,8 @@ impl Session {
         if let Some(why) = &self.poisoned {
             return Err(Error::Poisoned(why.clone()));
         }
+        // A cancellation is for the call that was running when it came.
+        self.store.data().cancel.store(false, std::sync::atomic::Ordering::SeqCst);
         set_budget(&mut self.store, self.deadline, self.fuel)?;
         // Host-side volume work stops at 80% of the deadline, leaving the guest time
         // to return what happened (see volumes::with_work_deadline).
@@ -265,6 +292,13 @@ impl Session {
             Ok(Ok(v)) => Ok(v),
             Ok(Err(e)) => Err(Error::Filestore(from_wit_error(e))),
             Err(e) => {
+                if matches!(e.downcast_ref::<Trap>(), Some(Trap::Interrupt))
+                    && self.store.data().cancelled
+                {
+                    let why = "the call was cancelled; the sandbox was interrupted".to_string();
+                    self.poisoned = Some(why.clone());
+                    return Err(Error::Cancelled(why));
+                }
                 let limit = match e.downcast_ref::<Trap>() {
                     Some(Trap::Interrupt) => Some((
                         SandboxLimit::Deadline,
@@ -363,6 +397,13 @@ impl Session {
     /// Whether an earlier trap made this session unusable.
     pub fn is_poisoned(&self) -> bool {
         self.poisoned.is_some()
+    }
+
+    /// A flag that, when set from any thread, interrupts the call running in this
+    /// session at the next epoch tick (10 ms) with [`Error::Cancelled`]; the session is
+    /// then poisoned like after a trap. Each call clears it when it starts.
+    pub fn cancel_handle(&self) -> Arc<std::sync::atomic::AtomicBool> {
+        self.store.data().cancel.clone()
     }
 
     /// Bytes of linear memory the session's instance uses now.

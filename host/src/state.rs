@@ -23,6 +23,13 @@ pub struct HostState {
     pub tools: Arc<dyn ToolHost>,
     /// The session's id, put in the context of every external tool call.
     pub session_id: String,
+    /// Set (by another thread) to interrupt the running call; checked at every epoch
+    /// tick. See [`crate::Session::cancel_handle`].
+    pub cancel: Arc<std::sync::atomic::AtomicBool>,
+    /// Epoch ticks left before the running call's deadline.
+    pub ticks_left: u64,
+    /// Whether the last interruption was a cancellation (not the deadline).
+    pub cancelled: bool,
     /// Whether the limiter refused a memory growth (explains the trap that follows).
     denied: bool,
     /// Linear memory currently allocated.
@@ -40,6 +47,9 @@ impl HostState {
             limits,
             tools,
             session_id,
+            cancel: Default::default(),
+            ticks_left: 0,
+            cancelled: false,
             denied: false,
             memory: 0,
         }

@@ -134,6 +134,34 @@ fn an_infinite_loop_hits_the_deadline_and_poisons_only_its_session() {
     still_works(&mut replacement, "/w/a.txt", "a");
 }
 
+/// A call cancelled from another thread (as the MCP server does on
+/// `notifications/cancelled`) is interrupted at the next epoch tick with
+/// `Error::Cancelled`, long before its deadline; only that session is poisoned, and
+/// the flag does not leak into the next session's calls.
+#[test]
+fn a_cancelled_call_is_interrupted_before_its_deadline() {
+    let mut s = session_opts(
+        engine(),
+        &[("/a.txt", "a")],
+        SessionOptions { deadline: Duration::from_secs(600), ..SessionOptions::default() },
+    );
+    let cancel = s.cancel_handle();
+    let canceller = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(100));
+        cancel.store(true, std::sync::atomic::Ordering::SeqCst);
+    });
+    // An endless loop: only the cancellation can end it (the deadline is 10 minutes).
+    let e = s.diagnostics_spin(u64::MAX).expect_err("the cancellation stops it");
+    canceller.join().unwrap();
+    assert!(matches!(e, Error::Cancelled(_)), "{e:?}");
+    assert_eq!(e.kind_name(), "cancelled");
+    assert!(e.poisons_session() && s.is_poisoned());
+    // A flag set before a call is cleared when the call starts: it was for another.
+    let mut fresh = session_with("/w", mem(&[("/a.txt", "a")]));
+    fresh.cancel_handle().store(true, std::sync::atomic::Ordering::SeqCst);
+    still_works(&mut fresh, "/w/a.txt", "a");
+}
+
 #[test]
 fn memory_growth_past_the_cap_traps_cleanly() {
     const CAP: usize = 48 * 1024 * 1024;

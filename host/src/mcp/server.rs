@@ -32,6 +32,9 @@ on / to see the mounts. The prompt `filestore_instructions` has the full guide a
 #[derive(Clone)]
 pub struct FilestoreServer {
     sandbox: Arc<Mutex<Sandbox>>,
+    /// Interrupts the sandbox's running call (shared with every session the sandbox
+    /// creates, so it is reachable without waiting for the sandbox's lock).
+    cancel: Arc<std::sync::atomic::AtomicBool>,
 }
 
 /// One MCP session's sandbox and what the client has been told about it.
@@ -50,9 +53,13 @@ pub(crate) struct Sandbox {
 }
 
 impl Sandbox {
-    fn new(config: &ServerConfig) -> crate::Result<Sandbox> {
+    fn new(
+        config: &ServerConfig,
+        cancel: Arc<std::sync::atomic::AtomicBool>,
+    ) -> crate::Result<Sandbox> {
         let mounts = (config.mounts)()?;
-        let mut session = config.engine.session_with(mounts.clone(), config.options.clone())?;
+        let options = SessionOptions { cancel: Some(cancel), ..config.options.clone() };
+        let mut session = config.engine.session_with(mounts.clone(), options.clone())?;
         if let Some(setup) = &config.setup {
             setup(&mut session)?;
         }
@@ -60,7 +67,7 @@ impl Sandbox {
         let specs = session.tool_specs()?;
         Ok(Sandbox {
             engine: config.engine.clone(),
-            options: config.options.clone(),
+            options,
             setup: config.setup.clone(),
             mounts,
             session,
@@ -166,7 +173,9 @@ struct Called {
 impl FilestoreServer {
     /// A server over a new sandboxed session built from `config`.
     pub fn new(config: &ServerConfig) -> crate::Result<FilestoreServer> {
-        Ok(FilestoreServer { sandbox: Arc::new(Mutex::new(Sandbox::new(config)?)) })
+        let cancel = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let sandbox = Sandbox::new(config, cancel.clone())?;
+        Ok(FilestoreServer { sandbox: Arc::new(Mutex::new(sandbox)), cancel })
     }
 
     /// Runs `f` on the sandbox on a blocking thread.
@@ -402,7 +411,16 @@ impl ServerHandler for FilestoreServer {
         let name = request.name.to_string();
         let args = Value::Object(request.arguments.unwrap_or_default());
         let (tool, shown) = (name.clone(), args.clone());
-        let mut called = self.with_sandbox(move |s| s.call(&name, &args)).await?;
+        // `notifications/cancelled` for this request interrupts the guest at its next
+        // epoch tick; the next call gets a fresh sandbox over the same volumes.
+        let (cancel, ct) = (self.cancel.clone(), context.ct.clone());
+        let watcher = tokio::spawn(async move {
+            ct.cancelled().await;
+            cancel.store(true, std::sync::atomic::Ordering::SeqCst);
+        });
+        let called = self.with_sandbox(move |s| s.call(&name, &args)).await;
+        watcher.abort();
+        let mut called = called?;
         if let Some(id) = called.out.as_ref().ok().and_then(|o| pending_approval(&o.json)) {
             // A tool that requires approval: ask the user through the client, then
             // run or drop the parked call. Nothing runs without a yes.
