@@ -548,3 +548,84 @@ async fn invalid_params_and_unknown_cursors_are_errors() {
         .to_string();
     assert!(e.contains("unknown cursor 'bogus'"), "{e}");
 }
+
+/// A volume whose reads take 20 ms each: a grep over its 5,000 files would run for
+/// minutes.
+struct SlowVolume(MemoryVolume);
+
+impl filestore::volumes::Volume for SlowVolume {
+    fn stat(&self, p: &str) -> filestore_guest::Result<filestore_guest::vfs::entry::Entry> {
+        self.0.stat(p)
+    }
+    fn list(&self, p: &str) -> filestore_guest::Result<Vec<filestore_guest::vfs::entry::Entry>> {
+        self.0.list(p)
+    }
+    fn walk(&self, p: &str, max: usize) -> filestore_guest::Result<filestore::volumes::Walk> {
+        self.0.walk(p, max)
+    }
+    fn read(&self, p: &str, offset: u64, len: u64) -> filestore_guest::Result<Vec<u8>> {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        self.0.read(p, offset, len)
+    }
+    fn write(
+        &self,
+        p: &str,
+        c: &[u8],
+        o: &filestore::volumes::WriteOptions,
+    ) -> filestore_guest::Result<filestore_guest::vfs::entry::Entry> {
+        self.0.write(p, c, o)
+    }
+    fn delete(&self, p: &str, recursive: bool) -> filestore_guest::Result<()> {
+        self.0.delete(p, recursive)
+    }
+    fn rename(&self, from: &str, to: &str, overwrite: bool) -> filestore_guest::Result<()> {
+        self.0.rename(from, to, overwrite)
+    }
+}
+
+/// A client that cancels a long call (`notifications/cancelled`) gets its session
+/// back at once: the guest is interrupted, and the next call is answered instead of
+/// waiting minutes for the grep to end. (The timeout only keeps a regression from
+/// hanging the suite.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cancelled_calls_free_the_session() {
+    let slow = MemoryVolume::new();
+    for i in 0..5_000 {
+        slow.insert(&format!("/f{i}.txt"), "needle\n");
+    }
+    let slow = Arc::new(SlowVolume(slow));
+    let mut config = ServerConfig::new(engine().clone(), move || {
+        let quick = MemoryVolume::new();
+        quick.insert("/a.txt", "a\n");
+        Ok(vec![MountSpec::new("/slow", slow.clone()), MountSpec::new("/quick", Arc::new(quick))])
+    });
+    config.options.deadline = std::time::Duration::from_secs(3600);
+    let server = FilestoreServer::new(&config).expect("server");
+    let (server_io, client_io) = tokio::io::duplex(1 << 16);
+    tokio::spawn(async move {
+        if let Ok(running) = server.serve(server_io).await {
+            let _ = running.waiting().await;
+        }
+    });
+    let client = ().serve(client_io).await.expect("client connects");
+    let grep = rmcp::model::ClientRequest::CallToolRequest(rmcp::model::CallToolRequest::new(
+        CallToolRequestParams::new("filestore_grep")
+            .with_arguments(args(json!({"pattern": "absent", "path": "/slow"}))),
+    ));
+    let handle = client
+        .peer()
+        .send_cancellable_request(grep, rmcp::service::PeerRequestOptions::no_options())
+        .await
+        .unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    handle.cancel(Some("the user pressed stop".into())).await.unwrap();
+    let read = client.peer().call_tool(
+        CallToolRequestParams::new("filestore_read")
+            .with_arguments(args(json!({"path": "/quick/a.txt"}))),
+    );
+    let r = tokio::time::timeout(std::time::Duration::from_secs(60), read)
+        .await
+        .expect("the next call is answered without waiting for the grep")
+        .unwrap();
+    assert_eq!(r.is_error, Some(false), "{r:?}");
+}
