@@ -35,6 +35,10 @@ pub struct FilestoreServer {
     /// Interrupts the sandbox's running call (shared with every session the sandbox
     /// creates, so it is reachable without waiting for the sandbox's lock).
     cancel: Arc<std::sync::atomic::AtomicBool>,
+    /// The ticket of the tool call running in the sandbox now (0: none).
+    running: Arc<Mutex<u64>>,
+    /// The last ticket handed out.
+    next_ticket: Arc<std::sync::atomic::AtomicU64>,
 }
 
 /// One MCP session's sandbox and what the client has been told about it.
@@ -175,7 +179,12 @@ impl FilestoreServer {
     pub fn new(config: &ServerConfig) -> crate::Result<FilestoreServer> {
         let cancel = Arc::new(std::sync::atomic::AtomicBool::new(false));
         let sandbox = Sandbox::new(config, cancel.clone())?;
-        Ok(FilestoreServer { sandbox: Arc::new(Mutex::new(sandbox)), cancel })
+        Ok(FilestoreServer {
+            sandbox: Arc::new(Mutex::new(sandbox)),
+            cancel,
+            running: Default::default(),
+            next_ticket: Default::default(),
+        })
     }
 
     /// Runs `f` on the sandbox on a blocking thread.
@@ -413,12 +422,32 @@ impl ServerHandler for FilestoreServer {
         let (tool, shown) = (name.clone(), args.clone());
         // `notifications/cancelled` for this request interrupts the guest at its next
         // epoch tick; the next call gets a fresh sandbox over the same volumes.
-        let (cancel, ct) = (self.cancel.clone(), context.ct.clone());
+        // Calls on one sandbox run one at a time; a ticket says which one is running,
+        // so a cancellation can only ever interrupt the call it was sent for (not
+        // one queued behind it, nor the next one).
+        let ticket = self.next_ticket.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
+        let (cancel, running, ct) = (self.cancel.clone(), self.running.clone(), context.ct.clone());
         let watcher = tokio::spawn(async move {
             ct.cancelled().await;
-            cancel.store(true, std::sync::atomic::Ordering::SeqCst);
+            // Until aborted: the call may not have started yet, and each call clears
+            // the flag when it starts.
+            loop {
+                if *running.lock().unwrap_or_else(|p| p.into_inner()) == ticket {
+                    cancel.store(true, std::sync::atomic::Ordering::SeqCst);
+                }
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
         });
-        let called = self.with_sandbox(move |s| s.call(&name, &args)).await;
+        let (cancel, running) = (self.cancel.clone(), self.running.clone());
+        let called = self
+            .with_sandbox(move |s| {
+                *running.lock().unwrap_or_else(|p| p.into_inner()) = ticket;
+                let out = s.call(&name, &args);
+                *running.lock().unwrap_or_else(|p| p.into_inner()) = 0;
+                cancel.store(false, std::sync::atomic::Ordering::SeqCst);
+                out
+            })
+            .await;
         watcher.abort();
         let mut called = called?;
         if let Some(id) = called.out.as_ref().ok().and_then(|o| pending_approval(&o.json)) {
