@@ -629,3 +629,49 @@ async fn cancelled_calls_free_the_session() {
         .unwrap();
     assert_eq!(r.is_error, Some(false), "{r:?}");
 }
+
+/// Counts the progress notifications a client receives.
+#[derive(Clone, Default)]
+struct ProgressCounter(Arc<std::sync::atomic::AtomicUsize>);
+
+impl rmcp::ClientHandler for ProgressCounter {
+    async fn on_progress(
+        &self,
+        params: rmcp::model::ProgressNotificationParam,
+        _context: rmcp::service::NotificationContext<RoleClient>,
+    ) {
+        assert!(params.message.unwrap_or_default().contains("filestore_grep is still running"));
+        self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+/// A call made with a progressToken that runs for seconds (a grep over a slow
+/// volume) sends `notifications/progress` while it runs, then its result.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn long_calls_report_progress() {
+    let slow = MemoryVolume::new();
+    for i in 0..150 {
+        slow.insert(&format!("/f{i}.txt"), "text\n");
+    }
+    let slow = Arc::new(SlowVolume(slow));
+    let config = ServerConfig::new(engine().clone(), move || {
+        Ok(vec![MountSpec::new("/slow", slow.clone())])
+    });
+    let server = FilestoreServer::new(&config).expect("server");
+    let (server_io, client_io) = tokio::io::duplex(1 << 16);
+    tokio::spawn(async move {
+        if let Ok(running) = server.serve(server_io).await {
+            let _ = running.waiting().await;
+        }
+    });
+    let counter = ProgressCounter::default();
+    let client = counter.clone().serve(client_io).await.expect("client connects");
+    let mut meta = rmcp::model::RequestMetaObject::default();
+    meta.set_progress_token(rmcp::model::ProgressToken(rmcp::model::NumberOrString::Number(7)));
+    let mut params = CallToolRequestParams::new("filestore_grep")
+        .with_arguments(args(json!({"pattern": "absent", "path": "/slow"})));
+    params.meta = Some(meta);
+    let r = client.peer().call_tool(params).await.unwrap();
+    assert_eq!(r.is_error, Some(false), "{r:?}");
+    assert!(counter.0.load(std::sync::atomic::Ordering::SeqCst) >= 1, "no progress was reported");
+}

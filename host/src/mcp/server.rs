@@ -264,6 +264,9 @@ pub(crate) fn failure(e: &Error, poisoned: bool) -> CallToolResult {
     r
 }
 
+/// How often a long call with a `progressToken` reports that it is still running.
+pub const PROGRESS_INTERVAL: Duration = Duration::from_secs(1);
+
 /// How long the user has to answer an approval request.
 pub const APPROVAL_TIMEOUT: Duration = Duration::from_secs(600);
 
@@ -438,6 +441,30 @@ impl ServerHandler for FilestoreServer {
                 tokio::time::sleep(Duration::from_millis(10)).await;
             }
         });
+        // With a progressToken, the client hears every second that the call is still
+        // running (no total: a grep does not know its size in advance).
+        let token = request
+            .meta
+            .as_ref()
+            .and_then(|m| m.get_progress_token())
+            .or_else(|| context.meta.get_progress_token());
+        let progress = token.map(|token| {
+            let (peer, what) = (context.peer.clone(), tool.clone());
+            tokio::spawn(async move {
+                let start = std::time::Instant::now();
+                for n in 1u32.. {
+                    tokio::time::sleep(PROGRESS_INTERVAL).await;
+                    let note = rmcp::model::ProgressNotificationParam::new(token.clone(), n.into())
+                        .with_message(format!(
+                            "{what} is still running ({} s)",
+                            start.elapsed().as_secs()
+                        ));
+                    if peer.notify_progress(note).await.is_err() {
+                        break;
+                    }
+                }
+            })
+        });
         let (cancel, running) = (self.cancel.clone(), self.running.clone());
         let called = self
             .with_sandbox(move |s| {
@@ -449,6 +476,9 @@ impl ServerHandler for FilestoreServer {
             })
             .await;
         watcher.abort();
+        if let Some(p) = progress {
+            p.abort();
+        }
         let mut called = called?;
         if let Some(id) = called.out.as_ref().ok().and_then(|o| pending_approval(&o.json)) {
             // A tool that requires approval: ask the user through the client, then
