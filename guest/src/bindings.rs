@@ -249,6 +249,7 @@ impl fs::GuestSession for SessionResource {
             ("offset", r.offset.map(Value::from)),
             ("limit", r.limit.map(Value::from)),
             ("raw", r.raw.map(Value::from)),
+            ("tail", r.tail.map(Value::from)),
         ]);
         let out = call(&self.0, "filestore_read", a)?.json;
         let content = match out["content"].as_str() {

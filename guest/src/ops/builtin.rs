@@ -63,7 +63,8 @@ pub fn spec(name: &str) -> Option<ToolSpec> {
                 "path": path_prop("File to read."),
                 "offset": {"type": "integer", "minimum": 1, "default": 1, "description": "First line to return (1-based)."},
                 "limit": {"type": "integer", "minimum": 1, "default": 2000, "description": "Number of lines to return."},
-                "raw": {"type": "boolean", "default": false, "description": "Return the stored content without numbering or paging."}
+                "raw": {"type": "boolean", "default": false, "description": "Return the stored content without numbering or paging."},
+                "tail": {"type": "integer", "minimum": 1, "description": "Return the last N lines (e.g. the end of a log), numbered as in the whole file; instead of offset."}
             }, "required": ["path"], "additionalProperties": false}),
             annotations(true, false, true),
         ),

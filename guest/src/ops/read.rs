@@ -36,6 +36,9 @@ pub struct ReadRequest {
     /// Return the stored content untouched (no numbering, cutting or paging).
     #[serde(default)]
     pub raw: bool,
+    /// Return the last `tail` lines (a log's end) instead of paging from `offset`.
+    #[serde(default)]
+    pub tail: Option<u64>,
 }
 
 fn one() -> u64 {
@@ -126,6 +129,9 @@ impl Chunks<'_> {
 
 /// Reads one page of a file.
 pub fn read(mounts: &MountTable, limits: &Limits, req: &ReadRequest) -> Result<ReadResult> {
+    if let Some(n) = req.tail {
+        return read_tail(mounts, limits, req, n);
+    }
     let path = paths::normalize(&req.path)?;
     if req.offset == 0 {
         return Err(Error::invalid_argument("offset", "lines are numbered from 1; got 0"));
@@ -369,6 +375,50 @@ fn cut_line(text: &str, full_len: u64) -> (String, bool) {
 /// escape) in a file's first bytes above which it is binary, even without a NUL.
 const MAX_CONTROL_SHARE: f64 = 0.3;
 
+/// `tail = n`: the last `n` lines, numbered as in the whole file. The lines are
+/// counted in one streaming pass (chunk by chunk, never the whole file in memory),
+/// then the page is read as with `offset`.
+fn read_tail(
+    mounts: &MountTable,
+    limits: &Limits,
+    req: &ReadRequest,
+    n: u64,
+) -> Result<ReadResult> {
+    if n == 0 {
+        return Err(Error::invalid_argument("tail", "must be at least 1"));
+    }
+    if req.offset != 1 {
+        return Err(Error::invalid_argument("tail", "give offset or tail, not both"));
+    }
+    if req.raw {
+        return Err(Error::invalid_argument(
+            "tail",
+            "raw returns the whole stored content; tail pages by lines",
+        ));
+    }
+    let path = paths::normalize(&req.path)?;
+    let file = mounts.resolve_file(&path)?;
+    let mut chunks = Chunks { file: &file, pos: 0, size: file.entry.size, path: &path };
+    let (mut lines, mut last) = (0u64, b'\n');
+    while let Some(chunk) = chunks.next_chunk()? {
+        lines += memchr::memchr_iter(b'\n', &chunk).count() as u64;
+        if let Some(&b) = chunk.last() {
+            last = b;
+        }
+    }
+    if last != b'\n' {
+        lines += 1;
+    }
+    let page = ReadRequest {
+        path: req.path.clone(),
+        offset: lines.saturating_sub(n) + 1,
+        limit: n,
+        raw: false,
+        tail: None,
+    };
+    read(mounts, limits, &page)
+}
+
 /// Whether a file's first bytes say it is binary, by content as ripgrep and git
 /// decide it: a NUL byte, or mostly control bytes. Text in another encoding
 /// (Latin-1, say) is not binary: it is shown lossily. `whole` says `head` is the whole
@@ -479,7 +529,7 @@ mod tests {
     }
 
     fn req(path: &str, offset: u64, limit: u64) -> ReadRequest {
-        ReadRequest { path: path.into(), offset, limit, raw: false }
+        ReadRequest { path: path.into(), offset, limit, raw: false, tail: None }
     }
 
     #[test]
@@ -612,5 +662,27 @@ mod tests {
         for (n, line) in r.text.lines().enumerate() {
             assert_eq!(line, format!("{:>6}\trow {} ééé", n + 1, n + 1));
         }
+    }
+
+    /// `tail` returns the last lines, numbered as in the whole file, whatever the
+    /// file's end looks like; bad combinations name the parameter.
+    #[test]
+    fn tail_reads_the_end() {
+        let log: String = (1..=5000).map(|i| format!("entry {i}\n")).collect();
+        let t = table(&[("/log", log.as_bytes()), ("/short", b"a\nb"), ("/e", b"")]);
+        let l = Limits::default();
+        let tail = |p: &str, n: u64| ReadRequest { tail: Some(n), ..req(p, 1, 2000) };
+        let r = read(&t, &l, &tail("/w/log", 3)).unwrap();
+        assert_eq!((r.start_line, r.end_line), (4998, 5000));
+        assert_eq!(r.text, "  4998\tentry 4998\n  4999\tentry 4999\n  5000\tentry 5000\n");
+        assert_eq!(r.next_offset, None);
+        let r = read(&t, &l, &tail("/w/short", 10)).unwrap();
+        assert_eq!((r.start_line, r.end_line), (1, 2), "fewer lines than asked: all of them");
+        let r = read(&t, &l, &tail("/w/short", 1)).unwrap();
+        assert_eq!(r.text, "     2\tb\n");
+        assert_eq!(read(&t, &l, &tail("/w/e", 5)).unwrap().content, ReadContent::Empty);
+        let e = read(&t, &l, &ReadRequest { offset: 3, ..tail("/w/log", 2) }).unwrap_err();
+        assert!(e.to_string().contains("'tail'"), "{e}");
+        assert!(read(&t, &l, &tail("/w/log", 0)).is_err());
     }
 }
