@@ -277,6 +277,7 @@ impl fs::GuestSession for SessionResource {
             ("pattern", Some(Value::from(r.pattern))),
             ("path", r.path.map(Value::from)),
             ("limit", r.limit.map(Value::from)),
+            ("exclude", r.exclude.map(Value::from)),
         ]);
         let out = call(&self.0, "filestore_glob", a)?.json;
         let files = out["files"]
@@ -311,6 +312,7 @@ impl fs::GuestSession for SessionResource {
             ("pattern", Some(Value::from(r.pattern))),
             ("path", r.path.map(Value::from)),
             ("glob", r.glob.map(Value::from)),
+            ("exclude", r.exclude.map(Value::from)),
             ("type", r.file_type.map(Value::from)),
             ("fixed", r.fixed.map(Value::from)),
             ("case_insensitive", r.case_insensitive.map(Value::from)),
@@ -368,6 +370,7 @@ impl fs::GuestSession for SessionResource {
             ("path", r.path.map(Value::from)),
             ("max_depth", r.max_depth.map(Value::from)),
             ("max_files_per_folder", r.max_files_per_folder.map(Value::from)),
+            ("exclude", r.exclude.map(Value::from)),
         ]);
         Ok(call(&self.0, "filestore_tree", a)?.text)
     }

@@ -205,7 +205,12 @@ impl Session {
                 )
             })
             .collect();
-        let t = self.tree(&TreeRequest { path: "/".into(), max_depth, max_files_per_folder })?;
+        let t = self.tree(&TreeRequest {
+            path: "/".into(),
+            max_depth,
+            max_files_per_folder,
+            exclude: Vec::new(),
+        })?;
         let skills = crate::skills::prompt::discover(&self.mounts, &self.limits)?;
         Ok(crate::skills::prompt::render_prompt(&tools, &t.tree, &skills))
     }

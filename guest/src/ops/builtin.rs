@@ -73,7 +73,8 @@ pub fn spec(name: &str) -> Option<ToolSpec> {
             json!({"type": "object", "properties": {
                 "pattern": {"type": "string", "description": "Glob pattern, e.g. **/*.json or *.md."},
                 "path": {"type": "string", "default": "/", "description": "Directory to search from (default /)."},
-                "limit": {"type": "integer", "minimum": 1, "default": 1000, "description": "Most files to return."}
+                "limit": {"type": "integer", "minimum": 1, "default": 1000, "description": "Most files to return."},
+                "exclude": {"type": "array", "items": {"type": "string"}, "description": "Globs to leave out, with everything beneath a matching directory (e.g. node_modules, target/**, *.min.js)."}
             }, "required": ["pattern"], "additionalProperties": false}),
             annotations(true, false, true),
         ),
@@ -83,6 +84,7 @@ pub fn spec(name: &str) -> Option<ToolSpec> {
                 "pattern": {"type": "string", "description": "Regular expression, or literal text with fixed=true."},
                 "path": {"type": "string", "default": "/", "description": "File or directory to search (default /)."},
                 "glob": {"type": "string", "description": "Only files matching this glob (e.g. *.rs or src/**/*.ts)."},
+                "exclude": {"type": "array", "items": {"type": "string"}, "description": "Globs to leave out, with everything beneath a matching directory (e.g. node_modules, target/**, *.min.js)."},
                 "type": {"type": "string", "description": "Only files of this type: rust, py, ts, js, json, md, go, java, c, cpp, yaml, toml, sh, html, css..."},
                 "fixed": {"type": "boolean", "default": false, "description": "Treat pattern as a literal string."},
                 "case_insensitive": {"type": "boolean", "default": false, "description": "Ignore case."},
@@ -101,7 +103,8 @@ pub fn spec(name: &str) -> Option<ToolSpec> {
             json!({"type": "object", "properties": {
                 "path": {"type": "string", "default": "/", "description": "Root of the tree (default /)."},
                 "max_depth": {"type": "integer", "minimum": 1, "default": 5, "description": "Deepest level shown."},
-                "max_files_per_folder": {"type": "integer", "minimum": 0, "default": 3, "description": "Files shown per folder before summarising the rest."}
+                "max_files_per_folder": {"type": "integer", "minimum": 0, "default": 3, "description": "Files shown per folder before summarising the rest."},
+                "exclude": {"type": "array", "items": {"type": "string"}, "description": "Globs to leave out, with everything beneath a matching directory (e.g. node_modules, target/**, *.min.js)."}
             }, "additionalProperties": false}),
             annotations(true, false, true),
         ),

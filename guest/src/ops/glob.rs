@@ -43,6 +43,9 @@ pub struct GlobRequest {
     /// Most files returned (default 1000, at most [`MAX_LIST_LIMIT`]).
     #[serde(default = "default_limit")]
     pub limit: usize,
+    /// Globs of files to leave out (see [`Excludes`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub exclude: Vec<String>,
 }
 
 /// One matching file.
@@ -171,6 +174,58 @@ impl GlobMatcher {
     }
 }
 
+/// Most `exclude` patterns one call takes: each is checked against every path.
+pub const MAX_EXCLUDES: usize = 64;
+
+/// The `exclude` patterns of glob, grep and tree: a path is left out when a pattern
+/// matches it or any directory it lies in below the base, so `node_modules` (any
+/// directory of that name, at any depth) or `target/**` leave out whole trees, as
+/// `rg --glob '!node_modules'` does. Patterns follow [`GlobMatcher`]'s rules.
+#[derive(Debug, Default)]
+pub struct Excludes {
+    base: String,
+    matchers: Vec<GlobMatcher>,
+}
+
+impl Excludes {
+    /// Compiles `patterns` against the normalised directory `base`; an invalid one is
+    /// `invalid-pattern` naming the `exclude` parameter.
+    pub fn new(patterns: &[String], base: &str) -> Result<Excludes> {
+        if patterns.len() > MAX_EXCLUDES {
+            return Err(Error::invalid_argument(
+                "exclude",
+                format!("at most {MAX_EXCLUDES} patterns, got {}", patterns.len()),
+            ));
+        }
+        let matchers = patterns
+            .iter()
+            .map(|p| {
+                GlobMatcher::new(p, base).map_err(|e| {
+                    Error::new(e.kind(), format!("parameter 'exclude': {}", e.message()))
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok(Excludes { base: base.to_string(), matchers })
+    }
+
+    /// Whether `path` (normalised, virtual) is left out.
+    pub fn excludes(&self, path: &str) -> bool {
+        if self.matchers.is_empty() {
+            return false;
+        }
+        let mut cur = path;
+        loop {
+            if self.matchers.iter().any(|m| m.is_match(cur)) {
+                return true;
+            }
+            match paths::parent(cur) {
+                Some(p) if p != cur && paths::is_within(p, &self.base) && p != self.base => cur = p,
+                _ => return false,
+            }
+        }
+    }
+}
+
 /// Rejects empty and oversized patterns.
 fn check_pattern(pattern: &str) -> Result<()> {
     if pattern.is_empty() {
@@ -222,6 +277,7 @@ pub fn glob(mounts: &MountTable, limits: &Limits, req: &GlobRequest) -> Result<G
     }
     let path = paths::normalize(&req.path)?;
     let matcher = GlobMatcher::new(&req.pattern, &path)?;
+    let excludes = Excludes::new(&req.exclude, &path)?;
     if !req.pattern.starts_with('/') {
         let me = mounts.stat(&path)?;
         if !me.is_dir() {
@@ -251,7 +307,9 @@ pub fn glob(mounts: &MountTable, limits: &Limits, req: &GlobRequest) -> Result<G
     }
     let walk = mounts.walk(root, limits.walk_entries)?;
     result.walk_truncated = walk.truncated;
-    for e in walk.entries.iter().filter(|e| !e.is_dir() && matcher.is_match(&e.path)) {
+    let wanted =
+        |e: &&Entry| !e.is_dir() && matcher.is_match(&e.path) && !excludes.excludes(&e.path);
+    for e in walk.entries.iter().filter(wanted) {
         result.total_matches += 1;
         if result.files.len() < req.limit {
             result.files.push(GlobFile::from(e));
@@ -331,7 +389,7 @@ mod tests {
         glob(
             &table(),
             &Limits::default(),
-            &GlobRequest { pattern: pattern.into(), path: path.into(), limit },
+            &GlobRequest { pattern: pattern.into(), path: path.into(), limit, exclude: Vec::new() },
         )
     }
 
@@ -474,7 +532,12 @@ mod tests {
     #[test]
     fn walk_limit_marks_truncated() {
         let limits = Limits { walk_entries: 3, ..Limits::default() };
-        let req = GlobRequest { pattern: "*".into(), path: "/w".into(), limit: 1000 };
+        let req = GlobRequest {
+            pattern: "*".into(),
+            path: "/w".into(),
+            limit: 1000,
+            exclude: Vec::new(),
+        };
         let r = glob(&table(), &limits, &req).unwrap();
         assert!(r.walk_truncated && r.truncated);
         assert!(render(&r).contains("entry limit"));
@@ -542,5 +605,50 @@ mod tests {
         assert_eq!(j["files"][0]["path"], "/w/src/lib.rs");
         assert_eq!(j["truncated"], true);
         assert_eq!(j["total_matches"], 2);
+    }
+
+    /// `exclude` leaves out matching files and whole directories (a name pattern
+    /// matches a directory at any depth), in glob, grep and tree alike; a bad pattern
+    /// names the parameter.
+    #[test]
+    fn excludes_leave_out_files_and_trees() {
+        use crate::vfs::memory::MemoryVolume;
+        let v = MemoryVolume::new();
+        v.insert("/src/a.rs", "fn a() {}\n")
+            .insert("/src/gen/b.rs", "fn b() {}\n")
+            .insert("/node_modules/x/c.js", "fn c\n")
+            .insert("/web/node_modules/d.js", "fn d\n")
+            .insert("/web/app.min.js", "fn e\n")
+            .insert("/web/app.js", "fn f\n");
+        let mut t = MountTable::new();
+        t.add("/w", Box::new(v), 0, false).unwrap();
+        let l = Limits::default();
+        let ex = |p: &[&str]| p.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let req = GlobRequest {
+            pattern: "*".into(),
+            path: "/w".into(),
+            limit: 1000,
+            exclude: ex(&["node_modules", "*.min.js", "src/gen/**"]),
+        };
+        let files: Vec<String> =
+            glob(&t, &l, &req).unwrap().files.into_iter().map(|f| f.path).collect();
+        assert_eq!(files, ["/w/src/a.rs", "/w/web/app.js"]);
+        let g = crate::ops::grep::GrepRequest {
+            exclude: ex(&["node_modules", "gen"]),
+            ..crate::ops::grep::GrepRequest::new("fn", "/w")
+        };
+        let found = crate::ops::grep::grep(&t, &l, &g).unwrap().files.unwrap();
+        assert_eq!(found, ["/w/src/a.rs", "/w/web/app.js", "/w/web/app.min.js"]);
+        let tr = crate::ops::tree::TreeRequest {
+            path: "/w".into(),
+            exclude: ex(&["node_modules", "web"]),
+            ..Default::default()
+        };
+        let shown = crate::ops::tree::tree(&t, &l, &tr).unwrap().tree;
+        assert!(!shown.contains("node_modules") && !shown.contains("web"), "{shown}");
+        assert!(shown.contains("a.rs"), "{shown}");
+        let bad = GlobRequest { exclude: ex(&["[unclosed"]), ..req };
+        let e = glob(&t, &l, &bad).unwrap_err();
+        assert!(e.to_string().contains("parameter 'exclude'"), "{e}");
     }
 }

@@ -23,6 +23,10 @@ pub struct TreeRequest {
     /// Files shown per folder before `[N more files]`.
     #[serde(default = "three")]
     pub max_files_per_folder: u32,
+    /// Globs of entries to leave out with what lies beneath them (see
+    /// [`crate::ops::glob::Excludes`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub exclude: Vec<String>,
 }
 
 fn five() -> u32 {
@@ -34,7 +38,7 @@ fn three() -> u32 {
 
 impl Default for TreeRequest {
     fn default() -> Self {
-        TreeRequest { path: "/".into(), max_depth: 5, max_files_per_folder: 3 }
+        TreeRequest { path: "/".into(), max_depth: 5, max_files_per_folder: 3, exclude: Vec::new() }
     }
 }
 
@@ -65,9 +69,10 @@ pub fn tree(mounts: &MountTable, limits: &Limits, req: &TreeRequest) -> Result<T
     if !me.is_dir() {
         return Err(Error::at(ErrorKind::NotADirectory, &path, "not a directory"));
     }
+    let excludes = crate::ops::glob::Excludes::new(&req.exclude, &path)?;
     let walk = mounts.walk(&path, limits.walk_entries)?;
     let mut root = Node::default();
-    for e in &walk.entries {
+    for e in walk.entries.iter().filter(|e| !excludes.excludes(&e.path)) {
         insert(&mut root, &path, e, req.max_depth as usize);
     }
     let mut out = format!("{}\n", if path == "/" { "/".to_string() } else { format!("{path}/") });
@@ -146,7 +151,7 @@ mod tests {
         let r = tree(
             &t,
             &Limits::default(),
-            &TreeRequest { path: "/w".into(), max_depth: 3, max_files_per_folder: 3 },
+            &TreeRequest { path: "/w".into(), max_depth: 3, ..Default::default() },
         )
         .unwrap();
         let want = "\

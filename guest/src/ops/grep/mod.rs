@@ -96,6 +96,9 @@ pub struct GrepRequest {
     /// depth, one with `/` is relative to `path`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub glob: Option<String>,
+    /// Globs of files to leave out (see [`crate::ops::glob::Excludes`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub exclude: Vec<String>,
     /// Only files of this type (`rust`, `py`, `ts`, ...; several separated by commas).
     #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
     pub file_type: Option<String>,
@@ -135,6 +138,7 @@ impl GrepRequest {
             pattern: pattern.into(),
             path: path.into(),
             glob: None,
+            exclude: Vec::new(),
             file_type: None,
             fixed: false,
             case_insensitive: false,
@@ -296,6 +300,7 @@ pub fn grep(mounts: &MountTable, limits: &Limits, req: &GrepRequest) -> Result<G
     let re = compile(req, limits)?;
     let glob = req.glob.as_deref().map(|g| GlobMatcher::new(g, &path)).transpose()?;
     let types = req.file_type.as_deref().map(TypeMatcher::new).transpose()?;
+    let excludes = crate::ops::glob::Excludes::new(&req.exclude, &path)?;
     let me = mounts.stat(&path)?;
 
     let mode = req.output_mode;
@@ -370,6 +375,9 @@ pub fn grep(mounts: &MountTable, limits: &Limits, req: &GrepRequest) -> Result<G
                 continue;
             }
             if types.as_ref().is_some_and(|t| !t.is_match(entry.name())) {
+                continue;
+            }
+            if excludes.excludes(&entry.path) {
                 continue;
             }
         }
