@@ -231,6 +231,16 @@ impl fs::GuestSession for SessionResource {
             ("path", r.path.map(Value::from)),
             ("depth", r.depth.map(Value::from)),
             ("limit", r.limit.map(Value::from)),
+            (
+                "sort_by",
+                r.sort_by.map(|s| {
+                    Value::from(match s {
+                        fs::SortBy::Name => "name",
+                        fs::SortBy::Size => "size",
+                        fs::SortBy::Modified => "modified",
+                    })
+                }),
+            ),
         ]);
         let out = call(&self.0, "filestore_ls", a)?.json;
         let mut nodes = Vec::new();

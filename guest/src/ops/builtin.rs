@@ -53,7 +53,8 @@ pub fn spec(name: &str) -> Option<ToolSpec> {
             json!({"type": "object", "properties": {
                 "path": {"type": "string", "default": "/", "description": "Directory to list (default /)."},
                 "depth": {"type": "integer", "minimum": 1, "default": 1, "description": "Levels to descend; 1 lists direct children."},
-                "limit": {"type": "integer", "minimum": 1, "maximum": crate::vfs::limits::MAX_LIST_LIMIT, "default": 1000, "description": "Most entries in total."}
+                "limit": {"type": "integer", "minimum": 1, "maximum": crate::vfs::limits::MAX_LIST_LIMIT, "default": 1000, "description": "Most entries in total."},
+                "sort_by": {"type": "string", "enum": ["name", "size", "modified"], "default": "name", "description": "Order within each directory (directories first): name, size (largest first) or modified (newest first)."}
             }, "additionalProperties": false}),
             annotations(true, false, true),
         ),

@@ -21,6 +21,22 @@ pub struct LsRequest {
     /// Most entries in total, all levels together.
     #[serde(default = "thousand")]
     pub limit: usize,
+    /// Order within each directory (directories always come first).
+    #[serde(default)]
+    pub sort_by: SortBy,
+}
+
+/// How `filestore_ls` orders the entries of a directory.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SortBy {
+    /// By name (the default).
+    #[default]
+    Name,
+    /// Largest first, then by name.
+    Size,
+    /// Most recently modified first (unknown times last), then by name.
+    Modified,
 }
 
 fn one() -> u32 {
@@ -78,7 +94,7 @@ pub fn ls(mounts: &MountTable, req: &LsRequest) -> Result<LsResult> {
     }
     let mut budget = req.limit;
     let mut truncated = false;
-    let entries = list_level(mounts, &path, req.depth, &mut budget, &mut truncated)?;
+    let entries = list_level(mounts, &path, req.depth, req.sort_by, &mut budget, &mut truncated)?;
     Ok(LsResult { path, entries, truncated })
 }
 
@@ -86,11 +102,12 @@ fn list_level(
     mounts: &MountTable,
     dir: &str,
     depth: u32,
+    sort_by: SortBy,
     budget: &mut usize,
     truncated: &mut bool,
 ) -> Result<Vec<LsNode>> {
     let mut children = mounts.list(dir)?;
-    sort_entries(&mut children);
+    sort_entries_by(&mut children, sort_by);
     let mut out = Vec::with_capacity(children.len().min(*budget));
     for e in children {
         if *budget == 0 {
@@ -112,7 +129,7 @@ fn list_level(
                 break;
             }
             node.children =
-                Some(list_level(mounts, &node.entry.path, depth - 1, budget, truncated)?);
+                Some(list_level(mounts, &node.entry.path, depth - 1, sort_by, budget, truncated)?);
         }
     }
     Ok(out)
@@ -120,7 +137,25 @@ fn list_level(
 
 /// Directories first, then files; each group by name.
 pub fn sort_entries(entries: &mut [Entry]) {
-    entries.sort_by(|a, b| b.is_dir().cmp(&a.is_dir()).then_with(|| a.name().cmp(b.name())));
+    sort_entries_by(entries, SortBy::Name);
+}
+
+/// Directories first, then files; each group in `order`, ties by name.
+pub fn sort_entries_by(entries: &mut [Entry], order: SortBy) {
+    entries.sort_by(|a, b| {
+        let key = match order {
+            SortBy::Name => std::cmp::Ordering::Equal,
+            SortBy::Size => b.size.cmp(&a.size),
+            // `None` (unknown) sorts before `Some` reversed, so put it last explicitly.
+            SortBy::Modified => match (a.modified_ms, b.modified_ms) {
+                (Some(x), Some(y)) => y.cmp(&x),
+                (Some(_), None) => std::cmp::Ordering::Less,
+                (None, Some(_)) => std::cmp::Ordering::Greater,
+                (None, None) => std::cmp::Ordering::Equal,
+            },
+        };
+        b.is_dir().cmp(&a.is_dir()).then(key).then_with(|| a.name().cmp(b.name()))
+    });
 }
 
 /// Text form: one entry per line, indented by depth, directories with a trailing `/`.
@@ -182,7 +217,11 @@ mod tests {
 
     #[test]
     fn depth_one_orders_dirs_first() {
-        let r = ls(&table(), &LsRequest { path: "/w".into(), depth: 1, limit: 1000 }).unwrap();
+        let r = ls(
+            &table(),
+            &LsRequest { path: "/w".into(), depth: 1, limit: 1000, sort_by: SortBy::Name },
+        )
+        .unwrap();
         assert_eq!(names(&r.entries), vec!["c", "z", "a.txt", "b.txt"]);
         assert!(r.entries.iter().all(|n| n.children.is_none()));
     }
@@ -190,11 +229,15 @@ mod tests {
     #[test]
     fn depth_two_and_three_nest() {
         let t = table();
-        let r = ls(&t, &LsRequest { path: "/w".into(), depth: 2, limit: 1000 }).unwrap();
+        let r =
+            ls(&t, &LsRequest { path: "/w".into(), depth: 2, limit: 1000, sort_by: SortBy::Name })
+                .unwrap();
         let z = &r.entries[1];
         assert_eq!(names(z.children.as_ref().unwrap()), vec!["1", "top.txt"]);
         assert!(z.children.as_ref().unwrap()[0].children.is_none());
-        let r = ls(&t, &LsRequest { path: "/w".into(), depth: 3, limit: 1000 }).unwrap();
+        let r =
+            ls(&t, &LsRequest { path: "/w".into(), depth: 3, limit: 1000, sort_by: SortBy::Name })
+                .unwrap();
         let one = &r.entries[1].children.as_ref().unwrap()[0];
         assert_eq!(names(one.children.as_ref().unwrap()), vec!["deep.txt"]);
         let json = serde_json::to_value(&r).unwrap();
@@ -204,19 +247,60 @@ mod tests {
     #[test]
     fn missing_path_and_limit() {
         let t = table();
-        let e = ls(&t, &LsRequest { path: "/w/nope".into(), depth: 1, limit: 10 }).unwrap_err();
+        let e = ls(
+            &t,
+            &LsRequest { path: "/w/nope".into(), depth: 1, limit: 10, sort_by: SortBy::Name },
+        )
+        .unwrap_err();
         assert_eq!(e.kind(), ErrorKind::NotFound);
         assert!(e.to_string().contains("/w/nope"));
-        let r = ls(&t, &LsRequest { path: "/w".into(), depth: 1, limit: 2 }).unwrap();
+        let r = ls(&t, &LsRequest { path: "/w".into(), depth: 1, limit: 2, sort_by: SortBy::Name })
+            .unwrap();
         assert!(r.truncated);
         assert_eq!(r.entries.len(), 2);
-        let e = ls(&t, &LsRequest { path: "/w/a.txt".into(), depth: 1, limit: 2 }).unwrap_err();
+        let e = ls(
+            &t,
+            &LsRequest { path: "/w/a.txt".into(), depth: 1, limit: 2, sort_by: SortBy::Name },
+        )
+        .unwrap_err();
         assert_eq!(e.kind(), ErrorKind::NotADirectory);
     }
 
     #[test]
     fn root_shows_mount_points() {
-        let r = ls(&table(), &LsRequest { path: "/".into(), depth: 1, limit: 10 }).unwrap();
+        let r = ls(
+            &table(),
+            &LsRequest { path: "/".into(), depth: 1, limit: 10, sort_by: SortBy::Name },
+        )
+        .unwrap();
         assert_eq!(names(&r.entries), vec!["w"]);
+    }
+
+    #[test]
+    fn sort_by_size_and_modified_keeps_directories_first() {
+        use crate::vfs::memory::MemoryVolume;
+        let v = MemoryVolume::new();
+        v.insert("/small.txt", "a").insert("/big.txt", "bbbbbbbbbb").insert("/mid.txt", "ccccc");
+        v.insert("/d/x", "x");
+        let mut t = MountTable::new();
+        t.add("/w", Box::new(v), 0, false).unwrap();
+        let names = |s: SortBy| -> Vec<String> {
+            let r =
+                ls(&t, &LsRequest { path: "/w".into(), depth: 1, limit: 100, sort_by: s }).unwrap();
+            r.entries.into_iter().map(|n| n.name).collect()
+        };
+        assert_eq!(names(SortBy::Name), ["d", "big.txt", "mid.txt", "small.txt"]);
+        assert_eq!(names(SortBy::Size), ["d", "big.txt", "mid.txt", "small.txt"]);
+        let mut e = vec![
+            Entry { modified_ms: Some(1), ..Entry::file("/a", 1, None) },
+            Entry { modified_ms: None, ..Entry::file("/b", 1, None) },
+            Entry { modified_ms: Some(3), ..Entry::file("/c", 1, None) },
+        ];
+        sort_entries_by(&mut e, SortBy::Modified);
+        let order: Vec<&str> = e.iter().map(|x| x.path.as_str()).collect();
+        assert_eq!(order, ["/c", "/a", "/b"], "newest first, unknown last");
+        let bad: std::result::Result<LsRequest, _> =
+            serde_json::from_value(serde_json::json!({"sort_by": "color"}));
+        assert!(bad.is_err());
     }
 }
