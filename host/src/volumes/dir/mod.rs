@@ -324,67 +324,6 @@ impl DirVolume {
         Ok(())
     }
 
-    /// Opens the directory named by `comps`, one component at a time from the root,
-    /// never following a link. `create` makes missing directories; `is_target` says
-    /// the last component is the directory the operation is about (rather than the
-    /// parent of its target), which only changes the error reported for a file.
-    fn descend<C: AsRef<OsStr>>(
-        &self,
-        path: &str,
-        comps: &[C],
-        create: bool,
-        is_target: bool,
-    ) -> Result<Dir> {
-        if !create
-            && !comps.is_empty()
-            && let Some(f) = open_beneath(&self.dir, comps, true)
-        {
-            return Ok(Dir::from_std_file(f));
-        }
-        let mut cur: Option<Dir> = None;
-        let mut shown = String::new();
-        for (i, c) in comps.iter().enumerate() {
-            let name = c.as_ref();
-            shown.push('/');
-            shown.push_str(&name.to_string_lossy());
-            let target = is_target && i + 1 == comps.len();
-            let base = cur.as_ref().unwrap_or(&self.dir);
-            let explain =
-                |e: io::Error| explain_component(base, name, &shown, path, e, create, target);
-            let next = match base.open_dir_nofollow(name) {
-                Ok(d) => d,
-                Err(e) if create && e.kind() == io::ErrorKind::NotFound => {
-                    match base.create_dir(name) {
-                        Ok(()) => {}
-                        // Created concurrently (or a link appeared: opening will say).
-                        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
-                        Err(e) => return Err(explain(e)),
-                    }
-                    base.open_dir_nofollow(name).map_err(explain)?
-                }
-                Err(e) => return Err(explain(e)),
-            };
-            // Defence in depth: whatever was opened must be a directory.
-            match next.dir_metadata() {
-                Ok(m) if m.is_dir() => {}
-                Ok(_) => return Err(explain(io::Error::from(io::ErrorKind::NotADirectory))),
-                Err(e) => return Err(io_error(path, e)),
-            }
-            cur = Some(next);
-        }
-        match cur {
-            Some(d) => Ok(d),
-            None => self.dir.try_clone().map_err(|e| io_error(path, e)),
-        }
-    }
-
-    /// The directory holding the last component of `comps` (non-empty), and that
-    /// component.
-    fn parent_of<'c>(&self, path: &str, comps: &[&'c str], create: bool) -> Result<(Dir, &'c str)> {
-        let (name, parents) = comps.split_last().expect("non-root path");
-        Ok((self.descend(path, parents, create, false)?, name))
-    }
-
     fn entry(&self, path: String, m: &Metadata) -> Entry {
         let modified_ms = m
             .modified()
