@@ -10,6 +10,10 @@
 //! median over repeated runs next to its baseline, and several baselines are external
 //! (ripgrep, a second component build); criterion's per-function statistics add
 //! little to that and a long compile on a shared 2-core machine.
+//!
+//! The grep section runs the `rg` binary as its named baseline (`rg -j1 -uu -c`) and
+//! is skipped when `rg` is not installed. Benches are not part of the test command;
+//! the tests compare grep with ripgrep's library crates in-process and need no `rg`.
 
 use std::fmt::Write as _;
 use std::hint::black_box;
