@@ -286,6 +286,14 @@ mod tests {
         let e = sv.add("dup", vec![("SKILL.md".into(), md("csv", "").into_bytes())]).unwrap_err();
         assert!(e.reasons.iter().any(|r| r.contains("folder name")), "{e}");
         assert_eq!(sv.skills().len(), 1);
+        // A lowercase `skill.md` is the skill's instructions, under its real name.
+        let s = sv.add("lower", vec![("skill.md".into(), md("lower", "").into_bytes())]).unwrap();
+        assert_eq!(s.path, "/skills/lower/skill.md");
+        assert_eq!(sv.volume().stat("/lower/skill.md").unwrap().entry_type, TYPE_SKILL);
+        let e = sv.add("badlow", vec![("skill.md".into(), md("Bad", "").into_bytes())]);
+        assert_eq!(e.unwrap_err().path, "/skills/badlow/skill.md");
+        let e = sv.add("none", vec![("Skill.md".into(), md("none", "").into_bytes())]);
+        assert!(e.unwrap_err().reasons[0].contains("missing"));
     }
 
     #[test]
