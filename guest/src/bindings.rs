@@ -145,6 +145,11 @@ impl crate::vfs::volume::Volume for WitVolume {
     fn rename(&self, from: &str, to: &str, overwrite: bool) -> DomResult<()> {
         self.0.rename(from, to, overwrite).map_err(|e| from_wit_error(e, from))
     }
+    fn prefetch(&self, files: &[crate::vfs::volume::PrefetchFile]) {
+        let files: Vec<wv::PrefetchFile> =
+            files.iter().map(|f| wv::PrefetchFile { path: f.path.clone(), size: f.size }).collect();
+        self.0.prefetch(&files)
+    }
 }
 
 // ---- the exported session --------------------------------------------------------

@@ -23,7 +23,7 @@ use std::collections::{BTreeMap, HashSet};
 use crate::error::{Error, ErrorKind, Result};
 use crate::vfs::entry::{Entry, EntryKind};
 use crate::vfs::paths;
-use crate::vfs::volume::{Volume, Walk, WriteOptions};
+use crate::vfs::volume::{PrefetchFile, Volume, Walk, WriteOptions};
 
 /// One volume mounted at a point.
 pub struct Mount {
@@ -257,6 +257,30 @@ impl MountTable {
             }
         }
         Err(Error::not_found(path))
+    }
+
+    /// Tells the volumes that the files of `files` (virtual paths with their listed
+    /// sizes) are about to be read whole with [`MountTable::read_listed`], in this
+    /// order (see [`Volume::prefetch`]); each volume gets its own files, in order.
+    /// Files under an overlay are left out: which layer answers is only known when
+    /// reading.
+    pub fn prefetch(&self, files: &[(&str, u64)]) {
+        let mut per_mount: Vec<(usize, Vec<PrefetchFile>)> = Vec::new();
+        for &(path, size) in files {
+            let Some((point, layers)) = self.layers(path) else { continue };
+            let [m] = layers.as_slice() else { continue };
+            let Some(idx) = self.mounts.iter().position(|x| std::ptr::eq(x, *m)) else {
+                continue;
+            };
+            let file = PrefetchFile { path: paths::strip_dir(path, point).to_string(), size };
+            match per_mount.iter_mut().find(|(i, _)| *i == idx) {
+                Some((_, v)) => v.push(file),
+                None => per_mount.push((idx, vec![file])),
+            }
+        }
+        for (idx, files) in per_mount {
+            self.mounts[idx].volume.prefetch(&files);
+        }
     }
 
     /// Direct children of a directory, merged across layers and mount points.

@@ -37,6 +37,15 @@ pub struct Walk {
     pub truncated: bool,
 }
 
+/// A file about to be read whole (see [`Volume::prefetch`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PrefetchFile {
+    /// Volume-relative path, as listed by [`Volume::walk`].
+    pub path: String,
+    /// Its size as listed; the reader asks for `size + 1` bytes from offset 0.
+    pub size: u64,
+}
+
 /// Which storage a volume is (see [`Volume::identity`]): two mounts whose identities
 /// overlap reach the same files, so a move between them must not copy and then
 /// delete (the delete would take the copy with it).
@@ -82,6 +91,14 @@ pub trait Volume {
     fn identity(&self) -> Option<VolumeIdentity> {
         None
     }
+    /// A hint that each of `files` is about to be read whole, in this order (grep over
+    /// a walked tree). A remote backend may start fetching them, a bounded number at a
+    /// time, so that the reads that follow are not one round trip each; files never
+    /// read are dropped, and a later call replaces the list. No result: a file that
+    /// cannot be fetched fails its own `read`. The default does nothing.
+    fn prefetch(&self, files: &[PrefetchFile]) {
+        let _ = files;
+    }
     /// Whether the volume stores what [`WriteOptions`] asks beyond content (entry
     /// type, attributes, read-only entries). A host mounts the tool-results volume
     /// only on one that does: results must stay read-only with their attributes.
@@ -114,6 +131,9 @@ impl<V: Volume + ?Sized> Volume for Arc<V> {
     }
     fn identity(&self) -> Option<VolumeIdentity> {
         (**self).identity()
+    }
+    fn prefetch(&self, files: &[PrefetchFile]) {
+        (**self).prefetch(files)
     }
     fn keeps_entry_metadata(&self) -> bool {
         (**self).keeps_entry_metadata()

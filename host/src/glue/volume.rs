@@ -6,7 +6,7 @@
 
 use wasmtime::component::Resource;
 
-use filestore_guest::vfs::volume::WriteOptions as DomWriteOptions;
+use filestore_guest::vfs::volume::{PrefetchFile, WriteOptions as DomWriteOptions};
 
 use crate::bindings::filestore::component::types::{Entry, Error};
 use crate::bindings::filestore::component::volume::{self as wit, WalkResult, WriteOptions};
@@ -115,6 +115,18 @@ impl wit::HostVolume for HostState {
     ) -> R<()> {
         let vol = self.vol(&v)?;
         Ok(vol.rename(&source, &destination, overwrite).map_err(|e| to_wit_error(e, Some(&source))))
+    }
+
+    fn prefetch(
+        &mut self,
+        v: Resource<VolumeHandle>,
+        files: Vec<wit::PrefetchFile>,
+    ) -> wasmtime::Result<()> {
+        let vol = self.vol(&v)?;
+        let files: Vec<PrefetchFile> =
+            files.into_iter().map(|f| PrefetchFile { path: f.path, size: f.size }).collect();
+        vol.prefetch(&files);
+        Ok(())
     }
 
     fn drop(&mut self, v: Resource<VolumeHandle>) -> wasmtime::Result<()> {

@@ -369,6 +369,22 @@ pub fn grep(mounts: &MountTable, limits: &Limits, req: &GrepRequest) -> Result<G
     // (the volume refuses to follow or read them).
     let searchable =
         |e: &&Entry| !e.is_dir() && !matches!(e.entry_type.as_str(), "symlink" | "special");
+    let wanted = |e: &&Entry| {
+        glob.as_ref().is_none_or(|g| g.is_match(&e.path))
+            && types.as_ref().is_none_or(|t| t.is_match(e.name()))
+            && e.size <= limits.file_bytes
+    };
+    if !single {
+        // The files the loop below reads, in its order: a remote volume fetches them
+        // ahead of the reads, a bounded number at a time.
+        let ahead: Vec<(&str, u64)> = candidates
+            .iter()
+            .filter(searchable)
+            .filter(wanted)
+            .map(|e| (e.path.as_str(), e.size))
+            .collect();
+        mounts.prefetch(&ahead);
+    }
     for entry in candidates.iter().filter(searchable) {
         if !single {
             if glob.as_ref().is_some_and(|g| !g.is_match(&entry.path)) {
