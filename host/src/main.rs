@@ -23,7 +23,8 @@ enum Command {
         /// Arguments as a JSON object.
         #[arg(default_value = "{}")]
         args: String,
-        /// Mount a volume: /point=./dir, /point=./dir:ro, /point=mem:.
+        /// Mount a volume: /point=./dir, /point=./dir:ro, /point=mem:,
+        /// /point=s3://bucket/prefix[:ro] (also gs://, az://, file:///dir).
         #[arg(long = "mount", value_name = "/POINT=SPEC")]
         mounts: Vec<MountArg>,
         /// Print the rendered text instead of the JSON result.
@@ -36,6 +37,8 @@ enum Command {
         configs: Vec<std::path::PathBuf>,
         #[command(flatten)]
         quotas: QuotaArgs,
+        #[command(flatten)]
+        objects: ObjectArgs,
     },
     /// Validate tool configuration files (tools.yaml, v1 or v2) and print the resolved
     /// tools, with the ones this host cannot run marked as such. Every error is printed
@@ -84,8 +87,10 @@ struct ServeArgs {
     /// at the path /mcp, instead of stdio.
     #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:8765")]
     http: Option<String>,
-    /// Mount a volume: /point=./dir (read-write), /point=./dir:ro, /point=mem:.
-    /// A /workspace mount replaces the default read-only current directory.
+    /// Mount a volume: /point=./dir (read-write), /point=./dir:ro, /point=mem:,
+    /// /point=s3://bucket/prefix[:ro] (also gs://, az://, file:///dir; credentials
+    /// from the environment, e.g. AWS_ACCESS_KEY_ID). A /workspace mount replaces
+    /// the default read-only current directory.
     #[arg(long = "mount", value_name = "/POINT=SPEC")]
     mounts: Vec<MountArg>,
     /// Tool configuration file (tools.yaml, MCP Toolbox format).
@@ -99,6 +104,8 @@ struct ServeArgs {
     skills: Option<std::path::PathBuf>,
     #[command(flatten)]
     quotas: QuotaArgs,
+    #[command(flatten)]
+    objects: ObjectArgs,
     /// Most live HTTP sessions (each holds a sandbox). When full, the least recently
     /// used idle session is closed for a new one; if none is idle, 503 + Retry-After.
     #[arg(long, value_name = "N", default_value_t = 512)]
@@ -132,6 +139,37 @@ struct QuotaArgs {
     process_quota_mib: u64,
 }
 
+/// Where object-store mounts (`s3://...`) connect, besides what the environment says.
+#[derive(clap::Args)]
+struct ObjectArgs {
+    /// Endpoint of an S3-compatible server for s3:// mounts (e.g.
+    /// http://127.0.0.1:9000; an http:// endpoint is allowed without TLS). Default:
+    /// AWS_ENDPOINT_URL, else AWS itself.
+    #[arg(long, value_name = "URL")]
+    s3_endpoint: Option<String>,
+    /// Region of s3:// mounts. Default: AWS_REGION / AWS_DEFAULT_REGION, else us-east-1.
+    #[arg(long, value_name = "REGION")]
+    s3_region: Option<String>,
+}
+
+impl ObjectArgs {
+    /// Gives every s3:// mount the endpoint and region of the command line.
+    fn apply(&self, mounts: &mut [MountArg]) {
+        for m in mounts {
+            if let filestore::volumes::MountSource::Object(o) = &mut m.source
+                && o.kind == filestore::volumes::object::StoreKind::S3
+            {
+                if self.s3_endpoint.is_some() {
+                    o.endpoint = self.s3_endpoint.clone();
+                }
+                if self.s3_region.is_some() {
+                    o.region = self.s3_region.clone();
+                }
+            }
+        }
+    }
+}
+
 impl QuotaArgs {
     fn apply(&self) {
         // Called once at start, before any volume exists.
@@ -145,15 +183,17 @@ impl QuotaArgs {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Call { tool, args, mounts, text, configs, quotas } => {
+        Command::Call { tool, args, mut mounts, text, configs, quotas, objects } => {
             quotas.apply();
+            objects.apply(&mut mounts);
             call(&tool, &args, &mounts, text, &configs)
         }
         Command::Check { files, strict } => tools_cli::check(&files, strict),
         Command::Component { output, wit } => write_component(&output, wit.as_deref()),
         Command::Migrate { file, output } => tools_cli::migrate(&file, output.as_deref()),
-        Command::Serve(args) => {
+        Command::Serve(mut args) => {
             args.quotas.apply();
+            args.objects.apply(&mut args.mounts);
             serve(args)
         }
     }

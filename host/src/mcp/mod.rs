@@ -167,6 +167,7 @@ pub fn describe_mounts(mounts: &[MountArg]) -> String {
             let src = match &m.source {
                 MountSource::Dir(p) => p.display().to_string(),
                 MountSource::Memory => "mem:".to_string(),
+                MountSource::Object(o) => o.url(),
             };
             format!("{}={} ({})", m.point, src, if m.read_only { "ro" } else { "rw" })
         })

@@ -6,6 +6,8 @@
 //!
 //! - [`MemoryVolume`]: in-memory (the embedded default; `/scratch`, tool results).
 //! - [`dir::DirVolume`]: a local directory, confined beneath its root.
+//! - [`object::ObjectVolume`]: a prefix of an object store (S3, GCS, Azure,
+//!   `file://`), through `object_store`.
 
 use std::sync::{Arc, OnceLock};
 
@@ -15,6 +17,7 @@ pub use filestore_guest::vfs::volume::{Volume, Walk, WriteOptions};
 pub mod dir;
 #[cfg(test)]
 mod hostile_tree;
+pub mod object;
 pub mod skills;
 
 thread_local! {
@@ -32,6 +35,12 @@ pub fn with_work_deadline<T>(deadline: std::time::Instant, f: impl FnOnce() -> T
     let out = f();
     WORK_DEADLINE.with(|d| d.set(saved));
     out
+}
+
+/// This thread's host-side volume work deadline, if a call set one (see
+/// [`with_work_deadline`]): backends that wait on the network bound their waits by it.
+pub fn work_deadline() -> Option<std::time::Instant> {
+    WORK_DEADLINE.with(|d| d.get())
 }
 
 /// Whether this thread's host-side volume work is past its deadline.
@@ -95,9 +104,10 @@ pub fn process_memory_budget() -> Arc<ByteBudget> {
 
 /// A parsed `--mount /point=SPEC` argument (DESIGN §10).
 ///
-/// SPEC is `./dir` or `/abs/dir` (read-write), `DIR:ro` (read-only), or `mem:`
-/// (a fresh in-memory volume). `s3://` specs are recognised and refused with a
-/// clear message until the object-store backend exists.
+/// SPEC is `./dir` or `/abs/dir` (read-write), `DIR:ro` (read-only), `mem:` (a
+/// fresh in-memory volume), or an object store: `s3://bucket/prefix`,
+/// `gs://bucket/prefix`, `az://container/prefix`, `file:///dir` (see
+/// [`object::spec`]), each with `:ro` for read-only.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MountArg {
     /// The mount point.
@@ -115,6 +125,8 @@ pub enum MountSource {
     Dir(std::path::PathBuf),
     /// A new in-memory volume.
     Memory,
+    /// A prefix of an object store.
+    Object(object::ObjectSpec),
 }
 
 impl std::str::FromStr for MountArg {
@@ -132,8 +144,8 @@ impl std::str::FromStr for MountArg {
         };
         let source = if spec == "mem:" || spec == "mem" {
             MountSource::Memory
-        } else if spec.starts_with("s3://") {
-            return Err(format!("mount '{s}': the S3 backend is not available in this build"));
+        } else if let Some(parsed) = object::ObjectSpec::parse(spec) {
+            MountSource::Object(parsed.map_err(|e| format!("mount '{s}': {e}"))?)
         } else if spec.is_empty() {
             return Err(format!("mount '{s}': empty SPEC; give a directory or mem:"));
         } else {
@@ -152,6 +164,16 @@ impl MountArg {
                 Arc::new(dir::DirVolume::open(p, self.read_only).map_err(|e| {
                     crate::error::Error::Mount(format!("mount {}: {e}", self.point))
                 })?)
+            }
+            MountSource::Object(spec) => {
+                // The tool-results volume is read-only for agents, but the component
+                // stores results in it: there the mount refuses, not the volume.
+                let volume_ro = self.read_only
+                    && self.point != filestore_guest::invoke::results::RESULTS_MOUNT;
+                let v = object::ObjectVolume::open(spec, volume_ro).map_err(|e| {
+                    crate::error::Error::Mount(format!("mount {}: {e}", self.point))
+                })?;
+                Arc::new(v)
             }
         };
         let spec = crate::session::MountSpec::new(self.point.clone(), volume);
@@ -178,7 +200,15 @@ mod tests {
         assert_eq!(m.point, "/scratch");
         assert_eq!(m.source, MountSource::Memory);
         assert!("/w".parse::<MountArg>().unwrap_err().contains("/point=SPEC"));
-        assert!("/w=s3://b/p".parse::<MountArg>().unwrap_err().contains("S3"));
+        let m: MountArg = "/w=s3://b/team/ws:ro".parse().unwrap();
+        assert!(m.read_only);
+        match m.source {
+            MountSource::Object(o) => {
+                assert_eq!((o.bucket.as_str(), o.prefix.as_str()), ("b", "team/ws"))
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!("/w=s3://b/a/../c".parse::<MountArg>().unwrap_err().contains("'..'"));
         assert!("/../x=.".parse::<MountArg>().is_err());
     }
 }
