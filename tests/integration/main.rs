@@ -18,7 +18,11 @@
 //!   in-process rmcp client.
 //! - `confinement`: the hostile-path suite (links, `..`, sibling prefixes, swaps) on a real directory.
 //! - `faults`: a volume failing its Nth operation; failed writes and edits keep the old content.
-//! - `model`: proptest sequences of mutations agree across memory, dir and an in-test model.
+//! - `model`: proptest sequences of mutations agree across memory, dir, S3 and an in-test model.
+//! - `object_store`: object-storage volumes on a real S3 server (hostile keys, create
+//!   races between two clients, request counts of walks and grep's read-ahead, the
+//!   server stopped mid-grep, `/tool_calls` on S3, `call`/`serve` with `s3://` mounts).
+//! - `s3_server`: installs and runs the S3 server those tests use (SeaweedFS).
 //! - `skills`: skills volume, activation by reading SKILL.md, LRU and caps, the prompt block.
 
 mod cli;
@@ -31,6 +35,8 @@ mod limits;
 mod mcp;
 mod model;
 mod mutations;
+mod object_store;
 mod read_side;
+mod s3_server;
 mod skills;
 mod tools;

@@ -4,7 +4,9 @@
 //!
 //! 1. a `memory` volume through a real component session,
 //! 2. a `dir` volume over a fresh temporary directory through another real session,
-//! 3. a plain in-test model (a `BTreeMap` of files, directories implied by file paths),
+//! 3. an object volume over a fresh prefix of a real S3 server (`s3_server`) through
+//!    a third session,
+//! 4. a plain in-test model (a `BTreeMap` of files, directories implied by file paths),
 //!
 //! which must agree at every step: the same success or error kind, the same content
 //! read, and afterwards the same files with the same content and the same `ls` listing.
@@ -275,6 +277,16 @@ fn memory_files(v: &MemoryVolume) -> BTreeMap<String, String> {
         .collect()
 }
 
+/// Every file of an object volume with its content, read host-side.
+fn object_files(v: &filestore::volumes::object::ObjectVolume) -> BTreeMap<String, String> {
+    let w = v.walk("/", 10_000).unwrap();
+    w.entries
+        .iter()
+        .filter(|e| !e.is_dir())
+        .map(|e| (e.path.clone(), String::from_utf8(v.read(&e.path, 0, 1 << 20).unwrap()).unwrap()))
+        .collect()
+}
+
 /// Every file beneath `root` with its content, and every empty directory, read
 /// host-side with std (links never appear: the agent cannot create them).
 fn dir_files(root: &Path) -> (BTreeMap<String, String>, Vec<String>) {
@@ -327,6 +339,9 @@ fn check_sequence(ops: &[Op]) {
     let tmp = tempfile::tempdir().unwrap();
     let mut mem_s = engine().session(vec![MountSpec::new(MP, mem_vol.clone())]).unwrap();
     let mut dir_s = session_with(MP, dir(tmp.path(), false));
+    let server = crate::s3_server::shared();
+    let s3_vol = Arc::new(server.volume(&crate::s3_server::prefix("model")));
+    let mut s3_s = session_with(MP, s3_vol.clone());
     let mut model = Model::default();
     for (i, op) in ops.iter().enumerate() {
         let step = format!("step {i} {op:?} (after {:?})", &ops[..i]);
@@ -335,6 +350,8 @@ fn check_sequence(ops: &[Op]) {
         let got_dir = run(&mut dir_s, op);
         assert_eq!(got_mem, want, "{step}: memory volume disagrees with the model");
         assert_eq!(got_dir, want, "{step}: dir volume disagrees with the model");
+        let got_s3 = run(&mut s3_s, op);
+        assert_eq!(got_s3, want, "{step}: S3 volume disagrees with the model");
         let removed: Vec<&str> = match (op, &want) {
             (Op::Delete { path, .. }, Ok(_)) => vec![PATHS[*path]],
             (Op::Move { from, .. }, Ok(_)) => vec![PATHS[*from]],
@@ -343,9 +360,11 @@ fn check_sequence(ops: &[Op]) {
         prune_empty_dirs(tmp.path(), &removed, &step);
         assert_eq!(memory_files(&mem_vol), model.files, "{step}: memory volume content");
         assert_eq!(dir_files(tmp.path()).0, model.files, "{step}: dir volume content");
+        assert_eq!(object_files(&s3_vol), model.files, "{step}: S3 volume content");
         let listing = model.listing();
         assert_eq!(ls_listing(&mut mem_s), listing, "{step}: memory volume ls");
         assert_eq!(ls_listing(&mut dir_s), listing, "{step}: dir volume ls");
+        assert_eq!(ls_listing(&mut s3_s), listing, "{step}: S3 volume ls");
     }
 }
 

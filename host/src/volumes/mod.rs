@@ -12,7 +12,7 @@
 use std::sync::{Arc, OnceLock};
 
 pub use filestore_guest::vfs::memory::{ByteBudget, MemoryVolume};
-pub use filestore_guest::vfs::volume::{Volume, Walk, WriteOptions};
+pub use filestore_guest::vfs::volume::{PrefetchFile, Volume, Walk, WriteOptions};
 
 pub mod dir;
 #[cfg(test)]
@@ -168,8 +168,8 @@ impl MountArg {
             MountSource::Object(spec) => {
                 // The tool-results volume is read-only for agents, but the component
                 // stores results in it: there the mount refuses, not the volume.
-                let volume_ro = self.read_only
-                    && self.point != filestore_guest::invoke::results::RESULTS_MOUNT;
+                let volume_ro =
+                    self.read_only && self.point != filestore_guest::invoke::results::RESULTS_MOUNT;
                 let v = object::ObjectVolume::open(spec, volume_ro).map_err(|e| {
                     crate::error::Error::Mount(format!("mount {}: {e}", self.point))
                 })?;

@@ -96,7 +96,10 @@ impl ReadAhead {
     /// The fetch of `path`, if it is on the list: files before it are dropped (the
     /// reader skipped them) and the window moves on. `None` when `path` is not on the
     /// list (the caller reads it directly).
-    pub(super) fn take(&mut self, path: &str) -> Option<(u64, JoinHandle<object_store::Result<Vec<u8>>>)> {
+    pub(super) fn take(
+        &mut self,
+        path: &str,
+    ) -> Option<(u64, JoinHandle<object_store::Result<Vec<u8>>>)> {
         if let Some(i) = self.started.iter().position(|p| p.path == path) {
             for skipped in self.started.drain(..i) {
                 self.bytes -= skipped.size.saturating_add(1);

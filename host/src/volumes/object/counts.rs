@@ -6,10 +6,10 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use object_store::ClientOptions;
 use object_store::client::{
     HttpClient, HttpConnector, HttpError, HttpRequest, HttpResponse, HttpService, ReqwestConnector,
 };
-use object_store::ClientOptions;
 
 /// Live counters of one store (shared by every volume over it).
 #[derive(Debug, Default)]
@@ -127,7 +127,8 @@ impl HttpService for Counting {
     async fn call(&self, req: HttpRequest) -> Result<HttpResponse, HttpError> {
         let c = &*self.counts;
         let query = req.uri().query().unwrap_or("");
-        let listing = query.contains("list-type=") || query.contains("prefix=") && !query.contains("uploadId");
+        let listing = query.contains("list-type=")
+            || query.contains("prefix=") && !query.contains("uploadId");
         let mut guard = None;
         let counter = match req.method().as_str() {
             "GET" if listing || query.contains("restype=container") => &c.list,
@@ -138,8 +139,9 @@ impl HttpService for Counting {
                 &c.get
             }
             "HEAD" => &c.head,
-            "PUT" if req.headers().contains_key("x-amz-copy-source")
-                || req.headers().contains_key("x-ms-copy-source") =>
+            "PUT"
+                if req.headers().contains_key("x-amz-copy-source")
+                    || req.headers().contains_key("x-ms-copy-source") =>
             {
                 &c.copy
             }

@@ -66,7 +66,9 @@ pub(super) fn clean(text: &str) -> String {
     while let Some(i) = rest.find("http") {
         let (before, url) = rest.split_at(i);
         out.push_str(before);
-        let end = url.find(|c: char| c.is_whitespace() || c == '"' || c == '\'' || c == ',').unwrap_or(url.len());
+        let end = url
+            .find(|c: char| c.is_whitespace() || c == '"' || c == '\'' || c == ',')
+            .unwrap_or(url.len());
         let (u, after) = url.split_at(end);
         out.push_str(u.split('?').next().unwrap_or(u));
         rest = after;
@@ -94,8 +96,10 @@ mod tests {
         assert_eq!(store_error(nf, "/a", "reading").kind(), ErrorKind::NotFound);
         let pre = object_store::Error::Precondition { path: "k".into(), source: "412".into() };
         assert_eq!(store_error(pre, "/a", "writing").kind(), ErrorKind::AlreadyExists);
-        let denied =
-            object_store::Error::PermissionDenied { path: "k".into(), source: "403 AccessDenied".into() };
+        let denied = object_store::Error::PermissionDenied {
+            path: "k".into(),
+            source: "403 AccessDenied".into(),
+        };
         let e = store_error(denied, "/a", "reading");
         assert_eq!(e.kind(), ErrorKind::Backend);
         assert!(e.message().contains("403 AccessDenied"), "{e}");

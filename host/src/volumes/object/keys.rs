@@ -72,12 +72,17 @@ impl Keys {
     /// Checks a volume path: absolute, every component addressable, within the
     /// limits, not under the reserved name. Returns it without the leading `/`.
     fn checked<'p>(&self, path: &'p str) -> Result<&'p str> {
-        let bad = |why: String| Err(Error::at(ErrorKind::InvalidPath, path.escape_debug().to_string(), why));
+        let bad = |why: String| {
+            Err(Error::at(ErrorKind::InvalidPath, path.escape_debug().to_string(), why))
+        };
         let Some(rest) = path.strip_prefix('/') else {
             return bad("volume paths are absolute (start with '/')".into());
         };
         if path.len() > MAX_PATH_BYTES {
-            return bad(format!("path is {} bytes long; the limit is {MAX_PATH_BYTES}", path.len()));
+            return bad(format!(
+                "path is {} bytes long; the limit is {MAX_PATH_BYTES}",
+                path.len()
+            ));
         }
         if rest.is_empty() {
             return Ok(rest);
@@ -118,7 +123,11 @@ impl Keys {
 
     fn parse(&self, path: &str, key: String) -> Result<Key> {
         Key::parse(&key).map_err(|e| {
-            Error::at(ErrorKind::InvalidPath, path.escape_debug().to_string(), format!("not a valid object key: {e}"))
+            Error::at(
+                ErrorKind::InvalidPath,
+                path.escape_debug().to_string(),
+                format!("not a valid object key: {e}"),
+            )
         })
     }
 
@@ -175,7 +184,10 @@ impl Keys {
     }
 
     fn addressable(&self, rest: &str) -> Option<String> {
-        if rest.is_empty() || rest == RESERVED_NAME || rest.starts_with(&format!("{RESERVED_NAME}/")) {
+        if rest.is_empty()
+            || rest == RESERVED_NAME
+            || rest.starts_with(&format!("{RESERVED_NAME}/"))
+        {
             return None;
         }
         let p = format!("/{rest}");
@@ -203,8 +215,17 @@ mod tests {
     fn hostile_paths_are_invalid() {
         let k = Keys::new("p").unwrap();
         for bad in [
-            "x", "/../x", "/a/../x", "/a//b", "/a/", "/./a", "/a\u{0}b", "/a\nb", "/a\\b",
-            "/.filestore", "/.filestore/meta/x",
+            "x",
+            "/../x",
+            "/a/../x",
+            "/a//b",
+            "/a/",
+            "/./a",
+            "/a\u{0}b",
+            "/a\nb",
+            "/a\\b",
+            "/.filestore",
+            "/.filestore/meta/x",
         ] {
             assert_eq!(k.key(bad).unwrap_err().kind(), ErrorKind::InvalidPath, "{bad:?}");
         }

@@ -17,14 +17,14 @@
 //! | paths | the key `{prefix}/{path}`, byte for byte (see [`keys`]) |
 //! | directories | prefixes: a directory exists while a key lies beneath it. There is no `mkdir` in the volume contract and a write names its parents, so no marker objects are written; deleting the last file of a directory makes it disappear (as in memory volumes). A path that is both an object and a prefix (made by another client) is a directory |
 //! | `stat` | one HEAD, the metadata sidecar's GET and a one-page LIST beneath the path, concurrently |
-//! | `list` | one LIST with delimiter (paginated), plus the sidecars' |
+//! | `list` | one LIST with delimiter (paginated), plus the sidecars', plus a one-page LIST per subdirectory (concurrently): some servers keep listing a prefix after its last key is gone, and a directory is only shown while a key lies beneath it |
 //! | `walk` | one recursive paginated LIST (1,000 keys a page on S3), plus one LIST of the subtree's sidecars (for the volume root, the same LIST); never a request per directory |
 //! | `read` | a ranged GET of exactly the bytes asked for; never a whole large object for a page |
 //! | `prefetch` | the read-ahead of grep (see [`ahead`]): up to 16 GETs in flight, 64 files or 64 MiB ahead |
 //! | `write` | one PUT (atomic by nature: readers see the old object or the new one); checks first, concurrently, that the path is not a directory, no parent is a file, and an existing file is not read-only |
 //! | `write` with `create_only` | a conditional PUT (`If-None-Match: *`, `PutMode::Create`): of two sessions or replicas racing to create one file, exactly one wins and the other gets `already-exists`, as long as the store makes conditional writes atomic (AWS S3, GCS, Azure, SeaweedFS, `file://`) |
-//! | `delete` of a file | one DELETE (and its sidecar's) |
-//! | `delete` of a directory | a LIST, then batched deletes (1,000 keys a request on S3); refused up front when a read-only entry lies beneath |
+//! | `delete` of a file | one DELETE (and its sidecar's), then a LIST of its directory: when nothing is left beneath, a DELETE of the directory's name, climbing (file-system-backed servers such as SeaweedFS keep an empty folder there, which they list and which blocks creating a file of that name; elsewhere it deletes nothing) |
+//! | `delete` of a directory | a LIST, then batched deletes (1,000 keys a request on S3), then the same of the emptied folders' names; refused up front when a read-only entry lies beneath |
 //! | `rename` of a file | a server-side copy, then a DELETE of the source. With `overwrite=false` the copy is copy-if-not-exists where the store has it (GCS, Azure, `file://`; S3 with `AWS_COPY_IF_NOT_EXISTS`), else the destination is checked first and a file created in between may be replaced, as with the directory volume on file systems without `RENAME_NOREPLACE` |
 //! | `rename` of a directory | not atomic: every object is copied first, then the sources are deleted. A failed copy is undone (the copies deleted) and the error says nothing moved; a failed delete says that every object is at the destination and which sources are still there. Readers in between see both trees, never half of one |
 //! | entry types, attributes, read-only | a metadata sidecar per object (see [`meta`]), so `/tool_calls` keeps read-only results with their attributes ([`Volume::keeps_entry_metadata`] is true) |
@@ -106,7 +106,10 @@ pub struct ObjectVolume {
 
 impl std::fmt::Debug for ObjectVolume {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ObjectVolume").field("store", &self.name).field("read_only", &self.read_only).finish()
+        f.debug_struct("ObjectVolume")
+            .field("store", &self.name)
+            .field("read_only", &self.read_only)
+            .finish()
     }
 }
 
@@ -142,7 +145,10 @@ fn file_entry(path: &str, m: &ObjectMeta) -> Entry {
     Entry::file(path, m.size, (ms >= 0).then_some(ms as u64))
 }
 
-async fn head_opt(store: Arc<dyn ObjectStore>, key: Key) -> object_store::Result<Option<ObjectMeta>> {
+async fn head_opt(
+    store: Arc<dyn ObjectStore>,
+    key: Key,
+) -> object_store::Result<Option<ObjectMeta>> {
     match store.head(&key).await {
         Ok(m) => Ok(Some(m)),
         Err(object_store::Error::NotFound { .. }) => Ok(None),
@@ -204,11 +210,48 @@ impl ObjectVolume {
             storage: format!("object:{}", hash16(&spec.storage_id())),
             root: spec.prefix.split('/').filter(|c| !c.is_empty()).map(hash16).collect(),
         };
-        let v = ObjectVolume::build(opened.store, opened.counts, &spec.prefix, spec.url(), identity, read_only)?;
+        let v = ObjectVolume::build(
+            opened.store,
+            opened.counts,
+            &spec.prefix,
+            spec.url(),
+            identity,
+            read_only,
+        )?;
         if fresh && let Err(e) = v.check() {
             spec::forget_store(spec);
             return Err(format!("{}: {}", spec.url(), e.message()));
         }
+        Ok(v)
+    }
+
+    /// An `s3://` volume whose client `configure` finishes (after filestore's
+    /// timeouts, retries and request counting, and the environment): credentials
+    /// from an embedder's own secret store instead of `AWS_*` variables, for one.
+    /// The client is this volume's own (not shared), and it is checked like
+    /// [`ObjectVolume::open`]'s.
+    pub fn open_s3_with(
+        spec: &ObjectSpec,
+        read_only: bool,
+        configure: impl FnOnce(object_store::aws::AmazonS3Builder) -> object_store::aws::AmazonS3Builder,
+    ) -> std::result::Result<ObjectVolume, String> {
+        if spec.kind != StoreKind::S3 {
+            return Err(format!("{}: not an s3:// spec", spec.url()));
+        }
+        let opened = spec::build_s3(spec, configure)?;
+        let identity = VolumeIdentity {
+            storage: format!("object:{}", hash16(&spec.storage_id())),
+            root: spec.prefix.split('/').filter(|c| !c.is_empty()).map(hash16).collect(),
+        };
+        let v = ObjectVolume::build(
+            opened.store,
+            opened.counts,
+            &spec.prefix,
+            spec.url(),
+            identity,
+            read_only,
+        )?;
+        v.check().map_err(|e| format!("{}: {}", spec.url(), e.message()))?;
         Ok(v)
     }
 
@@ -375,7 +418,11 @@ impl ObjectVolume {
 
     /// The sidecars of `files` (volume path and object), fetched concurrently;
     /// only those that describe their object.
-    fn fetch_metas(&self, path: &str, files: Vec<(String, ObjectMeta)>) -> Result<HashMap<String, Meta>> {
+    fn fetch_metas(
+        &self,
+        path: &str,
+        files: Vec<(String, ObjectMeta)>,
+    ) -> Result<HashMap<String, Meta>> {
         if files.is_empty() {
             return Ok(HashMap::new());
         }
@@ -437,7 +484,9 @@ impl ObjectVolume {
                 return Err(Error::at(
                     ErrorKind::LimitExceeded,
                     path,
-                    format!("{what}: stopped at the call's deadline after deleting {done} of {total} objects; the rest are still there"),
+                    format!(
+                        "{what}: stopped at the call's deadline after deleting {done} of {total} objects; the rest are still there"
+                    ),
                 ));
             }
             let batch: Vec<Key> = batch.to_vec();
@@ -453,7 +502,10 @@ impl ObjectVolume {
                     return Err(Error::at(
                         e.kind(),
                         path,
-                        format!("{what}: {done} of {total} objects were deleted, then: {}", e.message()),
+                        format!(
+                            "{what}: {done} of {total} objects were deleted, then: {}",
+                            e.message()
+                        ),
                     ));
                 }
             };
@@ -479,8 +531,68 @@ impl ObjectVolume {
         Ok(done)
     }
 
+    /// Removes what a file-system-backed server (SeaweedFS, and others that store
+    /// keys as files) keeps after the last key beneath a directory is deleted: an
+    /// empty folder under the directory's name, which such servers go on listing and
+    /// which makes a later create of a file of that name fail. Climbs from `dir`
+    /// while nothing lies beneath; on other stores each step is a LIST and a DELETE
+    /// of a key that does not exist. Best effort: nothing here is an error.
+    fn forget_empty_dirs(&self, dir: Option<&str>) {
+        let mut d = dir;
+        while let Some(dir) = d {
+            if dir == "/" {
+                break;
+            }
+            let (Ok(key), Ok(prefix)) = (self.keys.key(dir), self.keys.dir(dir)) else { break };
+            let s = self.store.clone();
+            let gone = self.run(dir, "cleaning up", async move {
+                if any_under(s.clone(), prefix).await? {
+                    return Ok(false);
+                }
+                match s.delete(&key).await {
+                    Ok(()) | Err(object_store::Error::NotFound { .. }) => Ok(true),
+                    Err(e) => Err(e),
+                }
+            });
+            if !matches!(gone, Ok(true)) {
+                break;
+            }
+            d = paths::parent(dir);
+        }
+    }
+
+    /// The folder names of every directory holding one of `objects` beneath
+    /// `dir_path` (and `dir_path` itself), deepest first: what a recursive delete or a
+    /// directory move leaves behind on a file-system-backed server.
+    fn folders_of(&self, dir_path: &str, objects: &[ObjectMeta]) -> Vec<Key> {
+        let mut dirs: BTreeSet<String> = BTreeSet::new();
+        for o in objects {
+            if let Some(p) = self.keys.rel(&o.location) {
+                let mut q = paths::parent(&p);
+                while let Some(d) = q {
+                    if d == "/" || !(dir_path == "/" || paths::is_within(d, dir_path)) {
+                        break;
+                    }
+                    dirs.insert(d.to_string());
+                    q = paths::parent(d);
+                }
+            }
+        }
+        if dir_path != "/" {
+            dirs.insert(dir_path.to_string());
+        }
+        let mut dirs: Vec<String> = dirs.into_iter().collect();
+        dirs.sort_by_key(|d| std::cmp::Reverse(paths::depth(d)));
+        dirs.iter().filter_map(|d| self.keys.key(d).ok()).collect()
+    }
+
     /// Sizes and contents of the first read-only entry among `objects`, if any.
-    fn first_read_only(&self, path: &str, objects: &[ObjectMeta], with_meta: &BTreeSet<String>) -> Result<Option<String>> {
+    fn first_read_only(
+        &self,
+        path: &str,
+        objects: &[ObjectMeta],
+        with_meta: &BTreeSet<String>,
+    ) -> Result<Option<String>> {
         let files: Vec<(String, ObjectMeta)> = objects
             .iter()
             .filter_map(|o| {
@@ -495,7 +607,11 @@ impl ObjectVolume {
     fn delete_tree(&self, path: &str, also: Option<Key>) -> Result<()> {
         let (objects, with_meta) = self.list_tree(path, "listing for delete")?;
         if let Some(p) = self.first_read_only(path, &objects, &with_meta)? {
-            return Err(Error::at(ErrorKind::ReadOnly, p, "entry is read-only; nothing was deleted"));
+            return Err(Error::at(
+                ErrorKind::ReadOnly,
+                p,
+                "entry is read-only; nothing was deleted",
+            ));
         }
         let mut keys: Vec<Key> = objects.iter().map(|o| o.location.clone()).collect();
         keys.extend(also);
@@ -507,6 +623,8 @@ impl ObjectVolume {
         self.delete_keys(path, keys, "deleting the directory")?;
         // Orphaned sidecars would only be ignored; remove them all the same.
         let _ = self.delete_keys(path, sidecars, "deleting entry metadata");
+        let _ = self.delete_keys(path, self.folders_of(path, &objects), "cleaning up");
+        self.forget_empty_dirs(paths::parent(path));
         Ok(())
     }
 
@@ -517,7 +635,8 @@ impl ObjectVolume {
         let copied = if overwrite {
             self.run(to, "copying", async move { s.copy(&f2, &t2).await })
         } else {
-            let atomic = self.run(to, "copying", async move { s.copy_if_not_exists(&f2, &t2).await });
+            let atomic =
+                self.run(to, "copying", async move { s.copy_if_not_exists(&f2, &t2).await });
             match atomic {
                 Err(e) if e.kind() == ErrorKind::Unsupported => {
                     // The destination was checked a moment ago (see the module docs).
@@ -529,15 +648,16 @@ impl ObjectVolume {
             }
         };
         copied.map_err(|e| match e.kind() {
-            ErrorKind::AlreadyExists => Error::at(ErrorKind::AlreadyExists, to, "destination exists; pass overwrite=true"),
+            ErrorKind::AlreadyExists => {
+                Error::at(ErrorKind::AlreadyExists, to, "destination exists; pass overwrite=true")
+            }
             _ => e,
         })?;
         if let Some(m) = src.valid_meta() {
             let s = self.store.clone();
             let t4 = tk.clone();
-            let carried = self
-                .run(to, "reading the copy", async move { s.head(&t4).await })
-                .and_then(|o| {
+            let carried =
+                self.run(to, "reading the copy", async move { s.head(&t4).await }).and_then(|o| {
                     let mut m = m.clone();
                     m.etag = o.e_tag.as_deref().map(normalize_etag);
                     m.size = o.size;
@@ -547,7 +667,10 @@ impl ObjectVolume {
                 return Err(Error::at(
                     e.kind(),
                     from,
-                    format!("copied to '{to}', but its entry metadata could not be carried over ({}); '{from}' is still there", e.message()),
+                    format!(
+                        "copied to '{to}', but its entry metadata could not be carried over ({}); '{from}' is still there",
+                        e.message()
+                    ),
                 ));
             }
         }
@@ -557,7 +680,10 @@ impl ObjectVolume {
             return Err(Error::at(
                 e.kind(),
                 from,
-                format!("copied to '{to}', but the source could not be removed, so both exist now: {}", e.message()),
+                format!(
+                    "copied to '{to}', but the source could not be removed, so both exist now: {}",
+                    e.message()
+                ),
             ));
         }
         if src.meta.is_some()
@@ -566,6 +692,7 @@ impl ObjectVolume {
             let s = self.store.clone();
             let _ = self.run(from, "removing entry metadata", async move { s.delete(&k).await });
         }
+        self.forget_empty_dirs(paths::parent(from));
         Ok(())
     }
 
@@ -579,7 +706,8 @@ impl ObjectVolume {
         let mut pairs: Vec<(Key, Key)> = Vec::with_capacity(objects.len());
         for o in &objects {
             let k: &str = o.location.as_ref();
-            let Some(rest) = k.strip_prefix(from_dir.as_str()).and_then(|r| r.strip_prefix('/')) else {
+            let Some(rest) = k.strip_prefix(from_dir.as_str()).and_then(|r| r.strip_prefix('/'))
+            else {
                 continue;
             };
             let new = format!("{to_dir}/{rest}");
@@ -587,11 +715,16 @@ impl ObjectVolume {
                 return Err(Error::at(
                     ErrorKind::InvalidPath,
                     to,
-                    format!("moving '{from}' there would make a key of {} bytes; object stores allow {}; nothing was moved", new.len(), keys::MAX_KEY_BYTES),
+                    format!(
+                        "moving '{from}' there would make a key of {} bytes; object stores allow {}; nothing was moved",
+                        new.len(),
+                        keys::MAX_KEY_BYTES
+                    ),
                 ));
             }
-            let new = Key::parse(&new)
-                .map_err(|e| Error::at(ErrorKind::InvalidPath, to, format!("not a valid object key: {e}")))?;
+            let new = Key::parse(&new).map_err(|e| {
+                Error::at(ErrorKind::InvalidPath, to, format!("not a valid object key: {e}"))
+            })?;
             pairs.push((o.location.clone(), new));
         }
         let total = pairs.len();
@@ -609,7 +742,15 @@ impl ObjectVolume {
         });
         // Stores without copy-if-not-exists: the destination was checked empty.
         let results = match results {
-            Ok(r) if r.iter().any(|(_, r)| matches!(r, Err(object_store::Error::NotSupported { .. } | object_store::Error::NotImplemented { .. }))) => {
+            Ok(r)
+                if r.iter().any(|(_, r)| {
+                    matches!(
+                        r,
+                        Err(object_store::Error::NotSupported { .. }
+                            | object_store::Error::NotImplemented { .. })
+                    )
+                }) =>
+            {
                 let s = self.store.clone();
                 let jobs = pairs.clone();
                 self.run(from, "copying", async move {
@@ -633,7 +774,9 @@ impl ObjectVolume {
                     match r {
                         Ok(()) => copied.push(k),
                         Err(e) => {
-                            failure.get_or_insert_with(|| store_error(e, to, "copying").message().to_string());
+                            failure.get_or_insert_with(|| {
+                                store_error(e, to, "copying").message().to_string()
+                            });
                         }
                     }
                 }
@@ -650,9 +793,16 @@ impl ObjectVolume {
             let undo = self.delete_keys(to, copied, "removing the copies");
             let undone = match undo {
                 Ok(_) => "nothing moved".to_string(),
-                Err(e) => format!("nothing was removed from '{from}', but some of the {n} copies are still at '{to}': {}", e.message()),
+                Err(e) => format!(
+                    "nothing was removed from '{from}', but some of the {n} copies are still at '{to}': {}",
+                    e.message()
+                ),
             };
-            return Err(Error::at(ErrorKind::Backend, from, format!("moving to '{to}' failed while copying ({why}); {undone}")));
+            return Err(Error::at(
+                ErrorKind::Backend,
+                from,
+                format!("moving to '{to}' failed while copying ({why}); {undone}"),
+            ));
         }
         // Metadata of moved entries (none is read-only: refused above).
         let typed: Vec<(String, String)> = objects
@@ -691,11 +841,17 @@ impl ObjectVolume {
             return Err(Error::at(
                 e.kind(),
                 from,
-                format!("all {total} objects were copied to '{to}', but not every source could be removed: {}", e.message()),
+                format!(
+                    "all {total} objects were copied to '{to}', but not every source could be removed: {}",
+                    e.message()
+                ),
             ));
         }
-        let old_sidecars: Vec<Key> = typed.iter().filter_map(|(p, _)| self.keys.meta_key(p).ok()).collect();
+        let old_sidecars: Vec<Key> =
+            typed.iter().filter_map(|(p, _)| self.keys.meta_key(p).ok()).collect();
         let _ = self.delete_keys(from, old_sidecars, "removing entry metadata");
+        let _ = self.delete_keys(from, self.folders_of(from, &objects), "cleaning up");
+        self.forget_empty_dirs(paths::parent(from));
         Ok(())
     }
 }
@@ -723,14 +879,34 @@ impl Volume for ObjectVolume {
         let meta_dir = self.keys.meta_dir(path)?;
         let s = self.store.clone();
         let (listed, sidecars) = self.run(path, "listing", async move {
-            futures::try_join!(s.list_with_delimiter(dir.as_ref()), s.list_with_delimiter(Some(&meta_dir)))
+            futures::try_join!(
+                s.list_with_delimiter(dir.as_ref()),
+                s.list_with_delimiter(Some(&meta_dir))
+            )
         })?;
-        let dirs: BTreeSet<String> = listed
+        let prefixes: Vec<(String, Key)> = listed
             .common_prefixes
             .iter()
-            .filter_map(|k| self.keys.rel(k))
-            .filter(|p| paths::parent(p) == Some(path))
+            .filter_map(|k| Some((self.keys.rel(k)?, k.clone())))
+            .filter(|(p, _)| paths::parent(p) == Some(path))
             .collect();
+        // Some servers (SeaweedFS, whose buckets are file systems) keep a prefix
+        // after its last key is deleted and list it: a directory is shown only while
+        // a key lies beneath it, as `stat` and `walk` see it.
+        let s = self.store.clone();
+        let dirs: BTreeSet<String> = self.run(path, "listing", async move {
+            futures::stream::iter(prefixes)
+                .map(|(p, k)| {
+                    let s = s.clone();
+                    async move {
+                        Ok::<_, object_store::Error>(any_under(s, Some(k)).await?.then_some(p))
+                    }
+                })
+                .buffer_unordered(PARALLEL_REQUESTS)
+                .try_filter_map(|x| async move { Ok(x) })
+                .try_collect()
+                .await
+        })?;
         let with_meta: BTreeSet<String> =
             sidecars.objects.iter().filter_map(|o| self.keys.rel_of_meta(&o.location)).collect();
         let files: Vec<(String, ObjectMeta)> = listed
@@ -808,7 +984,9 @@ impl Volume for ObjectVolume {
         }
         let files: Vec<(String, ObjectMeta)> = files
             .into_iter()
-            .filter(|(p, _)| (root || (paths::is_within(p, path) && p != path)) && !dirs.contains(p))
+            .filter(|(p, _)| {
+                (root || (paths::is_within(p, path) && p != path)) && !dirs.contains(p)
+            })
             .collect();
         if files.is_empty() && dirs.is_empty() && !root {
             return Err(self.not_a_dir_or_missing(path));
@@ -851,7 +1029,9 @@ impl Volume for ObjectVolume {
                         return Ok(data);
                     }
                     // Missing now, or a range the fetch did not cover: read it below.
-                    Ok(Ok(Err(object_store::Error::NotFound { .. }))) | Ok(Ok(Ok(_))) | Ok(Err(_)) => {}
+                    Ok(Ok(Err(object_store::Error::NotFound { .. })))
+                    | Ok(Ok(Ok(_)))
+                    | Ok(Err(_)) => {}
                     Ok(Ok(Err(e))) => return Err(store_error(e, path, "reading")),
                     Err(why) => return Err(unanswered(why, path, "reading")),
                 }
@@ -864,7 +1044,10 @@ impl Volume for ObjectVolume {
         } else {
             let end = offset.saturating_add(len);
             self.run(path, "reading", async move {
-                let opts = GetOptions { range: Some(GetRange::Bounded(offset..end)), ..Default::default() };
+                let opts = GetOptions {
+                    range: Some(GetRange::Bounded(offset..end)),
+                    ..Default::default()
+                };
                 let r = s.get_opts(&k, opts).await?;
                 Ok(r.bytes().await?.to_vec())
             })
@@ -897,7 +1080,11 @@ impl Volume for ObjectVolume {
         let key = self.keys.key(path)?;
         let found = self.probe(path, true)?;
         if let Some(p) = &found.file_parent {
-            return Err(Error::at(ErrorKind::NotADirectory, path, format!("parent '{p}' is a file")));
+            return Err(Error::at(
+                ErrorKind::NotADirectory,
+                path,
+                format!("parent '{p}' is a file"),
+            ));
         }
         if found.is_dir {
             return Err(Error::at(ErrorKind::NotAFile, path, "is a directory"));
@@ -934,8 +1121,13 @@ impl Volume for ObjectVolume {
                 if let Err(e) = self.put_meta(path, &m) {
                     if found.object.is_none() {
                         let s = self.store.clone();
-                        let undone = self.run(path, "undoing the write", async move { s.delete(&key).await });
-                        let what = if undone.is_ok() { "the file was not kept" } else { "the file was written without it" };
+                        let undone = self
+                            .run(path, "undoing the write", async move { s.delete(&key).await });
+                        let what = if undone.is_ok() {
+                            "the file was not kept"
+                        } else {
+                            "the file was written without it"
+                        };
                         return Err(Error::at(e.kind(), path, format!("{}; {what}", e.message())));
                     }
                     return Err(Error::at(
@@ -950,7 +1142,11 @@ impl Volume for ObjectVolume {
                 // The old sidecar no longer describes the object; remove it.
                 if let Ok(k) = self.keys.meta_key(path) {
                     let s = self.store.clone();
-                    let _ = self.run(path, "removing entry metadata", async move { s.delete(&k).await });
+                    let _ = self.run(
+                        path,
+                        "removing entry metadata",
+                        async move { s.delete(&k).await },
+                    );
                 }
             }
             None => {}
@@ -963,7 +1159,11 @@ impl Volume for ObjectVolume {
         if path == "/" {
             self.keys.dir(path)?;
             if !recursive {
-                return Err(Error::at(ErrorKind::Conflict, path, "directory is not empty; pass recursive=true"));
+                return Err(Error::at(
+                    ErrorKind::Conflict,
+                    path,
+                    "directory is not empty; pass recursive=true",
+                ));
             }
             return self.delete_tree(path, None);
         }
@@ -992,6 +1192,7 @@ impl Volume for ObjectVolume {
             let s = self.store.clone();
             let _ = self.run(path, "removing entry metadata", async move { s.delete(&k).await });
         }
+        self.forget_empty_dirs(paths::parent(path));
         Ok(())
     }
 
@@ -1001,7 +1202,11 @@ impl Volume for ObjectVolume {
             return Ok(());
         }
         if paths::is_within(to, from) {
-            return Err(Error::at(ErrorKind::InvalidArgument, to, format!("cannot move '{from}' into itself")));
+            return Err(Error::at(
+                ErrorKind::InvalidArgument,
+                to,
+                format!("cannot move '{from}' into itself"),
+            ));
         }
         if from == "/" {
             return Err(Error::not_found(from));
@@ -1013,7 +1218,9 @@ impl Volume for ObjectVolume {
         let src = self.find(from)?;
         let dst = self.probe(to, true)?;
         let parent_is_file = || match &dst.file_parent {
-            Some(p) => Err(Error::at(ErrorKind::NotADirectory, to, format!("parent '{p}' is a file"))),
+            Some(p) => {
+                Err(Error::at(ErrorKind::NotADirectory, to, format!("parent '{p}' is a file")))
+            }
             None => Ok(()),
         };
         if src.is_dir {
@@ -1034,7 +1241,11 @@ impl Volume for ObjectVolume {
         }
         if dst.object.is_some() {
             if !overwrite {
-                return Err(Error::at(ErrorKind::AlreadyExists, to, "destination exists; pass overwrite=true"));
+                return Err(Error::at(
+                    ErrorKind::AlreadyExists,
+                    to,
+                    "destination exists; pass overwrite=true",
+                ));
             }
             if dst.read_only() {
                 return Err(Error::at(ErrorKind::ReadOnly, to, "entry is read-only"));

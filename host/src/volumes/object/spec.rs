@@ -84,11 +84,15 @@ impl ObjectSpec {
 
     fn parse_rest(kind: StoreKind, scheme: &str, rest: &str) -> Result<ObjectSpec, String> {
         if rest.contains(['?', '#']) {
-            return Err(format!("{scheme}://{rest}: query strings and fragments are not part of a mount spec; credentials and options come from the environment"));
+            return Err(format!(
+                "{scheme}://{rest}: query strings and fragments are not part of a mount spec; credentials and options come from the environment"
+            ));
         }
         if kind == StoreKind::File {
             if !rest.starts_with('/') {
-                return Err(format!("{scheme}://{rest}: give an absolute directory (file:///abs/dir)"));
+                return Err(format!(
+                    "{scheme}://{rest}: give an absolute directory (file:///abs/dir)"
+                ));
             }
             return Ok(ObjectSpec {
                 kind,
@@ -103,7 +107,9 @@ impl ObjectSpec {
             return Err(format!("{scheme}://{rest}: no bucket; expected {scheme}://BUCKET/PREFIX"));
         }
         if bucket.contains('@') {
-            return Err(format!("{scheme}://{rest}: credentials do not belong in the URL; use the environment (e.g. AWS_ACCESS_KEY_ID)"));
+            return Err(format!(
+                "{scheme}://{rest}: credentials do not belong in the URL; use the environment (e.g. AWS_ACCESS_KEY_ID)"
+            ));
         }
         super::keys::Keys::new(prefix).map_err(|e| format!("{scheme}://{rest}: {e}"))?;
         Ok(ObjectSpec {
@@ -175,68 +181,92 @@ fn tls_provider() {
     });
 }
 
+/// Builds a new S3 client for `spec` with filestore's timeouts, retries and
+/// request counting, letting `configure` change the builder last (credentials from
+/// an embedder's own vault, a custom signer...).
+pub(super) fn build_s3(
+    spec: &ObjectSpec,
+    configure: impl FnOnce(AmazonS3Builder) -> AmazonS3Builder,
+) -> Result<Opened, String> {
+    tls_provider();
+    let counts = Arc::new(RequestCounts::default());
+    let mut b = AmazonS3Builder::from_env()
+        .with_bucket_name(&spec.bucket)
+        .with_retry(retry())
+        .with_config(AmazonS3ConfigKey::Client(ClientConfigKey::Timeout), secs(REQUEST_TIMEOUT))
+        .with_config(
+            AmazonS3ConfigKey::Client(ClientConfigKey::ConnectTimeout),
+            secs(CONNECT_TIMEOUT),
+        )
+        .with_http_connector(CountingConnector(counts.clone()));
+    if let Some(e) = &spec.endpoint {
+        b = b.with_endpoint(e).with_allow_http(e.starts_with("http://"));
+    }
+    if let Some(r) = &spec.region {
+        b = b.with_region(r);
+    }
+    let store = configure(b)
+        .build()
+        .map_err(|e| format!("{}: {}", spec.url(), super::errors::clean(&e.to_string())))?;
+    Ok(Opened { store: Arc::new(store), counts })
+}
+
 /// Builds a new client for `spec` (not shared; see [`open_store`]).
 pub(super) fn build_store(spec: &ObjectSpec) -> Result<Opened, String> {
     tls_provider();
     let counts = Arc::new(RequestCounts::default());
     let connector = CountingConnector(counts.clone());
-    let store: Arc<dyn ObjectStore> = match spec.kind {
-        StoreKind::S3 => {
-            let mut b = AmazonS3Builder::from_env()
-                .with_bucket_name(&spec.bucket)
-                .with_retry(retry())
-                .with_config(AmazonS3ConfigKey::Client(ClientConfigKey::Timeout), secs(REQUEST_TIMEOUT))
-                .with_config(
-                    AmazonS3ConfigKey::Client(ClientConfigKey::ConnectTimeout),
-                    secs(CONNECT_TIMEOUT),
-                )
-                .with_http_connector(connector);
-            if let Some(e) = &spec.endpoint {
-                b = b.with_endpoint(e).with_allow_http(e.starts_with("http://"));
+    let store: Arc<dyn ObjectStore> =
+        match spec.kind {
+            StoreKind::S3 => return build_s3(spec, |b| b),
+            StoreKind::Gcs => {
+                let b = GoogleCloudStorageBuilder::from_env()
+                    .with_bucket_name(&spec.bucket)
+                    .with_retry(retry())
+                    .with_config(
+                        GoogleConfigKey::Client(ClientConfigKey::Timeout),
+                        secs(REQUEST_TIMEOUT),
+                    )
+                    .with_config(
+                        GoogleConfigKey::Client(ClientConfigKey::ConnectTimeout),
+                        secs(CONNECT_TIMEOUT),
+                    )
+                    .with_http_connector(connector);
+                Arc::new(b.build().map_err(|e| {
+                    format!("{}: {}", spec.url(), super::errors::clean(&e.to_string()))
+                })?)
             }
-            if let Some(r) = &spec.region {
-                b = b.with_region(r);
+            StoreKind::Azure => {
+                let mut b = MicrosoftAzureBuilder::from_env()
+                    .with_container_name(&spec.bucket)
+                    .with_retry(retry())
+                    .with_config(
+                        AzureConfigKey::Client(ClientConfigKey::Timeout),
+                        secs(REQUEST_TIMEOUT),
+                    )
+                    .with_config(
+                        AzureConfigKey::Client(ClientConfigKey::ConnectTimeout),
+                        secs(CONNECT_TIMEOUT),
+                    )
+                    .with_http_connector(connector);
+                if let Some(e) = &spec.endpoint {
+                    b = b.with_endpoint(e.clone()).with_allow_http(e.starts_with("http://"));
+                }
+                Arc::new(b.build().map_err(|e| {
+                    format!("{}: {}", spec.url(), super::errors::clean(&e.to_string()))
+                })?)
             }
-            Arc::new(b.build().map_err(|e| format!("{}: {}", spec.url(), super::errors::clean(&e.to_string())))?)
-        }
-        StoreKind::Gcs => {
-            let b = GoogleCloudStorageBuilder::from_env()
-                .with_bucket_name(&spec.bucket)
-                .with_retry(retry())
-                .with_config(GoogleConfigKey::Client(ClientConfigKey::Timeout), secs(REQUEST_TIMEOUT))
-                .with_config(
-                    GoogleConfigKey::Client(ClientConfigKey::ConnectTimeout),
-                    secs(CONNECT_TIMEOUT),
-                )
-                .with_http_connector(connector);
-            Arc::new(b.build().map_err(|e| format!("{}: {}", spec.url(), super::errors::clean(&e.to_string())))?)
-        }
-        StoreKind::Azure => {
-            let mut b = MicrosoftAzureBuilder::from_env()
-                .with_container_name(&spec.bucket)
-                .with_retry(retry())
-                .with_config(AzureConfigKey::Client(ClientConfigKey::Timeout), secs(REQUEST_TIMEOUT))
-                .with_config(
-                    AzureConfigKey::Client(ClientConfigKey::ConnectTimeout),
-                    secs(CONNECT_TIMEOUT),
-                )
-                .with_http_connector(connector);
-            if let Some(e) = &spec.endpoint {
-                b = b.with_endpoint(e.clone()).with_allow_http(e.starts_with("http://"));
+            StoreKind::File => {
+                let dir = std::path::Path::new(&spec.bucket);
+                if !dir.is_dir() {
+                    return Err(format!("{}: not a directory", spec.url()));
+                }
+                let fs = LocalFileSystem::new_with_prefix(dir)
+                    .map_err(|e| format!("{}: {e}", spec.url()))?
+                    .with_automatic_cleanup(true);
+                Arc::new(fs)
             }
-            Arc::new(b.build().map_err(|e| format!("{}: {}", spec.url(), super::errors::clean(&e.to_string())))?)
-        }
-        StoreKind::File => {
-            let dir = std::path::Path::new(&spec.bucket);
-            if !dir.is_dir() {
-                return Err(format!("{}: not a directory", spec.url()));
-            }
-            let fs = LocalFileSystem::new_with_prefix(dir)
-                .map_err(|e| format!("{}: {e}", spec.url()))?
-                .with_automatic_cleanup(true);
-            Arc::new(fs)
-        }
-    };
+        };
     Ok(Opened { store, counts })
 }
 
@@ -269,7 +299,10 @@ mod tests {
     #[test]
     fn specs_parse() {
         let s = ObjectSpec::parse("s3://bkt/team/ws/").unwrap().unwrap();
-        assert_eq!((s.kind, s.bucket.as_str(), s.prefix.as_str()), (StoreKind::S3, "bkt", "team/ws"));
+        assert_eq!(
+            (s.kind, s.bucket.as_str(), s.prefix.as_str()),
+            (StoreKind::S3, "bkt", "team/ws")
+        );
         assert_eq!(s.url(), "s3://bkt/team/ws");
         let s = ObjectSpec::parse("gs://b").unwrap().unwrap();
         assert_eq!((s.kind, s.prefix.as_str()), (StoreKind::Gcs, ""));
@@ -277,7 +310,15 @@ mod tests {
         assert_eq!(ObjectSpec::parse("file:///tmp/x").unwrap().unwrap().bucket, "/tmp/x");
         assert!(ObjectSpec::parse("./dir").is_none());
         assert!(ObjectSpec::parse("http://x").is_none());
-        for bad in ["s3://", "s3:///p", "s3://b/a/../c", "s3://b/a//c", "s3://key:secret@b/p", "s3://b/p?x=1", "file://rel"] {
+        for bad in [
+            "s3://",
+            "s3:///p",
+            "s3://b/a/../c",
+            "s3://b/a//c",
+            "s3://key:secret@b/p",
+            "s3://b/p?x=1",
+            "file://rel",
+        ] {
             assert!(ObjectSpec::parse(bad).unwrap().is_err(), "{bad}");
         }
     }

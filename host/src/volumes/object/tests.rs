@@ -96,7 +96,11 @@ fn write_rules_match_the_memory_volume() {
 fn hostile_paths_are_refused_and_odd_names_round_trip() {
     let (_t, v) = vol();
     for bad in ["/../x", "/a//b", "/a/./b", "/a\\b", "/a\nb", "/.filestore/meta/x", "rel"] {
-        assert_eq!(kind(v.write(bad, b"x", &Default::default())), ErrorKind::InvalidPath, "{bad:?}");
+        assert_eq!(
+            kind(v.write(bad, b"x", &Default::default())),
+            ErrorKind::InvalidPath,
+            "{bad:?}"
+        );
         assert_eq!(kind(v.stat(bad)), ErrorKind::InvalidPath, "{bad:?}");
     }
     let long = format!("/{}", vec!["n".repeat(250); 5].join("/"));
