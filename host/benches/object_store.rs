@@ -97,9 +97,13 @@ fn main() {
         let mut line = 0;
         while body.len() < kb * 1024 {
             if line % 97 == 13 {
-                body.push_str(&format!("needle {i} {line} the quick brown fox jumps over the lazy dog\n"));
+                body.push_str(&format!(
+                    "needle {i} {line} the quick brown fox jumps over the lazy dog\n"
+                ));
             } else {
-                body.push_str(&format!("line {line} of object {i}: lorem ipsum dolor sit amet, consectetur\n"));
+                body.push_str(&format!(
+                    "line {line} of object {i}: lorem ipsum dolor sit amet, consectetur\n"
+                ));
             }
             line += 1;
         }
@@ -161,7 +165,9 @@ fn main() {
 
     let files = s3_out["files_searched"].as_u64().unwrap_or(0);
     let lines = s3_out["total_matches"].as_u64().unwrap_or(0);
-    println!("\n{objects} objects, {mb:.1} MB, {files} searched, {lines} matching lines; median of {runs} greps after a warm-up\n");
+    println!(
+        "\n{objects} objects, {mb:.1} MB, {files} searched, {lines} matching lines; median of {runs} greps after a warm-up\n"
+    );
     println!("| measurement | filestore | baseline | ratio |");
     println!("|---|---|---|---|");
     println!(

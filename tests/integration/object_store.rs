@@ -358,7 +358,7 @@ fn tool_results_on_s3_stay_read_only_with_their_attributes() {
     let ls = ok(&mut s, "filestore_ls", json!({"path": "/tool_calls", "depth": 5}));
     assert!(ls.to_string().contains("tool_result"), "{ls}");
     let g = ok(&mut s, "filestore_grep", json!({"pattern": "42", "path": "/tool_calls"}));
-    assert_eq!(paths_of(&g["files"]), [path.clone()]);
+    assert_eq!(paths_of(&g["files"]), std::slice::from_ref(&path));
     assert_eq!(
         err(&mut s, "filestore_write", json!({"path": path, "content": "x"})).0,
         "read-only"
