@@ -113,6 +113,78 @@ fn sqlite_session(dir: &Path) -> Session {
     s
 }
 
+/// Issue 15 defect 1: `$N` binds the N-th declared parameter. SQLite numbers `$2` by
+/// its first appearance, so binding in declared order updated the wrong hotel.
+#[test]
+fn sqlite_dollar_n_binds_by_number_and_names_by_name() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("hotels.db");
+    let mut s = session_with(ToolRegistry::with_builtin_handlers());
+    load(
+        &mut s,
+        &format!(
+            r#"kind: source
+name: db
+type: sqlite
+database: {db}
+---
+kind: tool
+name: setup
+type: sqlite-sql
+source: db
+description: d
+statement: CREATE TABLE hotels (id INTEGER PRIMARY KEY, name TEXT, booked INTEGER)
+---
+kind: tool
+name: book
+type: sqlite-sql
+source: db
+description: Book a hotel.
+statement: UPDATE hotels SET booked = $2 WHERE id = $1
+parameters:
+  - {{name: hotel_id, type: integer, description: id}}
+  - {{name: booked, type: integer, description: n}}
+---
+kind: tool
+name: rename
+type: sqlite-sql
+source: db
+description: Rename a hotel.
+statement: UPDATE hotels SET name = :name WHERE id = :id
+parameters:
+  - {{name: id, type: integer, description: id}}
+  - {{name: name, type: string, description: n}}
+---
+kind: tool
+name: all
+type: sqlite-sql
+source: db
+description: Every hotel.
+statement: SELECT id, name, booked FROM hotels ORDER BY id
+"#,
+            db = db.display()
+        ),
+    );
+    assert_eq!(invoke(&mut s, "setup", json!({})).status, InvokeStatus::Completed);
+    let c = rusqlite::Connection::open(&db).unwrap();
+    c.execute_batch("INSERT INTO hotels VALUES (1, 'A', 0), (2, 'B', 0), (3, 'C', 0)").unwrap();
+    let out = invoke(&mut s, "book", json!({"hotel_id": 1, "booked": 3}));
+    assert_eq!(out.envelope["data"]["rows_affected"], 1, "{}", out.text);
+    let out = invoke(&mut s, "rename", json!({"id": 2, "name": "Bee"}));
+    assert_eq!(out.envelope["data"]["rows_affected"], 1, "{}", out.text);
+    let out = invoke(&mut s, "all", json!({}));
+    assert_eq!(
+        out.envelope["data"],
+        json!([
+            {"id": 1, "name": "A", "booked": 3},
+            {"id": 2, "name": "Bee", "booked": 0},
+            {"id": 3, "name": "C", "booked": 0}
+        ]),
+        "{}",
+        out.text
+    );
+}
+
 #[test]
 fn sqlite_binds_positionally_and_escapes_templates() {
     let tmp = tempfile::tempdir().unwrap();

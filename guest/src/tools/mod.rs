@@ -5,6 +5,7 @@
 //!   errors (its `yaml` module keeps source positions), and `migrate`;
 //! - [`params`]: parameter declarations, per-call validation, escaping and statement
 //!   templates;
+//! - [`placeholders`]: which declared parameter each SQL bind placeholder binds;
 //! - [`manifest`]: a tool's advertised spec (JSON Schema, annotations);
 //! - [`toolrefs`]: agent tool references (`tools.{provider}.{integration}.{action}.{connection}`)
 //!   and their resolution.
@@ -15,4 +16,5 @@
 pub mod config;
 pub mod manifest;
 pub mod params;
+pub mod placeholders;
 pub mod toolrefs;

@@ -2,10 +2,10 @@
 //! with the bundled library: no system SQLite needed).
 //!
 //! Source fields: `database` — the path of the database file (created if missing, as
-//! the Toolbox's SQLite source does). Tool: `statement` with positional `?`
-//! parameters. The statement arrives with template parameters already substituted by
-//! the component (after validation and escaping); plain parameters are **bound**
-//! positionally, never spliced into the SQL, so a value like `1 OR 1=1` stays data.
+//! the Toolbox's SQLite source does). Tool: `statement` with bind placeholders:
+//! `$N` and `?NNN` bind the N-th declared parameter, `:name`/`@name`/`$name` the one of
+//! that name, `?` the next by position (see `filestore_guest::tools::placeholders`). The statement arrives with template parameters already substituted by
+//! the component (after validation and escaping); plain parameters are **bound**, never spliced into the SQL, so a value like `1 OR 1=1` stays data.
 //!
 //! Results: a statement that returns columns yields a JSON array of row objects
 //! (column name → value: integers, reals, text, `null`; blobs as lowercase hex);
@@ -15,6 +15,8 @@
 use rusqlite::types::{Value as SqlValue, ValueRef};
 use rusqlite::{Connection, params_from_iter};
 use serde_json::{Map, Value, json};
+
+use filestore_guest::tools::placeholders;
 
 use crate::tools::{ToolError, ToolHandler, ToolRequest};
 
@@ -77,15 +79,19 @@ impl ToolHandler for SqliteHandler {
                 req.tool_name
             ))
         })?;
-        let expected = stmt.parameter_count();
-        if expected != req.positional.len() {
-            return Err(ToolError::InvalidArgument(format!(
-                "tool '{}': the statement has {expected} positional parameter(s) but the tool declares {}",
-                req.tool_name,
-                req.positional.len()
-            )));
-        }
-        let params = params_from_iter(req.positional.iter().map(to_sql));
+        // Which declared parameter each of SQLite's indexes binds: `$2` by its number
+        // (SQLite would number it by appearance), `:name` by name, `?` by position.
+        let names: Vec<Option<String>> = (1..=stmt.parameter_count())
+            .map(|i| stmt.parameter_name(i).map(str::to_string))
+            .collect();
+        let mut names_declared = req.positional_names();
+        // A document without names (a host-built request) binds by position.
+        names_declared.resize(req.positional.len(), String::new());
+        let declared: Vec<&str> = names_declared.iter().map(String::as_str).collect();
+        let order = placeholders::bind_sqlite(&names, &declared).map_err(|e| {
+            ToolError::InvalidArgument(format!("tool '{}': {}", req.tool_name, e.message))
+        })?;
+        let params = params_from_iter(order.iter().map(|&p| to_sql(&req.positional[p])));
         let fail = |e: rusqlite::Error| match e {
             rusqlite::Error::SqliteFailure(f, _)
                 if f.code == rusqlite::ErrorCode::OperationInterrupted =>

@@ -218,6 +218,20 @@ impl ToolRequest {
         })
     }
 
+    /// The names of the plain (`parameters`) parameters, in declared order: what
+    /// [`ToolRequest::positional`]'s values are the values of, from the tool's document.
+    pub fn positional_names(&self) -> Vec<String> {
+        self.config
+            .get("parameters")
+            .and_then(Value::as_array)
+            .map(|ps| {
+                ps.iter()
+                    .map(|p| p.get("name").and_then(Value::as_str).unwrap_or("").to_string())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
     /// Time left before [`ToolRequest::deadline`] (zero when past).
     pub fn time_left(&self) -> Duration {
         self.deadline.saturating_duration_since(Instant::now())

@@ -8,9 +8,42 @@ use super::*;
 use crate::tools::manifest;
 use crate::tools::params::{ParamType, VerifiedClaims};
 
-const V2_EXAMPLE: &str = include_str!("../../../tests-data/toolbox-v2-example.yaml");
-const V1_EXAMPLE: &str = include_str!("../../../tests-data/toolbox-v1-example.yaml");
-const PARAMS_EXAMPLE: &str = include_str!("../../../tests-data/toolbox-parameters-example.yaml");
+/// The examples verbatim from Toolbox's documentation. Some declare parameters their
+/// statements never bind (which Toolbox's drivers refuse when the tool is called):
+/// [`upstream_examples_declare_parameters_their_statements_never_bind`] shows them
+/// refused at load; the other tests use them with the statements made to match.
+const V2_VERBATIM: &str = include_str!("../../../tests-data/toolbox-v2-example.yaml");
+const V1_VERBATIM: &str = include_str!("../../../tests-data/toolbox-v1-example.yaml");
+const PARAMS_VERBATIM: &str = include_str!("../../../tests-data/toolbox-parameters-example.yaml");
+const UNBOUND_STATEMENT: &str = "SELECT * FROM SQL_STATEMENT;";
+const BOUND_STATEMENT: &str = "SELECT * FROM t WHERE country = $1;";
+const UNBOUND_AIRLINES: &str = "ANY($1);";
+const BOUND_AIRLINES: &str = "ANY($1) AND $2::jsonb IS NOT NULL AND $3::jsonb IS NOT NULL;";
+
+static V2_EXAMPLE: std::sync::LazyLock<String> =
+    std::sync::LazyLock::new(|| V2_VERBATIM.replace(UNBOUND_STATEMENT, BOUND_STATEMENT));
+static V1_EXAMPLE: std::sync::LazyLock<String> =
+    std::sync::LazyLock::new(|| V1_VERBATIM.replace(UNBOUND_STATEMENT, BOUND_STATEMENT));
+static PARAMS_EXAMPLE: std::sync::LazyLock<String> =
+    std::sync::LazyLock::new(|| PARAMS_VERBATIM.replace(UNBOUND_AIRLINES, BOUND_AIRLINES));
+
+#[test]
+fn upstream_examples_declare_parameters_their_statements_never_bind() {
+    for (text, tool, param) in [
+        (V2_VERBATIM, "example_tool", "country"),
+        (V1_VERBATIM, "example_tool", "country"),
+        (PARAMS_VERBATIM, "search_preferred_airlines", "execution_context"),
+    ] {
+        let errs = errors(&[("tools.yaml", text)]);
+        assert_eq!(errs.len(), 1, "{errs:?}");
+        let e = &errs[0];
+        assert_eq!(
+            (e.kind, e.field.as_deref()),
+            (ConfigErrorKind::InvalidTemplate, Some("statement"))
+        );
+        assert!(e.message.contains(&format!("tool '{tool}': parameter '{param}'")), "{e}");
+    }
+}
 const RUNNABLE: &str = include_str!("../../../tests-data/runnable.yaml");
 
 fn load1(text: &str) -> std::result::Result<Config, Vec<ConfigError>> {
@@ -26,7 +59,7 @@ fn errors(files: &[(&str, &str)]) -> Vec<ConfigError> {
 
 #[test]
 fn seed_v2_example_loads_and_postgres_is_not_runnable() {
-    let cfg = load1(V2_EXAMPLE).unwrap();
+    let cfg = load1(&V2_EXAMPLE).unwrap();
     assert_eq!(cfg.sources().len(), 1);
     assert_eq!(cfg.sources()[0].source_type, "cloud-sql-postgres");
     assert_eq!(cfg.sources()[0].fields["password"], "my_pass");
@@ -35,7 +68,7 @@ fn seed_v2_example_loads_and_postgres_is_not_runnable() {
     assert_eq!(names, ["example_tool", "example_tool_2"]);
     let t = cfg.tool("example_tool").unwrap();
     assert_eq!(t.tool_type, "postgres-sql");
-    assert_eq!(t.statement.as_deref(), Some("SELECT * FROM SQL_STATEMENT;"));
+    assert_eq!(t.statement.as_deref(), Some(BOUND_STATEMENT));
     assert_eq!(t.parameters[0].name, "country");
     assert_eq!(
         t.location,
@@ -57,7 +90,7 @@ fn seed_v2_example_loads_and_postgres_is_not_runnable() {
 
 #[test]
 fn parameter_reference_examples_load() {
-    let cfg = load1(PARAMS_EXAMPLE).unwrap();
+    let cfg = load1(&PARAMS_EXAMPLE).unwrap();
     assert_eq!(cfg.tools().len(), 5);
     assert!(cfg.tools().iter().all(|t| !cfg.is_runnable(t)));
     let t = cfg.tool("search_preferred_airlines").unwrap();
@@ -81,7 +114,7 @@ fn parameter_reference_examples_load() {
 
 #[test]
 fn calls_of_loaded_tools() {
-    let cfg = load1(PARAMS_EXAMPLE).unwrap();
+    let cfg = load1(&PARAMS_EXAMPLE).unwrap();
     let none = VerifiedClaims::new();
     let t = cfg.tool("select_columns_from_table").unwrap();
     let call = t
@@ -189,8 +222,8 @@ fn http_path_values_are_percent_encoded() {
 
 #[test]
 fn v1_converts_to_the_same_v2_preserving_order() {
-    let v1 = load1(V1_EXAMPLE).unwrap();
-    let v2 = load1(V2_EXAMPLE).unwrap();
+    let v1 = load1(&V1_EXAMPLE).unwrap();
+    let v2 = load1(&V2_EXAMPLE).unwrap();
     let migrated = v1.to_v2_yaml();
     assert_eq!(migrated, v2.to_v2_yaml());
     let expected = "\
@@ -214,7 +247,7 @@ name: example_tool
 type: postgres-sql
 source: my-pg-instance
 description: some description
-statement: SELECT * FROM SQL_STATEMENT;
+statement: SELECT * FROM t WHERE country = $1;
 parameters:
   - name: country
     type: string
@@ -252,7 +285,7 @@ tools:
 
 #[test]
 fn migrate_keeps_multiline_statements_and_order() {
-    let cfg = load1(PARAMS_EXAMPLE).unwrap();
+    let cfg = load1(&PARAMS_EXAMPLE).unwrap();
     let text = cfg.to_v2_yaml();
     let again = load1(&text).unwrap();
     assert_eq!(again.to_v2_yaml(), text);
@@ -336,6 +369,10 @@ config_errors! {
         [(E::DuplicateName, "b.yaml", 1, 2, 3, Some("name"), "duplicate source name 'db' (first defined at a.yaml")];
     same_name_in_different_kinds_is_fine_but_tools_clash: ["t.yaml" => &format!("{SRC}---\nkind: toolset\nname: db\ntools: []\n---\nkind: toolset\nname: db\ntools: []\n")] =>
         [(E::DuplicateName, "t.yaml", 3, 11, 7, Some("name"), "duplicate toolset name 'db'")];
+    placeholder_beyond_declared_names_its_line: ["t.yaml" => &format!("{SRC}---\nkind: tool\nname: t\ntype: sqlite-sql\nsource: db\ndescription: d\nparameters:\n  - {{name: a, type: string, description: x}}\nstatement: |\n  SELECT *\n  FROM t WHERE a = $1\n    AND b = $2\n")] =>
+        [(E::InvalidTemplate, "t.yaml", 2, 16, 13, Some("statement"), "tool 't': placeholder $2 binds parameter 2 but the tool declares 1 parameter(s)")];
+    placeholder_gap_is_refused: ["t.yaml" => &format!("{SRC}---\nkind: tool\nname: t\ntype: postgres-sql\nsource: db\ndescription: d\nparameters:\n  - {{name: a, type: string, description: x}}\n  - {{name: b, type: string, description: x}}\nstatement: SELECT $2, $2\n")] =>
+        [(E::InvalidTemplate, "t.yaml", 2, 14, 12, Some("statement"), "parameter 'a' (number 1 in declared order) is bound by no placeholder")];
     tool_names_missing_source: ["t.yaml" => "kind: tool\nname: t\ntype: sqlite-sql\nsource: nope\ndescription: d\nstatement: S\n"] =>
         [(E::MissingSource, "t.yaml", 1, 4, 9, Some("source"), "tool 't' names source 'nope', which is not defined")];
     toolset_names_missing_tool: ["t.yaml" => "kind: toolset\nname: s\ntools:\n  - a\n  - b\n---\nkind: tool\nname: a\ntype: custom\ndescription: d\n"] =>
@@ -400,7 +437,7 @@ config_errors! {
          (E::InvalidValue, "t.yaml", 2, 24, 29, Some("parameters[11].items"), "'items' applies to array parameters"),
          (E::InvalidValue, "t.yaml", 2, 25, 39, Some("parameters[12].default"), "default of 'm' is invalid: value 7 is not one of the allowed values (1, 2)"),
          (E::InvalidValue, "t.yaml", 2, 26, 5, Some("parameters[13]"), "a parameter must be a mapping, got a string")];
-    duplicate_parameter_names: ["t.yaml" => &format!("{SRC}---\nkind: tool\nname: t\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: SELECT {{{{.a}}}}\nparameters:\n  - {{name: a, type: string}}\ntemplateParameters:\n  - {{name: a, type: string}}\n")] =>
+    duplicate_parameter_names: ["t.yaml" => &format!("{SRC}---\nkind: tool\nname: t\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: SELECT ? {{{{.a}}}}\nparameters:\n  - {{name: a, type: string}}\ntemplateParameters:\n  - {{name: a, type: string}}\n")] =>
         [(E::DuplicateName, "t.yaml", 2, 15, 5, Some("templateParameters[0]"), "parameter 'a' is already declared at parameters[0]")];
     missing_auth_services: ["t.yaml" => &format!("{SRC}---\nkind: tool\nname: t\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: S\nauthRequired: [g]\nparameters:\n  - name: u\n    type: string\n    authServices:\n      - {{name: h, field: sub}}\n      - {{name: g}}\n")] =>
         [(E::MissingAuthService, "t.yaml", 2, 12, 16, Some("authRequired[0]"), "tool 't' names auth service 'g', which is not defined"),

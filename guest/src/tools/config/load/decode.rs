@@ -306,6 +306,22 @@ pub(super) fn decode_tool(
         if parameters.iter().any(|p| p.role == ParamRole::Template) {
             check_template(ctx, statement, *m, "statement", &parameters, ParamRole::Template);
         }
+        if let Some(dialect) = tool_type.as_deref().and_then(placeholders::Dialect::of_tool_type) {
+            let declared: Vec<&str> = parameters
+                .iter()
+                .filter(|p| p.role == ParamRole::Parameter)
+                .map(|p| p.name.as_str())
+                .collect();
+            if let Err(e) = placeholders::check(statement, dialect, &declared) {
+                let at = e.offset.map_or(*m, |o| line_of(ctx, *m, statement, o));
+                ctx.err(
+                    K::InvalidTemplate,
+                    at,
+                    Some("statement"),
+                    format!("{user}: {}", e.message),
+                );
+            }
+        }
     } else if let Some(p) = parameters.iter().find(|p| p.role == ParamRole::Template) {
         ctx.err(
             K::InvalidTemplate,
@@ -457,4 +473,26 @@ impl<'n> Fields<'n> {
             );
         }
     }
+}
+
+/// The position of byte `offset` of a scalar's `text` whose value starts at `mark`.
+/// Only a literal block scalar (`|`) keeps its lines as written: its content starts
+/// on the line below the indicator, each line indented alike, so line k of the text
+/// is found exactly. Other styles fold lines, so they point at the scalar's start.
+fn line_of(ctx: &Ctx<'_>, mark: Mark, text: &str, offset: usize) -> Mark {
+    let source: Vec<&str> = ctx.text.lines().collect();
+    // The scalar's mark is its first content line; the line above ends in the
+    // indicator (`|`, `|-`, `|+`, `|2`..., maybe a comment after it).
+    let above = mark.line.checked_sub(2).and_then(|i| source.get(i)).copied().unwrap_or("");
+    let above = above.split(" #").next().unwrap_or("").trim_end();
+    let literal = above.rsplit([' ', ':']).next().is_some_and(|t| t.starts_with('|'));
+    if !literal {
+        return mark;
+    }
+    let before = &text[..offset.min(text.len())];
+    let k = before.matches('\n').count();
+    let column = before.rfind('\n').map_or(before.len(), |n| before.len() - n - 1);
+    let line = mark.line + k;
+    let indent = mark.column.saturating_sub(1);
+    Mark { line, column: indent + column + 1 }
 }

@@ -22,6 +22,7 @@ use super::{
 use crate::tools::params::{
     self, AuthField, Escape, ParamRole, ParamType, Parameter, Template, TemplatePart, ValueMatcher,
 };
+use crate::tools::placeholders;
 use crate::vfs::limits::MAX_CONFIG_BYTES;
 
 /// Statement tool types whose fields are known exactly.
@@ -61,6 +62,8 @@ struct State {
 /// Where errors go: the file and document being decoded.
 struct Ctx<'a> {
     file: &'a str,
+    /// The file's text, to point inside multi-line scalars (see `decode::line_of`).
+    text: &'a str,
     document: usize,
     errors: &'a mut Vec<ConfigError>,
 }
@@ -108,7 +111,7 @@ pub(super) fn load<'a>(
 }
 
 fn load_file(state: &mut State, file: &str, text: &str) {
-    let mut ctx = Ctx { file, document: 1, errors: &mut state.errors };
+    let mut ctx = Ctx { file, text, document: 1, errors: &mut state.errors };
     if text.len() > MAX_CONFIG_BYTES {
         ctx.err(
             K::TooLarge,
@@ -132,11 +135,11 @@ fn load_file(state: &mut State, file: &str, text: &str) {
         let Some(root) = doc.root else { continue };
         let mut decoded = Vec::new();
         {
-            let mut ctx = Ctx { file, document: doc.index, errors: &mut state.errors };
+            let mut ctx = Ctx { file, text, document: doc.index, errors: &mut state.errors };
             split_document(&mut ctx, &root, &mut decoded);
         }
         for raw in decoded {
-            let mut ctx = Ctx { file, document: doc.index, errors: &mut state.errors };
+            let mut ctx = Ctx { file, text, document: doc.index, errors: &mut state.errors };
             let mut refs = Vec::new();
             let resource = decode_resource(&mut ctx, &raw, &mut refs);
             register(state, file, doc.index, raw, resource, refs);
@@ -345,7 +348,7 @@ fn register(
     resource: Option<Resource>,
     refs: Vec<Ref>,
 ) {
-    let mut ctx = Ctx { file, document, errors: &mut state.errors };
+    let mut ctx = Ctx { file, text: "", document, errors: &mut state.errors };
     let Some((name, name_mark)) = raw.name else {
         ctx.err(
             K::MissingField,

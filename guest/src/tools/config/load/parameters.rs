@@ -329,7 +329,7 @@ pub(crate) fn decode_parameters(
     field: &str,
 ) -> Result<Vec<Parameter>, Vec<ConfigError>> {
     let mut errors = Vec::new();
-    let mut ctx = Ctx { file, document: 1, errors: &mut errors };
+    let mut ctx = Ctx { file, text: "", document: 1, errors: &mut errors };
     let mut out: Vec<Parameter> = Vec::new();
     let Y::Seq(items) = &node.value else {
         ctx.err(
