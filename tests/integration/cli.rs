@@ -148,8 +148,8 @@ fn closed_stdout_ends_quietly() {
                 .map(String::from)
                 .to_vec(),
         ),
-        ("check", vec!["check".into(), data("toolbox-v2-example.yaml")]),
-        ("migrate", vec!["migrate".into(), data("toolbox-v1-example.yaml")]),
+        ("check", vec!["check".into(), data("toolbox-v2-example-bound.yaml")]),
+        ("migrate", vec!["migrate".into(), data("toolbox-v1-example-bound.yaml")]),
     ];
     for (name, args) in runs {
         let (reader, writer) = std::io::pipe().unwrap();

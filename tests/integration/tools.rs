@@ -649,13 +649,15 @@ fn data(name: &str) -> String {
 
 #[test]
 fn cli_check_reports_unrunnable_tools_and_located_errors() {
-    let out = filestore().args(["check", &data("toolbox-v2-example.yaml")]).output().unwrap();
+    let out = filestore().args(["check", &data("toolbox-v2-example-bound.yaml")]).output().unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(stdout.contains("2 tools"), "{stdout}");
     assert!(stdout.contains("'example_tool' (postgres-sql): valid, but not runnable"), "{stdout}");
-    let strict =
-        filestore().args(["check", "--strict", &data("toolbox-v2-example.yaml")]).output().unwrap();
+    let strict = filestore()
+        .args(["check", "--strict", &data("toolbox-v2-example-bound.yaml")])
+        .output()
+        .unwrap();
     assert_eq!(strict.status.code(), Some(2));
     let ok = filestore().args(["check", "--strict", &data("runnable.yaml")]).output().unwrap();
     assert!(ok.status.success(), "{}", String::from_utf8_lossy(&ok.stdout));
@@ -672,17 +674,19 @@ fn cli_check_reports_unrunnable_tools_and_located_errors() {
 
 #[test]
 fn cli_migrate_writes_v2() {
-    let out = filestore().args(["migrate", &data("toolbox-v1-example.yaml")]).output().unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let v1 = data("toolbox-v1-example-bound.yaml");
+    let v1 = v1.as_str();
+    let out = filestore().args(["migrate", v1]).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let v2 = String::from_utf8_lossy(&out.stdout).to_string();
-    assert!(v2.contains("kind: tools\nname: example_tool\ntype: postgres-sql"), "{v2}");
+    // Singular kinds: Toolbox >= v0.31 refuses the plural ones.
+    assert!(v2.starts_with("kind: source\n"), "{v2}");
+    assert!(v2.contains("kind: tool\nname: example_tool\ntype: postgres-sql"), "{v2}");
+    assert!(!v2.contains("kind: tools") && !v2.contains("kind: sources"), "{v2}");
     assert!(v2.contains("\n---\n"));
-    let tmp = tempfile::tempdir().unwrap();
     let dest = tmp.path().join("v2.yaml");
-    let out = filestore()
-        .args(["migrate", &data("toolbox-v1-example.yaml"), "-o", dest.to_str().unwrap()])
-        .output()
-        .unwrap();
+    let out = filestore().args(["migrate", v1, "-o", dest.to_str().unwrap()]).output().unwrap();
     assert!(out.status.success());
     assert_eq!(std::fs::read_to_string(&dest).unwrap(), v2);
     // The v2 output checks clean.

@@ -122,7 +122,8 @@ impl ResourceKind {
         }
     }
 
-    /// The plural spelling (also the v1 section name), written by [`Config::to_v2_yaml`].
+    /// The plural spelling (also the v1 section name): read, never written (Toolbox
+    /// ≥ v0.31 refuses it; [`Config::to_v2_yaml`] writes [`ResourceKind::as_str`]).
     pub fn plural(self) -> &'static str {
         match self {
             ResourceKind::Source => "sources",

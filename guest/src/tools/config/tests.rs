@@ -193,7 +193,7 @@ fn runnable_tools_and_manifests() {
     );
     assert_eq!(call.statement, None);
     assert_eq!(call.path.as_deref(), Some("/docs/search"));
-    assert_eq!(http.document["kind"], "tools");
+    assert_eq!(http.document["kind"], "tool");
     assert_eq!(http.document["method"], "get");
     let keys: Vec<&String> = http.document.keys().take(4).collect();
     assert_eq!(keys, ["kind", "name", "type", "source"]);
@@ -227,7 +227,7 @@ fn v1_converts_to_the_same_v2_preserving_order() {
     let migrated = v1.to_v2_yaml();
     assert_eq!(migrated, v2.to_v2_yaml());
     let expected = "\
-kind: sources
+kind: source
 name: my-pg-instance
 type: cloud-sql-postgres
 project: my-project
@@ -237,12 +237,12 @@ database: my_db
 user: my_user
 password: my_pass
 ---
-kind: authServices
+kind: authService
 name: my-google-auth
 type: google
 clientId: testing-id
 ---
-kind: tools
+kind: tool
 name: example_tool
 type: postgres-sql
 source: my-pg-instance
@@ -253,14 +253,14 @@ parameters:
     type: string
     description: some description
 ---
-kind: tools
+kind: tool
 name: example_tool_2
 type: postgres-sql
 source: my-pg-instance
 description: returning the number one
 statement: SELECT 1;
 ---
-kind: toolsets
+kind: toolset
 name: example_toolset
 tools:
   - example_tool
@@ -425,7 +425,7 @@ config_errors! {
 ")] =>
         [(E::InvalidValue, "t.yaml", 2, 13, 21, Some("parameters[0].type"), "unknown parameter type 'strng'"),
          (E::MissingField, "t.yaml", 2, 14, 5, Some("parameters[1].items"), "array parameter 'b' needs 'items'"),
-         (E::InvalidValue, "t.yaml", 2, 15, 38, Some("parameters[2].escape"), "'escape' applies to string parameters and arrays of strings; 'c' is integer"),
+         (E::InvalidValue, "t.yaml", 2, 15, 38, Some("parameters[2].escape"), "'escape' applies to template parameters (templateParameters)"),
          (E::InvalidValue, "t.yaml", 2, 16, 29, Some("parameters[3].minValue"), "'minValue' applies to integer and float parameters"),
          (E::InvalidValue, "t.yaml", 2, 17, 39, Some("parameters[4].default"), "default of 'e' is invalid: expected integer, got number 1.5"),
          (E::InvalidName, "t.yaml", 2, 18, 12, Some("parameters[5].name"), "invalid parameter name 'f g'"),
@@ -437,6 +437,8 @@ config_errors! {
          (E::InvalidValue, "t.yaml", 2, 24, 29, Some("parameters[11].items"), "'items' applies to array parameters"),
          (E::InvalidValue, "t.yaml", 2, 25, 39, Some("parameters[12].default"), "default of 'm' is invalid: value 7 is not one of the allowed values (1, 2)"),
          (E::InvalidValue, "t.yaml", 2, 26, 5, Some("parameters[13]"), "a parameter must be a mapping, got a string")];
+    escape_on_a_bound_parameter_is_refused: ["t.yaml" => &format!("{SRC}---\nkind: tool\nname: t\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: INSERT INTO t VALUES (?)\nparameters:\n  - {{name: a, type: string, description: x, escape: single-quotes}}\n")] =>
+        [(E::InvalidValue, "t.yaml", 2, 13, 53, Some("parameters[0].escape"), "'a' is declared in parameters, so its value is bound as data and never needs escaping")];
     duplicate_parameter_names: ["t.yaml" => &format!("{SRC}---\nkind: tool\nname: t\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: SELECT ? {{{{.a}}}}\nparameters:\n  - {{name: a, type: string}}\ntemplateParameters:\n  - {{name: a, type: string}}\n")] =>
         [(E::DuplicateName, "t.yaml", 2, 15, 5, Some("templateParameters[0]"), "parameter 'a' is already declared at parameters[0]")];
     missing_auth_services: ["t.yaml" => &format!("{SRC}---\nkind: tool\nname: t\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: S\nauthRequired: [g]\nparameters:\n  - name: u\n    type: string\n    authServices:\n      - {{name: h, field: sub}}\n      - {{name: g}}\n")] =>

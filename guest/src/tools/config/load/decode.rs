@@ -184,6 +184,7 @@ pub(super) fn decode_tool(
     };
 
     let mut parameters: Vec<Parameter> = Vec::new();
+    let errors_before_parameters = ctx.errors.len();
     let mut declared_at: HashMap<String, String> = HashMap::new();
     for role in ParamRole::ALL {
         let http_role = !matches!(role, ParamRole::Parameter | ParamRole::Template);
@@ -306,7 +307,12 @@ pub(super) fn decode_tool(
         if parameters.iter().any(|p| p.role == ParamRole::Template) {
             check_template(ctx, statement, *m, "statement", &parameters, ParamRole::Template);
         }
-        if let Some(dialect) = tool_type.as_deref().and_then(placeholders::Dialect::of_tool_type) {
+        // A parameter refused above is missing from the list: matching placeholders
+        // against the rest would only report the same mistake again.
+        let parameters_ok = ctx.errors.len() == errors_before_parameters;
+        if let Some(dialect) = tool_type.as_deref().and_then(placeholders::Dialect::of_tool_type)
+            && parameters_ok
+        {
             let declared: Vec<&str> = parameters
                 .iter()
                 .filter(|p| p.role == ParamRole::Parameter)

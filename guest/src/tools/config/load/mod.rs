@@ -382,7 +382,7 @@ fn register(
     state.refs.extend(refs);
     let Some(resource) = resource else { return };
     let mut doc = Map::new();
-    doc.insert("kind".into(), Value::String(raw.kind.plural().into()));
+    doc.insert("kind".into(), Value::String(raw.kind.as_str().into()));
     doc.insert("name".into(), Value::String(name.clone()));
     for e in &raw.body {
         doc.insert(e.key.clone(), e.value.to_json());

@@ -212,6 +212,10 @@ pub(super) fn decode_param(
     if let Some((v, m)) = f.string(ctx, "escape") {
         let string_items = p.items.as_ref().is_some_and(|i| i.param_type == ParamType::String);
         match Escape::parse(&v) {
+            // Toolbox defines `escape` for template parameters, whose values are
+            // spliced into the statement. A bound value is data: quoting it would
+            // store `'it''s'` for `it's`, so it is refused rather than ignored.
+            Some(_) if role != ParamRole::Template => ctx.err(K::InvalidValue, m, Some(&f.path("escape")), format!("'escape' applies to template parameters (templateParameters), whose values are spliced into the statement; '{}' is declared in {}, so its value is bound as data and never needs escaping: remove 'escape'", p.name, role.field())),
             Some(e) if t == ParamType::String || string_items => p.escape = Some(e),
             Some(_) => ctx.err(K::InvalidValue, m, Some(&f.path("escape")), format!("'escape' applies to string parameters and arrays of strings; '{}' is {t}", p.name)),
             None => ctx.err(K::InvalidValue, m, Some(&f.path("escape")), format!("unknown escape '{}' (expected single-quotes, double-quotes, backticks or square-brackets)", short(&v))),
