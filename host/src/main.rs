@@ -471,12 +471,44 @@ mod tools_cli {
         }
     }
 
+    /// Every `${VAR}` the configuration references (in sources, and in tools'
+    /// handler fields) that this process's environment does not set and that has no
+    /// default: one message per variable, naming where it is used.
+    fn missing_variables(paths: &[PathBuf], report: &ConfigReport) -> Vec<String> {
+        let env = |k: &str| std::env::var(k).ok();
+        let mut out = Vec::new();
+        if let Err(e) = filestore::tools::resolve_sources(&report.sources, &|_| true, &env) {
+            out.extend(e.to_string().split("; ").map(String::from));
+        }
+        let Ok(files) = read_files(paths) else { return out };
+        let native: Vec<(&str, &str)> =
+            files.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
+        if let Ok(c) = filestore_guest::tools::config::Config::load(&native) {
+            out.extend(filestore::tools::env::missing_variables(c.tools(), &env));
+        }
+        out
+    }
+
     /// `filestore check FILE...`.
     pub fn check(paths: &[PathBuf], strict: bool) -> ExitCode {
         let report = match checked(paths) {
             Ok(r) => r,
             Err(code) => return code,
         };
+        // A variable the first call would miss fails the check, not that call.
+        let missing = missing_variables(paths, &report);
+        if !missing.is_empty() {
+            for m in &missing {
+                eprintln!("error[config]: {m}");
+            }
+            eprintln!(
+                "{} unset environment variable{}: set {}, or give a ${{VAR:default}}",
+                missing.len(),
+                if missing.len() == 1 { "" } else { "s" },
+                if missing.len() == 1 { "it" } else { "them" }
+            );
+            return ExitCode::FAILURE;
+        }
         super::emit(&report.rendered);
         let not_runnable = report.tools.iter().filter(|t| !t.runnable).count();
         if not_runnable > 0 {

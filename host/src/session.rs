@@ -512,13 +512,43 @@ impl Session {
             .filter(|t| t.runnable || host.handles(&t.tool_type))
             .filter_map(|t| t.source.clone())
             .collect();
-        let sources =
-            resolve_sources(&report.sources, &|n| needed.contains(n), env).map_err(|e| {
-                Error::Filestore(filestore_guest::error::Error::new(
-                    filestore_guest::error::ErrorKind::InvalidArgument,
-                    e.to_string(),
-                ))
-            })?;
+        let invalid = |m: String| {
+            Error::Filestore(filestore_guest::error::Error::new(
+                filestore_guest::error::ErrorKind::InvalidArgument,
+                m,
+            ))
+        };
+        // The handler fields' `${VAR}` references of the tools this host runs, from
+        // the same files parsed natively (the component keeps no secrets to give).
+        let runnable: std::collections::HashSet<&str> = report
+            .tools
+            .iter()
+            .filter(|t| t.runnable || host.handles(&t.tool_type))
+            .map(|t| t.name.as_str())
+            .collect();
+        let native: Vec<(&str, &str)> =
+            files.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
+        let tools: Vec<filestore_guest::tools::config::ToolConfig> =
+            filestore_guest::tools::config::Config::load(&native)
+                .map(|c| {
+                    c.tools()
+                        .iter()
+                        .filter(|t| runnable.contains(t.name.as_str()))
+                        .cloned()
+                        .collect()
+                })
+                .unwrap_or_default();
+        let mut problems = Vec::new();
+        let sources = resolve_sources(&report.sources, &|n| needed.contains(n), env)
+            .map_err(|e| problems.push(e.to_string()))
+            .ok();
+        let tool_env = crate::tools::env::ToolEnv::resolve(&tools, env)
+            .map_err(|e| problems.push(e.to_string()))
+            .ok();
+        let (Some(mut sources), Some(tool_env)) = (sources, tool_env) else {
+            return Err(invalid(problems.join("; ")));
+        };
+        sources.set_tool_env(tool_env);
         let report = match self.check_or_load(files, true)? {
             Ok(r) => r,
             Err(e) => return Ok(Err(e)),

@@ -424,6 +424,111 @@ fn http_tool_reaches_a_loopback_server_within_its_allow_list() {
     assert_eq!(seen.lock().unwrap().len(), 1, "nothing was sent");
 }
 
+/// Issue 15 defects 2 and 3: `${VAR}` in a tool's handler fields (headers, path,
+/// requestBody, statement) is resolved by the host when the call runs, never inside
+/// the component; an unset variable without default fails the load naming it and
+/// the tool; an argument cannot smuggle a reference into a statement that has them.
+#[test]
+fn tool_field_variables_resolve_in_the_host() {
+    let (port, seen) = http_server("200 OK", r#"{"ok": true}"#);
+    let yaml = format!(
+        r#"kind: source
+name: api
+type: http
+baseUrl: http://127.0.0.1:{port}
+---
+kind: tool
+name: search
+type: http
+source: api
+method: POST
+path: /search?pet=${{PET:cat}}&v=${{API_VERSION}}
+headers:
+  Authorization: Bearer ${{TOOL_KEY}}
+requestBody: |
+  {{"who": "${{WHO:nobody}}", "q": "{{{{.q}}}}"}}
+description: Search pets.
+bodyParams:
+  - name: q
+    type: string
+---
+kind: source
+name: db
+type: sqlite
+database: {db}
+---
+kind: tool
+name: greet
+type: sqlite-sql
+source: db
+description: Greets.
+statement: SELECT '${{GREETING}}' || ' ' || {{{{.who}}}} AS g
+templateParameters:
+  - name: who
+    type: string
+    escape: single-quotes
+"#,
+        db = tempfile::tempdir().unwrap().keep().join("g.db").display()
+    );
+    let env = |k: &str| match k {
+        "TOOL_KEY" => Some("tk-secret-987".to_string()),
+        "API_VERSION" => Some("2".to_string()),
+        "GREETING" => Some("hello".to_string()),
+        _ => None,
+    };
+    let files = vec![("tools.yaml".to_string(), yaml.clone())];
+    let mut s = session_with(ToolRegistry::with_builtin_handlers());
+    s.load_config_with_env(&files, &env).unwrap().unwrap();
+    let out = invoke(&mut s, "search", json!({"q": "${TOOL_KEY}"}));
+    assert_eq!(out.status, InvokeStatus::Completed, "{}", out.text);
+    let head = seen.lock().unwrap()[0].clone();
+    assert!(head.starts_with("POST /search?pet=cat&v=2 HTTP/1.1"), "{head}");
+    assert!(head.to_ascii_lowercase().contains("authorization: bearer tk-secret-987"), "{head}");
+    // The configured reference resolved; the argument's `${TOOL_KEY}` stayed text.
+    assert!(head.ends_with("{\"who\": \"nobody\", \"q\": \"${TOOL_KEY}\"}\n"), "{head}");
+    let specs = serde_json::to_string(&s.tool_specs().unwrap()).unwrap();
+    assert!(!specs.contains("tk-secret") && !out.envelope.to_string().contains("tk-secret"));
+
+    let out = invoke(&mut s, "greet", json!({"who": "Ada"}));
+    assert_eq!(out.envelope["data"], json!([{"g": "hello Ada"}]), "{}", out.text);
+    let out = invoke(&mut s, "greet", json!({"who": "${GREETING}"}));
+    assert_eq!(out.envelope["error"]["code"], "invalid-argument", "{}", out.text);
+    assert!(out.text.contains("argument who contains '${'"), "{}", out.text);
+
+    // Unset without default: the load fails naming the variable and the tool.
+    let mut s = session_with(ToolRegistry::with_builtin_handlers());
+    let e = s
+        .load_config_with_env(&files, &|k| (k != "API_VERSION").then(|| env(k)).flatten())
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("environment variable 'API_VERSION' is not set"), "{e}");
+    assert!(e.contains("tool 'search' field 'path' (tools.yaml: document 2"), "{e}");
+
+    // `filestore check` fails the same way, and passes once it is set.
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("tools.yaml");
+    std::fs::write(&path, &yaml).unwrap();
+    let out = filestore()
+        .args(["check", path.to_str().unwrap()])
+        .env_remove("API_VERSION")
+        .env("TOOL_KEY", "x")
+        .env("GREETING", "x")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("'API_VERSION' is not set") && err.contains("tool 'search'"), "{err}");
+    assert!(!err.contains("PET") && !err.contains("WHO"), "defaults are not missing: {err}");
+    let out = filestore()
+        .args(["check", path.to_str().unwrap()])
+        .env("API_VERSION", "2")
+        .env("TOOL_KEY", "x")
+        .env("GREETING", "x")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
 #[test]
 fn http_errors_and_missing_variables_are_clear() {
     let (port, _) = http_server("500 Internal Server Error", r#"{"error": "db down"}"#);
@@ -659,7 +764,11 @@ fn cli_check_reports_unrunnable_tools_and_located_errors() {
         .output()
         .unwrap();
     assert_eq!(strict.status.code(), Some(2));
-    let ok = filestore().args(["check", "--strict", &data("runnable.yaml")]).output().unwrap();
+    let ok = filestore()
+        .args(["check", "--strict", &data("runnable.yaml")])
+        .env("API_KEY", "k")
+        .output()
+        .unwrap();
     assert!(ok.status.success(), "{}", String::from_utf8_lossy(&ok.stdout));
 
     let tmp = tempfile::tempdir().unwrap();
@@ -683,7 +792,7 @@ fn cli_migrate_writes_v2() {
     // Singular kinds: Toolbox >= v0.31 refuses the plural ones.
     assert!(v2.starts_with("kind: source\n"), "{v2}");
     assert!(v2.contains("kind: tool\nname: example_tool\ntype: postgres-sql"), "{v2}");
-    assert!(!v2.contains("kind: tools") && !v2.contains("kind: sources"), "{v2}");
+    assert!(!v2.contains("kind: tools\n") && !v2.contains("kind: sources\n"), "{v2}");
     assert!(v2.contains("\n---\n"));
     let dest = tmp.path().join("v2.yaml");
     let out = filestore().args(["migrate", v1, "-o", dest.to_str().unwrap()]).output().unwrap();

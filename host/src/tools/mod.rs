@@ -171,9 +171,12 @@ pub fn results_mount() -> crate::session::MountSpec {
     .read_only()
 }
 
+pub mod env;
 mod sources;
 
-pub use sources::{MIN_REDACTED_LEN, Secret, Source, SourceSet, UnresolvedSource, resolve_sources};
+pub use sources::{
+    MIN_REDACTED_LEN, Secret, Source, SourceSet, UnresolvedSource, redact, resolve_sources,
+};
 
 // ---- handlers ------------------------------------------------------------------
 
@@ -389,12 +392,13 @@ impl ToolRegistry {
             ))
         })?;
         let tool = request.tool_name.clone();
-        // Every error leaves through `redact`: no message may carry a resolved secret.
-        let source = request.source.clone();
-        let redact = |e: ToolError| match &source {
-            Some(s) => e.map_message(|m| s.redact(&m)),
-            None => e,
-        };
+        // Every error leaves through `redact`: no message may carry a resolved secret
+        // (the source's, or those of the tool's own `${VAR}` references).
+        let mut secrets = request.source.as_ref().map(|s| s.secrets.clone()).unwrap_or_default();
+        secrets.extend(self.sources.tool_env().secrets(&tool));
+        let redact = |e: ToolError| e.map_message(|m| redact(&secrets, &m));
+        let mut request = request;
+        self.sources.tool_env().apply(&mut request).map_err(redact)?;
         let (tx, rx) = mpsc::channel();
         let spawned = std::thread::Builder::new().name(format!("tool-{tool}")).spawn(move || {
             let r = std::panic::catch_unwind(AssertUnwindSafe(|| handler.call(&request)));

@@ -43,21 +43,27 @@ impl Source {
     /// through this before it leaves the registry, so no error path can leak a
     /// resolved secret, including ones added later.
     pub fn redact(&self, message: &str) -> String {
-        let mut secrets: Vec<&Secret> =
-            self.secrets.iter().filter(|s| s.value.chars().count() >= MIN_REDACTED_LEN).collect();
-        // Longest first, so a value containing another is replaced whole.
-        secrets.sort_by_key(|s| std::cmp::Reverse(s.value.len()));
-        let mut out = message.to_string();
-        for s in secrets {
-            let placeholder = format!("${{{}}}", s.variable);
-            for form in [s.value.clone(), percent_encode_all(&s.value)] {
-                if out.contains(&form) {
-                    out = out.replace(&form, &placeholder);
-                }
+        redact(&self.secrets, message)
+    }
+}
+
+/// `message` with each of `secrets` (as written or percent-encoded) replaced by its
+/// reference (`${VAR}`); see [`Source::redact`].
+pub fn redact(secrets: &[Secret], message: &str) -> String {
+    let mut secrets: Vec<&Secret> =
+        secrets.iter().filter(|s| s.value.chars().count() >= MIN_REDACTED_LEN).collect();
+    // Longest first, so a value containing another is replaced whole.
+    secrets.sort_by_key(|s| std::cmp::Reverse(s.value.len()));
+    let mut out = message.to_string();
+    for s in secrets {
+        let placeholder = format!("${{{}}}", s.variable);
+        for form in [s.value.clone(), percent_encode_all(&s.value)] {
+            if out.contains(&form) {
+                out = out.replace(&form, &placeholder);
             }
         }
-        out
     }
+    out
 }
 
 /// Every byte outside `A-Z a-z 0-9 - . _ ~` percent-encoded (the form a URL shows).
@@ -88,10 +94,12 @@ impl std::fmt::Debug for Source {
     }
 }
 
-/// The sources of one configuration, by name.
+/// The sources of one configuration, by name, and the values of the variables its
+/// tools' handler fields reference (see [`super::env`]).
 #[derive(Clone, Debug, Default)]
 pub struct SourceSet {
     sources: BTreeMap<String, Source>,
+    tool_env: super::env::ToolEnv,
 }
 
 impl SourceSet {
@@ -102,6 +110,14 @@ impl SourceSet {
     /// Adds or replaces a source.
     pub fn insert(&mut self, source: Source) {
         self.sources.insert(source.name.clone(), source);
+    }
+    /// The resolved references of the tools' handler fields.
+    pub fn tool_env(&self) -> &super::env::ToolEnv {
+        &self.tool_env
+    }
+    /// Sets the resolved references of the tools' handler fields.
+    pub fn set_tool_env(&mut self, env: super::env::ToolEnv) {
+        self.tool_env = env;
     }
     /// Source names.
     pub fn names(&self) -> Vec<&str> {

@@ -317,6 +317,14 @@ fn mixed_v1_and_v2_inputs() {
     let json_v1 =
         r#"{"sources": {"db": {"kind": "sqlite", "database": "a.db"}}, "toolsets": {"s": ["q"]}}"#;
     assert!(Config::load(&[("db.json", json_v1), ("b.yaml", v2)]).is_ok());
+    // A v1 toolset written as a mapping (issue 15), and its errors checked as a v2
+    // toolset's.
+    let mapped = format!("{v1}toolsets:\n  s:\n    tools: [q]\n");
+    let cfg = Config::load(&[("a.yaml", mapped.as_str()), ("b.yaml", v2)]).unwrap();
+    assert_eq!(cfg.toolset("s").unwrap().len(), 1);
+    let bad = format!("{v1}toolsets:\n  s:\n    tool: [q]\n");
+    let e = Config::load(&[("a.yaml", bad.as_str()), ("b.yaml", v2)]).unwrap_err();
+    assert!(e.iter().any(|e| e.message.contains("no 'tools' list")), "{e:?}");
     // Empty documents and files are fine.
     assert_eq!(load1("").unwrap().tools().len(), 0);
     assert_eq!(load1("---\n---\n").unwrap().tools().len(), 0);
@@ -405,7 +413,7 @@ config_errors! {
     v1_unknown_section_and_bad_entries: ["t.yaml" => "sources:\n  db:\n    kind: sqlite\n    type: sqlite\nprompts: {}\ntoolsets:\n  s: a\ntools:\n  t:\n    name: t\n"] =>
         [(E::InvalidValue, "t.yaml", 1, 3, 5, Some("sources.db"), "not both 'kind' and 'type'"),
          (E::UnknownField, "t.yaml", 1, 5, 1, Some("prompts"), "unknown v1 section 'prompts'"),
-         (E::InvalidValue, "t.yaml", 1, 7, 6, Some("toolsets.s"), "expected a list of tool names, got a string"),
+         (E::InvalidValue, "t.yaml", 1, 7, 6, Some("toolsets.s"), "expected a list of tool names (or a mapping with 'tools'), got a string"),
          (E::UnknownField, "t.yaml", 1, 10, 5, Some("tools.t.name"), "a v1 entry is named by its key")];
     bad_parameters: ["t.yaml" => &format!("{SRC}---\nkind: tool\nname: t\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: S\nparameters:
   - {{name: a, type: strng}}

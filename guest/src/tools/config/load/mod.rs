@@ -261,6 +261,9 @@ fn split_document(ctx: &mut Ctx<'_>, root: &Node, out: &mut Vec<Raw>) {
                         value: item.value.clone(),
                     }]
                 }
+                // The mapping form Toolbox also reads: `name: {tools: [a, b]}` (the
+                // fields are those of a v2 toolset, checked as such).
+                (Y::Map(fields), ResourceKind::Toolset) => fields.clone(),
                 (Y::Map(fields), k) if k != ResourceKind::Toolset => {
                     if fields.iter().any(|f| f.key == "kind")
                         && fields.iter().any(|f| f.key == "type")
@@ -295,7 +298,7 @@ fn split_document(ctx: &mut Ctx<'_>, root: &Node, out: &mut Vec<Raw>) {
                 }
                 (value, k) => {
                     let want = if k == ResourceKind::Toolset {
-                        "a list of tool names"
+                        "a list of tool names (or a mapping with 'tools')"
                     } else {
                         "a mapping"
                     };
