@@ -156,6 +156,13 @@ parameters:
   - {{name: name, type: string, description: n}}
 ---
 kind: tool
+name: as_json
+type: sqlite-sql
+source: db
+description: JSON text.
+statement: SELECT json_object('id', 1, 'tags', json_array('x')) AS o, '[1, 2]' AS a, '123' AS n, '{{not json' AS t
+---
+kind: tool
 name: all
 type: sqlite-sql
 source: db
@@ -172,6 +179,15 @@ statement: SELECT id, name, booked FROM hotels ORDER BY id
     assert_eq!(out.envelope["data"]["rows_affected"], 1, "{}", out.text);
     let out = invoke(&mut s, "rename", json!({"id": 2, "name": "Bee"}));
     assert_eq!(out.envelope["data"]["rows_affected"], 1, "{}", out.text);
+    let out = invoke(&mut s, "as_json", json!({}));
+    // Text holding a JSON object or array comes back decoded (Toolbox's shape);
+    // other text stays text, even when it would parse as a number.
+    assert_eq!(
+        out.envelope["data"],
+        json!([{"o": {"id": 1, "tags": ["x"]}, "a": [1, 2], "n": "123", "t": "{not json"}]),
+        "{}",
+        out.text
+    );
     let out = invoke(&mut s, "all", json!({}));
     assert_eq!(
         out.envelope["data"],

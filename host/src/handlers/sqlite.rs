@@ -8,8 +8,10 @@
 //! the component (after validation and escaping); plain parameters are **bound**, never spliced into the SQL, so a value like `1 OR 1=1` stays data.
 //!
 //! Results: a statement that returns columns yields a JSON array of row objects
-//! (column name → value: integers, reals, text, `null`; blobs as lowercase hex);
-//! any other statement yields `{"rows_affected": n}`. The connection is interrupted
+//! (column name → value: integers, reals, text, `null`; blobs as lowercase hex; text
+//! holding a JSON object or array decoded, as Toolbox does); any other statement
+//! yields `{"rows_affected": n}` — a deliberate extension: Toolbox returns `[]`,
+//! which cannot tell an UPDATE that changed nothing from one that changed rows. The connection is interrupted
 //! at the request's deadline, so a runaway query stops with the timeout.
 
 use rusqlite::types::{Value as SqlValue, ValueRef};
@@ -51,7 +53,20 @@ fn to_json(v: ValueRef<'_>) -> Value {
         ValueRef::Null => Value::Null,
         ValueRef::Integer(i) => json!(i),
         ValueRef::Real(f) => json!(f),
-        ValueRef::Text(t) => Value::String(String::from_utf8_lossy(t).into_owned()),
+        ValueRef::Text(t) => {
+            let text = String::from_utf8_lossy(t);
+            // JSON kept in a text column (json1's `json_object`, a `json` column)
+            // comes back decoded, as Toolbox's SQLite source does. Only objects and
+            // arrays: Toolbox also turns the text "123" or "null" into a number or
+            // null, which loses what the column holds.
+            let trimmed = text.trim_start();
+            if (trimmed.starts_with('{') || trimmed.starts_with('['))
+                && let Ok(v) = serde_json::from_str::<Value>(&text)
+            {
+                return v;
+            }
+            Value::String(text.into_owned())
+        }
         ValueRef::Blob(b) => Value::String(b.iter().map(|x| format!("{x:02x}")).collect()),
     }
 }

@@ -21,6 +21,9 @@ pub(super) fn decode_resource(
             let strict = match source_type.as_ref().map(|(t, _)| t.as_str()) {
                 Some("sqlite") => {
                     f.required_string(ctx, "database", &format!("sqlite source '{display_name}'"));
+                    // Toolbox appends a SQL comment naming the caller when set; read
+                    // and type-checked here, not acted on (nothing to correlate).
+                    f.boolean(ctx, "sqlCommenter");
                     true
                 }
                 Some("http") => {
