@@ -163,8 +163,19 @@ pub(super) fn decode_tool(
         Some(t) if STRICT_SQL_TYPES.contains(&t) => Family::Sql,
         _ => Family::Other,
     };
-    let description =
-        f.required_string(ctx, "description", &user).map(|(d, _)| d).unwrap_or_default();
+    // Toolbox's prebuilt tool types (`postgres-list-tables`...) supply their own
+    // description when none is written; those are among the types this host only
+    // checks, so there a missing description is accepted and a neutral one used.
+    let description = if family == Family::Other && tool_type.is_some() {
+        f.string(ctx, "description").map(|(d, _)| d).unwrap_or_else(|| {
+            format!(
+                "{} tool (Toolbox supplies its description)",
+                tool_type.as_deref().unwrap_or("?")
+            )
+        })
+    } else {
+        f.required_string(ctx, "description", &user).map(|(d, _)| d).unwrap_or_default()
+    };
     let source = if family == Family::Other {
         f.string(ctx, "source")
     } else {
