@@ -82,7 +82,7 @@ pub fn specs(config: &Config, toolset: Option<&str>) -> Result<Vec<ToolSpec>> {
 pub fn input_schema(params: &[Parameter]) -> Value {
     let mut properties = Map::new();
     let mut required = Vec::new();
-    for p in params.iter().filter(|p| !p.is_auth()) {
+    for p in params.iter().filter(|p| !p.is_auth() && p.value_from_param.is_none()) {
         properties.insert(p.name.clone(), parameter_schema(p));
         if p.is_required() {
             required.push(Value::String(p.name.clone()));

@@ -90,7 +90,7 @@ pub fn is_valid_name(name: &str) -> bool {
         && name.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'))
 }
 
-/// The four kinds of resource.
+/// The kinds of resource.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ResourceKind {
     /// A data source (database, API) the host connects to.
@@ -101,15 +101,22 @@ pub enum ResourceKind {
     Tool,
     /// A named selection of tools.
     Toolset,
+    /// An MCP prompt: messages with `{{.arg}}` templates (Toolbox's `custom` prompts).
+    Prompt,
+    /// An embedding model (Toolbox's `embeddingModels`) that `embeddedBy` parameters
+    /// name. Checked and kept; this host runs none.
+    EmbeddingModel,
 }
 
 impl ResourceKind {
     /// Every kind.
-    pub const ALL: [ResourceKind; 4] = [
+    pub const ALL: [ResourceKind; 6] = [
         ResourceKind::Source,
         ResourceKind::AuthService,
         ResourceKind::Tool,
         ResourceKind::Toolset,
+        ResourceKind::Prompt,
+        ResourceKind::EmbeddingModel,
     ];
 
     /// The singular `kind` spelling.
@@ -119,6 +126,8 @@ impl ResourceKind {
             ResourceKind::AuthService => "authService",
             ResourceKind::Tool => "tool",
             ResourceKind::Toolset => "toolset",
+            ResourceKind::Prompt => "prompt",
+            ResourceKind::EmbeddingModel => "embeddingModel",
         }
     }
 
@@ -130,6 +139,8 @@ impl ResourceKind {
             ResourceKind::AuthService => "authServices",
             ResourceKind::Tool => "tools",
             ResourceKind::Toolset => "toolsets",
+            ResourceKind::Prompt => "prompts",
+            ResourceKind::EmbeddingModel => "embeddingModels",
         }
     }
 
@@ -145,6 +156,8 @@ impl ResourceKind {
             ResourceKind::AuthService => "auth service",
             ResourceKind::Tool => "tool",
             ResourceKind::Toolset => "toolset",
+            ResourceKind::Prompt => "prompt",
+            ResourceKind::EmbeddingModel => "embedding model",
         }
     }
 }
@@ -189,7 +202,7 @@ pub enum ConfigErrorKind {
     Syntax,
     /// A document is neither a v2 resource (no `kind`) nor a v1 file, or not a mapping.
     InvalidDocument,
-    /// `kind` is not one of the four kinds.
+    /// `kind` is not one of the known kinds.
     UnknownKind,
     /// A required field (`name`, `type`, `source`, ...) is missing.
     MissingField,
@@ -207,6 +220,8 @@ pub enum ConfigErrorKind {
     MissingTool,
     /// A tool or parameter names an auth service that is not defined.
     MissingAuthService,
+    /// A parameter's `embeddedBy` names an embedding model that is not defined.
+    MissingEmbeddingModel,
     /// A tool's source has a type that tool type cannot use.
     SourceMismatch,
     /// A statement or path template is malformed or names an undeclared parameter.
@@ -408,9 +423,60 @@ pub struct ToolsetConfig {
     pub location: Location,
 }
 
+/// A `prompt` resource (Toolbox's `custom` prompt type): messages whose content is a
+/// template over the prompt's arguments, served as an MCP prompt.
+#[derive(Clone, Debug)]
+pub struct PromptConfig {
+    /// Name.
+    pub name: String,
+    /// Description (may be empty).
+    pub description: String,
+    /// `(role, content template)`, role `user` or `assistant`.
+    pub messages: Vec<(String, String)>,
+    /// Arguments (`type` defaults to string), validated like tool parameters.
+    pub arguments: Vec<Parameter>,
+    /// Where it is defined.
+    pub location: Location,
+}
+
+impl PromptConfig {
+    /// The messages with `arguments` (a JSON object) validated and substituted into
+    /// each template, as Toolbox renders them; errors name the argument or message.
+    pub fn render(&self, arguments: &Value) -> Result<Vec<(String, String)>> {
+        let args = validate_args(&self.arguments, arguments, &VerifiedClaims::new())
+            .map_err(|e| Error::new(e.kind(), format!("prompt '{}': {e}", self.name)))?;
+        self.messages
+            .iter()
+            .enumerate()
+            .map(|(i, (role, content))| {
+                let t = Template::parse(content).map_err(|e| {
+                    Error::new(
+                        ErrorKind::InvalidArgument,
+                        format!("prompt '{}' messages[{i}]: {e}", self.name),
+                    )
+                })?;
+                Ok((role.clone(), t.render(&args)?))
+            })
+            .collect()
+    }
+}
+
+/// An `embeddingModel` resource: kept and referenced by `embeddedBy`, not run here.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EmbeddingModelConfig {
+    /// Name.
+    pub name: String,
+    /// Model `type` (`gemini`...).
+    pub model_type: String,
+    /// Where it is defined.
+    pub location: Location,
+}
+
 /// A loaded, checked configuration.
 #[derive(Clone, Debug, Default)]
 pub struct Config {
+    prompts: Vec<PromptConfig>,
+    embedding_models: Vec<EmbeddingModelConfig>,
     sources: Vec<SourceConfig>,
     auth_services: Vec<AuthServiceConfig>,
     tools: Vec<ToolConfig>,
@@ -465,6 +531,21 @@ impl Config {
         &self.toolsets
     }
 
+    /// Prompts, in load order.
+    pub fn prompts(&self) -> &[PromptConfig] {
+        &self.prompts
+    }
+
+    /// The prompt called `name`.
+    pub fn prompt(&self, name: &str) -> Option<&PromptConfig> {
+        self.prompts.iter().find(|p| p.name == name)
+    }
+
+    /// Embedding models, in load order.
+    pub fn embedding_models(&self) -> &[EmbeddingModelConfig] {
+        &self.embedding_models
+    }
+
     /// The source called `name`.
     pub fn source(&self, name: &str) -> Option<&SourceConfig> {
         self.sources.iter().find(|s| s.name == name)
@@ -500,9 +581,12 @@ impl Config {
     pub fn is_runnable(&self, tool: &ToolConfig) -> bool {
         let source_type =
             tool.source.as_deref().and_then(|s| self.source(s)).map(|s| s.source_type.as_str());
-        RUNNABLE_TOOL_TYPES
-            .iter()
-            .any(|r| r.tool_type == tool.tool_type && Some(r.source_type) == source_type)
+        // No handler here embeds values (Toolbox's `embeddedBy`).
+        let embeds = tool.parameters.iter().any(|p| p.embedded_by.is_some());
+        !embeds
+            && RUNNABLE_TOOL_TYPES
+                .iter()
+                .any(|r| r.tool_type == tool.tool_type && Some(r.source_type) == source_type)
     }
 
     /// What `filestore check` reports: counts, and every tool with whether it runs here.

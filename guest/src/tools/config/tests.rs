@@ -365,7 +365,7 @@ use ConfigErrorKind as E;
 
 config_errors! {
     unknown_kind: ["t.yaml" => "kind: widget\nname: x\n"] =>
-        [(E::UnknownKind, "t.yaml", 1, 1, 7, Some("kind"), "unknown kind 'widget' (expected source, authService, tool or toolset")];
+        [(E::UnknownKind, "t.yaml", 1, 1, 7, Some("kind"), "unknown kind 'widget' (expected source, authService, tool, toolset, prompt or embeddingModel")];
     missing_name: ["t.yaml" => "kind: sources\ntype: sqlite\ndatabase: a\n"] =>
         [(E::MissingField, "t.yaml", 1, 1, 1, Some("name"), "source has no 'name'")];
     missing_type: ["t.yaml" => "a: 1\n---\nkind: sources\nname: db\n"] =>
@@ -410,9 +410,9 @@ config_errors! {
         [(E::Syntax, "t.yaml", 1, 3, 1, None, "duplicated key")];
     document_not_a_mapping: ["t.yaml" => "- a\n- b\n"] =>
         [(E::InvalidDocument, "t.yaml", 1, 1, 1, None, "a document must be a mapping, got a sequence")];
-    v1_unknown_section_and_bad_entries: ["t.yaml" => "sources:\n  db:\n    kind: sqlite\n    type: sqlite\nprompts: {}\ntoolsets:\n  s: a\ntools:\n  t:\n    name: t\n"] =>
+    v1_unknown_section_and_bad_entries: ["t.yaml" => "sources:\n  db:\n    kind: sqlite\n    type: sqlite\nwidgets: {}\ntoolsets:\n  s: a\ntools:\n  t:\n    name: t\n"] =>
         [(E::InvalidValue, "t.yaml", 1, 3, 5, Some("sources.db"), "not both 'kind' and 'type'"),
-         (E::UnknownField, "t.yaml", 1, 5, 1, Some("prompts"), "unknown v1 section 'prompts'"),
+         (E::UnknownField, "t.yaml", 1, 5, 1, Some("widgets"), "unknown v1 section 'widgets'"),
          (E::InvalidValue, "t.yaml", 1, 7, 6, Some("toolsets.s"), "expected a list of tool names (or a mapping with 'tools'), got a string"),
          (E::UnknownField, "t.yaml", 1, 10, 5, Some("tools.t.name"), "a v1 entry is named by its key")];
     bad_parameters: ["t.yaml" => &format!("{SRC}---\nkind: tool\nname: t\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: S\nparameters:
@@ -549,4 +549,74 @@ parameters:\n  - {name: kind, type: string, description: k, allowedValues: [a, b
     assert!(e.unwrap_err().to_string().contains("not one of the allowed values"));
     let call = t.validate_call(&json!({"name": "ok", "kind": "b"}), &none).unwrap();
     assert_eq!(call.statement.as_deref(), Some("SELECT * FROM t WHERE name = 'ok' AND kind = ?"));
+}
+
+/// Issue 15 defect 4: Toolbox's prompts (v2 `kind: prompt(s)` and the v1 `prompts:`
+/// section) load, check their templates against their arguments, and render.
+#[test]
+fn prompts_load_check_and_render() {
+    let v2 = "kind: prompts\nname: review\ndescription: Review code.\nmessages:\n  - content: Review this {{.language}} code.\n  - role: assistant\n    content: Sure.\narguments:\n  - name: language\n    description: The language.\n";
+    let cfg = load1(v2).unwrap();
+    let p = cfg.prompt("review").unwrap();
+    assert_eq!(p.description, "Review code.");
+    assert_eq!(p.arguments[0].param_type, ParamType::String);
+    let out = p.render(&json!({"language": "Rust"})).unwrap();
+    assert_eq!(
+        out,
+        [
+            ("user".to_string(), "Review this Rust code.".to_string()),
+            ("assistant".to_string(), "Sure.".to_string())
+        ]
+    );
+    let e = p.render(&json!({})).unwrap_err();
+    assert!(e.message().contains("prompt 'review'") && e.message().contains("language"), "{e}");
+    assert!(cfg.to_v2_yaml().starts_with("kind: prompt\nname: review\n"), "{}", cfg.to_v2_yaml());
+
+    let v1 = "prompts:\n  greet:\n    messages:\n      - content: Hello {{.who}}\n    arguments:\n      - {name: who, description: w}\n";
+    let cfg = load1(v1).unwrap();
+    assert_eq!(cfg.prompt("greet").unwrap().render(&json!({"who": "Ada"})).unwrap()[0].1, "Hello Ada");
+
+    let errs = errors(&[(
+        "p.yaml",
+        "kind: prompt\nname: bad\nmessages:\n  - role: system\n    content: x\n  - content: '{{.nope}}'\n",
+    )]);
+    let text: Vec<String> = errs.iter().map(ToString::to_string).collect();
+    assert_eq!(errs.len(), 2, "{text:?}");
+    assert!(text[0].contains("line 4") && text[0].contains("invalid role 'system'"), "{text:?}");
+    assert!(text[1].contains("line 6") && text[1].contains("'nope'"), "{text:?}");
+    let errs = errors(&[("p.yaml", "kind: prompt\nname: empty\n")]);
+    assert!(errs[0].message.contains("has no 'messages'"), "{errs:?}");
+}
+
+/// Issue 15 defect 4: embedding models load and are referenced by `embeddedBy`
+/// (string parameters only; a tool using one is not runnable here); `valueFromParam`
+/// fills a hidden parameter from another.
+#[test]
+fn embedding_models_and_value_from_param() {
+    let text = "kind: embeddingModel\nname: gem\ntype: gemini\nmodel: gemini-embedding-001\ndimension: 768\n---\nkind: source\nname: db\ntype: sqlite\ndatabase: a.db\n---\nkind: tool\nname: insert_doc\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: INSERT INTO docs (content, embedding) VALUES ($1, $2)\nparameters:\n  - {name: content, type: string, description: c}\n  - {name: vector, type: string, description: v, embeddedBy: gem, valueFromParam: content}\n";
+    let cfg = load1(text).unwrap();
+    assert_eq!(cfg.embedding_models()[0].model_type, "gemini");
+    let t = cfg.tool("insert_doc").unwrap();
+    assert!(!cfg.is_runnable(t), "no handler embeds here");
+    let schema = manifest::spec(t).input_schema;
+    assert!(schema["properties"].get("vector").is_none(), "{schema}");
+    let call = t.validate_call(&json!({"content": "hi"}), &VerifiedClaims::new()).unwrap();
+    assert_eq!(call.args.positional(), vec![json!("hi"), json!("hi")]);
+    let e = t.validate_call(&json!({"content": "hi", "vector": "x"}), &VerifiedClaims::new());
+    assert!(e.unwrap_err().message().contains("unknown parameter 'vector'"));
+
+    let bad = text
+        .replace("embeddedBy: gem,", "embeddedBy: nope,")
+        .replace("valueFromParam: content", "valueFromParam: ghost");
+    let errs = errors(&[("t.yaml", &bad)]);
+    let text: Vec<String> = errs.iter().map(ToString::to_string).collect();
+    assert!(text.iter().any(|e| e.contains("names embedding model 'nope', which is not defined")), "{text:?}");
+    assert!(text.iter().any(|e| e.contains("takes its value from 'ghost'")), "{text:?}");
+    let int = text_with_int_embedding();
+    let errs = errors(&[("t.yaml", &int)]);
+    assert!(errs[0].message.contains("'embeddedBy' applies to string parameters"), "{errs:?}");
+}
+
+fn text_with_int_embedding() -> String {
+    "kind: embeddingModel\nname: gem\ntype: gemini\n---\nkind: tool\nname: t\ntype: x-sql\ndescription: d\nparameters:\n  - {name: n, type: integer, description: n, embeddedBy: gem}\n".to_string()
 }

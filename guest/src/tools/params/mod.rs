@@ -385,6 +385,13 @@ pub struct Parameter {
     pub value_type: Option<ParamType>,
     /// When not empty, the value comes from these verified claims only.
     pub auth_services: Vec<AuthField>,
+    /// Toolbox's `valueFromParam`: the value is that of the named parameter of the
+    /// same tool; hidden from the schema, so the model never supplies it.
+    pub value_from_param: Option<String>,
+    /// Toolbox's `embeddedBy`: the (string) value is turned into a vector by the named
+    /// embedding model before it is bound. No handler here embeds, so a tool with
+    /// such a parameter is reported as not runnable on this host.
+    pub embedded_by: Option<String>,
     /// Which list of the tool declared it.
     pub role: ParamRole,
 }
@@ -406,6 +413,8 @@ impl Parameter {
             items: None,
             value_type: None,
             auth_services: Vec::new(),
+            value_from_param: None,
+            embedded_by: None,
             role: ParamRole::Parameter,
         }
     }

@@ -194,9 +194,14 @@ pub fn validate_args(
             ));
         }
     };
-    if let Some(unknown) = given.keys().find(|k| !params.iter().any(|p| p.name == **k)) {
+    // Parameters filled from claims or from another parameter are not the model's to
+    // give: an argument naming one is unknown to it, like any undeclared name.
+    let hidden = |p: &Parameter| p.value_from_param.is_some();
+    if let Some(unknown) =
+        given.keys().find(|k| !params.iter().any(|p| p.name == **k && !hidden(p)))
+    {
         let declared: Vec<&str> =
-            params.iter().filter(|p| !p.is_auth()).map(|p| p.name.as_str()).collect();
+            params.iter().filter(|p| !p.is_auth() && !hidden(p)).map(|p| p.name.as_str()).collect();
         let declared = if declared.is_empty() { "none".to_string() } else { declared.join(", ") };
         return Err(Error::new(
             ErrorKind::InvalidArgument,
@@ -205,7 +210,11 @@ pub fn validate_args(
     }
     let mut out = Vec::with_capacity(params.len());
     for p in params {
-        let raw = if p.is_auth() {
+        let raw = if let Some(from) = &p.value_from_param {
+            // Toolbox takes the other parameter's argument as given (before its own
+            // default applies), then validates it as this parameter.
+            given.get(from).filter(|v| !v.is_null()).cloned().or_else(|| p.default.clone())
+        } else if p.is_auth() {
             Some(from_claims(p, claims)?)
         } else {
             match given.get(&p.name) {

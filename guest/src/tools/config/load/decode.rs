@@ -142,10 +142,157 @@ pub(super) fn decode_resource(
         }
         ResourceKind::Tool => decode_tool(ctx, &mut f, raw.mark, &display_name, location, refs)
             .map(|t| Resource::Tool(Box::new(t))),
+        ResourceKind::Prompt => decode_prompt(ctx, &mut f, &display_name, location, refs)
+            .map(|p| Resource::Prompt(Box::new(p))),
+        ResourceKind::EmbeddingModel => {
+            let user = format!("embedding model '{display_name}'");
+            let model_type = f.required_string(ctx, "type", &user);
+            // The rest (model, apiKey, dimension...) is the host's business, as a
+            // source's fields are; kept in the v2 document.
+            model_type.map(|(model_type, _)| {
+                Resource::EmbeddingModel(EmbeddingModelConfig {
+                    name: String::new(),
+                    model_type,
+                    location,
+                })
+            })
+        }
     };
     // A resource with errors is not registered as usable, but its name still counts
     // (so duplicates and references to it are not reported twice).
     if ctx.errors.len() > before { None } else { resource }
+}
+
+/// Decodes a `prompt`: Toolbox's `custom` type (the default), `description`,
+/// `messages` (each `{role: user|assistant, content}`; role defaults to user) and
+/// `arguments` (parameters whose `type` defaults to string), every `{{.name}}` in a
+/// message checked against the arguments.
+pub(super) fn decode_prompt(
+    ctx: &mut Ctx<'_>,
+    f: &mut Fields<'_>,
+    name: &str,
+    location: Location,
+    refs: &mut Vec<Ref>,
+) -> Option<PromptConfig> {
+    let user = format!("prompt '{name}'");
+    if let Some((t, m)) = f.string(ctx, "type")
+        && t != "custom"
+    {
+        ctx.err(
+            K::InvalidValue,
+            m,
+            Some("type"),
+            format!("unknown prompt type '{}' (expected custom)", short(&t)),
+        );
+    }
+    let description = f.string(ctx, "description").map(|(d, _)| d).unwrap_or_default();
+    let mut arguments = Vec::new();
+    if let Some(e) = f.get("arguments") {
+        match &e.value.value {
+            Y::Seq(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    let path = format!("arguments[{i}]");
+                    // Toolbox defaults an argument's type to string.
+                    let mut item = item.clone();
+                    if let Y::Map(entries) = &mut item.value
+                        && !entries.iter().any(|e| e.key == "type")
+                    {
+                        entries.push(Entry {
+                            key: "type".into(),
+                            key_mark: item.mark,
+                            value: Node { mark: item.mark, value: Y::Str("string".into()) },
+                        });
+                    }
+                    if let Some(p) =
+                        decode_param(ctx, &item, &path, ParamRole::Template, false, refs, &user)
+                    {
+                        if arguments.iter().any(|a: &Parameter| a.name == p.name) {
+                            ctx.err(
+                                K::DuplicateName,
+                                item.mark,
+                                Some(&path),
+                                format!("argument '{}' is declared twice", p.name),
+                            );
+                        } else {
+                            arguments.push(p);
+                        }
+                    }
+                }
+            }
+            _ => ctx.err(
+                K::InvalidValue,
+                e.value.mark,
+                Some("arguments"),
+                format!("expected a list of arguments, got a {}", e.value.type_name()),
+            ),
+        }
+    }
+    let mut messages = Vec::new();
+    match f.get("messages") {
+        None => {
+            ctx.err(K::MissingField, f.mark, Some("messages"), format!("{user} has no 'messages'"))
+        }
+        Some(e) => match &e.value.value {
+            Y::Seq(items) if !items.is_empty() => {
+                for (i, item) in items.iter().enumerate() {
+                    let path = format!("messages[{i}]");
+                    let Y::Map(entries) = &item.value else {
+                        ctx.err(
+                            K::InvalidValue,
+                            item.mark,
+                            Some(&path),
+                            format!("expected {{role, content}}, got a {}", item.type_name()),
+                        );
+                        continue;
+                    };
+                    let mut mf = Fields::new(entries, item.mark, &path);
+                    let role = match mf.string(ctx, "role") {
+                        None => "user".to_string(),
+                        Some((r, _)) if r == "user" || r == "assistant" => r,
+                        Some((r, m)) => {
+                            ctx.err(
+                                K::InvalidValue,
+                                m,
+                                Some(&mf.path("role")),
+                                format!(
+                                    "invalid role '{}': must be 'user' or 'assistant'",
+                                    short(&r)
+                                ),
+                            );
+                            continue;
+                        }
+                    };
+                    let content = mf.required_string(ctx, "content", &format!("{path} of {user}"));
+                    mf.report_unknown(ctx, &format!("{path} of {user}"));
+                    if let Some((content, m)) = content {
+                        check_template(
+                            ctx,
+                            &content,
+                            m,
+                            &mf.path("content"),
+                            &arguments,
+                            ParamRole::Template,
+                        );
+                        messages.push((role, content));
+                    }
+                }
+            }
+            Y::Seq(_) => ctx.err(
+                K::InvalidValue,
+                e.value.mark,
+                Some("messages"),
+                format!("{user} has no messages"),
+            ),
+            _ => ctx.err(
+                K::InvalidValue,
+                e.value.mark,
+                Some("messages"),
+                format!("expected a list of messages, got a {}", e.value.type_name()),
+            ),
+        },
+    }
+    f.report_unknown(ctx, &user);
+    Some(PromptConfig { name: String::new(), description, messages, arguments, location })
 }
 
 pub(super) fn decode_tool(
@@ -219,6 +366,34 @@ pub(super) fn decode_tool(
             }
             declared_at.insert(p.name.clone(), path);
             parameters.push(p);
+        }
+    }
+
+    for p in &parameters {
+        let Some(from) = &p.value_from_param else { continue };
+        let path = declared_at.get(&p.name).cloned().unwrap_or_default();
+        let problem = if *from == p.name {
+            Some(format!("parameter '{}' takes its value from itself", p.name))
+        } else {
+            match parameters.iter().find(|q| q.name == *from) {
+                None => Some(format!(
+                    "parameter '{}' takes its value from '{from}', which {user} does not declare",
+                    p.name
+                )),
+                Some(q) if q.value_from_param.is_some() => Some(format!(
+                    "parameter '{}' takes its value from '{from}', which takes its own from another parameter",
+                    p.name
+                )),
+                Some(_) => None,
+            }
+        };
+        if let Some(problem) = problem {
+            ctx.err(
+                K::InvalidValue,
+                p_mark(f, &path),
+                Some(&format!("{path}.valueFromParam")),
+                problem,
+            );
         }
     }
 

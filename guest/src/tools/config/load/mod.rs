@@ -5,7 +5,7 @@ mod decode;
 mod parameters;
 
 use decode::{Fields, decode_resource};
-use parameters::{check_template, decode_param_list, p_mark};
+use parameters::{check_template, decode_param, decode_param_list, p_mark};
 
 pub(crate) use parameters::decode_parameters;
 
@@ -15,9 +15,9 @@ use serde_json::{Map, Number, Value};
 
 use super::yaml::{self, Entry, Mark, Node, Value as Y};
 use super::{
-    AuthServiceConfig, Config, ConfigError, ConfigErrorKind as K, Location, MAX_NAME_LEN,
-    RUNNABLE_TOOL_TYPES, ResourceKind, SourceConfig, ToolAnnotations, ToolConfig, ToolsetConfig,
-    is_valid_name,
+    AuthServiceConfig, Config, ConfigError, ConfigErrorKind as K, EmbeddingModelConfig, Location,
+    MAX_NAME_LEN, PromptConfig, RUNNABLE_TOOL_TYPES, ResourceKind, SourceConfig, ToolAnnotations,
+    ToolConfig, ToolsetConfig, is_valid_name,
 };
 use crate::tools::params::{
     self, AuthField, Escape, ParamRole, ParamType, Parameter, Template, TemplatePart, ValueMatcher,
@@ -176,7 +176,7 @@ fn split_document(ctx: &mut Ctx<'_>, root: &Node, out: &mut Vec<Raw>) {
                         kind.value.mark,
                         Some("kind"),
                         format!(
-                            "unknown kind '{s}' (expected source, authService, tool or toolset, or their plurals)"
+                            "unknown kind '{s}' (expected source, authService, tool, toolset, prompt or embeddingModel, or their plurals)"
                         ),
                     );
                     return;
@@ -217,7 +217,7 @@ fn split_document(ctx: &mut Ctx<'_>, root: &Node, out: &mut Vec<Raw>) {
             K::InvalidDocument,
             root.mark,
             None,
-            "document has no 'kind' (v2) and none of the v1 sections sources, authServices, tools, toolsets",
+            "document has no 'kind' (v2) and none of the v1 sections sources, authServices, tools, toolsets, prompts, embeddingModels",
         );
         return;
     }
@@ -228,7 +228,7 @@ fn split_document(ctx: &mut Ctx<'_>, root: &Node, out: &mut Vec<Raw>) {
                 section.key_mark,
                 Some(&section.key),
                 format!(
-                    "unknown v1 section '{}' (expected sources, authServices, tools or toolsets)",
+                    "unknown v1 section '{}' (expected sources, authServices, tools, toolsets, prompts or embeddingModels)",
                     section.key
                 ),
             );
@@ -327,6 +327,8 @@ fn v1_section(key: &str) -> Option<ResourceKind> {
         "authServices" | "authSources" => Some(ResourceKind::AuthService),
         "tools" => Some(ResourceKind::Tool),
         "toolsets" => Some(ResourceKind::Toolset),
+        "prompts" => Some(ResourceKind::Prompt),
+        "embeddingModels" => Some(ResourceKind::EmbeddingModel),
         _ => None,
     }
 }
@@ -336,6 +338,8 @@ fn node_type(v: &Y) -> &'static str {
 }
 
 enum Resource {
+    Prompt(Box<PromptConfig>),
+    EmbeddingModel(EmbeddingModelConfig),
     Source(SourceConfig),
     AuthService(AuthServiceConfig),
     Tool(Box<ToolConfig>),
@@ -412,6 +416,14 @@ fn register(
             t.name = name;
             c.toolsets.push(t);
         }
+        Resource::Prompt(mut p) => {
+            p.name = name;
+            c.prompts.push(*p);
+        }
+        Resource::EmbeddingModel(mut m) => {
+            m.name = name;
+            c.embedding_models.push(m);
+        }
     }
 }
 
@@ -424,6 +436,7 @@ fn check_refs(state: &mut State) {
             let kind = match r.target {
                 ResourceKind::Source => K::MissingSource,
                 ResourceKind::Tool => K::MissingTool,
+                ResourceKind::EmbeddingModel => K::MissingEmbeddingModel,
                 _ => K::MissingAuthService,
             };
             state.errors.push(ConfigError {

@@ -298,6 +298,28 @@ pub(super) fn decode_param(
             }
         }
     }
+    if let Some((model, m)) = f.string(ctx, "embeddedBy") {
+        if param_type.is_some_and(|t| t != ParamType::String) {
+            ctx.err(
+                K::InvalidValue,
+                m,
+                Some(&f.path("embeddedBy")),
+                format!("'embeddedBy' applies to string parameters; '{}' is {t}", p.name),
+            );
+        } else {
+            refs.push(Ref {
+                target: ResourceKind::EmbeddingModel,
+                name: model.clone(),
+                user: format!("parameter '{}' of {user}", p.name),
+                field: f.path("embeddedBy"),
+                location: ctx.loc(m),
+                tool_type: None,
+            });
+            p.embedded_by = Some(model);
+        }
+    }
+    // Checked against the tool's other parameters once all are decoded.
+    p.value_from_param = f.string(ctx, "valueFromParam").map(|(s, _)| s);
     f.report_unknown(ctx, &format!("parameter '{}'", p.name));
     if ctx.errors.len() > before || param_type.is_none() {
         return None;
