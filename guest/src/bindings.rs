@@ -714,6 +714,39 @@ impl wt::Guest for Component {
         invoke::reject(&s.get::<SessionResource>().0, &approval_id).map_err(to_wit_error)
     }
 
+    fn list_prompts(s: wt::SessionBorrow<'_>) -> Vec<wt::PromptSpec> {
+        invoke::list_prompts(&s.get::<SessionResource>().0)
+            .into_iter()
+            .map(|p| wt::PromptSpec {
+                name: p.name,
+                description: p.description,
+                arguments: p
+                    .arguments
+                    .into_iter()
+                    .map(|(name, description, required)| wt::PromptArgument {
+                        name,
+                        description,
+                        required,
+                    })
+                    .collect(),
+            })
+            .collect()
+    }
+
+    fn get_prompt(
+        s: wt::SessionBorrow<'_>,
+        name: String,
+        arguments: String,
+    ) -> Result<Vec<wt::PromptMessage>, Error> {
+        let arguments = parse_json("arguments", &arguments)?;
+        let messages = invoke::get_prompt(&s.get::<SessionResource>().0, &name, &arguments)
+            .map_err(to_wit_error)?;
+        Ok(messages
+            .into_iter()
+            .map(|(role, content)| wt::PromptMessage { role, content })
+            .collect())
+    }
+
     fn tools_version(s: wt::SessionBorrow<'_>) -> u64 {
         invoke::tools_version(&s.get::<SessionResource>().0)
     }

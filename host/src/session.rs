@@ -586,6 +586,30 @@ impl Session {
         })
     }
 
+    /// The configured prompts (Toolbox `kind: prompt`), in load order (see the WIT
+    /// `tools.list-prompts`).
+    pub fn prompts(
+        &mut self,
+    ) -> Result<Vec<crate::bindings::exports::filestore::component::tools::PromptSpec>> {
+        self.guarded(|store, b, h| {
+            b.filestore_component_tools().call_list_prompts(store, h).map(Ok)
+        })
+    }
+
+    /// The configured prompt `name` rendered with `arguments` (a JSON object):
+    /// `(role, text)` per message (see the WIT `tools.get-prompt`).
+    pub fn get_prompt(
+        &mut self,
+        name: &str,
+        arguments: &serde_json::Value,
+    ) -> Result<Vec<(String, String)>> {
+        let arguments = arguments.to_string();
+        let messages = self.guarded(|store, b, h| {
+            b.filestore_component_tools().call_get_prompt(store, h, name, &arguments)
+        })?;
+        Ok(messages.into_iter().map(|m| (m.role, m.content)).collect())
+    }
+
     /// The filestore block of a system prompt: tools, tree and skills (see the WIT
     /// `tools.system-prompt`).
     pub fn system_prompt(

@@ -361,6 +361,78 @@ class SkillActivationTest(unittest.IsolatedAsyncioTestCase):
             shutil.rmtree(root, ignore_errors=True)
 
 
+class ToolboxConfigTest(unittest.IsolatedAsyncioTestCase):
+    """Toolbox configurations through `serve --config` (issue 15): configured prompts
+    are MCP prompts rendered with their arguments, and `$N` placeholders bind the N-th
+    declared parameter (the hotels quickstart's booking updated the wrong row)."""
+
+    async def test_prompts_and_numbered_placeholders(self) -> None:
+        import sqlite3
+
+        root = Path(tempfile.mkdtemp(prefix="filestore-toolbox-"))
+        try:
+            db = root / "hotels.db"
+            c = sqlite3.connect(db)
+            c.execute("CREATE TABLE hotels (id INTEGER PRIMARY KEY, name TEXT, booked INTEGER)")
+            c.executemany("INSERT INTO hotels VALUES (?, ?, 0)", [(1, "A"), (2, "B"), (3, "C")])
+            c.commit()
+            c.close()
+            (root / "tools.yaml").write_text(
+                f"kind: source\nname: db\ntype: sqlite\ndatabase: {db}\n"
+                "---\nkind: tool\nname: book-hotel\ntype: sqlite-sql\nsource: db\n"
+                "description: Book a hotel.\n"
+                "statement: UPDATE hotels SET booked = $2 WHERE id = $1\n"
+                "parameters:\n"
+                "  - {name: hotel_id, type: integer, description: The hotel.}\n"
+                "  - {name: booked, type: integer, description: Rooms.}\n"
+                "---\nkind: prompt\nname: plan-trip\ndescription: Plan a trip.\n"
+                "messages:\n"
+                "  - content: Find hotels in {{.city}} for {{.nights}} nights.\n"
+                "  - role: assistant\n    content: I will search {{.city}}.\n"
+                "arguments:\n"
+                "  - {name: city, description: The city.}\n"
+                "  - {name: nights, description: How long., required: false, default: '2'}\n"
+            )
+            params = StdioServerParameters(
+                command=BIN,
+                args=["serve", "--config", str(root / "tools.yaml"), "--mount", "/workspace=mem:"],
+                cwd=str(root),
+            )
+            with open(os.devnull, "w") as devnull:
+                async with stdio_client(params, errlog=devnull) as (read, write):
+                    async with ClientSession(read, write) as s:
+                        await s.initialize()
+                        prompts = {p.name: p for p in (await s.list_prompts()).prompts}
+                        self.assertIn("filestore_instructions", prompts)
+                        trip = prompts["plan-trip"]
+                        self.assertEqual(trip.description, "Plan a trip.")
+                        self.assertEqual(
+                            [(a.name, a.required) for a in trip.arguments],
+                            [("city", True), ("nights", False)],
+                        )
+                        r = await s.get_prompt("plan-trip", {"city": "Basel"})
+                        self.assertEqual(
+                            [(m.role, m.content.text) for m in r.messages],
+                            [("user", "Find hotels in Basel for 2 nights."),
+                             ("assistant", "I will search Basel.")],
+                        )
+                        with self.assertRaises(Exception) as e:
+                            await s.get_prompt("plan-trip", {})
+                        self.assertIn("city", str(e.exception))
+                        with self.assertRaises(Exception) as e:
+                            await s.get_prompt("no-such", {})
+                        self.assertIn("plan-trip", str(e.exception))
+
+                        r = await s.call_tool("book-hotel", {"hotel_id": 1, "booked": 3})
+                        self.assertFalse(r.is_error, text_of(r))
+            c = sqlite3.connect(db)
+            rows = c.execute("SELECT id, booked FROM hotels ORDER BY id").fetchall()
+            c.close()
+            self.assertEqual(rows, [(1, 3), (2, 0), (3, 0)])
+        finally:
+            shutil.rmtree(root, ignore_errors=True)
+
+
 class ApprovalTest(unittest.IsolatedAsyncioTestCase):
     """A tool with `requiresApproval: true` (here a skill descriptor's) asks the user
     through MCP elicitation; only an accepted `approve: true` runs it. A client that

@@ -71,8 +71,8 @@ use crate::vfs::mounts::MountTable;
 
 pub use activate::activate_skill;
 pub use state::{
-    DynamicTool, ToolState, ToolStateCell, activate, list_tools, load_config, resolve,
-    select_toolset, tools_version,
+    DynamicTool, PromptSpec, ToolState, ToolStateCell, activate, get_prompt, list_prompts,
+    list_tools, load_config, resolve, select_toolset, tools_version,
 };
 
 /// What invocation needs from the session that owns it: its mounts (results are

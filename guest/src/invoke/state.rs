@@ -251,6 +251,64 @@ pub fn list_tools(session: &dyn Sandbox, toolset: Option<&str>) -> Result<Vec<Va
     Ok(out)
 }
 
+/// The configured prompts (Toolbox `kind: prompt`), in load order: name,
+/// description, and each argument's name, description and whether it is required.
+pub fn list_prompts(session: &dyn Sandbox) -> Vec<PromptSpec> {
+    let st = session.tool_state().borrow();
+    let Some(config) = &st.config else { return Vec::new() };
+    config
+        .prompts()
+        .iter()
+        .map(|p| PromptSpec {
+            name: p.name.clone(),
+            description: p.description.clone(),
+            arguments: p
+                .arguments
+                .iter()
+                .map(|a| (a.name.clone(), a.description.clone(), a.is_required()))
+                .collect(),
+        })
+        .collect()
+}
+
+/// A configured prompt as `prompts/list` shows it (see [`list_prompts`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PromptSpec {
+    /// Name.
+    pub name: String,
+    /// Description (may be empty).
+    pub description: String,
+    /// `(name, description, required)` per argument.
+    pub arguments: Vec<(String, String, bool)>,
+}
+
+/// The messages of the configured prompt `name` rendered with `arguments` (a JSON
+/// object): `(role, text)` pairs. `not-found` naming the defined prompts; an
+/// invalid argument is `invalid-argument` naming it.
+pub fn get_prompt(
+    session: &dyn Sandbox,
+    name: &str,
+    arguments: &serde_json::Value,
+) -> Result<Vec<(String, String)>> {
+    let st = session.tool_state().borrow();
+    let prompt = st.config.as_ref().and_then(|c| c.prompt(name));
+    let Some(prompt) = prompt else {
+        let defined: Vec<String> = st
+            .config
+            .as_ref()
+            .map(|c| c.prompts().iter().map(|p| p.name.clone()).collect())
+            .unwrap_or_default();
+        return Err(Error::new(
+            ErrorKind::NotFound,
+            format!(
+                "unknown prompt '{name}' (configured: {})",
+                if defined.is_empty() { "none".to_string() } else { defined.join(", ") }
+            ),
+        ));
+    };
+    prompt.render(arguments)
+}
+
 /// The session's tools version (see [`ToolState::version`]).
 pub fn tools_version(session: &dyn Sandbox) -> u64 {
     session.tool_state().borrow().version

@@ -1,5 +1,6 @@
 //! The `filestore_instructions` prompt: the filestore block of an agent's system
-//! prompt — the mounts, what each offered tool is for, and the tree of the mounts.
+//! prompt — the mounts, what each offered tool is for, and the tree of the mounts;
+//! and the configured prompts (Toolbox `kind: prompt`) as MCP prompts.
 
 use rmcp::ErrorData as McpError;
 use rmcp::model::{GetPromptResult, Prompt, PromptArgument, PromptMessage, Role};
@@ -30,6 +31,35 @@ pub(crate) fn prompt() -> Prompt {
                 .with_description("Files shown per folder before [N more files] (default 3).")
                 .with_required(false),
         ]),
+    )
+}
+
+/// A configured prompt as `prompts/list` shows it.
+pub(crate) fn configured(
+    p: crate::bindings::exports::filestore::component::tools::PromptSpec,
+) -> Prompt {
+    let arguments: Vec<PromptArgument> = p
+        .arguments
+        .into_iter()
+        .map(|a| {
+            let arg = PromptArgument::new(a.name).with_required(a.required);
+            if a.description.is_empty() { arg } else { arg.with_description(a.description) }
+        })
+        .collect();
+    let description = (!p.description.is_empty()).then_some(p.description);
+    Prompt::new(p.name, description, (!arguments.is_empty()).then_some(arguments))
+}
+
+/// The messages of a configured prompt, rendered by the component.
+pub(crate) fn configured_result(messages: Vec<(String, String)>) -> GetPromptResult {
+    GetPromptResult::new(
+        messages
+            .into_iter()
+            .map(|(role, text)| {
+                let role = if role == "assistant" { Role::Assistant } else { Role::User };
+                PromptMessage::new_text(role, text)
+            })
+            .collect(),
     )
 }
 

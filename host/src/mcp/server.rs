@@ -516,7 +516,14 @@ impl ServerHandler for FilestoreServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, McpError> {
-        Ok(ListPromptsResult::with_all_items(vec![super::prompt::prompt()]))
+        // The configured prompts (Toolbox `kind: prompt`) follow the built-in one.
+        let configured = self
+            .with_sandbox(|s| -> crate::Result<_> { s.session()?.prompts() })
+            .await?
+            .map_err(|e| protocol_error(&e))?;
+        let mut all = vec![super::prompt::prompt()];
+        all.extend(configured.into_iter().map(super::prompt::configured));
+        Ok(ListPromptsResult::with_all_items(all))
     }
 
     async fn get_prompt(
@@ -525,14 +532,34 @@ impl ServerHandler for FilestoreServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, McpError> {
         if request.name != super::INSTRUCTIONS_PROMPT {
-            return Err(McpError::invalid_params(
-                format!(
-                    "unknown prompt '{}'; this server has '{}'",
-                    request.name,
-                    super::INSTRUCTIONS_PROMPT
-                ),
-                None,
-            ));
+            let name = request.name.clone();
+            let args = serde_json::Value::Object(request.arguments.unwrap_or_default());
+            let rendered = self
+                .with_sandbox(move |s| -> crate::Result<_> {
+                    s.session()?.get_prompt(&name, &args)
+                })
+                .await?;
+            return match rendered {
+                Ok(messages) => Ok(super::prompt::configured_result(messages).into()),
+                // An unknown name or a bad argument is the client's mistake.
+                Err(crate::Error::Filestore(e))
+                    if matches!(
+                        e.kind(),
+                        filestore_guest::error::ErrorKind::NotFound
+                            | filestore_guest::error::ErrorKind::InvalidArgument
+                    ) =>
+                {
+                    Err(McpError::invalid_params(
+                        format!(
+                            "{} (and the built-in '{}')",
+                            e.message(),
+                            super::INSTRUCTIONS_PROMPT
+                        ),
+                        None,
+                    ))
+                }
+                Err(e) => Err(protocol_error(&e)),
+            };
         }
         let args = super::prompt::PromptArgs::parse(request.arguments.as_ref())?;
         let result = self

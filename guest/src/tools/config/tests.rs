@@ -574,7 +574,10 @@ fn prompts_load_check_and_render() {
 
     let v1 = "prompts:\n  greet:\n    messages:\n      - content: Hello {{.who}}\n    arguments:\n      - {name: who, description: w}\n";
     let cfg = load1(v1).unwrap();
-    assert_eq!(cfg.prompt("greet").unwrap().render(&json!({"who": "Ada"})).unwrap()[0].1, "Hello Ada");
+    assert_eq!(
+        cfg.prompt("greet").unwrap().render(&json!({"who": "Ada"})).unwrap()[0].1,
+        "Hello Ada"
+    );
 
     let errs = errors(&[(
         "p.yaml",
@@ -610,7 +613,10 @@ fn embedding_models_and_value_from_param() {
         .replace("valueFromParam: content", "valueFromParam: ghost");
     let errs = errors(&[("t.yaml", &bad)]);
     let text: Vec<String> = errs.iter().map(ToString::to_string).collect();
-    assert!(text.iter().any(|e| e.contains("names embedding model 'nope', which is not defined")), "{text:?}");
+    assert!(
+        text.iter().any(|e| e.contains("names embedding model 'nope', which is not defined")),
+        "{text:?}"
+    );
     assert!(text.iter().any(|e| e.contains("takes its value from 'ghost'")), "{text:?}");
     let int = text_with_int_embedding();
     let errs = errors(&[("t.yaml", &int)]);
