@@ -156,6 +156,15 @@ parameters:
   - {{name: name, type: string, description: n}}
 ---
 kind: tool
+name: list
+type: sqlite-sql
+source: db
+description: Hotel ids, optionally only booked ones (a Go template action).
+statement: SELECT id FROM hotels {{{{if .booked_only}}}}WHERE booked > 0 {{{{end}}}}ORDER BY id
+templateParameters:
+  - {{name: booked_only, type: boolean, description: b, default: false}}
+---
+kind: tool
 name: as_json
 type: sqlite-sql
 source: db
@@ -179,6 +188,10 @@ statement: SELECT id, name, booked FROM hotels ORDER BY id
     assert_eq!(out.envelope["data"]["rows_affected"], 1, "{}", out.text);
     let out = invoke(&mut s, "rename", json!({"id": 2, "name": "Bee"}));
     assert_eq!(out.envelope["data"]["rows_affected"], 1, "{}", out.text);
+    let out = invoke(&mut s, "list", json!({"booked_only": true}));
+    assert_eq!(out.envelope["data"], json!([{"id": 1}]), "{}", out.text);
+    let out = invoke(&mut s, "list", json!({}));
+    assert_eq!(out.envelope["data"], json!([{"id": 1}, {"id": 2}, {"id": 3}]), "{}", out.text);
     let out = invoke(&mut s, "as_json", json!({}));
     // Text holding a JSON object or array comes back decoded (Toolbox's shape);
     // other text stays text, even when it would parse as a number.

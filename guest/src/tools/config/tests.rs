@@ -456,7 +456,9 @@ config_errors! {
     source_type_mismatch: ["t.yaml" => &format!("{HTTP_SRC}---\nkind: tool\nname: t\ntype: sqlite-sql\nsource: api\ndescription: d\nstatement: S\n")] =>
         [(E::SourceMismatch, "t.yaml", 2, 9, 9, Some("source"), "tool 't' of type sqlite-sql needs a source of type sqlite; 'api' is http")];
     bad_templates: ["t.yaml" => &format!("{SRC}---\nkind: tool\nname: t\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: SELECT {{{{.cols}}}} FROM {{{{array .table}}}} {{{{.nope}}}} {{{{if .x}}}}\ntemplateParameters:\n  - {{name: cols, type: array, items: {{type: string}}}}\n  - {{name: table, type: string}}\n")] =>
-        [(E::InvalidTemplate, "t.yaml", 2, 11, 12, Some("statement"), "unsupported template action '{{if .x}}'")];
+        [(E::InvalidTemplate, "t.yaml", 2, 11, 12, Some("statement"), "'{{if .x}}' has no {{end}}")];
+    go_template_error_at_its_line: ["t.yaml" => &format!("{SRC}---\nkind: tool\nname: t\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: |\n  SELECT *\n  FROM {{{{.table}}}}\n  {{{{if .desc}}}}ORDER BY id DESC\ntemplateParameters:\n  - {{name: table, type: string}}\n  - {{name: desc, type: boolean}}\n")] =>
+        [(E::InvalidTemplate, "t.yaml", 2, 14, 3, Some("statement"), "'{{if .desc}}' has no {{end}}")];
     bad_template_references: ["t.yaml" => &format!("{SRC}---\nkind: tool\nname: t\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: SELECT {{{{.cols}}}} FROM {{{{array .table}}}} {{{{.nope}}}} {{{{.m}}}}\ntemplateParameters:\n  - {{name: cols, type: array, items: {{type: string}}}}\n  - {{name: table, type: string}}\n  - {{name: m, type: map}}\n")] =>
         [(E::InvalidTemplate, "t.yaml", 2, 11, 12, Some("statement"), "'cols' is an array; insert it with {{array .cols}}"),
          (E::InvalidTemplate, "t.yaml", 2, 11, 12, Some("statement"), "{{array .table}} needs an array parameter; 'table' is string"),

@@ -254,17 +254,80 @@ fn templates_substitute_after_escaping() {
 fn template_parse_errors() {
     for (text, fragment) in [
         ("SELECT {{.a", "unclosed template action"),
-        ("SELECT {{range .a}}", "unsupported template action '{{range .a}}'"),
-        ("SELECT {{a}}", "unsupported"),
-        ("SELECT {{.}}", "unsupported"),
+        ("SELECT {{range .a}}", "'{{range .a}}' has no {{end}}"),
+        ("SELECT 1\n{{if .a}}\n{{else}}", "'{{if .a}}' has no {{end}}"),
+        ("SELECT {{.a}} {{end}}", "{{end}} closes nothing"),
+        ("SELECT {{.a |}}", "invalid template: "),
+        ("SELECT {{if}}{{end}}", "invalid template: "),
+        ("{{define \"x\"}}{{template \"x\"}}{{end}}", "allow recursion"),
+        ("{{block \"b\" .}}x{{end}}", "allow recursion"),
     ] {
         let e = Template::parse(text).unwrap_err();
         assert!(e.contains(fragment), "{text}: {e}");
     }
+    assert_eq!(Template::parse_located("a\nb {{if .x}}").unwrap_err().offset, 4);
     assert_eq!(
         Template::parse("no actions").unwrap().parts(),
         &[TemplatePart::Text("no actions".into())]
     );
+}
+
+/// Issue 15 defect 4: Go template actions beyond `{{.x}}`, rendered by a Go template
+/// engine with only the parameters the template names, escaped first.
+#[test]
+fn go_template_actions_render() {
+    let params = vec![
+        p("table", ParamType::String).role(ParamRole::Template).escape(Escape::DoubleQuotes),
+        p("columns", ParamType::Array)
+            .role(ParamRole::Template)
+            .items(p("c", ParamType::String).escape(Escape::DoubleQuotes))
+            .optional(),
+        p("desc", ParamType::Boolean).role(ParamRole::Template).default_value(json!(false)),
+        p("limit", ParamType::Integer).role(ParamRole::Template).default_value(json!(10)),
+        p("secret", ParamType::String),
+    ];
+    let t = Template::parse(
+        "SELECT {{if .columns}}{{array .columns}}{{else}}*{{end}} FROM {{.table}}\n\
+         {{with .desc}}ORDER BY id DESC{{end}} LIMIT {{.limit | printf \"%d\"}}\n\
+         {{range $i, $c := .columns}}{{if $i}},{{end}}{{$c}}{{end}}{{range $k, $v := .}}[{{$k}}]{{end}}",
+    )
+    .unwrap();
+    let names: Vec<&TemplatePart> = t.parts().iter().collect();
+    assert_eq!(names.len(), 5, "{names:?}");
+    let args = validate_args(
+        &params,
+        &json!({"table": "t\"x", "columns": ["a", "b"], "desc": true, "secret": "s3"}),
+        &VerifiedClaims::new(),
+    )
+    .unwrap();
+    let out = t.render(&args).unwrap();
+    assert!(
+        out.starts_with(
+            "SELECT \"a\", \"b\" FROM \"t\"\"x\"\nORDER BY id DESC LIMIT 10\n\"a\",\"b\""
+        ),
+        "{out}"
+    );
+    // The engine saw the four named parameters, never the bound `secret`.
+    assert!(
+        out.contains("[columns]") && out.contains("[table]") && !out.contains("secret"),
+        "{out}"
+    );
+    let args =
+        validate_args(&params, &json!({"table": "t", "secret": "s"}), &VerifiedClaims::new())
+            .unwrap();
+    let out = t.render(&args).unwrap();
+    assert!(out.starts_with("SELECT * FROM \"t\"\n LIMIT 10"), "{out}");
+    // A failure while rendering is a clear error, not a panic.
+    let bad = Template::parse("{{index .columns 5}}").unwrap();
+    let e = bad.render(
+        &validate_args(
+            &params,
+            &json!({"table": "t", "columns": ["a"], "secret": "s"}),
+            &VerifiedClaims::new(),
+        )
+        .unwrap(),
+    );
+    assert!(e.unwrap_err().message().contains("the template failed"));
 }
 
 #[test]

@@ -674,7 +674,7 @@ impl<'n> Fields<'n> {
 /// Only a literal block scalar (`|`) keeps its lines as written: its content starts
 /// on the line below the indicator, each line indented alike, so line k of the text
 /// is found exactly. Other styles fold lines, so they point at the scalar's start.
-fn line_of(ctx: &Ctx<'_>, mark: Mark, text: &str, offset: usize) -> Mark {
+pub(super) fn line_of(ctx: &Ctx<'_>, mark: Mark, text: &str, offset: usize) -> Mark {
     let source: Vec<&str> = ctx.text.lines().collect();
     // The scalar's mark is its first content line; the line above ends in the
     // indicator (`|`, `|-`, `|+`, `|2`..., maybe a comment after it).

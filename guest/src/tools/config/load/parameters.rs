@@ -27,19 +27,24 @@ pub(super) fn check_template(
     params: &[Parameter],
     role: ParamRole,
 ) {
-    let template = match Template::parse(text) {
+    let template = match Template::parse_located(text) {
         Ok(t) => t,
         Err(e) => {
-            ctx.err(K::InvalidTemplate, mark, Some(field), e);
+            // At the offending line of a literal block, not at the field's key.
+            let at = super::decode::line_of(ctx, mark, text, e.offset);
+            ctx.err(K::InvalidTemplate, at, Some(field), e.message);
             return;
         }
     };
     for part in template.parts() {
         let (name, array) = match part {
             TemplatePart::Text(_) => continue,
-            TemplatePart::Value(n) => (n, false),
+            TemplatePart::Value(n) | TemplatePart::Field(n) => (n, false),
             TemplatePart::Array(n) => (n, true),
         };
+        // Inside other Go actions only being declared is checked: how the value is
+        // used (`range`, `eq`...) is the template's business.
+        let go = matches!(part, TemplatePart::Field(_));
         let Some(p) = params.iter().find(|p| p.name == *name && p.role == role) else {
             ctx.err(
                 K::InvalidTemplate,
@@ -50,6 +55,7 @@ pub(super) fn check_template(
             continue;
         };
         let problem = match (array, p.param_type) {
+            _ if go => None,
             (true, ParamType::Array) => None,
             (true, t) => {
                 Some(format!("{{{{array .{name}}}}} needs an array parameter; '{name}' is {t}"))
