@@ -459,6 +459,19 @@ config_errors! {
         [(E::InvalidTemplate, "t.yaml", 2, 11, 12, Some("statement"), "'{{if .x}}' has no {{end}}")];
     go_template_error_at_its_line: ["t.yaml" => &format!("{SRC}---\nkind: tool\nname: t\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: |\n  SELECT *\n  FROM {{{{.table}}}}\n  {{{{if .desc}}}}ORDER BY id DESC\ntemplateParameters:\n  - {{name: table, type: string}}\n  - {{name: desc, type: boolean}}\n")] =>
         [(E::InvalidTemplate, "t.yaml", 2, 14, 3, Some("statement"), "'{{if .desc}}' has no {{end}}")];
+    postgres_source_fields_checked_as_toolbox_does: ["t.yaml" => "kind: source\nname: pg\ntype: postgres\nhost: localhost\nport: 5432\nuser: u\ndatabase: d\nqueryParams: {sslmode: [a]}\nqueryExecMode: fast\npasword: p\n"] =>
+        [(E::MissingField, "t.yaml", 1, 1, 1, Some("password"), "postgres source 'pg' has no 'password'"),
+         (E::InvalidValue, "t.yaml", 1, 8, 14, Some("queryParams"), "expected a mapping of strings, got a mapping"),
+         (E::InvalidValue, "t.yaml", 1, 9, 16, Some("queryExecMode"), "'fast' is not one of cache_statement"),
+         (E::UnknownField, "t.yaml", 1, 10, 1, Some("pasword"), "unknown field 'pasword' of source 'pg'")];
+    cloud_and_warehouse_sources_checked: ["t.yaml" => "kind: source\nname: bq\ntype: bigquery\nproject: p\nwriteMode: maybe\nuseClientOAuth: 'yes'\n---\nkind: source\nname: sp\ntype: spanner\nproject: p\ninstance: i\n---\nkind: source\nname: csql\ntype: cloud-sql-mysql\nproject: p\nregion: r\ninstance: i\ndatabase: d\nipType: internet\n"] =>
+        [(E::InvalidValue, "t.yaml", 1, 5, 12, Some("writeMode"), "'maybe' is not one of allowed, blocked, protected"),
+         (E::InvalidValue, "t.yaml", 1, 6, 17, Some("useClientOAuth"), "expected true or false, got a string"),
+         (E::MissingField, "t.yaml", 2, 8, 1, Some("database"), "spanner source 'sp' has no 'database'"),
+         (E::InvalidValue, "t.yaml", 3, 21, 9, Some("ipType"), "'internet' is not one of public")];
+    execute_sql_tools_take_no_statement: ["t.yaml" => "kind: source\nname: pg\ntype: postgres\nhost: h\nport: 1\nuser: u\npassword: p\ndatabase: d\n---\nkind: tool\nname: run\ntype: postgres-execute-sql\nsource: pg\ndescription: Run SQL.\nstatement: SELECT 1\n---\nkind: tool\nname: q\ntype: spanner-sql\nsource: pg\ndescription: d\nstatement: SELECT 1\nreadOnly: 'true'\n"] =>
+        [(E::UnknownField, "t.yaml", 2, 15, 1, Some("statement"), "unknown field 'statement' of tool 'run'"),
+         (E::InvalidValue, "t.yaml", 3, 23, 11, Some("readOnly"), "expected true or false, got a string")];
     bad_template_references: ["t.yaml" => &format!("{SRC}---\nkind: tool\nname: t\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: SELECT {{{{.cols}}}} FROM {{{{array .table}}}} {{{{.nope}}}} {{{{.m}}}}\ntemplateParameters:\n  - {{name: cols, type: array, items: {{type: string}}}}\n  - {{name: table, type: string}}\n  - {{name: m, type: map}}\n")] =>
         [(E::InvalidTemplate, "t.yaml", 2, 11, 12, Some("statement"), "'cols' is an array; insert it with {{array .cols}}"),
          (E::InvalidTemplate, "t.yaml", 2, 11, 12, Some("statement"), "{{array .table}} needs an array parameter; 'table' is string"),

@@ -48,7 +48,15 @@ pub(super) fn decode_resource(
                     }
                     true
                 }
-                _ => false,
+                Some(t) => match schemas::source_schema(t) {
+                    Some(schema) => {
+                        let what = format!("{t} source '{display_name}'");
+                        schemas::check_fields(ctx, &mut f, schema, &what);
+                        true
+                    }
+                    None => false,
+                },
+                None => false,
             };
             if strict {
                 f.report_unknown(ctx, &format!("source '{display_name}'"));
@@ -308,6 +316,7 @@ pub(super) fn decode_tool(
     let family = match tool_type.as_deref() {
         Some("http") => Family::Http,
         Some(t) if STRICT_SQL_TYPES.contains(&t) => Family::Sql,
+        Some(t) if schemas::execute_sql_schema(t).is_some() => Family::Execute,
         _ => Family::Other,
     };
     // Toolbox's prebuilt tool types (`postgres-list-tables`...) supply their own
@@ -338,10 +347,11 @@ pub(super) fn decode_tool(
             tool_type: tool_type.clone(),
         });
     }
-    let statement = if family == Family::Sql {
-        f.required_string(ctx, "statement", &user)
-    } else {
-        f.string(ctx, "statement")
+    let statement = match family {
+        Family::Sql => f.required_string(ctx, "statement", &user),
+        // The model writes the statement: a configured one is an unknown field.
+        Family::Execute => None,
+        _ => f.string(ctx, "statement"),
     };
 
     let mut parameters: Vec<Parameter> = Vec::new();
@@ -351,7 +361,7 @@ pub(super) fn decode_tool(
         let http_role = !matches!(role, ParamRole::Parameter | ParamRole::Template);
         // http tools take the http lists only; other tools `parameters` and
         // `templateParameters`. The rest is reported unknown (or kept in `fields`).
-        if http_role != (family == Family::Http) {
+        if http_role != (family == Family::Http) || family == Family::Execute {
             continue;
         }
         for (path, p) in decode_param_list(ctx, f, role, refs, &user) {
@@ -482,6 +492,19 @@ pub(super) fn decode_tool(
         }
         if let Some((body, _)) = f.string(ctx, "requestBody") {
             fields.insert("requestBody".into(), Value::String(body));
+        }
+    }
+    if let Some(t) = tool_type.as_deref() {
+        let extra = match family {
+            Family::Sql => schemas::statement_tool_fields(t),
+            Family::Execute => schemas::execute_sql_schema(t).unwrap_or(&[]),
+            _ => &[],
+        };
+        schemas::check_fields(ctx, f, extra, &user);
+        for (key, ..) in extra {
+            if let Some(e) = f.get(key) {
+                fields.insert((*key).to_string(), e.value.to_json());
+            }
         }
     }
     if family == Family::Other {

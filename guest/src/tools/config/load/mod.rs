@@ -3,6 +3,7 @@
 
 mod decode;
 mod parameters;
+mod schemas;
 
 use decode::{Fields, decode_resource};
 use parameters::{check_template, decode_param, decode_param_list, p_mark};
@@ -26,7 +27,8 @@ use crate::tools::placeholders;
 use crate::vfs::limits::MAX_CONFIG_BYTES;
 
 /// Statement tool types whose fields are known exactly.
-const STRICT_SQL_TYPES: &[&str] = &["sqlite-sql", "postgres-sql", "mysql-sql", "mssql-sql"];
+const STRICT_SQL_TYPES: &[&str] =
+    &["sqlite-sql", "postgres-sql", "mysql-sql", "mssql-sql", "bigquery-sql", "spanner-sql"];
 /// HTTP methods an http tool may use.
 const HTTP_METHODS: &[&str] = &["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
 
@@ -34,6 +36,8 @@ const HTTP_METHODS: &[&str] = &["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD",
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Family {
     Sql,
+    /// `*-execute-sql`: the model supplies the statement (see `schemas`).
+    Execute,
     Http,
     Other,
 }

@@ -1,0 +1,210 @@
+//! The fields of the common Toolbox source types this host does not run (Postgres,
+//! MySQL, Cloud SQL, AlloyDB, BigQuery, Spanner) and of their `*-execute-sql` tools,
+//! checked as Toolbox checks them (its decoder is strict: an unknown field or a
+//! mistyped one is an error), so `filestore check` is useful before deploying a
+//! configuration to Toolbox itself. Other types stay lenient: their fields are kept
+//! and not judged, since this table cannot follow every Toolbox release.
+//!
+//! The table follows Toolbox's `internal/sources/*` Config structs (v0.2x–v1.x).
+
+use super::*;
+
+/// What a field holds.
+#[derive(Clone, Copy)]
+pub(super) enum FieldType {
+    /// A string (YAML scalars are read as strings, as Toolbox's `string` fields do).
+    Str,
+    /// One of these strings.
+    OneOf(&'static [&'static str]),
+    /// `true` or `false`.
+    Bool,
+    /// An integer.
+    Int,
+    /// A mapping of strings.
+    StrMap,
+    /// A list of strings.
+    StrList,
+    /// A mapping (its content not judged).
+    Map,
+}
+
+/// One field: name, type, required.
+pub(super) type FieldSpec = (&'static str, FieldType, bool);
+
+use FieldType::*;
+
+const IP_TYPES: &[&str] = &["public", "private", "psc", "PUBLIC", "PRIVATE", "PSC"];
+
+/// The known source types and their fields (besides `type`).
+pub(super) const SOURCE_SCHEMAS: &[(&str, &[FieldSpec])] = &[
+    (
+        "postgres",
+        &[
+            ("host", Str, true),
+            ("port", Str, true),
+            ("user", Str, true),
+            ("password", Str, true),
+            ("database", Str, true),
+            ("queryParams", StrMap, false),
+            (
+                "queryExecMode",
+                OneOf(&[
+                    "cache_statement",
+                    "cache_describe",
+                    "describe_exec",
+                    "exec",
+                    "simple_protocol",
+                ]),
+                false,
+            ),
+            ("autoDiscover", Map, false),
+        ],
+    ),
+    (
+        "mysql",
+        &[
+            ("host", Str, true),
+            ("port", Str, true),
+            ("user", Str, true),
+            ("password", Str, true),
+            ("database", Str, true),
+            ("queryTimeout", Str, false),
+            ("queryParams", StrMap, false),
+        ],
+    ),
+    (
+        "cloud-sql-postgres",
+        &[
+            ("project", Str, true),
+            ("region", Str, true),
+            ("instance", Str, true),
+            ("database", Str, true),
+            ("user", Str, false),
+            ("password", Str, false),
+            ("ipType", OneOf(IP_TYPES), false),
+        ],
+    ),
+    (
+        "cloud-sql-mysql",
+        &[
+            ("project", Str, true),
+            ("region", Str, true),
+            ("instance", Str, true),
+            ("database", Str, true),
+            ("user", Str, false),
+            ("password", Str, false),
+            ("ipType", OneOf(IP_TYPES), false),
+        ],
+    ),
+    (
+        "alloydb-postgres",
+        &[
+            ("project", Str, true),
+            ("region", Str, true),
+            ("cluster", Str, true),
+            ("instance", Str, true),
+            ("database", Str, true),
+            ("user", Str, false),
+            ("password", Str, false),
+            ("ipType", OneOf(IP_TYPES), false),
+        ],
+    ),
+    (
+        "bigquery",
+        &[
+            ("project", Str, true),
+            ("location", Str, false),
+            ("writeMode", OneOf(&["allowed", "blocked", "protected"]), false),
+            ("allowedDatasets", StrList, false),
+            ("useClientOAuth", Bool, false),
+            ("scopes", StrList, false),
+            ("impersonateServiceAccount", Str, false),
+            ("maxQueryResultRows", Int, false),
+        ],
+    ),
+    (
+        "spanner",
+        &[
+            ("project", Str, true),
+            ("instance", Str, true),
+            ("database", Str, true),
+            ("dialect", OneOf(&["googlesql", "postgresql"]), false),
+        ],
+    ),
+];
+
+/// Tool types that run a statement the model writes: `source`, `description`,
+/// `authRequired`, `annotations` and these fields; no `statement`, no parameters.
+pub(super) const EXECUTE_SQL_SCHEMAS: &[(&str, &[FieldSpec])] = &[
+    ("postgres-execute-sql", &[]),
+    ("mysql-execute-sql", &[]),
+    ("mssql-execute-sql", &[]),
+    ("sqlite-execute-sql", &[]),
+    ("bigquery-execute-sql", &[]),
+    ("spanner-execute-sql", &[("readOnly", Bool, false)]),
+];
+
+/// Extra fields of statement tool types beyond the common ones.
+pub(super) fn statement_tool_fields(tool_type: &str) -> &'static [FieldSpec] {
+    match tool_type {
+        "spanner-sql" => &[("readOnly", Bool, false)],
+        _ => &[],
+    }
+}
+
+/// Checks `f` against `schema`: required fields present, every one of its type.
+/// Fields outside the schema are left for the caller to report or keep.
+pub(super) fn check_fields(
+    ctx: &mut Ctx<'_>,
+    f: &mut Fields<'_>,
+    schema: &[FieldSpec],
+    what: &str,
+) {
+    for &(key, ty, required) in schema {
+        if required && f.get(key).is_none() {
+            ctx.err(K::MissingField, f.mark, Some(&f.path(key)), format!("{what} has no '{key}'"));
+            continue;
+        }
+        let Some(e) = f.get(key) else { continue };
+        let problem = match (ty, &e.value.value) {
+            (Str, v) if !matches!(v, Y::Seq(_) | Y::Map(_)) => None,
+            (OneOf(allowed), _) => match e.value.scalar_string() {
+                Some(s) if allowed.contains(&s.as_str()) => None,
+                Some(s) => Some(format!("'{}' is not one of {}", short(&s), allowed.join(", "))),
+                None => Some(format!("expected a string, got a {}", e.value.type_name())),
+            },
+            (Bool, Y::Bool(_)) | (Int, Y::Int(_)) | (Map, Y::Map(_)) => None,
+            (StrMap, Y::Map(entries))
+                if entries.iter().all(|x| !matches!(x.value.value, Y::Seq(_) | Y::Map(_))) =>
+            {
+                None
+            }
+            (StrList, Y::Seq(items)) if items.iter().all(|i| i.scalar_string().is_some()) => None,
+            (ty, _) => Some(format!(
+                "expected {}, got a {}",
+                match ty {
+                    Str | OneOf(_) => "a string",
+                    Bool => "true or false",
+                    Int => "an integer",
+                    StrMap => "a mapping of strings",
+                    StrList => "a list of strings",
+                    Map => "a mapping",
+                },
+                e.value.type_name()
+            )),
+        };
+        if let Some(problem) = problem {
+            ctx.err(K::InvalidValue, e.value.mark, Some(&f.path(key)), problem);
+        }
+    }
+}
+
+/// The schema of a source type, when it is one of the known ones.
+pub(super) fn source_schema(source_type: &str) -> Option<&'static [FieldSpec]> {
+    SOURCE_SCHEMAS.iter().find(|(t, _)| *t == source_type).map(|(_, s)| *s)
+}
+
+/// The extra fields of an `*-execute-sql` tool type, when it is one.
+pub(super) fn execute_sql_schema(tool_type: &str) -> Option<&'static [FieldSpec]> {
+    EXECUTE_SQL_SCHEMAS.iter().find(|(t, _)| *t == tool_type).map(|(_, s)| *s)
+}
