@@ -453,6 +453,52 @@ fn http_tool_reaches_a_loopback_server_within_its_allow_list() {
     assert_eq!(seen.lock().unwrap().len(), 1, "nothing was sent");
 }
 
+/// Toolbox's own prebuilt SQLite configuration (verbatim, v1 format with a Go
+/// `{{if}}` template and an execute-sql tool) loads and runs against a real database.
+#[test]
+fn toolbox_prebuilt_sqlite_config_runs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("shop.db");
+    let c = rusqlite::Connection::open(&db).unwrap();
+    c.execute_batch(
+        "CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NOT NULL);\n\
+         CREATE TABLE orders (id INTEGER PRIMARY KEY, item INTEGER REFERENCES items(id));\n\
+         INSERT INTO items VALUES (1, 'pen'), (2, 'ink');",
+    )
+    .unwrap();
+    let yaml = std::fs::read_to_string(data("toolbox-prebuilt-sqlite.yaml")).unwrap();
+    let files = vec![("sqlite.yaml".to_string(), yaml)];
+    let db_path = db.display().to_string();
+    let mut s = session_with(ToolRegistry::with_builtin_handlers());
+    s.load_config_with_env(&files, &|k| (k == "SQLITE_DATABASE").then(|| db_path.clone()))
+        .unwrap()
+        .unwrap();
+    let names: Vec<String> =
+        s.tool_specs().unwrap().iter().map(|t| t["name"].as_str().unwrap().to_string()).collect();
+    assert!(
+        names.contains(&"execute_sql".to_string()) && names.contains(&"list_tables".to_string())
+    );
+
+    let out = invoke(&mut s, "list_tables", json!({"output_format": "simple"}));
+    assert_eq!(
+        out.envelope["data"],
+        json!([{"object_details": {"name": "items"}}, {"object_details": {"name": "orders"}}]),
+        "{}",
+        out.text
+    );
+    let out = invoke(&mut s, "list_tables", json!({"table_names": "orders"}));
+    let rows = out.envelope["data"].as_array().unwrap_or_else(|| panic!("{}", out.text));
+    assert_eq!(rows.len(), 1, "{}", out.text);
+    let details = &rows[0]["object_details"];
+    assert_eq!(details["object_name"], "orders");
+    assert_eq!(details["constraints"][1]["foreign_key_referenced_table"], "items", "{details}");
+
+    let out = invoke(&mut s, "execute_sql", json!({"sql": "SELECT name FROM items ORDER BY id"}));
+    assert_eq!(out.envelope["data"], json!([{"name": "pen"}, {"name": "ink"}]), "{}", out.text);
+    let out = invoke(&mut s, "execute_sql", json!({}));
+    assert_eq!(out.envelope["error"]["code"], "invalid-argument", "{}", out.text);
+}
+
 /// Issue 15 defects 2 and 3: `${VAR}` in a tool's handler fields (headers, path,
 /// requestBody, statement) is resolved by the host when the call runs, never inside
 /// the component; an unset variable without default fails the load naming it and

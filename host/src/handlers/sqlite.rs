@@ -1,5 +1,5 @@
-//! `sqlite-sql` tools on `sqlite` sources, through an embedded SQLite (`rusqlite`
-//! with the bundled library: no system SQLite needed).
+//! `sqlite-sql` and `sqlite-execute-sql` tools on `sqlite` sources, through an
+//! embedded SQLite (`rusqlite` with the bundled library: no system SQLite needed).
 //!
 //! Source fields: `database` — the path of the database file (created if missing, as
 //! the Toolbox's SQLite source does). Tool: `statement` with bind placeholders:
@@ -71,73 +71,95 @@ fn to_json(v: ValueRef<'_>) -> Value {
     }
 }
 
+/// The `sqlite-execute-sql` handler: runs the statement the model gives in the `sql`
+/// argument (Toolbox's execute-sql tools), with nothing bound. As in Toolbox, such a
+/// tool can do anything the database file allows; configure it only where that is
+/// meant (or with `requiresApproval: true`).
+#[derive(Debug, Default, Clone, Copy)]
+pub struct SqliteExecuteHandler;
+
+impl ToolHandler for SqliteExecuteHandler {
+    fn call(&self, req: &ToolRequest) -> Result<Value, ToolError> {
+        let sql = req.arguments.get("sql").and_then(Value::as_str).ok_or_else(|| {
+            ToolError::InvalidArgument(format!("tool '{}': no 'sql' to execute", req.tool_name))
+        })?;
+        run(req, sql, false)
+    }
+}
+
 impl ToolHandler for SqliteHandler {
     fn call(&self, req: &ToolRequest) -> Result<Value, ToolError> {
-        let source = req.require_source()?;
-        let db = source.fields.get("database").and_then(Value::as_str).ok_or_else(|| {
-            ToolError::InvalidArgument(format!(
-                "source '{}' has no 'database' path (sqlite sources need one)",
-                source.name
-            ))
-        })?;
         let statement = req.statement.as_deref().ok_or_else(|| {
             ToolError::InvalidArgument(format!("tool '{}' has no statement", req.tool_name))
         })?;
-        let conn = Connection::open(db).map_err(|e| {
-            ToolError::Backend(format!("source '{}': cannot open database {db}: {e}", source.name))
-        })?;
-        let deadline = req.deadline;
-        conn.progress_handler(PROGRESS_STEPS, Some(move || std::time::Instant::now() > deadline));
-        let mut stmt = conn.prepare(statement).map_err(|e| {
-            ToolError::Backend(format!(
-                "tool '{}': the database refused the statement: {e}",
+        run(req, statement, true)
+    }
+}
+
+/// Runs `statement` on the request's source, binding the declared parameters when
+/// `bind` (a configured statement) and nothing otherwise (a model's statement).
+fn run(req: &ToolRequest, statement: &str, bind: bool) -> Result<Value, ToolError> {
+    let source = req.require_source()?;
+    let db = source.fields.get("database").and_then(Value::as_str).ok_or_else(|| {
+        ToolError::InvalidArgument(format!(
+            "source '{}' has no 'database' path (sqlite sources need one)",
+            source.name
+        ))
+    })?;
+    let conn = Connection::open(db).map_err(|e| {
+        ToolError::Backend(format!("source '{}': cannot open database {db}: {e}", source.name))
+    })?;
+    let deadline = req.deadline;
+    conn.progress_handler(PROGRESS_STEPS, Some(move || std::time::Instant::now() > deadline));
+    let mut stmt = conn.prepare(statement).map_err(|e| {
+        ToolError::Backend(format!(
+            "tool '{}': the database refused the statement: {e}",
+            req.tool_name
+        ))
+    })?;
+    // Which declared parameter each of SQLite's indexes binds: `$2` by its number
+    // (SQLite would number it by appearance), `:name` by name, `?` by position.
+    let names: Vec<Option<String>> =
+        (1..=stmt.parameter_count()).map(|i| stmt.parameter_name(i).map(str::to_string)).collect();
+    let mut names_declared = if bind { req.positional_names() } else { Vec::new() };
+    let positional: &[Value] = if bind { &req.positional } else { &[] };
+    // A document without names (a host-built request) binds by position.
+    names_declared.resize(positional.len(), String::new());
+    let declared: Vec<&str> = names_declared.iter().map(String::as_str).collect();
+    let order = placeholders::bind_sqlite(&names, &declared).map_err(|e| {
+        ToolError::InvalidArgument(format!("tool '{}': {}", req.tool_name, e.message))
+    })?;
+    let params = params_from_iter(order.iter().map(|&p| to_sql(&positional[p])));
+    let fail = |e: rusqlite::Error| match e {
+        rusqlite::Error::SqliteFailure(f, _)
+            if f.code == rusqlite::ErrorCode::OperationInterrupted =>
+        {
+            ToolError::LimitExceeded(format!(
+                "tool '{}': interrupted at its timeout",
                 req.tool_name
             ))
-        })?;
-        // Which declared parameter each of SQLite's indexes binds: `$2` by its number
-        // (SQLite would number it by appearance), `:name` by name, `?` by position.
-        let names: Vec<Option<String>> = (1..=stmt.parameter_count())
-            .map(|i| stmt.parameter_name(i).map(str::to_string))
-            .collect();
-        let mut names_declared = req.positional_names();
-        // A document without names (a host-built request) binds by position.
-        names_declared.resize(req.positional.len(), String::new());
-        let declared: Vec<&str> = names_declared.iter().map(String::as_str).collect();
-        let order = placeholders::bind_sqlite(&names, &declared).map_err(|e| {
-            ToolError::InvalidArgument(format!("tool '{}': {}", req.tool_name, e.message))
-        })?;
-        let params = params_from_iter(order.iter().map(|&p| to_sql(&req.positional[p])));
-        let fail = |e: rusqlite::Error| match e {
-            rusqlite::Error::SqliteFailure(f, _)
-                if f.code == rusqlite::ErrorCode::OperationInterrupted =>
-            {
-                ToolError::LimitExceeded(format!(
-                    "tool '{}': interrupted at its timeout",
-                    req.tool_name
-                ))
-            }
-            e => ToolError::Backend(format!("tool '{}': {e}", req.tool_name)),
-        };
-        if stmt.column_count() == 0 {
-            let n = stmt.execute(params).map_err(fail)?;
-            return Ok(json!({"rows_affected": n}));
         }
-        let names: Vec<String> = stmt.column_names().into_iter().map(String::from).collect();
-        let mut rows = stmt.query(params).map_err(fail)?;
-        let mut out = Vec::new();
-        while let Some(row) = rows.next().map_err(fail)? {
-            if out.len() == MAX_SQLITE_ROWS {
-                return Err(ToolError::LimitExceeded(format!(
-                    "tool '{}': the statement returned more than {MAX_SQLITE_ROWS} rows; add a LIMIT",
-                    req.tool_name
-                )));
-            }
-            let mut obj = Map::new();
-            for (i, name) in names.iter().enumerate() {
-                obj.insert(name.clone(), to_json(row.get_ref(i).map_err(fail)?));
-            }
-            out.push(Value::Object(obj));
-        }
-        Ok(Value::Array(out))
+        e => ToolError::Backend(format!("tool '{}': {e}", req.tool_name)),
+    };
+    if stmt.column_count() == 0 {
+        let n = stmt.execute(params).map_err(fail)?;
+        return Ok(json!({"rows_affected": n}));
     }
+    let names: Vec<String> = stmt.column_names().into_iter().map(String::from).collect();
+    let mut rows = stmt.query(params).map_err(fail)?;
+    let mut out = Vec::new();
+    while let Some(row) = rows.next().map_err(fail)? {
+        if out.len() == MAX_SQLITE_ROWS {
+            return Err(ToolError::LimitExceeded(format!(
+                "tool '{}': the statement returned more than {MAX_SQLITE_ROWS} rows; add a LIMIT",
+                req.tool_name
+            )));
+        }
+        let mut obj = Map::new();
+        for (i, name) in names.iter().enumerate() {
+            obj.insert(name.clone(), to_json(row.get_ref(i).map_err(fail)?));
+        }
+        out.push(Value::Object(obj));
+    }
+    Ok(Value::Array(out))
 }

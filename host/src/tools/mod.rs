@@ -348,6 +348,7 @@ impl ToolRegistry {
     pub fn with_builtin_handlers() -> ToolRegistry {
         let mut r = ToolRegistry::new();
         r.register("sqlite-sql", Arc::new(crate::handlers::sqlite::SqliteHandler));
+        r.register("sqlite-execute-sql", Arc::new(crate::handlers::sqlite::SqliteExecuteHandler));
         r.register("http", Arc::new(crate::handlers::http::HttpHandler));
         r
     }

@@ -80,6 +80,7 @@ pub struct RunnableType {
 /// but is reported as not runnable here.
 pub const RUNNABLE_TOOL_TYPES: &[RunnableType] = &[
     RunnableType { tool_type: "sqlite-sql", source_type: "sqlite" },
+    RunnableType { tool_type: "sqlite-execute-sql", source_type: "sqlite" },
     RunnableType { tool_type: "http", source_type: "http" },
 ];
 

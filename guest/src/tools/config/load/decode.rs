@@ -407,6 +407,14 @@ pub(super) fn decode_tool(
         }
     }
 
+    if family == Family::Execute {
+        // Toolbox's execute-sql tools take one argument: the statement to run.
+        parameters.push(Parameter {
+            description: "The sql to execute.".to_string(),
+            ..Parameter::new("sql", ParamType::String)
+        });
+    }
+
     let mut auth_required = Vec::new();
     if let Some(e) = f.get("authRequired") {
         match &e.value.value {
