@@ -82,7 +82,9 @@ pub struct GlobResult {
     pub path: String,
     /// Matching files, sorted by path, at most `limit`.
     pub files: Vec<GlobFile>,
-    /// How many files matched in all (more than `files.len()` when `limit` cut).
+    /// How many files matched in all (more than `files.len()` when `limit` cut). For
+    /// a pattern matching every file (`**`) the walk stops past `limit` files, so
+    /// this counts those seen and `truncated` says that more exist.
     pub total_matches: usize,
     /// Whether the listing is incomplete: `limit` cut it or the walk hit its limit.
     pub truncated: bool,
@@ -305,10 +307,28 @@ pub fn glob(mounts: &MountTable, limits: &Limits, req: &GlobRequest) -> Result<G
         }
         Err(e) => return Err(e),
     }
-    let walk = mounts.walk(root, limits.walk_entries)?;
-    result.walk_truncated = walk.truncated;
+    // A pattern that matches every file (`**`, as resources/list asks) needs only the
+    // first `limit` files by path, not a walk of the whole tree: walk a window, and
+    // widen it only while it holds too few files. Other patterns may match anywhere.
+    let match_all = matches!(req.pattern.as_str(), "**" | "**/*") && req.exclude.is_empty();
+    let mut cap = if match_all {
+        req.limit.saturating_mul(2).max(1024).min(limits.walk_entries)
+    } else {
+        limits.walk_entries
+    };
     let wanted =
         |e: &&Entry| !e.is_dir() && matcher.is_match(&e.path) && !excludes.excludes(&e.path);
+    let walk = loop {
+        let walk = mounts.walk(root, cap)?;
+        let enough = walk.entries.iter().filter(wanted).nth(req.limit).is_some();
+        if !walk.truncated || enough || cap >= limits.walk_entries {
+            break walk;
+        }
+        cap = cap.saturating_mul(4).min(limits.walk_entries);
+    };
+    // Cut by our own window (not the session's limit): more files exist.
+    let cut_short = walk.truncated && cap < limits.walk_entries;
+    result.walk_truncated = walk.truncated && !cut_short;
     for e in walk.entries.iter().filter(wanted) {
         result.total_matches += 1;
         if result.files.len() < req.limit {
@@ -605,6 +625,34 @@ mod tests {
         assert_eq!(j["files"][0]["path"], "/w/src/lib.rs");
         assert_eq!(j["truncated"], true);
         assert_eq!(j["total_matches"], 2);
+    }
+
+    /// Issue 14: `**` with a limit (what resources/list asks) walks a window, not the
+    /// whole tree: the first files come back, `truncated` says more exist, and a
+    /// window too full of directories is widened until it holds enough files.
+    #[test]
+    fn match_all_stops_past_its_limit() {
+        use crate::vfs::memory::MemoryVolume;
+        let v = MemoryVolume::new();
+        for d in 0..3000 {
+            v.insert(&format!("/empty{d:04}/.keep/x/y"), "");
+        }
+        for f in 0..5000 {
+            v.insert(&format!("/z/f{f:04}"), "x");
+        }
+        let mut t = MountTable::new();
+        t.add("/w", Box::new(v), 0, false).unwrap();
+        let l = Limits { walk_entries: 200_000, ..Limits::default() };
+        let req =
+            GlobRequest { pattern: "**".into(), path: "/w".into(), limit: 10, exclude: vec![] };
+        let r = glob(&t, &l, &req).unwrap();
+        assert_eq!(r.files.len(), 10);
+        assert!(r.truncated && !r.walk_truncated);
+        assert!(r.total_matches < 8000, "stopped early: {}", r.total_matches);
+        // Any other pattern still counts every match.
+        let req = GlobRequest { pattern: "**/f*".into(), ..req };
+        let r = glob(&t, &l, &req).unwrap();
+        assert_eq!((r.files.len(), r.total_matches), (10, 5000));
     }
 
     /// `exclude` leaves out matching files and whole directories (a name pattern

@@ -5,7 +5,6 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::vfs::entry::Entry;
 use crate::vfs::limits::Limits;
 use crate::vfs::mounts::MountTable;
 use crate::vfs::paths;
@@ -53,13 +52,30 @@ pub struct TreeResult {
     pub truncated: bool,
 }
 
+/// Most directories one tree shows: past it the tree is cut and says so. With the
+/// per-folder file cap this bounds the answer (and the memory that builds it),
+/// however large the tree.
+pub const MAX_TREE_DIRS: usize = 10_000;
+
 #[derive(Default)]
 struct Node {
     dirs: BTreeMap<String, Node>,
+    /// The first files by name (at most the per-folder cap).
     files: Vec<String>,
+    /// How many more files the folder holds.
+    hidden: usize,
 }
 
-/// Renders the tree under `path`.
+/// Where the walk stands: entries listed so far and directories shown.
+struct Budget {
+    entries_left: usize,
+    dirs_left: usize,
+    truncated: bool,
+}
+
+/// Renders the tree under `path`. Each directory is listed on its own, down to
+/// `max_depth` and never deeper, so a shallow tree of a huge directory costs only
+/// the levels shown; only the files shown per folder are kept.
 pub fn tree(mounts: &MountTable, limits: &Limits, req: &TreeRequest) -> Result<TreeResult> {
     let path = paths::normalize(&req.path)?;
     if req.max_depth == 0 {
@@ -70,42 +86,62 @@ pub fn tree(mounts: &MountTable, limits: &Limits, req: &TreeRequest) -> Result<T
         return Err(Error::at(ErrorKind::NotADirectory, &path, "not a directory"));
     }
     let excludes = crate::ops::glob::Excludes::new(&req.exclude, &path)?;
-    let walk = mounts.walk(&path, limits.walk_entries)?;
-    let mut root = Node::default();
-    for e in walk.entries.iter().filter(|e| !excludes.excludes(&e.path)) {
-        insert(&mut root, &path, e, req.max_depth as usize);
-    }
+    let mut budget =
+        Budget { entries_left: limits.walk_entries, dirs_left: MAX_TREE_DIRS, truncated: false };
+    let max_files = req.max_files_per_folder as usize;
+    let root = build(mounts, &path, req.max_depth as usize, max_files, &excludes, &mut budget)?;
     let mut out = format!("{}\n", if path == "/" { "/".to_string() } else { format!("{path}/") });
-    render_node(&root, "", req.max_files_per_folder as usize, &mut out);
-    if walk.truncated {
+    render_node(&root, "", &mut out);
+    if budget.truncated {
         out.push_str("[tree truncated: too many entries]\n");
     }
-    Ok(TreeResult { path, tree: out, truncated: walk.truncated })
+    Ok(TreeResult { path, tree: out, truncated: budget.truncated })
 }
 
-fn insert(root: &mut Node, base: &str, e: &Entry, max_depth: usize) {
-    let rel = paths::strip_dir(&e.path, base);
-    let comps: Vec<&str> = rel.split('/').filter(|c| !c.is_empty()).collect();
-    if comps.is_empty() || comps.len() > max_depth {
-        return;
+/// The node of `dir` with `depth` levels beneath it. A subdirectory that cannot be
+/// listed (gone, unreadable) shows as empty rather than failing the whole tree.
+fn build(
+    mounts: &MountTable,
+    dir: &str,
+    depth: usize,
+    max_files: usize,
+    excludes: &crate::ops::glob::Excludes,
+    budget: &mut Budget,
+) -> Result<Node> {
+    let mut node = Node::default();
+    let entries = mounts.list(dir)?;
+    for e in entries.iter().filter(|e| !excludes.excludes(&e.path)) {
+        if budget.entries_left == 0 {
+            budget.truncated = true;
+            break;
+        }
+        budget.entries_left -= 1;
+        let name = paths::file_name(&e.path).to_string();
+        if e.is_dir() {
+            if budget.dirs_left == 0 {
+                budget.truncated = true;
+                break;
+            }
+            budget.dirs_left -= 1;
+            let child = if depth > 1 {
+                build(mounts, &e.path, depth - 1, max_files, excludes, budget).unwrap_or_default()
+            } else {
+                Node::default()
+            };
+            node.dirs.insert(name, child);
+        } else if node.files.len() < max_files {
+            node.files.push(name);
+        } else {
+            node.hidden += 1;
+        }
     }
-    let mut node = root;
-    for c in &comps[..comps.len() - 1] {
-        node = node.dirs.entry((*c).to_string()).or_default();
-    }
-    let last = comps[comps.len() - 1].to_string();
-    if e.is_dir() {
-        node.dirs.entry(last).or_default();
-    } else {
-        node.files.push(last);
-    }
+    node.files.sort();
+    Ok(node)
 }
 
-fn render_node(node: &Node, prefix: &str, max_files: usize, out: &mut String) {
-    let mut files = node.files.clone();
-    files.sort();
-    let hidden = files.len().saturating_sub(max_files);
-    files.truncate(max_files);
+fn render_node(node: &Node, prefix: &str, out: &mut String) {
+    let hidden = node.hidden;
+    let files = &node.files;
     let total = node.dirs.len() + files.len() + usize::from(hidden > 0);
     let mut i = 0;
     for (name, child) in &node.dirs {
@@ -113,9 +149,9 @@ fn render_node(node: &Node, prefix: &str, max_files: usize, out: &mut String) {
         let last = i == total;
         out.push_str(&format!("{prefix}{}{name}/\n", if last { "└── " } else { "├── " }));
         let next = format!("{prefix}{}", if last { "    " } else { "│   " });
-        render_node(child, &next, max_files, out);
+        render_node(child, &next, out);
     }
-    for f in &files {
+    for f in files {
         i += 1;
         out.push_str(&format!("{prefix}{}{f}\n", if i == total { "└── " } else { "├── " }));
     }
@@ -130,6 +166,7 @@ fn render_node(node: &Node, prefix: &str, max_files: usize, out: &mut String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::vfs::entry::Entry;
     use crate::vfs::memory::MemoryVolume;
 
     #[test]
@@ -169,6 +206,67 @@ mod tests {
 └── README.md
 ";
         assert_eq!(r.tree, want);
+    }
+
+    /// A memory volume that counts the listings and walks asked of it.
+    struct Counting(MemoryVolume, std::sync::Arc<std::sync::Mutex<(usize, usize)>>);
+
+    impl crate::vfs::volume::Volume for Counting {
+        fn stat(&self, p: &str) -> Result<Entry> {
+            self.0.stat(p)
+        }
+        fn list(&self, p: &str) -> Result<Vec<Entry>> {
+            self.1.lock().unwrap().0 += 1;
+            self.0.list(p)
+        }
+        fn walk(&self, p: &str, max: usize) -> Result<crate::vfs::volume::Walk> {
+            self.1.lock().unwrap().1 += 1;
+            self.0.walk(p, max)
+        }
+        fn read(&self, p: &str, o: u64, l: u64) -> Result<Vec<u8>> {
+            self.0.read(p, o, l)
+        }
+        fn write(&self, p: &str, c: &[u8], o: &crate::vfs::volume::WriteOptions) -> Result<Entry> {
+            self.0.write(p, c, o)
+        }
+        fn delete(&self, p: &str, r: bool) -> Result<()> {
+            self.0.delete(p, r)
+        }
+        fn rename(&self, a: &str, b: &str, o: bool) -> Result<()> {
+            self.0.rename(a, b, o)
+        }
+    }
+
+    /// Issue 14: a depth-limited tree lists only the levels it shows (one listing
+    /// per directory shown, never a walk of everything beneath), and keeps only the
+    /// files it shows.
+    #[test]
+    fn shallow_tree_never_walks_deeper() {
+        let v = MemoryVolume::new();
+        for d in 0..20 {
+            for f in 0..50 {
+                v.insert(&format!("/d{d:02}/deep/er/f{f}.txt"), "x");
+            }
+        }
+        let counts = std::sync::Arc::new(std::sync::Mutex::new((0, 0)));
+        let mut t = MountTable::new();
+        t.add("/w", Box::new(Counting(v, counts.clone())), 0, false).unwrap();
+        let req = TreeRequest { path: "/w".into(), max_depth: 1, ..Default::default() };
+        let r = tree(&t, &Limits::default(), &req).unwrap();
+        assert_eq!(r.tree.lines().count(), 21, "{}", r.tree);
+        assert_eq!(*counts.lock().unwrap(), (1, 0), "one listing of /w, no walk");
+        let req = TreeRequest { path: "/w".into(), max_depth: 2, ..Default::default() };
+        tree(&t, &Limits::default(), &req).unwrap();
+        assert_eq!(*counts.lock().unwrap(), (1 + 21, 0));
+        // A cap on entries cuts the tree and says so.
+        let limits = Limits { walk_entries: 5, ..Limits::default() };
+        let r =
+            tree(&t, &limits, &TreeRequest { path: "/w".into(), ..Default::default() }).unwrap();
+        assert!(
+            r.truncated && r.tree.ends_with("[tree truncated: too many entries]\n"),
+            "{}",
+            r.tree
+        );
     }
 
     #[test]

@@ -20,7 +20,8 @@ pub const URI_SCHEME: &str = "filestore";
 /// Resources per `resources/list` page.
 pub const RESOURCE_PAGE_SIZE: usize = 200;
 
-/// Most files exposed as resources (the first ones by path). Every page walks the
+/// Most files exposed as resources (the first ones the walk reaches: each directory's
+/// entries before its subdirectories'). Every page walks the
 /// mounts again, so this bounds what one `resources/list` costs on a huge tree;
 /// files beyond it stay reachable through the tools.
 pub const RESOURCE_WALK_LIMIT: usize = 10_000;
