@@ -294,15 +294,26 @@ fn oversized_stdio_requests_are_answered() {
         "arguments": {"path": "/s/big.txt", "content": "x".repeat(17 << 20)}}});
     writeln!(stdin, "{big}").unwrap();
     writeln!(stdin, "{}", json!({"jsonrpc": "2.0", "id": 3, "method": "ping"})).unwrap();
+    // Text that is not JSON, and JSON that is not a message (issue 14 item 6).
+    writeln!(stdin, "this is not json").unwrap();
+    writeln!(stdin, "{}", json!({"jsonrpc": "2.0", "id": 4})).unwrap();
     stdin.flush().unwrap();
     let mut answers = std::collections::BTreeMap::new();
-    while answers.len() < 3 {
+    let mut parse_error = None;
+    while answers.len() < 4 || parse_error.is_none() {
         // Not a timing assertion: a guard so a regression fails instead of hanging.
         let v = rx.recv_timeout(std::time::Duration::from_secs(120)).expect("an answer");
-        if let Some(id) = v["id"].as_i64() {
-            answers.insert(id, v);
+        match v["id"].as_i64() {
+            Some(id) => {
+                answers.insert(id, v);
+            }
+            None if v["id"].is_null() => parse_error = Some(v),
+            None => {}
         }
     }
+    let parse_error = parse_error.unwrap();
+    assert_eq!(parse_error["error"]["code"], -32700, "{parse_error}");
+    assert_eq!(answers[&4]["error"]["code"], -32600, "{}", answers[&4]);
     drop(stdin);
     let _ = child.wait();
     let err = &answers[&2]["error"];
@@ -359,7 +370,7 @@ impl HttpServer {
         from: &str,
         session: Option<&str>,
         extra_headers: &str,
-        body: &Value,
+        body: &dyn std::fmt::Display,
     ) -> (u16, Vec<(String, String)>, String) {
         let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
         rt.block_on(async {
@@ -473,6 +484,27 @@ fn http_session_flood_does_not_lock_out_newcomers() {
 
 /// Browser origins other than loopback ones (and `null`) are refused with 403 unless
 /// allowed with `--allowed-origin`; clients that send no `Origin` are not affected.
+/// A POST body that is not a JSON-RPC message gets 400 and the JSON-RPC error
+/// (-32700 for text that is not JSON, -32600 with the id for JSON that is not a
+/// message), not rmcp's 415 text; the server goes on serving (issue 14 item 6).
+#[test]
+fn http_malformed_bodies_get_json_rpc_errors() {
+    let server = HttpServer::start(&[]);
+    let (status, headers, body) = server.post_with("127.0.0.1", None, "", &"{not json");
+    assert_eq!(status, 400, "{body}");
+    assert!(headers.iter().any(|(k, v)| k == "content-type" && v == "application/json"));
+    let v: Value = serde_json::from_str(body.trim()).unwrap();
+    assert_eq!((v["id"].clone(), v["error"]["code"].clone()), (Value::Null, json!(-32700)), "{v}");
+    let (status, _, body) =
+        server.post_with("127.0.0.1", None, "", &json!({"jsonrpc": "2.0", "id": 9}));
+    assert_eq!(status, 400, "{body}");
+    let v: Value = serde_json::from_str(body.trim()).unwrap();
+    assert_eq!((v["id"].clone(), v["error"]["code"].clone()), (json!(9), json!(-32600)), "{v}");
+    let (status, sid, _) = server.initialize("127.0.0.1");
+    assert_eq!(status, 200);
+    assert!(sid.is_some());
+}
+
 #[test]
 fn http_origins_are_validated() {
     let server = HttpServer::start(&["--allowed-origin", "https://app.example.com"]);

@@ -26,6 +26,7 @@
 //! [`Session::tool_specs`]: crate::Session::tool_specs
 //! [`Session::call`]: crate::Session::call
 
+pub mod http_body;
 pub mod http_origin;
 pub mod http_pool;
 mod prompt;
@@ -179,10 +180,16 @@ pub fn describe_mounts(mounts: &[MountArg]) -> String {
 pub async fn serve_stdio(config: ServerConfig) -> anyhow::Result<()> {
     let server = FilestoreServer::new(&config)?;
     // Between stdin and rmcp: a message too large to read still gets an answer.
+    // and a line that is not a JSON-RPC message gets its error (rmcp drops both).
     let (input, guard) = tokio::io::duplex(1 << 16);
-    tokio::spawn(stdio::guard_stdin(tokio::io::stdin(), guard));
-    let running = rmcp::serve_server(server, (input, tokio::io::stdout())).await?;
+    let (replies, replies_rx) = tokio::sync::mpsc::unbounded_channel();
+    tokio::spawn(stdio::guard_stdin(tokio::io::stdin(), guard, replies));
+    let (output, from_rmcp) = tokio::io::duplex(1 << 16);
+    let writer = tokio::spawn(stdio::merge_stdout(from_rmcp, replies_rx, tokio::io::stdout()));
+    let running = rmcp::serve_server(server, (input, output)).await?;
     running.waiting().await?;
+    // What rmcp wrote last reaches stdout before the process ends.
+    let _ = writer.await;
     Ok(())
 }
 
@@ -250,6 +257,7 @@ pub async fn serve_http_with(
     let service = http_service_with(config, extra_hosts, manager);
     let router = axum::Router::new()
         .nest_service(HTTP_PATH, service)
+        .layer(axum::middleware::from_fn(http_body::check))
         .layer(axum::middleware::from_fn_with_state(pool, http_pool::guard))
         .layer(axum::middleware::from_fn_with_state(origins, http_origin::check));
     // TCP_NODELAY: a response is small and written at once; with Nagle's algorithm

@@ -8,9 +8,17 @@
 //! streams by (never buffered whole) and replaced by a small request for
 //! [`TOO_LARGE_METHOD`] carrying the original id, which the server answers with a
 //! JSON-RPC error saying how large the message was and what the limit is.
+//!
+//! rmcp also drops a line that is not JSON, or not a JSON-RPC message, without a
+//! word. The guard answers those itself, as JSON-RPC asks: `-32700` (parse error,
+//! id `null`) for text that is not JSON, `-32600` (invalid request, with the id when
+//! one can be found) for JSON that is not a message. Its answers reach stdout
+//! through [`merge_stdout`], the one writer of stdout, so they never interleave with
+//! rmcp's within a line.
 
 use memchr::memchr;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender};
 
 /// Largest message (one line, without its newline) read over stdio: just under
 /// rmcp's own cap, so rmcp never drops a line silently.
@@ -27,8 +35,14 @@ pub const TOO_LARGE_METHOD: &str = "filestore/request-too-large";
 /// Copies `input` to `output` line by line, replacing every line longer than
 /// [`MAX_STDIO_MESSAGE_BYTES`] by a [`TOO_LARGE_METHOD`] request with the same id
 /// (a line without a findable id — a notification — is dropped, and said so on
-/// stderr). Ends at end of input or when `output` is closed.
-pub async fn guard_stdin<R, W>(input: R, mut output: W) -> std::io::Result<()>
+/// stderr). A line that is not a JSON-RPC message is answered on `replies` (see
+/// the module docs) instead of passed on. Ends at end of input or when `output` is
+/// closed.
+pub async fn guard_stdin<R, W>(
+    input: R,
+    mut output: W,
+    replies: UnboundedSender<String>,
+) -> std::io::Result<()>
 where
     R: AsyncRead + Unpin,
     W: AsyncWrite + Unpin,
@@ -70,10 +84,16 @@ where
         reader.consume(taken);
         if ends_line {
             match oversized.take() {
-                None => {
-                    line.push(b'\n');
-                    output.write_all(&line).await?;
-                }
+                None => match malformed(&line) {
+                    None => {
+                        line.push(b'\n');
+                        output.write_all(&line).await?;
+                    }
+                    Some(reply) => {
+                        // The receiver is gone only when stdout is: nothing to tell.
+                        let _ = replies.send(reply);
+                    }
+                },
                 Some(bytes) => match request_id(&line) {
                     Some(id) => {
                         let stand_in = serde_json::json!({
@@ -91,6 +111,98 @@ where
             }
             output.flush().await?;
             line.clear();
+        }
+    }
+}
+
+/// The error reply for a line that is not a JSON-RPC message, or `None` for one
+/// that is (or a blank line, which rmcp skips). A batch (array) is passed on: which
+/// batches to accept is the protocol version's business, rmcp's.
+pub(crate) fn malformed(line: &[u8]) -> Option<String> {
+    use serde_json::Value;
+    if line.iter().all(u8::is_ascii_whitespace) {
+        return None;
+    }
+    let error = |id: Value, code: i64, message: String| {
+        serde_json::json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
+            .to_string()
+    };
+    /// Only what tells a message apart; `params`/`result` are skipped, not built.
+    #[derive(serde::Deserialize)]
+    struct Probe {
+        jsonrpc: Option<String>,
+        method: Option<serde::de::IgnoredAny>,
+        result: Option<serde::de::IgnoredAny>,
+        error: Option<serde::de::IgnoredAny>,
+    }
+    match serde_json::from_slice::<serde::de::IgnoredAny>(line) {
+        Err(e) => {
+            return Some(error(
+                Value::Null,
+                -32700,
+                format!("parse error: the message is not JSON: {e}"),
+            ));
+        }
+        Ok(_) if line.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[') => return None,
+        Ok(_) => {}
+    }
+    let id = request_id(line).unwrap_or(Value::Null);
+    match serde_json::from_slice::<Probe>(line) {
+        Err(_) => Some(error(
+            id,
+            -32600,
+            "invalid request: a JSON-RPC message is a JSON object".to_string(),
+        )),
+        Ok(p) if p.jsonrpc.as_deref() != Some("2.0") => Some(error(
+            id,
+            -32600,
+            "invalid request: \"jsonrpc\" must be \"2.0\"".to_string(),
+        )),
+        Ok(p) if p.method.is_none() && p.result.is_none() && p.error.is_none() => Some(error(
+            id,
+            -32600,
+            "invalid request: a message has a \"method\" (or is a response with \"result\" or \"error\")"
+                .to_string(),
+        )),
+        Ok(_) => None,
+    }
+}
+
+/// The one writer of stdout: copies rmcp's output (whole lines) and the guard's
+/// replies, so neither can land inside a line of the other. Ends when rmcp's output
+/// ends.
+pub async fn merge_stdout<R, W>(
+    from_rmcp: R,
+    mut replies: UnboundedReceiver<String>,
+    mut stdout: W,
+) -> std::io::Result<()>
+where
+    R: AsyncRead + Unpin,
+    W: AsyncWrite + Unpin,
+{
+    let mut reader = BufReader::with_capacity(64 * 1024, from_rmcp);
+    let mut line = Vec::new();
+    loop {
+        tokio::select! {
+            n = reader.read_until(b'\n', &mut line) => {
+                if n? == 0 {
+                    // Replies already made still go out.
+                    while let Ok(reply) = replies.try_recv() {
+                        stdout.write_all(format!("{reply}\n").as_bytes()).await?;
+                    }
+                    stdout.flush().await?;
+                    return Ok(());
+                }
+                if line.ends_with(b"\n") {
+                    stdout.write_all(&line).await?;
+                    stdout.flush().await?;
+                    line.clear();
+                }
+            }
+            Some(reply) = replies.recv(), if line.is_empty() => {
+                stdout.write_all(format!("{reply}\n").as_bytes()).await?;
+                stdout.flush().await?;
+            }
         }
     }
 }
@@ -144,7 +256,8 @@ mod tests {
 
     async fn guarded(input: Vec<u8>) -> Vec<String> {
         let (mut rx, tx) = tokio::io::duplex(1 << 16);
-        let task = tokio::spawn(guard_stdin(std::io::Cursor::new(input), tx));
+        let (replies, _) = tokio::sync::mpsc::unbounded_channel();
+        let task = tokio::spawn(guard_stdin(std::io::Cursor::new(input), tx, replies));
         let mut out = Vec::new();
         tokio::io::AsyncReadExt::read_to_end(&mut rx, &mut out).await.unwrap();
         task.await.unwrap().unwrap();
@@ -168,6 +281,51 @@ mod tests {
         assert_eq!(stand_in["method"], TOO_LARGE_METHOD);
         assert_eq!(stand_in["params"]["bytes"], big.len());
         assert_eq!(lines[2], r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#);
+    }
+
+    /// Text that is not JSON gets -32700 with id null; JSON that is not a message
+    /// gets -32600 with its id; messages, batches and blank lines pass on.
+    #[tokio::test]
+    async fn malformed_lines_are_answered_not_dropped() {
+        let (rx_in, tx_in) = tokio::io::duplex(1 << 16);
+        let (replies_tx, replies_rx) = tokio::sync::mpsc::unbounded_channel();
+        let input = "not json\n{\"id\":4,\"method\":\"ping\"}\n[1, 2]\n{\"jsonrpc\":\"2.0\",\"id\":5}\n\n{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"ping\"}\n";
+        let guard = tokio::spawn(guard_stdin(
+            std::io::Cursor::new(input.as_bytes().to_vec()),
+            tx_in,
+            replies_tx,
+        ));
+        let (mut out_rx, out_tx) = tokio::io::duplex(1 << 16);
+        let merged = tokio::spawn(merge_stdout(rx_in, replies_rx, out_tx));
+        guard.await.unwrap().unwrap();
+        merged.await.unwrap().unwrap();
+        let mut out = String::new();
+        tokio::io::AsyncReadExt::read_to_string(&mut out_rx, &mut out).await.unwrap();
+        let lines: Vec<serde_json::Value> = out
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let errors: Vec<(serde_json::Value, i64)> = lines
+            .iter()
+            .filter(|l| l.get("error").is_some())
+            .map(|l| (l["id"].clone(), l["error"]["code"].as_i64().unwrap()))
+            .collect();
+        assert_eq!(
+            errors,
+            [(serde_json::Value::Null, -32700), (4.into(), -32600), (5.into(), -32600)],
+            "{out}"
+        );
+        let passed: Vec<&serde_json::Value> =
+            lines.iter().filter(|l| l.get("error").is_none()).collect();
+        assert_eq!(
+            passed,
+            [
+                &serde_json::json!([1, 2]),
+                &serde_json::json!({"jsonrpc": "2.0", "id": 6, "method": "ping"})
+            ],
+            "{out}"
+        );
     }
 
     #[test]

@@ -1,0 +1,49 @@
+//! Malformed request bodies on the streamable HTTP transport get a JSON-RPC error.
+//!
+//! rmcp answers a POST whose JSON body it cannot read with `415` and a line of text,
+//! which a client cannot match to anything. This middleware reads a JSON POST body
+//! first (it is buffered by rmcp anyway) and answers one that is not a JSON-RPC
+//! message with `400` and the error the stdio transport gives (see
+//! [`super::stdio`]): `-32700` for text that is not JSON, `-32600` for JSON that is
+//! not a message. Bodies larger than [`MAX_HTTP_BODY_BYTES`] get `413` before any
+//! of them is held.
+
+use axum::body::{Body, to_bytes};
+use axum::extract::Request;
+use axum::http::{Method, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+
+/// Largest POST body read: the stdio transport's message limit.
+pub const MAX_HTTP_BODY_BYTES: usize = super::stdio::MAX_STDIO_MESSAGE_BYTES;
+
+/// The middleware.
+pub async fn check(request: Request, next: Next) -> Response {
+    let json = request
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|t| t.trim_start().to_ascii_lowercase().starts_with("application/json"));
+    if request.method() != Method::POST || !json {
+        return next.run(request).await;
+    }
+    let (parts, body) = request.into_parts();
+    let bytes = match to_bytes(body, MAX_HTTP_BODY_BYTES).await {
+        Ok(b) => b,
+        Err(_) => {
+            let reply = serde_json::json!({"jsonrpc": "2.0", "id": null, "error": {
+                "code": -32600,
+                "message": format!("the message is larger than {MAX_HTTP_BODY_BYTES} bytes; nothing was done"),
+            }});
+            return json_error(StatusCode::PAYLOAD_TOO_LARGE, reply.to_string());
+        }
+    };
+    if let Some(reply) = super::stdio::malformed(&bytes) {
+        return json_error(StatusCode::BAD_REQUEST, reply);
+    }
+    next.run(Request::from_parts(parts, Body::from(bytes))).await
+}
+
+fn json_error(status: StatusCode, body: String) -> Response {
+    (status, [(header::CONTENT_TYPE, "application/json")], body).into_response()
+}
