@@ -312,11 +312,19 @@ fn serve(args: ServeArgs) -> ExitCode {
         idle_timeout: std::time::Duration::from_secs(args.session_idle_timeout.max(1)),
         evict_idle_after: std::time::Duration::from_secs(args.evict_idle_after),
     };
-    if let Err(why) = filestore::mcp::check_default_workspace(&args.mounts) {
-        return fail("invalid-argument", why);
-    }
+    // Without --mount /workspace, the client's MCP roots decide it (mcp::roots); the
+    // current directory is the default only when it is neither / nor a home.
+    let workspace_from_roots =
+        !args.mounts.iter().any(|m| m.point == filestore::mcp::DEFAULT_WORKSPACE);
+    let no_workspace_reason = filestore::mcp::check_default_workspace(&args.mounts).err();
     let allowed_origins = args.allowed_origins.clone();
-    let mounts = filestore::mcp::default_mounts(args.mounts);
+    let mut mounts = filestore::mcp::default_mounts(args.mounts);
+    if let Some(why) = &no_workspace_reason {
+        mounts.retain(|m| m.point != filestore::mcp::DEFAULT_WORKSPACE);
+        eprintln!(
+            "filestore serve: {why}; /workspace will be the client's MCP roots, if it offers any"
+        );
+    }
     // Open every mount once up front so a bad directory fails now, not per session.
     for m in &mounts {
         if let Err(e) = m.open() {
@@ -367,6 +375,8 @@ fn serve(args: ServeArgs) -> ExitCode {
         }
         Ok(specs)
     });
+    config.workspace_from_roots = workspace_from_roots;
+    config.no_workspace_reason = no_workspace_reason;
     config.options.tools =
         std::sync::Arc::new(filestore::tools::ToolRegistry::with_builtin_handlers());
     if let Some(files) = config_files {

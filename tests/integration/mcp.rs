@@ -533,6 +533,7 @@ fn http_origins_are_validated() {
 /// mount of the same directory is served.
 #[test]
 fn serve_refuses_root_or_home_as_the_default_workspace() {
+    // (issue 14 item 2)
     let home = tempfile::tempdir().unwrap();
     for (cwd, what) in [(std::path::Path::new("/"), "the root"), (home.path(), "home directory")] {
         let out = Command::new(BIN)
@@ -542,10 +543,13 @@ fn serve_refuses_root_or_home_as_the_default_workspace() {
             .stdin(std::process::Stdio::null())
             .output()
             .unwrap();
+        // It serves, but not that directory: /workspace waits for the client's MCP
+        // roots (tests/mcp_python covers a client that offers them).
         let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(!out.status.success(), "{stderr}");
-        assert!(stderr.contains("error[invalid-argument]") && stderr.contains(what), "{stderr}");
+        assert!(stderr.contains("refusing to serve") && stderr.contains(what), "{stderr}");
         assert!(stderr.contains("--mount /workspace="), "{stderr}");
+        assert!(stderr.contains("client's MCP roots"), "{stderr}");
+        assert!(stderr.contains("MCP over stdio; mounts: /scratch="), "no /workspace: {stderr}");
     }
     // An explicit mount is the user's choice: the server starts serving (and ends when
     // stdin closes before any client spoke).

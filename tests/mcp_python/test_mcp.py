@@ -361,6 +361,60 @@ class SkillActivationTest(unittest.IsolatedAsyncioTestCase):
             shutil.rmtree(root, ignore_errors=True)
 
 
+class RootsTest(unittest.IsolatedAsyncioTestCase):
+    """MCP roots (issue 14 item 2): without --mount /workspace, the client's roots
+    become /workspace (one root) or /workspace/NAME (several), read-only, at
+    initialization and again on notifications/roots/list_changed; a server started
+    in a home directory serves none of it."""
+
+    async def test_roots_become_the_workspace(self) -> None:
+        home = Path(tempfile.mkdtemp(prefix="filestore-home-"))
+        a = Path(tempfile.mkdtemp(prefix="filestore-root-a-"))
+        b = Path(tempfile.mkdtemp(prefix="filestore-root-b-"))
+        try:
+            (home / "secret.txt").write_text("do not show\n")
+            (a / "a.txt").write_text("from a\n")
+            (b / "b.txt").write_text("from b\n")
+            current = [types.Root(uri=a.as_uri(), name="alpha")]
+
+            async def roots(_ctx) -> types.ListRootsResult:
+                return types.ListRootsResult(roots=list(current))
+
+            env = dict(os.environ, HOME=str(home))
+            params = StdioServerParameters(command=BIN, args=["serve"], cwd=str(home), env=env)
+            with open(os.devnull, "w") as devnull:
+                async with stdio_client(params, errlog=devnull) as (read, write):
+                    async with ClientSession(read, write, list_roots_callback=roots) as s:
+                        await s.initialize()
+                        r = None
+                        for _ in range(50):
+                            r = await s.call_tool("filestore_ls", {"path": "/workspace"})
+                            if not r.is_error:
+                                break
+                            await anyio_sleep(0.1)
+                        self.assertFalse(r.is_error, text_of(r))
+                        self.assertIn("a.txt", text_of(r))
+                        self.assertNotIn("secret.txt", text_of(r))
+                        r = await s.call_tool("filestore_write", {"path": "/workspace/new.txt", "content": "x"})
+                        self.assertTrue(r.is_error, "roots are read-only")
+                        current[:] = [types.Root(uri=a.as_uri(), name="alpha"),
+                                      types.Root(uri=b.as_uri(), name="beta")]
+                        await s.send_roots_list_changed()
+                        listing = ""
+                        for _ in range(50):
+                            r = await s.call_tool("filestore_tree", {"path": "/workspace"})
+                            listing = text_of(r)
+                            if "beta/" in listing:
+                                break
+                            await anyio_sleep(0.1)
+                        self.assertIn("alpha/", listing)
+                        self.assertIn("beta/", listing)
+                        self.assertIn("b.txt", listing)
+        finally:
+            for d in (home, a, b):
+                shutil.rmtree(d, ignore_errors=True)
+
+
 class ToolboxConfigTest(unittest.IsolatedAsyncioTestCase):
     """Toolbox configurations through `serve --config` (issue 15): configured prompts
     are MCP prompts rendered with their arguments, and `$N` placeholders bind the N-th

@@ -31,6 +31,7 @@ pub mod http_origin;
 pub mod http_pool;
 mod prompt;
 mod resources;
+pub mod roots;
 mod server;
 pub mod stdio;
 
@@ -79,6 +80,12 @@ pub struct ServerConfig {
     pub options: SessionOptions,
     /// Run on every new session before it serves.
     pub setup: Option<SessionSetup>,
+    /// Whether a client's MCP roots become `/workspace` (see [`roots`]): set when
+    /// the user gave no `--mount /workspace`.
+    pub workspace_from_roots: bool,
+    /// Why there is no default `/workspace` (the server was started in `/` or a
+    /// home directory): said on stderr when the client offers no roots either.
+    pub no_workspace_reason: Option<String>,
 }
 
 impl ServerConfig {
@@ -92,6 +99,8 @@ impl ServerConfig {
             mounts: Arc::new(factory),
             options: SessionOptions::default(),
             setup: None,
+            workspace_from_roots: false,
+            no_workspace_reason: None,
         }
     }
 

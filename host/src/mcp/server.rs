@@ -18,6 +18,7 @@ use serde_json::{Value, json};
 
 use super::ServerConfig;
 use crate::tools::InvokeStatus;
+use crate::volumes::MountArg;
 use crate::{CallOutput, Engine, Error, MountSpec, Session, SessionOptions};
 
 /// A short version of the instructions, sent in the `initialize` result.
@@ -44,6 +45,10 @@ pub struct FilestoreServer {
 /// One MCP session's sandbox and what the client has been told about it.
 pub(crate) struct Sandbox {
     engine: Engine,
+    /// Roots decide `/workspace` (see [`super::roots`]).
+    workspace_from_roots: bool,
+    /// Why no default `/workspace` was mounted, if none was.
+    no_workspace_reason: Option<String>,
     options: SessionOptions,
     setup: Option<super::SessionSetup>,
     /// The session's mounts, kept so a poisoned session can be replaced over the
@@ -71,6 +76,8 @@ impl Sandbox {
         let specs = session.tool_specs()?;
         Ok(Sandbox {
             engine: config.engine.clone(),
+            workspace_from_roots: config.workspace_from_roots,
+            no_workspace_reason: config.no_workspace_reason.clone(),
             options,
             setup: config.setup.clone(),
             mounts,
@@ -78,6 +85,25 @@ impl Sandbox {
             specs,
             version,
         })
+    }
+
+    /// Replaces what is mounted at and beneath `/workspace` by `workspace` (the
+    /// client's roots) and rebuilds the session over the new mounts; the other
+    /// volumes (in-memory `/scratch` and `/tool_calls` included) are kept as they are.
+    pub(crate) fn replace_workspace(&mut self, workspace: Vec<MountSpec>) -> crate::Result<()> {
+        let under = |p: &str| p == super::DEFAULT_WORKSPACE || p.starts_with("/workspace/");
+        let mut mounts: Vec<MountSpec> =
+            self.mounts.iter().filter(|m| !under(&m.point)).cloned().collect();
+        mounts.splice(0..0, workspace);
+        let mut fresh = self.engine.session_with(mounts.clone(), self.options.clone())?;
+        if let Some(setup) = &self.setup {
+            setup(&mut fresh)?;
+        }
+        self.mounts = mounts;
+        self.session = fresh;
+        self.version = None;
+        self.refresh_specs();
+        Ok(())
     }
 
     /// The live session, replacing one an earlier trap poisoned.
@@ -330,7 +356,62 @@ pub(crate) fn protocol_error(e: &Error) -> McpError {
     }
 }
 
+impl FilestoreServer {
+    /// Mounts the client's roots at `/workspace` when it offers roots and the user
+    /// left `/workspace` to them (see [`super::roots`]).
+    #[allow(deprecated)] // roots: see super::roots
+    async fn apply_roots(&self, context: &rmcp::service::NotificationContext<RoleServer>) {
+        let (from_roots, reason) = {
+            let s = lock(&self.sandbox);
+            (s.workspace_from_roots, s.no_workspace_reason.clone())
+        };
+        if !from_roots {
+            return;
+        }
+        let offers_roots =
+            context.peer.peer_info().is_some_and(|info| info.capabilities.roots.is_some());
+        if !offers_roots {
+            if let Some(reason) = reason {
+                eprintln!(
+                    "filestore serve: no /workspace: {reason}; the client offers no MCP roots either"
+                );
+            }
+            return;
+        }
+        let roots = match context.peer.list_roots().await {
+            Ok(r) => r.roots,
+            Err(e) => {
+                eprintln!("filestore serve: roots/list failed ({e}); /workspace is unchanged");
+                return;
+            }
+        };
+        let (args, skipped) = super::roots::mount_args(&roots, super::DEFAULT_WORKSPACE);
+        for s in &skipped {
+            eprintln!("filestore serve: skipped {s}");
+        }
+        let result = self
+            .with_sandbox(move |s| -> crate::Result<()> {
+                let specs = args.iter().map(MountArg::open).collect::<crate::Result<Vec<_>>>()?;
+                s.replace_workspace(specs)
+            })
+            .await;
+        match result {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => eprintln!("filestore serve: cannot mount the roots: {e}"),
+            Err(e) => eprintln!("filestore serve: cannot mount the roots: {}", e.message),
+        }
+    }
+}
+
 impl ServerHandler for FilestoreServer {
+    async fn on_initialized(&self, context: rmcp::service::NotificationContext<RoleServer>) {
+        self.apply_roots(&context).await;
+    }
+
+    async fn on_roots_list_changed(&self, context: rmcp::service::NotificationContext<RoleServer>) {
+        self.apply_roots(&context).await;
+    }
+
     /// The stand-in for a stdio message too large to read ([`super::stdio`]) is
     /// answered with an error saying so; any other unknown method is not found.
     async fn on_custom_request(
