@@ -35,6 +35,11 @@ WRITE_TOOLS = {"filestore_write", "filestore_edit", "filestore_delete", "filesto
 # More files than one resources/list page (RESOURCE_PAGE_SIZE = 200), so paging is exercised.
 MANY_FILES = 230
 BINARY = bytes(range(256)) + b"\x00tail"
+# A 1x1 PNG.
+PNG = bytes.fromhex(
+    "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+    "1f15c4890000000d49444154789c6360000002000001e221bc330000000049454e44ae426082"
+)
 
 
 def make_fixture() -> Path:
@@ -45,6 +50,7 @@ def make_fixture() -> Path:
     (root / "src" / "lib.rs").write_text("pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n")
     (root / "a b.txt").write_text("spaces in the name\n")
     (root / "data.bin").write_bytes(BINARY)
+    (root / "pixel.png").write_bytes(PNG)
     many = root / "many"
     many.mkdir()
     for i in range(MANY_FILES):
@@ -95,6 +101,20 @@ class Checks:
                 self.assertIs(a.read_only_hint, name in READ_TOOLS, name)
                 self.assertIs(a.destructive_hint, name in WRITE_TOOLS, name)
             self.assertIn("path", tools["filestore_read"].input_schema["required"])
+
+    async def test_images_come_back_as_image_content(self) -> None:
+        """Issue 14: an image read through filestore_read is MCP image content
+        (base64 + MIME type); another binary keeps its text answer."""
+        import base64
+        async with self.connect() as s:
+            r = await self.call_ok(s, "filestore_read", {"path": "/workspace/pixel.png"})
+            images = [c for c in r.content if isinstance(c, types.ImageContent)]
+            self.assertEqual(len(images), 1, r.content)
+            self.assertEqual(images[0].mime_type, "image/png")
+            self.assertEqual(base64.b64decode(images[0].data), PNG)
+            self.assertIn("image/png", text_of(r))
+            r = await self.call_ok(s, "filestore_read", {"path": "/workspace/data.bin"})
+            self.assertFalse([c for c in r.content if not isinstance(c, types.TextContent)])
 
     async def test_call_every_tool(self) -> None:
         async with self.connect() as s:

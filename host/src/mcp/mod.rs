@@ -29,6 +29,7 @@
 pub mod http_body;
 pub mod http_origin;
 pub mod http_pool;
+pub mod media;
 mod prompt;
 mod resources;
 pub mod roots;

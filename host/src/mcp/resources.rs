@@ -172,7 +172,7 @@ pub(crate) fn read(s: &mut Sandbox, uri: &str) -> Result<ReadResourceResult, Mcp
 /// binary content to a model), so blobs are read here: the same routing as the
 /// guest's mount table (longest matching mount point; overlays by priority, then
 /// mount order; first volume that has the file), over the same volumes.
-fn read_bytes(s: &Sandbox, path: &str) -> Result<Vec<u8>, McpError> {
+pub(crate) fn read_bytes(s: &Sandbox, path: &str) -> Result<Vec<u8>, McpError> {
     let under = |point: &str| -> Option<String> {
         if point == "/" {
             return Some(path.to_string());

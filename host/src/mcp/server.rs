@@ -586,6 +586,12 @@ impl ServerHandler for FilestoreServer {
             let _ = context.peer.notify_tool_list_changed().await;
         }
         Ok(match called.out {
+            // An image or audio file read: its content goes to the client as media.
+            Ok(out) if tool == "filestore_read" && out.json["content"] == "binary" => {
+                let json = out.json.clone();
+                let result = success(out);
+                self.with_sandbox(move |s| super::media::attach(s, &json, result)).await?
+            }
             Ok(out) => success(out),
             Err(e) => failure(&e, called.poisoned),
         }
