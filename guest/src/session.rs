@@ -11,7 +11,7 @@ use crate::ops::glob::{self, GlobRequest, GlobResult};
 use crate::ops::grep::{self, GrepRequest, GrepResult};
 use crate::ops::ls::{self, LsRequest, LsResult};
 use crate::ops::mutate::{self, DeleteRequest, MoveRequest, MutationResult, WriteRequest};
-use crate::ops::read::{self, ReadRequest, ReadResult};
+use crate::ops::read::{self, MAX_READ_PATHS, ReadRequest, ReadResult};
 use crate::ops::request::decode;
 use crate::ops::tree::{self, TreeRequest, TreeResult};
 use crate::vfs::entry::Entry;
@@ -121,6 +121,61 @@ impl Session {
         mutate::move_entry(&self.mounts, &self.limits, req)
     }
 
+    /// `filestore_read` with `paths`: each file read with the other arguments, in
+    /// order, each with its own result or error (one missing file does not fail the
+    /// others). At most [`MAX_READ_PATHS`] files; a skill read this way is not
+    /// activated (read it alone to activate it).
+    fn read_many(&self, args: &Value) -> Result<ToolOutput> {
+        let mut rest = args.as_object().cloned().unwrap_or_default();
+        let paths = rest.remove("paths").unwrap_or_default();
+        if rest.contains_key("path") {
+            return Err(Error::invalid_argument("paths", "give 'path' or 'paths', not both"));
+        }
+        let Some(paths) = paths.as_array().filter(|p| !p.is_empty()) else {
+            return Err(Error::invalid_argument("paths", "must be a non-empty list of file paths"));
+        };
+        if paths.len() > MAX_READ_PATHS {
+            return Err(Error::invalid_argument(
+                "paths",
+                format!("at most {MAX_READ_PATHS} files per call, got {}", paths.len()),
+            ));
+        }
+        let mut files = Vec::with_capacity(paths.len());
+        let mut text = String::new();
+        for p in paths {
+            let Some(path) = p.as_str() else {
+                return Err(Error::invalid_argument(
+                    "paths",
+                    format!("expected file paths, got {p}"),
+                ));
+            };
+            let mut one = rest.clone();
+            one.insert("path".into(), Value::String(path.to_string()));
+            text.push_str(&format!("==> {path} <==\n"));
+            match decode::<ReadRequest>("filestore_read", &Value::Object(one))
+                .and_then(|r| self.read(&r))
+            {
+                Ok(r) => {
+                    text.push_str(&read::render(&r));
+                    let mut v = serde_json::to_value(&r).unwrap_or_default();
+                    v["path"] = Value::String(path.to_string());
+                    files.push(v);
+                }
+                Err(e) => {
+                    text.push_str(&format!("error[{}]: {}\n", e.kind().as_str(), e.message()));
+                    files.push(serde_json::json!({
+                        "path": path,
+                        "error": {"kind": e.kind().as_str(), "message": e.message()},
+                    }));
+                }
+            }
+            if !text.ends_with('\n') {
+                text.push('\n');
+            }
+        }
+        Ok(ToolOutput { json: serde_json::json!({ "files": files }), text })
+    }
+
     /// Runs a built-in tool by name with JSON arguments.
     pub fn call(&self, tool: &str, args: &Value) -> Result<ToolOutput> {
         match tool {
@@ -128,6 +183,7 @@ impl Session {
                 let r = self.ls(&decode(tool, args)?)?;
                 output(&r, ls::render(&r))
             }
+            "filestore_read" if args.get("paths").is_some() => self.read_many(args),
             "filestore_read" => {
                 let r = self.read(&decode(tool, args)?)?;
                 let mut text = read::render(&r);
@@ -241,6 +297,33 @@ mod tests {
         let mut s = Session::new(Limits::default());
         s.mount("/w", Box::new(v), 0, false).unwrap();
         s
+    }
+
+    /// Issue 14: several files in one read, each with its own result or error.
+    #[test]
+    fn read_many_paths() {
+        let s = session();
+        let out = s
+            .call(
+                "filestore_read",
+                &json!({"paths": ["/w/src/main.rs", "/w/nope.txt"], "limit": 1}),
+            )
+            .unwrap();
+        let files = out.json["files"].as_array().unwrap();
+        assert_eq!(files.len(), 2);
+        assert_eq!(files[0]["path"], "/w/src/main.rs");
+        assert_eq!(files[0]["end_line"], 1);
+        assert_eq!(files[1]["error"]["kind"], "not-found");
+        assert!(out.text.starts_with("==> /w/src/main.rs <==\n"), "{}", out.text);
+        assert!(out.text.contains("==> /w/nope.txt <==\nerror[not-found]"), "{}", out.text);
+        for bad in [
+            json!({"paths": []}),
+            json!({"paths": ["/w/src/main.rs"], "path": "/w/src/main.rs"}),
+            json!({"paths": vec!["/w/a"; MAX_READ_PATHS + 1]}),
+        ] {
+            let e = s.call("filestore_read", &bad).unwrap_err();
+            assert!(e.message().contains("paths"), "{e}");
+        }
     }
 
     #[test]

@@ -100,7 +100,10 @@ class Checks:
                 self.assertIs(a.open_world_hint, False, name)
                 self.assertIs(a.read_only_hint, name in READ_TOOLS, name)
                 self.assertIs(a.destructive_hint, name in WRITE_TOOLS, name)
-            self.assertIn("path", tools["filestore_read"].input_schema["required"])
+            self.assertEqual(
+                tools["filestore_read"].input_schema["anyOf"],
+                [{"required": ["path"]}, {"required": ["paths"]}],
+            )
 
     async def test_images_come_back_as_image_content(self) -> None:
         """Issue 14: an image read through filestore_read is MCP image content

@@ -59,14 +59,15 @@ pub fn spec(name: &str) -> Option<ToolSpec> {
             annotations(true, false, true),
         ),
         "filestore_read" => (
-            "Read a text file by lines, numbered like `cat -n`. Use offset/limit to page through large files (the result says which offset continues). Long lines are cut at 2000 characters; binary files are reported, not dumped. raw=true returns stored content untouched (e.g. JSON tool results).",
+            "Read a text file by lines, numbered like `cat -n`. Use offset/limit to page through large files (the result says which offset continues). Long lines are cut at 2000 characters; binary files are reported, not dumped. raw=true returns stored content untouched (e.g. JSON tool results). paths reads several files at once, each with its own result or error.",
             json!({"type": "object", "properties": {
                 "path": path_prop("File to read."),
+                "paths": {"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": crate::ops::read::MAX_READ_PATHS, "description": "Several files to read instead of path, with the same options; each gets its own result or error."},
                 "offset": {"type": "integer", "minimum": 1, "default": 1, "description": "First line to return (1-based)."},
                 "limit": {"type": "integer", "minimum": 1, "default": 2000, "description": "Number of lines to return."},
                 "raw": {"type": "boolean", "default": false, "description": "Return the stored content without numbering or paging."},
                 "tail": {"type": "integer", "minimum": 1, "description": "Return the last N lines (e.g. the end of a log), numbered as in the whole file; instead of offset."}
-            }, "required": ["path"], "additionalProperties": false}),
+            }, "anyOf": [{"required": ["path"]}, {"required": ["paths"]}], "additionalProperties": false}),
             annotations(true, false, true),
         ),
         "filestore_glob" => (

@@ -21,6 +21,10 @@ pub const COUNT_LINES_MAX_BYTES: u64 = 16 * 1024 * 1024;
 /// Bytes inspected for a NUL when deciding whether a file is binary.
 pub const BINARY_SNIFF_BYTES: u64 = 8 * 1024;
 
+/// Most files one `filestore_read` with `paths` reads (the session runs each as
+/// its own read).
+pub const MAX_READ_PATHS: usize = 32;
+
 /// Parameters of `filestore_read`.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
