@@ -100,6 +100,10 @@ class Checks:
                 self.assertIs(a.open_world_hint, False, name)
                 self.assertIs(a.read_only_hint, name in READ_TOOLS, name)
                 self.assertIs(a.destructive_hint, name in WRITE_TOOLS, name)
+                # Every tool has a title and an output schema; the SDK checks each
+                # structured result against it (test_call_every_tool).
+                self.assertTrue(t.title, name)
+                self.assertEqual((t.output_schema or {}).get("type"), "object", name)
             self.assertEqual(
                 tools["filestore_read"].input_schema["anyOf"],
                 [{"required": ["path"]}, {"required": ["paths"]}],

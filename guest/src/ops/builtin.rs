@@ -18,6 +18,89 @@ pub struct ToolSpec {
     /// MCP annotations (`readOnlyHint`, `destructiveHint`, `idempotentHint`,
     /// `openWorldHint`) plus `requiresApproval` where set.
     pub annotations: Value,
+    /// A short human-readable name (MCP `title`).
+    pub title: String,
+    /// JSON Schema of the structured result (MCP `outputSchema`): what a successful
+    /// call's JSON holds (see [`output_schema`]).
+    pub output_schema: Value,
+}
+
+/// The JSON Schema of a built-in tool's result: the keys every answer has, typed,
+/// and the optional ones typed where present. A client (the Python MCP SDK does)
+/// checks each structured result against it.
+pub fn output_schema(name: &str) -> Value {
+    let entry = json!({"type": "object", "required": ["path", "kind"], "properties": {
+        "path": {"type": "string"}, "kind": {"type": "string"}, "size": {"type": "integer"},
+        "modified_ms": {"type": ["integer", "null"]}, "read_only": {"type": "boolean"},
+        "entry_type": {"type": "string"}
+    }});
+    let mutation = json!({"type": "object", "required": ["entry", "message"], "properties": {
+        "entry": entry, "message": {"type": "string"}
+    }});
+    match name {
+        "filestore_ls" => {
+            json!({"type": "object", "required": ["path", "entries", "truncated"], "properties": {
+                "path": {"type": "string"}, "entries": {"type": "array", "items": {"type": "object"}},
+                "truncated": {"type": "boolean"}
+            }})
+        }
+        // One file, or several with `paths` (each a read result or an error).
+        "filestore_read" => json!({"type": "object", "properties": {
+            "entry": entry, "content": {"type": "string"}, "text": {"type": "string"},
+            "total_lines": {"type": "integer"}, "start_line": {"type": "integer"},
+            "end_line": {"type": "integer"}, "next_offset": {"type": "integer"},
+            "truncated": {"type": "boolean"}, "truncated_by": {"type": "string"},
+            "cut_lines": {"type": "integer"}, "lossy_lines": {"type": "integer"},
+            "activation": {"type": "object"},
+            "files": {"type": "array", "items": {"type": "object", "required": ["path"]}}
+        }, "anyOf": [{"required": ["entry", "content", "text"]}, {"required": ["files"]}]}),
+        "filestore_glob" => {
+            json!({"type": "object", "required": ["pattern", "path", "files", "total_matches", "truncated"], "properties": {
+                "pattern": {"type": "string"}, "path": {"type": "string"},
+                "files": {"type": "array", "items": {"type": "object", "required": ["path"]}},
+                "total_matches": {"type": "integer"}, "truncated": {"type": "boolean"},
+                "walk_truncated": {"type": "boolean"}
+            }})
+        }
+        "filestore_grep" => {
+            json!({"type": "object", "required": ["pattern", "path", "output_mode", "offset", "truncated"], "properties": {
+                "pattern": {"type": "string"}, "path": {"type": "string"}, "output_mode": {"type": "string"},
+                "files": {"type": "array", "items": {"type": "string"}},
+                "lines": {"type": "array", "items": {"type": "object"}},
+                "counts": {"type": "array", "items": {"type": "object"}},
+                "total_matches": {"type": "integer"}, "offset": {"type": "integer"},
+                "truncated": {"type": "boolean"}, "next_offset": {"type": "integer"},
+                "total_records": {"type": "integer"}
+            }})
+        }
+        "filestore_tree" => {
+            json!({"type": "object", "required": ["path", "tree", "truncated"], "properties": {
+                "path": {"type": "string"}, "tree": {"type": "string"}, "truncated": {"type": "boolean"}
+            }})
+        }
+        "filestore_edit" => {
+            json!({"type": "object", "required": ["entry", "replacements", "diff", "written"], "properties": {
+                "entry": entry, "replacements": {"type": "integer"}, "diff": {"type": "string"},
+                "diff_note": {"type": "string"}, "written": {"type": "boolean"}
+            }})
+        }
+        _ => mutation,
+    }
+}
+
+fn title(name: &str) -> &'static str {
+    match name {
+        "filestore_ls" => "List directory",
+        "filestore_read" => "Read file",
+        "filestore_glob" => "Find files by pattern",
+        "filestore_grep" => "Search file contents",
+        "filestore_tree" => "Directory tree",
+        "filestore_write" => "Write file",
+        "filestore_edit" => "Edit file",
+        "filestore_delete" => "Delete",
+        "filestore_move" => "Move or rename",
+        _ => "",
+    }
 }
 
 /// Names of the read-side tools.
@@ -155,11 +238,15 @@ pub fn spec(name: &str) -> Option<ToolSpec> {
         ),
         _ => return None,
     };
+    let mut ann = ann;
+    ann["title"] = json!(title(name));
     Some(ToolSpec {
         name: name.to_string(),
         description: description.to_string(),
         input_schema: schema,
         annotations: ann,
+        title: title(name).to_string(),
+        output_schema: output_schema(name),
     })
 }
 

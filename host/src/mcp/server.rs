@@ -248,6 +248,12 @@ pub const REQUIRES_APPROVAL_META: &str = "filestore/requiresApproval";
 
 /// A tool spec from the session as an MCP tool.
 fn to_tool(mut spec: Value) -> Result<Tool, McpError> {
+    // A configured tool's `annotations.title` is also its MCP `title`.
+    if spec.get("title").is_none()
+        && let Some(t) = spec["annotations"]["title"].as_str().map(str::to_string)
+    {
+        spec["title"] = Value::String(t);
+    }
     // `requiresApproval` is filestore's own annotation: MCP's would drop it, so it
     // travels in `_meta` and, for clients that show only text, in the description.
     if spec["annotations"]["requiresApproval"] == Value::Bool(true) {
