@@ -46,7 +46,7 @@ pub(super) fn explain_component(
 }
 
 /// Explains why the last component `name` of `path` could not be opened as a file.
-pub(super) fn explain_leaf(parent: &Dir, name: &str, path: &str, err: io::Error) -> Error {
+pub(super) fn explain_leaf(parent: &Dir, name: &OsStr, path: &str, err: io::Error) -> Error {
     match parent.symlink_metadata(name) {
         Ok(m) if m.file_type().is_symlink() => {
             Error::at(ErrorKind::InvalidPath, path, format!("is a symbolic link; {NO_FOLLOW}"))

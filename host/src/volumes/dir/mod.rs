@@ -131,7 +131,7 @@ mod tests;
 
 pub use delete::MAX_DELETE_HANDLES;
 use errors::{explain_component, explain_leaf, io_error};
-use names::{addressable_name, join, temp_name};
+use names::{join, temp_name, volume_name};
 use resolve::{components, open_beneath, rename_noreplace, sync_dir};
 
 use std::ffi::{OsStr, OsString};
@@ -364,10 +364,10 @@ impl DirVolume {
                 }
                 continue;
             }
-            let Some(name) = addressable_name(&os_name) else {
+            let Some(name) = volume_name(&os_name) else {
                 continue;
             };
-            let child = join(dir_path, name);
+            let child = join(dir_path, &name);
             if child.len() > MAX_PATH_BYTES {
                 continue;
             }
@@ -380,12 +380,14 @@ impl DirVolume {
     }
 
     /// Creates a fresh temporary file next to `name` in `parent`.
-    fn create_temp(&self, parent: &Dir, name: &str, path: &str) -> Result<(String, File)> {
+    fn create_temp(&self, parent: &Dir, name: &OsStr, path: &str) -> Result<(String, File)> {
         let mut opts = OpenOptions::new();
         opts.write(true).create_new(true).follow(FollowSymlinks::No);
         let mut last = None;
+        // The temporary name only borrows a readable prefix of the real one.
+        let name = name.to_string_lossy();
         for _ in 0..TEMP_ATTEMPTS {
-            let tmp = temp_name(name);
+            let tmp = temp_name(&name);
             match parent.open_with(&tmp, &opts) {
                 Ok(f) => return Ok((tmp, f)),
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),

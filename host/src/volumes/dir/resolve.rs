@@ -66,11 +66,11 @@ impl DirVolume {
     pub(super) fn parent_of<'c>(
         &self,
         path: &str,
-        comps: &[&'c str],
+        comps: &'c [std::borrow::Cow<'_, OsStr>],
         create: bool,
-    ) -> Result<(Dir, &'c str)> {
+    ) -> Result<(Dir, &'c OsStr)> {
         let (name, parents) = comps.split_last().expect("non-root path");
-        Ok((self.descend(path, parents, create, false)?, name))
+        Ok((self.descend(path, parents, create, false)?, name.as_ref()))
     }
 }
 
@@ -114,9 +114,9 @@ pub(super) fn open_beneath<C: AsRef<OsStr>>(
 #[cfg(target_os = "linux")]
 pub(super) fn rename_noreplace(
     from_parent: &Dir,
-    from_name: &str,
+    from_name: &OsStr,
     to_parent: &Dir,
-    to_name: &str,
+    to_name: &OsStr,
     to: &str,
 ) -> Result<bool> {
     use rustix::fs::{RenameFlags, renameat_with};
@@ -135,7 +135,7 @@ pub(super) fn rename_noreplace(
 
 /// Elsewhere the check before the rename is all there is.
 #[cfg(not(target_os = "linux"))]
-pub(super) fn rename_noreplace(_: &Dir, _: &str, _: &Dir, _: &str, _: &str) -> Result<bool> {
+pub(super) fn rename_noreplace(_: &Dir, _: &OsStr, _: &Dir, _: &OsStr, _: &str) -> Result<bool> {
     Ok(false)
 }
 
@@ -148,7 +148,7 @@ pub(super) fn open_beneath<C: AsRef<OsStr>>(_: &Dir, _: &[C], _: bool) -> Option
 /// Splits a volume path into its components, refusing anything that is not an
 /// absolute, normalised, addressable path (defence in depth: the guest normalises
 /// first, but a host may call the volume directly).
-pub(super) fn components(path: &str) -> Result<Vec<&str>> {
+pub(super) fn components(path: &str) -> Result<Vec<std::borrow::Cow<'_, OsStr>>> {
     let invalid =
         |msg: String| Error::at(ErrorKind::InvalidPath, path.escape_debug().to_string(), msg);
     if path.len() > MAX_PATH_BYTES {
@@ -198,7 +198,8 @@ pub(super) fn components(path: &str) -> Result<Vec<&str>> {
             _ => {}
         }
     }
-    Ok(comps)
+    // Escaped names (`~x~caf%E9.txt`, see names::volume_name) become their bytes.
+    comps.into_iter().map(|c| super::names::os_name(c).map_err(&invalid)).collect()
 }
 
 /// Best-effort `fsync` of a directory, so a rename survives a crash.

@@ -453,12 +453,16 @@ fn list_and_walk() {
         v.write(p, b"x", &opts()).unwrap();
     }
     std::fs::create_dir(tmp.path().join("empty")).unwrap();
-    // Not addressable or in-flight: hidden.
+    // In flight: hidden. Names an agent cannot type: listed escaped (see
+    // unusual_names_are_listed_escaped_and_reachable).
     std::fs::write(tmp.path().join(".b.txt.filestore-tmp-0123456789abcdef"), "tmp").unwrap();
     std::fs::write(tmp.path().join("bad\nname"), "x").unwrap();
     std::fs::write(tmp.path().join("back\\slash"), "x").unwrap();
     let l = v.list("/").unwrap();
-    assert_eq!(names(&l), vec!["/a", "/b.txt", "/c", "/empty"]);
+    assert_eq!(
+        names(&l),
+        vec!["/a", "/b.txt", "/c", "/empty", "/~x~back%5Cslash", "/~x~bad%0Aname"]
+    );
     assert!(l[0].is_dir() && !l[1].is_dir());
     assert_eq!(l[1].size, 1);
     assert_eq!(names(&v.list("/a").unwrap()), vec!["/a/1.txt", "/a/2.txt", "/a/z"]);
@@ -473,6 +477,8 @@ fn list_and_walk() {
             "/b.txt",
             "/c",
             "/empty",
+            "/~x~back%5Cslash",
+            "/~x~bad%0Aname",
             "/a/1.txt",
             "/a/2.txt",
             "/a/z",
@@ -485,8 +491,8 @@ fn list_and_walk() {
     let w = v.walk("/", 3).unwrap();
     assert!(w.truncated);
     assert_eq!(w.entries.len(), 3);
-    assert!(!v.walk("/", 9).unwrap().truncated);
-    assert!(v.walk("/", 8).unwrap().truncated);
+    assert!(!v.walk("/", 11).unwrap().truncated);
+    assert!(v.walk("/", 10).unwrap().truncated);
     assert_eq!(v.walk("/b.txt", 10).unwrap_err().kind(), ErrorKind::NotADirectory);
     assert_eq!(v.walk("/nope", 10).unwrap_err().kind(), ErrorKind::NotFound);
 }
@@ -538,13 +544,13 @@ fn rename_without_overwrite_never_replaces_a_late_destination() {
     std::fs::write(tmp.path().join("b"), "b").unwrap();
     let dir = &v.dir;
     // As if `b` appeared after `rename` checked it: the kernel refuses.
-    let e = rename_noreplace(dir, "a", dir, "b", "/b").unwrap_err();
+    let e = rename_noreplace(dir, OsStr::new("a"), dir, OsStr::new("b"), "/b").unwrap_err();
     assert_eq!(e.kind(), ErrorKind::AlreadyExists);
     assert!(e.to_string().contains("overwrite=true"), "{e}");
     assert_eq!(std::fs::read_to_string(tmp.path().join("b")).unwrap(), "b");
     assert_eq!(std::fs::read_to_string(tmp.path().join("a")).unwrap(), "a");
     // Where the destination is free it moves (or reports no support, never fails).
-    if rename_noreplace(dir, "a", dir, "c", "/c").unwrap() {
+    if rename_noreplace(dir, OsStr::new("a"), dir, OsStr::new("c"), "/c").unwrap() {
         assert_eq!(std::fs::read_to_string(tmp.path().join("c")).unwrap(), "a");
     }
 }
@@ -721,4 +727,51 @@ fn recursive_delete_stops_at_the_work_deadline_and_says_so() {
     assert!(tmp.path().join("d").exists(), "the rest is still there");
     v.delete("/d", true).unwrap();
     assert!(!tmp.path().join("d").exists());
+}
+
+/// Issue 14 item 7: names an agent cannot type as they are (not UTF-8, with a
+/// control character or a backslash, or starting with the escape marker) are
+/// listed escaped instead of hidden, and the escaped name reaches the same file for
+/// read, write, rename and delete; a malformed escape is an invalid path, and the
+/// escape cannot reach the volume's temporary files.
+#[test]
+fn unusual_names_are_listed_escaped_and_reachable() {
+    use std::os::unix::ffi::OsStrExt;
+    let (tmp, vol) = plain();
+    let raw = |b: &[u8]| tmp.path().join(OsStr::from_bytes(b));
+    std::fs::write(raw(b"caf\xe9.txt"), "latin-1 name\n").unwrap();
+    std::fs::write(raw(b"tab\there"), "tab\n").unwrap();
+    std::fs::write(raw(b"back\\slash"), "bs\n").unwrap();
+    std::fs::write(raw(b"~x~looks-escaped"), "marker\n").unwrap();
+    std::fs::write(raw(b"plain 100%.txt"), "plain\n").unwrap();
+    let listed = vol.list("/").unwrap();
+    assert_eq!(
+        names(&listed),
+        [
+            "/plain 100%.txt",
+            "/~x~back%5Cslash",
+            "/~x~caf%E9.txt",
+            "/~x~tab%09here",
+            "/~x~~x~looks-escaped",
+        ]
+    );
+    assert_eq!(vol.read("/~x~caf%E9.txt", 0, 100).unwrap(), b"latin-1 name\n");
+    assert_eq!(vol.read("/~x~~x~looks-escaped", 0, 100).unwrap(), b"marker\n");
+    assert_eq!(vol.read("/plain 100%.txt", 0, 100).unwrap(), b"plain\n");
+    // The walk shows and reaches them too.
+    let w = vol.walk("/", 100).unwrap();
+    assert!(w.entries.iter().any(|e| e.path == "/~x~caf%E9.txt"));
+    // Writes, moves and deletes by the escaped name act on the raw one.
+    vol.write("/~x~new%FF.bin", b"x", &opts()).unwrap();
+    assert_eq!(std::fs::read(raw(b"new\xff.bin")).unwrap(), b"x");
+    vol.rename("/~x~new%FF.bin", "/~x~moved%FE", false).unwrap();
+    assert!(raw(b"moved\xfe").exists() && !raw(b"new\xff.bin").exists());
+    vol.delete("/~x~moved%FE", false).unwrap();
+    assert!(!raw(b"moved\xfe").exists());
+    // Malformed escapes, and escapes of what must stay unreachable.
+    for bad in ["/~x~bad%G1", "/~x~trail%4", "/~x~a%2Fb", "/~x~%2E%2E", "/~x~nul%00"] {
+        assert_eq!(vol.read(bad, 0, 10).unwrap_err().kind(), ErrorKind::InvalidPath, "{bad}");
+    }
+    let temp = format!("/~x~{}", super::names::temp_name("x"));
+    assert_eq!(vol.stat(&temp).unwrap_err().kind(), ErrorKind::InvalidPath, "{temp}");
 }
