@@ -332,6 +332,7 @@ fn serve(args: ServeArgs) -> ExitCode {
         }
     }
     let mut summary = filestore::mcp::describe_mounts(&mounts);
+    let mut startup_warnings = Vec::new();
     // Skills: validated once at start; invalid ones are reported and left out.
     let skills = match &args.skills {
         None => None,
@@ -339,6 +340,7 @@ fn serve(args: ServeArgs) -> ExitCode {
             Ok(sv) => {
                 for p in sv.problems() {
                     eprintln!("filestore serve: skipped {p}");
+                    startup_warnings.push(format!("skipped {p}"));
                 }
                 summary.push_str(&format!(
                     ", /skills={} (ro, {} skills)",
@@ -376,6 +378,7 @@ fn serve(args: ServeArgs) -> ExitCode {
         Ok(specs)
     });
     config.workspace_from_roots = workspace_from_roots;
+    config.startup_warnings = startup_warnings;
     config.no_workspace_reason = no_workspace_reason;
     config.options.tools =
         std::sync::Arc::new(filestore::tools::ToolRegistry::with_builtin_handlers());

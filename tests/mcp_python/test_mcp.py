@@ -388,6 +388,44 @@ class SkillActivationTest(unittest.IsolatedAsyncioTestCase):
             shutil.rmtree(root, ignore_errors=True)
 
 
+class LoggingTest(unittest.IsolatedAsyncioTestCase):
+    """The logging capability (issue 14): a skill skipped at start reaches the client
+    as a warning log message; logging/setLevel is accepted."""
+
+    async def test_skipped_skills_are_logged(self) -> None:
+        root = Path(tempfile.mkdtemp(prefix="filestore-logging-"))
+        try:
+            bad = root / "skills" / "broken"
+            bad.mkdir(parents=True)
+            (bad / "SKILL.md").write_text("no front matter here\n")
+            got: list[types.LoggingMessageNotificationParams] = []
+
+            async def on_log(params: types.LoggingMessageNotificationParams) -> None:
+                got.append(params)
+
+            params = StdioServerParameters(
+                command=BIN,
+                args=["serve", "--skills", str(root / "skills"), "--mount", "/workspace=mem:"],
+                cwd=str(root),
+            )
+            with open(os.devnull, "w") as devnull:
+                async with stdio_client(params, errlog=devnull) as (read, write):
+                    async with ClientSession(read, write, logging_callback=on_log) as s:
+                        init = await s.initialize()
+                        self.assertIsNotNone(init.capabilities.logging)
+                        await s.set_logging_level("info")
+                        for _ in range(50):
+                            if got:
+                                break
+                            await anyio_sleep(0.1)
+                        self.assertTrue(got, "no log message")
+                        self.assertEqual(got[0].level, "warning")
+                        self.assertEqual(got[0].logger, "filestore")
+                        self.assertIn("broken", str(got[0].data))
+        finally:
+            shutil.rmtree(root, ignore_errors=True)
+
+
 class RootsTest(unittest.IsolatedAsyncioTestCase):
     """MCP roots (issue 14 item 2): without --mount /workspace, the client's roots
     become /workspace (one root) or /workspace/NAME (several), read-only, at

@@ -29,6 +29,7 @@
 pub mod http_body;
 pub mod http_origin;
 pub mod http_pool;
+pub mod logging;
 pub mod media;
 mod prompt;
 mod resources;
@@ -87,6 +88,9 @@ pub struct ServerConfig {
     /// Why there is no default `/workspace` (the server was started in `/` or a
     /// home directory): said on stderr when the client offers no roots either.
     pub no_workspace_reason: Option<String>,
+    /// Warnings from the server's start (skills skipped...), sent to each client as
+    /// log messages once it is initialized (see [`logging`]).
+    pub startup_warnings: Vec<String>,
 }
 
 impl ServerConfig {
@@ -102,6 +106,7 @@ impl ServerConfig {
             setup: None,
             workspace_from_roots: false,
             no_workspace_reason: None,
+            startup_warnings: Vec::new(),
         }
     }
 

@@ -18,6 +18,9 @@ use serde_json::{Value, json};
 
 use super::ServerConfig;
 use crate::tools::InvokeStatus;
+#[allow(deprecated)]
+use rmcp::model::LoggingLevel;
+
 use crate::volumes::MountArg;
 use crate::{CallOutput, Engine, Error, MountSpec, Session, SessionOptions};
 
@@ -40,6 +43,8 @@ pub struct FilestoreServer {
     running: Arc<Mutex<u64>>,
     /// The last ticket handed out.
     next_ticket: Arc<std::sync::atomic::AtomicU64>,
+    /// The client's logging level (see [`super::logging`]).
+    log_level: Arc<super::logging::LogThreshold>,
 }
 
 /// One MCP session's sandbox and what the client has been told about it.
@@ -49,6 +54,8 @@ pub(crate) struct Sandbox {
     workspace_from_roots: bool,
     /// Why no default `/workspace` was mounted, if none was.
     no_workspace_reason: Option<String>,
+    /// Start-up warnings to log to the client once initialized.
+    startup_warnings: Vec<String>,
     options: SessionOptions,
     setup: Option<super::SessionSetup>,
     /// The session's mounts, kept so a poisoned session can be replaced over the
@@ -78,6 +85,7 @@ impl Sandbox {
             engine: config.engine.clone(),
             workspace_from_roots: config.workspace_from_roots,
             no_workspace_reason: config.no_workspace_reason.clone(),
+            startup_warnings: config.startup_warnings.clone(),
             options,
             setup: config.setup.clone(),
             mounts,
@@ -210,6 +218,7 @@ impl FilestoreServer {
             cancel,
             running: Default::default(),
             next_ticket: Default::default(),
+            log_level: Default::default(),
         })
     }
 
@@ -371,6 +380,9 @@ impl FilestoreServer {
             let s = lock(&self.sandbox);
             (s.workspace_from_roots, s.no_workspace_reason.clone())
         };
+        let warn = |m: String| {
+            super::logging::log(&context.peer, &self.log_level, LoggingLevel::Warning, m)
+        };
         if !from_roots {
             return;
         }
@@ -378,9 +390,9 @@ impl FilestoreServer {
             context.peer.peer_info().is_some_and(|info| info.capabilities.roots.is_some());
         if !offers_roots {
             if let Some(reason) = reason {
-                eprintln!(
-                    "filestore serve: no /workspace: {reason}; the client offers no MCP roots either"
-                );
+                let m = format!("no /workspace: {reason}; the client offers no MCP roots either");
+                eprintln!("filestore serve: {m}");
+                warn(m).await;
             }
             return;
         }
@@ -394,6 +406,7 @@ impl FilestoreServer {
         let (args, skipped) = super::roots::mount_args(&roots, super::DEFAULT_WORKSPACE);
         for s in &skipped {
             eprintln!("filestore serve: skipped {s}");
+            warn(format!("skipped {s}")).await;
         }
         let result = self
             .with_sandbox(move |s| -> crate::Result<()> {
@@ -409,9 +422,23 @@ impl FilestoreServer {
     }
 }
 
+#[allow(deprecated)] // logging and roots: see super::logging, super::roots
 impl ServerHandler for FilestoreServer {
     async fn on_initialized(&self, context: rmcp::service::NotificationContext<RoleServer>) {
+        let warnings = lock(&self.sandbox).startup_warnings.clone();
+        for w in warnings {
+            super::logging::log(&context.peer, &self.log_level, LoggingLevel::Warning, w).await;
+        }
         self.apply_roots(&context).await;
+    }
+
+    async fn set_level(
+        &self,
+        request: rmcp::model::SetLevelRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        self.log_level.set(request.level);
+        Ok(())
     }
 
     async fn on_roots_list_changed(&self, context: rmcp::service::NotificationContext<RoleServer>) {
@@ -478,6 +505,7 @@ impl ServerHandler for FilestoreServer {
                 .enable_resources()
                 .enable_tools()
                 .enable_tool_list_changed()
+                .enable_logging()
                 .build(),
         )
         .with_server_info(Implementation::new("filestore", env!("CARGO_PKG_VERSION")))
@@ -590,6 +618,13 @@ impl ServerHandler for FilestoreServer {
         if called.specs_changed {
             // The client re-lists on this; a closed connection just drops it.
             let _ = context.peer.notify_tool_list_changed().await;
+        }
+        // A storage failure is the user's to know about, not only the model's.
+        if let Err(e) = &called.out
+            && e.kind_name() == "backend"
+        {
+            let m = format!("{tool} failed in storage: {e}");
+            super::logging::log(&context.peer, &self.log_level, LoggingLevel::Error, m).await;
         }
         Ok(match called.out {
             // An image or audio file read: its content goes to the client as media.

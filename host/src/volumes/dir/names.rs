@@ -77,7 +77,13 @@ pub(super) fn os_name(component: &str) -> std::result::Result<Cow<'_, OsStr>, St
         }
     }
     let temp = std::str::from_utf8(&out).is_ok_and(is_temp_name);
-    if out.is_empty() || out.contains(&b'/') || out.contains(&0) || out == b"." || out == b".." || temp {
+    if out.is_empty()
+        || out.contains(&b'/')
+        || out.contains(&0)
+        || out == b"."
+        || out == b".."
+        || temp
+    {
         return Err(format!("'{component}' does not stand for a valid file name"));
     }
     Ok(Cow::Owned(std::ffi::OsString::from_vec(out)))
