@@ -323,6 +323,64 @@ fn oversized_stdio_requests_are_answered() {
     assert_eq!(answers[&3]["result"], json!({}), "the session goes on");
 }
 
+/// The official MCP conformance suite (`@modelcontextprotocol/conformance`, the
+/// last release that runs on Node 20), installed with npm into the cache on first use.
+const CONFORMANCE: &str = "@modelcontextprotocol/conformance@0.1.10";
+
+/// The scenarios of the conformance suite that apply to a generic server. The others
+/// call the reference server's own fixtures (`test_simple_text`, `test://static-text`,
+/// prompts named `test_*`...), which a file server does not have.
+const CONFORMANCE_SCENARIOS: [&str; 8] = [
+    "server-initialize",
+    "ping",
+    "logging-set-level",
+    "completion-complete",
+    "tools-list",
+    "resources-list",
+    "prompts-list",
+    "server-sse-multiple-streams",
+];
+
+/// Issue 14: the applicable conformance scenarios pass against `serve --http`.
+#[test]
+fn conformance_scenarios_for_a_generic_server_pass() {
+    let dir = PathBuf::from(std::env::var_os("HOME").expect("HOME"))
+        .join(".cache/filestore/conformance-0.1.10");
+    let bin = dir.join("node_modules/.bin/conformance");
+    if !bin.exists() {
+        std::fs::create_dir_all(&dir).unwrap();
+        let ok = Command::new("npm")
+            .args(["install", "--silent", "--no-audit", "--no-fund", "--prefix"])
+            .arg(&dir)
+            .arg(CONFORMANCE)
+            .status()
+            .is_ok_and(|s| s.success());
+        assert!(
+            ok,
+            "npm install {CONFORMANCE} into {} failed (node and npm are needed)",
+            dir.display()
+        );
+    }
+    let server = HttpServer::start(&[]);
+    let url = format!("http://127.0.0.1:{}/mcp", server.port);
+    for scenario in CONFORMANCE_SCENARIOS {
+        let out = Command::new(&bin)
+            .args(["server", "--url", &url, "--scenario", scenario])
+            .output()
+            .unwrap();
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let summary = text.lines().find(|l| l.starts_with("Passed:")).unwrap_or("");
+        assert!(
+            summary.contains(", 0 failed") && !summary.starts_with("Passed: 0/"),
+            "conformance scenario {scenario}: {summary}\n{text}"
+        );
+    }
+}
+
 /// A running `filestore serve --http` on a free loopback port, killed on drop.
 struct HttpServer {
     child: std::process::Child,
