@@ -166,6 +166,78 @@ async fn in_process_tools_results_and_errors() {
     client.cancel().await.unwrap();
 }
 
+/// Issue 14 defect 1: a tree of 500,000 files (500 directories of 1,000) answers
+/// every tool, the prompt and resources/list within limits, with truncated answers
+/// that say so and no wasm backtrace in any text.
+#[tokio::test(flavor = "multi_thread")]
+async fn huge_tree_answers_every_tool_within_limits() {
+    let tmp = tempfile::tempdir().unwrap();
+    for d in 0..500 {
+        let dir = tmp.path().join(format!("d{d:03}"));
+        std::fs::create_dir(&dir).unwrap();
+        for f in 0..1000 {
+            std::fs::File::create(dir.join(format!("f{f:04}.txt"))).unwrap();
+        }
+    }
+    let root = tmp.path().to_path_buf();
+    let config = ServerConfig::new(engine().clone(), move || {
+        let v = filestore::volumes::dir::DirVolume::open(&root, true)
+            .map_err(filestore::Error::Filestore)?;
+        Ok(vec![MountSpec::new("/w", Arc::new(v)).read_only()])
+    });
+    let server = FilestoreServer::new(&config).expect("server");
+    let (server_io, client_io) = tokio::io::duplex(1 << 16);
+    tokio::spawn(async move {
+        if let Ok(running) = server.serve(server_io).await {
+            let _ = running.waiting().await;
+        }
+    });
+    let client = ().serve(client_io).await.expect("client connects");
+    let calls = [
+        ("filestore_tree", json!({"path": "/w", "max_depth": 1})),
+        ("filestore_tree", json!({"path": "/w"})),
+        ("filestore_ls", json!({"path": "/w/d123"})),
+        ("filestore_glob", json!({"pattern": "**/f0001.txt", "path": "/w"})),
+        ("filestore_glob", json!({"pattern": "**", "path": "/w", "limit": 50})),
+        ("filestore_grep", json!({"pattern": "needle", "path": "/w"})),
+        ("filestore_read", json!({"path": "/w/d499/f0999.txt"})),
+    ];
+    for (tool, a) in calls {
+        let r = client
+            .peer()
+            .call_tool(CallToolRequestParams::new(tool).with_arguments(args(a.clone())))
+            .await
+            .unwrap();
+        let text = r.content[0].as_text().map(|t| t.text.clone()).unwrap_or_default();
+        assert_eq!(r.is_error, Some(false), "{tool} {a}: {text}");
+        assert!(!text.contains("wasm backtrace") && !text.contains(".wasm!"), "{tool}: {text}");
+    }
+    let glob = client
+        .peer()
+        .call_tool(
+            CallToolRequestParams::new("filestore_glob")
+                .with_arguments(args(json!({"pattern": "**/f0001.txt", "path": "/w"}))),
+        )
+        .await
+        .unwrap();
+    assert_eq!(glob.structured_content.as_ref().unwrap()["total_matches"], 500);
+    let page = client.peer().list_resources(None).await.unwrap();
+    assert_eq!(page.resources.len(), 200);
+    assert!(page.next_cursor.is_some());
+    let prompt = client
+        .peer()
+        .get_prompt(rmcp::model::GetPromptRequestParams::new("filestore_instructions"))
+        .await
+        .unwrap();
+    let text = format!("{:?}", prompt.messages);
+    assert!(
+        text.contains("d000/") && text.contains("more files]"),
+        "{}",
+        &text[..text.len().min(2000)]
+    );
+    client.cancel().await.unwrap();
+}
+
 #[tokio::test]
 async fn in_process_prompt_and_resources() {
     let client = connect().await;
