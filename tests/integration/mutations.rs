@@ -161,8 +161,9 @@ fn moves_between_mounts_of_the_same_storage_are_refused() {
 }
 
 /// A cross-volume move deletes exactly what it copied: a name the source volume cannot
-/// show (a newline, non-UTF-8 bytes) and an empty directory stay in the source, and
-/// the answer says so; a copy that fails midway removes the copies made so far, so
+/// show (too long once escaped) and an empty directory stay in the source, and the
+/// answer says so; names it shows escaped (a newline, non-UTF-8 bytes) move with
+/// their exact bytes; a copy that fails midway removes the copies made so far, so
 /// nothing has moved and a retry succeeds.
 #[test]
 fn cross_volume_moves_delete_only_what_was_copied() {
@@ -174,9 +175,12 @@ fn cross_volume_moves_delete_only_what_was_copied() {
     std::fs::create_dir_all(&dst).unwrap();
     std::fs::write(src.join("d/a.txt"), "A").unwrap();
     std::fs::write(src.join("d/deep/b.txt"), "B").unwrap();
-    std::fs::write(src.join("d/deep/line\nbreak"), "hidden 1").unwrap();
-    std::fs::write(src.join("d").join(std::ffi::OsStr::from_bytes(b"latin-\xe9")), "hidden 2")
+    std::fs::write(src.join("d/deep/line\nbreak"), "shown 1").unwrap();
+    std::fs::write(src.join("d").join(std::ffi::OsStr::from_bytes(b"latin-\xe9")), "shown 2")
         .unwrap();
+    // 200 non-UTF-8 bytes: 600 once escaped, past the component limit, so not shown.
+    let unshowable = std::ffi::OsStr::from_bytes(&[0xe9; 200]).to_os_string();
+    std::fs::write(src.join("d").join(&unshowable), "hidden").unwrap();
     let mounts = || {
         vec![
             filestore::MountSpec::new("/src", dir(&src, false)),
@@ -201,15 +205,18 @@ fn cross_volume_moves_delete_only_what_was_copied() {
     let mut s = engine().session(mounts()).unwrap();
     let j = ok(&mut s, "filestore_move", json!({"source": "/src/d", "destination": "/dst/d"}));
     let msg = j["message"].as_str().unwrap();
-    assert!(msg.starts_with("Moved /src/d to /dst/d (2 files)."), "{msg}");
+    assert!(msg.starts_with("Moved /src/d to /dst/d (4 files)."), "{msg}");
     assert!(msg.contains("Left in place") && msg.contains("/src/d/empty (held no file)"), "{msg}");
-    assert!(msg.contains("/src/d/deep (still holds entries not listed)"), "{msg}");
+    assert!(msg.contains("/src/d (still holds entries not listed)"), "{msg}");
     assert_eq!(std::fs::read_to_string(dst.join("d/a.txt")).unwrap(), "A");
     assert_eq!(std::fs::read_to_string(dst.join("d/deep/b.txt")).unwrap(), "B");
+    // Escaped names arrive with their exact bytes.
+    assert_eq!(std::fs::read_to_string(dst.join("d/deep/line\nbreak")).unwrap(), "shown 1");
+    let latin = std::ffi::OsStr::from_bytes(b"latin-\xe9");
+    assert_eq!(std::fs::read_to_string(dst.join("d").join(latin)).unwrap(), "shown 2");
+    assert!(!src.join("d/deep/line\nbreak").exists() && !src.join("d").join(latin).exists());
     // What the volume could not show is still there, unharmed.
-    assert_eq!(std::fs::read_to_string(src.join("d/deep/line\nbreak")).unwrap(), "hidden 1");
-    let latin = src.join("d").join(std::ffi::OsStr::from_bytes(b"latin-\xe9"));
-    assert_eq!(std::fs::read_to_string(latin).unwrap(), "hidden 2");
+    assert_eq!(std::fs::read_to_string(src.join("d").join(&unshowable)).unwrap(), "hidden");
     assert!(src.join("d/empty").is_dir());
     assert!(!src.join("d/a.txt").exists() && !src.join("d/deep/b.txt").exists());
 }
