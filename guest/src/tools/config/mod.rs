@@ -72,16 +72,32 @@ pub const MAX_NAME_LEN: usize = 128;
 pub struct RunnableType {
     /// The tool `type`.
     pub tool_type: &'static str,
-    /// The `type` its source must have.
+    /// The `type` its source must have for this host to run it.
     pub source_type: &'static str,
+    /// Other source types Toolbox accepts for this tool type (Cloud SQL, AlloyDB):
+    /// such a tool loads and is reported as not runnable here, instead of refused.
+    pub also_loads_with: &'static [&'static str],
 }
 
-/// The tool types the filestore host runs. Anything else (`postgres-sql`, ...) loads
+/// Source types Toolbox's PostgreSQL tools accept besides `postgres`.
+const POSTGRES_COMPATIBLE: &[&str] = &["cloud-sql-postgres", "alloydb-postgres"];
+
+/// The tool types the filestore host runs. Anything else (`mysql-sql`, ...) loads
 /// but is reported as not runnable here.
 pub const RUNNABLE_TOOL_TYPES: &[RunnableType] = &[
-    RunnableType { tool_type: "sqlite-sql", source_type: "sqlite" },
-    RunnableType { tool_type: "sqlite-execute-sql", source_type: "sqlite" },
-    RunnableType { tool_type: "http", source_type: "http" },
+    RunnableType { tool_type: "sqlite-sql", source_type: "sqlite", also_loads_with: &[] },
+    RunnableType { tool_type: "sqlite-execute-sql", source_type: "sqlite", also_loads_with: &[] },
+    RunnableType {
+        tool_type: "postgres-sql",
+        source_type: "postgres",
+        also_loads_with: POSTGRES_COMPATIBLE,
+    },
+    RunnableType {
+        tool_type: "postgres-execute-sql",
+        source_type: "postgres",
+        also_loads_with: POSTGRES_COMPATIBLE,
+    },
+    RunnableType { tool_type: "http", source_type: "http", also_loads_with: &[] },
 ];
 
 /// Whether `name` is a valid resource name: 1–128 characters of `[A-Za-z0-9_.-]`.

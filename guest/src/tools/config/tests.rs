@@ -92,7 +92,8 @@ fn seed_v2_example_loads_and_postgres_is_not_runnable() {
 fn parameter_reference_examples_load() {
     let cfg = load1(&PARAMS_EXAMPLE).unwrap();
     assert_eq!(cfg.tools().len(), 5);
-    assert!(cfg.tools().iter().all(|t| !cfg.is_runnable(t)));
+    // Every tool is postgres-sql on a `postgres` source: runnable here.
+    assert!(cfg.tools().iter().all(|t| cfg.is_runnable(t)));
     let t = cfg.tool("search_preferred_airlines").unwrap();
     assert_eq!(t.parameters[0].items.as_ref().unwrap().param_type, ParamType::String);
     assert_eq!(t.parameters[2].value_type, Some(ParamType::Integer));
@@ -359,6 +360,7 @@ macro_rules! config_errors {
 }
 
 const SRC: &str = "kind: source\nname: db\ntype: sqlite\ndatabase: a.db\n";
+const PG_SRC: &str = "kind: source\nname: db\ntype: postgres\nhost: h\nport: 5432\nuser: u\npassword: p\ndatabase: d\n";
 const HTTP_SRC: &str = "kind: source\nname: api\ntype: http\nbaseUrl: https://x\n";
 
 use ConfigErrorKind as E;
@@ -379,8 +381,8 @@ config_errors! {
         [(E::DuplicateName, "t.yaml", 3, 11, 7, Some("name"), "duplicate toolset name 'db'")];
     placeholder_beyond_declared_names_its_line: ["t.yaml" => &format!("{SRC}---\nkind: tool\nname: t\ntype: sqlite-sql\nsource: db\ndescription: d\nparameters:\n  - {{name: a, type: string, description: x}}\nstatement: |\n  SELECT *\n  FROM t WHERE a = $1\n    AND b = $2\n")] =>
         [(E::InvalidTemplate, "t.yaml", 2, 16, 13, Some("statement"), "tool 't': placeholder $2 binds parameter 2 but the tool declares 1 parameter(s)")];
-    placeholder_gap_is_refused: ["t.yaml" => &format!("{SRC}---\nkind: tool\nname: t\ntype: postgres-sql\nsource: db\ndescription: d\nparameters:\n  - {{name: a, type: string, description: x}}\n  - {{name: b, type: string, description: x}}\nstatement: SELECT $2, $2\n")] =>
-        [(E::InvalidTemplate, "t.yaml", 2, 14, 12, Some("statement"), "parameter 'a' (number 1 in declared order) is bound by no placeholder")];
+    placeholder_gap_is_refused: ["t.yaml" => &format!("{PG_SRC}---\nkind: tool\nname: t\ntype: postgres-sql\nsource: db\ndescription: d\nparameters:\n  - {{name: a, type: string, description: x}}\n  - {{name: b, type: string, description: x}}\nstatement: SELECT $2, $2\n")] =>
+        [(E::InvalidTemplate, "t.yaml", 2, 18, 12, Some("statement"), "parameter 'a' (number 1 in declared order) is bound by no placeholder")];
     tool_names_missing_source: ["t.yaml" => "kind: tool\nname: t\ntype: sqlite-sql\nsource: nope\ndescription: d\nstatement: S\n"] =>
         [(E::MissingSource, "t.yaml", 1, 4, 9, Some("source"), "tool 't' names source 'nope', which is not defined")];
     toolset_names_missing_tool: ["t.yaml" => "kind: toolset\nname: s\ntools:\n  - a\n  - b\n---\nkind: tool\nname: a\ntype: custom\ndescription: d\n"] =>

@@ -461,7 +461,9 @@ fn check_refs(state: &mut State) {
             continue;
         };
         let Some(source) = state.config.source(&r.name) else { continue };
-        if source.source_type != runnable.source_type {
+        if source.source_type != runnable.source_type
+            && !runnable.also_loads_with.contains(&source.source_type.as_str())
+        {
             state.errors.push(ConfigError {
                 kind: K::SourceMismatch,
                 location: r.location,

@@ -1,0 +1,354 @@
+//! A `postgres` source's fields (Toolbox's: `host`, `port`, `user`, `password`,
+//! `database`, `queryParams`, `queryExecMode`) as a connection configuration and a
+//! TLS connector with libpq's `sslmode` semantics.
+//!
+//! `sslmode` (in `queryParams`, as Toolbox passes it to pgx):
+//! - `disable`: plain TCP.
+//! - `allow`/`prefer` (the default, as in libpq and pgx): TLS when the server offers
+//!   it, else plain; the certificate is not verified (libpq does not either).
+//! - `require`: TLS or no connection; the certificate is verified only when
+//!   `sslrootcert` is given (libpq's rule), else not.
+//! - `verify-ca`: TLS, the chain verified against `sslrootcert`; the name is not checked.
+//! - `verify-full`: TLS, chain and host name verified.
+//!
+//! `sslrootcert` is a PEM file, or `system` for the bundled Mozilla roots
+//! (`webpki-roots`); verify modes without it use `~/.postgresql/root.crt` as libpq
+//! does, and fail clearly when that is missing. `sslcert` + `sslkey` (PEM) present a
+//! client certificate. Other parameters the driver supports: `application_name`,
+//! `connect_timeout` (seconds), `options`, `sslnegotiation` (`postgres`/`direct`),
+//! `target_session_attrs`, `channel_binding`. Any other name is an error naming it:
+//! a misspelt `sslmode` must not silently connect without TLS.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use postgres::config::{ChannelBinding, SslMode, SslNegotiation, TargetSessionAttrs};
+use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
+use rustls::pki_types::pem::PemObject;
+use rustls::pki_types::{CertificateDer, PrivateKeyDer, ServerName, UnixTime};
+use rustls::{DigitallySignedStruct, RootCertStore, SignatureScheme};
+use serde_json::Value;
+use tokio_postgres_rustls::MakeRustlsConnect;
+
+use crate::tools::Source;
+
+/// How long connecting may take when the source sets no `connect_timeout`.
+pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The query parameters a source may set (see the module docs).
+pub const QUERY_PARAMS: &[&str] = &[
+    "sslmode",
+    "sslrootcert",
+    "sslcert",
+    "sslkey",
+    "sslnegotiation",
+    "application_name",
+    "connect_timeout",
+    "options",
+    "target_session_attrs",
+    "channel_binding",
+];
+
+/// A source's connection: the driver configuration and its TLS connector.
+pub struct Connection {
+    /// Host, port, credentials, database, options.
+    pub config: postgres::Config,
+    /// TLS per `sslmode`.
+    pub tls: MakeRustlsConnect,
+}
+
+/// How strictly the server certificate is checked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Verify {
+    None,
+    Chain,
+    Full,
+}
+
+/// The connection `source` describes, or a message naming the field that is wrong.
+pub fn connection(source: &Source) -> Result<Connection, String> {
+    let name = &source.name;
+    let field = |key: &str| -> Result<String, String> {
+        match source.fields.get(key) {
+            Some(Value::String(s)) if !s.is_empty() => Ok(s.clone()),
+            Some(Value::Number(n)) => Ok(n.to_string()),
+            Some(_) => Err(format!("source '{name}': '{key}' must be a non-empty string")),
+            None => Err(format!("source '{name}': '{key}' is required for a postgres source")),
+        }
+    };
+    let mut config = postgres::Config::new();
+    let host = field("host")?;
+    let port = field("port")?;
+    let port: u16 =
+        port.parse().map_err(|_| format!("source '{name}': port '{port}' is not a port number"))?;
+    config
+        .host(&host)
+        .port(port)
+        .user(&field("user")?)
+        .password(field("password")?)
+        .dbname(&field("database")?);
+    config.connect_timeout(DEFAULT_CONNECT_TIMEOUT);
+    config.application_name("filestore");
+    if let Some(mode) = source.fields.get("queryExecMode").and_then(Value::as_str) {
+        // pgx's statement-cache choices; every mode here prepares (binary, typed), which
+        // is what `cache_statement`, the default, does. The value is still checked.
+        const MODES: [&str; 5] =
+            ["cache_statement", "cache_describe", "describe_exec", "exec", "simple_protocol"];
+        if !MODES.contains(&mode) {
+            return Err(format!(
+                "source '{name}': queryExecMode '{mode}' is not one of {}",
+                MODES.join(", ")
+            ));
+        }
+    }
+    let params: Vec<(String, String)> = match source.fields.get("queryParams") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Object(m)) => m
+            .iter()
+            .map(|(k, v)| match v {
+                Value::String(s) => Ok((k.clone(), s.clone())),
+                Value::Number(n) => Ok((k.clone(), n.to_string())),
+                Value::Bool(b) => Ok((k.clone(), b.to_string())),
+                _ => Err(format!("source '{name}': queryParams.{k} must be a string")),
+            })
+            .collect::<Result<_, _>>()?,
+        Some(_) => {
+            return Err(format!("source '{name}': queryParams must be a mapping of strings"));
+        }
+    };
+    let get = |k: &str| params.iter().find(|(p, _)| p == k).map(|(_, v)| v.as_str());
+    for (k, _) in &params {
+        if !QUERY_PARAMS.contains(&k.as_str()) {
+            return Err(format!(
+                "source '{name}': queryParams.{k} is not a connection parameter filestore knows (known: {})",
+                QUERY_PARAMS.join(", ")
+            ));
+        }
+    }
+    let bad = |k: &str, v: &str, allowed: &str| {
+        format!("source '{name}': queryParams.{k} '{v}' is not one of {allowed}")
+    };
+    let root = get("sslrootcert");
+    let (mode, verify) = match get("sslmode").unwrap_or("prefer") {
+        "disable" => (SslMode::Disable, Verify::None),
+        "allow" | "prefer" => (SslMode::Prefer, Verify::None),
+        "require" if root.is_some() => (SslMode::Require, Verify::Chain),
+        "require" => (SslMode::Require, Verify::None),
+        "verify-ca" => (SslMode::Require, Verify::Chain),
+        "verify-full" => (SslMode::Require, Verify::Full),
+        other => {
+            return Err(bad(
+                "sslmode",
+                other,
+                "disable, allow, prefer, require, verify-ca, verify-full",
+            ));
+        }
+    };
+    config.ssl_mode(mode);
+    if let Some(v) = get("application_name") {
+        config.application_name(v);
+    }
+    if let Some(v) = get("options") {
+        config.options(v);
+    }
+    if let Some(v) = get("connect_timeout") {
+        let secs: u64 = v.parse().map_err(|_| bad("connect_timeout", v, "whole seconds"))?;
+        if secs > 0 {
+            config.connect_timeout(Duration::from_secs(secs));
+        }
+    }
+    if let Some(v) = get("sslnegotiation") {
+        config.ssl_negotiation(match v {
+            "postgres" => SslNegotiation::Postgres,
+            "direct" => SslNegotiation::Direct,
+            other => return Err(bad("sslnegotiation", other, "postgres, direct")),
+        });
+    }
+    if let Some(v) = get("target_session_attrs") {
+        config.target_session_attrs(match v {
+            "any" => TargetSessionAttrs::Any,
+            "read-write" => TargetSessionAttrs::ReadWrite,
+            "read-only" => TargetSessionAttrs::ReadOnly,
+            other => return Err(bad("target_session_attrs", other, "any, read-write, read-only")),
+        });
+    }
+    if let Some(v) = get("channel_binding") {
+        config.channel_binding(match v {
+            "disable" => ChannelBinding::Disable,
+            "prefer" => ChannelBinding::Prefer,
+            "require" => ChannelBinding::Require,
+            other => return Err(bad("channel_binding", other, "disable, prefer, require")),
+        });
+    }
+    let tls = tls(name, verify, root, get("sslcert"), get("sslkey"))?;
+    Ok(Connection { config, tls })
+}
+
+fn provider() -> Arc<rustls::crypto::CryptoProvider> {
+    Arc::new(rustls::crypto::ring::default_provider())
+}
+
+fn tls(
+    name: &str,
+    verify: Verify,
+    root: Option<&str>,
+    cert: Option<&str>,
+    key: Option<&str>,
+) -> Result<MakeRustlsConnect, String> {
+    let builder = rustls::ClientConfig::builder_with_provider(provider())
+        .with_safe_default_protocol_versions()
+        .map_err(|e| format!("source '{name}': TLS setup: {e}"))?;
+    let builder = match verify {
+        Verify::None => builder.dangerous().with_custom_certificate_verifier(Arc::new(NoVerify)),
+        Verify::Chain | Verify::Full => {
+            let roots = Arc::new(roots(name, root)?);
+            let webpki =
+                rustls::client::WebPkiServerVerifier::builder_with_provider(roots, provider())
+                    .build()
+                    .map_err(|e| format!("source '{name}': TLS roots: {e}"))?;
+            if verify == Verify::Full {
+                builder.with_webpki_verifier(webpki)
+            } else {
+                builder.dangerous().with_custom_certificate_verifier(Arc::new(ChainOnly(webpki)))
+            }
+        }
+    };
+    let config = match (cert, key) {
+        (None, None) => builder.with_no_client_auth(),
+        (Some(c), Some(k)) => {
+            let chain = CertificateDer::pem_file_iter(c)
+                .and_then(|it| it.collect::<Result<Vec<_>, _>>())
+                .map_err(|e| format!("source '{name}': sslcert {c}: {e}"))?;
+            let key = PrivateKeyDer::from_pem_file(k)
+                .map_err(|e| format!("source '{name}': sslkey {k}: {e}"))?;
+            builder
+                .with_client_auth_cert(chain, key)
+                .map_err(|e| format!("source '{name}': sslcert/sslkey: {e}"))?
+        }
+        _ => return Err(format!("source '{name}': sslcert and sslkey go together")),
+    };
+    Ok(MakeRustlsConnect::new(config))
+}
+
+fn roots(name: &str, root: Option<&str>) -> Result<RootCertStore, String> {
+    let mut store = RootCertStore::empty();
+    if root == Some("system") {
+        store.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned());
+        return Ok(store);
+    }
+    let path: PathBuf = match root {
+        Some(p) => PathBuf::from(p),
+        None => {
+            let default =
+                std::env::var_os("HOME").map(|h| Path::new(&h).join(".postgresql/root.crt"));
+            match default {
+                Some(p) if p.exists() => p,
+                _ => {
+                    return Err(format!(
+                        "source '{name}': sslmode verify-ca/verify-full needs queryParams.sslrootcert (a PEM file, or 'system' for the bundled public roots); ~/.postgresql/root.crt does not exist"
+                    ));
+                }
+            }
+        }
+    };
+    let certs = CertificateDer::pem_file_iter(&path)
+        .and_then(|it| it.collect::<Result<Vec<_>, _>>())
+        .map_err(|e| format!("source '{name}': sslrootcert {}: {e}", path.display()))?;
+    let (added, _) = store.add_parsable_certificates(certs);
+    if added == 0 {
+        return Err(format!(
+            "source '{name}': sslrootcert {} holds no usable certificate",
+            path.display()
+        ));
+    }
+    Ok(store)
+}
+
+/// libpq's `prefer`/`require` without a root: encrypt, do not authenticate the server.
+#[derive(Debug)]
+struct NoVerify;
+
+impl ServerCertVerifier for NoVerify {
+    fn verify_server_cert(
+        &self,
+        _: &CertificateDer<'_>,
+        _: &[CertificateDer<'_>],
+        _: &ServerName<'_>,
+        _: &[u8],
+        _: UnixTime,
+    ) -> Result<ServerCertVerified, rustls::Error> {
+        Ok(ServerCertVerified::assertion())
+    }
+    fn verify_tls12_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        rustls::crypto::verify_tls12_signature(
+            message,
+            cert,
+            dss,
+            &provider().signature_verification_algorithms,
+        )
+    }
+    fn verify_tls13_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        rustls::crypto::verify_tls13_signature(
+            message,
+            cert,
+            dss,
+            &provider().signature_verification_algorithms,
+        )
+    }
+    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
+        provider().signature_verification_algorithms.supported_schemes()
+    }
+}
+
+/// `verify-ca`: the chain must lead to a trusted root; the name may differ.
+#[derive(Debug)]
+struct ChainOnly(Arc<rustls::client::WebPkiServerVerifier>);
+
+impl ServerCertVerifier for ChainOnly {
+    fn verify_server_cert(
+        &self,
+        end_entity: &CertificateDer<'_>,
+        intermediates: &[CertificateDer<'_>],
+        server_name: &ServerName<'_>,
+        ocsp: &[u8],
+        now: UnixTime,
+    ) -> Result<ServerCertVerified, rustls::Error> {
+        match self.0.verify_server_cert(end_entity, intermediates, server_name, ocsp, now) {
+            Err(rustls::Error::InvalidCertificate(rustls::CertificateError::NotValidForName))
+            | Err(rustls::Error::InvalidCertificate(
+                rustls::CertificateError::NotValidForNameContext { .. },
+            )) => Ok(ServerCertVerified::assertion()),
+            other => other,
+        }
+    }
+    fn verify_tls12_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        self.0.verify_tls12_signature(message, cert, dss)
+    }
+    fn verify_tls13_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        self.0.verify_tls13_signature(message, cert, dss)
+    }
+    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
+        self.0.supported_verify_schemes()
+    }
+}

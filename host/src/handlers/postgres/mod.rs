@@ -1,0 +1,281 @@
+//! `postgres-sql` and `postgres-execute-sql` tools on `postgres` sources (Toolbox's
+//! flagship pair), through rust-postgres with a pool per source.
+//!
+//! Binding: the statement is prepared, and `$N` receives the N-th declared parameter
+//! (as pgx does with Toolbox's positional slice); each JSON value is encoded for the
+//! type the server inferred for its placeholder ([`codec`]), so `$1` compared with an
+//! `integer` column takes `3` and a `date` column takes `"2024-05-01"`. Values are
+//! always bound, never spliced into the SQL. Template parameters arrive already
+//! substituted (validated and escaped) by the component.
+//!
+//! Results: rows as JSON objects in column order ([`codec`] says how each type reads);
+//! a statement without result columns yields `{"rows_affected": n}` (Toolbox returns
+//! `null`, which cannot tell an UPDATE that changed nothing from one that changed
+//! rows: a deliberate extension, as for SQLite). At most [`MAX_PG_ROWS`] rows.
+//!
+//! `postgres-execute-sql` runs the model's `sql` unbound. One statement is prepared
+//! and typed like the above; a script of several statements (which the extended
+//! protocol refuses) runs through the simple protocol, where the server sends text:
+//! the last statement's rows come back as strings.
+//!
+//! Pools: one per source (keyed by its resolved fields, so an edited configuration
+//! gets a new pool), at most [`POOL_SIZE`] connections, checked on checkout, opened
+//! lazily (a server that is down fails the call with the reason, not the start); see
+//! [`pool`]. Each call sets
+//! `statement_timeout` to the time left before its deadline, so the server itself
+//! cancels a runaway query when the call times out, and the connection returns to
+//! the pool usable.
+
+pub mod codec;
+pub mod connect;
+pub mod pool;
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use postgres::types::ToSql;
+use serde_json::{Map, Value, json};
+
+use pool::Pool;
+
+use crate::tools::{ToolError, ToolHandler, ToolRequest};
+
+/// Most rows one call returns (as for SQLite): past it the call fails and says to
+/// add a `LIMIT`, instead of the host buffering a whole table.
+pub const MAX_PG_ROWS: usize = 100_000;
+
+/// Connections per source pool (pgxpool's default is max(4, CPUs)).
+pub const POOL_SIZE: u32 = 4;
+
+/// An idle connection older than this is closed instead of reused.
+pub const IDLE_TIMEOUT: Duration = Duration::from_secs(300);
+
+/// The `postgres-sql` and `postgres-execute-sql` handlers, sharing the pools.
+#[derive(Default)]
+pub struct PostgresHandler {
+    /// `execute-sql` semantics (the model's `sql`) instead of a configured statement.
+    execute: bool,
+    pools: std::sync::Arc<Mutex<HashMap<String, std::sync::Arc<Pool>>>>,
+}
+
+impl std::fmt::Debug for PostgresHandler {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PostgresHandler").field("execute", &self.execute).finish()
+    }
+}
+
+impl PostgresHandler {
+    /// The `postgres-sql` handler.
+    pub fn sql() -> PostgresHandler {
+        PostgresHandler::default()
+    }
+
+    /// The `postgres-execute-sql` handler, sharing this one's pools.
+    pub fn execute_sql(&self) -> PostgresHandler {
+        PostgresHandler { execute: true, pools: self.pools.clone() }
+    }
+
+    fn pool(&self, req: &ToolRequest) -> Result<std::sync::Arc<Pool>, ToolError> {
+        let source = req.require_source()?;
+        if source.source_type != "postgres" {
+            return Err(ToolError::InvalidArgument(format!(
+                "tool '{}' needs a postgres source; '{}' is a {} source",
+                req.tool_name, source.name, source.source_type
+            )));
+        }
+        // The key holds resolved secrets; it never leaves this map.
+        let key = format!("{}\0{}", source.name, Value::Object(source.fields.clone()));
+        let mut pools = self.pools.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(p) = pools.get(&key) {
+            return Ok(p.clone());
+        }
+        let conn = connect::connection(source).map_err(ToolError::InvalidArgument)?;
+        let pool = std::sync::Arc::new(Pool::new(conn, POOL_SIZE as usize, IDLE_TIMEOUT));
+        pools.retain(|k, _| !k.starts_with(&format!("{}\0", source.name)));
+        pools.insert(key, pool.clone());
+        Ok(pool)
+    }
+}
+
+impl ToolHandler for PostgresHandler {
+    fn call(&self, req: &ToolRequest) -> Result<Value, ToolError> {
+        let pool = self.pool(req)?;
+        let source = req.require_source()?.name.clone();
+        let left = req.time_left();
+        if left.is_zero() {
+            return Err(ToolError::LimitExceeded(format!(
+                "tool '{}': no time left",
+                req.tool_name
+            )));
+        }
+        let mut client = pool.get(req.deadline).map_err(|e| match e {
+            pool::Unavailable::Connect(e) => {
+                let why = fail(req, e).to_string();
+                let why = why.strip_prefix(&format!("tool '{}': ", req.tool_name)).unwrap_or(&why).to_string();
+                ToolError::Backend(format!("tool '{}': cannot connect to source '{source}': {why}", req.tool_name))
+            }
+            pool::Unavailable::Busy => ToolError::LimitExceeded(format!(
+                "tool '{}': all {POOL_SIZE} connections of source '{source}' stayed busy until the call's timeout",
+                req.tool_name
+            )),
+        })?;
+        // Whole milliseconds, at least one (0 would mean no timeout at all).
+        let ms = req.time_left().as_millis().clamp(1, i32::MAX as u128);
+        client.batch_execute(&format!("SET statement_timeout = {ms}")).map_err(|e| fail(req, e))?;
+        if self.execute {
+            let sql = req.arguments.get("sql").and_then(Value::as_str).ok_or_else(|| {
+                ToolError::InvalidArgument(format!("tool '{}': no 'sql' to execute", req.tool_name))
+            })?;
+            execute(req, &mut client, sql)
+        } else {
+            let statement = req.statement.as_deref().ok_or_else(|| {
+                ToolError::InvalidArgument(format!("tool '{}' has no statement", req.tool_name))
+            })?;
+            run(req, &mut client, statement)
+        }
+    }
+}
+
+/// A driver error as a tool error: the server's own message (with its detail and
+/// hint), a timeout as a limit.
+fn fail(req: &ToolRequest, e: postgres::Error) -> ToolError {
+    if let Some(db) = e.as_db_error() {
+        let mut m = format!("tool '{}': {}: {}", req.tool_name, db.severity(), db.message());
+        if let Some(d) = db.detail() {
+            m.push_str(&format!(" ({d})"));
+        }
+        if let Some(h) = db.hint() {
+            m.push_str(&format!(" hint: {h}"));
+        }
+        if *db.code() == postgres::error::SqlState::QUERY_CANCELED {
+            return ToolError::LimitExceeded(format!("{m}: stopped at the call's timeout"));
+        }
+        return ToolError::Backend(m);
+    }
+    // Parameter encoding errors carry their source (which parameter, which type).
+    let mut m = format!("tool '{}': {e}", req.tool_name);
+    let mut cause = std::error::Error::source(&e);
+    while let Some(c) = cause {
+        let s = c.to_string();
+        if !m.contains(&s) {
+            m.push_str(&format!(": {s}"));
+        }
+        cause = c.source();
+    }
+    ToolError::Backend(m)
+}
+
+/// A configured statement, its parameters bound by number.
+fn run(
+    req: &ToolRequest,
+    client: &mut postgres::Client,
+    statement: &str,
+) -> Result<Value, ToolError> {
+    let stmt = client.prepare(statement).map_err(|e| fail(req, e))?;
+    let names = req.positional_names();
+    let wanted = stmt.params().len();
+    if wanted > req.positional.len() {
+        return Err(ToolError::InvalidArgument(format!(
+            "tool '{}': the statement has {wanted} placeholders but the tool declares {} parameters",
+            req.tool_name,
+            req.positional.len()
+        )));
+    }
+    let params: Vec<codec::Param> = req.positional[..wanted]
+        .iter()
+        .enumerate()
+        .map(|(i, v)| codec::Param { value: v, name: names.get(i).map_or("?", String::as_str) })
+        .collect();
+    let refs: Vec<&(dyn ToSql + Sync)> = params.iter().map(|p| p as &(dyn ToSql + Sync)).collect();
+    rows(req, client, &stmt, &refs)
+}
+
+fn rows(
+    req: &ToolRequest,
+    client: &mut postgres::Client,
+    stmt: &postgres::Statement,
+    params: &[&(dyn ToSql + Sync)],
+) -> Result<Value, ToolError> {
+    if stmt.columns().is_empty() {
+        let n = client.execute(stmt, params).map_err(|e| fail(req, e))?;
+        return Ok(json!({"rows_affected": n}));
+    }
+    let mut out = Vec::new();
+    let mut it = client.query_raw(stmt, params.iter().copied()).map_err(|e| fail(req, e))?;
+    use postgres::fallible_iterator::FallibleIterator;
+    while let Some(row) = it.next().map_err(|e| fail(req, e))? {
+        if out.len() == MAX_PG_ROWS {
+            return Err(ToolError::LimitExceeded(format!(
+                "tool '{}': the statement returned more than {MAX_PG_ROWS} rows; add a LIMIT",
+                req.tool_name
+            )));
+        }
+        let mut obj = Map::new();
+        for (i, col) in row.columns().iter().enumerate() {
+            let raw: codec::Raw = row.try_get(i).map_err(|e| fail(req, e))?;
+            let v = codec::decode(col.type_(), raw.0).map_err(|why| {
+                ToolError::Backend(format!(
+                    "tool '{}': column '{}' {why}",
+                    req.tool_name,
+                    col.name()
+                ))
+            })?;
+            obj.insert(col.name().to_string(), v);
+        }
+        out.push(Value::Object(obj));
+    }
+    Ok(Value::Array(out))
+}
+
+/// The model's SQL: one statement typed, a script through the simple protocol.
+fn execute(
+    req: &ToolRequest,
+    client: &mut postgres::Client,
+    sql: &str,
+) -> Result<Value, ToolError> {
+    match client.prepare(sql) {
+        Ok(stmt) => rows(req, client, &stmt, &[]),
+        // 42601 "cannot insert multiple commands into a prepared statement".
+        Err(e)
+            if e.code() == Some(&postgres::error::SqlState::SYNTAX_ERROR)
+                && e.as_db_error().is_some_and(|d| d.message().contains("multiple commands")) =>
+        {
+            script(req, client, sql)
+        }
+        Err(e) => Err(fail(req, e)),
+    }
+}
+
+fn script(req: &ToolRequest, client: &mut postgres::Client, sql: &str) -> Result<Value, ToolError> {
+    let messages = client.simple_query(sql).map_err(|e| fail(req, e))?;
+    let mut current: Vec<Value> = Vec::new();
+    let mut described = false;
+    let mut last: Value = json!({"rows_affected": 0});
+    for m in messages {
+        match m {
+            postgres::SimpleQueryMessage::Row(row) => {
+                if current.len() == MAX_PG_ROWS {
+                    return Err(ToolError::LimitExceeded(format!(
+                        "tool '{}': the script returned more than {MAX_PG_ROWS} rows; add a LIMIT",
+                        req.tool_name
+                    )));
+                }
+                current.push(codec::text_row(&row));
+            }
+            postgres::SimpleQueryMessage::RowDescription(_) => {
+                described = true;
+                current.clear();
+            }
+            postgres::SimpleQueryMessage::CommandComplete(n) => {
+                last = if std::mem::take(&mut described) {
+                    Value::Array(std::mem::take(&mut current))
+                } else {
+                    json!({"rows_affected": n})
+                };
+            }
+            _ => {}
+        }
+    }
+    Ok(last)
+}
