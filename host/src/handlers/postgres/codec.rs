@@ -663,6 +663,13 @@ fn encode(ty: &Type, v: &Value, out: &mut bytes::BytesMut) -> Result<(), String>
             let us = (t - NaiveTime::MIN).num_microseconds().unwrap_or(0);
             out.put_i64(us.min(DAY_US));
         }
+        Type::INTERVAL => {
+            let (us, days, months) = parse_interval(&as_text(v))
+                .ok_or_else(|| want("an interval ('5 minutes', '1 day 02:00:00', 'PT5M')", v))?;
+            out.put_i64(us);
+            out.put_i32(days);
+            out.put_i32(months);
+        }
         Type::INET | Type::CIDR => {
             let s = as_text(v);
             let (addr, bits) = match s.split_once('/') {
@@ -726,6 +733,104 @@ fn encode(ty: &Type, v: &Value, out: &mut bytes::BytesMut) -> Result<(), String>
         }
     }
     Ok(())
+}
+
+/// An interval as PostgreSQL's input reads it, for the forms people write:
+/// `<number> <unit>` pairs (`1 year 2 mons 3 days`, `5 minutes`, `90 s`), an
+/// `[-]HH:MM[:SS[.f]]` time part, a trailing `ago`, or ISO 8601 (`P1DT2H`).
+/// Returns (microseconds, days, months).
+fn parse_interval(text: &str) -> Option<(i64, i32, i32)> {
+    let text = text.trim().to_ascii_lowercase();
+    if let Some(iso) = text.strip_prefix('p') {
+        return parse_iso_interval(iso);
+    }
+    let (text, ago) = match text.strip_suffix("ago") {
+        Some(t) => (t.trim().to_string(), true),
+        None => (text, false),
+    };
+    let (mut us, mut days, mut months) = (0f64, 0f64, 0f64);
+    let mut tokens = text.split_whitespace().peekable();
+    let mut any = false;
+    while let Some(tok) = tokens.next() {
+        if tok.contains(':') {
+            let (neg, t) = match tok.strip_prefix('-') {
+                Some(t) => (true, t),
+                None => (false, tok.strip_prefix('+').unwrap_or(tok)),
+            };
+            let parts: Vec<f64> = t.split(':').map(|p| p.parse().ok()).collect::<Option<_>>()?;
+            let secs = match parts.as_slice() {
+                [h, m] => h * 3600.0 + m * 60.0,
+                [h, m, s] => h * 3600.0 + m * 60.0 + s,
+                _ => return None,
+            };
+            us += if neg { -secs } else { secs } * 1e6;
+            any = true;
+            continue;
+        }
+        // A number, with its unit glued on (`5min`) or as the next token.
+        let split = tok.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(tok.len());
+        let n: f64 = tok[..split].parse().ok()?;
+        let unit =
+            if split < tok.len() { tok[split..].to_string() } else { tokens.next()?.to_string() };
+        let unit = unit.trim_end_matches(',');
+        match unit {
+            "microsecond" | "microseconds" | "us" | "usec" | "usecs" => us += n,
+            "millisecond" | "milliseconds" | "ms" | "msec" | "msecs" => us += n * 1e3,
+            "second" | "seconds" | "s" | "sec" | "secs" => us += n * 1e6,
+            "minute" | "minutes" | "m" | "min" | "mins" => us += n * 60e6,
+            "hour" | "hours" | "h" | "hr" | "hrs" => us += n * 3600e6,
+            "day" | "days" | "d" => days += n,
+            "week" | "weeks" | "w" => days += n * 7.0,
+            "month" | "months" | "mon" | "mons" => months += n,
+            "year" | "years" | "y" | "yr" | "yrs" => months += n * 12.0,
+            _ => return None,
+        }
+        any = true;
+    }
+    if !any {
+        return None;
+    }
+    let sign = if ago { -1.0 } else { 1.0 };
+    // Fractions of months and days spill into the smaller unit, as PostgreSQL does.
+    let whole_months = months.trunc();
+    days += (months - whole_months) * 30.0;
+    let whole_days = days.trunc();
+    us += (days - whole_days) * DAY_US as f64;
+    Some(((us * sign).round() as i64, (whole_days * sign) as i32, (whole_months * sign) as i32))
+}
+
+fn parse_iso_interval(iso: &str) -> Option<(i64, i32, i32)> {
+    let (date, time) = iso.split_once('t').unwrap_or((iso, ""));
+    let (mut us, mut days, mut months) = (0f64, 0i32, 0i32);
+    let mut num = String::new();
+    for c in date.chars() {
+        if c.is_ascii_digit() || c == '.' || c == '-' {
+            num.push(c);
+            continue;
+        }
+        let n: f64 = std::mem::take(&mut num).parse().ok()?;
+        match c {
+            'y' => months += (n * 12.0) as i32,
+            'm' => months += n as i32,
+            'w' => days += (n * 7.0) as i32,
+            'd' => days += n as i32,
+            _ => return None,
+        }
+    }
+    for c in time.chars() {
+        if c.is_ascii_digit() || c == '.' || c == '-' {
+            num.push(c);
+            continue;
+        }
+        let n: f64 = std::mem::take(&mut num).parse().ok()?;
+        us += match c {
+            'h' => n * 3600e6,
+            'm' => n * 60e6,
+            's' => n * 1e6,
+            _ => return None,
+        };
+    }
+    num.is_empty().then_some((us.round() as i64, days, months))
 }
 
 fn parse_date(s: &str) -> Option<NaiveDate> {
@@ -939,6 +1044,22 @@ mod tests {
             decode(&Type::INT4_ARRAY, Some(&raw)).unwrap(),
             serde_json::json!([[1, 2], [3, 4]])
         );
+    }
+
+    #[test]
+    fn intervals_parse_as_postgres_reads_them() {
+        assert_eq!(parse_interval("1 minute"), Some((60_000_000, 0, 0)));
+        assert_eq!(parse_interval("5 minutes"), Some((300_000_000, 0, 0)));
+        assert_eq!(parse_interval("2 seconds"), Some((2_000_000, 0, 0)));
+        assert_eq!(parse_interval("1 year 2 mons 3 days 04:05:06"), Some((14_706_000_000, 3, 14)));
+        assert_eq!(parse_interval("1.5 days"), Some((DAY_US / 2, 1, 0)));
+        assert_eq!(parse_interval("10min"), Some((600_000_000, 0, 0)));
+        assert_eq!(parse_interval("3 hours ago"), Some((-10_800_000_000, 0, 0)));
+        assert_eq!(parse_interval("P1Y2M3DT4H5M6S"), Some((14_706_000_000, 3, 14)));
+        assert_eq!(parse_interval("PT5M"), Some((300_000_000, 0, 0)));
+        assert_eq!(parse_interval("soon"), None);
+        assert_eq!(parse_interval(""), None);
+        assert_eq!(parse_interval("5 fortnights"), None);
     }
 
     #[test]

@@ -113,6 +113,11 @@ pub fn connection(source: &Source) -> Result<Connection, String> {
                 _ => Err(format!("source '{name}': queryParams.{k} must be a string")),
             })
             .collect::<Result<_, _>>()?,
+        Some(Value::String(text)) => parse_query_params(text).ok_or_else(|| {
+            format!(
+                "source '{name}': queryParams '{text}' is neither empty, `key=value&key=value` nor `{{key: value, ...}}`"
+            )
+        })?,
         Some(_) => {
             return Err(format!("source '{name}': queryParams must be a mapping of strings"));
         }
@@ -183,6 +188,31 @@ pub fn connection(source: &Source) -> Result<Connection, String> {
     }
     let tls = tls(name, verify, root, get("sslcert"), get("sslkey"))?;
     Ok(Connection { config, tls })
+}
+
+/// `queryParams` given as one string, as a `${VAR}` reference resolves to (Toolbox's
+/// prebuilt configuration writes `queryParams: ${POSTGRES_QUERY_PARAMS:}`, which
+/// Toolbox substitutes into the YAML text before parsing): empty for none,
+/// `sslmode=require&application_name=x` (a URL query, or space-separated as libpq's
+/// keyword form), or a flow mapping `{sslmode: require}`.
+pub fn parse_query_params(text: &str) -> Option<Vec<(String, String)>> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Some(Vec::new());
+    }
+    let (pairs, sep): (Vec<&str>, char) =
+        match text.strip_prefix('{').and_then(|t| t.strip_suffix('}')) {
+            Some(inner) => (inner.split(',').collect(), ':'),
+            None => (text.split(['&', ' ']).collect(), '='),
+        };
+    let unquote = |s: &str| s.trim().trim_matches(|c| c == '"' || c == '\'').to_string();
+    pairs
+        .into_iter()
+        .filter(|p| !p.trim().is_empty())
+        .map(|p| {
+            p.split_once(sep).map(|(k, v)| (unquote(k), unquote(v))).filter(|(k, _)| !k.is_empty())
+        })
+        .collect()
 }
 
 fn provider() -> Arc<rustls::crypto::CryptoProvider> {
@@ -350,5 +380,24 @@ impl ServerCertVerifier for ChainOnly {
     }
     fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
         self.0.supported_verify_schemes()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_query_params;
+
+    #[test]
+    fn query_params_strings_in_every_form() {
+        let p = |s: &str| parse_query_params(s);
+        assert_eq!(p(""), Some(vec![]));
+        let want = Some(vec![
+            ("sslmode".into(), "require".into()),
+            ("application_name".into(), "x".into()),
+        ]);
+        assert_eq!(p("sslmode=require&application_name=x"), want);
+        assert_eq!(p("sslmode=require application_name=x"), want);
+        assert_eq!(p("{sslmode: require, application_name: 'x'}"), want);
+        assert_eq!(p("sslmode"), None);
     }
 }

@@ -71,6 +71,11 @@ impl PostgresHandler {
         PostgresHandler::default()
     }
 
+    /// Another statement handler sharing this one's pools (for the prebuilt types).
+    pub fn same_pools(&self) -> PostgresHandler {
+        PostgresHandler { execute: false, pools: self.pools.clone() }
+    }
+
     /// The `postgres-execute-sql` handler, sharing this one's pools.
     pub fn execute_sql(&self) -> PostgresHandler {
         PostgresHandler { execute: true, pools: self.pools.clone() }
@@ -182,10 +187,17 @@ fn run(
             req.positional.len()
         )));
     }
+    // Declared names from the tool's document; a prebuilt type's parameters are the
+    // component's, so there the placeholder stands for the name.
+    let labels: Vec<String> = (0..wanted)
+        .map(|i| {
+            names.get(i).filter(|n| !n.is_empty()).cloned().unwrap_or_else(|| format!("${}", i + 1))
+        })
+        .collect();
     let params: Vec<codec::Param> = req.positional[..wanted]
         .iter()
-        .enumerate()
-        .map(|(i, v)| codec::Param { value: v, name: names.get(i).map_or("?", String::as_str) })
+        .zip(&labels)
+        .map(|(v, name)| codec::Param { value: v, name })
         .collect();
     let refs: Vec<&(dyn ToSql + Sync)> = params.iter().map(|p| p as &(dyn ToSql + Sync)).collect();
     rows(req, client, &stmt, &refs)

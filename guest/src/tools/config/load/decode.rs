@@ -317,12 +317,19 @@ pub(super) fn decode_tool(
         Some("http") => Family::Http,
         Some(t) if STRICT_SQL_TYPES.contains(&t) => Family::Sql,
         Some(t) if schemas::execute_sql_schema(t).is_some() => Family::Execute,
+        Some(t) if super::super::prebuilt::find(t).is_some() => {
+            Family::Prebuilt(super::super::prebuilt::find(t).expect("found"))
+        }
         _ => Family::Other,
     };
     // Toolbox's prebuilt tool types (`postgres-list-tables`...) supply their own
     // description when none is written; those are among the types this host only
     // checks, so there a missing description is accepted and a neutral one used.
-    let description = if family == Family::Other && tool_type.is_some() {
+    let description = if let Family::Prebuilt(p) = family
+        && !p.description.is_empty()
+    {
+        f.string(ctx, "description").map(|(d, _)| d).unwrap_or_else(|| p.description.to_string())
+    } else if family == Family::Other && tool_type.is_some() {
         f.string(ctx, "description").map(|(d, _)| d).unwrap_or_else(|| {
             format!(
                 "{} tool (Toolbox supplies its description)",
@@ -351,6 +358,8 @@ pub(super) fn decode_tool(
         Family::Sql => f.required_string(ctx, "statement", &user),
         // The model writes the statement: a configured one is an unknown field.
         Family::Execute => None,
+        // Toolbox's own statement (a configured one is an unknown field, as there).
+        Family::Prebuilt(p) => Some((p.statement.to_string(), mark)),
         _ => f.string(ctx, "statement"),
     };
 
@@ -361,7 +370,9 @@ pub(super) fn decode_tool(
         let http_role = !matches!(role, ParamRole::Parameter | ParamRole::Template);
         // http tools take the http lists only; other tools `parameters` and
         // `templateParameters`. The rest is reported unknown (or kept in `fields`).
-        if http_role != (family == Family::Http) || family == Family::Execute {
+        if http_role != (family == Family::Http)
+            || matches!(family, Family::Execute | Family::Prebuilt(_))
+        {
             continue;
         }
         for (path, p) in decode_param_list(ctx, f, role, refs, &user) {
@@ -407,6 +418,9 @@ pub(super) fn decode_tool(
         }
     }
 
+    if let Family::Prebuilt(p) = family {
+        parameters.extend(p.parameters.iter().map(|p| p.to_parameter()));
+    }
     if family == Family::Execute {
         // Toolbox's execute-sql tools take one argument: the statement to run.
         parameters.push(Parameter {

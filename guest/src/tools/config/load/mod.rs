@@ -17,8 +17,8 @@ use serde_json::{Map, Number, Value};
 use super::yaml::{self, Entry, Mark, Node, Value as Y};
 use super::{
     AuthServiceConfig, Config, ConfigError, ConfigErrorKind as K, EmbeddingModelConfig, Location,
-    MAX_NAME_LEN, PromptConfig, RUNNABLE_TOOL_TYPES, ResourceKind, SourceConfig, ToolAnnotations,
-    ToolConfig, ToolsetConfig, is_valid_name,
+    MAX_NAME_LEN, PromptConfig, ResourceKind, SourceConfig, ToolAnnotations, ToolConfig,
+    ToolsetConfig, is_valid_name,
 };
 use crate::tools::params::{
     self, AuthField, Escape, ParamRole, ParamType, Parameter, Template, TemplatePart, ValueMatcher,
@@ -39,6 +39,8 @@ enum Family {
     /// `*-execute-sql`: the model supplies the statement (see `schemas`).
     Execute,
     Http,
+    /// A Toolbox prebuilt type with a fixed statement and parameters (`prebuilt`).
+    Prebuilt(&'static super::prebuilt::PrebuiltTool),
     Other,
 }
 
@@ -457,7 +459,7 @@ fn check_refs(state: &mut State) {
             continue;
         }
         let (Some(tool_type), ResourceKind::Source) = (&r.tool_type, r.target) else { continue };
-        let Some(runnable) = RUNNABLE_TOOL_TYPES.iter().find(|t| t.tool_type == tool_type) else {
+        let Some(runnable) = super::runnable_type(tool_type) else {
             continue;
         };
         let Some(source) = state.config.source(&r.name) else { continue };
