@@ -67,10 +67,18 @@ fn python() -> PathBuf {
 
 #[test]
 fn python_sdk_client() {
+    // Toolbox's hotels quickstart on the real PostgreSQL, for the Python client to
+    // run through `serve --config` (its password through `${PG_PASSWORD}`).
+    crate::postgres::hotels_database("hotels_mcp");
+    let pg = tempfile::tempdir().unwrap();
+    let hotels = pg.path().join("hotels.yaml");
+    std::fs::write(&hotels, crate::postgres::hotels_yaml("hotels_mcp")).unwrap();
     let out = Command::new(python())
         .args(["-m", "unittest", "discover", "-s", "tests/mcp_python", "-v"])
         .current_dir(repo_root())
         .env("FILESTORE_BIN", BIN)
+        .env("FILESTORE_PG_HOTELS_YAML", &hotels)
+        .env("FILESTORE_PG_PASSWORD", crate::pg_server::PASSWORD)
         .env("PYTHONWARNINGS", "ignore::ResourceWarning")
         .output()
         .expect("running python");

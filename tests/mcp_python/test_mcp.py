@@ -552,6 +552,59 @@ class ToolboxConfigTest(unittest.IsolatedAsyncioTestCase):
             shutil.rmtree(root, ignore_errors=True)
 
 
+    async def test_hotels_quickstart_on_postgres(self) -> None:
+        """Toolbox's PostgreSQL quickstart (its tools.yaml tools verbatim) against a
+        real PostgreSQL that the Rust harness started and filled: search, book,
+        update dates, cancel, as an agent would call them."""
+        config = os.environ.get("FILESTORE_PG_HOTELS_YAML")
+        if not config:
+            self.skipTest("FILESTORE_PG_HOTELS_YAML is set by tests/integration/mcp.rs")
+        root = Path(tempfile.mkdtemp(prefix="filestore-pg-"))
+        try:
+            params = StdioServerParameters(
+                command=BIN,
+                args=["serve", "--config", config, "--mount", "/workspace=mem:"],
+                cwd=str(root),
+                env=dict(os.environ, PG_PASSWORD=os.environ["FILESTORE_PG_PASSWORD"]),
+            )
+            with open(os.devnull, "w") as devnull:
+                async with stdio_client(params, errlog=devnull) as (read, write):
+                    async with ClientSession(read, write) as s:
+                        await s.initialize()
+                        names = {t.name for t in (await s.list_tools()).tools}
+                        self.assertTrue(
+                            {"search-hotels-by-name", "search-hotels-by-location", "book-hotel",
+                             "update-hotel", "cancel-hotel"} <= names, names)
+
+                        async def call(name, args):
+                            r = await s.call_tool(name, args)
+                            self.assertFalse(r.is_error, text_of(r))
+                            return r.structured_content["data"]
+
+                        basel = await call("search-hotels-by-location", {"location": "Basel"})
+                        self.assertEqual(
+                            [h["name"] for h in basel],
+                            ["Hilton Basel", "Hyatt Regency Basel", "Holiday Inn Basel"])
+                        self.assertEqual(await call("book-hotel", {"hotel_id": "3"}), {"rows_affected": 1})
+                        await call("update-hotel", {"hotel_id": "3", "checkin_date": "2024-05-01",
+                                                    "checkout_date": "2024-05-09"})
+                        [hyatt] = await call("search-hotels-by-name", {"name": "Hyatt"})
+                        self.assertEqual(
+                            (hyatt["id"], hyatt["booked"], hyatt["checkin_date"]),
+                            (3, "1", "2024-05-01T00:00:00Z"))
+                        # Nothing else was booked.
+                        every = await call("search-hotels-by-name", {"name": ""})
+                        self.assertEqual([h["id"] for h in every if h["booked"] == "1"], [3])
+                        await call("cancel-hotel", {"hotel_id": "3"})
+                        [hyatt] = await call("search-hotels-by-name", {"name": "Hyatt"})
+                        self.assertEqual(hyatt["booked"], "0")
+                        r = await s.call_tool("book-hotel", {"hotel_id": "three"})
+                        self.assertTrue(r.is_error)
+                        self.assertIn("hotel_id", text_of(r))
+        finally:
+            shutil.rmtree(root, ignore_errors=True)
+
+
 class ApprovalTest(unittest.IsolatedAsyncioTestCase):
     """A tool with `requiresApproval: true` (here a skill descriptor's) asks the user
     through MCP elicitation; only an accepted `approve: true` runs it. A client that
