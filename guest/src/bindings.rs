@@ -236,6 +236,8 @@ impl fs::GuestSession for SessionResource {
             ("path", r.path.map(Value::from)),
             ("depth", r.depth.map(Value::from)),
             ("limit", r.limit.map(Value::from)),
+            // The typed API returns every entry's metadata.
+            ("details", Some(Value::Bool(true))),
             (
                 "sort_by",
                 r.sort_by.map(|s| {
@@ -547,6 +549,10 @@ impl crate::tools::toolrefs::ConnectionChecker for WitToolHost {
     }
 }
 
+fn wit_variables(vars: Vec<wt::ConfigVariable>) -> crate::tools::config::variables::Variables {
+    vars.into_iter().map(|v| (v.name, v.value)).collect()
+}
+
 fn wit_files(files: &[wt::ConfigFile]) -> Vec<(&str, &str)> {
     files.iter().map(|f| (f.name.as_str(), f.text.as_str())).collect()
 }
@@ -647,17 +653,25 @@ impl wt::Guest for Component {
     fn load_config(
         s: wt::SessionBorrow<'_>,
         files: Vec<wt::ConfigFile>,
+        variables: Vec<wt::ConfigVariable>,
     ) -> Result<wt::ConfigReport, Vec<wt::ConfigError>> {
         let session = &s.get::<SessionResource>().0;
-        invoke::load_config(session, &wit_files(&files)).map_err(wit_config_errors)?;
+        invoke::load_config(session, &wit_files(&files), &wit_variables(variables))
+            .map_err(wit_config_errors)?;
         let st = session.tool_state().borrow();
         let config = st.config().expect("just loaded");
         Ok(wit_report(config, &config.check_report()))
     }
 
-    fn check_config(files: Vec<wt::ConfigFile>) -> Result<wt::ConfigReport, Vec<wt::ConfigError>> {
-        let config =
-            crate::tools::config::Config::load(&wit_files(&files)).map_err(wit_config_errors)?;
+    fn check_config(
+        files: Vec<wt::ConfigFile>,
+        variables: Vec<wt::ConfigVariable>,
+    ) -> Result<wt::ConfigReport, Vec<wt::ConfigError>> {
+        let config = crate::tools::config::Config::load_with_variables(
+            &wit_files(&files),
+            &wit_variables(variables),
+        )
+        .map_err(wit_config_errors)?;
         Ok(wit_report(&config, &config.check_report()))
     }
 

@@ -180,8 +180,14 @@ impl Session {
     pub fn call(&self, tool: &str, args: &Value) -> Result<ToolOutput> {
         match tool {
             "filestore_ls" => {
-                let r = self.ls(&decode(tool, args)?)?;
-                output(&r, ls::render(&r))
+                let req: LsRequest = decode(tool, args)?;
+                let r = self.ls(&req)?;
+                if req.details {
+                    output(&r, ls::render(&r))
+                } else {
+                    let (json, text) = ls::lean(&r);
+                    Ok(ToolOutput { json, text })
+                }
             }
             "filestore_read" if args.get("paths").is_some() => self.read_many(args),
             "filestore_read" => {

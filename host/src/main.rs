@@ -496,7 +496,8 @@ mod tools_cli {
         let Ok(files) = read_files(paths) else { return out };
         let native: Vec<(&str, &str)> =
             files.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
-        if let Ok(c) = filestore_guest::tools::config::Config::load(&native) {
+        let vars = filestore::session::shaping_variables(&files, &env);
+        if let Ok(c) = filestore_guest::tools::config::Config::load_with_variables(&native, &vars) {
             out.extend(filestore::tools::env::missing_variables(c.tools(), &env));
         }
         out

@@ -446,23 +446,42 @@ impl Session {
     }
 }
 
+/// The values, from `env`, of the variables referenced in the names, descriptions
+/// and toolset members of `files` (what the component substitutes there; see
+/// `filestore_guest::tools::config::variables`). Unset ones are left out: the
+/// component then reports each use without a default, located.
+pub fn shaping_variables(
+    files: &[(String, String)],
+    env: &dyn Fn(&str) -> Option<String>,
+) -> filestore_guest::tools::config::variables::Variables {
+    filestore_guest::tools::config::variables::references(files)
+        .into_iter()
+        .filter_map(|name| env(&name).map(|v| (name, v)))
+        .collect()
+}
+
 /// Tool configuration and invocation (the WIT `tools` interface; DESIGN §6, §7).
 impl Session {
     fn check_or_load(
         &mut self,
         files: &[(String, String)],
+        variables: &filestore_guest::tools::config::variables::Variables,
         load: bool,
     ) -> Result<std::result::Result<ConfigReport, Vec<ConfigIssue>>> {
         let files: Vec<tw::ConfigFile> = files
             .iter()
             .map(|(name, text)| tw::ConfigFile { name: name.clone(), text: text.clone() })
             .collect();
+        let variables: Vec<tw::ConfigVariable> = variables
+            .iter()
+            .map(|(name, value)| tw::ConfigVariable { name: name.clone(), value: value.clone() })
+            .collect();
         let r = self.guarded(|store, b, h| {
             let t = b.filestore_component_tools();
             if load {
-                t.call_load_config(store, h, &files)
+                t.call_load_config(store, h, &files, &variables)
             } else {
-                t.call_check_config(store, &files)
+                t.call_check_config(store, &files, &variables)
             }
             .map(Ok)
         })?;
@@ -477,7 +496,17 @@ impl Session {
         &mut self,
         files: &[(String, String)],
     ) -> Result<std::result::Result<ConfigReport, Vec<ConfigIssue>>> {
-        self.check_or_load(files, false)
+        self.check_config_with_env(files, &|k| std::env::var(k).ok())
+    }
+
+    /// [`Session::check_config`] with `${VAR}` in names and descriptions taken from
+    /// `env` (see [`shaping_variables`]).
+    pub fn check_config_with_env(
+        &mut self,
+        files: &[(String, String)],
+        env: &dyn Fn(&str) -> Option<String>,
+    ) -> Result<std::result::Result<ConfigReport, Vec<ConfigIssue>>> {
+        self.check_or_load(files, &shaping_variables(files, env), false)
     }
 
     /// Loads configuration files as the session's tools, resolving `${VAR}` in the
@@ -501,7 +530,8 @@ impl Session {
         files: &[(String, String)],
         env: &dyn Fn(&str) -> Option<String>,
     ) -> Result<std::result::Result<ConfigReport, Vec<ConfigIssue>>> {
-        let report = match self.check_or_load(files, false)? {
+        let variables = shaping_variables(files, env);
+        let report = match self.check_or_load(files, &variables, false)? {
             Ok(r) => r,
             Err(e) => return Ok(Err(e)),
         };
@@ -529,7 +559,7 @@ impl Session {
         let native: Vec<(&str, &str)> =
             files.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
         let tools: Vec<filestore_guest::tools::config::ToolConfig> =
-            filestore_guest::tools::config::Config::load(&native)
+            filestore_guest::tools::config::Config::load_with_variables(&native, &variables)
                 .map(|c| {
                     c.tools()
                         .iter()
@@ -549,7 +579,7 @@ impl Session {
             return Err(invalid(problems.join("; ")));
         };
         sources.set_tool_env(tool_env);
-        let report = match self.check_or_load(files, true)? {
+        let report = match self.check_or_load(files, &variables, true)? {
             Ok(r) => r,
             Err(e) => return Ok(Err(e)),
         };

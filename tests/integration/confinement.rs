@@ -106,7 +106,7 @@ fn mv(from: &str, to: &str, overwrite: bool) -> Run {
     call("filestore_move", json!({"source": p(from), "destination": p(to), "overwrite": overwrite}))
 }
 fn ls(rel: &str) -> Run {
-    call("filestore_ls", json!({"path": p(rel), "depth": 6}))
+    call("filestore_ls", json!({"details": true, "path": p(rel), "depth": 6}))
 }
 fn tree(rel: &str) -> Run {
     call("filestore_tree", json!({"path": p(rel), "max_depth": 6, "max_files_per_folder": 100}))
@@ -180,7 +180,7 @@ fn hostile_table() -> Vec<Case> {
         "sibling root_evil via .." => "not-found": read_abs(format!("{MP}/../root_evil/evil_secret.txt")),
         "sibling root_evil by prefix concatenation" => "not-found": read_abs("/root_evil/evil_secret.txt"),
         "sibling root_evil write" => "read-only": call("filestore_write", json!({"path": "/root_evil/new.txt", "content": "x"})),
-        "sibling root_evil ls" => "not-found": call("filestore_ls", json!({"path": "/root_evil"})),
+        "sibling root_evil ls" => "not-found": call("filestore_ls", json!({"details": true, "path": "/root_evil"})),
         "sibling root_evil move into" => "read-only": call("filestore_move", json!({"source": p("/a.txt"), "destination": "/root_evil/a.txt"})),
         "sibling via a dir link" => "invalid-path": read("/link_evil/evil_secret.txt"),
         "sibling via a file link" => "invalid-path": read("/link_evil_rel"),

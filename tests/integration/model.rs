@@ -260,7 +260,7 @@ fn ls_listing(s: &mut Session) -> BTreeSet<(String, bool, u64)> {
             walk(&e["children"], out);
         }
     }
-    let j = ok(s, "filestore_ls", json!({"path": MP, "depth": 10}));
+    let j = ok(s, "filestore_ls", json!({"details": true, "path": MP, "depth": 10}));
     assert_eq!(j["truncated"], false);
     let mut out = BTreeSet::new();
     walk(&j["entries"], &mut out);

@@ -145,7 +145,7 @@ fn hostile_keys_and_names_are_confined() {
         "{all:?}"
     );
     assert!(all.contains(&"/w/ok.txt".to_string()));
-    let ls = ok(&mut s, "filestore_ls", json!({"path": "/w"}));
+    let ls = ok(&mut s, "filestore_ls", json!({"details": true, "path": "/w"}));
     assert!(!ls.to_string().contains(".filestore"), "{ls}");
 }
 
@@ -310,11 +310,11 @@ fn server_stopped_mid_grep_is_a_typed_error_and_the_host_goes_on() {
     );
     let mut other = engine().session(vec![MountSpec::new("/m", mem(&[("/b.txt", "b")]))]).unwrap();
     assert_eq!(
-        ok(&mut other, "filestore_ls", json!({"path": "/m"}))["entries"][0]["path"],
+        ok(&mut other, "filestore_ls", json!({"details": true, "path": "/m"}))["entries"][0]["path"],
         "/m/b.txt"
     );
     // The same mount after the stop: a typed error again, not a hang.
-    assert_eq!(err(&mut s, "filestore_ls", json!({"path": "/w"})).0, "backend");
+    assert_eq!(err(&mut s, "filestore_ls", json!({"details": true, "path": "/w"})).0, "backend");
 }
 
 #[test]
@@ -355,7 +355,8 @@ fn tool_results_on_s3_stay_read_only_with_their_attributes() {
         );
     };
     check(&s.stat(&path).unwrap());
-    let ls = ok(&mut s, "filestore_ls", json!({"path": "/tool_calls", "depth": 5}));
+    let ls =
+        ok(&mut s, "filestore_ls", json!({"details": true, "path": "/tool_calls", "depth": 5}));
     assert!(ls.to_string().contains("tool_result"), "{ls}");
     let g = ok(&mut s, "filestore_grep", json!({"pattern": "42", "path": "/tool_calls"}));
     assert_eq!(paths_of(&g["files"]), std::slice::from_ref(&path));

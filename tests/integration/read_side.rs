@@ -39,7 +39,7 @@ fn overlay_priority_and_merged_listing() {
         .unwrap();
     let j = ok(&mut s, "filestore_read", json!({"path": "/w/a.txt"}));
     assert_eq!(j["text"], "     1\tupper a\n");
-    let j = ok(&mut s, "filestore_ls", json!({"path": "/w"}));
+    let j = ok(&mut s, "filestore_ls", json!({"details": true, "path": "/w"}));
     let names: Vec<&str> =
         j["entries"].as_array().unwrap().iter().map(|e| e["name"].as_str().unwrap()).collect();
     assert_eq!(names, ["a.txt", "only-lower.txt", "only-upper.txt"]);
@@ -55,18 +55,18 @@ fn overlay_priority_and_merged_listing() {
 fn ls_depths_and_missing_path() {
     let mut s =
         session_with("/w", mem(&[("/a/b/c/d.txt", "d"), ("/a/top.txt", "t"), ("/z.txt", "z")]));
-    let j = ok(&mut s, "filestore_ls", json!({"path": "/w"}));
+    let j = ok(&mut s, "filestore_ls", json!({"details": true, "path": "/w"}));
     assert!(j["entries"][0]["children"].is_null());
-    let j = ok(&mut s, "filestore_ls", json!({"path": "/w", "depth": 2}));
+    let j = ok(&mut s, "filestore_ls", json!({"details": true, "path": "/w", "depth": 2}));
     assert_eq!(j["entries"][0]["children"][0]["path"], "/w/a/b");
     assert!(j["entries"][0]["children"][0]["children"].is_null());
-    let j = ok(&mut s, "filestore_ls", json!({"path": "/w", "depth": 3}));
+    let j = ok(&mut s, "filestore_ls", json!({"details": true, "path": "/w", "depth": 3}));
     assert_eq!(j["entries"][0]["children"][0]["children"][0]["path"], "/w/a/b/c");
-    let (kind, msg) = err(&mut s, "filestore_ls", json!({"path": "/w/missing"}));
+    let (kind, msg) = err(&mut s, "filestore_ls", json!({"details": true, "path": "/w/missing"}));
     assert_eq!(kind, "not-found");
     assert!(msg.contains("/w/missing"));
     // The root lists the mount point.
-    let j = ok(&mut s, "filestore_ls", json!({}));
+    let j = ok(&mut s, "filestore_ls", json!({"details": true}));
     assert_eq!(j["entries"][0]["path"], "/w");
 }
 

@@ -177,7 +177,7 @@ fn prompt_block_exact_text() {
         .unwrap();
     let p = s.system_prompt(None, None).unwrap();
     let want = "You have a sandboxed virtual filesystem. Paths are absolute and '/'-separated; read files before editing them. Tools:\n\
-- filestore_ls: List a directory: entries with size, modified time, estimated tokens and type; directories first, then files, by name.\n\
+- filestore_ls: List a directory: names, `name/` for directories; directories first, then files, by name.\n\
 - filestore_read: Read a text file by lines, numbered like `cat -n`.\n\
 - filestore_glob: Find files by glob pattern (*, ?, [abc], {a,b}, **), sorted by path.\n\
 - filestore_grep: Search file contents with a regular expression (Rust regex syntax, linear time) or a fixed string.\n\

@@ -898,3 +898,44 @@ fn cli_call_runs_configured_sqlite_tools() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("error[invalid-argument]"));
 }
+
+/// `${VAR}` in names, descriptions and toolset members is substituted from the
+/// host's environment before agents see them (issue 15); a reference without a value
+/// or default is a located load error, and `filestore check` says the same.
+#[test]
+fn variables_in_names_and_descriptions_are_substituted() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("v.db");
+    let yaml = format!(
+        "kind: source\nname: db\ntype: sqlite\ndatabase: {}\n---\nkind: tool\nname: count_${{ENV_NAME}}\ntype: sqlite-sql\nsource: db\ndescription: Count rows in ${{DOMAIN:the docs}} for ${{ENV_NAME}}.\nstatement: SELECT 1 AS one\nparameters: []\n---\nkind: toolset\nname: set_${{ENV_NAME}}\ntools:\n  - count_${{ENV_NAME}}\n",
+        db.display()
+    );
+    let files = vec![("tools.yaml".to_string(), yaml.clone())];
+    let mut s = session_with(ToolRegistry::with_builtin_handlers());
+    let env = |k: &str| (k == "ENV_NAME").then(|| "staging".to_string());
+    s.load_config_with_env(&files, &env).unwrap().unwrap();
+    let specs = s.list_tools(Some("set_staging")).unwrap();
+    let tool = specs.iter().find(|t| t["name"] == "count_staging").expect("substituted name");
+    assert_eq!(tool["description"], "Count rows in the docs for staging.");
+    let out = invoke(&mut s, "count_staging", json!({}));
+    assert_eq!(out.envelope["data"], json!([{"one": 1}]), "{}", out.text);
+    // Unset without a default: the load fails at the place of use.
+    let mut s = session_with(ToolRegistry::with_builtin_handlers());
+    let issues = s.load_config_with_env(&files, &|_| None).unwrap().unwrap_err();
+    let text: Vec<String> = issues.iter().map(|i| i.to_string()).collect();
+    assert!(
+        text.iter().any(|t| t.contains("tools.yaml: document 2, line 7, column 7")
+            && t.contains("environment variable 'ENV_NAME'")),
+        "{text:?}"
+    );
+    // `filestore check` reads the process environment the same way.
+    let path = tmp.path().join("tools.yaml");
+    std::fs::write(&path, &yaml).unwrap();
+    let out = filestore().arg("check").arg(&path).env_remove("ENV_NAME").output().unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("environment variable 'ENV_NAME'"), "{err}");
+    let out = filestore().arg("check").arg(&path).env("ENV_NAME", "prod").output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("tool 'count_prod'"));
+}

@@ -46,7 +46,7 @@
 //! let yaml = "kind: source\nname: db\ntype: sqlite\ndatabase: /tmp/x.db\n---\n\
 //!     kind: tool\nname: find\ntype: sqlite-sql\nsource: db\ndescription: d\n\
 //!     statement: SELECT ?\nparameters:\n  - {name: id, type: integer}\n";
-//! invoke::load_config(&s, &[("tools.yaml", yaml)]).unwrap();
+//! invoke::load_config(&s, &[("tools.yaml", yaml)], &Default::default()).unwrap();
 //! let host = |c: &ExternalCall| Ok(json!([{"id": c.positional[0]}]).to_string());
 //! let out = invoke::invoke(&s, "find", &json!({"id": 7}), &InvokeContext::default(), &host);
 //! assert_eq!(out.envelope["data"][0]["id"], 7);

@@ -92,8 +92,9 @@ impl ToolState {
 pub fn load_config<N: AsRef<str>, T: AsRef<str>>(
     session: &dyn Sandbox,
     files: &[(N, T)],
+    variables: &crate::tools::config::variables::Variables,
 ) -> std::result::Result<CheckReport, Vec<ConfigError>> {
-    let config = Config::load(files)?;
+    let config = Config::load_with_variables(files, variables)?;
     let report = config.check_report();
     let mut st = session.tool_state().borrow_mut();
     st.config = Some(config);

@@ -18,7 +18,7 @@ fn session() -> Session {
     let mut s = Session::new(Default::default());
     s.mount("/tool_calls", Box::new(MemoryVolume::new()), 0, true).unwrap();
     s.mount("/w", Box::new(MemoryVolume::new()), 0, false).unwrap();
-    load_config(&s, &[("t.yaml", YAML)]).unwrap();
+    load_config(&s, &[("t.yaml", YAML)], &Default::default()).unwrap();
     s
 }
 
@@ -94,7 +94,7 @@ fn skill_descriptors_make_skills_callable() {
     s.mount("/tool_calls", Box::new(MemoryVolume::new()), 0, true).unwrap();
     let vol = MemoryVolume::new();
     s.mount("/skills", Box::new(vol.clone()), 0, false).unwrap();
-    load_config(&s, &[("t.yaml", YAML)]).unwrap();
+    load_config(&s, &[("t.yaml", YAML)], &Default::default()).unwrap();
     select_toolset(&s, Some("small")).unwrap();
     add_skill(
         &vol,

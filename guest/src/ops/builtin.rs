@@ -132,12 +132,13 @@ fn path_prop(what: &str) -> Value {
 pub fn spec(name: &str) -> Option<ToolSpec> {
     let (description, schema, ann) = match name {
         "filestore_ls" => (
-            "List a directory: entries with size, modified time, estimated tokens and type; directories first, then files, by name. depth>1 nests children. A missing path is an error (not an empty list).",
+            "List a directory: names, `name/` for directories; directories first, then files, by name. details=true adds size, modified time, estimated tokens and type per entry. depth>1 nests children. A missing path is an error (not an empty list).",
             json!({"type": "object", "properties": {
                 "path": {"type": "string", "default": "/", "description": "Directory to list (default /)."},
                 "depth": {"type": "integer", "minimum": 1, "default": 1, "description": "Levels to descend; 1 lists direct children."},
                 "limit": {"type": "integer", "minimum": 1, "maximum": crate::vfs::limits::MAX_LIST_LIMIT, "default": 1000, "description": "Most entries in total."},
-                "sort_by": {"type": "string", "enum": ["name", "size", "modified"], "default": "name", "description": "Order within each directory (directories first): name, size (largest first) or modified (newest first)."}
+                "sort_by": {"type": "string", "enum": ["name", "size", "modified"], "default": "name", "description": "Order within each directory (directories first): name, size (largest first) or modified (newest first)."},
+                "details": {"type": "boolean", "default": false, "description": "Include size, modified time, estimated tokens, type and read-only flag per entry."}
             }, "additionalProperties": false}),
             annotations(true, false, true),
         ),

@@ -24,6 +24,11 @@ pub struct LsRequest {
     /// Order within each directory (directories always come first).
     #[serde(default)]
     pub sort_by: SortBy,
+    /// Whether each entry carries its details (size, modified time, token estimate,
+    /// type, read-only flag). Off by default: an agent mostly wants names, and the lean
+    /// answer is a fraction of the size (see [`lean`]).
+    #[serde(default)]
+    pub details: bool,
 }
 
 /// How `filestore_ls` orders the entries of a directory.
@@ -158,7 +163,50 @@ pub fn sort_entries_by(entries: &mut [Entry], order: SortBy) {
     });
 }
 
-/// Text form: one entry per line, indented by depth, directories with a trailing `/`.
+/// The lean answer (`details: false`): the JSON keeps each entry's name and kind
+/// (and children), the text one name per line (`name/` for a directory), as the
+/// official filesystem server's `list_directory` does.
+pub fn lean(r: &LsResult) -> (serde_json::Value, String) {
+    fn nodes(ns: &[LsNode]) -> Vec<serde_json::Value> {
+        ns.iter()
+            .map(|n| {
+                let mut o = serde_json::Map::new();
+                o.insert("name".into(), n.name.clone().into());
+                o.insert("kind".into(), if n.entry.is_dir() { "directory" } else { "file" }.into());
+                if let Some(c) = &n.children {
+                    o.insert("children".into(), nodes(c).into());
+                }
+                serde_json::Value::Object(o)
+            })
+            .collect()
+    }
+    fn text(ns: &[LsNode], indent: usize, out: &mut String) {
+        for n in ns {
+            for _ in 0..indent {
+                out.push_str("  ");
+            }
+            out.push_str(&n.name);
+            out.push_str(if n.entry.is_dir() { "/\n" } else { "\n" });
+            if let Some(c) = &n.children {
+                text(c, indent + 1, out);
+            }
+        }
+    }
+    let mut out = String::new();
+    if r.entries.is_empty() {
+        out.push_str(&format!("{} is an empty directory.\n", r.path));
+    }
+    text(&r.entries, 0, &mut out);
+    if r.truncated {
+        out.push_str("[Listing truncated at the limit; list a subdirectory or raise limit.]\n");
+    }
+    let json =
+        serde_json::json!({"path": r.path, "entries": nodes(&r.entries), "truncated": r.truncated});
+    (json, out)
+}
+
+/// Text form with details: one entry per line, indented by depth, directories with a
+/// trailing `/`, files with size, token estimate and type.
 pub fn render(r: &LsResult) -> String {
     let mut out = String::new();
     if r.entries.is_empty() {
@@ -219,7 +267,13 @@ mod tests {
     fn depth_one_orders_dirs_first() {
         let r = ls(
             &table(),
-            &LsRequest { path: "/w".into(), depth: 1, limit: 1000, sort_by: SortBy::Name },
+            &LsRequest {
+                path: "/w".into(),
+                depth: 1,
+                limit: 1000,
+                sort_by: SortBy::Name,
+                details: true,
+            },
         )
         .unwrap();
         assert_eq!(names(&r.entries), vec!["c", "z", "a.txt", "b.txt"]);
@@ -229,15 +283,31 @@ mod tests {
     #[test]
     fn depth_two_and_three_nest() {
         let t = table();
-        let r =
-            ls(&t, &LsRequest { path: "/w".into(), depth: 2, limit: 1000, sort_by: SortBy::Name })
-                .unwrap();
+        let r = ls(
+            &t,
+            &LsRequest {
+                path: "/w".into(),
+                depth: 2,
+                limit: 1000,
+                sort_by: SortBy::Name,
+                details: true,
+            },
+        )
+        .unwrap();
         let z = &r.entries[1];
         assert_eq!(names(z.children.as_ref().unwrap()), vec!["1", "top.txt"]);
         assert!(z.children.as_ref().unwrap()[0].children.is_none());
-        let r =
-            ls(&t, &LsRequest { path: "/w".into(), depth: 3, limit: 1000, sort_by: SortBy::Name })
-                .unwrap();
+        let r = ls(
+            &t,
+            &LsRequest {
+                path: "/w".into(),
+                depth: 3,
+                limit: 1000,
+                sort_by: SortBy::Name,
+                details: true,
+            },
+        )
+        .unwrap();
         let one = &r.entries[1].children.as_ref().unwrap()[0];
         assert_eq!(names(one.children.as_ref().unwrap()), vec!["deep.txt"]);
         let json = serde_json::to_value(&r).unwrap();
@@ -249,18 +319,39 @@ mod tests {
         let t = table();
         let e = ls(
             &t,
-            &LsRequest { path: "/w/nope".into(), depth: 1, limit: 10, sort_by: SortBy::Name },
+            &LsRequest {
+                path: "/w/nope".into(),
+                depth: 1,
+                limit: 10,
+                sort_by: SortBy::Name,
+                details: true,
+            },
         )
         .unwrap_err();
         assert_eq!(e.kind(), ErrorKind::NotFound);
         assert!(e.to_string().contains("/w/nope"));
-        let r = ls(&t, &LsRequest { path: "/w".into(), depth: 1, limit: 2, sort_by: SortBy::Name })
-            .unwrap();
+        let r = ls(
+            &t,
+            &LsRequest {
+                path: "/w".into(),
+                depth: 1,
+                limit: 2,
+                sort_by: SortBy::Name,
+                details: true,
+            },
+        )
+        .unwrap();
         assert!(r.truncated);
         assert_eq!(r.entries.len(), 2);
         let e = ls(
             &t,
-            &LsRequest { path: "/w/a.txt".into(), depth: 1, limit: 2, sort_by: SortBy::Name },
+            &LsRequest {
+                path: "/w/a.txt".into(),
+                depth: 1,
+                limit: 2,
+                sort_by: SortBy::Name,
+                details: true,
+            },
         )
         .unwrap_err();
         assert_eq!(e.kind(), ErrorKind::NotADirectory);
@@ -270,10 +361,41 @@ mod tests {
     fn root_shows_mount_points() {
         let r = ls(
             &table(),
-            &LsRequest { path: "/".into(), depth: 1, limit: 10, sort_by: SortBy::Name },
+            &LsRequest {
+                path: "/".into(),
+                depth: 1,
+                limit: 10,
+                sort_by: SortBy::Name,
+                details: true,
+            },
         )
         .unwrap();
         assert_eq!(names(&r.entries), vec!["w"]);
+    }
+
+    #[test]
+    fn lean_answer_is_names_and_kinds() {
+        let t = table();
+        let r = ls(
+            &t,
+            &LsRequest {
+                path: "/w".into(),
+                depth: 2,
+                limit: 1000,
+                sort_by: SortBy::Name,
+                details: false,
+            },
+        )
+        .unwrap();
+        let (json, text) = lean(&r);
+        let first = &json["entries"][0];
+        assert_eq!(first["kind"], "directory");
+        assert!(first.get("size").is_none() && first.get("path").is_none(), "{json}");
+        assert!(first["children"].is_array(), "{json}");
+        assert!(text.lines().all(|l| !l.contains("bytes")), "{text}");
+        assert!(text.lines().any(|l| l.ends_with('/')), "{text}");
+        let detailed = render(&r);
+        assert!(detailed.contains("bytes") && detailed.len() > text.len(), "{detailed}");
     }
 
     #[test]
@@ -285,8 +407,11 @@ mod tests {
         let mut t = MountTable::new();
         t.add("/w", Box::new(v), 0, false).unwrap();
         let names = |s: SortBy| -> Vec<String> {
-            let r =
-                ls(&t, &LsRequest { path: "/w".into(), depth: 1, limit: 100, sort_by: s }).unwrap();
+            let r = ls(
+                &t,
+                &LsRequest { path: "/w".into(), depth: 1, limit: 100, sort_by: s, details: true },
+            )
+            .unwrap();
             r.entries.into_iter().map(|n| n.name).collect()
         };
         assert_eq!(names(SortBy::Name), ["d", "big.txt", "mid.txt", "small.txt"]);

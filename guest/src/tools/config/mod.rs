@@ -48,6 +48,7 @@ mod load;
 pub mod prebuilt;
 #[cfg(test)]
 mod tests;
+pub mod variables;
 pub(crate) mod yaml;
 
 use std::fmt;
@@ -523,7 +524,17 @@ impl Config {
     pub fn load<N: AsRef<str>, T: AsRef<str>>(
         files: &[(N, T)],
     ) -> std::result::Result<Config, Vec<ConfigError>> {
-        load::load(files.iter().map(|(n, t)| (n.as_ref(), t.as_ref())))
+        load::load(files.iter().map(|(n, t)| (n.as_ref(), t.as_ref())), None)
+    }
+
+    /// [`Config::load`], substituting `${VAR}` in the shaping fields (names,
+    /// descriptions, toolset members; see [`variables`]) from `vars`: a reference to a
+    /// variable missing from `vars` without a default is an error at its place.
+    pub fn load_with_variables<N: AsRef<str>, T: AsRef<str>>(
+        files: &[(N, T)],
+        vars: &variables::Variables,
+    ) -> std::result::Result<Config, Vec<ConfigError>> {
+        load::load(files.iter().map(|(n, t)| (n.as_ref(), t.as_ref())), Some(vars))
     }
 
     /// Loads one file.

@@ -97,12 +97,13 @@ impl Ctx<'_> {
 
 pub(super) fn load<'a>(
     files: impl Iterator<Item = (&'a str, &'a str)>,
+    vars: Option<&super::variables::Variables>,
 ) -> Result<Config, Vec<ConfigError>> {
     let mut state = State::default();
     let mut order: Vec<String> = Vec::new();
     for (file, text) in files {
         order.push(file.to_string());
-        load_file(&mut state, file, text);
+        load_file(&mut state, file, text, vars);
     }
     check_refs(&mut state);
     if state.errors.is_empty() {
@@ -116,7 +117,12 @@ pub(super) fn load<'a>(
     Err(state.errors)
 }
 
-fn load_file(state: &mut State, file: &str, text: &str) {
+fn load_file(
+    state: &mut State,
+    file: &str,
+    text: &str,
+    vars: Option<&super::variables::Variables>,
+) {
     let mut ctx = Ctx { file, text, document: 1, errors: &mut state.errors };
     if text.len() > MAX_CONFIG_BYTES {
         ctx.err(
@@ -138,10 +144,30 @@ fn load_file(state: &mut State, file: &str, text: &str) {
         }
     };
     for doc in docs {
-        let Some(root) = doc.root else { continue };
+        let Some(mut root) = doc.root else { continue };
         let mut decoded = Vec::new();
         {
             let mut ctx = Ctx { file, text, document: doc.index, errors: &mut state.errors };
+            if let Some(vars) = vars {
+                super::variables::visit_shaping(&mut root, &mut |s, mark| {
+                    if !s.contains("${") {
+                        return;
+                    }
+                    let (value, missing) = super::variables::substitute(s, vars);
+                    for name in missing {
+                        ctx.err(
+                            K::InvalidValue,
+                            mark,
+                            None,
+                            format!(
+                                "environment variable '{name}' (in '{}') is not set and has no default (write ${{{name}:default}})",
+                                short(s)
+                            ),
+                        );
+                    }
+                    *s = value;
+                });
+            }
             split_document(&mut ctx, &root, &mut decoded);
         }
         for raw in decoded {
