@@ -145,6 +145,9 @@ impl crate::vfs::volume::Volume for WitVolume {
     fn rename(&self, from: &str, to: &str, overwrite: bool) -> DomResult<()> {
         self.0.rename(from, to, overwrite).map_err(|e| from_wit_error(e, from))
     }
+    fn create_dir(&self, path: &str) -> DomResult<DomEntry> {
+        self.0.create_dir(path).map(from_wit_entry).map_err(|e| from_wit_error(e, path))
+    }
     fn prefetch(&self, files: &[crate::vfs::volume::PrefetchFile]) {
         let files: Vec<wv::PrefetchFile> =
             files.iter().map(|f| wv::PrefetchFile { path: f.path.clone(), size: f.size }).collect();

@@ -112,6 +112,10 @@ impl Session {
     pub fn edit(&self, req: &EditRequest) -> Result<EditResult> {
         edit::edit(&self.mounts, &self.limits, req)
     }
+    /// `filestore_mkdir`.
+    pub fn mkdir(&self, req: &mutate::MkdirRequest) -> Result<MutationResult> {
+        mutate::mkdir(&self.mounts, req)
+    }
     /// `filestore_delete`.
     pub fn delete(&self, req: &DeleteRequest) -> Result<MutationResult> {
         mutate::delete(&self.mounts, req)
@@ -225,6 +229,11 @@ impl Session {
             "filestore_edit" => {
                 let r = self.edit(&decode(tool, args)?)?;
                 output(&r, edit::render(&r))
+            }
+            "filestore_mkdir" => {
+                let r = self.mkdir(&decode(tool, args)?)?;
+                let text = r.message.clone();
+                output(&r, text)
             }
             "filestore_delete" => {
                 let r = self.delete(&decode(tool, args)?)?;

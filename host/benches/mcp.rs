@@ -200,6 +200,12 @@ fn main() {
             reference: ("list_directory", json!({"path": abs("d07")})),
         },
         Op {
+            name: "listing with sizes (40 files)",
+            calls: 2000,
+            filestore: ("filestore_ls", json!({"path": "/workspace/d07", "details": true})),
+            reference: ("list_directory_with_sizes", json!({"path": abs("d07")})),
+        },
+        Op {
             name: "recursive search (**/f13.rs over 1,200 files)",
             calls: 200,
             filestore: ("filestore_glob", json!({"pattern": "**/f13.rs", "path": "/workspace"})),
@@ -211,7 +217,11 @@ fn main() {
     // one file per directory.
     let r = text(&fs.call(ops[0].filestore.0, &ops[0].filestore.1));
     assert!(r.contains("line 19 of file 13 in 7"), "{r}");
+    let r = text(&fs.call(ops[1].filestore.0, &ops[1].filestore.1));
+    assert_eq!(r.lines().count(), FILES_PER_DIR, "{r}");
     let r = text(&fs.call(ops[2].filestore.0, &ops[2].filestore.1));
+    assert!(r.lines().count() == FILES_PER_DIR && r.contains("bytes"), "{r}");
+    let r = text(&fs.call(ops[3].filestore.0, &ops[3].filestore.1));
     assert_eq!(r.matches("f13.rs").count(), DIRS, "{r}");
     if let Some(s) = reference.as_mut() {
         let r = text(&s.call(ops[0].reference.0, &ops[0].reference.1));
@@ -219,6 +229,8 @@ fn main() {
         let r = text(&s.call(ops[1].reference.0, &ops[1].reference.1));
         assert_eq!(r.lines().count(), FILES_PER_DIR, "{r}");
         let r = text(&s.call(ops[2].reference.0, &ops[2].reference.1));
+        assert!(r.contains("f13.rs"), "{r}");
+        let r = text(&s.call(ops[3].reference.0, &ops[3].reference.1));
         assert_eq!(r.matches("f13.rs").count(), DIRS, "{r}");
     }
 

@@ -270,3 +270,54 @@ fn very_deep_trees_are_deleted_within_the_deadline() {
     assert!(j["message"].as_str().unwrap().starts_with("Deleted /w/d"), "{j}");
     assert!(!tmp.path().join("d").exists());
 }
+
+/// `filestore_mkdir` (issue 14) on a real directory: parents created, an existing
+/// directory is success, a file or a link in the way is refused (the link never
+/// followed), an escape is confined, a read-only mount refuses; the empty directory
+/// is listed, and on memory volumes it lives on after its last file is deleted.
+#[test]
+fn mkdir_creates_empty_directories_and_refuses_what_is_in_the_way() {
+    let tmp = tempfile::tempdir().unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(tmp.path().join("file.txt"), "x").unwrap();
+    std::os::unix::fs::symlink(outside.path(), tmp.path().join("link")).unwrap();
+    let mut s = session_with("/w", dir(tmp.path(), false));
+    let j = ok(&mut s, "filestore_mkdir", json!({"path": "/w/a/b/c"}));
+    assert_eq!(j["entry"]["kind"], "directory");
+    assert_eq!(j["entry"]["path"], "/w/a/b/c");
+    assert!(tmp.path().join("a/b/c").is_dir());
+    let j = ok(&mut s, "filestore_mkdir", json!({"path": "/w/a/b/c"}));
+    assert!(j["message"].as_str().unwrap().contains("already exists"), "{j}");
+    let ls = ok(&mut s, "filestore_ls", json!({"path": "/w/a/b"}));
+    assert_eq!(ls["entries"], json!([{"name": "c", "kind": "directory"}]));
+    assert_eq!(err(&mut s, "filestore_mkdir", json!({"path": "/w/file.txt"})).0, "already-exists");
+    assert_eq!(
+        err(&mut s, "filestore_mkdir", json!({"path": "/w/file.txt/x"})).0,
+        "not-a-directory"
+    );
+    let (kind, msg) = err(&mut s, "filestore_mkdir", json!({"path": "/w/link/inside"}));
+    assert_eq!(kind, "invalid-path", "{msg}");
+    assert!(
+        std::fs::read_dir(outside.path()).unwrap().next().is_none(),
+        "nothing created through the link"
+    );
+    // `..` stays inside the mount (normalised) and cannot leave it.
+    ok(&mut s, "filestore_mkdir", json!({"path": "/w/a/../../w/d"}));
+    assert!(tmp.path().join("d").is_dir());
+    // Delete of the empty directory needs no `recursive`.
+    ok(&mut s, "filestore_delete", json!({"path": "/w/a/b/c"}));
+    assert!(!tmp.path().join("a/b/c").exists());
+
+    let mut ro = session_with("/r", dir(tmp.path(), true));
+    assert_eq!(err(&mut ro, "filestore_mkdir", json!({"path": "/r/new"})).0, "read-only");
+    assert!(!tmp.path().join("new").exists());
+
+    let mut m = session_with("/m", mem(&[("/keep.txt", "k")]));
+    ok(&mut m, "filestore_mkdir", json!({"path": "/m/empty"}));
+    ok(&mut m, "filestore_write", json!({"path": "/m/empty/f.txt", "content": "x"}));
+    ok(&mut m, "filestore_delete", json!({"path": "/m/empty/f.txt"}));
+    let ls = ok(&mut m, "filestore_ls", json!({"path": "/m"}));
+    assert_eq!(ls["entries"][0], json!({"name": "empty", "kind": "directory"}), "{ls}");
+    let tree = ok(&mut m, "filestore_tree", json!({"path": "/m"}));
+    assert!(tree["tree"].as_str().unwrap().contains("empty/"), "{tree}");
+}

@@ -487,4 +487,8 @@ fn a_deleted_directory_leaves_nothing_behind() {
     v.write("/m/n/o", b"x", &WriteOptions::default()).unwrap();
     v.rename("/m", "/moved", false).unwrap();
     v.write("/m", b"x", &once).expect("a file where the moved directory was");
+    // Object stores hold no empty directories: creating one says so, changes nothing.
+    let e = v.create_dir("/empty").unwrap_err();
+    assert_eq!(e.kind(), filestore_guest::error::ErrorKind::Unsupported, "{e}");
+    assert!(e.to_string().contains("cannot create empty directories"), "{e}");
 }

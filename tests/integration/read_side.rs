@@ -122,5 +122,5 @@ fn tool_specs_depend_on_writability() {
         ["filestore_ls", "filestore_read", "filestore_glob", "filestore_grep", "filestore_tree"]
     );
     let mut s = session_with("/w", mem(&[]));
-    assert_eq!(s.tool_specs().unwrap().len(), 9);
+    assert_eq!(s.tool_specs().unwrap().len(), 10);
 }

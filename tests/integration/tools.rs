@@ -722,7 +722,7 @@ description: Fails.
 ---
 kind: tool
 name: pg
-type: postgres-sql
+type: mysql-sql
 source: svc
 description: No handler here.
 statement: SELECT 1
@@ -772,7 +772,7 @@ fn host_timeouts_panics_and_failures_are_typed_and_survivable() {
     assert!(out.text.contains("token expired"), "{}", out.text);
     let out = invoke(&mut s, "pg", json!({}));
     assert_eq!(out.envelope["error"]["code"], "unsupported");
-    assert!(out.text.contains("'postgres-sql'"), "{}", out.text);
+    assert!(out.text.contains("'mysql-sql'"), "{}", out.text);
     let out = invoke(&mut s, "no_such_tool", json!({}));
     assert_eq!(out.envelope["error"]["code"], "not-found");
     // Failed calls store nothing, and the session goes on.

@@ -30,7 +30,9 @@ from mcp.client.streamable_http import streamable_http_client
 BIN = os.environ.get("FILESTORE_BIN", "")
 
 READ_TOOLS = {"filestore_ls", "filestore_read", "filestore_glob", "filestore_grep", "filestore_tree"}
-WRITE_TOOLS = {"filestore_write", "filestore_edit", "filestore_delete", "filestore_move"}
+WRITE_TOOLS = {"filestore_write", "filestore_edit", "filestore_mkdir", "filestore_delete", "filestore_move"}
+# Write tools that never destroy anything (their destructiveHint is false).
+NON_DESTRUCTIVE = {"filestore_mkdir"}
 
 # More files than one resources/list page (RESOURCE_PAGE_SIZE = 200), so paging is exercised.
 MANY_FILES = 230
@@ -99,7 +101,7 @@ class Checks:
                 self.assertIsNotNone(a, name)
                 self.assertIs(a.open_world_hint, False, name)
                 self.assertIs(a.read_only_hint, name in READ_TOOLS, name)
-                self.assertIs(a.destructive_hint, name in WRITE_TOOLS, name)
+                self.assertIs(a.destructive_hint, name in WRITE_TOOLS - NON_DESTRUCTIVE, name)
                 # Every tool has a title and an output schema; the SDK checks each
                 # structured result against it (test_call_every_tool).
                 self.assertTrue(t.title, name)
@@ -156,6 +158,17 @@ class Checks:
             await self.call_ok(s, "filestore_read", {"path": "/scratch/b.md"})
             await self.call_ok(s, "filestore_delete", {"path": "/scratch/b.md"})
             self.assertIn("not-found", await self.call_err(s, "filestore_read", {"path": "/scratch/b.md"}))
+
+            # An empty directory is created, listed (lean listing: names), and deleted.
+            r = await self.call_ok(s, "filestore_mkdir", {"path": "/scratch/empty/inner"})
+            self.assertEqual(r.structured_content["entry"]["kind"], "directory")
+            r = await self.call_ok(s, "filestore_ls", {"path": "/scratch/empty"})
+            self.assertEqual(text_of(r), "inner/\n")
+            self.assertEqual(r.structured_content["entries"], [{"name": "inner", "kind": "directory"}])
+            r = await self.call_ok(s, "filestore_ls", {"path": "/scratch/empty", "details": True})
+            self.assertEqual(r.structured_content["entries"][0]["path"], "/scratch/empty/inner")
+            self.assertIn("read-only", await self.call_err(s, "filestore_mkdir", {"path": "/workspace/new"}))
+            await self.call_ok(s, "filestore_delete", {"path": "/scratch/empty", "recursive": True})
 
     async def test_error_results_say_what_went_wrong(self) -> None:
         async with self.connect() as s:
@@ -313,9 +326,12 @@ class WritableWorkspaceTest(unittest.IsolatedAsyncioTestCase):
                         await s.initialize()
                         r = await s.call_tool("filestore_write", {"path": "/workspace/out.txt", "content": "written"})
                         self.assertFalse(r.is_error, text_of(r))
+                        r = await s.call_tool("filestore_mkdir", {"path": "/workspace/made/here"})
+                        self.assertFalse(r.is_error, text_of(r))
                         r = await s.call_tool("filestore_read", {"path": "/workspace/hello.txt"})
                         self.assertFalse(r.is_error, text_of(r))
             self.assertEqual((fixture / "out.txt").read_text(), "written")
+            self.assertTrue((fixture / "made" / "here").is_dir())
         finally:
             shutil.rmtree(fixture, ignore_errors=True)
 

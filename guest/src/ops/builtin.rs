@@ -98,6 +98,7 @@ fn title(name: &str) -> &'static str {
         "filestore_write" => "Write file",
         "filestore_edit" => "Edit file",
         "filestore_delete" => "Delete",
+        "filestore_mkdir" => "Create directory",
         "filestore_move" => "Move or rename",
         _ => "",
     }
@@ -107,8 +108,8 @@ fn title(name: &str) -> &'static str {
 pub const READ_TOOLS: [&str; 5] =
     ["filestore_ls", "filestore_read", "filestore_glob", "filestore_grep", "filestore_tree"];
 /// Names of the mutating tools (offered only with a writable mount).
-pub const WRITE_TOOLS: [&str; 4] =
-    ["filestore_write", "filestore_edit", "filestore_delete", "filestore_move"];
+pub const WRITE_TOOLS: [&str; 5] =
+    ["filestore_write", "filestore_edit", "filestore_mkdir", "filestore_delete", "filestore_move"];
 
 /// Whether `name` is a built-in filestore tool.
 pub fn is_builtin(name: &str) -> bool {
@@ -219,6 +220,13 @@ pub fn spec(name: &str) -> Option<ToolSpec> {
                 "dry_run": {"type": "boolean", "default": false, "description": "Return the diff without writing."}
             }, "required": ["path"], "additionalProperties": false}),
             annotations(false, true, false),
+        ),
+        "filestore_mkdir" => (
+            "Create a directory, and its missing parents; an existing directory is fine. An empty directory stays listed. (Writing a file creates its parent directories by itself.)",
+            json!({"type": "object", "properties": {
+                "path": path_prop("The directory to create.")
+            }, "required": ["path"], "additionalProperties": false}),
+            annotations(false, false, true),
         ),
         "filestore_delete" => (
             "Delete a file, or a directory (recursive=true when it is not empty). Links are deleted themselves, never their targets.",

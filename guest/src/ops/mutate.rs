@@ -37,6 +37,14 @@ pub struct DeleteRequest {
     pub recursive: bool,
 }
 
+/// Parameters of `filestore_mkdir`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MkdirRequest {
+    /// The directory to create (missing parents are created too).
+    pub path: String,
+}
+
 /// Parameters of `filestore_move`.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -59,6 +67,20 @@ pub struct MutationResult {
     pub message: String,
 }
 
+/// Creates a directory and its missing parents; an existing directory is success
+/// (the message says so), a file in the way `already-exists`.
+pub fn mkdir(mounts: &MountTable, req: &MkdirRequest) -> Result<MutationResult> {
+    let path = paths::normalize(&req.path)?;
+    let existed = matches!(mounts.stat(&path), Ok(e) if e.is_dir());
+    let entry = mounts.create_dir(&path)?;
+    let message = if existed {
+        format!("{} already exists.", entry.path)
+    } else {
+        format!("Created directory {}.", entry.path)
+    };
+    Ok(MutationResult { entry, message })
+}
+
 /// Creates or replaces a file.
 pub fn write(mounts: &MountTable, limits: &Limits, req: &WriteRequest) -> Result<MutationResult> {
     let path = paths::normalize(&req.path)?;
@@ -68,7 +90,7 @@ pub fn write(mounts: &MountTable, limits: &Limits, req: &WriteRequest) -> Result
         return Err(Error::at(
             ErrorKind::InvalidPath,
             &req.path,
-            "a path ending in '/' names a directory; filestore_write writes a file (give its name; parent directories are created)",
+            "a path ending in '/' names a directory; filestore_write writes a file (give its name; parent directories are created), filestore_mkdir creates an empty directory",
         ));
     }
     if req.content.len() as u64 > limits.write_bytes {

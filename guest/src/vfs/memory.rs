@@ -95,7 +95,11 @@ impl Drop for Charge {
     }
 }
 
-/// An in-memory volume: files in a sorted map, directories implied by file paths.
+/// An in-memory volume: files in a sorted map, directories implied by file paths,
+/// and empty directories ([`Volume::create_dir`]) kept as a marker key `dir/` (no
+/// content; a path is never stored with a trailing `/`, so a marker cannot collide
+/// with a file). A marker makes the directory exist like a file beneath it would,
+/// and goes with it on delete and rename.
 ///
 /// Used for `/scratch`, the tool-results and skills volumes, and every native test.
 /// Cloning shares the storage. With [`MemoryVolume::with_budgets`], every write is
@@ -120,6 +124,11 @@ fn now_ms() -> Option<u64> {
         .duration_since(std::time::UNIX_EPOCH)
         .ok()
         .map(|d| d.as_millis() as u64)
+}
+
+/// Whether `key` is an empty-directory marker (`/a/b/` for `/a/b`).
+fn is_marker(key: &str) -> bool {
+    key.len() > 1 && key.ends_with('/')
 }
 
 /// The smallest key greater than every key beneath `dir/` (`/` + 1 is `0`).
@@ -169,9 +178,9 @@ impl MemoryVolume {
         self
     }
 
-    /// Number of files stored.
+    /// Number of files stored (empty-directory markers are not files).
     pub fn len(&self) -> usize {
-        self.files.read().expect("lock").len()
+        self.files.read().expect("lock").keys().filter(|k| !is_marker(k)).count()
     }
 
     /// Whether the volume holds no file.
@@ -248,16 +257,21 @@ impl Volume for MemoryVolume {
         let prefix = prefix_of(path);
         let mut out: Vec<Entry> = Vec::new();
         let mut last_dir: Option<String> = None;
+        let mut seen: std::collections::HashSet<String> = Default::default();
         for (k, f) in Self::under(&map, path) {
             let rest = &k[prefix.len()..];
             match rest.find('/') {
+                // The listed directory's own marker.
+                _ if rest.is_empty() => {}
                 None => out.push(Self::entry(k, f)),
                 Some(i) => {
                     let d = format!("{}{}", prefix, &rest[..i]);
-                    if last_dir.as_deref() != Some(d.as_str()) {
+                    // `a/x` and `a.txt` sort between `a/` (a marker) and `a/y`: the
+                    // last directory alone cannot tell what was already listed.
+                    if last_dir.as_deref() != Some(d.as_str()) && seen.insert(d.clone()) {
                         out.push(Entry::directory(d.clone(), None));
-                        last_dir = Some(d);
                     }
+                    last_dir = Some(d);
                 }
             }
         }
@@ -278,6 +292,9 @@ impl Volume for MemoryVolume {
         for (k, f) in Self::under(&map, path) {
             // Emit the implied directories between `path` and this file once each.
             let rest = &k[prefix.len()..];
+            if rest.is_empty() {
+                continue;
+            }
             let mut idx = 0;
             while let Some(i) = rest[idx..].find('/') {
                 let d = format!("{}{}", prefix, &rest[..idx + i]);
@@ -289,6 +306,10 @@ impl Volume for MemoryVolume {
                     walk.entries.push(Entry::directory(d, None));
                 }
                 idx += i + 1;
+            }
+            // A marker stands for its directory, emitted above.
+            if is_marker(k) {
+                continue;
             }
             if walk.entries.len() >= max_entries {
                 walk.truncated = true;
@@ -368,6 +389,12 @@ impl Volume for MemoryVolume {
         }
         if !Self::dir_exists(&map, path) {
             return Err(Error::not_found(path));
+        }
+        let marker = format!("{path}/");
+        if Self::under(&map, path).all(|(k, _)| *k == marker) {
+            // An empty directory: only its marker.
+            map.remove(&marker);
+            return Ok(());
         }
         if !recursive {
             return Err(Error::at(
@@ -459,11 +486,78 @@ impl Volume for MemoryVolume {
         }
         Ok(())
     }
+
+    fn create_dir(&self, path: &str) -> Result<Entry> {
+        if path == "/" {
+            return Ok(Entry::directory("/", None));
+        }
+        let mut map = self.files.write().expect("lock");
+        if map.contains_key(path) {
+            return Err(Error::at(ErrorKind::AlreadyExists, path, "a file exists at this path"));
+        }
+        Self::check_no_file_parent(&map, path)?;
+        if !Self::dir_exists(&map, path) {
+            let f = MemFile {
+                content: Arc::from(&[][..]),
+                modified_ms: now_ms(),
+                read_only: false,
+                entry_type: None,
+                attributes: None,
+            };
+            map.insert(format!("{path}/"), f);
+        }
+        Ok(Entry::directory(path, None))
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn empty_directories_exist_list_walk_move_and_delete() {
+        let v = MemoryVolume::new();
+        v.insert("/a.txt", "A");
+        v.create_dir("/d/e").unwrap();
+        v.create_dir("/d/e").unwrap(); // idempotent
+        assert!(v.stat("/d/e").unwrap().is_dir());
+        assert!(v.stat("/d").unwrap().is_dir());
+        assert_eq!(v.len(), 1);
+        let names = |es: Vec<Entry>| {
+            let mut v: Vec<(String, bool)> = es
+                .into_iter()
+                .map(|e| {
+                    let d = e.is_dir();
+                    (e.path, d)
+                })
+                .collect();
+            v.sort();
+            v
+        };
+        assert_eq!(names(v.list("/d").unwrap()), [("/d/e".to_string(), true)]);
+        assert!(v.list("/d/e").unwrap().is_empty());
+        v.insert("/d/e.txt", "x").insert("/d/e/f.txt", "y");
+        // `/d/e/` (marker), `/d/e.txt`, `/d/e/f.txt`: `e` listed once.
+        assert_eq!(
+            names(v.list("/d").unwrap()),
+            [("/d/e".to_string(), true), ("/d/e.txt".to_string(), false)]
+        );
+        let w = v.walk("/", 100).unwrap();
+        assert_eq!(w.entries.iter().filter(|e| e.path == "/d/e").count(), 1);
+        assert!(w.entries.iter().all(|e| !e.path.ends_with('/')));
+        v.delete("/d/e/f.txt", false).unwrap();
+        assert!(v.stat("/d/e").unwrap().is_dir(), "an explicit directory outlives its files");
+        v.rename("/d/e", "/m", false).unwrap();
+        assert!(v.stat("/m").unwrap().is_dir() && v.stat("/d/e").is_err());
+        v.delete("/m", false).unwrap();
+        assert!(v.stat("/m").is_err());
+        assert_eq!(v.create_dir("/a.txt").unwrap_err().kind(), ErrorKind::AlreadyExists);
+        assert_eq!(v.create_dir("/a.txt/x").unwrap_err().kind(), ErrorKind::NotADirectory);
+        assert_eq!(
+            v.write("/d", b"x", &WriteOptions::default()).unwrap_err().kind(),
+            ErrorKind::NotAFile
+        );
+    }
 
     fn vol() -> MemoryVolume {
         let v = MemoryVolume::new();

@@ -486,6 +486,31 @@ impl MountTable {
     }
 }
 
+impl MountTable {
+    /// Creates a directory (and its missing parents) in the first writable layer of
+    /// the mount holding `path`; succeeds when a directory is already there (in any
+    /// layer). A mount point is a directory already; a read-only mount refuses.
+    pub fn create_dir(&self, path: &str) -> Result<Entry> {
+        match self.stat(path) {
+            Ok(e) if e.is_dir() => return Ok(e),
+            Ok(_) => {
+                return Err(Error::at(
+                    ErrorKind::AlreadyExists,
+                    path,
+                    "a file exists at this path",
+                ));
+            }
+            Err(e) if is_absent(&e) => {}
+            Err(e) => return Err(e),
+        }
+        let (m, rel) = self.writable(path)?;
+        m.volume
+            .create_dir(&rel)
+            .map(|e| Self::virtual_entry(m, e))
+            .map_err(|e| Self::rename_err(e, &m.point))
+    }
+}
+
 /// Entry type of a symbolic link listed by a directory volume (the host's
 /// `volumes::dir::TYPE_SYMLINK`): shown, never followed, no content.
 pub const TYPE_SYMLINK: &str = "symlink";

@@ -11,7 +11,7 @@
 
 use std::sync::Arc;
 
-use crate::error::Result;
+use crate::error::{Error, ErrorKind, Result};
 use crate::vfs::entry::Entry;
 
 /// Options of [`Volume::write`].
@@ -86,6 +86,12 @@ pub trait Volume {
     fn delete(&self, path: &str, recursive: bool) -> Result<()>;
     /// Renames a file or directory; `overwrite` allows replacing an existing file.
     fn rename(&self, from: &str, to: &str, overwrite: bool) -> Result<()>;
+    /// Creates a directory and its missing parents; succeeds when the directory
+    /// exists, `already-exists` when a file is there. The default refuses
+    /// (`unsupported`): a backend without empty directories says so.
+    fn create_dir(&self, path: &str) -> Result<Entry> {
+        Err(Error::at(ErrorKind::Unsupported, path, "this volume cannot create empty directories"))
+    }
     /// Which storage this is, when the backend can tell; `None` (the default) means
     /// distinct from every other volume.
     fn identity(&self) -> Option<VolumeIdentity> {
@@ -128,6 +134,9 @@ impl<V: Volume + ?Sized> Volume for Arc<V> {
     }
     fn rename(&self, from: &str, to: &str, overwrite: bool) -> Result<()> {
         (**self).rename(from, to, overwrite)
+    }
+    fn create_dir(&self, path: &str) -> Result<Entry> {
+        (**self).create_dir(path)
     }
     fn identity(&self) -> Option<VolumeIdentity> {
         (**self).identity()

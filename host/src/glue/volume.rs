@@ -117,6 +117,11 @@ impl wit::HostVolume for HostState {
         Ok(vol.rename(&source, &destination, overwrite).map_err(|e| to_wit_error(e, Some(&source))))
     }
 
+    fn create_dir(&mut self, v: Resource<VolumeHandle>, path: String) -> R<Entry> {
+        let vol = self.vol(&v)?;
+        Ok(vol.create_dir(&path).map(to_wit_entry).map_err(|e| to_wit_error(e, Some(&path))))
+    }
+
     fn prefetch(
         &mut self,
         v: Resource<VolumeHandle>,

@@ -511,6 +511,46 @@ impl Volume for DirVolume {
         Ok(buf)
     }
 
+    fn create_dir(&self, path: &str) -> Result<Entry> {
+        let comps = components(path)?;
+        self.check_writable(path)?;
+        if comps.is_empty() {
+            return self.stat(path);
+        }
+        // The parents are created (or opened) one component at a time, never through
+        // a link (`descend`); then the last one, likewise.
+        let (parent, name) = self.parent_of(path, &comps, true)?;
+        match parent.symlink_metadata(name) {
+            Ok(m) if m.is_dir() => {}
+            Ok(m) if m.file_type().is_symlink() => {
+                return Err(Error::at(
+                    ErrorKind::InvalidPath,
+                    path,
+                    format!("is a symbolic link; {NO_FOLLOW} and does not create through them"),
+                ));
+            }
+            Ok(_) => {
+                return Err(Error::at(
+                    ErrorKind::AlreadyExists,
+                    path,
+                    "a file exists at this path",
+                ));
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => match parent.create_dir(name) {
+                Ok(()) => {}
+                // Created concurrently: fine if it is a directory (checked below).
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+                Err(e) => return Err(io_error(path, e)),
+            },
+            Err(e) => return Err(io_error(path, e)),
+        }
+        let m = parent.symlink_metadata(name).map_err(|e| io_error(path, e))?;
+        if !m.is_dir() {
+            return Err(Error::at(ErrorKind::AlreadyExists, path, "a file exists at this path"));
+        }
+        Ok(self.entry(path.to_string(), &m))
+    }
+
     fn write(&self, path: &str, content: &[u8], options: &WriteOptions) -> Result<Entry> {
         let comps = components(path)?;
         self.check_writable(path)?;
