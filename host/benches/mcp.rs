@@ -93,6 +93,97 @@ impl Server {
     }
 }
 
+/// `filestore serve --http` on loopback and a keep-alive HTTP client: the same
+/// calls over streamable HTTP, to compare with stdio (issue 14: Nagle used to add
+/// ~40 ms per request on a reused connection).
+struct HttpServer {
+    child: Child,
+    agent: ureq::Agent,
+    url: String,
+    session: String,
+    next_id: u64,
+}
+
+impl HttpServer {
+    fn start(bin: &std::ffi::OsStr, dir: &std::path::Path) -> HttpServer {
+        let mut child = Command::new(bin)
+            .args(["serve", "--http", "127.0.0.1:0"])
+            .current_dir(dir)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("starting serve --http");
+        let mut err = BufReader::new(child.stderr.take().expect("stderr"));
+        let mut line = String::new();
+        err.read_line(&mut line).expect("startup line");
+        let url = line
+            .split_whitespace()
+            .find(|w| w.starts_with("http://127.0.0.1:"))
+            .unwrap_or_else(|| panic!("no URL in {line:?}"))
+            .trim_end_matches(|c: char| !c.is_ascii_alphanumeric())
+            .to_string();
+        // Keep draining stderr so the server never blocks on it.
+        std::thread::spawn(move || for _ in err.lines() {});
+        let agent: ureq::Agent =
+            ureq::Agent::config_builder().http_status_as_error(false).build().into();
+        let mut s = HttpServer { child, agent, url, session: String::new(), next_id: 0 };
+        let body = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params":
+            {"protocolVersion": "2025-06-18", "capabilities": {},
+             "clientInfo": {"name": "filestore-bench", "version": "0"}}});
+        let mut r = s
+            .agent
+            .post(&s.url)
+            .header("Accept", "application/json, text/event-stream")
+            .header("Content-Type", "application/json")
+            .send(body.to_string())
+            .expect("initialize");
+        s.session = r
+            .headers()
+            .get("mcp-session-id")
+            .and_then(|v| v.to_str().ok())
+            .expect("a session id")
+            .to_string();
+        let _ = r.body_mut().read_to_string();
+        s.post(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        s
+    }
+
+    fn post(&mut self, msg: &Value) -> String {
+        let mut r = self
+            .agent
+            .post(&self.url)
+            .header("Accept", "application/json, text/event-stream")
+            .header("Content-Type", "application/json")
+            .header("Mcp-Session-Id", &self.session)
+            .header("MCP-Protocol-Version", "2025-06-18")
+            .send(msg.to_string())
+            .expect("POST");
+        r.body_mut().read_to_string().expect("body")
+    }
+
+    fn call(&mut self, tool: &str, args: &Value) -> Value {
+        self.next_id += 1;
+        let body = self.post(&json!({"jsonrpc": "2.0", "id": self.next_id, "method": "tools/call",
+                                     "params": {"name": tool, "arguments": args}}));
+        // A JSON body, or server-sent events whose `data:` line holds the response.
+        let json_text = body
+            .lines()
+            .find_map(|l| l.strip_prefix("data:").map(str::trim).filter(|d| d.starts_with('{')))
+            .unwrap_or(body.trim());
+        let msg: Value = serde_json::from_str(json_text).unwrap_or_else(|e| panic!("{e}: {body}"));
+        assert_ne!(msg["result"].get("isError"), Some(&json!(true)), "{tool} failed: {msg}");
+        msg["result"].clone()
+    }
+}
+
+impl Drop for HttpServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 impl Drop for Server {
     fn drop(&mut self) {
         let _ = self.child.kill();
@@ -172,11 +263,11 @@ fn main() {
     let root = dir.path().canonicalize().unwrap();
     let abs = |rel: &str| format!("{}/{rel}", root.display());
 
+    // $FILESTORE_BENCH_BIN: measure another build (e.g. target/release/filestore).
+    let bin = std::env::var_os("FILESTORE_BENCH_BIN")
+        .unwrap_or_else(|| env!("CARGO_BIN_EXE_filestore").into());
     let mut fs = Server::start({
-        // $FILESTORE_BENCH_BIN: measure another build (e.g. target/release/filestore).
-        let bin = std::env::var_os("FILESTORE_BENCH_BIN")
-            .unwrap_or_else(|| env!("CARGO_BIN_EXE_filestore").into());
-        let mut c = Command::new(bin);
+        let mut c = Command::new(&bin);
         c.arg("serve").current_dir(&root);
         c
     });
@@ -246,6 +337,32 @@ fn main() {
             None => println!("| {} | {a:.0} | n/a | n/a |", op.name),
         }
     }
+
+    // The same small read over streamable HTTP (keep-alive) against stdio, same binary.
+    let mut http = HttpServer::start(&bin, &root);
+    let read = &ops[0].filestore;
+    let r = text(&http.call(read.0, &read.1));
+    assert!(r.contains("line 19 of file 13 in 7"), "{r}");
+    for _ in 0..WARMUP {
+        http.call(read.0, &read.1);
+    }
+    let n = 1000;
+    let t = Instant::now();
+    for _ in 0..n {
+        http.call(read.0, &read.1);
+    }
+    let http_rate = n as f64 / t.elapsed().as_secs_f64();
+    let stdio_rate = rate(&mut fs, read.0, &read.1, n);
+    println!();
+    println!(
+        "| small read, filestore serve | stdio (calls/s) | streamable HTTP, keep-alive (calls/s) | HTTP − stdio per call |"
+    );
+    println!("|---|---:|---:|---:|");
+    println!(
+        "| 20 lines | {stdio_rate:.0} | {http_rate:.0} | {:.3} ms |",
+        1000.0 / http_rate - 1000.0 / stdio_rate
+    );
+    drop(http);
     drop(fs);
     drop(reference);
 }

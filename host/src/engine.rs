@@ -227,8 +227,40 @@ fn load_component(
             std::fs::write(&sum, hex(&Sha256::digest(&data)))?;
             std::fs::rename(&tmp, &art)
         });
+        prune_cache(dir, &art, KEEP_OTHER_ARTIFACTS);
     }
     Ok((component, false))
+}
+
+/// Compiled artifacts of other builds kept beside the current one (a few binaries of
+/// different versions may share a machine; each artifact is ~10 MB, and without
+/// pruning every upgrade would leave one behind for good).
+pub const KEEP_OTHER_ARTIFACTS: usize = 3;
+
+/// Removes all but the `keep` most recently modified artifacts other than `current`
+/// (with their checksums), and temporary files of writers that died over an hour
+/// ago. Best effort: an artifact removed under another process only costs it a
+/// recompile.
+fn prune_cache(dir: &Path, current: &Path, keep: usize) {
+    let Ok(read) = std::fs::read_dir(dir) else { return };
+    let mut artifacts = Vec::new();
+    for e in read.flatten() {
+        let path = e.path();
+        let name = e.file_name().to_string_lossy().into_owned();
+        let modified = e.metadata().and_then(|m| m.modified()).ok();
+        if name.starts_with(".filestore-") && name.ends_with(".tmp") {
+            if modified.and_then(|m| m.elapsed().ok()).is_some_and(|a| a.as_secs() > 3600) {
+                let _ = std::fs::remove_file(&path);
+            }
+        } else if name.starts_with("filestore-") && name.ends_with(".cwasm") && path != current {
+            artifacts.push((modified, path));
+        }
+    }
+    artifacts.sort_by_key(|a| std::cmp::Reverse(a.0));
+    for (_, path) in artifacts.into_iter().skip(keep) {
+        let _ = std::fs::remove_file(&path);
+        let _ = std::fs::remove_file(path.with_extension("sha256"));
+    }
 }
 
 /// Deserialises a compiled component.
@@ -245,4 +277,52 @@ fn deserialize(engine: &wasmtime::Engine, data: &[u8]) -> wasmtime::Result<Compo
 
 fn hex(b: &[u8]) -> String {
     b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+#[cfg(test)]
+mod cache_tests {
+    use super::prune_cache;
+    use std::time::{Duration, SystemTime};
+
+    #[test]
+    fn old_artifacts_and_dead_temp_files_are_pruned() {
+        let dir = tempfile::tempdir().unwrap();
+        let at = |name: &str, age_secs: u64| {
+            let p = dir.path().join(name);
+            std::fs::write(&p, "x").unwrap();
+            let f = std::fs::File::options().write(true).open(&p).unwrap();
+            f.set_modified(SystemTime::now() - Duration::from_secs(age_secs)).unwrap();
+            p
+        };
+        let current = at("filestore-cur.cwasm", 100_000);
+        at("filestore-cur.sha256", 100_000);
+        for (i, age) in [10u64, 20, 30, 40, 50].iter().enumerate() {
+            at(&format!("filestore-old{i}.cwasm"), *age);
+            at(&format!("filestore-old{i}.sha256"), *age);
+        }
+        at(".filestore-x.1.tmp", 7200);
+        at(".filestore-y.2.tmp", 10);
+        at("unrelated.txt", 1_000_000);
+        prune_cache(dir.path(), &current, 3);
+        let mut left: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(
+            left,
+            [
+                ".filestore-y.2.tmp",
+                "filestore-cur.cwasm",
+                "filestore-cur.sha256",
+                "filestore-old0.cwasm",
+                "filestore-old0.sha256",
+                "filestore-old1.cwasm",
+                "filestore-old1.sha256",
+                "filestore-old2.cwasm",
+                "filestore-old2.sha256",
+                "unrelated.txt",
+            ]
+        );
+    }
 }

@@ -575,3 +575,60 @@ fn toolbox_prebuilt_postgres_config_runs_every_tool() {
     let plan = data(&invoke(&mut s, "get_query_plan", args("get_query_plan")));
     assert!(plan[0]["QUERY PLAN"][0]["Plan"]["Node Type"].is_string(), "{plan}");
 }
+
+/// A model's SQL cannot leave anything behind for the next call (issue 15, tried as
+/// an attacker): an open transaction, a role, a disabled timeout; and a statement
+/// that turned its timeout off is still cancelled at the call's deadline.
+#[test]
+fn execute_sql_leaves_nothing_for_the_next_call() {
+    let mut db = server().database("pg_hygiene");
+    db.batch_execute("CREATE TABLE t (id int PRIMARY KEY); INSERT INTO t VALUES (1); CREATE ROLE nobody_here NOLOGIN")
+        .unwrap();
+    let yaml = format!(
+        "{}\n---\nkind: tool\nname: run\ntype: postgres-execute-sql\nsource: pg\ndescription: d\n",
+        server().source_yaml("pg", "pg_hygiene", "PG_PASSWORD", "")
+    );
+    let mut registry = ToolRegistry::with_builtin_handlers();
+    registry.set_timeout(Duration::from_secs(2));
+    let mut s = session(registry);
+    load(&mut s, &yaml);
+    // Leaves a transaction open holding a row lock, and a role set.
+    let out = invoke(
+        &mut s,
+        "run",
+        json!({"sql": "BEGIN; SELECT * FROM t FOR UPDATE; SET ROLE nobody_here"}),
+    );
+    assert_eq!(out.status, InvokeStatus::Completed, "{}", out.text);
+    let who = |s: &mut _| {
+        data(&invoke(s, "run", json!({"sql": "SELECT current_user AS u, pg_backend_pid() AS pid"})))
+    };
+    let first = who(&mut s);
+    assert_eq!(
+        first[0]["u"],
+        json!(crate::pg_server::USER),
+        "the role did not carry over: {first}"
+    );
+    // Each call of a model's SQL gets a connection of its own.
+    let second = who(&mut s);
+    assert_ne!(first[0]["pid"], second[0]["pid"], "a connection was reused: {first} {second}");
+    // The lock is gone: another client can update the row at once.
+    let mut other = server().client("pg_hygiene").unwrap();
+    other.batch_execute("SET lock_timeout = '2s'; UPDATE t SET id = 2 WHERE id = 1").unwrap();
+    // Turning the timeout off does not let a statement outlive the call.
+    let out =
+        invoke(&mut s, "run", json!({"sql": "SET statement_timeout = 0; SELECT pg_sleep(30)"}));
+    assert_eq!(out.status, InvokeStatus::Failed, "{}", out.text);
+    let waited = std::time::Instant::now();
+    loop {
+        let n: i64 = other
+            .query_one("SELECT count(*) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(30)%' AND state = 'active' AND pid <> pg_backend_pid()", &[])
+            .unwrap()
+            .get(0);
+        if n == 0 {
+            break;
+        }
+        // Not a timing assertion: a bound so a regression fails instead of hanging.
+        assert!(waited.elapsed() < Duration::from_secs(20), "the statement still runs");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}

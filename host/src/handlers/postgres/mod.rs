@@ -21,7 +21,11 @@
 //! Pools: one per source (keyed by its resolved fields, so an edited configuration
 //! gets a new pool), at most [`POOL_SIZE`] connections, checked on checkout, opened
 //! lazily (a server that is down fails the call with the reason, not the start); see
-//! [`pool`]. Each call sets
+//! [`pool`]. A connection that ran a model's SQL (`postgres-execute-sql`) is closed
+//! after the call instead of pooled: whatever that SQL left (an open transaction, a
+//! role, temporary tables) never reaches another call. A watchdog cancels a statement
+//! still running [`CANCEL_GRACE`] after the deadline, whatever `statement_timeout` the
+//! SQL set. Each call sets
 //! `statement_timeout` to the time left before its deadline, so the server itself
 //! cancels a runaway query when the call times out, and the connection returns to
 //! the pool usable.
@@ -47,6 +51,9 @@ pub const MAX_PG_ROWS: usize = 100_000;
 
 /// Connections per source pool (pgxpool's default is max(4, CPUs)).
 pub const POOL_SIZE: u32 = 4;
+
+/// How long after a call's deadline the watchdog cancels a statement still running.
+pub const CANCEL_GRACE: Duration = Duration::from_millis(250);
 
 /// An idle connection older than this is closed instead of reused.
 pub const IDLE_TIMEOUT: Duration = Duration::from_secs(300);
@@ -128,17 +135,50 @@ impl ToolHandler for PostgresHandler {
         // Whole milliseconds, at least one (0 would mean no timeout at all).
         let ms = req.time_left().as_millis().clamp(1, i32::MAX as u128);
         client.batch_execute(&format!("SET statement_timeout = {ms}")).map_err(|e| fail(req, e))?;
-        if self.execute {
+        // The server stops the statement at the deadline; a watchdog also cancels it
+        // a moment later whatever the SQL did to that setting (a script may `SET
+        // statement_timeout = 0`), so no call keeps running on the server, or holds
+        // its pooled connection, past its deadline.
+        let (stop, stopped) = std::sync::mpsc::channel::<()>();
+        let token = client.cancel_token();
+        let tls = pool.tls();
+        let deadline = req.deadline + CANCEL_GRACE;
+        std::thread::Builder::new()
+            .name("postgres-watchdog".into())
+            .spawn(move || {
+                let left = deadline.saturating_duration_since(std::time::Instant::now());
+                if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = stopped.recv_timeout(left)
+                {
+                    let _ = token.cancel_query(tls);
+                }
+            })
+            .map_err(|e| {
+                ToolError::Backend(format!(
+                    "tool '{}': cannot start a watchdog: {e}",
+                    req.tool_name
+                ))
+            })?;
+        let result = if self.execute {
             let sql = req.arguments.get("sql").and_then(Value::as_str).ok_or_else(|| {
                 ToolError::InvalidArgument(format!("tool '{}': no 'sql' to execute", req.tool_name))
-            })?;
-            execute(req, &mut client, sql)
+            });
+            sql.and_then(|sql| execute(req, &mut client, sql))
         } else {
             let statement = req.statement.as_deref().ok_or_else(|| {
                 ToolError::InvalidArgument(format!("tool '{}' has no statement", req.tool_name))
-            })?;
-            run(req, &mut client, statement)
+            });
+            statement.and_then(|s| run(req, &mut client, s))
+        };
+        drop(stop);
+        // What a model's SQL leaves on its connection (an open transaction and its
+        // locks, `SET ROLE`, temporary tables, `DEALLOCATE ALL` under the driver's
+        // cached statements) must not reach the next call, which may be another
+        // session's: that connection is closed, never pooled. (`DISCARD ALL` would
+        // also drop the driver's own prepared statements.)
+        if self.execute {
+            client.discard();
         }
+        result
     }
 }
 

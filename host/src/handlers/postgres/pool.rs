@@ -68,7 +68,19 @@ impl Drop for Pooled<'_> {
     }
 }
 
+impl Pooled<'_> {
+    /// Closes this connection instead of returning it (its state is unknown).
+    pub fn discard(mut self) {
+        drop(self.client.take());
+    }
+}
+
 impl Pool {
+    /// The TLS connector (for cancel requests, which open their own connection).
+    pub fn tls(&self) -> tokio_postgres_rustls::MakeRustlsConnect {
+        self.connection.tls.clone()
+    }
+
     /// A pool of at most `max` connections to `connection`'s server.
     pub fn new(connection: Connection, max: usize, idle_timeout: Duration) -> Pool {
         Pool {
