@@ -9,6 +9,7 @@ use serde_json::{Map, Value, json};
 
 use crate::error::{Error as DomError, ErrorKind, Result as DomResult};
 use crate::session::Session as DomSession;
+use crate::vfs::checked::Checked;
 use crate::vfs::entry::{Entry as DomEntry, EntryKind};
 use crate::vfs::limits::Limits as DomLimits;
 use crate::vfs::volume::{Walk, WriteOptions as DomWriteOptions};
@@ -99,6 +100,10 @@ fn from_wit_entry(e: Entry) -> DomEntry {
 }
 
 // ---- the imported volume as a guest Volume ---------------------------------------
+
+// Every mounted volume is wrapped in `Checked` (see `vfs::checked`): whatever language
+// the host's volume is written in, an answer that breaks the contract becomes a
+// `backend` error of that call instead of something the component acts on.
 
 struct WitVolume(wv::Volume);
 
@@ -224,7 +229,7 @@ impl fs::GuestSession for SessionResource {
         };
         let mut s = DomSession::new(limits);
         for m in mounts {
-            s.mount(&m.point, Box::new(WitVolume(m.volume)), m.priority, m.read_only)
+            s.mount(&m.point, Box::new(Checked::new(WitVolume(m.volume))), m.priority, m.read_only)
                 .map_err(to_wit_error)?;
         }
         Ok(fs::Session::new(SessionResource(s)))

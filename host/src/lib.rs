@@ -44,6 +44,12 @@ mod state;
 pub mod tools;
 pub mod volumes;
 
+/// The README's embedding example (`examples/embed.rs`), run as a doctest so the
+/// README cannot drift from what compiles and runs.
+#[cfg(doctest)]
+#[doc = concat!("```\n", include_str!("../examples/embed.rs"), "\n```")]
+pub struct ReadmeEmbeddingExample;
+
 pub use engine::{Engine, EngineConfig};
 pub use error::{Error, Result, SandboxLimit};
 pub use session::{CallOutput, MountSpec, Session, SessionOptions};

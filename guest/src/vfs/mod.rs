@@ -6,11 +6,14 @@
 //! - [`volume`]: the [`volume::Volume`] trait the host implements through the WIT
 //!   `volume` resource;
 //! - [`memory`]: [`memory::MemoryVolume`], the in-memory implementation;
+//! - [`checked`]: [`checked::Checked`], the volume contract enforced on every answer
+//!   of a host's volume;
 //! - [`mounts`]: the mount table — longest-prefix routing, overlays, read-only mounts;
 //! - [`limits`]: the per-session caps and the named constants behind them.
 //!
 //! May use: [`crate::error`] only. Everything else in the crate builds on this folder.
 
+pub mod checked;
 pub mod entry;
 pub mod limits;
 pub mod memory;

@@ -18,6 +18,23 @@ pub const MAX_PATH_BYTES: usize = 4096;
 /// Longest accepted path component in bytes (the common filesystem limit).
 pub const MAX_COMPONENT_BYTES: usize = 255;
 
+/// Whether `path` is already what [`normalize`] returns for it (absolute, no `.`,
+/// `..` or empty components, no control characters or backslash, within the
+/// limits), without allocating: the check the component makes on every entry a host
+/// volume returns (`vfs::checked`), so it must stay cheap.
+pub fn is_normalized(path: &str) -> bool {
+    if path == "/" {
+        return true;
+    }
+    path.len() <= MAX_PATH_BYTES
+        && path.starts_with('/')
+        && !path.contains('\\')
+        && !path.chars().any(char::is_control)
+        && path[1..]
+            .split('/')
+            .all(|c| !c.is_empty() && c != "." && c != ".." && c.len() <= MAX_COMPONENT_BYTES)
+}
+
 /// Normalises a virtual path: leading `/` added, `//` collapsed, trailing `/` dropped,
 /// `.` and `..` resolved.
 ///
@@ -170,6 +187,33 @@ fn truncate_chars(s: &str, n: usize) -> String {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn is_normalized_agrees_with_normalize() {
+        let long = format!("/{}", "a".repeat(MAX_COMPONENT_BYTES + 1));
+        for p in [
+            "/",
+            "/a",
+            "/a/b.txt",
+            "a",
+            "/a/",
+            "//a",
+            "/a//b",
+            "/./a",
+            "/a/..",
+            "/a/.b",
+            "/a\\b",
+            "/a\nb",
+            "/..",
+            "/...",
+            "",
+            long.as_str(),
+        ] {
+            let want = normalize(p).is_ok_and(|n| n == p);
+            assert_eq!(is_normalized(p), want, "{p:?}");
+        }
+    }
+
     use super::*;
 
     #[test]

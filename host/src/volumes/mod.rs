@@ -13,6 +13,12 @@ use std::sync::{Arc, OnceLock};
 
 pub use filestore_guest::vfs::memory::{ByteBudget, MemoryVolume};
 pub use filestore_guest::vfs::volume::{PrefetchFile, Volume, Walk, WriteOptions};
+/// What a [`Volume`] answers with: its entries, and its errors (a kind and a message
+/// naming the path), for embedders writing their own volume.
+pub use filestore_guest::{
+    error::{Error, ErrorKind},
+    vfs::entry::{Entry, EntryKind},
+};
 
 pub mod dir;
 #[cfg(test)]

@@ -1,0 +1,398 @@
+//! [`Checked`]: the volume contract, enforced on every answer a volume gives.
+//!
+//! Volumes come from the host, and a host may be written in any language by anyone:
+//! the Rust host's backends, a Node.js or Python embedder's own classes. A backend
+//! that mis-implements the WIT `volume` interface — a listing that names files outside
+//! the directory asked about, a read that returns more bytes than asked for, an entry
+//! for another path — must not make the component act on a lie (show a file where the
+//! agent cannot read it, grow a read without end, place an entry outside its mount).
+//! Every mounted volume is therefore wrapped in [`Checked`], which compares each answer
+//! with what the contract allows and turns a broken one into a `backend` error that
+//! names the operation, the path asked about and what was wrong. The call fails; the
+//! session and its other mounts go on.
+//!
+//! What is checked (everything cheap to check, per answer):
+//!
+//! - every entry's path is absolute and normalised (no `.`, `..`, `//`, control
+//!   characters, backslash; within the path limits);
+//! - `stat(p)` and `write(p)` answer with an entry for `p`; `write` reports the size
+//!   it was given;
+//! - `list-dir(p)` answers with direct children of `p` only, each at most once;
+//! - `walk(p, max)` answers with at most `max` entries, each strictly beneath `p`;
+//! - `read(p, offset, len)` answers with at most `len` bytes;
+//! - a directory entry has size 0.
+//!
+//! Errors of an unexpected kind (a `stat` answering `already-exists`) are passed on as
+//! they are: they are typed, and the caller reports them. Exceptions thrown by a
+//! host's volume object never reach the component as such: the host's bindings turn
+//! them into errors or traps (the Node host turns them into `backend` errors).
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::vfs::entry::Entry;
+use crate::vfs::paths;
+use crate::vfs::volume::{PrefetchFile, Volume, VolumeIdentity, Walk, WriteOptions};
+
+/// A volume whose every answer is checked against the volume contract (see the
+/// [module documentation](self)).
+pub struct Checked<V> {
+    inner: V,
+}
+
+impl<V: Volume> Checked<V> {
+    /// Wraps `inner`.
+    pub fn new(inner: V) -> Checked<V> {
+        Checked { inner }
+    }
+}
+
+/// The `backend` error of a broken answer to `op` about `path`.
+fn broken(op: &str, path: &str, what: impl std::fmt::Display) -> Error {
+    Error::at(
+        ErrorKind::Backend,
+        path,
+        format!("the volume broke its contract: {op} {what}; the answer was refused"),
+    )
+}
+
+/// Checks the shape of one entry: a normalised absolute path and, for a directory,
+/// size 0.
+fn check_entry(op: &str, path: &str, e: &Entry) -> Result<()> {
+    match paths::is_normalized(&e.path) {
+        true => {}
+        false => {
+            return Err(broken(
+                op,
+                path,
+                format_args!(
+                    "returned an entry whose path {:?} is not absolute and normalised",
+                    e.path
+                ),
+            ));
+        }
+    }
+    if e.is_dir() && e.size != 0 {
+        return Err(broken(
+            op,
+            path,
+            format_args!(
+                "returned the directory '{}' with size {} (directories have size 0)",
+                e.path, e.size
+            ),
+        ));
+    }
+    Ok(())
+}
+
+impl<V: Volume> Volume for Checked<V> {
+    fn stat(&self, path: &str) -> Result<Entry> {
+        let e = self.inner.stat(path)?;
+        check_entry("stat", path, &e)?;
+        if e.path != path {
+            return Err(broken("stat", path, format_args!("returned an entry for '{}'", e.path)));
+        }
+        Ok(e)
+    }
+
+    fn list(&self, path: &str) -> Result<Vec<Entry>> {
+        let entries = self.inner.list(path)?;
+        let mut seen = std::collections::HashSet::with_capacity(entries.len());
+        for e in &entries {
+            check_entry("list-dir", path, e)?;
+            if paths::parent(&e.path) != Some(path) {
+                return Err(broken(
+                    "list-dir",
+                    path,
+                    format_args!("returned '{}', which is not a direct child of '{path}'", e.path),
+                ));
+            }
+            if !seen.insert(e.path.as_str()) {
+                return Err(broken("list-dir", path, format_args!("returned '{}' twice", e.path)));
+            }
+        }
+        Ok(entries)
+    }
+
+    fn walk(&self, path: &str, max_entries: usize) -> Result<Walk> {
+        let walk = self.inner.walk(path, max_entries)?;
+        if walk.entries.len() > max_entries {
+            return Err(broken(
+                "walk",
+                path,
+                format_args!(
+                    "returned {} entries when at most {max_entries} were asked for",
+                    walk.entries.len()
+                ),
+            ));
+        }
+        for e in &walk.entries {
+            check_entry("walk", path, e)?;
+            if e.path == path || !paths::is_within(&e.path, path) {
+                return Err(broken(
+                    "walk",
+                    path,
+                    format_args!("returned '{}', which is not beneath '{path}'", e.path),
+                ));
+            }
+        }
+        Ok(walk)
+    }
+
+    fn read(&self, path: &str, offset: u64, len: u64) -> Result<Vec<u8>> {
+        let data = self.inner.read(path, offset, len)?;
+        if data.len() as u64 > len {
+            return Err(broken(
+                "read",
+                path,
+                format_args!(
+                    "returned {} bytes from offset {offset} when at most {len} were asked for",
+                    data.len()
+                ),
+            ));
+        }
+        Ok(data)
+    }
+
+    fn write(&self, path: &str, content: &[u8], options: &WriteOptions) -> Result<Entry> {
+        let e = self.inner.write(path, content, options)?;
+        check_entry("write", path, &e)?;
+        if e.path != path {
+            return Err(broken("write", path, format_args!("returned an entry for '{}'", e.path)));
+        }
+        if e.size != content.len() as u64 {
+            return Err(broken(
+                "write",
+                path,
+                format_args!(
+                    "reported a size of {} bytes after writing {} bytes",
+                    e.size,
+                    content.len()
+                ),
+            ));
+        }
+        Ok(e)
+    }
+
+    fn delete(&self, path: &str, recursive: bool) -> Result<()> {
+        self.inner.delete(path, recursive)
+    }
+
+    fn rename(&self, from: &str, to: &str, overwrite: bool) -> Result<()> {
+        self.inner.rename(from, to, overwrite)
+    }
+
+    fn create_dir(&self, path: &str) -> Result<Entry> {
+        let e = self.inner.create_dir(path)?;
+        check_entry("create-dir", path, &e)?;
+        if e.path != path || !e.is_dir() {
+            return Err(broken(
+                "create-dir",
+                path,
+                format_args!("returned a {:?} entry for '{}'", e.kind, e.path),
+            ));
+        }
+        Ok(e)
+    }
+
+    fn identity(&self) -> Option<VolumeIdentity> {
+        self.inner.identity()
+    }
+
+    fn prefetch(&self, files: &[PrefetchFile]) {
+        self.inner.prefetch(files)
+    }
+
+    fn keeps_entry_metadata(&self) -> bool {
+        self.inner.keeps_entry_metadata()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::vfs::memory::MemoryVolume;
+
+    /// How a [`Liar`] breaks the contract.
+    #[derive(Clone, Copy, Debug)]
+    enum Lie {
+        StatOtherPath,
+        StatUnnormalised,
+        ListOutside,
+        ListGrandchild,
+        ListTwice,
+        WalkOutside,
+        WalkItself,
+        WalkTooMany,
+        ReadTooMuch,
+        WriteWrongSize,
+        WriteOtherPath,
+        DirectoryWithSize,
+    }
+
+    /// A memory volume that lies in one way.
+    struct Liar(MemoryVolume, Lie);
+
+    impl Volume for Liar {
+        fn stat(&self, path: &str) -> Result<Entry> {
+            let mut e = self.0.stat(path)?;
+            match self.1 {
+                Lie::StatOtherPath => e.path = "/elsewhere".into(),
+                Lie::StatUnnormalised => e.path = format!("{path}/../x"),
+                Lie::DirectoryWithSize if e.is_dir() => e.size = 7,
+                _ => {}
+            }
+            Ok(e)
+        }
+        fn list(&self, path: &str) -> Result<Vec<Entry>> {
+            let mut v = self.0.list(path)?;
+            match self.1 {
+                Lie::ListOutside => v.push(Entry::file("/etc/passwd", 1, None)),
+                Lie::ListGrandchild => v.push(Entry::file(format!("{path}/a/b/c"), 1, None)),
+                Lie::ListTwice => v.push(v[0].clone()),
+                _ => {}
+            }
+            Ok(v)
+        }
+        fn walk(&self, path: &str, max: usize) -> Result<Walk> {
+            let mut w = self.0.walk(path, max)?;
+            match self.1 {
+                Lie::WalkOutside => w.entries.push(Entry::file("/outside/secret", 1, None)),
+                Lie::WalkItself => w.entries.push(Entry::directory(path, None)),
+                Lie::WalkTooMany => {
+                    let extra: Vec<Entry> = (0..=max.min(10_000))
+                        .map(|i| Entry::file(format!("{path}/f{i}"), 1, None))
+                        .collect();
+                    w.entries.extend(extra);
+                }
+                _ => {}
+            }
+            Ok(w)
+        }
+        fn read(&self, path: &str, offset: u64, len: u64) -> Result<Vec<u8>> {
+            let mut d = self.0.read(path, offset, len)?;
+            if let Lie::ReadTooMuch = self.1 {
+                d.extend(std::iter::repeat_n(b'x', 1024));
+            }
+            Ok(d)
+        }
+        fn write(&self, path: &str, content: &[u8], options: &WriteOptions) -> Result<Entry> {
+            let mut e = self.0.write(path, content, options)?;
+            match self.1 {
+                Lie::WriteWrongSize => e.size += 1,
+                Lie::WriteOtherPath => e.path = "/other".into(),
+                _ => {}
+            }
+            Ok(e)
+        }
+        fn delete(&self, path: &str, recursive: bool) -> Result<()> {
+            self.0.delete(path, recursive)
+        }
+        fn rename(&self, from: &str, to: &str, overwrite: bool) -> Result<()> {
+            self.0.rename(from, to, overwrite)
+        }
+    }
+
+    fn liar(lie: Lie) -> Checked<Liar> {
+        let m = MemoryVolume::new();
+        m.insert("/d/a.txt", "alpha\n").insert("/d/sub/b.txt", "beta\n");
+        Checked::new(Liar(m, lie))
+    }
+
+    /// Each lie, the call that meets it, and what the refusal must say.
+    #[test]
+    fn every_broken_answer_is_a_backend_error_naming_it() {
+        type Call = fn(&Checked<Liar>) -> Result<()>;
+        let cases: &[(Lie, Call, &str)] = &[
+            (
+                Lie::StatOtherPath,
+                |v| v.stat("/d/a.txt").map(drop),
+                "returned an entry for '/elsewhere'",
+            ),
+            (
+                Lie::StatUnnormalised,
+                |v| v.stat("/d").map(drop),
+                "\"/d/../x\" is not absolute and normalised",
+            ),
+            (
+                Lie::ListOutside,
+                |v| v.list("/d").map(drop),
+                "'/etc/passwd', which is not a direct child of '/d'",
+            ),
+            (
+                Lie::ListGrandchild,
+                |v| v.list("/d").map(drop),
+                "'/d/a/b/c', which is not a direct child",
+            ),
+            (Lie::ListTwice, |v| v.list("/d").map(drop), "returned '/d/a.txt' twice"),
+            (
+                Lie::WalkOutside,
+                |v| v.walk("/d", 100).map(drop),
+                "'/outside/secret', which is not beneath '/d'",
+            ),
+            (Lie::WalkItself, |v| v.walk("/d", 100).map(drop), "'/d', which is not beneath '/d'"),
+            (Lie::WalkTooMany, |v| v.walk("/d", 3).map(drop), "when at most 3 were asked for"),
+            (
+                Lie::ReadTooMuch,
+                |v| v.read("/d/a.txt", 0, 4).map(drop),
+                "returned 1028 bytes from offset 0 when at most 4",
+            ),
+            (
+                Lie::WriteWrongSize,
+                |v| v.write("/n.txt", b"abc", &WriteOptions::default()).map(drop),
+                "a size of 4 bytes after writing 3 bytes",
+            ),
+            (
+                Lie::WriteOtherPath,
+                |v| v.write("/n.txt", b"abc", &WriteOptions::default()).map(drop),
+                "returned an entry for '/other'",
+            ),
+            (Lie::DirectoryWithSize, |v| v.stat("/d").map(drop), "the directory '/d' with size 7"),
+        ];
+        for (lie, call, says) in cases {
+            let e = call(&liar(*lie)).expect_err(&format!("{lie:?} must be refused"));
+            assert_eq!(e.kind(), ErrorKind::Backend, "{lie:?}: {e}");
+            let m = e.to_string();
+            assert!(m.contains("the volume broke its contract"), "{lie:?}: {m}");
+            assert!(m.contains(says), "{lie:?}: {m}");
+        }
+    }
+
+    /// An honest volume passes every check unchanged.
+    #[test]
+    fn honest_answers_pass() {
+        let m = MemoryVolume::new();
+        m.insert("/d/a.txt", "alpha\n").insert("/d/sub/b.txt", "beta\n");
+        let v = Checked::new(m.clone());
+        assert_eq!(v.stat("/d/a.txt").unwrap(), m.stat("/d/a.txt").unwrap());
+        assert_eq!(v.list("/d").unwrap(), m.list("/d").unwrap());
+        assert_eq!(v.list("/").unwrap(), m.list("/").unwrap());
+        assert_eq!(v.walk("/", 100).unwrap(), m.walk("/", 100).unwrap());
+        assert_eq!(v.walk("/d", 1).unwrap(), m.walk("/d", 1).unwrap());
+        assert_eq!(v.read("/d/a.txt", 2, 100).unwrap(), b"pha\n");
+        assert_eq!(v.write("/n.txt", b"abc", &WriteOptions::default()).unwrap().size, 3);
+    }
+
+    /// Through a whole session: each tool meeting a lie fails with a typed error and
+    /// the session keeps serving its honest mount.
+    #[test]
+    fn a_lying_mount_fails_its_calls_and_the_session_goes_on() {
+        use serde_json::json;
+        for lie in [Lie::ListOutside, Lie::WalkOutside, Lie::ReadTooMuch, Lie::WriteWrongSize] {
+            let mut s = crate::session::Session::new(Default::default());
+            s.mount("/bad", Box::new(liar(lie)), 0, false).unwrap();
+            let good = MemoryVolume::new();
+            good.insert("/ok.txt", "fine\n");
+            s.mount("/good", Box::new(good), 0, false).unwrap();
+            let call = match lie {
+                Lie::ListOutside => ("filestore_ls", json!({"path": "/bad/d"})),
+                Lie::WalkOutside => ("filestore_glob", json!({"pattern": "**", "path": "/bad/d"})),
+                Lie::ReadTooMuch => ("filestore_read", json!({"path": "/bad/d/a.txt"})),
+                _ => ("filestore_write", json!({"path": "/bad/n.txt", "content": "abc"})),
+            };
+            let e = s.call(call.0, &call.1).expect_err(&format!("{lie:?}"));
+            assert_eq!(e.kind(), ErrorKind::Backend, "{lie:?}: {e}");
+            assert!(e.to_string().starts_with("/bad/"), "{lie:?}: names the virtual path: {e}");
+            let out = s.call("filestore_read", &json!({"path": "/good/ok.txt"})).unwrap();
+            assert!(out.text.contains("fine"), "{lie:?}");
+        }
+    }
+}

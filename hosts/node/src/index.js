@@ -1,0 +1,362 @@
+// filestore for Node.js: the filestore WebAssembly component (the exact one the
+// `filestore` binary runs) hosted in JavaScript through jco.
+//
+//   filestore component -o filestore.wasm
+//   npx jco transpile filestore.wasm --instantiation sync -o gen
+//
+// then `Filestore.load('gen')` and one `session()` per conversation. Volumes and
+// tool handlers are plain JS objects and functions; see README.md, "Embedding".
+
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+import { FilestoreError, ToolError } from './errors.js';
+import { WitVolume } from './guard.js';
+import { MemoryVolume } from './memory.js';
+import { ToolHost } from './tools.js';
+import { wasiImports, GuestExit } from './wasi.js';
+
+export { ERROR_KINDS, FilestoreError, ToolError, VolumeError } from './errors.js';
+export { DirVolume } from './dir.js';
+export { MAX_READ_CALL_BYTES } from './guard.js';
+export { MemoryVolume } from './memory.js';
+export { ToolHost } from './tools.js';
+
+/** Where the component keeps stored tool results (a read-only in-memory mount). */
+export const RESULTS_MOUNT = '/tool_calls';
+
+const BUILTIN = new Set([
+  'filestore_ls',
+  'filestore_read',
+  'filestore_glob',
+  'filestore_grep',
+  'filestore_tree',
+  'filestore_write',
+  'filestore_edit',
+  'filestore_delete',
+  'filestore_move',
+  'filestore_mkdir',
+]);
+
+/** The WIT package this host implements (`filestore component --wit` writes it). */
+export const PACKAGE = 'filestore:component@0.4.0';
+
+/** The tool-results mount a session with configured tools needs: in memory, read-only. */
+export function resultsMount() {
+  return { point: RESULTS_MOUNT, volume: new MemoryVolume(), readOnly: true };
+}
+
+/**
+ * The loaded component: core modules compiled once, instantiated once per session.
+ * Sessions are isolated instances: a trap in one (a guest panic, `exit`, a stack
+ * overflow) poisons that session only.
+ */
+export class Filestore {
+  /**
+   * Loads the output of `jco transpile filestore.wasm --instantiation sync -o DIR`
+   * (an ES module, hence the promise); sessions are then created synchronously.
+   * @param {string} dir the transpiled directory (holds `filestore.js` and its `*.wasm`)
+   * @returns {Promise<Filestore>}
+   */
+  static load(dir) {
+    const abs = resolve(dir);
+    return import(pathToFileURL(join(abs, 'filestore.js')).href).then((mod) => new Filestore(abs, mod));
+  }
+
+  /** Use {@link Filestore.load}. */
+  constructor(dir, mod) {
+    this.dir = dir;
+    this.mod = mod;
+    this.modules = new Map();
+    this.nextId = 1;
+  }
+
+  coreModule(name) {
+    let m = this.modules.get(name);
+    if (!m) {
+      m = new WebAssembly.Module(readFileSync(join(this.dir, name)));
+      this.modules.set(name, m);
+    }
+    return m;
+  }
+
+  /**
+   * A new session (one per conversation): its own component instance over `mounts`.
+   * @param {object} options
+   * @param {Array<{point: string, volume: object, priority?: number, readOnly?: boolean}>} options.mounts
+   * @param {ToolHost} [options.tools] runs configured tools (default: none)
+   * @param {object} [options.limits] component limits (`readTokens`, `fileBytes`,
+   *   `regexBytes`, `walkEntries`, `grepRecords`, `writeBytes`); absent: defaults
+   * @param {string} [options.id] the session id tool handlers see
+   * @returns {Session}
+   */
+  session({ mounts = [], tools = new ToolHost(), limits = {}, id } = {}) {
+    checkMounts(mounts);
+    return new Session(this, { mounts, tools, limits, id: id ?? `session-js-${process.pid}-${this.nextId++}` });
+  }
+}
+
+/** Refuses mounts that would break a promise, as the Rust host's `check_mounts`. */
+function checkMounts(mounts) {
+  const results = mounts.find((m) => m.point === RESULTS_MOUNT && !m.volume.keepsEntryMetadata?.());
+  if (results) {
+    throw new FilestoreError(
+      'invalid-argument',
+      `the mount at '${results.point}' holds tool results, which must stay read-only with their attributes; this volume cannot keep entry metadata (a directory cannot), so agents could edit stored results. Use an in-memory volume there`,
+    );
+  }
+  for (const ro of mounts.filter((m) => m.readOnly)) {
+    const a = ro.volume.identity?.();
+    if (!a) continue;
+    for (const rw of mounts.filter((m) => !m.readOnly)) {
+      const b = rw.volume.identity?.();
+      if (b && a.storage === b.storage && b.root.every((t, i) => a.root[i] === t) && a.root.length >= b.root.length) {
+        throw new FilestoreError(
+          'invalid-argument',
+          `the read-only mount at '${ro.point}' lies inside the storage of the writable mount at '${rw.point}', through which its files could be changed; mount '${rw.point}' read-only too, or choose roots that do not contain each other`,
+        );
+      }
+    }
+  }
+}
+
+/**
+ * Runs `f` with `WebAssembly.promising` defined as the identity when the runtime
+ * lacks it (Node 20, 22 without JSPI). jco's generated instantiation wraps some 60
+ * exports in `try { WebAssembly.promising(...) } catch {}` for its async mode; without
+ * the function each of those throws a `TypeError` whose message V8 renders by
+ * re-parsing the (20,000-line) enclosing function — 200 ms per session. The wrapped
+ * values are only used by jco's async mode, which this host does not use.
+ */
+function withPromisingStub(f) {
+  if (typeof WebAssembly.promising === 'function') return f();
+  WebAssembly.promising = (fn) => fn;
+  try {
+    return f();
+  } finally {
+    delete WebAssembly.promising;
+  }
+}
+
+const u64 = (v) => (v === undefined ? undefined : BigInt(v));
+
+/**
+ * One sandboxed filestore: a component instance with its mounts. Calls are
+ * synchronous. Errors are {@link FilestoreError}s; one of kind `trap` poisons the
+ * session (later calls refuse): {@link Session#close} it and open another.
+ */
+export class Session {
+  constructor(fs, { mounts, tools, limits, id }) {
+    /** The session id tool handlers see. */
+    this.id = id;
+    this.poisoned = undefined;
+    this.closed = false;
+    this.tools = tools;
+    this.sources = new Map();
+    this.wasi = wasiImports();
+    const imports = {
+      ...this.wasi.imports,
+      'filestore:component/types': {},
+      'filestore:component/volume': { Volume: WitVolume },
+      'filestore:component/tool-host': tools.imports(id, () => this.sources),
+    };
+    this.exports = this.guard(() => withPromisingStub(() => fs.mod.instantiate((name) => fs.coreModule(name), imports)));
+    const witMounts = mounts.map((m) => ({
+      point: m.point,
+      volume: new WitVolume(m.volume),
+      priority: m.priority ?? 0,
+      readOnly: Boolean(m.readOnly),
+    }));
+    const witLimits = {
+      readTokens: limits.readTokens,
+      fileBytes: u64(limits.fileBytes),
+      regexBytes: limits.regexBytes,
+      walkEntries: limits.walkEntries,
+      grepRecords: limits.grepRecords,
+      writeBytes: u64(limits.writeBytes),
+    };
+    this.handle = this.guard(() => this.exports.filestore.Session.create(witMounts, witLimits));
+  }
+
+  /** Runs `f` against the instance, turning every failure into a typed error. */
+  guard(f) {
+    if (this.closed) throw new Error(`session ${this.id} is closed`);
+    if (this.poisoned !== undefined) {
+      throw new FilestoreError('trap', `session is unusable after an earlier trap (${this.poisoned}); create a new session`);
+    }
+    try {
+      return f();
+    } catch (e) {
+      if (e && typeof e === 'object' && 'payload' in e) {
+        const p = e.payload;
+        if (p && typeof p.tag === 'string' && typeof p.val === 'string') throw new FilestoreError(p.tag, p.val);
+        throw e; // a list of configuration errors: the caller unpacks it
+      }
+      let why = e instanceof GuestExit ? e.message : e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+      const stderr = this.wasi.stderrText().trim();
+      if (stderr) why += ` (the component wrote: ${stderr.split('\n').slice(-3).join(' | ')})`;
+      this.poisoned = why;
+      throw new FilestoreError('trap', `sandbox trap: ${why}`);
+    }
+  }
+
+  /**
+   * Runs a tool by name with JSON arguments: `{json, text}`. Filestore tools
+   * (`filestore_read`...) run in the component; any other name is invoked like
+   * {@link Session#invoke} with no call id, and a failed invocation throws.
+   */
+  call(tool, args = {}) {
+    if (!BUILTIN.has(tool)) {
+      const out = this.invoke(tool, args);
+      if (out.status === 'failed' && out.error) throw new FilestoreError(out.error.kind, out.error.message);
+      return { json: out.envelope, text: out.text };
+    }
+    const out = this.guard(() => this.handle.call(tool, JSON.stringify(args)));
+    return { json: JSON.parse(out.json), text: out.text };
+  }
+
+  /** Metadata of one path (the WIT entry, sizes as bigint). */
+  stat(path) {
+    return this.guard(() => this.handle.stat(path));
+  }
+
+  /** The filestore tools this session offers (MCP tool specs). */
+  toolSpecs() {
+    return JSON.parse(this.guard(() => this.handle.toolSpecs()));
+  }
+
+  /**
+   * Loads configuration files (`[{name, text}]`, MCP Toolbox tools.yaml) as the
+   * session's configured tools; resolves the sources of the tools the tool host runs.
+   * Returns the report; throws a {@link ConfigErrors} listing every located error.
+   *
+   * `variables` are the values of `${NAME}` references in names, descriptions,
+   * titles and toolset members (what agents see; the component substitutes them).
+   * Pass only what agents may see: never the whole environment. Sources are resolved
+   * here, by the tool host, and never enter the component.
+   * @param {Array<{name: string, text: string}>} files
+   * @param {{variables?: Record<string, string>}} [options]
+   */
+  loadConfig(files, { variables = {} } = {}) {
+    const vars = Object.entries(variables).map(([name, value]) => ({ name, value: String(value) }));
+    const check = this.configCall(() => this.exports.tools.checkConfig(files, vars));
+    try {
+      this.sources = this.tools.resolveSources(check);
+    } catch (e) {
+      if (e instanceof ToolError) throw new FilestoreError(e.kind, e.message);
+      throw e;
+    }
+    return this.configCall(() => this.exports.tools.loadConfig(this.handle, files, vars));
+  }
+
+  /** The prompts of the loaded configuration (`[{name, description, arguments}]`). */
+  listPrompts() {
+    return this.guard(() => this.exports.tools.listPrompts(this.handle));
+  }
+
+  /** A prompt's messages (`[{role, content}]`) for `args`. */
+  getPrompt(name, args = {}) {
+    return this.guard(() => this.exports.tools.getPrompt(this.handle, name, JSON.stringify(args)));
+  }
+
+  configCall(f) {
+    try {
+      return this.guard(f);
+    } catch (e) {
+      if (e && Array.isArray(e.payload)) throw new ConfigErrors(e.payload);
+      throw e;
+    }
+  }
+
+  /** Selects the exposed toolset (`undefined`: every configured tool). */
+  selectToolset(toolset) {
+    this.guard(() => this.exports.tools.selectToolset(this.handle, toolset));
+  }
+
+  /** Every tool the session offers (MCP specs), for `toolset` or the selected one. */
+  listTools(toolset) {
+    return JSON.parse(this.guard(() => this.exports.tools.listTools(this.handle, toolset)));
+  }
+
+  /** Grows whenever the tool list changes. */
+  toolsVersion() {
+    return Number(this.guard(() => this.exports.tools.toolsVersion(this.handle)));
+  }
+
+  /** The filestore block of a system prompt (tools, tree, skills). */
+  systemPrompt(maxDepth, maxFilesPerFolder) {
+    return this.guard(() => this.exports.tools.systemPrompt(this.handle, maxDepth, maxFilesPerFolder));
+  }
+
+  /** Resolves agent tool refs (array) and registers provider tools. */
+  resolveRefs(refs) {
+    return JSON.parse(this.guard(() => this.exports.tools.resolveRefs(this.handle, JSON.stringify(refs))));
+  }
+
+  /** Sets the offloading threshold in estimated tokens. */
+  setOffloadTokens(tokens) {
+    this.guard(() => this.exports.tools.setOffloadTokens(this.handle, tokens));
+  }
+
+  /**
+   * Invokes any tool with a call id and verified claims: `{status, envelope, text,
+   * error?: {kind, message}, approvalId?, resultPath?, offloaded}`. A tool's failure
+   * is `status: 'failed'`, not an exception.
+   */
+  invoke(name, args = {}, { toolCallId, claims } = {}) {
+    const ctx = { toolCallId, claims: claims === undefined ? '{}' : JSON.stringify(claims) };
+    return outcome(this.guard(() => this.exports.tools.invoke(this.handle, name, JSON.stringify(args), ctx)));
+  }
+
+  /** Runs a call that was waiting for approval. */
+  approve(approvalId) {
+    return outcome(this.guard(() => this.exports.tools.approve(this.handle, approvalId)));
+  }
+
+  /** Drops a call that was waiting for approval (nothing runs). */
+  reject(approvalId) {
+    this.guard(() => this.exports.tools.reject(this.handle, approvalId));
+  }
+
+  /** Ends the session: drops the component's session and the instance. */
+  close() {
+    if (this.closed) return;
+    try {
+      if (this.poisoned === undefined) this.handle?.[Symbol.dispose]?.();
+    } catch {
+      // A trapped instance cannot run destructors; it is dropped whole.
+    }
+    this.closed = true;
+    this.handle = undefined;
+    this.exports = undefined;
+  }
+
+  /** `using session = fs.session(...)` closes it at the end of the block. */
+  [Symbol.dispose]() {
+    this.close();
+  }
+}
+
+function outcome(o) {
+  return {
+    status: o.status,
+    envelope: JSON.parse(o.envelope),
+    text: o.text,
+    error: o.error ? { kind: o.error.tag, message: o.error.val } : undefined,
+    approvalId: o.approvalId,
+    resultPath: o.resultPath,
+    offloaded: o.offloaded,
+  };
+}
+
+/** Every located error of a configuration that did not load. */
+export class ConfigErrors extends Error {
+  constructor(errors) {
+    super(errors.map((e) => e.rendered).join('\n'));
+    this.name = 'ConfigErrors';
+    /** `[{file, document, line, column, field, kind, message, rendered}]`. */
+    this.errors = errors;
+  }
+}
+

@@ -1,0 +1,239 @@
+"""The Python host (wasmtime-py) against the shared contract suite, a misbehaving
+volume and the README's Python snippet.
+
+Run by tests/integration/python_host.rs, which writes the component with the real
+binary (FILESTORE_COMPONENT) and the Rust host's answers (FILESTORE_RUST_ANSWERS);
+this host's answers go to FILESTORE_PY_ANSWERS for that test to count. The suite's
+memory-backend cases run here (the Python host ships no directory volume).
+"""
+
+import json
+import os
+import subprocess
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from filestore_host import (  # noqa: E402
+    ConfigErrors, Filestore, FilestoreError, MemoryVolume, ToolError, ToolHost, VolumeError,
+)
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+
+
+def read(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
+SUITE = json.loads(read(os.environ.get("FILESTORE_SUITE", os.path.join(ROOT, "tests/contract/suite.json"))))
+_FS = None
+
+
+def filestore() -> Filestore:
+    global _FS
+    if _FS is None:
+        _FS = Filestore(os.environ["FILESTORE_COMPONENT"])
+    return _FS
+
+
+def content(spec):
+    if isinstance(spec, str):
+        return spec.encode("utf-8")
+    if "hex" in spec:
+        return bytes.fromhex(spec["hex"])
+    if "lines" in spec:
+        return "".join(f"{spec['lines']}{i}\n" for i in range(1, spec["count"] + 1)).encode("utf-8")
+    if "repeat" in spec:
+        return (spec["repeat"] * spec["times"] + spec.get("then", "")).encode("utf-8")
+    raise ValueError(f"no memory form for {spec}")
+
+
+def suite_tools() -> ToolHost:
+    def echo(req):
+        src = req["source"]
+        return {"tool": req["tool_name"], "arguments": req["arguments"], "positional": req["positional"],
+                "statement": req["statement"], "source_type": src["type"] if src else None,
+                "endpoint": src["fields"].get("endpoint") if src else None}
+
+    def fail(req):
+        raise ToolError("not-found", "no such row")
+
+    def bulk(req):
+        return {"rows": [{"i": i, "text": f"row {i} of the bulky result"} for i in range(1, 201)]}
+
+    return ToolHost(handlers={"echo": echo, "fail": fail, "bulk": bulk}, env={})
+
+
+def normalise(v):
+    if isinstance(v, list):
+        return [normalise(x) for x in v]
+    if isinstance(v, dict):
+        return {k: ("<recent>" if k == "modified_ms" and isinstance(x, int) and not isinstance(x, bool)
+                    and x >= SUITE["recent_ms"] else normalise(x)) for k, x in v.items()}
+    return v
+
+
+def answer(s, step):
+    try:
+        if "call" in step:
+            o = s.call(step["call"], step["args"])
+            return {"json": o["json"], "text": o["text"]}
+        op, arg = next(iter(step.items()))
+        if op == "tool_specs":
+            return {"json": s.tool_specs()}
+        if op == "list_tools":
+            return {"json": s.list_tools()}
+        if op == "tools_version":
+            return {"json": s.tools_version()}
+        if op == "system_prompt":
+            return {"text": s.system_prompt(arg[0], arg[1])}
+        if op == "load_config":
+            try:
+                r = s.load_config(arg)
+            except ConfigErrors as e:
+                return {"config_errors": e.errors}
+            return {"rendered": r.rendered, "v2_yaml": getattr(r, "v2-yaml"),
+                    "tools": [{"name": t.name, "type": getattr(t, "tool-type"), "runnable": t.runnable} for t in r.tools]}
+        if op == "invoke":
+            return s.invoke(arg, step["args"], tool_call_id=step.get("tool_call_id"), claims=step.get("claims"))
+        if op == "approve":
+            return s.approve(arg)
+        if op == "reject":
+            s.reject(arg)
+            return {"ok": True}
+        if op == "select_toolset":
+            s.select_toolset(arg)
+            return {"ok": True}
+        if op == "set_offload_tokens":
+            s.set_offload_tokens(arg)
+            return {"ok": True}
+        raise ValueError(f"unknown step {op}")
+    except FilestoreError as e:
+        return {"error": {"kind": e.kind, "message": e.message}}
+
+
+class ContractSuite(unittest.TestCase):
+    def test_memory_cases_match_the_rust_host(self):
+        rust = None
+        if os.environ.get("FILESTORE_RUST_ANSWERS"):
+            rust = json.loads(read(os.environ["FILESTORE_RUST_ANSWERS"]))
+        mine = []
+        for case in SUITE["cases"]:
+            if "memory" not in case["backends"]:
+                continue
+            mounts = [{"point": m["point"], "priority": m.get("priority", 0), "read_only": bool(m.get("read_only")),
+                       "volume": MemoryVolume({p: content(c) for p, c in SUITE["fixtures"][m["fixture"]].items()})}
+                      for m in case["mounts"]]
+            s = filestore().session(mounts, tools=suite_tools())
+            answers = [normalise(answer(s, step)) for step in case["steps"]]
+            s.close()
+            mine.append({"case": case["name"], "backend": "memory", "answers": answers})
+            if rust is not None:
+                want = next(r for r in rust if r["case"] == case["name"] and r["backend"] == "memory")
+                for i, (got, exp) in enumerate(zip(answers, want["answers"])):
+                    with self.subTest(case=case["name"], step=i + 1):
+                        self.assertEqual(got, exp)
+        if os.environ.get("FILESTORE_PY_ANSWERS"):
+            with open(os.environ["FILESTORE_PY_ANSWERS"], "w") as f:
+                json.dump(mine, f)
+        self.assertGreater(len(mine), 10)
+
+
+def liar(lie):
+    m = MemoryVolume({"/d/a.txt": "alpha\n"})
+
+    class Liar:
+        def __getattr__(self, name):
+            return getattr(m, name)
+
+    v = Liar()
+    if lie == "list-outside":
+        v.list = lambda p: m.list(p) + [{"path": "/../etc/passwd", "kind": "file", "size": 1}]
+    elif lie == "stat-other-path":
+        v.stat = lambda p: {**m.stat(p), "path": "/elsewhere.txt"}
+    elif lie == "read-too-much":
+        v.read = lambda p, o, n: m.read(p, o, n) + b"x" * (n + 1)
+    elif lie == "write-wrong-size":
+        v.write = lambda p, c, o: {**m.write(p, c, o), "size": 10**12}
+    elif lie == "negative-size":
+        v.stat = lambda p: {**m.stat(p), "size": -1}
+    elif lie == "raises":
+        def boom(*a):
+            raise ZeroDivisionError("division by zero")
+        v.read = boom
+    elif lie == "raises-oserror":
+        def nope(*a):
+            raise FileNotFoundError(2, "No such file", "/srv/secret/host/path")
+        v.read = nope
+    elif lie == "unknown-kind":
+        def odd(p):
+            raise VolumeError("exploded", "kaboom")
+        v.stat = odd
+    elif lie == "returns-none":
+        v.stat = lambda p: None
+    return v
+
+
+class MisbehavingVolume(unittest.TestCase):
+    CASES = {
+        "list-outside": ("filestore_ls", {"path": "/bad/d"}, "is not absolute and normalised"),
+        "stat-other-path": ("filestore_read", {"path": "/bad/d/a.txt"}, "returned an entry for '/elsewhere.txt'"),
+        "read-too-much": ("filestore_read", {"path": "/bad/d/a.txt"}, "bytes were returned when at most"),
+        "write-wrong-size": ("filestore_write", {"path": "/bad/n.txt", "content": "abc"}, "after writing 3 bytes"),
+        "negative-size": ("filestore_read", {"path": "/bad/d/a.txt"}, "field 'the entry.size' is -1"),
+        "raises": ("filestore_read", {"path": "/bad/d/a.txt"}, "the volume's read raised ZeroDivisionError"),
+        "raises-oserror": ("filestore_read", {"path": "/bad/d/a.txt"}, "FileNotFoundError (errno 2)"),
+        "unknown-kind": ("filestore_read", {"path": "/bad/d/a.txt"}, "unknown kind \"exploded\""),
+        "returns-none": ("filestore_read", {"path": "/bad/d/a.txt"}, "the entry is None"),
+    }
+
+    def test_every_misbehaviour_is_a_typed_error_and_the_session_goes_on(self):
+        for lie, (tool, args, says) in self.CASES.items():
+            with self.subTest(lie=lie):
+                s = filestore().session([{"point": "/bad", "volume": liar(lie)},
+                                         {"point": "/good", "volume": MemoryVolume({"/ok.txt": "fine\n"})}])
+                with self.assertRaises(FilestoreError) as cm:
+                    s.call(tool, args)
+                e = cm.exception
+                self.assertEqual(e.kind, "backend", e.message)
+                self.assertIn(says, e.message)
+                self.assertTrue(e.message.startswith("/bad"), e.message)
+                self.assertNotIn("/srv/secret", e.message)
+                self.assertIsNone(s.poisoned)
+                self.assertEqual(s.call("filestore_read", {"path": "/good/ok.txt"})["json"]["text"], "     1\tfine\n")
+                s.close()
+
+    def test_a_deadline_poisons_one_session_only(self):
+        fs = Filestore(os.environ["FILESTORE_COMPONENT"], deadline_s=0.2)
+        a = fs.session([{"point": "/w", "volume": MemoryVolume({"/a.txt": "a\n"})}])
+        b = fs.session([{"point": "/w", "volume": MemoryVolume({"/b.txt": "b\n"})}])
+        spin = a.instance.get_func(a.store, a.instance.get_export_index(
+            a.store, "spin", a.instance.get_export_index(a.store, "filestore:component/diagnostics@0.4.0")))
+        with self.assertRaises(FilestoreError) as cm:
+            a._call(spin, 2**64 - 1)
+        self.assertEqual(cm.exception.kind, "trap")
+        self.assertIn("deadline", cm.exception.message)
+        with self.assertRaises(FilestoreError) as cm:
+            a.call("filestore_read", {"path": "/w/a.txt"})
+        self.assertIn("unusable after an earlier trap", cm.exception.message)
+        self.assertEqual(b.call("filestore_read", {"path": "/w/b.txt"})["json"]["total_lines"], 1)
+
+
+class ReadmeSnippet(unittest.TestCase):
+    def test_the_readme_python_snippet_is_this_file_and_runs(self):
+        example = read(os.path.join(HERE, "example.py"))
+        readme = read(os.path.join(ROOT, "README.md"))
+        blocks = [b.split("\n", 1)[1] for b in readme.split("```python")[1:]]
+        self.assertIn(example, [b[: len(example)] for b in blocks], "README's ```python block must be hosts/python/example.py")
+        out = subprocess.run([sys.executable, os.path.join(HERE, "example.py"), os.environ["FILESTORE_COMPONENT"]],
+                             capture_output=True, text=True, cwd=HERE, timeout=600)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertIn("error[read-only]: /notes/todo.md: this volume is frozen", out.stdout)
+        self.assertIn('"sky": "clear"', out.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,95 @@
+//! The Python host (`hosts/python/`): the component the `filestore` binary writes,
+//! run by wasmtime-py's component API with Python volumes and tool handlers.
+//!
+//! wasmtime-py (pinned in `hosts/python/requirements.txt`) is installed on first use
+//! into a virtual environment outside the clone (`$FILESTORE_WASMTIME_PY_VENV`, else
+//! `~/.cache/filestore/wasmtime-py-<hash of requirements.txt>`), as `mcp.rs` does for
+//! the MCP SDK. The Python tests run the shared suite's memory-backend cases (answers
+//! must equal the Rust host's), a misbehaving Python volume, a deadline that poisons
+//! one session only, and the README's Python snippet.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use sha2::{Digest, Sha256};
+
+use crate::contract::{compare, repo_root, rust_answers, suite_path};
+
+const BIN: &str = env!("CARGO_BIN_EXE_filestore");
+
+/// The venv's python, created with the pinned wasmtime when missing.
+fn python() -> PathBuf {
+    let req_file = repo_root().join("hosts/python/requirements.txt");
+    let req = std::fs::read(&req_file).expect("hosts/python/requirements.txt");
+    let key: String = Sha256::digest(&req)[..6].iter().map(|b| format!("{b:02x}")).collect();
+    let venv =
+        std::env::var_os("FILESTORE_WASMTIME_PY_VENV").map(PathBuf::from).unwrap_or_else(|| {
+            PathBuf::from(std::env::var_os("HOME").expect("HOME"))
+                .join(format!(".cache/filestore/wasmtime-py-{key}"))
+        });
+    let py = venv.join("bin/python");
+    let ready = |py: &PathBuf| {
+        py.exists()
+            && Command::new(py)
+                .args(["-c", "import wasmtime.component"])
+                .status()
+                .is_ok_and(|s| s.success())
+    };
+    if !ready(&py) {
+        let ok = Command::new("python3")
+            .args(["-m", "venv"])
+            .arg(&venv)
+            .status()
+            .is_ok_and(|s| s.success());
+        assert!(ok, "python3 -m venv {} failed (is python3-venv installed?)", venv.display());
+        let ok = Command::new(&py)
+            .args(["-m", "pip", "install", "--quiet", "-r"])
+            .arg(&req_file)
+            .status()
+            .is_ok_and(|s| s.success());
+        assert!(ok, "pip install -r {} into {} failed", req_file.display(), venv.display());
+        assert!(ready(&py), "wasmtime.component is still not importable from {}", py.display());
+    }
+    py
+}
+
+#[test]
+fn python_host_matches_the_rust_host_on_the_shared_suite() {
+    let tmp = tempfile::tempdir().unwrap();
+    let wasm = tmp.path().join("filestore.wasm");
+    let out = Command::new(BIN)
+        .args(["component", "-o"])
+        .arg(&wasm)
+        .output()
+        .expect("running filestore component");
+    assert!(out.status.success(), "filestore component: {}", String::from_utf8_lossy(&out.stderr));
+    let rust = rust_answers();
+    let rust_file = tmp.path().join("rust-answers.json");
+    std::fs::write(&rust_file, rust.to_string()).unwrap();
+    let py_file = tmp.path().join("python-answers.json");
+    let out = Command::new(python())
+        .args(["-m", "unittest", "-v", "test_contract"])
+        .current_dir(repo_root().join("hosts/python"))
+        .env("FILESTORE_COMPONENT", &wasm)
+        .env("FILESTORE_SUITE", suite_path())
+        .env("FILESTORE_RUST_ANSWERS", &rust_file)
+        .env("FILESTORE_PY_ANSWERS", &py_file)
+        .env("PYTHONWARNINGS", "ignore::ResourceWarning")
+        .output()
+        .expect("running python");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    for line in stderr.lines().filter(|l| l.contains(" ... ") || l.starts_with("Ran ")) {
+        eprintln!("{line}");
+    }
+    assert!(out.status.success(), "the Python host tests failed:\n{stderr}");
+    let py: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&py_file).expect("the Python answers"))
+            .expect("JSON answers");
+    let memory_only = serde_json::Value::Array(
+        rust.as_array().unwrap().iter().filter(|c| c["backend"] == "memory").cloned().collect(),
+    );
+    let (same, total, diffs) = compare(&memory_only, &py);
+    assert!(diffs.is_empty(), "the Python host answered differently:\n{}", diffs.join("\n"));
+    assert!(total > 200, "the suite's memory cases have {total} answers; expected all of them");
+    eprintln!("python host: {same} of {total} answers identical to the Rust host's");
+}
