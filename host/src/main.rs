@@ -124,6 +124,90 @@ struct ServeArgs {
     /// e.g. https://app.example.com. Other origins get 403.
     #[arg(long = "allowed-origin", value_name = "ORIGIN")]
     allowed_origins: Vec<String>,
+    #[command(flatten)]
+    auth: AuthArgs,
+}
+
+/// Authentication of `serve --http` (README, "Serving many users").
+#[derive(clap::Args)]
+struct AuthArgs {
+    /// Accept JWTs from this issuer (`iss`); their keys come from --auth-jwks, else
+    /// from the issuer's OpenID configuration (`{ISSUER}/.well-known/openid-configuration`).
+    #[arg(long, value_name = "URL")]
+    auth_issuer: Option<String>,
+    /// The issuer's keys: a JWKS file or an http(s) URL.
+    #[arg(long, value_name = "FILE|URL", requires = "auth_issuer")]
+    auth_jwks: Option<String>,
+    /// This server's resource URL, the audience (`aud`) tokens must name and what the
+    /// Protected Resource Metadata announces. Default: http://ADDR/mcp as bound.
+    #[arg(long, value_name = "URL")]
+    auth_resource: Option<String>,
+    /// The audience tokens must name, when not the resource URL (e.g. a Toolbox
+    /// `generic` auth service's `audience`).
+    #[arg(long, value_name = "AUD")]
+    auth_audience: Option<String>,
+    /// Static bearer tokens: a JSON file {"tokens": [{"token", "sub", "claims"}]}.
+    #[arg(long, value_name = "FILE")]
+    auth_tokens: Option<std::path::PathBuf>,
+    /// Serve without authentication on an address other than loopback (anyone who
+    /// can reach it gets every mount).
+    #[arg(long)]
+    allow_unauthenticated: bool,
+    /// An auth service of --config (`authServices`) that the bearer token verifies
+    /// too: its tools' `authRequired` and auth-bound parameters take the token's
+    /// claims (repeatable). Services of type `generic` with `mcpEnabled: true` do so
+    /// without it, as in Toolbox.
+    #[arg(long = "auth-service", value_name = "NAME")]
+    auth_services: Vec<String>,
+    /// Most live HTTP sessions of one authenticated identity.
+    #[arg(long, value_name = "N", default_value_t = 16)]
+    max_sessions_per_identity: usize,
+}
+
+impl AuthArgs {
+    fn enabled(&self) -> bool {
+        self.auth_issuer.is_some() || self.auth_tokens.is_some()
+    }
+
+    /// The authenticator for a server bound at `local` (blocking: may fetch keys).
+    fn build(
+        &self,
+        local: std::net::SocketAddr,
+    ) -> Result<Option<filestore::mcp::http_auth::Authenticator>, String> {
+        use filestore::mcp::http_auth::{Authenticator, JwtVerifier, KeySource, StaticTokens};
+        if !self.enabled() {
+            return Ok(None);
+        }
+        let resource = self
+            .auth_resource
+            .clone()
+            .unwrap_or_else(|| format!("http://{local}{}", filestore::mcp::HTTP_PATH));
+        let tokens = match &self.auth_tokens {
+            Some(p) => Some(StaticTokens::load(p).map_err(|e| format!("--auth-tokens: {e}"))?),
+            None => None,
+        };
+        let jwt = match &self.auth_issuer {
+            None => None,
+            Some(issuer) => {
+                let source = match &self.auth_jwks {
+                    Some(j) if j.starts_with("http://") || j.starts_with("https://") => {
+                        KeySource::Url(j.clone())
+                    }
+                    Some(j) => KeySource::File(j.into()),
+                    None => KeySource::Url(
+                        filestore::mcp::http_auth::discover_jwks_uri(issuer)
+                            .map_err(|e| format!("--auth-issuer: {e}"))?,
+                    ),
+                };
+                let audience = self.auth_audience.as_deref().unwrap_or(&resource);
+                Some(
+                    JwtVerifier::new(source, issuer, audience)
+                        .map_err(|e| format!("--auth-jwks: {e}"))?,
+                )
+            }
+        };
+        Ok(Some(Authenticator { jwt, tokens, resource }))
+    }
 }
 
 /// Memory quotas of in-memory volumes (`/scratch`, `/tool_calls`, `mem:` mounts).
@@ -305,10 +389,11 @@ fn call(
     }
 }
 
-fn serve(args: ServeArgs) -> ExitCode {
+fn serve(mut args: ServeArgs) -> ExitCode {
     let pool = filestore::mcp::http_pool::PoolConfig {
         max_sessions: args.max_sessions.max(1),
         max_per_client: args.max_sessions_per_client.max(1),
+        max_per_identity: args.auth.max_sessions_per_identity.max(1),
         idle_timeout: std::time::Duration::from_secs(args.session_idle_timeout.max(1)),
         evict_idle_after: std::time::Duration::from_secs(args.evict_idle_after),
     };
@@ -318,6 +403,19 @@ fn serve(args: ServeArgs) -> ExitCode {
         !args.mounts.iter().any(|m| m.point == filestore::mcp::DEFAULT_WORKSPACE);
     let no_workspace_reason = filestore::mcp::check_default_workspace(&args.mounts).err();
     let allowed_origins = args.allowed_origins.clone();
+    let per_identity = args.mounts.iter().any(MountArg::per_identity);
+    if per_identity && !(args.http.is_some() && args.auth.enabled()) {
+        return fail(
+            "invalid-argument",
+            "a --mount with {sub} is made per caller: it needs --http with authentication (--auth-issuer or --auth-tokens)",
+        );
+    }
+    if args.auth.enabled() && args.http.is_none() {
+        return fail(
+            "invalid-argument",
+            "--auth-* protects the HTTP server: give --http too (stdio is one local user)",
+        );
+    }
     let mut mounts = filestore::mcp::default_mounts(args.mounts);
     if let Some(why) = &no_workspace_reason {
         mounts.retain(|m| m.point != filestore::mcp::DEFAULT_WORKSPACE);
@@ -325,8 +423,9 @@ fn serve(args: ServeArgs) -> ExitCode {
             "filestore serve: {why}; /workspace will be the client's MCP roots, if it offers any"
         );
     }
-    // Open every mount once up front so a bad directory fails now, not per session.
-    for m in &mounts {
+    // Open every mount once up front so a bad directory fails now, not per session
+    // (a per-caller one is opened for each caller).
+    for m in mounts.iter().filter(|m| !m.per_identity()) {
         if let Err(e) = m.open() {
             return fail(e.kind_name(), e);
         }
@@ -370,13 +469,67 @@ fn serve(args: ServeArgs) -> ExitCode {
         Err(e) => return fail(e.kind_name(), e),
     };
     let mut config = filestore::mcp::ServerConfig::new(engine, move || {
-        let mut specs: Vec<MountSpec> =
-            mounts.iter().map(MountArg::open).collect::<Result<_, _>>()?;
+        // The caller of the HTTP request creating this session, when authenticated:
+        // its mounts are made for it. Without one (the tool count at start; every
+        // HTTP request is authenticated when a mount needs it), those are left out.
+        let segment = filestore::mcp::http_auth::current_identity()
+            .map(|i| filestore::mcp::http_auth::path_segment(&i.subject));
+        let mut specs: Vec<MountSpec> = mounts
+            .iter()
+            .filter(|m| segment.is_some() || !m.per_identity())
+            .map(|m| m.open_for(segment.as_deref()))
+            .collect::<Result<_, _>>()?;
         if let Some(v) = &skills {
             specs.push(MountSpec::new("/skills", std::sync::Arc::new(v.clone())).read_only());
         }
         Ok(specs)
     });
+    // Which auth services the bearer token verifies: named ones, and Toolbox's
+    // `generic` services with `mcpEnabled: true` (which also turn authentication on
+    // when no --auth-issuer is given: their authorizationServer and audience).
+    let mut bearer_services = args.auth.auth_services.clone();
+    if let Some(files) = &config_files {
+        let known = match filestore_guest::tools::config::Config::load(files) {
+            Ok(c) => c.auth_services().to_vec(),
+            Err(_) => Vec::new(), // reported, located, when the sessions load it
+        };
+        for name in &bearer_services {
+            if !known.iter().any(|a| &a.name == name) {
+                return fail(
+                    "invalid-argument",
+                    format!("--auth-service {name}: --config defines no auth service of that name"),
+                );
+            }
+        }
+        let env: std::collections::BTreeMap<String, String> = std::env::vars().collect();
+        let field = |a: &filestore_guest::tools::config::AuthServiceConfig, f: &str| {
+            a.fields.get(f).map(|v| match v {
+                serde_json::Value::String(s) => filestore::tools::env::substitute(s, &env),
+                other => other.to_string(),
+            })
+        };
+        for a in &known {
+            if a.service_type == "generic" && field(a, "mcpEnabled").as_deref() == Some("true") {
+                if !bearer_services.contains(&a.name) {
+                    bearer_services.push(a.name.clone());
+                }
+                if args.auth.auth_issuer.is_none() {
+                    args.auth.auth_issuer = field(a, "authorizationServer");
+                    args.auth.auth_audience = field(a, "audience");
+                }
+            }
+        }
+    }
+    if !bearer_services.is_empty() && !(args.http.is_some() && args.auth.enabled()) {
+        return fail(
+            "invalid-argument",
+            format!(
+                "auth service(s) {} take the HTTP bearer token's claims: give --http with authentication",
+                bearer_services.join(", ")
+            ),
+        );
+    }
+    config.bearer_services = bearer_services;
     config.workspace_from_roots = workspace_from_roots;
     config.startup_warnings = startup_warnings;
     config.no_workspace_reason = no_workspace_reason;
@@ -419,14 +572,30 @@ fn serve(args: ServeArgs) -> ExitCode {
                     .await
                     .map_err(|e| anyhow::anyhow!("binding {addr}: {e}"))?;
                 let local = listener.local_addr()?;
+                let auth = tokio::task::block_in_place(|| args.auth.build(local))
+                    .map_err(|e| anyhow::anyhow!(e))?;
+                if auth.is_none() && !local.ip().is_loopback() && !args.auth.allow_unauthenticated
+                {
+                    anyhow::bail!(
+                        "refusing to serve {local} without authentication: anyone who can reach it would get every mount. Give --auth-issuer or --auth-tokens (README, Serving many users), or --allow-unauthenticated if the network is yours alone"
+                    );
+                }
+                let auth_note = match &auth {
+                    Some(a) => format!("; bearer tokens required (resource {})", a.resource),
+                    None => String::new(),
+                };
                 eprintln!(
-                    "filestore serve: MCP over streamable HTTP at http://{local}{}; mounts: {summary}; {tools} tools",
+                    "filestore serve: MCP over streamable HTTP at http://{local}{}; mounts: {summary}; {tools} tools{auth_note}",
                     filestore::mcp::HTTP_PATH
                 );
                 let shutdown = async {
                     let _ = tokio::signal::ctrl_c().await;
                 };
-                let options = filestore::mcp::HttpOptions { pool, allowed_origins };
+                let options = filestore::mcp::HttpOptions {
+                    pool,
+                    allowed_origins,
+                    auth: auth.map(std::sync::Arc::new),
+                };
                 filestore::mcp::serve_http_with(config, options, listener, shutdown).await
             }
         }

@@ -343,8 +343,21 @@ impl Session {
     /// or the offloaded form) as `json` and the model's text; a pending call returns
     /// the pending envelope; a failed one is `Err` with its typed error.
     pub fn call(&mut self, tool: &str, args: &Value) -> Result<CallOutput> {
+        self.call_with_claims(tool, args, &Value::Null)
+    }
+
+    /// [`Session::call`] on behalf of a caller whose tokens the host verified:
+    /// `claims` (`{"auth service": {"claim": value}}`) reach a configured tool's
+    /// `authRequired` check and its auth-bound parameters (a built-in tool ignores
+    /// them). Only verified claims belong here: the component trusts them.
+    pub fn call_with_claims(
+        &mut self,
+        tool: &str,
+        args: &Value,
+        claims: &Value,
+    ) -> Result<CallOutput> {
         if !filestore_guest::ops::builtin::is_builtin(tool) {
-            return self.call_tool(tool, args);
+            return self.call_tool(tool, args, claims);
         }
         let args = args.to_string();
         let out = self.guarded(|store, b, h| {
@@ -723,8 +736,9 @@ impl Session {
         self.guarded(|store, b, h| b.filestore_component_tools().call_reject(store, h, approval_id))
     }
 
-    fn call_tool(&mut self, tool: &str, args: &Value) -> Result<CallOutput> {
-        let out = self.invoke(tool, args, &InvokeContext::default())?;
+    fn call_tool(&mut self, tool: &str, args: &Value, claims: &Value) -> Result<CallOutput> {
+        let ctx = InvokeContext { claims: claims.clone(), ..Default::default() };
+        let out = self.invoke(tool, args, &ctx)?;
         match (out.status, out.error) {
             (InvokeStatus::Failed, Some(e)) => Err(Error::Filestore(e)),
             _ => Ok(CallOutput { json: out.envelope, text: out.text }),

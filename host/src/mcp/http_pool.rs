@@ -15,6 +15,12 @@
 //!    else the request gets `503` with `Retry-After` (never `500`).
 //!
 //! Sessions idle for [`PoolConfig::idle_timeout`] are closed by rmcp itself.
+//!
+//! With authentication ([`super::http_auth`]), each session is bound to the identity
+//! that created it: a request naming the session with any other identity (a leaked or
+//! guessed `Mcp-Session-Id` with another user's valid token) is answered `404`, as for
+//! a session that does not exist, and never reaches it. One identity holds at most
+//! [`PoolConfig::max_per_identity`] sessions, like a client address.
 
 use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
@@ -38,6 +44,8 @@ pub struct PoolConfig {
     pub max_sessions: usize,
     /// Most live sessions of one client address.
     pub max_per_client: usize,
+    /// Most live sessions of one authenticated identity.
+    pub max_per_identity: usize,
     /// A session unused this long is closed by the server.
     pub idle_timeout: Duration,
     /// A session unused this long may be closed to make room for a new one.
@@ -49,6 +57,7 @@ impl Default for PoolConfig {
         PoolConfig {
             max_sessions: 512,
             max_per_client: 64,
+            max_per_identity: 16,
             idle_timeout: Duration::from_secs(300),
             evict_idle_after: Duration::from_secs(30),
         }
@@ -58,6 +67,8 @@ impl Default for PoolConfig {
 #[derive(Debug)]
 struct Tracked {
     client: IpAddr,
+    /// The subject of the identity that created it (with authentication).
+    owner: Option<String>,
     last_used: Instant,
 }
 
@@ -72,6 +83,7 @@ pub struct SessionPool {
 /// Why a new session was not admitted.
 enum Refusal {
     Client,
+    Identity,
     Full,
 }
 
@@ -86,7 +98,7 @@ impl SessionPool {
     }
 
     /// Makes room for a session of `client`, closing what the policy allows.
-    async fn admit(&self, client: IpAddr) -> Result<(), Refusal> {
+    async fn admit(&self, client: IpAddr, owner: Option<&str>) -> Result<(), Refusal> {
         let live: std::collections::HashSet<String> =
             self.manager.sessions.read().await.keys().map(|k| k.to_string()).collect();
         let now = Instant::now();
@@ -102,7 +114,14 @@ impl SessionPool {
                     .map(|(id, t)| (id.clone(), idle(t)))
             };
             let own = map.values().filter(|t| t.client == client).count();
-            if own >= self.config.max_per_client {
+            let owned =
+                owner.map_or(0, |o| map.values().filter(|t| t.owner.as_deref() == Some(o)).count());
+            if owner.is_some() && owned >= self.config.max_per_identity {
+                match lru(&|t| t.owner.as_deref() == owner) {
+                    Some((id, true)) => Some(id),
+                    _ => return Err(Refusal::Identity),
+                }
+            } else if own >= self.config.max_per_client {
                 match lru(&|t| t.client == client) {
                     Some((id, true)) => Some(id),
                     _ => return Err(Refusal::Client),
@@ -123,13 +142,21 @@ impl SessionPool {
         Ok(())
     }
 
-    fn record(&self, id: &str, client: IpAddr) {
-        self.lock().insert(id.to_string(), Tracked { client, last_used: Instant::now() });
+    fn record(&self, id: &str, client: IpAddr, owner: Option<String>) {
+        self.lock().insert(id.to_string(), Tracked { client, owner, last_used: Instant::now() });
     }
 
-    fn touch(&self, id: &str) {
-        if let Some(t) = self.lock().get_mut(id) {
-            t.last_used = Instant::now();
+    /// Notes a use of session `id` by `owner`; `false` when the session belongs to
+    /// another identity (the request must not reach it).
+    fn touch(&self, id: &str, owner: Option<&str>) -> bool {
+        match self.lock().get_mut(id) {
+            Some(t) if t.owner.as_deref() == owner => {
+                t.last_used = Instant::now();
+                true
+            }
+            Some(_) => false,
+            // Not admitted here (closed already): rmcp answers for it.
+            None => true,
         }
     }
 
@@ -141,6 +168,13 @@ impl SessionPool {
                 format!(
                     "this client address already has {} sessions, all in use; close one (DELETE with its Mcp-Session-Id) or retry later",
                     self.config.max_per_client
+                ),
+            ),
+            Refusal::Identity => (
+                StatusCode::TOO_MANY_REQUESTS,
+                format!(
+                    "this identity already has {} sessions, all in use; close one (DELETE with its Mcp-Session-Id) or retry later",
+                    self.config.max_per_identity
                 ),
             ),
             Refusal::Full => (
@@ -167,18 +201,22 @@ pub async fn guard(
 ) -> Response {
     let session =
         request.headers().get(SESSION_HEADER).and_then(|v| v.to_str().ok()).map(str::to_string);
+    let owner = request.extensions().get::<super::http_auth::Identity>().map(|i| i.subject.clone());
     match session {
         Some(id) => {
-            pool.touch(&id);
+            if !pool.touch(&id, owner.as_deref()) {
+                // Another identity's session: answered as if it did not exist.
+                return (StatusCode::NOT_FOUND, "Not Found: Session not found").into_response();
+            }
             next.run(request).await
         }
         None if request.method() == Method::POST => {
-            if let Err(why) = pool.admit(peer.ip()).await {
+            if let Err(why) = pool.admit(peer.ip(), owner.as_deref()).await {
                 return pool.refusal(why);
             }
             let response = next.run(request).await;
             if let Some(id) = response.headers().get(SESSION_HEADER).and_then(|v| v.to_str().ok()) {
-                pool.record(id, peer.ip());
+                pool.record(id, peer.ip(), owner);
             } else if response.status() == StatusCode::INTERNAL_SERVER_ERROR {
                 // A sandbox could not be created (e.g. every instance slot is taken by
                 // sessions this pool does not know of): capacity, not a fault.

@@ -26,6 +26,7 @@
 //! [`Session::tool_specs`]: crate::Session::tool_specs
 //! [`Session::call`]: crate::Session::call
 
+pub mod http_auth;
 pub mod http_body;
 pub mod http_origin;
 pub mod http_pool;
@@ -91,6 +92,10 @@ pub struct ServerConfig {
     /// Warnings from the server's start (skills skipped...), sent to each client as
     /// log messages once it is initialized (see [`logging`]).
     pub startup_warnings: Vec<String>,
+    /// The configured auth services (`authServices`) that verified a caller when the
+    /// HTTP request's bearer token did (Toolbox's `mcpEnabled`): each gets that
+    /// token's claims for `authRequired` and auth-bound parameters.
+    pub bearer_services: Vec<String>,
 }
 
 impl ServerConfig {
@@ -107,6 +112,7 @@ impl ServerConfig {
             workspace_from_roots: false,
             no_workspace_reason: None,
             startup_warnings: Vec::new(),
+            bearer_services: Vec::new(),
         }
     }
 
@@ -251,6 +257,8 @@ pub struct HttpOptions {
     pub pool: http_pool::PoolConfig,
     /// Origins allowed besides loopback ones.
     pub allowed_origins: Vec<String>,
+    /// Bearer-token authentication (see [`http_auth`]); `None`: none.
+    pub auth: Option<Arc<http_auth::Authenticator>>,
 }
 
 /// [`serve_http`] with options: the session pool's limits (see [`http_pool`]) and
@@ -270,11 +278,24 @@ pub async fn serve_http_with(
     let manager = Arc::new(manager);
     let pool = http_pool::SessionPool::new(pool, manager.clone());
     let service = http_service_with(config, extra_hosts, manager);
-    let router = axum::Router::new()
+    let mut router = axum::Router::new()
         .nest_service(HTTP_PATH, service)
         .layer(axum::middleware::from_fn(http_body::check))
-        .layer(axum::middleware::from_fn_with_state(pool, http_pool::guard))
-        .layer(axum::middleware::from_fn_with_state(origins, http_origin::check));
+        .layer(axum::middleware::from_fn_with_state(pool, http_pool::guard));
+    // Authentication before the pool, which binds each session to its identity.
+    if let Some(auth) = options.auth {
+        router = router
+            .route(
+                http_auth::PRM_PATH,
+                axum::routing::get(http_auth::metadata).with_state(auth.clone()),
+            )
+            .route(
+                "/.well-known/oauth-protected-resource",
+                axum::routing::get(http_auth::metadata).with_state(auth.clone()),
+            )
+            .layer(axum::middleware::from_fn_with_state(auth, http_auth::check));
+    }
+    let router = router.layer(axum::middleware::from_fn_with_state(origins, http_origin::check));
     // TCP_NODELAY: a response is small and written at once; with Nagle's algorithm
     // and the client's delayed ACK each request waited ~40 ms on a reused connection.
     use axum::serve::ListenerExt;

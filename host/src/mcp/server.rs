@@ -45,6 +45,8 @@ pub struct FilestoreServer {
     next_ticket: Arc<std::sync::atomic::AtomicU64>,
     /// The client's logging level (see [`super::logging`]).
     log_level: Arc<super::logging::LogThreshold>,
+    /// Auth services whose claims are the bearer token's (see [`super::ServerConfig`]).
+    bearer_services: Arc<Vec<String>>,
 }
 
 /// One MCP session's sandbox and what the client has been told about it.
@@ -128,10 +130,10 @@ impl Sandbox {
         Ok(&mut self.session)
     }
 
-    /// Runs one tool.
-    fn call(&mut self, tool: &str, args: &Value) -> Called {
+    /// Runs one tool for a caller with `claims` (verified; `null`: none).
+    fn call(&mut self, tool: &str, args: &Value, claims: &Value) -> Called {
         let out = match self.session() {
-            Ok(s) => s.call(tool, args),
+            Ok(s) => s.call_with_claims(tool, args, claims),
             Err(e) => return Called { out: Err(e), specs_changed: false, poisoned: false },
         };
         let poisoned = self.session.is_poisoned();
@@ -219,6 +221,7 @@ impl FilestoreServer {
             running: Default::default(),
             next_ticket: Default::default(),
             log_level: Default::default(),
+            bearer_services: Arc::new(config.bearer_services.clone()),
         })
     }
 
@@ -580,11 +583,19 @@ impl ServerHandler for FilestoreServer {
                 }
             })
         });
+        // The verified claims of the HTTP request's bearer token, for the auth
+        // services that take it (`mcpEnabled`); never a token.
+        let claims = context
+            .extensions
+            .get::<axum::http::request::Parts>()
+            .and_then(|p| p.extensions.get::<super::http_auth::Identity>())
+            .map(|i| super::http_auth::claims_for(i, &self.bearer_services))
+            .unwrap_or(Value::Null);
         let (cancel, running) = (self.cancel.clone(), self.running.clone());
         let called = self
             .with_sandbox(move |s| {
                 *running.lock().unwrap_or_else(|p| p.into_inner()) = ticket;
-                let out = s.call(&name, &args);
+                let out = s.call(&name, &args, &claims);
                 *running.lock().unwrap_or_else(|p| p.into_inner()) = 0;
                 cancel.store(false, std::sync::atomic::Ordering::SeqCst);
                 out

@@ -161,17 +161,66 @@ impl std::str::FromStr for MountArg {
     }
 }
 
+/// The placeholder of a mount spec replaced by the caller's identity (one path
+/// segment, see [`crate::mcp::http_auth::path_segment`]): `./tenants/{sub}`.
+pub const IDENTITY_PLACEHOLDER: &str = "{sub}";
+
 impl MountArg {
+    /// Whether the spec depends on the caller's identity (`{sub}`).
+    pub fn per_identity(&self) -> bool {
+        match &self.source {
+            MountSource::Dir(p) => p.to_string_lossy().contains(IDENTITY_PLACEHOLDER),
+            MountSource::Object(o) => {
+                o.prefix.contains(IDENTITY_PLACEHOLDER) || o.bucket.contains(IDENTITY_PLACEHOLDER)
+            }
+            MountSource::Memory => false,
+        }
+    }
+
     /// Opens the backend and returns the session mount.
     pub fn open(&self) -> Result<crate::session::MountSpec, crate::error::Error> {
+        self.open_for(None)
+    }
+
+    /// Opens the backend for the caller whose identity's path segment is `segment`:
+    /// `{sub}` in the spec becomes it (a directory is created when missing). A spec
+    /// with `{sub}` and no identity is refused.
+    pub fn open_for(
+        &self,
+        segment: Option<&str>,
+    ) -> Result<crate::session::MountSpec, crate::error::Error> {
+        let mount_err =
+            |e: String| crate::error::Error::Mount(format!("mount {}: {e}", self.point));
+        if self.per_identity() && segment.is_none() {
+            return Err(mount_err(format!(
+                "the spec uses {IDENTITY_PLACEHOLDER}, which needs an authenticated caller"
+            )));
+        }
+        let fill = |s: &str| match segment {
+            Some(seg) => s.replace(IDENTITY_PLACEHOLDER, seg),
+            None => s.to_string(),
+        };
         let volume: SharedVolume = match &self.source {
             MountSource::Memory => Arc::new(quota_memory_volume()),
             MountSource::Dir(p) => {
-                Arc::new(dir::DirVolume::open(p, self.read_only).map_err(|e| {
-                    crate::error::Error::Mount(format!("mount {}: {e}", self.point))
-                })?)
+                let path = std::path::PathBuf::from(fill(&p.to_string_lossy()));
+                if segment.is_some() && self.per_identity() && !self.read_only {
+                    // A caller's own directory is made on first use.
+                    std::fs::create_dir_all(&path).map_err(|e| {
+                        mount_err(format!("cannot create the caller's directory: {e}"))
+                    })?;
+                }
+                Arc::new(
+                    dir::DirVolume::open(&path, self.read_only)
+                        .map_err(|e| mount_err(e.to_string()))?,
+                )
             }
             MountSource::Object(spec) => {
+                let spec = &object::ObjectSpec {
+                    prefix: fill(&spec.prefix),
+                    bucket: fill(&spec.bucket),
+                    ..spec.clone()
+                };
                 // The tool-results volume is read-only for agents, but the component
                 // stores results in it: there the mount refuses, not the volume.
                 let volume_ro =

@@ -1,0 +1,537 @@
+//! Who is calling: authentication of `filestore serve --http`.
+//!
+//! Following the MCP authorization specification, the HTTP server is an OAuth 2.1
+//! *resource server*: it never issues tokens, it checks the bearer token each request
+//! carries (`Authorization: Bearer …`) and serves the caller's identity.
+//!
+//! - **JWTs** ([`JwtVerifier`]): the signature against a JWKS (a file, a URL, or the
+//!   `jwks_uri` of the issuer's OpenID configuration), `iss` equal to the configured
+//!   issuer, `aud` containing this server's resource URL (RFC 8707: a token minted for
+//!   another server is refused), `exp`/`nbf` with [`LEEWAY_SECS`] of leeway, a `sub`;
+//!   only asymmetric algorithms, and only the one each key declares: `alg: none`,
+//!   HMAC and a token whose algorithm does not match its key's type (the "HS256 signed
+//!   with the public key" confusion) are refused before any signature is checked.
+//! - **Static tokens** ([`StaticTokens`]): a file mapping long random tokens to an
+//!   identity and its claims, for small deployments without an authorization server.
+//!   Tokens are kept as SHA-256 digests; a lookup compares digests, not secrets.
+//!
+//! Every refusal is `401` with `WWW-Authenticate: Bearer resource_metadata="…"`
+//! naming this server's Protected Resource Metadata (RFC 9728, served at
+//! [`PRM_PATH`]), and `error="invalid_token"` with the reason when a token was given
+//! (RFC 6750 §3). The reason names what was wrong, never the token.
+//!
+//! What a verified request carries on: an [`Identity`] in the request's extensions
+//! (the session pool binds each MCP session to the identity that created it, so a
+//! session id is useless to anyone else) and in [`IDENTITY`] while rmcp creates the
+//! session, so mounts can depend on it (`--mount /workspace=./tenants/{sub}`, see
+//! [`path_segment`]). The component never sees a token: only the claims of tokens
+//! the host verified reach it.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::{Duration, Instant};
+
+use axum::extract::{Request, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use jsonwebtoken::jwk::{Jwk, JwkSet};
+use jsonwebtoken::{Algorithm, DecodingKey, Validation};
+use serde_json::{Map, Value, json};
+use sha2::{Digest, Sha256};
+
+/// Where the Protected Resource Metadata of the `/mcp` endpoint is served (RFC 9728
+/// §3.1: the well-known prefix, then the resource's path).
+pub const PRM_PATH: &str = "/.well-known/oauth-protected-resource/mcp";
+
+/// Clock skew tolerated on `exp` and `nbf`.
+pub const LEEWAY_SECS: u64 = 30;
+
+/// A JWKS fetched from a URL is fetched again for an unknown `kid` at most this often
+/// (keys rotate; a flood of made-up `kid`s must not become a flood of fetches).
+pub const JWKS_REFRESH_INTERVAL: Duration = Duration::from_secs(60);
+
+/// Shortest static token accepted: a guessable token is no authentication.
+pub const MIN_STATIC_TOKEN_CHARS: usize = 24;
+
+/// The algorithms a JWT may use: asymmetric only (a shared HMAC secret would let
+/// anyone holding it mint tokens for anyone, and invites key confusion).
+pub const ALLOWED_ALGORITHMS: &[Algorithm] = &[
+    Algorithm::RS256,
+    Algorithm::RS384,
+    Algorithm::RS512,
+    Algorithm::PS256,
+    Algorithm::PS384,
+    Algorithm::PS512,
+    Algorithm::ES256,
+    Algorithm::ES384,
+    Algorithm::EdDSA,
+];
+
+/// A verified caller.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Identity {
+    /// The token's subject (`sub`), or the static token's identity.
+    pub subject: String,
+    /// Every claim of the verified token (a static token's configured claims, with
+    /// `sub`).
+    pub claims: Map<String, Value>,
+}
+
+tokio::task_local! {
+    /// The identity of the HTTP request being handled (set by [`check`] around the
+    /// rest of the request): what a new session's mounts are made for.
+    pub static IDENTITY: Identity;
+}
+
+/// The identity of the request being handled, if it was authenticated.
+pub fn current_identity() -> Option<Identity> {
+    IDENTITY.try_with(Identity::clone).ok()
+}
+
+/// The claims map a tool call carries for a caller verified as `identity`: its
+/// token's claims under each auth service in `services`.
+pub fn claims_for(identity: &Identity, services: &[String]) -> Value {
+    Value::Object(
+        services.iter().map(|s| (s.clone(), Value::Object(identity.claims.clone()))).collect(),
+    )
+}
+
+/// `subject` as one safe path segment, for mounts such as `./tenants/{sub}`: ASCII
+/// letters, digits and `-_.@+` are kept, every other byte (`/`, `\`, `%`, control
+/// characters, non-ASCII) becomes `%XX`, a segment of only dots has them encoded
+/// (never `.` or `..`), and one longer than 128 bytes becomes `h-` and a SHA-256
+/// prefix. Distinct subjects give distinct segments (the encoding is injective; the
+/// hash, practically so).
+pub fn path_segment(subject: &str) -> String {
+    let mut out = String::with_capacity(subject.len());
+    for b in subject.bytes() {
+        if b.is_ascii_alphanumeric() || b"-_.@+".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    if out.bytes().all(|b| b == b'.') {
+        out = out.replace('.', "%2E");
+    }
+    if out.len() > 128 {
+        let h = Sha256::digest(subject.as_bytes());
+        out = format!("h-{}", h[..16].iter().map(|b| format!("{b:02x}")).collect::<String>());
+    }
+    out
+}
+
+/// Where a JWKS comes from.
+#[derive(Clone, Debug)]
+pub enum KeySource {
+    /// A JWKS file, read at start.
+    File(PathBuf),
+    /// A JWKS URL, fetched at start and again for an unknown `kid`.
+    Url(String),
+}
+
+/// Checks JWTs against one issuer's keys (see the [module documentation](self)).
+pub struct JwtVerifier {
+    source: KeySource,
+    keys: RwLock<JwkSet>,
+    last_fetch: Mutex<Instant>,
+    issuer: String,
+    audience: String,
+}
+
+/// Why a JWKS or its issuer could not be used (at start).
+fn fetch_json(url: &str) -> Result<Value, String> {
+    if !(url.starts_with("https://") || url.starts_with("http://")) {
+        return Err(format!("'{url}' is not an http(s) URL"));
+    }
+    let agent: ureq::Agent =
+        ureq::Agent::config_builder().timeout_global(Some(Duration::from_secs(10))).build().into();
+    let mut resp = agent.get(url).call().map_err(|e| format!("fetching {url}: {e}"))?;
+    let text = resp
+        .body_mut()
+        .with_config()
+        .limit(1 << 20)
+        .read_to_string()
+        .map_err(|e| format!("reading {url}: {e}"))?;
+    serde_json::from_str(&text).map_err(|e| format!("{url} did not answer with JSON: {e}"))
+}
+
+fn parse_jwks(value: Value, from: &str) -> Result<JwkSet, String> {
+    let set: JwkSet =
+        serde_json::from_value(value).map_err(|e| format!("{from} is not a JWKS: {e}"))?;
+    if set.keys.is_empty() {
+        return Err(format!("{from} holds no keys"));
+    }
+    Ok(set)
+}
+
+fn load_keys(source: &KeySource) -> Result<JwkSet, String> {
+    match source {
+        KeySource::File(p) => {
+            let text = std::fs::read_to_string(p)
+                .map_err(|e| format!("cannot read the JWKS file {}: {e}", p.display()))?;
+            let value = serde_json::from_str(&text)
+                .map_err(|e| format!("the JWKS file {} is not JSON: {e}", p.display()))?;
+            parse_jwks(value, &format!("the JWKS file {}", p.display()))
+        }
+        KeySource::Url(u) => parse_jwks(fetch_json(u)?, u),
+    }
+}
+
+/// The `jwks_uri` of an OpenID Connect issuer (`{issuer}/.well-known/openid-configuration`).
+pub fn discover_jwks_uri(issuer: &str) -> Result<String, String> {
+    let url = format!("{}/.well-known/openid-configuration", issuer.trim_end_matches('/'));
+    let doc = fetch_json(&url)?;
+    doc.get("jwks_uri")
+        .and_then(Value::as_str)
+        .map(str::to_string)
+        .ok_or_else(|| format!("{url} has no jwks_uri"))
+}
+
+impl JwtVerifier {
+    /// A verifier of tokens from `issuer` for `audience`, with the keys of `source`
+    /// (loaded now: a bad file or an unreachable URL fails the start, named).
+    pub fn new(source: KeySource, issuer: &str, audience: &str) -> Result<JwtVerifier, String> {
+        let keys = load_keys(&source)?;
+        Ok(JwtVerifier {
+            source,
+            keys: RwLock::new(keys),
+            last_fetch: Mutex::new(Instant::now()),
+            issuer: issuer.to_string(),
+            audience: audience.to_string(),
+        })
+    }
+
+    /// The issuer tokens must name.
+    pub fn issuer(&self) -> &str {
+        &self.issuer
+    }
+
+    fn find_key(&self, kid: Option<&str>) -> Option<Jwk> {
+        let keys = self.keys.read().unwrap_or_else(|e| e.into_inner());
+        match kid {
+            Some(kid) => keys.find(kid).cloned(),
+            // No `kid`: only unambiguous with a single key.
+            None if keys.keys.len() == 1 => keys.keys.first().cloned(),
+            None => None,
+        }
+    }
+
+    /// Re-fetches a URL's keys, at most every [`JWKS_REFRESH_INTERVAL`].
+    fn refresh(&self) {
+        if !matches!(self.source, KeySource::Url(_)) {
+            return;
+        }
+        {
+            let mut last = self.last_fetch.lock().unwrap_or_else(|e| e.into_inner());
+            if last.elapsed() < JWKS_REFRESH_INTERVAL {
+                return;
+            }
+            *last = Instant::now();
+        }
+        if let Ok(keys) = load_keys(&self.source) {
+            *self.keys.write().unwrap_or_else(|e| e.into_inner()) = keys;
+        }
+    }
+
+    /// Verifies `token`; the error says what was wrong with it. May fetch the JWKS
+    /// again (blocking): call it off the async runtime.
+    pub fn verify(&self, token: &str) -> Result<Identity, String> {
+        let header =
+            jsonwebtoken::decode_header(token).map_err(|e| format!("malformed token: {e}"))?;
+        if !ALLOWED_ALGORITHMS.contains(&header.alg) {
+            return Err(format!(
+                "algorithm {:?} is not accepted (only asymmetric signatures are)",
+                header.alg
+            ));
+        }
+        let kid = header.kid.as_deref();
+        let jwk = match self.find_key(kid) {
+            Some(k) => k,
+            None => {
+                self.refresh();
+                self.find_key(kid).ok_or_else(|| match kid {
+                    Some(kid) => format!("no key with kid '{kid}' in the issuer's JWKS"),
+                    None => "the token has no kid and the JWKS holds several keys".to_string(),
+                })?
+            }
+        };
+        // The key decides the algorithm, not the token: a token claiming another
+        // algorithm than its key's (or than the key's family) is refused.
+        if let Some(key_alg) = jwk.common.key_algorithm {
+            if format!("{key_alg:?}") != format!("{:?}", header.alg) {
+                return Err(format!(
+                    "the token's algorithm {:?} is not its key's ({key_alg:?})",
+                    header.alg
+                ));
+            }
+        }
+        let key =
+            DecodingKey::from_jwk(&jwk).map_err(|e| format!("unusable key in the JWKS: {e}"))?;
+        let mut validation = Validation::new(header.alg);
+        validation.set_issuer(&[&self.issuer]);
+        validation.set_audience(&[&self.audience]);
+        validation.set_required_spec_claims(&["exp", "iss", "aud", "sub"]);
+        validation.validate_nbf = true;
+        validation.leeway = LEEWAY_SECS;
+        let data = jsonwebtoken::decode::<Map<String, Value>>(token, &key, &validation)
+            .map_err(|e| describe_jwt_error(&e, &self.issuer, &self.audience))?;
+        let claims = data.claims;
+        let subject = claims
+            .get("sub")
+            .and_then(Value::as_str)
+            .filter(|s| !s.is_empty())
+            .ok_or("the token's sub is not a non-empty string")?
+            .to_string();
+        Ok(Identity { subject, claims })
+    }
+}
+
+fn describe_jwt_error(e: &jsonwebtoken::errors::Error, issuer: &str, audience: &str) -> String {
+    use jsonwebtoken::errors::ErrorKind as K;
+    match e.kind() {
+        K::ExpiredSignature => "the token has expired".into(),
+        K::ImmatureSignature => "the token is not valid yet (nbf)".into(),
+        K::InvalidAudience => {
+            format!("the token is not for this server (aud must include {audience})")
+        }
+        K::InvalidIssuer => format!("the token's issuer is not {issuer}"),
+        K::InvalidSignature => "the token's signature does not verify".into(),
+        K::InvalidAlgorithm => "the token's algorithm does not match its key".into(),
+        K::MissingRequiredClaim(c) => format!("the token has no '{c}' claim"),
+        other => format!("invalid token: {other:?}"),
+    }
+}
+
+/// Long random tokens mapped to identities (`--auth-tokens FILE`).
+///
+/// The file is JSON: `{"tokens": [{"token": "…", "sub": "alice", "claims": {…}}]}`.
+pub struct StaticTokens {
+    by_digest: HashMap<[u8; 32], Identity>,
+}
+
+impl StaticTokens {
+    /// Reads a tokens file; every problem is named with its entry.
+    pub fn load(path: &std::path::Path) -> Result<StaticTokens, String> {
+        let at = path.display();
+        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {at}: {e}"))?;
+        let doc: Value =
+            serde_json::from_str(&text).map_err(|e| format!("{at} is not JSON: {e}"))?;
+        let entries = doc.get("tokens").and_then(Value::as_array).ok_or_else(|| {
+            format!("{at}: expected {{\"tokens\": [{{\"token\", \"sub\", \"claims\"}}...]}}")
+        })?;
+        let mut by_digest = HashMap::new();
+        for (i, e) in entries.iter().enumerate() {
+            let token = e.get("token").and_then(Value::as_str).unwrap_or_default();
+            if token.chars().count() < MIN_STATIC_TOKEN_CHARS {
+                return Err(format!(
+                    "{at}: tokens[{i}]: a token must have at least {MIN_STATIC_TOKEN_CHARS} characters (use a long random one, e.g. `openssl rand -hex 32`)"
+                ));
+            }
+            let sub =
+                e.get("sub").and_then(Value::as_str).filter(|s| !s.is_empty()).ok_or_else(
+                    || format!("{at}: tokens[{i}]: 'sub' must be a non-empty string"),
+                )?;
+            let mut claims = match e.get("claims") {
+                None => Map::new(),
+                Some(Value::Object(m)) => m.clone(),
+                Some(_) => return Err(format!("{at}: tokens[{i}]: 'claims' must be an object")),
+            };
+            claims.insert("sub".into(), json!(sub));
+            let digest: [u8; 32] = Sha256::digest(token.as_bytes()).into();
+            if by_digest.insert(digest, Identity { subject: sub.into(), claims }).is_some() {
+                return Err(format!("{at}: tokens[{i}]: the same token is listed twice"));
+            }
+        }
+        if by_digest.is_empty() {
+            return Err(format!("{at}: no tokens"));
+        }
+        Ok(StaticTokens { by_digest })
+    }
+
+    /// The identity of `token`, if it is one of the file's.
+    pub fn verify(&self, token: &str) -> Option<Identity> {
+        let digest: [u8; 32] = Sha256::digest(token.as_bytes()).into();
+        self.by_digest.get(&digest).cloned()
+    }
+}
+
+impl std::fmt::Debug for Authenticator {
+    // No keys or token digests in logs.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Authenticator")
+            .field("jwt_issuer", &self.jwt.as_ref().map(JwtVerifier::issuer))
+            .field("static_tokens", &self.tokens.as_ref().map(|t| t.by_digest.len()))
+            .field("resource", &self.resource)
+            .finish()
+    }
+}
+
+/// The HTTP server's authentication: what it accepts and how it describes itself.
+pub struct Authenticator {
+    /// JWT verification, when configured.
+    pub jwt: Option<JwtVerifier>,
+    /// Static tokens, when configured.
+    pub tokens: Option<StaticTokens>,
+    /// This server's resource URL (`http://HOST:PORT/mcp`): the audience JWTs must name.
+    pub resource: String,
+}
+
+impl Authenticator {
+    /// The URL of the Protected Resource Metadata, from the resource URL.
+    pub fn metadata_url(&self) -> String {
+        match self
+            .resource
+            .find("://")
+            .and_then(|i| self.resource[i + 3..].find('/').map(|j| i + 3 + j))
+        {
+            Some(path_start) => format!("{}{PRM_PATH}", &self.resource[..path_start]),
+            None => format!("{}{PRM_PATH}", self.resource.trim_end_matches('/')),
+        }
+    }
+
+    /// The Protected Resource Metadata document (RFC 9728 §2).
+    pub fn metadata(&self) -> Value {
+        let servers: Vec<&str> = self.jwt.iter().map(|j| j.issuer()).collect();
+        json!({
+            "resource": self.resource,
+            "authorization_servers": servers,
+            "bearer_methods_supported": ["header"],
+            "resource_name": "filestore",
+        })
+    }
+
+    /// Verifies a bearer token (blocking: a JWKS may be fetched again).
+    pub fn verify(&self, token: &str) -> Result<Identity, String> {
+        if let Some(identity) = self.tokens.as_ref().and_then(|t| t.verify(token)) {
+            return Ok(identity);
+        }
+        match &self.jwt {
+            Some(jwt) if token.split('.').count() == 3 => jwt.verify(token),
+            _ => Err("the token is not valid here".into()),
+        }
+    }
+
+    /// A `401` naming the metadata, and the reason when a token was given.
+    pub fn challenge(&self, reason: Option<&str>) -> Response {
+        let mut value = format!("Bearer resource_metadata=\"{}\"", self.metadata_url());
+        let text = match reason {
+            Some(r) => {
+                // Quoted-string content: no quotes or backslashes, no control characters.
+                let r: String = r
+                    .chars()
+                    .map(|c| if c == '"' || c == '\\' || c.is_control() { '\'' } else { c })
+                    .collect();
+                value.push_str(&format!(", error=\"invalid_token\", error_description=\"{r}\""));
+                format!("unauthorized: {r}")
+            }
+            None => {
+                "unauthorized: this server needs a bearer token (Authorization: Bearer ...)".into()
+            }
+        };
+        let mut resp = (StatusCode::UNAUTHORIZED, text).into_response();
+        if let Ok(v) = HeaderValue::from_str(&value) {
+            resp.headers_mut().insert(header::WWW_AUTHENTICATE, v);
+        }
+        resp
+    }
+}
+
+/// The bearer token of a request: `None` without an `Authorization` header,
+/// `Some(Err)` for one that is not `Bearer TOKEN`.
+fn bearer(headers: &HeaderMap) -> Option<Result<&str, &'static str>> {
+    let v = headers.get(header::AUTHORIZATION)?;
+    let Ok(v) = v.to_str() else { return Some(Err("the Authorization header is not text")) };
+    let mut parts = v.splitn(2, ' ');
+    match (parts.next(), parts.next()) {
+        (Some(scheme), Some(token))
+            if scheme.eq_ignore_ascii_case("bearer") && !token.trim().is_empty() =>
+        {
+            Some(Ok(token.trim()))
+        }
+        _ => Some(Err("the Authorization header must be 'Bearer TOKEN'")),
+    }
+}
+
+/// Serves the Protected Resource Metadata (no token needed: clients read it to find
+/// where to get one).
+pub async fn metadata(State(auth): State<Arc<Authenticator>>) -> Response {
+    axum::Json(auth.metadata()).into_response()
+}
+
+/// The middleware: every request but the metadata needs a valid bearer token; the
+/// verified [`Identity`] goes into the request's extensions and [`IDENTITY`].
+pub async fn check(
+    State(auth): State<Arc<Authenticator>>,
+    mut request: Request,
+    next: Next,
+) -> Response {
+    if request.uri().path().starts_with("/.well-known/") {
+        return next.run(request).await;
+    }
+    let token = match bearer(request.headers()) {
+        None => return auth.challenge(None),
+        Some(Err(why)) => return auth.challenge(Some(why)),
+        Some(Ok(t)) => t.to_string(),
+    };
+    let verifier = auth.clone();
+    let verified = tokio::task::spawn_blocking(move || verifier.verify(&token)).await;
+    let identity = match verified {
+        Ok(Ok(identity)) => identity,
+        Ok(Err(why)) => return auth.challenge(Some(&why)),
+        Err(_) => return auth.challenge(Some("the token could not be checked")),
+    };
+    request.extensions_mut().insert(identity.clone());
+    IDENTITY.scope(identity, next.run(request)).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn subjects_become_one_safe_segment() {
+        assert_eq!(path_segment("alice"), "alice");
+        assert_eq!(path_segment("a.b@example.com"), "a.b@example.com");
+        assert_eq!(path_segment("../etc"), "..%2Fetc");
+        assert_eq!(path_segment(".."), "%2E%2E");
+        assert_eq!(path_segment("."), "%2E");
+        assert_eq!(path_segment("a/b\\c\n%"), "a%2Fb%5Cc%0A%25");
+        assert_eq!(path_segment("ü"), "%C3%BC");
+        assert_ne!(path_segment("a/b"), path_segment("a%2Fb"));
+        let long = path_segment(&"x".repeat(300));
+        assert!(long.starts_with("h-") && long.len() == 34, "{long}");
+        for s in ["..", ".", "a/../b", "/", "\0"] {
+            let seg = path_segment(s);
+            assert!(!seg.contains('/') && seg != "." && seg != ".." && !seg.is_empty(), "{s:?}");
+        }
+    }
+
+    #[test]
+    fn metadata_url_follows_the_resource() {
+        let a =
+            Authenticator { jwt: None, tokens: None, resource: "http://127.0.0.1:8080/mcp".into() };
+        assert_eq!(
+            a.metadata_url(),
+            "http://127.0.0.1:8080/.well-known/oauth-protected-resource/mcp"
+        );
+    }
+
+    #[test]
+    fn weak_or_malformed_token_files_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("t.json");
+        std::fs::write(&p, r#"{"tokens": [{"token": "short", "sub": "a"}]}"#).unwrap();
+        assert!(StaticTokens::load(&p).err().unwrap().contains("at least 24"));
+        std::fs::write(&p, r#"{"tokens": [{"token": "0123456789abcdef01234567", "sub": ""}]}"#)
+            .unwrap();
+        assert!(StaticTokens::load(&p).err().unwrap().contains("'sub'"));
+        std::fs::write(&p, r#"{"tokens": [{"token": "0123456789abcdef01234567", "sub": "a", "claims": {"email": "a@x"}}]}"#).unwrap();
+        let t = StaticTokens::load(&p).unwrap();
+        let id = t.verify("0123456789abcdef01234567").unwrap();
+        assert_eq!((id.subject.as_str(), &id.claims["email"]), ("a", &json!("a@x")));
+        assert!(t.verify("0123456789abcdef0123456").is_none());
+    }
+}
