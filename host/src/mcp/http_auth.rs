@@ -260,13 +260,13 @@ impl JwtVerifier {
         };
         // The key decides the algorithm, not the token: a token claiming another
         // algorithm than its key's (or than the key's family) is refused.
-        if let Some(key_alg) = jwk.common.key_algorithm {
-            if format!("{key_alg:?}") != format!("{:?}", header.alg) {
-                return Err(format!(
-                    "the token's algorithm {:?} is not its key's ({key_alg:?})",
-                    header.alg
-                ));
-            }
+        if let Some(key_alg) = jwk.common.key_algorithm
+            && format!("{key_alg:?}") != format!("{:?}", header.alg)
+        {
+            return Err(format!(
+                "the token's algorithm {:?} is not its key's ({key_alg:?})",
+                header.alg
+            ));
         }
         let key =
             DecodingKey::from_jwk(&jwk).map_err(|e| format!("unusable key in the JWKS: {e}"))?;
