@@ -77,7 +77,7 @@ enum Command {
     /// Serve the filestore tools, prompt and resources as an MCP server (stdio by
     /// default). Defaults: the current directory read-only at /workspace, an
     /// in-memory /scratch, and the read-only tool-results volume at /tool_calls.
-    Serve(ServeArgs),
+    Serve(Box<ServeArgs>),
 }
 
 /// Options of `filestore serve`.
@@ -278,7 +278,7 @@ fn main() -> ExitCode {
         Command::Serve(mut args) => {
             args.quotas.apply();
             args.objects.apply(&mut args.mounts);
-            serve(args)
+            serve(*args)
         }
     }
 }
@@ -520,7 +520,8 @@ fn serve(mut args: ServeArgs) -> ExitCode {
             }
         }
     }
-    if !bearer_services.is_empty() && !(args.http.is_some() && args.auth.enabled()) {
+    let authenticated_http = args.http.is_some() && args.auth.enabled();
+    if !bearer_services.is_empty() && !authenticated_http {
         return fail(
             "invalid-argument",
             format!(
