@@ -35,6 +35,12 @@ enum Command {
         /// /tool_calls (read-only for agents) unless --mount gives one.
         #[arg(long = "config", value_name = "FILE")]
         configs: Vec<std::path::PathBuf>,
+        /// A token for an auth service of --config (`NAME=TOKEN`, repeatable), as a
+        /// client would send it in the `NAME_token` header: verified here against the
+        /// service's provider, its claims reach `authRequired` and auth-bound
+        /// parameters. The component never sees the token.
+        #[arg(long = "token", value_name = "NAME=TOKEN")]
+        tokens: Vec<String>,
         #[command(flatten)]
         quotas: QuotaArgs,
         #[command(flatten)]
@@ -267,10 +273,10 @@ impl QuotaArgs {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Call { tool, args, mut mounts, text, configs, quotas, objects } => {
+        Command::Call { tool, args, mut mounts, text, configs, tokens, quotas, objects } => {
             quotas.apply();
             objects.apply(&mut mounts);
-            call(&tool, &args, &mounts, text, &configs)
+            call(&tool, &args, &mounts, text, &configs, &tokens)
         }
         Command::Check { files, strict } => tools_cli::check(&files, strict),
         Command::Component { output, wit } => write_component(&output, wit.as_deref()),
@@ -338,7 +344,14 @@ fn call(
     mounts: &[MountArg],
     text: bool,
     configs: &[std::path::PathBuf],
+    tokens: &[String],
 ) -> ExitCode {
+    if !tokens.is_empty() && configs.is_empty() {
+        return fail(
+            "invalid-argument",
+            "--token is for an auth service of --config; give --config too",
+        );
+    }
     let args: serde_json::Value = match serde_json::from_str(args) {
         Ok(v) => v,
         Err(e) => return fail("invalid-argument", format!("arguments are not valid JSON: {e}")),
@@ -365,6 +378,7 @@ fn call(
         Ok(s) => s,
         Err(e) => return fail(e.kind_name(), e),
     };
+    let mut claims = serde_json::Value::Null;
     if !configs.is_empty() {
         let files = match tools_cli::read_files(configs) {
             Ok(f) => f,
@@ -375,8 +389,36 @@ fn call(
             Ok(Err(issues)) => return tools_cli::print_issues(&issues),
             Err(e) => return fail(e.kind_name(), e),
         }
+        if !tokens.is_empty() {
+            let known = match filestore_guest::tools::config::Config::load(&files) {
+                Ok(c) => c.auth_services().to_vec(),
+                Err(_) => Vec::new(),
+            };
+            let env: std::collections::BTreeMap<String, String> = std::env::vars().collect();
+            let (services, _) =
+                filestore::mcp::http_auth::ServiceTokens::from_specs(&service_specs(&known, &env));
+            let mut verified = serde_json::Map::new();
+            for t in tokens {
+                let Some((name, token)) = t.split_once('=') else {
+                    return fail(
+                        "invalid-argument",
+                        format!(
+                            "--token: expected NAME=TOKEN, got '{}...'",
+                            t.chars().take(12).collect::<String>()
+                        ),
+                    );
+                };
+                match services.verify_one(name, token) {
+                    Ok(c) => {
+                        verified.insert(name.to_string(), c);
+                    }
+                    Err(e) => return fail("unauthorized", format!("--token {name}: {e}")),
+                }
+            }
+            claims = serde_json::Value::Object(verified);
+        }
     }
-    match session.call(tool, &args) {
+    match session.call_with_claims(tool, &args, &claims) {
         Ok(out) => {
             if text {
                 emit(&out.text);
@@ -387,6 +429,34 @@ fn call(
         }
         Err(e) => fail(e.kind_name(), e),
     }
+}
+
+/// The auth services of a configuration with `${VAR}` in their fields resolved from
+/// `env` (host side: their values never enter the component).
+fn service_specs(
+    known: &[filestore_guest::tools::config::AuthServiceConfig],
+    env: &std::collections::BTreeMap<String, String>,
+) -> Vec<filestore::mcp::http_auth::ServiceSpec> {
+    known
+        .iter()
+        .map(|a| filestore::mcp::http_auth::ServiceSpec {
+            name: a.name.clone(),
+            service_type: a.service_type.clone(),
+            fields: a
+                .fields
+                .iter()
+                .map(|(k, v)| {
+                    let v = match v {
+                        serde_json::Value::String(s) => {
+                            serde_json::Value::String(filestore::tools::env::substitute(s, env))
+                        }
+                        other => other.clone(),
+                    };
+                    (k.clone(), v)
+                })
+                .collect(),
+        })
+        .collect()
 }
 
 fn serve(mut args: ServeArgs) -> ExitCode {
@@ -488,6 +558,7 @@ fn serve(mut args: ServeArgs) -> ExitCode {
     // `generic` services with `mcpEnabled: true` (which also turn authentication on
     // when no --auth-issuer is given: their authorizationServer and audience).
     let mut bearer_services = args.auth.auth_services.clone();
+    let mut service_tokens = None;
     if let Some(files) = &config_files {
         let known = match filestore_guest::tools::config::Config::load(files) {
             Ok(c) => c.auth_services().to_vec(),
@@ -508,6 +579,13 @@ fn serve(mut args: ServeArgs) -> ExitCode {
                 other => other.to_string(),
             })
         };
+        let specs = service_specs(&known, &env);
+        let (tokens, skipped) = filestore::mcp::http_auth::ServiceTokens::from_specs(&specs);
+        for why in skipped {
+            eprintln!("filestore serve: {why}");
+            config.startup_warnings.push(why);
+        }
+        service_tokens = Some(std::sync::Arc::new(tokens));
         for a in &known {
             if a.service_type == "generic" && field(a, "mcpEnabled").as_deref() == Some("true") {
                 if !bearer_services.contains(&a.name) {
@@ -532,7 +610,7 @@ fn serve(mut args: ServeArgs) -> ExitCode {
     }
     config.bearer_services = bearer_services;
     config.workspace_from_roots = workspace_from_roots;
-    config.startup_warnings = startup_warnings;
+    config.startup_warnings.extend(startup_warnings);
     config.no_workspace_reason = no_workspace_reason;
     config.options.tools =
         std::sync::Arc::new(filestore::tools::ToolRegistry::with_builtin_handlers());
@@ -596,6 +674,7 @@ fn serve(mut args: ServeArgs) -> ExitCode {
                     pool,
                     allowed_origins,
                     auth: auth.map(std::sync::Arc::new),
+                    service_tokens,
                 };
                 filestore::mcp::serve_http_with(config, options, listener, shutdown).await
             }

@@ -372,6 +372,80 @@ authorizationServer: {issuer.url}
             shutil.rmtree(d, ignore_errors=True)
 
 
+class ServiceHeaderTokensTest(unittest.IsolatedAsyncioTestCase):
+    """Toolbox's per-service tokens: a `generic` auth service's token in the
+    `{name}_token` header, verified against the keys its authorizationServer
+    publishes; over MCP (no server authentication on loopback) and `filestore call`."""
+
+    async def test_service_tokens_in_headers_and_on_the_command_line(self) -> None:
+        keys = Keys()
+        issuer = OidcIssuer(keys.jwks)
+        d = Path(tempfile.mkdtemp(prefix="filestore-svc-"))
+        try:
+            sqlite3.connect(d / "empty.db").close()
+            (d / "tools.yaml").write_text(f"""
+kind: source
+name: db
+type: sqlite
+database: {d / "empty.db"}
+---
+kind: authService
+name: hdr
+type: generic
+audience: hdr-aud
+authorizationServer: {issuer.url}
+---
+kind: tool
+name: whoami
+type: sqlite-sql
+source: db
+description: Who the caller is, by the verified email claim.
+statement: SELECT ? AS me
+authRequired: [hdr]
+parameters:
+  - {{name: me, type: string, description: The caller., authServices: [{{name: hdr, field: email}}]}}
+""")
+            good = keys.token("dora", "hdr-aud", iss=issuer.url, email="dora@example.com")
+            wrong = keys.token("dora", "other-aud", iss=issuer.url, email="dora@example.com")
+            server = Server(d, "--config", str(d / "tools.yaml"), "--mount", "/workspace=mem:")
+            try:
+                async with httpx2.AsyncClient(headers={"hdr_token": good}, timeout=30) as http:
+                    async with streamable_http_client(server.url, http_client=http) as st:
+                        async with ClientSession(st[0], st[1]) as s:
+                            await s.initialize()
+                            r = await s.call_tool("whoami", {"me": "mallory@example.com"})
+                            self.assertFalse(r.is_error, text_of(r))
+                            self.assertIn("dora@example.com", text_of(r))
+                            self.assertNotIn("mallory", text_of(r))
+                async with httpx2.AsyncClient(timeout=30) as http:
+                    async with streamable_http_client(server.url, http_client=http) as st:
+                        async with ClientSession(st[0], st[1]) as s:
+                            await s.initialize()
+                            r = await s.call_tool("whoami", {})
+                            self.assertTrue(r.is_error)
+                            self.assertIn("unauthorized", text_of(r))
+                r = httpx2.post(server.url, json=INIT, timeout=10, headers=dict(HEADERS, hdr_token=wrong))
+                self.assertEqual(r.status_code, 401)
+                self.assertIn("hdr_token", r.text)
+                self.assertIn("not for this server", r.text)
+            finally:
+                server.stop()
+            cli = [BIN, "call", "--config", str(d / "tools.yaml")]
+            out = subprocess.run(cli + ["--token", f"hdr={good}", "whoami", "{}"], capture_output=True, text=True, timeout=60)
+            self.assertEqual(out.returncode, 0, out.stderr)
+            self.assertIn("dora@example.com", out.stdout)
+            out = subprocess.run(cli + ["--token", f"hdr={wrong}", "whoami", "{}"], capture_output=True, text=True, timeout=60)
+            self.assertNotEqual(out.returncode, 0)
+            self.assertIn("unauthorized", out.stderr)
+            self.assertNotIn(wrong, out.stderr)
+            out = subprocess.run(cli + ["whoami", "{}"], capture_output=True, text=True, timeout=60)
+            self.assertNotEqual(out.returncode, 0)
+            self.assertIn("unauthorized", out.stderr + out.stdout)
+        finally:
+            issuer.stop()
+            shutil.rmtree(d, ignore_errors=True)
+
+
 class ExposureTest(unittest.TestCase):
     def run_serve(self, *args: str, cwd: Path) -> subprocess.CompletedProcess:
         return subprocess.run([BIN, "serve", *args], cwd=cwd, capture_output=True, text=True, timeout=60)

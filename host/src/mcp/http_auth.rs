@@ -92,10 +92,23 @@ pub fn current_identity() -> Option<Identity> {
 
 /// The claims map a tool call carries for a caller verified as `identity`: its
 /// token's claims under each auth service in `services`.
-pub fn claims_for(identity: &Identity, services: &[String]) -> Value {
-    Value::Object(
-        services.iter().map(|s| (s.clone(), Value::Object(identity.claims.clone()))).collect(),
-    )
+pub fn claims_for(
+    identity: Option<&Identity>,
+    services: &[String],
+    headers: Option<&ServiceClaims>,
+) -> Value {
+    let mut out = Map::new();
+    if let Some(identity) = identity {
+        for s in services {
+            out.insert(s.clone(), Value::Object(identity.claims.clone()));
+        }
+    }
+    if let Some(ServiceClaims(claims)) = headers {
+        for (k, v) in claims {
+            out.insert(k.clone(), v.clone());
+        }
+    }
+    if out.is_empty() { Value::Null } else { Value::Object(out) }
 }
 
 /// `subject` as one safe path segment, for mounts such as `./tenants/{sub}`: ASCII
@@ -130,14 +143,18 @@ pub enum KeySource {
     File(PathBuf),
     /// A JWKS URL, fetched at start and again for an unknown `kid`.
     Url(String),
+    /// The `jwks_uri` of an OpenID issuer's discovery document, then as [`KeySource::Url`].
+    Discover(String),
 }
 
 /// Checks JWTs against one issuer's keys (see the [module documentation](self)).
 pub struct JwtVerifier {
     source: KeySource,
-    keys: RwLock<JwkSet>,
-    last_fetch: Mutex<Instant>,
-    issuer: String,
+    /// `None` until first fetched (a lazy verifier, see [`JwtVerifier::lazy`]).
+    keys: RwLock<Option<JwkSet>>,
+    last_fetch: Mutex<Option<Instant>>,
+    /// Accepted `iss` values (the first is the one announced).
+    issuers: Vec<String>,
     audience: String,
 }
 
@@ -177,6 +194,10 @@ fn load_keys(source: &KeySource) -> Result<JwkSet, String> {
             parse_jwks(value, &format!("the JWKS file {}", p.display()))
         }
         KeySource::Url(u) => parse_jwks(fetch_json(u)?, u),
+        KeySource::Discover(issuer) => {
+            let u = discover_jwks_uri(issuer)?;
+            parse_jwks(fetch_json(&u)?, &u)
+        }
     }
 }
 
@@ -197,20 +218,52 @@ impl JwtVerifier {
         let keys = load_keys(&source)?;
         Ok(JwtVerifier {
             source,
-            keys: RwLock::new(keys),
-            last_fetch: Mutex::new(Instant::now()),
-            issuer: issuer.to_string(),
+            keys: RwLock::new(Some(keys)),
+            last_fetch: Mutex::new(Some(Instant::now())),
+            issuers: vec![issuer.to_string()],
             audience: audience.to_string(),
         })
     }
 
+    /// A verifier whose keys are fetched when the first token arrives (an auth
+    /// service of a tool configuration: the server starts without reaching its
+    /// provider, as Toolbox does); `issuers` lists the accepted `iss` values.
+    pub fn lazy(source: KeySource, issuers: Vec<String>, audience: &str) -> JwtVerifier {
+        JwtVerifier {
+            source,
+            keys: RwLock::new(None),
+            last_fetch: Mutex::new(None),
+            issuers,
+            audience: audience.to_string(),
+        }
+    }
+
     /// The issuer tokens must name.
     pub fn issuer(&self) -> &str {
-        &self.issuer
+        self.issuers.first().map(String::as_str).unwrap_or_default()
+    }
+
+    /// Fetches the keys the first time (a lazy verifier), naming what failed.
+    fn ensure_keys(&self) -> Result<(), String> {
+        if self.keys.read().unwrap_or_else(|e| e.into_inner()).is_some() {
+            return Ok(());
+        }
+        {
+            let mut last = self.last_fetch.lock().unwrap_or_else(|e| e.into_inner());
+            if last.is_some_and(|t| t.elapsed() < JWKS_REFRESH_INTERVAL) {
+                return Err("the issuer's keys could not be fetched; retry later".into());
+            }
+            *last = Some(Instant::now());
+        }
+        let keys =
+            load_keys(&self.source).map_err(|e| format!("cannot get the issuer's keys: {e}"))?;
+        *self.keys.write().unwrap_or_else(|e| e.into_inner()) = Some(keys);
+        Ok(())
     }
 
     fn find_key(&self, kid: Option<&str>) -> Option<Jwk> {
         let keys = self.keys.read().unwrap_or_else(|e| e.into_inner());
+        let keys = keys.as_ref()?;
         match kid {
             Some(kid) => keys.find(kid).cloned(),
             // No `kid`: only unambiguous with a single key.
@@ -221,18 +274,18 @@ impl JwtVerifier {
 
     /// Re-fetches a URL's keys, at most every [`JWKS_REFRESH_INTERVAL`].
     fn refresh(&self) {
-        if !matches!(self.source, KeySource::Url(_)) {
+        if matches!(self.source, KeySource::File(_)) {
             return;
         }
         {
             let mut last = self.last_fetch.lock().unwrap_or_else(|e| e.into_inner());
-            if last.elapsed() < JWKS_REFRESH_INTERVAL {
+            if last.is_some_and(|t| t.elapsed() < JWKS_REFRESH_INTERVAL) {
                 return;
             }
-            *last = Instant::now();
+            *last = Some(Instant::now());
         }
         if let Ok(keys) = load_keys(&self.source) {
-            *self.keys.write().unwrap_or_else(|e| e.into_inner()) = keys;
+            *self.keys.write().unwrap_or_else(|e| e.into_inner()) = Some(keys);
         }
     }
 
@@ -247,6 +300,7 @@ impl JwtVerifier {
                 header.alg
             ));
         }
+        self.ensure_keys()?;
         let kid = header.kid.as_deref();
         let jwk = match self.find_key(kid) {
             Some(k) => k,
@@ -271,13 +325,13 @@ impl JwtVerifier {
         let key =
             DecodingKey::from_jwk(&jwk).map_err(|e| format!("unusable key in the JWKS: {e}"))?;
         let mut validation = Validation::new(header.alg);
-        validation.set_issuer(&[&self.issuer]);
+        validation.set_issuer(&self.issuers);
         validation.set_audience(&[&self.audience]);
         validation.set_required_spec_claims(&["exp", "iss", "aud", "sub"]);
         validation.validate_nbf = true;
         validation.leeway = LEEWAY_SECS;
         let data = jsonwebtoken::decode::<Map<String, Value>>(token, &key, &validation)
-            .map_err(|e| describe_jwt_error(&e, &self.issuer, &self.audience))?;
+            .map_err(|e| describe_jwt_error(&e, self.issuer(), &self.audience))?;
         let claims = data.claims;
         let subject = claims
             .get("sub")
@@ -303,6 +357,150 @@ fn describe_jwt_error(e: &jsonwebtoken::errors::Error, issuer: &str, audience: &
         K::MissingRequiredClaim(c) => format!("the token has no '{c}' claim"),
         other => format!("invalid token: {other:?}"),
     }
+}
+
+/// Google's signing keys for ID tokens (`google` auth services).
+pub const GOOGLE_JWKS_URL: &str = "https://www.googleapis.com/oauth2/v3/certs";
+
+/// The tokens of a tool configuration's auth services (`authServices`), as Toolbox
+/// reads them: each in its own header `{name}_token`, verified against that
+/// service's provider. `google`: Google's keys (from [`GOOGLE_JWKS_URL`], or
+/// `$FILESTORE_GOOGLE_JWKS_URL` for an air-gapped mirror), `iss` Google's, `aud` the
+/// `clientId`. `generic`: the keys of the `authorizationServer`'s OpenID discovery,
+/// `iss` that server, `aud` the `audience` (a `mcpEnabled` one is verified by the
+/// bearer token instead, see [`super::ServerConfig::bearer_services`]). Keys are
+/// fetched when a first token arrives.
+#[derive(Default)]
+pub struct ServiceTokens {
+    services: Vec<(String, JwtVerifier)>,
+}
+
+impl std::fmt::Debug for ServiceTokens {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.services.iter().map(|(n, _)| n)).finish()
+    }
+}
+
+/// What an auth service of a configuration is, with its fields resolved.
+pub struct ServiceSpec {
+    /// Its name.
+    pub name: String,
+    /// Its `type`.
+    pub service_type: String,
+    /// Its fields (`clientId`, `audience`, `authorizationServer`, `mcpEnabled`...).
+    pub fields: Map<String, Value>,
+}
+
+impl ServiceTokens {
+    /// Verifiers for the services of `specs` whose header tokens this host reads;
+    /// the others are returned with why (a `generic` service with `mcpEnabled` is
+    /// not among them: the bearer token speaks for it).
+    pub fn from_specs(specs: &[ServiceSpec]) -> (ServiceTokens, Vec<String>) {
+        let mut services = Vec::new();
+        let mut skipped = Vec::new();
+        let text = |s: &ServiceSpec, f: &str| -> Option<String> {
+            s.fields.get(f).and_then(Value::as_str).map(str::to_string).filter(|v| !v.is_empty())
+        };
+        for s in specs {
+            match s.service_type.as_str() {
+                "google" => match text(s, "clientId") {
+                    Some(client) => {
+                        let url = std::env::var("FILESTORE_GOOGLE_JWKS_URL")
+                            .unwrap_or_else(|_| GOOGLE_JWKS_URL.to_string());
+                        let issuers =
+                            vec!["https://accounts.google.com".into(), "accounts.google.com".into()];
+                        services.push((s.name.clone(), JwtVerifier::lazy(KeySource::Url(url), issuers, &client)));
+                    }
+                    None => skipped.push(format!("auth service '{}' (google) has no clientId", s.name)),
+                },
+                "generic" if s.fields.get("mcpEnabled") == Some(&Value::Bool(true)) => {}
+                "generic" => match (text(s, "authorizationServer"), text(s, "audience")) {
+                    (Some(server), Some(aud)) => {
+                        let base = server.trim_end_matches('/').to_string();
+                        let issuers = vec![base.clone(), format!("{base}/")];
+                        services.push((s.name.clone(), JwtVerifier::lazy(KeySource::Discover(base), issuers, &aud)));
+                    }
+                    _ => skipped.push(format!(
+                        "auth service '{}' (generic) needs authorizationServer and audience",
+                        s.name
+                    )),
+                },
+                other => skipped.push(format!(
+                    "auth service '{}' has type '{other}', whose tokens this host cannot verify; its tools' authRequired fails",
+                    s.name
+                )),
+            }
+        }
+        (ServiceTokens { services }, skipped)
+    }
+
+    /// Whether no service's tokens are read.
+    pub fn is_empty(&self) -> bool {
+        self.services.is_empty()
+    }
+
+    /// Verifies `token` for service `name` (`filestore call --token NAME=TOKEN`).
+    pub fn verify_one(&self, name: &str, token: &str) -> Result<Value, String> {
+        let (_, v) =
+            self.services.iter().find(|(n, _)| n == name).ok_or_else(|| {
+                format!("no auth service '{name}' whose tokens this host verifies")
+            })?;
+        v.verify(token)
+            .map(|i| Value::Object(i.claims))
+            .map_err(|e| format!("the token for auth service '{name}': {e}"))
+    }
+
+    /// The claims, by service, of the `{name}_token` headers present; an invalid one
+    /// is an error naming its service (blocking: keys may be fetched).
+    pub fn verify_headers(&self, headers: &HeaderMap) -> Result<Map<String, Value>, String> {
+        let mut out = Map::new();
+        for (name, v) in &self.services {
+            let Some(value) = headers.get(format!("{name}_token").as_str()) else { continue };
+            let token =
+                value.to_str().map_err(|_| format!("the {name}_token header is not text"))?;
+            let claims =
+                v.verify(token.trim()).map_err(|e| format!("the {name}_token header: {e}"))?;
+            out.insert(name.clone(), Value::Object(claims.claims));
+        }
+        Ok(out)
+    }
+}
+
+/// The claims, by auth service, of the tokens a request carried in `{name}_token`
+/// headers (request extension).
+#[derive(Clone, Debug, Default)]
+pub struct ServiceClaims(pub Map<String, Value>);
+
+/// The middleware reading auth services' header tokens: verified claims go into the
+/// request's extensions as [`ServiceClaims`]; an invalid token is `401` naming its
+/// service, as in Toolbox. No header: nothing verified (tools needing the service
+/// fail `unauthorized`).
+pub async fn service_claims(
+    State(services): State<Arc<ServiceTokens>>,
+    mut request: Request,
+    next: Next,
+) -> Response {
+    let present = services
+        .services
+        .iter()
+        .any(|(n, _)| request.headers().contains_key(format!("{n}_token").as_str()));
+    if present {
+        let headers = request.headers().clone();
+        let checker = services.clone();
+        match tokio::task::spawn_blocking(move || checker.verify_headers(&headers)).await {
+            Ok(Ok(claims)) => {
+                request.extensions_mut().insert(ServiceClaims(claims));
+            }
+            Ok(Err(why)) => {
+                return (StatusCode::UNAUTHORIZED, format!("unauthorized: {why}")).into_response();
+            }
+            Err(_) => {
+                return (StatusCode::UNAUTHORIZED, "unauthorized: the token could not be checked")
+                    .into_response();
+            }
+        }
+    }
+    next.run(request).await
 }
 
 /// Long random tokens mapped to identities (`--auth-tokens FILE`).

@@ -259,6 +259,8 @@ pub struct HttpOptions {
     pub allowed_origins: Vec<String>,
     /// Bearer-token authentication (see [`http_auth`]); `None`: none.
     pub auth: Option<Arc<http_auth::Authenticator>>,
+    /// The tool configuration's auth services whose `{name}_token` headers are read.
+    pub service_tokens: Option<Arc<http_auth::ServiceTokens>>,
 }
 
 /// [`serve_http`] with options: the session pool's limits (see [`http_pool`]) and
@@ -282,6 +284,10 @@ pub async fn serve_http_with(
         .nest_service(HTTP_PATH, service)
         .layer(axum::middleware::from_fn(http_body::check))
         .layer(axum::middleware::from_fn_with_state(pool, http_pool::guard));
+    if let Some(services) = options.service_tokens.filter(|s| !s.is_empty()) {
+        router =
+            router.layer(axum::middleware::from_fn_with_state(services, http_auth::service_claims));
+    }
     // Authentication before the pool, which binds each session to its identity.
     if let Some(auth) = options.auth {
         router = router

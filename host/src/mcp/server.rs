@@ -585,12 +585,12 @@ impl ServerHandler for FilestoreServer {
         });
         // The verified claims of the HTTP request's bearer token, for the auth
         // services that take it (`mcpEnabled`); never a token.
-        let claims = context
-            .extensions
-            .get::<axum::http::request::Parts>()
-            .and_then(|p| p.extensions.get::<super::http_auth::Identity>())
-            .map(|i| super::http_auth::claims_for(i, &self.bearer_services))
-            .unwrap_or(Value::Null);
+        let parts = context.extensions.get::<axum::http::request::Parts>();
+        let claims = super::http_auth::claims_for(
+            parts.and_then(|p| p.extensions.get::<super::http_auth::Identity>()),
+            &self.bearer_services,
+            parts.and_then(|p| p.extensions.get::<super::http_auth::ServiceClaims>()),
+        );
         let (cancel, running) = (self.cancel.clone(), self.running.clone());
         let called = self
             .with_sandbox(move |s| {
