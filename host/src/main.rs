@@ -165,6 +165,10 @@ struct AuthArgs {
     /// without it, as in Toolbox.
     #[arg(long = "auth-service", value_name = "NAME")]
     auth_services: Vec<String>,
+    /// Most tool calls of one authenticated identity running at once (past it, a call
+    /// fails with limit-exceeded at once).
+    #[arg(long, value_name = "N", default_value_t = 8)]
+    max_calls_per_identity: usize,
     /// Most live HTTP sessions of one authenticated identity.
     #[arg(long, value_name = "N", default_value_t = 16)]
     max_sessions_per_identity: usize,
@@ -609,6 +613,10 @@ fn serve(mut args: ServeArgs) -> ExitCode {
         );
     }
     config.bearer_services = bearer_services;
+    if args.auth.enabled() {
+        config.call_limits =
+            Some(filestore::mcp::http_auth::CallLimits::new(args.auth.max_calls_per_identity));
+    }
     config.workspace_from_roots = workspace_from_roots;
     config.startup_warnings.extend(startup_warnings);
     config.no_workspace_reason = no_workspace_reason;

@@ -446,6 +446,75 @@ parameters:
             shutil.rmtree(d, ignore_errors=True)
 
 
+class CallLimitTest(unittest.IsolatedAsyncioTestCase):
+    """`--max-calls-per-identity`: one identity's calls beyond the limit fail at once
+    (limit-exceeded) while another identity's still run."""
+
+    async def test_one_identity_cannot_take_every_worker(self) -> None:
+        release = threading.Event()
+        arrived = threading.Event()
+
+        class Slow(BaseHTTPRequestHandler):
+            def do_GET(self):  # noqa: N802
+                arrived.set()
+                release.wait(30)
+                data = b'{"ok": true}'
+                self.send_response(200)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, *a):
+                pass
+
+        upstream = ThreadingHTTPServer(("127.0.0.1", 0), Slow)
+        threading.Thread(target=upstream.serve_forever, daemon=True).start()
+        d = Path(tempfile.mkdtemp(prefix="filestore-limit-"))
+        try:
+            (d / "tokens.json").write_text(json.dumps({"tokens": [
+                {"token": "a" * 32, "sub": "alice"}, {"token": "b" * 32, "sub": "bob"}]}))
+            (d / "tools.yaml").write_text(f"""
+kind: source
+name: slow
+type: http
+baseUrl: http://127.0.0.1:{upstream.server_address[1]}
+allowedHosts: [127.0.0.1]
+---
+kind: tool
+name: wait
+type: http
+source: slow
+method: GET
+path: /wait
+description: Waits for the test.
+""")
+            server = Server(d, "--auth-tokens", str(d / "tokens.json"), "--config", str(d / "tools.yaml"),
+                            "--mount", "/workspace=mem:", "--max-calls-per-identity", "1")
+            try:
+                async with connect(server.url, "a" * 32) as a1, connect(server.url, "a" * 32) as a2, \
+                        connect(server.url, "b" * 32) as b:
+                    import asyncio
+                    first = asyncio.ensure_future(a1.call_tool("wait", {}))
+                    self.assertTrue(await asyncio.to_thread(arrived.wait, 30), "the first call never arrived")
+                    second = await a2.call_tool("filestore_ls", {"path": "/"})
+                    self.assertTrue(second.is_error)
+                    self.assertIn("limit-exceeded", text_of(second))
+                    other = await b.call_tool("filestore_ls", {"path": "/"})
+                    self.assertFalse(other.is_error, text_of(other))
+                    release.set()
+                    done = await first
+                    self.assertFalse(done.is_error, text_of(done))
+                    again = await a2.call_tool("filestore_ls", {"path": "/"})
+                    self.assertFalse(again.is_error, text_of(again))
+            finally:
+                release.set()
+                server.stop()
+        finally:
+            upstream.shutdown()
+            shutil.rmtree(d, ignore_errors=True)
+
+
 class ExposureTest(unittest.TestCase):
     def run_serve(self, *args: str, cwd: Path) -> subprocess.CompletedProcess:
         return subprocess.run([BIN, "serve", *args], cwd=cwd, capture_output=True, text=True, timeout=60)

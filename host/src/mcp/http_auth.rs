@@ -111,6 +111,54 @@ pub fn claims_for(
     if out.is_empty() { Value::Null } else { Value::Object(out) }
 }
 
+/// Calls running per identity, held to a maximum: one user's burst of slow calls
+/// cannot take every worker thread of a shared server.
+#[derive(Debug)]
+pub struct CallLimits {
+    max: usize,
+    running: Mutex<HashMap<String, usize>>,
+}
+
+/// A running call's place in [`CallLimits`]; released when dropped.
+#[derive(Debug)]
+pub struct CallSlot {
+    limits: Arc<CallLimits>,
+    subject: String,
+}
+
+impl CallLimits {
+    /// At most `max` concurrent calls per identity.
+    pub fn new(max: usize) -> Arc<CallLimits> {
+        Arc::new(CallLimits { max: max.max(1), running: Mutex::new(HashMap::new()) })
+    }
+
+    /// A slot for a call of `subject`, or why not (the limit, named).
+    pub fn acquire(self: &Arc<Self>, subject: &str) -> Result<CallSlot, String> {
+        let mut running = self.running.lock().unwrap_or_else(|e| e.into_inner());
+        let n = running.entry(subject.to_string()).or_insert(0);
+        if *n >= self.max {
+            return Err(format!(
+                "this identity already has {} calls running (--max-calls-per-identity); retry when one ends",
+                self.max
+            ));
+        }
+        *n += 1;
+        Ok(CallSlot { limits: self.clone(), subject: subject.to_string() })
+    }
+}
+
+impl Drop for CallSlot {
+    fn drop(&mut self) {
+        let mut running = self.limits.running.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(n) = running.get_mut(&self.subject) {
+            *n -= 1;
+            if *n == 0 {
+                running.remove(&self.subject);
+            }
+        }
+    }
+}
+
 /// `subject` as one safe path segment, for mounts such as `./tenants/{sub}`: ASCII
 /// letters, digits and `-_.@+` are kept, every other byte (`/`, `\`, `%`, control
 /// characters, non-ASCII) becomes `%XX`, a segment of only dots has them encoded
@@ -705,6 +753,17 @@ mod tests {
             let seg = path_segment(s);
             assert!(!seg.contains('/') && seg != "." && seg != ".." && !seg.is_empty(), "{s:?}");
         }
+    }
+
+    #[test]
+    fn calls_per_identity_are_limited_and_released() {
+        let limits = CallLimits::new(2);
+        let a1 = limits.acquire("a").unwrap();
+        let _a2 = limits.acquire("a").unwrap();
+        assert!(limits.acquire("a").unwrap_err().contains("2 calls running"));
+        let _b = limits.acquire("b").unwrap();
+        drop(a1);
+        assert!(limits.acquire("a").is_ok());
     }
 
     #[test]

@@ -96,6 +96,8 @@ pub struct ServerConfig {
     /// HTTP request's bearer token did (Toolbox's `mcpEnabled`): each gets that
     /// token's claims for `authRequired` and auth-bound parameters.
     pub bearer_services: Vec<String>,
+    /// Concurrent tool calls per authenticated identity (HTTP with authentication).
+    pub call_limits: Option<Arc<http_auth::CallLimits>>,
 }
 
 impl ServerConfig {
@@ -113,6 +115,7 @@ impl ServerConfig {
             no_workspace_reason: None,
             startup_warnings: Vec::new(),
             bearer_services: Vec::new(),
+            call_limits: None,
         }
     }
 

@@ -47,6 +47,8 @@ pub struct FilestoreServer {
     log_level: Arc<super::logging::LogThreshold>,
     /// Auth services whose claims are the bearer token's (see [`super::ServerConfig`]).
     bearer_services: Arc<Vec<String>>,
+    /// Concurrent calls per identity (see [`super::ServerConfig`]).
+    call_limits: Option<Arc<super::http_auth::CallLimits>>,
 }
 
 /// One MCP session's sandbox and what the client has been told about it.
@@ -222,6 +224,7 @@ impl FilestoreServer {
             next_ticket: Default::default(),
             log_level: Default::default(),
             bearer_services: Arc::new(config.bearer_services.clone()),
+            call_limits: config.call_limits.clone(),
         })
     }
 
@@ -586,6 +589,25 @@ impl ServerHandler for FilestoreServer {
         // The verified claims of the HTTP request's bearer token, for the auth
         // services that take it (`mcpEnabled`); never a token.
         let parts = context.extensions.get::<axum::http::request::Parts>();
+        let caller = parts.and_then(|p| p.extensions.get::<super::http_auth::Identity>());
+        // Held until the call ends (dropped with this function's locals).
+        let _slot = match (&self.call_limits, caller) {
+            (Some(limits), Some(who)) => match limits.acquire(&who.subject) {
+                Ok(slot) => Some(slot),
+                Err(why) => {
+                    watcher.abort();
+                    if let Some(p) = progress {
+                        p.abort();
+                    }
+                    let e = Error::Filestore(filestore_guest::Error::new(
+                        filestore_guest::ErrorKind::LimitExceeded,
+                        why,
+                    ));
+                    return Ok(failure(&e, false).into());
+                }
+            },
+            _ => None,
+        };
         let claims = super::http_auth::claims_for(
             parts.and_then(|p| p.extensions.get::<super::http_auth::Identity>()),
             &self.bearer_services,
