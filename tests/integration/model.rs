@@ -141,7 +141,9 @@ impl Model {
                         return err("invalid-argument");
                     }
                     match cur.matches(old).count() {
-                        0 => return err("not-found"),
+                        // Not in the file: a conflict with its content (not-found is
+                        // for a missing file).
+                        0 => return err("conflict"),
                         c if c > 1 && !all => return err("conflict"),
                         _ => {}
                     }

@@ -35,8 +35,8 @@ fn write_edit_delete_move_on_a_real_directory() {
         "filestore_edit",
         json!({"path": "/w/a.txt", "edits": [{"old_string": "uno", "new_string": "1"}, {"old_string": "absent", "new_string": "2"}]}),
     );
-    assert_eq!(kind, "not-found");
-    assert!(msg.contains("edit 2 of 2"), "{msg}");
+    assert_eq!(kind, "conflict");
+    assert!(msg.contains("edit 2 of 2") && msg.contains("occurs 0 times"), "{msg}");
     assert_eq!(
         std::fs::read_to_string(tmp.path().join("a.txt")).unwrap(),
         "uno\r\ndos\r\nthree\r\n"

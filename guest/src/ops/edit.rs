@@ -103,8 +103,14 @@ pub struct EditResult {
 
 /// Applies `ops` to `text`; returns the new text and the replacement count.
 ///
-/// A file using CRLF line endings matches `old_string` written with LF: both strings
-/// are converted to CRLF before matching, so the file keeps its line endings.
+/// A file using CRLF line endings matches `old_string` written with LF, and a file
+/// using LF matches `old_string` written with CRLF: both strings are converted to the
+/// file's line endings before matching, so the file keeps them.
+///
+/// An `old_string` that does not occur is `conflict` (the file's content is not what
+/// the edit expects), distinct from `not-found` (no such file); the message says how
+/// many times it occurs (0) and, when `old_string` ends with a newline the file lacks
+/// at its end, says so.
 pub fn apply(path: &str, text: &str, ops: &[EditOp]) -> Result<(String, u64)> {
     let crlf = text.contains("\r\n");
     let mut cur = text.to_string();
@@ -132,18 +138,28 @@ pub fn apply(path: &str, text: &str, ops: &[EditOp]) -> Result<(String, u64)> {
                 op.old_string.replace('\n', "\r\n"),
                 op.new_string.replace("\r\n", "\n").replace('\n', "\r\n"),
             )
+        } else if !crlf && op.old_string.contains("\r\n") {
+            // An LF file, a CRLF old_string (pasted from a Windows editor): matched
+            // as LF, and the new text written as LF too.
+            (op.old_string.replace("\r\n", "\n"), op.new_string.replace("\r\n", "\n"))
         } else {
             (op.old_string.clone(), op.new_string.clone())
         };
         let count = cur.matches(old.as_str()).count() as u64;
         if count == 0 {
+            let after = if n > 1 && i > 0 { " (after the previous edits)" } else { "" };
+            // The common near miss: old_string copied with a final newline the file
+            // does not have at its end.
+            let hint = match old.strip_suffix('\n') {
+                Some(head) if !head.is_empty() && cur.ends_with(head.trim_end_matches('\r')) => {
+                    "; old_string ends with a newline, but the file does not end with one: drop the final newline from old_string"
+                }
+                _ => "",
+            };
             return Err(Error::at(
-                ErrorKind::NotFound,
+                ErrorKind::Conflict,
                 path,
-                format!(
-                    "{which}old_string not found in the file{}",
-                    if n > 1 && i > 0 { " (after the previous edits)" } else { "" }
-                ),
+                format!("{which}old_string occurs 0 times in the file{after}{hint}"),
             ));
         }
         if count > 1 && !op.replace_all {
@@ -323,10 +339,15 @@ mod tests {
         assert_eq!(e.kind(), ErrorKind::Conflict);
         assert!(e.to_string().contains("occurs 2 times"), "{e}");
         assert_eq!(apply("/f", t, &[op("a", "x", true)]).unwrap().0, "x b x\nc\n");
-        assert_eq!(
-            apply("/f", t, &[op("zz", "x", false)]).unwrap_err().kind(),
-            ErrorKind::NotFound
-        );
+        // Not in the file: conflict (not-found is for a missing file), with the count.
+        let e = apply("/f", t, &[op("zz", "x", false)]).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Conflict);
+        assert!(e.to_string().contains("occurs 0 times"), "{e}");
+        // A final newline the file lacks at its end is named.
+        let e = apply("/f", "a\nlast", &[op("last\n", "x\n", false)]).unwrap_err();
+        assert!(e.to_string().contains("does not end with one"), "{e}");
+        let e = apply("/f", "a\nlast\n", &[op("nope\n", "x\n", false)]).unwrap_err();
+        assert!(!e.to_string().contains("does not end with one"), "{e}");
         assert_eq!(
             apply("/f", t, &[op("", "x", false)]).unwrap_err().kind(),
             ErrorKind::InvalidArgument
@@ -335,6 +356,14 @@ mod tests {
             apply("/f", t, &[op("c", "c", false)]).unwrap_err().kind(),
             ErrorKind::InvalidArgument
         );
+    }
+
+    #[test]
+    fn lf_matched_by_crlf() {
+        let t = "one\ntwo\nthree\n";
+        let (out, n) = apply("/f", t, &[op("one\r\ntwo", "uno\r\ndos", false)]).unwrap();
+        assert_eq!(out, "uno\ndos\nthree\n");
+        assert_eq!(n, 1);
     }
 
     #[test]

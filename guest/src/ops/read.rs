@@ -96,6 +96,11 @@ pub struct ReadResult {
     /// say), shown with U+FFFD in their place.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub lossy_lines: u32,
+    /// Whether the file's last byte is a newline: present when the read went through
+    /// to the end of the file (every page of a file under the line-count limit, the
+    /// last page otherwise), so an edit of the last line can be written exactly.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ends_with_newline: Option<bool>,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -157,6 +162,7 @@ pub fn read(mounts: &MountTable, limits: &Limits, req: &ReadRequest) -> Result<R
         truncated_by: None,
         cut_lines: 0,
         lossy_lines: 0,
+        ends_with_newline: None,
     };
     if req.raw {
         return read_raw(&file, &path, limits, result);
@@ -164,6 +170,7 @@ pub fn read(mounts: &MountTable, limits: &Limits, req: &ReadRequest) -> Result<R
     if size == 0 {
         result.content = ReadContent::Empty;
         result.total_lines = Some(0);
+        result.ends_with_newline = Some(false);
         return Ok(result);
     }
     let head = file
@@ -272,6 +279,9 @@ pub fn read(mounts: &MountTable, limits: &Limits, req: &ReadRequest) -> Result<R
         None
     };
     result.total_lines = total;
+    if reached_end {
+        result.ends_with_newline = Some(ended_with_newline);
+    }
     if let Some(t) = total {
         if req.offset > t {
             return Err(Error::invalid_argument(
@@ -544,6 +554,24 @@ mod tests {
         assert_eq!((r.start_line, r.end_line, r.total_lines), (1, 3, Some(3)));
         assert_eq!(r.next_offset, None);
         assert!(!r.truncated);
+    }
+
+    #[test]
+    fn says_whether_the_file_ends_with_a_newline() {
+        let t = table(&[("/no.txt", b"a\nb"), ("/yes.txt", b"a\nb\n"), ("/e.txt", b"")]);
+        let at = |p: &str| read(&t, &Limits::default(), &req(p, 1, 1)).unwrap().ends_with_newline;
+        assert_eq!(at("/w/no.txt"), Some(false));
+        assert_eq!(at("/w/yes.txt"), Some(true));
+        assert_eq!(at("/w/e.txt"), Some(false));
+        // Past the line-count limit, a first page does not read to the end: not
+        // known there; the last page knows.
+        let line = format!("{}\n", "x".repeat(1023));
+        let lines = (COUNT_LINES_MAX_BYTES / 1024 + 8) as usize;
+        let t = table(&[("/big.txt", line.repeat(lines).as_bytes())]);
+        let first = read(&t, &Limits::default(), &req("/w/big.txt", 1, 10)).unwrap();
+        assert_eq!(first.ends_with_newline, None);
+        let last = read(&t, &Limits::default(), &req("/w/big.txt", lines as u64 - 2, 10)).unwrap();
+        assert_eq!(last.ends_with_newline, Some(true));
     }
 
     #[test]
