@@ -282,6 +282,7 @@ pub fn glob(mounts: &MountTable, limits: &Limits, req: &GlobRequest) -> Result<G
     let excludes = Excludes::new(&req.exclude, &path)?;
     if !req.pattern.starts_with('/') {
         let me = mounts.stat(&path)?;
+        crate::vfs::mounts::refuse_contentless(&me, &path)?;
         if !me.is_dir() {
             return Err(Error::at(
                 ErrorKind::NotADirectory,

@@ -90,6 +90,7 @@ pub fn ls(mounts: &MountTable, req: &LsRequest) -> Result<LsResult> {
         ));
     }
     let me = mounts.stat(&path)?;
+    crate::vfs::mounts::refuse_contentless(&me, &path)?;
     if !me.is_dir() {
         return Err(Error::at(
             ErrorKind::NotADirectory,
@@ -163,8 +164,22 @@ pub fn sort_entries_by(entries: &mut [Entry], order: SortBy) {
     });
 }
 
+/// What an entry is in a lean listing: `directory`, `file`, or, for what a directory
+/// volume lists without following or opening it, `symlink` or `special` (not a
+/// 0-byte file an agent would try to read).
+fn lean_kind(e: &Entry) -> &'static str {
+    if e.is_dir() {
+        return "directory";
+    }
+    match e.entry_type.as_str() {
+        crate::vfs::mounts::TYPE_SYMLINK => "symlink",
+        crate::vfs::mounts::TYPE_SPECIAL => "special",
+        _ => "file",
+    }
+}
+
 /// The lean answer (`details: false`): the JSON keeps each entry's name and kind
-/// (and children), the text one name per line (`name/` for a directory), as the
+/// (and children), the text one name per line (`name/` for a directory, `name@` for a link), as the
 /// official filesystem server's `list_directory` does.
 pub fn lean(r: &LsResult) -> (serde_json::Value, String) {
     fn nodes(ns: &[LsNode]) -> Vec<serde_json::Value> {
@@ -172,7 +187,7 @@ pub fn lean(r: &LsResult) -> (serde_json::Value, String) {
             .map(|n| {
                 let mut o = serde_json::Map::new();
                 o.insert("name".into(), n.name.clone().into());
-                o.insert("kind".into(), if n.entry.is_dir() { "directory" } else { "file" }.into());
+                o.insert("kind".into(), lean_kind(&n.entry).into());
                 if let Some(c) = &n.children {
                     o.insert("children".into(), nodes(c).into());
                 }
@@ -186,7 +201,12 @@ pub fn lean(r: &LsResult) -> (serde_json::Value, String) {
                 out.push_str("  ");
             }
             out.push_str(&n.name);
-            out.push_str(if n.entry.is_dir() { "/\n" } else { "\n" });
+            // `ls -F`: `/` a directory, `@` a link (listed, never followed).
+            out.push_str(match lean_kind(&n.entry) {
+                "directory" => "/\n",
+                "symlink" => "@\n",
+                _ => "\n",
+            });
             if let Some(c) = &n.children {
                 text(c, indent + 1, out);
             }
@@ -246,6 +266,59 @@ fn render_nodes(nodes: &[LsNode], indent: usize, out: &mut String) {
 mod tests {
     use super::*;
     use crate::vfs::memory::MemoryVolume;
+
+    /// A link as a directory volume lists it (type `symlink`, size 0) is no
+    /// directory or file to start from: every listing and search tool says
+    /// `invalid-path` (not an empty, complete answer), and a lean listing shows it as
+    /// a link (`name@`, kind `symlink`), not a 0-byte file to read.
+    #[test]
+    fn links_are_not_starting_points_and_list_as_links() {
+        use crate::vfs::volume::{Volume, WriteOptions};
+        let v = MemoryVolume::new();
+        v.insert("/real/a.txt", "alpha\n");
+        let link = WriteOptions { entry_type: Some("symlink".into()), ..Default::default() };
+        v.write("/loop", b"", &link).unwrap();
+        let mut t = MountTable::new();
+        t.add("/w", Box::new(v), 0, false).unwrap();
+        let limits = crate::vfs::limits::Limits::default();
+        let req = |v: serde_json::Value| v;
+        let errs = [
+            ls(&t, &serde_json::from_value(req(serde_json::json!({"path": "/w/loop"}))).unwrap())
+                .unwrap_err(),
+            crate::ops::glob::glob(
+                &t,
+                &limits,
+                &serde_json::from_value(serde_json::json!({"pattern": "*", "path": "/w/loop"}))
+                    .unwrap(),
+            )
+            .unwrap_err(),
+            crate::ops::grep::grep(
+                &t,
+                &limits,
+                &serde_json::from_value(serde_json::json!({"pattern": "a", "path": "/w/loop"}))
+                    .unwrap(),
+            )
+            .unwrap_err(),
+            crate::ops::tree::tree(
+                &t,
+                &limits,
+                &serde_json::from_value(serde_json::json!({"path": "/w/loop"})).unwrap(),
+            )
+            .unwrap_err(),
+        ];
+        for e in errs {
+            assert_eq!(e.kind(), ErrorKind::InvalidPath, "{e}");
+            assert!(e.to_string().contains("symbolic link"), "{e}");
+        }
+        let r =
+            ls(&t, &serde_json::from_value(serde_json::json!({"path": "/w"})).unwrap()).unwrap();
+        let (json, text) = lean(&r);
+        assert!(text.contains("loop@\n") && text.contains("real/\n"), "{text}");
+        assert!(
+            json["entries"].as_array().unwrap().iter().any(|e| e["kind"] == "symlink"),
+            "{json}"
+        );
+    }
 
     fn table() -> MountTable {
         let v = MemoryVolume::new();

@@ -82,6 +82,7 @@ pub fn tree(mounts: &MountTable, limits: &Limits, req: &TreeRequest) -> Result<T
         return Err(Error::invalid_argument("max_depth", "must be at least 1"));
     }
     let me = mounts.stat(&path)?;
+    crate::vfs::mounts::refuse_contentless(&me, &path)?;
     if !me.is_dir() {
         return Err(Error::at(ErrorKind::NotADirectory, &path, "not a directory"));
     }

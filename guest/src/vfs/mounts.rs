@@ -518,10 +518,12 @@ pub const TYPE_SYMLINK: &str = "symlink";
 /// `volumes::dir::TYPE_SPECIAL`): shown, never opened.
 pub const TYPE_SPECIAL: &str = "special";
 
-/// Refuses to resolve as a file an entry that has no content to read: a link or a
+/// Refuses to resolve as a file (or, for `ls`, `glob`, `grep` and `tree`, as the
+/// directory or file they start from) an entry that has no content: a link or a
 /// special file reports size 0, and without this a `read` would call it an empty
-/// file (the volume refuses reading it the same way, with the same kinds).
-fn refuse_contentless(e: &Entry, path: &str) -> Result<()> {
+/// file and a `grep` an empty, complete search (the volume refuses reading it the
+/// same way, with the same kinds).
+pub fn refuse_contentless(e: &Entry, path: &str) -> Result<()> {
     match e.entry_type.as_str() {
         TYPE_SYMLINK => Err(Error::at(
             ErrorKind::InvalidPath,

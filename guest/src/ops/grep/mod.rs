@@ -302,6 +302,7 @@ pub fn grep(mounts: &MountTable, limits: &Limits, req: &GrepRequest) -> Result<G
     let types = req.file_type.as_deref().map(TypeMatcher::new).transpose()?;
     let excludes = crate::ops::glob::Excludes::new(&req.exclude, &path)?;
     let me = mounts.stat(&path)?;
+    crate::vfs::mounts::refuse_contentless(&me, &path)?;
 
     let mode = req.output_mode;
     let (before, after) =
