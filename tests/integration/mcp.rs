@@ -465,16 +465,19 @@ fn conformance_scenarios_for_a_generic_server_pass() {
 struct HttpServer {
     child: std::process::Child,
     port: u16,
+    /// The server's working directory (its default `/workspace`): an empty one of
+    /// its own, so what it lists does not depend on what else is in the temp dir.
+    _cwd: tempfile::TempDir,
 }
 
 impl HttpServer {
     fn start(extra: &[&str]) -> HttpServer {
         use std::io::{BufRead, BufReader};
-        let tmp = std::env::temp_dir();
+        let cwd = tempfile::tempdir().unwrap();
         let mut child = Command::new(BIN)
             .args(["serve", "--http", "127.0.0.1:0", "--mount", "/s=mem:"])
             .args(extra)
-            .current_dir(tmp)
+            .current_dir(cwd.path())
             .stdin(std::process::Stdio::null())
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::piped())
@@ -488,7 +491,7 @@ impl HttpServer {
             }
         };
         std::thread::spawn(move || for _ in lines {});
-        HttpServer { child, port }
+        HttpServer { child, port, _cwd: cwd }
     }
 
     /// POSTs `body` to /mcp from the loopback address `from`; returns the status, the

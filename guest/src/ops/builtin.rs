@@ -161,7 +161,8 @@ pub fn spec(name: &str) -> Option<ToolSpec> {
                 "pattern": {"type": "string", "description": "Glob pattern, e.g. **/*.json or *.md."},
                 "path": {"type": "string", "default": "/", "description": "Directory to search from (default /)."},
                 "limit": {"type": "integer", "minimum": 1, "default": 1000, "description": "Most files to return."},
-                "exclude": {"type": "array", "items": {"type": "string"}, "description": "Globs to leave out, with everything beneath a matching directory (e.g. node_modules, target/**, *.min.js)."}
+                "exclude": {"type": "array", "items": {"type": "string"}, "description": "Globs to leave out, with everything beneath a matching directory (e.g. node_modules, target/**, *.min.js)."},
+                "hidden": {"type": "boolean", "default": false, "description": "Include hidden files and directories (names starting with '.'); without it they match only a pattern that names them (.env, .github/**)."}
             }, "required": ["pattern"], "additionalProperties": false}),
             annotations(true, false, true),
         ),
@@ -181,7 +182,8 @@ pub fn spec(name: &str) -> Option<ToolSpec> {
                 "context": {"type": "integer", "minimum": 0, "default": 0, "description": "Context lines before and after each match (content mode)."},
                 "output_mode": {"type": "string", "enum": ["files_with_matches", "content", "count"], "default": "files_with_matches", "description": "What to return."},
                 "head_limit": {"type": "integer", "minimum": 1, "default": 250, "description": "Most records (files, lines or counts) per page."},
-                "offset": {"type": "integer", "minimum": 0, "default": 0, "description": "Records to skip, to fetch the next page."}
+                "offset": {"type": "integer", "minimum": 0, "default": 0, "description": "Records to skip, to fetch the next page."},
+                "hidden": {"type": "boolean", "default": false, "description": "Search hidden files and directories too (names starting with '.'); skipped otherwise unless glob names them."}
             }, "required": ["pattern"], "additionalProperties": false}),
             annotations(true, false, true),
         ),

@@ -46,6 +46,27 @@ pub struct GlobRequest {
     /// Globs of files to leave out (see [`Excludes`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub exclude: Vec<String>,
+    /// Include hidden files and directories (see [`is_hidden_below`]) even when the
+    /// pattern does not name them.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub hidden: bool,
+}
+
+/// Whether `path` has a hidden component (a name starting with `.`) beneath `base`:
+/// what `*` and `**` do not match, as in a shell and ripgrep. `base` itself may be
+/// hidden (a search started there on purpose).
+pub fn is_hidden_below(path: &str, base: &str) -> bool {
+    let rest = match base {
+        "/" => path.strip_prefix('/'),
+        _ => path.strip_prefix(base).and_then(|r| r.strip_prefix('/')),
+    };
+    rest.is_some_and(|r| r.split('/').any(|c| c.starts_with('.')))
+}
+
+/// Whether a glob names hidden entries itself: a segment that starts with `.`
+/// (`.github/**`, `**/.env`, `.*`). Such a pattern matches hidden paths as written.
+pub fn names_hidden(pattern: &str) -> bool {
+    pattern.split('/').any(|seg| seg.starts_with('.') && seg != "." && seg != "..")
 }
 
 /// One matching file.
@@ -317,8 +338,15 @@ pub fn glob(mounts: &MountTable, limits: &Limits, req: &GlobRequest) -> Result<G
     } else {
         limits.walk_entries
     };
-    let wanted =
-        |e: &&Entry| !e.is_dir() && matcher.is_match(&e.path) && !excludes.excludes(&e.path);
+    // Hidden files (a `.` name beneath the walk's root) only when asked for, or
+    // when the pattern names them.
+    let show_hidden = req.hidden || names_hidden(&req.pattern);
+    let wanted = |e: &&Entry| {
+        !e.is_dir()
+            && matcher.is_match(&e.path)
+            && !excludes.excludes(&e.path)
+            && (show_hidden || !is_hidden_below(&e.path, root))
+    };
     let walk = loop {
         let walk = mounts.walk(root, cap)?;
         let enough = walk.entries.iter().filter(wanted).nth(req.limit).is_some();
@@ -410,7 +438,13 @@ mod tests {
         glob(
             &table(),
             &Limits::default(),
-            &GlobRequest { pattern: pattern.into(), path: path.into(), limit, exclude: Vec::new() },
+            &GlobRequest {
+                pattern: pattern.into(),
+                path: path.into(),
+                limit,
+                exclude: Vec::new(),
+                hidden: false,
+            },
         )
     }
 
@@ -421,17 +455,15 @@ mod tests {
     #[test]
     fn pattern_table() {
         let cases: &[(&str, &str, &[&str])] = &[
-            // A pattern without '/' matches names at every depth.
+            // A pattern without '/' matches names at every depth (hidden names only
+            // when the pattern names them: `*` does not match a leading `.`).
             (
                 "*.json",
                 "/w",
-                &[
-                    "/w/.hidden.json",
-                    "/w/package.json",
-                    "/w/src/util/data.json",
-                    "/w/src/util/deep/x.json",
-                ],
+                &["/w/package.json", "/w/src/util/data.json", "/w/src/util/deep/x.json"],
             ),
+            (".*", "/w", &["/w/.hidden.json"]),
+            ("**/.hidden.json", "/w", &["/w/.hidden.json"]),
             ("*.json", "/w/src", &["/w/src/util/data.json", "/w/src/util/deep/x.json"]),
             ("main.rs", "/w", &["/w/src/main.rs"]),
             // Alternation.
@@ -466,14 +498,13 @@ mod tests {
             ("src/main.rs", "/w", &["/w/src/main.rs"]),
             // Absolute patterns ignore `path`.
             ("/w/src/*.rs", "/other", &["/w/src/lib.rs", "/w/src/main.rs"]),
-            ("/*/*.json", "/w", &["/other/o.json", "/w/.hidden.json", "/w/package.json"]),
+            ("/*/*.json", "/w", &["/other/o.json", "/w/package.json"]),
             // Every mount below the root.
             (
                 "*.json",
                 "/",
                 &[
                     "/other/o.json",
-                    "/w/.hidden.json",
                     "/w/package.json",
                     "/w/src/util/data.json",
                     "/w/src/util/deep/x.json",
@@ -492,6 +523,45 @@ mod tests {
         for (pattern, path, want) in cases {
             assert_eq!(paths_of(pattern, path), *want, "pattern {pattern} under {path}");
         }
+    }
+
+    /// Hidden files and directories (a `.` name beneath the search root) are left
+    /// out unless the pattern names them or `hidden` is set, as in a shell and
+    /// ripgrep; a search rooted in a hidden directory searches it.
+    #[test]
+    fn hidden_entries_only_when_asked_for() {
+        let v = MemoryVolume::new();
+        for p in [
+            "/a.txt",
+            "/.env",
+            "/.git/config",
+            "/.github/ci.yml",
+            "/src/.cache/x.txt",
+            "/src/b.txt",
+        ] {
+            v.insert(p, "x");
+        }
+        let mut t = MountTable::new();
+        t.add("/w", Box::new(v), 0, false).unwrap();
+        let go = |pattern: &str, path: &str, hidden: bool| -> Vec<String> {
+            let req = GlobRequest {
+                pattern: pattern.into(),
+                path: path.into(),
+                limit: 100,
+                exclude: vec![],
+                hidden,
+            };
+            glob(&t, &Limits::default(), &req).unwrap().files.into_iter().map(|f| f.path).collect()
+        };
+        assert_eq!(go("**", "/w", false), ["/w/a.txt", "/w/src/b.txt"]);
+        assert_eq!(go("*.txt", "/w", false), ["/w/a.txt", "/w/src/b.txt"]);
+        assert_eq!(go("**", "/w", true).len(), 6);
+        assert_eq!(go(".github/**", "/w", false), ["/w/.github/ci.yml"]);
+        assert_eq!(go("**/.env", "/w", false), ["/w/.env"]);
+        assert_eq!(go("*", "/w/.git", false), ["/w/.git/config"]);
+        assert!(is_hidden_below("/w/src/.cache/x.txt", "/w"));
+        assert!(!is_hidden_below("/w/.git/config", "/w/.git"));
+        assert!(names_hidden(".*") && names_hidden("a/.b/**") && !names_hidden("../x/*.rs"));
     }
 
     #[test]
@@ -521,8 +591,8 @@ mod tests {
         let mut sorted = p.clone();
         sorted.sort();
         assert_eq!(p, sorted);
-        assert_eq!(r.files.len(), 15);
-        assert_eq!(r.total_matches, 15);
+        assert_eq!(r.files.len(), 14, "every file but the hidden one");
+        assert_eq!(r.total_matches, 14);
         assert!(!r.truncated);
         let f = &r.files[0];
         assert_eq!((f.size, f.tokens), (7, 2));
@@ -532,16 +602,16 @@ mod tests {
     fn limit_truncates() {
         let r = run("*.json", "/w", 2).unwrap();
         assert_eq!(r.files.len(), 2);
-        assert_eq!(r.total_matches, 4);
+        assert_eq!(r.total_matches, 3);
         assert!(r.truncated && !r.walk_truncated);
-        assert_eq!(r.files[0].path, "/w/.hidden.json");
+        assert_eq!(r.files[0].path, "/w/package.json");
         let text = render(&r);
         assert_eq!(
             text,
-            "/w/.hidden.json\n/w/package.json\n[truncated: showing the first 2 of 4 matching files; \
+            "/w/package.json\n/w/src/util/data.json\n[truncated: showing the first 2 of 3 matching files; \
              narrow the pattern or path, or raise 'limit']\n"
         );
-        let exact = run("*.json", "/w", 4).unwrap();
+        let exact = run("*.json", "/w", 3).unwrap();
         assert!(!exact.truncated);
         assert_eq!(run("*", "/w", 0).unwrap_err().kind(), ErrorKind::InvalidArgument);
         assert_eq!(
@@ -558,6 +628,7 @@ mod tests {
             path: "/w".into(),
             limit: 1000,
             exclude: Vec::new(),
+            hidden: false,
         };
         let r = glob(&table(), &limits, &req).unwrap();
         assert!(r.walk_truncated && r.truncated);
@@ -644,8 +715,13 @@ mod tests {
         let mut t = MountTable::new();
         t.add("/w", Box::new(v), 0, false).unwrap();
         let l = Limits { walk_entries: 200_000, ..Limits::default() };
-        let req =
-            GlobRequest { pattern: "**".into(), path: "/w".into(), limit: 10, exclude: vec![] };
+        let req = GlobRequest {
+            pattern: "**".into(),
+            path: "/w".into(),
+            limit: 10,
+            exclude: vec![],
+            hidden: false,
+        };
         let r = glob(&t, &l, &req).unwrap();
         assert_eq!(r.files.len(), 10);
         assert!(r.truncated && !r.walk_truncated);
@@ -678,6 +754,7 @@ mod tests {
             path: "/w".into(),
             limit: 1000,
             exclude: ex(&["node_modules", "*.min.js", "src/gen/**"]),
+            hidden: false,
         };
         let files: Vec<String> =
             glob(&t, &l, &req).unwrap().files.into_iter().map(|f| f.path).collect();

@@ -99,7 +99,9 @@ pub(crate) fn list(s: &mut Sandbox, cursor: Option<&str>) -> Result<ListResource
         .and_then(|session| {
             session.call(
                 "filestore_glob",
-                &json!({"pattern": "**", "path": "/", "limit": RESOURCE_WALK_LIMIT}),
+                // Hidden files too: a resource listing is the client's inventory
+                // (it pages and filters), not an answer to an agent's pattern.
+                &json!({"pattern": "**", "path": "/", "limit": RESOURCE_WALK_LIMIT, "hidden": true}),
             )
         })
         .map_err(|e| protocol_error(&e))?;

@@ -129,6 +129,10 @@ pub struct GrepRequest {
     /// Records to skip before the page starts.
     #[serde(default)]
     pub offset: usize,
+    /// Search hidden files and directories too (a `.` name beneath `path`), which
+    /// are skipped otherwise unless `glob` names them, as ripgrep does.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub hidden: bool,
 }
 
 impl GrepRequest {
@@ -149,6 +153,7 @@ impl GrepRequest {
             output_mode: OutputMode::default(),
             head_limit: DEFAULT_HEAD_LIMIT,
             offset: 0,
+            hidden: false,
         }
     }
 
@@ -370,6 +375,9 @@ pub fn grep(mounts: &MountTable, limits: &Limits, req: &GrepRequest) -> Result<G
     // (the volume refuses to follow or read them).
     let searchable =
         |e: &&Entry| !e.is_dir() && !matches!(e.entry_type.as_str(), "symlink" | "special");
+    let show_hidden = req.hidden || req.glob.as_deref().is_some_and(crate::ops::glob::names_hidden);
+    // Hidden files (a `.` name beneath `path`) only when asked for, as in ripgrep.
+    let visible = |e: &&Entry| show_hidden || !crate::ops::glob::is_hidden_below(&e.path, &path);
     let wanted = |e: &&Entry| {
         glob.as_ref().is_none_or(|g| g.is_match(&e.path))
             && types.as_ref().is_none_or(|t| t.is_match(e.name()))
@@ -381,6 +389,7 @@ pub fn grep(mounts: &MountTable, limits: &Limits, req: &GrepRequest) -> Result<G
         let ahead: Vec<(&str, u64)> = candidates
             .iter()
             .filter(searchable)
+            .filter(visible)
             .filter(wanted)
             .map(|e| (e.path.as_str(), e.size))
             .collect();
@@ -388,6 +397,9 @@ pub fn grep(mounts: &MountTable, limits: &Limits, req: &GrepRequest) -> Result<G
     }
     for entry in candidates.iter().filter(searchable) {
         if !single {
+            if !visible(&entry) {
+                continue;
+            }
             if glob.as_ref().is_some_and(|g| !g.is_match(&entry.path)) {
                 continue;
             }

@@ -544,3 +544,23 @@ fn request_json_contract() {
     assert_eq!(j["files"][0], "/w/src/main.rs");
     assert_eq!(OutputMode::Count.as_str(), "count");
 }
+
+/// Hidden files and directories (a `.` name beneath `path`) are skipped unless
+/// `hidden` is set or `glob` names them, as ripgrep does; a search started inside a
+/// hidden directory searches it.
+#[test]
+fn hidden_files_are_skipped_unless_asked_for() {
+    let v = MemoryVolume::new();
+    v.insert("/a.txt", "needle\n")
+        .insert("/.env", "needle=1\n")
+        .insert("/.git/config", "needle\n")
+        .insert("/src/.cache/x.txt", "needle\n");
+    let mut t = MountTable::new();
+    t.add("/w", Box::new(v), 0, false).unwrap();
+    let go = |r: GrepRequest| grep(&t, &Limits::default(), &r).unwrap().files.unwrap();
+    assert_eq!(go(req("needle", "/w")), ["/w/a.txt"]);
+    assert_eq!(go(GrepRequest { hidden: true, ..req("needle", "/w") }).len(), 4);
+    assert_eq!(go(GrepRequest { glob: Some(".env".into()), ..req("needle", "/w") }), ["/w/.env"]);
+    assert_eq!(go(req("needle", "/w/.git")), ["/w/.git/config"]);
+    assert_eq!(go(req("needle", "/w/.env")), ["/w/.env"]);
+}
