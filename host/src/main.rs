@@ -96,7 +96,8 @@ struct ServeArgs {
     /// Mount a volume: /point=./dir (read-write), /point=./dir:ro, /point=mem:,
     /// /point=s3://bucket/prefix[:ro] (also gs://, az://, file:///dir; credentials
     /// from the environment, e.g. AWS_ACCESS_KEY_ID). A /workspace mount replaces
-    /// the default read-only current directory.
+    /// the default read-only current directory. A mount at / is a single workspace
+    /// as the whole file system: no /workspace, /scratch or /tool_calls are added.
     #[arg(long = "mount", value_name = "/POINT=SPEC")]
     mounts: Vec<MountArg>,
     /// Tool configuration file (tools.yaml, MCP Toolbox format).
@@ -474,7 +475,8 @@ fn serve(mut args: ServeArgs) -> ExitCode {
     // Without --mount /workspace, the client's MCP roots decide it (mcp::roots); the
     // current directory is the default only when it is neither / nor a home.
     let workspace_from_roots =
-        !args.mounts.iter().any(|m| m.point == filestore::mcp::DEFAULT_WORKSPACE);
+        !args.mounts.iter().any(|m| m.point == filestore::mcp::DEFAULT_WORKSPACE)
+            && !filestore::mcp::is_single_workspace(&args.mounts);
     let no_workspace_reason = filestore::mcp::check_default_workspace(&args.mounts).err();
     let allowed_origins = args.allowed_origins.clone();
     let per_identity = args.mounts.iter().any(MountArg::per_identity);

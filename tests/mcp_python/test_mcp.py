@@ -336,6 +336,72 @@ class WritableWorkspaceTest(unittest.IsolatedAsyncioTestCase):
             shutil.rmtree(fixture, ignore_errors=True)
 
 
+
+class SingleWorkspaceTest(unittest.IsolatedAsyncioTestCase):
+    """`--mount /=DIR`: one workspace as the whole file system (issue 21 item 6), and
+    bytes in and out as base64, paged past resources' old 4 MiB cap (item 2)."""
+
+    async def test_root_workspace_and_binary_content(self) -> None:
+        fixture = make_fixture()
+        big_text = "".join(f"line {i:07}\n" for i in range(400_000))  # 5.2 MB
+        (fixture / "big.txt").write_text(big_text)
+        blob = os.urandom(5 * 1024 * 1024 + 17)
+        try:
+            params = StdioServerParameters(command=BIN, args=["serve", "--mount", f"/={fixture}"], cwd=tempfile.gettempdir())
+            with open(os.devnull, "w") as devnull:
+                async with stdio_client(params, errlog=devnull) as (read, write):
+                    async with ClientSession(read, write) as s:
+                        await s.initialize()
+                        r = await s.call_tool("filestore_ls", {"path": "/"})
+                        self.assertFalse(r.is_error, text_of(r))
+                        names = {e["name"] for e in r.structured_content["entries"]}
+                        self.assertEqual(names, {p.name for p in fixture.iterdir()})
+                        r = await s.call_tool("filestore_read", {"path": "/../hello.txt"})
+                        self.assertTrue(r.is_error)
+                        self.assertIn("invalid-path", text_of(r))
+                        r = await s.call_tool("filestore_read", {"path": "/hello.txt"})
+                        self.assertIn("hello world", text_of(r))
+
+                        # Upload 5 MB of random bytes, then download them in pages.
+                        r = await s.call_tool(
+                            "filestore_write",
+                            {"path": "/up/blob.bin", "content": base64.b64encode(blob).decode(), "encoding": "base64"},
+                        )
+                        self.assertFalse(r.is_error, text_of(r))
+                        self.assertEqual((fixture / "up" / "blob.bin").read_bytes(), blob)
+                        got, at, pages = b"", 0, 0
+                        while True:
+                            r = await s.call_tool(
+                                "filestore_read", {"path": "/up/blob.bin", "encoding": "base64", "byte_offset": at}
+                            )
+                            self.assertFalse(r.is_error, text_of(r))
+                            page = r.structured_content
+                            self.assertEqual((page["content"], page["byte_offset"]), ("base64", at))
+                            got += base64.b64decode(page["text"])
+                            pages += 1
+                            if "next_byte_offset" not in page:
+                                break
+                            at = page["next_byte_offset"]
+                        self.assertEqual(got, blob)
+                        self.assertEqual(pages, 6)
+                        # Bad base64 names the parameter and leaves the file as it was.
+                        r = await s.call_tool(
+                            "filestore_write", {"path": "/up/blob.bin", "content": "AAA*", "encoding": "base64"}
+                        )
+                        self.assertTrue(r.is_error)
+                        self.assertIn("content", text_of(r))
+                        self.assertIn("not base64", text_of(r))
+                        self.assertEqual((fixture / "up" / "blob.bin").read_bytes(), blob)
+
+                        # resources/read of files past the component's 4 MiB page.
+                        r = await s.read_resource("filestore:///big.txt")
+                        self.assertEqual(r.contents[0].text, big_text)
+                        r = await s.read_resource("filestore:///up/blob.bin")
+                        self.assertEqual(base64.b64decode(r.contents[0].blob), blob)
+        finally:
+            shutil.rmtree(fixture, ignore_errors=True)
+
+
 if __name__ == "__main__":
     if not BIN:
         sys.exit("set FILESTORE_BIN to the filestore binary")

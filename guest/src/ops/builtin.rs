@@ -49,6 +49,8 @@ pub fn output_schema(name: &str) -> Value {
             "entry": entry, "content": {"type": "string"}, "text": {"type": "string"},
             "total_lines": {"type": "integer"}, "start_line": {"type": "integer"},
             "end_line": {"type": "integer"}, "next_offset": {"type": "integer"},
+            "byte_offset": {"type": "integer"}, "bytes": {"type": "integer"},
+            "next_byte_offset": {"type": "integer"}, "ends_with_newline": {"type": "boolean"},
             "truncated": {"type": "boolean"}, "truncated_by": {"type": "string"},
             "cut_lines": {"type": "integer"}, "lossy_lines": {"type": "integer"},
             "activation": {"type": "object"},
@@ -151,7 +153,10 @@ pub fn spec(name: &str) -> Option<ToolSpec> {
                 "offset": {"type": "integer", "minimum": 1, "default": 1, "description": "First line to return (1-based)."},
                 "limit": {"type": "integer", "minimum": 1, "default": 2000, "description": "Number of lines to return."},
                 "raw": {"type": "boolean", "default": false, "description": "Return the stored content without numbering or paging."},
-                "tail": {"type": "integer", "minimum": 1, "description": "Return the last N lines (e.g. the end of a log), numbered as in the whole file; instead of offset."}
+                "tail": {"type": "integer", "minimum": 1, "description": "Return the last N lines (e.g. the end of a log), numbered as in the whole file; instead of offset."},
+                "encoding": {"type": "string", "enum": ["utf-8", "base64"], "default": "utf-8", "description": "base64 returns the file's bytes (any file, binary too) as base64 in text, paged by byte_offset/max_bytes; next_byte_offset continues."},
+                "byte_offset": {"type": "integer", "minimum": 0, "default": 0, "description": "First byte of a base64 page."},
+                "max_bytes": {"type": "integer", "minimum": 1, "maximum": crate::vfs::limits::MAX_READ_PAGE_BYTES, "default": crate::ops::read::DEFAULT_BYTE_PAGE, "description": "Most bytes in a base64 page."}
             }, "anyOf": [{"required": ["path"]}, {"required": ["paths"]}], "additionalProperties": false}),
             annotations(true, false, true),
         ),
@@ -198,11 +203,12 @@ pub fn spec(name: &str) -> Option<ToolSpec> {
             annotations(true, false, true),
         ),
         "filestore_write" => (
-            "Create or replace a whole file with content (UTF-8 text); parent directories are created. create_only=true refuses to replace an existing file. Prefer filestore_edit for changes to existing files.",
+            "Create or replace a whole file with content (UTF-8 text, or bytes with encoding=base64); parent directories are created. create_only=true refuses to replace an existing file. Prefer filestore_edit for changes to existing files.",
             json!({"type": "object", "properties": {
                 "path": path_prop("File to write."),
                 "content": {"type": "string", "description": "The complete new content."},
-                "create_only": {"type": "boolean", "default": false, "description": "Fail if the file already exists."}
+                "create_only": {"type": "boolean", "default": false, "description": "Fail if the file already exists."},
+                "encoding": {"type": "string", "enum": ["utf-8", "base64"], "default": "utf-8", "description": "base64: content is the base64 of the file's bytes (binary files, uploads)."}
             }, "required": ["path", "content"], "additionalProperties": false}),
             annotations(false, true, true),
         ),

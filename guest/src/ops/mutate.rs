@@ -7,6 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, ErrorKind, Result};
+use crate::ops::read::Encoding;
 use crate::vfs::entry::Entry;
 use crate::vfs::limits::Limits;
 use crate::vfs::mounts::MountTable;
@@ -24,6 +25,10 @@ pub struct WriteRequest {
     /// Fail with `already-exists` when the file exists.
     #[serde(default)]
     pub create_only: bool,
+    /// How `content` holds the bytes: UTF-8 text (the default) or `base64` (any
+    /// bytes: uploads, binary files).
+    #[serde(default)]
+    pub encoding: crate::ops::read::Encoding,
 }
 
 /// Parameters of `filestore_delete`.
@@ -93,16 +98,20 @@ pub fn write(mounts: &MountTable, limits: &Limits, req: &WriteRequest) -> Result
             "a path ending in '/' names a directory; filestore_write writes a file (give its name; parent directories are created), filestore_mkdir creates an empty directory",
         ));
     }
-    if req.content.len() as u64 > limits.write_bytes {
-        return Err(Error::at(
-            ErrorKind::TooLarge,
-            &path,
-            format!(
-                "content is {} bytes; the write limit is {} bytes",
-                req.content.len(),
-                limits.write_bytes
-            ),
-        ));
+    let decoded;
+    let bytes: &[u8] = match req.encoding {
+        Encoding::Utf8 => req.content.as_bytes(),
+        Encoding::Base64 => {
+            // Refuse an oversized upload before decoding it (3 bytes per 4 chars).
+            if (req.content.len() as u64 / 4).saturating_mul(3) > limits.write_bytes {
+                return Err(too_large(&path, req.content.len() as u64 / 4 * 3, limits));
+            }
+            decoded = decode_base64(&req.content)?;
+            &decoded
+        }
+    };
+    if bytes.len() as u64 > limits.write_bytes {
+        return Err(too_large(&path, bytes.len() as u64, limits));
     }
     let existed = match mounts.stat(&path) {
         Ok(_) => true,
@@ -110,7 +119,7 @@ pub fn write(mounts: &MountTable, limits: &Limits, req: &WriteRequest) -> Result
         Err(e) => return Err(e),
     };
     let opts = WriteOptions { create_only: req.create_only, ..Default::default() };
-    let entry = mounts.write(&path, req.content.as_bytes(), &opts)?;
+    let entry = mounts.write(&path, bytes, &opts)?;
     let message = format!(
         "{} {} ({} bytes).",
         if existed { "Replaced" } else { "Created" },
@@ -118,6 +127,48 @@ pub fn write(mounts: &MountTable, limits: &Limits, req: &WriteRequest) -> Result
         entry.size
     );
     Ok(MutationResult { entry, message })
+}
+
+fn too_large(path: &str, len: u64, limits: &Limits) -> Error {
+    Error::at(
+        ErrorKind::TooLarge,
+        path,
+        format!("content is {len} bytes; the write limit is {} bytes", limits.write_bytes),
+    )
+}
+
+/// Decodes standard base64 (padding optional; whitespace such as a MIME line break
+/// is skipped), naming the first offending character when it is not base64.
+fn decode_base64(text: &str) -> Result<Vec<u8>> {
+    use base64::Engine as _;
+    use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
+    const LENIENT: GeneralPurpose = GeneralPurpose::new(
+        &base64::alphabet::STANDARD,
+        GeneralPurposeConfig::new().with_decode_padding_mode(DecodePaddingMode::Indifferent),
+    );
+    let compact: String;
+    let text = if text.bytes().any(|b| b.is_ascii_whitespace()) {
+        compact = text.chars().filter(|c| !c.is_ascii_whitespace()).collect();
+        compact.as_str()
+    } else {
+        text
+    };
+    LENIENT.decode(text).map_err(|e| {
+        let why = match e {
+            base64::DecodeError::InvalidByte(at, b) => {
+                format!("byte {at} ('{}') is not base64", (b as char).escape_default())
+            }
+            base64::DecodeError::InvalidLength(n) => {
+                format!("{n} base64 characters cannot be whole bytes (a truncated upload?)")
+            }
+            base64::DecodeError::InvalidLastSymbol { offset, symbol, .. } => format!(
+                "the last character ('{}', byte {offset}) has bits set past the data (a truncated upload?)",
+                symbol as char
+            ),
+            base64::DecodeError::InvalidPadding => "bad '=' padding".into(),
+        };
+        Error::invalid_argument("content", format!("encoding is base64, but {why}"))
+    })
 }
 
 /// Deletes a file or directory.
@@ -444,6 +495,7 @@ mod tests {
                 path: "/a/new/deep.txt".into(),
                 content: "hi".into(),
                 create_only: true,
+                encoding: Encoding::Utf8,
             },
         )
         .unwrap();
@@ -455,6 +507,7 @@ mod tests {
                 path: "/a/new/deep.txt".into(),
                 content: "x".into(),
                 create_only: true,
+                encoding: Encoding::Utf8,
             },
         )
         .unwrap_err();
@@ -463,7 +516,12 @@ mod tests {
         let e = write(
             &t,
             &l,
-            &WriteRequest { path: "/ro/locked".into(), content: "x".into(), create_only: false },
+            &WriteRequest {
+                path: "/ro/locked".into(),
+                content: "x".into(),
+                create_only: false,
+                encoding: Encoding::Utf8,
+            },
         )
         .unwrap_err();
         assert_eq!(e.kind(), ErrorKind::ReadOnly);
@@ -471,14 +529,24 @@ mod tests {
         let e = write(
             &t,
             &l,
-            &WriteRequest { path: "/ro/other".into(), content: "x".into(), create_only: false },
+            &WriteRequest {
+                path: "/ro/other".into(),
+                content: "x".into(),
+                create_only: false,
+                encoding: Encoding::Utf8,
+            },
         )
         .unwrap_err();
         assert_eq!(e.kind(), ErrorKind::ReadOnly);
         let e = write(
             &t,
             &l,
-            &WriteRequest { path: "/nowhere".into(), content: "x".into(), create_only: false },
+            &WriteRequest {
+                path: "/nowhere".into(),
+                content: "x".into(),
+                create_only: false,
+                encoding: Encoding::Utf8,
+            },
         )
         .unwrap_err();
         assert_eq!(e.kind(), ErrorKind::ReadOnly);
@@ -643,13 +711,49 @@ mod tests {
         assert!(t.stat("/o/y.txt").is_err());
     }
 
+    /// `encoding: base64` writes any bytes; bad base64 is refused naming `content`
+    /// and the offending character, and leaves the old content in place.
+    #[test]
+    fn base64_writes_bytes_and_refuses_bad_input() {
+        use crate::vfs::volume::Volume;
+        let (t, a, _) = table();
+        let l = Limits::default();
+        let w = |content: &str| WriteRequest {
+            path: "/a/f.txt".into(),
+            content: content.into(),
+            create_only: false,
+            encoding: Encoding::Base64,
+        };
+        write(&t, &l, &w("AP/+\r\nJw==")).unwrap();
+        assert_eq!(a.read("/f.txt", 0, 100).unwrap(), [0x00, 0xff, 0xfe, 0x27]);
+        write(&t, &l, &w("AP8")).unwrap(); // padding is optional
+        assert_eq!(a.read("/f.txt", 0, 100).unwrap(), [0x00, 0xff]);
+        for (bad, says) in [
+            ("AP8*", "byte 3 ('*') is not base64"),
+            ("A", "cannot be whole bytes"),
+            ("AP9=", "bits set past the data"),
+        ] {
+            let e = write(&t, &l, &w(bad)).unwrap_err();
+            assert_eq!(e.kind(), ErrorKind::InvalidArgument, "{e}");
+            assert!(e.to_string().contains("content") && e.to_string().contains(says), "{e}");
+        }
+        assert_eq!(a.read("/f.txt", 0, 100).unwrap(), [0x00, 0xff], "old content kept");
+        let small = Limits { write_bytes: 5, ..Limits::default() };
+        let e = write(&t, &small, &w("AAAAAAAAAAAA")).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::TooLarge, "{e}");
+    }
+
     /// A trailing '/' names a directory: writing there is refused, not turned into a
     /// file named after the directory.
     #[test]
     fn write_to_a_directory_path_is_refused() {
         let (t, a, _) = table();
-        let req =
-            WriteRequest { path: "/a/newdir/".into(), content: String::new(), create_only: false };
+        let req = WriteRequest {
+            path: "/a/newdir/".into(),
+            content: String::new(),
+            create_only: false,
+            encoding: Encoding::Utf8,
+        };
         let e = write(&t, &Limits::default(), &req).unwrap_err();
         assert_eq!(e.kind(), ErrorKind::InvalidPath);
         assert!(e.to_string().contains("names a directory"), "{e}");

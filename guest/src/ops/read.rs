@@ -43,7 +43,34 @@ pub struct ReadRequest {
     /// Return the last `tail` lines (a log's end) instead of paging from `offset`.
     #[serde(default)]
     pub tail: Option<u64>,
+    /// How the content is returned: numbered text lines (the default) or `base64`
+    /// bytes, paged by `byte_offset`/`max_bytes` (downloads, binary files).
+    #[serde(default)]
+    pub encoding: Encoding,
+    /// First byte of a `base64` page.
+    #[serde(default)]
+    pub byte_offset: u64,
+    /// Most bytes in a `base64` page (default [`DEFAULT_BYTE_PAGE`], at most the
+    /// session's page limit).
+    #[serde(default)]
+    pub max_bytes: Option<u64>,
 }
+
+/// How file content travels in a JSON argument or result.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Encoding {
+    /// Text: the content is the file's UTF-8.
+    #[default]
+    #[serde(rename = "utf-8", alias = "utf8")]
+    Utf8,
+    /// Bytes: the content is their standard base64 (RFC 4648, with padding).
+    #[serde(rename = "base64")]
+    Base64,
+}
+
+/// Bytes in a `base64` read page unless `max_bytes` says otherwise: big enough that a
+/// download takes few calls, small enough for one JSON message.
+pub const DEFAULT_BYTE_PAGE: u64 = 1024 * 1024;
 
 fn one() -> u64 {
     1
@@ -64,6 +91,8 @@ pub enum ReadContent {
     Binary,
     /// `raw=true`: `text` is the stored content.
     Raw,
+    /// `encoding=base64`: `text` is the base64 of the bytes from `byte_offset`.
+    Base64,
 }
 
 /// Result of `filestore_read`.
@@ -101,6 +130,15 @@ pub struct ReadResult {
     /// last page otherwise), so an edit of the last line can be written exactly.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ends_with_newline: Option<bool>,
+    /// First byte of a `base64` page.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub byte_offset: Option<u64>,
+    /// Bytes in a `base64` page (before encoding).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bytes: Option<u64>,
+    /// Where the next `base64` page starts; absent at the end of the file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_byte_offset: Option<u64>,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -138,6 +176,15 @@ impl Chunks<'_> {
 
 /// Reads one page of a file.
 pub fn read(mounts: &MountTable, limits: &Limits, req: &ReadRequest) -> Result<ReadResult> {
+    if req.encoding == Encoding::Base64 {
+        return read_bytes(mounts, limits, req);
+    }
+    if req.byte_offset != 0 || req.max_bytes.is_some() {
+        return Err(Error::invalid_argument(
+            "byte_offset",
+            "byte_offset and max_bytes page a base64 read; pass encoding: \"base64\" (text reads page by offset/limit in lines)",
+        ));
+    }
     if let Some(n) = req.tail {
         return read_tail(mounts, limits, req, n);
     }
@@ -163,6 +210,9 @@ pub fn read(mounts: &MountTable, limits: &Limits, req: &ReadRequest) -> Result<R
         cut_lines: 0,
         lossy_lines: 0,
         ends_with_newline: None,
+        byte_offset: None,
+        bytes: None,
+        next_byte_offset: None,
     };
     if req.raw {
         return read_raw(&file, &path, limits, result);
@@ -429,6 +479,9 @@ fn read_tail(
         limit: n,
         raw: false,
         tail: None,
+        encoding: Encoding::Utf8,
+        byte_offset: 0,
+        max_bytes: None,
     };
     read(mounts, limits, &page)
 }
@@ -447,6 +500,61 @@ pub fn is_binary_prefix(head: &[u8], whole: bool) -> bool {
         .filter(|b| b.is_ascii_control() && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0c | 0x1b))
         .count();
     !head.is_empty() && control as f64 / head.len() as f64 > MAX_CONTROL_SHARE
+}
+
+/// Reads one page of a file's bytes as base64: any content (binary, text in any
+/// encoding), paged by byte so a file of any size can be downloaded.
+fn read_bytes(mounts: &MountTable, limits: &Limits, req: &ReadRequest) -> Result<ReadResult> {
+    use base64::Engine as _;
+    let path = paths::normalize(&req.path)?;
+    if req.raw || req.tail.is_some() || req.offset != 1 || req.limit != default_limit() {
+        return Err(Error::invalid_argument(
+            "encoding",
+            "a base64 read pages by byte_offset/max_bytes; offset, limit, tail and raw apply to text reads",
+        ));
+    }
+    let page_max = limits.read_page_bytes;
+    let max = req.max_bytes.unwrap_or(DEFAULT_BYTE_PAGE.min(page_max));
+    if max == 0 || max > page_max {
+        return Err(Error::invalid_argument(
+            "max_bytes",
+            format!("must be between 1 and {page_max}; got {max}"),
+        ));
+    }
+    let file = mounts.resolve_file(&path)?;
+    let size = file.entry.size;
+    if req.byte_offset > size {
+        return Err(Error::invalid_argument(
+            "byte_offset",
+            format!("{path} has {size} bytes; byte_offset {} is past the end", req.byte_offset),
+        ));
+    }
+    let want = max.min(size - req.byte_offset);
+    let data = if want == 0 {
+        Vec::new()
+    } else {
+        file.mount.volume.read(&file.rel, req.byte_offset, want).map_err(|e| e.with_path(&path))?
+    };
+    let end = req.byte_offset + data.len() as u64;
+    // A file that shrank under us ends where its bytes ended.
+    let more = end < size && !data.is_empty();
+    Ok(ReadResult {
+        entry: file.entry.clone(),
+        content: ReadContent::Base64,
+        text: base64::engine::general_purpose::STANDARD.encode(&data),
+        total_lines: None,
+        start_line: 0,
+        end_line: 0,
+        next_offset: None,
+        truncated: more,
+        truncated_by: more.then(|| "bytes".into()),
+        cut_lines: 0,
+        lossy_lines: 0,
+        ends_with_newline: None,
+        byte_offset: Some(req.byte_offset),
+        bytes: Some(data.len() as u64),
+        next_byte_offset: more.then_some(end),
+    })
 }
 
 fn read_raw(
@@ -496,6 +604,20 @@ pub fn render(r: &ReadResult) -> String {
             r.entry.path, r.entry.size
         ),
         ReadContent::Raw => r.text.clone(),
+        ReadContent::Base64 => {
+            let from = r.byte_offset.unwrap_or(0);
+            let to = from + r.bytes.unwrap_or(0);
+            let mut out = format!(
+                "[base64 of bytes {from}..{to} of {} ({} bytes)",
+                r.entry.path, r.entry.size
+            );
+            match r.next_byte_offset {
+                Some(next) => out.push_str(&format!("; continue with byte_offset={next}]\n")),
+                None => out.push_str("]\n"),
+            }
+            out.push_str(&r.text);
+            out
+        }
         ReadContent::Text => {
             let mut out = r.text.clone();
             if let Some(next) = r.next_offset {
@@ -543,7 +665,80 @@ mod tests {
     }
 
     fn req(path: &str, offset: u64, limit: u64) -> ReadRequest {
-        ReadRequest { path: path.into(), offset, limit, raw: false, tail: None }
+        ReadRequest {
+            path: path.into(),
+            offset,
+            limit,
+            raw: false,
+            tail: None,
+            encoding: Encoding::Utf8,
+            byte_offset: 0,
+            max_bytes: None,
+        }
+    }
+
+    /// `encoding: base64` returns any file's bytes, paged by byte: the pages
+    /// concatenate to the file, and bad paging arguments name their parameter.
+    #[test]
+    fn base64_pages_concatenate_to_the_bytes() {
+        use base64::Engine as _;
+        let bytes: Vec<u8> = (0..=255u8).cycle().take(10_000).collect();
+        let t = table(&[("/bin", &bytes), ("/e", b"")]);
+        let b64 = |byte_offset: u64, max_bytes: Option<u64>| ReadRequest {
+            encoding: Encoding::Base64,
+            byte_offset,
+            max_bytes,
+            ..req("/w/bin", 1, DEFAULT_READ_LINES as u64)
+        };
+        let l = Limits::default();
+        let (mut got, mut at) = (Vec::new(), 0);
+        let mut pages = 0;
+        loop {
+            let r = read(&t, &l, &b64(at, Some(4096))).unwrap();
+            assert_eq!(r.content, ReadContent::Base64);
+            assert_eq!(r.byte_offset, Some(at));
+            got.extend(base64::engine::general_purpose::STANDARD.decode(&r.text).unwrap());
+            pages += 1;
+            match r.next_byte_offset {
+                Some(n) => {
+                    assert!(r.truncated);
+                    at = n;
+                }
+                None => {
+                    assert!(!r.truncated);
+                    break;
+                }
+            }
+        }
+        assert_eq!((got, pages), (bytes, 3));
+        assert!(render(&read(&t, &l, &b64(0, Some(4))).unwrap()).starts_with(
+            "[base64 of bytes 0..4 of /w/bin (10000 bytes); continue with byte_offset=4]\nAAECAw=="
+        ));
+        let empty = read(&t, &l, &ReadRequest { path: "/w/e".into(), ..b64(0, None) }).unwrap();
+        assert_eq!((empty.text.as_str(), empty.bytes, empty.next_byte_offset), ("", Some(0), None));
+        let at_end = read(&t, &l, &b64(10_000, None)).unwrap();
+        assert_eq!((at_end.bytes, at_end.truncated), (Some(0), false));
+        for (bad, param) in [
+            (b64(10_001, None), "byte_offset"),
+            (b64(0, Some(0)), "max_bytes"),
+            (b64(0, Some(l.read_page_bytes + 1)), "max_bytes"),
+            (ReadRequest { raw: true, ..b64(0, None) }, "encoding"),
+            (ReadRequest { offset: 3, ..b64(0, None) }, "encoding"),
+            (ReadRequest { encoding: Encoding::Utf8, ..b64(5, None) }, "byte_offset"),
+        ] {
+            let e = read(&t, &l, &bad).unwrap_err();
+            assert_eq!(e.kind(), ErrorKind::InvalidArgument, "{e}");
+            assert!(e.to_string().contains(param), "{param}: {e}");
+        }
+        // The wire names: `utf-8` (or `utf8`) and `base64`; anything else is refused.
+        let parse = |v: &str| {
+            serde_json::from_value::<ReadRequest>(
+                serde_json::json!({"path": "/w/bin", "encoding": v}),
+            )
+        };
+        assert_eq!(parse("base64").unwrap().encoding, Encoding::Base64);
+        assert_eq!(parse("utf8").unwrap().encoding, Encoding::Utf8);
+        assert!(parse("latin-1").is_err());
     }
 
     #[test]

@@ -36,7 +36,11 @@ pub fn media_type(path: &str) -> Option<&'static str> {
 /// Adds the image or audio content of a `filestore_read` result that the component
 /// found binary; returns `result` unchanged otherwise. A file too large or that
 /// cannot be read gets a sentence instead of its bytes.
-pub(crate) fn attach(s: &Sandbox, out_json: &Value, mut result: CallToolResult) -> CallToolResult {
+pub(crate) fn attach(
+    s: &mut Sandbox,
+    out_json: &Value,
+    mut result: CallToolResult,
+) -> CallToolResult {
     if out_json.get("content").and_then(Value::as_str) != Some("binary") {
         return result;
     }
@@ -48,8 +52,8 @@ pub(crate) fn attach(s: &Sandbox, out_json: &Value, mut result: CallToolResult) 
             "{path} is {mime}, {size} bytes: larger than the {MAX_MEDIA_BYTES}-byte limit for inline media"
         )
     } else {
-        match super::resources::read_bytes(s, path) {
-            Ok(bytes) => {
+        match super::resources::read_bytes(s, path, MAX_MEDIA_BYTES) {
+            Ok((_, bytes)) => {
                 let data = base64::engine::general_purpose::STANDARD.encode(&bytes);
                 result.content.push(if mime.starts_with("audio/") {
                     ContentBlock::audio(data, mime)

@@ -48,7 +48,7 @@ use crate::volumes::{MountArg, MountSource};
 use crate::{Engine, MountSpec, SessionOptions};
 
 pub use prompt::INSTRUCTIONS_PROMPT;
-pub use resources::{RESOURCE_BLOB_MAX_BYTES, RESOURCE_PAGE_SIZE, RESOURCE_WALK_LIMIT, URI_SCHEME};
+pub use resources::{RESOURCE_MAX_BYTES, RESOURCE_PAGE_SIZE, RESOURCE_WALK_LIMIT, URI_SCHEME};
 pub use server::FilestoreServer;
 
 /// Where the streamable HTTP endpoint is mounted.
@@ -131,7 +131,7 @@ impl ServerConfig {
 /// file and key. An explicit `--mount /workspace=...` is the user's choice and is
 /// not checked.
 pub fn check_default_workspace(user: &[MountArg]) -> Result<(), String> {
-    if user.iter().any(|m| m.point == DEFAULT_WORKSPACE) {
+    if user.iter().any(|m| m.point == DEFAULT_WORKSPACE || m.point == "/") {
         return Ok(());
     }
     let cwd = std::env::current_dir()
@@ -155,7 +155,15 @@ pub fn check_default_workspace(user: &[MountArg]) -> Result<(), String> {
 /// The mounts of `filestore serve`: the user's `--mount`s, plus each default whose
 /// mount point the user did not take — `/workspace` (the current directory,
 /// read-only), `/scratch` (memory) and `/tool_calls` (memory, read-only).
+///
+/// A mount at `/` is a single workspace as the whole file system, for embedders that
+/// map their own root (`..` above it is refused at `/`): then nothing is added, and
+/// the user's other `--mount`s (a `/tool_calls` for stored tool results, say) are
+/// all there is.
 pub fn default_mounts(user: Vec<MountArg>) -> Vec<MountArg> {
+    if is_single_workspace(&user) {
+        return user;
+    }
     let taken = |p: &str| user.iter().any(|m| m.point == p);
     let mut out = Vec::new();
     if !taken(DEFAULT_WORKSPACE) {
@@ -182,6 +190,12 @@ pub fn default_mounts(user: Vec<MountArg>) -> Vec<MountArg> {
     let mut all = user;
     all.extend(out);
     all
+}
+
+/// Whether the user mounted a workspace at `/` (see [`default_mounts`]): then the
+/// client's MCP roots do not replace `/workspace` either.
+pub fn is_single_workspace(user: &[MountArg]) -> bool {
+    user.iter().any(|m| m.point == "/")
 }
 
 /// A one-line description of mounts for logs: `/workspace=. (ro), /scratch=mem: (rw)`.

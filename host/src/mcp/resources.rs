@@ -26,10 +26,15 @@ pub const RESOURCE_PAGE_SIZE: usize = 200;
 /// files beyond it stay reachable through the tools.
 pub const RESOURCE_WALK_LIMIT: usize = 10_000;
 
-/// Largest binary file `resources/read` returns as a blob. The bytes are held in
-/// memory and base64-encoded (a third larger) in one message, so an unbounded read
-/// of a multi-gigabyte file could exhaust the host's memory.
-pub const RESOURCE_BLOB_MAX_BYTES: u64 = 16 * 1024 * 1024;
+/// Largest file `resources/read` returns (text or blob). The bytes are held in memory
+/// and a blob is base64-encoded (a third larger) in one message, so an unbounded read
+/// of a multi-gigabyte file could exhaust the host's memory. Larger files page through
+/// `filestore_read` with `encoding: base64`.
+pub const RESOURCE_MAX_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Bytes fetched from the component per page while `resources/read` assembles a file:
+/// the component's largest page.
+const RESOURCE_READ_PAGE: u64 = filestore_guest::vfs::limits::MAX_READ_PAGE_BYTES;
 
 /// Characters escaped in a URI path: everything but unreserved characters and `/`.
 const PATH_ESCAPES: &AsciiSet =
@@ -146,71 +151,66 @@ pub(crate) fn list(s: &mut Sandbox, cursor: Option<&str>) -> Result<ListResource
 /// Reads one resource: text when the file is UTF-8, else a base64 blob.
 pub(crate) fn read(s: &mut Sandbox, uri: &str) -> Result<ReadResourceResult, McpError> {
     let path = path_of(uri)?;
-    let out = s
-        .session()
-        .and_then(|session| session.call("filestore_read", &json!({"path": path, "raw": true})))
-        .map_err(|e| protocol_error(&e))?;
-    let content = out.json.get("content").and_then(Value::as_str).unwrap_or_default();
-    let path = out.json.pointer("/entry/path").and_then(Value::as_str).unwrap_or(&path).to_string();
+    let (path, bytes) = read_bytes(s, &path, RESOURCE_MAX_BYTES)?;
     let uri = uri_of(&path);
-    let text = out.json.get("text").and_then(Value::as_str).unwrap_or_default();
-    // A raw read only checks UTF-8; a NUL byte also makes a file binary (DESIGN §5).
-    let head = &text.as_bytes()[..text.len().min(BINARY_SNIFF_BYTES as usize)];
-    let binary = content == "binary" || is_binary_prefix(head, text.len() == head.len());
-    let contents = if binary {
-        let bytes = read_bytes(s, &path)?;
-        let blob = base64::engine::general_purpose::STANDARD.encode(bytes);
-        ResourceContents::blob(blob, uri)
-            .with_mime_type(mime_of(&path).unwrap_or("application/octet-stream"))
-    } else {
-        ResourceContents::text(text, uri).with_mime_type(mime_of(&path).unwrap_or("text/plain"))
+    // Text when it is UTF-8 without a NUL near the start (DESIGN §5's binary test).
+    let head = &bytes[..bytes.len().min(BINARY_SNIFF_BYTES as usize)];
+    let binary = is_binary_prefix(head, bytes.len() == head.len());
+    let contents = match binary {
+        false if std::str::from_utf8(&bytes).is_ok() => {
+            let text = String::from_utf8(bytes).unwrap_or_default();
+            ResourceContents::text(text, uri).with_mime_type(mime_of(&path).unwrap_or("text/plain"))
+        }
+        _ => {
+            let blob = base64::engine::general_purpose::STANDARD.encode(bytes);
+            ResourceContents::blob(blob, uri)
+                .with_mime_type(mime_of(&path).unwrap_or("application/octet-stream"))
+        }
     };
     Ok(ReadResourceResult::new(vec![contents]))
 }
 
-/// The bytes of a binary file, read from the host side of its mount.
-///
-/// The component returns text only (its read is line-oriented and never dumps
-/// binary content to a model), so blobs are read here: the same routing as the
-/// guest's mount table (longest matching mount point; overlays by priority, then
-/// mount order; first volume that has the file), over the same volumes.
-pub(crate) fn read_bytes(s: &Sandbox, path: &str) -> Result<Vec<u8>, McpError> {
-    let under = |point: &str| -> Option<String> {
-        if point == "/" {
-            return Some(path.to_string());
+/// A file's bytes, up to `max`, with its normalised path: read through the component
+/// (`filestore_read` with `encoding: base64`, page by page), so routing, overlays,
+/// confinement and errors are exactly the tools'.
+pub(crate) fn read_bytes(
+    s: &mut Sandbox,
+    path: &str,
+    max: u64,
+) -> Result<(String, Vec<u8>), McpError> {
+    let mut bytes = Vec::new();
+    let mut at = 0u64;
+    let mut path = path.to_string();
+    loop {
+        let args = json!({"path": path, "encoding": "base64", "byte_offset": at,
+            "max_bytes": RESOURCE_READ_PAGE});
+        let out = s
+            .session()
+            .and_then(|session| session.call("filestore_read", &args))
+            .map_err(|e| protocol_error(&e))?;
+        if let Some(p) = out.json.pointer("/entry/path").and_then(Value::as_str) {
+            path = p.to_string();
         }
-        match path.strip_prefix(point) {
-            Some("") => Some("/".into()),
-            Some(rest) if rest.starts_with('/') => Some(rest.to_string()),
-            _ => None,
-        }
-    };
-    let best = s.mounts.iter().filter(|m| under(&m.point).is_some()).map(|m| m.point.len()).max();
-    let mut candidates: Vec<_> = s
-        .mounts
-        .iter()
-        .enumerate()
-        .filter(|(_, m)| Some(m.point.len()) == best && under(&m.point).is_some())
-        .collect();
-    candidates.sort_by_key(|(i, m)| (m.priority, *i));
-    for (_, m) in candidates {
-        let rel = under(&m.point).unwrap_or_default();
-        let Ok(entry) = m.volume.stat(&rel) else { continue };
-        if entry.size > RESOURCE_BLOB_MAX_BYTES {
+        let size = out.json.pointer("/entry/size").and_then(Value::as_u64).unwrap_or(0);
+        if size > max {
             return Err(McpError::invalid_params(
                 format!(
-                    "error[too-large]: {path} is {} bytes; binary resources are limited to \
-                     {RESOURCE_BLOB_MAX_BYTES} bytes",
-                    entry.size
+                    "error[too-large]: {path} is {size} bytes; resources are limited to {max} \
+                     bytes (page it with filestore_read, encoding: base64, byte_offset)"
                 ),
                 None,
             ));
         }
-        return m.volume.read(&rel, 0, entry.size).map_err(|e| {
-            McpError::internal_error(format!("error[{}]: {path}: {e}", e.kind().as_str()), None)
-        });
+        let page = out.json.get("text").and_then(Value::as_str).unwrap_or_default();
+        let page = base64::engine::general_purpose::STANDARD.decode(page).map_err(|e| {
+            McpError::internal_error(format!("error[backend]: {path}: bad page: {e}"), None)
+        })?;
+        bytes.extend_from_slice(&page);
+        match out.json.get("next_byte_offset").and_then(Value::as_u64) {
+            Some(next) if next > at && (bytes.len() as u64) < max => at = next,
+            _ => return Ok((path, bytes)),
+        }
     }
-    Err(McpError::resource_not_found(format!("error[not-found]: {path}"), None))
 }
 
 #[cfg(test)]
