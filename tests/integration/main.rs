@@ -35,6 +35,9 @@
 //! - `python_host`: the component run by wasmtime-py (`hosts/python/`, installed into a
 //!   venv cache on first use): the suite's memory cases, a misbehaving Python volume,
 //!   a deadline, the README's Python snippet.
+//! - `python_package`: the Python package (`python/`: `filestore.Session` and the
+//!   deepagents backend) by its pytest suite against this binary, with deepagents
+//!   agents on a fake model; deepagents' own backend tests when `DEEPAGENTS_TESTS` is set.
 
 mod cli;
 mod common;
@@ -52,6 +55,7 @@ mod object_store;
 mod pg_server;
 mod postgres;
 mod python_host;
+mod python_package;
 mod read_side;
 mod s3_server;
 mod skills;

@@ -105,7 +105,8 @@ pub struct EditResult {
 ///
 /// A file using CRLF line endings matches `old_string` written with LF, and a file
 /// using LF matches `old_string` written with CRLF: both strings are converted to the
-/// file's line endings before matching, so the file keeps them.
+/// file's line endings before matching (`new_string` too, whatever its endings), so
+/// the file keeps them.
 ///
 /// An `old_string` that does not occur is `conflict` (the file's content is not what
 /// the edit expects), distinct from `not-found` (no such file); the message says how
@@ -132,18 +133,18 @@ pub fn apply(path: &str, text: &str, ops: &[EditOp]) -> Result<(String, u64)> {
                 format!("{which}old_string and new_string are identical; nothing to change"),
             ));
         }
-        let (old, new) = if crlf && !op.old_string.contains("\r\n") && op.old_string.contains('\n')
-        {
-            (
-                op.old_string.replace('\n', "\r\n"),
-                op.new_string.replace("\r\n", "\n").replace('\n', "\r\n"),
-            )
-        } else if !crlf && op.old_string.contains("\r\n") {
-            // An LF file, a CRLF old_string (pasted from a Windows editor): matched
-            // as LF, and the new text written as LF too.
-            (op.old_string.replace("\r\n", "\n"), op.new_string.replace("\r\n", "\n"))
+        // The new text takes the file's line endings, whatever the model wrote.
+        let (old, new) = if crlf {
+            let to_crlf = |t: &str| t.replace("\r\n", "\n").replace('\n', "\r\n");
+            let old = match op.old_string.contains("\r\n") {
+                true => op.old_string.clone(),
+                false => op.old_string.replace('\n', "\r\n"),
+            };
+            (old, to_crlf(&op.new_string))
         } else {
-            (op.old_string.clone(), op.new_string.clone())
+            // An LF file: a CRLF old_string (pasted from a Windows editor) is matched
+            // as LF, and CRLF in new_string written as LF.
+            (op.old_string.replace("\r\n", "\n"), op.new_string.replace("\r\n", "\n"))
         };
         let count = cur.matches(old.as_str()).count() as u64;
         if count == 0 {
@@ -364,6 +365,18 @@ mod tests {
         let (out, n) = apply("/f", t, &[op("one\r\ntwo", "uno\r\ndos", false)]).unwrap();
         assert_eq!(out, "uno\ndos\nthree\n");
         assert_eq!(n, 1);
+    }
+
+    /// new_string takes the file's endings: CRLF into an LF file is written as LF,
+    /// LF into a CRLF file as CRLF (deepagents' test_edit_normalizes_crlf_in_new_string).
+    #[test]
+    fn new_string_takes_the_files_line_endings() {
+        let (out, _) = apply("/f", "hello world\n", &[op("hello", "goodbye\r\n", false)]).unwrap();
+        assert_eq!(out, "goodbye\n world\n");
+        let (out, _) = apply("/f", "a\r\nb\r\n", &[op("b", "x\ny", false)]).unwrap();
+        assert_eq!(out, "a\r\nx\r\ny\r\n");
+        let (out, _) = apply("/f", "a\r\nb\r\n", &[op("a\r\nb", "c\r\nd", false)]).unwrap();
+        assert_eq!(out, "c\r\nd\r\n");
     }
 
     #[test]

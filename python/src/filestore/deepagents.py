@@ -1,0 +1,10 @@
+"""The deepagents integration: `FilestoreBackend`.
+
+Install with the extra, `pip install "filestore[deepagents]"`, which pins the
+deepagents release the backend is tested against. The implementation lives in
+`filestore.backend`; this module is the public name.
+"""
+
+from filestore.backend import FilestoreBackend
+
+__all__ = ["FilestoreBackend"]

@@ -1,0 +1,67 @@
+"""Shared fixtures: the real `filestore` binary and backends over temporary roots.
+
+The binary is `$FILESTORE_BIN`, else `filestore` on PATH (the Rust integration test
+`python_package` sets `FILESTORE_BIN` to the binary cargo just built). Nothing here
+mocks filestore: every test talks to a real `filestore serve` process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from filestore import find_binary
+
+
+@pytest.fixture(scope="session")
+def binary() -> str:
+    """The filestore executable the tests run (fails with the lookup's message if none)."""
+    return find_binary()
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    """An empty directory served as `/`, beside (not inside) an `outside` directory."""
+    r = tmp_path / "root"
+    r.mkdir()
+    return r
+
+
+@pytest.fixture
+def outside(tmp_path: Path) -> Path:
+    """A directory next to the root holding a secret the backend must never reach."""
+    o = tmp_path / "outside"
+    o.mkdir()
+    (o / "secret.txt").write_text("top secret\n")
+    return o
+
+
+@pytest.fixture
+def backend(root: Path, binary: str) -> Iterator[Any]:
+    """A read-write FilestoreBackend serving `root`."""
+    from filestore.deepagents import FilestoreBackend
+
+    be = FilestoreBackend(root, binary=binary)
+    try:
+        yield be
+    finally:
+        be.close()
+
+
+@pytest.fixture(params=["sync", "async"])
+def op(request: pytest.FixtureRequest, backend: Any) -> Callable[..., Any]:
+    """Call a backend method by its sync name, through the sync method or its `a*` twin.
+
+    Parametrised, so each test using it runs once per flavour of the protocol.
+    """
+    if request.param == "sync":
+        return lambda name, *args, **kwargs: getattr(backend, name)(*args, **kwargs)
+
+    def run_async(name: str, *args: Any, **kwargs: Any) -> Any:
+        return asyncio.run(getattr(backend, "a" + name)(*args, **kwargs))
+
+    return run_async

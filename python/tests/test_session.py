@@ -1,0 +1,139 @@
+"""`filestore.Session`: one persistent `filestore serve` process over MCP stdio."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import os
+from pathlib import Path
+
+import pytest
+
+from filestore import BinaryNotFoundError, FilestoreError, Session, SessionClosedError, SessionStartError, find_binary
+
+
+@pytest.fixture
+def work(tmp_path: Path) -> Path:
+    """The directory mounted at /w."""
+    w = tmp_path / "w"
+    w.mkdir()
+    return w
+
+
+@pytest.fixture
+def cwd(tmp_path: Path) -> Path:
+    """An empty working directory for the server (its default /workspace), apart from /w:
+    the product refuses a read-only mount inside a writable one."""
+    c = tmp_path / "cwd"
+    c.mkdir()
+    return c
+
+
+def test_call_returns_structured_content_and_writes_through(work: Path, cwd: Path, binary: str) -> None:
+    with Session([f"/w={work}"], binary=binary, cwd=cwd) as s:
+        out = s.call("filestore_write", {"path": "/w/hello.txt", "content": "hi\n"})
+        assert out["entry"]["path"] == "/w/hello.txt"
+        assert (work / "hello.txt").read_text() == "hi\n"
+        read = s.call("filestore_read", {"path": "/w/hello.txt", "raw": True})
+        assert read["text"] == "hi\n"
+        assert "filestore_write" in {t["name"] for t in s.tools}
+        assert s.server_info["name"] == "filestore"
+
+
+def test_errors_carry_the_typed_kind(work: Path, cwd: Path, binary: str) -> None:
+    with Session([f"/w={work}"], binary=binary, cwd=cwd) as s:
+        with pytest.raises(FilestoreError) as info:
+            s.call("filestore_read", {"path": "/w/missing.txt"})
+        err = info.value
+        assert err.kind == "not-found"
+        assert "/w/missing.txt" in err.message
+        assert err.tool == "filestore_read"
+        assert str(err) == f"error[not-found]: {err.message}"
+        with pytest.raises(FilestoreError) as info:
+            s.call("filestore_read", {"path": "/w/../../etc/passwd"})
+        assert info.value.kind == "invalid-path"
+
+
+def test_one_process_keeps_its_sandbox_between_calls(work: Path, cwd: Path, binary: str) -> None:
+    """In-memory volumes live as long as the session: /scratch survives between calls."""
+    with Session([f"/w={work}:ro"], binary=binary, cwd=cwd) as s:
+        s.call("filestore_write", {"path": "/scratch/note.md", "content": "kept"})
+        assert s.call("filestore_read", {"path": "/scratch/note.md", "raw": True})["text"] == "kept"
+        with pytest.raises(FilestoreError) as info:
+            s.call("filestore_write", {"path": "/w/x.txt", "content": "no"})
+        assert info.value.kind == "read-only"
+
+
+async def test_acall_from_asyncio_runs_calls_concurrently(work: Path, cwd: Path, binary: str) -> None:
+    for i in range(8):
+        (work / f"f{i}.txt").write_text(f"file {i}\n")
+    async with Session([f"/w={work}"], binary=binary, cwd=cwd) as s:
+        reads = await asyncio.gather(*(s.acall("filestore_read", {"path": f"/w/f{i}.txt", "raw": True}) for i in range(8)))
+        assert [r["text"] for r in reads] == [f"file {i}\n" for i in range(8)]
+        with pytest.raises(FilestoreError) as info:
+            await s.acall("filestore_ls", {"path": "/w/nope"})
+        assert info.value.kind == "not-found"
+
+
+def test_close_is_idempotent_and_later_calls_fail(work: Path, cwd: Path, binary: str) -> None:
+    s = Session([f"/w={work}"], binary=binary, cwd=cwd)
+    assert not s.closed
+    s.close()
+    s.close()
+    assert s.closed
+    with pytest.raises(SessionClosedError) as info:
+        s.call("filestore_ls", {"path": "/w"})
+    assert info.value.kind == "session-closed"
+
+
+def test_a_dropped_session_is_closed_by_its_finaliser(work: Path, cwd: Path, binary: str) -> None:
+    s = Session([f"/w={work}"], binary=binary, cwd=cwd)
+    runner = s._runner
+    assert runner.thread.is_alive()
+    del s
+    gc.collect()
+    assert not runner.thread.is_alive()
+    assert runner.client is None
+    assert runner.loop.is_closed()
+
+
+def test_a_message_over_the_stdio_cap_is_a_typed_error_and_the_session_goes_on(work: Path, cwd: Path, binary: str) -> None:
+    with Session([f"/w={work}"], binary=binary, cwd=cwd) as s:
+        with pytest.raises(FilestoreError) as info:
+            s.call("filestore_write", {"path": "/w/big.txt", "content": "x" * (17 * 1024 * 1024)})
+        assert info.value.kind == "too-large"
+        assert not (work / "big.txt").exists()
+        s.call("filestore_write", {"path": "/w/small.txt", "content": "ok"})
+        assert (work / "small.txt").read_text() == "ok"
+
+
+def test_binary_lookup_names_all_three_places(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.delenv("FILESTORE_BIN", raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    with pytest.raises(BinaryNotFoundError) as info:
+        find_binary()
+    msg = info.value.message
+    assert "binary=" in msg and "$FILESTORE_BIN" in msg and "PATH" in msg
+    assert info.value.kind == "binary-not-found"
+    with pytest.raises(BinaryNotFoundError, match="not an executable"):
+        Session(binary=tmp_path / "no-such-filestore")
+    monkeypatch.setenv("FILESTORE_BIN", str(tmp_path / "missing"))
+    with pytest.raises(BinaryNotFoundError, match=r"\$FILESTORE_BIN"):
+        Session()
+
+
+def test_binary_from_env_and_path(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, binary: str) -> None:
+    monkeypatch.setenv("FILESTORE_BIN", binary)
+    assert find_binary() == os.path.abspath(binary)
+    monkeypatch.delenv("FILESTORE_BIN")
+    link = tmp_path / "filestore"
+    link.symlink_to(binary)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    assert find_binary() == str(link)
+
+
+def test_a_server_that_cannot_start_reports_its_stderr(work: Path, cwd: Path, binary: str) -> None:
+    with pytest.raises(SessionStartError) as info:
+        Session(["/w=" + str(work / "does-not-exist")], binary=binary, cwd=cwd)
+    assert info.value.kind == "session-start"
+    assert "server stderr" in info.value.message
