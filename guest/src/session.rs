@@ -144,6 +144,14 @@ impl Session {
                 format!("at most {MAX_READ_PATHS} files per call, got {}", paths.len()),
             ));
         }
+        // Byte pages of several files at once would hold several pages (and their
+        // base64, twice) in one answer: one file per call, paged.
+        if rest.get("encoding").and_then(Value::as_str) == Some("base64") {
+            return Err(Error::invalid_argument(
+                "paths",
+                "a base64 read returns one file's bytes per call: give path (and page it with byte_offset)",
+            ));
+        }
         let mut files = Vec::with_capacity(paths.len());
         let mut text = String::new();
         for p in paths {

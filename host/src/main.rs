@@ -97,7 +97,8 @@ struct ServeArgs {
     /// /point=s3://bucket/prefix[:ro] (also gs://, az://, file:///dir; credentials
     /// from the environment, e.g. AWS_ACCESS_KEY_ID). A /workspace mount replaces
     /// the default read-only current directory. A mount at / is a single workspace
-    /// as the whole file system: no /workspace, /scratch or /tool_calls are added.
+    /// as the whole file system: no /workspace or /scratch are added (nor
+    /// /tool_calls, unless --config gives tools whose results it holds).
     #[arg(long = "mount", value_name = "/POINT=SPEC")]
     mounts: Vec<MountArg>,
     /// Tool configuration file (tools.yaml, MCP Toolbox format).
@@ -492,7 +493,20 @@ fn serve(mut args: ServeArgs) -> ExitCode {
             "--auth-* protects the HTTP server: give --http too (stdio is one local user)",
         );
     }
+    let single_workspace = filestore::mcp::is_single_workspace(&args.mounts);
     let mut mounts = filestore::mcp::default_mounts(args.mounts);
+    // Configured tools store (and offload) their results in /tool_calls: without it a
+    // large result would reach the model whole.
+    if single_workspace
+        && args.config.is_some()
+        && !mounts.iter().any(|m| m.point == filestore::mcp::DEFAULT_TOOL_CALLS)
+    {
+        mounts.push(MountArg {
+            point: filestore::mcp::DEFAULT_TOOL_CALLS.into(),
+            source: filestore::volumes::MountSource::Memory,
+            read_only: true,
+        });
+    }
     if let Some(why) = &no_workspace_reason {
         mounts.retain(|m| m.point != filestore::mcp::DEFAULT_WORKSPACE);
         eprintln!(

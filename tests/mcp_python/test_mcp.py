@@ -398,6 +398,40 @@ class SingleWorkspaceTest(unittest.IsolatedAsyncioTestCase):
                         self.assertEqual(r.contents[0].text, big_text)
                         r = await s.read_resource("filestore:///up/blob.bin")
                         self.assertEqual(base64.b64decode(r.contents[0].blob), blob)
+                        # Past 16 MiB: refused before the bytes are read, pointing to paging.
+                        (fixture / "huge.bin").write_bytes(b"\0" * (16 * 1024 * 1024 + 1))
+                        with self.assertRaises(Exception) as huge:
+                            await s.read_resource("filestore:///huge.bin")
+                        self.assertIn("too-large", str(huge.exception))
+                        self.assertIn("byte_offset", str(huge.exception))
+                        # Byte pages come one file per call.
+                        r = await s.call_tool(
+                            "filestore_read", {"paths": ["/hello.txt", "/big.txt"], "encoding": "base64"}
+                        )
+                        self.assertTrue(r.is_error)
+                        self.assertIn("paths", text_of(r))
+                        # A binary file's text read says how to get its bytes.
+                        r = await s.call_tool("filestore_read", {"path": "/data.bin"})
+                        self.assertIn('encoding: "base64"', text_of(r))
+
+            # With --config, /tool_calls is there to hold (and offload) results.
+            config = fixture / "tools.yaml"
+            config.write_text(
+                "sources:\n  db:\n    kind: sqlite\n    database: ':memory:'\n"
+                "tools:\n  one:\n    kind: sqlite-sql\n    source: db\n    description: One.\n"
+                "    statement: SELECT 1 AS n\n"
+            )
+            params = StdioServerParameters(
+                command=BIN, args=["serve", "--mount", f"/={fixture}", "--config", str(config)], cwd=tempfile.gettempdir()
+            )
+            with open(os.devnull, "w") as devnull:
+                async with stdio_client(params, errlog=devnull) as (read, write):
+                    async with ClientSession(read, write) as s:
+                        await s.initialize()
+                        r = await s.call_tool("filestore_ls", {"path": "/"})
+                        names = {e["name"] for e in r.structured_content["entries"]}
+                        self.assertIn("tool_calls", names)
+                        self.assertNotIn("scratch", names)
         finally:
             shutil.rmtree(fixture, ignore_errors=True)
 

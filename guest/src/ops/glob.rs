@@ -66,7 +66,12 @@ pub fn is_hidden_below(path: &str, base: &str) -> bool {
 /// Whether a glob names hidden entries itself: a segment that starts with `.`
 /// (`.github/**`, `**/.env`, `.*`). Such a pattern matches hidden paths as written.
 pub fn names_hidden(pattern: &str) -> bool {
-    pattern.split('/').any(|seg| seg.starts_with('.') && seg != "." && seg != "..")
+    // An alternative of a `{a,b}` group counts too: `{.env,*.txt}`, `{a,.git}/**`.
+    pattern.split('/').any(|seg| {
+        (seg.starts_with('.') && seg != "." && seg != "..")
+            || seg.contains("{.")
+            || (seg.contains(",.") && seg.contains('{'))
+    })
 }
 
 /// One matching file.
@@ -112,6 +117,14 @@ pub struct GlobResult {
     /// Whether the directory walk stopped at the session's entry limit, so matches
     /// beyond it were never seen.
     pub walk_truncated: bool,
+    /// Files the pattern matched but left out as hidden (see [`GlobRequest::hidden`]),
+    /// so an empty answer can say where to look.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub hidden_skipped: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// A glob compiled against a base directory: decides whether a virtual path matches.
@@ -319,6 +332,7 @@ pub fn glob(mounts: &MountTable, limits: &Limits, req: &GlobRequest) -> Result<G
         total_matches: 0,
         truncated: false,
         walk_truncated: false,
+        hidden_skipped: 0,
     };
     let root = matcher.walk_root();
     match mounts.stat(root) {
@@ -341,12 +355,9 @@ pub fn glob(mounts: &MountTable, limits: &Limits, req: &GlobRequest) -> Result<G
     // Hidden files (a `.` name beneath the walk's root) only when asked for, or
     // when the pattern names them.
     let show_hidden = req.hidden || names_hidden(&req.pattern);
-    let wanted = |e: &&Entry| {
-        !e.is_dir()
-            && matcher.is_match(&e.path)
-            && !excludes.excludes(&e.path)
-            && (show_hidden || !is_hidden_below(&e.path, root))
-    };
+    let matched =
+        |e: &&Entry| !e.is_dir() && matcher.is_match(&e.path) && !excludes.excludes(&e.path);
+    let wanted = |e: &&Entry| matched(e) && (show_hidden || !is_hidden_below(&e.path, root));
     let walk = loop {
         let walk = mounts.walk(root, cap)?;
         let enough = walk.entries.iter().filter(wanted).nth(req.limit).is_some();
@@ -358,6 +369,10 @@ pub fn glob(mounts: &MountTable, limits: &Limits, req: &GlobRequest) -> Result<G
     // Cut by our own window (not the session's limit): more files exist.
     let cut_short = walk.truncated && cap < limits.walk_entries;
     result.walk_truncated = walk.truncated && !cut_short;
+    if !show_hidden {
+        result.hidden_skipped =
+            walk.entries.iter().filter(|e| matched(e) && is_hidden_below(&e.path, root)).count();
+    }
     for e in walk.entries.iter().filter(wanted) {
         result.total_matches += 1;
         if result.files.len() < req.limit {
@@ -379,6 +394,12 @@ pub fn render(result: &GlobResult) -> String {
         ));
         if result.walk_truncated {
             out.push_str(" (the directory walk stopped at its entry limit; narrow 'path')");
+        }
+        if result.hidden_skipped > 0 {
+            out.push_str(&format!(
+                " ({} hidden file(s) matched and were left out: pass hidden: true to include them)",
+                result.hidden_skipped
+            ));
         }
         out.push('\n');
         return out;
@@ -562,6 +583,23 @@ mod tests {
         assert!(is_hidden_below("/w/src/.cache/x.txt", "/w"));
         assert!(!is_hidden_below("/w/.git/config", "/w/.git"));
         assert!(names_hidden(".*") && names_hidden("a/.b/**") && !names_hidden("../x/*.rs"));
+        assert_eq!(go("{.env,a.txt}", "/w", false), ["/w/.env", "/w/a.txt"]);
+        assert_eq!(go("{src,.github}/**", "/w", false).len(), 3);
+        // An empty answer says hidden files matched.
+        let req = GlobRequest {
+            pattern: "**/*.yml".into(),
+            path: "/w".into(),
+            limit: 100,
+            exclude: vec![],
+            hidden: false,
+        };
+        let r = glob(&t, &Limits::default(), &req).unwrap();
+        assert_eq!(r.hidden_skipped, 1);
+        assert!(
+            render(&r).contains("1 hidden file(s) matched and were left out"),
+            "{}",
+            render(&r)
+        );
     }
 
     #[test]

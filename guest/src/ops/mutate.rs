@@ -106,7 +106,7 @@ pub fn write(mounts: &MountTable, limits: &Limits, req: &WriteRequest) -> Result
             if (req.content.len() as u64 / 4).saturating_mul(3) > limits.write_bytes {
                 return Err(too_large(&path, req.content.len() as u64 / 4 * 3, limits));
             }
-            decoded = decode_base64(&req.content)?;
+            decoded = decode_base64(&path, &req.content)?;
             &decoded
         }
     };
@@ -138,8 +138,9 @@ fn too_large(path: &str, len: u64, limits: &Limits) -> Error {
 }
 
 /// Decodes standard base64 (padding optional; whitespace such as a MIME line break
-/// is skipped), naming the first offending character when it is not base64.
-fn decode_base64(text: &str) -> Result<Vec<u8>> {
+/// is skipped), naming the first offending character, at its place in what was sent,
+/// when it is not base64.
+fn decode_base64(path: &str, text: &str) -> Result<Vec<u8>> {
     use base64::Engine as _;
     use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
     const LENIENT: GeneralPurpose = GeneralPurpose::new(
@@ -147,27 +148,52 @@ fn decode_base64(text: &str) -> Result<Vec<u8>> {
         GeneralPurposeConfig::new().with_decode_padding_mode(DecodePaddingMode::Indifferent),
     );
     let compact: String;
-    let text = if text.bytes().any(|b| b.is_ascii_whitespace()) {
+    let spaced = text.bytes().any(|b| b.is_ascii_whitespace());
+    let data = if spaced {
         compact = text.chars().filter(|c| !c.is_ascii_whitespace()).collect();
         compact.as_str()
     } else {
         text
     };
-    LENIENT.decode(text).map_err(|e| {
+    // The character at byte `at` of `data`, and its byte offset in `text`.
+    let place = |at: usize| -> (char, usize) {
+        let mut kept = 0;
+        for (i, c) in text.char_indices() {
+            if spaced && c.is_ascii_whitespace() {
+                continue;
+            }
+            if kept >= at {
+                return (c, i);
+            }
+            kept += c.len_utf8();
+        }
+        ('?', text.len())
+    };
+    LENIENT.decode(data).map_err(|e| {
         let why = match e {
-            base64::DecodeError::InvalidByte(at, b) => {
-                format!("byte {at} ('{}') is not base64", (b as char).escape_default())
+            base64::DecodeError::InvalidByte(at, b'=') => {
+                let (_, i) = place(at);
+                format!("'=' at byte {i} is padding in the middle of the data (two uploads joined, or too much padding?)")
+            }
+            base64::DecodeError::InvalidByte(at, _) => {
+                let (c, i) = place(at);
+                let hint = match c {
+                    '-' | '_' => " (that is the URL-safe alphabet; only the standard one, with + and /, is accepted)",
+                    _ => "",
+                };
+                format!("byte {i} ('{}') is not base64{hint}", c.escape_default())
             }
             base64::DecodeError::InvalidLength(n) => {
                 format!("{n} base64 characters cannot be whole bytes (a truncated upload?)")
             }
             base64::DecodeError::InvalidLastSymbol { offset, symbol, .. } => format!(
-                "the last character ('{}', byte {offset}) has bits set past the data (a truncated upload?)",
-                symbol as char
+                "the last character ('{}', byte {}) has bits set past the data (a truncated upload?)",
+                symbol as char,
+                place(offset).1
             ),
             base64::DecodeError::InvalidPadding => "bad '=' padding".into(),
         };
-        Error::invalid_argument("content", format!("encoding is base64, but {why}"))
+        Error::invalid_argument("content", format!("{path}: encoding is base64, but {why}"))
     })
 }
 
@@ -730,6 +756,10 @@ mod tests {
         assert_eq!(a.read("/f.txt", 0, 100).unwrap(), [0x00, 0xff]);
         for (bad, says) in [
             ("AP8*", "byte 3 ('*') is not base64"),
+            ("AP\n\n8*", "byte 5 ('*') is not base64"),
+            ("AP-_", "URL-safe"),
+            ("AP8=AP8=", "padding in the middle"),
+            ("AP\u{a0}8", "('\\u{a0}')"),
             ("A", "cannot be whole bytes"),
             ("AP9=", "bits set past the data"),
         ] {

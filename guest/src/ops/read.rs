@@ -600,7 +600,7 @@ pub fn render(r: &ReadResult) -> String {
     match r.content {
         ReadContent::Empty => format!("{} is empty (0 bytes).", r.entry.path),
         ReadContent::Binary => format!(
-            "{} is a binary file ({} bytes); its content is not shown.",
+            "{} is a binary file ({} bytes); its content is not shown (encoding: \"base64\" returns its bytes).",
             r.entry.path, r.entry.size
         ),
         ReadContent::Raw => r.text.clone(),

@@ -30,7 +30,7 @@ pub const RESOURCE_WALK_LIMIT: usize = 10_000;
 /// and a blob is base64-encoded (a third larger) in one message, so an unbounded read
 /// of a multi-gigabyte file could exhaust the host's memory. Larger files page through
 /// `filestore_read` with `encoding: base64`.
-pub const RESOURCE_MAX_BYTES: u64 = 64 * 1024 * 1024;
+pub const RESOURCE_MAX_BYTES: u64 = 16 * 1024 * 1024;
 
 /// Bytes fetched from the component per page while `resources/read` assembles a file:
 /// the component's largest page.
@@ -173,33 +173,69 @@ pub(crate) fn read(s: &mut Sandbox, uri: &str) -> Result<ReadResourceResult, Mcp
 /// A file's bytes, up to `max`, with its normalised path: read through the component
 /// (`filestore_read` with `encoding: base64`, page by page), so routing, overlays,
 /// confinement and errors are exactly the tools'.
+///
+/// A file that changes between pages (its size or modification time differs) is read
+/// again from the start, up to [`READ_ATTEMPTS`] times, then refused with `conflict`:
+/// the bytes returned are always one version of the file, never a mix.
 pub(crate) fn read_bytes(
     s: &mut Sandbox,
     path: &str,
     max: u64,
 ) -> Result<(String, Vec<u8>), McpError> {
+    for _ in 0..READ_ATTEMPTS {
+        if let Some(read) = read_once(s, path, max)? {
+            return Ok(read);
+        }
+    }
+    Err(McpError::invalid_params(
+        format!(
+            "error[conflict]: {path} changed while it was being read ({READ_ATTEMPTS} attempts); try again"
+        ),
+        None,
+    ))
+}
+
+/// Reads before a resource read gives up on a file that keeps changing.
+const READ_ATTEMPTS: usize = 3;
+
+/// One read of a whole file; `None` when it changed between pages.
+fn read_once(s: &mut Sandbox, path: &str, max: u64) -> Result<Option<(String, Vec<u8>)>, McpError> {
     let mut bytes = Vec::new();
-    let mut at = 0u64;
     let mut path = path.to_string();
+    let mut version: Option<(u64, Option<u64>)> = None;
+    let mut at = 0u64;
     loop {
-        let args = json!({"path": path, "encoding": "base64", "byte_offset": at,
-            "max_bytes": RESOURCE_READ_PAGE});
-        let out = s
-            .session()
-            .and_then(|session| session.call("filestore_read", &args))
-            .map_err(|e| protocol_error(&e))?;
+        // A small first page learns the size, so a file past `max` costs no big read.
+        let page_max = if version.is_none() { FIRST_PAGE } else { RESOURCE_READ_PAGE };
+        let args =
+            json!({"path": path, "encoding": "base64", "byte_offset": at, "max_bytes": page_max});
+        let out = match s.session().and_then(|session| session.call("filestore_read", &args)) {
+            Ok(out) => out,
+            // The file shrank below our offset since the last page.
+            Err(e) if version.is_some() && e.kind_name() == "invalid-argument" => return Ok(None),
+            Err(e) => return Err(protocol_error(&e)),
+        };
         if let Some(p) = out.json.pointer("/entry/path").and_then(Value::as_str) {
             path = p.to_string();
         }
         let size = out.json.pointer("/entry/size").and_then(Value::as_u64).unwrap_or(0);
-        if size > max {
-            return Err(McpError::invalid_params(
-                format!(
-                    "error[too-large]: {path} is {size} bytes; resources are limited to {max} \
-                     bytes (page it with filestore_read, encoding: base64, byte_offset)"
-                ),
-                None,
-            ));
+        let modified = out.json.pointer("/entry/modified_ms").and_then(Value::as_u64);
+        match version {
+            None => {
+                if size > max {
+                    return Err(McpError::invalid_params(
+                        format!(
+                            "error[too-large]: {path} is {size} bytes; resources are limited to {max} \
+                             bytes (page it with filestore_read, encoding: base64, byte_offset)"
+                        ),
+                        None,
+                    ));
+                }
+                bytes.reserve_exact(size as usize);
+                version = Some((size, modified));
+            }
+            Some(v) if v != (size, modified) => return Ok(None),
+            Some(_) => {}
         }
         let page = out.json.get("text").and_then(Value::as_str).unwrap_or_default();
         let page = base64::engine::general_purpose::STANDARD.decode(page).map_err(|e| {
@@ -208,10 +244,15 @@ pub(crate) fn read_bytes(
         bytes.extend_from_slice(&page);
         match out.json.get("next_byte_offset").and_then(Value::as_u64) {
             Some(next) if next > at && (bytes.len() as u64) < max => at = next,
-            _ => return Ok((path, bytes)),
+            _ if bytes.len() as u64 == size => return Ok(Some((path, bytes))),
+            // Fewer or more bytes than the size said: it changed under us.
+            _ => return Ok(None),
         }
     }
 }
+
+/// The first page of a resource read: enough for most files in one call.
+const FIRST_PAGE: u64 = 256 * 1024;
 
 #[cfg(test)]
 mod tests {
