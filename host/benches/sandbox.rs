@@ -5,6 +5,8 @@
 //! `cargo bench -p filestore --bench sandbox -- session call grep glob memory`.
 //! Environment: `FILESTORE_BENCH_TREE` (the grep tree, default the cargo registry
 //! sources), `FILESTORE_BENCH_SIMD=0` (skip building the `+simd128` guest).
+//! `sessions10k` (only when named) holds 10,000 live sessions
+//! (`FILESTORE_BENCH_SESSIONS` for another count).
 //!
 //! A bench binary (`harness = false`) rather than criterion: each figure here is a
 //! median over repeated runs next to its baseline, and several baselines are external
@@ -60,6 +62,10 @@ fn main() {
     }
     if want("memory") {
         bench_memory(&mut rows);
+    }
+    // Not in the default run (it holds 10,000 sessions); ask for it by name.
+    if args.iter().any(|a| a == "sessions10k") {
+        bench_many_sessions(&mut rows);
     }
     let mut out = String::new();
     let _ = writeln!(out, "| section | measurement | filestore | baseline | ratio |");
@@ -492,6 +498,70 @@ fn bench_memory(rows: &mut Vec<Row>) {
         what: format!("process RSS with {LIVE} live sessions (before them: {} MiB); linear memory per session (virtual, mostly untouched CoW)", before / 1024),
         ours: format!("{} MiB", after / 1024),
         baseline: format!("{:.1} MiB linear", linear as f64 / 1048576.0),
+        ratio: "—".into(),
+    });
+    drop(live);
+}
+
+// ---- 10,000 live sessions ----------------------------------------------------------
+
+/// Issue 20 target 5: 10,000 live sessions in one process (one engine, pooling
+/// allocator), each after a read; RSS per session, and the latency of a small read on
+/// sessions picked across all of them against the same read with one live session.
+fn bench_many_sessions(rows: &mut Vec<Row>) {
+    let live_n: usize = std::env::var("FILESTORE_BENCH_SESSIONS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(10_000);
+    eprintln!("sessions10k: {live_n} live sessions");
+    let e = engine(true, live_n as u32 + 8);
+    let read = json!({"path": "/w/small.txt"});
+    // Baseline: the same read with a single live session.
+    let mut one = e.session(vec![MountSpec::new("/w", small_volume())]).expect("session");
+    let alone = median_us(200, 2000, || {
+        one.call("filestore_read", &read).expect("read");
+    });
+    drop(one);
+    let before = rss_kib();
+    let started = Instant::now();
+    let mut live: Vec<Session> = Vec::with_capacity(live_n);
+    for i in 0..live_n {
+        let mut s = match e.session(vec![MountSpec::new("/w", small_volume())]) {
+            Ok(s) => s,
+            Err(err) => panic!("session {i} of {live_n}: {err}"),
+        };
+        s.call("filestore_read", &read).expect("read");
+        live.push(s);
+    }
+    let create = started.elapsed();
+    let after = rss_kib();
+    // Reads spread over all the sessions (a stride coprime with the count), so each
+    // call touches a session that has been idle while thousands of others ran.
+    let mut k = 0usize;
+    let crowded = median_us(200, 2000, || {
+        k = (k + 7919) % live_n;
+        live[k].call("filestore_read", &read).expect("read");
+    });
+    let per = after.saturating_sub(before) as f64 / live_n as f64;
+    rows.push(Row {
+        section: "sessions",
+        what: format!("resident memory per live session ({live_n} live, each after one read; RSS {} MiB → {} MiB) vs the 2 MiB target", before / 1024, after / 1024),
+        ours: format!("{per:.0} KiB"),
+        baseline: "2048 KiB".into(),
+        ratio: ratio(per, 2048.0),
+    });
+    rows.push(Row {
+        section: "sessions",
+        what: format!("small read on a session picked across {live_n} live ones vs with one live session (median)"),
+        ours: us(crowded),
+        baseline: us(alone),
+        ratio: ratio(crowded, alone),
+    });
+    rows.push(Row {
+        section: "sessions",
+        what: format!("creating {live_n} sessions, each with one read (mean per session)"),
+        ours: us(create.as_secs_f64() * 1e6 / live_n as f64),
+        baseline: "—".into(),
         ratio: "—".into(),
     });
     drop(live);

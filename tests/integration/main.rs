@@ -9,7 +9,7 @@
 //!   sockets, http), and no environment or arguments visible inside the guest.
 //! - `limits`: guest and host limits hold with typed errors; traps poison one
 //!   session only; the compiled-component cache is rebuilt when corrupt or stale.
-//! - `concurrency`: 1,000 live sessions and 100 concurrent callers on one engine.
+//! - `concurrency`: 10,000 live sessions and 100 concurrent callers on one engine.
 //! - `tools`: configured tools end to end (sqlite, http on loopback, results volume,
 //!   offloading, timeouts, approval) and `check`/`migrate`/`call --config`.
 //! - `cli`: the `filestore` binary (`call`), grep equivalence with ripgrep's engine, a
