@@ -94,6 +94,7 @@ struct Inner {
     config: EngineConfig,
     stop: Arc<AtomicBool>,
     cache_hit: bool,
+    cache_warning: Option<String>,
 }
 
 impl Drop for Inner {
@@ -128,7 +129,8 @@ impl Engine {
         let engine =
             wasmtime::Engine::new(&wc).map_err(|e| Error::Setup(format!("engine: {e:#}")))?;
         let bytes = config.component.as_deref().unwrap_or(COMPONENT);
-        let (component, cache_hit) = load_component(&engine, bytes, config.cache_dir.as_deref())?;
+        let (component, cache_hit, cache_warning) =
+            load_component(&engine, bytes, config.cache_dir.as_deref())?;
         let mut linker: Linker<HostState> = Linker::new(&engine);
         wasmtime_wasi::p2::add_to_linker_sync(&mut linker)
             .map_err(|e| Error::Setup(format!("linking WASI: {e:#}")))?;
@@ -144,7 +146,9 @@ impl Engine {
             .map_err(|e| Error::Setup(format!("component exports: {e:#}")))?;
         let stop = Arc::new(AtomicBool::new(false));
         spawn_ticker(engine.weak(), stop.clone());
-        Ok(Engine { inner: Arc::new(Inner { engine, pre, config, stop, cache_hit }) })
+        Ok(Engine {
+            inner: Arc::new(Inner { engine, pre, config, stop, cache_hit, cache_warning }),
+        })
     }
 
     /// The wasmtime engine.
@@ -165,6 +169,13 @@ impl Engine {
     /// Whether the component came from the disk cache (no compilation).
     pub fn cache_hit(&self) -> bool {
         self.inner.cache_hit
+    }
+
+    /// Why the compiled component could not be stored in the cache directory, when it
+    /// could not: every new engine then compiles it again (seconds), so a command-line
+    /// front end should say so once. A library prints nothing itself.
+    pub fn cache_warning(&self) -> Option<&str> {
+        self.inner.cache_warning.as_deref()
     }
 }
 
@@ -194,12 +205,12 @@ fn load_component(
     engine: &wasmtime::Engine,
     bytes: &[u8],
     cache: Option<&Path>,
-) -> Result<(Component, bool)> {
+) -> Result<(Component, bool, Option<String>)> {
     let compile = || {
         Component::new(engine, bytes)
             .map_err(|e| Error::Setup(format!("compiling the component: {e:#}")))
     };
-    let Some(dir) = cache else { return Ok((compile()?, false)) };
+    let Some(dir) = cache else { return Ok((compile()?, false, None)) };
     let mut h = Sha256::new();
     h.update(bytes);
     {
@@ -216,20 +227,32 @@ fn load_component(
         && hex(&Sha256::digest(&data)) == want.trim()
         && let Ok(c) = deserialize(engine, &data)
     {
-        return Ok((c, true));
+        return Ok((c, true, None));
     }
+    let started = std::time::Instant::now();
     let component = compile()?;
+    let took = started.elapsed();
+    let mut warning = None;
     if let Ok(data) = component.serialize() {
-        // Best effort: a read-only cache directory only costs a recompile next time.
-        let _ = std::fs::create_dir_all(dir).and_then(|_| {
-            let tmp = dir.join(format!(".filestore-{key}.{}.tmp", std::process::id()));
+        // A cache that cannot be written is not an error (the component works), but
+        // it costs this compilation on every start: say so.
+        let tmp = dir.join(format!(".filestore-{key}.{}.tmp", std::process::id()));
+        let stored = std::fs::create_dir_all(dir).and_then(|_| {
             std::fs::write(&tmp, &data)?;
             std::fs::write(&sum, hex(&Sha256::digest(&data)))?;
             std::fs::rename(&tmp, &art)
         });
+        if let Err(e) = stored {
+            let _ = std::fs::remove_file(&tmp);
+            warning = Some(format!(
+                "cannot cache the compiled component in {} ({e}): every start compiles it again ({:.1} s here); set FILESTORE_CACHE_DIR to a writable directory",
+                dir.display(),
+                took.as_secs_f64()
+            ));
+        }
         prune_cache(dir, &art, KEEP_OTHER_ARTIFACTS);
     }
-    Ok((component, false))
+    Ok((component, false, warning))
 }
 
 /// Compiled artifacts of other builds kept beside the current one (a few binaries of

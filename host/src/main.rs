@@ -370,7 +370,7 @@ fn call(
         }
     }
     let engine = match Engine::new() {
-        Ok(e) => e,
+        Ok(e) => warn_uncached(e),
         Err(e) => return fail(e.kind_name(), e),
     };
     if !specs.iter().any(|m| m.point == filestore_guest::invoke::results::RESULTS_MOUNT) {
@@ -465,6 +465,15 @@ fn service_specs(
         .collect()
 }
 
+/// Says on stderr, once per process, when the compiled component could not be cached
+/// (each start then compiles it again).
+fn warn_uncached(engine: Engine) -> Engine {
+    if let Some(why) = engine.cache_warning() {
+        eprintln!("filestore: warning: {why}");
+    }
+    engine
+}
+
 fn serve(mut args: ServeArgs) -> ExitCode {
     let pool = filestore::mcp::http_pool::PoolConfig {
         max_sessions: args.max_sessions.max(1),
@@ -555,9 +564,10 @@ fn serve(mut args: ServeArgs) -> ExitCode {
         );
     }
     let engine = match Engine::new() {
-        Ok(e) => e,
+        Ok(e) => warn_uncached(e),
         Err(e) => return fail(e.kind_name(), e),
     };
+    let cache_warning = engine.cache_warning().map(str::to_string);
     let mut config = filestore::mcp::ServerConfig::new(engine, move || {
         // The caller of the HTTP request creating this session, when authenticated:
         // its mounts are made for it. Without one (the tool count at start; every
@@ -635,6 +645,7 @@ fn serve(mut args: ServeArgs) -> ExitCode {
     }
     config.workspace_from_roots = workspace_from_roots;
     config.startup_warnings.extend(startup_warnings);
+    config.startup_warnings.extend(cache_warning);
     config.no_workspace_reason = no_workspace_reason;
     config.options.tools =
         std::sync::Arc::new(filestore::tools::ToolRegistry::with_builtin_handlers());
@@ -748,7 +759,7 @@ mod tools_cli {
 
     fn checked(paths: &[PathBuf]) -> Result<ConfigReport, ExitCode> {
         let files = read_files(paths)?;
-        let engine = Engine::new().map_err(|e| fail(e.kind_name(), e))?;
+        let engine = Engine::new().map(super::warn_uncached).map_err(|e| fail(e.kind_name(), e))?;
         let mut session = engine.session(Vec::new()).map_err(|e| fail(e.kind_name(), e))?;
         match session.check_config(&files) {
             Ok(Ok(r)) => Ok(r),

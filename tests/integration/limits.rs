@@ -292,6 +292,39 @@ fn corrupt_or_stale_cache_is_rebuilt_not_trusted() {
     assert!(cached_engine(dir, false).cache_hit());
 }
 
+/// A cache directory that cannot be written still gives a working engine, with a
+/// warning that names the directory and the cost (every start compiles again); a
+/// writable one gives none. The CLI prints it on stderr, `serve` also logs it to the
+/// client (issue 20 target 3).
+#[test]
+fn an_unusable_cache_is_reported_not_fatal() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("a-file");
+    std::fs::write(&file, "not a directory").unwrap();
+    let blocked = file.join("cache");
+    let e = cached_engine(&blocked, false);
+    works(&e);
+    let why = e.cache_warning().expect("a warning for an unwritable cache");
+    assert!(why.contains(&blocked.display().to_string()), "{why}");
+    assert!(why.contains("FILESTORE_CACHE_DIR") && why.contains("compiles it again"), "{why}");
+    let ok = cached_engine(tmp.path(), false);
+    assert_eq!(ok.cache_warning(), None);
+    assert_eq!(
+        cached_engine(tmp.path(), false).cache_warning(),
+        None,
+        "a cache hit warns of nothing"
+    );
+    // The command line says it once, on stderr, and still answers.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_filestore"))
+        .args(["call", "--mount", "/w=mem:", "filestore_ls", "{}"])
+        .env("FILESTORE_CACHE_DIR", &blocked)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.matches("cannot cache the compiled component").count(), 1, "{stderr}");
+}
+
 #[test]
 fn a_session_is_replaced_after_a_trap_while_others_keep_their_state() {
     // Ten live sessions, each with state written through the component.
