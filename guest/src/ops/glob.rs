@@ -86,15 +86,25 @@ pub struct GlobFile {
     pub modified_ms: Option<u64>,
     /// Estimated tokens of the content (`ceil(size / 4)`).
     pub tokens: u64,
+    /// `symlink` or `special` for what a directory volume lists without following or
+    /// opening it (not a file to read); absent for files.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
 }
 
 impl From<&Entry> for GlobFile {
     fn from(e: &Entry) -> GlobFile {
+        use crate::vfs::mounts::{TYPE_SPECIAL, TYPE_SYMLINK};
+        let kind = [TYPE_SYMLINK, TYPE_SPECIAL]
+            .into_iter()
+            .find(|t| e.entry_type == *t)
+            .map(str::to_string);
         GlobFile {
             path: e.path.clone(),
             size: e.size,
             modified_ms: e.modified_ms,
-            tokens: e.tokens(),
+            tokens: if kind.is_some() { 0 } else { e.tokens() },
+            kind,
         }
     }
 }
@@ -406,7 +416,11 @@ pub fn render(result: &GlobResult) -> String {
     }
     for f in &result.files {
         out.push_str(&f.path);
-        out.push('\n');
+        // A link is listed (it matched) but is not a file the other tools open.
+        match f.kind.as_deref() {
+            Some(kind) => out.push_str(&format!(" ({kind}, not followed)\n")),
+            None => out.push('\n'),
+        }
     }
     if result.total_matches > result.files.len() {
         out.push_str(&format!(
@@ -600,6 +614,29 @@ mod tests {
             "{}",
             render(&r)
         );
+    }
+
+    /// A link a directory volume lists is marked as one, not shown as an empty file.
+    #[test]
+    fn links_are_marked_not_listed_as_empty_files() {
+        use crate::vfs::volume::{Volume, WriteOptions};
+        let v = MemoryVolume::new();
+        v.insert("/a.txt", "text");
+        let link = WriteOptions { entry_type: Some("symlink".into()), ..Default::default() };
+        v.write("/l.txt", b"", &link).unwrap();
+        let mut t = MountTable::new();
+        t.add("/w", Box::new(v), 0, false).unwrap();
+        let req = GlobRequest {
+            pattern: "*.txt".into(),
+            path: "/w".into(),
+            limit: 10,
+            exclude: vec![],
+            hidden: false,
+        };
+        let r = glob(&t, &Limits::default(), &req).unwrap();
+        let kinds: Vec<_> = r.files.iter().map(|f| f.kind.as_deref()).collect();
+        assert_eq!(kinds, [None, Some("symlink")]);
+        assert_eq!(render(&r), "/w/a.txt\n/w/l.txt (symlink, not followed)\n");
     }
 
     #[test]
