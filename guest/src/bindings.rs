@@ -135,6 +135,12 @@ impl crate::vfs::volume::Volume for WitVolume {
     fn read(&self, path: &str, offset: u64, len: u64) -> DomResult<Vec<u8>> {
         self.0.read(path, offset, len).map_err(|e| from_wit_error(e, path))
     }
+    fn stat_read(&self, path: &str, offset: u64, len: u64) -> DomResult<(DomEntry, Vec<u8>)> {
+        self.0
+            .stat_read(path, offset, len)
+            .map(|r| (from_wit_entry(r.entry), r.data))
+            .map_err(|e| from_wit_error(e, path))
+    }
     fn write(&self, path: &str, content: &[u8], options: &DomWriteOptions) -> DomResult<DomEntry> {
         let opts = wv::WriteOptions {
             create_only: options.create_only,
@@ -269,31 +275,37 @@ impl fs::GuestSession for SessionResource {
     }
 
     fn read(&self, r: fs::ReadRequest) -> Result<fs::ReadResult, Error> {
-        let a = args(&[
-            ("path", Some(Value::from(r.path))),
-            ("offset", r.offset.map(Value::from)),
-            ("limit", r.limit.map(Value::from)),
-            ("raw", r.raw.map(Value::from)),
-            ("tail", r.tail.map(Value::from)),
-        ]);
-        let out = call(&self.0, "filestore_read", a)?.json;
-        let content = match out["content"].as_str() {
-            Some("empty") => fs::ReadContent::Empty,
-            Some("binary") => fs::ReadContent::Binary,
-            Some("raw") => fs::ReadContent::Raw,
-            _ => fs::ReadContent::Text,
+        // Typed all the way (issue 20): the request and the result never pass through
+        // JSON, unlike `call`; the defaults are the JSON request's.
+        let req = crate::ops::read::ReadRequest {
+            path: r.path,
+            offset: r.offset.map_or(1, u64::from),
+            limit: r.limit.map_or(crate::vfs::limits::DEFAULT_READ_LINES as u64, u64::from),
+            raw: r.raw.unwrap_or(false),
+            tail: r.tail.map(u64::from),
+            encoding: Default::default(),
+            byte_offset: 0,
+            max_bytes: None,
+        };
+        let (out, _activation) = self.0.read_tool(&req).map_err(to_wit_error)?;
+        use crate::ops::read::ReadContent as C;
+        let content = match out.content {
+            C::Empty => fs::ReadContent::Empty,
+            C::Binary => fs::ReadContent::Binary,
+            C::Raw => fs::ReadContent::Raw,
+            C::Text | C::Base64 => fs::ReadContent::Text,
         };
         Ok(fs::ReadResult {
-            entry: entry_of(&out["entry"]),
+            entry: to_wit_entry(out.entry),
             content,
-            text: out["text"].as_str().unwrap_or_default().to_string(),
-            total_lines: out["total_lines"].as_u64(),
-            start_line: u(&out["start_line"]),
-            end_line: u(&out["end_line"]),
-            next_offset: out["next_offset"].as_u64(),
-            truncated: out["truncated"].as_bool().unwrap_or(false),
-            cut_lines: u(&out["cut_lines"]) as u32,
-            lossy_lines: u(&out["lossy_lines"]) as u32,
+            text: out.text,
+            total_lines: out.total_lines,
+            start_line: out.start_line,
+            end_line: out.end_line,
+            next_offset: out.next_offset,
+            truncated: out.truncated,
+            cut_lines: out.cut_lines,
+            lossy_lines: out.lossy_lines,
         })
     }
 

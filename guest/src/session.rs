@@ -92,6 +92,20 @@ impl Session {
     pub fn read(&self, req: &ReadRequest) -> Result<ReadResult> {
         read::read(&self.mounts, &self.limits, req)
     }
+    /// `filestore_read` as the tool runs it: the page, and, when the file is a
+    /// skill's `SKILL.md`, the skill's activation (reading a skill activates its
+    /// tools, DESIGN §8). The JSON entry point and the typed WIT `read` both use it.
+    pub fn read_tool(
+        &self,
+        req: &ReadRequest,
+    ) -> Result<(ReadResult, Option<crate::skills::active::Activation>)> {
+        let r = self.read(req)?;
+        if r.entry.entry_type == crate::skills::skill::TYPE_SKILL {
+            let act = crate::invoke::activate_skill(self, &r.entry.path)?;
+            return Ok((r, Some(act)));
+        }
+        Ok((r, None))
+    }
     /// `filestore_glob`.
     pub fn glob(&self, req: &GlobRequest) -> Result<GlobResult> {
         glob::glob(&self.mounts, &self.limits, req)
@@ -203,14 +217,12 @@ impl Session {
             }
             "filestore_read" if args.get("paths").is_some() => self.read_many(args),
             "filestore_read" => {
-                let r = self.read(&decode(tool, args)?)?;
+                let (r, activation) = self.read_tool(&decode(tool, args)?)?;
                 let mut text = read::render(&r);
                 let mut out = serde_json::to_value(&r).map_err(|e| {
                     Error::new(ErrorKind::Backend, format!("serialising the result: {e}"))
                 })?;
-                // Reading a skill activates its tools (DESIGN §8).
-                if r.entry.entry_type == crate::skills::skill::TYPE_SKILL {
-                    let act = crate::invoke::activate_skill(self, &r.entry.path)?;
+                if let Some(act) = activation {
                     text.push_str(&crate::skills::active::render_activation(&act));
                     out["activation"] = serde_json::to_value(&act).unwrap_or_default();
                 }

@@ -148,6 +148,9 @@ fn is_zero(n: &u32) -> bool {
 /// Streams a file's bytes from its volume in chunks.
 struct Chunks<'a> {
     file: &'a Resolved<'a>,
+    /// Bytes already fetched from offset 0 (with the entry, see
+    /// [`MountTable::resolve_file_head`]), handed out as the first chunk.
+    first: Option<Vec<u8>>,
     pos: u64,
     size: u64,
     path: &'a str,
@@ -155,6 +158,15 @@ struct Chunks<'a> {
 
 impl Chunks<'_> {
     fn next_chunk(&mut self) -> Result<Option<Vec<u8>>> {
+        if let Some(first) = self.first.take() {
+            if first.is_empty() {
+                // The file shrank under us: treat as its end.
+                self.size = 0;
+                return Ok(None);
+            }
+            self.pos = first.len() as u64;
+            return Ok(Some(first));
+        }
         if self.pos >= self.size {
             return Ok(None);
         }
@@ -195,7 +207,13 @@ pub fn read(mounts: &MountTable, limits: &Limits, req: &ReadRequest) -> Result<R
     if req.limit == 0 {
         return Err(Error::invalid_argument("limit", "must be at least 1"));
     }
-    let file = mounts.resolve_file(&path)?;
+    // The entry and the first chunk in one volume call (a small file is then read
+    // whole); a raw read takes the whole file in its own call.
+    let (file, first) = if req.raw {
+        (mounts.resolve_file(&path)?, Vec::new())
+    } else {
+        mounts.resolve_file_head(&path, CHUNK_BYTES)?
+    };
     let size = file.entry.size;
     let mut result = ReadResult {
         entry: file.entry.clone(),
@@ -223,17 +241,13 @@ pub fn read(mounts: &MountTable, limits: &Limits, req: &ReadRequest) -> Result<R
         result.ends_with_newline = Some(false);
         return Ok(result);
     }
-    let head = file
-        .mount
-        .volume
-        .read(&file.rel, 0, BINARY_SNIFF_BYTES.min(size))
-        .map_err(|e| e.with_path(&path))?;
-    if is_binary_prefix(&head, size <= BINARY_SNIFF_BYTES) {
+    let head = &first[..first.len().min(BINARY_SNIFF_BYTES as usize)];
+    if is_binary_prefix(head, size <= BINARY_SNIFF_BYTES) {
         result.content = ReadContent::Binary;
         return Ok(result);
     }
 
-    let mut chunks = Chunks { file: &file, pos: 0, size, path: &path };
+    let mut chunks = Chunks { file: &file, first: Some(first), pos: 0, size, path: &path };
     let budget_chars = limits.read_tokens.saturating_mul(4);
     let page_bytes = limits.read_page_bytes;
     let mut line_no: u64 = 1; // the line the cursor is in
@@ -462,7 +476,8 @@ fn read_tail(
     }
     let path = paths::normalize(&req.path)?;
     let file = mounts.resolve_file(&path)?;
-    let mut chunks = Chunks { file: &file, pos: 0, size: file.entry.size, path: &path };
+    let mut chunks =
+        Chunks { file: &file, first: None, pos: 0, size: file.entry.size, path: &path };
     let (mut lines, mut last) = (0u64, b'\n');
     while let Some(chunk) = chunks.next_chunk()? {
         lines += memchr::memchr_iter(b'\n', &chunk).count() as u64;

@@ -20,6 +20,9 @@
 //! - `list-dir(p)` answers with direct children of `p` only, each at most once;
 //! - `walk(p, max)` answers with at most `max` entries, each strictly beneath `p`;
 //! - `read(p, offset, len)` answers with at most `len` bytes;
+//! - `stat-read(p, offset, len)` answers with an entry for `p` and at most `len`
+//!   bytes, none past the entry's size, none for a directory or a file without
+//!   content (a link, a special file);
 //! - a directory entry has size 0.
 //!
 //! Errors of an unexpected kind (a `stat` answering `already-exists`) are passed on as
@@ -30,7 +33,7 @@
 use crate::error::{Error, ErrorKind, Result};
 use crate::vfs::entry::Entry;
 use crate::vfs::paths;
-use crate::vfs::volume::{PrefetchFile, Volume, VolumeIdentity, Walk, WriteOptions};
+use crate::vfs::volume::{PrefetchFile, Volume, VolumeIdentity, Walk, WriteOptions, has_content};
 
 /// A volume whose every answer is checked against the volume contract (see the
 /// [module documentation](self)).
@@ -150,6 +153,51 @@ impl<V: Volume> Volume for Checked<V> {
             ));
         }
         Ok(data)
+    }
+
+    fn stat_read(&self, path: &str, offset: u64, len: u64) -> Result<(Entry, Vec<u8>)> {
+        let (e, data) = self.inner.stat_read(path, offset, len)?;
+        check_entry("stat-read", path, &e)?;
+        if e.path != path {
+            return Err(broken(
+                "stat-read",
+                path,
+                format_args!("returned an entry for '{}'", e.path),
+            ));
+        }
+        if data.len() as u64 > len {
+            return Err(broken(
+                "stat-read",
+                path,
+                format_args!(
+                    "returned {} bytes from offset {offset} when at most {len} were asked for",
+                    data.len()
+                ),
+            ));
+        }
+        if data.len() as u64 > e.size.saturating_sub(offset) {
+            return Err(broken(
+                "stat-read",
+                path,
+                format_args!(
+                    "returned {} bytes from offset {offset} of an entry of {} bytes",
+                    data.len(),
+                    e.size
+                ),
+            ));
+        }
+        if !data.is_empty() && (e.is_dir() || !has_content(&e)) {
+            return Err(broken(
+                "stat-read",
+                path,
+                format_args!(
+                    "returned {} bytes for a {} entry, which has no content",
+                    data.len(),
+                    if e.is_dir() { "directory" } else { e.entry_type.as_str() }
+                ),
+            ));
+        }
+        Ok((e, data))
     }
 
     fn write(&self, path: &str, content: &[u8], options: &WriteOptions) -> Result<Entry> {

@@ -16,6 +16,12 @@ pub enum EntryKind {
 pub const TYPE_FILE: &str = "file";
 /// The entry type of a directory.
 pub const TYPE_DIRECTORY: &str = "directory";
+/// Entry type of a symbolic link listed by a directory volume (the host's
+/// `volumes::dir::TYPE_SYMLINK`): shown, never followed, no content.
+pub const TYPE_SYMLINK: &str = "symlink";
+/// Entry type of a FIFO, socket or device listed by a directory volume (the host's
+/// `volumes::dir::TYPE_SPECIAL`): shown, never opened.
+pub const TYPE_SPECIAL: &str = "special";
 
 /// One file or directory with its metadata.
 ///

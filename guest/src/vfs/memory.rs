@@ -336,6 +336,21 @@ impl Volume for MemoryVolume {
         }
     }
 
+    fn stat_read(&self, path: &str, offset: u64, len: u64) -> Result<(Entry, Vec<u8>)> {
+        // One lock for both: the bytes are those of the entry returned.
+        let map = self.files.read().expect("lock");
+        if let Some(f) = map.get(path) {
+            let start = (offset as usize).min(f.content.len());
+            let end =
+                start.saturating_add(len.min(usize::MAX as u64) as usize).min(f.content.len());
+            return Ok((Self::entry(path, f), f.content[start..end].to_vec()));
+        }
+        if Self::dir_exists(&map, path) {
+            return Ok((Entry::directory(path, None), Vec::new()));
+        }
+        Err(Error::not_found(path))
+    }
+
     fn write(&self, path: &str, content: &[u8], options: &WriteOptions) -> Result<Entry> {
         if path == "/" {
             return Err(Error::at(ErrorKind::NotAFile, path, "cannot write the volume root"));

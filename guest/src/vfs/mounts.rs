@@ -191,6 +191,33 @@ impl MountTable {
         Err(Error::not_found(path))
     }
 
+    /// [`MountTable::resolve_file`] and the file's first `len` bytes, with one
+    /// volume call per layer tried ([`Volume::stat_read`]) instead of a `stat` and a
+    /// `read`: what makes a small read cross the component boundary once. Errors are
+    /// those of `resolve_file`, or of the read.
+    pub fn resolve_file_head(&self, path: &str, len: u64) -> Result<(Resolved<'_>, Vec<u8>)> {
+        if let Some((point, layers)) = self.layers(path) {
+            let rel = paths::strip_dir(path, point).to_string();
+            for m in layers {
+                match m.volume.stat_read(&rel, 0, len) {
+                    Ok((v, data)) if v.kind == EntryKind::File => {
+                        refuse_contentless(&v, path)?;
+                        let entry = Self::virtual_entry(m, v);
+                        return Ok((Resolved { mount: m, rel, entry }, data));
+                    }
+                    Ok(_) => {}
+                    Err(e) if e.kind() == ErrorKind::NotFound => {}
+                    Err(e) => return Err(Self::rename_err(e, point)),
+                }
+            }
+        }
+        let e = self.stat(path)?;
+        if e.is_dir() {
+            return Err(Error::at(ErrorKind::NotAFile, path, "is a directory"));
+        }
+        Err(Error::not_found(path))
+    }
+
     /// Reads a byte range of a file.
     pub fn read(&self, path: &str, offset: u64, len: u64) -> Result<Vec<u8>> {
         let r = self.resolve_file(path)?;
@@ -511,12 +538,7 @@ impl MountTable {
     }
 }
 
-/// Entry type of a symbolic link listed by a directory volume (the host's
-/// `volumes::dir::TYPE_SYMLINK`): shown, never followed, no content.
-pub const TYPE_SYMLINK: &str = "symlink";
-/// Entry type of a FIFO, socket or device listed by a directory volume (the host's
-/// `volumes::dir::TYPE_SPECIAL`): shown, never opened.
-pub const TYPE_SPECIAL: &str = "special";
+pub use crate::vfs::entry::{TYPE_SPECIAL, TYPE_SYMLINK};
 
 /// Refuses to resolve as a file (or, for `ls`, `glob`, `grep` and `tree`, as the
 /// directory or file they start from) an entry that has no content: a link or a

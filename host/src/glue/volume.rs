@@ -20,7 +20,7 @@ pub struct VolumeHandle {
     pub volume: SharedVolume,
 }
 
-/// Most bytes one `read` call hands the guest: the guest pages in 256 KiB chunks, and
+/// Most bytes one `read` (or `stat-read`) call hands the guest: the guest pages in 256 KiB chunks, and
 /// a larger request (from a buggy or hostile guest) must not make the host allocate
 /// gigabytes.
 pub const MAX_READ_CALL_BYTES: u64 = 16 * 1024 * 1024;
@@ -78,6 +78,20 @@ impl wit::HostVolume for HostState {
         let vol = self.vol(&v)?;
         Ok(vol
             .read(&path, offset, len.min(MAX_READ_CALL_BYTES))
+            .map_err(|e| to_wit_error(e, Some(&path))))
+    }
+
+    fn stat_read(
+        &mut self,
+        v: Resource<VolumeHandle>,
+        path: String,
+        offset: u64,
+        len: u64,
+    ) -> R<wit::StatReadResult> {
+        let vol = self.vol(&v)?;
+        Ok(vol
+            .stat_read(&path, offset, len.min(MAX_READ_CALL_BYTES))
+            .map(|(e, data)| wit::StatReadResult { entry: to_wit_entry(e), data })
             .map_err(|e| to_wit_error(e, Some(&path))))
     }
 

@@ -151,6 +151,41 @@ export class WitVolume {
     });
   }
 
+  /**
+   * `stat` and `read` in one call (WIT 0.5.0 `stat-read`): the entry and, for a file
+   * with content, up to `len` bytes from `offset`, never past its size. A backend
+   * with its own `statRead(path, offset, len)` (returning `{entry, data}`) answers it;
+   * otherwise it is the backend's `stat`, then its `read`.
+   */
+  statRead(path, offset, len) {
+    if (typeof this.backend.statRead !== 'function') {
+      // The backend's stat, then its read: each failure is that method's, as when
+      // they were two calls.
+      const st = this.stat(path);
+      if (st.tag === 'err') return st;
+      const entry = st.val;
+      const off = offset > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(offset);
+      const want = len > BigInt(MAX_READ_CALL_BYTES) ? MAX_READ_CALL_BYTES : Number(len);
+      const n = Math.min(want, Math.max(0, Number(entry.size) - off));
+      const contentless = entry.entryType === 'symlink' || entry.entryType === 'special';
+      if (entry.kind !== 'file' || contentless || n === 0) return { tag: 'ok', val: { entry, data: new Uint8Array(0) } };
+      const rd = this.read(path, offset, BigInt(n));
+      if (rd.tag === 'err') return rd;
+      return { tag: 'ok', val: { entry, data: rd.val } };
+    }
+    return this.run('stat-read', () => {
+      const want = len > BigInt(MAX_READ_CALL_BYTES) ? MAX_READ_CALL_BYTES : Number(len);
+      const off = offset > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(offset);
+      const r = this.backend.statRead(path, off, want);
+      if (r === null || typeof r !== 'object') throw new Broken(`the answer is ${describe(r)}, not {entry, data}`);
+      const entry = toWitEntry(r.entry, 'the entry');
+      const data = r.data ?? new Uint8Array(0);
+      if (!(data instanceof Uint8Array)) throw new Broken(`the data is ${describe(data)}, not a Uint8Array`);
+      if (data.length > want) throw new Broken(`${data.length} bytes were returned when at most ${want} were asked for`);
+      return { entry, data };
+    });
+  }
+
   write(path, content, options) {
     return this.run('write', () => toWitEntry(this.backend.write(path, content, { ...options }), 'the entry'));
   }

@@ -122,6 +122,7 @@
 //! Windows is not supported: the guarantees above rest on Linux/Unix `openat`
 //! semantics (through cap-std).
 
+mod ahead;
 mod delete;
 mod errors;
 mod names;
@@ -129,6 +130,7 @@ mod resolve;
 #[cfg(test)]
 mod tests;
 
+pub use ahead::{AHEAD_BYTES, AHEAD_FILES, AHEAD_IDLE, AHEAD_THREADS, MAX_ACTIVE_READ_AHEADS};
 pub use delete::MAX_DELETE_HANDLES;
 use errors::{explain_component, explain_leaf, io_error};
 use names::{join, temp_name, volume_name};
@@ -146,7 +148,9 @@ use cap_std::fs::{Dir, File, Metadata, OpenOptions};
 use filestore_guest::error::{Error, ErrorKind, Result};
 use filestore_guest::vfs::entry::{Entry, EntryKind, TYPE_DIRECTORY};
 use filestore_guest::vfs::paths::{self, MAX_COMPONENT_BYTES, MAX_PATH_BYTES};
-use filestore_guest::vfs::volume::{Volume, VolumeIdentity, Walk, WriteOptions};
+use filestore_guest::vfs::volume::{
+    PrefetchFile, Volume, VolumeIdentity, Walk, WriteOptions, has_content,
+};
 
 /// Entry type of a symbolic link in listings: reported, never followed, not readable.
 pub const TYPE_SYMLINK: &str = "symlink";
@@ -254,6 +258,8 @@ pub struct DirVolume {
     /// The root's device and canonical path, hashed per component (see
     /// [`Volume::identity`]); `None` where the platform cannot tell.
     identity: Option<VolumeIdentity>,
+    /// Files grep is about to read, read ahead on host threads (see `ahead`).
+    ahead: ahead::ReadAhead,
 }
 
 // The host shares volumes between sessions and threads.
@@ -304,7 +310,13 @@ impl DirVolume {
             )
         })?;
         let identity = identity_of(root);
-        Ok(DirVolume { root: root.to_path_buf(), dir, read_only, identity })
+        Ok(DirVolume {
+            root: root.to_path_buf(),
+            dir,
+            read_only,
+            identity,
+            ahead: ahead::ReadAhead::default(),
+        })
     }
 
     /// The host path the volume was opened on (as given to [`DirVolume::open`]).
@@ -317,10 +329,13 @@ impl DirVolume {
         self.read_only
     }
 
+    /// Refuses a mutation of a read-only volume; otherwise drops the read-ahead, so
+    /// no read after this change is served bytes read before it.
     fn check_writable(&self, path: &str) -> Result<()> {
         if self.read_only {
             return Err(Error::at(ErrorKind::ReadOnly, path, "the volume is mounted read-only"));
         }
+        self.ahead.clear();
         Ok(())
     }
 
@@ -478,6 +493,11 @@ impl Volume for DirVolume {
         if comps.is_empty() {
             return Err(Error::at(ErrorKind::NotAFile, path, "is a directory"));
         }
+        if offset == 0
+            && let Some(data) = self.ahead.take(path, len)
+        {
+            return Ok(data);
+        }
         let mut file = match open_beneath(&self.dir, &comps, false) {
             Some(f) => f,
             None => {
@@ -509,6 +529,46 @@ impl Volume for DirVolume {
         let mut buf = Vec::with_capacity(usize::try_from(want).unwrap_or(0));
         file.take(len).read_to_end(&mut buf).map_err(|e| io_error(path, e))?;
         Ok(buf)
+    }
+
+    /// One confined open for both (a small read's common case): the entry from the
+    /// `fstat` of the handle the bytes are then read through, so they belong to it.
+    /// A path the kernel-confined open refuses (a link, anything through one, a
+    /// directory, a special file) is answered as `stat` then `read`.
+    fn stat_read(&self, path: &str, offset: u64, len: u64) -> Result<(Entry, Vec<u8>)> {
+        let comps = components(path)?;
+        if !comps.is_empty()
+            && let Some(mut file) = open_beneath(&self.dir, &comps, false)
+        {
+            let m = Metadata::from_file(&file).map_err(|e| io_error(path, e))?;
+            if m.is_file() {
+                let e = self.entry(path.to_string(), &m);
+                let want = len.min(m.len().saturating_sub(offset));
+                if want == 0 {
+                    return Ok((e, Vec::new()));
+                }
+                if offset > 0 {
+                    file.seek(SeekFrom::Start(offset)).map_err(|e| io_error(path, e))?;
+                }
+                let mut buf =
+                    Vec::with_capacity(usize::try_from(want.min(MAX_READ_PREALLOC)).unwrap_or(0));
+                file.take(want).read_to_end(&mut buf).map_err(|e| io_error(path, e))?;
+                return Ok((e, buf));
+            }
+        }
+        let e = self.stat(path)?;
+        let want = len.min(e.size.saturating_sub(offset));
+        if e.kind != EntryKind::File || !has_content(&e) || want == 0 {
+            return Ok((e, Vec::new()));
+        }
+        let data = self.read(path, offset, want)?;
+        Ok((e, data))
+    }
+
+    /// Starts reading `files` ahead on host threads (see `ahead`): grep's reads of
+    /// them then take bytes already read, through handles opened confined.
+    fn prefetch(&self, files: &[PrefetchFile]) {
+        self.ahead.start(&self.dir, files);
     }
 
     fn create_dir(&self, path: &str) -> Result<Entry> {

@@ -775,3 +775,100 @@ fn unusual_names_are_listed_escaped_and_reachable() {
     let temp = format!("/~x~{}", super::names::temp_name("x"));
     assert_eq!(vol.stat(&temp).unwrap_err().kind(), ErrorKind::InvalidPath, "{temp}");
 }
+
+#[test]
+fn read_ahead_serves_current_bytes_and_never_follows_links() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("root");
+    std::fs::create_dir_all(root.join("d")).unwrap();
+    std::fs::write(tmp.path().join("secret.txt"), SECRET).unwrap();
+    symlink(tmp.path().join("secret.txt"), root.join("d/link.txt")).unwrap();
+    let names = ["/a.txt", "/d/b.txt", "/d/link.txt", "/d/c.txt", "/d/skipped.txt", "/e.txt"];
+    for (i, n) in names.iter().enumerate() {
+        if !n.contains("link") {
+            std::fs::write(root.join(&n[1..]), format!("file {i}\n")).unwrap();
+        }
+    }
+    let v = DirVolume::open(&root, false).unwrap();
+    let link_error = v.read("/d/link.txt", 0, 100).unwrap_err().kind();
+    let list: Vec<PrefetchFile> =
+        names.iter().map(|n| PrefetchFile { path: n.to_string(), size: 7 }).collect();
+    for round in 0..20 {
+        v.prefetch(&list);
+        if round % 2 == 1 {
+            // Let the readers get ahead of the reads.
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        assert_eq!(v.read("/a.txt", 0, 8).unwrap(), b"file 0\n");
+        // Changed in place after (maybe) being read ahead: the new bytes.
+        std::fs::write(root.join("d/b.txt"), format!("changed {round}\n")).unwrap();
+        assert_eq!(v.read("/d/b.txt", 0, 100).unwrap(), format!("changed {round}\n").as_bytes());
+        // A link is refused exactly as without the read-ahead.
+        assert_eq!(v.read("/d/link.txt", 0, 100).unwrap_err().kind(), link_error);
+        // A partial read of a file read ahead whole.
+        assert_eq!(v.read("/d/c.txt", 0, 4).unwrap(), b"file");
+        // Skipping a file, then one read ahead.
+        assert_eq!(v.read("/e.txt", 0, 100).unwrap(), b"file 5\n");
+        // A change through the volume drops the read-ahead.
+        v.prefetch(&list);
+        v.write("/a.txt", b"new\n", &opts()).unwrap();
+        assert_eq!(v.read("/a.txt", 0, 100).unwrap(), b"new\n");
+        std::fs::write(root.join("a.txt"), "file 0\n").unwrap();
+    }
+    v.ahead.clear();
+    assert_eq!(super::ahead::active_read_aheads(), 0, "a cleared read-ahead gives its place back");
+}
+
+#[test]
+fn stat_read_answers_as_stat_then_read_on_the_hostile_tree() {
+    let fx = fixture();
+    let paths = [
+        "/a.txt",
+        "/d",
+        "/",
+        "/missing",
+        "/../root_evil/evil_secret.txt",
+        "/link_evil/evil_secret.txt",
+        "/link_evil_rel",
+        "/link_file_abs",
+        "/link_file_rel",
+        "/link_out_abs/secret.txt",
+        "/link_out_rel/secret.txt",
+        "/loop_a",
+        "/loop_a/x",
+        "/chain1",
+        "/chain_dir1/secret.txt",
+        "/link_in",
+        "/link_in_dir/x.txt",
+        "/link_parent/outside/secret.txt",
+        "/link_self/a.txt",
+        "/magic/etc/hostname",
+        "/dangling",
+        "/d/../../outside/secret.txt",
+        "/a.txt\0/../../outside/secret.txt",
+    ];
+    for p in paths {
+        let got = fx.vol.stat_read(p, 0, 1 << 20);
+        let want = fx.vol.stat(p).and_then(|e| {
+            let data = if e.kind == EntryKind::File && has_content(&e) {
+                fx.vol.read(p, 0, 1 << 20)?
+            } else {
+                Vec::new()
+            };
+            Ok((e, data))
+        });
+        match (&got, &want) {
+            (Ok(g), Ok(w)) => assert_eq!(g, w, "{p:?}"),
+            (Err(g), Err(w)) => assert_eq!(g.kind(), w.kind(), "{p:?}: {g} vs {w}"),
+            _ => panic!("{p:?}: stat-read {got:?}, stat then read {want:?}"),
+        }
+        if let Ok((_, data)) = &got {
+            let text = String::from_utf8_lossy(data);
+            assert!(!text.contains(SECRET) && !text.contains(EVIL_SECRET), "{p:?}");
+        }
+    }
+    // A range, and a range past the end.
+    let (e, data) = fx.vol.stat_read("/a.txt", 1, 2).unwrap();
+    assert_eq!(data, fx.vol.read("/a.txt", 1, 2).unwrap());
+    assert!(fx.vol.stat_read("/a.txt", e.size + 5, 10).unwrap().1.is_empty());
+}
