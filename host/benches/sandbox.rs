@@ -233,6 +233,48 @@ fn bench_call(rows: &mut Vec<Row>) {
         baseline: us(nat),
         ratio: ratio(wasm, nat),
     });
+    // The typed export (issue 20): the same read with no JSON either way, against
+    // the native typed call.
+    use filestore::wit::exports::filestore::component::filestore as fs;
+    let typed_req = || fs::ReadRequest {
+        path: "/w/small.txt".into(),
+        offset: None,
+        limit: Some(5),
+        raw: None,
+        tail: None,
+    };
+    let native_req = filestore_guest::ops::read::ReadRequest {
+        path: "/w/small.txt".into(),
+        offset: 1,
+        limit: 5,
+        raw: false,
+        tail: None,
+        encoding: Default::default(),
+        byte_offset: 0,
+        max_bytes: None,
+    };
+    let t = s.with_typed(|st, api, h| api.call_read(st, h, &typed_req())).expect("typed read");
+    assert_eq!(t.text, native.read(&native_req).expect("read").text);
+    let typed = median_us(2000, 20_000, || {
+        black_box(s.with_typed(|st, api, h| api.call_read(st, h, &typed_req())).expect("read"));
+    });
+    let ntyped = median_us(2000, 20_000, || {
+        black_box(native.read(&native_req).expect("read"));
+    });
+    rows.push(Row {
+        section: "call overhead",
+        what: "typed `session.read` (no JSON) of the same 5 lines (median): component vs the native `Session::read`".into(),
+        ours: us(typed),
+        baseline: us(ntyped),
+        ratio: ratio(typed, ntyped),
+    });
+    rows.push(Row {
+        section: "call overhead",
+        what: "typed `session.read` through the component vs the JSON `filestore_read` through the native build (what a host that needs no JSON saves against the native JSON call)".into(),
+        ours: us(typed),
+        baseline: us(nat),
+        ratio: ratio(typed, nat),
+    });
     let st = median_us(2000, 20_000, || {
         black_box(s.stat("/w/small.txt").expect("stat"));
     });
@@ -389,6 +431,9 @@ fn bench_grep(rows: &mut Vec<Row>) {
     drop(files);
     let mem: Arc<MemoryVolume> = Arc::new(mem);
     let dir = Arc::new(DirVolume::open(&tree, true).expect("dir volume"));
+    // The same directory without the host read-ahead (issue 20, target 4: the before).
+    let dir_plain =
+        Arc::new(DirVolume::open(&tree, true).expect("dir volume").with_read_ahead(false));
     let opts =
         || SessionOptions { deadline: Duration::from_secs(600), ..SessionOptions::default() };
     let patterns = [
@@ -418,6 +463,15 @@ fn bench_grep(rows: &mut Vec<Row>) {
                 .filter_map(|l| l.trim().parse::<u64>().ok())
                 .sum();
         });
+        // ripgrep with all its threads (on this machine's cores).
+        let rg_all = median_us(1, 5, || {
+            let out = Command::new("rg")
+                .args(["-uu", "-c", "--no-filename", "--no-config", "--", rg_pat])
+                .arg(&tree)
+                .output()
+                .expect("rg");
+            black_box(out);
+        });
         let mut variants: Vec<(&str, &Engine)> = vec![("", &default)];
         if let Some(e) = &simd {
             variants.push((" +simd128", e));
@@ -426,6 +480,7 @@ fn bench_grep(rows: &mut Vec<Row>) {
             for (volname, vol) in [
                 ("memory", mem.clone() as filestore::volumes::SharedVolume),
                 ("dir", dir.clone() as filestore::volumes::SharedVolume),
+                ("dir (no read-ahead)", dir_plain.clone() as filestore::volumes::SharedVolume),
             ] {
                 let mut s: Session =
                     eng.session_with(vec![MountSpec::new("/t", vol)], opts()).expect("session");
@@ -448,6 +503,17 @@ fn bench_grep(rows: &mut Vec<Row>) {
                     baseline: format!("{} ({:.0} MB/s)", us(rg), mb / (rg / 1e6)),
                     ratio: ratio(t, rg),
                 });
+                if volname == "dir" {
+                    rows.push(Row {
+                        section: "grep",
+                        what: format!(
+                            "{label} `{ours_pat}`, count mode, {mb:.0} MB in dir volume{vname} (host read-ahead): vs plain `rg -uu -c` (all threads)"
+                        ),
+                        ours: format!("{} ({:.0} MB/s)", us(t), mb / (t / 1e6)),
+                        baseline: format!("{} ({:.0} MB/s)", us(rg_all), mb / (rg_all / 1e6)),
+                        ratio: ratio(t, rg_all),
+                    });
+                }
             }
         }
     }

@@ -260,6 +260,8 @@ pub struct DirVolume {
     identity: Option<VolumeIdentity>,
     /// Files grep is about to read, read ahead on host threads (see `ahead`).
     ahead: ahead::ReadAhead,
+    /// Whether `prefetch` starts a read-ahead (see [`DirVolume::with_read_ahead`]).
+    read_ahead: bool,
 }
 
 // The host shares volumes between sessions and threads.
@@ -316,7 +318,17 @@ impl DirVolume {
             read_only,
             identity,
             ahead: ahead::ReadAhead::default(),
+            read_ahead: true,
         })
+    }
+
+    /// Turns the read-ahead of the files grep names (`volume.prefetch`, on host
+    /// threads) on or off; on by default. Off, every read opens and reads its file
+    /// when the component asks, on the calling thread (a host that must not start
+    /// threads, or the benchmark's baseline).
+    pub fn with_read_ahead(mut self, on: bool) -> DirVolume {
+        self.read_ahead = on;
+        self
     }
 
     /// The host path the volume was opened on (as given to [`DirVolume::open`]).
@@ -568,7 +580,9 @@ impl Volume for DirVolume {
     /// Starts reading `files` ahead on host threads (see `ahead`): grep's reads of
     /// them then take bytes already read, through handles opened confined.
     fn prefetch(&self, files: &[PrefetchFile]) {
-        self.ahead.start(&self.dir, files);
+        if self.read_ahead {
+            self.ahead.start(&self.dir, files);
+        }
     }
 
     fn create_dir(&self, path: &str) -> Result<Entry> {
