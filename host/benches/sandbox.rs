@@ -197,6 +197,30 @@ fn bench_session(rows: &mut Vec<Row>) {
         baseline: us(o_pre),
         ratio: ratio(p_pre, o_pre),
     });
+    // What a store costs before the component runs (issue 20, target 2's profile):
+    // `HostState::new` (an empty `WasiCtx` and resource table) and the `Store`.
+    let state_only = median_us(200, 2000, || {
+        let limits = StoreLimitsBuilder::new().build();
+        black_box(HostState::new(limits, Arc::new(filestore::tools::NoTools), "bench".into()));
+    });
+    let store_only = {
+        let e = pooled.clone();
+        median_us(200, 2000, move || {
+            let limits = StoreLimitsBuilder::new().build();
+            let store = Store::new(
+                e.wasmtime(),
+                HostState::new(limits, Arc::new(filestore::tools::NoTools), "bench".into()),
+            );
+            black_box(&store);
+        })
+    };
+    rows.push(Row {
+        section: "new session",
+        what: "parts of a whole session (median): `HostState::new` (empty `WasiCtx`, resource table) / `Store::new` with it, vs instantiation from the InstancePre".into(),
+        ours: format!("{} / {}", us(state_only), us(store_only)),
+        baseline: us(p_pre),
+        ratio: ratio(store_only, p_pre),
+    });
     let p_full = full(&pooled);
     let o_full = full(&ondemand);
     rows.push(Row {
