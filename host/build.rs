@@ -59,6 +59,37 @@ fn main() {
     let dest = out_dir.join("filestore.wasm");
     std::fs::copy(&wasm, &dest)
         .unwrap_or_else(|e| panic!("copying {} to {}: {e}", wasm.display(), dest.display()));
+    precompile(&dest, &out_dir.join("filestore.cwasm"));
+}
+
+/// Compiles the component for this host with the engine settings of
+/// `Engine::with_config`'s default (component model, epoch interruption, no fuel,
+/// copy-on-write memory images), so a start deserialises it instead of compiling
+/// (issue 20, target 3). Writes an empty file when cross-compiling or when
+/// compilation fails: the engine then falls back to its cache.
+fn precompile(wasm: &Path, dest: &Path) {
+    println!("cargo:rerun-if-env-changed=FILESTORE_NO_PRECOMPILE");
+    let cross = env::var("TARGET").ok() != env::var("HOST").ok();
+    let bytes = if cross || env::var_os("FILESTORE_NO_PRECOMPILE").is_some() {
+        Vec::new()
+    } else {
+        let mut c = wasmtime::Config::new();
+        c.wasm_component_model(true);
+        c.epoch_interruption(true);
+        c.consume_fuel(false);
+        c.memory_init_cow(true);
+        let component = std::fs::read(wasm).expect("reading the component");
+        match wasmtime::Engine::new(&c).and_then(|e| e.precompile_component(&component)) {
+            Ok(b) => b,
+            Err(e) => {
+                println!(
+                    "cargo:warning=precompiling the component failed ({e:#}); starts will compile it"
+                );
+                Vec::new()
+            }
+        }
+    };
+    std::fs::write(dest, bytes).unwrap_or_else(|e| panic!("writing {}: {e}", dest.display()));
 }
 
 /// The outer target directory is the ancestor holding cargo's `CACHEDIR.TAG`; the guest

@@ -21,6 +21,13 @@ use crate::state::HostState;
 /// The component built from `guest/` by the build script.
 pub static COMPONENT: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/filestore.wasm"));
 
+/// [`COMPONENT`] compiled by the build script for the host it was built on, with the
+/// default engine settings (empty when cross-compiled or when that failed). An engine
+/// for the embedded component deserialises it instead of compiling (issue 20, target
+/// 3) when its settings and this CPU match; otherwise the disk cache, then Cranelift.
+/// `FILESTORE_NO_PRECOMPILED` set in the environment skips it.
+pub static PRECOMPILED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/filestore.cwasm"));
+
 /// The WIT package the component implements (`filestore:component`, versioned in
 /// each file's `package` line), as `(file name, text)`: what a host in any language
 /// generates its bindings from. `filestore component --wit DIR` writes it.
@@ -94,6 +101,7 @@ struct Inner {
     config: EngineConfig,
     stop: Arc<AtomicBool>,
     cache_hit: bool,
+    precompiled: bool,
     cache_warning: Option<String>,
 }
 
@@ -129,8 +137,19 @@ impl Engine {
         let engine =
             wasmtime::Engine::new(&wc).map_err(|e| Error::Setup(format!("engine: {e:#}")))?;
         let bytes = config.component.as_deref().unwrap_or(COMPONENT);
-        let (component, cache_hit, cache_warning) =
-            load_component(&engine, bytes, config.cache_dir.as_deref())?;
+        let precompiled = if config.component.is_none()
+            && !PRECOMPILED.is_empty()
+            && std::env::var_os("FILESTORE_NO_PRECOMPILED").is_none()
+        {
+            deserialize(&engine, PRECOMPILED).ok()
+        } else {
+            None
+        };
+        let from_build = precompiled.is_some();
+        let (component, cache_hit, cache_warning) = match precompiled {
+            Some(c) => (c, true, None),
+            None => load_component(&engine, bytes, config.cache_dir.as_deref())?,
+        };
         let mut linker: Linker<HostState> = Linker::new(&engine);
         wasmtime_wasi::p2::add_to_linker_sync(&mut linker)
             .map_err(|e| Error::Setup(format!("linking WASI: {e:#}")))?;
@@ -147,7 +166,15 @@ impl Engine {
         let stop = Arc::new(AtomicBool::new(false));
         spawn_ticker(engine.weak(), stop.clone());
         Ok(Engine {
-            inner: Arc::new(Inner { engine, pre, config, stop, cache_hit, cache_warning }),
+            inner: Arc::new(Inner {
+                engine,
+                pre,
+                config,
+                stop,
+                cache_hit,
+                precompiled: from_build,
+                cache_warning,
+            }),
         })
     }
 
@@ -166,9 +193,16 @@ impl Engine {
         &self.inner.config
     }
 
-    /// Whether the component came from the disk cache (no compilation).
+    /// Whether the component was loaded without compiling it: from the build's
+    /// precompiled artifact ([`PRECOMPILED`]) or from the disk cache.
     pub fn cache_hit(&self) -> bool {
         self.inner.cache_hit
+    }
+
+    /// Whether the component is the build's precompiled artifact ([`PRECOMPILED`]),
+    /// deserialised: no compilation and no cache file at this start.
+    pub fn precompiled(&self) -> bool {
+        self.inner.precompiled
     }
 
     /// Why the compiled component could not be stored in the cache directory, when it
@@ -289,9 +323,11 @@ fn prune_cache(dir: &Path, current: &Path, keep: usize) {
 /// Deserialises a compiled component.
 ///
 /// `unsafe` because wasmtime runs the machine code in the artifact as is. It is
-/// sound here because the artifact was written by this function's caller with this
-/// engine configuration and its SHA-256 has just been verified, and wasmtime itself
-/// also checks the engine compatibility header.
+/// sound here because the artifact is either [`PRECOMPILED`] (written by this crate's
+/// build script and embedded in the binary: as trusted as the binary's own code) or a
+/// cache file written by `load_component` with this engine configuration whose
+/// SHA-256 has just been verified; wasmtime itself also checks the engine
+/// compatibility header (version, settings, CPU features).
 #[allow(unsafe_code)]
 fn deserialize(engine: &wasmtime::Engine, data: &[u8]) -> wasmtime::Result<Component> {
     // SAFETY: see the function documentation.

@@ -231,6 +231,9 @@ fn cached_engine(dir: &std::path::Path, fuel: bool) -> Engine {
         pooling: false,
         fuel,
         cache_dir: Some(dir.to_path_buf()),
+        // Given explicitly, the component is not the build's precompiled one: the
+        // cache is what loads it (the embedded one is deserialised from the build).
+        component: Some(filestore::engine::COMPONENT.to_vec()),
         ..EngineConfig::default()
     })
     .expect("engine")
@@ -297,6 +300,29 @@ fn corrupt_or_stale_cache_is_rebuilt_not_trusted() {
 /// writable one gives none. The CLI prints it on stderr, `serve` also logs it to the
 /// client (issue 20 target 3).
 #[test]
+fn the_embedded_component_starts_precompiled_without_the_cache() {
+    // Built for this host: the default engine deserialises the build's artifact and
+    // neither compiles nor touches the cache directory (issue 20, target 3).
+    if filestore::engine::PRECOMPILED.is_empty() {
+        return; // cross-compiled, or precompiling failed (the build warned)
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("cache");
+    let e = Engine::with_config(EngineConfig {
+        pooling: false,
+        cache_dir: Some(dir.clone()),
+        ..EngineConfig::default()
+    })
+    .expect("engine");
+    assert!(e.precompiled() && e.cache_hit());
+    assert!(!dir.exists(), "no cache file is written");
+    works(&e);
+    // Another configuration (fuel) cannot use it: the cache takes over.
+    assert!(!cached_engine(&dir, true).precompiled());
+    assert!(dir.exists(), "the cache holds what was compiled instead");
+}
+
+#[test]
 fn an_unusable_cache_is_reported_not_fatal() {
     let tmp = tempfile::tempdir().unwrap();
     let file = tmp.path().join("a-file");
@@ -318,6 +344,7 @@ fn an_unusable_cache_is_reported_not_fatal() {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_filestore"))
         .args(["call", "--mount", "/w=mem:", "filestore_ls", "{}"])
         .env("FILESTORE_CACHE_DIR", &blocked)
+        .env("FILESTORE_NO_PRECOMPILED", "1")
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
