@@ -50,7 +50,7 @@ fn weather(req: &ToolRequest) -> Result<Value, ToolError> {
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let root = std::env::args().nth(1).unwrap_or_else(|| "./src".into());
-    let engine = Engine::new()?; // compiled once (cached on disk); share it
+    let engine = Engine::new()?; // precompiled by the build (else cached on disk); share it
     let mut tools = ToolRegistry::with_builtin_handlers(); // sqlite, postgres, http
     tools.register("weather", Arc::new(weather));
     let notes = MemoryVolume::new();
