@@ -153,7 +153,11 @@ pub struct GlobMatcher {
     root: String,
     /// Match the file name only (pattern without `/`).
     name_only: bool,
-    matcher: globset::GlobMatcher,
+    /// The pattern as a one-glob set: a set picks a match strategy for the glob
+    /// (`**/*.rs` is an extension lookup, `*.json` too, a literal name a comparison)
+    /// and keeps the regex for the rest, where a lone `globset::GlobMatcher` always
+    /// runs the regex (issue 20: glob over 100,000 paths).
+    matcher: globset::GlobSet,
 }
 
 impl GlobMatcher {
@@ -211,12 +215,17 @@ impl GlobMatcher {
         if path == self.root || !paths::is_within(path, &self.root) {
             return false;
         }
-        if self.name_only {
-            self.matcher.is_match(paths::file_name(path))
-        } else {
-            let rel = paths::strip_dir(path, &self.root);
-            self.matcher.is_match(&rel[1..])
-        }
+        let rel = paths::strip_dir(path, &self.root);
+        self.is_match_below(&rel[1..])
+    }
+
+    /// Whether the path `rest`, relative to [`GlobMatcher::walk_root`] (no leading
+    /// `/`, not empty), matches.
+    pub fn is_match_below(&self, rest: &str) -> bool {
+        let subject = if self.name_only { paths::file_name(rest) } else { rest };
+        // From bytes: `Candidate::new` takes a `Path`, which on wasm (not a Unix
+        // target) is converted through a lossy UTF-8 pass first.
+        self.matcher.is_match_candidate(&globset::Candidate::from_bytes(subject))
     }
 }
 
@@ -294,18 +303,16 @@ fn has_meta(component: &str) -> bool {
     component.contains(['*', '?', '[', ']', '{', '}', '\\'])
 }
 
-fn compile(glob: &str, original: &str) -> Result<globset::GlobMatcher> {
-    globset::GlobBuilder::new(glob)
+fn compile(glob: &str, original: &str) -> Result<globset::GlobSet> {
+    let invalid = |e: globset::Error| {
+        Error::new(ErrorKind::InvalidPattern, format!("invalid glob '{original}': {}", e.kind()))
+    };
+    let g = globset::GlobBuilder::new(glob)
         .literal_separator(true)
         .backslash_escape(true)
         .build()
-        .map(|g| g.compile_matcher())
-        .map_err(|e| {
-            Error::new(
-                ErrorKind::InvalidPattern,
-                format!("invalid glob '{original}': {}", e.kind()),
-            )
-        })
+        .map_err(invalid)?;
+    globset::GlobSetBuilder::new().add(g).build().map_err(invalid)
 }
 
 /// Runs `filestore_glob`.
@@ -370,8 +377,12 @@ pub fn glob(mounts: &MountTable, limits: &Limits, req: &GlobRequest) -> Result<G
     let wanted = |e: &&Entry| matched(e) && (show_hidden || !is_hidden_below(&e.path, root));
     let walk = loop {
         let walk = mounts.walk(root, cap)?;
-        let enough = walk.entries.iter().filter(wanted).nth(req.limit).is_some();
-        if !walk.truncated || enough || cap >= limits.walk_entries {
+        // Only a window cut short (`**` with a limit) is worth counting before the
+        // pass below: is there enough in it?
+        if !walk.truncated
+            || cap >= limits.walk_entries
+            || walk.entries.iter().filter(wanted).nth(req.limit).is_some()
+        {
             break walk;
         }
         cap = cap.saturating_mul(4).min(limits.walk_entries);
@@ -379,11 +390,12 @@ pub fn glob(mounts: &MountTable, limits: &Limits, req: &GlobRequest) -> Result<G
     // Cut by our own window (not the session's limit): more files exist.
     let cut_short = walk.truncated && cap < limits.walk_entries;
     result.walk_truncated = walk.truncated && !cut_short;
-    if !show_hidden {
-        result.hidden_skipped =
-            walk.entries.iter().filter(|e| matched(e) && is_hidden_below(&e.path, root)).count();
-    }
-    for e in walk.entries.iter().filter(wanted) {
+    // One pass: each entry is matched once, then counted as hidden or as a match.
+    for e in walk.entries.iter().filter(matched) {
+        if !show_hidden && is_hidden_below(&e.path, root) {
+            result.hidden_skipped += 1;
+            continue;
+        }
         result.total_matches += 1;
         if result.files.len() < req.limit {
             result.files.push(GlobFile::from(e));

@@ -26,13 +26,34 @@ pub fn is_normalized(path: &str) -> bool {
     if path == "/" {
         return true;
     }
-    path.len() <= MAX_PATH_BYTES
-        && path.starts_with('/')
-        && !path.contains('\\')
-        && !path.chars().any(char::is_control)
-        && path[1..]
-            .split('/')
-            .all(|c| !c.is_empty() && c != "." && c != ".." && c.len() <= MAX_COMPONENT_BYTES)
+    let b = path.as_bytes();
+    if b.len() > MAX_PATH_BYTES || b.first() != Some(&b'/') {
+        return false;
+    }
+    // One pass over the bytes (issue 20: a walk checks 100,000 of these). A control
+    // character is C0 (< 0x20), DEL, or C1 (U+0080..=U+009F: 0xC2 0x80..=0x9F in UTF-8,
+    // the only encodings that start with 0xC2 and continue below 0xA0).
+    let mut start = 1;
+    for i in 1..=b.len() {
+        let c = b.get(i).copied().unwrap_or(b'/');
+        match c {
+            b'/' => {
+                let comp = &b[start..i];
+                if comp.is_empty()
+                    || comp == b"."
+                    || comp == b".."
+                    || comp.len() > MAX_COMPONENT_BYTES
+                {
+                    return false;
+                }
+                start = i + 1;
+            }
+            b'\\' | 0x00..=0x1f | 0x7f => return false,
+            0xc2 if matches!(b.get(i + 1), Some(0x80..=0x9f)) => return false,
+            _ => {}
+        }
+    }
+    true
 }
 
 /// Normalises a virtual path: leading `/` added, `//` collapsed, trailing `/` dropped,
@@ -168,7 +189,12 @@ pub fn under(point: &str, rel: &str) -> String {
     match (point, rel) {
         ("/", r) => r.to_string(),
         (p, "/") => p.to_string(),
-        (p, r) => format!("{p}{r}"),
+        (p, r) => {
+            let mut s = String::with_capacity(p.len() + r.len());
+            s.push_str(p);
+            s.push_str(r);
+            s
+        }
     }
 }
 
@@ -211,6 +237,54 @@ mod tests {
         ] {
             let want = normalize(p).is_ok_and(|n| n == p);
             assert_eq!(is_normalized(p), want, "{p:?}");
+        }
+    }
+
+    /// The one-pass byte scan of `is_normalized` answers what the straightforward
+    /// definition (the code before issue 20) answers, on paths built from the
+    /// characters that matter: separators, dots, backslash, C0/DEL/C1 controls,
+    /// multi-byte letters (including ones whose UTF-8 starts with 0xC2), long names.
+    #[test]
+    fn is_normalized_matches_its_definition() {
+        fn reference(path: &str) -> bool {
+            if path == "/" {
+                return true;
+            }
+            path.len() <= MAX_PATH_BYTES
+                && path.starts_with('/')
+                && !path.contains('\\')
+                && !path.chars().any(char::is_control)
+                && path[1..].split('/').all(|c| {
+                    !c.is_empty() && c != "." && c != ".." && c.len() <= MAX_COMPONENT_BYTES
+                })
+        }
+        use proptest::prelude::*;
+        let long = "x".repeat(MAX_COMPONENT_BYTES);
+        let piece = prop_oneof![
+            Just("/".to_string()),
+            Just(".".to_string()),
+            Just("..".to_string()),
+            Just("a".to_string()),
+            Just("\\".to_string()),
+            Just("\u{1}".to_string()),
+            Just("\u{7f}".to_string()),
+            Just("\u{85}".to_string()),
+            Just("\u{9f}".to_string()),
+            Just("\u{a0}".to_string()),
+            Just("é".to_string()),
+            Just("\u{a9}".to_string()),
+            Just(long.clone()),
+            Just("y".to_string()),
+        ];
+        proptest!(ProptestConfig::with_cases(4000), |(parts in proptest::collection::vec(piece, 0..12))| {
+            let p: String = parts.concat();
+            prop_assert_eq!(is_normalized(&p), reference(&p), "{:?}", p);
+        });
+        for p in [
+            format!("/{}", "a".repeat(MAX_PATH_BYTES - 1)),
+            format!("/{}", "a".repeat(MAX_PATH_BYTES)),
+        ] {
+            assert_eq!(is_normalized(&p), reference(&p));
         }
     }
 
