@@ -12,7 +12,7 @@ use crate::session::Session as DomSession;
 use crate::vfs::checked::Checked;
 use crate::vfs::entry::{Entry as DomEntry, EntryKind};
 use crate::vfs::limits::Limits as DomLimits;
-use crate::vfs::volume::{Walk, WriteOptions as DomWriteOptions};
+use crate::vfs::volume::{PackedWalk, Walk, WriteOptions as DomWriteOptions};
 
 wit_bindgen::generate!({
     path: "../wit",
@@ -131,6 +131,25 @@ impl crate::vfs::volume::Volume for WitVolume {
                 truncated: w.truncated,
             })
             .map_err(|e| from_wit_error(e, path))
+    }
+    fn walk_packed(&self, path: &str, max_entries: usize) -> DomResult<PackedWalk> {
+        let max = u32::try_from(max_entries).unwrap_or(u32::MAX);
+        let w = self.0.walk_packed(path, max).map_err(|e| from_wit_error(e, path))?;
+        Ok(PackedWalk {
+            paths: w.paths,
+            path_lens: w.path_lens,
+            sizes: w.sizes,
+            modified_ms: w.modified_ms,
+            entry_flags: w.entry_flags,
+            entry_types: w.entry_types,
+            // As `from_wit_entry`: attributes that are not JSON are left out.
+            attributes: w
+                .attributes
+                .into_iter()
+                .filter_map(|(i, a)| serde_json::from_str(&a).ok().map(|v| (i, v)))
+                .collect(),
+            truncated: w.truncated,
+        })
     }
     fn read(&self, path: &str, offset: u64, len: u64) -> DomResult<Vec<u8>> {
         self.0.read(path, offset, len).map_err(|e| from_wit_error(e, path))

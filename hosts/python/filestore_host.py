@@ -577,6 +577,7 @@ class Session:
                     ("stat", "stat", lambda r: _wit_entry(r, "the entry")),
                     ("list-dir", "list", lambda r: self._entries(r, "the list")),
                     ("walk", "walk", self._walk),
+                    ("walk-packed", "walk", self._walk_packed),
                     ("read", "read", None),
                     ("stat-read", "stat_read", None),
                     ("write", "write", lambda r: _wit_entry(r, "the entry")),
@@ -626,6 +627,28 @@ class Session:
         if not isinstance(r.get("truncated"), bool):
             raise _Broken(f"field 'truncated' is {_describe(r.get('truncated'))}, not a bool")
         return _rec(entries=self._entries(r.get("entries"), "entries"), truncated=r["truncated"])
+
+    def _walk_packed(self, r):
+        """The backend's walk (checked and converted as for ``walk``) as the columns of
+        WIT ``walk-packed``: paths in one string, sizes, times and flags, and entry
+        types and attributes only where an entry has its own."""
+        w = self._walk(r)
+        es = _get(w, "entries")
+        path_lens, sizes, modified, flags, types, attributes = [], [], [], [], [], []
+        for i, e in enumerate(es):
+            path_lens.append(len(e.path.encode("utf-8")))
+            sizes.append(e.size)
+            mtime = _get(e, "modified_ms")
+            modified.append(mtime or 0)
+            d = e.kind == "directory"
+            flags.append((1 if d else 0) | (2 if _get(e, "read_only") else 0) | (4 if mtime is not None else 0))
+            if _get(e, "entry_type") != ("directory" if d else "file"):
+                types.append((i, _get(e, "entry_type")))
+            if e.attributes is not None:
+                attributes.append((i, e.attributes))
+        return _rec(paths="".join(e.path for e in es), path_lens=path_lens, sizes=sizes,
+                    modified_ms=modified, entry_flags=bytes(flags), entry_types=types, attributes=attributes,
+                    truncated=w.truncated)
 
     def _volume_method(self, method: str, conv):
         def run(store, handle, *args):

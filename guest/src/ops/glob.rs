@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Error, ErrorKind, Result};
 use crate::vfs::entry::Entry;
 use crate::vfs::limits::{Limits, MAX_LIST_LIMIT, MAX_PATTERN_BYTES};
-use crate::vfs::mounts::MountTable;
+use crate::vfs::mounts::{MountTable, WalkedEntry};
 use crate::vfs::paths;
 
 /// Default number of files one glob call returns.
@@ -94,16 +94,26 @@ pub struct GlobFile {
 
 impl From<&Entry> for GlobFile {
     fn from(e: &Entry) -> GlobFile {
+        GlobFile::new(e.path.clone(), e.size, e.modified_ms, &e.entry_type)
+    }
+}
+
+impl From<&WalkedEntry<'_>> for GlobFile {
+    fn from(e: &WalkedEntry<'_>) -> GlobFile {
+        GlobFile::new(e.path(), e.size(), e.modified_ms(), e.entry_type())
+    }
+}
+
+impl GlobFile {
+    fn new(path: String, size: u64, modified_ms: Option<u64>, entry_type: &str) -> GlobFile {
         use crate::vfs::mounts::{TYPE_SPECIAL, TYPE_SYMLINK};
-        let kind = [TYPE_SYMLINK, TYPE_SPECIAL]
-            .into_iter()
-            .find(|t| e.entry_type == *t)
-            .map(str::to_string);
+        let kind =
+            [TYPE_SYMLINK, TYPE_SPECIAL].into_iter().find(|t| entry_type == *t).map(str::to_string);
         GlobFile {
-            path: e.path.clone(),
-            size: e.size,
-            modified_ms: e.modified_ms,
-            tokens: if kind.is_some() { 0 } else { e.tokens() },
+            path,
+            size,
+            modified_ms,
+            tokens: if kind.is_some() { 0 } else { crate::vfs::entry::estimate_tokens_bytes(size) },
             kind,
         }
     }
@@ -263,6 +273,11 @@ impl Excludes {
         Ok(Excludes { base: base.to_string(), matchers })
     }
 
+    /// Whether there are no patterns (nothing is left out).
+    pub fn is_empty(&self) -> bool {
+        self.matchers.is_empty()
+    }
+
     /// Whether `path` (normalised, virtual) is left out.
     pub fn excludes(&self, path: &str) -> bool {
         if self.matchers.is_empty() {
@@ -372,16 +387,22 @@ pub fn glob(mounts: &MountTable, limits: &Limits, req: &GlobRequest) -> Result<G
     // Hidden files (a `.` name beneath the walk's root) only when asked for, or
     // when the pattern names them.
     let show_hidden = req.hidden || names_hidden(&req.pattern);
-    let matched =
-        |e: &&Entry| !e.is_dir() && matcher.is_match(&e.path) && !excludes.excludes(&e.path);
-    let wanted = |e: &&Entry| matched(e) && (show_hidden || !is_hidden_below(&e.path, root));
+    // Matched on the path below the walk's root, as the volume packed it: a virtual
+    // path (a `String`) is made only for the files returned, and for `exclude`.
+    let matched = |e: &WalkedEntry<'_>| {
+        !e.is_dir()
+            && matcher.is_match_below(e.below())
+            && (excludes.is_empty() || !excludes.excludes(&e.path()))
+    };
+    let hidden = |e: &WalkedEntry<'_>| e.below().split('/').any(|c| c.starts_with('.'));
+    let wanted = |e: &WalkedEntry<'_>| matched(e) && (show_hidden || !hidden(e));
     let walk = loop {
-        let walk = mounts.walk(root, cap)?;
+        let walk = mounts.walk_packed(root, cap)?;
         // Only a window cut short (`**` with a limit) is worth counting before the
         // pass below: is there enough in it?
         if !walk.truncated
             || cap >= limits.walk_entries
-            || walk.entries.iter().filter(wanted).nth(req.limit).is_some()
+            || walk.iter().filter(wanted).nth(req.limit).is_some()
         {
             break walk;
         }
@@ -391,14 +412,14 @@ pub fn glob(mounts: &MountTable, limits: &Limits, req: &GlobRequest) -> Result<G
     let cut_short = walk.truncated && cap < limits.walk_entries;
     result.walk_truncated = walk.truncated && !cut_short;
     // One pass: each entry is matched once, then counted as hidden or as a match.
-    for e in walk.entries.iter().filter(matched) {
-        if !show_hidden && is_hidden_below(&e.path, root) {
+    for e in walk.iter().filter(matched) {
+        if !show_hidden && hidden(&e) {
             result.hidden_skipped += 1;
             continue;
         }
         result.total_matches += 1;
         if result.files.len() < req.limit {
-            result.files.push(GlobFile::from(e));
+            result.files.push(GlobFile::from(&e));
         }
     }
     result.truncated = result.total_matches > result.files.len() || walk.truncated;

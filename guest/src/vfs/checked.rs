@@ -19,6 +19,9 @@
 //!   it was given;
 //! - `list-dir(p)` answers with direct children of `p` only, each at most once;
 //! - `walk(p, max)` answers with at most `max` entries, each strictly beneath `p`;
+//!   so does `walk-packed(p, max)`, whose path lengths must also cut its path string
+//!   into whole characters, all of it, and whose type and attribute indices must each
+//!   name one of its types and attribute objects;
 //! - `read(p, offset, len)` answers with at most `len` bytes;
 //! - `stat-read(p, offset, len)` answers with an entry for `p` and at most `len`
 //!   bytes, none past the entry's size, none for a directory or a file without
@@ -33,7 +36,10 @@
 use crate::error::{Error, ErrorKind, Result};
 use crate::vfs::entry::Entry;
 use crate::vfs::paths;
-use crate::vfs::volume::{PrefetchFile, Volume, VolumeIdentity, Walk, WriteOptions, has_content};
+use crate::vfs::volume::{
+    PACKED_DIRECTORY, PACKED_MODIFIED, PACKED_READ_ONLY, PackedWalk, PrefetchFile, Volume,
+    VolumeIdentity, Walk, WriteOptions, has_content,
+};
 
 /// A volume whose every answer is checked against the volume contract (see the
 /// [module documentation](self)).
@@ -60,30 +66,44 @@ fn broken(op: &str, path: &str, what: impl std::fmt::Display) -> Error {
 /// Checks the shape of one entry: a normalised absolute path and, for a directory,
 /// size 0.
 fn check_entry(op: &str, path: &str, e: &Entry) -> Result<()> {
-    match paths::is_normalized(&e.path) {
-        true => {}
-        false => {
-            return Err(broken(
-                op,
-                path,
-                format_args!(
-                    "returned an entry whose path {:?} is not absolute and normalised",
-                    e.path
-                ),
-            ));
-        }
-    }
-    if e.is_dir() && e.size != 0 {
+    check_shape(op, path, &e.path, e.is_dir(), e.size)
+}
+
+/// [`check_entry`] of an entry given by its parts (a [`PackedWalk`]'s).
+fn check_shape(op: &str, path: &str, entry_path: &str, is_dir: bool, size: u64) -> Result<()> {
+    if !paths::is_normalized(entry_path) {
         return Err(broken(
             op,
             path,
             format_args!(
-                "returned the directory '{}' with size {} (directories have size 0)",
-                e.path, e.size
+                "returned an entry whose path {entry_path:?} is not absolute and normalised"
+            ),
+        ));
+    }
+    if is_dir && size != 0 {
+        return Err(broken(
+            op,
+            path,
+            format_args!(
+                "returned the directory '{entry_path}' with size {size} (directories have size 0)"
             ),
         ));
     }
     Ok(())
+}
+
+/// The refusal of a walk that returned more than `max_entries` entries.
+fn too_many(path: &str, n: usize, max_entries: usize) -> Error {
+    broken(
+        "walk",
+        path,
+        format_args!("returned {n} entries when at most {max_entries} were asked for"),
+    )
+}
+
+/// The refusal of a walk entry that is not strictly beneath the walked `path`.
+fn not_beneath(path: &str, entry_path: &str) -> Error {
+    broken("walk", path, format_args!("returned '{entry_path}', which is not beneath '{path}'"))
 }
 
 impl<V: Volume> Volume for Checked<V> {
@@ -118,24 +138,76 @@ impl<V: Volume> Volume for Checked<V> {
     fn walk(&self, path: &str, max_entries: usize) -> Result<Walk> {
         let walk = self.inner.walk(path, max_entries)?;
         if walk.entries.len() > max_entries {
-            return Err(broken(
-                "walk",
-                path,
-                format_args!(
-                    "returned {} entries when at most {max_entries} were asked for",
-                    walk.entries.len()
-                ),
-            ));
+            return Err(too_many(path, walk.entries.len(), max_entries));
         }
         for e in &walk.entries {
             check_entry("walk", path, e)?;
             if e.path == path || !paths::is_within(&e.path, path) {
+                return Err(not_beneath(path, &e.path));
+            }
+        }
+        Ok(walk)
+    }
+
+    fn walk_packed(&self, path: &str, max_entries: usize) -> Result<PackedWalk> {
+        // The contract of `walk` (reported as `walk`: the same answer, packed), and
+        // the packing's own: columns of one length, path lengths that cut the path
+        // string into whole characters and use all of it, known flags only, and
+        // types and attributes of existing entries, in order.
+        let walk = self.inner.walk_packed(path, max_entries)?;
+        if walk.len() > max_entries {
+            return Err(too_many(path, walk.len(), max_entries));
+        }
+        let Some(offsets) = walk.path_offsets() else {
+            return Err(broken(
+                "walk",
+                path,
+                format_args!(
+                    "returned columns that do not describe {} entries with {} bytes of paths \
+                     (columns of {}, {}, {} and {} elements)",
+                    walk.len(),
+                    walk.paths.len(),
+                    walk.path_lens.len(),
+                    walk.sizes.len(),
+                    walk.modified_ms.len(),
+                    walk.entry_flags.len()
+                ),
+            ));
+        };
+        const KNOWN: u8 = PACKED_DIRECTORY | PACKED_READ_ONLY | PACKED_MODIFIED;
+        for (i, span) in offsets.windows(2).enumerate() {
+            let p = &walk.paths[span[0] as usize..span[1] as usize];
+            if walk.entry_flags[i] & !KNOWN != 0 {
                 return Err(broken(
                     "walk",
                     path,
-                    format_args!("returned '{}', which is not beneath '{path}'", e.path),
+                    format_args!(
+                        "returned '{p}' with unknown flag bits {:#04x}",
+                        walk.entry_flags[i] & !KNOWN
+                    ),
                 ));
             }
+            check_shape("walk", path, p, walk.is_dir(i), walk.sizes[i])?;
+            if p == path || !paths::is_within(p, path) {
+                return Err(not_beneath(path, p));
+            }
+        }
+        let in_order = |ix: Vec<u32>| {
+            ix.windows(2).all(|w| w[0] < w[1])
+                && ix.last().is_none_or(|&i| (i as usize) < walk.len())
+        };
+        if !in_order(walk.entry_types.iter().map(|(i, _)| *i).collect())
+            || !in_order(walk.attributes.iter().map(|(i, _)| *i).collect())
+        {
+            return Err(broken(
+                "walk",
+                path,
+                format_args!(
+                    "returned entry types or attributes for entries that are not among its {} \
+                     or not in increasing order",
+                    walk.len()
+                ),
+            ));
         }
         Ok(walk)
     }
@@ -257,6 +329,7 @@ impl<V: Volume> Volume for Checked<V> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::vfs::entry::EntryKind;
     use crate::vfs::memory::MemoryVolume;
 
     /// How a [`Liar`] breaks the contract.
@@ -274,6 +347,12 @@ mod tests {
         WriteWrongSize,
         WriteOtherPath,
         DirectoryWithSize,
+        PackedLengthsShort,
+        PackedCutsACharacter,
+        PackedColumnShort,
+        PackedUnknownFlag,
+        PackedTypeIndex,
+        PackedAttributesOrder,
     }
 
     /// A memory volume that lies in one way.
@@ -310,6 +389,31 @@ mod tests {
                         .map(|i| Entry::file(format!("{path}/f{i}"), 1, None))
                         .collect();
                     w.entries.extend(extra);
+                }
+                _ => {}
+            }
+            Ok(w)
+        }
+        fn walk_packed(&self, path: &str, max: usize) -> Result<PackedWalk> {
+            let mut w = PackedWalk::from(self.walk(path, max)?);
+            match self.1 {
+                Lie::PackedLengthsShort => w.path_lens[0] -= 1,
+                Lie::PackedCutsACharacter => {
+                    // `/d/é` is 5 bytes; cutting it after 4 splits the `é`.
+                    w = PackedWalk::default();
+                    w.push(&format!("{path}/é"), EntryKind::File, 1, None, false, "file", None);
+                    w.push(&format!("{path}/x"), EntryKind::File, 1, None, false, "file", None);
+                    w.path_lens[0] -= 1;
+                    w.path_lens[1] += 1;
+                }
+                Lie::PackedColumnShort => {
+                    w.sizes.pop();
+                }
+                Lie::PackedUnknownFlag => w.entry_flags[0] |= 0x80,
+                Lie::PackedTypeIndex => w.entry_types.push((9, "skill".into())),
+                Lie::PackedAttributesOrder => {
+                    w.attributes.push((1, serde_json::json!({})));
+                    w.attributes.push((0, serde_json::json!({})));
                 }
                 _ => {}
             }
@@ -394,6 +498,52 @@ mod tests {
                 "returned an entry for '/other'",
             ),
             (Lie::DirectoryWithSize, |v| v.stat("/d").map(drop), "the directory '/d' with size 7"),
+            // The packed walk: the contract of `walk`, and the packing's own.
+            (
+                Lie::WalkOutside,
+                |v| v.walk_packed("/d", 100).map(drop),
+                "walk returned '/outside/secret', which is not beneath '/d'",
+            ),
+            (
+                Lie::WalkItself,
+                |v| v.walk_packed("/d", 100).map(drop),
+                "'/d', which is not beneath '/d'",
+            ),
+            (
+                Lie::WalkTooMany,
+                |v| v.walk_packed("/d", 3).map(drop),
+                "when at most 3 were asked for",
+            ),
+            (
+                Lie::PackedLengthsShort,
+                |v| v.walk_packed("/d", 100).map(drop),
+                "do not describe 3 entries with 26 bytes of paths",
+            ),
+            (
+                Lie::PackedCutsACharacter,
+                |v| v.walk_packed("/d", 100).map(drop),
+                "do not describe 2 entries with 9 bytes of paths",
+            ),
+            (
+                Lie::PackedColumnShort,
+                |v| v.walk_packed("/d", 100).map(drop),
+                "(columns of 3, 2, 3 and 3 elements)",
+            ),
+            (
+                Lie::PackedUnknownFlag,
+                |v| v.walk_packed("/d", 100).map(drop),
+                "returned '/d/a.txt' with unknown flag bits 0x80",
+            ),
+            (
+                Lie::PackedTypeIndex,
+                |v| v.walk_packed("/d", 100).map(drop),
+                "entry types or attributes for entries that are not among its 3",
+            ),
+            (
+                Lie::PackedAttributesOrder,
+                |v| v.walk_packed("/d", 100).map(drop),
+                "or not in increasing order",
+            ),
         ];
         for (lie, call, says) in cases {
             let e = call(&liar(*lie)).expect_err(&format!("{lie:?} must be refused"));
@@ -415,6 +565,8 @@ mod tests {
         assert_eq!(v.list("/").unwrap(), m.list("/").unwrap());
         assert_eq!(v.walk("/", 100).unwrap(), m.walk("/", 100).unwrap());
         assert_eq!(v.walk("/d", 1).unwrap(), m.walk("/d", 1).unwrap());
+        assert_eq!(v.walk_packed("/", 100).unwrap(), m.walk_packed("/", 100).unwrap());
+        assert_eq!(v.walk_packed("/d", 1).unwrap(), m.walk_packed("/d", 1).unwrap());
         assert_eq!(v.read("/d/a.txt", 2, 100).unwrap(), b"pha\n");
         assert_eq!(v.write("/n.txt", b"abc", &WriteOptions::default()).unwrap().size, 3);
     }

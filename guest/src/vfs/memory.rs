@@ -6,9 +6,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::vfs::entry::{Entry, EntryKind};
+use crate::vfs::entry::{Entry, EntryKind, TYPE_DIRECTORY, TYPE_FILE};
 use crate::vfs::paths;
-use crate::vfs::volume::{Volume, VolumeIdentity, Walk, WriteOptions};
+use crate::vfs::volume::{PackedWalk, Volume, VolumeIdentity, Walk, WriteOptions};
 
 #[derive(Clone, Debug)]
 struct MemFile {
@@ -126,6 +126,23 @@ fn now_ms() -> Option<u64> {
         .map(|d| d.as_millis() as u64)
 }
 
+/// What [`MemoryVolume::walk_keys`] visits.
+enum Walked<'a> {
+    /// An implied directory (its path).
+    Dir(&'a str),
+    /// A file: its key and record.
+    File(&'a str, &'a MemFile),
+}
+
+/// The length of the longest run of whole leading components `a` and `b` (relative
+/// directory paths such as `x/y`) share: `x/y` and `x/yz` share 1 (`x`), `x` and
+/// `x/y` share 1, `x` and `z` 0.
+fn common_dirs(a: &str, b: &str) -> usize {
+    let n = a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
+    let boundary = |s: &str| n == s.len() || s.as_bytes()[n] == b'/';
+    if boundary(a) && boundary(b) { n } else { b[..n].rfind('/').unwrap_or(0) }
+}
+
 /// Whether `key` is an empty-directory marker (`/a/b/` for `/a/b`).
 fn is_marker(key: &str) -> bool {
     key.len() > 1 && key.ends_with('/')
@@ -225,6 +242,67 @@ impl MemoryVolume {
         Ok(())
     }
 
+    /// Visits what a walk of `dir` returns, in key order: each implied directory once,
+    /// just before the first entry beneath it, and each file; stops after
+    /// `max_entries` items when more follow, answering `true` (truncated).
+    ///
+    /// The keys beneath a directory are contiguous in the sorted map, so a directory
+    /// was already visited exactly when the previous key lies beneath it too: comparing
+    /// with the previous key's directories replaces a set of every directory seen (and
+    /// a `String` per file), and each directory's path is a slice of its first key.
+    fn walk_keys<'a>(
+        map: &'a BTreeMap<String, MemFile>,
+        dir: &str,
+        max_entries: usize,
+        mut visit: impl FnMut(Walked<'a>),
+    ) -> Result<bool> {
+        if map.contains_key(dir) {
+            return Err(Error::at(ErrorKind::NotADirectory, dir, "not a directory"));
+        }
+        if !Self::dir_exists(map, dir) {
+            return Err(Error::not_found(dir));
+        }
+        let skip = prefix_of(dir).len();
+        let mut n = 0;
+        // The directories (below `dir`) of the previous key: `a/b` for `a/b/c.txt`.
+        let mut open: &str = "";
+        for (k, f) in Self::under(map, dir) {
+            let rest = &k[skip..];
+            if rest.is_empty() {
+                // The walked directory's own marker.
+                continue;
+            }
+            let dirs = rest.rfind('/').map_or("", |i| &rest[..i]);
+            let common = common_dirs(open, dirs);
+            if common < dirs.len() {
+                let mut from = if common == 0 { 0 } else { common + 1 };
+                loop {
+                    let end = dirs[from..].find('/').map_or(dirs.len(), |i| from + i);
+                    if n >= max_entries {
+                        return Ok(true);
+                    }
+                    visit(Walked::Dir(&k[..skip + end]));
+                    n += 1;
+                    if end == dirs.len() {
+                        break;
+                    }
+                    from = end + 1;
+                }
+            }
+            open = dirs;
+            // A marker stands for its directory, visited above.
+            if is_marker(k) {
+                continue;
+            }
+            if n >= max_entries {
+                return Ok(true);
+            }
+            visit(Walked::File(k, f));
+            n += 1;
+        }
+        Ok(false)
+    }
+
     fn under<'a>(
         map: &'a BTreeMap<String, MemFile>,
         dir: &str,
@@ -280,43 +358,32 @@ impl Volume for MemoryVolume {
 
     fn walk(&self, path: &str, max_entries: usize) -> Result<Walk> {
         let map = self.files.read().expect("lock");
-        if map.contains_key(path) {
-            return Err(Error::at(ErrorKind::NotADirectory, path, "not a directory"));
-        }
-        if !Self::dir_exists(&map, path) {
-            return Err(Error::not_found(path));
-        }
-        let prefix = prefix_of(path);
         let mut walk = Walk::default();
-        let mut seen_dirs: std::collections::HashSet<String> = Default::default();
-        for (k, f) in Self::under(&map, path) {
-            // Emit the implied directories between `path` and this file once each.
-            let rest = &k[prefix.len()..];
-            if rest.is_empty() {
-                continue;
+        walk.truncated = Self::walk_keys(&map, path, max_entries, |item| match item {
+            Walked::Dir(d) => walk.entries.push(Entry::directory(d, None)),
+            Walked::File(k, f) => walk.entries.push(Self::entry(k, f)),
+        })?;
+        Ok(walk)
+    }
+
+    fn walk_packed(&self, path: &str, max_entries: usize) -> Result<PackedWalk> {
+        // Straight from the map: no `Entry` (and its two strings) per entry.
+        let map = self.files.read().expect("lock");
+        let mut walk = PackedWalk::default();
+        walk.truncated = Self::walk_keys(&map, path, max_entries, |item| match item {
+            Walked::Dir(d) => {
+                walk.push(d, EntryKind::Directory, 0, None, false, TYPE_DIRECTORY, None)
             }
-            let mut idx = 0;
-            while let Some(i) = rest[idx..].find('/') {
-                let d = format!("{}{}", prefix, &rest[..idx + i]);
-                if seen_dirs.insert(d.clone()) {
-                    if walk.entries.len() >= max_entries {
-                        walk.truncated = true;
-                        return Ok(walk);
-                    }
-                    walk.entries.push(Entry::directory(d, None));
-                }
-                idx += i + 1;
-            }
-            // A marker stands for its directory, emitted above.
-            if is_marker(k) {
-                continue;
-            }
-            if walk.entries.len() >= max_entries {
-                walk.truncated = true;
-                return Ok(walk);
-            }
-            walk.entries.push(Self::entry(k, f));
-        }
+            Walked::File(k, f) => walk.push(
+                k,
+                EntryKind::File,
+                f.content.len() as u64,
+                f.modified_ms,
+                f.read_only,
+                f.entry_type.as_deref().unwrap_or(TYPE_FILE),
+                f.attributes.as_ref(),
+            ),
+        })?;
         Ok(walk)
     }
 
@@ -622,6 +689,104 @@ mod tests {
         assert_eq!(p, vec!["/a.txt", "/d", "/d/b.txt", "/d/e", "/d/e/c.txt"]);
         assert!(!w.truncated);
         assert!(v.walk("/", 2).unwrap().truncated);
+    }
+
+    /// The walk before issue 20 (a set of every directory seen, a `String` per
+    /// implied directory per file): the reference the faster walk must agree with.
+    fn reference_walk(v: &MemoryVolume, path: &str, max_entries: usize) -> Result<Walk> {
+        let map = v.files.read().unwrap();
+        if map.contains_key(path) {
+            return Err(Error::at(ErrorKind::NotADirectory, path, "not a directory"));
+        }
+        if !MemoryVolume::dir_exists(&map, path) {
+            return Err(Error::not_found(path));
+        }
+        let prefix = prefix_of(path);
+        let mut walk = Walk::default();
+        let mut seen_dirs: std::collections::HashSet<String> = Default::default();
+        for (k, f) in MemoryVolume::under(&map, path) {
+            let rest = &k[prefix.len()..];
+            if rest.is_empty() {
+                continue;
+            }
+            let mut idx = 0;
+            while let Some(i) = rest[idx..].find('/') {
+                let d = format!("{}{}", prefix, &rest[..idx + i]);
+                if seen_dirs.insert(d.clone()) {
+                    if walk.entries.len() >= max_entries {
+                        walk.truncated = true;
+                        return Ok(walk);
+                    }
+                    walk.entries.push(Entry::directory(d, None));
+                }
+                idx += i + 1;
+            }
+            if is_marker(k) {
+                continue;
+            }
+            if walk.entries.len() >= max_entries {
+                walk.truncated = true;
+                return Ok(walk);
+            }
+            walk.entries.push(MemoryVolume::entry(k, f));
+        }
+        Ok(walk)
+    }
+
+    /// `walk` and `walk_packed` answer what the reference walk answers, entry for
+    /// entry and in the same order, at every cap, on trees whose names sort around
+    /// `/` (`a-b`, `a.b` before `a/`; `a0`, `ab` after), with empty-directory markers,
+    /// types and attributes.
+    #[test]
+    fn walks_agree_with_the_reference() {
+        use proptest::prelude::*;
+        let name = prop_oneof![
+            Just("a"),
+            Just("a-b"),
+            Just("a.b"),
+            Just("a0"),
+            Just("ab"),
+            Just("b"),
+            Just("é")
+        ];
+        let path = proptest::collection::vec(name, 1..5);
+        let item = (path, 0..4u8);
+        proptest!(ProptestConfig::with_cases(300), |(items in proptest::collection::vec(item, 0..24))| {
+            let v = MemoryVolume::new();
+            for (parts, how) in &items {
+                let p = format!("/{}", parts.join("/"));
+                // Paths that would make a file a directory fail, as they should.
+                let _ = match how {
+                    0 => v.create_dir(&p).map(drop),
+                    1 => v.write(&p, b"xy", &WriteOptions {
+                        entry_type: Some("skill".into()),
+                        attributes: Some(serde_json::json!({"n": parts.len()})),
+                        ..Default::default()
+                    }).map(drop),
+                    _ => v.write(&p, b"x", &WriteOptions::default()).map(drop),
+                };
+            }
+            let mut dirs = vec!["/".to_string()];
+            dirs.extend(reference_walk(&v, "/", usize::MAX).unwrap().entries.iter()
+                .map(|e| e.path.clone()));
+            for dir in &dirs {
+                let all = reference_walk(&v, dir, usize::MAX);
+                let n = all.as_ref().map_or(0, |w| w.entries.len());
+                for cap in [0, 1, 2, n / 2, n.saturating_sub(1), n, n + 1] {
+                    let want = reference_walk(&v, dir, cap);
+                    let got = v.walk(dir, cap);
+                    prop_assert_eq!(&got, &want, "walk {} cap {}", dir, cap);
+                    let packed = v.walk_packed(dir, cap).map(|p| {
+                        let offsets = p.path_offsets().unwrap();
+                        let entries: Vec<Entry> = offsets.windows(2).enumerate()
+                            .map(|(i, s)| p.entry(i, p.paths[s[0] as usize..s[1] as usize].to_string()))
+                            .collect();
+                        Walk { entries, truncated: p.truncated }
+                    });
+                    prop_assert_eq!(&packed, &want, "walk_packed {} cap {}", dir, cap);
+                }
+            }
+        });
     }
 
     #[test]

@@ -23,7 +23,7 @@ use std::collections::{BTreeMap, HashSet};
 use crate::error::{Error, ErrorKind, Result};
 use crate::vfs::entry::{Entry, EntryKind};
 use crate::vfs::paths;
-use crate::vfs::volume::{PrefetchFile, Volume, Walk, WriteOptions};
+use crate::vfs::volume::{PackedWalk, PrefetchFile, Volume, Walk, WriteOptions};
 
 /// One volume mounted at a point.
 pub struct Mount {
@@ -53,6 +53,100 @@ impl std::fmt::Debug for Mount {
 pub struct MountTable {
     /// Sorted by (point, priority, order).
     mounts: Vec<Mount>,
+}
+
+/// The answer of [`MountTable::walk_packed`]: a walk's entries in path order, each
+/// with its path as its volume gave it plus the prefix (the mount point) that makes it
+/// virtual.
+#[derive(Debug)]
+pub struct VirtualWalk {
+    /// Prepended to a packed path to make it virtual: the mount point, or nothing
+    /// (a mount at `/`, or paths that are virtual already).
+    prefix: String,
+    /// A read-only mount: every entry is read-only.
+    read_only: bool,
+    /// Bytes of a packed path that name the walked directory (0 for `/`): what
+    /// follows them, after a `/`, is the path below it.
+    base: usize,
+    walk: PackedWalk,
+    /// Where each packed path starts, and the end ([`PackedWalk::path_offsets`]).
+    offsets: Vec<u32>,
+    /// The entries in path order, without duplicates, at most the cap.
+    order: Vec<u32>,
+    /// Whether the walk stopped at the entry cap.
+    pub truncated: bool,
+}
+
+impl VirtualWalk {
+    fn volume_path(&self, i: u32) -> &str {
+        let i = i as usize;
+        &self.walk.paths[self.offsets[i] as usize..self.offsets[i + 1] as usize]
+    }
+
+    /// Number of entries.
+    pub fn len(&self) -> usize {
+        self.order.len()
+    }
+
+    /// Whether the walk found nothing.
+    pub fn is_empty(&self) -> bool {
+        self.order.is_empty()
+    }
+
+    /// The entries in path order.
+    pub fn iter(&self) -> impl Iterator<Item = WalkedEntry<'_>> + '_ {
+        self.order.iter().map(move |&i| WalkedEntry { walk: self, i })
+    }
+}
+
+/// One entry of a [`VirtualWalk`].
+#[derive(Clone, Copy)]
+pub struct WalkedEntry<'a> {
+    walk: &'a VirtualWalk,
+    i: u32,
+}
+
+impl<'a> WalkedEntry<'a> {
+    fn i(&self) -> usize {
+        self.i as usize
+    }
+
+    /// Whether this is a directory.
+    pub fn is_dir(&self) -> bool {
+        self.walk.walk.is_dir(self.i())
+    }
+
+    /// Size in bytes (0 for a directory).
+    pub fn size(&self) -> u64 {
+        self.walk.walk.sizes[self.i()]
+    }
+
+    /// Last modification (ms since the Unix epoch), when known.
+    pub fn modified_ms(&self) -> Option<u64> {
+        self.walk.walk.modified(self.i())
+    }
+
+    /// The path below the walked directory, without a leading `/` (`a/b.txt`).
+    pub fn below(&self) -> &'a str {
+        &self.walk.volume_path(self.i)[self.walk.base + 1..]
+    }
+
+    /// The virtual path.
+    pub fn path(&self) -> String {
+        paths::under_prefix(&self.walk.prefix, self.walk.volume_path(self.i))
+    }
+
+    /// The entry type (`file`, `directory`, `symlink`...).
+    pub fn entry_type(&self) -> &'a str {
+        self.walk.walk.entry_type(self.i())
+    }
+
+    /// The whole entry, at its virtual path.
+    pub fn entry(&self) -> Entry {
+        let mut e = self.walk.walk.entry(self.i(), self.path());
+        e.read_only |= self.walk.read_only;
+        e
+    }
 }
 
 /// Where a file path resolved: the layer holding it and the volume-relative path.
@@ -344,6 +438,65 @@ impl MountTable {
             merged.insert(child, d);
         }
         Ok(merged.into_values().collect())
+    }
+
+    /// [`MountTable::walk`] over [`Volume::walk_packed`]: the same entries in the same
+    /// order, but as the volume packed them, so a walk of 100,000 entries makes no
+    /// `Entry` (glob matches paths and builds entries only for what it returns).
+    pub fn walk_packed(&self, path: &str, max_entries: usize) -> Result<VirtualWalk> {
+        let me = self.stat(path)?;
+        if !me.is_dir() {
+            return Err(Error::at(ErrorKind::NotADirectory, path, "not a directory"));
+        }
+        // One volume, nothing mounted beneath (as in `walk`): that volume's walk, sorted.
+        if self.points_below(path).next().is_none()
+            && let Some((point, layers)) = self.layers(path)
+            && let [m] = layers.as_slice()
+        {
+            let rel = paths::strip_dir(path, point);
+            let walk = match m.volume.walk_packed(rel, max_entries) {
+                Ok(w) => w,
+                Err(e) if is_absent(&e) => PackedWalk::default(),
+                Err(e) => return Err(Self::rename_err(e, point)),
+            };
+            // `Checked` refuses lengths that do not add up; only an unchecked volume
+            // (native code) gets here with them.
+            let offsets = walk.path_offsets().ok_or_else(|| {
+                Error::at(ErrorKind::Backend, path, "the volume's packed walk is malformed")
+            })?;
+            let mut v = VirtualWalk {
+                prefix: if point == "/" { String::new() } else { point.to_string() },
+                read_only: m.read_only,
+                base: if rel == "/" { 0 } else { rel.len() },
+                order: (0..walk.len() as u32).collect(),
+                truncated: walk.truncated,
+                walk,
+                offsets,
+            };
+            // Volumes list in their own order (a memory volume's is nearly sorted: the
+            // sort then only checks it).
+            let mut order = std::mem::take(&mut v.order);
+            order.sort_unstable_by(|&a, &b| v.volume_path(a).cmp(v.volume_path(b)));
+            order.dedup_by(|a, b| v.volume_path(*a) == v.volume_path(*b));
+            v.truncated |= order.len() > max_entries;
+            order.truncate(max_entries);
+            v.order = order;
+            return Ok(v);
+        }
+        // Overlays and nested mounts: the merged walk, packed (already virtual, sorted).
+        let w = self.walk(path, max_entries)?;
+        let truncated = w.truncated;
+        let walk = PackedWalk::from(w);
+        let offsets = walk.path_offsets().expect("a packed walk of valid entries");
+        Ok(VirtualWalk {
+            prefix: String::new(),
+            read_only: false,
+            base: if path == "/" { 0 } else { path.len() },
+            order: (0..walk.len() as u32).collect(),
+            truncated,
+            walk,
+            offsets,
+        })
     }
 
     /// Every entry beneath `path` (not `path` itself), merged across layers and nested
@@ -640,6 +793,49 @@ mod tests {
         let names: Vec<String> = t.list("/mnt").unwrap().into_iter().map(|e| e.path).collect();
         assert_eq!(names, vec!["/mnt/scratch"]);
         assert_eq!(t.stat("/nowhere").unwrap_err().kind(), ErrorKind::NotFound);
+    }
+
+    /// `walk_packed` answers `walk`'s entries, in its order, with its truncation:
+    /// through one volume (the fast path: volume-relative paths made virtual, a
+    /// read-only mount's flag), through overlays and nested mounts (the merged walk),
+    /// and at every cap.
+    #[test]
+    fn packed_walk_is_the_walk() {
+        let mut t = table();
+        let ro = MemoryVolume::new();
+        ro.insert("/z.txt", "z").insert("/a-b/c", "c").insert("/a/b/c.txt", "abc");
+        ro.insert("/a.b", "d");
+        t.add("/ro", Box::new(ro), 0, true).unwrap();
+        let root = MemoryVolume::new();
+        root.insert("/top.txt", "t");
+        let mut at_root = MountTable::new();
+        at_root.add("/", Box::new(root), 0, false).unwrap();
+        for (t, dir) in [
+            (&t, "/"),
+            (&t, "/w"),
+            (&t, "/w/dir"),
+            (&t, "/mnt"),
+            (&t, "/mnt/scratch"),
+            (&t, "/ro"),
+            (&t, "/ro/a"),
+            (&at_root, "/"),
+        ] {
+            let n = t.walk(dir, usize::MAX).unwrap().entries.len();
+            for cap in 0..=n + 1 {
+                let want = t.walk(dir, cap).unwrap();
+                let got = t.walk_packed(dir, cap).unwrap();
+                let entries: Vec<Entry> = got.iter().map(|e| e.entry()).collect();
+                assert_eq!(entries, want.entries, "{dir} cap {cap}");
+                assert_eq!(got.truncated, want.truncated, "{dir} cap {cap}");
+                for e in got.iter() {
+                    let below =
+                        paths::strip_dir(&e.path(), dir).trim_start_matches('/').to_string();
+                    assert_eq!(e.below(), below, "{dir}");
+                }
+            }
+        }
+        assert_eq!(t.walk_packed("/w/a.txt", 10).unwrap_err().kind(), ErrorKind::NotADirectory);
+        assert_eq!(t.walk_packed("/nowhere", 10).unwrap_err().kind(), ErrorKind::NotFound);
     }
 
     #[test]

@@ -198,6 +198,14 @@ pub fn under(point: &str, rel: &str) -> String {
     }
 }
 
+/// `path` (absolute) with `prefix` (a mount point, or empty) in front.
+pub fn under_prefix(prefix: &str, path: &str) -> String {
+    let mut s = String::with_capacity(prefix.len() + path.len());
+    s.push_str(prefix);
+    s.push_str(path);
+    s
+}
+
 /// Path depth: number of components (`/` is 0).
 pub fn depth(path: &str) -> usize {
     if path == "/" { 0 } else { path.matches('/').count() }

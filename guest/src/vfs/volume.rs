@@ -12,7 +12,7 @@
 use std::sync::Arc;
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::vfs::entry::Entry;
+use crate::vfs::entry::{Entry, EntryKind, TYPE_DIRECTORY, TYPE_FILE};
 
 /// Options of [`Volume::write`].
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -35,6 +35,167 @@ pub struct Walk {
     pub entries: Vec<Entry>,
     /// Whether the walk stopped at the entry cap.
     pub truncated: bool,
+}
+
+/// [`PackedWalk::entry_flags`]: a directory (else a file).
+pub const PACKED_DIRECTORY: u8 = 1;
+/// [`PackedWalk::entry_flags`]: read-only.
+pub const PACKED_READ_ONLY: u8 = 2;
+/// [`PackedWalk::entry_flags`]: the modification time is known.
+pub const PACKED_MODIFIED: u8 = 4;
+
+/// A [`Walk`] as columns, for the component boundary (WIT `packed-walk`,
+/// [`Volume::walk_packed`]): entry `i` is element `i` of each column, every path is in
+/// one string, and only the entries whose type is not their kind's name, or that
+/// have attributes, are listed with them. Lists of numbers cross the boundary as one
+/// copy each; 100,000 [`Entry`] records cost two or three allocations in the
+/// component per entry.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PackedWalk {
+    /// The entries' paths, one after another.
+    pub paths: String,
+    /// Each entry's path length in bytes.
+    pub path_lens: Vec<u32>,
+    /// Each entry's size (0 for a directory).
+    pub sizes: Vec<u64>,
+    /// Each entry's modification time (ms since the Unix epoch), when its flags have
+    /// [`PACKED_MODIFIED`]; 0 otherwise.
+    pub modified_ms: Vec<u64>,
+    /// Each entry's [`PACKED_DIRECTORY`], [`PACKED_READ_ONLY`], [`PACKED_MODIFIED`].
+    pub entry_flags: Vec<u8>,
+    /// (entry, type) for the entries whose type is not `file` (a file) or `directory`
+    /// (a directory), by increasing entry.
+    pub entry_types: Vec<(u32, String)>,
+    /// (entry, attributes) for the entries with attributes, by increasing entry.
+    pub attributes: Vec<(u32, serde_json::Value)>,
+    /// Whether the walk stopped at the entry cap.
+    pub truncated: bool,
+}
+
+impl PackedWalk {
+    /// Number of entries.
+    pub fn len(&self) -> usize {
+        self.path_lens.len()
+    }
+
+    /// Whether there are no entries.
+    pub fn is_empty(&self) -> bool {
+        self.path_lens.is_empty()
+    }
+
+    /// Appends one entry.
+    #[allow(clippy::too_many_arguments)]
+    pub fn push(
+        &mut self,
+        path: &str,
+        kind: EntryKind,
+        size: u64,
+        modified_ms: Option<u64>,
+        read_only: bool,
+        entry_type: &str,
+        attributes: Option<&serde_json::Value>,
+    ) {
+        let i = self.len() as u32;
+        let dir = kind == EntryKind::Directory;
+        if entry_type != if dir { TYPE_DIRECTORY } else { TYPE_FILE } {
+            self.entry_types.push((i, entry_type.to_string()));
+        }
+        if let Some(a) = attributes {
+            self.attributes.push((i, a.clone()));
+        }
+        self.paths.push_str(path);
+        self.path_lens.push(path.len() as u32);
+        self.sizes.push(size);
+        self.modified_ms.push(modified_ms.unwrap_or(0));
+        self.entry_flags.push(
+            if dir { PACKED_DIRECTORY } else { 0 }
+                | if read_only { PACKED_READ_ONLY } else { 0 }
+                | if modified_ms.is_some() { PACKED_MODIFIED } else { 0 },
+        );
+    }
+
+    /// Appends `e`.
+    pub fn push_entry(&mut self, e: &Entry) {
+        self.push(
+            &e.path,
+            e.kind,
+            e.size,
+            e.modified_ms,
+            e.read_only,
+            &e.entry_type,
+            e.attributes.as_ref(),
+        );
+    }
+
+    /// Where each entry's path starts in [`PackedWalk::paths`], plus the end: `n + 1`
+    /// offsets. `None` when the columns are not all `n` long, or the lengths do not
+    /// add up to the string, or one ends inside a character (a broken answer).
+    pub fn path_offsets(&self) -> Option<Vec<u32>> {
+        let n = self.len();
+        if self.sizes.len() != n || self.modified_ms.len() != n || self.entry_flags.len() != n {
+            return None;
+        }
+        let mut out = Vec::with_capacity(n + 1);
+        let mut at: u32 = 0;
+        out.push(0);
+        for &len in &self.path_lens {
+            at = at.checked_add(len)?;
+            if !self.paths.is_char_boundary(at as usize) {
+                return None;
+            }
+            out.push(at);
+        }
+        (at as usize == self.paths.len()).then_some(out)
+    }
+
+    /// Whether entry `i` is a directory.
+    pub fn is_dir(&self, i: usize) -> bool {
+        self.entry_flags[i] & PACKED_DIRECTORY != 0
+    }
+
+    /// Entry `i`'s modification time, when known.
+    pub fn modified(&self, i: usize) -> Option<u64> {
+        (self.entry_flags[i] & PACKED_MODIFIED != 0).then(|| self.modified_ms[i])
+    }
+
+    /// Entry `i`'s type.
+    pub fn entry_type(&self, i: usize) -> &str {
+        match self.entry_types.binary_search_by_key(&(i as u32), |(j, _)| *j) {
+            Ok(k) => &self.entry_types[k].1,
+            Err(_) if self.is_dir(i) => TYPE_DIRECTORY,
+            Err(_) => TYPE_FILE,
+        }
+    }
+
+    /// Entry `i` as an [`Entry`] whose path is `path` (the caller's: its own slice of
+    /// [`PackedWalk::paths`], or a virtual path built from it).
+    pub fn entry(&self, i: usize, path: String) -> Entry {
+        let attributes = self
+            .attributes
+            .binary_search_by_key(&(i as u32), |(j, _)| *j)
+            .ok()
+            .map(|k| self.attributes[k].1.clone());
+        Entry {
+            path,
+            kind: if self.is_dir(i) { EntryKind::Directory } else { EntryKind::File },
+            size: self.sizes[i],
+            modified_ms: self.modified(i),
+            read_only: self.entry_flags[i] & PACKED_READ_ONLY != 0,
+            entry_type: self.entry_type(i).to_string(),
+            attributes,
+        }
+    }
+}
+
+impl From<Walk> for PackedWalk {
+    fn from(w: Walk) -> PackedWalk {
+        let mut p = PackedWalk::default();
+        for e in &w.entries {
+            p.push_entry(e);
+        }
+        p.truncated = w.truncated;
+        p
+    }
 }
 
 /// A file about to be read whole (see [`Volume::prefetch`]).
@@ -87,6 +248,13 @@ pub trait Volume {
     /// Every entry beneath a directory, at most `max_entries` of them. One call instead
     /// of one per directory: the boundary is crossed once per walk.
     fn walk(&self, path: &str, max_entries: usize) -> Result<Walk>;
+    /// [`Volume::walk`], packed (WIT `walk-packed`): the same entries with their paths
+    /// in one string, so that the boundary is crossed with a few copies rather than
+    /// with allocations per entry. The default packs [`Volume::walk`]; a backend that
+    /// can build it directly overrides it.
+    fn walk_packed(&self, path: &str, max_entries: usize) -> Result<PackedWalk> {
+        self.walk(path, max_entries).map(PackedWalk::from)
+    }
     /// Up to `len` bytes of a file starting at byte `offset` (fewer at the end).
     fn read(&self, path: &str, offset: u64, len: u64) -> Result<Vec<u8>>;
     /// [`Volume::stat`] and, when the entry is a file with content, [`Volume::read`]
@@ -147,6 +315,9 @@ impl<V: Volume + ?Sized> Volume for Arc<V> {
     }
     fn walk(&self, path: &str, max_entries: usize) -> Result<Walk> {
         (**self).walk(path, max_entries)
+    }
+    fn walk_packed(&self, path: &str, max_entries: usize) -> Result<PackedWalk> {
+        (**self).walk_packed(path, max_entries)
     }
     fn read(&self, path: &str, offset: u64, len: u64) -> Result<Vec<u8>> {
         (**self).read(path, offset, len)

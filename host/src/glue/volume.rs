@@ -68,6 +68,28 @@ impl wit::HostVolume for HostState {
             .map_err(|e| to_wit_error(e, Some(&path))))
     }
 
+    fn walk_packed(
+        &mut self,
+        v: Resource<VolumeHandle>,
+        path: String,
+        max_entries: u32,
+    ) -> R<wit::PackedWalk> {
+        let vol = self.vol(&v)?;
+        Ok(vol
+            .walk_packed(&path, max_entries as usize)
+            .map(|w| wit::PackedWalk {
+                paths: w.paths,
+                path_lens: w.path_lens,
+                sizes: w.sizes,
+                modified_ms: w.modified_ms,
+                entry_flags: w.entry_flags,
+                entry_types: w.entry_types,
+                attributes: w.attributes.into_iter().map(|(i, a)| (i, a.to_string())).collect(),
+                truncated: w.truncated,
+            })
+            .map_err(|e| to_wit_error(e, Some(&path))))
+    }
+
     fn read(
         &mut self,
         v: Resource<VolumeHandle>,
