@@ -63,6 +63,14 @@ pub fn is_hidden_below(path: &str, base: &str) -> bool {
     rest.is_some_and(|r| r.split('/').any(|c| c.starts_with('.')))
 }
 
+/// Whether a path below a directory (`a/b.txt`, no leading `/`) has a hidden
+/// component: what [`is_hidden_below`] says of it, without splitting it.
+fn is_hidden_rest(rest: &str) -> bool {
+    let b = rest.as_bytes();
+    // A component starts at 0 or after a `/`; dots are few (an extension's).
+    memchr::memchr_iter(b'.', b).any(|i| i == 0 || b[i - 1] == b'/')
+}
+
 /// Whether a glob names hidden entries itself: a segment that starts with `.`
 /// (`.github/**`, `**/.env`, `.*`). Such a pattern matches hidden paths as written.
 pub fn names_hidden(pattern: &str) -> bool {
@@ -168,6 +176,42 @@ pub struct GlobMatcher {
     /// and keeps the regex for the rest, where a lone `globset::GlobMatcher` always
     /// runs the regex (issue 20: glob over 100,000 paths).
     matcher: globset::GlobSet,
+    /// The commonest patterns, answered without globset (see [`Shortcut`]).
+    shortcut: Option<Shortcut>,
+}
+
+/// What a pattern of the commonest shapes means, answered without globset, which
+/// for each path first scans it to make a candidate (file name, extension) and then
+/// hashes its extension (issue 20): `*SUFFIX` matching names, `**/*SUFFIX` matching
+/// paths below the root, with a literal `SUFFIX` (no glob syntax, no `/`), match the
+/// names ending with `SUFFIX` (`*` matches any run of characters but `/`, the empty
+/// one included); `**`, `*` (names) and `**/*` match everything. Equal to globset's
+/// answer by construction, and tested against it.
+#[derive(Clone, Debug)]
+enum Shortcut {
+    /// Every path.
+    Any,
+    /// The paths ending with this (which holds no `/`).
+    Suffix(String),
+}
+
+impl Shortcut {
+    /// The shortcut for `glob` (matched against names when `name_only`, else against
+    /// paths below the root), when it has one.
+    fn of(glob: &str, name_only: bool) -> Option<Shortcut> {
+        if glob == "**" {
+            return Some(Shortcut::Any);
+        }
+        let tail = if name_only { glob } else { glob.strip_prefix("**/")? };
+        let suffix = tail.strip_prefix('*')?;
+        if suffix.is_empty() {
+            return Some(Shortcut::Any);
+        }
+        if has_meta(suffix) || suffix.contains('/') {
+            return None;
+        }
+        Some(Shortcut::Suffix(suffix.to_string()))
+    }
 }
 
 impl GlobMatcher {
@@ -181,7 +225,8 @@ impl GlobMatcher {
         check_pattern(pattern)?;
         if !pattern.contains('/') {
             let matcher = compile(pattern, pattern)?;
-            return Ok(GlobMatcher { root: base.to_string(), name_only: true, matcher });
+            let shortcut = Shortcut::of(pattern, true);
+            return Ok(GlobMatcher { root: base.to_string(), name_only: true, matcher, shortcut });
         }
         if pattern.ends_with('/') {
             return Err(Error::new(
@@ -207,7 +252,8 @@ impl GlobMatcher {
             paths::join(base, if prefix.is_empty() { "." } else { &prefix })?
         };
         let matcher = compile(&rest, pattern)?;
-        Ok(GlobMatcher { root, name_only: false, matcher })
+        let shortcut = Shortcut::of(&rest, false);
+        Ok(GlobMatcher { root, name_only: false, matcher, shortcut })
     }
 
     /// The directory all matches lie beneath; walking it finds every match.
@@ -232,6 +278,17 @@ impl GlobMatcher {
     /// Whether the path `rest`, relative to [`GlobMatcher::walk_root`] (no leading
     /// `/`, not empty), matches.
     pub fn is_match_below(&self, rest: &str) -> bool {
+        match &self.shortcut {
+            Some(Shortcut::Any) => return true,
+            // The suffix holds no `/`: a path ends with it when its name does.
+            Some(Shortcut::Suffix(s)) => return rest.ends_with(s.as_str()),
+            None => {}
+        }
+        self.globset_match_below(rest)
+    }
+
+    /// [`GlobMatcher::is_match_below`] through globset, without the shortcut.
+    fn globset_match_below(&self, rest: &str) -> bool {
         let subject = if self.name_only { paths::file_name(rest) } else { rest };
         // From bytes: `Candidate::new` takes a `Path`, which on wasm (not a Unix
         // target) is converted through a lossy UTF-8 pass first.
@@ -394,7 +451,7 @@ pub fn glob(mounts: &MountTable, limits: &Limits, req: &GlobRequest) -> Result<G
             && matcher.is_match_below(e.below())
             && (excludes.is_empty() || !excludes.excludes(&e.path()))
     };
-    let hidden = |e: &WalkedEntry<'_>| e.below().split('/').any(|c| c.starts_with('.'));
+    let hidden = |e: &WalkedEntry<'_>| is_hidden_rest(e.below());
     let wanted = |e: &WalkedEntry<'_>| matched(e) && (show_hidden || !hidden(e));
     let walk = loop {
         let walk = mounts.walk_packed(root, cap)?;
@@ -670,6 +727,64 @@ mod tests {
         let kinds: Vec<_> = r.files.iter().map(|f| f.kind.as_deref()).collect();
         assert_eq!(kinds, [None, Some("symlink")]);
         assert_eq!(render(&r), "/w/a.txt\n/w/l.txt (symlink, not followed)\n");
+    }
+
+    /// The shortcut answers what globset answers, for the shapes it takes and for
+    /// near misses it must leave to globset.
+    #[test]
+    fn shortcuts_agree_with_globset() {
+        let patterns = [
+            "*.rs",
+            "**/*.rs",
+            "*",
+            "**",
+            "**/*",
+            "*.tar.gz",
+            "*rs",
+            "**/*.RS",
+            "*.",
+            "*.é",
+            "src/**/*.rs",
+            "*/*.rs",
+            "**/*.r?",
+            "**/*.{rs,md}",
+            "**/x*.rs",
+            "*.rs/x",
+            "**/**",
+            "a*",
+            "**/a",
+            ".*",
+            "**/.*",
+        ];
+        let subjects = [
+            "a.rs",
+            "src/a.rs",
+            "src/deep/er/a.rs",
+            ".rs",
+            "a.rsx",
+            "a.RS",
+            "x.tar.gz",
+            "tar.gz",
+            "a.r",
+            "rs",
+            "d.rs/x",
+            "é",
+            "a.é",
+            "b/.hidden",
+            ".git/config",
+            "a",
+            "xrs",
+            "src/.rs",
+        ];
+        let mut shortcuts = 0;
+        for p in patterns {
+            let m = GlobMatcher::new(p, "/w").unwrap();
+            shortcuts += usize::from(m.shortcut.is_some());
+            for s in subjects {
+                assert_eq!(m.is_match_below(s), m.globset_match_below(s), "{p} on {s}");
+            }
+        }
+        assert_eq!(shortcuts, 11, "the shortcut is taken where it applies");
     }
 
     #[test]

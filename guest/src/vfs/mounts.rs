@@ -473,11 +473,14 @@ impl MountTable {
                 walk,
                 offsets,
             };
-            // Volumes list in their own order (a memory volume's is nearly sorted: the
-            // sort then only checks it).
+            // Volumes list in their own order. A memory volume's is sorted already:
+            // one pass says so (sorted, no duplicates), and sorting is skipped.
             let mut order = std::mem::take(&mut v.order);
-            order.sort_unstable_by(|&a, &b| v.volume_path(a).cmp(v.volume_path(b)));
-            order.dedup_by(|a, b| v.volume_path(*a) == v.volume_path(*b));
+            let path = |i: u32| v.volume_path(i).as_bytes();
+            if !order.windows(2).all(|w| paths::cmp_bytes(path(w[0]), path(w[1])).is_lt()) {
+                order.sort_unstable_by(|&a, &b| paths::cmp_bytes(path(a), path(b)));
+                order.dedup_by(|a, b| path(*a) == path(*b));
+            }
             v.truncated |= order.len() > max_entries;
             order.truncate(max_entries);
             v.order = order;
