@@ -96,9 +96,10 @@ fn plainly_normalized(b: &[u8]) -> bool {
         i += 8;
     }
     // The last few bytes, one at a time (a final `/` was refused above).
-    b[i..].iter().enumerate().all(|(k, &c)| {
-        !(c < 0x20 || c == 0x7f || c == b'\\' || c == 0xc2)
-            && !(c == b'/' && matches!(b.get(i + k + 1), Some(b'/' | b'.')))
+    b[i..].iter().enumerate().all(|(k, &c)| match c {
+        0x00..=0x1f | 0x7f | b'\\' | 0xc2 => false,
+        b'/' => !matches!(b.get(i + k + 1), Some(b'/' | b'.')),
+        _ => true,
     })
 }
 
