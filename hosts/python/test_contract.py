@@ -222,6 +222,37 @@ class MisbehavingVolume(unittest.TestCase):
         self.assertEqual(b.call("filestore_read", {"path": "/w/b.txt"})["json"]["total_lines"], 1)
 
 
+class PackedWalk(unittest.TestCase):
+    """Glob walks through ``walk-packed``, which this host packs from the backend's
+    ``walk``: sizes, times, read-only flags, entry types and attributes, and paths that
+    are not ASCII, survive the columns."""
+
+    def test_glob_sees_what_the_backend_walk_returned(self):
+        class Backend(MemoryVolume):
+            def walk(self, path, max_entries):
+                w = super().walk(path, max_entries)
+                for e in w["entries"]:
+                    if e["path"].endswith("link.txt"):
+                        e["entry_type"] = "symlink"
+                        e["size"] = 0
+                    if e["kind"] == "file":
+                        e["modified_ms"] = 1_700_000_000_000 + len(e["path"])
+                        e["attributes"] = {"n": len(e["path"])}
+                return w
+
+        vol = Backend({"/a.txt": "abc", "/dé/é.txt": "ü", "/d/link.txt": "", "/d/z.txt": "z" * 9})
+        s = filestore().session([{"point": "/w", "volume": vol}])
+        files = s.call("filestore_glob", {"pattern": "**/*.txt", "path": "/w"})["json"]["files"]
+        got = [(f["path"], f["size"], f.get("modified_ms"), f.get("kind")) for f in files]
+        self.assertEqual(got, [
+            ("/w/a.txt", 3, 1_700_000_000_006, None),
+            ("/w/d/link.txt", 0, 1_700_000_000_011, "symlink"),
+            ("/w/d/z.txt", 9, 1_700_000_000_008, None),
+            ("/w/dé/é.txt", 2, 1_700_000_000_009, None),
+        ])
+        s.close()
+
+
 class ReadmeSnippet(unittest.TestCase):
     def test_the_readme_python_snippet_is_this_file_and_runs(self):
         example = read(os.path.join(HERE, "example.py"))
