@@ -155,39 +155,48 @@ impl<V: Volume> Volume for Checked<V> {
         // string into whole characters and use all of it, known flags only, and
         // types and attributes of existing entries, in order.
         let walk = self.inner.walk_packed(path, max_entries)?;
-        if walk.len() > max_entries {
-            return Err(too_many(path, walk.len(), max_entries));
+        let n = walk.len();
+        if n > max_entries {
+            return Err(too_many(path, n, max_entries));
         }
-        let Some(offsets) = walk.path_offsets() else {
-            return Err(broken(
+        let malformed = || {
+            broken(
                 "walk",
                 path,
                 format_args!(
-                    "returned columns that do not describe {} entries with {} bytes of paths \
+                    "returned columns that do not describe {n} entries with {} bytes of paths \
                      (columns of {}, {}, {} and {} elements)",
-                    walk.len(),
                     walk.paths.len(),
                     walk.path_lens.len(),
                     walk.sizes.len(),
                     walk.modified_ms.len(),
                     walk.entry_flags.len()
                 ),
-            ));
+            )
         };
+        let total: u64 = walk.path_lens.iter().map(|&l| u64::from(l)).sum();
+        if walk.sizes.len() != n
+            || walk.modified_ms.len() != n
+            || walk.entry_flags.len() != n
+            || total != walk.paths.len() as u64
+        {
+            return Err(malformed());
+        }
         const KNOWN: u8 = PACKED_DIRECTORY | PACKED_READ_ONLY | PACKED_MODIFIED;
-        for (i, span) in offsets.windows(2).enumerate() {
-            let p = &walk.paths[span[0] as usize..span[1] as usize];
-            if walk.entry_flags[i] & !KNOWN != 0 {
+        let mut at = 0;
+        for (i, (&len, &flags)) in walk.path_lens.iter().zip(&walk.entry_flags).enumerate() {
+            let end = at + len as usize;
+            // A length that ends inside a character.
+            let Some(p) = walk.paths.get(at..end) else { return Err(malformed()) };
+            at = end;
+            if flags & !KNOWN != 0 {
                 return Err(broken(
                     "walk",
                     path,
-                    format_args!(
-                        "returned '{p}' with unknown flag bits {:#04x}",
-                        walk.entry_flags[i] & !KNOWN
-                    ),
+                    format_args!("returned '{p}' with unknown flag bits {:#04x}", flags & !KNOWN),
                 ));
             }
-            check_shape("walk", path, p, walk.is_dir(i), walk.sizes[i])?;
+            check_shape("walk", path, p, flags & PACKED_DIRECTORY != 0, walk.sizes[i])?;
             if p == path || !paths::is_within(p, path) {
                 return Err(not_beneath(path, p));
             }

@@ -128,7 +128,9 @@ impl<'a> WalkedEntry<'a> {
 
     /// The path below the walked directory, without a leading `/` (`a/b.txt`).
     pub fn below(&self) -> &'a str {
-        &self.walk.volume_path(self.i)[self.walk.base + 1..]
+        let w = self.walk;
+        let i = self.i as usize;
+        &w.walk.paths[w.offsets[i] as usize + w.base + 1..w.offsets[i + 1] as usize]
     }
 
     /// The virtual path.
@@ -476,8 +478,9 @@ impl MountTable {
             // Volumes list in their own order. A memory volume's is sorted already:
             // one pass says so (sorted, no duplicates), and sorting is skipped.
             let mut order = std::mem::take(&mut v.order);
-            let path = |i: u32| v.volume_path(i).as_bytes();
-            if !order.windows(2).all(|w| paths::cmp_bytes(path(w[0]), path(w[1])).is_lt()) {
+            let (bytes, at) = (v.walk.paths.as_bytes(), &v.offsets);
+            let path = |i: u32| &bytes[at[i as usize] as usize..at[i as usize + 1] as usize];
+            if !(1..order.len() as u32).all(|i| paths::cmp_bytes(path(i - 1), path(i)).is_lt()) {
                 order.sort_unstable_by(|&a, &b| paths::cmp_bytes(path(a), path(b)));
                 order.dedup_by(|a, b| path(*a) == path(*b));
             }
