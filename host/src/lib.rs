@@ -34,11 +34,13 @@
 
 #[allow(missing_docs)]
 mod bindings;
+pub mod agent;
 pub mod engine;
 pub mod error;
 mod glue;
 pub mod handlers;
 pub mod mcp;
+pub mod providers;
 pub mod session;
 mod state;
 pub mod tools;

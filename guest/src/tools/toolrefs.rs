@@ -692,10 +692,34 @@ pub fn resolve_labelled(
             }
         };
         if !c.is_wildcard() {
-            let info = match infos.into_iter().find(|a| a.action == c.action || a.action.is_empty())
+            // A host that lists the connection's catalog must list the action; one
+            // that lists nothing vouches for the connection only (generic spec).
+            let mut infos = infos;
+            let info = match infos.iter().position(|a| a.action == c.action || a.action.is_empty())
             {
-                Some(info) => info,
-                None => ActionInfo { action: c.action.clone(), ..Default::default() },
+                Some(k) => infos.swap_remove(k),
+                None if infos.is_empty() => {
+                    ActionInfo { action: c.action.clone(), ..Default::default() }
+                }
+                None => {
+                    let mut offered: Vec<&str> = infos.iter().map(|a| a.action.as_str()).collect();
+                    offered.sort_unstable();
+                    let shown = offered.len().min(20);
+                    let more = offered.len() - shown;
+                    return Err(fail(
+                        i,
+                        ResolveCause::UnknownTool,
+                        ErrorKind::NotFound,
+                        format!(
+                            "{lbl}: {}/{} has no action '{}' (it offers: {}{})",
+                            c.provider,
+                            c.integration,
+                            c.action,
+                            offered[..shown].join(", "),
+                            if more > 0 { format!(" and {more} more") } else { String::new() }
+                        ),
+                    ));
+                }
             };
             let spec = provider_spec(p, &c.action, info).map_err(|why| {
                 fail(
