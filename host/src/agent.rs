@@ -60,8 +60,8 @@ pub enum AgentError {
     /// The file cannot be read.
     #[error("{0}")]
     Read(String),
-    /// The configuration has errors, each located.
-    #[error("{}", .0.iter().map(|i| i.rendered.clone()).collect::<Vec<_>>().join("; "))]
+    /// The configuration has errors, each located (displayed one per line).
+    #[error("{}", .0.iter().map(|i| i.rendered.clone()).collect::<Vec<_>>().join("\n"))]
     Config(Vec<ConfigIssue>),
     /// The sandbox failed (or the provider's runtime could not start).
     #[error(transparent)]
@@ -93,8 +93,9 @@ impl Agent {
     /// [`Agent::install`]).
     pub fn read(engine: &Engine, path: &Path) -> Result<Agent, AgentError> {
         let file = path.display().to_string();
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| AgentError::Read(format!("{file}: cannot read the agent configuration: {e}")))?;
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            AgentError::Read(format!("{file}: cannot read the agent configuration: {e}"))
+        })?;
         Agent::from_text(engine, &file, text, path.parent().unwrap_or(Path::new(".")))
     }
 
@@ -123,7 +124,9 @@ impl Agent {
                 })
                 .collect();
             Some(Arc::new(McpProvider::new(servers, &base_dir).map_err(|e| {
-                AgentError::Setup(crate::Error::Setup(format!("starting the MCP client runtime: {e}")))
+                AgentError::Setup(crate::Error::Setup(format!(
+                    "starting the MCP client runtime: {e}"
+                )))
             })?))
         };
         Ok(Agent { file: file.to_string(), text, report, mcp })

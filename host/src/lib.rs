@@ -32,9 +32,9 @@
 //! Directory volumes confine every path beneath their root by resolution, not by
 //! string comparison (see [`volumes::dir`]).
 
+pub mod agent;
 #[allow(missing_docs)]
 mod bindings;
-pub mod agent;
 pub mod engine;
 pub mod error;
 mod glue;

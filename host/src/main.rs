@@ -693,14 +693,15 @@ fn serve(mut args: ServeArgs) -> ExitCode {
     config.startup_warnings.extend(cache_warning);
     config.no_workspace_reason = no_workspace_reason;
     let mut registry = filestore::tools::ToolRegistry::with_builtin_handlers();
-    let agent = match args.agent.as_deref().map(|p| filestore::agent::Agent::read(&config.engine, p)) {
-        None => None,
-        Some(Ok(a)) => {
-            a.install(&mut registry);
-            Some(std::sync::Arc::new(a))
-        }
-        Some(Err(e)) => return agent_failure(e),
-    };
+    let agent =
+        match args.agent.as_deref().map(|p| filestore::agent::Agent::read(&config.engine, p)) {
+            None => None,
+            Some(Ok(a)) => {
+                a.install(&mut registry);
+                Some(std::sync::Arc::new(a))
+            }
+            Some(Err(e)) => return agent_failure(e),
+        };
     config.options.tools = std::sync::Arc::new(registry);
     // What resolution left out (optional refs, unusable upstream tools), as of the
     // latest load: said at start.
@@ -754,7 +755,7 @@ fn serve(mut args: ServeArgs) -> ExitCode {
     let tools = match filestore::mcp::FilestoreServer::new(&config) {
         Ok(s) => s.tool_count(),
         Err(filestore::Error::Setup(m)) if agent.is_some() && m.starts_with("--agent: ") => {
-            for line in m.trim_start_matches("--agent: ").split("; ") {
+            for line in m.trim_start_matches("--agent: ").lines() {
                 eprintln!("error[config]: {line}");
             }
             return ExitCode::FAILURE;

@@ -129,6 +129,9 @@ pub struct Session {
     poisoned: Option<String>,
     /// Linear-memory cap in bytes (named in limit errors).
     memory_cap: usize,
+    /// An agent configuration is loaded: built-in tools go through `invoke`, which
+    /// refuses the ones the agent does not list.
+    agent_loaded: bool,
 }
 
 /// Mount combinations that would break a promise, refused when a session is created:
@@ -248,6 +251,7 @@ impl Engine {
             fuel: options.fuel,
             poisoned: None,
             memory_cap: mem,
+            agent_loaded: false,
         })
     }
 }
@@ -358,8 +362,16 @@ impl Session {
         args: &Value,
         claims: &Value,
     ) -> Result<CallOutput> {
-        if !filestore_guest::ops::builtin::is_builtin(tool) {
+        let builtin = filestore_guest::ops::builtin::is_builtin(tool);
+        if !builtin {
             return self.call_tool(tool, args, claims);
+        }
+        if self.agent_loaded {
+            // Through `invoke`, which refuses what the agent does not list; the
+            // answer is the built-in's own result, as on the direct path.
+            let mut out = self.call_tool(tool, args, claims)?;
+            out.json = out.json.get_mut("data").map(serde_json::Value::take).unwrap_or_default();
+            return Ok(out);
         }
         let args = args.to_string();
         let out = self.guarded(|store, b, h| {
@@ -724,8 +736,9 @@ impl Session {
             b.filestore_component_tools().call_load_agent(store, h, &file).map(Ok)
         });
         self.deadline = saved;
-        Ok(r?
-            .map(from_wit_agent_report)
+        let r = r?;
+        self.agent_loaded |= r.is_ok();
+        Ok(r.map(from_wit_agent_report)
             .map_err(|errs| errs.into_iter().map(from_wit_config_error).collect()))
     }
 

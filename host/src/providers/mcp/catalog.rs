@@ -133,9 +133,8 @@ mod tests {
 
     #[test]
     fn clashing_and_unusable_names_are_skipped_with_a_reason() {
-        let tool = |n: &str| {
-            Tool::new(n.to_string(), "d", std::sync::Arc::new(serde_json::Map::new()))
-        };
+        let tool =
+            |n: &str| Tool::new(n.to_string(), "d", std::sync::Arc::new(serde_json::Map::new()));
         let c = Catalog::new(vec![tool("a.b"), tool("a-b"), tool("__"), tool("ok")]);
         assert_eq!(c.len(), 2);
         assert_eq!(c.tool("a-b").unwrap().name, "a.b");

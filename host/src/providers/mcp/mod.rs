@@ -19,7 +19,8 @@
 //!   abandoned, which sends the upstream `notifications/cancelled`. A connection
 //!   that died (the process exited mid-call) is dropped and made anew on the next use;
 //!   the error names the server and ends with the last lines of its stderr.
-//! - **Results**: `structuredContent` when given, else the text of a text-only
+//! - **Results**: `structuredContent` when given (a `{"result": text}` wrapper of
+//!   the text content is unwrapped to the text), else the text of a text-only
 //!   result, else `{"content": [...]}` with the blocks as MCP sent them;
 //!   `isError: true` is a `backend` error carrying the tool's text.
 //!
@@ -205,7 +206,9 @@ impl McpProvider {
     /// a caller inside another runtime does not block it.
     fn block_on<T: Send>(&self, f: impl std::future::Future<Output = T> + Send) -> T {
         std::thread::scope(|s| {
-            s.spawn(|| self.runtime.block_on(f)).join().unwrap_or_else(|p| std::panic::resume_unwind(p))
+            s.spawn(|| self.runtime.block_on(f))
+                .join()
+                .unwrap_or_else(|p| std::panic::resume_unwind(p))
         })
     }
 
@@ -240,21 +243,22 @@ impl McpProvider {
             Err(why) => return Ok(Err(why)),
         };
         let label = format!("server '{}' (connection '{connection}')", server.name);
-        let up = match tokio::time::timeout(resolved.timeout, self.connect(&label, resolved.clone()))
-            .await
-        {
-            Ok(Ok(up)) => up,
-            Ok(Err(Failure::Inactive(why))) => return Ok(Err(redact(&resolved.secrets, &why))),
-            Ok(Err(Failure::Error(e))) => {
-                return Err(e.map_message(|m| redact(&resolved.secrets, &m)));
-            }
-            Err(_) => {
-                return Err(ToolError::LimitExceeded(format!(
-                    "{label} did not connect, initialize and list its tools within {:?}",
-                    resolved.timeout
-                )));
-            }
-        };
+        let up =
+            match tokio::time::timeout(resolved.timeout, self.connect(&label, resolved.clone()))
+                .await
+            {
+                Ok(Ok(up)) => up,
+                Ok(Err(Failure::Inactive(why))) => return Ok(Err(redact(&resolved.secrets, &why))),
+                Ok(Err(Failure::Error(e))) => {
+                    return Err(e.map_message(|m| redact(&resolved.secrets, &m)));
+                }
+                Err(_) => {
+                    return Err(ToolError::LimitExceeded(format!(
+                        "{label} did not connect, initialize and list its tools within {:?}",
+                        resolved.timeout
+                    )));
+                }
+            };
         let up = Arc::new(up);
         *slot = Some(up.clone());
         Ok(Ok(up))
@@ -293,7 +297,8 @@ impl McpProvider {
                             t.push('\n');
                             if t.len() > STDERR_TAIL {
                                 let cut = t.len() - STDERR_TAIL;
-                                let cut = (cut..t.len()).find(|&i| t.is_char_boundary(i)).unwrap_or(0);
+                                let cut =
+                                    (cut..t.len()).find(|&i| t.is_char_boundary(i)).unwrap_or(0);
                                 t.drain(..cut);
                             }
                         }
@@ -314,13 +319,16 @@ impl McpProvider {
                 let mut custom = HashMap::new();
                 for (k, v) in headers {
                     let name = reqwest::header::HeaderName::try_from(k.as_str()).map_err(|e| {
-                        Failure::Error(ToolError::InvalidArgument(format!("{label}: header '{k}': {e}")))
-                    })?;
-                    let value = reqwest::header::HeaderValue::try_from(v.as_str()).map_err(|_| {
                         Failure::Error(ToolError::InvalidArgument(format!(
-                            "{label}: the value of header '{k}' is not a valid header value"
+                            "{label}: header '{k}': {e}"
                         )))
                     })?;
+                    let value =
+                        reqwest::header::HeaderValue::try_from(v.as_str()).map_err(|_| {
+                            Failure::Error(ToolError::InvalidArgument(format!(
+                                "{label}: the value of header '{k}' is not a valid header value"
+                            )))
+                        })?;
                     custom.insert(name, value);
                 }
                 let http = reqwest::Client::builder().build().map_err(|e| {
@@ -337,7 +345,9 @@ impl McpProvider {
                         .iter()
                         .any(|s| text.contains(s) || dbg.contains(s))
                     {
-                        Failure::Inactive(format!("{label} refused the credentials at {url}: {text}"))
+                        Failure::Inactive(format!(
+                            "{label} refused the credentials at {url}: {text}"
+                        ))
                     } else {
                         Failure::Error(ToolError::Backend(format!(
                             "{label}: initialize at {url} failed: {text}"
@@ -358,7 +368,11 @@ impl McpProvider {
         Ok(Upstream { service, catalog, stderr, resolved })
     }
 
-    async fn call_async(&self, call_ref: &CallRef, request: &ToolRequest) -> Result<Value, ToolError> {
+    async fn call_async(
+        &self,
+        call_ref: &CallRef,
+        request: &ToolRequest,
+    ) -> Result<Value, ToolError> {
         let server = self.server(call_ref).ok_or_else(|| {
             ToolError::NotFound(format!("this agent declares no server '{}'", call_ref.integration))
         })?;
@@ -374,8 +388,8 @@ impl McpProvider {
                 call_ref.action
             ))
         })?;
-        let params =
-            CallToolRequestParams::new(tool.name.to_string()).with_arguments(request.arguments.clone());
+        let params = CallToolRequestParams::new(tool.name.to_string())
+            .with_arguments(request.arguments.clone());
         let timeout = up.resolved.timeout.min(request.time_left().max(Duration::from_millis(1)));
         let secrets: &[Secret] = &up.resolved.secrets;
         let answer = tokio::time::timeout(timeout, up.service.call_tool_once(params)).await;
@@ -411,11 +425,18 @@ fn stderr_note(stderr: &Mutex<String>) -> String {
     if t.is_empty() { String::new() } else { format!("; its stderr ends with: {t}") }
 }
 
-fn service_error(label: &str, tool: &str, e: ServiceError, up: &Upstream, secrets: &[Secret]) -> ToolError {
+fn service_error(
+    label: &str,
+    tool: &str,
+    e: ServiceError,
+    up: &Upstream,
+    secrets: &[Secret],
+) -> ToolError {
     let m = |s: String| redact(secrets, &s);
     match e {
         ServiceError::McpError(d) => {
-            let text = format!("{label} answered tool '{tool}' with error {}: {}", d.code.0, d.message);
+            let text =
+                format!("{label} answered tool '{tool}' with error {}: {}", d.code.0, d.message);
             match d.code.0 {
                 -32602 => ToolError::InvalidArgument(m(text)),
                 -32601 => ToolError::NotFound(m(text)),
@@ -454,6 +475,15 @@ fn result_value(label: &str, tool: &str, r: CallToolResult) -> Result<Value, Too
         return Err(ToolError::Backend(format!("{label}: tool '{tool}' failed: {why}")));
     }
     if let Some(v) = r.structured_content {
+        // SDKs wrap a plain return value as `{"result": value}`, with the same value
+        // as the text content: the text itself is the better result (readable and
+        // greppable when stored).
+        if let (Some(t), Some(Value::String(inner))) = (&texts, v.get("result"))
+            && v.as_object().is_some_and(|o| o.len() == 1)
+            && t.join("\n") == *inner
+        {
+            return Ok(Value::String(inner.clone()));
+        }
         return Ok(v);
     }
     Ok(match texts {

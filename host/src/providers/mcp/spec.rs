@@ -219,7 +219,9 @@ mod tests {
 
     #[test]
     fn stdio_environment_is_declared_plus_basics() {
-        let s = decl(json!({"command": "./srv.py", "args": ["-v"], "env": {"K": "${V:x}"}, "timeoutMs": 1500}));
+        let s = decl(
+            json!({"command": "./srv.py", "args": ["-v"], "env": {"K": "${V:x}"}, "timeoutMs": 1500}),
+        );
         let r = resolve(&s, "default", Path::new("/agents"), &|_| None).unwrap();
         let Endpoint::Stdio { program, args, env, cwd } = &r.endpoint else { panic!() };
         assert_eq!(program, Path::new("/agents/./srv.py"));
