@@ -22,7 +22,7 @@ pub enum Offered {
     /// A built-in or configured tool, by its name.
     Named,
     /// A provider tool.
-    Provider(ProviderTool),
+    Provider(Box<ProviderTool>),
 }
 
 /// The tools a loaded agent offers.
@@ -48,7 +48,7 @@ impl AgentState {
     /// The offered provider tool `name`.
     pub fn offered_provider(&self, name: &str) -> Option<&ProviderTool> {
         self.offered.iter().find_map(|(n, o)| match o {
-            Offered::Provider(t) if n == name => Some(t),
+            Offered::Provider(t) if n == name => Some(&**t),
             _ => None,
         })
     }
@@ -165,9 +165,10 @@ pub fn load_agent(
         let entry = &config.entries[t.index];
         match (entry.section, t.call_ref) {
             (Section::Tools, None) => state.offered.push((t.name, Offered::Named)),
-            (Section::Tools, Some(call_ref)) => state
-                .offered
-                .push((t.name, Offered::Provider(ProviderTool { spec: t.spec, call_ref }))),
+            (Section::Tools, Some(call_ref)) => state.offered.push((
+                t.name,
+                Offered::Provider(Box::new(ProviderTool { spec: t.spec, call_ref })),
+            )),
             (Section::Available, Some(call_ref)) => {
                 state.available.push((t.name, ProviderTool { spec: t.spec, call_ref }))
             }

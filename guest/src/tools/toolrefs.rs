@@ -298,7 +298,7 @@ impl ToolRef {
                     &field("action")?,
                     &field("connection")?,
                 )?;
-                let name = optional_name(map, "name", |n| is_valid_name(n))?;
+                let name = optional_name(map, "name", is_valid_name)?;
                 let prefix = optional_name(map, "prefix", |p| {
                     is_valid_name(&format!("{p}x")) && p.len() < 128
                 })?;

@@ -65,13 +65,19 @@ const PROTOCOL: ProtocolVersion = ProtocolVersion::V_2025_11_25;
 
 type Key = (String, String);
 
+/// Where `${VAR}` values come from.
+pub type EnvLookup = Arc<dyn Fn(&str) -> Option<String> + Send + Sync>;
+
+/// One (server, connection)'s live connection, made once at a time.
+type Slot = Arc<tokio::sync::Mutex<Option<Arc<Upstream>>>>;
+
 /// The `mcp` provider: upstream MCP servers of one agent configuration.
 pub struct McpProvider {
     runtime: tokio::runtime::Runtime,
     servers: HashMap<String, ServerDecl>,
     base_dir: PathBuf,
-    env: Arc<dyn Fn(&str) -> Option<String> + Send + Sync>,
-    slots: Mutex<HashMap<Key, Arc<tokio::sync::Mutex<Option<Arc<Upstream>>>>>>,
+    env: EnvLookup,
+    slots: Mutex<HashMap<Key, Slot>>,
     changes: Arc<tokio::sync::watch::Sender<u64>>,
     warnings: Arc<Mutex<Vec<String>>>,
 }
@@ -155,7 +161,7 @@ impl McpProvider {
     pub fn with_env(
         servers: Vec<ServerDecl>,
         base_dir: &Path,
-        env: Arc<dyn Fn(&str) -> Option<String> + Send + Sync>,
+        env: EnvLookup,
     ) -> std::io::Result<McpProvider> {
         // Its own runtime: the provider is called from plain worker threads (and
         // from inside other runtimes' blocking sections), and its connections need
