@@ -55,7 +55,7 @@ fn catalog_crosses_the_wit_and_approval_gates_upstream_calls() {
     let tmp = tempfile::tempdir().unwrap();
     let text = agent_text(
         tmp.path(),
-        "tools:\n  - {type: mcp, integration: py, action: add, connection: default, requiresApproval: true}\n  - {type: mcp, integration: py, action: echo, connection: default, name: say}\n",
+        "tools:\n  - {type: mcp, integration: py, action: add, connection: default, name: add, requiresApproval: true}\n  - {type: mcp, integration: py, action: echo, connection: default, name: say}\n",
     );
     let agent = Agent::from_text(engine(), "agent.yaml", text, tmp.path()).unwrap();
     assert_eq!(agent.report.servers.len(), 1);
