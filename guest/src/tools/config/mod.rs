@@ -259,6 +259,19 @@ pub enum ConfigErrorKind {
     SourceMismatch,
     /// A statement or path template is malformed or names an undeclared parameter.
     InvalidTemplate,
+    /// An agent configuration's provider entry names a server it does not declare.
+    MissingServer,
+    /// An agent entry names a connection that does not exist.
+    MissingConnection,
+    /// An agent entry names a connection that exists but cannot be used.
+    InactiveConnection,
+    /// An agent entry's connection could not be checked or reached.
+    ConnectionFailed,
+    /// An agent entry names a tool the session does not have, or two tools would
+    /// share a name.
+    UnknownTool,
+    /// An upstream action's input schema cannot be used to check its arguments.
+    InvalidSchema,
 }
 
 /// One configuration error, located.

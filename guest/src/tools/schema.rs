@@ -1,0 +1,195 @@
+//! Argument validation against a JSON Schema: the input schema a provider describes
+//! its action with (for provider `mcp`, the upstream tool's `inputSchema`), checked
+//! inside the component before any call reaches the host, as configured tools'
+//! parameters are.
+//!
+//! Validation is the `jsonschema` crate's (drafts 4 to 2020-12; the schema's
+//! `$schema` picks the draft, 2020-12 when absent), with two choices made for the
+//! sandbox:
+//! - `pattern` and `patternProperties` use the `regex` crate (linear time), not a
+//!   backtracking engine: a provider's schema and a model's argument together must not
+//!   be able to spin the guest (ReDoS). Patterns that need look-around or
+//!   back-references are refused when the schema is compiled.
+//! - nothing is fetched: a `$ref` to another document is a compile error (the
+//!   component has no network, and a schema must describe itself).
+//!
+//! A schema is bounded before it is compiled ([`MAX_SCHEMA_BYTES`],
+//! [`MAX_SCHEMA_DEPTH`]): it comes from outside the sandbox, and compiling recurses.
+//!
+//! ```
+//! use filestore_guest::tools::schema::ArgsSchema;
+//! use serde_json::json;
+//! let s = ArgsSchema::compile(&json!({"type": "object",
+//!     "properties": {"path": {"type": "string"}}, "required": ["path"]})).unwrap();
+//! assert!(s.validate("read", &json!({"path": "/a"})).is_ok());
+//! let e = s.validate("read", &json!({"path": 5})).unwrap_err();
+//! assert_eq!(e.message(),
+//!     "arguments of 'read' do not match its input schema: at /path: 5 is not of type \"string\"");
+//! ```
+
+use serde_json::Value;
+
+use crate::error::{Error, ErrorKind, Result};
+
+/// Largest input schema compiled, in bytes of its JSON text. Bounds the work a
+/// provider's catalog can make every session do at resolution.
+pub const MAX_SCHEMA_BYTES: usize = 256 * 1024;
+
+/// Deepest nesting of objects and arrays in an input schema. Compiling and validating
+/// recurse over the schema; a hostile `{"items": {"items": ...}}` must not exhaust the
+/// guest's stack.
+pub const MAX_SCHEMA_DEPTH: usize = 48;
+
+/// Validation errors named in one message; more are counted, not listed.
+pub const MAX_REPORTED_ERRORS: usize = 3;
+
+/// A compiled input schema.
+pub struct ArgsSchema {
+    validator: jsonschema::Validator,
+}
+
+impl std::fmt::Debug for ArgsSchema {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ArgsSchema")
+    }
+}
+
+impl ArgsSchema {
+    /// Compiles `schema`. The error says why it cannot be used (too large, too deep,
+    /// not an object, or what the compiler refused).
+    pub fn compile(schema: &Value) -> std::result::Result<ArgsSchema, String> {
+        if !schema.is_object() {
+            return Err(format!("an input schema must be a JSON object, got {}", kind(schema)));
+        }
+        let depth = depth(schema);
+        if depth > MAX_SCHEMA_DEPTH {
+            return Err(format!("it nests {depth} levels deep; the limit is {MAX_SCHEMA_DEPTH}"));
+        }
+        let size = schema.to_string().len();
+        if size > MAX_SCHEMA_BYTES {
+            return Err(format!("it is {size} bytes; the limit is {MAX_SCHEMA_BYTES}"));
+        }
+        jsonschema::options()
+            .with_pattern_options(jsonschema::PatternOptions::regex())
+            .build(schema)
+            .map(|validator| ArgsSchema { validator })
+            .map_err(|e| e.to_string())
+    }
+
+    /// Checks `args` (the call's arguments) against the schema: `invalid-argument`
+    /// naming the tool and, for each violation (at most [`MAX_REPORTED_ERRORS`]), where
+    /// in the arguments it is and what is wrong.
+    pub fn validate(&self, tool: &str, args: &Value) -> Result<()> {
+        let mut shown = Vec::new();
+        let mut more = 0usize;
+        for e in self.validator.iter_errors(args) {
+            if shown.len() < MAX_REPORTED_ERRORS {
+                let at = e.instance_path().to_string();
+                let at = if at.is_empty() { "the top level".to_string() } else { at };
+                shown.push(format!("at {at}: {e}"));
+            } else {
+                more += 1;
+            }
+        }
+        if shown.is_empty() {
+            return Ok(());
+        }
+        let mut message =
+            format!("arguments of '{tool}' do not match its input schema: {}", shown.join("; "));
+        if more > 0 {
+            message.push_str(&format!(" (and {more} more)"));
+        }
+        Err(Error::new(ErrorKind::InvalidArgument, message))
+    }
+}
+
+fn depth(v: &Value) -> usize {
+    // Iterative: the value itself may be deep (serde_json allows 128 levels).
+    let mut max = 0;
+    let mut stack = vec![(v, 1usize)];
+    while let Some((v, d)) = stack.pop() {
+        max = max.max(d);
+        match v {
+            Value::Object(m) => stack.extend(m.values().map(|c| (c, d + 1))),
+            Value::Array(a) => stack.extend(a.iter().map(|c| (c, d + 1))),
+            _ => {}
+        }
+    }
+    max
+}
+
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn reports_where_and_what() {
+        let s = ArgsSchema::compile(&json!({
+            "type": "object",
+            "properties": {
+                "a": {"type": "integer", "minimum": 1},
+                "tags": {"type": "array", "items": {"type": "string"}},
+            },
+            "required": ["a"],
+            "additionalProperties": false,
+        }))
+        .unwrap();
+        assert!(s.validate("t", &json!({"a": 2, "tags": ["x"]})).is_ok());
+        let m = s.validate("t", &json!({"tags": ["x", 3]})).unwrap_err();
+        assert_eq!(m.kind(), ErrorKind::InvalidArgument);
+        assert!(m.message().contains("at /tags/1: 3 is not of type \"string\""), "{}", m.message());
+        assert!(m.message().contains("\"a\" is a required property"), "{}", m.message());
+        let m = s.validate("t", &json!({"a": 0, "b": 1})).unwrap_err();
+        assert!(m.message().contains("at /a: 0 is less than the minimum of 1"), "{}", m.message());
+        assert!(m.message().contains("at the top level"), "{}", m.message());
+    }
+
+    #[test]
+    fn counts_what_it_does_not_list() {
+        let s = ArgsSchema::compile(
+            &json!({"type": "object", "additionalProperties": {"type": "string"}}),
+        )
+        .unwrap();
+        let m = s.validate("t", &json!({"a": 1, "b": 2, "c": 3, "d": 4, "e": 5})).unwrap_err();
+        assert!(m.message().ends_with("(and 2 more)"), "{}", m.message());
+    }
+
+    #[test]
+    fn refuses_unusable_schemas() {
+        assert!(ArgsSchema::compile(&json!("x")).unwrap_err().contains("must be a JSON object"));
+        let mut deep = json!({"type": "string"});
+        for _ in 0..MAX_SCHEMA_DEPTH {
+            deep = json!({"items": deep});
+        }
+        assert!(ArgsSchema::compile(&deep).unwrap_err().contains("levels deep"));
+        let big = json!({"description": "x".repeat(MAX_SCHEMA_BYTES)});
+        assert!(ArgsSchema::compile(&big).unwrap_err().contains("bytes"));
+        // A reference to another document is not fetched.
+        assert!(ArgsSchema::compile(&json!({"$ref": "https://example.com/s.json"})).is_err());
+        // Back-references need backtracking, which the linear engine refuses.
+        assert!(ArgsSchema::compile(&json!({"type": "string", "pattern": "(a)\\1"})).is_err());
+        assert!(ArgsSchema::compile(&json!({"type": 5})).is_err());
+    }
+
+    #[test]
+    fn patterns_run_in_linear_time() {
+        // (a+)+$ against a long run of a's and a final b is the classic ReDoS.
+        let s = ArgsSchema::compile(&json!({"type": "object",
+            "properties": {"x": {"type": "string", "pattern": "^(a+)+$"}}}))
+        .unwrap();
+        let hostile = format!("{}b", "a".repeat(50_000));
+        assert!(s.validate("t", &json!({"x": hostile})).is_err());
+    }
+}
