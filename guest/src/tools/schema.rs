@@ -3,15 +3,18 @@
 //! inside the component before any call reaches the host, as configured tools'
 //! parameters are.
 //!
-//! Validation is the `jsonschema` crate's (drafts 4 to 2020-12; the schema's
-//! `$schema` picks the draft, 2020-12 when absent), with two choices made for the
-//! sandbox:
-//! - `pattern` and `patternProperties` use the `regex` crate (linear time), not a
+//! Validation is the `boon` crate's (drafts 4 to 2020-12; the schema's `$schema` picks
+//! the draft, 2020-12 when absent; the schema itself is checked against its draft's
+//! meta-schema), with choices made for the sandbox:
+//! - `pattern` and `patternProperties` run on the `regex` crate (linear time), not a
 //!   backtracking engine: a provider's schema and a model's argument together must not
 //!   be able to spin the guest (ReDoS). Patterns that need look-around or
 //!   back-references are refused when the schema is compiled.
-//! - nothing is fetched: a `$ref` to another document is a compile error (the
-//!   component has no network, and a schema must describe itself).
+//! - nothing is fetched: a `$ref` to another document is a compile error naming it
+//!   (the component has no network, and a schema must describe itself).
+//! - no clocks, threads or locks: `boon` was chosen over `jsonschema`, whose
+//!   `referencing` → `parking_lot` reads the monotonic clock and so made the component
+//!   import `wasi:clocks` (the isolation test forbids it).
 //!
 //! A schema is bounded before it is compiled ([`MAX_SCHEMA_BYTES`],
 //! [`MAX_SCHEMA_DEPTH`]): it comes from outside the sandbox, and compiling recurses.
@@ -24,7 +27,7 @@
 //! assert!(s.validate("read", &json!({"path": "/a"})).is_ok());
 //! let e = s.validate("read", &json!({"path": 5})).unwrap_err();
 //! assert_eq!(e.message(),
-//!     "arguments of 'read' do not match its input schema: at /path: 5 is not of type \"string\"");
+//!     "arguments of 'read' do not match its input schema: at /path: want string, but got number");
 //! ```
 
 use serde_json::Value;
@@ -43,9 +46,25 @@ pub const MAX_SCHEMA_DEPTH: usize = 48;
 /// Validation errors named in one message; more are counted, not listed.
 pub const MAX_REPORTED_ERRORS: usize = 3;
 
+/// Where the schema being compiled is said to live. Only a base for its own
+/// `#...` references: a `$ref` elsewhere is refused by [`NoFetch`].
+const SCHEMA_URL: &str = "urn:filestore:input-schema";
+
 /// A compiled input schema.
 pub struct ArgsSchema {
-    validator: jsonschema::Validator,
+    schemas: boon::Schemas,
+    index: boon::SchemaIndex,
+}
+
+/// The URL loader of every compile: refuses each document a schema refers to (the
+/// default loader would read `file:` URLs natively).
+struct NoFetch;
+
+impl boon::UrlLoader for NoFetch {
+    fn load(&self, url: &str) -> std::result::Result<Value, Box<dyn std::error::Error>> {
+        Err(format!("{url} is another document; an input schema must not refer outside itself")
+            .into())
+    }
 }
 
 impl std::fmt::Debug for ArgsSchema {
@@ -69,30 +88,39 @@ impl ArgsSchema {
         if size > MAX_SCHEMA_BYTES {
             return Err(format!("it is {size} bytes; the limit is {MAX_SCHEMA_BYTES}"));
         }
-        jsonschema::options()
-            .with_pattern_options(jsonschema::PatternOptions::regex())
-            .build(schema)
-            .map(|validator| ArgsSchema { validator })
-            .map_err(|e| e.to_string())
+        let mut compiler = boon::Compiler::new();
+        compiler.use_loader(Box::new(NoFetch));
+        compiler.set_default_draft(boon::Draft::V2020_12);
+        let mut schemas = boon::Schemas::new();
+        compiler.add_resource(SCHEMA_URL, schema.clone()).map_err(|e| compile_error(&e))?;
+        let index = compiler.compile(SCHEMA_URL, &mut schemas).map_err(|e| compile_error(&e))?;
+        Ok(ArgsSchema { schemas, index })
     }
 
     /// Checks `args` (the call's arguments) against the schema: `invalid-argument`
     /// naming the tool and, for each violation (at most [`MAX_REPORTED_ERRORS`]), where
     /// in the arguments it is and what is wrong.
     pub fn validate(&self, tool: &str, args: &Value) -> Result<()> {
+        let Err(error) = self.schemas.validate(args, self.index) else {
+            return Ok(());
+        };
+        // The error is a tree (`allOf`, `properties`, references...); its leaves are
+        // the violations a caller can act on. Depth-first, in the schema's order.
         let mut shown = Vec::new();
         let mut more = 0usize;
-        for e in self.validator.iter_errors(args) {
+        let mut stack = vec![&error];
+        while let Some(e) = stack.pop() {
+            if !e.causes.is_empty() {
+                stack.extend(e.causes.iter().rev());
+                continue;
+            }
             if shown.len() < MAX_REPORTED_ERRORS {
-                let at = e.instance_path().to_string();
+                let at = e.instance_location.to_string();
                 let at = if at.is_empty() { "the top level".to_string() } else { at };
-                shown.push(format!("at {at}: {e}"));
+                shown.push(format!("at {at}: {}", e.kind));
             } else {
                 more += 1;
             }
-        }
-        if shown.is_empty() {
-            return Ok(());
         }
         let mut message =
             format!("arguments of '{tool}' do not match its input schema: {}", shown.join("; "));
@@ -101,6 +129,19 @@ impl ArgsSchema {
         }
         Err(Error::new(ErrorKind::InvalidArgument, message))
     }
+}
+
+/// The compile error on one line (it becomes part of a located message), without
+/// the internal URL the schema was given.
+fn compile_error(e: &boon::CompileError) -> String {
+    let text = format!("{e:#}");
+    let text = text.replace(&format!("{SCHEMA_URL}#"), "#").replace(SCHEMA_URL, "the schema");
+    let lines: Vec<&str> = text
+        .lines()
+        .map(|l| l.trim().trim_start_matches("- ").trim())
+        .filter(|l| !l.is_empty() && !l.starts_with('^'))
+        .collect();
+    lines.join("; ")
 }
 
 fn depth(v: &Value) -> usize {
@@ -149,10 +190,14 @@ mod tests {
         assert!(s.validate("t", &json!({"a": 2, "tags": ["x"]})).is_ok());
         let m = s.validate("t", &json!({"tags": ["x", 3]})).unwrap_err();
         assert_eq!(m.kind(), ErrorKind::InvalidArgument);
-        assert!(m.message().contains("at /tags/1: 3 is not of type \"string\""), "{}", m.message());
-        assert!(m.message().contains("\"a\" is a required property"), "{}", m.message());
+        assert!(m.message().contains("at /tags/1: want string, but got number"), "{}", m.message());
+        assert!(
+            m.message().contains("at the top level: missing properties 'a'"),
+            "{}",
+            m.message()
+        );
         let m = s.validate("t", &json!({"a": 0, "b": 1})).unwrap_err();
-        assert!(m.message().contains("at /a: 0 is less than the minimum of 1"), "{}", m.message());
+        assert!(m.message().contains("at /a: must be >=1, but got 0"), "{}", m.message());
         assert!(m.message().contains("at the top level"), "{}", m.message());
     }
 
@@ -176,11 +221,17 @@ mod tests {
         assert!(ArgsSchema::compile(&deep).unwrap_err().contains("levels deep"));
         let big = json!({"description": "x".repeat(MAX_SCHEMA_BYTES)});
         assert!(ArgsSchema::compile(&big).unwrap_err().contains("bytes"));
-        // A reference to another document is not fetched.
-        assert!(ArgsSchema::compile(&json!({"$ref": "https://example.com/s.json"})).is_err());
+        // A reference to another document is not fetched, whatever its scheme.
+        for url in ["https://example.com/s.json", "file:///etc/passwd"] {
+            let e = ArgsSchema::compile(&json!({"properties": {"a": {"$ref": url}}})).unwrap_err();
+            assert!(e.contains(url) && e.contains("must not refer outside itself"), "{e}");
+        }
         // Back-references need backtracking, which the linear engine refuses.
-        assert!(ArgsSchema::compile(&json!({"type": "string", "pattern": "(a)\\1"})).is_err());
-        assert!(ArgsSchema::compile(&json!({"type": 5})).is_err());
+        let e = ArgsSchema::compile(&json!({"type": "string", "pattern": "(a)\\1"})).unwrap_err();
+        assert!(e.contains("backreferences are not supported") && !e.contains('\n'), "{e}");
+        // The schema is checked against its meta-schema, and the error says where.
+        let e = ArgsSchema::compile(&json!({"type": 5})).unwrap_err();
+        assert!(e.contains("at '/type'") && !e.contains("urn:"), "{e}");
     }
 
     #[test]
