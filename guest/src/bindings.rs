@@ -790,9 +790,10 @@ impl wt::Guest for Component {
     fn load_agent(
         s: wt::SessionBorrow<'_>,
         file: wt::ConfigFile,
+        lenient: bool,
     ) -> Result<wt::AgentReport, Vec<wt::ConfigError>> {
         let session = &s.get::<SessionResource>().0;
-        let report = invoke::load_agent(session, &file.name, &file.text, &WitToolHost)
+        let report = invoke::load_agent(session, &file.name, &file.text, &WitToolHost, lenient)
             .map_err(wit_config_errors)?;
         Ok(wit_agent_report(&report))
     }

@@ -151,6 +151,12 @@ impl Agent {
         session.load_agent(&self.file, &self.text)?.map_err(AgentError::Config)
     }
 
+    /// [`Agent::load_into`] after start ([`crate::Session::reload_agent`]): what cannot
+    /// be resolved now is a warning of the report, not an error.
+    pub fn reload_into(&self, session: &mut crate::Session) -> Result<AgentReport, AgentError> {
+        session.reload_agent(&self.file, &self.text)?.map_err(AgentError::Config)
+    }
+
     /// Warnings of the providers so far (upstream tools left out of catalogs).
     pub fn provider_warnings(&self) -> Vec<String> {
         self.mcp.as_ref().map(|m| m.warnings()).unwrap_or_default()

@@ -706,14 +706,30 @@ fn serve(mut args: ServeArgs) -> ExitCode {
     // What resolution left out (optional refs, unusable upstream tools), as of the
     // latest load: said at start.
     let resolution_warnings = std::sync::Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+    // The first load (the first session, before any client) applies the start rules:
+    // a ref that cannot be used stops the start. Every later one (a refreshed
+    // upstream catalog, a later client's session) is lenient: what cannot be resolved
+    // then is left out and said on stderr, so one upstream's change never leaves
+    // clients without tools (or new clients without a session).
+    let started = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let load_agent = agent.clone().map(|agent| {
         let warnings = resolution_warnings.clone();
+        let started = started.clone();
         move |session: &mut filestore::Session| -> filestore::Result<()> {
-            let report = agent.load_into(session).map_err(|e| match e {
+            let after_start = started.load(std::sync::atomic::Ordering::Acquire);
+            let loaded =
+                if after_start { agent.reload_into(session) } else { agent.load_into(session) };
+            let report = loaded.map_err(|e| match e {
                 filestore::agent::AgentError::Setup(e) => e,
                 other => filestore::Error::Setup(format!("--agent: {other}")),
             })?;
-            *warnings.lock().unwrap_or_else(|p| p.into_inner()) = report.warnings;
+            let mut seen = warnings.lock().unwrap_or_else(|p| p.into_inner());
+            if after_start {
+                for w in report.warnings.iter().filter(|w| !seen.contains(w)) {
+                    eprintln!("filestore serve: {w}");
+                }
+            }
+            *seen = report.warnings;
             Ok(())
         }
     });
@@ -753,7 +769,10 @@ fn serve(mut args: ServeArgs) -> ExitCode {
     // The first session resolves the agent: a ref that cannot be used stops the
     // start here, located, before any client connects.
     let tools = match filestore::mcp::FilestoreServer::new(&config) {
-        Ok(s) => s.tool_count(),
+        Ok(s) => {
+            started.store(true, std::sync::atomic::Ordering::Release);
+            s.tool_count()
+        }
         Err(filestore::Error::Setup(m)) if agent.is_some() && m.starts_with("--agent: ") => {
             for line in m.trim_start_matches("--agent: ").lines() {
                 eprintln!("error[config]: {line}");

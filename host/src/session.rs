@@ -716,11 +716,33 @@ impl Session {
     /// the tool host's providers (each connection checked, each upstream catalog
     /// read), names checked for clashes, and from then on the session offers exactly
     /// the agent's tools. Any error (located at the entry) leaves the session as it
-    /// was. Calling it again re-resolves (after an upstream catalog changed).
+    /// was. Calling it again re-resolves with the same rules; see
+    /// [`Session::reload_agent`] for loads after start.
     pub fn load_agent(
         &mut self,
         file: &str,
         text: &str,
+    ) -> Result<std::result::Result<crate::agent::AgentReport, Vec<ConfigIssue>>> {
+        self.load_agent_with(file, text, false)
+    }
+
+    /// [`Session::load_agent`] with the rules of a load after start (an upstream
+    /// catalog changed, a later client's session): a provider entry or upstream tool
+    /// that cannot be resolved now is left out with a warning in the report instead of
+    /// failing the load, so one upstream's change never takes every tool away.
+    pub fn reload_agent(
+        &mut self,
+        file: &str,
+        text: &str,
+    ) -> Result<std::result::Result<crate::agent::AgentReport, Vec<ConfigIssue>>> {
+        self.load_agent_with(file, text, true)
+    }
+
+    fn load_agent_with(
+        &mut self,
+        file: &str,
+        text: &str,
+        lenient: bool,
     ) -> Result<std::result::Result<crate::agent::AgentReport, Vec<ConfigIssue>>> {
         // Resolution may connect to every server in turn, each within the tool
         // host's timeout: the guest deadline allows for all of them.
@@ -733,7 +755,7 @@ impl Session {
         let saved = self.deadline;
         self.deadline = saved + extra;
         let r = self.guarded(|store, b, h| {
-            b.filestore_component_tools().call_load_agent(store, h, &file).map(Ok)
+            b.filestore_component_tools().call_load_agent(store, h, &file, lenient).map(Ok)
         });
         self.deadline = saved;
         let r = r?;

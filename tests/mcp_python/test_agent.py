@@ -206,6 +206,41 @@ class AgentTest(unittest.IsolatedAsyncioTestCase):
             self.assertIn("fresh new", text_of(r))
 
 
+    async def test_a_tool_gone_after_start_is_left_out_not_fatal(self) -> None:
+        # `doomed_one` names one action; after start the upstream drops it and sends a
+        # storm of list_changed. Re-resolution leaves that ref out (said on stderr), the
+        # new tool appears, and the session keeps working.
+        self.agent.write_text(agent_yaml(self.root, self.web.url,
+            "  - {type: mcp, integration: py, action: doomed, connection: default, name: doomed_one}\n"))
+        seen: list = []
+        async with self.connect(seen) as s:
+            names = {t.name for t in (await s.list_tools()).tools}
+            self.assertIn("doomed_one", names)
+            r = await s.call_tool("py__shrink", {"times": 300})
+            self.assertFalse(r.is_error, text_of(r))
+            tools: set = set()
+            for _ in range(100):
+                tools = {t.name for t in (await s.list_tools()).tools}
+                if "py__fresh" in tools:
+                    break
+                await anyio_sleep(0.1)
+            self.assertIn("py__fresh", tools)
+            self.assertNotIn("doomed_one", tools)
+            self.assertNotIn("py__doomed", tools)
+            self.assertIn("filestore_read", tools)
+            # Calls go on, promptly: the storm was coalesced, not queued.
+            r = await s.call_tool("py__echo", {"text": "after the storm"})
+            self.assertFalse(r.is_error, text_of(r))
+            r = await s.call_tool("doomed_one", {})
+            self.assertTrue(r.is_error)
+            changed = [m for m in seen if "ToolListChanged" in repr(m) or "list_changed" in repr(m)]
+            self.assertGreaterEqual(len(changed), 1)
+            self.assertLess(len(changed), 20, "one notification per real change, not per upstream one")
+        err = (self.root / "serve.err").read_text()
+        self.assertIn("was left out when the agent was resolved again", err)
+        self.assertIn("no action 'doomed'", err)
+
+
 class AgentStartTest(unittest.TestCase):
     """What stops `serve --agent` at start, and what does not."""
 
@@ -242,7 +277,7 @@ class AgentStartTest(unittest.TestCase):
         self.assertIn("127.0.0.1:9", out.stderr)
         out = self.start("  - tools.mcp.py.nope.default\n")
         self.assertEqual(out.returncode, 1, out.stderr)
-        self.assertIn("has no action 'nope' (it offers: add, big, crash, echo, fs-stat, grow, hang)", out.stderr)
+        self.assertIn("has no action 'nope' (it offers: add, big, crash, doomed, echo, fs-stat, grow, hang, shrink)", out.stderr)
 
     def test_an_optional_ref_is_left_out_with_a_warning(self) -> None:
         out = self.start(

@@ -94,5 +94,20 @@ async def grow(ctx: Context) -> str:
     return "grown"
 
 
+@server.tool(description="A tool that `shrink` removes.")
+def doomed() -> str:
+    return "still here"
+
+
+@server.tool(description="Removes `doomed`, adds `fresh`, and announces it `times` times (a storm).")
+async def shrink(ctx: Context, times: int = 1) -> str:
+    log("shrink", {"times": times})
+    server.remove_tool("doomed")
+    server.add_tool(fresh, description="A tool that appeared after start.")
+    for _ in range(times):
+        await ctx.session.send_tool_list_changed()
+    return "shrunk"
+
+
 if __name__ == "__main__":
     server.run()

@@ -14,7 +14,7 @@ use super::Sandbox;
 use super::state::{ProviderTool, names};
 use crate::tools::agent::{self, AgentConfig, AgentEntry, Section, ServerDecl};
 use crate::tools::config::{ConfigError, ConfigErrorKind as K};
-use crate::tools::toolrefs::{ConnectionChecker, ResolveCause, ToolRef, resolve_labelled};
+use crate::tools::toolrefs::{ConnectionChecker, ResolveCause, ToolRef, resolve_labelled_with};
 
 /// How one offered tool runs.
 #[derive(Clone, Debug, PartialEq)]
@@ -147,18 +147,21 @@ pub fn check_agent(file: &str, text: &str) -> Result<AgentReport, Vec<ConfigErro
 
 /// Loads an agent configuration into `session` (see the module docs): parses it,
 /// resolves its entries through `checker`, and on success replaces what the session
-/// offers. Every failure is a located error; on error nothing changes.
+/// offers. Every failure is a located error; on error nothing changes. `lenient`: the
+/// rules of a load after start (provider entries that fail are left out with a
+/// warning; see [`resolve_labelled_with`]).
 pub fn load_agent(
     session: &dyn Sandbox,
     file: &str,
     text: &str,
     checker: &dyn ConnectionChecker,
+    lenient: bool,
 ) -> Result<AgentReport, Vec<ConfigError>> {
     let config = agent::parse(file, text)?;
     let refs: Vec<ToolRef> = config.entries.iter().map(|e| e.tool_ref.clone()).collect();
     let names = names(session, &session.tool_state().borrow(), true);
     let label = |i: usize| config.entries[i].label();
-    let resolution = resolve_labelled(&refs, &label, &names, checker)
+    let resolution = resolve_labelled_with(&refs, &label, &names, checker, lenient)
         .map_err(|e| vec![located(&config.entries, e)])?;
     let mut state = AgentState { name: config.name.clone(), ..Default::default() };
     for t in resolution.tools {

@@ -8,8 +8,11 @@
 //! meta-schema), with choices made for the sandbox:
 //! - `pattern` and `patternProperties` run on the `regex` crate (linear time), not a
 //!   backtracking engine: a provider's schema and a model's argument together must not
-//!   be able to spin the guest (ReDoS). Patterns that need look-around or
-//!   back-references are refused when the schema is compiled.
+//!   be able to spin the guest (ReDoS). A pattern that needs look-around or
+//!   back-references (common: zod's `email`, `hostname`, `emoji` formats) is not
+//!   checked here — it is left out of the compiled schema and said in
+//!   [`ArgsSchema::relaxed`] — so the tool stays usable and the provider, which has the
+//!   engine its pattern was written for, checks it.
 //! - nothing is fetched: a `$ref` to another document is a compile error naming it
 //!   (the component has no network, and a schema must describe itself).
 //! - no clocks, threads or locks: `boon` was chosen over `jsonschema`, whose
@@ -54,6 +57,9 @@ const SCHEMA_URL: &str = "urn:filestore:input-schema";
 pub struct ArgsSchema {
     schemas: boon::Schemas,
     index: boon::SchemaIndex,
+    /// What the compiled schema leaves unchecked, one note per pattern, with where it
+    /// is (`/properties/email/pattern`).
+    pub relaxed: Vec<String>,
 }
 
 /// The URL loader of every compile: refuses each document a schema refers to (the
@@ -88,13 +94,11 @@ impl ArgsSchema {
         if size > MAX_SCHEMA_BYTES {
             return Err(format!("it is {size} bytes; the limit is {MAX_SCHEMA_BYTES}"));
         }
-        let mut compiler = boon::Compiler::new();
-        compiler.use_loader(Box::new(NoFetch));
-        compiler.set_default_draft(boon::Draft::V2020_12);
-        let mut schemas = boon::Schemas::new();
-        compiler.add_resource(SCHEMA_URL, schema.clone()).map_err(|e| compile_error(&e))?;
-        let index = compiler.compile(SCHEMA_URL, &mut schemas).map_err(|e| compile_error(&e))?;
-        Ok(ArgsSchema { schemas, index })
+        let mut schema = schema.clone();
+        let mut relaxed = Vec::new();
+        relax_patterns(&mut schema, &mut String::new(), &mut relaxed);
+        let (schemas, index) = compile(schema)?;
+        Ok(ArgsSchema { schemas, index, relaxed })
     }
 
     /// Checks `args` (the call's arguments) against the schema: `invalid-argument`
@@ -128,6 +132,78 @@ impl ArgsSchema {
             message.push_str(&format!(" (and {more} more)"));
         }
         Err(Error::new(ErrorKind::InvalidArgument, message))
+    }
+}
+
+fn compile(schema: Value) -> std::result::Result<(boon::Schemas, boon::SchemaIndex), String> {
+    let mut compiler = boon::Compiler::new();
+    compiler.use_loader(Box::new(NoFetch));
+    compiler.set_default_draft(boon::Draft::V2020_12);
+    let mut schemas = boon::Schemas::new();
+    compiler.add_resource(SCHEMA_URL, schema).map_err(|e| compile_error(&e))?;
+    let index = compiler.compile(SCHEMA_URL, &mut schemas).map_err(|e| compile_error(&e))?;
+    Ok((schemas, index))
+}
+
+/// Whether the validator can run `pattern` (its ECMA-to-`regex` translation, then
+/// `regex`): compiled alone, exactly as it would be in the schema.
+fn pattern_runs(pattern: &str) -> bool {
+    compile(serde_json::json!({"pattern": pattern})).is_ok()
+}
+
+/// Removes, from the schema positions of `schema`, every `pattern` and
+/// `patternProperties` entry the validator cannot run, noting each with its JSON
+/// pointer. Data keywords (`const`, `enum`, `default`, `examples`) are not entered:
+/// what looks like a pattern there is a value.
+fn relax_patterns(schema: &mut Value, at: &mut String, notes: &mut Vec<String>) {
+    match schema {
+        Value::Object(map) => {
+            if let Some(Value::String(p)) = map.get("pattern")
+                && !pattern_runs(p)
+            {
+                notes.push(format!(
+                    "{at}/pattern '{}' is not checked here (it needs look-around or back-references); the provider checks it",
+                    clip(p)
+                ));
+                map.remove("pattern");
+            }
+            if let Some(Value::Object(props)) = map.get_mut("patternProperties") {
+                let bad: Vec<String> = props.keys().filter(|k| !pattern_runs(k)).cloned().collect();
+                for k in bad {
+                    notes.push(format!(
+                        "{at}/patternProperties '{}' is not checked here (it needs look-around or back-references); the provider checks it",
+                        clip(&k)
+                    ));
+                    props.remove(&k);
+                }
+            }
+            for (k, v) in map.iter_mut() {
+                if matches!(k.as_str(), "const" | "enum" | "default" | "examples") {
+                    continue;
+                }
+                let len = at.len();
+                at.push('/');
+                at.push_str(&k.replace('~', "~0").replace('/', "~1"));
+                relax_patterns(v, at, notes);
+                at.truncate(len);
+            }
+        }
+        Value::Array(items) => {
+            for (i, v) in items.iter_mut().enumerate() {
+                let len = at.len();
+                at.push_str(&format!("/{i}"));
+                relax_patterns(v, at, notes);
+                at.truncate(len);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn clip(p: &str) -> String {
+    match p.char_indices().nth(60) {
+        Some((cut, _)) => format!("{}...", &p[..cut]),
+        None => p.to_string(),
     }
 }
 
@@ -226,12 +302,37 @@ mod tests {
             let e = ArgsSchema::compile(&json!({"properties": {"a": {"$ref": url}}})).unwrap_err();
             assert!(e.contains(url) && e.contains("must not refer outside itself"), "{e}");
         }
-        // Back-references need backtracking, which the linear engine refuses.
-        let e = ArgsSchema::compile(&json!({"type": "string", "pattern": "(a)\\1"})).unwrap_err();
-        assert!(e.contains("backreferences are not supported") && !e.contains('\n'), "{e}");
+        // A compile error is one line.
+        let e = ArgsSchema::compile(&json!({"type": "string", "minLength": "x"})).unwrap_err();
+        assert!(e.contains("minLength") && !e.contains('\n'), "{e}");
         // The schema is checked against its meta-schema, and the error says where.
         let e = ArgsSchema::compile(&json!({"type": 5})).unwrap_err();
         assert!(e.contains("at '/type'") && !e.contains("urn:"), "{e}");
+    }
+
+    #[test]
+    fn patterns_the_linear_engine_cannot_run_are_left_to_the_provider() {
+        // zod's hostname pattern (look-ahead), a back-reference, and a pattern-like
+        // value inside `const`, which is data and stays.
+        let s = ArgsSchema::compile(&json!({"type": "object",
+            "properties": {
+                "host": {"type": "string", "pattern": "^(?=.{1,253}\\.?$)[a-z0-9.-]+$", "maxLength": 5},
+                "twice": {"type": "string", "pattern": "(a)\\1"},
+                "digits": {"type": "string", "pattern": "^\\d+$"},
+                "c": {"const": {"pattern": "(?=x)"}},
+            },
+            "patternProperties": {"^(?!x)": {"type": "integer"}}}))
+        .unwrap();
+        assert_eq!(s.relaxed.len(), 3, "{:?}", s.relaxed);
+        assert!(s.relaxed[0].starts_with("/patternProperties '^(?!x)' is not checked here"));
+        assert!(s.relaxed.iter().any(|n| n.starts_with("/properties/host/pattern '^(?=")));
+        assert!(s.relaxed.iter().any(|n| n.starts_with("/properties/twice/pattern")));
+        // What the engine can run is still checked, and so is the rest of the schema.
+        assert!(s.validate("t", &json!({"digits": "12", "host": "a.io"})).is_ok());
+        assert!(s.validate("t", &json!({"digits": "1x"})).is_err());
+        assert!(s.validate("t", &json!({"host": "toolong"})).is_err());
+        assert!(s.validate("t", &json!({"c": {"pattern": "(?=x)"}})).is_ok());
+        assert!(s.validate("t", &json!({"c": {"pattern": "other"}})).is_err());
     }
 
     #[test]

@@ -547,6 +547,21 @@ pub fn resolve_labelled(
     names: &Names,
     checker: &dyn ConnectionChecker,
 ) -> std::result::Result<Resolution, ResolveError> {
+    resolve_labelled_with(refs, label, names, checker, false)
+}
+
+/// [`resolve_labelled`], or with `lenient`, the rules of a re-resolution after start:
+/// a provider ref that fails for any reason once its connection is checked (the
+/// connection, an action gone from the catalog, an unusable schema) is left out with a
+/// warning as if optional, and a `*` ref's tool whose name clashes is left out alone.
+/// The refs' own names (checked before any connection) still fail it.
+pub fn resolve_labelled_with(
+    refs: &[ToolRef],
+    label: &dyn Fn(usize) -> String,
+    names: &Names,
+    checker: &dyn ConnectionChecker,
+    lenient: bool,
+) -> std::result::Result<Resolution, ResolveError> {
     let fail = |index: usize, cause: ResolveCause, kind: ErrorKind, message: String| ResolveError {
         index: Some(index),
         cause,
@@ -627,8 +642,27 @@ pub fn resolve_labelled(
         }
     }
     // Then the connections, in order.
-    for (i, r) in refs.iter().enumerate() {
+    'refs: for (i, r) in refs.iter().enumerate() {
         let ToolRef::Provider(p) = r else { continue };
+        // A failure of ref `i` after its connection is checked: the error, or with
+        // `lenient` a warning and the next ref.
+        macro_rules! bail {
+            ($e:expr) => {{
+                let e: ResolveError = $e;
+                if lenient {
+                    out.warnings.push(format!(
+                        "{} was left out when the agent was resolved again: {}",
+                        label(i),
+                        e.error
+                            .message()
+                            .strip_prefix(&format!("{}: ", label(i)))
+                            .unwrap_or(e.error.message())
+                    ));
+                    continue 'refs;
+                }
+                return Err(e);
+            }};
+        }
         let c = &p.call_ref;
         let lbl = label(i);
         let skip = |out: &mut Resolution, why: String| {
@@ -641,7 +675,7 @@ pub fn resolve_labelled(
                 continue;
             }
             Err(e) => {
-                return Err(fail(
+                bail!(fail(
                     i,
                     ResolveCause::ConnectionFailed,
                     e.kind(),
@@ -664,7 +698,7 @@ pub fn resolve_labelled(
                     skip(&mut out, why);
                     continue;
                 }
-                return Err(fail(
+                bail!(fail(
                     i,
                     ResolveCause::MissingConnection,
                     ErrorKind::NotFound,
@@ -683,7 +717,7 @@ pub fn resolve_labelled(
                     skip(&mut out, why);
                     continue;
                 }
-                return Err(fail(
+                bail!(fail(
                     i,
                     ResolveCause::InactiveConnection,
                     ErrorKind::Unauthorized,
@@ -706,7 +740,7 @@ pub fn resolve_labelled(
                     offered.sort_unstable();
                     let shown = offered.len().min(20);
                     let more = offered.len() - shown;
-                    return Err(fail(
+                    bail!(fail(
                         i,
                         ResolveCause::UnknownTool,
                         ErrorKind::NotFound,
@@ -721,14 +755,20 @@ pub fn resolve_labelled(
                     ));
                 }
             };
-            let spec = provider_spec(p, &c.action, info).map_err(|why| {
-                fail(
+            let spec = match provider_spec(p, &c.action, info) {
+                Ok((spec, relaxed)) => {
+                    out.warnings.extend(
+                        relaxed.into_iter().map(|n| format!("{lbl} ('{c}'), input schema: {n}")),
+                    );
+                    spec
+                }
+                Err(why) => bail!(fail(
                     i,
                     ResolveCause::InvalidSchema,
                     ErrorKind::InvalidArgument,
                     format!("{lbl} ('{c}'): {why}"),
-                )
-            })?;
+                )),
+            };
             out.tools.push(ResolvedTool {
                 name: spec.name.clone(),
                 spec,
@@ -749,13 +789,23 @@ pub fn resolve_labelled(
                 continue;
             }
             let spec = match provider_spec(p, &action, info) {
-                Ok(spec) => spec,
+                Ok((spec, relaxed)) => {
+                    out.warnings
+                        .extend(relaxed.into_iter().map(|n| format!("{who}, input schema: {n}")));
+                    spec
+                }
                 Err(why) => {
                     out.warnings.push(format!("{who} was left out: {why}"));
                     continue;
                 }
             };
-            claim(&mut holders, i, &name, who)?;
+            if let Err(e) = claim(&mut holders, i, &name, who) {
+                if !lenient {
+                    return Err(e);
+                }
+                out.warnings.push(format!("{}; it was left out", e.error.message()));
+                continue;
+            }
             out.tools.push(ResolvedTool { name, spec, call_ref: Some(concrete), index: i });
         }
     }
@@ -768,10 +818,10 @@ fn provider_spec(
     p: &ProviderRef,
     action: &str,
     info: ActionInfo,
-) -> std::result::Result<ToolSpec, String> {
+) -> std::result::Result<(ToolSpec, Vec<String>), String> {
     let c = &p.call_ref;
     let input_schema = info.input_schema.unwrap_or_else(|| json!({"type": "object"}));
-    ArgsSchema::compile(&input_schema)
+    let compiled = ArgsSchema::compile(&input_schema)
         .map_err(|why| format!("its input schema cannot be used: {why}"))?;
     let mut annotations = info.annotations.unwrap_or_default();
     if annotations.title.is_none() {
@@ -782,7 +832,8 @@ fn provider_spec(
     let description = info.description.filter(|d| !d.trim().is_empty()).unwrap_or_else(|| {
         format!("Runs the {} action {action} through connection {}.", c.integration, c.connection)
     });
-    Ok(ToolSpec { name: p.tool_name_for(action), description, input_schema, annotations })
+    let spec = ToolSpec { name: p.tool_name_for(action), description, input_schema, annotations };
+    Ok((spec, compiled.relaxed))
 }
 
 fn check_segment(field: &str, value: &str) -> Result<()> {

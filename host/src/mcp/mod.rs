@@ -255,6 +255,10 @@ pub fn http_service(
     http_service_with(config, extra_hosts, Arc::new(LocalSessionManager::default()))
 }
 
+/// How a failed instantiation (no instance slot left) reads in a setup error: the
+/// HTTP pool answers it as capacity (503), other setup failures as they are.
+pub(crate) const INSTANTIATION_FAILED: &str = "instantiating the component";
+
 /// [`http_service`] over a given session manager (shared with a [`http_pool::SessionPool`]).
 pub fn http_service_with(
     config: ServerConfig,
@@ -265,7 +269,15 @@ pub fn http_service_with(
     hosts.extend(extra_hosts);
     let http_config = StreamableHttpServerConfig::default().with_allowed_hosts(hosts);
     StreamableHttpService::new(
-        move || FilestoreServer::new(&config).map_err(std::io::Error::other),
+        move || {
+            FilestoreServer::new(&config).map_err(|e| {
+                // Said where the operator looks too: the client only sees a 500.
+                if !e.to_string().contains(INSTANTIATION_FAILED) {
+                    eprintln!("filestore serve: a new client's session could not be set up: {e}");
+                }
+                std::io::Error::other(e)
+            })
+        },
         manager,
         http_config,
     )

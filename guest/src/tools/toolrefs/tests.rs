@@ -319,3 +319,37 @@ fn malformed_refs() {
     }
     assert_eq!(parse_refs(&Value::Null).unwrap(), vec![]);
 }
+
+#[test]
+fn lenient_resolution_leaves_out_what_fails_after_start() {
+    // The upstream dropped `gone` and now offers `x`, which a built-in holds.
+    let changed = |_: &CallRef| Ok(ConnectionStatus::Active(vec![info("kept"), info("x")]));
+    let refs = parse_refs(&json!([
+        "tools.mcp.docs.*.default",
+        {"type": "mcp", "integration": "docs", "action": "gone", "connection": "default", "name": "g"},
+        {"type": "mcp", "integration": "docs", "action": "kept", "connection": "default", "name": "k"},
+    ]))
+    .unwrap();
+    let n = names(&[], &["docs__x"]);
+    let label = |i: usize| format!("tools[{i}]");
+    // At start: the first failure is the error.
+    let e = resolve_labelled_with(&refs, &label, &n, &changed, false).unwrap_err();
+    assert_eq!(e.cause, ResolveCause::DuplicateName);
+    // After start: each failing tool or ref is left out, the rest resolve.
+    let out = resolve_labelled_with(&refs, &label, &n, &changed, true).unwrap();
+    let got: Vec<&str> = out.tools.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(got, ["docs__kept", "k"]);
+    assert_eq!(out.warnings.len(), 2, "{:?}", out.warnings);
+    assert!(out.warnings[0].contains("'docs__x'") && out.warnings[0].ends_with("left out"));
+    assert!(
+        out.warnings[1].starts_with("tools[1] was left out when the agent was resolved again: ")
+            && out.warnings[1].contains("no action 'gone'"),
+        "{:?}",
+        out.warnings
+    );
+    // A connection that now fails is left out too, never the whole agent.
+    let failing = |_: &CallRef| Err(Error::new(ErrorKind::Backend, "connection refused"));
+    let out = resolve_labelled_with(&refs, &label, &n, &failing, true).unwrap();
+    assert!(out.tools.is_empty());
+    assert_eq!(out.warnings.len(), 3);
+}

@@ -26,22 +26,40 @@ pub struct Catalog {
 }
 
 impl Catalog {
-    /// The catalog of `tools` as `tools/list` returned them.
+    /// The catalog of `tools` as `tools/list` returned them. A tool whose name is
+    /// already a valid action keeps it whatever the order: a derived name never takes
+    /// a real one (`fs.stat` listed before `fs-stat` is the one left out).
     pub fn new(tools: Vec<Tool>) -> Catalog {
         let mut c = Catalog::default();
-        for tool in tools {
-            let action = action_name(&tool.name);
+        let derived: Vec<String> = tools.iter().map(|t| action_name(&t.name)).collect();
+        let mut kept: Vec<(usize, String, Tool)> = Vec::new();
+        let mut taken: HashMap<String, usize> = HashMap::new();
+        let mut order: Vec<usize> = (0..tools.len()).collect();
+        // Exact names first, then derived ones, each in the server's order.
+        order.sort_by_key(|&i| derived[i] != tools[i].name);
+        let mut slots: Vec<Option<Tool>> = tools.into_iter().map(Some).collect();
+        for i in order {
+            let Some(tool) = slots[i].take() else { continue };
+            let action = derived[i].clone();
             if action.is_empty() {
-                c.skipped.push(format!("tool '{}' has no usable name", tool.name));
+                c.skipped.push(format!("tool '{}' has no usable name", shown(&tool.name)));
                 continue;
             }
-            if let Some(&i) = c.by_action.get(&action) {
+            if let Some(&k) = taken.get(&action) {
+                let other = kept.iter().find(|(j, ..)| *j == k).map(|(.., t)| t.name.to_string());
                 c.skipped.push(format!(
-                    "tool '{}' would be action '{action}', which tool '{}' already is",
-                    tool.name, c.actions[i].1.name
+                    "tool '{}' would be action '{}', which tool '{}' already is",
+                    shown(&tool.name),
+                    shown(&action),
+                    shown(&other.unwrap_or_default())
                 ));
                 continue;
             }
+            taken.insert(action.clone(), i);
+            kept.push((i, action, tool));
+        }
+        kept.sort_by_key(|(i, ..)| *i);
+        for (_, action, tool) in kept {
             c.by_action.insert(action.clone(), c.actions.len());
             c.actions.push((action, tool));
         }
@@ -107,6 +125,15 @@ pub fn action_name(tool: &str) -> String {
     out
 }
 
+/// A name as shown in a warning: an upstream may send one of any length.
+fn shown(name: &str) -> String {
+    const MAX: usize = 80;
+    match name.char_indices().nth(MAX) {
+        Some((cut, _)) => format!("{}... ({} bytes)", &name[..cut], name.len()),
+        None => name.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -135,10 +162,26 @@ mod tests {
     fn clashing_and_unusable_names_are_skipped_with_a_reason() {
         let tool =
             |n: &str| Tool::new(n.to_string(), "d", std::sync::Arc::new(serde_json::Map::new()));
-        let c = Catalog::new(vec![tool("a.b"), tool("a-b"), tool("__"), tool("ok")]);
-        assert_eq!(c.len(), 2);
-        assert_eq!(c.tool("a-b").unwrap().name, "a.b");
-        assert!(c.skipped[0].contains("'a-b'") && c.skipped[1].contains("'__'"), "{:?}", c.skipped);
-        assert_eq!(c.provider_actions()[1].action, "ok");
+        // The exact name wins whatever the order; the derived one is left out.
+        for tools in [vec!["a.b", "a-b", "__", "ok"], vec!["a-b", "a.b", "__", "ok"]] {
+            let c = Catalog::new(tools.iter().map(|n| tool(n)).collect());
+            assert_eq!(c.len(), 2);
+            assert_eq!(c.tool("a-b").unwrap().name, "a-b");
+            assert!(
+                c.skipped.iter().any(|s| s.starts_with("tool 'a.b' would be action 'a-b'"))
+                    && c.skipped.iter().any(|s| s.contains("'__'")),
+                "{:?}",
+                c.skipped
+            );
+            let actions: Vec<String> = c.provider_actions().into_iter().map(|a| a.action).collect();
+            assert_eq!(actions, ["a-b", "ok"]);
+        }
+        let long = "x".repeat(5000);
+        let c = Catalog::new(vec![tool(&format!("{long}.")), tool(&format!("{long}-"))]);
+        assert!(
+            c.skipped[0].len() < 400 && c.skipped[0].contains("(5001 bytes)"),
+            "{:?}",
+            c.skipped
+        );
     }
 }

@@ -19,8 +19,8 @@
 //!   abandoned, which sends the upstream `notifications/cancelled`. A connection
 //!   that died (the process exited mid-call) is dropped and made anew on the next use;
 //!   the error names the server and ends with the last lines of its stderr.
-//! - **Results**: `structuredContent` when given (a `{"result": text}` wrapper of
-//!   the text content is unwrapped to the text), else the text of a text-only
+//! - **Results**: `structuredContent` when given (a one-member wrapper such as
+//!   `{"result": text}` of exactly the text content is unwrapped to the text), else the text of a text-only
 //!   result, else `{"content": [...]}` with the blocks as MCP sent them;
 //!   `isError: true` is a `backend` error carrying the tool's text.
 //!
@@ -95,6 +95,40 @@ struct Upstream {
     catalog: Arc<Mutex<Arc<Catalog>>>,
     stderr: Arc<Mutex<String>>,
     resolved: Resolved,
+    /// A stdio server's process group, stopped with the connection.
+    _group: GroupGuard,
+}
+
+/// The process group a stdio server is started in (its own, led by it), so that
+/// stopping it stops what it started too: `sh -c`, `npx` and `uvx` wrappers leave
+/// their real server as a grandchild, which killing the child alone would orphan.
+#[derive(Clone, Default)]
+struct ProcessGroup(Arc<Mutex<Option<u32>>>);
+
+impl ProcessGroup {
+    fn set(&self, leader: Option<u32>) {
+        *lock(&self.0) = leader;
+    }
+
+    /// Kills every process of the group (once).
+    fn kill(&self) {
+        let Some(id) = lock(&self.0).take() else { return };
+        #[cfg(target_os = "linux")]
+        if let Some(pid) = rustix::process::Pid::from_raw(id as i32) {
+            let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+        }
+        #[cfg(not(target_os = "linux"))]
+        let _ = id;
+    }
+}
+
+/// Stops a [`ProcessGroup`] when dropped: with its connection.
+struct GroupGuard(ProcessGroup);
+
+impl Drop for GroupGuard {
+    fn drop(&mut self) {
+        self.0.kill();
+    }
 }
 
 /// The client side of one connection: answers nothing, re-lists on `list_changed`.
@@ -104,6 +138,17 @@ struct Client {
     changes: Arc<tokio::sync::watch::Sender<u64>>,
     warnings: Arc<Mutex<Vec<String>>>,
     label: String,
+    relist: Arc<Mutex<Relist>>,
+}
+
+/// Re-listing after `list_changed`, coalesced: at most one `tools/list` in flight per
+/// connection, and one more after it if notifications came meanwhile. An upstream
+/// that sends thousands of notifications costs a few re-lists, not thousands (which
+/// would queue every call behind them).
+#[derive(Default)]
+struct Relist {
+    running: bool,
+    again: bool,
 }
 
 impl rmcp::ClientHandler for Client {
@@ -116,20 +161,46 @@ impl rmcp::ClientHandler for Client {
     }
 
     async fn on_tool_list_changed(&self, context: NotificationContext<RoleClient>) {
+        {
+            let mut r = lock(&self.relist);
+            if r.running {
+                r.again = true;
+                return;
+            }
+            r.running = true;
+        }
         // Re-listing is a request: made on its own task, so the connection's loop
         // (which delivers its answer) is not waiting on this handler.
         let me = self.clone();
         let peer = context.peer.clone();
         tokio::spawn(async move {
-            match peer.list_all_tools().await {
-                Ok(tools) => {
-                    let catalog = Catalog::new(tools);
-                    note_skipped(&me.warnings, &me.label, &catalog);
-                    *lock(&me.catalog) = Arc::new(catalog);
-                    me.changes.send_modify(|g| *g += 1);
+            loop {
+                lock(&me.relist).again = false;
+                match peer.list_all_tools().await {
+                    Ok(tools) => {
+                        let catalog = Catalog::new(tools);
+                        note_skipped(&me.warnings, &me.label, &catalog);
+                        let changed = {
+                            let mut current = lock(&me.catalog);
+                            // The bindings' types compare as their Debug text.
+                            let changed = format!("{:?}", current.provider_actions())
+                                != format!("{:?}", catalog.provider_actions());
+                            *current = Arc::new(catalog);
+                            changed
+                        };
+                        // Only a real change makes every session re-resolve.
+                        if changed {
+                            me.changes.send_modify(|g| *g += 1);
+                        }
+                    }
+                    Err(e) => lock(&me.warnings)
+                        .push(format!("{}: re-listing tools after list_changed: {e}", me.label)),
                 }
-                Err(e) => lock(&me.warnings)
-                    .push(format!("{}: re-listing tools after list_changed: {e}", me.label)),
+                let mut r = lock(&me.relist);
+                if !r.again {
+                    r.running = false;
+                    break;
+                }
             }
         });
     }
@@ -249,40 +320,54 @@ impl McpProvider {
             Err(why) => return Ok(Err(why)),
         };
         let label = format!("server '{}' (connection '{connection}')", server.name);
-        let up =
-            match tokio::time::timeout(resolved.timeout, self.connect(&label, resolved.clone()))
-                .await
-            {
-                Ok(Ok(up)) => up,
-                Ok(Err(Failure::Inactive(why))) => return Ok(Err(redact(&resolved.secrets, &why))),
-                Ok(Err(Failure::Error(e))) => {
-                    return Err(e.map_message(|m| redact(&resolved.secrets, &m)));
-                }
-                Err(_) => {
-                    return Err(ToolError::LimitExceeded(format!(
-                        "{label} did not connect, initialize and list its tools within {:?}",
-                        resolved.timeout
-                    )));
-                }
-            };
+        let group = ProcessGroup::default();
+        let group_stderr = Arc::new(Mutex::new(String::new()));
+        let connecting =
+            self.connect(&label, resolved.clone(), group.clone(), group_stderr.clone());
+        let connected = tokio::time::timeout(resolved.timeout, connecting).await;
+        if !matches!(connected, Ok(Ok(_))) {
+            group.kill();
+        }
+        let up = match connected {
+            Ok(Ok(up)) => up,
+            Ok(Err(Failure::Inactive(why))) => return Ok(Err(redact(&resolved.secrets, &why))),
+            Ok(Err(Failure::Error(e))) => {
+                return Err(e.map_message(|m| redact(&resolved.secrets, &m)));
+            }
+            Err(_) => {
+                return Err(ToolError::LimitExceeded(format!(
+                    "{label} did not connect, initialize and list its tools within {}{}",
+                    seconds(resolved.timeout),
+                    stderr_hint(&group_stderr)
+                )));
+            }
+        };
         let up = Arc::new(up);
         *slot = Some(up.clone());
         Ok(Ok(up))
     }
 
-    async fn connect(&self, label: &str, resolved: Resolved) -> Result<Upstream, Failure> {
+    async fn connect(
+        &self,
+        label: &str,
+        resolved: Resolved,
+        group: ProcessGroup,
+        stderr: Arc<Mutex<String>>,
+    ) -> Result<Upstream, Failure> {
         let catalog = Arc::new(Mutex::new(Arc::new(Catalog::default())));
-        let stderr = Arc::new(Mutex::new(String::new()));
         let client = Client {
             catalog: catalog.clone(),
             changes: self.changes.clone(),
             warnings: self.warnings.clone(),
             label: label.to_string(),
+            relist: Default::default(),
         };
         let service = match &resolved.endpoint {
             Endpoint::Stdio { program, args, env, cwd } => {
                 let mut cmd = tokio::process::Command::new(program);
                 cmd.args(args).env_clear().envs(env).current_dir(cwd);
+                #[cfg(unix)]
+                cmd.process_group(0);
                 let (process, err) = rmcp::transport::TokioChildProcess::builder(cmd)
                     .stderr(std::process::Stdio::piped())
                     .spawn()
@@ -293,6 +378,7 @@ impl McpProvider {
                             cwd.display()
                         )))
                     })?;
+                group.set(process.id());
                 if let Some(err) = err {
                     let tail = stderr.clone();
                     tokio::spawn(async move {
@@ -315,7 +401,8 @@ impl McpProvider {
                     // says why there.
                     std::thread::sleep(Duration::from_millis(50));
                     Failure::Error(ToolError::Backend(format!(
-                        "{label}: initialize failed: {e}{}",
+                        "{label}: initialize failed: {}{}",
+                        tidy(&e.to_string()),
                         stderr_note(&stderr)
                     )))
                 })?
@@ -345,8 +432,8 @@ impl McpProvider {
                 let transport =
                     rmcp::transport::StreamableHttpClientTransport::with_client(http, config);
                 client.serve(transport).await.map_err(|e| {
-                    let text = format!("{e}");
                     let dbg = format!("{e:?}");
+                    let text = tidy(&format!("{e}"));
                     if ["401", "403", "AuthRequired", "Unauthorized", "Forbidden"]
                         .iter()
                         .any(|s| text.contains(s) || dbg.contains(s))
@@ -364,14 +451,15 @@ impl McpProvider {
         };
         let tools = service.list_all_tools().await.map_err(|e| {
             Failure::Error(ToolError::Backend(format!(
-                "{label}: tools/list failed: {e}{}",
+                "{label}: tools/list failed: {}{}",
+                tidy(&e.to_string()),
                 stderr_note(&stderr)
             )))
         })?;
         let listed = Catalog::new(tools);
         note_skipped(&self.warnings, label, &listed);
         *lock(&catalog) = Arc::new(listed);
-        Ok(Upstream { service, catalog, stderr, resolved })
+        Ok(Upstream { service, catalog, stderr, resolved, _group: GroupGuard(group) })
     }
 
     async fn call_async(
@@ -403,8 +491,10 @@ impl McpProvider {
             // Dropping the request future told the server (notifications/cancelled).
             Err(_) => {
                 return Err(ToolError::LimitExceeded(format!(
-                    "{label} did not answer tool '{}' within {timeout:?}; the call was cancelled upstream",
-                    tool.name
+                    "{label} did not answer tool '{}' within {}; the call was cancelled upstream (a reply it could not parse counts as none){}",
+                    tool.name,
+                    seconds(timeout),
+                    stderr_hint(&up.stderr)
                 )));
             }
             Ok(Err(e)) => return Err(service_error(&label, &tool.name, e, &up, secrets)),
@@ -423,6 +513,67 @@ impl McpProvider {
 enum Failure {
     Inactive(String),
     Error(ToolError),
+}
+
+/// An error of the MCP client as a message: without the transport's Rust type
+/// (`Transport [rmcp::transport::worker::WorkerTransport<...>]`), and at most
+/// [`MAX_ERROR_TEXT`] characters (an HTTP error may carry a whole HTML page).
+fn tidy(text: &str) -> String {
+    let mut out = String::with_capacity(text.len().min(MAX_ERROR_TEXT));
+    let mut rest = text;
+    while let Some(at) = rest.find(" [rmcp::") {
+        out.push_str(&rest[..at]);
+        let mut depth = 0usize;
+        let mut end = rest.len();
+        for (k, ch) in rest[at + 1..].char_indices() {
+            match ch {
+                '[' => depth += 1,
+                ']' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = at + 1 + k + 1;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    let out = out.split_whitespace().collect::<Vec<_>>().join(" ");
+    match out.char_indices().nth(MAX_ERROR_TEXT) {
+        Some((cut, _)) => format!("{}... ({} characters in all)", &out[..cut], out.chars().count()),
+        None => out,
+    }
+}
+
+/// The longest upstream error text kept in a message.
+const MAX_ERROR_TEXT: usize = 400;
+
+/// A duration as people write it in a message (`3 s`, `1.5 s`, `250 ms`).
+fn seconds(d: Duration) -> String {
+    let ms = d.as_millis();
+    if ms < 1000 {
+        format!("{ms} ms")
+    } else if ms.is_multiple_of(1000) {
+        format!("{} s", ms / 1000)
+    } else {
+        format!("{:.1} s", d.as_secs_f64())
+    }
+}
+
+/// For a timeout: the last line of the server's stderr, where a server that could not
+/// understand or be understood usually says so.
+fn stderr_hint(stderr: &Mutex<String>) -> String {
+    let t = lock(stderr);
+    match t.trim().lines().last() {
+        Some(line) if !line.trim().is_empty() => {
+            let line: String = line.chars().take(300).collect();
+            format!("; its stderr ends with: {line}")
+        }
+        _ => String::new(),
+    }
 }
 
 fn stderr_note(stderr: &Mutex<String>) -> String {
@@ -457,9 +608,12 @@ fn service_error(
             )))
         }
         ServiceError::Timeout { timeout } => ToolError::LimitExceeded(format!(
-            "{label} did not answer tool '{tool}' within {timeout:?}"
+            "{label} did not answer tool '{tool}' within {}",
+            seconds(timeout)
         )),
-        other => ToolError::Backend(m(format!("{label}: tool '{tool}': {other}"))),
+        other => {
+            ToolError::Backend(m(format!("{label}: tool '{tool}': {}", tidy(&other.to_string()))))
+        }
     }
 }
 
@@ -484,8 +638,11 @@ fn result_value(label: &str, tool: &str, r: CallToolResult) -> Result<Value, Too
         // SDKs wrap a plain return value as `{"result": value}`, with the same value
         // as the text content: the text itself is the better result (readable and
         // greppable when stored).
-        if let (Some(t), Some(Value::String(inner))) = (&texts, v.get("result"))
-            && v.as_object().is_some_and(|o| o.len() == 1)
+        // Servers do the same under other names (the filesystem server's
+        // `{"content": text}`): any one-member object holding exactly the text.
+        if let (Some(t), Some(o)) = (&texts, v.as_object())
+            && o.len() == 1
+            && let Some(Value::String(inner)) = o.values().next()
             && t.join("\n") == *inner
         {
             return Ok(Value::String(inner.clone()));
@@ -539,5 +696,25 @@ impl Drop for McpProvider {
         // Stop stdio servers with the provider rather than leaving them to the
         // runtime's shutdown order.
         self.close();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_texts_are_tidied() {
+        let e = "Send message error Transport [rmcp::transport::worker::WorkerTransport<rmcp::X<reqwest::Client>>] error: Client error: HTTP status client error (404 Not Found)";
+        assert_eq!(
+            tidy(e),
+            "Send message error Transport error: Client error: HTTP status client error (404 Not Found)"
+        );
+        let page = format!("status 404: <html>\n{}</html>", "<p>x</p>\n".repeat(500));
+        let t = tidy(&page);
+        assert!(t.len() < 500 && t.ends_with("characters in all)") && !t.contains('\n'), "{t}");
+        assert_eq!(seconds(Duration::from_millis(3999)), "4.0 s");
+        assert_eq!(seconds(Duration::from_secs(30)), "30 s");
+        assert_eq!(seconds(Duration::from_millis(250)), "250 ms");
     }
 }
