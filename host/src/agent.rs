@@ -148,13 +148,16 @@ impl Agent {
     /// Loads the agent into `session` (whose tool host must be a registry this agent
     /// was installed in); configuration errors become [`AgentError::Config`].
     pub fn load_into(&self, session: &mut crate::Session) -> Result<AgentReport, AgentError> {
-        session.load_agent(&self.file, &self.text)?.map_err(AgentError::Config)
+        // Checked when read: the guest does not parse it a second time here.
+        let servers = Some(self.report.servers.len());
+        session.load_agent_with(&self.file, &self.text, false, servers)?.map_err(AgentError::Config)
     }
 
     /// [`Agent::load_into`] after start ([`crate::Session::reload_agent`]): what cannot
     /// be resolved now is a warning of the report, not an error.
     pub fn reload_into(&self, session: &mut crate::Session) -> Result<AgentReport, AgentError> {
-        session.reload_agent(&self.file, &self.text)?.map_err(AgentError::Config)
+        let servers = Some(self.report.servers.len());
+        session.load_agent_with(&self.file, &self.text, true, servers)?.map_err(AgentError::Config)
     }
 
     /// Warnings of the providers so far (upstream tools left out of catalogs).

@@ -723,7 +723,7 @@ impl Session {
         file: &str,
         text: &str,
     ) -> Result<std::result::Result<crate::agent::AgentReport, Vec<ConfigIssue>>> {
-        self.load_agent_with(file, text, false)
+        self.load_agent_with(file, text, false, None)
     }
 
     /// [`Session::load_agent`] with the rules of a load after start (an upstream
@@ -735,21 +735,28 @@ impl Session {
         file: &str,
         text: &str,
     ) -> Result<std::result::Result<crate::agent::AgentReport, Vec<ConfigIssue>>> {
-        self.load_agent_with(file, text, true)
+        self.load_agent_with(file, text, true, None)
     }
 
-    fn load_agent_with(
+    /// Loads the agent; `servers` is the number of servers it declares when the caller
+    /// already checked it ([`crate::agent::Agent`] has), else it is checked here first.
+    pub(crate) fn load_agent_with(
         &mut self,
         file: &str,
         text: &str,
         lenient: bool,
+        servers: Option<usize>,
     ) -> Result<std::result::Result<crate::agent::AgentReport, Vec<ConfigIssue>>> {
         // Resolution may connect to every server in turn, each within the tool
         // host's timeout: the guest deadline allows for all of them.
-        let servers = match self.check_agent(file, text)? {
-            Ok(r) => r.servers.len().max(1) as u32,
-            Err(e) => return Ok(Err(e)),
+        let servers = match servers {
+            Some(n) => n,
+            None => match self.check_agent(file, text)? {
+                Ok(r) => r.servers.len(),
+                Err(e) => return Ok(Err(e)),
+            },
         };
+        let servers = servers.max(1) as u32;
         let file = tw::ConfigFile { name: file.to_string(), text: text.to_string() };
         let extra = self.store.data().tools.timeout().unwrap_or_default() * servers;
         let saved = self.deadline;
