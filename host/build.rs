@@ -48,9 +48,13 @@ fn main() {
     // DWARF would make the component five times larger (13 MB instead of under 3 MB)
     // and its compilation slower; the name section stays, so traps keep function names.
     cmd.env("CARGO_PROFILE_RELEASE_DEBUG", "false").env("CARGO_PROFILE_RELEASE_STRIP", "debuginfo");
-    if let Ok(flags) = env::var("FILESTORE_GUEST_RUSTFLAGS") {
-        cmd.env("RUSTFLAGS", flags);
+    // The component imports no randomness: getrandom (through jsonschema's ahash)
+    // takes the guest's own deterministic source (guest/src/entropy.rs).
+    let mut flags = String::from("--cfg getrandom_backend=\"custom\"");
+    if let Ok(extra) = env::var("FILESTORE_GUEST_RUSTFLAGS") {
+        flags = format!("{flags} {extra}");
     }
+    cmd.env("RUSTFLAGS", flags);
     let status = cmd.status().expect("failed to run cargo for the guest");
     if !status.success() {
         panic!("building the filestore guest for {TARGET} failed (see the errors above)");

@@ -577,8 +577,12 @@ impl invoke::ToolExecutor for WitToolHost {
 impl crate::tools::toolrefs::ConnectionChecker for WitToolHost {
     fn check(&self, call_ref: &CallRef) -> DomResult<ConnectionStatus> {
         match th::check_connection(&call_ref.to_string()) {
-            Ok(th::ConnectionStatus::Active) => Ok(ConnectionStatus::Active(ActionInfo::default())),
-            Ok(th::ConnectionStatus::Inactive) => Ok(ConnectionStatus::Inactive { reason: None }),
+            Ok(th::ConnectionStatus::Active(actions)) => actions
+                .into_iter()
+                .map(|a| action_info(call_ref, a))
+                .collect::<DomResult<Vec<_>>>()
+                .map(ConnectionStatus::Active),
+            Ok(th::ConnectionStatus::Inactive(reason)) => Ok(ConnectionStatus::Inactive { reason }),
             Ok(th::ConnectionStatus::Missing) => Ok(ConnectionStatus::Missing),
             Err(e) => {
                 let d = from_wit_error(e, "");
@@ -586,6 +590,39 @@ impl crate::tools::toolrefs::ConnectionChecker for WitToolHost {
             }
         }
     }
+}
+
+/// One catalog entry from the host, checked: its action is a valid segment and its
+/// schema and hints are JSON objects (a host's mistake is a `backend` error naming it).
+fn action_info(call_ref: &CallRef, a: th::ProviderAction) -> DomResult<ActionInfo> {
+    let bad = |what: String| {
+        DomError::new(
+            ErrorKind::Backend,
+            format!("the host's catalog entry for {call_ref}: {what}"),
+        )
+    };
+    if !crate::tools::toolrefs::is_valid_segment(&a.action) {
+        return Err(bad(format!("action '{}' is not a valid call-ref segment", a.action)));
+    }
+    let object = |what: &str, text: &str| match serde_json::from_str::<Value>(text) {
+        Ok(v @ Value::Object(_)) => Ok(v),
+        _ => Err(bad(format!("{what} of action '{}' is not a JSON object", a.action))),
+    };
+    let input_schema = object("the input schema", &a.input_schema)?;
+    let annotations = match &a.annotations {
+        None => None,
+        Some(text) => Some(
+            serde_json::from_value(object("the annotations", text)?)
+                .map_err(|e| bad(format!("the annotations of action '{}': {e}", a.action)))?,
+        ),
+    };
+    Ok(ActionInfo {
+        action: a.action,
+        title: a.title,
+        description: Some(a.description),
+        input_schema: Some(input_schema),
+        annotations,
+    })
 }
 
 fn wit_variables(vars: Vec<wt::ConfigVariable>) -> crate::tools::config::variables::Variables {
@@ -660,6 +697,45 @@ fn wit_report(config: &crate::tools::config::Config, report: &CheckReport) -> wt
     }
 }
 
+fn wit_agent_report(r: &invoke::AgentReport) -> wt::AgentReport {
+    wt::AgentReport {
+        name: r.config.name.clone(),
+        description: r.config.description.clone(),
+        servers: r
+            .servers()
+            .iter()
+            .map(|s| wt::AgentServer {
+                name: s.name.clone(),
+                transport: s.transport.as_str().to_string(),
+                fields: Value::Object(s.fields.clone()).to_string(),
+                line: s.location.line as u32,
+                column: s.location.column as u32,
+            })
+            .collect(),
+        entries: r
+            .config
+            .entries
+            .iter()
+            .map(|e| wt::AgentEntry {
+                section: e.section.as_str().to_string(),
+                index: e.index as u32,
+                text: e.text.clone(),
+                call_ref: match &e.tool_ref {
+                    crate::tools::toolrefs::ToolRef::Provider(p) => Some(p.call_ref.to_string()),
+                    crate::tools::toolrefs::ToolRef::Named(_) => None,
+                },
+                optional: e.optional(),
+                line: e.location.line as u32,
+                column: e.location.column as u32,
+            })
+            .collect(),
+        offered: r.offered.clone(),
+        available: r.available.clone(),
+        warnings: r.warnings.clone(),
+        rendered: r.rendered(),
+    }
+}
+
 fn wit_outcome(o: InvokeOutcome) -> wt::InvokeOutcome {
     wt::InvokeOutcome {
         status: match o.status {
@@ -723,6 +799,22 @@ impl wt::Guest for Component {
         let specs = invoke::list_tools(&s.get::<SessionResource>().0, toolset.as_deref())
             .map_err(to_wit_error)?;
         Ok(Value::Array(specs).to_string())
+    }
+
+    fn check_agent(file: wt::ConfigFile) -> Result<wt::AgentReport, Vec<wt::ConfigError>> {
+        let report = invoke::check_agent(&file.name, &file.text).map_err(wit_config_errors)?;
+        Ok(wit_agent_report(&report))
+    }
+
+    fn load_agent(
+        s: wt::SessionBorrow<'_>,
+        file: wt::ConfigFile,
+        lenient: bool,
+    ) -> Result<wt::AgentReport, Vec<wt::ConfigError>> {
+        let session = &s.get::<SessionResource>().0;
+        let report = invoke::load_agent(session, &file.name, &file.text, &WitToolHost, lenient)
+            .map_err(wit_config_errors)?;
+        Ok(wit_agent_report(&report))
     }
 
     fn resolve_refs(s: wt::SessionBorrow<'_>, refs: String) -> Result<String, Error> {

@@ -29,10 +29,15 @@ pub mod skills;
 pub mod tools;
 pub mod vfs;
 
-// Generated canonical-ABI glue is necessarily `unsafe`; no hand-written unsafe
-// code exists anywhere else in the crate.
+// Generated canonical-ABI glue is necessarily `unsafe`; the only hand-written unsafe
+// code is getrandom's backend hook (entropy.rs).
 #[cfg(target_arch = "wasm32")]
 #[allow(unsafe_code, missing_docs)]
 mod bindings;
+
+// getrandom's custom backend (an `extern` symbol, so `unsafe` by definition).
+#[cfg(target_arch = "wasm32")]
+#[allow(unsafe_code)]
+mod entropy;
 
 pub use error::{Error, ErrorKind, Result};

@@ -32,6 +32,7 @@
 //! Directory volumes confine every path beneath their root by resolution, not by
 //! string comparison (see [`volumes::dir`]).
 
+pub mod agent;
 #[allow(missing_docs)]
 mod bindings;
 pub mod engine;
@@ -39,6 +40,7 @@ pub mod error;
 mod glue;
 pub mod handlers;
 pub mod mcp;
+pub mod providers;
 pub mod session;
 mod state;
 pub mod tools;

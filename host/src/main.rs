@@ -41,6 +41,11 @@ enum Command {
         /// parameters. The component never sees the token.
         #[arg(long = "token", value_name = "NAME=TOKEN")]
         tokens: Vec<String>,
+        /// Agent configuration (README, "Agent configuration"): its tool refs are
+        /// resolved first (upstream MCP servers connected, their tools listed), and
+        /// exactly its tools are callable.
+        #[arg(long = "agent", value_name = "FILE")]
+        agent: Option<std::path::PathBuf>,
         #[command(flatten)]
         quotas: QuotaArgs,
         #[command(flatten)]
@@ -107,6 +112,12 @@ struct ServeArgs {
     /// The toolset exposed at start (from --config).
     #[arg(long, value_name = "NAME")]
     toolset: Option<String>,
+    /// Agent configuration (README, "Agent configuration"): the tools this server
+    /// offers, including other MCP servers' tools by ref. Its refs are resolved at
+    /// start (each upstream server connected, initialized and listed); a failing one
+    /// stops the start, naming the ref and the reason, unless marked optional.
+    #[arg(long, value_name = "FILE")]
+    agent: Option<std::path::PathBuf>,
     /// A directory of skills, mounted at /skills.
     #[arg(long, value_name = "DIR")]
     skills: Option<std::path::PathBuf>,
@@ -279,10 +290,10 @@ impl QuotaArgs {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Call { tool, args, mut mounts, text, configs, tokens, quotas, objects } => {
+        Command::Call { tool, args, mut mounts, text, configs, tokens, agent, quotas, objects } => {
             quotas.apply();
             objects.apply(&mut mounts);
-            call(&tool, &args, &mounts, text, &configs, &tokens)
+            call(&tool, &args, &mounts, text, &configs, &tokens, agent.as_deref())
         }
         Command::Check { files, strict } => tools_cli::check(&files, strict),
         Command::Component { output, wit } => write_component(&output, wit.as_deref()),
@@ -339,6 +350,16 @@ fn write_component(output: &std::path::Path, wit: Option<&std::path::Path>) -> E
     ExitCode::SUCCESS
 }
 
+/// Prints why an agent configuration cannot be used: each located error on its own
+/// line, like `filestore check`.
+fn agent_failure(e: filestore::agent::AgentError) -> ExitCode {
+    match e {
+        filestore::agent::AgentError::Config(issues) => tools_cli::print_issues(&issues),
+        filestore::agent::AgentError::Read(m) => fail("invalid-argument", m),
+        filestore::agent::AgentError::Setup(e) => fail(e.kind_name(), e),
+    }
+}
+
 fn fail(kind: &str, message: impl std::fmt::Display) -> ExitCode {
     eprintln!("error[{kind}]: {message}");
     ExitCode::FAILURE
@@ -351,6 +372,7 @@ fn call(
     text: bool,
     configs: &[std::path::PathBuf],
     tokens: &[String],
+    agent: Option<&std::path::Path>,
 ) -> ExitCode {
     if !tokens.is_empty() && configs.is_empty() {
         return fail(
@@ -376,10 +398,17 @@ fn call(
     if !specs.iter().any(|m| m.point == filestore_guest::invoke::results::RESULTS_MOUNT) {
         specs.push(filestore::tools::results_mount());
     }
-    let options = filestore::SessionOptions {
-        tools: std::sync::Arc::new(filestore::tools::ToolRegistry::with_builtin_handlers()),
-        ..Default::default()
+    let mut registry = filestore::tools::ToolRegistry::with_builtin_handlers();
+    let agent = match agent.map(|path| filestore::agent::Agent::read(&engine, path)) {
+        None => None,
+        Some(Ok(a)) => {
+            a.install(&mut registry);
+            Some(a)
+        }
+        Some(Err(e)) => return agent_failure(e),
     };
+    let options =
+        filestore::SessionOptions { tools: std::sync::Arc::new(registry), ..Default::default() };
     let mut session = match engine.session_with(specs, options) {
         Ok(s) => s,
         Err(e) => return fail(e.kind_name(), e),
@@ -422,6 +451,16 @@ fn call(
                 }
             }
             claims = serde_json::Value::Object(verified);
+        }
+    }
+    if let Some(agent) = &agent {
+        match agent.load_into(&mut session) {
+            Ok(report) => {
+                for w in report.warnings.iter().chain(&agent.provider_warnings()) {
+                    eprintln!("warning: {w}");
+                }
+            }
+            Err(e) => return agent_failure(e),
         }
     }
     match session.call_with_claims(tool, &args, &claims) {
@@ -507,7 +546,7 @@ fn serve(mut args: ServeArgs) -> ExitCode {
     // Configured tools store (and offload) their results in /tool_calls: without it a
     // large result would reach the model whole.
     if single_workspace
-        && args.config.is_some()
+        && (args.config.is_some() || args.agent.is_some())
         && !mounts.iter().any(|m| m.point == filestore::mcp::DEFAULT_TOOL_CALLS)
     {
         mounts.push(MountArg {
@@ -561,6 +600,12 @@ fn serve(mut args: ServeArgs) -> ExitCode {
         return fail(
             "invalid-argument",
             "--toolset selects a toolset of --config; give --config too",
+        );
+    }
+    if args.toolset.is_some() && args.agent.is_some() {
+        return fail(
+            "invalid-argument",
+            "--toolset and --agent both choose the tools offered: an agent configuration lists its tools itself (configured ones by name)",
         );
     }
     let engine = match Engine::new() {
@@ -647,25 +692,102 @@ fn serve(mut args: ServeArgs) -> ExitCode {
     config.startup_warnings.extend(startup_warnings);
     config.startup_warnings.extend(cache_warning);
     config.no_workspace_reason = no_workspace_reason;
-    config.options.tools =
-        std::sync::Arc::new(filestore::tools::ToolRegistry::with_builtin_handlers());
-    if let Some(files) = config_files {
-        let toolset = args.toolset.clone();
-        config.setup = Some(std::sync::Arc::new(move |session: &mut filestore::Session| {
-            match session.load_config(&files)? {
-                Ok(_) => {}
-                Err(issues) => {
-                    let all: Vec<String> = issues.iter().map(|i| i.to_string()).collect();
-                    return Err(filestore::Error::Setup(format!("--config: {}", all.join("; "))));
+    let mut registry = filestore::tools::ToolRegistry::with_builtin_handlers();
+    let agent =
+        match args.agent.as_deref().map(|p| filestore::agent::Agent::read(&config.engine, p)) {
+            None => None,
+            Some(Ok(a)) => {
+                a.install(&mut registry);
+                Some(std::sync::Arc::new(a))
+            }
+            Some(Err(e)) => return agent_failure(e),
+        };
+    config.options.tools = std::sync::Arc::new(registry);
+    // What resolution left out (optional refs, unusable upstream tools), as of the
+    // latest load: said at start.
+    let resolution_warnings = std::sync::Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+    // The first load (the first session, before any client) applies the start rules:
+    // a ref that cannot be used stops the start. Every later one (a refreshed
+    // upstream catalog, a later client's session) is lenient: what cannot be resolved
+    // then is left out and said on stderr, so one upstream's change never leaves
+    // clients without tools (or new clients without a session).
+    let started = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let load_agent = agent.clone().map(|agent| {
+        let warnings = resolution_warnings.clone();
+        let started = started.clone();
+        move |session: &mut filestore::Session| -> filestore::Result<()> {
+            let after_start = started.load(std::sync::atomic::Ordering::Acquire);
+            let loaded =
+                if after_start { agent.reload_into(session) } else { agent.load_into(session) };
+            let report = loaded.map_err(|e| match e {
+                filestore::agent::AgentError::Setup(e) => e,
+                other => filestore::Error::Setup(format!("--agent: {other}")),
+            })?;
+            let mut seen = warnings.lock().unwrap_or_else(|p| p.into_inner());
+            if after_start {
+                for w in report.warnings.iter().filter(|w| !seen.contains(w)) {
+                    eprintln!("filestore serve: {w}");
                 }
             }
-            session.select_toolset(toolset.as_deref())
+            *seen = report.warnings;
+            Ok(())
+        }
+    });
+    if config_files.is_some() || load_agent.is_some() {
+        let toolset = args.toolset.clone();
+        let load_agent = load_agent.clone();
+        config.setup = Some(std::sync::Arc::new(move |session: &mut filestore::Session| {
+            if let Some(files) = &config_files {
+                match session.load_config(files)? {
+                    Ok(_) => {}
+                    Err(issues) => {
+                        let all: Vec<String> = issues.iter().map(|i| i.to_string()).collect();
+                        return Err(filestore::Error::Setup(format!(
+                            "--config: {}",
+                            all.join("; ")
+                        )));
+                    }
+                }
+                session.select_toolset(toolset.as_deref())?;
+            }
+            match &load_agent {
+                Some(load) => load(session),
+                None => Ok(()),
+            }
         }));
     }
+    if let (Some(agent), Some(load)) = (&agent, load_agent) {
+        // An upstream tool list changed: each session re-resolves the agent before
+        // it next lists or calls, and its client is told to re-list.
+        if let Some(changes) = agent.changes() {
+            config.catalog_refresh = Some(filestore::mcp::CatalogRefresh {
+                changes,
+                reapply: std::sync::Arc::new(load),
+            });
+        }
+    }
+    // The first session resolves the agent: a ref that cannot be used stops the
+    // start here, located, before any client connects.
     let tools = match filestore::mcp::FilestoreServer::new(&config) {
-        Ok(s) => s.tool_count(),
+        Ok(s) => {
+            started.store(true, std::sync::atomic::Ordering::Release);
+            s.tool_count()
+        }
+        Err(filestore::Error::Setup(m)) if agent.is_some() && m.starts_with("--agent: ") => {
+            for line in m.trim_start_matches("--agent: ").lines() {
+                eprintln!("error[config]: {line}");
+            }
+            return ExitCode::FAILURE;
+        }
         Err(e) => return fail(e.kind_name(), e),
     };
+    if let Some(agent) = &agent {
+        let resolved = resolution_warnings.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        for w in resolved.into_iter().chain(agent.provider_warnings()) {
+            eprintln!("filestore serve: {w}");
+            config.startup_warnings.push(w);
+        }
+    }
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(r) => r,
         Err(e) => return fail("setup", format!("starting the async runtime: {e}")),

@@ -19,7 +19,9 @@ use crate::bindings::exports::filestore::component::filestore as fs;
 use crate::bindings::exports::filestore::component::tools as tw;
 use crate::engine::{DEFAULT_CALL_DEADLINE, EPOCH_TICK, Engine};
 use crate::error::{Error, Result, SandboxLimit};
-use crate::glue::tools::{from_wit_config_error, from_wit_outcome, from_wit_report};
+use crate::glue::tools::{
+    from_wit_agent_report, from_wit_config_error, from_wit_outcome, from_wit_report,
+};
 use crate::glue::types::{from_wit_entry, from_wit_error};
 use crate::glue::volume::VolumeHandle;
 use crate::state::HostState;
@@ -127,6 +129,9 @@ pub struct Session {
     poisoned: Option<String>,
     /// Linear-memory cap in bytes (named in limit errors).
     memory_cap: usize,
+    /// An agent configuration is loaded: built-in tools go through `invoke`, which
+    /// refuses the ones the agent does not list.
+    agent_loaded: bool,
 }
 
 /// Mount combinations that would break a promise, refused when a session is created:
@@ -246,6 +251,7 @@ impl Engine {
             fuel: options.fuel,
             poisoned: None,
             memory_cap: mem,
+            agent_loaded: false,
         })
     }
 }
@@ -356,8 +362,16 @@ impl Session {
         args: &Value,
         claims: &Value,
     ) -> Result<CallOutput> {
-        if !filestore_guest::ops::builtin::is_builtin(tool) {
+        let builtin = filestore_guest::ops::builtin::is_builtin(tool);
+        if !builtin {
             return self.call_tool(tool, args, claims);
+        }
+        if self.agent_loaded {
+            // Through `invoke`, which refuses what the agent does not list; the
+            // answer is the built-in's own result, as on the direct path.
+            let mut out = self.call_tool(tool, args, claims)?;
+            out.json = out.json.get_mut("data").map(serde_json::Value::take).unwrap_or_default();
+            return Ok(out);
         }
         let args = args.to_string();
         let out = self.guarded(|store, b, h| {
@@ -679,6 +693,82 @@ impl Session {
         })?;
         serde_json::from_str(&text)
             .map_err(|e| Error::Setup(format!("guest returned invalid JSON: {e}")))
+    }
+
+    /// Parses and checks an agent configuration (README, "Agent configuration")
+    /// inside the sandbox without changing the session or connecting anything. The
+    /// outer error is a sandbox failure; the inner one every configuration error,
+    /// located.
+    pub fn check_agent(
+        &mut self,
+        file: &str,
+        text: &str,
+    ) -> Result<std::result::Result<crate::agent::AgentReport, Vec<ConfigIssue>>> {
+        let file = tw::ConfigFile { name: file.to_string(), text: text.to_string() };
+        let r = self.guarded(|store, b, _| {
+            b.filestore_component_tools().call_check_agent(store, &file).map(Ok)
+        })?;
+        Ok(r.map(from_wit_agent_report)
+            .map_err(|errs| errs.into_iter().map(from_wit_config_error).collect()))
+    }
+
+    /// Loads an agent configuration into the session: its refs are resolved through
+    /// the tool host's providers (each connection checked, each upstream catalog
+    /// read), names checked for clashes, and from then on the session offers exactly
+    /// the agent's tools. Any error (located at the entry) leaves the session as it
+    /// was. Calling it again re-resolves with the same rules; see
+    /// [`Session::reload_agent`] for loads after start.
+    pub fn load_agent(
+        &mut self,
+        file: &str,
+        text: &str,
+    ) -> Result<std::result::Result<crate::agent::AgentReport, Vec<ConfigIssue>>> {
+        self.load_agent_with(file, text, false, None)
+    }
+
+    /// [`Session::load_agent`] with the rules of a load after start (an upstream
+    /// catalog changed, a later client's session): a provider entry or upstream tool
+    /// that cannot be resolved now is left out with a warning in the report instead of
+    /// failing the load, so one upstream's change never takes every tool away.
+    pub fn reload_agent(
+        &mut self,
+        file: &str,
+        text: &str,
+    ) -> Result<std::result::Result<crate::agent::AgentReport, Vec<ConfigIssue>>> {
+        self.load_agent_with(file, text, true, None)
+    }
+
+    /// Loads the agent; `servers` is the number of servers it declares when the caller
+    /// already checked it ([`crate::agent::Agent`] has), else it is checked here first.
+    pub(crate) fn load_agent_with(
+        &mut self,
+        file: &str,
+        text: &str,
+        lenient: bool,
+        servers: Option<usize>,
+    ) -> Result<std::result::Result<crate::agent::AgentReport, Vec<ConfigIssue>>> {
+        // Resolution may connect to every server in turn, each within the tool
+        // host's timeout: the guest deadline allows for all of them.
+        let servers = match servers {
+            Some(n) => n,
+            None => match self.check_agent(file, text)? {
+                Ok(r) => r.servers.len(),
+                Err(e) => return Ok(Err(e)),
+            },
+        };
+        let servers = servers.max(1) as u32;
+        let file = tw::ConfigFile { name: file.to_string(), text: text.to_string() };
+        let extra = self.store.data().tools.timeout().unwrap_or_default() * servers;
+        let saved = self.deadline;
+        self.deadline = saved + extra;
+        let r = self.guarded(|store, b, h| {
+            b.filestore_component_tools().call_load_agent(store, h, &file, lenient).map(Ok)
+        });
+        self.deadline = saved;
+        let r = r?;
+        self.agent_loaded |= r.is_ok();
+        Ok(r.map(from_wit_agent_report)
+            .map_err(|errs| errs.into_iter().map(from_wit_config_error).collect()))
     }
 
     /// Sets the offloading threshold (estimated tokens; default 20,000).

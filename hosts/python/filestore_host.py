@@ -35,7 +35,7 @@ ERROR_KINDS = (
     "unsupported", "limit-exceeded", "unauthorized", "backend",
 )
 #: The WIT package version this host implements.
-PACKAGE = "filestore:component@0.5.0"
+PACKAGE = "filestore:component@0.6.0"
 #: Most bytes one volume ``read`` hands the component (as the Rust host).
 MAX_READ_CALL_BYTES = 16 * 1024 * 1024
 #: Default wall-clock deadline of one call, seconds.
@@ -106,6 +106,30 @@ def _get(r: Record, name: str) -> Any:
 
 def _err(kind: str, message: str) -> Variant:
     return Variant(kind, message)
+
+
+def _connection_status(status: Any) -> Optional[Variant]:
+    """A ``connections`` answer as the WIT ``connection-status`` variant (``None`` if
+    malformed): ``"active"`` (no catalog), ``{"active": [{action, title?, description,
+    inputSchema, annotations?}]}``, ``"inactive"``, ``{"inactive": reason}``, ``"missing"``."""
+    if status == "active":
+        return Variant("active", [])
+    if status == "inactive":
+        return Variant("inactive", None)
+    if status == "missing":
+        return Variant("missing")
+    if isinstance(status, dict) and isinstance(status.get("active"), list):
+        def text(v: Any) -> str:
+            return v if isinstance(v, str) else json.dumps(v if v is not None else {})
+        return Variant("active", [
+            _rec(action=str(a["action"]), title=a.get("title"), description=str(a.get("description", "")),
+                 input_schema=text(a.get("inputSchema")),
+                 annotations=None if a.get("annotations") is None else text(a["annotations"]))
+            for a in status["active"]])
+    if isinstance(status, dict) and "inactive" in status:
+        reason = status["inactive"]
+        return Variant("inactive", None if reason is None else str(reason))
+    return None
 
 
 # ---- volumes ---------------------------------------------------------------------
@@ -707,13 +731,14 @@ class Session:
         return run
 
     def _check_connection(self, store, call_ref):
+        # The result's ok and err are both variants, so both are tagged explicitly.
         try:
-            status = self.tools.connections(call_ref)
+            status = _connection_status(self.tools.connections(call_ref))
         except Exception as e:  # noqa: BLE001
-            return _err("backend", f"connection check for '{call_ref}' failed: {e}")
-        if status in ("active", "inactive", "missing"):
-            return status
-        return _err("backend", f"connection check for '{call_ref}' answered {_describe(status)}")
+            return Variant("err", _err("backend", f"connection check for '{call_ref}' failed: {e}"))
+        if status is None:
+            return Variant("err", _err("backend", f"connection check for '{call_ref}' answered an unknown status (want 'active', 'inactive', 'missing', {{'active': [...]}} or {{'inactive': reason}})"))
+        return Variant("ok", status)
 
     # -- calls --
 

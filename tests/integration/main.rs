@@ -12,6 +12,11 @@
 //! - `concurrency`: 10,000 live sessions and 100 concurrent callers on one engine.
 //! - `tools`: configured tools end to end (sqlite, http on loopback, results volume,
 //!   offloading, timeouts, approval) and `check`/`migrate`/`call --config`.
+//! - `agent`: agent configurations through the host library with real upstream MCP
+//!   servers (the Python SDK server of tests/mcp_python/upstream_server.py):
+//!   `check-connection` answered from live connections, approval and skill activation
+//!   of upstream tools, located errors (tests/mcp_python/test_agent.py drives
+//!   `serve --agent` with a real client).
 //! - `cli`: the `filestore` binary (`call`), grep equivalence with ripgrep's engine, a
 //!   closed stdout.
 //! - `mcp`: `filestore serve` driven by the Python `mcp` SDK (stdio, HTTP) and an
@@ -39,6 +44,7 @@
 //!   deepagents backend) by its pytest suite against this binary, with deepagents
 //!   agents on a fake model; deepagents' own backend tests when `DEEPAGENTS_TESTS` is set.
 
+mod agent;
 mod cli;
 mod common;
 mod concurrency;

@@ -35,8 +35,14 @@ fn repo_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).parent().expect("repo root").to_path_buf()
 }
 
-/// The venv's python, creating the venv with the `mcp` SDK when it is missing.
-fn python() -> PathBuf {
+/// The venv's python, creating the venv with the `mcp` SDK when it is missing (once
+/// per test process: tests in parallel share it).
+pub(crate) fn python() -> PathBuf {
+    static PY: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    PY.get_or_init(make_python).clone()
+}
+
+fn make_python() -> PathBuf {
     let venv = std::env::var_os("FILESTORE_PY_VENV").map(PathBuf::from).unwrap_or_else(|| {
         PathBuf::from(std::env::var_os("HOME").expect("HOME")).join(".cache/filestore/venv")
     });

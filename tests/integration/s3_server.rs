@@ -12,7 +12,7 @@
 
 use std::io::Read;
 use std::net::{TcpListener, TcpStream};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
@@ -73,10 +73,6 @@ fn install() -> PathBuf {
     weed
 }
 
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
-}
-
 /// A running S3 server; stopped (killed) on drop, or when the test process exits.
 pub struct S3Server {
     /// The `sh` watchdog: it runs `weed` and kills it once its stdin (held here)
@@ -98,6 +94,23 @@ const WATCHDOG: &str =
 impl S3Server {
     /// Starts a server with an empty [`BUCKET`] and waits until it answers S3.
     pub fn start() -> S3Server {
+        // A port picked free can be taken by another process before `weed` binds it
+        // (parallel tests, other servers on the machine): that start is retried with
+        // new ports; any other failure is reported at once.
+        let mut attempt = 1;
+        loop {
+            match S3Server::start_once() {
+                Ok(server) => return server,
+                Err(why) if attempt < 3 && why.contains("address already in use") => {
+                    eprintln!("the S3 server lost a port to another process; retrying: {why}");
+                    attempt += 1;
+                }
+                Err(why) => panic!("the S3 server did not start: {why}"),
+            }
+        }
+    }
+
+    fn start_once() -> Result<S3Server, String> {
         let weed = weed();
         let dir = tempfile::Builder::new().prefix("filestore-s3-").tempdir().unwrap();
         let log = dir.path().join("weed.log");
@@ -105,7 +118,11 @@ impl S3Server {
         std::fs::create_dir_all(&data).unwrap();
         // Every listener of `weed mini` on its own free port, so servers of parallel
         // tests (and other processes) never collide.
-        let ports: Vec<u16> = (0..14).map(|_| free_port()).collect();
+        // Held until all are picked, so the 14 are distinct.
+        let held: Vec<TcpListener> =
+            (0..14).map(|_| TcpListener::bind("127.0.0.1:0").unwrap()).collect();
+        let ports: Vec<u16> = held.iter().map(|l| l.local_addr().unwrap().port()).collect();
+        drop(held);
         let flags = [
             "-master.port",
             "-master.port.grpc",
@@ -151,16 +168,23 @@ impl S3Server {
             log,
             _dir: dir,
         };
-        server.wait_ready();
-        server
+        server.wait_ready()?;
+        Ok(server)
     }
 
-    fn wait_ready(&mut self) {
+    fn wait_ready(&mut self) -> Result<(), String> {
         // Not a timing assertion: a bound so a broken install fails instead of hanging.
         let give_up = Instant::now() + Duration::from_secs(120);
         loop {
             if let Some(status) = self.child.as_mut().unwrap().try_wait().unwrap() {
-                panic!("the S3 server exited ({status}) before answering: {}", self.log_tail());
+                return Err(format!("it exited ({status}) before answering: {}", self.log_tail()));
+            }
+            // A listener that lost its port ends `weed` (the watchdog stays): say so now.
+            let lost = |f: &Path| {
+                std::fs::read_to_string(f).is_ok_and(|t| t.contains("address already in use"))
+            };
+            if lost(&self.log) || lost(&self.log.with_file_name("weed.err")) {
+                return Err(format!("address already in use: {}", self.log_tail()));
             }
             // Ready once the bucket answers (an unsigned request is refused: that is
             // an answer from the S3 gateway).
@@ -178,11 +202,13 @@ impl S3Server {
                     // The bucket is created just after the gateway starts listening.
                     if let Ok(v) = self.try_volume("ready-check") {
                         drop(v);
-                        return;
+                        return Ok(());
                     }
                 }
             }
-            assert!(Instant::now() < give_up, "the S3 server did not start: {}", self.log_tail());
+            if Instant::now() >= give_up {
+                return Err(self.log_tail());
+            }
             std::thread::sleep(Duration::from_millis(100));
         }
     }

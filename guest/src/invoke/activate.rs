@@ -31,13 +31,36 @@ pub fn activate_skill(
         .as_ref()
         .map(|c| c.tools().iter().map(|t| t.name.clone()).collect())
         .unwrap_or_default();
+    // With an agent loaded: its offered tools are static, its `available` provider
+    // tools are known (a skill offers them), and so are the built-ins it leaves out.
+    let agent_offered: Vec<String> = st
+        .agent
+        .as_ref()
+        .map(|a| a.offered().map(|(n, _)| n.clone()).collect())
+        .unwrap_or_default();
+    let agent_available: Vec<String> = st
+        .agent
+        .as_ref()
+        .map(|a| {
+            a.provider_names()
+                .filter(|n| !agent_offered.iter().any(|o| o == n))
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default();
+    let has_agent = st.agent.is_some();
     let known = |t: &str| {
         builtin::is_builtin(t)
             || configured.iter().any(|c| c == t)
             || dynamic.iter().any(|d| d == t)
+            || agent_offered.iter().any(|d| d == t)
+            || agent_available.iter().any(|d| d == t)
     };
     let is_static = |t: &str| {
-        builtin::is_builtin(t) || exposed.iter().any(|e| e == t) || dynamic.iter().any(|d| d == t)
+        (builtin::is_builtin(t) && !has_agent)
+            || exposed.iter().any(|e| e == t)
+            || dynamic.iter().any(|d| d == t)
+            || agent_offered.iter().any(|d| d == t)
     };
     // The skill as a tool: bound to the configuration now (it may have changed since
     // the skills were loaded), and never shadowing a tool the session already has.

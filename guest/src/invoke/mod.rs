@@ -54,6 +54,7 @@
 //! ```
 
 pub mod activate;
+pub mod agent;
 pub mod results;
 pub mod state;
 #[cfg(test)]
@@ -66,13 +67,13 @@ use crate::ops::ToolOutput;
 use crate::ops::builtin;
 use crate::tools::config::ToolConfig;
 use crate::tools::params::{self, VerifiedClaims};
-use crate::tools::toolrefs::CallRef;
 use crate::vfs::mounts::MountTable;
 
 pub use activate::activate_skill;
+pub use agent::{AgentReport, AgentState, check_agent, load_agent};
 pub use state::{
-    DynamicTool, PromptSpec, ToolState, ToolStateCell, activate, get_prompt, list_prompts,
-    list_tools, load_config, resolve, select_toolset, tools_version,
+    DynamicTool, PromptSpec, ProviderTool, ToolState, ToolStateCell, activate, get_prompt,
+    list_prompts, list_tools, load_config, resolve, select_toolset, tools_version,
 };
 
 /// What invocation needs from the session that owns it: its mounts (results are
@@ -206,26 +207,35 @@ impl InvokeOutcome {
 enum Found {
     Builtin,
     Configured(Box<ToolConfig>),
-    Provider(CallRef),
+    Provider(Box<ProviderTool>),
     /// A skill called through its descriptor, and the configured tool that runs it.
     Skill(Box<crate::skills::descriptor::SkillTool>, Box<ToolConfig>),
 }
 
 fn find(session: &dyn Sandbox, name: &str) -> Result<Found> {
-    if builtin::is_builtin(name) {
-        return Ok(Found::Builtin);
-    }
     let st = session.tool_state().borrow();
-    match st.dynamic_tool(name) {
-        Some(DynamicTool::Provider { call_ref, .. }) => {
-            return Ok(Found::Provider(call_ref.clone()));
+    if builtin::is_builtin(name) {
+        if st.offers_builtin(name) {
+            return Ok(Found::Builtin);
         }
-        Some(DynamicTool::Configured(n)) => {
-            if let Some(t) = st.config.as_ref().and_then(|c| c.tool(n)) {
-                return Ok(Found::Configured(Box::new(t.clone())));
-            }
-        }
-        None => {}
+        return Err(Error::new(
+            ErrorKind::NotFound,
+            format!(
+                "tool '{name}' is not among the tools of {}; a skill can activate it",
+                st.agent
+                    .as_ref()
+                    .and_then(|a| a.name.as_deref())
+                    .map_or_else(|| "this agent".to_string(), |n| format!("agent '{n}'"))
+            ),
+        ));
+    }
+    if let Some(t) = st.provider_tool(name) {
+        return Ok(Found::Provider(Box::new(t.clone())));
+    }
+    if let Some(DynamicTool::Configured(n)) = st.dynamic_tool(name)
+        && let Some(t) = st.config.as_ref().and_then(|c| c.tool(n))
+    {
+        return Ok(Found::Configured(Box::new(t.clone())));
     }
     if let Some(t) = st.exposed().into_iter().find(|t| t.name == name) {
         return Ok(Found::Configured(Box::new(t.clone())));
@@ -249,23 +259,31 @@ fn find(session: &dyn Sandbox, name: &str) -> Result<Found> {
         return Ok(Found::Configured(Box::new(t.clone())));
     }
     if st.config.as_ref().and_then(|c| c.tool(name)).is_some() {
+        let offered_by = match &st.agent {
+            Some(_) => "not among the agent's tools".to_string(),
+            None => {
+                format!("not in the selected toolset '{}'", st.toolset.as_deref().unwrap_or(""))
+            }
+        };
+        return Err(Error::new(
+            ErrorKind::NotFound,
+            format!("tool '{name}' is configured but {offered_by}; a skill can activate it"),
+        ));
+    }
+    if st.agent.as_ref().and_then(|a| a.available_provider(name)).is_some() {
         return Err(Error::new(
             ErrorKind::NotFound,
             format!(
-                "tool '{name}' is configured but not in the selected toolset '{}'; a skill can activate it",
-                st.toolset.as_deref().unwrap_or("")
+                "tool '{name}' is in the agent's available list: it is offered once a skill that names it in allowed-tools is read"
             ),
         ));
     }
-    let mut names: Vec<String> =
-        builtin::specs(session.mounts().any_writable()).into_iter().map(|s| s.name).collect();
-    names.extend(st.exposed().into_iter().map(|t| t.name.clone()));
-    names.extend(st.dynamic.iter().map(|(n, _)| n.clone()));
-    for t in st.skills.tools() {
-        if !names.contains(&t) {
-            names.push(t);
-        }
-    }
+    drop(st);
+    let names: Vec<String> = list_tools(session, None)
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|s| s["name"].as_str().map(str::to_string))
+        .collect();
     Err(Error::new(
         ErrorKind::NotFound,
         format!("unknown tool '{name}'; this session offers {}", names.join(", ")),
@@ -375,7 +393,7 @@ fn prepare(
                 approval: tool.annotations.requires_approval,
             })
         }
-        Found::Provider(call_ref) => {
+        Found::Provider(tool) => {
             let arguments = match args {
                 Value::Null => json!({}),
                 Value::Object(_) => args.clone(),
@@ -386,11 +404,14 @@ fn prepare(
                     ));
                 }
             };
+            // The provider's own schema, checked here: nothing malformed reaches it.
+            let schema = session.tool_state().borrow_mut().schema(&tool)?;
+            schema.validate(name, &arguments)?;
             let call = ExternalCall {
                 tool_name: name.to_string(),
                 tool_type: PROVIDER_TOOL_TYPE.to_string(),
                 source: None,
-                call_ref: Some(call_ref.to_string()),
+                call_ref: Some(tool.call_ref.to_string()),
                 config: json!({"kind": "tool", "name": name, "type": PROVIDER_TOOL_TYPE}),
                 arguments,
                 positional: Vec::new(),
@@ -399,7 +420,8 @@ fn prepare(
                 tool_call_id: call_id(session, name, &ctx.tool_call_id),
                 claims: claims_json(),
             };
-            Ok(Prepared::External { call: Box::new(call), approval: false })
+            let approval = tool.spec.annotations.requires_approval;
+            Ok(Prepared::External { call: Box::new(call), approval })
         }
     }
 }

@@ -12,7 +12,18 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::ops::builtin;
 use crate::tools::config::{CheckReport, Config, ConfigError, ToolConfig};
 use crate::tools::manifest::{self, ToolSpec};
-use crate::tools::toolrefs::{self, CallRef, ConnectionChecker, ResolvedTool};
+use crate::tools::schema::ArgsSchema;
+use crate::tools::toolrefs::{self, CallRef, ConnectionChecker, Names, ResolvedTool};
+
+/// A provider action resolved from an agent tool ref: what the model sees and what
+/// the host runs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProviderTool {
+    /// Its spec (the provider's description and input schema, under the resolved name).
+    pub spec: ToolSpec,
+    /// What the host runs (a concrete action, never `*`).
+    pub call_ref: CallRef,
+}
 
 /// A tool added at run time.
 #[derive(Clone, Debug)]
@@ -20,12 +31,7 @@ pub enum DynamicTool {
     /// A configured tool (by name) activated outside the selected toolset.
     Configured(String),
     /// A provider action resolved from an agent tool ref.
-    Provider {
-        /// Its spec.
-        spec: Box<ToolSpec>,
-        /// What the host runs.
-        call_ref: CallRef,
-    },
+    Provider(Box<ProviderTool>),
 }
 
 /// A validated call waiting for approval.
@@ -50,6 +56,12 @@ pub struct ToolState {
     pub(super) offload_tokens: Option<usize>,
     /// Tools activated by reading skills (LRU of skills, capped per skill).
     pub skills: crate::skills::active::ActiveSkills,
+    /// The loaded agent configuration's tools, when one is loaded (see
+    /// [`super::agent`]): then it, not the toolset, says what is offered.
+    pub agent: Option<super::agent::AgentState>,
+    /// Compiled input schemas of provider tools, by tool name (compiled on first call;
+    /// cleared whenever provider tools change).
+    pub(super) schemas: std::collections::HashMap<String, std::rc::Rc<ArgsSchema>>,
 }
 
 impl ToolState {
@@ -77,11 +89,57 @@ impl ToolState {
         self.dynamic.iter().find(|(n, _)| n == name).map(|(_, t)| t)
     }
 
+    /// The configured tools offered without a skill: the agent's, when an agent is
+    /// loaded, else the selected toolset's.
     pub(super) fn exposed(&self) -> Vec<&ToolConfig> {
-        match &self.config {
-            None => Vec::new(),
-            Some(c) => c.toolset(self.toolset.as_deref().unwrap_or("")).unwrap_or_default(),
+        let Some(config) = &self.config else { return Vec::new() };
+        if let Some(agent) = &self.agent {
+            return agent.named().filter_map(|n| config.tool(n)).collect();
         }
+        config.toolset(self.toolset.as_deref().unwrap_or("")).unwrap_or_default()
+    }
+
+    /// Whether the built-in tool `name` is offered: always, unless an agent is loaded
+    /// that does not list it (a skill may still activate it).
+    pub(super) fn offers_builtin(&self, name: &str) -> bool {
+        match &self.agent {
+            None => true,
+            Some(agent) => {
+                agent.named().any(|n| n == name) || self.skills.tools().iter().any(|t| t == name)
+            }
+        }
+    }
+
+    /// A provider tool the session can run by `name`: offered by the agent, resolved
+    /// by `resolve`, or waiting in the agent's `available` list and activated by a
+    /// skill.
+    pub(super) fn provider_tool(&self, name: &str) -> Option<&ProviderTool> {
+        if let Some(t) = self.agent.as_ref().and_then(|a| a.offered_provider(name)) {
+            return Some(t);
+        }
+        if let Some(DynamicTool::Provider(t)) = self.dynamic_tool(name) {
+            return Some(t);
+        }
+        if self.skills.tools().iter().any(|t| t == name) {
+            return self.agent.as_ref().and_then(|a| a.available_provider(name));
+        }
+        None
+    }
+
+    /// The compiled input schema of provider tool `tool` (compiled once, then cached).
+    pub(super) fn schema(&mut self, tool: &ProviderTool) -> Result<std::rc::Rc<ArgsSchema>> {
+        if let Some(s) = self.schemas.get(&tool.spec.name) {
+            return Ok(s.clone());
+        }
+        let compiled = ArgsSchema::compile(&tool.spec.input_schema).map_err(|why| {
+            Error::new(
+                ErrorKind::InvalidArgument,
+                format!("tool '{}': its input schema cannot be used: {why}", tool.spec.name),
+            )
+        })?;
+        let compiled = std::rc::Rc::new(compiled);
+        self.schemas.insert(tool.spec.name.clone(), compiled.clone());
+        Ok(compiled)
     }
 }
 
@@ -167,35 +225,70 @@ fn push_dynamic(st: &mut ToolState, name: String, tool: DynamicTool) -> Result<(
 }
 
 /// Resolves agent tool refs (see [`toolrefs`]) and registers the provider tools as
-/// dynamic tools of the session.
+/// dynamic tools of the session. A resolved name that a built-in, configured or
+/// dynamic tool already has is an error, as is any clash among the refs.
 pub fn resolve(
     session: &dyn Sandbox,
     refs: &Value,
     checker: &dyn ConnectionChecker,
 ) -> Result<Vec<ResolvedTool>> {
     let refs = toolrefs::parse_refs(refs)?;
-    let builtins: Vec<ToolSpec> = builtin::specs(session.mounts().any_writable())
-        .iter()
-        .filter_map(|s| serde_json::to_value(s).ok())
-        .filter_map(|v| ToolSpec::from_json(&v).ok())
-        .collect();
-    let resolved = toolrefs::resolve_refs(&refs, &builtins, checker)?;
+    let names = names(session, &session.tool_state().borrow(), false);
+    let resolved = toolrefs::resolve_refs(&refs, &names, checker)?;
     let mut st = session.tool_state().borrow_mut();
     let mut added = false;
-    for r in &resolved {
+    for r in &resolved.tools {
         if let Some(c) = &r.call_ref {
             push_dynamic(
                 &mut st,
                 r.name.clone(),
-                DynamicTool::Provider { spec: Box::new(r.spec.clone()), call_ref: c.clone() },
+                DynamicTool::Provider(Box::new(ProviderTool {
+                    spec: r.spec.clone(),
+                    call_ref: c.clone(),
+                })),
             )?;
+            st.schemas.remove(&r.name);
             added = true;
         }
     }
     if added {
         st.version += 1;
     }
-    Ok(resolved)
+    Ok(resolved.tools)
+}
+
+/// What named refs select from (built-ins for this session's mounts, then every
+/// configured tool) and the names a provider tool may not take: every built-in and
+/// configured tool, and the dynamic tools (but the agent's own provider tools when
+/// `replacing_agent`, which a new load replaces).
+pub(super) fn names(session: &dyn Sandbox, st: &ToolState, replacing_agent: bool) -> Names {
+    let mut offerable: Vec<ToolSpec> = builtin::specs(session.mounts().any_writable())
+        .iter()
+        .filter_map(|s| serde_json::to_value(s).ok())
+        .filter_map(|v| ToolSpec::from_json(&v).ok())
+        .collect();
+    let mut taken: Vec<(String, &'static str)> = builtin::READ_TOOLS
+        .iter()
+        .chain(builtin::WRITE_TOOLS.iter())
+        .map(|n| (n.to_string(), "built-in"))
+        .collect();
+    if let Some(c) = &st.config {
+        for t in c.tools() {
+            offerable.push(manifest::spec(t));
+            taken.push((t.name.clone(), "configured"));
+        }
+    }
+    for (n, d) in &st.dynamic {
+        if matches!(d, DynamicTool::Provider(_)) {
+            taken.push((n.clone(), "resolved"));
+        }
+    }
+    if !replacing_agent && let Some(agent) = &st.agent {
+        for n in agent.provider_names() {
+            taken.push((n.to_string(), "agent's"));
+        }
+    }
+    Names { offerable, taken }
 }
 
 /// The tools the session offers, as MCP tool specs: the filestore tools, the
@@ -204,13 +297,39 @@ pub fn resolve(
 pub fn list_tools(session: &dyn Sandbox, toolset: Option<&str>) -> Result<Vec<Value>> {
     let mut out: Vec<Value> = Vec::new();
     let mut seen = std::collections::HashSet::new();
-    for s in builtin::specs(session.mounts().any_writable()) {
-        if let Ok(v) = serde_json::to_value(&s) {
-            seen.insert(s.name.clone());
-            out.push(v);
+    let st = session.tool_state().borrow();
+    let builtins: Vec<Value> = builtin::specs(session.mounts().any_writable())
+        .into_iter()
+        .filter_map(|s| serde_json::to_value(&s).ok())
+        .collect();
+    if let (Some(agent), None) = (&st.agent, toolset) {
+        // The agent's order: its built-in, configured and provider tools as listed.
+        for (name, tool) in agent.offered() {
+            let spec = match tool {
+                super::agent::Offered::Named => {
+                    builtins.iter().find(|b| b["name"] == name.as_str()).cloned().or_else(|| {
+                        st.config
+                            .as_ref()
+                            .and_then(|c| c.tool(name))
+                            .map(|t| manifest::spec(t).to_json())
+                    })
+                }
+                super::agent::Offered::Provider(t) => Some(t.spec.to_json()),
+            };
+            if let Some(spec) = spec
+                && seen.insert(name.clone())
+            {
+                out.push(spec);
+            }
+        }
+    } else {
+        for b in &builtins {
+            if let Some(n) = b["name"].as_str() {
+                seen.insert(n.to_string());
+                out.push(b.clone());
+            }
         }
     }
-    let st = session.tool_state().borrow();
     let configured: Vec<&ToolConfig> = match (toolset, &st.config) {
         (Some(name), Some(c)) => c.toolset(name)?,
         (Some(name), None) => {
@@ -219,6 +338,8 @@ pub fn list_tools(session: &dyn Sandbox, toolset: Option<&str>) -> Result<Vec<Va
                 format!("unknown toolset '{name}': no configuration is loaded"),
             ));
         }
+        // The agent's configured tools are listed above, in its order.
+        (None, _) if st.agent.is_some() => Vec::new(),
         (None, _) => st.exposed(),
     };
     for t in configured {
@@ -236,7 +357,7 @@ pub fn list_tools(session: &dyn Sandbox, toolset: Option<&str>) -> Result<Vec<Va
                     out.push(manifest::spec(t).to_json());
                 }
             }
-            DynamicTool::Provider { spec, .. } => out.push(spec.to_json()),
+            DynamicTool::Provider(t) => out.push(t.spec.to_json()),
         }
     }
     for name in st.skills.tools() {
@@ -247,6 +368,10 @@ pub fn list_tools(session: &dyn Sandbox, toolset: Option<&str>) -> Result<Vec<Va
             out.push(manifest::spec(&skill.spec).to_json());
         } else if let Some(t) = st.config.as_ref().and_then(|c| c.tool(&name)) {
             out.push(manifest::spec(t).to_json());
+        } else if let Some(b) = builtins.iter().find(|b| b["name"] == name.as_str()) {
+            out.push(b.clone());
+        } else if let Some(t) = st.agent.as_ref().and_then(|a| a.available_provider(&name)) {
+            out.push(t.spec.to_json());
         }
     }
     Ok(out)

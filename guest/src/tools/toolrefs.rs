@@ -1,32 +1,41 @@
 //! Agent tool references (DESIGN §6, seed 004): an agent configuration lists its tools
-//! as built-in names (`"filestore_read"`) or provider refs
-//! `{type, integration, action, connection, name?}`; resolution turns the list into
-//! tool specs the agent can call.
+//! as names (`"filestore_read"`, a configured tool, or a name prefix `"filestore_*"`)
+//! or provider refs `{type, integration, action, connection, name?}`; resolution turns
+//! the list into tool specs the agent can call.
 //!
 //! A provider ref resolves to a spec whose [`CallRef`] is
 //! `tools.{provider}.{integration}.{action}.{connection}`, the slug the host's
 //! `tool-host` executes. Each segment matches `^[a-zA-Z0-9-]+(?:_[a-zA-Z0-9-]+)*$`: no
 //! `.`, no leading, trailing or doubled `_`, so a model-facing function name that spells
 //! the slug with `__` for `.` ([`CallRef::to_function_name`]) splits back unambiguously.
+//! A ref's `action` may also be `*`: every action the connection offers, each under
+//! `{prefix}{action}` (the prefix defaults to `{integration}__`). A string of the form
+//! `tools.{provider}.{integration}.{action}.{connection}` in the list is the same as the
+//! object form.
 //!
 //! Resolution fails fast, before the agent runs, in this order: malformed refs, then
-//! duplicate resolved names (two connections of one action need distinct `name`s; the
-//! error names both refs instead of letting one silently shadow the other), then
-//! unknown built-ins, then each provider connection, checked through the host
+//! unknown names, then names two refs would share (two connections of one action need
+//! distinct `name`s; the error names both refs instead of letting one silently shadow
+//! the other, and a provider tool may not take the name of a built-in or configured
+//! tool either), then each provider connection, checked through the host
 //! ([`ConnectionChecker`]): a missing or inactive connection fails resolution with a
-//! message naming it, instead of failing mid-run at the first call.
+//! message naming it, instead of failing mid-run at the first call. The host answers
+//! with its catalog entry of each action (description, input schema, annotations),
+//! which becomes the spec the agent sees. Names that only `*` expansions produce are
+//! checked for clashes once the catalogs are in. A ref marked `optional` whose
+//! connection cannot be used is left out with a warning instead.
 //!
 //! ```
-//! use filestore_guest::tools::toolrefs::{parse_refs, resolve_refs, ActionInfo, CallRef, ConnectionStatus};
+//! use filestore_guest::tools::toolrefs::{parse_refs, resolve_refs, ActionInfo, CallRef, ConnectionStatus, Names};
 //! use serde_json::json;
 //! let refs = parse_refs(&json!([
 //!     {"type": "composio", "integration": "github", "action": "GET_THE_AUTHENTICATED_USER",
 //!      "connection": "github-tvn", "name": "github_whoami"}
 //! ])).unwrap();
-//! let checker = |_: &CallRef| Ok(ConnectionStatus::Active(ActionInfo::default()));
-//! let tools = resolve_refs(&refs, &[], &checker).unwrap();
-//! assert_eq!(tools[0].name, "github_whoami");
-//! assert_eq!(tools[0].call_ref.as_ref().unwrap().to_string(),
+//! let checker = |_: &CallRef| Ok(ConnectionStatus::Active(vec![]));
+//! let out = resolve_refs(&refs, &Names::default(), &checker).unwrap();
+//! assert_eq!(out.tools[0].name, "github_whoami");
+//! assert_eq!(out.tools[0].call_ref.as_ref().unwrap().to_string(),
 //!            "tools.composio.github.GET_THE_AUTHENTICATED_USER.github-tvn");
 //! ```
 
@@ -39,6 +48,10 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::tools::config::is_valid_name;
 use crate::tools::manifest::{ToolAnnotations, ToolSpec};
 use crate::tools::params::describe;
+use crate::tools::schema::ArgsSchema;
+
+/// The `action` of a ref that selects every action of its connection.
+pub const ALL_ACTIONS: &str = "*";
 
 /// Whether `s` is a valid call-ref segment: `^[a-zA-Z0-9-]+(?:_[a-zA-Z0-9-]+)*$`.
 pub fn is_valid_segment(s: &str) -> bool {
@@ -50,16 +63,16 @@ pub fn is_valid_segment(s: &str) -> bool {
 }
 
 /// `tools.{provider}.{integration}.{action}.{connection}`: which provider action to run
-/// through which connection.
+/// through which connection. In a ref (not in a call), `action` may be [`ALL_ACTIONS`].
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct CallRef {
-    /// The provider (`composio`, ...), the ref's `type`.
+    /// The provider (`composio`, `mcp`, ...), the ref's `type`.
     pub provider: String,
-    /// The integration (`github`).
+    /// The integration (`github`; for `mcp`, the upstream server's name).
     pub integration: String,
-    /// The action (`GET_THE_AUTHENTICATED_USER`).
+    /// The action (`GET_THE_AUTHENTICATED_USER`; for `mcp`, the upstream tool).
     pub action: String,
-    /// The connection (an account linked to the integration).
+    /// The connection (an account or credential set linked to the integration).
     pub connection: String,
 }
 
@@ -87,25 +100,59 @@ impl CallRef {
         })
     }
 
+    /// Like [`CallRef::new`], but `action` may be [`ALL_ACTIONS`] (a ref, not a call).
+    pub fn selector(
+        provider: &str,
+        integration: &str,
+        action: &str,
+        connection: &str,
+    ) -> Result<CallRef> {
+        if action == ALL_ACTIONS {
+            let mut c = CallRef::new(provider, integration, "x", connection)?;
+            c.action = ALL_ACTIONS.into();
+            return Ok(c);
+        }
+        CallRef::new(provider, integration, action, connection)
+    }
+
+    /// Whether the action is [`ALL_ACTIONS`].
+    pub fn is_wildcard(&self) -> bool {
+        self.action == ALL_ACTIONS
+    }
+
+    /// The same connection with another action.
+    pub fn with_action(&self, action: &str) -> CallRef {
+        CallRef { action: action.into(), ..self.clone() }
+    }
+
     /// Parses `tools.{provider}.{integration}.{action}.{connection}`.
     pub fn parse(slug: &str) -> Result<CallRef> {
-        let bad = || {
-            Error::new(
-                ErrorKind::InvalidArgument,
-                format!(
-                    "call ref '{slug}' is not of the form tools.provider.integration.action.connection"
-                ),
-            )
-        };
+        Self::parse_with(slug, CallRef::new)
+    }
+
+    /// Parses a ref's call ref, whose action may be [`ALL_ACTIONS`].
+    pub fn parse_selector(slug: &str) -> Result<CallRef> {
+        Self::parse_with(slug, CallRef::selector)
+    }
+
+    fn parse_with(
+        slug: &str,
+        make: fn(&str, &str, &str, &str) -> Result<CallRef>,
+    ) -> Result<CallRef> {
         let parts: Vec<&str> = slug.split('.').collect();
         match parts.as_slice() {
-            ["tools", p, i, a, c] => CallRef::new(p, i, a, c).map_err(|e| {
+            ["tools", p, i, a, c] => make(p, i, a, c).map_err(|e| {
                 Error::new(
                     ErrorKind::InvalidArgument,
                     format!("call ref '{slug}': {}", e.message()),
                 )
             }),
-            _ => Err(bad()),
+            _ => Err(Error::new(
+                ErrorKind::InvalidArgument,
+                format!(
+                    "call ref '{slug}' is not of the form tools.provider.integration.action.connection"
+                ),
+            )),
         }
     }
 
@@ -134,49 +181,95 @@ impl fmt::Display for CallRef {
 /// A provider ref as configured.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ProviderRef {
-    /// Which action through which connection.
+    /// Which action (or, with [`ALL_ACTIONS`], which actions) through which connection.
     pub call_ref: CallRef,
-    /// The tool name the model sees; default `{integration}__{action}`.
+    /// The tool name the model sees (one action only); default `{integration}__{action}`.
     pub name: Option<String>,
+    /// With [`ALL_ACTIONS`]: what each action's name is prefixed with; default
+    /// `{integration}__`.
+    pub prefix: Option<String>,
+    /// Leave the ref out (with a warning) when its connection cannot be used, instead
+    /// of failing resolution.
+    pub optional: bool,
+    /// Every call of its tools waits for the host's approval.
+    pub requires_approval: bool,
 }
 
 impl ProviderRef {
-    /// The resolved tool name: `name`, or `{integration}__{action}`.
-    pub fn tool_name(&self) -> String {
-        self.name
-            .clone()
-            .unwrap_or_else(|| format!("{}__{}", self.call_ref.integration, self.call_ref.action))
+    /// A ref to one action with the defaults (no name, prefix, optional or approval).
+    pub fn new(call_ref: CallRef) -> ProviderRef {
+        ProviderRef {
+            call_ref,
+            name: None,
+            prefix: None,
+            optional: false,
+            requires_approval: false,
+        }
+    }
+
+    /// The name of the tool for `action`: `name` (one action), else the prefix (default
+    /// `{integration}__`) and the action.
+    pub fn tool_name_for(&self, action: &str) -> String {
+        if let Some(n) = &self.name {
+            return n.clone();
+        }
+        match &self.prefix {
+            Some(p) => format!("{p}{action}"),
+            None => format!("{}__{action}", self.call_ref.integration),
+        }
+    }
+
+    /// The resolved tool name of a one-action ref (`None` for [`ALL_ACTIONS`]).
+    pub fn tool_name(&self) -> Option<String> {
+        (!self.call_ref.is_wildcard()).then(|| self.tool_name_for(&self.call_ref.action))
     }
 }
 
 /// One entry of an agent's `tools` list.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ToolRef {
-    /// A built-in tool by name (`filestore_read`).
-    Builtin(String),
-    /// A provider action through a connection.
+    /// A built-in or configured tool by name, or every one whose name starts with a
+    /// prefix (`"filestore_*"`; `"*"` alone is every one).
+    Named(String),
+    /// A provider action (or every action) through a connection.
     Provider(ProviderRef),
 }
 
 impl ToolRef {
-    /// Parses one entry: a string, or `{type, integration, action, connection, name?}`
-    /// (no other fields). Errors are `invalid-argument` and name the field.
+    /// Parses one entry: a name, a name prefix ending in `*`, a call ref string
+    /// `tools.{provider}.{integration}.{action}.{connection}`, or an object
+    /// `{type, integration, action, connection, name?, prefix?, optional?,
+    /// requiresApproval?}` (no other fields). Errors are `invalid-argument` and name
+    /// the field.
     pub fn from_json(value: &Value) -> Result<ToolRef> {
         let bad = |msg: String| Error::new(ErrorKind::InvalidArgument, msg);
         match value {
+            Value::String(s) if s.starts_with("tools.") && s.split('.').count() == 5 => {
+                Ok(ToolRef::Provider(ProviderRef::new(CallRef::parse_selector(s)?)))
+            }
             Value::String(name) => {
-                if !is_valid_name(name) {
+                let stem = name.strip_suffix('*').unwrap_or(name);
+                if !(is_valid_name(stem) || stem.is_empty() && name == "*") {
                     return Err(bad(format!(
-                        "invalid built-in tool name '{name}': use 1 to 128 of the characters A-Z a-z 0-9 _ . -"
+                        "invalid tool name '{name}': use 1 to 128 of the characters A-Z a-z 0-9 _ . -, optionally ending in * (every tool whose name starts so)"
                     )));
                 }
-                Ok(ToolRef::Builtin(name.clone()))
+                Ok(ToolRef::Named(name.clone()))
             }
             Value::Object(map) => {
-                const FIELDS: [&str; 5] = ["type", "integration", "action", "connection", "name"];
+                const FIELDS: [&str; 8] = [
+                    "type",
+                    "integration",
+                    "action",
+                    "connection",
+                    "name",
+                    "prefix",
+                    "optional",
+                    "requiresApproval",
+                ];
                 if let Some(k) = map.keys().find(|k| !FIELDS.contains(&k.as_str())) {
                     return Err(bad(format!(
-                        "unknown field '{k}' (a provider ref has type, integration, action, connection and name)"
+                        "unknown field '{k}' (a provider ref has type, integration, action, connection, and optionally name, prefix, optional, requiresApproval)"
                     )));
                 }
                 let field = |k: &str| -> Result<String> {
@@ -189,28 +282,45 @@ impl ToolRef {
                         ))),
                     }
                 };
-                let call_ref = CallRef::new(
+                let flag = |k: &str| -> Result<bool> {
+                    match map.get(k) {
+                        None | Some(Value::Null) => Ok(false),
+                        Some(Value::Bool(b)) => Ok(*b),
+                        Some(other) => Err(bad(format!(
+                            "field '{k}': expected a boolean, got {}",
+                            describe(other)
+                        ))),
+                    }
+                };
+                let call_ref = CallRef::selector(
                     &field("type")?,
                     &field("integration")?,
                     &field("action")?,
                     &field("connection")?,
                 )?;
-                let name = match map.get("name") {
-                    None | Some(Value::Null) => None,
-                    Some(Value::String(n)) if is_valid_name(n) => Some(n.clone()),
-                    Some(Value::String(n)) => {
-                        return Err(bad(format!(
-                            "field 'name': invalid tool name '{n}': use 1 to 128 of the characters A-Z a-z 0-9 _ . -"
-                        )));
-                    }
-                    Some(other) => {
-                        return Err(bad(format!(
-                            "field 'name': expected a string, got {}",
-                            describe(other)
-                        )));
-                    }
-                };
-                Ok(ToolRef::Provider(ProviderRef { call_ref, name }))
+                let name = optional_name(map, "name", is_valid_name)?;
+                let prefix = optional_name(map, "prefix", |p| {
+                    is_valid_name(&format!("{p}x")) && p.len() < 128
+                })?;
+                if call_ref.is_wildcard() && name.is_some() {
+                    return Err(bad(
+                        "field 'name': a ref to every action ('*') names its tools with 'prefix', not 'name'"
+                            .into(),
+                    ));
+                }
+                if !call_ref.is_wildcard() && prefix.is_some() {
+                    return Err(bad(
+                        "field 'prefix': only a ref to every action ('*') takes a prefix; name one action's tool with 'name'"
+                            .into(),
+                    ));
+                }
+                Ok(ToolRef::Provider(ProviderRef {
+                    call_ref,
+                    name,
+                    prefix,
+                    optional: flag("optional")?,
+                    requires_approval: flag("requiresApproval")?,
+                }))
             }
             other => Err(bad(format!(
                 "expected a tool name or a provider ref object, got {}",
@@ -222,7 +332,7 @@ impl ToolRef {
     /// The entry as JSON (the form [`ToolRef::from_json`] reads).
     pub fn to_json(&self) -> Value {
         match self {
-            ToolRef::Builtin(name) => Value::String(name.clone()),
+            ToolRef::Named(name) => Value::String(name.clone()),
             ToolRef::Provider(p) => {
                 let mut m = Map::new();
                 m.insert("type".into(), json!(p.call_ref.provider));
@@ -232,24 +342,46 @@ impl ToolRef {
                 if let Some(n) = &p.name {
                     m.insert("name".into(), json!(n));
                 }
+                if let Some(n) = &p.prefix {
+                    m.insert("prefix".into(), json!(n));
+                }
+                if p.optional {
+                    m.insert("optional".into(), json!(true));
+                }
+                if p.requires_approval {
+                    m.insert("requiresApproval".into(), json!(true));
+                }
                 Value::Object(m)
             }
         }
     }
+}
 
-    /// The resolved tool name.
-    pub fn tool_name(&self) -> String {
-        match self {
-            ToolRef::Builtin(n) => n.clone(),
-            ToolRef::Provider(p) => p.tool_name(),
-        }
+fn optional_name(
+    map: &Map<String, Value>,
+    field: &str,
+    valid: impl Fn(&str) -> bool,
+) -> Result<Option<String>> {
+    match map.get(field) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(n)) if valid(n) => Ok(Some(n.clone())),
+        Some(Value::String(n)) => Err(Error::new(
+            ErrorKind::InvalidArgument,
+            format!(
+                "field '{field}': invalid tool name '{n}': use 1 to 128 of the characters A-Z a-z 0-9 _ . -"
+            ),
+        )),
+        Some(other) => Err(Error::new(
+            ErrorKind::InvalidArgument,
+            format!("field '{field}': expected a string, got {}", describe(other)),
+        )),
     }
 }
 
 impl fmt::Display for ToolRef {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ToolRef::Builtin(n) => write!(f, "built-in '{n}'"),
+            ToolRef::Named(n) => write!(f, "'{n}'"),
             ToolRef::Provider(p) => write!(f, "'{}'", p.call_ref),
         }
     }
@@ -278,9 +410,13 @@ pub fn parse_refs(value: &Value) -> Result<Vec<ToolRef>> {
         .collect()
 }
 
-/// What the host knows of a provider action (from its catalog), for the spec.
+/// What the host knows of a provider action (its catalog entry), for the spec.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ActionInfo {
+    /// The action segment (for a `*` ref, which action this is).
+    pub action: String,
+    /// A human title.
+    pub title: Option<String>,
     /// The action's description; default: one naming the action and connection.
     pub description: Option<String>,
     /// JSON Schema of its arguments; default: any object.
@@ -292,8 +428,9 @@ pub struct ActionInfo {
 /// The state of a connection, as the host reports it.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ConnectionStatus {
-    /// Usable; with what the catalog says of the action.
-    Active(ActionInfo),
+    /// Usable; with the catalog entries of the actions the ref selects (empty for a
+    /// named action when the host has no catalog).
+    Active(Vec<ActionInfo>),
     /// Exists but cannot be used (revoked, expired, disabled).
     Inactive {
         /// Why, when the host knows.
@@ -307,7 +444,8 @@ pub enum ConnectionStatus {
 /// `tool-host` import; tests and native hosts implement it directly (any
 /// `Fn(&CallRef) -> Result<ConnectionStatus>` is one).
 pub trait ConnectionChecker {
-    /// The status of `call_ref`'s connection, and the action's catalog entry.
+    /// The status of `call_ref`'s connection, and the catalog entries of the actions
+    /// it selects (its action may be [`ALL_ACTIONS`]).
     fn check(&self, call_ref: &CallRef) -> Result<ConnectionStatus>;
 }
 
@@ -325,117 +463,377 @@ pub struct ResolvedTool {
     pub name: String,
     /// The spec the model sees.
     pub spec: ToolSpec,
-    /// `None` for built-ins (they run in the guest).
+    /// `None` for named (built-in or configured) tools: they run as they are.
     pub call_ref: Option<CallRef>,
-    /// The ref as configured.
-    pub origin: ToolRef,
+    /// Index of the ref it came from.
+    pub index: usize,
 }
 
-/// Resolves an agent's refs: built-ins by name from `builtins`, provider refs through
-/// `checker`. See the module docs for the order of checks; the first failure is
-/// returned (`invalid-argument` for bad or clashing refs, `not-found` for an unknown
-/// built-in or a missing connection, `unauthorized` for an inactive connection, the
-/// checker's own error otherwise), naming the ref.
+/// The tools a session has apart from provider refs: what named entries select from,
+/// and the names no provider tool may take.
+#[derive(Clone, Debug, Default)]
+pub struct Names {
+    /// Tools a named entry may select, in listing order (built-ins, then configured).
+    pub offerable: Vec<ToolSpec>,
+    /// Every name already in use (built-in and configured tools, whether offered or
+    /// not): a provider tool of the same name would shadow one of them.
+    pub taken: Vec<(String, &'static str)>,
+}
+
+/// Why resolution failed: the error, and which ref (index) it concerns, so an agent
+/// configuration can point at the line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ResolveError {
+    /// The ref's index (none for a failure no single ref causes).
+    pub index: Option<usize>,
+    /// What category of failure (for located errors).
+    pub cause: ResolveCause,
+    /// The error (`invalid-argument`, `not-found`, `unauthorized`, or the checker's).
+    pub error: Error,
+}
+
+/// The category of a [`ResolveError`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ResolveCause {
+    /// A named entry names no tool.
+    UnknownTool,
+    /// Two tools would share a name.
+    DuplicateName,
+    /// The connection does not exist.
+    MissingConnection,
+    /// The connection exists but cannot be used.
+    InactiveConnection,
+    /// The host could not check the connection (or the action is not offered).
+    ConnectionFailed,
+    /// An action's input schema cannot be compiled.
+    InvalidSchema,
+    /// A resolved name is not a valid tool name.
+    InvalidName,
+}
+
+impl From<ResolveError> for Error {
+    fn from(e: ResolveError) -> Error {
+        e.error
+    }
+}
+
+/// What resolution produced: the tools in ref order, and what was left out.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Resolution {
+    /// Every resolved tool, in ref order (a `*` ref's actions in catalog order).
+    pub tools: Vec<ResolvedTool>,
+    /// What was left out and why: optional refs whose connection cannot be used, and
+    /// actions of `*` refs whose name or schema cannot be used.
+    pub warnings: Vec<String>,
+}
+
+/// Resolves refs labelled `tools[i]` (see [`resolve_labelled`]).
 pub fn resolve_refs(
     refs: &[ToolRef],
-    builtins: &[ToolSpec],
+    names: &Names,
     checker: &dyn ConnectionChecker,
-) -> Result<Vec<ResolvedTool>> {
-    let mut seen: HashMap<String, usize> = HashMap::new();
-    for (i, r) in refs.iter().enumerate() {
-        let name = r.tool_name();
-        if !is_valid_name(&name) {
-            return Err(Error::new(
-                ErrorKind::InvalidArgument,
-                format!(
-                    "tools[{i}] ({r}): resolved name '{name}' is not a valid tool name; set 'name'"
-                ),
-            ));
-        }
-        if let Some(&first) = seen.get(&name) {
-            return Err(Error::new(
-                ErrorKind::InvalidArgument,
-                format!(
-                    "tools[{first}] ({}) and tools[{i}] ({r}) both resolve to the tool name '{name}'; give one of them a distinct 'name'",
-                    refs[first]
-                ),
-            ));
-        }
-        seen.insert(name, i);
+) -> std::result::Result<Resolution, ResolveError> {
+    resolve_labelled(refs, &|i| format!("tools[{i}]"), names, checker)
+}
+
+/// Resolves an agent's refs: named ones from `names.offerable`, provider refs through
+/// `checker`. See the module docs for the order of checks; the first failure is
+/// returned, naming the ref by `label(index)` (`invalid-argument` for bad or clashing
+/// refs, `not-found` for an unknown name or a missing connection, `unauthorized` for
+/// an inactive connection, the checker's own error otherwise).
+pub fn resolve_labelled(
+    refs: &[ToolRef],
+    label: &dyn Fn(usize) -> String,
+    names: &Names,
+    checker: &dyn ConnectionChecker,
+) -> std::result::Result<Resolution, ResolveError> {
+    resolve_labelled_with(refs, label, names, checker, false)
+}
+
+/// [`resolve_labelled`], or with `lenient`, the rules of a re-resolution after start:
+/// a provider ref that fails for any reason once its connection is checked (the
+/// connection, an action gone from the catalog, an unusable schema) is left out with a
+/// warning as if optional, and a `*` ref's tool whose name clashes is left out alone.
+/// The refs' own names (checked before any connection) still fail it.
+pub fn resolve_labelled_with(
+    refs: &[ToolRef],
+    label: &dyn Fn(usize) -> String,
+    names: &Names,
+    checker: &dyn ConnectionChecker,
+    lenient: bool,
+) -> std::result::Result<Resolution, ResolveError> {
+    let fail = |index: usize, cause: ResolveCause, kind: ErrorKind, message: String| ResolveError {
+        index: Some(index),
+        cause,
+        error: Error::new(kind, message),
+    };
+    // Named entries first: they only read what the session has.
+    let mut out = Resolution::default();
+    // Who holds each name: (ref index, description).
+    let mut holders: HashMap<String, (Option<usize>, String)> = HashMap::new();
+    for (name, what) in &names.taken {
+        holders.insert(name.clone(), (None, format!("the {what} tool '{name}'")));
     }
     for (i, r) in refs.iter().enumerate() {
-        if let ToolRef::Builtin(n) = r
-            && !builtins.iter().any(|b| b.name == *n)
-        {
-            let known: Vec<&str> = builtins.iter().map(|b| b.name.as_str()).collect();
-            return Err(Error::new(
+        let ToolRef::Named(pattern) = r else { continue };
+        let matched: Vec<&ToolSpec> = match pattern.strip_suffix('*') {
+            Some(stem) => names.offerable.iter().filter(|s| s.name.starts_with(stem)).collect(),
+            None => names.offerable.iter().filter(|s| s.name == *pattern).collect(),
+        };
+        if matched.is_empty() {
+            let known: Vec<&str> = names.offerable.iter().map(|s| s.name.as_str()).collect();
+            let what = if pattern.ends_with('*') { "matches no tool" } else { "is not a tool" };
+            return Err(fail(
+                i,
+                ResolveCause::UnknownTool,
                 ErrorKind::NotFound,
                 format!(
-                    "tools[{i}]: unknown built-in tool '{n}' (available: {})",
+                    "{}: '{pattern}' {what} of this session (its tools: {})",
+                    label(i),
                     if known.is_empty() { "none".into() } else { known.join(", ") }
                 ),
             ));
         }
+        for spec in matched {
+            if out.tools.iter().any(|t| t.name == spec.name) {
+                continue; // the same tool selected twice (`filestore_*` and `filestore_read`)
+            }
+            holders.insert(spec.name.clone(), (Some(i), format!("{} ('{pattern}')", label(i))));
+            out.tools.push(ResolvedTool {
+                name: spec.name.clone(),
+                spec: spec.clone(),
+                call_ref: None,
+                index: i,
+            });
+        }
     }
-    let mut out = Vec::with_capacity(refs.len());
+    // Names of one-action refs clash before any connection is checked.
+    let claim = |holders: &mut HashMap<String, (Option<usize>, String)>,
+                 i: usize,
+                 name: &str,
+                 who: String|
+     -> std::result::Result<(), ResolveError> {
+        if !is_valid_name(name) {
+            return Err(fail(
+                i,
+                ResolveCause::InvalidName,
+                ErrorKind::InvalidArgument,
+                format!("{who}: resolved name '{name}' is not a valid tool name; set 'name'"),
+            ));
+        }
+        if let Some((_, other)) = holders.get(name) {
+            return Err(fail(
+                i,
+                ResolveCause::DuplicateName,
+                ErrorKind::InvalidArgument,
+                format!(
+                    "{other} and {who} both resolve to the tool name '{name}'; give one of them a distinct 'name' (or 'prefix')"
+                ),
+            ));
+        }
+        holders.insert(name.to_string(), (Some(i), who));
+        Ok(())
+    };
     for (i, r) in refs.iter().enumerate() {
-        match r {
-            ToolRef::Builtin(n) => {
-                let spec = builtins.iter().find(|b| b.name == *n).cloned().expect("checked above");
-                out.push(ResolvedTool { name: n.clone(), spec, call_ref: None, origin: r.clone() });
+        if let ToolRef::Provider(p) = r
+            && let Some(name) = p.tool_name()
+        {
+            claim(&mut holders, i, &name, format!("{} ('{}')", label(i), p.call_ref))?;
+        }
+    }
+    // Then the connections, in order.
+    'refs: for (i, r) in refs.iter().enumerate() {
+        let ToolRef::Provider(p) = r else { continue };
+        // A failure of ref `i` after its connection is checked: the error, or with
+        // `lenient` a warning and the next ref.
+        macro_rules! bail {
+            ($e:expr) => {{
+                let e: ResolveError = $e;
+                if lenient {
+                    out.warnings.push(format!(
+                        "{} was left out when the agent was resolved again: {}",
+                        label(i),
+                        e.error
+                            .message()
+                            .strip_prefix(&format!("{}: ", label(i)))
+                            .unwrap_or(e.error.message())
+                    ));
+                    continue 'refs;
+                }
+                return Err(e);
+            }};
+        }
+        let c = &p.call_ref;
+        let lbl = label(i);
+        let skip = |out: &mut Resolution, why: String| {
+            out.warnings.push(format!("{lbl} ('{c}') is optional and was left out: {why}"));
+        };
+        let status = match checker.check(c) {
+            Ok(s) => s,
+            Err(e) if p.optional => {
+                skip(&mut out, e.message().to_string());
+                continue;
             }
-            ToolRef::Provider(p) => {
-                let c = &p.call_ref;
-                let status = checker.check(c).map_err(|e| {
-                    Error::new(
-                        e.kind(),
+            Err(e) => {
+                bail!(fail(
+                    i,
+                    ResolveCause::ConnectionFailed,
+                    e.kind(),
+                    format!(
+                        "{lbl}: checking connection '{}' of {c}: {}",
+                        c.connection,
+                        e.message()
+                    ),
+                ));
+            }
+        };
+        let infos = match status {
+            ConnectionStatus::Active(infos) => infos,
+            ConnectionStatus::Missing => {
+                let why = format!(
+                    "connection '{}' of {}/{} does not exist (call ref {c})",
+                    c.connection, c.provider, c.integration
+                );
+                if p.optional {
+                    skip(&mut out, why);
+                    continue;
+                }
+                bail!(fail(
+                    i,
+                    ResolveCause::MissingConnection,
+                    ErrorKind::NotFound,
+                    format!("{lbl}: {why}"),
+                ));
+            }
+            ConnectionStatus::Inactive { reason } => {
+                let why = format!(
+                    "connection '{}' of {}/{} is not active{} (call ref {c})",
+                    c.connection,
+                    c.provider,
+                    c.integration,
+                    reason.map(|r| format!(": {r}")).unwrap_or_default()
+                );
+                if p.optional {
+                    skip(&mut out, why);
+                    continue;
+                }
+                bail!(fail(
+                    i,
+                    ResolveCause::InactiveConnection,
+                    ErrorKind::Unauthorized,
+                    format!("{lbl}: {why}"),
+                ));
+            }
+        };
+        if !c.is_wildcard() {
+            // A host that lists the connection's catalog must list the action; one
+            // that lists nothing vouches for the connection only (generic spec).
+            let mut infos = infos;
+            let info = match infos.iter().position(|a| a.action == c.action || a.action.is_empty())
+            {
+                Some(k) => infos.swap_remove(k),
+                None if infos.is_empty() => {
+                    ActionInfo { action: c.action.clone(), ..Default::default() }
+                }
+                None => {
+                    let mut offered: Vec<&str> = infos.iter().map(|a| a.action.as_str()).collect();
+                    offered.sort_unstable();
+                    let shown = offered.len().min(20);
+                    let more = offered.len() - shown;
+                    bail!(fail(
+                        i,
+                        ResolveCause::UnknownTool,
+                        ErrorKind::NotFound,
                         format!(
-                            "tools[{i}]: checking connection '{}' of {}: {}",
-                            c.connection,
-                            c,
-                            e.message()
+                            "{lbl}: {}/{} has no action '{}' (it offers: {}{})",
+                            c.provider,
+                            c.integration,
+                            c.action,
+                            offered[..shown].join(", "),
+                            if more > 0 { format!(" and {more} more") } else { String::new() }
                         ),
-                    )
-                })?;
-                let info = match status {
-                    ConnectionStatus::Active(info) => info,
-                    ConnectionStatus::Missing => {
-                        return Err(Error::new(
-                            ErrorKind::NotFound,
-                            format!(
-                                "tools[{i}]: connection '{}' of {}/{} does not exist (call ref {c})",
-                                c.connection, c.provider, c.integration
-                            ),
-                        ));
-                    }
-                    ConnectionStatus::Inactive { reason } => {
-                        let why = reason.map(|r| format!(": {r}")).unwrap_or_default();
-                        return Err(Error::new(
-                            ErrorKind::Unauthorized,
-                            format!(
-                                "tools[{i}]: connection '{}' of {}/{} is not active{why} (call ref {c})",
-                                c.connection, c.provider, c.integration
-                            ),
-                        ));
-                    }
-                };
-                let name = p.tool_name();
-                let spec = ToolSpec {
-                    name: name.clone(),
-                    description: info.description.unwrap_or_else(|| {
-                        format!(
-                            "Runs the {} action {} through connection {}.",
-                            c.integration, c.action, c.connection
-                        )
-                    }),
-                    input_schema: info.input_schema.unwrap_or_else(|| json!({"type": "object"})),
-                    annotations: info.annotations.unwrap_or_default(),
-                };
-                out.push(ResolvedTool { name, spec, call_ref: Some(c.clone()), origin: r.clone() });
+                    ));
+                }
+            };
+            let spec = match provider_spec(p, &c.action, info) {
+                Ok((spec, relaxed)) => {
+                    out.warnings.extend(
+                        relaxed.into_iter().map(|n| format!("{lbl} ('{c}'), input schema: {n}")),
+                    );
+                    spec
+                }
+                Err(why) => bail!(fail(
+                    i,
+                    ResolveCause::InvalidSchema,
+                    ErrorKind::InvalidArgument,
+                    format!("{lbl} ('{c}'): {why}"),
+                )),
+            };
+            out.tools.push(ResolvedTool {
+                name: spec.name.clone(),
+                spec,
+                call_ref: Some(c.clone()),
+                index: i,
+            });
+            continue;
+        }
+        for info in infos {
+            let action = info.action.clone();
+            let concrete = c.with_action(&action);
+            let name = p.tool_name_for(&action);
+            let who = format!("{lbl} ('{c}', action '{action}')");
+            if !is_valid_segment(&action) || !is_valid_name(&name) {
+                out.warnings.push(format!(
+                    "{who} was left out: its name '{name}' is not a valid tool name (1 to 128 of A-Z a-z 0-9 _ . -); name it with a ref of its own"
+                ));
+                continue;
             }
+            let spec = match provider_spec(p, &action, info) {
+                Ok((spec, relaxed)) => {
+                    out.warnings
+                        .extend(relaxed.into_iter().map(|n| format!("{who}, input schema: {n}")));
+                    spec
+                }
+                Err(why) => {
+                    out.warnings.push(format!("{who} was left out: {why}"));
+                    continue;
+                }
+            };
+            if let Err(e) = claim(&mut holders, i, &name, who) {
+                if !lenient {
+                    return Err(e);
+                }
+                out.warnings.push(format!("{}; it was left out", e.error.message()));
+                continue;
+            }
+            out.tools.push(ResolvedTool { name, spec, call_ref: Some(concrete), index: i });
         }
     }
     Ok(out)
+}
+
+/// The spec of one provider action: the catalog's description, schema and hints, the
+/// ref's approval; the schema must compile (it is what calls are checked against).
+fn provider_spec(
+    p: &ProviderRef,
+    action: &str,
+    info: ActionInfo,
+) -> std::result::Result<(ToolSpec, Vec<String>), String> {
+    let c = &p.call_ref;
+    let input_schema = info.input_schema.unwrap_or_else(|| json!({"type": "object"}));
+    let compiled = ArgsSchema::compile(&input_schema)
+        .map_err(|why| format!("its input schema cannot be used: {why}"))?;
+    let mut annotations = info.annotations.unwrap_or_default();
+    if annotations.title.is_none() {
+        annotations.title = info.title;
+    }
+    // Approval is the agent configuration's to require, never the catalog's to waive.
+    annotations.requires_approval = p.requires_approval;
+    let description = info.description.filter(|d| !d.trim().is_empty()).unwrap_or_else(|| {
+        format!("Runs the {} action {action} through connection {}.", c.integration, c.connection)
+    });
+    let spec = ToolSpec { name: p.tool_name_for(action), description, input_schema, annotations };
+    Ok((spec, compiled.relaxed))
 }
 
 fn check_segment(field: &str, value: &str) -> Result<()> {
@@ -451,193 +849,4 @@ fn check_segment(field: &str, value: &str) -> Result<()> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use std::cell::RefCell;
-
-    fn builtin(name: &str) -> ToolSpec {
-        ToolSpec {
-            name: name.into(),
-            description: "d".into(),
-            input_schema: json!({"type": "object"}),
-            annotations: Default::default(),
-        }
-    }
-
-    fn github(connection: &str, name: Option<&str>) -> Value {
-        let mut v = json!({"type": "composio", "integration": "github", "action": "GET_USER", "connection": connection});
-        if let Some(n) = name {
-            v["name"] = json!(n);
-        }
-        v
-    }
-
-    fn active(_: &CallRef) -> Result<ConnectionStatus> {
-        Ok(ConnectionStatus::Active(ActionInfo {
-            description: Some("Who am I".into()),
-            input_schema: Some(json!({"type": "object", "properties": {}})),
-            annotations: None,
-        }))
-    }
-
-    #[test]
-    fn segment_grammar() {
-        for ok in ["a", "github", "GET_THE_USER", "github-tvn", "a_b-c_d", "0"] {
-            assert!(is_valid_segment(ok), "{ok}");
-        }
-        for bad in ["", "_a", "a_", "a__b", "a.b", "a b", "é", "a/b"] {
-            assert!(!is_valid_segment(bad), "{bad}");
-        }
-    }
-
-    #[test]
-    fn call_ref_round_trips() {
-        let c = CallRef::parse("tools.composio.github.GET_USER.github-tvn").unwrap();
-        assert_eq!(c.connection, "github-tvn");
-        assert_eq!(c.to_function_name(), "tools__composio__github__GET_USER__github-tvn");
-        assert_eq!(CallRef::from_function_name(&c.to_function_name()).unwrap(), c);
-        assert!(CallRef::parse("tools.composio.github.GET_USER").is_err());
-        assert!(CallRef::parse("x.composio.github.GET_USER.c").is_err());
-        let e = CallRef::parse("tools.composio.git__hub.A.c").unwrap_err();
-        assert!(e.message().contains("'git__hub'"), "{}", e.message());
-    }
-
-    #[test]
-    fn resolves_builtins_and_providers() {
-        let refs =
-            parse_refs(&json!(["filestore_read", github("github-tvn", Some("github_whoami"))]))
-                .unwrap();
-        let checked = RefCell::new(Vec::new());
-        let checker = |c: &CallRef| {
-            checked.borrow_mut().push(c.to_string());
-            active(c)
-        };
-        let tools = resolve_refs(&refs, &[builtin("filestore_read")], &checker).unwrap();
-        assert_eq!(tools.len(), 2);
-        assert_eq!(tools[0].call_ref, None);
-        assert_eq!(tools[0].spec.name, "filestore_read");
-        assert_eq!(tools[1].name, "github_whoami");
-        assert_eq!(tools[1].spec.description, "Who am I");
-        assert_eq!(
-            tools[1].call_ref.as_ref().unwrap().to_string(),
-            "tools.composio.github.GET_USER.github-tvn"
-        );
-        assert_eq!(*checked.borrow(), vec!["tools.composio.github.GET_USER.github-tvn"]);
-        assert_eq!(refs[1].to_json(), github("github-tvn", Some("github_whoami")));
-    }
-
-    #[test]
-    fn default_name_and_defaults() {
-        let refs = parse_refs(&json!([github("a", None)])).unwrap();
-        let checker = |_: &CallRef| Ok(ConnectionStatus::Active(ActionInfo::default()));
-        let tools = resolve_refs(&refs, &[], &checker).unwrap();
-        assert_eq!(tools[0].name, "github__GET_USER");
-        assert_eq!(tools[0].spec.input_schema, json!({"type": "object"}));
-        assert!(tools[0].spec.description.contains("GET_USER"));
-    }
-
-    #[test]
-    fn duplicate_names_name_both_refs() {
-        let refs = parse_refs(&json!([github("a", None), github("b", None)])).unwrap();
-        let e = resolve_refs(&refs, &[], &active).unwrap_err();
-        assert_eq!(e.kind(), ErrorKind::InvalidArgument);
-        assert_eq!(
-            e.message(),
-            "tools[0] ('tools.composio.github.GET_USER.a') and tools[1] ('tools.composio.github.GET_USER.b') both resolve to the tool name 'github__GET_USER'; give one of them a distinct 'name'"
-        );
-        // Distinct names fix it.
-        let refs =
-            parse_refs(&json!([github("a", Some("gh_a")), github("b", Some("gh_b"))])).unwrap();
-        assert_eq!(resolve_refs(&refs, &[], &active).unwrap().len(), 2);
-        // A built-in clashing with a provider name.
-        let refs = parse_refs(&json!(["gh", github("a", Some("gh"))])).unwrap();
-        let e = resolve_refs(&refs, &[builtin("gh")], &active).unwrap_err();
-        assert!(
-            e.message().contains("built-in 'gh'") && e.message().contains("GET_USER.a"),
-            "{}",
-            e.message()
-        );
-    }
-
-    #[test]
-    fn duplicates_fail_before_any_connection_check() {
-        let refs = parse_refs(&json!([github("a", None), github("b", None)])).unwrap();
-        let checker = |_: &CallRef| -> Result<ConnectionStatus> { panic!("checked a connection") };
-        assert!(resolve_refs(&refs, &[], &checker).is_err());
-    }
-
-    #[test]
-    fn missing_and_inactive_connections_fail_with_their_name() {
-        let refs = parse_refs(&json!([github("github-old", None)])).unwrap();
-        let e = resolve_refs(&refs, &[], &|_: &CallRef| Ok(ConnectionStatus::Missing)).unwrap_err();
-        assert_eq!(e.kind(), ErrorKind::NotFound);
-        assert!(e.message().contains("connection 'github-old'"), "{}", e.message());
-        let inactive =
-            |_: &CallRef| Ok(ConnectionStatus::Inactive { reason: Some("token revoked".into()) });
-        let e = resolve_refs(&refs, &[], &inactive).unwrap_err();
-        assert_eq!(e.kind(), ErrorKind::Unauthorized);
-        assert!(
-            e.message().contains("connection 'github-old'")
-                && e.message().contains("token revoked"),
-            "{}",
-            e.message()
-        );
-        let failing = |_: &CallRef| Err(Error::new(ErrorKind::Backend, "host down"));
-        let e = resolve_refs(&refs, &[], &failing).unwrap_err();
-        assert_eq!(e.kind(), ErrorKind::Backend);
-        assert!(
-            e.message().contains("'github-old'") && e.message().contains("host down"),
-            "{}",
-            e.message()
-        );
-    }
-
-    #[test]
-    fn unknown_builtin_is_not_found() {
-        let refs = parse_refs(&json!(["filestore_nope"])).unwrap();
-        let e = resolve_refs(&refs, &[builtin("filestore_read")], &active).unwrap_err();
-        assert_eq!(e.kind(), ErrorKind::NotFound);
-        assert_eq!(
-            e.message(),
-            "tools[0]: unknown built-in tool 'filestore_nope' (available: filestore_read)"
-        );
-    }
-
-    #[test]
-    fn malformed_refs() {
-        for (value, fragment) in [
-            (
-                json!([{"type": "composio", "integration": "github", "action": "A"}]),
-                "tools[0]: missing field 'connection'",
-            ),
-            (
-                json!([{"type": "composio", "integration": "git__hub", "action": "A", "connection": "c"}]),
-                "field 'integration': 'git__hub' is not a valid call-ref segment",
-            ),
-            (
-                json!([{"type": "composio", "integration": "g", "action": "A.B", "connection": "c"}]),
-                "field 'action'",
-            ),
-            (
-                json!([{"type": "composio", "integration": "g", "action": "A", "connection": "c", "extra": 1}]),
-                "unknown field 'extra'",
-            ),
-            (
-                json!([{"type": "composio", "integration": "g", "action": "A", "connection": 5}]),
-                "field 'connection': expected a string, got integer 5",
-            ),
-            (
-                json!([{"type": "composio", "integration": "g", "action": "A", "connection": "c", "name": "a b"}]),
-                "invalid tool name 'a b'",
-            ),
-            (json!(["ok", 5]), "tools[1]: expected a tool name or a provider ref object"),
-            (json!(["bad name"]), "invalid built-in tool name"),
-            (json!({"a": 1}), "tools must be a list"),
-        ] {
-            let e = parse_refs(&value).unwrap_err();
-            assert_eq!(e.kind(), ErrorKind::InvalidArgument);
-            assert!(e.message().contains(fragment), "{value}: {}", e.message());
-        }
-        assert_eq!(parse_refs(&Value::Null).unwrap(), vec![]);
-    }
-}
+mod tests;

@@ -106,13 +106,34 @@ fn not_beneath(path: &str, entry_path: &str) -> Error {
     broken("walk", path, format_args!("returned '{entry_path}', which is not beneath '{path}'"))
 }
 
+/// [`check_entry`] for an answer about `path` itself: the entry must name it.
+fn check_entry_of(op: &str, path: &str, e: &Entry) -> Result<()> {
+    check_entry(op, path, e)?;
+    if e.path != path {
+        return Err(broken(op, path, format_args!("returned an entry for '{}'", e.path)));
+    }
+    Ok(())
+}
+
+/// A read answer holds at most the `len` bytes asked for.
+fn check_read_len(op: &str, path: &str, offset: u64, len: u64, data: &[u8]) -> Result<()> {
+    if data.len() as u64 > len {
+        return Err(broken(
+            op,
+            path,
+            format_args!(
+                "returned {} bytes from offset {offset} when at most {len} were asked for",
+                data.len()
+            ),
+        ));
+    }
+    Ok(())
+}
+
 impl<V: Volume> Volume for Checked<V> {
     fn stat(&self, path: &str) -> Result<Entry> {
         let e = self.inner.stat(path)?;
-        check_entry("stat", path, &e)?;
-        if e.path != path {
-            return Err(broken("stat", path, format_args!("returned an entry for '{}'", e.path)));
-        }
+        check_entry_of("stat", path, &e)?;
         Ok(e)
     }
 
@@ -223,39 +244,14 @@ impl<V: Volume> Volume for Checked<V> {
 
     fn read(&self, path: &str, offset: u64, len: u64) -> Result<Vec<u8>> {
         let data = self.inner.read(path, offset, len)?;
-        if data.len() as u64 > len {
-            return Err(broken(
-                "read",
-                path,
-                format_args!(
-                    "returned {} bytes from offset {offset} when at most {len} were asked for",
-                    data.len()
-                ),
-            ));
-        }
+        check_read_len("read", path, offset, len, &data)?;
         Ok(data)
     }
 
     fn stat_read(&self, path: &str, offset: u64, len: u64) -> Result<(Entry, Vec<u8>)> {
         let (e, data) = self.inner.stat_read(path, offset, len)?;
-        check_entry("stat-read", path, &e)?;
-        if e.path != path {
-            return Err(broken(
-                "stat-read",
-                path,
-                format_args!("returned an entry for '{}'", e.path),
-            ));
-        }
-        if data.len() as u64 > len {
-            return Err(broken(
-                "stat-read",
-                path,
-                format_args!(
-                    "returned {} bytes from offset {offset} when at most {len} were asked for",
-                    data.len()
-                ),
-            ));
-        }
+        check_entry_of("stat-read", path, &e)?;
+        check_read_len("stat-read", path, offset, len, &data)?;
         if data.len() as u64 > e.size.saturating_sub(offset) {
             return Err(broken(
                 "stat-read",
@@ -283,10 +279,7 @@ impl<V: Volume> Volume for Checked<V> {
 
     fn write(&self, path: &str, content: &[u8], options: &WriteOptions) -> Result<Entry> {
         let e = self.inner.write(path, content, options)?;
-        check_entry("write", path, &e)?;
-        if e.path != path {
-            return Err(broken("write", path, format_args!("returned an entry for '{}'", e.path)));
-        }
+        check_entry_of("write", path, &e)?;
         if e.size != content.len() as u64 {
             return Err(broken(
                 "write",

@@ -280,11 +280,7 @@ impl MountTable {
                 }
             }
         }
-        let e = self.stat(path)?;
-        if e.is_dir() {
-            return Err(Error::at(ErrorKind::NotAFile, path, "is a directory"));
-        }
-        Err(Error::not_found(path))
+        Err(self.no_file_at(path))
     }
 
     /// [`MountTable::resolve_file`] and the file's first `len` bytes, with one
@@ -307,11 +303,17 @@ impl MountTable {
                 }
             }
         }
-        let e = self.stat(path)?;
-        if e.is_dir() {
-            return Err(Error::at(ErrorKind::NotAFile, path, "is a directory"));
+        Err(self.no_file_at(path))
+    }
+
+    /// Why no layer of `path` has a file there: a directory (`not-a-file`), nothing
+    /// (`not-found`), or the error of looking (the merged `stat`'s).
+    fn no_file_at(&self, path: &str) -> Error {
+        match self.stat(path) {
+            Ok(e) if e.is_dir() => Error::at(ErrorKind::NotAFile, path, "is a directory"),
+            Ok(_) => Error::not_found(path),
+            Err(e) => e,
         }
-        Err(Error::not_found(path))
     }
 
     /// Reads a byte range of a file.

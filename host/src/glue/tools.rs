@@ -75,3 +75,43 @@ pub fn from_wit_outcome(o: wit::InvokeOutcome) -> InvokeOutcome {
         offloaded: o.offloaded,
     }
 }
+
+/// A WIT agent report as a host record.
+pub fn from_wit_agent_report(r: wit::AgentReport) -> crate::agent::AgentReport {
+    use crate::agent::{AgentEntryInfo, AgentReport};
+    use crate::providers::mcp::spec::ServerDecl;
+    AgentReport {
+        name: r.name,
+        description: r.description,
+        servers: r
+            .servers
+            .into_iter()
+            .map(|s| ServerDecl {
+                location: format!("line {}, column {}", s.line, s.column),
+                name: s.name,
+                transport: s.transport,
+                fields: match serde_json::from_str(&s.fields) {
+                    Ok(Value::Object(m)) => m,
+                    _ => Default::default(),
+                },
+            })
+            .collect(),
+        entries: r
+            .entries
+            .into_iter()
+            .map(|e| AgentEntryInfo {
+                section: e.section,
+                index: e.index,
+                text: e.text,
+                call_ref: e.call_ref,
+                optional: e.optional,
+                line: e.line,
+                column: e.column,
+            })
+            .collect(),
+        offered: r.offered,
+        available: r.available,
+        warnings: r.warnings,
+        rendered: r.rendered,
+    }
+}

@@ -218,9 +218,15 @@ pub async fn guard(
             if let Some(id) = response.headers().get(SESSION_HEADER).and_then(|v| v.to_str().ok()) {
                 pool.record(id, peer.ip(), owner);
             } else if response.status() == StatusCode::INTERNAL_SERVER_ERROR {
-                // A sandbox could not be created (e.g. every instance slot is taken by
-                // sessions this pool does not know of): capacity, not a fault.
-                return pool.refusal(Refusal::Full);
+                // A sandbox could not be created. Every instance slot taken by sessions
+                // this pool does not know of is capacity, not a fault; anything else
+                // (a setup that fails) is passed on as it is, with its reason.
+                let (parts, body) = response.into_parts();
+                let text = axum::body::to_bytes(body, 64 * 1024).await.unwrap_or_default();
+                if String::from_utf8_lossy(&text).contains(super::INSTANTIATION_FAILED) {
+                    return pool.refusal(Refusal::Full);
+                }
+                return Response::from_parts(parts, axum::body::Body::from(text));
             }
             response
         }

@@ -72,6 +72,17 @@ pub type MountFactory = Arc<dyn Fn() -> crate::Result<Vec<MountSpec>> + Send + S
 /// poisoned one): loads the tool configuration, selects the toolset.
 pub type SessionSetup = Arc<dyn Fn(&mut crate::Session) -> crate::Result<()> + Send + Sync>;
 
+/// Re-resolution of an agent when an upstream server's tool list changed (see
+/// [`crate::agent::Agent::changes`]): each session re-runs `reapply` before it next
+/// lists or calls, and each initialized client is sent `notifications/tools/list_changed`.
+#[derive(Clone)]
+pub struct CatalogRefresh {
+    /// Changes whenever an upstream catalog did.
+    pub changes: tokio::sync::watch::Receiver<u64>,
+    /// Re-resolves the session's agent (`Session::load_agent`).
+    pub reapply: SessionSetup,
+}
+
 /// What every MCP session of a server is made of.
 #[derive(Clone)]
 pub struct ServerConfig {
@@ -83,6 +94,8 @@ pub struct ServerConfig {
     pub options: SessionOptions,
     /// Run on every new session before it serves.
     pub setup: Option<SessionSetup>,
+    /// Re-resolves sessions' agents when upstream catalogs change.
+    pub catalog_refresh: Option<CatalogRefresh>,
     /// Whether a client's MCP roots become `/workspace` (see [`roots`]): set when
     /// the user gave no `--mount /workspace`.
     pub workspace_from_roots: bool,
@@ -111,6 +124,7 @@ impl ServerConfig {
             mounts: Arc::new(factory),
             options: SessionOptions::default(),
             setup: None,
+            catalog_refresh: None,
             workspace_from_roots: false,
             no_workspace_reason: None,
             startup_warnings: Vec::new(),
@@ -241,6 +255,10 @@ pub fn http_service(
     http_service_with(config, extra_hosts, Arc::new(LocalSessionManager::default()))
 }
 
+/// How a failed instantiation (no instance slot left) reads in a setup error: the
+/// HTTP pool answers it as capacity (503), other setup failures as they are.
+pub(crate) const INSTANTIATION_FAILED: &str = "instantiating the component";
+
 /// [`http_service`] over a given session manager (shared with a [`http_pool::SessionPool`]).
 pub fn http_service_with(
     config: ServerConfig,
@@ -251,7 +269,15 @@ pub fn http_service_with(
     hosts.extend(extra_hosts);
     let http_config = StreamableHttpServerConfig::default().with_allowed_hosts(hosts);
     StreamableHttpService::new(
-        move || FilestoreServer::new(&config).map_err(std::io::Error::other),
+        move || {
+            FilestoreServer::new(&config).map_err(|e| {
+                // Said where the operator looks too: the client only sees a 500.
+                if !e.to_string().contains(INSTANTIATION_FAILED) {
+                    eprintln!("filestore serve: a new client's session could not be set up: {e}");
+                }
+                std::io::Error::other(e)
+            })
+        },
         manager,
         http_config,
     )

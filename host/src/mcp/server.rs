@@ -49,6 +49,9 @@ pub struct FilestoreServer {
     bearer_services: Arc<Vec<String>>,
     /// Concurrent calls per identity (see [`super::ServerConfig`]).
     call_limits: Option<Arc<super::http_auth::CallLimits>>,
+    /// Upstream catalog changes (see [`super::CatalogRefresh`]): watched once the
+    /// client is initialized, to tell it to re-list.
+    catalog_changes: Option<tokio::sync::watch::Receiver<u64>>,
 }
 
 /// One MCP session's sandbox and what the client has been told about it.
@@ -62,6 +65,10 @@ pub(crate) struct Sandbox {
     startup_warnings: Vec<String>,
     options: SessionOptions,
     setup: Option<super::SessionSetup>,
+    /// Re-resolves the agent when an upstream catalog changed.
+    catalog_refresh: Option<super::CatalogRefresh>,
+    /// The catalog generation the session last resolved against.
+    catalog_seen: u64,
     /// The session's mounts, kept so a poisoned session can be replaced over the
     /// same volumes (in-memory content survives a trap).
     pub(crate) mounts: Vec<MountSpec>,
@@ -79,6 +86,8 @@ impl Sandbox {
     ) -> crate::Result<Sandbox> {
         let mounts = (config.mounts)()?;
         let options = SessionOptions { cancel: Some(cancel), ..config.options.clone() };
+        // Read before the setup resolves the agent: a change after it is then seen.
+        let catalog_seen = config.catalog_refresh.as_ref().map_or(0, |r| *r.changes.borrow());
         let mut session = config.engine.session_with(mounts.clone(), options.clone())?;
         if let Some(setup) = &config.setup {
             setup(&mut session)?;
@@ -92,6 +101,8 @@ impl Sandbox {
             startup_warnings: config.startup_warnings.clone(),
             options,
             setup: config.setup.clone(),
+            catalog_refresh: config.catalog_refresh.clone(),
+            catalog_seen,
             mounts,
             session,
             specs,
@@ -128,6 +139,16 @@ impl Sandbox {
             self.session = fresh;
             // A new session counts versions from its own start: compare specs next time.
             self.version = None;
+        }
+        if let Some(refresh) = &self.catalog_refresh {
+            let now = *refresh.changes.borrow();
+            if now != self.catalog_seen {
+                self.catalog_seen = now;
+                // On an error (an explicitly listed upstream tool is gone) the
+                // session keeps its tools; a call of the gone one says so.
+                let _ = (refresh.reapply)(&mut self.session);
+                self.version = None;
+            }
         }
         Ok(&mut self.session)
     }
@@ -225,6 +246,7 @@ impl FilestoreServer {
             log_level: Default::default(),
             bearer_services: Arc::new(config.bearer_services.clone()),
             call_limits: config.call_limits.clone(),
+            catalog_changes: config.catalog_refresh.as_ref().map(|r| r.changes.clone()),
         })
     }
 
@@ -434,6 +456,19 @@ impl ServerHandler for FilestoreServer {
         let warnings = lock(&self.sandbox).startup_warnings.clone();
         for w in warnings {
             super::logging::log(&context.peer, &self.log_level, LoggingLevel::Warning, w).await;
+        }
+        if let Some(mut changes) = self.catalog_changes.clone() {
+            // An upstream tool list changed: the client re-lists, and the listing
+            // re-resolves the agent (Sandbox::session). Ends with the connection.
+            changes.mark_unchanged();
+            let peer = context.peer.clone();
+            tokio::spawn(async move {
+                while changes.changed().await.is_ok() {
+                    if peer.notify_tool_list_changed().await.is_err() {
+                        break;
+                    }
+                }
+            });
         }
         self.apply_roots(&context).await;
     }

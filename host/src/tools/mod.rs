@@ -12,6 +12,10 @@
 //! - [`ToolRegistry::with_builtin_handlers`] adds the handlers the `filestore` binary
 //!   ships: `sqlite-sql` ([`crate::handlers::sqlite`]) and `http`
 //!   ([`crate::handlers::http`]).
+//! - [`ToolProvider`]s answer for agent tool refs (`tools.{provider}.…`): the registry
+//!   routes `check-connection` and the calls of provider tools to the provider named
+//!   by the ref (e.g. [`crate::providers::mcp::McpProvider`] for `mcp`), under that
+//!   provider's own timeout.
 //!
 //! **Secrets.** Source fields are resolved here, from the host's environment, after
 //! the component has parsed the configuration; they never travel back into the
@@ -308,11 +312,39 @@ where
     }
 }
 
+/// The provider of agent tool refs `tools.{provider}.{integration}.{action}.{connection}`:
+/// it tells the component which actions a connection offers (with their upstream
+/// descriptions and input schemas) and runs calls of them. Implementations must be
+/// thread-safe: the registry calls them from worker threads.
+pub trait ToolProvider: Send + Sync + 'static {
+    /// Whether the connection of `call_ref` can be used and, when it can, the actions
+    /// it offers (`call_ref.action` may be `*`: the whole catalog). Answers from the
+    /// provider's live connection, never from a guess.
+    fn check_connection(&self, call_ref: &CallRef) -> Result<ConnectionStatus, ToolError>;
+    /// Runs one call of the concrete action of `call_ref` with the request's
+    /// (already validated) arguments; returns the result as JSON.
+    fn call(&self, call_ref: &CallRef, request: &ToolRequest) -> Result<Value, ToolError>;
+    /// The longest a call through `call_ref` may take.
+    fn timeout(&self, call_ref: &CallRef) -> Duration;
+    /// The longest any call may take (a session extends its guest deadline by it).
+    fn max_timeout(&self) -> Duration;
+}
+
+/// The call ref type providers receive (parsed and checked by the component's rules).
+pub use filestore_guest::tools::toolrefs::CallRef;
+
+/// How long the registry waits past a provider's own timeout before it abandons the
+/// worker: the provider ends its call itself first (cancelling it upstream) and says
+/// why, which is a better error than the registry's.
+const PROVIDER_GRACE: Duration = Duration::from_secs(2);
+
 /// A [`ToolHost`] dispatching calls by tool `type` to registered [`ToolHandler`]s,
-/// under a per-call timeout. Cloning is cheap and shares the handlers.
+/// under a per-call timeout, and provider calls to registered [`ToolProvider`]s.
+/// Cloning is cheap and shares the handlers.
 #[derive(Clone)]
 pub struct ToolRegistry {
     handlers: Arc<HashMap<String, Arc<dyn ToolHandler>>>,
+    providers: Arc<HashMap<String, Arc<dyn ToolProvider>>>,
     sources: Arc<SourceSet>,
     timeout: Duration,
 }
@@ -327,6 +359,7 @@ impl std::fmt::Debug for ToolRegistry {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ToolRegistry")
             .field("tool_types", &self.tool_types())
+            .field("providers", &self.providers.keys().collect::<Vec<_>>())
             .field("sources", &self.sources.names())
             .field("timeout", &self.timeout)
             .finish()
@@ -338,6 +371,7 @@ impl ToolRegistry {
     pub fn new() -> ToolRegistry {
         ToolRegistry {
             handlers: Arc::new(HashMap::new()),
+            providers: Arc::new(HashMap::new()),
             sources: Arc::new(SourceSet::default()),
             timeout: DEFAULT_TOOL_TIMEOUT,
         }
@@ -372,6 +406,37 @@ impl ToolRegistry {
         self
     }
 
+    /// Registers (or replaces) the provider of the refs `tools.{name}.…`.
+    pub fn register_provider(
+        &mut self,
+        name: &str,
+        provider: Arc<dyn ToolProvider>,
+    ) -> &mut ToolRegistry {
+        Arc::make_mut(&mut self.providers).insert(name.to_string(), provider);
+        self
+    }
+
+    /// The registered provider names, sorted.
+    pub fn provider_names(&self) -> Vec<String> {
+        let mut v: Vec<String> = self.providers.keys().cloned().collect();
+        v.sort();
+        v
+    }
+
+    fn provider(&self, call_ref: &str) -> Result<(CallRef, Arc<dyn ToolProvider>), ToolError> {
+        let parsed = CallRef::parse_selector(call_ref)
+            .map_err(|e| ToolError::InvalidArgument(format!("call ref '{call_ref}': {e}")))?;
+        let provider = self.providers.get(&parsed.provider).cloned().ok_or_else(|| {
+            let known = self.provider_names();
+            ToolError::NotFound(format!(
+                "call ref '{call_ref}': this host has no provider '{}' (it has: {})",
+                parsed.provider,
+                if known.is_empty() { "none".to_string() } else { known.join(", ") }
+            ))
+        })?;
+        Ok((parsed, provider))
+    }
+
     /// Sets the per-call timeout.
     pub fn set_timeout(&mut self, timeout: Duration) -> &mut ToolRegistry {
         self.timeout = timeout;
@@ -390,8 +455,12 @@ impl ToolRegistry {
         &self.sources
     }
 
-    /// Runs one request through its handler on a worker thread under the timeout.
+    /// Runs one request through its handler (or, for a provider tool, its provider)
+    /// on a worker thread under the timeout.
     pub fn run(&self, request: ToolRequest) -> Result<Value, ToolError> {
+        if request.tool_type == filestore_guest::invoke::PROVIDER_TOOL_TYPE {
+            return self.run_provider(request);
+        }
         let handler = self.handlers.get(&request.tool_type).cloned().ok_or_else(|| {
             let known = self.tool_types();
             ToolError::Unsupported(format!(
@@ -409,35 +478,18 @@ impl ToolRegistry {
         let redact = |e: ToolError| e.map_message(|m| redact(&secrets, &m));
         let mut request = request;
         self.sources.tool_env().apply(&mut request).map_err(redact)?;
-        let (tx, rx) = mpsc::channel();
-        let spawned = std::thread::Builder::new().name(format!("tool-{tool}")).spawn(move || {
-            let r = std::panic::catch_unwind(AssertUnwindSafe(|| handler.call(&request)));
-            // The receiver may have given up (timeout): nothing to do then.
-            let _ = tx.send(r);
-        });
-        if let Err(e) = spawned {
-            return Err(ToolError::Backend(format!("tool '{tool}': cannot start a worker: {e}")));
-        }
-        match rx.recv_timeout(self.timeout) {
-            Ok(Ok(r)) => r.map_err(|e| redact(prefix(&tool, e))),
-            Ok(Err(panic)) => {
-                let why = panic
-                    .downcast_ref::<&str>()
-                    .map(|s| s.to_string())
-                    .or_else(|| panic.downcast_ref::<String>().cloned())
-                    .unwrap_or_else(|| "unknown panic".to_string());
-                Err(redact(ToolError::Backend(format!(
-                    "tool '{tool}': the handler panicked: {why}"
-                ))))
-            }
-            Err(mpsc::RecvTimeoutError::Timeout) => Err(ToolError::LimitExceeded(format!(
-                "tool '{tool}' did not finish within its timeout of {:?}",
-                self.timeout
-            ))),
-            Err(mpsc::RecvTimeoutError::Disconnected) => {
-                Err(ToolError::Backend(format!("tool '{tool}': the handler thread died")))
-            }
-        }
+        on_worker(&tool, self.timeout, move || handler.call(&request)).map_err(redact)
+    }
+
+    fn run_provider(&self, mut request: ToolRequest) -> Result<Value, ToolError> {
+        let tool = request.tool_name.clone();
+        let call_ref = request.call_ref.clone().ok_or_else(|| {
+            ToolError::InvalidArgument(format!("provider tool '{tool}' came without a call ref"))
+        })?;
+        let (parsed, provider) = self.provider(&call_ref).map_err(|e| prefix(&tool, e))?;
+        let timeout = provider.timeout(&parsed);
+        request.deadline = Instant::now() + timeout;
+        on_worker(&tool, timeout + PROVIDER_GRACE, move || provider.call(&parsed, &request))
     }
 
     fn request(&self, call: ToolCall) -> Result<ToolRequest, ToolError> {
@@ -487,6 +539,42 @@ impl ToolRegistry {
     }
 }
 
+/// Runs `f` on a fresh worker thread and waits at most `timeout` for it; a panic, a
+/// timeout and a dead worker become typed errors naming `tool`. A worker that
+/// overruns is abandoned (Rust cannot kill a thread): it ends on its own.
+fn on_worker(
+    tool: &str,
+    timeout: Duration,
+    f: impl FnOnce() -> Result<Value, ToolError> + Send + 'static,
+) -> Result<Value, ToolError> {
+    let (tx, rx) = mpsc::channel();
+    let spawned = std::thread::Builder::new().name(format!("tool-{tool}")).spawn(move || {
+        let r = std::panic::catch_unwind(AssertUnwindSafe(f));
+        // The receiver may have given up (timeout): nothing to do then.
+        let _ = tx.send(r);
+    });
+    if let Err(e) = spawned {
+        return Err(ToolError::Backend(format!("tool '{tool}': cannot start a worker: {e}")));
+    }
+    match rx.recv_timeout(timeout) {
+        Ok(Ok(r)) => r.map_err(|e| prefix(tool, e)),
+        Ok(Err(panic)) => {
+            let why = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".to_string());
+            Err(ToolError::Backend(format!("tool '{tool}': the handler panicked: {why}")))
+        }
+        Err(mpsc::RecvTimeoutError::Timeout) => Err(ToolError::LimitExceeded(format!(
+            "tool '{tool}' did not finish within its timeout of {timeout:?}"
+        ))),
+        Err(mpsc::RecvTimeoutError::Disconnected) => {
+            Err(ToolError::Backend(format!("tool '{tool}': the handler thread died")))
+        }
+    }
+}
+
 fn prefix(tool: &str, e: ToolError) -> ToolError {
     let p = |m: String| {
         if m.contains(&format!("'{tool}'")) { m } else { format!("tool '{tool}': {m}") }
@@ -509,14 +597,17 @@ impl ToolHost for ToolRegistry {
     }
 
     fn check_connection(&self, call_ref: &str) -> Result<ConnectionStatus, Error> {
-        let _ = call_ref;
-        // Provider connections need a provider catalog, which the registry does not
-        // have; an embedder with one implements `ToolHost` itself.
-        Ok(ConnectionStatus::Missing)
+        // A ref to a provider this host does not have is a connection it does not
+        // have: `missing`, which resolution reports with the ref.
+        let Ok((parsed, provider)) = self.provider(call_ref) else {
+            return Ok(ConnectionStatus::Missing);
+        };
+        Ok(provider.check_connection(&parsed)?)
     }
 
     fn timeout(&self) -> Option<Duration> {
-        Some(self.timeout)
+        let providers = self.providers.values().map(|p| p.max_timeout() + PROVIDER_GRACE);
+        Some(providers.fold(self.timeout, Duration::max))
     }
 
     fn handles(&self, tool_type: &str) -> bool {
@@ -526,6 +617,7 @@ impl ToolHost for ToolRegistry {
     fn with_sources(&self, sources: Arc<SourceSet>) -> Option<Arc<dyn ToolHost>> {
         Some(Arc::new(ToolRegistry {
             handlers: self.handlers.clone(),
+            providers: self.providers.clone(),
             sources,
             timeout: self.timeout,
         }))

@@ -23,8 +23,12 @@ export class ToolHost {
   /**
    * @param {object} [options]
    * @param {Record<string, Function>} [options.handlers] handlers by tool type
-   * @param {(callRef: string) => 'active'|'inactive'|'missing'} [options.connections]
-   *   answers `check-connection` for provider refs (default: every one is missing)
+   * @param {(callRef: string) => 'active'|'inactive'|'missing'|{active: object[]}|{inactive: string}} [options.connections]
+   *   answers `check-connection` for provider refs (default: every one is missing):
+   *   `{active: [{action, title?, description, inputSchema, annotations?}]}` lists the
+   *   connection's actions (schemas and annotations as JSON objects); plain
+   *   `'active'` vouches for the connection without a catalog; `{inactive: reason}`
+   *   says why it cannot be used
    * @param {Record<string, string|undefined>} [options.env] where `${VAR}` in sources
    *   is resolved from (default: `process.env`)
    */
@@ -83,9 +87,9 @@ export class ToolHost {
       call: (call) => this.call(call, sessionId, sources()),
       checkConnection: (callRef) => {
         try {
-          const status = this.connections(callRef);
-          if (status === 'active' || status === 'inactive' || status === 'missing') return status;
-          return { tag: 'err', val: { tag: 'backend', val: `connection check for '${callRef}' answered ${JSON.stringify(status)}, not active, inactive or missing` } };
+          const status = connectionStatus(this.connections(callRef));
+          if (status) return { tag: 'ok', val: status };
+          return { tag: 'err', val: { tag: 'backend', val: `connection check for '${callRef}' answered an unknown status (want 'active', 'inactive', 'missing', {active: [...]} or {inactive: reason})` } };
         } catch (e) {
           return { tag: 'err', val: { tag: 'backend', val: `connection check for '${callRef}' failed: ${e?.message ?? e}` } };
         }
@@ -153,6 +157,30 @@ export class ToolHost {
       return err('backend', redact(`tool '${tool}': the handler threw: ${what}`));
     }
   }
+}
+
+/** A `connections` answer as the WIT `connection-status` variant; `undefined` if malformed. */
+function connectionStatus(status) {
+  if (status === 'active') return { tag: 'active', val: [] };
+  if (status === 'inactive') return { tag: 'inactive', val: undefined };
+  if (status === 'missing') return { tag: 'missing' };
+  if (status && typeof status === 'object' && Array.isArray(status.active)) {
+    const text = (v) => (typeof v === 'string' ? v : JSON.stringify(v ?? {}));
+    return {
+      tag: 'active',
+      val: status.active.map((a) => ({
+        action: String(a.action),
+        title: a.title ?? undefined,
+        description: String(a.description ?? ''),
+        inputSchema: text(a.inputSchema),
+        annotations: a.annotations === undefined ? undefined : text(a.annotations),
+      })),
+    };
+  }
+  if (status && typeof status === 'object' && 'inactive' in status) {
+    return { tag: 'inactive', val: status.inactive == null ? undefined : String(status.inactive) };
+  }
+  return undefined;
 }
 
 function resolveValue(v, at, env, missing, secrets) {

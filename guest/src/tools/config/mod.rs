@@ -215,6 +215,13 @@ pub struct Location {
     pub column: usize,
 }
 
+impl Location {
+    /// `mark` in document `document` of `file`.
+    pub(crate) fn at(file: &str, document: usize, mark: yaml::Mark) -> Location {
+        Location { file: file.to_string(), document, line: mark.line, column: mark.column }
+    }
+}
+
 impl fmt::Display for Location {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
@@ -259,6 +266,19 @@ pub enum ConfigErrorKind {
     SourceMismatch,
     /// A statement or path template is malformed or names an undeclared parameter.
     InvalidTemplate,
+    /// An agent configuration's provider entry names a server it does not declare.
+    MissingServer,
+    /// An agent entry names a connection that does not exist.
+    MissingConnection,
+    /// An agent entry names a connection that exists but cannot be used.
+    InactiveConnection,
+    /// An agent entry's connection could not be checked or reached.
+    ConnectionFailed,
+    /// An agent entry names a tool the session does not have, or two tools would
+    /// share a name.
+    UnknownTool,
+    /// An upstream action's input schema cannot be used to check its arguments.
+    InvalidSchema,
 }
 
 /// One configuration error, located.
@@ -287,6 +307,17 @@ impl fmt::Display for ConfigError {
 impl std::error::Error for ConfigError {}
 
 impl ConfigError {
+    /// An error of `kind` at `location`, naming `field` when given: how the YAML
+    /// readers (tools.yaml and agent configurations) report what they find.
+    pub(crate) fn at(
+        kind: ConfigErrorKind,
+        location: Location,
+        field: Option<&str>,
+        message: impl Into<String>,
+    ) -> ConfigError {
+        ConfigError { kind, location, field: field.map(str::to_string), message: message.into() }
+    }
+
     /// The error as a filestore [`Error`] (`invalid-argument`).
     pub fn to_error(&self) -> Error {
         Error::new(ErrorKind::InvalidArgument, self.to_string())

@@ -340,33 +340,25 @@ fn reader(shared: &Shared) {
                     shared.stop();
                     return;
                 }
-                if st.next >= st.files.len() {
-                    // Read to the end; wait for the component to take what is held.
-                    let (next, timeout) =
-                        shared.room.wait_timeout(st, AHEAD_IDLE).unwrap_or_else(|e| e.into_inner());
-                    st = next;
-                    if timeout.timed_out() && !st.stopped {
-                        drop(st);
-                        shared.stop();
-                        return;
+                if st.next < st.files.len() {
+                    let i = st.next;
+                    let want = st.files[i].size.saturating_add(1);
+                    if want > AHEAD_BYTES || !matches!(st.slots[i], Slot::Waiting) {
+                        // Too large to hold: the component reads it itself.
+                        st.slots[i] = Slot::Gone;
+                        st.next += 1;
+                        continue;
                     }
-                    continue;
+                    if st.held_files < AHEAD_FILES && st.held_bytes + want <= AHEAD_BYTES {
+                        st.next += 1;
+                        st.slots[i] = Slot::Reading;
+                        st.held_files += 1;
+                        st.held_bytes += want;
+                        break (i, st.files[i].path.clone(), want);
+                    }
                 }
-                let i = st.next;
-                let want = st.files[i].size.saturating_add(1);
-                if want > AHEAD_BYTES || !matches!(st.slots[i], Slot::Waiting) {
-                    // Too large to hold: the component reads it itself.
-                    st.slots[i] = Slot::Gone;
-                    st.next += 1;
-                    continue;
-                }
-                if st.held_files < AHEAD_FILES && st.held_bytes + want <= AHEAD_BYTES {
-                    st.next += 1;
-                    st.slots[i] = Slot::Reading;
-                    st.held_files += 1;
-                    st.held_bytes += want;
-                    break (i, st.files[i].path.clone(), want);
-                }
+                // No room, or read to the end: wait for the component to take what
+                // is held.
                 let (next, timeout) =
                     shared.room.wait_timeout(st, AHEAD_IDLE).unwrap_or_else(|e| e.into_inner());
                 st = next;

@@ -76,22 +76,12 @@ struct Ctx<'a> {
 
 impl Ctx<'_> {
     fn loc(&self, mark: Mark) -> Location {
-        Location {
-            file: self.file.to_string(),
-            document: self.document,
-            line: mark.line,
-            column: mark.column,
-        }
+        Location::at(self.file, self.document, mark)
     }
 
     fn err(&mut self, kind: K, mark: Mark, field: Option<&str>, message: impl Into<String>) {
         let location = self.loc(mark);
-        self.errors.push(ConfigError {
-            kind,
-            location,
-            field: field.map(str::to_string),
-            message: message.into(),
-        });
+        self.errors.push(ConfigError::at(kind, location, field, message));
     }
 }
 
