@@ -781,6 +781,47 @@ fn host_timeouts_panics_and_failures_are_typed_and_survivable() {
     ok(&mut s, "filestore_ls", json!({"path": "/"}));
 }
 
+/// A cancelled call stops its tool: the session's cancel flag (what the MCP server
+/// sets on `notifications/cancelled`) reaches the tool call, SQLite interrupts the
+/// runaway statement, and the call ends long before the tool's timeout (60 s here)
+/// instead of holding the session until then. The handler saw the cancel (its
+/// statement was interrupted, not abandoned): the database is free again for the
+/// next session at once.
+#[test]
+fn a_cancelled_call_stops_its_sqlite_statement() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("app.db");
+    let mut registry = ToolRegistry::with_builtin_handlers();
+    registry.set_timeout(Duration::from_secs(60));
+    let mut s = session_with(registry.clone());
+    let yaml = format!(
+        "{}---\nkind: tool\nname: spin\ntype: sqlite-sql\nsource: app-db\ndescription: Never ends.\nstatement: WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c) SELECT count(*) FROM c\n",
+        sqlite_yaml(&db)
+    );
+    load(&mut s, &yaml);
+    let flag = s.cancel_handle();
+    let canceller = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(300));
+        flag.store(true, std::sync::atomic::Ordering::SeqCst);
+    });
+    let started = std::time::Instant::now();
+    let out = s.invoke("spin", &json!({}), &InvokeContext::default());
+    canceller.join().unwrap();
+    assert!(started.elapsed() < Duration::from_secs(30), "the cancel did not reach the tool");
+    match out {
+        // Interrupted after the tool returned (the flag stays set for the call)...
+        Err(e) => assert_eq!(e.kind_name(), "cancelled", "{e}"),
+        // ...or the guest returned the tool's error before the next epoch tick.
+        Ok(out) => assert!(out.text.contains("cancelled"), "{}", out.text),
+    }
+    // The statement was stopped, not left running on an abandoned worker until its
+    // 60 s deadline: another session writes to the same database (a statement still
+    // reading would hold its lock past rusqlite's 5 s busy wait and fail this).
+    let mut t = session_with(registry);
+    load(&mut t, &yaml);
+    assert_eq!(invoke(&mut t, "setup", json!({})).status, InvokeStatus::Completed);
+}
+
 /// Handlers see the session's id: the embedder's when given, otherwise a generated
 /// one distinct per session (even from cloned options), set by the host so the
 /// component cannot claim another session's.

@@ -22,6 +22,7 @@ import time
 import unittest
 from pathlib import Path
 
+import anyio
 from mcp import ClientSession, types
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
@@ -185,6 +186,26 @@ class AgentTest(unittest.IsolatedAsyncioTestCase):
             r = await s.call_tool("py__echo", {"text": "after crash"})
             self.assertFalse(r.is_error, text_of(r))
             self.assertIn("after crash", text_of(r))
+
+    async def test_a_cancelled_call_is_cancelled_upstream_and_frees_the_session(self) -> None:
+        # A long upstream timeout: only the client's cancel can end the call early.
+        self.agent.write_text(agent_yaml(self.root, self.web.url).replace("timeout: 3s", "timeout: 300s"))
+        async with self.connect() as s:
+            started = time.monotonic()
+            # Abandoning the request sends notifications/cancelled (the SDK's courtesy cancel).
+            with anyio.move_on_after(1.5):
+                await s.call_tool("py__hang", {"seconds": 250})
+            r = await s.call_tool("py__echo", {"text": "after cancel"})
+            self.assertFalse(r.is_error, text_of(r))
+            self.assertIn("after cancel", text_of(r))
+            self.assertLess(time.monotonic() - started, 120, "the next call waited for the cancelled one")
+            # The cancel reached the upstream: its handler was stopped, not left to sleep.
+            for _ in range(300):
+                if any(c["tool"] == "hang-stopped" for c in self.upstream_log()):
+                    break
+                await anyio.sleep(0.1)
+            self.assertCountEqual(
+                [c["tool"] for c in self.upstream_log()], ["hang", "hang-stopped", "echo"])
 
     async def test_upstream_list_changed_reaches_the_client(self) -> None:
         seen: list = []

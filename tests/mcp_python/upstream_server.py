@@ -54,7 +54,12 @@ def crash() -> str:
 @server.tool(description="Sleeps for the given seconds before answering.")
 async def hang(seconds: float) -> str:
     log("hang", {"seconds": seconds})
-    await asyncio.sleep(seconds)
+    try:
+        await asyncio.sleep(seconds)
+    except BaseException:
+        # Cancelled: the client sent notifications/cancelled (or the server stopped).
+        log("hang-stopped", {"seconds": seconds})
+        raise
     return "woke up"
 
 

@@ -10,7 +10,10 @@ impl wit::Host for HostState {
         // The session id is the host's to state: whatever the component sent is
         // replaced, so a guest cannot act as another session towards a handler.
         call.context.session_id = self.session_id.clone();
-        Ok(self.tools.call(call))
+        // The session's cancel flag reaches the call: a cancelled MCP request stops
+        // waiting for its tool instead of holding the session until the timeout.
+        let cancel = crate::tools::Cancel::new(self.cancel.clone());
+        Ok(self.tools.call_cancellable(call, &cancel))
     }
 
     fn check_connection(

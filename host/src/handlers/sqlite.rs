@@ -12,7 +12,8 @@
 //! holding a JSON object or array decoded, as Toolbox does); any other statement
 //! yields `{"rows_affected": n}` — a deliberate extension: Toolbox returns `[]`,
 //! which cannot tell an UPDATE that changed nothing from one that changed rows. The connection is interrupted
-//! at the request's deadline, so a runaway query stops with the timeout.
+//! at the request's deadline, so a runaway query stops with the timeout, and when the call is
+//! cancelled.
 
 use rusqlite::types::{Value as SqlValue, ValueRef};
 use rusqlite::{Connection, params_from_iter};
@@ -109,8 +110,11 @@ fn run(req: &ToolRequest, statement: &str, bind: bool) -> Result<Value, ToolErro
     let conn = Connection::open(db).map_err(|e| {
         ToolError::Backend(format!("source '{}': cannot open database {db}: {e}", source.name))
     })?;
-    let deadline = req.deadline;
-    conn.progress_handler(PROGRESS_STEPS, Some(move || std::time::Instant::now() > deadline));
+    let (deadline, cancel) = (req.deadline, req.cancel.clone());
+    conn.progress_handler(
+        PROGRESS_STEPS,
+        Some(move || std::time::Instant::now() > deadline || cancel.is_cancelled()),
+    );
     let mut stmt = conn.prepare(statement).map_err(|e| {
         ToolError::Backend(format!(
             "tool '{}': the database refused the statement: {e}",
@@ -134,10 +138,11 @@ fn run(req: &ToolRequest, statement: &str, bind: bool) -> Result<Value, ToolErro
         rusqlite::Error::SqliteFailure(f, _)
             if f.code == rusqlite::ErrorCode::OperationInterrupted =>
         {
-            ToolError::LimitExceeded(format!(
-                "tool '{}': interrupted at its timeout",
-                req.tool_name
-            ))
+            ToolError::LimitExceeded(if req.cancel.is_cancelled() {
+                format!("tool '{}': interrupted: the call was cancelled", req.tool_name)
+            } else {
+                format!("tool '{}': interrupted at its timeout", req.tool_name)
+            })
         }
         e => ToolError::Backend(format!("tool '{}': {e}", req.tool_name)),
     };

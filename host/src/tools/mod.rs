@@ -27,6 +27,14 @@
 //! kill a thread). The shipped handlers bound their own work by the same deadline
 //! ([`ToolRequest::deadline`]): SQLite is interrupted, HTTP requests time out.
 //!
+//! **Cancellation.** A session's cancel flag (set when an MCP client sends
+//! `notifications/cancelled`, see [`crate::Session::cancel_handle`]) reaches the call
+//! as [`ToolRequest::cancel`]: the registry stops waiting for the worker at once, and
+//! the shipped handlers and providers stop their own work — SQLite is interrupted, a
+//! PostgreSQL statement is cancelled on the server, an upstream MCP call is abandoned
+//! with `notifications/cancelled` to the upstream. Without this, a cancelled call
+//! held its session until the tool's timeout.
+//!
 //! ```
 //! use std::sync::Arc;
 //! use filestore::tools::{ToolHandler, ToolRegistry, ToolRequest, ToolError};
@@ -44,6 +52,7 @@
 use std::collections::HashMap;
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -60,6 +69,14 @@ pub const DEFAULT_TOOL_TIMEOUT: Duration = Duration::from_secs(30);
 pub trait ToolHost: Send + Sync {
     /// Runs one validated call; returns JSON text or a typed error.
     fn call(&self, call: ToolCall) -> Result<String, Error>;
+    /// [`ToolHost::call`] for a caller that may cancel it: a host that can stop a
+    /// call early returns soon after `cancel` fires (the session is interrupted
+    /// then anyway). The default ignores `cancel`, so the call holds its session
+    /// until it ends.
+    fn call_cancellable(&self, call: ToolCall, cancel: &Cancel) -> Result<String, Error> {
+        let _ = cancel;
+        self.call(call)
+    }
     /// Reports whether a provider connection can be used.
     fn check_connection(&self, call_ref: &str) -> Result<ConnectionStatus, Error>;
     /// The longest a call may take (the session extends its guest deadline by it
@@ -215,6 +232,60 @@ pub struct ToolRequest {
     pub claims: Value,
     /// When the registry gives up on this call; handlers should stop by then.
     pub deadline: Instant,
+    /// Set when the caller cancelled the call; handlers should stop soon after.
+    pub cancel: Cancel,
+}
+
+/// Whether a call was cancelled by its caller: a shared flag (the session's, see
+/// [`crate::Session::cancel_handle`]) that handlers poll, or none. Cloning shares it.
+///
+/// Once seen set it stays set for this call (and its clones), even if the flag is
+/// cleared: the session clears it as soon as the cancelled call returns, which may be
+/// before an abandoned worker looks again.
+#[derive(Clone, Debug, Default)]
+pub struct Cancel {
+    flag: Option<Arc<AtomicBool>>,
+    seen: Arc<AtomicBool>,
+}
+
+/// How often the waits of this module look at a [`Cancel`] flag: often enough that a
+/// cancelled call frees its session at once for a person, rarely enough to cost
+/// nothing.
+const CANCEL_POLL: Duration = Duration::from_millis(20);
+
+impl Cancel {
+    /// A cancel that follows `flag` (for one call: make a new one per call).
+    pub fn new(flag: Arc<AtomicBool>) -> Cancel {
+        Cancel { flag: Some(flag), seen: Arc::default() }
+    }
+
+    /// A cancel that never fires.
+    pub fn never() -> Cancel {
+        Cancel::default()
+    }
+
+    /// Whether the call has been cancelled.
+    pub fn is_cancelled(&self) -> bool {
+        if self.seen.load(Ordering::SeqCst) {
+            return true;
+        }
+        let set = self.flag.as_ref().is_some_and(|f| f.load(Ordering::SeqCst));
+        if set {
+            self.seen.store(true, Ordering::SeqCst);
+        }
+        set
+    }
+
+    /// Resolves once the call is cancelled (never, for [`Cancel::never`]); for a
+    /// `select` against the work itself.
+    pub async fn cancelled(&self) {
+        if self.flag.is_none() {
+            return std::future::pending().await;
+        }
+        while !self.is_cancelled() {
+            tokio::time::sleep(CANCEL_POLL).await;
+        }
+    }
 }
 
 impl ToolRequest {
@@ -478,7 +549,8 @@ impl ToolRegistry {
         let redact = |e: ToolError| e.map_message(|m| redact(&secrets, &m));
         let mut request = request;
         self.sources.tool_env().apply(&mut request).map_err(redact)?;
-        on_worker(&tool, self.timeout, move || handler.call(&request)).map_err(redact)
+        let cancel = request.cancel.clone();
+        on_worker(&tool, self.timeout, &cancel, move || handler.call(&request)).map_err(redact)
     }
 
     fn run_provider(&self, mut request: ToolRequest) -> Result<Value, ToolError> {
@@ -489,7 +561,10 @@ impl ToolRegistry {
         let (parsed, provider) = self.provider(&call_ref).map_err(|e| prefix(&tool, e))?;
         let timeout = provider.timeout(&parsed);
         request.deadline = Instant::now() + timeout;
-        on_worker(&tool, timeout + PROVIDER_GRACE, move || provider.call(&parsed, &request))
+        let cancel = request.cancel.clone();
+        on_worker(&tool, timeout + PROVIDER_GRACE, &cancel, move || {
+            provider.call(&parsed, &request)
+        })
     }
 
     fn request(&self, call: ToolCall) -> Result<ToolRequest, ToolError> {
@@ -535,16 +610,20 @@ impl ToolRegistry {
             tool_call_id: call.context.tool_call_id,
             session_id: call.context.session_id,
             deadline: Instant::now() + self.timeout,
+            cancel: Cancel::never(),
         })
     }
 }
 
-/// Runs `f` on a fresh worker thread and waits at most `timeout` for it; a panic, a
-/// timeout and a dead worker become typed errors naming `tool`. A worker that
-/// overruns is abandoned (Rust cannot kill a thread): it ends on its own.
+/// Runs `f` on a fresh worker thread and waits at most `timeout` for it, or until
+/// `cancel` fires; a panic, a timeout, a cancellation and a dead worker become typed
+/// errors naming `tool`. A worker that overruns or is cancelled is abandoned (Rust
+/// cannot kill a thread): it ends on its own, which the shipped handlers make soon
+/// (they watch the same deadline and cancel).
 fn on_worker(
     tool: &str,
     timeout: Duration,
+    cancel: &Cancel,
     f: impl FnOnce() -> Result<Value, ToolError> + Send + 'static,
 ) -> Result<Value, ToolError> {
     let (tx, rx) = mpsc::channel();
@@ -556,7 +635,23 @@ fn on_worker(
     if let Err(e) = spawned {
         return Err(ToolError::Backend(format!("tool '{tool}': cannot start a worker: {e}")));
     }
-    match rx.recv_timeout(timeout) {
+    let until = Instant::now() + timeout;
+    let received = loop {
+        // Without a cancel flag, one wait; with one, waits of CANCEL_POLL between looks.
+        let left = until.saturating_duration_since(Instant::now());
+        let slice = if cancel.flag.is_some() { left.min(CANCEL_POLL) } else { left };
+        match rx.recv_timeout(slice) {
+            Err(mpsc::RecvTimeoutError::Timeout) if Instant::now() < until => {
+                if cancel.is_cancelled() {
+                    return Err(ToolError::LimitExceeded(format!(
+                        "tool '{tool}' was cancelled by its caller before it finished"
+                    )));
+                }
+            }
+            other => break other,
+        }
+    };
+    match received {
         Ok(Ok(r)) => r.map_err(|e| prefix(tool, e)),
         Ok(Err(panic)) => {
             let why = panic
@@ -591,7 +686,12 @@ fn prefix(tool: &str, e: ToolError) -> ToolError {
 
 impl ToolHost for ToolRegistry {
     fn call(&self, call: ToolCall) -> Result<String, Error> {
-        let request = self.request(call)?;
+        self.call_cancellable(call, &Cancel::never())
+    }
+
+    fn call_cancellable(&self, call: ToolCall, cancel: &Cancel) -> Result<String, Error> {
+        let mut request = self.request(call)?;
+        request.cancel = cancel.clone();
         let value = self.run(request)?;
         Ok(value.to_string())
     }
@@ -663,6 +763,7 @@ mod tests {
             session_id: "s".into(),
             claims: Value::Null,
             deadline: Instant::now() + DEFAULT_TOOL_TIMEOUT,
+            cancel: Cancel::never(),
         }
     }
 
@@ -721,5 +822,54 @@ mod tests {
         r.set_timeout(Duration::from_millis(100));
         let e = r.run(req("slow")).unwrap_err();
         assert!(matches!(e, ToolError::LimitExceeded(_)) && e.to_string().contains("100ms"), "{e}");
+    }
+
+    #[test]
+    fn a_cancelled_call_stops_waiting_and_the_handler_sees_it() {
+        let (seen_tx, seen_rx) = mpsc::channel();
+        let seen_tx = std::sync::Mutex::new(seen_tx);
+        let mut r = ToolRegistry::new();
+        r.register(
+            "waits",
+            Arc::new(move |req: &ToolRequest| -> Result<Value, ToolError> {
+                // Ends only when cancelled (or after a minute, failing the test).
+                let until = Instant::now() + Duration::from_secs(60);
+                while !req.cancel.is_cancelled() && Instant::now() < until {
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+                let _ = seen_tx.lock().unwrap().send(req.cancel.is_cancelled());
+                // Slow to wind down: the registry must not wait for it.
+                std::thread::sleep(Duration::from_secs(5));
+                Ok(Value::Null)
+            }),
+        );
+        r.set_timeout(Duration::from_secs(120));
+        let flag = Arc::new(AtomicBool::new(false));
+        let mut request = req("waits");
+        request.cancel = Cancel::new(flag.clone());
+        let setter = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(100));
+            flag.store(true, Ordering::SeqCst);
+        });
+        let e = r.run(request).unwrap_err();
+        setter.join().unwrap();
+        assert!(
+            matches!(e, ToolError::LimitExceeded(_)) && e.to_string().contains("cancelled"),
+            "{e}"
+        );
+        assert!(
+            seen_rx.recv_timeout(Duration::from_secs(60)).unwrap(),
+            "the handler saw the cancel"
+        );
+        assert!(!Cancel::never().is_cancelled());
+        // Seen once, a cancel stays for the call (and its clones) after the session
+        // clears its flag; a new call's cancel starts afresh.
+        let flag = Arc::new(AtomicBool::new(false));
+        let (c, d) = (Cancel::new(flag.clone()), Cancel::new(flag.clone()));
+        let e = c.clone();
+        flag.store(true, Ordering::SeqCst);
+        assert!(c.is_cancelled());
+        flag.store(false, Ordering::SeqCst);
+        assert!(e.is_cancelled() && !d.is_cancelled() && !Cancel::new(flag).is_cancelled());
     }
 }

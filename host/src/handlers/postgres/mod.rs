@@ -143,13 +143,24 @@ impl ToolHandler for PostgresHandler {
         let token = client.cancel_token();
         let tls = pool.tls();
         let deadline = req.deadline + CANCEL_GRACE;
+        let cancel = req.cancel.clone();
         std::thread::Builder::new()
             .name("postgres-watchdog".into())
             .spawn(move || {
-                let left = deadline.saturating_duration_since(std::time::Instant::now());
-                if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = stopped.recv_timeout(left)
-                {
-                    let _ = token.cancel_query(tls);
+                // Until the statement ends: cancel it at the deadline, or as soon as
+                // the caller cancels the call (looked at every 20 ms).
+                loop {
+                    let left = deadline.saturating_duration_since(std::time::Instant::now());
+                    let slice = left.min(std::time::Duration::from_millis(20));
+                    match stopped.recv_timeout(slice) {
+                        Err(std::sync::mpsc::RecvTimeoutError::Timeout)
+                            if !left.is_zero() && !cancel.is_cancelled() => {}
+                        Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                            let _ = token.cancel_query(tls);
+                            return;
+                        }
+                        _ => return,
+                    }
                 }
             })
             .map_err(|e| {

@@ -486,7 +486,18 @@ impl McpProvider {
             .with_arguments(request.arguments.clone());
         let timeout = up.resolved.timeout.min(request.time_left().max(Duration::from_millis(1)));
         let secrets: &[Secret] = &up.resolved.secrets;
-        let answer = tokio::time::timeout(timeout, up.service.call_tool_once(params)).await;
+        let call = tokio::time::timeout(timeout, up.service.call_tool_once(params));
+        // A cancel by filestore's own client drops the request future, which tells
+        // the upstream (notifications/cancelled), instead of waiting out the timeout.
+        let answer = tokio::select! {
+            answer = call => answer,
+            () = request.cancel.cancelled() => {
+                return Err(ToolError::LimitExceeded(format!(
+                    "the call of {label}'s tool '{}' was cancelled by the client; it was cancelled upstream",
+                    tool.name
+                )));
+            }
+        };
         let result = match answer {
             // Dropping the request future told the server (notifications/cancelled).
             Err(_) => {
