@@ -409,6 +409,53 @@ description: d
     assert_eq!(data(&out), json!([]));
 }
 
+/// A cancelled call cancels its statement on the server: with a two-minute timeout,
+/// only the session's cancel (what the MCP server sets on `notifications/cancelled`)
+/// can end `pg_sleep(100)` early, and the server shows it stopped.
+#[test]
+fn a_cancelled_call_cancels_its_postgres_statement() {
+    server().database("pg_cancel");
+    let yaml = format!(
+        "{}\n---\nkind: tool\nname: nap\ntype: postgres-sql\nsource: pg\ndescription: d\nstatement: SELECT pg_sleep(100)\n",
+        server().source_yaml("pg", "pg_cancel", "PG_PASSWORD", "")
+    );
+    let mut registry = ToolRegistry::with_builtin_handlers();
+    registry.set_timeout(Duration::from_secs(120));
+    let mut s = session(registry);
+    load(&mut s, &yaml);
+    let mut admin = server().client("pg_cancel").unwrap();
+    let sleeping = |admin: &mut postgres::Client| -> i64 {
+        admin
+            .query_one("SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep(100)%' AND state = 'active'", &[])
+            .unwrap()
+            .get(0)
+    };
+    let flag = s.cancel_handle();
+    let canceller = std::thread::spawn(move || {
+        // Cancel once the statement runs on the server.
+        let mut admin = server().client("pg_cancel").unwrap();
+        let waited = std::time::Instant::now();
+        while sleeping(&mut admin) == 0 && waited.elapsed() < Duration::from_secs(30) {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        flag.store(true, std::sync::atomic::Ordering::SeqCst);
+    });
+    let started = std::time::Instant::now();
+    let out = s.invoke("nap", &json!({}), &InvokeContext::default());
+    canceller.join().unwrap();
+    assert!(started.elapsed() < Duration::from_secs(60), "the cancel did not reach the tool");
+    match out {
+        Err(e) => assert_eq!(e.kind_name(), "cancelled", "{e}"),
+        Ok(out) => assert!(out.text.contains("cancelled"), "{}", out.text),
+    }
+    let waited = std::time::Instant::now();
+    while sleeping(&mut admin) != 0 {
+        // Not a timing assertion: without the cancel it would run for 100 s.
+        assert!(waited.elapsed() < Duration::from_secs(30), "the statement still runs");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
 #[test]
 fn postgres_bad_credentials_and_sources_are_clear_and_leak_nothing() {
     server().database("pg_auth");
