@@ -476,18 +476,8 @@ impl fs::GuestSession for SessionResource {
     }
 
     fn call(&self, tool: String, arguments: String) -> Result<fs::CallOutput, Error> {
-        let a: Value = if arguments.trim().is_empty() {
-            json!({})
-        } else {
-            serde_json::from_str(&arguments).map_err(|e| {
-                to_wit_error(DomError::new(
-                    ErrorKind::InvalidArgument,
-                    format!("{tool}: arguments are not valid JSON: {e}"),
-                ))
-            })?
-        };
-        let o = call(&self.0, &tool, a)?;
-        Ok(fs::CallOutput { json: o.json.to_string(), text: o.text })
+        let (json, text) = self.0.call_json(&tool, &arguments).map_err(to_wit_error)?;
+        Ok(fs::CallOutput { json, text })
     }
 
     fn tool_specs(&self) -> String {

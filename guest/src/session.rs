@@ -31,6 +31,10 @@ pub struct Session {
     tools: crate::invoke::ToolStateCell,
 }
 
+fn serialising(e: serde_json::Error) -> Error {
+    Error::new(ErrorKind::Backend, format!("serialising the result: {e}"))
+}
+
 fn output<T: Serialize>(value: &T, text: String) -> Result<ToolOutput> {
     let json = serde_json::to_value(value)
         .map_err(|e| Error::new(ErrorKind::Backend, format!("serialising the result: {e}")))?;
@@ -202,6 +206,50 @@ impl Session {
         Ok(ToolOutput { json: serde_json::json!({ "files": files }), text })
     }
 
+    /// Runs a built-in tool with its arguments as JSON text and its result as JSON
+    /// text (the component's `session.call`): the same answer and the same errors as
+    /// [`Session::call`] on the parsed text, with the result serialised.
+    ///
+    /// A `filestore_read` whose text is a plain object of its parameters is decoded
+    /// straight into the request and its result serialised straight to text, without
+    /// the intermediate `Value`s (issue 20: in the component those were most of a
+    /// small read). Anything that does not decode that way (an error, `paths`, a
+    /// duplicate key) takes the general path, so errors keep their exact wording.
+    pub fn call_json(&self, tool: &str, args: &str) -> Result<(String, String)> {
+        if tool == "filestore_read"
+            && args.trim_start().starts_with('{')
+            && let Ok(req) = serde_json::from_str::<ReadRequest>(args)
+        {
+            let (r, activation) = self.read_tool(&req)?;
+            let mut text = read::render(&r);
+            let json = match activation {
+                None => serde_json::to_string(&r).map_err(serialising)?,
+                // A skill's activation joins the result as in `call` (rare: by value).
+                Some(act) => {
+                    let mut json = serde_json::to_value(&r).map_err(serialising)?;
+                    json["activation"] = serde_json::to_value(&act).unwrap_or_default();
+                    text.push_str(&crate::skills::active::render_activation(&act));
+                    serde_json::to_string(&json).map_err(serialising)?
+                }
+            };
+            return Ok((json, text));
+        }
+        let a: Value = if args.trim().is_empty() {
+            Value::Object(Default::default())
+        } else {
+            serde_json::from_str(args).map_err(|e| {
+                Error::new(
+                    ErrorKind::InvalidArgument,
+                    format!("{tool}: arguments are not valid JSON: {e}"),
+                )
+            })?
+        };
+        let o = self.call(tool, &a)?;
+        // `to_string` writes into a buffer; `Value`'s `Display` goes through the
+        // formatter a token at a time (a third of a small read's call in wasm).
+        Ok((serde_json::to_string(&o.json).map_err(serialising)?, o.text))
+    }
+
     /// Runs a built-in tool by name with JSON arguments.
     pub fn call(&self, tool: &str, args: &Value) -> Result<ToolOutput> {
         match tool {
@@ -332,6 +380,79 @@ mod tests {
         let mut s = Session::new(Limits::default());
         s.mount("/w", Box::new(v), 0, false).unwrap();
         s
+    }
+
+    /// `call_json` (the component's `session.call`) answers exactly what `call` does
+    /// on the parsed text, serialised: the direct `filestore_read` path and every
+    /// fallback (errors keep their wording).
+    #[test]
+    fn call_json_is_call_on_text() {
+        let s = session();
+        let skill = MemoryVolume::new();
+        let skill_type = WriteOptions {
+            entry_type: Some(crate::skills::skill::TYPE_SKILL.into()),
+            ..Default::default()
+        };
+        skill
+            .write(
+                "/demo/SKILL.md",
+                b"---\nname: demo\ndescription: A demo skill.\n---\nUse it.\n",
+                &skill_type,
+            )
+            .unwrap();
+        let mut s2 = Session::new(Limits::default());
+        s2.mount("/s", Box::new(skill), 0, false).unwrap();
+        let cases = [
+            ("filestore_read", r#"{"path": "/w/src/main.rs", "limit": 2}"#),
+            ("filestore_read", r#" {"path":"/w/src/main.rs","offset":2,"tail":null}"#),
+            ("filestore_read", r#"{"path": "/w/src/main.rs", "raw": true}"#),
+            ("filestore_read", r#"{"path": "/w/src/main.rs", "encoding": "base64"}"#),
+            ("filestore_read", r#"{"path": "/w/src/main.rs", "path": "/w/nope"}"#),
+            ("filestore_read", r#"{"paths": ["/w/src/main.rs", "/w/nope"]}"#),
+            ("filestore_read", r#"{"path": "/w/nope.rs"}"#),
+            ("filestore_read", r#"{"path": "/w/src/main.rs", "limit": 1.5}"#),
+            ("filestore_read", r#"{"path": "/w/src/main.rs", "limit": -1}"#),
+            ("filestore_read", r#"{"path": "/w/src/main.rs", "offest": 2}"#),
+            ("filestore_read", r#"{"path": "/w/src/main.rs", "offset": null}"#),
+            ("filestore_read", r#"["/w/src/main.rs", 1, 2]"#),
+            ("filestore_read", r#"{"path": "/w/src/main.rs"} x"#),
+            ("filestore_read", "null"),
+            ("filestore_read", "   "),
+            ("filestore_read", "{"),
+            ("filestore_ls", r#"{"path": "/w"}"#),
+            ("filestore_glob", r#"{"pattern": "**/*.rs"}"#),
+            ("filestore_nope", "{}"),
+        ];
+        for sess in [&s, &s2] {
+            let mut all = cases.to_vec();
+            all.push(("filestore_read", r#"{"path": "/s/demo/SKILL.md"}"#));
+            for (tool, args) in all {
+                let want = if args.trim().is_empty() {
+                    Ok(json!({}))
+                } else {
+                    serde_json::from_str::<Value>(args).map_err(|e| {
+                        Error::new(
+                            ErrorKind::InvalidArgument,
+                            format!("{tool}: arguments are not valid JSON: {e}"),
+                        )
+                    })
+                }
+                .and_then(|a| sess.call(tool, &a))
+                .map(|o| (o.json.to_string(), o.text));
+                let got = sess.call_json(tool, args);
+                match (&got, &want) {
+                    (Ok(g), Ok(w)) => assert_eq!(g, w, "{tool} {args}"),
+                    (Err(g), Err(w)) => {
+                        assert_eq!(
+                            (g.kind(), g.message()),
+                            (w.kind(), w.message()),
+                            "{tool} {args}"
+                        )
+                    }
+                    _ => panic!("{tool} {args}: {got:?} vs {want:?}"),
+                }
+            }
+        }
     }
 
     /// Issue 14: several files in one read, each with its own result or error.

@@ -312,6 +312,34 @@ fn bench_call(rows: &mut Vec<Row>) {
         baseline: us(nst),
         ratio: ratio(st, nst),
     });
+    // The boundary alone (issue 20, target 1's profile): an export that does nothing
+    // (`diagnostics.spin(0)`), through the session (deadline, budget, trap handling)
+    // and as a bare typed call on a store of its own.
+    let spin = median_us(2000, 20_000, || {
+        black_box(s.diagnostics_spin(0).expect("spin"));
+    });
+    let bare = {
+        let mut store = Store::new(
+            e.wasmtime(),
+            HostState::new(
+                StoreLimitsBuilder::new().build(),
+                Arc::new(filestore::tools::NoTools),
+                "bench".into(),
+            ),
+        );
+        store.set_epoch_deadline(1 << 30);
+        let b = e.instance_pre().instantiate(&mut store).expect("instantiate");
+        median_us(2000, 20_000, || {
+            black_box(b.filestore_component_diagnostics().call_spin(&mut store, 0).expect("spin"));
+        })
+    };
+    rows.push(Row {
+        section: "call overhead",
+        what: "one empty crossing (`diagnostics.spin(0)`, median): through `Session` (deadline, budget, trap handling) vs a bare typed call".into(),
+        ours: us(spin),
+        baseline: us(bare),
+        ratio: ratio(spin, bare),
+    });
 }
 
 // ---- glob --------------------------------------------------------------------------

@@ -14,7 +14,7 @@ use wasmtime::{Store, StoreLimitsBuilder, Trap};
 
 use filestore_guest::vfs::limits::Limits;
 
-use crate::bindings::FilestoreComponent;
+use crate::bindings::exports::filestore::component::diagnostics as diag;
 use crate::bindings::exports::filestore::component::filestore as fs;
 use crate::bindings::exports::filestore::component::tools as tw;
 use crate::engine::{DEFAULT_CALL_DEADLINE, EPOCH_TICK, Engine};
@@ -122,7 +122,7 @@ pub struct CallOutput {
 /// A sandboxed filestore session.
 pub struct Session {
     store: Store<HostState>,
-    bindings: FilestoreComponent,
+    exports: Exports,
     handle: ResourceAny,
     deadline: Duration,
     fuel: Option<u64>,
@@ -132,6 +132,59 @@ pub struct Session {
     /// An agent configuration is loaded: built-in tools go through `invoke`, which
     /// refuses the ones the agent does not list.
     agent_loaded: bool,
+}
+
+/// Where each exported interface's functions are in the component, found once per
+/// engine (see [`Engine::export_indices`]).
+#[derive(Clone)]
+pub(crate) struct ExportIndices {
+    pub(crate) filestore: fs::GuestIndices,
+    pub(crate) tools: tw::GuestIndices,
+    pub(crate) diagnostics: diag::GuestIndices,
+}
+
+/// One session's exported functions. Loading an interface type-checks every one
+/// of its functions against the component (issue 20: the three together were ~6 µs
+/// of each new session), so `filestore` is loaded when the session is created (it
+/// creates the session) and `tools` and `diagnostics` when first called: a session
+/// that never configures tools never pays for them.
+struct Exports {
+    instance: wasmtime::component::Instance,
+    indices: Arc<ExportIndices>,
+    filestore: fs::Guest,
+    tools: std::cell::OnceCell<tw::Guest>,
+    diagnostics: std::cell::OnceCell<diag::Guest>,
+}
+
+impl Exports {
+    /// The `filestore` interface.
+    fn filestore_component_filestore(&self) -> &fs::Guest {
+        &self.filestore
+    }
+
+    /// The `tools` interface, loaded on first use.
+    fn filestore_component_tools(
+        &self,
+        store: &mut Store<HostState>,
+    ) -> wasmtime::Result<&tw::Guest> {
+        if let Some(t) = self.tools.get() {
+            return Ok(t);
+        }
+        let t = self.indices.tools.load(store, &self.instance)?;
+        Ok(self.tools.get_or_init(|| t))
+    }
+
+    /// The `diagnostics` interface, loaded on first use.
+    fn filestore_component_diagnostics(
+        &self,
+        store: &mut Store<HostState>,
+    ) -> wasmtime::Result<&diag::Guest> {
+        if let Some(d) = self.diagnostics.get() {
+            return Ok(d);
+        }
+        let d = self.indices.diagnostics.load(store, &self.instance)?;
+        Ok(self.diagnostics.get_or_init(|| d))
+    }
 }
 
 /// Mount combinations that would break a promise, refused when a session is created:
@@ -210,10 +263,22 @@ impl Engine {
             Ok(wasmtime::UpdateDeadline::Continue(1))
         });
         set_budget(&mut store, options.deadline, options.fuel)?;
-        let bindings = self
+        let instance = self
+            .instance_pre()
             .instance_pre()
             .instantiate(&mut store)
             .map_err(|e| Error::Setup(format!("instantiating the component: {e:#}")))?;
+        let indices = self.export_indices().clone();
+        let exports = Exports {
+            filestore: indices
+                .filestore
+                .load(&mut store, &instance)
+                .map_err(|e| Error::Setup(format!("component exports: {e:#}")))?,
+            instance,
+            indices,
+            tools: Default::default(),
+            diagnostics: Default::default(),
+        };
         let mut wit_mounts = Vec::with_capacity(mounts.len());
         for m in mounts {
             let handle: Resource<VolumeHandle> = store
@@ -237,7 +302,7 @@ impl Engine {
             grep_records: Some(l.grep_records.min(u32::MAX as usize) as u32),
             write_bytes: Some(l.write_bytes),
         };
-        let handle = bindings
+        let handle = exports
             .filestore_component_filestore()
             .session()
             .call_create(&mut store, &wit_mounts, wit_limits)
@@ -245,7 +310,7 @@ impl Engine {
             .map_err(|e| Error::Filestore(from_wit_error(e)))?;
         Ok(Session {
             store,
-            bindings,
+            exports,
             handle,
             deadline: options.deadline,
             fuel: options.fuel,
@@ -276,7 +341,7 @@ impl Session {
         &mut self,
         f: impl FnOnce(
             &mut Store<HostState>,
-            &FilestoreComponent,
+            &Exports,
             ResourceAny,
         ) -> wasmtime::Result<
             std::result::Result<T, crate::bindings::filestore::component::types::Error>,
@@ -292,7 +357,7 @@ impl Session {
         // to return what happened (see volumes::with_work_deadline).
         let work_deadline = std::time::Instant::now() + self.deadline.mul_f64(0.8);
         let outcome = crate::volumes::with_work_deadline(work_deadline, || {
-            f(&mut self.store, &self.bindings, self.handle)
+            f(&mut self.store, &self.exports, self.handle)
         });
         match outcome {
             Ok(Ok(v)) => Ok(v),
@@ -373,7 +438,8 @@ impl Session {
             out.json = out.json.get_mut("data").map(serde_json::Value::take).unwrap_or_default();
             return Ok(out);
         }
-        let args = args.to_string();
+        // Into a buffer directly (`Value`'s `Display` goes through the formatter).
+        let args = serde_json::to_string(args).unwrap_or_else(|_| args.to_string());
         let out = self.guarded(|store, b, h| {
             b.filestore_component_filestore().session().call_call(store, h, tool, &args)
         })?;
@@ -446,14 +512,14 @@ impl Session {
     /// Busy-loops `iterations` steps in the guest (`u64::MAX`: until the deadline).
     pub fn diagnostics_spin(&mut self, iterations: u64) -> Result<u64> {
         self.guarded(|store, b, _| {
-            b.filestore_component_diagnostics().call_spin(store, iterations).map(Ok)
+            b.filestore_component_diagnostics(store)?.call_spin(store, iterations).map(Ok)
         })
     }
 
     /// Makes the guest allocate and keep `bytes` more; returns the bytes it holds.
     pub fn diagnostics_allocate(&mut self, bytes: u64) -> Result<u64> {
         self.guarded(|store, b, _| {
-            b.filestore_component_diagnostics().call_allocate(store, bytes).map(Ok)
+            b.filestore_component_diagnostics(store)?.call_allocate(store, bytes).map(Ok)
         })
     }
 
@@ -461,7 +527,7 @@ impl Session {
     /// inside (both empty: the host hands it no ambient authority).
     pub fn diagnostics_ambient(&mut self) -> Result<(Vec<String>, Vec<String>)> {
         self.guarded(|store, b, _| {
-            b.filestore_component_diagnostics()
+            b.filestore_component_diagnostics(store)?
                 .call_observe_ambient(store)
                 .map(|a| Ok((a.env_names, a.args)))
         })
@@ -469,7 +535,9 @@ impl Session {
 
     /// Frees what [`Session::diagnostics_allocate`] kept.
     pub fn diagnostics_release(&mut self) -> Result<()> {
-        self.guarded(|store, b, _| b.filestore_component_diagnostics().call_release(store).map(Ok))
+        self.guarded(|store, b, _| {
+            b.filestore_component_diagnostics(store)?.call_release(store).map(Ok)
+        })
     }
 }
 
@@ -504,7 +572,7 @@ impl Session {
             .map(|(name, value)| tw::ConfigVariable { name: name.clone(), value: value.clone() })
             .collect();
         let r = self.guarded(|store, b, h| {
-            let t = b.filestore_component_tools();
+            let t = b.filestore_component_tools(store)?;
             if load {
                 t.call_load_config(store, h, &files, &variables)
             } else {
@@ -620,7 +688,7 @@ impl Session {
     pub fn select_toolset(&mut self, toolset: Option<&str>) -> Result<()> {
         let toolset = toolset.map(String::from);
         self.guarded(|store, b, h| {
-            b.filestore_component_tools().call_select_toolset(store, h, toolset.as_deref())
+            b.filestore_component_tools(store)?.call_select_toolset(store, h, toolset.as_deref())
         })
     }
 
@@ -629,7 +697,7 @@ impl Session {
     pub fn list_tools(&mut self, toolset: Option<&str>) -> Result<Vec<Value>> {
         let toolset = toolset.map(String::from);
         let text = self.guarded(|store, b, h| {
-            b.filestore_component_tools().call_list_tools(store, h, toolset.as_deref())
+            b.filestore_component_tools(store)?.call_list_tools(store, h, toolset.as_deref())
         })?;
         serde_json::from_str(&text)
             .map_err(|e| Error::Setup(format!("guest returned invalid JSON: {e}")))
@@ -639,7 +707,7 @@ impl Session {
     /// `notifications/tools/list_changed`).
     pub fn tools_version(&mut self) -> Result<u64> {
         self.guarded(|store, b, h| {
-            b.filestore_component_tools().call_tools_version(store, h).map(Ok)
+            b.filestore_component_tools(store)?.call_tools_version(store, h).map(Ok)
         })
     }
 
@@ -649,7 +717,7 @@ impl Session {
         &mut self,
     ) -> Result<Vec<crate::bindings::exports::filestore::component::tools::PromptSpec>> {
         self.guarded(|store, b, h| {
-            b.filestore_component_tools().call_list_prompts(store, h).map(Ok)
+            b.filestore_component_tools(store)?.call_list_prompts(store, h).map(Ok)
         })
     }
 
@@ -662,7 +730,7 @@ impl Session {
     ) -> Result<Vec<(String, String)>> {
         let arguments = arguments.to_string();
         let messages = self.guarded(|store, b, h| {
-            b.filestore_component_tools().call_get_prompt(store, h, name, &arguments)
+            b.filestore_component_tools(store)?.call_get_prompt(store, h, name, &arguments)
         })?;
         Ok(messages.into_iter().map(|m| (m.role, m.content)).collect())
     }
@@ -675,7 +743,7 @@ impl Session {
         max_files_per_folder: Option<u32>,
     ) -> Result<String> {
         self.guarded(|store, b, h| {
-            b.filestore_component_tools().call_system_prompt(
+            b.filestore_component_tools(store)?.call_system_prompt(
                 store,
                 h,
                 max_depth,
@@ -689,7 +757,7 @@ impl Session {
     pub fn resolve_refs(&mut self, refs: &Value) -> Result<Vec<Value>> {
         let refs = refs.to_string();
         let text = self.guarded(|store, b, h| {
-            b.filestore_component_tools().call_resolve_refs(store, h, &refs)
+            b.filestore_component_tools(store)?.call_resolve_refs(store, h, &refs)
         })?;
         serde_json::from_str(&text)
             .map_err(|e| Error::Setup(format!("guest returned invalid JSON: {e}")))
@@ -706,7 +774,7 @@ impl Session {
     ) -> Result<std::result::Result<crate::agent::AgentReport, Vec<ConfigIssue>>> {
         let file = tw::ConfigFile { name: file.to_string(), text: text.to_string() };
         let r = self.guarded(|store, b, _| {
-            b.filestore_component_tools().call_check_agent(store, &file).map(Ok)
+            b.filestore_component_tools(store)?.call_check_agent(store, &file).map(Ok)
         })?;
         Ok(r.map(from_wit_agent_report)
             .map_err(|errs| errs.into_iter().map(from_wit_config_error).collect()))
@@ -762,7 +830,7 @@ impl Session {
         let saved = self.deadline;
         self.deadline = saved + extra;
         let r = self.guarded(|store, b, h| {
-            b.filestore_component_tools().call_load_agent(store, h, &file, lenient).map(Ok)
+            b.filestore_component_tools(store)?.call_load_agent(store, h, &file, lenient).map(Ok)
         });
         self.deadline = saved;
         let r = r?;
@@ -774,7 +842,7 @@ impl Session {
     /// Sets the offloading threshold (estimated tokens; default 20,000).
     pub fn set_offload_tokens(&mut self, tokens: u32) -> Result<()> {
         self.guarded(|store, b, h| {
-            b.filestore_component_tools().call_set_offload_tokens(store, h, tokens).map(Ok)
+            b.filestore_component_tools(store)?.call_set_offload_tokens(store, h, tokens).map(Ok)
         })
     }
 
@@ -805,7 +873,7 @@ impl Session {
         };
         self.with_tool_deadline(|s| {
             s.guarded(|store, b, h| {
-                b.filestore_component_tools().call_invoke(store, h, name, &args, &wctx)
+                b.filestore_component_tools(store)?.call_invoke(store, h, name, &args, &wctx)
             })
         })
         .map(from_wit_outcome)
@@ -815,7 +883,7 @@ impl Session {
     pub fn approve(&mut self, approval_id: &str) -> Result<InvokeOutcome> {
         self.with_tool_deadline(|s| {
             s.guarded(|store, b, h| {
-                b.filestore_component_tools().call_approve(store, h, approval_id)
+                b.filestore_component_tools(store)?.call_approve(store, h, approval_id)
             })
         })
         .map(from_wit_outcome)
@@ -823,7 +891,9 @@ impl Session {
 
     /// Drops a call waiting for approval (nothing runs, nothing is stored).
     pub fn reject(&mut self, approval_id: &str) -> Result<()> {
-        self.guarded(|store, b, h| b.filestore_component_tools().call_reject(store, h, approval_id))
+        self.guarded(|store, b, h| {
+            b.filestore_component_tools(store)?.call_reject(store, h, approval_id)
+        })
     }
 
     fn call_tool(&mut self, tool: &str, args: &Value, claims: &Value) -> Result<CallOutput> {

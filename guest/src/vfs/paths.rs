@@ -61,13 +61,13 @@ pub fn is_normalized(path: &str) -> bool {
 
 /// `0x80` in each byte of `v` that is zero, `0` in the others (exact: no borrow
 /// between bytes).
-fn zero_bytes(v: u64) -> u64 {
+pub(crate) fn zero_bytes(v: u64) -> u64 {
     const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
     !(((v & LOW7).wrapping_add(LOW7)) | v | LOW7)
 }
 
 /// `0x80` in each byte of `v` equal to `c`.
-fn bytes_equal(v: u64, c: u8) -> u64 {
+pub(crate) fn bytes_equal(v: u64, c: u8) -> u64 {
     zero_bytes(v ^ (u64::from(c) * 0x0101_0101_0101_0101))
 }
 
