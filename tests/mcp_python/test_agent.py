@@ -40,7 +40,7 @@ servers:
   py:
     command: {json.dumps(sys.executable)}
     args: [{json.dumps(str(UPSTREAM))}]
-    timeout: 3s
+    timeout: 10s
     env: {{UPSTREAM_GREETING: "${{TEST_GREETING}}", UPSTREAM_LOG: {json.dumps(str(root / "upstream.log"))}}}
   files:
     command: {json.dumps(BIN)}
@@ -189,7 +189,7 @@ class AgentTest(unittest.IsolatedAsyncioTestCase):
 
     async def test_a_cancelled_call_is_cancelled_upstream_and_frees_the_session(self) -> None:
         # A long upstream timeout: only the client's cancel can end the call early.
-        self.agent.write_text(agent_yaml(self.root, self.web.url).replace("timeout: 3s", "timeout: 300s"))
+        self.agent.write_text(agent_yaml(self.root, self.web.url).replace("timeout: 10s", "timeout: 300s"))
         async with self.connect() as s:
             started = time.monotonic()
             # Abandoning the request sends notifications/cancelled (the SDK's courtesy cancel).
