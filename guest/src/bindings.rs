@@ -149,7 +149,6 @@ impl crate::vfs::volume::Volume for WitVolume {
                 .filter_map(|(i, a)| serde_json::from_str(&a).ok().map(|v| (i, v)))
                 .collect(),
             truncated: w.truncated,
-            index: None,
         })
     }
     fn read(&self, path: &str, offset: u64, len: u64) -> DomResult<Vec<u8>> {

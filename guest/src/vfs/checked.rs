@@ -37,8 +37,8 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::vfs::entry::Entry;
 use crate::vfs::paths;
 use crate::vfs::volume::{
-    PACKED_DIRECTORY, PACKED_MODIFIED, PACKED_READ_ONLY, PackedIndex, PackedWalk, PrefetchFile,
-    Volume, VolumeIdentity, Walk, WriteOptions, has_content,
+    PACKED_DIRECTORY, PACKED_MODIFIED, PACKED_READ_ONLY, PackedWalk, PrefetchFile, Volume,
+    VolumeIdentity, Walk, WriteOptions, has_content,
 };
 
 /// A volume whose every answer is checked against the volume contract (see the
@@ -205,22 +205,11 @@ impl<V: Volume> Volume for Checked<V> {
         }
         const KNOWN: u8 = PACKED_DIRECTORY | PACKED_READ_ONLY | PACKED_MODIFIED;
         let mut at = 0;
-        // Found on the way for the mount table (`PackedWalk::index`): the offsets it
-        // cuts the paths with, and whether they are sorted already (a memory
-        // volume's are), which it would otherwise check in passes of its own.
-        let mut offsets = Vec::with_capacity(n + 1);
-        offsets.push(0u32);
-        let mut sorted = true;
-        let mut prev: &[u8] = &[];
         for (i, (&len, &flags)) in walk.path_lens.iter().zip(&walk.entry_flags).enumerate() {
             let end = at + len as usize;
             // A length that ends inside a character.
             let Some(p) = walk.paths.get(at..end) else { return Err(malformed()) };
             at = end;
-            // `total` fits the string, so every end fits a u32 where the string does.
-            offsets.push(u32::try_from(end).map_err(|_| malformed())?);
-            sorted = sorted && (i == 0 || paths::cmp_bytes(prev, p.as_bytes()).is_lt());
-            prev = p.as_bytes();
             if flags & !KNOWN != 0 {
                 return Err(broken(
                     "walk",
@@ -250,8 +239,6 @@ impl<V: Volume> Volume for Checked<V> {
                 ),
             ));
         }
-        let mut walk = walk;
-        walk.index = Some(PackedIndex { offsets, sorted });
         Ok(walk)
     }
 
@@ -580,15 +567,8 @@ mod tests {
         assert_eq!(v.list("/").unwrap(), m.list("/").unwrap());
         assert_eq!(v.walk("/", 100).unwrap(), m.walk("/", 100).unwrap());
         assert_eq!(v.walk("/d", 1).unwrap(), m.walk("/d", 1).unwrap());
-        for (dir, max) in [("/", 100), ("/d", 1)] {
-            // The check's pass also indexes the walk for the mount table: the offsets
-            // `path_offsets` gives, and that a memory volume's paths are sorted.
-            let mut w = v.walk_packed(dir, max).unwrap();
-            let ix = w.index.take().expect("an index");
-            assert_eq!(Some(ix.offsets), w.path_offsets());
-            assert!(ix.sorted);
-            assert_eq!(w, m.walk_packed(dir, max).unwrap());
-        }
+        assert_eq!(v.walk_packed("/", 100).unwrap(), m.walk_packed("/", 100).unwrap());
+        assert_eq!(v.walk_packed("/d", 1).unwrap(), m.walk_packed("/d", 1).unwrap());
         assert_eq!(v.read("/d/a.txt", 2, 100).unwrap(), b"pha\n");
         assert_eq!(v.write("/n.txt", b"abc", &WriteOptions::default()).unwrap().size, 3);
     }

@@ -458,25 +458,16 @@ impl MountTable {
             && let [m] = layers.as_slice()
         {
             let rel = paths::strip_dir(path, point);
-            let mut walk = match m.volume.walk_packed(rel, max_entries) {
+            let walk = match m.volume.walk_packed(rel, max_entries) {
                 Ok(w) => w,
                 Err(e) if is_absent(&e) => PackedWalk::default(),
                 Err(e) => return Err(Self::rename_err(e, point)),
             };
-            // `Checked` (every volume of the component) found the offsets and the
-            // order in its own pass; an unchecked volume (native code) gets both here.
-            let index = walk.index.take();
-            let (offsets, sorted) = match index {
-                Some(ix) => (ix.offsets, Some(ix.sorted)),
-                // `Checked` refuses lengths that do not add up; only an unchecked
-                // volume gets here with them.
-                None => (
-                    walk.path_offsets().ok_or_else(|| {
-                        Error::at(ErrorKind::Backend, path, "the volume's packed walk is malformed")
-                    })?,
-                    None,
-                ),
-            };
+            // `Checked` refuses lengths that do not add up; only an unchecked volume
+            // (native code) gets here with them.
+            let offsets = walk.path_offsets().ok_or_else(|| {
+                Error::at(ErrorKind::Backend, path, "the volume's packed walk is malformed")
+            })?;
             let mut v = VirtualWalk {
                 prefix: if point == "/" { String::new() } else { point.to_string() },
                 read_only: m.read_only,
@@ -491,10 +482,7 @@ impl MountTable {
             let mut order = std::mem::take(&mut v.order);
             let (bytes, at) = (v.walk.paths.as_bytes(), &v.offsets);
             let path = |i: u32| &bytes[at[i as usize] as usize..at[i as usize + 1] as usize];
-            let sorted = sorted.unwrap_or_else(|| {
-                (1..order.len() as u32).all(|i| paths::cmp_bytes(path(i - 1), path(i)).is_lt())
-            });
-            if !sorted {
+            if !(1..order.len() as u32).all(|i| paths::cmp_bytes(path(i - 1), path(i)).is_lt()) {
                 order.sort_unstable_by(|&a, &b| paths::cmp_bytes(path(a), path(b)));
                 order.dedup_by(|a, b| path(*a) == path(*b));
             }

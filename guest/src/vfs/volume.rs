@@ -70,22 +70,6 @@ pub struct PackedWalk {
     pub attributes: Vec<(u32, serde_json::Value)>,
     /// Whether the walk stopped at the entry cap.
     pub truncated: bool,
-    /// Not part of the volume's answer (a volume leaves it `None`): what the
-    /// component's contract check ([`crate::vfs::checked::Checked`]) learned in its
-    /// pass over the paths, so that the mount table does not make two more passes
-    /// over 100,000 paths to find the same (issue 20, target 4).
-    pub index: Option<PackedIndex>,
-}
-
-/// Where a [`PackedWalk`]'s paths start and whether they are in order (see
-/// [`PackedWalk::index`]).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PackedIndex {
-    /// [`PackedWalk::path_offsets`]: where each path starts, and the end.
-    pub offsets: Vec<u32>,
-    /// Whether the paths are in strictly increasing byte order (sorted, without
-    /// duplicates).
-    pub sorted: bool,
 }
 
 impl PackedWalk {
