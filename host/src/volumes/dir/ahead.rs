@@ -116,6 +116,13 @@ struct State {
     held_files: usize,
     held_bytes: u64,
     stopped: bool,
+    /// The component is waiting for a slot a reader is reading.
+    consumer_waiting: bool,
+    /// Readers waiting for room in the window.
+    readers_waiting: usize,
+    /// Files taken so far: tells a reader that timed out waiting for room whether
+    /// the component is still taking files (the window was not yet worth a wake-up).
+    takes: u64,
     /// This read-ahead's place among [`MAX_ACTIVE_READ_AHEADS`], given back when it
     /// stops.
     active: Option<ActiveSlot>,
@@ -223,6 +230,9 @@ impl ReadAhead {
                 held_files: 0,
                 held_bytes: 0,
                 stopped: false,
+                consumer_waiting: false,
+                readers_waiting: 0,
+                takes: 0,
                 active: Some(active),
             }),
             ready: Condvar::new(),
@@ -261,8 +271,10 @@ impl ReadAhead {
                 st.next = j + 1;
             }
             while matches!(st.slots[j], Slot::Reading) && !st.stopped {
+                st.consumer_waiting = true;
                 st = shared.ready.wait(st).unwrap_or_else(|e| e.into_inner());
             }
+            st.consumer_waiting = false;
             let slot = if st.stopped {
                 Slot::Gone
             } else {
@@ -272,8 +284,17 @@ impl ReadAhead {
                 st.held_files -= 1;
                 st.held_bytes -= f.want;
             }
+            st.takes += 1;
+            // Readers are woken when half the window is free, not at every file: a
+            // wake-up per file (two threads, 20,000 files) cost more than it saved
+            // when the cores were busy.
+            let wake = st.readers_waiting > 0
+                && st.held_files <= AHEAD_FILES / 2
+                && st.held_bytes <= AHEAD_BYTES / 2;
             drop(st);
-            shared.room.notify_all();
+            if wake {
+                shared.room.notify_all();
+            }
             match slot {
                 Slot::Ready(f) => f,
                 _ => return None,
@@ -359,10 +380,13 @@ fn reader(shared: &Shared) {
                 }
                 // No room, or read to the end: wait for the component to take what
                 // is held.
+                let takes = st.takes;
+                st.readers_waiting += 1;
                 let (next, timeout) =
                     shared.room.wait_timeout(st, AHEAD_IDLE).unwrap_or_else(|e| e.into_inner());
                 st = next;
-                if timeout.timed_out() && !st.stopped {
+                st.readers_waiting -= 1;
+                if timeout.timed_out() && !st.stopped && st.takes == takes {
                     // Nobody took a file for AHEAD_IDLE: the grep is gone.
                     drop(st);
                     shared.stop();
@@ -385,8 +409,11 @@ fn reader(shared: &Shared) {
                 }
             };
         }
+        let wake = st.consumer_waiting;
         drop(st);
-        shared.ready.notify_all();
+        if wake {
+            shared.ready.notify_all();
+        }
     }
 }
 

@@ -129,12 +129,14 @@ mod names;
 mod resolve;
 #[cfg(test)]
 mod tests;
+mod walk;
 
 pub use ahead::{AHEAD_BYTES, AHEAD_FILES, AHEAD_IDLE, AHEAD_THREADS, MAX_ACTIVE_READ_AHEADS};
 pub use delete::MAX_DELETE_HANDLES;
 use errors::{explain_component, explain_leaf, io_error};
 use names::{join, temp_name, volume_name};
 use resolve::{components, open_beneath, rename_noreplace, sync_dir};
+pub use walk::{MAX_WALK_HELPERS, WALK_HELPERS};
 
 use std::ffi::{OsStr, OsString};
 use std::io::{self, Read, Seek, SeekFrom, Write};
@@ -454,50 +456,13 @@ impl Volume for DirVolume {
         self.children(&dir, path)
     }
 
+    /// Every directory is listed through its own confined open (see `walk`: the
+    /// ones beneath the top are listed on a few threads first, then assembled in
+    /// the order of a one-thread walk).
     fn walk(&self, path: &str, max_entries: usize) -> Result<Walk> {
         let comps = components(path)?;
         let top = self.descend(path, &comps, false, true)?;
-        let mut walk = Walk::default();
-        // Directories still to list; the top one is already open. Others are reopened
-        // from the root when their turn comes, so at most one directory handle is held
-        // however wide the tree is, and every level is re-resolved without following.
-        let mut stack: Vec<(String, Option<Dir>)> = vec![(path.to_string(), Some(top))];
-        while let Some((dir_path, handle)) = stack.pop() {
-            let is_top = handle.is_some();
-            let dir = match handle {
-                Some(d) => d,
-                None => {
-                    // Swapped for a link, removed, or unreadable since it was listed:
-                    // skip it rather than fail the whole walk.
-                    let Ok(c) = components(&dir_path) else {
-                        continue;
-                    };
-                    match self.descend(&dir_path, &c, false, true) {
-                        Ok(d) => d,
-                        Err(_) => continue,
-                    }
-                }
-            };
-            let children = match self.children(&dir, &dir_path) {
-                Ok(c) => c,
-                Err(e) if is_top => return Err(e),
-                Err(_) => continue,
-            };
-            let mut subdirs = Vec::new();
-            for e in children {
-                if walk.entries.len() >= max_entries {
-                    walk.truncated = true;
-                    return Ok(walk);
-                }
-                if e.kind == EntryKind::Directory && e.entry_type == TYPE_DIRECTORY {
-                    subdirs.push(e.path.clone());
-                }
-                walk.entries.push(e);
-            }
-            // Reversed so directories are visited in name order.
-            stack.extend(subdirs.into_iter().rev().map(|d| (d, None)));
-        }
-        Ok(walk)
+        self.walk_from(top, path, max_entries, walk::helpers_wanted())
     }
 
     fn read(&self, path: &str, offset: u64, len: u64) -> Result<Vec<u8>> {

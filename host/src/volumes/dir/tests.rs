@@ -497,6 +497,41 @@ fn list_and_walk() {
     assert_eq!(v.walk("/nope", 10).unwrap_err().kind(), ErrorKind::NotFound);
 }
 
+/// A walk whose directories are listed on helper threads answers exactly what the
+/// walk on one thread answers: the same entries in the same order, cut at the same
+/// place, whatever the cap and the number of helpers; links are listed, never
+/// descended, either way.
+#[test]
+fn walk_on_helper_threads_is_the_one_thread_walk() {
+    let (tmp, v) = plain();
+    for i in 0..6 {
+        for j in 0..4 {
+            v.write(&format!("/d{i}/s{j}/f.txt"), b"x", &opts()).unwrap();
+            v.write(&format!("/d{i}/s{j}/deep/g{j}.rs"), b"xy", &opts()).unwrap();
+        }
+        v.write(&format!("/d{i}.txt"), b"x", &opts()).unwrap();
+    }
+    std::fs::create_dir(tmp.path().join("empty")).unwrap();
+    symlink(tmp.path().join("d0"), tmp.path().join("d1/link")).unwrap();
+    for dir in ["/", "/d2"] {
+        for max in [1, 2, 7, 8, 30, 100, 10_000] {
+            let walk = |helpers| {
+                let comps = components(dir).unwrap();
+                let top = v.descend(dir, &comps, false, true).unwrap();
+                v.walk_from(top, dir, max, helpers).unwrap()
+            };
+            let one = walk(0);
+            assert!(one.entries.len() <= max);
+            for helpers in [1, 3] {
+                assert_eq!(walk(helpers), one, "{dir} max {max} helpers {helpers}");
+            }
+        }
+    }
+    let all = v.walk("/", 10_000).unwrap().entries;
+    assert!(all.iter().any(|e| e.path == "/d1/link" && e.entry_type == TYPE_SYMLINK));
+    assert!(!all.iter().any(|e| e.path.starts_with("/d1/link/")));
+}
+
 #[test]
 #[cfg(target_os = "linux")]
 fn openat2_fast_path_opens_only_link_free_paths_beneath_the_root() {
