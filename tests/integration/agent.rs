@@ -151,3 +151,30 @@ fn connection_problems_are_located_at_the_entry() {
     .unwrap_err();
     assert!(e.to_string().contains("integration 'nope' is not a server"), "{e}");
 }
+
+#[test]
+fn a_reply_the_client_cannot_parse_is_named_in_the_timeout() {
+    // A stdio server that prints on stdout (a cut-off reply, a log line): the client
+    // skips both lines, so the call waits out its timeout, and the error quotes what
+    // was skipped instead of only saying the server did not answer.
+    let tmp = tempfile::tempdir().unwrap();
+    let text = agent_text(
+        tmp.path(),
+        "tools:\n  - {type: mcp, integration: py, action: garble, connection: default, name: garble}\n  - {type: mcp, integration: py, action: echo, connection: default, name: say}\n",
+    )
+    .replace("timeout: 5s", "timeout: 2s");
+    let agent = Agent::from_text(engine(), "agent.yaml", text, tmp.path()).unwrap();
+    let mut s = session(&agent, Vec::new());
+    agent.load_into(&mut s).unwrap();
+    let out = invoke(&mut s, "garble", json!({}));
+    assert_eq!(out.status, InvokeStatus::Failed, "{out:?}");
+    let e = out.error.expect("a failed call has an error").to_string();
+    assert!(e.contains("did not answer tool 'garble' within 2"), "{e}");
+    assert!(
+        e.contains("meanwhile its stdout had 2 lines that are not a JSON-RPC message and were ignored, the last: \"DEBUG: garble sent its reply\" (not JSON)"),
+        "{e}"
+    );
+    // The connection stays usable, and an answered call mentions nothing.
+    let said = invoke(&mut s, "say", json!({"text": "still here"}));
+    assert_eq!(said.envelope["data"], "still here", "{said:?}");
+}

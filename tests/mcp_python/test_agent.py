@@ -298,7 +298,7 @@ class AgentStartTest(unittest.TestCase):
         self.assertIn("127.0.0.1:9", out.stderr)
         out = self.start("  - tools.mcp.py.nope.default\n")
         self.assertEqual(out.returncode, 1, out.stderr)
-        self.assertIn("has no action 'nope' (it offers: add, big, crash, doomed, echo, fs-stat, grow, hang, shrink)", out.stderr)
+        self.assertIn("has no action 'nope' (it offers: add, big, crash, doomed, echo, fs-stat, garble, grow, hang, shrink)", out.stderr)
 
     def test_an_optional_ref_is_left_out_with_a_warning(self) -> None:
         out = self.start(

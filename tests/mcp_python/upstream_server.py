@@ -63,6 +63,23 @@ async def hang(seconds: float) -> str:
     return "woke up"
 
 
+@server.tool(description="Writes a cut-off reply and a log line on stdout, then hangs.")
+async def garble(seconds: float = 60) -> str:
+    log("garble", {"seconds": seconds})
+    # Straight onto the wire, past the SDK's writer (no message is being written
+    # now): a reply whose JSON is cut off, then a stray print, as a buggy server
+    # would (a Node server's console.log lands there). The SDK diverts fd 1 to
+    # stderr to prevent exactly this and keeps the wire on a private descriptor.
+    from mcp.server import stdio as sdk_stdio
+
+    claim = getattr(sdk_stdio, "_claims", {}).get(1)
+    wire = claim.private_fd if claim is not None and claim.private_fd is not None else 1
+    os.write(wire, b'{"jsonrpc": "2.0", "id": 99, "result": {"content": [{"type": "text", "text": "cut off\n')
+    os.write(wire, b"DEBUG: garble sent its reply\n")
+    await asyncio.sleep(seconds)
+    return "too late"
+
+
 @server.tool(description="Returns about `kb` kilobytes of numbered text lines.")
 def big(kb: int) -> str:
     log("big", {"kb": kb})

@@ -33,6 +33,7 @@
 
 pub mod catalog;
 pub mod spec;
+pub mod stdio;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -94,6 +95,8 @@ struct Upstream {
     /// The catalog, replaced on `list_changed`.
     catalog: Arc<Mutex<Arc<Catalog>>>,
     stderr: Arc<Mutex<String>>,
+    /// What a stdio server wrote on stdout that was not a message (see `stdio`).
+    skipped: Arc<Mutex<stdio::Skipped>>,
     resolved: Resolved,
     /// A stdio server's process group, stopped with the connection.
     _group: GroupGuard,
@@ -322,8 +325,14 @@ impl McpProvider {
         let label = format!("server '{}' (connection '{connection}')", server.name);
         let group = ProcessGroup::default();
         let group_stderr = Arc::new(Mutex::new(String::new()));
-        let connecting =
-            self.connect(&label, resolved.clone(), group.clone(), group_stderr.clone());
+        let skipped = Arc::new(Mutex::new(stdio::Skipped::default()));
+        let connecting = self.connect(
+            &label,
+            resolved.clone(),
+            group.clone(),
+            group_stderr.clone(),
+            skipped.clone(),
+        );
         let connected = tokio::time::timeout(resolved.timeout, connecting).await;
         if !matches!(connected, Ok(Ok(_))) {
             group.kill();
@@ -336,8 +345,9 @@ impl McpProvider {
             }
             Err(_) => {
                 return Err(ToolError::LimitExceeded(format!(
-                    "{label} did not connect, initialize and list its tools within {}{}",
+                    "{label} did not connect, initialize and list its tools within {}{}{}",
                     seconds(resolved.timeout),
+                    lock(&skipped).note(),
                     stderr_hint(&group_stderr)
                 )));
             }
@@ -353,6 +363,7 @@ impl McpProvider {
         resolved: Resolved,
         group: ProcessGroup,
         stderr: Arc<Mutex<String>>,
+        skipped: Arc<Mutex<stdio::Skipped>>,
     ) -> Result<Upstream, Failure> {
         let catalog = Arc::new(Mutex::new(Arc::new(Catalog::default())));
         let client = Client {
@@ -368,18 +379,19 @@ impl McpProvider {
                 cmd.args(args).env_clear().envs(env).current_dir(cwd);
                 #[cfg(unix)]
                 cmd.process_group(0);
-                let (process, err) = rmcp::transport::TokioChildProcess::builder(cmd)
+                cmd.stdin(std::process::Stdio::piped())
+                    .stdout(std::process::Stdio::piped())
                     .stderr(std::process::Stdio::piped())
-                    .spawn()
-                    .map_err(|e| {
-                        Failure::Error(ToolError::Backend(format!(
-                            "{label}: cannot start '{}' in {}: {e}",
-                            program.display(),
-                            cwd.display()
-                        )))
-                    })?;
-                group.set(process.id());
-                if let Some(err) = err {
+                    .kill_on_drop(true);
+                let mut child = cmd.spawn().map_err(|e| {
+                    Failure::Error(ToolError::Backend(format!(
+                        "{label}: cannot start '{}' in {}: {e}",
+                        program.display(),
+                        cwd.display()
+                    )))
+                })?;
+                group.set(child.id());
+                if let Some(err) = child.stderr.take() {
                     let tail = stderr.clone();
                     tokio::spawn(async move {
                         let mut lines = tokio::io::BufReader::new(err).lines();
@@ -396,14 +408,19 @@ impl McpProvider {
                         }
                     });
                 }
-                client.serve(process).await.map_err(|e| {
+                let transport =
+                    stdio::StdioTransport::new(child, skipped.clone()).map_err(|e| {
+                        Failure::Error(ToolError::Backend(format!("{label}: cannot start: {e}")))
+                    })?;
+                client.serve(transport).await.map_err(|e| {
                     // Give the stderr reader a moment: a server that exits at start
                     // says why there.
                     std::thread::sleep(Duration::from_millis(50));
                     Failure::Error(ToolError::Backend(format!(
-                        "{label}: initialize failed: {}{}",
+                        "{label}: initialize failed: {}{}{}",
                         tidy(&e.to_string()),
-                        stderr_note(&stderr)
+                        stderr_note(&stderr),
+                        lock(&skipped).note()
                     )))
                 })?
             }
@@ -451,15 +468,16 @@ impl McpProvider {
         };
         let tools = service.list_all_tools().await.map_err(|e| {
             Failure::Error(ToolError::Backend(format!(
-                "{label}: tools/list failed: {}{}",
+                "{label}: tools/list failed: {}{}{}",
                 tidy(&e.to_string()),
+                lock(&skipped).note(),
                 stderr_note(&stderr)
             )))
         })?;
         let listed = Catalog::new(tools);
         note_skipped(&self.warnings, label, &listed);
         *lock(&catalog) = Arc::new(listed);
-        Ok(Upstream { service, catalog, stderr, resolved, _group: GroupGuard(group) })
+        Ok(Upstream { service, catalog, stderr, skipped, resolved, _group: GroupGuard(group) })
     }
 
     async fn call_async(
@@ -486,6 +504,7 @@ impl McpProvider {
             .with_arguments(request.arguments.clone());
         let timeout = up.resolved.timeout.min(request.time_left().max(Duration::from_millis(1)));
         let secrets: &[Secret] = &up.resolved.secrets;
+        let skipped_before = lock(&up.skipped).lines;
         let call = tokio::time::timeout(timeout, up.service.call_tool_once(params));
         // A cancel by filestore's own client drops the request future, which tells
         // the upstream (notifications/cancelled), instead of waiting out the timeout.
@@ -502,9 +521,10 @@ impl McpProvider {
             // Dropping the request future told the server (notifications/cancelled).
             Err(_) => {
                 return Err(ToolError::LimitExceeded(format!(
-                    "{label} did not answer tool '{}' within {}; the call was cancelled upstream (a reply it could not parse counts as none){}",
+                    "{label} did not answer tool '{}' within {}; the call was cancelled upstream{}{}",
                     tool.name,
                     seconds(timeout),
+                    unparsed_hint(&up, skipped_before),
                     stderr_hint(&up.stderr)
                 )));
             }
@@ -585,6 +605,25 @@ fn stderr_hint(stderr: &Mutex<String>) -> String {
         }
         _ => String::new(),
     }
+}
+
+/// For a call that timed out: what a stdio server wrote on stdout during the call
+/// that was not a message (a broken reply, a log line), or, for an HTTP server,
+/// that an unparseable reply counts as none.
+fn unparsed_hint(up: &Upstream, before: u64) -> String {
+    if !matches!(up.resolved.endpoint, Endpoint::Stdio { .. }) {
+        return " (a reply it could not parse counts as none)".to_string();
+    }
+    let s = lock(&up.skipped).clone();
+    let during = s.lines.saturating_sub(before);
+    if during == 0 {
+        return String::new();
+    }
+    stdio::Skipped { lines: during, last: s.last }.note().replacen(
+        "; its stdout had",
+        "; meanwhile its stdout had",
+        1,
+    )
 }
 
 fn stderr_note(stderr: &Mutex<String>) -> String {

@@ -1,0 +1,273 @@
+//! The transport of a stdio upstream: rmcp's line-delimited JSON-RPC over the
+//! child's stdin and stdout, with stdout watched for lines that are not messages.
+//!
+//! Why: rmcp ignores a stdout line it cannot parse (as the other official SDKs do: a
+//! reply to garbage could start an error storm), and drops a line longer than its
+//! 16 MiB limit. A server that prints a log line on stdout, or answers with broken
+//! JSON, then looks exactly like one that never answers: the call waits out its
+//! timeout and says so. The watch records what was skipped, so the timeout (and a
+//! failed start) can name the line instead of guessing.
+//!
+//! The bytes pass through unchanged: the watch only looks at them. A line is checked
+//! exactly (parsed as a server message) when it is at most [`EXACT_CHECK_BYTES`]
+//! long; a longer one only by its shape (an object: `{` … `}`), so a large reply is
+//! not held twice.
+
+use std::io;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use rmcp::RoleClient;
+use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
+use rmcp::transport::Transport;
+use rmcp::transport::async_rw::{AsyncRwTransport, DEFAULT_MAX_LINE_LENGTH};
+use tokio::io::{AsyncRead, ReadBuf};
+use tokio::process::{Child, ChildStdin, ChildStdout};
+
+/// Lines up to this long are parsed to check them; longer ones are checked by shape.
+pub const EXACT_CHECK_BYTES: usize = 64 * 1024;
+/// Characters of a skipped line kept to quote it.
+const QUOTED_CHARS: usize = 200;
+/// How long `close` waits for the server to exit after its stdin is closed.
+const EXIT_WAIT: Duration = Duration::from_secs(1);
+
+/// What a stdio server wrote on stdout that the client skipped.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Skipped {
+    /// Lines skipped so far.
+    pub lines: u64,
+    /// The last one, quoted (cut to 200 characters), with why it was skipped.
+    pub last: Option<String>,
+}
+
+impl Skipped {
+    /// A clause for an error message (`; its stdout had …`), or nothing when no line
+    /// was skipped.
+    pub fn note(&self) -> String {
+        match &self.last {
+            None => String::new(),
+            Some(last) => format!(
+                "; its stdout had {} line{} that {} not a JSON-RPC message and {} ignored, the last: {last}",
+                self.lines,
+                if self.lines == 1 { "" } else { "s" },
+                if self.lines == 1 { "is" } else { "are" },
+                if self.lines == 1 { "was" } else { "were" },
+            ),
+        }
+    }
+}
+
+/// Why a complete stdout line is not a message the client takes, or `None`.
+fn skip_reason(line: &[u8], len: usize) -> Option<String> {
+    if len > DEFAULT_MAX_LINE_LENGTH {
+        return Some(format!(
+            "a line of {len} bytes, over the client's limit of {DEFAULT_MAX_LINE_LENGTH}"
+        ));
+    }
+    let line = line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line);
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    if line.iter().all(u8::is_ascii_whitespace) {
+        return None; // blank lines are skipped silently by design
+    }
+    // A log line or a stray print: not even JSON.
+    let start = line.iter().find(|b| !b.is_ascii_whitespace());
+    if !matches!(start, Some(b'{' | b'[')) {
+        return Some(quote(line, "not JSON"));
+    }
+    if len > EXACT_CHECK_BYTES {
+        // Only the start was kept: judge the shape of what was.
+        return (start != Some(&b'{')).then(|| quote(line, "not a JSON object"));
+    }
+    match serde_json::from_slice::<RxJsonRpcMessage<RoleClient>>(line) {
+        Ok(_) => None,
+        Err(e) => {
+            // rmcp also ignores, on purpose, notifications outside MCP's method set:
+            // not worth a mention.
+            if let Ok(v) = serde_json::from_slice::<serde_json::Value>(line)
+                && v.get("id").is_none()
+                && v.get("method").is_some()
+            {
+                return None;
+            }
+            Some(quote(line, &e.to_string()))
+        }
+    }
+}
+
+fn quote(line: &[u8], why: &str) -> String {
+    let text = String::from_utf8_lossy(line);
+    let mut q: String = text.trim().chars().take(QUOTED_CHARS).collect();
+    if text.trim().chars().nth(QUOTED_CHARS).is_some() {
+        q.push('…');
+    }
+    format!("{q:?} ({why})")
+}
+
+/// A reader that passes everything through and records the skipped lines.
+pub struct LineWatch<R> {
+    inner: R,
+    /// The current line's first bytes (up to [`EXACT_CHECK_BYTES`] + 1).
+    line: Vec<u8>,
+    /// The current line's whole length so far.
+    len: usize,
+    skipped: Arc<Mutex<Skipped>>,
+}
+
+impl<R> LineWatch<R> {
+    /// Watches `inner`, recording into `skipped`.
+    pub fn new(inner: R, skipped: Arc<Mutex<Skipped>>) -> LineWatch<R> {
+        LineWatch { inner, line: Vec::new(), len: 0, skipped }
+    }
+
+    fn observe(&mut self, mut bytes: &[u8]) {
+        while !bytes.is_empty() {
+            let (part, done) = match memchr::memchr(b'\n', bytes) {
+                Some(i) => (&bytes[..i], Some(i + 1)),
+                None => (bytes, None),
+            };
+            let room = (EXACT_CHECK_BYTES + 1).saturating_sub(self.line.len());
+            self.line.extend_from_slice(&part[..part.len().min(room)]);
+            self.len += part.len();
+            let Some(next) = done else { return };
+            if let Some(why) = skip_reason(&self.line, self.len) {
+                let mut s = self.skipped.lock().unwrap_or_else(|e| e.into_inner());
+                s.lines += 1;
+                s.last = Some(why);
+            }
+            self.line.clear();
+            self.len = 0;
+            bytes = &bytes[next..];
+        }
+    }
+}
+
+impl<R: AsyncRead + Unpin> AsyncRead for LineWatch<R> {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        let this = self.get_mut();
+        let before = buf.filled().len();
+        let polled = Pin::new(&mut this.inner).poll_read(cx, buf);
+        if let Poll::Ready(Ok(())) = polled {
+            this.observe(&buf.filled()[before..]);
+        }
+        polled
+    }
+}
+
+/// A started stdio server as an rmcp transport: its stdout watched, the child
+/// killed when the transport is dropped (and its process group by the provider).
+pub struct StdioTransport {
+    child: Child,
+    rw: AsyncRwTransport<RoleClient, LineWatch<ChildStdout>, ChildStdin>,
+}
+
+impl StdioTransport {
+    /// Takes the pipes of `child` (spawned with piped stdin and stdout and
+    /// `kill_on_drop`); what stdout skips is recorded in `skipped`.
+    pub fn new(mut child: Child, skipped: Arc<Mutex<Skipped>>) -> io::Result<StdioTransport> {
+        let stdin = child.stdin.take().ok_or_else(|| io::Error::other("stdin is not piped"))?;
+        let stdout = child.stdout.take().ok_or_else(|| io::Error::other("stdout is not piped"))?;
+        let rw = AsyncRwTransport::new_client(LineWatch::new(stdout, skipped), stdin);
+        Ok(StdioTransport { child, rw })
+    }
+}
+
+impl Transport<RoleClient> for StdioTransport {
+    type Error = io::Error;
+
+    fn send(
+        &mut self,
+        item: TxJsonRpcMessage<RoleClient>,
+    ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        self.rw.send(item)
+    }
+
+    fn receive(&mut self) -> impl Future<Output = Option<RxJsonRpcMessage<RoleClient>>> + Send {
+        self.rw.receive()
+    }
+
+    /// Closes stdin (a well-behaved server exits on it), waits a moment, then kills.
+    async fn close(&mut self) -> Result<(), Self::Error> {
+        self.rw.close().await?;
+        if tokio::time::timeout(EXIT_WAIT, self.child.wait()).await.is_err() {
+            self.child.start_kill()?;
+            self.child.wait().await?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn watch(chunks: &[&[u8]]) -> Skipped {
+        let skipped = Arc::new(Mutex::new(Skipped::default()));
+        let mut w = LineWatch::new(tokio::io::empty(), skipped.clone());
+        for c in chunks {
+            w.observe(c);
+        }
+        skipped.lock().unwrap().clone()
+    }
+
+    #[test]
+    fn messages_and_blank_lines_are_not_recorded() {
+        let reply = br#"{"jsonrpc":"2.0","id":1,"result":{"content":[]}}"#;
+        let s = watch(&[reply, b"\n\r\n\n", b"\xEF\xBB\xBF", reply, b"\r\n"]);
+        assert_eq!(s, Skipped::default());
+        // A notification outside MCP's methods is ignored by rmcp on purpose.
+        let s = watch(&[br#"{"jsonrpc":"2.0","method":"$/lsp-thing","params":{}}"#, b"\n"]);
+        assert_eq!(s, Skipped::default());
+    }
+
+    #[test]
+    fn a_log_line_split_across_reads_is_recorded_and_quoted() {
+        let s = watch(&[
+            b"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\nDEBUG: conn",
+            b"ecting to db\n",
+        ]);
+        assert_eq!(s.lines, 1);
+        let last = s.last.unwrap();
+        assert_eq!(last, "\"DEBUG: connecting to db\" (not JSON)");
+        let note = watch(&[b"a\nb\n"]).note();
+        assert!(
+            note.contains(
+                "had 2 lines that are not a JSON-RPC message and were ignored, the last: \"b\""
+            ),
+            "{note}"
+        );
+    }
+
+    #[test]
+    fn broken_json_is_recorded_with_the_parser_error() {
+        let s = watch(&[b"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"x\":\"unterminated}\n"]);
+        assert_eq!(s.lines, 1);
+        assert!(s.last.unwrap().contains("EOF while parsing"));
+        // Well-formed JSON that is no message.
+        let s = watch(&[b"[1,2,3]\n"]);
+        assert_eq!(s.lines, 1);
+    }
+
+    #[test]
+    fn long_lines_are_judged_by_shape_and_quoted_short() {
+        let mut big = b"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"text\":\"".to_vec();
+        big.extend(std::iter::repeat_n(b'x', EXACT_CHECK_BYTES * 2));
+        big.extend_from_slice(b"\"}}\n");
+        assert_eq!(watch(&[&big]), Skipped::default());
+        let text = vec![b'y'; EXACT_CHECK_BYTES * 2];
+        let s = watch(&[&text, b"\n"]);
+        assert_eq!(s.lines, 1);
+        let last = s.last.unwrap();
+        assert!(last.ends_with("…\" (not JSON)"), "{}", &last[..50]);
+        let mut array = b"[".to_vec();
+        array.extend(std::iter::repeat_n(b'1', EXACT_CHECK_BYTES * 2));
+        let s = watch(&[&array, b"]\n"]);
+        assert!(s.last.unwrap().ends_with("(not a JSON object)"));
+        assert!(last.chars().count() < QUOTED_CHARS + 40);
+    }
+}
