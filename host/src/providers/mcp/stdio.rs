@@ -270,4 +270,101 @@ mod tests {
         assert!(s.last.unwrap().ends_with("(not a JSON object)"));
         assert!(last.chars().count() < QUOTED_CHARS + 40);
     }
+
+    /// rmcp itself, over the watch: whether it skips `line` (the first message it
+    /// delivers is the one after it), and what the watch recorded meanwhile.
+    async fn rmcp_verdict(line: &[u8]) -> (bool, Skipped) {
+        let skipped = Arc::new(Mutex::new(Skipped::default()));
+        let mut input = line.to_vec();
+        input.extend_from_slice(b"\n{\"jsonrpc\":\"2.0\",\"id\":424242,\"result\":{}}\n");
+        let mut t = AsyncRwTransport::<RoleClient, _, _>::new_client(
+            LineWatch::new(&input[..], skipped.clone()),
+            tokio::io::sink(),
+        );
+        let first = t.receive().await.expect("the sentinel at least");
+        let first = serde_json::to_value(&first).unwrap();
+        let s = skipped.lock().unwrap().clone();
+        (first["id"] == 424242, s)
+    }
+
+    /// "Recorded as rmcp skips them": each line rmcp skips without meaning to (not
+    /// a blank line, not a notification it ignores on purpose) is recorded, and
+    /// no line it delivers is.
+    #[tokio::test]
+    async fn the_watch_records_exactly_the_lines_rmcp_skips() {
+        let mut at_limit = b"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"t\":\"".to_vec();
+        at_limit.resize(DEFAULT_MAX_LINE_LENGTH - 3, b'x');
+        at_limit.extend_from_slice(b"\"}}");
+        let lines: Vec<(&str, Vec<u8>)> = vec![
+            ("log line", b"DEBUG: hello".to_vec()),
+            ("reply", br#"{"jsonrpc":"2.0","id":1,"result":{}}"#.to_vec()),
+            (
+                "reply with BOM and CR",
+                b"\xEF\xBB\xBF{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\r".to_vec(),
+            ),
+            ("broken JSON", br#"{"jsonrpc":"2.0","id":1,"result":{"#.to_vec()),
+            ("array", b"[1,2,3]".to_vec()),
+            ("LSP notification", br#"{"jsonrpc":"2.0","method":"$/lsp","params":{}}"#.to_vec()),
+            (
+                "standard notification with bad params",
+                br#"{"jsonrpc":"2.0","method":"notifications/progress","params":5}"#.to_vec(),
+            ),
+            ("method that is not a string", br#"{"jsonrpc":"2.0","method":5}"#.to_vec()),
+            ("line of exactly rmcp's limit", at_limit),
+        ];
+        let mut wrong = Vec::new();
+        for (what, line) in &lines {
+            let (rmcp_skips, s) = rmcp_verdict(line).await;
+            let recorded = s.lines > 0;
+            if rmcp_skips != recorded {
+                wrong.push(format!("{what}: rmcp skips: {rmcp_skips}, recorded: {s:?}"));
+            }
+        }
+        assert!(wrong.is_empty(), "{wrong:#?}");
+    }
+
+    /// A server that writes a last line without a newline (a crash message) and
+    /// exits: rmcp drops it at end of file; the watch should record it too.
+    #[tokio::test]
+    async fn an_unterminated_last_line_is_recorded_at_end_of_file() {
+        use tokio::io::AsyncReadExt;
+        let skipped = Arc::new(Mutex::new(Skipped::default()));
+        let mut w = LineWatch::new(&b"fatal: cannot bind port 80"[..], skipped.clone());
+        let mut out = Vec::new();
+        w.read_to_end(&mut out).await.unwrap();
+        assert_eq!(skipped.lock().unwrap().lines, 1);
+    }
+
+    /// A reader that hands out one byte per read.
+    struct Trickle<'a>(&'a [u8]);
+
+    impl AsyncRead for Trickle<'_> {
+        fn poll_read(
+            mut self: Pin<&mut Self>,
+            _: &mut Context<'_>,
+            buf: &mut ReadBuf<'_>,
+        ) -> Poll<io::Result<()>> {
+            if let Some((b, rest)) = self.0.split_first() {
+                buf.put_slice(&[*b]);
+                self.0 = rest;
+            }
+            Poll::Ready(Ok(()))
+        }
+    }
+
+    /// Bytes pass through unchanged however the reads split them (CRLF and a BOM
+    /// cut in the middle), and the lines are judged as when read whole.
+    #[tokio::test]
+    async fn bytes_pass_through_unchanged_one_byte_at_a_time() {
+        use tokio::io::AsyncReadExt;
+        let input =
+            b"\xEF\xBB\xBF{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\r\nnot json\r\n\r\n[1]\n";
+        let skipped = Arc::new(Mutex::new(Skipped::default()));
+        let mut out = Vec::new();
+        LineWatch::new(Trickle(input), skipped.clone()).read_to_end(&mut out).await.unwrap();
+        assert_eq!(out, input);
+        let s = skipped.lock().unwrap().clone();
+        assert_eq!(s, watch(&[input]));
+        assert_eq!(s.lines, 2);
+    }
 }

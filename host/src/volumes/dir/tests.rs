@@ -811,8 +811,17 @@ fn unusual_names_are_listed_escaped_and_reachable() {
     assert_eq!(vol.stat(&temp).unwrap_err().kind(), ErrorKind::InvalidPath, "{temp}");
 }
 
+/// Serialises the tests that start read-aheads: they count read-aheads and reader
+/// threads of the whole process.
+static AHEAD_TESTS: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn ahead_tests() -> std::sync::MutexGuard<'static, ()> {
+    AHEAD_TESTS.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 #[test]
 fn read_ahead_serves_current_bytes_and_never_follows_links() {
+    let _serial = ahead_tests();
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().join("root");
     std::fs::create_dir_all(root.join("d")).unwrap();
@@ -906,4 +915,212 @@ fn stat_read_answers_as_stat_then_read_on_the_hostile_tree() {
     let (e, data) = fx.vol.stat_read("/a.txt", 1, 2).unwrap();
     assert_eq!(data, fx.vol.read("/a.txt", 1, 2).unwrap());
     assert!(fx.vol.stat_read("/a.txt", e.size + 5, 10).unwrap().1.is_empty());
+}
+
+/// Threads of this process whose name starts with `prefix` (Linux: `/proc/self/task`).
+fn threads_named(prefix: &str) -> usize {
+    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else { return 0 };
+    tasks
+        .filter_map(|t| t.ok())
+        .filter(|t| {
+            std::fs::read_to_string(t.path().join("comm")).is_ok_and(|c| c.starts_with(prefix))
+        })
+        .count()
+}
+
+/// A file replaced (renamed over: how every write through a directory volume stores
+/// a file, in any session, and how most editors save) or deleted after the
+/// read-ahead read it is not served from the read-ahead: a read that starts after the
+/// change sees it, as it would without a read-ahead. Another session's write goes
+/// through that session's own `DirVolume`, so it does not clear this one's
+/// read-ahead; the read-ahead outlives the grep that asked for it (up to
+/// `AHEAD_IDLE`), so the later read may be another tool call.
+#[test]
+fn read_ahead_never_serves_a_file_replaced_or_deleted_since() {
+    let _serial = ahead_tests();
+    let (tmp, a) = plain();
+    let b = DirVolume::open(tmp.path(), false).unwrap();
+    for n in ["f", "g", "h"] {
+        std::fs::write(tmp.path().join(format!("{n}.txt")), "old\n").unwrap();
+    }
+    let list: Vec<PrefetchFile> = ["/f.txt", "/g.txt", "/h.txt"]
+        .iter()
+        .map(|p| PrefetchFile { path: p.to_string(), size: 4 })
+        .collect();
+    a.prefetch(&list);
+    // The readers read all three; the grep that asked stopped before reading them.
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    b.write("/f.txt", b"new\n", &opts()).unwrap();
+    b.delete("/g.txt", false).unwrap();
+    std::fs::write(tmp.path().join("h.new"), "new\n").unwrap();
+    std::fs::rename(tmp.path().join("h.new"), tmp.path().join("h.txt")).unwrap();
+    let got: Vec<std::result::Result<Vec<u8>, ErrorKind>> = ["/f.txt", "/g.txt", "/h.txt"]
+        .iter()
+        .map(|p| a.read(p, 0, 5).map_err(|e| e.kind()))
+        .collect();
+    assert_eq!(
+        got,
+        vec![Ok(b"new\n".to_vec()), Err(ErrorKind::NotFound), Ok(b"new\n".to_vec())],
+        "reads after the change"
+    );
+}
+
+/// `MAX_ACTIVE_READ_AHEADS` bounds the reader threads (and the bytes they hold) of
+/// the process, not only the read-aheads that are current: a read-ahead replaced by
+/// the next `prefetch` (the next grep) gives its place back at once, while its readers
+/// are still reading a file of up to `AHEAD_BYTES`.
+#[test]
+fn read_ahead_threads_stay_bounded_when_prefetches_replace_each_other() {
+    let _serial = ahead_tests();
+    let (tmp, v) = plain();
+    let big = vec![b'x'; 15 * 1024 * 1024];
+    let mut list = Vec::new();
+    for i in 0..4 {
+        std::fs::write(tmp.path().join(format!("big{i}")), &big).unwrap();
+        list.push(PrefetchFile { path: format!("/big{i}"), size: big.len() as u64 });
+    }
+    drop(big);
+    let bound = AHEAD_THREADS * MAX_ACTIVE_READ_AHEADS;
+    let mut peak = 0;
+    for _ in 0..300 {
+        v.prefetch(&list);
+        peak = peak.max(threads_named("filestore-ahead"));
+    }
+    v.ahead.clear();
+    assert!(peak <= bound, "{peak} read-ahead threads alive at once; the bound is {bound}");
+}
+
+/// Walks on helper threads while another thread swaps directories of the tree for
+/// links to a directory outside and moves directories out of the root and back:
+/// nothing outside is ever listed, and no walk fails or hangs.
+#[test]
+fn walk_helpers_never_list_outside_while_directories_are_swapped() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("root");
+    let outside = tmp.path().join("outside");
+    std::fs::create_dir_all(outside.join("sub")).unwrap();
+    std::fs::write(outside.join("SECRET_OUTSIDE"), "s").unwrap();
+    std::fs::write(outside.join("sub/SECRET_OUTSIDE_2"), "s").unwrap();
+    for i in 0..12 {
+        for j in 0..6 {
+            std::fs::create_dir_all(root.join(format!("d{i}/s{j}/t"))).unwrap();
+            std::fs::write(root.join(format!("d{i}/s{j}/t/f")), "x").unwrap();
+        }
+    }
+    let v = Arc::new(DirVolume::open(&root, false).unwrap());
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let swapper = {
+        let (root, outside, stop) = (root.clone(), outside.clone(), stop.clone());
+        std::thread::spawn(move || {
+            let mut n = 0u64;
+            while !stop.load(Ordering::Relaxed) {
+                let i = n % 12;
+                let d = root.join(format!("d{i}/s3"));
+                let aside = root.join(format!("d{i}/s3.aside"));
+                let moved = tmp_name(&outside, n);
+                // A directory swapped for a link to outside, then back.
+                if std::fs::rename(&d, &aside).is_ok() {
+                    let _ = symlink(&outside, &d);
+                    std::thread::yield_now();
+                    let _ = std::fs::remove_file(&d);
+                    let _ = std::fs::rename(&aside, &d);
+                }
+                // A directory moved out of the root, then back.
+                let d = root.join(format!("d{i}/s1"));
+                if std::fs::rename(&d, &moved).is_ok() {
+                    std::thread::yield_now();
+                    let _ = std::fs::rename(&moved, &d);
+                }
+                n += 1;
+            }
+        })
+    };
+    fn tmp_name(outside: &Path, n: u64) -> PathBuf {
+        outside.parent().unwrap().join(format!("moved{}", n % 4))
+    }
+    let walkers: Vec<_> = (0..4)
+        .map(|_| {
+            let v = v.clone();
+            std::thread::spawn(move || {
+                for _ in 0..60 {
+                    for max in [50, 100_000] {
+                        let comps = components("/").unwrap();
+                        let top = v.descend("/", &comps, false, true).unwrap();
+                        let w = v.walk_from(top, "/", max, 3).unwrap();
+                        assert!(w.entries.len() <= max);
+                        for e in &w.entries {
+                            assert!(!e.path.contains("SECRET_OUTSIDE"), "{}", e.path);
+                        }
+                    }
+                }
+            })
+        })
+        .collect();
+    for w in walkers {
+        w.join().unwrap();
+    }
+    stop.store(true, Ordering::Relaxed);
+    swapper.join().unwrap();
+}
+
+/// Many walks at once never run more than `MAX_WALK_HELPERS` helper threads in the
+/// process, and give every helper back.
+#[test]
+fn concurrent_walks_stay_within_the_helper_bound() {
+    let (tmp, v) = plain();
+    for i in 0..40 {
+        for j in 0..10 {
+            std::fs::create_dir_all(tmp.path().join(format!("d{i}/s{j}"))).unwrap();
+            std::fs::write(tmp.path().join(format!("d{i}/s{j}/f")), "x").unwrap();
+        }
+    }
+    let v = Arc::new(v);
+    let peak = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let walkers: Vec<_> = (0..12)
+        .map(|_| {
+            let (v, peak) = (v.clone(), peak.clone());
+            std::thread::spawn(move || {
+                for _ in 0..20 {
+                    let comps = components("/").unwrap();
+                    let top = v.descend("/", &comps, false, true).unwrap();
+                    let w = v.walk_from(top, "/", 100_000, WALK_HELPERS).unwrap();
+                    assert_eq!(w.entries.len(), 40 + 40 * 10 * 2);
+                    peak.fetch_max(threads_named("filestore-walk"), Ordering::Relaxed);
+                }
+            })
+        })
+        .collect();
+    for w in walkers {
+        w.join().unwrap();
+    }
+    let peak = peak.load(Ordering::Relaxed);
+    assert!(peak <= MAX_WALK_HELPERS, "{peak} helper threads at once");
+}
+
+/// A panic while a directory is listed (a bug, an allocation failure) on one of a
+/// walk's threads must reach the caller as a panic: the other threads must not wait
+/// forever for the directory it claimed (the walk would hang, holding its helpers'
+/// places in `MAX_WALK_HELPERS` for good).
+#[test]
+fn a_panic_while_listing_on_walk_threads_is_a_panic_not_a_hang() {
+    let (tmp, v) = plain();
+    for i in 0..20 {
+        std::fs::create_dir_all(tmp.path().join(format!("d{i:02}/s"))).unwrap();
+    }
+    std::fs::create_dir_all(tmp.path().join(format!("zz{}", super::walk::PANIC_WHEN_LISTED)))
+        .unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _tmp = tmp;
+        let walked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let comps = components("/").unwrap();
+            let top = v.descend("/", &comps, false, true).unwrap();
+            v.walk_from(top, "/", 100_000, WALK_HELPERS)
+        }));
+        let _ = tx.send(walked.is_err());
+    });
+    let panicked = rx
+        .recv_timeout(std::time::Duration::from_secs(20))
+        .expect("the walk hangs: its threads wait for the directory whose listing panicked");
+    assert!(panicked);
 }

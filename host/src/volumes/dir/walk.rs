@@ -35,6 +35,10 @@ pub const MAX_WALK_HELPERS: usize = 8;
 /// few directories is over before a thread would have started.
 const WALK_ALONE_FIRST: usize = 8;
 
+/// Tests: a directory of this name panics when listed (see `listing`).
+#[cfg(test)]
+pub(super) const PANIC_WHEN_LISTED: &str = "/panics-when-listed";
+
 static HELPERS: AtomicUsize = AtomicUsize::new(0);
 
 /// Helper threads taken from [`MAX_WALK_HELPERS`] until dropped.
@@ -81,6 +85,10 @@ impl DirVolume {
     /// The listing of the directory at `dir_path` (beneath the root), or `None` when
     /// it cannot be opened or listed now.
     fn listing(&self, dir_path: &str) -> Listing {
+        #[cfg(test)]
+        if dir_path.ends_with(PANIC_WHEN_LISTED) {
+            panic!("test: listing {dir_path}");
+        }
         let c = components(dir_path).ok()?;
         let dir = self.descend(dir_path, &c, false, true).ok()?;
         self.children(&dir, dir_path).ok()
