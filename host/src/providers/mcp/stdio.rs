@@ -61,7 +61,8 @@ impl Skipped {
 
 /// Why a complete stdout line is not a message the client takes, or `None`.
 fn skip_reason(line: &[u8], len: usize) -> Option<String> {
-    if len > DEFAULT_MAX_LINE_LENGTH {
+    // rmcp counts the newline: a line of the limit's length is already over it.
+    if len >= DEFAULT_MAX_LINE_LENGTH {
         return Some(format!(
             "a line of {len} bytes, over the client's limit of {DEFAULT_MAX_LINE_LENGTH}"
         ));
@@ -86,14 +87,56 @@ fn skip_reason(line: &[u8], len: usize) -> Option<String> {
             // rmcp also ignores, on purpose, notifications outside MCP's method set:
             // not worth a mention.
             if let Ok(v) = serde_json::from_slice::<serde_json::Value>(line)
-                && v.get("id").is_none()
-                && v.get("method").is_some()
+                && let Some(method) = v.get("method").and_then(serde_json::Value::as_str)
+                && rmcp_ignores(v.get("id").is_none(), method)
             {
                 return None;
             }
             Some(quote(line, &e.to_string()))
         }
     }
+}
+
+/// Whether rmcp ignores on purpose a message with this method that it could not
+/// parse (its `should_ignore_notification`): a notification outside MCP's methods, or
+/// a `notifications/` method outside MCP's. A standard method with malformed params
+/// is not ignored: rmcp drops it as invalid.
+fn rmcp_ignores(is_notification: bool, method: &str) -> bool {
+    const NOTIFICATIONS: &[&str] = &[
+        "notifications/cancelled",
+        "notifications/initialized",
+        "notifications/message",
+        "notifications/progress",
+        "notifications/prompts/list_changed",
+        "notifications/resources/list_changed",
+        "notifications/resources/updated",
+        "notifications/roots/list_changed",
+        "notifications/subscriptions/acknowledged",
+        "notifications/tools/list_changed",
+    ];
+    const METHODS: &[&str] = &[
+        "initialize",
+        "ping",
+        "server/discover",
+        "prompts/get",
+        "prompts/list",
+        "resources/list",
+        "resources/read",
+        "resources/subscribe",
+        "resources/unsubscribe",
+        "resources/templates/list",
+        "subscriptions/listen",
+        "tools/call",
+        "tools/list",
+        "completion/complete",
+        "elicitation/create",
+        "logging/setLevel",
+        "roots/list",
+        "sampling/createMessage",
+    ];
+    let notification = NOTIFICATIONS.contains(&method);
+    (is_notification && !notification && !METHODS.contains(&method))
+        || (method.starts_with("notifications/") && !notification)
 }
 
 fn quote(line: &[u8], why: &str) -> String {
@@ -141,6 +184,18 @@ impl<R> LineWatch<R> {
             bytes = &bytes[next..];
         }
     }
+
+    /// The end of the output: rmcp drops a last line without a newline, whatever
+    /// it holds (a crash message, a reply cut off by an exit).
+    fn end(&mut self) {
+        if !self.line.iter().all(u8::is_ascii_whitespace) {
+            let mut s = self.skipped.lock().unwrap_or_else(|e| e.into_inner());
+            s.lines += 1;
+            s.last = Some(quote(&self.line, "no newline before the end of the output"));
+        }
+        self.line.clear();
+        self.len = 0;
+    }
 }
 
 impl<R: AsyncRead + Unpin> AsyncRead for LineWatch<R> {
@@ -153,7 +208,11 @@ impl<R: AsyncRead + Unpin> AsyncRead for LineWatch<R> {
         let before = buf.filled().len();
         let polled = Pin::new(&mut this.inner).poll_read(cx, buf);
         if let Poll::Ready(Ok(())) = polled {
-            this.observe(&buf.filled()[before..]);
+            if buf.filled().len() == before && buf.remaining() > 0 {
+                this.end();
+            } else {
+                this.observe(&buf.filled()[before..]);
+            }
         }
         polled
     }

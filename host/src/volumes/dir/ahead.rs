@@ -20,21 +20,22 @@
 //!   root is ever opened, and no error is ever produced by this module.
 //! - **Results.** The handle a file was read through is kept with its bytes. When the
 //!   component asks for the file, the handle is `fstat`ed again: if the size, the
-//!   modification or the change time moved since the bytes were read, they are read
-//!   again through the same handle, so a file changed in place is never served stale.
-//!   A file replaced or swapped for a link *after* its handle was opened is served as
-//!   it was when opened — as if the component's read had come a moment earlier;
-//!   before the open, the swap is seen by the open and refused as always. Any change
-//!   made through this volume (write, delete, rename, mkdir) drops the read-ahead.
+//!   modification or the change time moved since the bytes were read, they are not
+//!   served and the component's read opens the path again, so a file changed in
+//!   place, replaced (renamed over: every write of this volume, from any session,
+//!   and most editors' saves) or removed is never served stale (the old inode's
+//!   change time moves when its name goes). Changes that move no time stamp (writes
+//!   through a shared `mmap` to a page already dirty) are not seen. Any change made
+//!   through this volume (write, delete, rename, mkdir) drops the read-ahead.
 //! - **Memory.** At most [`AHEAD_BYTES`] of file content and [`AHEAD_FILES`] open
 //!   handles claimed per read-ahead (a file the component skips while a thread reads
 //!   it is freed when that read ends), and at most [`MAX_ACTIVE_READ_AHEADS`]
 //!   read-aheads in the process at once (a `prefetch` beyond that is ignored: it is
-//!   a hint). A read-ahead nobody takes a file from for [`AHEAD_IDLE`] (an
+//!   a hint; a read-ahead counts until its reader threads have exited). A read-ahead nobody takes a file from for [`AHEAD_IDLE`] (an
 //!   interrupted grep) stops and frees all.
 
 use std::fs::File;
-use std::io::{Read, Seek, SeekFrom};
+use std::io::Read;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::Duration;
@@ -123,9 +124,6 @@ struct State {
     /// Files taken so far: tells a reader that timed out waiting for room whether
     /// the component is still taking files (the window was not yet worth a wake-up).
     takes: u64,
-    /// This read-ahead's place among [`MAX_ACTIVE_READ_AHEADS`], given back when it
-    /// stops.
-    active: Option<ActiveSlot>,
 }
 
 struct Shared {
@@ -150,7 +148,6 @@ impl Shared {
             st.files.clear();
             st.held_bytes = 0;
             st.held_files = 0;
-            st.active = None;
         }
         drop(st);
         self.room.notify_all();
@@ -233,16 +230,22 @@ impl ReadAhead {
                 consumer_waiting: false,
                 readers_waiting: 0,
                 takes: 0,
-                active: Some(active),
             }),
             ready: Condvar::new(),
             room: Condvar::new(),
         });
+        // This read-ahead's place among MAX_ACTIVE_READ_AHEADS is held by its reader
+        // threads and given back when the last one exits, not when it stops: a
+        // stopped reader may still be reading a file of up to AHEAD_BYTES.
+        let active = Arc::new(active);
         for i in 0..AHEAD_THREADS {
             let shared = shared.clone();
-            let spawned = std::thread::Builder::new()
-                .name(format!("filestore-ahead-{i}"))
-                .spawn(move || reader(&shared));
+            let active = active.clone();
+            let spawned =
+                std::thread::Builder::new().name(format!("filestore-ahead-{i}")).spawn(move || {
+                    let _active = active;
+                    reader(&shared)
+                });
             if spawned.is_err() {
                 break;
             }
@@ -324,18 +327,18 @@ fn release(st: &mut State, i: usize) {
 /// The bytes the component asked for (`len` from offset 0), from a file read ahead:
 /// checked against the handle it was read through, read again through it if the file
 /// changed since.
-fn serve(mut f: Fetched, len: u64) -> Option<Vec<u8>> {
+fn serve(f: Fetched, len: u64) -> Option<Vec<u8>> {
     let whole = (f.data.len() as u64) < f.want;
     if !whole && len > f.data.len() as u64 {
         // More is asked for than was read, and the file may have it.
         return None;
     }
     if stamp(&f.file)? != f.stamp {
-        // Changed in place since it was read: read it again, through the same handle.
-        f.file.seek(SeekFrom::Start(0)).ok()?;
-        let mut data = Vec::new();
-        (&f.file).take(len).read_to_end(&mut data).ok()?;
-        return Some(data);
+        // Changed since it was read: in place, or replaced or removed (renaming over
+        // a file or unlinking it moves the old inode's change time). The handle
+        // still reaches the old inode, so the component's own read resolves the
+        // path again and sees what is there now.
+        return None;
     }
     let mut data = f.data;
     data.truncate(usize::try_from(len).unwrap_or(usize::MAX));

@@ -76,6 +76,23 @@ struct State {
     done: HashMap<String, Listing>,
 }
 
+/// A directory claimed by a thread of `prelist`; dropped only by a panic while it
+/// is listed (the thread forgets it otherwise).
+struct Claim<'a> {
+    state: &'a Mutex<State>,
+    changed: &'a Condvar,
+}
+
+impl Drop for Claim<'_> {
+    fn drop(&mut self) {
+        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        st.busy -= 1;
+        st.held = usize::MAX;
+        drop(st);
+        self.changed.notify_all();
+    }
+}
+
 /// Whether the walk descends into `e`: a directory, not a link or special file.
 fn descends(e: &Entry) -> bool {
     e.kind == EntryKind::Directory && e.entry_type == TYPE_DIRECTORY
@@ -135,7 +152,12 @@ impl DirVolume {
                         st = changed.wait(st).unwrap_or_else(|e| e.into_inner());
                     }
                 };
+                // A panic while listing gives the claim back and stops the others,
+                // which would otherwise wait for this directory forever (the scope
+                // then re-raises the panic in the caller).
+                let claim = Claim { state: &state, changed: &changed };
                 let listing = self.listing(&dir_path);
+                std::mem::forget(claim);
                 let mut st = lock();
                 st.busy -= 1;
                 if let Some(l) = &listing {
