@@ -161,7 +161,7 @@ impl DirVolume {
                 let mut st = lock();
                 st.busy -= 1;
                 if let Some(l) = &listing {
-                    st.held += l.len();
+                    st.held = st.held.saturating_add(l.len()); // MAX after a panic
                     st.todo.extend(l.iter().rev().filter(|e| descends(e)).map(|e| e.path.clone()));
                 }
                 st.done.insert(dir_path, listing);
