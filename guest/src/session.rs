@@ -36,8 +36,7 @@ fn serialising(e: serde_json::Error) -> Error {
 }
 
 fn output<T: Serialize>(value: &T, text: String) -> Result<ToolOutput> {
-    let json = serde_json::to_value(value)
-        .map_err(|e| Error::new(ErrorKind::Backend, format!("serialising the result: {e}")))?;
+    let json = serde_json::to_value(value).map_err(serialising)?;
     Ok(ToolOutput { json, text })
 }
 
@@ -234,17 +233,7 @@ impl Session {
             };
             return Ok((json, text));
         }
-        let a: Value = if args.trim().is_empty() {
-            Value::Object(Default::default())
-        } else {
-            serde_json::from_str(args).map_err(|e| {
-                Error::new(
-                    ErrorKind::InvalidArgument,
-                    format!("{tool}: arguments are not valid JSON: {e}"),
-                )
-            })?
-        };
-        let o = self.call(tool, &a)?;
+        let o = self.call(tool, &crate::ops::request::parse_args(tool, args)?)?;
         // `to_string` writes into a buffer; `Value`'s `Display` goes through the
         // formatter a token at a time (a third of a small read's call in wasm).
         Ok((serde_json::to_string(&o.json).map_err(serialising)?, o.text))
@@ -267,9 +256,7 @@ impl Session {
             "filestore_read" => {
                 let (r, activation) = self.read_tool(&decode(tool, args)?)?;
                 let mut text = read::render(&r);
-                let mut out = serde_json::to_value(&r).map_err(|e| {
-                    Error::new(ErrorKind::Backend, format!("serialising the result: {e}"))
-                })?;
+                let mut out = serde_json::to_value(&r).map_err(serialising)?;
                 if let Some(act) = activation {
                     text.push_str(&crate::skills::active::render_activation(&act));
                     out["activation"] = serde_json::to_value(&act).unwrap_or_default();

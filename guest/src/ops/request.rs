@@ -30,19 +30,20 @@ pub fn decode<T: DeserializeOwned>(tool: &str, args: &serde_json::Value) -> Resu
     })
 }
 
+/// Parses a JSON text of arguments for `tool` (empty text means `{}`); invalid JSON
+/// is an `invalid-argument` error naming the tool.
+pub fn parse_args(tool: &str, args: &str) -> Result<serde_json::Value> {
+    if args.trim().is_empty() {
+        return Ok(serde_json::Value::Object(Default::default()));
+    }
+    serde_json::from_str(args).map_err(|e| {
+        Error::new(ErrorKind::InvalidArgument, format!("{tool}: arguments are not valid JSON: {e}"))
+    })
+}
+
 /// Decodes a JSON text of arguments (empty text means `{}`).
 pub fn decode_str<T: DeserializeOwned>(tool: &str, args: &str) -> Result<T> {
-    let value: serde_json::Value = if args.trim().is_empty() {
-        serde_json::Value::Object(Default::default())
-    } else {
-        serde_json::from_str(args).map_err(|e| {
-            Error::new(
-                ErrorKind::InvalidArgument,
-                format!("{tool}: arguments are not valid JSON: {e}"),
-            )
-        })?
-    };
-    decode(tool, &value)
+    decode(tool, &parse_args(tool, args)?)
 }
 
 /// A JSON value's type name for messages.

@@ -10,8 +10,8 @@
 //!
 //! The bytes pass through unchanged: the watch only looks at them. A line is checked
 //! exactly (parsed as a server message) when it is at most [`EXACT_CHECK_BYTES`]
-//! long; a longer one only by its shape (an object: `{` … `}`), so a large reply is
-//! not held twice.
+//! long; a longer one only by its start (a JSON object begins with `{`), so a large
+//! reply is not held twice.
 
 use std::io;
 use std::pin::Pin;
@@ -175,9 +175,7 @@ impl<R> LineWatch<R> {
             self.len += part.len();
             let Some(next) = done else { return };
             if let Some(why) = skip_reason(&self.line, self.len) {
-                let mut s = self.skipped.lock().unwrap_or_else(|e| e.into_inner());
-                s.lines += 1;
-                s.last = Some(why);
+                self.record(why);
             }
             self.line.clear();
             self.len = 0;
@@ -185,13 +183,18 @@ impl<R> LineWatch<R> {
         }
     }
 
+    /// Counts one skipped line, `why` it was skipped being the last.
+    fn record(&self, why: String) {
+        let mut s = self.skipped.lock().unwrap_or_else(|e| e.into_inner());
+        s.lines += 1;
+        s.last = Some(why);
+    }
+
     /// The end of the output: rmcp drops a last line without a newline, whatever
     /// it holds (a crash message, a reply cut off by an exit).
     fn end(&mut self) {
         if !self.line.iter().all(u8::is_ascii_whitespace) {
-            let mut s = self.skipped.lock().unwrap_or_else(|e| e.into_inner());
-            s.lines += 1;
-            s.last = Some(quote(&self.line, "no newline before the end of the output"));
+            self.record(quote(&self.line, "no newline before the end of the output"));
         }
         self.line.clear();
         self.len = 0;
