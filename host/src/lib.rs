@@ -46,8 +46,8 @@ mod state;
 pub mod tools;
 pub mod volumes;
 
-/// The README's embedding example (`examples/embed.rs`), run as a doctest so the
-/// README cannot drift from what compiles and runs.
+/// The embedding guide's example (`examples/embed.rs`, shown in `docs/embedding.md`),
+/// run as a doctest so the guide cannot drift from what compiles and runs.
 #[cfg(doctest)]
 #[doc = concat!("```\n", include_str!("../examples/embed.rs"), "\n```")]
 pub struct ReadmeEmbeddingExample;

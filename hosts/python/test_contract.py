@@ -1,5 +1,5 @@
 """The Python host (wasmtime-py) against the shared contract suite, a misbehaving
-volume and the README's Python snippet.
+volume and the embedding guide's Python snippet (docs/embedding.md).
 
 Run by tests/integration/python_host.rs, which writes the component with the real
 binary (FILESTORE_COMPONENT) and the Rust host's answers (FILESTORE_RUST_ANSWERS);
@@ -253,12 +253,12 @@ class PackedWalk(unittest.TestCase):
         s.close()
 
 
-class ReadmeSnippet(unittest.TestCase):
-    def test_the_readme_python_snippet_is_this_file_and_runs(self):
+class GuideSnippet(unittest.TestCase):
+    def test_the_embedding_guide_python_snippet_is_this_file_and_runs(self):
         example = read(os.path.join(HERE, "example.py"))
-        readme = read(os.path.join(ROOT, "README.md"))
-        blocks = [b.split("\n", 1)[1] for b in readme.split("```python")[1:]]
-        self.assertIn(example, [b[: len(example)] for b in blocks], "README's ```python block must be hosts/python/example.py")
+        guide = read(os.path.join(ROOT, "docs", "embedding.md"))
+        blocks = [b.split("\n", 1)[1] for b in guide.split("```python")[1:]]
+        self.assertIn(example, [b[: len(example)] for b in blocks], "docs/embedding.md's ```python block must be hosts/python/example.py")
         out = subprocess.run([sys.executable, os.path.join(HERE, "example.py"), os.environ["FILESTORE_COMPONENT"]],
                              capture_output=True, text=True, cwd=HERE, timeout=600)
         self.assertEqual(out.returncode, 0, out.stderr)

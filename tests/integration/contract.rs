@@ -379,24 +379,3 @@ fn the_rust_host_answers_the_shared_suite_deterministically() {
         std::fs::write(file, serde_json::to_string_pretty(&a).unwrap()).unwrap();
     }
 }
-
-/// README's embedding guide shows the examples the tests run, verbatim: the Rust one
-/// (`host/examples/embed.rs`, run as a doctest of the crate), the Node one (run by
-/// `hosts/node/test/readme.test.js`) and the Python one (run by
-/// `hosts/python/test_contract.py`).
-#[test]
-fn the_readme_embedding_snippets_are_the_tested_examples() {
-    let readme = std::fs::read_to_string(repo_root().join("README.md")).unwrap();
-    for (fence, file) in [
-        ("```rust\n", "host/examples/embed.rs"),
-        ("```js\n", "hosts/node/examples/embed.mjs"),
-        ("```python\n", "hosts/python/example.py"),
-    ] {
-        let text = std::fs::read_to_string(repo_root().join(file)).unwrap();
-        let shown = readme
-            .split(fence)
-            .skip(1)
-            .any(|block| block.split("```").next() == Some(text.as_str()));
-        assert!(shown, "README must show {file} verbatim in a {} block", fence.trim());
-    }
-}

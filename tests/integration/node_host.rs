@@ -9,7 +9,8 @@
 //! runs the shared suite through the Rust host (`contract.rs`), and runs the Node
 //! tests (`node --test hosts/node/test/`): the contract suite, whose every answer
 //! must equal the Rust host's, a misbehaving JS volume, JS tool handlers, sessions,
-//! the JS directory volume's confinement, and the README's Node snippet.
+//! the JS directory volume's confinement, and the embedding guide's Node snippet
+//! (`docs/embedding.md`).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -6,7 +6,7 @@
 //! `~/.cache/filestore/wasmtime-py-<hash of requirements.txt>`), as `mcp.rs` does for
 //! the MCP SDK. The Python tests run the shared suite's memory-backend cases (answers
 //! must equal the Rust host's), a misbehaving Python volume, a deadline that poisons
-//! one session only, and the README's Python snippet.
+//! one session only, and the embedding guide's Python snippet (`docs/embedding.md`).
 
 use std::path::PathBuf;
 use std::process::Command;
