@@ -97,7 +97,8 @@ impl Session {
     }
     /// `filestore_read` as the tool runs it: the page, and, when the file is a
     /// skill's `SKILL.md`, the skill's activation (reading a skill activates its
-    /// tools, DESIGN §8). The JSON entry point and the typed WIT `read` both use it.
+    /// tools, docs/architecture.md#skills). The JSON entry point and the typed WIT
+    /// `read` both use it.
     pub fn read_tool(
         &self,
         req: &ReadRequest,
@@ -317,9 +318,9 @@ impl Session {
 }
 
 impl Session {
-    /// The block for a system prompt (DESIGN §8): what each offered tool is for (name
-    /// and first sentence), the tree from `/` (`filestore_tree` rules) and the
-    /// available skills. Deterministic for a given filestore.
+    /// The block for a system prompt (docs/architecture.md#skills): what each offered
+    /// tool is for (name and first sentence), the tree from `/` (`filestore_tree`
+    /// rules) and the available skills. Deterministic for a given filestore.
     pub fn system_prompt(&self, max_depth: u32, max_files_per_folder: u32) -> Result<String> {
         let specs = crate::invoke::list_tools(self, None)?;
         let tools: Vec<(String, String)> = specs

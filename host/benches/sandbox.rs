@@ -1,5 +1,6 @@
 //! Sandbox benchmarks: every measurement is compared with a baseline measured in the
-//! same run, and reported as a ratio (DESIGN §9, `BENCHMARKS.md`).
+//! same run, and reported as a ratio (docs/architecture.md#engine-and-sessions,
+//! `BENCHMARKS.md`).
 //!
 //! Run: `cargo bench -p filestore --bench sandbox` (all sections), or name sections:
 //! `cargo bench -p filestore --bench sandbox -- session call grep glob memory`.

@@ -41,7 +41,7 @@ enum Command {
         /// parameters. The component never sees the token.
         #[arg(long = "token", value_name = "NAME=TOKEN")]
         tokens: Vec<String>,
-        /// Agent configuration (README, "Agent configuration"): its tool refs are
+        /// Agent configuration (docs/agents.md): its tool refs are
         /// resolved first (upstream MCP servers connected, their tools listed), and
         /// exactly its tools are callable.
         #[arg(long = "agent", value_name = "FILE")]
@@ -112,7 +112,7 @@ struct ServeArgs {
     /// The toolset exposed at start (from --config).
     #[arg(long, value_name = "NAME")]
     toolset: Option<String>,
-    /// Agent configuration (README, "Agent configuration"): the tools this server
+    /// Agent configuration (docs/agents.md): the tools this server
     /// offers, including other MCP servers' tools by ref. Its refs are resolved at
     /// start (each upstream server connected, initialized and listed); a failing one
     /// stops the start, naming the ref and the reason, unless marked optional.
@@ -147,7 +147,7 @@ struct ServeArgs {
     auth: AuthArgs,
 }
 
-/// Authentication of `serve --http` (README, "Serving many users").
+/// Authentication of `serve --http` (docs/deploying.md#serving-many-users).
 #[derive(clap::Args)]
 struct AuthArgs {
     /// Accept JWTs from this issuer (`iss`); their keys come from --auth-jwks, else
@@ -813,7 +813,7 @@ fn serve(mut args: ServeArgs) -> ExitCode {
                 if auth.is_none() && !local.ip().is_loopback() && !args.auth.allow_unauthenticated
                 {
                     anyhow::bail!(
-                        "refusing to serve {local} without authentication: anyone who can reach it would get every mount. Give --auth-issuer or --auth-tokens (README, Serving many users), or --allow-unauthenticated if the network is yours alone"
+                        "refusing to serve {local} without authentication: anyone who can reach it would get every mount. Give --auth-issuer or --auth-tokens (docs/deploying.md, Serving many users), or --allow-unauthenticated if the network is yours alone"
                     );
                 }
                 let auth_note = match &auth {

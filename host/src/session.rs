@@ -555,7 +555,8 @@ pub fn shaping_variables(
         .collect()
 }
 
-/// Tool configuration and invocation (the WIT `tools` interface; DESIGN §6, §7).
+/// Tool configuration and invocation (the WIT `tools` interface;
+/// docs/architecture.md#configured-tools, docs/architecture.md#tool-results).
 impl Session {
     fn check_or_load(
         &mut self,
@@ -763,7 +764,7 @@ impl Session {
             .map_err(|e| Error::Setup(format!("guest returned invalid JSON: {e}")))
     }
 
-    /// Parses and checks an agent configuration (README, "Agent configuration")
+    /// Parses and checks an agent configuration (docs/agents.md)
     /// inside the sandbox without changing the session or connecting anything. The
     /// outer error is a sandbox failure; the inner one every configuration error,
     /// located.

@@ -1,7 +1,7 @@
-//! Many sessions on one engine (DESIGN §9): 10,000 live sessions at once and 100
-//! concurrent callers on their own threads, each seeing only its own mounts. Every
-//! session writes a marker through the component and must find exactly its own
-//! marker — never another session's — by read, glob and grep.
+//! Many sessions on one engine (docs/architecture.md#engine-and-sessions): 10,000 live
+//! sessions at once and 100 concurrent callers on their own threads, each seeing only
+//! its own mounts. Every session writes a marker through the component and must find
+//! exactly its own marker — never another session's — by read, glob and grep.
 
 use std::sync::{Arc, Barrier, OnceLock};
 

@@ -1,9 +1,9 @@
-//! Sandbox limits hold (DESIGN §9): guest-side limits (regex size, read page, grep
-//! records, path length) return typed errors and leave the session usable; host-side
-//! limits (deadline, memory cap, fuel) stop the call with `limit-exceeded`, poison
-//! only that session, and the next session works while other live sessions are
-//! untouched. Also: the on-disk component cache is rebuilt, never trusted, when it is
-//! corrupt or stale. No assertion here depends on timing.
+//! Sandbox limits hold (docs/architecture.md#engine-and-sessions): guest-side limits
+//! (regex size, read page, grep records, path length) return typed errors and leave the
+//! session usable; host-side limits (deadline, memory cap, fuel) stop the call with
+//! `limit-exceeded`, poison only that session, and the next session works while other
+//! live sessions are untouched. Also: the on-disk component cache is rebuilt, never
+//! trusted, when it is corrupt or stale. No assertion here depends on timing.
 
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;

@@ -11,9 +11,10 @@
 //! which must agree at every step: the same success or error kind, the same content
 //! read, and afterwards the same files with the same content and the same `ls` listing.
 //!
-//! The model is written from DESIGN §5 and the documented error kinds, independently of
-//! the guest code; where it states an order of checks (e.g. `move` onto itself before
-//! `move` onto an existing entry), that order is the component's documented behaviour.
+//! The model is written from docs/architecture.md#operations and the documented error
+//! kinds, independently of the guest code; where it states an order of checks (e.g.
+//! `move` onto itself before `move` onto an existing entry), that order is the
+//! component's documented behaviour.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;

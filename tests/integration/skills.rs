@@ -1,6 +1,7 @@
-//! Skills through the real component (DESIGN §8): a skills volume loaded from a real
-//! directory, reference files, tools activated by reading a SKILL.md (tool list and
-//! change counter), LRU eviction, the per-skill cap, and the exact prompt block.
+//! Skills through the real component (docs/architecture.md#skills): a skills volume
+//! loaded from a real directory, reference files, tools activated by reading a SKILL.md
+//! (tool list and change counter), LRU eviction, the per-skill cap, and the exact
+//! prompt block.
 
 use std::sync::Arc;
 

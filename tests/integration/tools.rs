@@ -1,4 +1,5 @@
-//! Configured tools through the real component (DESIGN §6, §7): `tools.yaml` loaded
+//! Configured tools through the real component (docs/architecture.md#configured-tools,
+//! docs/architecture.md#tool-results): `tools.yaml` loaded
 //! in the sandbox, `sqlite-sql` against a real database file, `http` against a
 //! server on 127.0.0.1, results stored in `/tool_calls` and searched, offloading and
 //! paging, host timeouts, panicking and failing handlers, unknown tools, approval;

@@ -1,5 +1,6 @@
 //! Skill activation: reading a skill's `SKILL.md` makes its `allowed-tools` (and,
-//! with a descriptor, the skill itself) callable in the session (DESIGN §8).
+//! with a descriptor, the skill itself) callable in the session
+//! (docs/architecture.md#skills).
 
 use super::Sandbox;
 use crate::error::{Error, ErrorKind, Result};

@@ -1,4 +1,5 @@
-//! Tool invocation (DESIGN §6 Invocation, §7): one entry point for every tool a
+//! Tool invocation (docs/architecture.md#invocation,
+//! docs/architecture.md#tool-results): one entry point for every tool a
 //! session offers, and the session's tool state.
 //!
 //! Owns: [`state`] (configuration, toolset, dynamic tools, pending approvals),

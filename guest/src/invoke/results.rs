@@ -1,8 +1,8 @@
-//! The tool-results volume (DESIGN §7): every external tool call's result is stored
-//! read-only at `/tool_calls/{tool}/{call_id}/result-{n}.json`, pretty-printed, with
-//! the attributes `tool_id`, `tool_call_id` and `result_type`, so `ls`, `read`,
-//! `grep` and `glob` work on it like on any file; and results too large for a model
-//! are *offloaded*: the model sees a preview and the path.
+//! The tool-results volume (docs/architecture.md#tool-results): every external tool
+//! call's result is stored read-only at `/tool_calls/{tool}/{call_id}/result-{n}.json`,
+//! pretty-printed, with the attributes `tool_id`, `tool_call_id` and `result_type`, so
+//! `ls`, `read`, `grep` and `glob` work on it like on any file; and results too large
+//! for a model are *offloaded*: the model sees a preview and the path.
 //!
 //! **Ids in paths.** Tool names and call ids come from configuration and from the
 //! model. Each is reduced to `[A-Za-z0-9_-]` (anything else becomes `_`) and bounded to

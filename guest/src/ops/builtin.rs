@@ -1,6 +1,7 @@
 //! The built-in filestore tools as an agent sees them: names, descriptions, JSON
-//! Schemas and annotations (DESIGN §5). The schemas mirror the request types of each
-//! operation module; a test checks that every schema property decodes.
+//! Schemas and annotations (docs/architecture.md#operations). The schemas mirror the
+//! request types of each operation module; a test checks that every schema property
+//! decodes.
 
 use serde::Serialize;
 use serde_json::{Value, json};

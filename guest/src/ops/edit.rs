@@ -1,4 +1,5 @@
-//! `filestore_edit`: exact-string replacement, all or nothing (DESIGN §5).
+//! `filestore_edit`: exact-string replacement, all or nothing
+//! (docs/architecture.md#filestore_edit).
 //!
 //! The file is loaded once, every edit is applied in order to the text produced by
 //! the previous one, and only if all succeed is the result written, in one volume

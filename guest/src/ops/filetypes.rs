@@ -1,4 +1,5 @@
-//! The file-type table behind grep's `type` filter (DESIGN §5).
+//! The file-type table behind grep's `type` filter
+//! (docs/architecture.md#filestore_grep).
 //!
 //! A type is a name (`rust`, `py`, `ts`, ...) and a list of globs matched against the
 //! file *name* only, in the manner of ripgrep's `--type`: `rust` is `*.rs`, `make` is

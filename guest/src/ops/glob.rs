@@ -1,4 +1,4 @@
-//! `filestore_glob`: find files by name pattern (DESIGN §5).
+//! `filestore_glob`: find files by name pattern (docs/architecture.md#filestore_glob).
 //!
 //! Syntax is [`globset`]'s: `*` and `?` (never crossing `/`), `[abc]`, `[!abc]`,
 //! `{a,b}`, `**` as a whole path component, `\` to escape. Resolution follows ripgrep

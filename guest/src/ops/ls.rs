@@ -1,4 +1,5 @@
-//! `filestore_ls`: directory listings with metadata (DESIGN §5).
+//! `filestore_ls`: directory listings with metadata
+//! (docs/architecture.md#filestore_ls).
 
 use serde::{Deserialize, Serialize};
 

@@ -1,6 +1,6 @@
-//! The agent-facing file operations (DESIGN §5): one module per tool, each with its
-//! request type (the tool's parameters), its structured result and the text rendered
-//! for a model.
+//! The agent-facing file operations (docs/architecture.md#operations): one module per
+//! tool, each with its request type (the tool's parameters), its structured result and
+//! the text rendered for a model.
 //!
 //! - [`ls`], [`read`], [`glob`], [`grep`], [`tree`]: the read side;
 //! - [`mutate`] (write, delete, move) and [`edit`]: the write side;

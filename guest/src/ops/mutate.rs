@@ -1,4 +1,6 @@
-//! `filestore_write`, `filestore_delete`, `filestore_move` (DESIGN §5).
+//! `filestore_write`, `filestore_delete`, `filestore_move`
+//! (docs/architecture.md#filestore_write,
+//! docs/architecture.md#filestore_delete-filestore_move-and-filestore_mkdir).
 //!
 //! Every mutation goes through [`MountTable::writable`], which refuses read-only
 //! mounts and paths outside any mount, and each checks read-only entries first, so

@@ -1,4 +1,5 @@
-//! `filestore_read`: line-oriented paging through a file (DESIGN §5).
+//! `filestore_read`: line-oriented paging through a file
+//! (docs/architecture.md#filestore_read).
 //!
 //! The file is fetched from its volume in chunks ([`CHUNK_BYTES`]), never whole, so a
 //! 1 GiB file costs one page of memory. Reaching line `offset` means scanning the bytes

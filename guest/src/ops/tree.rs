@@ -1,4 +1,5 @@
-//! `filestore_tree`: the directory tree as text for a system prompt (DESIGN §5).
+//! `filestore_tree`: the directory tree as text for a system prompt
+//! (docs/architecture.md#filestore_tree).
 
 use std::collections::BTreeMap;
 

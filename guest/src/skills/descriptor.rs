@@ -1,12 +1,13 @@
-//! Skill descriptors: a skill that is also a tool (DESIGN §8; issue 6, item 4).
+//! Skill descriptors: a skill that is also a tool
+//! (docs/skills.md#skill-descriptors-a-skill-that-is-also-a-tool; issue 6, item 4).
 //!
 //! A plain skill is instructions plus the tools it lists in `allowed-tools`. A skill
 //! with a *descriptor* can also be called: once its `SKILL.md` has been read, the
 //! session offers a tool named after the skill, with the skill's description, typed
 //! inputs and approval rule, which runs a configured tool. This is the filestore form
-//! of the executor descriptors in seed 003 (`inputs`, `requires_approval`): the
-//! descriptor is the contract, and invocation goes through the same validation,
-//! approval and result storage as a configured tool.
+//! of the skill executor descriptors of agent platforms (`inputs`,
+//! `requires_approval`): the descriptor is the contract, and invocation goes through
+//! the same validation, approval and result storage as a configured tool.
 //!
 //! A descriptor is declared in one of two places, never both:
 //!

@@ -1,6 +1,6 @@
-//! Skills in the filestore (DESIGN §8): folders holding a `SKILL.md` whose YAML
-//! frontmatter follows the Agent Skills spec, optionally with a descriptor that makes
-//! the skill a typed tool.
+//! Skills in the filestore (docs/architecture.md#skills): folders holding a `SKILL.md`
+//! whose YAML frontmatter follows the Agent Skills spec, optionally with a descriptor
+//! that makes the skill a typed tool.
 //!
 //! - [`skill`]: parsing and validating `SKILL.md` (every reason, with lines);
 //! - [`active`]: the LRU of skills a session has read and what each activated;

@@ -1,6 +1,6 @@
-//! The system-prompt block (DESIGN §8): the available skills in the compact,
-//! progressive-disclosure form, with the tools and the tree. Deterministic for a
-//! given filestore.
+//! The system-prompt block (docs/architecture.md#skills): the available skills in the
+//! compact, progressive-disclosure form, with the tools and the tree. Deterministic for
+//! a given filestore.
 
 use serde::Serialize;
 

@@ -1,4 +1,5 @@
-//! `SKILL.md` parsing and validation per the Agent Skills spec (DESIGN §8).
+//! `SKILL.md` parsing and validation per the Agent Skills spec
+//! (docs/architecture.md#skills).
 //!
 //! A skill is a folder `/skills/.../{name}/` with a `SKILL.md` whose YAML frontmatter
 //! declares `name` and `description` (plus optional `license`, `compatibility`,

@@ -1,4 +1,4 @@
-//! Agent configurations (README, "Agent configuration"): one YAML (or JSON) document
+//! Agent configurations (docs/agents.md): one YAML (or JSON) document
 //! naming the upstream MCP servers an agent may use and the tools it is offered.
 //!
 //! ```yaml

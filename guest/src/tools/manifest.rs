@@ -1,5 +1,5 @@
 //! Tool manifests: what a client sees of a tool — name, description, a JSON Schema of
-//! its input and behaviour annotations (DESIGN §6).
+//! its input and behaviour annotations (docs/architecture.md#manifests).
 //!
 //! The input schema is derived from the declared parameters of every role: `float`
 //! becomes `number`, `map` an `object` with `additionalProperties` (the value type's

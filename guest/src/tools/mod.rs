@@ -1,5 +1,5 @@
-//! Configured tools (DESIGN §6): MCP Toolbox `tools.yaml` configurations and what a
-//! tool declares, independent of any session.
+//! Configured tools (docs/architecture.md#configured-tools): MCP Toolbox `tools.yaml`
+//! configurations and what a tool declares, independent of any session.
 //!
 //! - [`agent`]: agent configurations (upstream servers, the tools an agent is
 //!   offered), parsed with located errors;

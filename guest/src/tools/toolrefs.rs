@@ -1,7 +1,7 @@
-//! Agent tool references (DESIGN §6, seed 004): an agent configuration lists its tools
-//! as names (`"filestore_read"`, a configured tool, or a name prefix `"filestore_*"`)
-//! or provider refs `{type, integration, action, connection, name?}`; resolution turns
-//! the list into tool specs the agent can call.
+//! Agent tool references (docs/architecture.md#agent-tool-refs): an agent configuration
+//! lists its tools as names (`"filestore_read"`, a configured tool, or a name prefix
+//! `"filestore_*"`) or provider refs `{type, integration, action, connection, name?}`;
+//! resolution turns the list into tool specs the agent can call.
 //!
 //! A provider ref resolves to a spec whose [`CallRef`] is
 //! `tools.{provider}.{integration}.{action}.{connection}`, the slug the host's

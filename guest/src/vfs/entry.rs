@@ -1,4 +1,4 @@
-//! File and directory metadata (DESIGN §4).
+//! File and directory metadata (docs/architecture.md#entries).
 
 use serde::{Deserialize, Serialize};
 
@@ -86,8 +86,8 @@ impl Entry {
 
     /// Estimated tokens for the content: `ceil(bytes / 4)`.
     ///
-    /// DESIGN §4 says chars/4; bytes are what metadata knows without reading the
-    /// file, and for ASCII text the two agree.
+    /// The design says chars/4 (docs/architecture.md#entries); bytes are what metadata
+    /// knows without reading the file, and for ASCII text the two agree.
     pub fn tokens(&self) -> u64 {
         estimate_tokens_bytes(self.size)
     }

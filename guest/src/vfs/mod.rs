@@ -1,8 +1,10 @@
 //! The virtual filesystem core: what a path is, what an entry is, what a volume must
 //! provide, and how mounted volumes combine into one tree.
 //!
-//! - [`paths`]: normalising and checking virtual paths (DESIGN §3);
-//! - [`entry`]: the metadata every file and directory carries (DESIGN §4);
+//! - [`paths`]: normalising and checking virtual paths
+//! (docs/architecture.md#virtual-paths);
+//! - [`entry`]: the metadata every file and directory carries
+//! (docs/architecture.md#entries);
 //! - [`volume`]: the [`volume::Volume`] trait the host implements through the WIT
 //!   `volume` resource;
 //! - [`memory`]: [`memory::MemoryVolume`], the in-memory implementation;

@@ -1,4 +1,4 @@
-//! Mount table: routes virtual paths to volumes (DESIGN §3).
+//! Mount table: routes virtual paths to volumes (docs/architecture.md#mount-table).
 //!
 //! A path routes to the mount point that is its longest (component-wise) prefix.
 //! Several volumes may share one mount point as an *overlay*: layers are ordered by

@@ -1,4 +1,4 @@
-//! Virtual path normalisation (DESIGN §3).
+//! Virtual path normalisation (docs/architecture.md#virtual-paths).
 //!
 //! Every path an agent sends goes through [`normalize`] before anything else sees it.
 //! The result is absolute, `/`-separated, without `.`/`..`, repeated or trailing

@@ -1,4 +1,4 @@
-//! The MCP server: `filestore serve` (DESIGN §5, §10).
+//! The MCP server: `filestore serve` (docs/mcp-server.md; docs/architecture.md#cli).
 //!
 //! [`FilestoreServer`] is an [`rmcp::ServerHandler`] over one sandboxed [`Session`]:
 //! each MCP session (a stdio connection, or one HTTP session) gets its own instance
@@ -59,7 +59,7 @@ pub const HTTP_PATH: &str = "/mcp";
 pub const DEFAULT_WORKSPACE: &str = "/workspace";
 /// In-memory scratch space, writable, one per MCP session.
 pub const DEFAULT_SCRATCH: &str = "/scratch";
-/// The tool-results volume (DESIGN §7), read-only for agents.
+/// The tool-results volume (docs/architecture.md#tool-results), read-only for agents.
 pub const DEFAULT_TOOL_CALLS: &str = "/tool_calls";
 
 /// Builds the mounts of one new MCP session.

@@ -153,7 +153,8 @@ pub(crate) fn read(s: &mut Sandbox, uri: &str) -> Result<ReadResourceResult, Mcp
     let path = path_of(uri)?;
     let (path, bytes) = read_bytes(s, &path, RESOURCE_MAX_BYTES)?;
     let uri = uri_of(&path);
-    // Text when it is UTF-8 without a NUL near the start (DESIGN §5's binary test).
+    // Text when it is UTF-8 without a NUL near the start (the binary test of
+    // docs/architecture.md#filestore_read).
     let head = &bytes[..bytes.len().min(BINARY_SNIFF_BYTES as usize)];
     let binary = is_binary_prefix(head, bytes.len() == head.len());
     let contents = match binary {

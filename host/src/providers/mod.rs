@@ -1,5 +1,5 @@
 //! Providers of agent tool refs (`tools.{provider}.{integration}.{action}.{connection}`,
-//! DESIGN §6 and README "Agent configuration").
+//! docs/architecture.md#agent-tool-refs and docs/agents.md).
 //!
 //! A provider is what turns a ref into a runnable tool: it answers the component's
 //! `check-connection` with the actions a connection offers (the upstream name,

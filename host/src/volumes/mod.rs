@@ -108,7 +108,7 @@ pub fn process_memory_budget() -> Arc<ByteBudget> {
     quotas().process.clone()
 }
 
-/// A parsed `--mount /point=SPEC` argument (DESIGN §10).
+/// A parsed `--mount /point=SPEC` argument (docs/architecture.md#cli).
 ///
 /// SPEC is `./dir` or `/abs/dir` (read-write), `DIR:ro` (read-only), `mem:` (a
 /// fresh in-memory volume), or an object store: `s3://bucket/prefix`,

@@ -1,5 +1,5 @@
-//! The skills volume (DESIGN §8): skills loaded from a host directory (or added
-//! through the API) and served read-only at `/skills`.
+//! The skills volume (docs/architecture.md#skills): skills loaded from a host directory
+//! (or added through the API) and served read-only at `/skills`.
 //!
 //! Loading validates every `SKILL.md` with the same code the component uses
 //! ([`filestore_guest::skills::skill::parse`]), and its descriptor if it has one

@@ -96,7 +96,7 @@ function toWitError(op, e) {
  * nothing a backend does is thrown through the component.
  */
 export class WitVolume {
-  /** @param {object} backend an object with the volume methods (see README, Embedding) */
+  /** @param {object} backend an object with the volume methods (see docs/embedding.md) */
   constructor(backend) {
     /** The backend answering this volume's calls. */
     this.backend = backend;

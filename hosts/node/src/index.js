@@ -5,7 +5,7 @@
 //   npx jco transpile filestore.wasm --instantiation sync -o gen
 //
 // then `Filestore.load('gen')` and one `session()` per conversation. Volumes and
-// tool handlers are plain JS objects and functions; see README.md, "Embedding".
+// tool handlers are plain JS objects and functions; see docs/embedding.md.
 
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';

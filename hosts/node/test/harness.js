@@ -15,7 +15,7 @@ export const repoRoot = path.resolve(here, '..', '..', '..');
 /** The transpiled component directory the Rust test made (or FILESTORE_JS_GEN). */
 export function genDir() {
   const dir = process.env.FILESTORE_JS_GEN;
-  if (!dir) throw new Error('FILESTORE_JS_GEN is not set: run these tests through `cargo test -p filestore --test integration node_host`, or transpile the component yourself (README, Embedding)');
+  if (!dir) throw new Error('FILESTORE_JS_GEN is not set: run these tests through `cargo test -p filestore --test integration node_host`, or transpile the component yourself (docs/embedding.md)');
   return dir;
 }
 

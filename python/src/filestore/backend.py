@@ -13,7 +13,7 @@ pages to raw text windows, entries to `FileInfo`), and error kinds to the string
 and codes deepagents' own `FilesystemBackend` returns, so agents and middleware see
 the same answers. Where filestore behaves differently in a way its own users also
 see (long lines are cut in text reads, hidden directories are not searched by bare
-patterns, ...), the adapter passes filestore's behaviour through; the README lists
+patterns, ...), the adapter passes filestore's behaviour through; docs/python.md lists
 those differences.
 
 Every operation is written once, as a coroutine run on the session's event loop:

@@ -255,7 +255,7 @@ class Session:
 
     `mounts` are `--mount` specs passed through unchanged (`"/=/path/to/root"`,
     `"/workspace=./src:ro"`, `"/notes=mem:"`); with none, `serve` applies its own
-    defaults (see the README's MCP server section). `args` adds any other `serve`
+    defaults (see docs/mcp-server.md#mounts). `args` adds any other `serve`
     flags (`["--config", "tools.yaml"]`). `cwd` is the server's working directory
     (the default `/workspace` when no mount replaces it); `env` replaces the
     environment the server gets (default: this process's). `timeout` bounds each

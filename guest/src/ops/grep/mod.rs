@@ -1,4 +1,5 @@
-//! `filestore_grep`: search file contents with a regular expression (DESIGN §5).
+//! `filestore_grep`: search file contents with a regular expression
+//! (docs/architecture.md#filestore_grep).
 //!
 //! The regex is the Rust `regex` crate's (linear time, no catastrophic backtracking),
 //! with a compiled-size limit. Semantics follow `rg -n -uu PATTERN`:

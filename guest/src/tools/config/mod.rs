@@ -1,5 +1,5 @@
 //! Tool configuration: MCP Toolbox `tools.yaml` files, v2 and v1, YAML or JSON
-//! (DESIGN §6).
+//! (docs/architecture.md#configuration-files).
 //!
 //! **v2** is a stream of YAML documents, one resource each: `kind` (`source`,
 //! `authService`, `tool`, `toolset`, or their plurals `sources`, `authServices`,

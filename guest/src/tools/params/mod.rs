@@ -1,5 +1,5 @@
 //! Tool parameters: the model of the MCP Toolbox parameter reference and the per-call
-//! validation of arguments against it (DESIGN §6).
+//! validation of arguments against it (docs/architecture.md#parameters).
 //!
 //! Validation of one call runs in this order, and the first error wins:
 //!

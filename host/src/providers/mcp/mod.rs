@@ -1,8 +1,7 @@
 //! Provider `mcp`: tools of other MCP servers, as agent tool refs
 //! `tools.mcp.{server}.{tool}.{connection}`.
 //!
-//! An agent configuration declares its upstream servers (README, "Agent
-//! configuration"): a command the host starts (stdio) or a streamable-HTTP URL, each
+//! An agent configuration declares its upstream servers (docs/agents.md): a command the host starts (stdio) or a streamable-HTTP URL, each
 //! with named connections (credentials: `env` for a command, `headers` for a URL).
 //! [`McpProvider`] holds one MCP client per (server, connection) in use:
 //!
