@@ -50,7 +50,7 @@ pub mod volumes;
 /// run as a doctest so the guide cannot drift from what compiles and runs.
 #[cfg(doctest)]
 #[doc = concat!("```\n", include_str!("../examples/embed.rs"), "\n```")]
-pub struct ReadmeEmbeddingExample;
+pub struct EmbeddingGuideExample;
 
 pub use engine::{Engine, EngineConfig};
 pub use error::{Error, Result, SandboxLimit};

@@ -6,7 +6,7 @@
 //! examples the tests run.
 
 use std::collections::{HashMap, HashSet};
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -27,10 +27,8 @@ const SKIPPED_DIRS: [&str; 6] = ["node_modules", "target", "gen", "__pycache__",
 /// The markdown files whose links are checked: the README, BENCHMARKS.md, the Python
 /// package's README and everything in `docs/`.
 fn markdown_files(root: &Path) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = ["README.md", "BENCHMARKS.md", "python/README.md"]
-        .iter()
-        .map(|f| root.join(f))
-        .collect();
+    let mut files: Vec<PathBuf> =
+        ["README.md", "BENCHMARKS.md", "python/README.md"].iter().map(|f| root.join(f)).collect();
     let mut docs: Vec<PathBuf> = std::fs::read_dir(root.join("docs"))
         .expect("docs/ exists")
         .map(|e| e.unwrap().path())
@@ -169,7 +167,11 @@ fn is_external(target: &str) -> bool {
 
 /// Why `target`, written in the markdown file `from`, does not resolve; `None` when
 /// it does (a file or directory that exists, and the anchor a heading of that file).
-fn broken(from: &Path, target: &str, cache: &mut HashMap<PathBuf, HashSet<String>>) -> Option<String> {
+fn broken(
+    from: &Path,
+    target: &str,
+    cache: &mut HashMap<PathBuf, HashSet<String>>,
+) -> Option<String> {
     let (path, anchor) = match target.split_once('#') {
         Some((p, a)) => (p, Some(a)),
         None => (target, None),
@@ -185,7 +187,8 @@ fn broken(from: &Path, target: &str, cache: &mut HashMap<PathBuf, HashSet<String
     let known = cache
         .entry(file.clone())
         .or_insert_with(|| anchors(&std::fs::read_to_string(&file).unwrap_or_default()));
-    (!known.contains(anchor)).then(|| format!("no heading of {} has the anchor #{anchor}", file.display()))
+    (!known.contains(anchor))
+        .then(|| format!("no heading of {} has the anchor #{anchor}", file.display()))
 }
 
 /// Every broken relative link of one markdown file, as `file:line: target: reason`.
@@ -275,7 +278,10 @@ fn every_docs_citation_in_the_sources_resolves() {
         }
     }
     assert!(bad.is_empty(), "citations of docs/ that do not resolve:\n{}", bad.join("\n"));
-    assert!(cited > 50, "only {cited} citations of docs/ found: is the scan looking in the right place?");
+    assert!(
+        cited > 50,
+        "only {cited} citations of docs/ found: is the scan looking in the right place?"
+    );
 }
 
 /// The code once cited a design document that is not in the repository ("DESIGN"
@@ -291,7 +297,11 @@ fn no_source_cites_the_design_document_by_section_number() {
         .filter(|f| std::fs::read_to_string(f).unwrap_or_default().contains(&needle))
         .map(|f| f.display().to_string())
         .collect();
-    assert!(stale.is_empty(), "cite a section of docs/architecture.md instead in:\n{}", stale.join("\n"));
+    assert!(
+        stale.is_empty(),
+        "cite a section of docs/architecture.md instead in:\n{}",
+        stale.join("\n")
+    );
 }
 
 /// The checker itself: it finds what it must (a missing file, a missing anchor) and
@@ -309,7 +319,11 @@ fn the_link_checker_reports_missing_files_and_anchors() {
     std::fs::write(&page, text).unwrap();
     let found = broken_links(&page, &mut HashMap::new());
     let targets: Vec<&str> = found.iter().map(|l| l.split(": ").nth(1).unwrap()).collect();
-    assert_eq!(targets, ["#not-a-heading", "other.md", "page.md#nope", "missing-ref.md"], "{found:#?}");
+    assert_eq!(
+        targets,
+        ["#not-a-heading", "other.md", "page.md#nope", "missing-ref.md"],
+        "{found:#?}"
+    );
     assert_eq!(
         doc_citations("see docs/architecture.md#mount-table, docs/security.md and docs/x"),
         ["docs/architecture.md#mount-table", "docs/security.md"]
@@ -391,7 +405,7 @@ fn the_readme_client_configuration_starts_a_server() {
         .args(&args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stderr(Stdio::piped())
         .spawn()
         .unwrap();
     let init = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"docs-test","version":"0"}}}"#;
@@ -402,9 +416,12 @@ fn the_readme_client_configuration_starts_a_server() {
     writeln!(stdin, r#"{{"jsonrpc":"2.0","method":"notifications/initialized"}}"#).unwrap();
     drop(stdin); // end of input: the server ends
     let status = child.wait().unwrap();
-    let answer: Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line:?}"));
+    let mut stderr = String::new();
+    child.stderr.take().unwrap().read_to_string(&mut stderr).unwrap();
+    let answer: Value = serde_json::from_str(&line)
+        .unwrap_or_else(|e| panic!("{args:?}: no answer to initialize ({e}); stderr:\n{stderr}"));
     assert_eq!(answer["result"]["serverInfo"]["name"], "filestore", "{answer}");
-    assert!(status.success(), "{args:?} exited with {status}");
+    assert!(status.success(), "{args:?} exited with {status}; stderr:\n{stderr}");
 }
 
 /// The embedding guide shows the examples the tests run, verbatim: the Rust one

@@ -4,7 +4,7 @@
 //! Modules:
 //! - `common`: a shared engine and fixtures.
 //! - `read_side`: ls/read/glob/grep/tree through the component
-//! (docs/architecture.md#operations).
+//!   (docs/architecture.md#operations).
 //! - `mutations`: write/edit/delete/move, read-only mounts and entries.
 //! - `isolation`: the built component's imports against an allow-list (no filesystem,
 //!   sockets, http), and no environment or arguments visible inside the guest.

@@ -2,9 +2,9 @@
 //! provide, and how mounted volumes combine into one tree.
 //!
 //! - [`paths`]: normalising and checking virtual paths
-//! (docs/architecture.md#virtual-paths);
+//!   (docs/architecture.md#virtual-paths);
 //! - [`entry`]: the metadata every file and directory carries
-//! (docs/architecture.md#entries);
+//!   (docs/architecture.md#entries);
 //! - [`volume`]: the [`volume::Volume`] trait the host implements through the WIT
 //!   `volume` resource;
 //! - [`memory`]: [`memory::MemoryVolume`], the in-memory implementation;
