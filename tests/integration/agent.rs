@@ -187,9 +187,10 @@ const KEY: &str = r#"sk-live-8f3a"9b2c\0d1e-7f6a5b4c3d2e1f00-secret"#;
 const PLACEHOLDER: &str = "${FILESTORE_TEST_UPSTREAM_KEY}";
 
 /// An agent whose server `py` runs the upstream in `mode` (see upstream_server.py)
-/// with `API_KEY: "${FILESTORE_TEST_UPSTREAM_KEY}"`, that variable being [`KEY`].
+/// with `API_KEY: "${FILESTORE_TEST_UPSTREAM_KEY}"`, that variable being [`KEY`]. Its
+/// timeout (connect, and each call) leaves a loaded machine time to start Python.
 fn leaky_agent(dir: &Path, mode: &str, tools: &str) -> Agent {
-    let text = agent_text(dir, tools).replace("timeout: 5s", "timeout: 2s").replace(
+    let text = agent_text(dir, tools).replace("timeout: 5s", "timeout: 10s").replace(
         "env: {",
         &format!("env: {{API_KEY: \"${{{KEY_VAR}}}\", UPSTREAM_MODE: {mode}, "),
     );
@@ -228,7 +229,7 @@ fn upstream_text_in_call_errors_is_redacted() {
     // The quoted stdout line: the key whole, then one the quote's cut splits.
     for pad in [0, 170] {
         let e = error_of(&invoke(&mut s, "py__leak_stdout", json!({"pad": pad})));
-        assert!(e.contains("did not answer tool 'leak_stdout' within 2 s"), "{e}");
+        assert!(e.contains("did not answer tool 'leak_stdout' within "), "{e}");
         assert!(e.contains("meanwhile its stdout had 1 line"), "{e}");
         assert_no_key(&format!("the stdout quote (pad {pad})"), &e);
         if pad == 0 {
@@ -250,7 +251,7 @@ fn upstream_text_in_call_errors_is_redacted() {
 #[test]
 fn upstream_text_at_start_up_is_redacted() {
     for (mode, says) in [
-        ("leak-at-start-then-hang", "did not connect, initialize and list its tools within 2 s"),
+        ("leak-at-start-then-hang", "did not connect, initialize and list its tools within 10 s"),
         ("leak-at-start-then-exit", "initialize failed"),
     ] {
         let tmp = tempfile::tempdir().unwrap();
@@ -296,7 +297,7 @@ fn an_upstream_stderr_is_read_to_its_end() {
     agent.load_into(&mut s).unwrap();
     // It floods, then hangs: the timeout quotes the last line of its stderr.
     let e = error_of(&invoke(&mut s, "py__flood", json!({"kb": 1024})));
-    assert!(e.contains("did not answer tool 'flood' within 2 s"), "{e}");
+    assert!(e.contains("did not answer tool 'flood' within "), "{e}");
     assert!(e.ends_with("its stderr ends with: after the flood"), "{e}");
     assert!(e.len() < 1000, "{} bytes", e.len());
 }
@@ -305,6 +306,7 @@ fn an_upstream_stderr_is_read_to_its_end() {
 #[derive(Clone, Default)]
 struct Logs(Arc<std::sync::Mutex<Vec<String>>>);
 
+#[allow(deprecated)] // logging: the server still sends it (see filestore::mcp::logging)
 impl rmcp::ClientHandler for Logs {
     async fn on_logging_message(
         &self,
@@ -390,6 +392,7 @@ fn serve_bounds_and_redacts_what_upstreams_send() {
     let stderr = std::fs::read_to_string(&err_path).unwrap();
     assert_no_key("serve's stderr", &stderr);
     for line in logs.iter().map(String::as_str).chain(stderr.lines()) {
-        assert!(line.len() < 4096, "a line of {} bytes: {}...", line.len(), &line[..200]);
+        let start: String = line.chars().take(200).collect();
+        assert!(line.len() < 4096, "a line of {} bytes: {start}...", line.len());
     }
 }
