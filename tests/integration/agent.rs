@@ -396,3 +396,29 @@ fn serve_bounds_and_redacts_what_upstreams_send() {
         assert!(line.len() < 4096, "a line of {} bytes: {start}...", line.len());
     }
 }
+
+/// Issue 33 item 2: a warning made of an upstream's answer (its `tools/list`
+/// failing after `list_changed`, quoting the credential) is redacted.
+#[test]
+fn upstream_text_in_warnings_is_redacted() {
+    let tmp = tempfile::tempdir().unwrap();
+    let agent =
+        leaky_agent(tmp.path(), "leaky", "tools:\n  - tools.mcp.py.break_listing.default\n");
+    let mut s = session(&agent, Vec::new());
+    agent.load_into(&mut s).unwrap();
+    assert_eq!(invoke(&mut s, "py__break_listing", json!({})).envelope["data"], "broken");
+    // The re-listing runs on its own after the notification; not a timing
+    // assertion: a bound on the wait, so a regression fails instead of hanging.
+    let mut warnings = Vec::new();
+    for _ in 0..600 {
+        warnings = agent.provider_warnings();
+        if !warnings.is_empty() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let said = warnings.join("\n");
+    assert!(said.contains("re-listing tools after list_changed"), "{said}");
+    assert!(said.contains(&format!("the backend refused key {PLACEHOLDER}")), "{said}");
+    assert_no_key("the provider's warnings", &said);
+}

@@ -11,8 +11,8 @@ $UPSTREAM_MODE makes it misbehave, for the tests of what filestore takes from an
 upstream (issue 33); $API_KEY is the credential it was given, which it leaks:
 
     leaky                    tools that print $API_KEY on stdout or stderr and hang,
-                             fail quoting it, or flood stderr; one describes itself
-                             with it
+                             fail quoting it (a call, or tools/list from then on),
+                             or flood stderr; one describes itself with it
     leak-at-start-then-hang  prints $API_KEY on stdout and stderr, never answers
     leak-at-start-then-exit  prints $API_KEY on stderr, exits with status 1
     huge                     a tool with a 12 MB description and a long title, and
@@ -188,6 +188,21 @@ async def flood(kb: int = 1024, seconds: float = 60) -> str:
     return "flooded"
 
 
+async def break_listing(ctx: Context) -> str:
+    """From now on tools/list fails quoting the key; announces a change to have the
+    client re-list."""
+    from mcp.shared.exceptions import MCPError
+
+    log("break_listing", {})
+
+    async def failing() -> list:
+        raise MCPError(-32603, f"tools/list: the backend refused key {API_KEY}")
+
+    server.list_tools = failing
+    await ctx.session.send_tool_list_changed()
+    return "broken"
+
+
 def whatever() -> str:
     return "ok"
 
@@ -199,6 +214,7 @@ def misbehave() -> None:
         server.add_tool(leak_stderr, description="Prints its key on stderr and hangs.")
         server.add_tool(leak_error, description=f"Fails quoting its key. Connects with key {API_KEY}.")
         server.add_tool(flood, description="Floods stderr and hangs.")
+        server.add_tool(break_listing, description="Makes tools/list fail quoting its key.")
     elif MODE.startswith("leak-at-start"):
         os.write(2, f"starting with API_KEY={API_KEY}\n".encode())
         if MODE == "leak-at-start-then-exit":
