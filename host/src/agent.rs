@@ -10,8 +10,8 @@ use std::path::Path;
 use std::sync::Arc;
 
 use crate::Engine;
-use crate::providers::mcp::{EnvLookup, McpProvider};
 use crate::providers::mcp::spec::ServerDecl;
+use crate::providers::mcp::{EnvLookup, McpProvider};
 use crate::tools::{ConfigIssue, ToolRegistry};
 
 /// One entry of an agent's `tools` or `available` list, as the component reported it.

@@ -190,10 +190,9 @@ const PLACEHOLDER: &str = "${FILESTORE_TEST_UPSTREAM_KEY}";
 /// with `API_KEY: "${FILESTORE_TEST_UPSTREAM_KEY}"`, that variable being [`KEY`]. Its
 /// timeout (connect, and each call) leaves a loaded machine time to start Python.
 fn leaky_agent(dir: &Path, mode: &str, tools: &str) -> Agent {
-    let text = agent_text(dir, tools).replace("timeout: 5s", "timeout: 10s").replace(
-        "env: {",
-        &format!("env: {{API_KEY: \"${{{KEY_VAR}}}\", UPSTREAM_MODE: {mode}, "),
-    );
+    let text = agent_text(dir, tools)
+        .replace("timeout: 5s", "timeout: 10s")
+        .replace("env: {", &format!("env: {{API_KEY: \"${{{KEY_VAR}}}\", UPSTREAM_MODE: {mode}, "));
     let env: filestore::providers::mcp::EnvLookup =
         Arc::new(|k: &str| (k == KEY_VAR).then(|| KEY.to_string()));
     Agent::from_text_with_env(engine(), "agent.yaml", text, dir, env).unwrap()
@@ -237,7 +236,10 @@ fn upstream_text_in_call_errors_is_redacted() {
         }
     }
     let e = error_of(&invoke(&mut s, "py__leak_stderr", json!({})));
-    assert!(e.contains(&format!("its stderr ends with: error: the API rejected key {PLACEHOLDER}")), "{e}");
+    assert!(
+        e.contains(&format!("its stderr ends with: error: the API rejected key {PLACEHOLDER}")),
+        "{e}"
+    );
     assert_no_key("the stderr tail", &e);
     // isError with a resource block: the content as JSON, the key escaped in it.
     let e = error_of(&invoke(&mut s, "py__leak_error", json!({})));

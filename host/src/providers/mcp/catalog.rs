@@ -319,7 +319,11 @@ mod tests {
         assert_eq!(actions.len(), 2);
         let d = &actions[0].description;
         assert!(d.len() < MAX_TOOL_DESCRIPTION_BYTES + 100, "{}", d.len());
-        assert!(d.ends_with("… (the description is cut here: it has 32768 bytes)"), "{}", &d[d.len() - 80..]);
+        assert!(
+            d.ends_with("… (the description is cut here: it has 32768 bytes)"),
+            "{}",
+            &d[d.len() - 80..]
+        );
         assert_eq!(actions[0].title.as_ref().unwrap().chars().count(), MAX_TOOL_TITLE_CHARS + 1);
         assert_eq!(c.warnings.len(), 2, "{:?}", c.warnings);
         assert!(c.warnings.iter().all(|w| w.len() < 300), "{:?}", c.warnings);

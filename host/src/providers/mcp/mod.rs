@@ -551,7 +551,9 @@ impl McpProvider {
         };
         // Every way out carries upstream text: redacted here whatever the path.
         let secrets = &up.resolved.secrets;
-        call_on(&label, &up, call_ref, request).await.map_err(|e| e.map_message(|m| redact(secrets, &m)))
+        call_on(&label, &up, call_ref, request)
+            .await
+            .map_err(|e| e.map_message(|m| redact(secrets, &m)))
     }
 }
 
@@ -569,8 +571,8 @@ async fn call_on(
             call_ref.action
         ))
     })?;
-    let params = CallToolRequestParams::new(tool.name.to_string())
-        .with_arguments(request.arguments.clone());
+    let params =
+        CallToolRequestParams::new(tool.name.to_string()).with_arguments(request.arguments.clone());
     let timeout = up.resolved.timeout.min(request.time_left().max(Duration::from_millis(1)));
     let skipped_before = lock(&up.skipped).lines;
     let call = tokio::time::timeout(timeout, up.service.call_tool_once(params));
