@@ -10,8 +10,8 @@ use std::path::Path;
 use std::sync::Arc;
 
 use crate::Engine;
-use crate::providers::mcp::McpProvider;
 use crate::providers::mcp::spec::ServerDecl;
+use crate::providers::mcp::{EnvLookup, McpProvider};
 use crate::tools::{ConfigIssue, ToolRegistry};
 
 /// One entry of an agent's `tools` or `available` list, as the component reported it.
@@ -107,6 +107,19 @@ impl Agent {
         text: String,
         base_dir: &Path,
     ) -> Result<Agent, AgentError> {
+        let env: EnvLookup = Arc::new(|k: &str| std::env::var(k).ok());
+        Agent::from_text_with_env(engine, file, text, base_dir, env)
+    }
+
+    /// [`Agent::from_text`] with the servers' `${VAR}` taken from `env` rather than
+    /// the process environment (an embedder holding credentials elsewhere).
+    pub fn from_text_with_env(
+        engine: &Engine,
+        file: &str,
+        text: String,
+        base_dir: &Path,
+        env: EnvLookup,
+    ) -> Result<Agent, AgentError> {
         let mut session = engine.session(Vec::new())?;
         let report = session.check_agent(file, &text)?.map_err(AgentError::Config)?;
         let base_dir = if base_dir.as_os_str().is_empty() { Path::new(".") } else { base_dir };
@@ -123,7 +136,7 @@ impl Agent {
                     s
                 })
                 .collect();
-            Some(Arc::new(McpProvider::new(servers, &base_dir).map_err(|e| {
+            Some(Arc::new(McpProvider::with_env(servers, &base_dir, env).map_err(|e| {
                 AgentError::Setup(crate::Error::Setup(format!(
                     "starting the MCP client runtime: {e}"
                 )))

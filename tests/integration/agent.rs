@@ -178,3 +178,249 @@ fn a_reply_the_client_cannot_parse_is_named_in_the_timeout() {
     let said = invoke(&mut s, "say", json!({"text": "still here"}));
     assert_eq!(said.envelope["data"], "still here", "{said:?}");
 }
+
+/// The variable the misbehaving upstreams' `API_KEY` is resolved from.
+const KEY_VAR: &str = "FILESTORE_TEST_UPSTREAM_KEY";
+/// The credential they leak: long, with characters JSON and Rust quoting escape.
+const KEY: &str = r#"sk-live-8f3a"9b2c\0d1e-7f6a5b4c3d2e1f00-secret"#;
+/// What stands in for it once redacted.
+const PLACEHOLDER: &str = "${FILESTORE_TEST_UPSTREAM_KEY}";
+
+/// An agent whose server `py` runs the upstream in `mode` (see upstream_server.py)
+/// with `API_KEY: "${FILESTORE_TEST_UPSTREAM_KEY}"`, that variable being [`KEY`]. Its
+/// timeout (connect, and each call) leaves a loaded machine time to start Python.
+fn leaky_agent(dir: &Path, mode: &str, tools: &str) -> Agent {
+    let text = agent_text(dir, tools)
+        .replace("timeout: 5s", "timeout: 10s")
+        .replace("env: {", &format!("env: {{API_KEY: \"${{{KEY_VAR}}}\", UPSTREAM_MODE: {mode}, "));
+    let env: filestore::providers::mcp::EnvLookup =
+        Arc::new(|k: &str| (k == KEY_VAR).then(|| KEY.to_string()));
+    Agent::from_text_with_env(engine(), "agent.yaml", text, dir, env).unwrap()
+}
+
+/// Fails when `text` holds [`KEY`], or any 8 characters of it, as written or
+/// escaped in JSON.
+fn assert_no_key(what: &str, text: &str) {
+    let escaped = serde_json::to_string(KEY).unwrap();
+    for form in [KEY, &escaped[1..escaped.len() - 1]] {
+        let chars: Vec<char> = form.chars().collect();
+        for piece in chars.windows(8) {
+            let piece: String = piece.iter().collect();
+            assert!(!text.contains(&piece), "{what} holds '{piece}' of the key: {text}");
+        }
+    }
+}
+
+fn error_of(out: &filestore::tools::InvokeOutcome) -> String {
+    assert_eq!(out.status, InvokeStatus::Failed, "{out:?}");
+    out.error.as_ref().expect("a failed call has an error").to_string()
+}
+
+/// Issue 33 item 2: what an upstream prints during a call that times out (the
+/// quoted stdout line, the stderr tail) and what a failed call returns (as JSON)
+/// never carries the credential it was given.
+#[test]
+fn upstream_text_in_call_errors_is_redacted() {
+    let tmp = tempfile::tempdir().unwrap();
+    let agent = leaky_agent(tmp.path(), "leaky", "tools:\n  - tools.mcp.py.*.default\n");
+    let mut s = session(&agent, Vec::new());
+    agent.load_into(&mut s).unwrap();
+    // The quoted stdout line: the key whole, then one the quote's cut splits.
+    for pad in [0, 170] {
+        let e = error_of(&invoke(&mut s, "py__leak_stdout", json!({"pad": pad})));
+        assert!(e.contains("did not answer tool 'leak_stdout' within "), "{e}");
+        assert!(e.contains("meanwhile its stdout had 1 line"), "{e}");
+        assert_no_key(&format!("the stdout quote (pad {pad})"), &e);
+        if pad == 0 {
+            assert!(e.contains(&format!("DEBUG: using API_KEY={PLACEHOLDER}")), "{e}");
+        }
+    }
+    let e = error_of(&invoke(&mut s, "py__leak_stderr", json!({})));
+    assert!(
+        e.contains(&format!("its stderr ends with: error: the API rejected key {PLACEHOLDER}")),
+        "{e}"
+    );
+    assert_no_key("the stderr tail", &e);
+    // isError with a resource block: the content as JSON, the key escaped in it.
+    let e = error_of(&invoke(&mut s, "py__leak_error", json!({})));
+    assert!(e.contains("tool 'leak_error' failed") && e.contains(PLACEHOLDER), "{e}");
+    assert_no_key("the isError content", &e);
+}
+
+/// Issue 33 item 2: a server that prints its credential at start and then hangs
+/// or exits: the connection's error (the entry's, for a required ref) and the
+/// start-up warning (for an optional one) are redacted.
+#[test]
+fn upstream_text_at_start_up_is_redacted() {
+    for (mode, says) in [
+        ("leak-at-start-then-hang", "did not connect, initialize and list its tools within 10 s"),
+        ("leak-at-start-then-exit", "initialize failed"),
+    ] {
+        let tmp = tempfile::tempdir().unwrap();
+        let agent = leaky_agent(tmp.path(), mode, "tools:\n  - tools.mcp.py.echo.default\n");
+        let mut s = session(&agent, Vec::new());
+        let e = match agent.load_into(&mut s) {
+            Err(AgentError::Config(issues)) => issues[0].rendered.clone(),
+            other => panic!("{mode}: {other:?}"),
+        };
+        assert!(e.contains(says) && e.contains(&format!("API_KEY={PLACEHOLDER}")), "{mode}: {e}");
+        assert_no_key(mode, &e);
+        let optional = "tools:\n  - {type: mcp, integration: py, action: echo, connection: default, optional: true}\n";
+        let agent = leaky_agent(tmp.path(), mode, optional);
+        let mut s = session(&agent, Vec::new());
+        let report = agent.load_into(&mut s).unwrap();
+        let warnings = report.warnings.join("\n");
+        assert!(warnings.contains(says) && warnings.contains(PLACEHOLDER), "{mode}: {warnings}");
+        assert_no_key(mode, &warnings);
+    }
+}
+
+/// Issue 33 item 2: the catalog (`check-connection`'s answer) is redacted too: a
+/// server that describes a tool with its credential (a connection string).
+#[test]
+fn upstream_catalogs_are_redacted() {
+    let tmp = tempfile::tempdir().unwrap();
+    let agent = leaky_agent(tmp.path(), "leaky", "tools:\n  - tools.mcp.py.leak_error.default\n");
+    let mut s = session(&agent, Vec::new());
+    agent.load_into(&mut s).unwrap();
+    let specs = serde_json::to_string(&s.tool_specs().unwrap()).unwrap();
+    assert!(specs.contains(&format!("Connects with key {PLACEHOLDER}.")), "{specs}");
+    assert_no_key("the tool specs", &specs);
+}
+
+/// A server's stderr is read to its end whatever it holds: bytes that are not
+/// UTF-8 and a 1 MB line do not stop the reader (which would leave the server's
+/// writes failing or blocked), and the tail quoted stays short.
+#[test]
+fn an_upstream_stderr_is_read_to_its_end() {
+    let tmp = tempfile::tempdir().unwrap();
+    let agent = leaky_agent(tmp.path(), "leaky", "tools:\n  - tools.mcp.py.flood.default\n");
+    let mut s = session(&agent, Vec::new());
+    agent.load_into(&mut s).unwrap();
+    // It floods, then hangs: the timeout quotes the last line of its stderr.
+    let e = error_of(&invoke(&mut s, "py__flood", json!({"kb": 1024})));
+    assert!(e.contains("did not answer tool 'flood' within "), "{e}");
+    assert!(e.ends_with("its stderr ends with: after the flood"), "{e}");
+    assert!(e.len() < 1000, "{} bytes", e.len());
+}
+
+/// The log messages (`notifications/message`) a client was sent.
+#[derive(Clone, Default)]
+struct Logs(Arc<std::sync::Mutex<Vec<String>>>);
+
+#[allow(deprecated)] // logging: the server still sends it (see filestore::mcp::logging)
+impl rmcp::ClientHandler for Logs {
+    async fn on_logging_message(
+        &self,
+        params: rmcp::model::LoggingMessageNotificationParam,
+        _: rmcp::service::NotificationContext<rmcp::RoleClient>,
+    ) {
+        let text = params.data.as_str().map(str::to_string);
+        self.0.lock().unwrap().push(text.unwrap_or_else(|| params.data.to_string()));
+    }
+}
+
+impl Logs {
+    fn all(&self) -> Vec<String> {
+        self.0.lock().unwrap().clone()
+    }
+}
+
+/// Issue 33 items 2 and 7 through `filestore serve --agent` and an rmcp client: an
+/// upstream's 12 MB description, 100,000-character title and 20,000-character name
+/// leave `tools/list` small; the start-up warnings (sent to the client as log
+/// messages, and on stderr) are short, and redacted of another upstream's
+/// credential, which it printed as it failed to start.
+#[test]
+fn serve_bounds_and_redacts_what_upstreams_send() {
+    use rmcp::ServiceExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let server = |mode: &str, env: &str| {
+        format!(
+            "    command: {py:?}\n    args: [{script:?}]\n    timeout: 60s\n    env: {{UPSTREAM_MODE: {mode}{env}}}\n",
+            py = crate::mcp::python().display().to_string(),
+            script = upstream_script().display().to_string(),
+        )
+    };
+    let yaml = format!(
+        "name: bounded\nservers:\n  huge:\n{}  leaky:\n{}tools:\n  - tools.mcp.huge.*.default\n  - {{type: mcp, integration: leaky, action: echo, connection: default, optional: true}}\n",
+        server("huge", ""),
+        server("leak-at-start-then-exit", &format!(", API_KEY: \"${{{KEY_VAR}}}\"")),
+    );
+    std::fs::write(tmp.path().join("agent.yaml"), yaml).unwrap();
+    let err_path = tmp.path().join("serve.err");
+    let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_filestore"));
+    cmd.args(["serve", "--agent", "agent.yaml", "--mount", "/workspace=mem:"])
+        .current_dir(tmp.path())
+        .env(KEY_VAR, KEY);
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let logs = Logs::default();
+    let tools = runtime.block_on(async {
+        let (transport, _) = rmcp::transport::TokioChildProcess::builder(cmd)
+            .stderr(std::fs::File::create(&err_path).unwrap())
+            .spawn()
+            .unwrap();
+        let client = logs.clone().serve(transport).await.expect("serve --agent starts");
+        let tools = client.list_all_tools().await.unwrap();
+        // Sent once the session is initialised; not a timing assertion: a bound on
+        // the wait, so a regression fails instead of hanging.
+        for _ in 0..600 {
+            if logs.all().len() >= 3 {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        let _ = client.cancel().await;
+        tools
+    });
+    let listed = serde_json::to_string(&tools).unwrap();
+    assert!(listed.len() < 64 * 1024, "tools/list is {} bytes", listed.len());
+    let verbose = tools.iter().find(|t| t.name == "huge__verbose").expect("verbose is offered");
+    let d = verbose.description.as_deref().unwrap();
+    assert!(d.ends_with("… (the description is cut here: it has 12000000 bytes)"), "{}", d.len());
+    assert_eq!(verbose.title.as_deref().map(|t| t.chars().count()), Some(257));
+    assert!(!listed.contains("nnnnnnnnnn"), "the long name is left out");
+    let logs = logs.all();
+    let said = logs.join("\n");
+    for want in [
+        "has a name of 20000 characters, over the limit of 128; it is left out",
+        "has a description of 12000000 bytes; it is cut to 16384",
+        "optional and was left out",
+    ] {
+        assert!(said.contains(want), "no log message says '{want}': {said}");
+    }
+    assert!(said.contains(PLACEHOLDER), "{said}");
+    assert_no_key("the log messages", &said);
+    let stderr = std::fs::read_to_string(&err_path).unwrap();
+    assert_no_key("serve's stderr", &stderr);
+    for line in logs.iter().map(String::as_str).chain(stderr.lines()) {
+        let start: String = line.chars().take(200).collect();
+        assert!(line.len() < 4096, "a line of {} bytes: {start}...", line.len());
+    }
+}
+
+/// Issue 33 item 2: a warning made of an upstream's answer (its `tools/list`
+/// failing after `list_changed`, quoting the credential) is redacted.
+#[test]
+fn upstream_text_in_warnings_is_redacted() {
+    let tmp = tempfile::tempdir().unwrap();
+    let agent =
+        leaky_agent(tmp.path(), "leaky", "tools:\n  - tools.mcp.py.break_listing.default\n");
+    let mut s = session(&agent, Vec::new());
+    agent.load_into(&mut s).unwrap();
+    assert_eq!(invoke(&mut s, "py__break_listing", json!({})).envelope["data"], "broken");
+    // The re-listing runs on its own after the notification; not a timing
+    // assertion: a bound on the wait, so a regression fails instead of hanging.
+    let mut warnings = Vec::new();
+    for _ in 0..600 {
+        warnings = agent.provider_warnings();
+        if !warnings.is_empty() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let said = warnings.join("\n");
+    assert!(said.contains("re-listing tools after list_changed"), "{said}");
+    assert!(said.contains(&format!("the backend refused key {PLACEHOLDER}")), "{said}");
+    assert_no_key("the provider's warnings", &said);
+}

@@ -16,8 +16,9 @@
 //! - `agent`: agent configurations through the host library with real upstream MCP
 //!   servers (the Python SDK server of tests/mcp_python/upstream_server.py):
 //!   `check-connection` answered from live connections, approval and skill activation
-//!   of upstream tools, located errors (tests/mcp_python/test_agent.py drives
-//!   `serve --agent` with a real client).
+//!   of upstream tools, located errors, the redaction of upstream text on every path
+//!   and the bounds on upstream names, titles and descriptions (issue 33;
+//!   tests/mcp_python/test_agent.py drives `serve --agent` with a real client).
 //! - `cli`: the `filestore` binary (`call`), grep equivalence with ripgrep's engine, a
 //!   closed stdout.
 //! - `mcp`: `filestore serve` driven by the Python `mcp` SDK (stdio, HTTP) and an

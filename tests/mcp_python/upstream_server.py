@@ -6,6 +6,17 @@ to it as provider `mcp`.
 
 Every call is appended to $UPSTREAM_LOG (one JSON line) when set, so tests can see
 what reached the upstream and what did not.
+
+$UPSTREAM_MODE makes it misbehave, for the tests of what filestore takes from an
+upstream (issue 33); $API_KEY is the credential it was given, which it leaks:
+
+    leaky                    tools that print $API_KEY on stdout or stderr and hang,
+                             fail quoting it (a call, or tools/list from then on),
+                             or flood stderr; one describes itself with it
+    leak-at-start-then-hang  prints $API_KEY on stdout and stderr, never answers
+    leak-at-start-then-exit  prints $API_KEY on stderr, exits with status 1
+    huge                     a tool with a 12 MB description and a long title, and
+                             one with a 20,000-character name
 """
 
 from __future__ import annotations
@@ -14,11 +25,14 @@ import asyncio
 import json
 import os
 import sys
+import time
 
 from mcp.server.mcpserver import Context, MCPServer
-from mcp.types import ToolAnnotations
+from mcp.types import CallToolResult, EmbeddedResource, TextContent, TextResourceContents, ToolAnnotations
 
 server = MCPServer("upstream", version="1.0.0")
+MODE = os.environ.get("UPSTREAM_MODE", "")
+API_KEY = os.environ.get("API_KEY", "")
 
 
 def log(tool: str, args: dict) -> None:
@@ -63,19 +77,24 @@ async def hang(seconds: float) -> str:
     return "woke up"
 
 
+def wire() -> int:
+    """The descriptor of the wire (stdout). The SDK diverts fd 1 to stderr, to keep
+    stray prints off the wire, and writes on a private descriptor."""
+    from mcp.server import stdio as sdk_stdio
+
+    claim = getattr(sdk_stdio, "_claims", {}).get(1)
+    return claim.private_fd if claim is not None and claim.private_fd is not None else 1
+
+
 @server.tool(description="Writes a cut-off reply and a log line on stdout, then hangs.")
 async def garble(seconds: float = 60) -> str:
     log("garble", {"seconds": seconds})
     # Straight onto the wire, past the SDK's writer (no message is being written
     # now): a reply whose JSON is cut off, then a stray print, as a buggy server
-    # would (a Node server's console.log lands there). The SDK diverts fd 1 to
-    # stderr to prevent exactly this and keeps the wire on a private descriptor.
-    from mcp.server import stdio as sdk_stdio
-
-    claim = getattr(sdk_stdio, "_claims", {}).get(1)
-    wire = claim.private_fd if claim is not None and claim.private_fd is not None else 1
-    os.write(wire, b'{"jsonrpc": "2.0", "id": 99, "result": {"content": [{"type": "text", "text": "cut off\n')
-    os.write(wire, b"DEBUG: garble sent its reply\n")
+    # would (a Node server's console.log lands there).
+    fd = wire()
+    os.write(fd, b'{"jsonrpc": "2.0", "id": 99, "result": {"content": [{"type": "text", "text": "cut off\n')
+    os.write(fd, b"DEBUG: garble sent its reply\n")
     await asyncio.sleep(seconds)
     return "too late"
 
@@ -131,5 +150,83 @@ async def shrink(ctx: Context, times: int = 1) -> str:
     return "shrunk"
 
 
+async def leak_stdout(pad: int = 0, seconds: float = 60) -> str:
+    """Prints the key on stdout (after `pad` dots), then hangs."""
+    log("leak_stdout", {"pad": pad})
+    os.write(wire(), ("." * pad + f"DEBUG: using API_KEY={API_KEY}\n").encode())
+    await asyncio.sleep(seconds)
+    return "too late"
+
+
+async def leak_stderr(seconds: float = 60) -> str:
+    log("leak_stderr", {})
+    os.write(2, f"error: the API rejected key {API_KEY}\n".encode())
+    await asyncio.sleep(seconds)
+    return "too late"
+
+
+def leak_error() -> CallToolResult:
+    """Fails with the key in a resource (sent as JSON, escaped)."""
+    log("leak_error", {})
+    creds = TextResourceContents(uri="file:///creds.json", text=f'{{"key": "{API_KEY}"}}')
+    return CallToolResult(
+        content=[TextContent(text=f"rejected: {API_KEY}"), EmbeddedResource(resource=creds)],
+        is_error=True,
+    )
+
+
+async def flood(kb: int = 1024, seconds: float = 60) -> str:
+    """Writes bytes that are not UTF-8 on stderr, then a line of `kb` KB, then a
+    last line, then hangs: what a reader that stopped early would block or break."""
+    log("flood", {"kb": kb})
+    os.write(2, b"caf\xe9 \xff\xfe: not UTF-8\n")
+    line = b"x" * (kb * 1024)
+    while line:
+        line = line[os.write(2, line):]
+    os.write(2, b"\nafter the flood\n")
+    await asyncio.sleep(seconds)
+    return "flooded"
+
+
+async def break_listing(ctx: Context) -> str:
+    """From now on tools/list fails quoting the key; announces a change to have the
+    client re-list."""
+    from mcp.shared.exceptions import MCPError
+
+    log("break_listing", {})
+
+    async def failing() -> list:
+        raise MCPError(-32603, f"tools/list: the backend refused key {API_KEY}")
+
+    server.list_tools = failing
+    await ctx.session.send_tool_list_changed()
+    return "broken"
+
+
+def whatever() -> str:
+    return "ok"
+
+
+def misbehave() -> None:
+    """Applies $UPSTREAM_MODE (see the module docs)."""
+    if MODE == "leaky":
+        server.add_tool(leak_stdout, description="Prints its key on stdout and hangs.")
+        server.add_tool(leak_stderr, description="Prints its key on stderr and hangs.")
+        server.add_tool(leak_error, description=f"Fails quoting its key. Connects with key {API_KEY}.")
+        server.add_tool(flood, description="Floods stderr and hangs.")
+        server.add_tool(break_listing, description="Makes tools/list fail quoting its key.")
+    elif MODE.startswith("leak-at-start"):
+        os.write(2, f"starting with API_KEY={API_KEY}\n".encode())
+        if MODE == "leak-at-start-then-exit":
+            sys.exit(1)
+        os.write(1, f"DEBUG: API_KEY={API_KEY}\n".encode())
+        while True:
+            time.sleep(3600)
+    elif MODE == "huge":
+        server.add_tool(whatever, name="verbose", title="T" * 100_000, description="x" * 12_000_000)
+        server.add_tool(whatever, name="n" * 20_000, description="A tool with a very long name.")
+
+
 if __name__ == "__main__":
+    misbehave()
     server.run()

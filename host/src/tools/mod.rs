@@ -196,7 +196,8 @@ pub mod env;
 mod sources;
 
 pub use sources::{
-    MIN_REDACTED_LEN, Secret, Source, SourceSet, UnresolvedSource, redact, resolve_sources,
+    MIN_REDACTED_LEN, Secret, Source, SourceSet, UnresolvedSource, redact, redact_prefix,
+    resolve_sources,
 };
 
 // ---- handlers ------------------------------------------------------------------
@@ -745,6 +746,22 @@ mod tests {
         assert_eq!(s.redact("ab/c d"), "${TOKEN}");
         assert_eq!(s.redact("turned on"), "turned on", "values under 3 characters stay");
         assert!(!format!("{:?}", s.secrets[0]).contains("ab/c"), "Debug hides the value");
+    }
+
+    /// The forms a value takes in messages, and a text cut inside one.
+    #[test]
+    fn redact_finds_escaped_and_multi_line_values_and_cut_ones() {
+        let secrets = [
+            Secret { variable: "KEY".into(), value: "k\"e\\y-123".into() },
+            Secret { variable: "PEM".into(), value: "-----BEGIN-----\nMIIEabc\nxy\n".into() },
+        ];
+        let json = serde_json::json!({"k": "k\"e\\y-123"}).to_string();
+        assert_eq!(redact(&secrets, &json), r#"{"k":"${KEY}"}"#);
+        assert_eq!(redact(&secrets, &format!("{:?}", "k\"e\\y-123")), "\"${KEY}\"");
+        assert_eq!(redact(&secrets, "line MIIEabc, xy"), "line ${PEM}, xy", "lines of 3+");
+        assert_eq!(redact_prefix(&secrets, "key: k\"e\\y-1"), "key: ");
+        assert_eq!(redact_prefix(&secrets, "key: k\"e\\y-123 and k"), "key: ${KEY} and ");
+        assert_eq!(redact_prefix(&secrets, "nothing to cut"), "nothing to cut");
     }
     use serde_json::json;
 

@@ -26,12 +26,24 @@
 //! **Security.** Upstream servers are trusted programs and endpoints the operator
 //! declared; what they return is untrusted data that the component stores and bounds
 //! like every tool result. A stdio server inherits only [`spec::INHERITED_ENV`] from
-//! the host plus its declared `env`; resolved credentials are removed from every
-//! message ([`crate::tools::redact`]). Connections are shared by every session of the
+//! the host plus its declared `env`. Connections are shared by every session of the
 //! process: an upstream server sees one client, the host.
+//!
+//! **Redaction.** The values a connection's `${VAR}` resolved to (its `env`,
+//! `headers`, `url`, `args`) are removed ([`crate::tools::redact`]) from everything
+//! of the upstream's that reaches the agent or the logs: errors (a connection that
+//! fails or times out, a call that fails or times out, with the quoted stdout line
+//! and stderr tail), inactive reasons, warnings, and the catalog's descriptions,
+//! titles and schemas. Two layers: upstream text is redacted where it is taken in,
+//! before anything cuts it (a cut could split a secret: [`upstream_text`],
+//! [`stderr`], [`stdio`], [`Catalog::new`]), and every error and warning leaves
+//! through [`redact`] again ([`McpProvider::upstream`], [`McpProvider::call_async`],
+//! [`warn`]), so a path added later cannot skip it. Tool results are data, not
+//! redacted. Upstream names, titles and descriptions are bounded ([`catalog`]).
 
 pub mod catalog;
 pub mod spec;
+pub mod stderr;
 pub mod stdio;
 
 use std::collections::HashMap;
@@ -46,18 +58,21 @@ use rmcp::model::{
 };
 use rmcp::service::{NotificationContext, RoleClient, RunningService, ServiceError};
 use serde_json::{Value, json};
-use tokio::io::AsyncBufReadExt;
 
 use crate::bindings::filestore::component::tool_host::ConnectionStatus;
-use crate::tools::{CallRef, Secret, ToolError, ToolProvider, ToolRequest, redact};
+use crate::tools::{CallRef, Secret, ToolError, ToolProvider, ToolRequest, redact, redact_prefix};
 use catalog::Catalog;
 use spec::{Endpoint, Resolved, ServerDecl};
+use stderr::StderrTail;
 
 /// The provider segment of the refs this provider answers.
 pub const PROVIDER: &str = "mcp";
 
-/// How much of a stdio server's stderr is kept for error messages.
-const STDERR_TAIL: usize = 2048;
+/// How many warnings the provider keeps: an upstream that keeps failing differently
+/// (re-listings after `list_changed`) must not grow them without end.
+const MAX_WARNINGS: usize = 256;
+/// The longest warning kept, in characters.
+const MAX_WARNING_CHARS: usize = 1000;
 
 /// The protocol version offered upstream: the newest with `initialize`, which every
 /// server of the last two years answers.
@@ -93,7 +108,7 @@ struct Upstream {
     service: RunningService<RoleClient, Client>,
     /// The catalog, replaced on `list_changed`.
     catalog: Arc<Mutex<Arc<Catalog>>>,
-    stderr: Arc<Mutex<String>>,
+    stderr: Arc<Mutex<StderrTail>>,
     /// What a stdio server wrote on stdout that was not a message (see `stdio`).
     skipped: Arc<Mutex<stdio::Skipped>>,
     resolved: Resolved,
@@ -141,6 +156,8 @@ struct Client {
     warnings: Arc<Mutex<Vec<String>>>,
     label: String,
     relist: Arc<Mutex<Relist>>,
+    /// The connection's secrets, redacted from what the upstream sends.
+    secrets: Arc<[Secret]>,
 }
 
 /// Re-listing after `list_changed`, coalesced: at most one `tools/list` in flight per
@@ -180,8 +197,8 @@ impl rmcp::ClientHandler for Client {
                 lock(&me.relist).again = false;
                 match peer.list_all_tools().await {
                     Ok(tools) => {
-                        let catalog = Catalog::new(tools);
-                        note_skipped(&me.warnings, &me.label, &catalog);
+                        let catalog = Catalog::new(tools, &me.secrets);
+                        note_skipped(&me.warnings, &me.secrets, &me.label, &catalog);
                         let changed = {
                             let mut current = lock(&me.catalog);
                             // The bindings' types compare as their Debug text.
@@ -195,8 +212,15 @@ impl rmcp::ClientHandler for Client {
                             me.changes.send_modify(|g| *g += 1);
                         }
                     }
-                    Err(e) => lock(&me.warnings)
-                        .push(format!("{}: re-listing tools after list_changed: {e}", me.label)),
+                    Err(e) => warn(
+                        &me.warnings,
+                        &me.secrets,
+                        &format!(
+                            "{}: re-listing tools after list_changed: {}",
+                            me.label,
+                            upstream_error(&me.secrets, &e)
+                        ),
+                    ),
                 }
                 let mut r = lock(&me.relist);
                 if !r.again {
@@ -212,14 +236,57 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
-fn note_skipped(warnings: &Mutex<Vec<String>>, label: &str, catalog: &Catalog) {
-    let mut w = lock(warnings);
-    for s in &catalog.skipped {
-        let line = format!("{label}: {s}; it is left out");
-        if !w.contains(&line) {
-            w.push(line);
-        }
+fn note_skipped(warnings: &Mutex<Vec<String>>, secrets: &[Secret], label: &str, catalog: &Catalog) {
+    for s in &catalog.warnings {
+        warn(warnings, secrets, &format!("{label}: {s}"));
     }
+}
+
+/// Adds a warning: redacted, bounded, once, and only while fewer than
+/// [`MAX_WARNINGS`] are kept. The one way a warning is added.
+fn warn(warnings: &Mutex<Vec<String>>, secrets: &[Secret], line: &str) {
+    let line = redact(secrets, line);
+    let line = match line.char_indices().nth(MAX_WARNING_CHARS) {
+        Some((cut, _)) => format!("{}… ({} characters in all)", &line[..cut], line.chars().count()),
+        None => line,
+    };
+    let mut w = lock(warnings);
+    if w.len() < MAX_WARNINGS && !w.contains(&line) {
+        w.push(line);
+    }
+}
+
+/// Bytes an upstream wrote (a stderr line, a stdout line) as text for a message:
+/// decoded (bytes that are not UTF-8 as `�`) and redacted. `cut`: the bytes are the
+/// start of a longer text, so neither a character nor a secret that the cut split
+/// is kept.
+pub(crate) fn upstream_text(secrets: &[Secret], bytes: &[u8], cut: bool) -> String {
+    if !cut {
+        return redact(secrets, &String::from_utf8_lossy(bytes));
+    }
+    redact_prefix(secrets, &String::from_utf8_lossy(without_split_char(bytes)))
+}
+
+/// `bytes` without a UTF-8 character cut off at its end (by a bound).
+fn without_split_char(bytes: &[u8]) -> &[u8] {
+    for back in 1..=bytes.len().min(4) {
+        let at = bytes.len() - back;
+        let width = match bytes[at] {
+            0x80..=0xBF => continue,
+            0xC0..=0xDF => 2,
+            0xE0..=0xEF => 3,
+            0xF0..=0xF7 => 4,
+            _ => 1,
+        };
+        return if back < width { &bytes[..at] } else { bytes };
+    }
+    bytes
+}
+
+/// An error of the MCP client whose text may carry the upstream's (an HTTP body, a
+/// JSON-RPC error message), redacted, then tidied and cut ([`tidy`]).
+fn upstream_error(secrets: &[Secret], e: &dyn std::fmt::Display) -> String {
+    tidy(&redact(secrets, &e.to_string()))
 }
 
 impl McpProvider {
@@ -322,48 +389,50 @@ impl McpProvider {
             Err(why) => return Ok(Err(why)),
         };
         let label = format!("server '{}' (connection '{connection}')", server.name);
-        let group = ProcessGroup::default();
-        let group_stderr = Arc::new(Mutex::new(String::new()));
-        let skipped = Arc::new(Mutex::new(stdio::Skipped::default()));
-        let connecting = self.connect(
-            &label,
-            resolved.clone(),
-            group.clone(),
-            group_stderr.clone(),
-            skipped.clone(),
-        );
-        let connected = tokio::time::timeout(resolved.timeout, connecting).await;
-        if !matches!(connected, Ok(Ok(_))) {
-            group.kill();
-        }
-        let up = match connected {
-            Ok(Ok(up)) => up,
-            Ok(Err(Failure::Inactive(why))) => return Ok(Err(redact(&resolved.secrets, &why))),
-            Ok(Err(Failure::Error(e))) => {
-                return Err(e.map_message(|m| redact(&resolved.secrets, &m)));
-            }
-            Err(_) => {
-                return Err(ToolError::LimitExceeded(format!(
-                    "{label} did not connect, initialize and list its tools within {}{}{}",
-                    seconds(resolved.timeout),
-                    lock(&skipped).note(),
-                    stderr_hint(&group_stderr)
-                )));
-            }
+        let secrets: Arc<[Secret]> = Arc::from(resolved.secrets.clone());
+        // Every way out carries upstream text: redacted here whatever the path.
+        let up = match self.connect_in_time(&label, resolved, secrets.clone()).await {
+            Ok(up) => Arc::new(up),
+            Err(Failure::Inactive(why)) => return Ok(Err(redact(&secrets, &why))),
+            Err(Failure::Error(e)) => return Err(e.map_message(|m| redact(&secrets, &m))),
         };
-        let up = Arc::new(up);
         *slot = Some(up.clone());
         Ok(Ok(up))
     }
 
-    async fn connect(
+    /// [`McpProvider::connect`] within the server's timeout; its process group is
+    /// stopped unless it connected.
+    async fn connect_in_time(
         &self,
         label: &str,
         resolved: Resolved,
-        group: ProcessGroup,
-        stderr: Arc<Mutex<String>>,
-        skipped: Arc<Mutex<stdio::Skipped>>,
+        secrets: Arc<[Secret]>,
     ) -> Result<Upstream, Failure> {
+        let timeout = resolved.timeout;
+        let group = ProcessGroup::default();
+        let stderr = Arc::new(Mutex::new(StderrTail::new(secrets.clone())));
+        let skipped = Arc::new(Mutex::new(stdio::Skipped::default()));
+        let connecting = self.connect(
+            label,
+            resolved,
+            Io { group: group.clone(), stderr: stderr.clone(), skipped: skipped.clone(), secrets },
+        );
+        let connected = tokio::time::timeout(timeout, connecting).await;
+        if !matches!(connected, Ok(Ok(_))) {
+            group.kill();
+        }
+        connected.unwrap_or_else(|_| {
+            Err(Failure::Error(ToolError::LimitExceeded(format!(
+                "{label} did not connect, initialize and list its tools within {}{}{}",
+                seconds(timeout),
+                lock(&skipped).note(),
+                stderr_hint(&stderr)
+            ))))
+        })
+    }
+
+    async fn connect(&self, label: &str, resolved: Resolved, io: Io) -> Result<Upstream, Failure> {
+        let Io { group, stderr, skipped, secrets } = io;
         let catalog = Arc::new(Mutex::new(Arc::new(Catalog::default())));
         let client = Client {
             catalog: catalog.clone(),
@@ -371,6 +440,7 @@ impl McpProvider {
             warnings: self.warnings.clone(),
             label: label.to_string(),
             relist: Default::default(),
+            secrets: secrets.clone(),
         };
         let service = match &resolved.endpoint {
             Endpoint::Stdio { program, args, env, cwd } => {
@@ -391,24 +461,10 @@ impl McpProvider {
                 })?;
                 group.set(child.id());
                 if let Some(err) = child.stderr.take() {
-                    let tail = stderr.clone();
-                    tokio::spawn(async move {
-                        let mut lines = tokio::io::BufReader::new(err).lines();
-                        while let Ok(Some(line)) = lines.next_line().await {
-                            let mut t = lock(&tail);
-                            t.push_str(&line);
-                            t.push('\n');
-                            if t.len() > STDERR_TAIL {
-                                let cut = t.len() - STDERR_TAIL;
-                                let cut =
-                                    (cut..t.len()).find(|&i| t.is_char_boundary(i)).unwrap_or(0);
-                                t.drain(..cut);
-                            }
-                        }
-                    });
+                    tokio::spawn(stderr::drain(err, stderr.clone()));
                 }
-                let transport =
-                    stdio::StdioTransport::new(child, skipped.clone()).map_err(|e| {
+                let transport = stdio::StdioTransport::new(child, skipped.clone(), secrets.clone())
+                    .map_err(|e| {
                         Failure::Error(ToolError::Backend(format!("{label}: cannot start: {e}")))
                     })?;
                 client.serve(transport).await.map_err(|e| {
@@ -417,7 +473,7 @@ impl McpProvider {
                     std::thread::sleep(Duration::from_millis(50));
                     Failure::Error(ToolError::Backend(format!(
                         "{label}: initialize failed: {}{}{}",
-                        tidy(&e.to_string()),
+                        upstream_error(&secrets, &e),
                         stderr_note(&stderr),
                         lock(&skipped).note()
                     )))
@@ -449,7 +505,7 @@ impl McpProvider {
                     rmcp::transport::StreamableHttpClientTransport::with_client(http, config);
                 client.serve(transport).await.map_err(|e| {
                     let dbg = format!("{e:?}");
-                    let text = tidy(&format!("{e}"));
+                    let text = upstream_error(&secrets, &e);
                     if ["401", "403", "AuthRequired", "Unauthorized", "Forbidden"]
                         .iter()
                         .any(|s| text.contains(s) || dbg.contains(s))
@@ -468,13 +524,13 @@ impl McpProvider {
         let tools = service.list_all_tools().await.map_err(|e| {
             Failure::Error(ToolError::Backend(format!(
                 "{label}: tools/list failed: {}{}{}",
-                tidy(&e.to_string()),
+                upstream_error(&secrets, &e),
                 lock(&skipped).note(),
                 stderr_note(&stderr)
             )))
         })?;
-        let listed = Catalog::new(tools);
-        note_skipped(&self.warnings, label, &listed);
+        let listed = Catalog::new(tools, &secrets);
+        note_skipped(&self.warnings, &secrets, label, &listed);
         *lock(&catalog) = Arc::new(listed);
         Ok(Upstream { service, catalog, stderr, skipped, resolved, _group: GroupGuard(group) })
     }
@@ -492,52 +548,73 @@ impl McpProvider {
             Ok(up) => up,
             Err(why) => return Err(ToolError::Unauthorized(why)),
         };
-        let catalog = lock(&up.catalog).clone();
-        let tool = catalog.tool(&call_ref.action).ok_or_else(|| {
-            ToolError::NotFound(format!(
-                "{label} no longer offers a tool for action '{}' (its tool list changed)",
-                call_ref.action
-            ))
-        })?;
-        let params = CallToolRequestParams::new(tool.name.to_string())
-            .with_arguments(request.arguments.clone());
-        let timeout = up.resolved.timeout.min(request.time_left().max(Duration::from_millis(1)));
-        let secrets: &[Secret] = &up.resolved.secrets;
-        let skipped_before = lock(&up.skipped).lines;
-        let call = tokio::time::timeout(timeout, up.service.call_tool_once(params));
-        // A cancel by filestore's own client drops the request future, which tells
-        // the upstream (notifications/cancelled), instead of waiting out the timeout.
-        let answer = tokio::select! {
-            answer = call => answer,
-            () = request.cancel.cancelled() => {
-                return Err(ToolError::LimitExceeded(format!(
-                    "the call of {label}'s tool '{}' was cancelled by the client; it was cancelled upstream",
-                    tool.name
-                )));
-            }
-        };
-        let result = match answer {
-            // Dropping the request future told the server (notifications/cancelled).
-            Err(_) => {
-                return Err(ToolError::LimitExceeded(format!(
-                    "{label} did not answer tool '{}' within {}; the call was cancelled upstream{}{}",
-                    tool.name,
-                    seconds(timeout),
-                    unparsed_hint(&up, skipped_before),
-                    stderr_hint(&up.stderr)
-                )));
-            }
-            Ok(Err(e)) => return Err(service_error(&label, &tool.name, e, &up, secrets)),
-            Ok(Ok(CallToolResponse::Complete(r))) => r,
-            Ok(Ok(_)) => {
-                return Err(ToolError::Unsupported(format!(
-                    "{label} asked for input or started a task for tool '{}', which an agent tool call cannot give",
-                    tool.name
-                )));
-            }
-        };
-        result_value(&label, &tool.name, result).map_err(|e| e.map_message(|m| redact(secrets, &m)))
+        // Every way out carries upstream text: redacted here whatever the path.
+        let secrets = &up.resolved.secrets;
+        call_on(&label, &up, call_ref, request)
+            .await
+            .map_err(|e| e.map_message(|m| redact(secrets, &m)))
     }
+}
+
+/// One `tools/call` of `call_ref`'s action on `up`.
+async fn call_on(
+    label: &str,
+    up: &Upstream,
+    call_ref: &CallRef,
+    request: &ToolRequest,
+) -> Result<Value, ToolError> {
+    let catalog = lock(&up.catalog).clone();
+    let tool = catalog.tool(&call_ref.action).ok_or_else(|| {
+        ToolError::NotFound(format!(
+            "{label} no longer offers a tool for action '{}' (its tool list changed)",
+            call_ref.action
+        ))
+    })?;
+    let params =
+        CallToolRequestParams::new(tool.name.to_string()).with_arguments(request.arguments.clone());
+    let timeout = up.resolved.timeout.min(request.time_left().max(Duration::from_millis(1)));
+    let skipped_before = lock(&up.skipped).lines;
+    let call = tokio::time::timeout(timeout, up.service.call_tool_once(params));
+    // A cancel by filestore's own client drops the request future, which tells
+    // the upstream (notifications/cancelled), instead of waiting out the timeout.
+    let answer = tokio::select! {
+        answer = call => answer,
+        () = request.cancel.cancelled() => {
+            return Err(ToolError::LimitExceeded(format!(
+                "the call of {label}'s tool '{}' was cancelled by the client; it was cancelled upstream",
+                tool.name
+            )));
+        }
+    };
+    let result = match answer {
+        // Dropping the request future told the server (notifications/cancelled).
+        Err(_) => {
+            return Err(ToolError::LimitExceeded(format!(
+                "{label} did not answer tool '{}' within {}; the call was cancelled upstream{}{}",
+                tool.name,
+                seconds(timeout),
+                unparsed_hint(up, skipped_before),
+                stderr_hint(&up.stderr)
+            )));
+        }
+        Ok(Err(e)) => return Err(service_error(label, &tool.name, e, up)),
+        Ok(Ok(CallToolResponse::Complete(r))) => r,
+        Ok(Ok(_)) => {
+            return Err(ToolError::Unsupported(format!(
+                "{label} asked for input or started a task for tool '{}', which an agent tool call cannot give",
+                tool.name
+            )));
+        }
+    };
+    result_value(label, &tool.name, result)
+}
+
+/// The pipes and process group of one stdio connection, and its secrets.
+struct Io {
+    group: ProcessGroup,
+    stderr: Arc<Mutex<StderrTail>>,
+    skipped: Arc<Mutex<stdio::Skipped>>,
+    secrets: Arc<[Secret]>,
 }
 
 enum Failure {
@@ -595,9 +672,9 @@ fn seconds(d: Duration) -> String {
 
 /// For a timeout: the last line of the server's stderr, where a server that could not
 /// understand or be understood usually says so.
-fn stderr_hint(stderr: &Mutex<String>) -> String {
+fn stderr_hint(stderr: &Mutex<StderrTail>) -> String {
     let t = lock(stderr);
-    match t.trim().lines().last() {
+    match t.text().trim().lines().last() {
         Some(line) if !line.trim().is_empty() => {
             let line: String = line.chars().take(300).collect();
             format!("; its stderr ends with: {line}")
@@ -625,44 +702,39 @@ fn unparsed_hint(up: &Upstream, before: u64) -> String {
     )
 }
 
-fn stderr_note(stderr: &Mutex<String>) -> String {
+fn stderr_note(stderr: &Mutex<StderrTail>) -> String {
     let t = lock(stderr);
-    let t = t.trim();
+    let t = t.text().trim();
     if t.is_empty() { String::new() } else { format!("; its stderr ends with: {t}") }
 }
 
-fn service_error(
-    label: &str,
-    tool: &str,
-    e: ServiceError,
-    up: &Upstream,
-    secrets: &[Secret],
-) -> ToolError {
-    let m = |s: String| redact(secrets, &s);
+/// A failed `tools/call` as an error (redacted by the caller, [`call_on`]).
+fn service_error(label: &str, tool: &str, e: ServiceError, up: &Upstream) -> ToolError {
     match e {
         ServiceError::McpError(d) => {
             let text =
                 format!("{label} answered tool '{tool}' with error {}: {}", d.code.0, d.message);
             match d.code.0 {
-                -32602 => ToolError::InvalidArgument(m(text)),
-                -32601 => ToolError::NotFound(m(text)),
-                _ => ToolError::Backend(m(text)),
+                -32602 => ToolError::InvalidArgument(text),
+                -32601 => ToolError::NotFound(text),
+                _ => ToolError::Backend(text),
             }
         }
         ServiceError::TransportClosed | ServiceError::TransportSend(_) => {
             std::thread::sleep(Duration::from_millis(50));
-            ToolError::Backend(m(format!(
+            ToolError::Backend(format!(
                 "{label} closed the connection during tool '{tool}' (it will be reconnected on the next call){}",
                 stderr_note(&up.stderr)
-            )))
+            ))
         }
         ServiceError::Timeout { timeout } => ToolError::LimitExceeded(format!(
             "{label} did not answer tool '{tool}' within {}",
             seconds(timeout)
         )),
-        other => {
-            ToolError::Backend(m(format!("{label}: tool '{tool}': {}", tidy(&other.to_string()))))
-        }
+        other => ToolError::Backend(format!(
+            "{label}: tool '{tool}': {}",
+            upstream_error(&up.resolved.secrets, &other)
+        )),
     }
 }
 

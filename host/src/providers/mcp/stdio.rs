@@ -11,7 +11,8 @@
 //! The bytes pass through unchanged: the watch only looks at them. A line is checked
 //! exactly (parsed as a server message) when it is at most [`EXACT_CHECK_BYTES`]
 //! long; a longer one only by its start (a JSON object begins with `{`), so a large
-//! reply is not held twice.
+//! reply is not held twice. A quoted line is redacted of the connection's secrets
+//! before it is cut ([`super::upstream_text`]).
 
 use std::io;
 use std::pin::Pin;
@@ -25,6 +26,8 @@ use rmcp::transport::Transport;
 use rmcp::transport::async_rw::{AsyncRwTransport, DEFAULT_MAX_LINE_LENGTH};
 use tokio::io::{AsyncRead, ReadBuf};
 use tokio::process::{Child, ChildStdin, ChildStdout};
+
+use crate::tools::{Secret, redact};
 
 /// Lines up to this long are parsed to check them; longer ones are checked by shape.
 pub const EXACT_CHECK_BYTES: usize = 64 * 1024;
@@ -59,8 +62,10 @@ impl Skipped {
     }
 }
 
-/// Why a complete stdout line is not a message the client takes, or `None`.
-fn skip_reason(line: &[u8], len: usize) -> Option<String> {
+/// Why a complete stdout line is not a message the client takes, or `None`; `line`
+/// is its first bytes (all of it up to [`EXACT_CHECK_BYTES`]), `len` its length.
+/// `quote` quotes the line for the reason.
+fn skip_reason(line: &[u8], len: usize, quote: impl Fn(&[u8], &str) -> String) -> Option<String> {
     // rmcp counts the newline: a line of the limit's length is already over it.
     if len >= DEFAULT_MAX_LINE_LENGTH {
         return Some(format!(
@@ -139,13 +144,20 @@ fn rmcp_ignores(is_notification: bool, method: &str) -> bool {
         || (method.starts_with("notifications/") && !notification)
 }
 
-fn quote(line: &[u8], why: &str) -> String {
-    let text = String::from_utf8_lossy(line);
-    let mut q: String = text.trim().chars().take(QUOTED_CHARS).collect();
-    if text.trim().chars().nth(QUOTED_CHARS).is_some() {
+/// `line` quoted for a message, redacted of `secrets`, with `why` it was skipped;
+/// `cut`: it is the start of a longer line.
+fn quote(secrets: &[Secret], line: &[u8], cut: bool, why: &str) -> String {
+    // Enough bytes for the characters quoted: the rest need not be decoded.
+    let shown = &line[..line.len().min(4 * QUOTED_CHARS)];
+    let cut = cut || shown.len() < line.len();
+    let text = super::upstream_text(secrets, shown, cut);
+    let text = text.trim();
+    let mut q: String = text.chars().take(QUOTED_CHARS).collect();
+    if cut || text.chars().nth(QUOTED_CHARS).is_some() {
         q.push('…');
     }
-    format!("{q:?} ({why})")
+    // The parser's reason may quote the line too.
+    format!("{q:?} ({})", redact(secrets, why))
 }
 
 /// A reader that passes everything through and records the skipped lines.
@@ -156,12 +168,14 @@ pub struct LineWatch<R> {
     /// The current line's whole length so far.
     len: usize,
     skipped: Arc<Mutex<Skipped>>,
+    /// Removed from the lines quoted.
+    secrets: Arc<[Secret]>,
 }
 
 impl<R> LineWatch<R> {
-    /// Watches `inner`, recording into `skipped`.
-    pub fn new(inner: R, skipped: Arc<Mutex<Skipped>>) -> LineWatch<R> {
-        LineWatch { inner, line: Vec::new(), len: 0, skipped }
+    /// Watches `inner`, recording into `skipped` with `secrets` redacted.
+    pub fn new(inner: R, skipped: Arc<Mutex<Skipped>>, secrets: Arc<[Secret]>) -> LineWatch<R> {
+        LineWatch { inner, line: Vec::new(), len: 0, skipped, secrets }
     }
 
     fn observe(&mut self, mut bytes: &[u8]) {
@@ -174,7 +188,9 @@ impl<R> LineWatch<R> {
             self.line.extend_from_slice(&part[..part.len().min(room)]);
             self.len += part.len();
             let Some(next) = done else { return };
-            if let Some(why) = skip_reason(&self.line, self.len) {
+            let cut = self.len > self.line.len();
+            let quote = |line: &[u8], why: &str| quote(&self.secrets, line, cut, why);
+            if let Some(why) = skip_reason(&self.line, self.len, quote) {
                 self.record(why);
             }
             self.line.clear();
@@ -194,7 +210,9 @@ impl<R> LineWatch<R> {
     /// it holds (a crash message, a reply cut off by an exit).
     fn end(&mut self) {
         if !self.line.iter().all(u8::is_ascii_whitespace) {
-            self.record(quote(&self.line, "no newline before the end of the output"));
+            let why = "no newline before the end of the output";
+            let cut = self.len > self.line.len();
+            self.record(quote(&self.secrets, &self.line, cut, why));
         }
         self.line.clear();
         self.len = 0;
@@ -230,11 +248,16 @@ pub struct StdioTransport {
 
 impl StdioTransport {
     /// Takes the pipes of `child` (spawned with piped stdin and stdout and
-    /// `kill_on_drop`); what stdout skips is recorded in `skipped`.
-    pub fn new(mut child: Child, skipped: Arc<Mutex<Skipped>>) -> io::Result<StdioTransport> {
+    /// `kill_on_drop`); what stdout skips is recorded in `skipped`, `secrets`
+    /// redacted.
+    pub fn new(
+        mut child: Child,
+        skipped: Arc<Mutex<Skipped>>,
+        secrets: Arc<[Secret]>,
+    ) -> io::Result<StdioTransport> {
         let stdin = child.stdin.take().ok_or_else(|| io::Error::other("stdin is not piped"))?;
         let stdout = child.stdout.take().ok_or_else(|| io::Error::other("stdout is not piped"))?;
-        let rw = AsyncRwTransport::new_client(LineWatch::new(stdout, skipped), stdin);
+        let rw = AsyncRwTransport::new_client(LineWatch::new(stdout, skipped, secrets), stdin);
         Ok(StdioTransport { child, rw })
     }
 }
@@ -270,7 +293,7 @@ mod tests {
 
     fn watch(chunks: &[&[u8]]) -> Skipped {
         let skipped = Arc::new(Mutex::new(Skipped::default()));
-        let mut w = LineWatch::new(tokio::io::empty(), skipped.clone());
+        let mut w = LineWatch::new(tokio::io::empty(), skipped.clone(), Arc::from([]));
         for c in chunks {
             w.observe(c);
         }
@@ -340,7 +363,7 @@ mod tests {
         let mut input = line.to_vec();
         input.extend_from_slice(b"\n{\"jsonrpc\":\"2.0\",\"id\":424242,\"result\":{}}\n");
         let mut t = AsyncRwTransport::<RoleClient, _, _>::new_client(
-            LineWatch::new(&input[..], skipped.clone()),
+            LineWatch::new(&input[..], skipped.clone(), Arc::from([])),
             tokio::io::sink(),
         );
         let first = t.receive().await.expect("the sentinel at least");
@@ -391,7 +414,8 @@ mod tests {
     async fn an_unterminated_last_line_is_recorded_at_end_of_file() {
         use tokio::io::AsyncReadExt;
         let skipped = Arc::new(Mutex::new(Skipped::default()));
-        let mut w = LineWatch::new(&b"fatal: cannot bind port 80"[..], skipped.clone());
+        let mut w =
+            LineWatch::new(&b"fatal: cannot bind port 80"[..], skipped.clone(), Arc::from([]));
         let mut out = Vec::new();
         w.read_to_end(&mut out).await.unwrap();
         assert_eq!(skipped.lock().unwrap().lines, 1);
@@ -423,7 +447,10 @@ mod tests {
             b"\xEF\xBB\xBF{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\r\nnot json\r\n\r\n[1]\n";
         let skipped = Arc::new(Mutex::new(Skipped::default()));
         let mut out = Vec::new();
-        LineWatch::new(Trickle(input), skipped.clone()).read_to_end(&mut out).await.unwrap();
+        LineWatch::new(Trickle(input), skipped.clone(), Arc::from([]))
+            .read_to_end(&mut out)
+            .await
+            .unwrap();
         assert_eq!(out, input);
         let s = skipped.lock().unwrap().clone();
         assert_eq!(s, watch(&[input]));
