@@ -635,8 +635,7 @@ fn serve(mut args: ServeArgs) -> ExitCode {
         // The caller of the HTTP request creating this session, when authenticated:
         // its mounts are made for it. Without one (the tool count at start; every
         // HTTP request is authenticated when a mount needs it), those are left out.
-        let segment = filestore::mcp::http_auth::current_identity()
-            .map(|i| i.segment);
+        let segment = filestore::mcp::http_auth::current_identity().map(|i| i.segment);
         let mut specs: Vec<MountSpec> = mounts
             .iter()
             .filter(|m| segment.is_some() || !m.per_identity())

@@ -872,8 +872,11 @@ mod tests {
     fn static_and_jwt_callers_with_one_subject_are_apart() {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("t.json");
-        std::fs::write(&p, r#"{"tokens": [{"token": "0123456789abcdef01234567", "sub": "carol"}]}"#)
-            .unwrap();
+        std::fs::write(
+            &p,
+            r#"{"tokens": [{"token": "0123456789abcdef01234567", "sub": "carol"}]}"#,
+        )
+        .unwrap();
         let alone = Authenticator {
             jwt: None,
             tokens: Some(StaticTokens::load(&p).unwrap()),

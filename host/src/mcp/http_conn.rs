@@ -284,10 +284,9 @@ pub async fn serve(
         connections.started(id, task);
     }
     drop(stop);
-    let _ = tokio::time::timeout(SHUTDOWN_GRACE, async {
-        while tasks.join_next().await.is_some() {}
-    })
-    .await;
+    let _ =
+        tokio::time::timeout(SHUTDOWN_GRACE, async { while tasks.join_next().await.is_some() {} })
+            .await;
     tasks.shutdown().await;
 }
 

@@ -262,6 +262,16 @@ mod tests {
     /// carol, another name a JWT's) and seconds since its last use.
     type Row = (&'static str, &'static str, Option<&'static str>, u64);
 
+    /// What is asked and what the answer must be: a name, the pool, the newcomer's
+    /// address and owner, and the session it closes (or why it is refused).
+    type Case = (
+        &'static str,
+        &'static [Row],
+        &'static str,
+        Option<&'static str>,
+        Result<Option<&'static str>, Refusal>,
+    );
+
     fn key(owner: &str) -> IdentityKey {
         match owner.strip_prefix("tok:") {
             Some(sub) => (Source::StaticToken, sub.into()),
@@ -273,7 +283,10 @@ mod tests {
         rows.iter()
             .map(|&(id, client, owner, idle)| {
                 let last_used = now.checked_sub(Duration::from_secs(idle)).unwrap();
-                (id.to_string(), Tracked { client: client.parse().unwrap(), owner: owner.map(key), last_used })
+                (
+                    id.to_string(),
+                    Tracked { client: client.parse().unwrap(), owner: owner.map(key), last_used },
+                )
             })
             .collect()
     }
@@ -292,7 +305,7 @@ mod tests {
             evict_idle_after: Duration::from_secs(30),
         };
         #[rustfmt::skip]
-        let cases: &[(&str, &[Row], &str, Option<&str>, Result<Option<&str>, Refusal>)] = &[
+        let cases: &[Case] = &[
             ("room left", &[("a1", P, Some("alice"), 99), ("a2", P, Some("alice"), 99)],
                 P, Some("bob"), Ok(None)),
             ("a full proxy address: never alice's or carol's",
@@ -334,7 +347,13 @@ mod tests {
         ];
         let now = Instant::now();
         for (what, rows, from, owner, want) in cases {
-            let got = choose_victim(&pool(now, rows), &config, from.parse().unwrap(), owner.map(key).as_ref(), now);
+            let got = choose_victim(
+                &pool(now, rows),
+                &config,
+                from.parse().unwrap(),
+                owner.map(key).as_ref(),
+                now,
+            );
             assert_eq!(got, want.map(|v| v.map(str::to_string)), "{what}");
         }
     }

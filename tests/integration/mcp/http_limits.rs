@@ -216,11 +216,18 @@ fn one_identity_never_closes_anothers_sessions() {
     let proxy = "127.0.0.1";
     let a1 = open(proxy, ALICE).1.expect("alice's first session");
     let a2 = open(proxy, ALICE).1.expect("alice's second session");
-    let wrote = call(proxy, ALICE, &a2, "filestore_write", json!({"path": "/scratch/a.txt", "content": "alice's"}));
+    let wrote = call(
+        proxy,
+        ALICE,
+        &a2,
+        "filestore_write",
+        json!({"path": "/scratch/a.txt", "content": "alice's"}),
+    );
     assert_eq!(wrote.0, 200, "{}", wrote.1);
     let (status, _) = open(proxy, BOB);
     assert_eq!(status, 429, "bob's session past the address's limit");
-    let (status, text) = call(proxy, ALICE, &a2, "filestore_read", json!({"path": "/scratch/a.txt"}));
+    let (status, text) =
+        call(proxy, ALICE, &a2, "filestore_read", json!({"path": "/scratch/a.txt"}));
     assert!(status == 200 && text.contains("alice's"), "{status}: {text}");
     assert_eq!(call(proxy, ALICE, &a1, "filestore_ls", json!({"path": "/"})).0, 200);
     // A full pool (alice's two and bob's one): bob's next closes his own idle one,
