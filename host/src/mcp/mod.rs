@@ -20,7 +20,7 @@
 //!
 //! Transports: [`serve_stdio`] (stdout is the transport; this module never prints
 //! to it) and [`serve_http`] (streamable HTTP, stateful sessions, loopback `Host`
-//! validation).
+//! validation, connections bounded before authentication: [`http_conn`]).
 //!
 //! [`Session`]: crate::Session
 //! [`Session::tool_specs`]: crate::Session::tool_specs
