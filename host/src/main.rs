@@ -139,6 +139,19 @@ struct ServeArgs {
     /// Seconds an HTTP session must be unused before it may be closed to make room.
     #[arg(long, value_name = "SECS", default_value_t = 30)]
     evict_idle_after: u64,
+    /// Most open HTTP connections (each holds a file descriptor; at most half the
+    /// process's limit). Past it, the oldest connection not yet authenticated is
+    /// closed for a new one, else the new one is.
+    #[arg(long, value_name = "N", default_value_t = filestore::mcp::http_conn::MAX_CONNECTIONS)]
+    max_connections: usize,
+    /// Most open HTTP connections of one client address (IPv6: of one /64), with the
+    /// same eviction. Behind a reverse proxy every user shares its address: raise it.
+    #[arg(long, value_name = "N", default_value_t = filestore::mcp::http_conn::MAX_CONNECTIONS_PER_CLIENT)]
+    max_connections_per_client: usize,
+    /// Seconds a client may take to send a request's headers (from connecting, or
+    /// from the previous response) before its connection is closed.
+    #[arg(long, value_name = "SECS", default_value_t = filestore::mcp::http_conn::HEADER_TIMEOUT.as_secs())]
+    header_timeout: u64,
     /// An `Origin` allowed to use the HTTP server besides loopback ones (repeatable),
     /// e.g. https://app.example.com. Other origins get 403.
     #[arg(long = "allowed-origin", value_name = "ORIGIN")]
@@ -521,6 +534,11 @@ fn serve(mut args: ServeArgs) -> ExitCode {
         idle_timeout: std::time::Duration::from_secs(args.session_idle_timeout.max(1)),
         evict_idle_after: std::time::Duration::from_secs(args.evict_idle_after),
     };
+    let connections = filestore::mcp::http_conn::ConnLimits {
+        max_connections: args.max_connections.max(1),
+        max_per_client: args.max_connections_per_client.max(1),
+        header_timeout: std::time::Duration::from_secs(args.header_timeout.max(1)),
+    };
     // Without --mount /workspace, the client's MCP roots decide it (mcp::roots); the
     // current directory is the default only when it is neither / nor a home.
     let workspace_from_roots =
@@ -617,8 +635,7 @@ fn serve(mut args: ServeArgs) -> ExitCode {
         // The caller of the HTTP request creating this session, when authenticated:
         // its mounts are made for it. Without one (the tool count at start; every
         // HTTP request is authenticated when a mount needs it), those are left out.
-        let segment = filestore::mcp::http_auth::current_identity()
-            .map(|i| filestore::mcp::http_auth::path_segment(&i.subject));
+        let segment = filestore::mcp::http_auth::current_identity().map(|i| i.segment);
         let mut specs: Vec<MountSpec> = mounts
             .iter()
             .filter(|m| segment.is_some() || !m.per_identity())
@@ -827,8 +844,16 @@ fn serve(mut args: ServeArgs) -> ExitCode {
                 let shutdown = async {
                     let _ = tokio::signal::ctrl_c().await;
                 };
+                let (max_connections, note) =
+                    filestore::mcp::http_conn::fit_to_fd_limit(connections.max_connections);
+                if let Some(note) = note {
+                    eprintln!("filestore serve: {note}");
+                }
+                let connections =
+                    filestore::mcp::http_conn::ConnLimits { max_connections, ..connections };
                 let options = filestore::mcp::HttpOptions {
                     pool,
+                    connections,
                     allowed_origins,
                     auth: auth.map(std::sync::Arc::new),
                     service_tokens,

@@ -5,10 +5,13 @@ from __future__ import annotations
 import asyncio
 import gc
 import os
+import signal
+import threading
 from pathlib import Path
 
 import pytest
 
+import filestore.session
 from filestore import BinaryNotFoundError, FilestoreError, Session, SessionClosedError, SessionStartError, find_binary
 
 
@@ -137,3 +140,37 @@ def test_a_server_that_cannot_start_reports_its_stderr(work: Path, cwd: Path, bi
         Session(["/w=" + str(work / "does-not-exist")], binary=binary, cwd=cwd)
     assert info.value.kind == "session-start"
     assert "server stderr" in info.value.message
+
+
+def test_a_frozen_server_times_out_instead_of_hanging(
+    work: Path, cwd: Path, binary: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A call to a server that stopped answering (SIGSTOP) raises `TimeoutError` after
+    the default call timeout, with no `timeout` given anywhere, instead of hanging its
+    caller forever; once the server goes on, so does the session."""
+    monkeypatch.setattr(filestore.session, "DEFAULT_CALL_TIMEOUT", 2.0)
+    pidfile = tmp_path / "server.pid"
+    wrapper = tmp_path / "filestore-wrapper"
+    wrapper.write_text(f'#!/bin/sh\necho $$ > "{pidfile}"\nexec "{binary}" "$@"\n')
+    wrapper.chmod(0o755)
+    with Session([f"/w={work}"], binary=wrapper, cwd=cwd) as s:
+        pid = int(pidfile.read_text())
+        outcome: list[BaseException | dict] = []
+
+        def call() -> None:
+            try:
+                outcome.append(s.call("filestore_ls", {"path": "/w"}))
+            except BaseException as e:  # noqa: BLE001 - recorded for the assertion
+                outcome.append(e)
+
+        os.kill(pid, signal.SIGSTOP)
+        try:
+            caller = threading.Thread(target=call, daemon=True)
+            caller.start()
+            caller.join(60)  # a bound on a hang, not a timing check
+            assert not caller.is_alive(), "the call to a frozen server never returned"
+        finally:
+            os.kill(pid, signal.SIGCONT)
+        assert len(outcome) == 1 and isinstance(outcome[0], TimeoutError), outcome
+        assert "2 s" in str(outcome[0])
+        assert s.call("filestore_ls", {"path": "/w"}, timeout=60)["entries"] == []

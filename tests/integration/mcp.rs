@@ -7,10 +7,14 @@
 //! - in-process tests: an rmcp client connected to a `FilestoreServer` over an
 //!   in-memory duplex pipe, on memory volumes.
 //! - CLI: `serve` refuses what it cannot do with a clear error.
+//! - `http_limits`: hostile and greedy HTTP clients (half-open connections, sessions
+//!   of one identity against another's, messages up to 16 MiB).
 
 /// The Python MCP SDK the independent-client tests are written against (pinned so a
 /// new SDK release cannot change what CI checks without a commit).
 const MCP_SDK: &str = "mcp==2.3.0";
+
+mod http_limits;
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -478,9 +482,21 @@ struct HttpServer {
 
 impl HttpServer {
     fn start(extra: &[&str]) -> HttpServer {
+        HttpServer::spawn(Command::new(BIN), extra)
+    }
+
+    /// [`HttpServer::start`] in a process that may open at most `files` descriptors
+    /// (soft and hard limit, as on a system whose default is low: macOS has 256).
+    fn start_with_fd_limit(files: u32, extra: &[&str]) -> HttpServer {
+        let mut command = Command::new("sh");
+        command.args(["-c", &format!("ulimit -n {files} && exec \"$0\" \"$@\""), BIN]);
+        HttpServer::spawn(command, extra)
+    }
+
+    fn spawn(mut command: Command, extra: &[&str]) -> HttpServer {
         use std::io::{BufRead, BufReader};
         let cwd = tempfile::tempdir().unwrap();
-        let mut child = Command::new(BIN)
+        let mut child = command
             .args(["serve", "--http", "127.0.0.1:0", "--mount", "/s=mem:"])
             .args(extra)
             .current_dir(cwd.path())

@@ -69,7 +69,8 @@ class Keys:
             serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
 
     def token(self, sub: str, aud: str, *, alg: str = "RS256", key=None, kid: str | None = None,
-              iss: str = ISSUER, exp: float | None = None, nbf: float | None = None, **claims) -> str:
+              iss: str = ISSUER, exp: float | None = None, nbf: float | None = None,
+              headers: dict | None = None, **claims) -> str:
         now = time.time()
         payload = {"sub": sub, "aud": aud, "iss": iss, "iat": int(now),
                    "exp": int(now + 600 if exp is None else exp), **claims}
@@ -78,7 +79,7 @@ class Keys:
         if key is None:
             key = self.rsa if alg.startswith("RS") else self.ec
         kid = kid if kid is not None else ("k-rsa" if alg.startswith("RS") else "k-ec")
-        return jwt.encode(payload, key, algorithm=alg, headers={"kid": kid})
+        return jwt.encode(payload, key, algorithm=alg, headers={"kid": kid, **(headers or {})})
 
 
 class Server:
@@ -231,6 +232,10 @@ authRequired: [elsewhere]
         self.assert_refused(hs, "not accepted")
         # An ES256 token naming the RSA key.
         self.assert_refused(self.tok("alice", alg="ES256", kid="k-rsa"), "not its key's")
+        # Validly signed, but with an extension marked critical that this server
+        # cannot understand (RFC 7515 §4.1.11: refuse).
+        crit = {"crit": ["urn:example:must-check"], "urn:example:must-check": True}
+        self.assert_refused(self.tok("alice", headers=crit), "crit")
         self.assert_refused("not-a-token-at-all", "not valid")
         self.assert_refused(STATIC_TOKEN + "x", "not valid")
 
@@ -288,7 +293,41 @@ authRequired: [elsewhere]
             self.assertIn("carol's note", text_of(mine), text_of(mine))
             r = await c.call_tool("filestore_write", {"path": "/workspace/c.txt", "content": "c"})
             self.assertFalse(r.is_error, text_of(r))
-        self.assertTrue((self.tenants / "carol" / "c.txt").exists())
+        # A static token's workspace on a server accepting JWTs too (see below).
+        self.assertTrue((self.tenants / "token~carol" / "c.txt").exists())
+
+    async def test_a_jwt_and_a_static_token_of_one_subject_are_two_users(self) -> None:
+        """The identity provider's `carol` is not the tokens file's `carol`: neither
+        reaches the other's workspace or sessions."""
+        async with connect(self.url, STATIC_TOKEN) as c:
+            r = await c.call_tool("filestore_write", {"path": "/workspace/token-only.txt", "content": "static"})
+            self.assertFalse(r.is_error, text_of(r))
+        jwt_carol = self.tok("carol")
+        async with connect(self.url, jwt_carol) as j:
+            r = await j.call_tool("filestore_read", {"path": "/workspace/token-only.txt"})
+            self.assertTrue(r.is_error, f"the JWT's carol read the static token's file: {text_of(r)}")
+            self.assertIn("not-found", text_of(r))
+        r = self.post(STATIC_TOKEN)
+        self.assertEqual(r.status_code, 200, r.text)
+        call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                "params": {"name": "filestore_ls", "arguments": {"path": "/workspace"}}}
+        borrowed = self.post(jwt_carol, call, **{"mcp-session-id": r.headers["mcp-session-id"],
+                                                 "mcp-protocol-version": "2025-06-18"})
+        self.assertEqual(borrowed.status_code, 404, borrowed.text)
+
+    async def test_a_short_subject_cannot_name_a_long_ones_workspace(self) -> None:
+        """A subject over 128 bytes becomes a hashed segment; a short subject spelling
+        that segment (or its old `h-` form) is kept apart."""
+        long = "L" * 200
+        digest = hashlib.sha256(long.encode()).hexdigest()[:32]
+        async with connect(self.url, self.tok(long)) as s:
+            r = await s.call_tool("filestore_write", {"path": "/workspace/f.txt", "content": "the long one's"})
+            self.assertFalse(r.is_error, text_of(r))
+        for short in [f"h-{digest}", f"h~{digest}"]:
+            async with connect(self.url, self.tok(short)) as s:
+                r = await s.call_tool("filestore_read", {"path": "/workspace/f.txt"})
+                self.assertTrue(r.is_error, f"{short} read the long subject's file: {text_of(r)}")
+        self.assertEqual((self.tenants / f"h~{digest}" / "f.txt").read_text(), "the long one's")
 
     async def test_hostile_subjects_stay_in_one_directory(self) -> None:
         for sub in ["../escape", "..", "a/b", "x\ny"]:

@@ -69,6 +69,31 @@ pub const ALLOWED_ALGORITHMS: &[Algorithm] = &[
     Algorithm::EdDSA,
 ];
 
+/// How a caller was verified. Callers with one subject but different sources are
+/// different callers: a user of the identity provider whose `sub` happens to be a
+/// static token's `sub` gets neither that token's sessions nor its call slots nor,
+/// on a server that accepts both, its workspace (see [`Identity::segment`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Source {
+    /// A JWT verified against the issuer's keys.
+    Jwt,
+    /// A token of the static tokens file (`--auth-tokens`).
+    StaticToken,
+}
+
+/// What tells callers apart: the source and the subject (sessions are bound to it,
+/// call limits are counted by it).
+pub type IdentityKey = (Source, String);
+
+/// Put before a static token's segment on a server that accepts JWTs too, so no JWT
+/// subject can name that workspace: `~` never appears in a [`path_segment`] except in
+/// its hashed form, which starts with [`HASHED_SEGMENT_PREFIX`].
+pub const STATIC_TOKEN_SEGMENT_PREFIX: &str = "token~";
+
+/// The start of a long subject's segment: `h~` and 32 hex digits of its SHA-256. A
+/// subject's own `~` is always escaped (`%7E`), so no kept subject can equal it.
+pub const HASHED_SEGMENT_PREFIX: &str = "h~";
+
 /// A verified caller.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Identity {
@@ -77,6 +102,25 @@ pub struct Identity {
     /// Every claim of the verified token (a static token's configured claims, with
     /// `sub`).
     pub claims: Map<String, Value>,
+    /// How the caller was verified.
+    pub source: Source,
+    /// What `{sub}` in a mount becomes for this caller: [`path_segment`] of the
+    /// subject, after [`STATIC_TOKEN_SEGMENT_PREFIX`] for a static token on a server
+    /// that accepts JWTs too. Distinct callers get distinct segments.
+    pub segment: String,
+}
+
+impl Identity {
+    /// A caller of `source` with `subject` and its claims.
+    pub fn new(source: Source, subject: String, claims: Map<String, Value>) -> Identity {
+        let segment = path_segment(&subject);
+        Identity { subject, claims, source, segment }
+    }
+
+    /// What tells this caller apart from others.
+    pub fn key(&self) -> IdentityKey {
+        (self.source, self.subject.clone())
+    }
 }
 
 tokio::task_local! {
@@ -116,14 +160,14 @@ pub fn claims_for(
 #[derive(Debug)]
 pub struct CallLimits {
     max: usize,
-    running: Mutex<HashMap<String, usize>>,
+    running: Mutex<HashMap<IdentityKey, usize>>,
 }
 
 /// A running call's place in [`CallLimits`]; released when dropped.
 #[derive(Debug)]
 pub struct CallSlot {
     limits: Arc<CallLimits>,
-    subject: String,
+    who: IdentityKey,
 }
 
 impl CallLimits {
@@ -132,10 +176,10 @@ impl CallLimits {
         Arc::new(CallLimits { max: max.max(1), running: Mutex::new(HashMap::new()) })
     }
 
-    /// A slot for a call of `subject`, or why not (the limit, named).
-    pub fn acquire(self: &Arc<Self>, subject: &str) -> Result<CallSlot, String> {
+    /// A slot for a call of `who`, or why not (the limit, named).
+    pub fn acquire(self: &Arc<Self>, who: &Identity) -> Result<CallSlot, String> {
         let mut running = self.running.lock().unwrap_or_else(|e| e.into_inner());
-        let n = running.entry(subject.to_string()).or_insert(0);
+        let n = running.entry(who.key()).or_insert(0);
         if *n >= self.max {
             return Err(format!(
                 "this identity already has {} calls running (--max-calls-per-identity); retry when one ends",
@@ -143,28 +187,30 @@ impl CallLimits {
             ));
         }
         *n += 1;
-        Ok(CallSlot { limits: self.clone(), subject: subject.to_string() })
+        Ok(CallSlot { limits: self.clone(), who: who.key() })
     }
 }
 
 impl Drop for CallSlot {
     fn drop(&mut self) {
         let mut running = self.limits.running.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(n) = running.get_mut(&self.subject) {
+        if let Some(n) = running.get_mut(&self.who) {
             *n -= 1;
             if *n == 0 {
-                running.remove(&self.subject);
+                running.remove(&self.who);
             }
         }
     }
 }
 
 /// `subject` as one safe path segment, for mounts such as `./tenants/{sub}`: ASCII
-/// letters, digits and `-_.@+` are kept, every other byte (`/`, `\`, `%`, control
-/// characters, non-ASCII) becomes `%XX`, a segment of only dots has them encoded
-/// (never `.` or `..`), and one longer than 128 bytes becomes `h-` and a SHA-256
-/// prefix. Distinct subjects give distinct segments (the encoding is injective; the
-/// hash, practically so).
+/// letters, digits and `-_.@+` are kept, every other byte (`/`, `\`, `%`, `~`,
+/// control characters, non-ASCII) becomes `%XX`, a segment of only dots has them
+/// encoded (never `.` or `..`), and one longer than 128 bytes becomes
+/// [`HASHED_SEGMENT_PREFIX`] and 32 hex digits of its SHA-256. Distinct subjects give
+/// distinct segments: the encoding is injective, a kept segment never holds the `~`
+/// that every hashed one does, and distinct hashed ones differ but for a SHA-256
+/// collision.
 pub fn path_segment(subject: &str) -> String {
     let mut out = String::with_capacity(subject.len());
     for b in subject.bytes() {
@@ -179,7 +225,8 @@ pub fn path_segment(subject: &str) -> String {
     }
     if out.len() > 128 {
         let h = Sha256::digest(subject.as_bytes());
-        out = format!("h-{}", h[..16].iter().map(|b| format!("{b:02x}")).collect::<String>());
+        let hex: String = h[..16].iter().map(|b| format!("{b:02x}")).collect();
+        out = format!("{HASHED_SEGMENT_PREFIX}{hex}");
     }
     out
 }
@@ -342,6 +389,7 @@ impl JwtVerifier {
     pub fn verify(&self, token: &str) -> Result<Identity, String> {
         let header =
             jsonwebtoken::decode_header(token).map_err(|e| format!("malformed token: {e}"))?;
+        refuse_critical_extensions(token)?;
         if !ALLOWED_ALGORITHMS.contains(&header.alg) {
             return Err(format!(
                 "algorithm {:?} is not accepted (only asymmetric signatures are)",
@@ -387,7 +435,25 @@ impl JwtVerifier {
             .filter(|s| !s.is_empty())
             .ok_or("the token's sub is not a non-empty string")?
             .to_string();
-        Ok(Identity { subject, claims })
+        Ok(Identity::new(Source::Jwt, subject, claims))
+    }
+}
+
+/// Refuses a token whose header has `crit`: it names extensions the recipient must
+/// understand to use the token (RFC 7515 §4.1.11), and this server understands none.
+fn refuse_critical_extensions(token: &str) -> Result<(), String> {
+    use base64::Engine as _;
+    let encoded = token.split('.').next().unwrap_or_default();
+    let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .decode(encoded.trim_end_matches('='))
+        .map_err(|e| format!("malformed token: the header is not base64url: {e}"))?;
+    let header: Map<String, Value> = serde_json::from_slice(&bytes)
+        .map_err(|e| format!("malformed token: the header is not a JSON object: {e}"))?;
+    match header.get("crit") {
+        None => Ok(()),
+        Some(names) => Err(format!(
+            "the token's header marks extensions as critical (crit: {names}), which this server does not understand"
+        )),
     }
 }
 
@@ -587,7 +653,8 @@ impl StaticTokens {
             };
             claims.insert("sub".into(), json!(sub));
             let digest: [u8; 32] = Sha256::digest(token.as_bytes()).into();
-            if by_digest.insert(digest, Identity { subject: sub.into(), claims }).is_some() {
+            let identity = Identity::new(Source::StaticToken, sub.into(), claims);
+            if by_digest.insert(digest, identity).is_some() {
                 return Err(format!("{at}: tokens[{i}]: the same token is listed twice"));
             }
         }
@@ -651,7 +718,12 @@ impl Authenticator {
 
     /// Verifies a bearer token (blocking: a JWKS may be fetched again).
     pub fn verify(&self, token: &str) -> Result<Identity, String> {
-        if let Some(identity) = self.tokens.as_ref().and_then(|t| t.verify(token)) {
+        if let Some(mut identity) = self.tokens.as_ref().and_then(|t| t.verify(token)) {
+            if self.jwt.is_some() {
+                // The issuer names its users, the tokens file names its own: a JWT
+                // subject must never reach a token user's workspace.
+                identity.segment = format!("{STATIC_TOKEN_SEGMENT_PREFIX}{}", identity.segment);
+            }
             return Ok(identity);
         }
         match &self.jwt {
@@ -729,6 +801,9 @@ pub async fn check(
         Ok(Err(why)) => return auth.challenge(Some(&why)),
         Err(_) => return auth.challenge(Some("the token could not be checked")),
     };
+    if let Some(connection) = request.extensions().get::<super::http_conn::Connection>() {
+        connection.authenticated();
+    }
     request.extensions_mut().insert(identity.clone());
     IDENTITY.scope(identity, next.run(request)).await
 }
@@ -748,22 +823,111 @@ mod tests {
         assert_eq!(path_segment("ü"), "%C3%BC");
         assert_ne!(path_segment("a/b"), path_segment("a%2Fb"));
         let long = path_segment(&"x".repeat(300));
-        assert!(long.starts_with("h-") && long.len() == 34, "{long}");
+        assert!(long.starts_with("h~") && long.len() == 34, "{long}");
         for s in ["..", ".", "a/../b", "/", "\0"] {
             let seg = path_segment(s);
             assert!(!seg.contains('/') && seg != "." && seg != ".." && !seg.is_empty(), "{s:?}");
         }
     }
 
+    /// Issue 33 item 5: a short subject shaped like a long one's hashed segment
+    /// (`h-` then 32 hex digits was kept as is) must not share its workspace.
+    #[test]
+    fn distinct_subjects_never_share_a_segment() {
+        let long = "x".repeat(300);
+        let hashed = path_segment(&long);
+        let subjects = [
+            long.clone(),
+            hashed.clone(),
+            hashed.replacen(HASHED_SEGMENT_PREFIX, "h-", 1),
+            hashed.replacen(HASHED_SEGMENT_PREFIX, "h%7E", 1),
+            "y".repeat(128),
+            "y".repeat(129),
+            "..".into(),
+            "%2E%2E".into(),
+            ".".into(),
+            "%2E".into(),
+            "a/b".into(),
+            "a%2Fb".into(),
+            "~".into(),
+            "%7E".into(),
+            "carol".into(),
+            format!("{STATIC_TOKEN_SEGMENT_PREFIX}carol"),
+        ];
+        let mut seen = HashMap::new();
+        for s in &subjects {
+            if let Some(other) = seen.insert(path_segment(s), s) {
+                panic!("{s:?} and {other:?} share the segment {}", path_segment(s));
+            }
+        }
+        assert_eq!(path_segment(&"y".repeat(128)), "y".repeat(128), "ordinary names are kept");
+        assert!(!path_segment(&hashed).contains('~'), "a kept subject's ~ is escaped");
+    }
+
+    /// Issue 33 item 10: a static token's caller and a JWT's caller with the same
+    /// subject are two callers (sessions and call slots by [`Identity::key`]); on a
+    /// server accepting both, their workspaces differ too, and no JWT subject can
+    /// name the token's.
+    #[test]
+    fn static_and_jwt_callers_with_one_subject_are_apart() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("t.json");
+        std::fs::write(
+            &p,
+            r#"{"tokens": [{"token": "0123456789abcdef01234567", "sub": "carol"}]}"#,
+        )
+        .unwrap();
+        let alone = Authenticator {
+            jwt: None,
+            tokens: Some(StaticTokens::load(&p).unwrap()),
+            resource: "http://127.0.0.1:1/mcp".into(),
+        };
+        assert_eq!(alone.verify("0123456789abcdef01234567").unwrap().segment, "carol");
+        let issuer = KeySource::File(dir.path().join("never-read.json"));
+        let both = Authenticator {
+            jwt: Some(JwtVerifier::lazy(issuer, vec!["https://issuer.test".into()], "aud")),
+            ..alone
+        };
+        let token_carol = both.verify("0123456789abcdef01234567").unwrap();
+        let jwt_carol = Identity::new(Source::Jwt, "carol".into(), Map::new());
+        assert_ne!(token_carol.key(), jwt_carol.key());
+        assert_eq!(token_carol.segment, "token~carol");
+        for sub in ["carol", "token~carol", "token%7Ecarol"] {
+            assert_ne!(Identity::new(Source::Jwt, sub.into(), Map::new()).segment, "token~carol");
+        }
+        let limits = CallLimits::new(1);
+        let _held = limits.acquire(&token_carol).unwrap();
+        assert!(limits.acquire(&jwt_carol).is_ok(), "call slots are counted per caller");
+    }
+
+    /// Issue 33 item 10: a token whose header has `crit` is refused (RFC 7515
+    /// §4.1.11: this server understands no extension), before any key is fetched.
+    #[test]
+    fn critical_header_extensions_are_refused() {
+        use base64::Engine as _;
+        let b64 = |v: Value| {
+            base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(v.to_string().as_bytes())
+        };
+        let header = b64(json!({"alg": "RS256", "kid": "k", "crit": ["urn:example:must-check"],
+            "urn:example:must-check": true}));
+        let token = format!("{header}.{}.c2ln", b64(json!({"sub": "alice"})));
+        let dir = tempfile::tempdir().unwrap();
+        let jwt =
+            JwtVerifier::lazy(KeySource::File(dir.path().join("none.json")), vec!["i".into()], "a");
+        let why = jwt.verify(&token).unwrap_err();
+        assert!(why.contains("crit") && why.contains("urn:example:must-check"), "{why}");
+    }
+
     #[test]
     fn calls_per_identity_are_limited_and_released() {
+        let who = |s: &str| Identity::new(Source::Jwt, s.into(), Map::new());
         let limits = CallLimits::new(2);
-        let a1 = limits.acquire("a").unwrap();
-        let _a2 = limits.acquire("a").unwrap();
-        assert!(limits.acquire("a").unwrap_err().contains("2 calls running"));
-        let _b = limits.acquire("b").unwrap();
+        let a1 = limits.acquire(&who("a")).unwrap();
+        let _a2 = limits.acquire(&who("a")).unwrap();
+        assert!(limits.acquire(&who("a")).unwrap_err().contains("2 calls running"));
+        let _b = limits.acquire(&who("b")).unwrap();
         drop(a1);
-        assert!(limits.acquire("a").is_ok());
+        assert!(limits.acquire(&who("a")).is_ok());
     }
 
     #[test]

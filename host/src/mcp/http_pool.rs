@@ -6,21 +6,28 @@
 //! axum middleware in front of rmcp's session manager that, for each new session:
 //!
 //! 1. forgets sessions rmcp already closed (idle timeout, `DELETE`);
-//! 2. holds each client address to [`PoolConfig::max_per_client`] sessions: past it,
-//!    that client's own least recently used session is closed if it has been idle
-//!    for [`PoolConfig::evict_idle_after`], else the request gets `429` with
-//!    `Retry-After`;
-//! 3. holds the pool to [`PoolConfig::max_sessions`]: when full, the least recently
-//!    used session idle for [`PoolConfig::evict_idle_after`] is closed to make room,
-//!    else the request gets `503` with `Retry-After` (never `500`).
+//! 2. holds each client address to [`PoolConfig::max_per_client`] sessions and the
+//!    pool to [`PoolConfig::max_sessions`];
+//! 3. past a limit, closes the newcomer's *own* least recently used session that has
+//!    been idle for [`PoolConfig::evict_idle_after`] and counts toward that limit,
+//!    else answers `429` (a client's or an identity's limit) or `503` (the pool's),
+//!    with `Retry-After` (never `500`).
+//!
+//! Who "own" is: with authentication ([`super::http_auth`]), the identity. One
+//! identity holds at most [`PoolConfig::max_per_identity`] sessions, and a newcomer
+//! never closes another identity's session, which is within its own limit by
+//! construction: behind a TLS proxy every user shares one client address, and bob's
+//! new sessions must not close alice's (and her `/scratch` with them). Without
+//! authentication there is nobody to tell apart but addresses: a client past its
+//! limit closes its own sessions, and a full pool closes anyone's least recently used
+//! idle one.
 //!
 //! Sessions idle for [`PoolConfig::idle_timeout`] are closed by rmcp itself.
 //!
-//! With authentication ([`super::http_auth`]), each session is bound to the identity
-//! that created it: a request naming the session with any other identity (a leaked or
-//! guessed `Mcp-Session-Id` with another user's valid token) is answered `404`, as for
-//! a session that does not exist, and never reaches it. One identity holds at most
-//! [`PoolConfig::max_per_identity`] sessions, like a client address.
+//! With authentication, each session is bound to the identity that created it: a
+//! request naming the session with any other identity (a leaked or guessed
+//! `Mcp-Session-Id` with another user's valid token) is answered `404`, as for a
+//! session that does not exist, and never reaches it.
 
 use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
@@ -33,6 +40,8 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use rmcp::transport::streamable_http_server::session::SessionManager;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+
+use super::http_auth::IdentityKey;
 
 /// The header carrying the MCP session id.
 const SESSION_HEADER: &str = "mcp-session-id";
@@ -67,8 +76,8 @@ impl Default for PoolConfig {
 #[derive(Debug)]
 struct Tracked {
     client: IpAddr,
-    /// The subject of the identity that created it (with authentication).
-    owner: Option<String>,
+    /// The identity that created it (with authentication).
+    owner: Option<IdentityKey>,
     last_used: Instant,
 }
 
@@ -81,10 +90,45 @@ pub struct SessionPool {
 }
 
 /// Why a new session was not admitted.
+#[derive(Clone, Copy, Debug, PartialEq)]
 enum Refusal {
     Client,
     Identity,
     Full,
+}
+
+/// Which session, if any, to close so that a session of `owner` from `client` fits
+/// the limits (see the [module documentation](self)); or why it cannot.
+fn choose_victim(
+    map: &HashMap<String, Tracked>,
+    config: &PoolConfig,
+    client: IpAddr,
+    owner: Option<&IdentityKey>,
+    now: Instant,
+) -> Result<Option<String>, Refusal> {
+    let at_client = |t: &Tracked| t.client == client;
+    let mine = |t: &Tracked| t.owner.as_ref() == owner;
+    let clients = map.values().filter(|t| at_client(t)).count();
+    let owned = map.values().filter(|t| mine(t)).count();
+    let identity_full = owner.is_some() && owned >= config.max_per_identity;
+    let client_full = clients >= config.max_per_client;
+    let pool_full = map.len() >= config.max_sessions;
+    let why = match (identity_full, client_full, pool_full) {
+        (false, false, false) => return Ok(None),
+        (true, _, _) => Refusal::Identity,
+        (false, true, _) => Refusal::Client,
+        (false, false, true) => Refusal::Full,
+    };
+    // Only the newcomer's own sessions: another identity's is never the price of a
+    // newcomer's (without authentication every session is "own", the address being
+    // all there is). Past the client's limit, only one at its address makes room.
+    let counts = |t: &Tracked| mine(t) && (!client_full || at_client(t));
+    let idle = |t: &Tracked| now.duration_since(t.last_used) >= config.evict_idle_after;
+    map.iter()
+        .filter(|(_, t)| counts(t) && idle(t))
+        .min_by_key(|(_, t)| t.last_used)
+        .map(|(id, _)| Some(id.clone()))
+        .ok_or(why)
 }
 
 impl SessionPool {
@@ -97,60 +141,35 @@ impl SessionPool {
         self.sessions.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Makes room for a session of `client`, closing what the policy allows.
-    async fn admit(&self, client: IpAddr, owner: Option<&str>) -> Result<(), Refusal> {
+    /// Makes room for a session of `owner` from `client`, closing what the policy
+    /// allows.
+    async fn admit(&self, client: IpAddr, owner: Option<&IdentityKey>) -> Result<(), Refusal> {
         let live: std::collections::HashSet<String> =
             self.manager.sessions.read().await.keys().map(|k| k.to_string()).collect();
-        let now = Instant::now();
         let victim = {
             let mut map = self.lock();
             map.retain(|id, _| live.contains(id));
-            let idle =
-                |t: &Tracked| now.duration_since(t.last_used) >= self.config.evict_idle_after;
-            let lru = |filter: &dyn Fn(&Tracked) -> bool| {
-                map.iter()
-                    .filter(|(_, t)| filter(t))
-                    .min_by_key(|(_, t)| t.last_used)
-                    .map(|(id, t)| (id.clone(), idle(t)))
-            };
-            let own = map.values().filter(|t| t.client == client).count();
-            let owned =
-                owner.map_or(0, |o| map.values().filter(|t| t.owner.as_deref() == Some(o)).count());
-            if owner.is_some() && owned >= self.config.max_per_identity {
-                match lru(&|t| t.owner.as_deref() == owner) {
-                    Some((id, true)) => Some(id),
-                    _ => return Err(Refusal::Identity),
-                }
-            } else if own >= self.config.max_per_client {
-                match lru(&|t| t.client == client) {
-                    Some((id, true)) => Some(id),
-                    _ => return Err(Refusal::Client),
-                }
-            } else if map.len() >= self.config.max_sessions {
-                match lru(&|_| true) {
-                    Some((id, true)) => Some(id),
-                    _ => return Err(Refusal::Full),
-                }
-            } else {
-                None
+            let victim = choose_victim(&map, &self.config, client, owner, Instant::now())?;
+            if let Some(id) = &victim {
+                map.remove(id);
             }
+            victim
         };
         if let Some(id) = victim {
-            self.lock().remove(&id);
             let _ = self.manager.close_session(&id.into()).await;
         }
         Ok(())
     }
 
-    fn record(&self, id: &str, client: IpAddr, owner: Option<String>) {
+    fn record(&self, id: &str, client: IpAddr, owner: Option<IdentityKey>) {
         self.lock().insert(id.to_string(), Tracked { client, owner, last_used: Instant::now() });
     }
 
     /// Notes a use of session `id` by `owner`; `false` when the session belongs to
     /// another identity (the request must not reach it).
-    fn touch(&self, id: &str, owner: Option<&str>) -> bool {
+    fn touch(&self, id: &str, owner: Option<&IdentityKey>) -> bool {
         match self.lock().get_mut(id) {
-            Some(t) if t.owner.as_deref() == owner => {
+            Some(t) if t.owner.as_ref() == owner => {
                 t.last_used = Instant::now();
                 true
             }
@@ -201,17 +220,17 @@ pub async fn guard(
 ) -> Response {
     let session =
         request.headers().get(SESSION_HEADER).and_then(|v| v.to_str().ok()).map(str::to_string);
-    let owner = request.extensions().get::<super::http_auth::Identity>().map(|i| i.subject.clone());
+    let owner = request.extensions().get::<super::http_auth::Identity>().map(|i| i.key());
     match session {
         Some(id) => {
-            if !pool.touch(&id, owner.as_deref()) {
+            if !pool.touch(&id, owner.as_ref()) {
                 // Another identity's session: answered as if it did not exist.
                 return (StatusCode::NOT_FOUND, "Not Found: Session not found").into_response();
             }
             next.run(request).await
         }
         None if request.method() == Method::POST => {
-            if let Err(why) = pool.admit(peer.ip(), owner.as_deref()).await {
+            if let Err(why) = pool.admit(peer.ip(), owner.as_ref()).await {
                 return pool.refusal(why);
             }
             let response = next.run(request).await;
@@ -231,5 +250,111 @@ pub async fn guard(
             response
         }
         None => next.run(request).await,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mcp::http_auth::Source;
+
+    /// A session: its id, client address, owner (`"tok:carol"` is a static token's
+    /// carol, another name a JWT's) and seconds since its last use.
+    type Row = (&'static str, &'static str, Option<&'static str>, u64);
+
+    /// What is asked and what the answer must be: a name, the pool, the newcomer's
+    /// address and owner, and the session it closes (or why it is refused).
+    type Case = (
+        &'static str,
+        &'static [Row],
+        &'static str,
+        Option<&'static str>,
+        Result<Option<&'static str>, Refusal>,
+    );
+
+    fn key(owner: &str) -> IdentityKey {
+        match owner.strip_prefix("tok:") {
+            Some(sub) => (Source::StaticToken, sub.into()),
+            None => (Source::Jwt, owner.into()),
+        }
+    }
+
+    fn pool(now: Instant, rows: &[Row]) -> HashMap<String, Tracked> {
+        rows.iter()
+            .map(|&(id, client, owner, idle)| {
+                let last_used = now.checked_sub(Duration::from_secs(idle)).unwrap();
+                (
+                    id.to_string(),
+                    Tracked { client: client.parse().unwrap(), owner: owner.map(key), last_used },
+                )
+            })
+            .collect()
+    }
+
+    /// Issue 33 item 6: past a limit a newcomer closes only its own idle session; behind
+    /// a proxy (every session from `P`), bob's newcomer never closes alice's.
+    #[test]
+    fn newcomers_close_only_their_own_idle_sessions() {
+        use Refusal::*;
+        const P: &str = "10.0.0.1";
+        let config = PoolConfig {
+            max_sessions: 4,
+            max_per_client: 3,
+            max_per_identity: 2,
+            idle_timeout: Duration::from_secs(300),
+            evict_idle_after: Duration::from_secs(30),
+        };
+        #[rustfmt::skip]
+        let cases: &[Case] = &[
+            ("room left", &[("a1", P, Some("alice"), 99), ("a2", P, Some("alice"), 99)],
+                P, Some("bob"), Ok(None)),
+            ("a full proxy address: never alice's or carol's",
+                &[("a1", P, Some("alice"), 99), ("a2", P, Some("alice"), 99), ("c1", P, Some("carol"), 999)],
+                P, Some("bob"), Err(Client)),
+            ("a full proxy address: bob's own idle one",
+                &[("a1", P, Some("alice"), 999), ("b1", P, Some("bob"), 99), ("c1", P, Some("carol"), 999)],
+                P, Some("bob"), Ok(Some("b1"))),
+            ("a full address: only an own session at that address makes room",
+                &[("a1", P, Some("alice"), 99), ("c1", P, Some("carol"), 99), ("c2", P, Some("carol"), 99),
+                  ("b1", "10.0.0.9", Some("bob"), 999)],
+                P, Some("bob"), Err(Client)),
+            ("an identity at its limit: its least recently used idle one",
+                &[("a1", "10.0.0.2", Some("alice"), 99), ("a2", "10.0.0.3", Some("alice"), 999)],
+                P, Some("alice"), Ok(Some("a2"))),
+            ("an identity at its limit, none idle",
+                &[("a1", "10.0.0.2", Some("alice"), 5), ("a2", "10.0.0.3", Some("alice"), 5)],
+                P, Some("alice"), Err(Identity)),
+            ("a full pool: never another identity's",
+                &[("a1", "10.0.0.2", Some("alice"), 999), ("a2", "10.0.0.2", Some("alice"), 999),
+                  ("c1", "10.0.0.3", Some("carol"), 999), ("c2", "10.0.0.3", Some("carol"), 999)],
+                "10.0.0.4", Some("bob"), Err(Full)),
+            ("a full pool: the newcomer's own idle one",
+                &[("a1", "10.0.0.2", Some("alice"), 999), ("b1", "10.0.0.5", Some("bob"), 99),
+                  ("c1", "10.0.0.3", Some("carol"), 999), ("c2", "10.0.0.3", Some("carol"), 999)],
+                "10.0.0.4", Some("bob"), Ok(Some("b1"))),
+            ("a static token's carol is not a JWT's carol",
+                &[("c1", "10.0.0.2", Some("carol"), 99), ("c2", "10.0.0.2", Some("carol"), 99)],
+                P, Some("tok:carol"), Ok(None)),
+            ("without authentication a full address closes its own",
+                &[("x1", P, None, 99), ("x2", P, None, 999), ("x3", P, None, 99), ("y1", "10.0.0.2", None, 9999)],
+                P, None, Ok(Some("x2"))),
+            ("without authentication a full pool closes anyone's",
+                &[("x1", P, None, 99), ("x2", P, None, 999), ("y1", "10.0.0.2", None, 9999), ("y2", "10.0.0.2", None, 99)],
+                "10.0.0.3", None, Ok(Some("y1"))),
+            ("without authentication, nothing idle",
+                &[("x1", P, None, 5), ("x2", P, None, 5), ("x3", P, None, 5)],
+                P, None, Err(Client)),
+        ];
+        let now = Instant::now();
+        for (what, rows, from, owner, want) in cases {
+            let got = choose_victim(
+                &pool(now, rows),
+                &config,
+                from.parse().unwrap(),
+                owner.map(key).as_ref(),
+                now,
+            );
+            assert_eq!(got, want.map(|v| v.map(str::to_string)), "{what}");
+        }
     }
 }

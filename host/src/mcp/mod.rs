@@ -20,7 +20,7 @@
 //!
 //! Transports: [`serve_stdio`] (stdout is the transport; this module never prints
 //! to it) and [`serve_http`] (streamable HTTP, stateful sessions, loopback `Host`
-//! validation).
+//! validation, connections bounded before authentication: [`http_conn`]).
 //!
 //! [`Session`]: crate::Session
 //! [`Session::tool_specs`]: crate::Session::tool_specs
@@ -28,6 +28,7 @@
 
 pub mod http_auth;
 pub mod http_body;
+pub mod http_conn;
 pub mod http_origin;
 pub mod http_pool;
 pub mod logging;
@@ -267,7 +268,11 @@ pub fn http_service_with(
 ) -> StreamableHttpService<FilestoreServer, LocalSessionManager> {
     let mut hosts: Vec<String> = vec!["localhost".into(), "127.0.0.1".into(), "::1".into()];
     hosts.extend(extra_hosts);
-    let http_config = StreamableHttpServerConfig::default().with_allowed_hosts(hosts);
+    // rmcp's own cap is 4 MiB; a message may be as large over HTTP as over stdio
+    // (http_body answers a larger one with 413 before rmcp reads it).
+    let http_config = StreamableHttpServerConfig::default()
+        .with_allowed_hosts(hosts)
+        .with_max_request_body_bytes(http_body::MAX_HTTP_BODY_BYTES);
     StreamableHttpService::new(
         move || {
             FilestoreServer::new(&config).map_err(|e| {
@@ -298,6 +303,8 @@ pub async fn serve_http(
 pub struct HttpOptions {
     /// The session pool's limits.
     pub pool: http_pool::PoolConfig,
+    /// The limits of connections before authentication (see [`http_conn`]).
+    pub connections: http_conn::ConnLimits,
     /// Origins allowed besides loopback ones.
     pub allowed_origins: Vec<String>,
     /// Bearer-token authentication (see [`http_auth`]); `None`: none.
@@ -306,8 +313,9 @@ pub struct HttpOptions {
     pub service_tokens: Option<Arc<http_auth::ServiceTokens>>,
 }
 
-/// [`serve_http`] with options: the session pool's limits (see [`http_pool`]) and
-/// the allowed origins (see [`http_origin`]).
+/// [`serve_http`] with options: the session pool's limits (see [`http_pool`]), the
+/// limits of connections (see [`http_conn`]) and the allowed origins (see
+/// [`http_origin`]).
 pub async fn serve_http_with(
     config: ServerConfig,
     options: HttpOptions,
@@ -332,6 +340,7 @@ pub async fn serve_http_with(
             router.layer(axum::middleware::from_fn_with_state(services, http_auth::service_claims));
     }
     // Authentication before the pool, which binds each session to its identity.
+    let authenticates = options.auth.is_some();
     if let Some(auth) = options.auth {
         router = router
             .route(
@@ -345,14 +354,6 @@ pub async fn serve_http_with(
             .layer(axum::middleware::from_fn_with_state(auth, http_auth::check));
     }
     let router = router.layer(axum::middleware::from_fn_with_state(origins, http_origin::check));
-    // TCP_NODELAY: a response is small and written at once; with Nagle's algorithm
-    // and the client's delayed ACK each request waited ~40 ms on a reused connection.
-    use axum::serve::ListenerExt;
-    let listener = listener.tap_io(|tcp| {
-        let _ = tcp.set_nodelay(true);
-    });
-    axum::serve(listener, router.into_make_service_with_connect_info::<SocketAddr>())
-        .with_graceful_shutdown(shutdown)
-        .await?;
+    http_conn::serve(listener, router, options.connections, authenticates, shutdown).await;
     Ok(())
 }

@@ -627,7 +627,7 @@ impl ServerHandler for FilestoreServer {
         let caller = parts.and_then(|p| p.extensions.get::<super::http_auth::Identity>());
         // Held until the call ends (dropped with this function's locals).
         let _slot = match (&self.call_limits, caller) {
-            (Some(limits), Some(who)) => match limits.acquire(&who.subject) {
+            (Some(limits), Some(who)) => match limits.acquire(who) {
                 Ok(slot) => Some(slot),
                 Err(why) => {
                     watcher.abort();

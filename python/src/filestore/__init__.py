@@ -14,9 +14,10 @@ from filestore.errors import (
     SessionClosedError,
     SessionStartError,
 )
-from filestore.session import Session, find_binary
+from filestore.session import DEFAULT_CALL_TIMEOUT, Session, find_binary
 
 __all__ = [
+    "DEFAULT_CALL_TIMEOUT",
     "BinaryNotFoundError",
     "FilestoreError",
     "Session",

@@ -147,7 +147,7 @@ class FilestoreBackend(BackendProtocol):
     non-virtual mode does (the server then also has its default `/scratch` and
     `/tool_calls`). `binary` is the `filestore` executable (default
     `$FILESTORE_BIN`, then `filestore` on `PATH`); `args` adds `serve` flags,
-    `timeout` bounds each call in seconds.
+    `timeout` bounds each call in seconds (default: the `Session`'s, 120 s).
 
     The backend owns one `filestore serve` process for its lifetime; `close()` (or a
     `with` block, or garbage collection) stops it.

@@ -42,10 +42,16 @@ try:  # the SDK's JSON-RPC codes live in the `mcp-types` distribution it depends
 except ImportError:  # pragma: no cover - older layouts
     CONNECTION_CLOSED, REQUEST_TIMEOUT = -32000, -32001
 
-__all__ = ["Session", "find_binary"]
+__all__ = ["DEFAULT_CALL_TIMEOUT", "Session", "find_binary"]
 
 T = TypeVar("T")
 
+#: How long a call waits for its answer when neither the call nor the session names
+#: a `timeout` (seconds): a server that stopped answering (frozen, stopped with
+#: SIGSTOP, swapped out) makes the call raise `TimeoutError` instead of hanging its
+#: caller forever. Well above the server's own per-call deadline (30 s by default),
+#: which ends a slow call with an error result first.
+DEFAULT_CALL_TIMEOUT = 120.0
 #: How long `close()` lets the server wind down (the SDK closes stdin, waits, then
 #: terminates the process tree) before the loop is torn down regardless.
 _CLOSE_GRACE_SECONDS = 10.0
@@ -259,7 +265,9 @@ class Session:
     flags (`["--config", "tools.yaml"]`). `cwd` is the server's working directory
     (the default `/workspace` when no mount replaces it); `env` replaces the
     environment the server gets (default: this process's). `timeout` bounds each
-    call (seconds; default none, the server has its own per-call deadline).
+    call in seconds (default `DEFAULT_CALL_TIMEOUT`, 120 s; `math.inf` waits
+    forever): past it the call raises `TimeoutError`, so a frozen server cannot hang
+    its caller.
 
     `call()` and `acall()` return a tool's `structuredContent` and raise
     `FilestoreError` (with `.kind` and `.message`) for an error result. Close the
@@ -299,7 +307,7 @@ class Session:
         )
         owns = stderr is None
         errlog = stderr if stderr is not None else tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace")
-        self._timeout = timeout
+        self._timeout = DEFAULT_CALL_TIMEOUT if timeout is None else timeout
         self._runner = _Runner(params, errlog, owns)
         self._finalizer = weakref.finalize(self, self._runner.close)
         self._runner.start(start_timeout)
@@ -355,7 +363,8 @@ class Session:
     def call(self, tool: str, arguments: Mapping[str, Any] | None = None, *, timeout: float | None = None) -> dict[str, Any]:
         """Call `tool` with `arguments` and return its `structuredContent`.
 
-        Blocks until the answer arrives (or `timeout` seconds, then `TimeoutError`).
+        Blocks until the answer arrives (or `timeout` seconds, by default the
+        session's, then `TimeoutError`).
         Raises `FilestoreError` for an error result, with the product's kind.
         """
         return self.run(self._call_on_loop(tool, arguments), timeout=timeout)
