@@ -56,7 +56,10 @@ fn a_mount_source_named_like_a_mode_has_one_reading() {
     let out = read(&format!("{root}:rw"));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
-    assert!(err.contains(&format!("'{root}:rw/'")) && err.contains(&format!("'{root}/:rw'")), "{err}");
+    assert!(
+        err.contains(&format!("'{root}:rw/'")) && err.contains(&format!("'{root}/:rw'")),
+        "{err}"
+    );
     for (spec, served) in [
         (format!("{root}:rw/"), format!("{root}:rw")),
         (format!("{root}:rw/:ro"), format!("{root}:rw")),

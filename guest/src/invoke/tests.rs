@@ -285,7 +285,11 @@ fn a_descriptor_not_loaded_with_its_skill_is_ignored() {
     load_config(&s, &[("t.yaml", YAML)], &Default::default()).unwrap();
     add_skill(&loaded, "plain", "", None);
     layer
-        .write("/plain/descriptor.yaml", b"tool: drop\n", &crate::vfs::volume::WriteOptions::default())
+        .write(
+            "/plain/descriptor.yaml",
+            b"tool: drop\n",
+            &crate::vfs::volume::WriteOptions::default(),
+        )
         .unwrap();
     let read = s.call("filestore_read", &json!({"path": "/skills/plain/SKILL.md"})).unwrap();
     assert!(read.json["activation"].get("callable").is_none(), "{}", read.json);

@@ -38,17 +38,27 @@ pub(super) fn store_error(e: object_store::Error, path: &str, what: &str) -> Err
             path,
             format!("{what}: this object store does not support it ({})", reason(&e)),
         ),
-        E::PermissionDenied { .. } | E::Unauthenticated { .. } => Error::at(
-            ErrorKind::Backend,
-            path,
-            format!("{what}: the object store refused access ({})", reason(&e)),
-        ),
+        E::PermissionDenied { .. } | E::Unauthenticated { .. } => refused(&e, path, what),
+        // The S3 client reports a refused HEAD or LIST as a generic error.
+        _ if status_of(&e.to_string())
+            .is_some_and(|s| s.starts_with("401") || s.starts_with("403")) =>
+        {
+            refused(&e, path, what)
+        }
         _ => Error::at(
             ErrorKind::Backend,
             path,
             format!("{what}: object store error ({})", reason(&e)),
         ),
     }
+}
+
+fn refused(e: &object_store::Error, path: &str, what: &str) -> Error {
+    Error::at(
+        ErrorKind::Backend,
+        path,
+        format!("{what}: the object store refused access ({})", reason(e)),
+    )
 }
 
 /// What went wrong, as facts an agent may see: the transport failure, the HTTP
@@ -223,8 +233,10 @@ mod tests {
     /// and the retries, never the endpoint, the bucket, the key or the body.
     #[test]
     fn agents_are_told_facts_not_the_stores_text() {
-        let denied =
-            object_store::Error::PermissionDenied { path: "ws/x.txt".into(), source: DENIED.into() };
+        let denied = object_store::Error::PermissionDenied {
+            path: "ws/x.txt".into(),
+            source: DENIED.into(),
+        };
         let e = store_error(denied, "/x.txt", "reading");
         assert_eq!(e.kind(), ErrorKind::Backend);
         assert_eq!(
@@ -233,11 +245,18 @@ mod tests {
         );
         let generic = object_store::Error::Generic { store: "S3", source: DENIED.into() };
         let e = store_error(generic, "/x.txt", "reading");
+        assert!(
+            e.message().starts_with("reading: the object store refused access (HTTP 403"),
+            "{e}"
+        );
         for leak in ["127.0.0.1", "46003", "bkt9", "ws/x", "<", "SECRET", "arn:", "17A0"] {
             assert!(!e.message().contains(leak), "{leak}: {e}");
         }
         let odd = object_store::Error::Generic { store: "S3", source: "ws/x.txt: bad".into() };
-        assert_eq!(store_error(odd, "/x", "listing").message(), "listing: object store error (unexpected answer)");
+        assert_eq!(
+            store_error(odd, "/x", "listing").message(),
+            "listing: object store error (unexpected answer)"
+        );
         // The operator, at start, also gets the store's own message.
         let at_start = object_store::Error::Generic { store: "S3", source: DENIED.into() };
         assert_eq!(

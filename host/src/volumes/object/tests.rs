@@ -264,9 +264,12 @@ fn read_ahead_serves_the_reads_in_order_and_drops_what_is_skipped() {
 #[test]
 fn untrusted_sidecar_types_are_plain_files() {
     let t = tempfile::tempdir().unwrap();
-    let writer = ObjectVolume::open(&spec(t.path()), false)
-        .unwrap()
-        .with_trusted_entry_types(&["skill", "tool_result", "symlink", "file"]);
+    let writer = ObjectVolume::open(&spec(t.path()), false).unwrap().with_trusted_entry_types(&[
+        "skill",
+        "tool_result",
+        "symlink",
+        "file",
+    ]);
     let types = ["skill", "skill_reference", "tool_result", "symlink", "special", "directory"];
     for ty in types {
         let o = WriteOptions {
