@@ -737,10 +737,9 @@ fn store_errors_name_no_endpoint_bucket_or_body() {
     ] {
         let (kind, msg) = err(&mut s, tool, args);
         clean(tool, &kind, &msg);
-        assert!(
-            msg.contains("refused access (HTTP 403 Forbidden, SignatureDoesNotMatch)"),
-            "{msg}"
-        );
+        // A HEAD's answer has no body, so the code is there when a GET or LIST
+        // of the same call answered first.
+        assert!(msg.contains("refused access (HTTP 403 Forbidden"), "{msg}");
     }
     let gone = ObjectVolume::with_store(
         Arc::new(client(&missing, crate::s3_server::SECRET_KEY)),
