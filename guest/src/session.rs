@@ -99,16 +99,31 @@ impl Session {
     /// skill's `SKILL.md`, the skill's activation (reading a skill activates its
     /// tools, docs/architecture.md#skills). The JSON entry point and the typed WIT
     /// `read` both use it.
+    ///
+    /// Only a skill served by the mount at
+    /// [`SKILLS_ROOT`](crate::skills::prompt::SKILLS_ROOT), the mount the host gives
+    /// that role, is activated: an entry typed `skill` anywhere else (a volume that
+    /// others write, an embedder's workspace, a volume mounted at `/` holding a
+    /// `skills` folder) enables nothing, whatever its metadata says.
     pub fn read_tool(
         &self,
         req: &ReadRequest,
     ) -> Result<(ReadResult, Option<crate::skills::active::Activation>)> {
         let r = self.read(req)?;
-        if r.entry.entry_type == crate::skills::skill::TYPE_SKILL {
+        if r.entry.entry_type == crate::skills::skill::TYPE_SKILL
+            && self.served_by_skills_mount(&r.entry.path)
+        {
             let act = crate::invoke::activate_skill(self, &r.entry.path)?;
             return Ok((r, Some(act)));
         }
         Ok((r, None))
+    }
+    /// Whether the file at `path` comes from a mount at (or beneath) the skills
+    /// root, not from a mount above it that happens to hold a `skills` folder.
+    fn served_by_skills_mount(&self, path: &str) -> bool {
+        let root = crate::skills::prompt::SKILLS_ROOT;
+        paths::is_within(path, root)
+            && self.mounts.resolve_file(path).is_ok_and(|r| paths::is_within(&r.mount.point, root))
     }
     /// `filestore_glob`.
     pub fn glob(&self, req: &GlobRequest) -> Result<GlobResult> {

@@ -200,7 +200,7 @@ pub fn check_mounts(mounts: &[MountSpec]) -> Result<()> {
     if let Some(m) = mounts.iter().find(|m| m.point == results && !m.volume.keeps_entry_metadata())
     {
         return Err(Error::Mount(format!(
-            "the mount at '{}' holds tool results, which must stay read-only with their attributes; this volume cannot keep entry metadata (a directory cannot), so agents could edit stored results. Use an in-memory volume there (the default; `mem:` on the command line)",
+            "the mount at '{}' holds tool results, which must stay read-only with their attributes; this volume cannot keep entry metadata (a directory cannot; an object volume only with `ObjectVolume::with_trusted_entry_types`), so agents could edit stored results. Use an in-memory volume there (the default; `mem:` on the command line)",
             m.point
         )));
     }

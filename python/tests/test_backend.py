@@ -305,6 +305,20 @@ def test_read_only_backend_reads_but_never_writes(root: Path, binary: str) -> No
     assert not (root / "b.txt").exists()
 
 
+def test_a_root_named_like_a_mode_is_that_directory(tmp_path: Path, binary: str) -> None:
+    """Issue 33, item 9: `root3:rw` and `root3:ro` are directories of their own, never
+    `root3` with a mode, whichever of them exist."""
+    for name in ("root3", "root3:rw", "root3:ro"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "which.txt").write_text(name)
+    for name in ("root3:rw", "root3:ro", "root3"):
+        for read_only in (False, True):
+            with FilestoreBackend(tmp_path / name, read_only=read_only, binary=binary) as be:
+                assert be.read("/which.txt").file_data["content"] == name, (name, read_only)
+                assert (be.write("/new.txt", "x").error is None) != read_only, (name, read_only)
+            (tmp_path / name / "new.txt").unlink(missing_ok=True)
+
+
 def test_root_must_be_a_directory(tmp_path: Path, binary: str) -> None:
     with pytest.raises(NotADirectoryError):
         FilestoreBackend(tmp_path / "missing", binary=binary)

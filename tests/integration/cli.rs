@@ -35,6 +35,44 @@ fn call_prints_json_and_typed_errors() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("invalid-argument"));
 }
 
+/// Issue 33, item 9: `--mount /x=DIR:rw` where `DIR:rw` is itself a directory never
+/// silently serves `DIR`: refused, naming both spellings; each spelling serves the
+/// directory it names.
+#[test]
+fn a_mount_source_named_like_a_mode_has_one_reading() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("root3").display().to_string();
+    for name in [root.clone(), format!("{root}:rw")] {
+        std::fs::create_dir_all(&name).unwrap();
+        std::fs::write(format!("{name}/which.txt"), &name).unwrap();
+    }
+    let read = |spec: &str| {
+        filestore()
+            .args(["call", "filestore_read", r#"{"path":"/x/which.txt","raw":true}"#])
+            .args(["--mount", &format!("/x={spec}")])
+            .output()
+            .unwrap()
+    };
+    let out = read(&format!("{root}:rw"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+    assert!(
+        err.contains(&format!("'{root}:rw/'")) && err.contains(&format!("'{root}/:rw'")),
+        "{err}"
+    );
+    for (spec, served) in [
+        (format!("{root}:rw/"), format!("{root}:rw")),
+        (format!("{root}:rw/:ro"), format!("{root}:rw")),
+        (format!("{root}/:rw"), root.clone()),
+        (root.clone(), root.clone()),
+    ] {
+        let out = read(&spec);
+        assert!(out.status.success(), "{spec}: {}", String::from_utf8_lossy(&out.stderr));
+        let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(j["text"], served, "{spec}");
+    }
+}
+
 /// `filestore_grep` over this repository's sources finds exactly the lines ripgrep
 /// finds with `rg -n -uu` (binary files aside, which both skip). The baseline is
 /// ripgrep's own engine in-process (`grep-searcher` + `grep-regex`, walked by

@@ -95,7 +95,10 @@ pub fn activate_skill(
 
 /// Reads and checks the descriptor of the skill whose `SKILL.md` is at `skill_md`
 /// (metadata, or the sidecar beside it). An invalid descriptor is an error naming
-/// every reason, as at load time.
+/// every reason, as at load time. A `descriptor.yaml` counts only when it was
+/// loaded with the skill (entry type `skill_reference`): a plain file beside it
+/// (another overlay layer, written by whoever can write that layer) is not the
+/// skill's and is ignored, so it cannot make the skill call another tool.
 fn read_descriptor(
     session: &dyn Sandbox,
     skill_md: &str,
@@ -104,10 +107,15 @@ fn read_descriptor(
     use crate::skills::descriptor::{self, DESCRIPTOR_FILE, MAX_DESCRIPTOR_BYTES};
     let dir = crate::vfs::paths::parent(skill_md).unwrap_or("/");
     let sidecar_path = crate::vfs::paths::join(dir, DESCRIPTOR_FILE)?;
-    let sidecar = match session.mounts().read_all(&sidecar_path, MAX_DESCRIPTOR_BYTES as u64) {
-        Ok((_, bytes)) => Some(String::from_utf8(bytes).map_err(|_| {
-            Error::at(ErrorKind::InvalidArgument, &sidecar_path, "descriptor is not UTF-8 text")
-        })?),
+    let sidecar = match session.mounts().stat(&sidecar_path) {
+        Ok(e) if e.entry_type == crate::skills::skill::TYPE_SKILL_REFERENCE => {
+            let (_, bytes) =
+                session.mounts().read_all(&sidecar_path, MAX_DESCRIPTOR_BYTES as u64)?;
+            Some(String::from_utf8(bytes).map_err(|_| {
+                Error::at(ErrorKind::InvalidArgument, &sidecar_path, "descriptor is not UTF-8 text")
+            })?)
+        }
+        Ok(_) => None,
         Err(e) if e.kind() == ErrorKind::NotFound => None,
         Err(e) => return Err(e),
     };

@@ -230,3 +230,70 @@ fn large_results_are_offloaded() {
     assert_eq!(out.envelope["error"]["code"], "backend");
     assert!(!results::call_dir_exists(s.mounts(), "find", "e"));
 }
+
+fn tool_names(s: &Session) -> Vec<String> {
+    list_tools(s, None).unwrap().iter().map(|t| t["name"].as_str().unwrap().to_string()).collect()
+}
+
+/// Issue 33, item 3: a skill's authority comes from the mount the host gave that
+/// role, `/skills`. A `SKILL.md` typed `skill` anywhere else (a workspace an
+/// embedder's volume types so, a volume at `/` holding a `skills` folder) reads as
+/// text and enables nothing.
+#[test]
+fn skills_activate_only_from_the_skills_mount() {
+    let mut s = Session::new(Default::default());
+    s.mount("/tool_calls", Box::new(MemoryVolume::new()), 0, true).unwrap();
+    let (root, work, skills) = (MemoryVolume::new(), MemoryVolume::new(), MemoryVolume::new());
+    s.mount("/", Box::new(root.clone()), 0, true).unwrap();
+    s.mount("/w", Box::new(work.clone()), 0, false).unwrap();
+    load_config(&s, &[("t.yaml", YAML)], &Default::default()).unwrap();
+    select_toolset(&s, Some("small")).unwrap();
+    let front = "allowed-tools: drop filestore_delete\n";
+    add_skill(&work, "evil", front, Some("tool: drop\n"));
+    let typed = crate::vfs::volume::WriteOptions {
+        entry_type: Some(crate::skills::skill::TYPE_SKILL.into()),
+        ..Default::default()
+    };
+    let md = format!("---\nname: evil\ndescription: Skill evil\n{front}---\nDo it.\n");
+    crate::vfs::volume::Volume::write(&root, "/skills/evil/SKILL.md", md.as_bytes(), &typed)
+        .unwrap();
+    let before = tool_names(&s);
+    assert!(!before.contains(&"drop".to_string()), "{before:?}");
+    for path in ["/w/evil/SKILL.md", "/skills/evil/SKILL.md"] {
+        let read = s.call("filestore_read", &json!({"path": path})).unwrap();
+        assert!(read.json.get("activation").is_none(), "{path}: {}", read.json);
+        assert_eq!(tool_names(&s), before, "{path}");
+    }
+    // The same skill served by the /skills mount is one.
+    s.mount("/skills", Box::new(skills.clone()), 0, true).unwrap();
+    add_skill(&skills, "good", front, None);
+    let read = s.call("filestore_read", &json!({"path": "/skills/good/SKILL.md"})).unwrap();
+    assert_eq!(read.json["activation"]["added"], json!(["drop"]), "{}", read.json);
+}
+
+/// Issue 33, item 3: a `descriptor.yaml` beside a loaded skill that was not loaded
+/// with it (a plain file from another overlay layer at `/skills`) is not the
+/// skill's: it cannot make the skill a tool running what its writer chose.
+#[test]
+fn a_descriptor_not_loaded_with_its_skill_is_ignored() {
+    use crate::vfs::volume::Volume;
+    let mut s = Session::new(Default::default());
+    s.mount("/tool_calls", Box::new(MemoryVolume::new()), 0, true).unwrap();
+    let (loaded, layer) = (MemoryVolume::new(), MemoryVolume::new());
+    s.mount("/skills", Box::new(loaded.clone()), 0, true).unwrap();
+    s.mount("/skills", Box::new(layer.clone()), 1, false).unwrap();
+    load_config(&s, &[("t.yaml", YAML)], &Default::default()).unwrap();
+    add_skill(&loaded, "plain", "", None);
+    layer
+        .write(
+            "/plain/descriptor.yaml",
+            b"tool: drop\n",
+            &crate::vfs::volume::WriteOptions::default(),
+        )
+        .unwrap();
+    let read = s.call("filestore_read", &json!({"path": "/skills/plain/SKILL.md"})).unwrap();
+    assert!(read.json["activation"].get("callable").is_none(), "{}", read.json);
+    assert!(!tool_names(&s).contains(&"plain".to_string()));
+    let out = invoke(&s, "plain", &json!({}), &InvokeContext::default(), &echo);
+    assert_eq!(out.error.unwrap().kind(), ErrorKind::NotFound);
+}

@@ -113,7 +113,17 @@ pub fn process_memory_budget() -> Arc<ByteBudget> {
 /// SPEC is `./dir` or `/abs/dir` (read-write), `DIR:ro` (read-only), `mem:` (a
 /// fresh in-memory volume), or an object store: `s3://bucket/prefix`,
 /// `gs://bucket/prefix`, `az://container/prefix`, `file:///dir` (see
-/// [`object::spec`]), each with `:ro` for read-only.
+/// [`object::spec`]), each with `:ro` for read-only (`:rw`, the default, may be
+/// written too).
+///
+/// **One reading only.** A trailing `:ro` or `:rw` is always the mode, taken off
+/// once. A source whose own name ends in `:ro` or `:rw` is written with a `/`
+/// after it (`/data/x:rw/`, `/data/x:rw/:ro`, `s3://b/p:ro/`), and a source that
+/// still ends in a mode once the mode is taken off (`/data/x:rw:ro`) is refused.
+/// So is a spec whose whole text names an existing directory while it ends in a
+/// mode (`/data/x:rw` when the directory `/data/x:rw` exists): it reads as
+/// `/data/x`, read-write, which is not what a user naming `/data/x:rw` meant, so
+/// the refusal says how to write either.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MountArg {
     /// The mount point.
@@ -144,10 +154,7 @@ impl std::str::FromStr for MountArg {
         })?;
         let point = filestore_guest::vfs::paths::normalize(point)
             .map_err(|e| format!("mount '{s}': mount point: {e}"))?;
-        let (spec, read_only) = match spec.strip_suffix(":ro") {
-            Some(rest) => (rest, true),
-            None => (spec.strip_suffix(":rw").unwrap_or(spec), false),
-        };
+        let (spec, read_only) = split_mode(spec).map_err(|e| format!("mount '{s}': {e}"))?;
         let source = if spec == "mem:" || spec == "mem" {
             MountSource::Memory
         } else if let Some(parsed) = object::ObjectSpec::parse(spec) {
@@ -159,6 +166,33 @@ impl std::str::FromStr for MountArg {
         };
         Ok(MountArg { point, source, read_only })
     }
+}
+
+/// `SPEC` without its mode, and whether the mode is `:ro` (see [`MountArg`]):
+/// refused when the source still ends in a mode, or when the whole spec names an
+/// existing directory that the mode would cut short.
+fn split_mode(spec: &str) -> Result<(&str, bool), String> {
+    let (source, read_only) = match (spec.strip_suffix(":ro"), spec.strip_suffix(":rw")) {
+        (Some(rest), _) => (rest, true),
+        (None, Some(rest)) => (rest, false),
+        (None, None) => return Ok((spec, false)),
+    };
+    let mode = &spec[source.len()..];
+    if source.ends_with(":ro") || source.ends_with(":rw") {
+        return Err(format!(
+            "'{source}' ends in a mode too; a source named so is written with a '/' after it ('{source}/{mode}')"
+        ));
+    }
+    let whole_is_dir = !source.ends_with('/')
+        && !source.contains("://")
+        && std::fs::metadata(spec).is_ok_and(|m| m.is_dir());
+    if whole_is_dir {
+        return Err(format!(
+            "'{spec}' is a directory, but a trailing '{mode}' is the mount mode, so this reads as '{source}' mounted {}; write '{spec}/' to mount the directory '{spec}', or '{source}/{mode}' for '{source}'",
+            if read_only { "read-only" } else { "read-write" }
+        ));
+    }
+    Ok((source, read_only))
 }
 
 /// The placeholder of a mount spec replaced by the caller's identity (one path
@@ -228,7 +262,16 @@ impl MountArg {
                 let v = object::ObjectVolume::open(spec, volume_ro).map_err(|e| {
                     crate::error::Error::Mount(format!("mount {}: {e}", self.point))
                 })?;
-                Arc::new(v)
+                // Only the results mount's role trusts a type from the store's
+                // sidecars (see `object::meta`): elsewhere a sidecar a bucket writer
+                // made cannot turn an object into a tool result or a skill.
+                if self.point == filestore_guest::invoke::results::RESULTS_MOUNT {
+                    Arc::new(v.with_trusted_entry_types(&[
+                        filestore_guest::invoke::results::TYPE_TOOL_RESULT,
+                    ]))
+                } else {
+                    Arc::new(v)
+                }
             }
         };
         let spec = crate::session::MountSpec::new(self.point.clone(), volume);
@@ -265,5 +308,49 @@ mod tests {
         }
         assert!("/w=s3://b/a/../c".parse::<MountArg>().unwrap_err().contains("'..'"));
         assert!("/../x=.".parse::<MountArg>().is_err());
+    }
+
+    /// Issue 33, item 9: a directory whose name ends in `:rw` or `:ro` is never
+    /// silently read as another directory with a mode.
+    #[test]
+    fn a_mode_suffix_has_one_reading() {
+        let t = tempfile::tempdir().unwrap();
+        let root = t.path().join("root3");
+        std::fs::create_dir_all(&root).unwrap();
+        let root = root.display().to_string();
+        let dir = |m: &MountArg| match &m.source {
+            MountSource::Dir(p) => (p.display().to_string(), m.read_only),
+            other => panic!("{other:?}"),
+        };
+        // Only `root3` exists: the suffix is the mode.
+        let m: MountArg = format!("/x={root}:rw").parse().unwrap();
+        assert_eq!(dir(&m), (root.clone(), false));
+        assert_eq!(dir(&format!("/x={root}:ro").parse().unwrap()), (root.clone(), true));
+        // Now `root3:rw` and `root3:ro` exist too: refused, saying how to write each.
+        for mode in [":rw", ":ro"] {
+            std::fs::create_dir_all(format!("{root}{mode}")).unwrap();
+            let e = format!("/x={root}{mode}").parse::<MountArg>().unwrap_err();
+            assert!(e.contains(&format!("'{root}{mode}/'")), "{e}");
+            assert!(e.contains(&format!("'{root}/{mode}'")), "{e}");
+        }
+        // The escapes: a '/' ends the path.
+        let m: MountArg = format!("/x={root}:rw/").parse().unwrap();
+        assert_eq!(dir(&m), (format!("{root}:rw/"), false));
+        let m: MountArg = format!("/x={root}:rw/:ro").parse().unwrap();
+        assert_eq!(dir(&m), (format!("{root}:rw/"), true));
+        let m: MountArg = format!("/x={root}/:rw").parse().unwrap();
+        assert_eq!(dir(&m), (format!("{root}/"), false));
+        // Two modes: refused, whatever exists.
+        let e = format!("/x={root}:rw:ro").parse::<MountArg>().unwrap_err();
+        assert!(e.contains(&format!("'{root}:rw/:ro'")), "{e}");
+        assert!("/x=./nothing:ro:ro".parse::<MountArg>().is_err());
+        // Object stores: the same grammar (no directory to look at).
+        match "/x=s3://b/p:ro/".parse::<MountArg>().unwrap() {
+            MountArg { source: MountSource::Object(o), read_only: false, .. } => {
+                assert_eq!(o.prefix, "p:ro")
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!("/x=s3://b/p:rw:ro".parse::<MountArg>().is_err());
     }
 }

@@ -184,7 +184,9 @@ class FilestoreBackend(BackendProtocol):
         # keeps it from exposing whatever directory this process runs in.
         self._cwd = tempfile.mkdtemp(prefix="filestore-backend-")
         cleanup = weakref.finalize(self, shutil.rmtree, self._cwd, True)
-        spec = f"{mount_point}={root}" + (":ro" if read_only else "")
+        # The mode is always explicit and follows a `/`: a root whose own name ends
+        # in `:rw` or `:ro` is that directory, never its namesake without the suffix.
+        spec = f"{mount_point}={os.path.join(root, '')}" + (":ro" if read_only else ":rw")
         try:
             self.session = Session(
                 [spec], binary=binary, args=args, cwd=self._cwd, env=env, timeout=timeout, start_timeout=start_timeout

@@ -4,20 +4,28 @@
 //! |---------------------------------------|------------------|
 //! | no such key (404, `NoSuchKey`)        | `not-found`      |
 //! | precondition failed (412: the key exists for a create) | `already-exists` |
-//! | access denied (403), bad credentials (401) | `backend`, with the store's reason |
+//! | access denied (403), bad credentials (401) | `backend`, with the status and the store's error code |
 //! | operation not supported by this store | `unsupported`    |
 //! | throttled (503 `SlowDown`), a 5xx, a dropped connection | retried with backoff by the client; `backend` once retries are spent |
 //! | no answer within the bounds (see `wait`) | `backend` (timeout) or `limit-exceeded` (call deadline) |
 //!
-//! Messages keep the store's own words (status, code, the request it was) with any
-//! URL query string cut off: signed or SAS query parameters never reach an agent.
+//! **What an agent is told** ([`reason`]) is built from facts, never copied from the
+//! store's text: the HTTP status, the store's error code (`AccessDenied`,
+//! `NoSuchBucket`), what failed on the way (could not connect, timed out) and the
+//! retries. The client's own messages name the request's URL (the endpoint, the
+//! bucket and the key) and carry the response body (the bucket again, request ids,
+//! sometimes an account): none of that reaches a component, which the README
+//! promises never sees them. The host's operator gets a little more when a mount
+//! fails at start ([`startup_reason`]: the store's own `<Message>`), beside the
+//! spec they wrote.
 
 use filestore_guest::error::{Error, ErrorKind};
 
 use super::wait::{OP_TIMEOUT, Unanswered};
 
 /// `e` as a volume error about `path`, where `what` says what the volume was doing
-/// (`reading`, `listing`...).
+/// (`reading`, `listing`...). The message says what happened without the store's
+/// text (see the module docs).
 pub(super) fn store_error(e: object_store::Error, path: &str, what: &str) -> Error {
     use object_store::Error as E;
     match &e {
@@ -28,18 +36,136 @@ pub(super) fn store_error(e: object_store::Error, path: &str, what: &str) -> Err
         E::NotSupported { .. } | E::NotImplemented { .. } => Error::at(
             ErrorKind::Unsupported,
             path,
-            format!("{what}: this object store does not support it: {}", clean(&e.to_string())),
+            format!("{what}: this object store does not support it ({})", reason(&e)),
         ),
-        E::PermissionDenied { .. } | E::Unauthenticated { .. } => Error::at(
-            ErrorKind::Backend,
-            path,
-            format!("{what}: the object store refused access: {}", clean(&e.to_string())),
-        ),
+        E::PermissionDenied { .. } | E::Unauthenticated { .. } => refused(&e, path, what),
+        // The S3 client reports a refused HEAD or LIST as a generic error.
+        _ if status_of(&e.to_string())
+            .is_some_and(|s| s.starts_with("401") || s.starts_with("403")) =>
+        {
+            refused(&e, path, what)
+        }
         _ => Error::at(
             ErrorKind::Backend,
             path,
-            format!("{what}: object store error: {}", clean(&e.to_string())),
+            format!("{what}: object store error ({})", reason(&e)),
         ),
+    }
+}
+
+fn refused(e: &object_store::Error, path: &str, what: &str) -> Error {
+    Error::at(
+        ErrorKind::Backend,
+        path,
+        format!("{what}: the object store refused access ({})", reason(e)),
+    )
+}
+
+/// What went wrong, as facts an agent may see: the transport failure, the HTTP
+/// status, the store's error code and the retries, each when known; otherwise the
+/// kind of error. Never a URL, a key, a bucket or a response body.
+pub(super) fn reason(e: &object_store::Error) -> String {
+    let text = e.to_string();
+    let mut facts: Vec<String> = Vec::new();
+    if let Some(k) = transport_failure(e) {
+        facts.push(k.to_string());
+    }
+    if let Some(s) = status_of(&text) {
+        facts.push(format!("HTTP {s}"));
+    }
+    if let Some(c) = tag_of(&text, "Code").filter(|c| is_code(c)) {
+        facts.push(c);
+    }
+    if let Some(n) = retries_of(&text) {
+        facts.push(format!("after {n} retries"));
+    }
+    if facts.is_empty() {
+        facts.push(kind_of(e).to_string());
+    }
+    facts.join(", ")
+}
+
+/// [`reason`], and the store's own `<Message>` when it sent one: for the host's
+/// operator when a mount fails at start (the message may name the bucket or the
+/// account, which is theirs; a component never sees this).
+pub(super) fn startup_reason(e: &object_store::Error) -> String {
+    let facts = reason(e);
+    match tag_of(&e.to_string(), "Message") {
+        Some(m) => format!("{facts}: {m}"),
+        None => facts,
+    }
+}
+
+/// What failed on the way, when the request never got an answer.
+fn transport_failure(e: &object_store::Error) -> Option<&'static str> {
+    use object_store::client::{HttpError, HttpErrorKind};
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(e);
+    while let Some(s) = source {
+        if let Some(h) = s.downcast_ref::<HttpError>() {
+            return Some(match h.kind() {
+                HttpErrorKind::Connect => "could not connect to the store",
+                HttpErrorKind::Timeout => "the request timed out",
+                HttpErrorKind::Interrupted => "the connection was interrupted",
+                HttpErrorKind::Decode => "the answer could not be decoded",
+                HttpErrorKind::Request => "the request failed",
+                _ => "the request failed",
+            });
+        }
+        source = s.source();
+    }
+    None
+}
+
+/// `403 Forbidden` from the client's "status code: 403 Forbidden: ..." (digits,
+/// then the reason's words).
+fn status_of(text: &str) -> Option<String> {
+    let rest = &text[text.find("status code: ")? + "status code: ".len()..];
+    let digits = rest.get(..3).filter(|d| d.bytes().all(|b| b.is_ascii_digit()))?;
+    let words: String = rest[3..]
+        .chars()
+        .take_while(|c| c.is_ascii_alphabetic() || *c == ' ' || *c == '-')
+        .take(40)
+        .collect();
+    Some(format!("{digits}{}", words.trim_end()))
+}
+
+/// The text of the first `<tag>...</tag>` in `text` (S3 and Azure error bodies),
+/// trimmed, at most 300 characters.
+fn tag_of(text: &str, tag: &str) -> Option<String> {
+    let open = format!("<{tag}>");
+    let start = text.find(&open)? + open.len();
+    let len = text[start..].find(&format!("</{tag}>"))?;
+    let inner = text[start..start + len].trim();
+    (!inner.is_empty()).then(|| inner.chars().take(300).collect())
+}
+
+/// Whether `c` looks like an error code (`AccessDenied`), not free text.
+fn is_code(c: &str) -> bool {
+    c.len() <= 64 && c.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'_')
+}
+
+/// The retries the client made, from its ", after N retries" note.
+fn retries_of(text: &str) -> Option<usize> {
+    let rest = &text[text.find("after ")? + "after ".len()..];
+    let n: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    rest[n.len()..].starts_with(" retries").then(|| n.parse().ok()).flatten()
+}
+
+/// The kind of a failure that carries no status or transport error.
+fn kind_of(e: &object_store::Error) -> &'static str {
+    use object_store::Error as E;
+    match e {
+        E::NotFound { .. } => "not found",
+        E::AlreadyExists { .. } => "already exists",
+        E::Precondition { .. } => "precondition failed",
+        E::NotModified { .. } => "not modified",
+        E::NotSupported { .. } | E::NotImplemented { .. } => "not supported",
+        E::PermissionDenied { .. } => "permission denied",
+        E::Unauthenticated { .. } => "not authenticated",
+        E::InvalidPath { .. } => "invalid key",
+        E::JoinError { .. } => "internal error",
+        E::UnknownConfigurationKey { .. } => "unknown configuration key",
+        _ => "unexpected answer",
     }
 }
 
@@ -96,14 +222,46 @@ mod tests {
         assert_eq!(store_error(nf, "/a", "reading").kind(), ErrorKind::NotFound);
         let pre = object_store::Error::Precondition { path: "k".into(), source: "412".into() };
         assert_eq!(store_error(pre, "/a", "writing").kind(), ErrorKind::AlreadyExists);
-        let denied = object_store::Error::PermissionDenied {
-            path: "k".into(),
-            source: "403 AccessDenied".into(),
-        };
-        let e = store_error(denied, "/a", "reading");
-        assert_eq!(e.kind(), ErrorKind::Backend);
-        assert!(e.message().contains("403 AccessDenied"), "{e}");
         let ns = object_store::Error::NotSupported { source: "no".into() };
         assert_eq!(store_error(ns, "/a", "copying").kind(), ErrorKind::Unsupported);
+    }
+
+    /// The client's text as object_store 0.14 writes it for a refused S3 request.
+    const DENIED: &str = "Error performing GET http://127.0.0.1:46003/bkt9/ws/x.txt?X-Amz-Signature=SECRET in 2ms, after 3 retries, max_retries: 3, retry_timeout: 15s  - Server returned non-2xx status code: 403 Forbidden: <?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Error><Code>AccessDenied</Code><Message>Access Denied to bkt9 for arn:aws:iam::123:user/x</Message><Resource>/bkt9/ws/x.txt</Resource><RequestId>17A0</RequestId></Error>";
+
+    /// Issue 33, item 8: what reaches an agent names the status, the store's code
+    /// and the retries, never the endpoint, the bucket, the key or the body.
+    #[test]
+    fn agents_are_told_facts_not_the_stores_text() {
+        let denied = object_store::Error::PermissionDenied {
+            path: "ws/x.txt".into(),
+            source: DENIED.into(),
+        };
+        let e = store_error(denied, "/x.txt", "reading");
+        assert_eq!(e.kind(), ErrorKind::Backend);
+        assert_eq!(
+            e.message(),
+            "reading: the object store refused access (HTTP 403 Forbidden, AccessDenied, after 3 retries)"
+        );
+        let generic = object_store::Error::Generic { store: "S3", source: DENIED.into() };
+        let e = store_error(generic, "/x.txt", "reading");
+        assert!(
+            e.message().starts_with("reading: the object store refused access (HTTP 403"),
+            "{e}"
+        );
+        for leak in ["127.0.0.1", "46003", "bkt9", "ws/x", "<", "SECRET", "arn:", "17A0"] {
+            assert!(!e.message().contains(leak), "{leak}: {e}");
+        }
+        let odd = object_store::Error::Generic { store: "S3", source: "ws/x.txt: bad".into() };
+        assert_eq!(
+            store_error(odd, "/x", "listing").message(),
+            "listing: object store error (unexpected answer)"
+        );
+        // The operator, at start, also gets the store's own message.
+        let at_start = object_store::Error::Generic { store: "S3", source: DENIED.into() };
+        assert_eq!(
+            startup_reason(&at_start),
+            "HTTP 403 Forbidden, AccessDenied, after 3 retries: Access Denied to bkt9 for arn:aws:iam::123:user/x"
+        );
     }
 }

@@ -7,6 +7,16 @@
 //! that exist (a workspace of plain files has none: no extra GET), a bounded number
 //! at a time; `stat` fetches the one sidecar alongside its HEAD.
 //!
+//! **Whose word a sidecar is.** Anyone who can write the bucket can write a sidecar,
+//! so a sidecar carries no authority of its own: an entry type (and the attributes
+//! that go with it) is shown only when it is one of the types the volume's role
+//! allows ([`ObjectVolume::with_trusted_entry_types`]; the `/tool_calls` mount
+//! allows `tool_result`, every other mount none). Any other type — `skill`,
+//! `tool_result` outside `/tool_calls`, `symlink`, `directory`, anything — leaves
+//! the object a plain `file` without attributes. The read-only flag is honoured
+//! from any sidecar: it only takes rights away from agents, never grants them (a
+//! forged one refuses agents' changes to a file its forger could delete anyway).
+//!
 //! A sidecar records the ETag (and size) of the object it describes and applies
 //! only while they match: an object replaced by another client, or by a plain
 //! write, is shown as a plain file, never with stale attributes or a stale
@@ -15,8 +25,9 @@
 //! result is never left without its read-only flag.
 //!
 //! [`RESERVED_NAME`]: super::keys::RESERVED_NAME
+//! [`ObjectVolume::with_trusted_entry_types`]: super::ObjectVolume::with_trusted_entry_types
 
-use filestore_guest::vfs::entry::Entry;
+use filestore_guest::vfs::entry::{Entry, TYPE_FILE};
 use filestore_guest::vfs::volume::WriteOptions;
 use serde::{Deserialize, Serialize};
 
@@ -76,12 +87,16 @@ impl Meta {
         }
     }
 
-    /// Applies the metadata to a file entry.
-    pub(super) fn apply(&self, e: &mut Entry) {
+    /// Applies the metadata to a file entry: the read-only flag always, the entry
+    /// type and attributes only when `trusted` (the volume's role) lists the type
+    /// (`file` for attributes on a plain file). See the module docs.
+    pub(super) fn apply(&self, e: &mut Entry, trusted: &[String]) {
         e.read_only = self.read_only;
-        if let Some(t) = &self.entry_type {
-            e.entry_type = t.clone();
+        let ty = self.entry_type.as_deref().unwrap_or(TYPE_FILE);
+        if !trusted.iter().any(|t| t == ty) {
+            return;
         }
+        e.entry_type = ty.to_string();
         e.attributes = self.attributes.clone();
     }
 }

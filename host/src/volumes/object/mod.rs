@@ -25,9 +25,9 @@
 //! | `write` with `create_only` | a conditional PUT (`If-None-Match: *`, `PutMode::Create`): of two sessions or replicas racing to create one file, exactly one wins and the other gets `already-exists`, as long as the store makes conditional writes atomic (AWS S3, GCS, Azure, SeaweedFS, `file://`) |
 //! | `delete` of a file | one DELETE (and its sidecar's), then a LIST of its directory: when nothing is left beneath, a DELETE of the directory's name, climbing (file-system-backed servers such as SeaweedFS keep an empty folder there, which they list and which blocks creating a file of that name; elsewhere it deletes nothing) |
 //! | `delete` of a directory | a LIST, then batched deletes (1,000 keys a request on S3), then the same of the emptied folders' names; refused up front when a read-only entry lies beneath |
-//! | `rename` of a file | a server-side copy, then a DELETE of the source. With `overwrite=false` the copy is copy-if-not-exists where the store has it (GCS, Azure, `file://`; S3 with `AWS_COPY_IF_NOT_EXISTS`), else the destination is checked first and a file created in between may be replaced, as with the directory volume on file systems without `RENAME_NOREPLACE` |
+//! | `rename` of a file | a server-side copy, then a DELETE of the source. With `overwrite=false` the copy never replaces a file: copy-if-not-exists where the store has it (GCS, Azure, `file://`; S3 with `AWS_COPY_IF_NOT_EXISTS`), else a GET and a conditional PUT (`If-None-Match: *`) of objects up to [`EXCLUSIVE_COPY_BYTES`], so of two moves onto one destination one gets `already-exists`; only a larger object there is copied after a check of the destination, and a file created in between may be replaced |
 //! | `rename` of a directory | not atomic: every object is copied first, then the sources are deleted. A failed copy is undone (the copies deleted) and the error says nothing moved; a failed delete says that every object is at the destination and which sources are still there. Readers in between see both trees, never half of one |
-//! | entry types, attributes, read-only | a metadata sidecar per object (see [`meta`]), so `/tool_calls` keeps read-only results with their attributes ([`Volume::keeps_entry_metadata`] is true) |
+//! | entry types, attributes, read-only | a metadata sidecar per object (see [`meta`]), so `/tool_calls` keeps read-only results with their attributes. Types are shown only when the volume's role trusts them ([`ObjectVolume::with_trusted_entry_types`]; [`Volume::keeps_entry_metadata`] is true once it trusts one) |
 //! | errors | see [`errors`]: `NoSuchKey` is `not-found`, a 412 on create is `already-exists`, 403 is `backend` with the store's reason, throttling and 5xx are retried with backoff ([`spec::MAX_RETRIES`]), every wait is bounded ([`wait`]) |
 //!
 //! # Security model
@@ -41,6 +41,9 @@
 //! out keys an agent could not address. `/.filestore` at the volume root is reserved
 //! for metadata sidecars. A read-only volume ([`ObjectVolume::open`] with
 //! `read_only`) refuses every mutation itself, besides the mount's own refusal.
+//! Sidecars are anyone's word: an entry type comes from one only when the volume's
+//! role trusts it ([`ObjectVolume::with_trusted_entry_types`]), so an object no
+//! one but a bucket writer marked `skill` or `tool_result` stays a plain file.
 //!
 //! What it does not protect against: other clients of the bucket (anyone with
 //! credentials can change objects at any time; the volume shows what is there),
@@ -89,6 +92,11 @@ use meta::{Meta, normalize_etag};
 
 /// Most sidecar GETs, copies or deletes of one operation in flight at once.
 pub const PARALLEL_REQUESTS: usize = 16;
+/// Largest object a move without `overwrite` copies through the host (a GET and a
+/// conditional PUT) on a store without copy-if-not-exists, so that it cannot
+/// replace a file created at the destination meanwhile; at most
+/// [`PARALLEL_REQUESTS`] of them in memory at once (a directory move).
+pub const EXCLUSIVE_COPY_BYTES: u64 = 8 * 1024 * 1024;
 /// Keys per batch of a recursive delete; between batches the call's deadline is
 /// checked, so a huge delete stops with a report instead of outliving the call.
 pub const DELETE_BATCH: usize = 1000;
@@ -102,6 +110,8 @@ pub struct ObjectVolume {
     name: String,
     identity: VolumeIdentity,
     ahead: Mutex<ReadAhead>,
+    /// The entry types its sidecars may give (its role; see [`meta`]).
+    trusted: Vec<String>,
 }
 
 impl std::fmt::Debug for ObjectVolume {
@@ -165,6 +175,32 @@ async fn get_meta(store: Arc<dyn ObjectStore>, key: Key) -> object_store::Result
     }
 }
 
+/// Copies `from` to `to` unless `to` exists, in one step the store decides, so of
+/// two moves onto one destination exactly one wins: the store's own
+/// copy-if-not-exists (GCS, Azure, `file://`, S3 with `AWS_COPY_IF_NOT_EXISTS`), else
+/// (plain S3) the object fetched and put back with `If-None-Match: *`, as atomic as
+/// a `create_only` write, for objects up to [`EXCLUSIVE_COPY_BYTES`]. A larger
+/// object on such a store is copied server-side after the caller's check of the
+/// destination, and a file created in between may be replaced (see the module docs).
+async fn copy_exclusive(
+    store: Arc<dyn ObjectStore>,
+    from: Key,
+    to: Key,
+    size: u64,
+) -> object_store::Result<()> {
+    use object_store::Error as E;
+    match store.copy_if_not_exists(&from, &to).await {
+        Err(E::NotSupported { .. } | E::NotImplemented { .. }) => {}
+        other => return other,
+    }
+    if size > EXCLUSIVE_COPY_BYTES {
+        return store.copy(&from, &to).await;
+    }
+    let body = store.get(&from).await?.bytes().await?;
+    let create = PutOptions { mode: PutMode::Create, ..Default::default() };
+    store.put_opts(&to, PutPayload::from(body), create).await.map(|_| ())
+}
+
 /// Whether any key lies beneath the directory `dir` (the whole bucket for `None`),
 /// other than `dir`'s own folder marker.
 async fn any_under(store: Arc<dyn ObjectStore>, dir: Option<Key>) -> object_store::Result<bool> {
@@ -218,9 +254,9 @@ impl ObjectVolume {
             identity,
             read_only,
         )?;
-        if fresh && let Err(e) = v.check() {
+        if fresh && let Err(e) = v.check_at_start(spec) {
             spec::forget_store(spec);
-            return Err(format!("{}: {}", spec.url(), e.message()));
+            return Err(e);
         }
         Ok(v)
     }
@@ -251,7 +287,7 @@ impl ObjectVolume {
             identity,
             read_only,
         )?;
-        v.check().map_err(|e| format!("{}: {}", spec.url(), e.message()))?;
+        v.check_at_start(spec)?;
         Ok(v)
     }
 
@@ -291,7 +327,20 @@ impl ObjectVolume {
             read_only,
             name,
             identity,
+            trusted: Vec::new(),
         })
+    }
+
+    /// The entry types this volume shows from its metadata sidecars: its role. By
+    /// default none: whoever can write the bucket can write a sidecar, so a sidecar
+    /// marking an object `skill` or `tool_result` must not make it one (see
+    /// [`meta`]). The host's tool-results mount (`/tool_calls`) trusts
+    /// `tool_result`, the type the component stores there; `file` lets plain files
+    /// keep attributes. Without any, [`Volume::keeps_entry_metadata`] is false, so
+    /// the volume is refused as `/tool_calls`.
+    pub fn with_trusted_entry_types(mut self, types: &[&str]) -> ObjectVolume {
+        self.trusted = types.iter().map(|t| t.to_string()).collect();
+        self
     }
 
     /// Checks that the volume's prefix can be listed (one LIST): a wrong bucket,
@@ -302,6 +351,20 @@ impl ObjectVolume {
         self.run("/", "listing the volume root", async move {
             store.list_with_delimiter(dir.as_ref()).await.map(|_| ())
         })
+    }
+
+    /// [`ObjectVolume::check`] for the host's operator when a mount is opened: the
+    /// spec, then what the store said (its status, code and own message; never its
+    /// whole answer, see [`errors`]).
+    fn check_at_start(&self, spec: &ObjectSpec) -> std::result::Result<(), String> {
+        let what = "listing the volume root";
+        let dir = self.keys.dir("/").map_err(|e| format!("{}: {e}", spec.url()))?;
+        let store = self.store.clone();
+        match wait::block(async move { store.list_with_delimiter(dir.as_ref()).await }) {
+            Ok(Ok(_)) => Ok(()),
+            Ok(Err(e)) => Err(format!("{}: {what}: {}", spec.url(), errors::startup_reason(&e))),
+            Err(why) => Err(format!("{}: {}", spec.url(), unanswered(why, "/", what).message())),
+        }
     }
 
     /// The store's request counts so far (shared by every volume of its spec).
@@ -513,7 +576,7 @@ impl ObjectVolume {
                 .into_iter()
                 .filter_map(|r| match r {
                     Ok(_) | Err(object_store::Error::NotFound { .. }) => None,
-                    Err(e) => Some(errors::clean(&e.to_string())),
+                    Err(e) => Some(errors::reason(&e)),
                 })
                 .collect();
             done += n - failed.len();
@@ -632,20 +695,11 @@ impl ObjectVolume {
         let (fk, tk) = (self.keys.key(from)?, self.keys.key(to)?);
         let s = self.store.clone();
         let (f2, t2) = (fk.clone(), tk.clone());
+        let size = src.object.as_ref().map_or(0, |o| o.size);
         let copied = if overwrite {
             self.run(to, "copying", async move { s.copy(&f2, &t2).await })
         } else {
-            let atomic =
-                self.run(to, "copying", async move { s.copy_if_not_exists(&f2, &t2).await });
-            match atomic {
-                Err(e) if e.kind() == ErrorKind::Unsupported => {
-                    // The destination was checked a moment ago (see the module docs).
-                    let s = self.store.clone();
-                    let (f3, t3) = (fk.clone(), tk.clone());
-                    self.run(to, "copying", async move { s.copy(&f3, &t3).await })
-                }
-                other => other,
-            }
+            self.run(to, "copying", copy_exclusive(s, f2, t2, size))
         };
         copied.map_err(|e| match e.kind() {
             ErrorKind::AlreadyExists => {
@@ -703,7 +757,7 @@ impl ObjectVolume {
         }
         let from_dir = self.keys.dir(from)?.map(|k| k.as_ref().to_string()).unwrap_or_default();
         let to_dir = self.keys.dir(to)?.map(|k| k.as_ref().to_string()).unwrap_or_default();
-        let mut pairs: Vec<(Key, Key)> = Vec::with_capacity(objects.len());
+        let mut pairs: Vec<(Key, Key, u64)> = Vec::with_capacity(objects.len());
         for o in &objects {
             let k: &str = o.location.as_ref();
             let Some(rest) = k.strip_prefix(from_dir.as_str()).and_then(|r| r.strip_prefix('/'))
@@ -725,47 +779,23 @@ impl ObjectVolume {
             let new = Key::parse(&new).map_err(|e| {
                 Error::at(ErrorKind::InvalidPath, to, format!("not a valid object key: {e}"))
             })?;
-            pairs.push((o.location.clone(), new));
+            pairs.push((o.location.clone(), new, o.size));
         }
         let total = pairs.len();
         let s = self.store.clone();
         let jobs = pairs.clone();
+        // Each copy refuses to replace a key someone created since the destination
+        // was checked empty: a failed one undoes the others below.
         let results = self.run(from, "copying", async move {
             Ok(futures::stream::iter(jobs)
-                .map(|(a, b)| {
+                .map(|(a, b, size)| {
                     let s = s.clone();
-                    async move { (b.clone(), s.copy_if_not_exists(&a, &b).await) }
+                    async move { (b.clone(), copy_exclusive(s, a, b, size).await) }
                 })
                 .buffer_unordered(PARALLEL_REQUESTS)
                 .collect::<Vec<_>>()
                 .await)
         });
-        // Stores without copy-if-not-exists: the destination was checked empty.
-        let results = match results {
-            Ok(r)
-                if r.iter().any(|(_, r)| {
-                    matches!(
-                        r,
-                        Err(object_store::Error::NotSupported { .. }
-                            | object_store::Error::NotImplemented { .. })
-                    )
-                }) =>
-            {
-                let s = self.store.clone();
-                let jobs = pairs.clone();
-                self.run(from, "copying", async move {
-                    Ok(futures::stream::iter(jobs)
-                        .map(|(a, b)| {
-                            let s = s.clone();
-                            async move { (b.clone(), s.copy(&a, &b).await) }
-                        })
-                        .buffer_unordered(PARALLEL_REQUESTS)
-                        .collect::<Vec<_>>()
-                        .await)
-                })
-            }
-            other => other,
-        };
         let (copied, failure) = match results {
             Ok(r) => {
                 let mut copied = Vec::new();
@@ -836,7 +866,7 @@ impl ObjectVolume {
                 }
             }
         }
-        let sources: Vec<Key> = pairs.into_iter().map(|(a, _)| a).collect();
+        let sources: Vec<Key> = pairs.into_iter().map(|(a, _, _)| a).collect();
         if let Err(e) = self.delete_keys(from, sources, "removing the sources") {
             return Err(Error::at(
                 e.kind(),
@@ -869,7 +899,7 @@ impl Volume for ObjectVolume {
         let Some(o) = &f.object else { return Err(Error::not_found(path)) };
         let mut e = file_entry(path, o);
         if let Some(m) = f.valid_meta() {
-            m.apply(&mut e);
+            m.apply(&mut e, &self.trusted);
         }
         Ok(e)
     }
@@ -925,7 +955,7 @@ impl Volume for ObjectVolume {
         for (p, o) in &files {
             let mut e = file_entry(p, o);
             if let Some(m) = metas.get(p) {
-                m.apply(&mut e);
+                m.apply(&mut e, &self.trusted);
             }
             out.push(e);
         }
@@ -1009,7 +1039,7 @@ impl Volume for ObjectVolume {
         let metas = self.fetch_metas(path, metas_wanted)?;
         for e in &mut entries {
             if let Some(m) = metas.get(&e.path) {
-                m.apply(e);
+                m.apply(e, &self.trusted);
             }
         }
         Ok(Walk { entries, truncated })
@@ -1136,7 +1166,7 @@ impl Volume for ObjectVolume {
                         format!("the content was replaced, but {}", e.message()),
                     ));
                 }
-                m.apply(&mut entry);
+                m.apply(&mut entry, &self.trusted);
             }
             None if found.meta.is_some() => {
                 // The old sidecar no longer describes the object; remove it.
@@ -1269,7 +1299,7 @@ impl Volume for ObjectVolume {
     }
 
     fn keeps_entry_metadata(&self) -> bool {
-        true
+        !self.trusted.is_empty()
     }
 
     fn prefetch(&self, files: &[PrefetchFile]) {

@@ -120,6 +120,8 @@ fn hostile_paths_are_refused_and_odd_names_round_trip() {
 #[test]
 fn entry_metadata_survives_and_read_only_entries_refuse_mutation() {
     let (_t, v) = vol();
+    assert!(!v.keeps_entry_metadata(), "no role: no type is trusted");
+    let v = v.with_trusted_entry_types(&["tool_result"]);
     let e = v.write("/r/result-1.json", b"{}", &result_options()).unwrap();
     assert!(e.read_only);
     assert!(v.keeps_entry_metadata());
@@ -147,6 +149,7 @@ fn entry_metadata_survives_and_read_only_entries_refuse_mutation() {
 #[test]
 fn metadata_of_a_replaced_object_is_ignored() {
     let (_t, v) = vol();
+    let v = v.with_trusted_entry_types(&["attachment"]);
     let typed = WriteOptions { entry_type: Some("attachment".into()), ..Default::default() };
     v.write("/a.bin", b"one", &typed).unwrap();
     assert_eq!(v.stat("/a.bin").unwrap().entry_type, "attachment");
@@ -252,4 +255,56 @@ fn read_ahead_serves_the_reads_in_order_and_drops_what_is_skipped() {
     // A file that grew past what was fetched is read again, whole.
     v.prefetch(&[PrefetchFile { path: files[1].path.clone(), size: 2 }]);
     assert_eq!(v.read(&files[1].path, 0, 100).unwrap(), b"content 1");
+}
+
+/// Issue 33, item 3: a sidecar is anyone's word. Whatever type a sidecar gives an
+/// object (written here through the volume, as a bucket writer could write it
+/// directly), a volume whose role does not trust that type shows a plain file
+/// without attributes; only the read-only flag, which takes rights away, applies.
+#[test]
+fn untrusted_sidecar_types_are_plain_files() {
+    let t = tempfile::tempdir().unwrap();
+    let writer = ObjectVolume::open(&spec(t.path()), false).unwrap().with_trusted_entry_types(&[
+        "skill",
+        "tool_result",
+        "symlink",
+        "file",
+    ]);
+    let types = ["skill", "skill_reference", "tool_result", "symlink", "special", "directory"];
+    for ty in types {
+        let o = WriteOptions {
+            entry_type: Some(ty.into()),
+            attributes: Some(json!({"skill_name": "evil", "tool_id": "t"})),
+            ..Default::default()
+        };
+        writer.write(&format!("/{ty}.md"), b"x", &o).unwrap();
+    }
+    let attrs = WriteOptions { attributes: Some(json!({"tool_id": "t"})), ..Default::default() };
+    writer.write("/attributes-only.md", b"x", &attrs).unwrap();
+    let ro = WriteOptions { read_only: true, ..Default::default() };
+    writer.write("/read-only.md", b"x", &ro).unwrap();
+    assert_eq!(writer.stat("/skill.md").unwrap().entry_type, "skill", "trusted by the writer");
+
+    let plain = |e: &Entry| {
+        assert_eq!((e.entry_type.as_str(), &e.attributes), ("file", &None), "{e:?}");
+    };
+    for v in [
+        ObjectVolume::open(&spec(t.path()), false).unwrap(),
+        ObjectVolume::open(&spec(t.path()), false)
+            .unwrap()
+            .with_trusted_entry_types(&["tool_result"]),
+    ] {
+        let trusts_results = v.keeps_entry_metadata();
+        for e in v.walk("/", 100).unwrap().entries.iter().chain(&v.list("/").unwrap()) {
+            if trusts_results && e.path == "/tool_result.md" {
+                assert_eq!(e.entry_type, "tool_result", "{e:?}");
+                continue;
+            }
+            plain(e);
+            assert_eq!(e.read_only, e.path == "/read-only.md", "{e:?}");
+        }
+        plain(&v.stat("/skill.md").unwrap());
+        assert!(v.stat("/read-only.md").unwrap().read_only, "read-only only restricts");
+        assert_eq!(kind(v.write("/read-only.md", b"y", &Default::default())), ErrorKind::ReadOnly);
+    }
 }
