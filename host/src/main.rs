@@ -24,7 +24,8 @@ enum Command {
         #[arg(default_value = "{}")]
         args: String,
         /// Mount a volume: /point=./dir, /point=./dir:ro, /point=mem:,
-        /// /point=s3://bucket/prefix[:ro] (also gs://, az://, file:///dir).
+        /// /point=s3://bucket/prefix[:ro] (also gs://, az://, file:///dir). A trailing
+        /// :ro or :rw is the mode; a directory named so is written ./x:rw/.
         #[arg(long = "mount", value_name = "/POINT=SPEC")]
         mounts: Vec<MountArg>,
         /// Print the rendered text instead of the JSON result.
@@ -100,7 +101,8 @@ struct ServeArgs {
     http: Option<String>,
     /// Mount a volume: /point=./dir (read-write), /point=./dir:ro, /point=mem:,
     /// /point=s3://bucket/prefix[:ro] (also gs://, az://, file:///dir; credentials
-    /// from the environment, e.g. AWS_ACCESS_KEY_ID). A /workspace mount replaces
+    /// from the environment, e.g. AWS_ACCESS_KEY_ID). A trailing :ro or :rw is the
+    /// mode; a directory named so is written ./x:rw/. A /workspace mount replaces
     /// the default read-only current directory. A mount at / is a single workspace
     /// as the whole file system: no /workspace or /scratch are added (nor
     /// /tool_calls, unless --config gives tools whose results it holds).

@@ -28,7 +28,7 @@
 //! | `rename` of a file | a server-side copy, then a DELETE of the source. With `overwrite=false` the copy never replaces a file: copy-if-not-exists where the store has it (GCS, Azure, `file://`; S3 with `AWS_COPY_IF_NOT_EXISTS`), else a GET and a conditional PUT (`If-None-Match: *`) of objects up to [`EXCLUSIVE_COPY_BYTES`], so of two moves onto one destination one gets `already-exists`; only a larger object there is copied after a check of the destination, and a file created in between may be replaced |
 //! | `rename` of a directory | not atomic: every object is copied first, then the sources are deleted. A failed copy is undone (the copies deleted) and the error says nothing moved; a failed delete says that every object is at the destination and which sources are still there. Readers in between see both trees, never half of one |
 //! | entry types, attributes, read-only | a metadata sidecar per object (see [`meta`]), so `/tool_calls` keeps read-only results with their attributes. Types are shown only when the volume's role trusts them ([`ObjectVolume::with_trusted_entry_types`]; [`Volume::keeps_entry_metadata`] is true once it trusts one) |
-//! | errors | see [`errors`]: `NoSuchKey` is `not-found`, a 412 on create is `already-exists`, 403 is `backend` with the store's reason, throttling and 5xx are retried with backoff ([`spec::MAX_RETRIES`]), every wait is bounded ([`wait`]) |
+//! | errors | see [`errors`]: `NoSuchKey` is `not-found`, a 412 on create is `already-exists`, 403 is `backend` with the status and the store's error code (never its URL or body), throttling and 5xx are retried with backoff ([`spec::MAX_RETRIES`]), every wait is bounded ([`wait`]) |
 //!
 //! # Security model
 //!
