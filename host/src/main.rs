@@ -154,6 +154,12 @@ struct ServeArgs {
     /// from the previous response) before its connection is closed.
     #[arg(long, value_name = "SECS", default_value_t = filestore::mcp::http_conn::HEADER_TIMEOUT.as_secs())]
     header_timeout: u64,
+    /// Over HTTP, a client's MCP roots may become /workspace only when they resolve
+    /// (`..` and symbolic links resolved) to DIR or beneath it (repeatable; `{sub}`:
+    /// the caller's own directory). Without it, HTTP clients' roots are ignored; over
+    /// stdio roots are the local user's and always apply.
+    #[arg(long = "http-roots-within", value_name = "DIR")]
+    http_roots_within: Vec<std::path::PathBuf>,
     /// An `Origin` allowed to use the HTTP server besides loopback ones (repeatable),
     /// e.g. https://app.example.com. Other origins get 403.
     #[arg(long = "allowed-origin", value_name = "ORIGIN")]
@@ -519,6 +525,41 @@ fn service_specs(
         .collect()
 }
 
+/// Which MCP roots may become `/workspace` (see `filestore::mcp::roots`): over stdio
+/// any (the client is the local user's), over HTTP only those within
+/// `--http-roots-within`, and none when the user mounted `/workspace` (or `/`).
+fn roots_policy(
+    args: &ServeArgs,
+    workspace_from_roots: bool,
+) -> Result<filestore::mcp::roots::RootsPolicy, String> {
+    use filestore::mcp::roots::RootsPolicy;
+    let within = &args.http_roots_within;
+    if within.is_empty() {
+        return Ok(match (workspace_from_roots, args.http.is_some()) {
+            (false, _) => RootsPolicy::Off,
+            (true, false) => RootsPolicy::Any,
+            (true, true) => RootsPolicy::Within(Vec::new()),
+        });
+    }
+    if args.http.is_none() {
+        return Err("--http-roots-within is for --http: over stdio the client's MCP roots are the local user's and apply as they are".into());
+    }
+    if !workspace_from_roots {
+        return Err("--http-roots-within: a --mount at /workspace (or /) is given, so MCP roots choose nothing; drop one of them".into());
+    }
+    for dir in within {
+        let shown = dir.display();
+        if dir.to_string_lossy().contains(filestore::volumes::IDENTITY_PLACEHOLDER) {
+            if !args.auth.enabled() {
+                return Err(format!("--http-roots-within {shown}: {{sub}} is the caller's identity: it needs authentication (--auth-issuer or --auth-tokens)"));
+            }
+        } else if !std::fs::metadata(dir).is_ok_and(|m| m.is_dir()) {
+            return Err(format!("--http-roots-within {shown}: not a directory"));
+        }
+    }
+    Ok(RootsPolicy::Within(within.clone()))
+}
+
 /// Says on stderr, once per process, when the compiled component could not be cached
 /// (each start then compiles it again).
 fn warn_uncached(engine: Engine) -> Engine {
@@ -547,6 +588,10 @@ fn serve(mut args: ServeArgs) -> ExitCode {
         !args.mounts.iter().any(|m| m.point == filestore::mcp::DEFAULT_WORKSPACE)
             && !filestore::mcp::is_single_workspace(&args.mounts);
     let no_workspace_reason = filestore::mcp::check_default_workspace(&args.mounts).err();
+    let roots = match roots_policy(&args, workspace_from_roots) {
+        Ok(p) => p,
+        Err(why) => return fail("invalid-argument", why),
+    };
     let allowed_origins = args.allowed_origins.clone();
     let per_identity = args.mounts.iter().any(MountArg::per_identity);
     if per_identity && !(args.http.is_some() && args.auth.enabled()) {
@@ -577,9 +622,12 @@ fn serve(mut args: ServeArgs) -> ExitCode {
     }
     if let Some(why) = &no_workspace_reason {
         mounts.retain(|m| m.point != filestore::mcp::DEFAULT_WORKSPACE);
-        eprintln!(
-            "filestore serve: {why}; /workspace will be the client's MCP roots, if it offers any"
-        );
+        let then = if roots.reads_roots() {
+            "/workspace will be the client's MCP roots, if it offers any"
+        } else {
+            "there is no /workspace (over HTTP, clients' MCP roots apply only within --http-roots-within)"
+        };
+        eprintln!("filestore serve: {why}; {then}");
     }
     // Open every mount once up front so a bad directory fails now, not per session
     // (a per-caller one is opened for each caller).
@@ -707,7 +755,7 @@ fn serve(mut args: ServeArgs) -> ExitCode {
         config.call_limits =
             Some(filestore::mcp::http_auth::CallLimits::new(args.auth.max_calls_per_identity));
     }
-    config.workspace_from_roots = workspace_from_roots;
+    config.roots = roots;
     config.startup_warnings.extend(startup_warnings);
     config.startup_warnings.extend(cache_warning);
     config.no_workspace_reason = no_workspace_reason;

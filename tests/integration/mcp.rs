@@ -329,6 +329,20 @@ fn serve_refuses_bad_options_and_bad_mounts() {
         (vec!["--config", bad_yaml.as_str()], vec!["--config", "line"]),
         (vec!["--toolset", "x"], vec!["--toolset", "--config"]),
         (vec!["--skills", "/definitely/not/skills"], vec!["--skills", "/definitely/not/skills"]),
+        // Roots over stdio are the local user's: the HTTP flag has no place there.
+        (vec!["--http-roots-within", "/tmp"], vec!["--http-roots-within", "--http"]),
+        (
+            vec!["--http", "127.0.0.1:0", "--http-roots-within", "/definitely/not/dir"],
+            vec!["--http-roots-within", "/definitely/not/dir", "not a directory"],
+        ),
+        (
+            vec!["--http", "127.0.0.1:0", "--http-roots-within", "/srv/{sub}"],
+            vec!["--http-roots-within", "{sub}", "authentication"],
+        ),
+        (
+            vec!["--http", "127.0.0.1:0", "--http-roots-within", "/tmp", "--mount", "/workspace=mem:"],
+            vec!["--http-roots-within", "/workspace"],
+        ),
     ] {
         let out = Command::new(BIN).arg("serve").args(&args).output().unwrap();
         assert!(!out.status.success(), "{args:?}");
@@ -873,4 +887,134 @@ async fn long_calls_report_progress() {
     let r = client.peer().call_tool(params).await.unwrap();
     assert_eq!(r.is_error, Some(false), "{r:?}");
     assert!(counter.0.load(std::sync::atomic::Ordering::SeqCst) >= 1, "no progress was reported");
+}
+
+/// A client that offers MCP roots and answers `roots/list` after a delay, never, or
+/// with an error; it keeps the log messages it receives.
+#[derive(Clone)]
+struct RootsClient {
+    answer: RootsAnswer,
+    logs: Arc<std::sync::Mutex<Vec<String>>>,
+}
+
+#[derive(Clone)]
+enum RootsAnswer {
+    After(std::time::Duration, String),
+    Never,
+    Error,
+}
+
+#[allow(deprecated)] // roots: see filestore::mcp::roots
+impl rmcp::ClientHandler for RootsClient {
+    fn get_info(&self) -> rmcp::model::ClientConfig {
+        rmcp::model::ClientConfig::new(
+            rmcp::model::ClientCapabilities::builder().enable_roots().build(),
+            rmcp::model::Implementation::new("roots-test", "1"),
+        )
+    }
+
+    async fn list_roots(
+        &self,
+        _context: rmcp::service::RequestContext<RoleClient>,
+    ) -> Result<rmcp::model::ListRootsResult, rmcp::ErrorData> {
+        match &self.answer {
+            RootsAnswer::After(delay, uri) => {
+                tokio::time::sleep(*delay).await;
+                Ok(rmcp::model::ListRootsResult::new(vec![rmcp::model::Root::new(uri.clone())]))
+            }
+            RootsAnswer::Never => std::future::pending().await,
+            RootsAnswer::Error => Err(rmcp::ErrorData::internal_error("no folder is open", None)),
+        }
+    }
+
+    async fn on_logging_message(
+        &self,
+        params: rmcp::model::LoggingMessageNotificationParam,
+        _context: rmcp::service::NotificationContext<RoleClient>,
+    ) {
+        self.logs.lock().unwrap().push(params.data.to_string());
+    }
+}
+
+/// A server whose roots apply as over stdio, with `/workspace` (a memory volume
+/// holding `server-default.txt`: the directory it was started in) and `/scratch`,
+/// connected in-process to `client`.
+async fn roots_server(client: RootsClient) -> RunningService<RoleClient, RootsClient> {
+    let mut config = ServerConfig::new(engine().clone(), || {
+        let cwd = MemoryVolume::new();
+        cwd.insert("/server-default.txt", "the server's own directory\n");
+        Ok(vec![
+            MountSpec::new("/workspace", Arc::new(cwd)).read_only(),
+            MountSpec::new("/scratch", Arc::new(MemoryVolume::new())),
+        ])
+    });
+    config.roots = filestore::mcp::roots::RootsPolicy::Any;
+    let server = FilestoreServer::new(&config).expect("server");
+    let (server_io, client_io) = tokio::io::duplex(1 << 16);
+    tokio::spawn(async move {
+        if let Ok(running) = server.serve(server_io).await {
+            let _ = running.waiting().await;
+        }
+    });
+    client.serve(client_io).await.expect("client connects")
+}
+
+async fn ls(client: &RunningService<RoleClient, RootsClient>, path: &str) -> (bool, String) {
+    let params = CallToolRequestParams::new("filestore_ls").with_arguments(args(json!({"path": path})));
+    let call = client.peer().call_tool(params);
+    // Generous: only keeps a regression from hanging the suite.
+    let r = tokio::time::timeout(std::time::Duration::from_secs(120), call)
+        .await
+        .expect("the call is answered")
+        .unwrap();
+    let text = r.content.iter().filter_map(|c| c.as_text()).map(|t| t.text.clone()).collect();
+    (r.is_error == Some(true), text)
+}
+
+/// Issue 33 item 1: a call made right after `initialize` by a client whose
+/// `roots/list` answer comes late waits for the roots: it never sees the directory
+/// the server was started in instead.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn calls_wait_for_roots_answered_late() {
+    let root = tempfile::tempdir().unwrap();
+    std::fs::write(root.path().join("from-the-root.txt"), "chosen by the client\n").unwrap();
+    let uri = format!("file://{}", root.path().display());
+    let delay = std::time::Duration::from_millis(1500);
+    let client = RootsClient { answer: RootsAnswer::After(delay, uri), logs: Default::default() };
+    let running = roots_server(client).await;
+    let (failed, text) = ls(&running, "/workspace").await;
+    assert!(!failed, "{text}");
+    assert!(text.contains("from-the-root.txt"), "the call ran before the roots: {text}");
+    assert!(!text.contains("server-default.txt"), "{text}");
+}
+
+/// Issue 33 item 1: when the client cannot give its roots (`roots/list` fails, or
+/// is never answered), `/workspace` is not mounted at all, rather than left as the
+/// server's directory, which the client did not choose; the other mounts serve and
+/// the client is told why.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unusable_roots_leave_no_workspace() {
+    let check = |answer: RootsAnswer, why: &'static str| async move {
+        let client = RootsClient { answer, logs: Default::default() };
+        let logs = client.logs.clone();
+        let running = roots_server(client).await;
+        let (failed, text) = ls(&running, "/workspace").await;
+        assert!(failed, "/workspace is still served: {text}");
+        assert!(text.contains("not-found"), "{text}");
+        let (_, root) = ls(&running, "/").await;
+        assert!(root.contains("scratch") && !root.contains("workspace"), "{root}");
+        // The warning precedes the answer, but the client handles it on its own task.
+        let said = || logs.lock().unwrap().join("\n");
+        for _ in 0..100 {
+            if said().contains(why) {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        assert!(said().contains(why), "no warning saying {why:?}: {}", said());
+    };
+    tokio::join!(
+        check(RootsAnswer::Error, "roots/list failed"),
+        check(RootsAnswer::Never, "did not answer roots/list"),
+    );
 }

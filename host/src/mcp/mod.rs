@@ -97,9 +97,10 @@ pub struct ServerConfig {
     pub setup: Option<SessionSetup>,
     /// Re-resolves sessions' agents when upstream catalogs change.
     pub catalog_refresh: Option<CatalogRefresh>,
-    /// Whether a client's MCP roots become `/workspace` (see [`roots`]): set when
-    /// the user gave no `--mount /workspace`.
-    pub workspace_from_roots: bool,
+    /// Which of a client's MCP roots become `/workspace` (see [`roots`]): none
+    /// when the user gave a `--mount /workspace`. Over HTTP, `Any` is taken as
+    /// `Within([])` ([`roots::RootsPolicy::for_remote`]).
+    pub roots: roots::RootsPolicy,
     /// Why there is no default `/workspace` (the server was started in `/` or a
     /// home directory): said on stderr when the client offers no roots either.
     pub no_workspace_reason: Option<String>,
@@ -126,7 +127,7 @@ impl ServerConfig {
             options: SessionOptions::default(),
             setup: None,
             catalog_refresh: None,
-            workspace_from_roots: false,
+            roots: roots::RootsPolicy::Off,
             no_workspace_reason: None,
             startup_warnings: Vec::new(),
             bearer_services: Vec::new(),
@@ -248,7 +249,8 @@ pub async fn serve_stdio(config: ServerConfig) -> anyhow::Result<()> {
 
 /// The streamable HTTP service: one [`FilestoreServer`] (and sandbox) per HTTP
 /// session. `Host` headers are checked against loopback names plus `extra_hosts`
-/// (DNS-rebinding protection).
+/// (DNS-rebinding protection). A remote client's roots choose no host directory
+/// beyond those `config.roots` allows by name ([`roots::RootsPolicy::for_remote`]).
 pub fn http_service(
     config: ServerConfig,
     extra_hosts: Vec<String>,
@@ -266,6 +268,8 @@ pub fn http_service_with(
     extra_hosts: Vec<String>,
     manager: Arc<LocalSessionManager>,
 ) -> StreamableHttpService<FilestoreServer, LocalSessionManager> {
+    let mut config = config;
+    config.roots = std::mem::take(&mut config.roots).for_remote();
     let mut hosts: Vec<String> = vec!["localhost".into(), "127.0.0.1".into(), "::1".into()];
     hosts.extend(extra_hosts);
     // rmcp's own cap is 4 MiB; a message may be as large over HTTP as over stdio

@@ -1,62 +1,129 @@
 //! MCP roots as the workspace: when `filestore serve` has no `--mount /workspace`,
 //! a client that offers roots (`roots/list`) decides what `/workspace` is, as the
-//! official filesystem server lets roots decide its allowed directories.
+//! official filesystem server lets roots decide its allowed directories — within the
+//! rule of [`RootsPolicy`]: over stdio any directory (the client is the local user's
+//! own), over HTTP none unless the operator allowed directories
+//! (`--http-roots-within`), and then only roots that resolve within them.
 //!
 //! One root is mounted at `/workspace`; several at `/workspace/NAME` each (the
 //! root's name, else its directory's, made unique). Roots are read-only, like the
 //! default workspace: writes go to `/scratch` or to a writable `--mount`. A root
-//! that is not a `file://` URI of an existing directory is skipped and said so on
-//! stderr. The session is rebuilt over the new mounts at `notifications/initialized`
-//! and at every `notifications/roots/list_changed`, keeping its in-memory volumes.
+//! that is not a `file://` URI of an existing directory (or, over HTTP, not within an
+//! allowed directory) is skipped and said so on stderr and to the client. The session
+//! is rebuilt over the new mounts at `notifications/initialized` and at every
+//! `notifications/roots/list_changed`, keeping its in-memory volumes; requests that
+//! reach the sandbox wait meanwhile (see [`Gate`]), so none runs against a
+//! `/workspace` the client did not choose.
 
 // Roots are deprecated by SEP-2577 for a future protocol version; the versions this
 // server negotiates (<= 2025-11-25) have them, and desktop clients rely on them.
 #![allow(deprecated)]
 
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU8, Ordering};
+use std::time::Duration;
+
 use rmcp::model::Root;
 
-use crate::volumes::{MountArg, MountSource};
+use crate::volumes::{IDENTITY_PLACEHOLDER, MountArg, MountSource};
 
-/// The mount arguments for `roots` under `workspace` (`/workspace`), and a message
-/// for each root left out.
-pub fn mount_args(roots: &[Root], workspace: &str) -> (Vec<MountArg>, Vec<String>) {
+/// How long the server waits for the client's answer to `roots/list`; past it,
+/// `/workspace` is not mounted (what the client wants there is unknown).
+pub const ROOTS_LIST_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How long a request waits for the client's roots to be applied before it fails
+/// (beyond [`ROOTS_LIST_TIMEOUT`]: a client that never sends `initialized`).
+pub const ROOTS_WAIT: Duration = Duration::from_secs(30);
+
+/// Which of a client's MCP roots may become `/workspace`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum RootsPolicy {
+    /// Roots never change `/workspace` (the user mounted one, or a single
+    /// workspace at `/`).
+    #[default]
+    Off,
+    /// Any local directory a root names: the client is the local user's own
+    /// (stdio). Never over HTTP ([`RootsPolicy::for_remote`]).
+    Any,
+    /// Only roots whose resolved path (`..` and symbolic links resolved) is one of
+    /// these directories or beneath one; `{sub}` in a directory is the caller's
+    /// identity ([`RootsPolicy::for_caller`]). With none, roots are ignored: the
+    /// default over HTTP, where a remote client must never choose host directories.
+    Within(Vec<PathBuf>),
+}
+
+impl RootsPolicy {
+    /// The policy for clients over the network: `Any` becomes `Within([])`.
+    pub fn for_remote(self) -> RootsPolicy {
+        match self {
+            RootsPolicy::Any => RootsPolicy::Within(Vec::new()),
+            other => other,
+        }
+    }
+
+    /// The policy for the caller whose identity's path segment is `segment`:
+    /// `{sub}` becomes it; a directory with `{sub}` and no caller is left out.
+    pub fn for_caller(&self, segment: Option<&str>) -> RootsPolicy {
+        let RootsPolicy::Within(dirs) = self else { return self.clone() };
+        let fill = |d: &PathBuf| {
+            let text = d.to_string_lossy();
+            match (text.contains(IDENTITY_PLACEHOLDER), segment) {
+                (false, _) => Some(d.clone()),
+                (true, Some(seg)) => Some(PathBuf::from(text.replace(IDENTITY_PLACEHOLDER, seg))),
+                (true, None) => None,
+            }
+        };
+        RootsPolicy::Within(dirs.iter().filter_map(fill).collect())
+    }
+
+    /// Whether the client's roots are asked for at all.
+    pub fn reads_roots(&self) -> bool {
+        match self {
+            RootsPolicy::Off => false,
+            RootsPolicy::Any => true,
+            RootsPolicy::Within(dirs) => !dirs.is_empty(),
+        }
+    }
+}
+
+/// The mount arguments for `roots` under `workspace` (`/workspace`) that `policy`
+/// allows, and a message for each root left out.
+pub fn mount_args(
+    roots: &[Root],
+    workspace: &str,
+    policy: &RootsPolicy,
+) -> (Vec<MountArg>, Vec<String>) {
     let mut skipped = Vec::new();
-    let mut dirs: Vec<(String, std::path::PathBuf)> = Vec::new();
+    let mut dirs: Vec<(String, PathBuf)> = Vec::new();
     for r in roots {
         let Some(path) = file_path(&r.uri) else {
             skipped.push(format!("root '{}' is not a file:// URI of a local path", r.uri));
             continue;
         };
-        match std::fs::metadata(&path) {
-            Ok(m) if m.is_dir() => {}
-            Ok(_) => {
-                skipped.push(format!("root '{}' is not a directory", r.uri));
-                continue;
-            }
-            Err(e) => {
-                skipped.push(format!("root '{}': {e}", r.uri));
-                continue;
-            }
-        }
-        let base = r
-            .name
-            .clone()
-            .or_else(|| path.file_name().map(|n| n.to_string_lossy().into_owned()))
-            .unwrap_or_else(|| "root".to_string());
-        let mut name: String = base
-            .chars()
-            .map(|c| if c.is_alphanumeric() || matches!(c, '-' | '_' | '.') { c } else { '_' })
-            .collect();
-        if name.is_empty() || name.chars().all(|c| c == '.') {
-            name = "root".to_string();
-        }
-        let mut unique = name.clone();
-        let mut n = 2;
-        while dirs.iter().any(|(d, _)| *d == unique) {
-            unique = format!("{name}-{n}");
-            n += 1;
-        }
-        dirs.push((unique, path));
+        let path = match policy {
+            RootsPolicy::Off => continue,
+            RootsPolicy::Any => match local_dir(&path) {
+                Ok(()) => path,
+                Err(why) => {
+                    skipped.push(format!("root '{}' {why}", r.uri));
+                    continue;
+                }
+            },
+            // One message whatever the reason: a remote client learns nothing about
+            // the host's directories outside those allowed.
+            RootsPolicy::Within(allowed) => match within(&path, allowed) {
+                Some(real) => real,
+                None => {
+                    skipped.push(format!(
+                        "root '{}' is not a directory within those this server allows roots in",
+                        r.uri
+                    ));
+                    continue;
+                }
+            },
+        };
+        let name = unique_name(r, &path, &dirs);
+        dirs.push((name, path));
     }
     let single = dirs.len() == 1;
     let args = dirs
@@ -70,28 +137,143 @@ pub fn mount_args(roots: &[Root], workspace: &str) -> (Vec<MountArg>, Vec<String
     (args, skipped)
 }
 
+/// `Ok` when `path` is an existing directory, else why not.
+fn local_dir(path: &Path) -> Result<(), String> {
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_dir() => Ok(()),
+        Ok(_) => Err("is not a directory".into()),
+        Err(e) => Err(format!("cannot be used: {e}")),
+    }
+}
+
+/// The resolved path of `path` when it is a directory at or beneath one of
+/// `allowed` (each resolved too). The resolved path is what gets mounted, so a
+/// link that named a directory inside cannot lead elsewhere when it is opened.
+fn within(path: &Path, allowed: &[PathBuf]) -> Option<PathBuf> {
+    let real = path.canonicalize().ok()?;
+    if !std::fs::metadata(&real).is_ok_and(|m| m.is_dir()) {
+        return None;
+    }
+    // Path::starts_with compares whole components: /srv/a_evil is not in /srv/a.
+    let inside = allowed.iter().filter_map(|d| d.canonicalize().ok()).any(|d| real.starts_with(d));
+    inside.then_some(real)
+}
+
+/// The mount name of root `r` at `path`: its name, else its directory's, with
+/// characters outside `[A-Za-z0-9._-]` replaced, distinct from those `taken`.
+fn unique_name(r: &Root, path: &Path, taken: &[(String, PathBuf)]) -> String {
+    let base = r
+        .name
+        .clone()
+        .or_else(|| path.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .unwrap_or_else(|| "root".to_string());
+    let mut name: String = base
+        .chars()
+        .map(|c| if c.is_alphanumeric() || matches!(c, '-' | '_' | '.') { c } else { '_' })
+        .collect();
+    if name.is_empty() || name.chars().all(|c| c == '.') {
+        name = "root".to_string();
+    }
+    let mut unique = name.clone();
+    let mut n = 2;
+    while taken.iter().any(|(d, _)| *d == unique) {
+        unique = format!("{name}-{n}");
+        n += 1;
+    }
+    unique
+}
+
 /// The local path of a `file://` URI (host empty or `localhost`), percent-decoded.
-fn file_path(uri: &str) -> Option<std::path::PathBuf> {
+fn file_path(uri: &str) -> Option<PathBuf> {
     let rest = uri.strip_prefix("file://")?;
     let path = rest.strip_prefix("localhost").unwrap_or(rest);
     if !path.starts_with('/') {
         return None;
     }
     let decoded = percent_encoding::percent_decode_str(path).decode_utf8().ok()?;
-    Some(std::path::PathBuf::from(decoded.into_owned()))
+    Some(PathBuf::from(decoded.into_owned()))
+}
+
+/// Holds back requests that reach the sandbox while the client's roots are being
+/// applied: from `initialize` (for a client whose roots are read) until
+/// `notifications/initialized` applied them, and during each
+/// `notifications/roots/list_changed`. A client without roots never waits.
+pub(crate) struct Gate {
+    /// Applications under way or expected; requests pass at 0.
+    pending: tokio::sync::watch::Sender<u32>,
+    /// The first application: 0 not expected, 1 expected ([`Gate::expect_first`]),
+    /// 2 taken by `initialized` ([`Gate::take_first`]).
+    first: AtomicU8,
+    /// One application at a time, in the order the client's notifications came.
+    pub(crate) applying: tokio::sync::Mutex<()>,
+}
+
+/// One application of roots under way: the gate stays closed until it is dropped.
+pub(crate) struct Held<'a>(&'a Gate);
+
+impl Drop for Held<'_> {
+    fn drop(&mut self) {
+        self.0.pending.send_modify(|n| *n = n.saturating_sub(1));
+    }
+}
+
+impl Gate {
+    pub(crate) fn new() -> Gate {
+        Gate {
+            pending: tokio::sync::watch::Sender::new(0),
+            first: AtomicU8::new(0),
+            applying: tokio::sync::Mutex::new(()),
+        }
+    }
+
+    /// Closes the gate until the returned hold is dropped.
+    pub(crate) fn hold(&self) -> Held<'_> {
+        self.pending.send_modify(|n| *n += 1);
+        Held(self)
+    }
+
+    /// At `initialize`, for a client whose roots will be read: closed until
+    /// `initialized` applied them (once per session, however often it initializes).
+    pub(crate) fn expect_first(&self) {
+        if self.first.compare_exchange(0, 1, Ordering::SeqCst, Ordering::SeqCst).is_ok() {
+            std::mem::forget(self.hold());
+        }
+    }
+
+    /// The hold [`Gate::expect_first`] took, for `initialized` to drop once the roots
+    /// are applied.
+    pub(crate) fn take_first(&self) -> Option<Held<'_>> {
+        let taken = self.first.compare_exchange(1, 2, Ordering::SeqCst, Ordering::SeqCst);
+        taken.ok().map(|_| Held(self))
+    }
+
+    /// Waits until no application is under way; an error after [`ROOTS_WAIT`].
+    pub(crate) async fn wait(&self) -> Result<(), String> {
+        let mut open = self.pending.subscribe();
+        match tokio::time::timeout(ROOTS_WAIT, open.wait_for(|n| *n == 0)).await {
+            Ok(_) => Ok(()),
+            Err(_) => Err(format!(
+                "/workspace is the client's MCP roots, which were not applied within {} s: a client that offers roots must send notifications/initialized and answer roots/list; nothing was done",
+                ROOTS_WAIT.as_secs()
+            )),
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn uri(p: &Path) -> String {
+        format!("file://{}", p.display())
+    }
+
     #[test]
     fn roots_become_workspace_mounts() {
         let a = tempfile::tempdir().unwrap();
         let b = tempfile::tempdir().unwrap();
-        let uri = |p: &std::path::Path| format!("file://{}", p.display());
         let one = [Root::new(uri(a.path()))];
-        let (args, skipped) = mount_args(&one, "/workspace");
+        let (args, skipped) = mount_args(&one, "/workspace", &RootsPolicy::Any);
         assert!(skipped.is_empty());
         assert_eq!(args.len(), 1);
         assert_eq!(args[0].point, "/workspace");
@@ -104,7 +286,7 @@ mod tests {
             Root::new("https://example.com/x"),
             Root::new(format!("{}/missing", uri(a.path()))),
         ];
-        let (args, skipped) = mount_args(&two, "/workspace");
+        let (args, skipped) = mount_args(&two, "/workspace", &RootsPolicy::Any);
         let points: Vec<&str> = args.iter().map(|a| a.point.as_str()).collect();
         let a_name = a.path().file_name().unwrap().to_string_lossy().to_string();
         assert_eq!(points, [format!("/workspace/{a_name}").as_str(), "/workspace/my_project"]);
@@ -112,5 +294,94 @@ mod tests {
         assert_eq!(file_path("file:///a%20b/c"), Some("/a b/c".into()));
         assert_eq!(file_path("file://localhost/x"), Some("/x".into()));
         assert_eq!(file_path("file://server/x"), None);
+    }
+
+    /// Issue 33 item 1: a root is mounted only when its resolved path lies within an
+    /// allowed directory; `..`, links, sibling prefixes and the host's own
+    /// directories are refused, each with the same message.
+    #[test]
+    fn roots_within_allowed_directories_only() {
+        let top = tempfile::tempdir().unwrap();
+        let top = top.path().canonicalize().unwrap();
+        let allowed = top.join("allowed");
+        let inside = allowed.join("proj");
+        let outside = top.join("outside");
+        let sibling = top.join("allowed_evil");
+        for d in [&inside, &outside, &sibling] {
+            std::fs::create_dir_all(d).unwrap();
+        }
+        std::os::unix::fs::symlink(&outside, allowed.join("link_out")).unwrap();
+        std::os::unix::fs::symlink(&inside, allowed.join("link_in")).unwrap();
+        std::fs::write(allowed.join("file.txt"), "x").unwrap();
+        let policy = RootsPolicy::Within(vec![allowed.clone()]);
+        let one = |u: String| mount_args(&[Root::new(u)], "/workspace", &policy);
+
+        let (args, skipped) = one(uri(&inside));
+        assert!(skipped.is_empty(), "{skipped:?}");
+        assert_eq!(args[0].source, MountSource::Dir(inside.clone()));
+        let (args, _) = one(uri(&allowed));
+        assert_eq!(args[0].source, MountSource::Dir(allowed.clone()), "the directory itself");
+        // A link inside to a directory inside: mounted as its target.
+        let (args, _) = one(uri(&allowed.join("link_in")));
+        assert_eq!(args[0].source, MountSource::Dir(inside.clone()));
+
+        let hostile = [
+            "file:///etc".to_string(),
+            "file:///".to_string(),
+            uri(&outside),
+            uri(&sibling),
+            uri(&allowed.join("link_out")),
+            format!("{}/../outside", uri(&allowed)),
+            format!("{}/%2E%2E/outside", uri(&allowed)),
+            format!("{}/proj/../../outside", uri(&allowed)),
+            uri(&allowed.join("file.txt")),
+            uri(&allowed.join("missing")),
+        ];
+        for u in hostile {
+            let (args, skipped) = one(u.clone());
+            assert!(args.is_empty(), "{u} was mounted: {args:?}");
+            assert_eq!(
+                skipped,
+                [format!("root '{u}' is not a directory within those this server allows roots in")]
+            );
+        }
+        // No allowed directory: no root at all.
+        let none = RootsPolicy::Within(Vec::new());
+        assert!(!none.reads_roots());
+        assert!(mount_args(&[Root::new(uri(&inside))], "/workspace", &none).0.is_empty());
+    }
+
+    #[test]
+    fn policies_for_remote_clients_and_callers() {
+        assert_eq!(RootsPolicy::Any.for_remote(), RootsPolicy::Within(Vec::new()));
+        assert_eq!(RootsPolicy::Off.for_remote(), RootsPolicy::Off);
+        let p = RootsPolicy::Within(vec!["/srv/shared".into(), "/srv/tenants/{sub}".into()]);
+        assert_eq!(
+            p.for_caller(Some("alice")),
+            RootsPolicy::Within(vec!["/srv/shared".into(), "/srv/tenants/alice".into()])
+        );
+        assert_eq!(p.for_caller(None), RootsPolicy::Within(vec!["/srv/shared".into()]));
+        assert!(RootsPolicy::Any.reads_roots());
+        assert!(!RootsPolicy::Off.reads_roots());
+    }
+
+    #[tokio::test]
+    async fn the_gate_holds_requests_until_the_roots_are_applied() {
+        let gate = Gate::new();
+        assert!(gate.take_first().is_none(), "nothing expected: nothing held");
+        gate.wait().await.unwrap();
+        gate.expect_first();
+        gate.expect_first();
+        let first = gate.take_first().expect("the first hold");
+        assert!(gate.take_first().is_none());
+        let changed = gate.hold();
+        let mut open = gate.pending.subscribe();
+        assert_eq!(*open.borrow_and_update(), 2);
+        drop(first);
+        assert_eq!(*open.borrow_and_update(), 1);
+        drop(changed);
+        gate.wait().await.unwrap();
+        gate.expect_first();
+        assert!(gate.take_first().is_none(), "a second initialize holds nothing");
     }
 }

@@ -52,15 +52,18 @@ pub struct FilestoreServer {
     /// Upstream catalog changes (see [`super::CatalogRefresh`]): watched once the
     /// client is initialized, to tell it to re-list.
     catalog_changes: Option<tokio::sync::watch::Receiver<u64>>,
+    /// Which of the client's roots may become `/workspace`, for this session's
+    /// caller (see [`super::roots`]).
+    roots: Arc<super::roots::RootsPolicy>,
+    /// Requests that reach the sandbox wait here while roots are being applied.
+    roots_gate: Arc<super::roots::Gate>,
+    /// Why no default `/workspace` was mounted, if none was.
+    no_workspace_reason: Option<Arc<str>>,
 }
 
 /// One MCP session's sandbox and what the client has been told about it.
 pub(crate) struct Sandbox {
     engine: Engine,
-    /// Roots decide `/workspace` (see [`super::roots`]).
-    workspace_from_roots: bool,
-    /// Why no default `/workspace` was mounted, if none was.
-    no_workspace_reason: Option<String>,
     /// Start-up warnings to log to the client once initialized.
     startup_warnings: Vec<String>,
     options: SessionOptions,
@@ -73,6 +76,9 @@ pub(crate) struct Sandbox {
     /// same volumes (in-memory content survives a trap).
     pub(crate) mounts: Vec<MountSpec>,
     session: Session,
+    /// `session` was made over other mounts than `mounts` (the roots changed): it is
+    /// replaced before any use, even when that failed the first time.
+    stale: bool,
     /// The tool specs as last listed or checked: the reference for list_changed.
     specs: Vec<Value>,
     /// The session's tools version when `specs` was taken; `None` forces a re-read.
@@ -96,8 +102,6 @@ impl Sandbox {
         let specs = session.tool_specs()?;
         Ok(Sandbox {
             engine: config.engine.clone(),
-            workspace_from_roots: config.workspace_from_roots,
-            no_workspace_reason: config.no_workspace_reason.clone(),
             startup_warnings: config.startup_warnings.clone(),
             options,
             setup: config.setup.clone(),
@@ -105,6 +109,7 @@ impl Sandbox {
             catalog_seen,
             mounts,
             session,
+            stale: false,
             specs,
             version,
         })
@@ -113,30 +118,30 @@ impl Sandbox {
     /// Replaces what is mounted at and beneath `/workspace` by `workspace` (the
     /// client's roots) and rebuilds the session over the new mounts; the other
     /// volumes (in-memory `/scratch` and `/tool_calls` included) are kept as they are.
+    /// When the new session cannot be made, the old one is not used again either:
+    /// each later request tries again, and fails saying why until it succeeds.
     pub(crate) fn replace_workspace(&mut self, workspace: Vec<MountSpec>) -> crate::Result<()> {
         let under = |p: &str| p == super::DEFAULT_WORKSPACE || p.starts_with("/workspace/");
         let mut mounts: Vec<MountSpec> =
             self.mounts.iter().filter(|m| !under(&m.point)).cloned().collect();
         mounts.splice(0..0, workspace);
-        let mut fresh = self.engine.session_with(mounts.clone(), self.options.clone())?;
-        if let Some(setup) = &self.setup {
-            setup(&mut fresh)?;
-        }
         self.mounts = mounts;
-        self.session = fresh;
-        self.version = None;
+        self.stale = true;
+        self.session()?;
         self.refresh_specs();
         Ok(())
     }
 
-    /// The live session, replacing one an earlier trap poisoned.
+    /// The live session, replacing one an earlier trap poisoned (or one over mounts
+    /// since replaced).
     pub(crate) fn session(&mut self) -> crate::Result<&mut Session> {
-        if self.session.is_poisoned() {
+        if self.stale || self.session.is_poisoned() {
             let mut fresh = self.engine.session_with(self.mounts.clone(), self.options.clone())?;
             if let Some(setup) = &self.setup {
                 setup(&mut fresh)?;
             }
             self.session = fresh;
+            self.stale = false;
             // A new session counts versions from its own start: compare specs next time.
             self.version = None;
         }
@@ -238,6 +243,10 @@ impl FilestoreServer {
     pub fn new(config: &ServerConfig) -> crate::Result<FilestoreServer> {
         let cancel = Arc::new(std::sync::atomic::AtomicBool::new(false));
         let sandbox = Sandbox::new(config, cancel.clone())?;
+        // Over HTTP, the caller of the request creating the session: `{sub}` in the
+        // directories roots are allowed in is theirs.
+        let caller = super::http_auth::current_identity()
+            .map(|i| super::http_auth::path_segment(&i.subject));
         Ok(FilestoreServer {
             sandbox: Arc::new(Mutex::new(sandbox)),
             cancel,
@@ -247,11 +256,25 @@ impl FilestoreServer {
             bearer_services: Arc::new(config.bearer_services.clone()),
             call_limits: config.call_limits.clone(),
             catalog_changes: config.catalog_refresh.as_ref().map(|r| r.changes.clone()),
+            roots: Arc::new(config.roots.for_caller(caller.as_deref())),
+            roots_gate: Arc::new(super::roots::Gate::new()),
+            no_workspace_reason: config.no_workspace_reason.as_deref().map(Arc::from),
         })
     }
 
-    /// Runs `f` on the sandbox on a blocking thread.
+    /// Runs `f` on the sandbox on a blocking thread, once the client's roots (if
+    /// they are being applied) are.
     async fn with_sandbox<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&mut Sandbox) -> T + Send + 'static,
+    ) -> Result<T, McpError> {
+        self.roots_gate.wait().await.map_err(|m| McpError::internal_error(m, None))?;
+        self.on_sandbox(f).await
+    }
+
+    /// [`FilestoreServer::with_sandbox`] without waiting for the roots: for
+    /// applying them.
+    async fn on_sandbox<T: Send + 'static>(
         &self,
         f: impl FnOnce(&mut Sandbox) -> T + Send + 'static,
     ) -> Result<T, McpError> {
@@ -401,61 +424,124 @@ pub(crate) fn protocol_error(e: &Error) -> McpError {
 
 impl FilestoreServer {
     /// Mounts the client's roots at `/workspace` when it offers roots and the user
-    /// left `/workspace` to them (see [`super::roots`]).
+    /// left `/workspace` to them, as far as the session's [`RootsPolicy`] allows
+    /// (see [`super::roots`]).
+    ///
+    /// [`RootsPolicy`]: super::roots::RootsPolicy
     #[allow(deprecated)] // roots: see super::roots
-    async fn apply_roots(&self, context: &rmcp::service::NotificationContext<RoleServer>) {
-        let (from_roots, reason) = {
-            let s = lock(&self.sandbox);
-            (s.workspace_from_roots, s.no_workspace_reason.clone())
-        };
-        let warn = |m: String| {
-            super::logging::log(&context.peer, &self.log_level, LoggingLevel::Warning, m)
-        };
-        if !from_roots {
+    async fn apply_roots(&self, peer: &Peer<RoleServer>) {
+        if *self.roots == super::roots::RootsPolicy::Off {
             return;
         }
-        let offers_roots =
-            context.peer.peer_info().is_some_and(|info| info.capabilities.roots.is_some());
+        let offers_roots = peer.peer_info().is_some_and(|info| info.capabilities.roots.is_some());
         if !offers_roots {
-            if let Some(reason) = reason {
+            if let Some(reason) = &self.no_workspace_reason {
                 let m = format!("no /workspace: {reason}; the client offers no MCP roots either");
                 eprintln!("filestore serve: {m}");
-                warn(m).await;
+                self.warn(peer, m).await;
             }
             return;
         }
-        let roots = match context.peer.list_roots().await {
-            Ok(r) => r.roots,
-            Err(e) => {
-                eprintln!("filestore serve: roots/list failed ({e}); /workspace is unchanged");
-                return;
-            }
-        };
-        let (args, skipped) = super::roots::mount_args(&roots, super::DEFAULT_WORKSPACE);
-        for s in &skipped {
-            eprintln!("filestore serve: skipped {s}");
-            warn(format!("skipped {s}")).await;
+        if !self.roots.reads_roots() {
+            self.say_roots_ignored(peer).await;
+            return;
         }
+        let _in_order = self.roots_gate.applying.lock().await;
+        let (args, mut skipped) =
+            match tokio::time::timeout(super::roots::ROOTS_LIST_TIMEOUT, peer.list_roots()).await {
+                Ok(Ok(r)) => super::roots::mount_args(&r.roots, super::DEFAULT_WORKSPACE, &self.roots),
+                // What the client wants at /workspace is unknown: nothing is mounted
+                // there (the directory the server was started in is not its choice).
+                Ok(Err(e)) => (Vec::new(), vec![format!("every root: roots/list failed ({e})")]),
+                Err(_) => (Vec::new(), vec![format!(
+                    "every root: the client did not answer roots/list within {} s",
+                    super::roots::ROOTS_LIST_TIMEOUT.as_secs()
+                )]),
+            };
         let result = self
-            .with_sandbox(move |s| -> crate::Result<()> {
-                let specs = args.iter().map(MountArg::open).collect::<crate::Result<Vec<_>>>()?;
-                s.replace_workspace(specs)
+            .on_sandbox(move |s| -> crate::Result<Vec<String>> {
+                let (specs, mut unopened) = open_roots(&args);
+                if specs.is_empty() {
+                    s.replace_workspace(specs)?;
+                } else if let Err(e) = s.replace_workspace(specs) {
+                    // Roots the other mounts rule out (inside a writable mount, say):
+                    // no /workspace rather than a session that serves nothing.
+                    s.replace_workspace(Vec::new())?;
+                    unopened.push(format!("every root: they cannot be mounted with the server's mounts ({e})"));
+                }
+                Ok(unopened)
             })
             .await;
         match result {
-            Ok(Ok(())) => {}
-            Ok(Err(e)) => eprintln!("filestore serve: cannot mount the roots: {e}"),
-            Err(e) => eprintln!("filestore serve: cannot mount the roots: {}", e.message),
+            Ok(Ok(unopened)) => skipped.extend(unopened),
+            Ok(Err(e)) => skipped.push(format!("every root: the session could not be rebuilt ({e})")),
+            Err(e) => skipped.push(format!("every root: {}", e.message)),
+        }
+        for s in skipped {
+            eprintln!("filestore serve: skipped {s}");
+            self.warn(peer, format!("skipped {s}")).await;
         }
     }
+
+    /// Tells the operator (once per process) and the client (once per session)
+    /// that a remote client's roots do not choose `/workspace`.
+    async fn say_roots_ignored(&self, peer: &Peer<RoleServer>) {
+        static SAID: std::sync::Once = std::sync::Once::new();
+        SAID.call_once(|| {
+            eprintln!(
+                "filestore serve: a client offers MCP roots; over HTTP they are ignored unless --http-roots-within allows directories (said once)"
+            );
+        });
+        let m = "the client's MCP roots are ignored: over HTTP a client does not choose the server's directories (the operator can allow some with --http-roots-within); /workspace is what the server mounted";
+        self.warn(peer, m.to_string()).await;
+    }
+
+    /// A warning to the client as a log message (see [`super::logging`]).
+    #[allow(deprecated)] // logging: see super::logging
+    async fn warn(&self, peer: &Peer<RoleServer>, message: String) {
+        super::logging::log(peer, &self.log_level, LoggingLevel::Warning, message).await;
+    }
+}
+
+/// The volumes of the roots' mount arguments, and a message for each that could not
+/// be opened (its error kind only: the client is not told host paths).
+fn open_roots(args: &[MountArg]) -> (Vec<MountSpec>, Vec<String>) {
+    let mut specs = Vec::new();
+    let mut unopened = Vec::new();
+    for a in args {
+        match a.open() {
+            Ok(spec) => specs.push(spec),
+            Err(e) => {
+                eprintln!("filestore serve: cannot mount a root at {}: {e}", a.point);
+                unopened.push(format!("the root for {}: cannot be opened ({})", a.point, e.kind_name()));
+            }
+        }
+    }
+    (specs, unopened)
 }
 
 #[allow(deprecated)] // logging and roots: see super::logging, super::roots
 impl ServerHandler for FilestoreServer {
+    /// Notes whether the client's roots will be read: if so, requests that reach
+    /// the sandbox wait until `initialized` applied them.
+    async fn initialize(
+        &self,
+        request: rmcp::model::InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::InitializeResult, McpError> {
+        context.peer.set_peer_info(request.clone());
+        if request.capabilities.roots.is_some() && self.roots.reads_roots() {
+            self.roots_gate.expect_first();
+        }
+        self.negotiate_initialize(&request)
+    }
+
     async fn on_initialized(&self, context: rmcp::service::NotificationContext<RoleServer>) {
+        // Released once the roots are applied (or found unusable).
+        let _first = self.roots_gate.take_first();
         let warnings = lock(&self.sandbox).startup_warnings.clone();
         for w in warnings {
-            super::logging::log(&context.peer, &self.log_level, LoggingLevel::Warning, w).await;
+            self.warn(&context.peer, w).await;
         }
         if let Some(mut changes) = self.catalog_changes.clone() {
             // An upstream tool list changed: the client re-lists, and the listing
@@ -470,7 +556,7 @@ impl ServerHandler for FilestoreServer {
                 }
             });
         }
-        self.apply_roots(&context).await;
+        self.apply_roots(&context.peer).await;
     }
 
     async fn set_level(
@@ -482,8 +568,11 @@ impl ServerHandler for FilestoreServer {
         Ok(())
     }
 
+    /// Requests arriving meanwhile wait for the new roots; a call already running
+    /// ends on the previous ones (also the client's choice).
     async fn on_roots_list_changed(&self, context: rmcp::service::NotificationContext<RoleServer>) {
-        self.apply_roots(&context).await;
+        let _applying = self.roots.reads_roots().then(|| self.roots_gate.hold());
+        self.apply_roots(&context.peer).await;
     }
 
     /// The stand-in for a stdio message too large to read ([`super::stdio`]) is
