@@ -551,7 +551,9 @@ fn roots_policy(
         let shown = dir.display();
         if dir.to_string_lossy().contains(filestore::volumes::IDENTITY_PLACEHOLDER) {
             if !args.auth.enabled() {
-                return Err(format!("--http-roots-within {shown}: {{sub}} is the caller's identity: it needs authentication (--auth-issuer or --auth-tokens)"));
+                return Err(format!(
+                    "--http-roots-within {shown}: {{sub}} is the caller's identity: it needs authentication (--auth-issuer or --auth-tokens)"
+                ));
             }
         } else if !std::fs::metadata(dir).is_ok_and(|m| m.is_dir()) {
             return Err(format!("--http-roots-within {shown}: not a directory"));

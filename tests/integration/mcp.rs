@@ -340,7 +340,14 @@ fn serve_refuses_bad_options_and_bad_mounts() {
             vec!["--http-roots-within", "{sub}", "authentication"],
         ),
         (
-            vec!["--http", "127.0.0.1:0", "--http-roots-within", "/tmp", "--mount", "/workspace=mem:"],
+            vec![
+                "--http",
+                "127.0.0.1:0",
+                "--http-roots-within",
+                "/tmp",
+                "--mount",
+                "/workspace=mem:",
+            ],
             vec!["--http-roots-within", "/workspace"],
         ),
     ] {
@@ -960,7 +967,8 @@ async fn roots_server(client: RootsClient) -> RunningService<RoleClient, RootsCl
 }
 
 async fn ls(client: &RunningService<RoleClient, RootsClient>, path: &str) -> (bool, String) {
-    let params = CallToolRequestParams::new("filestore_ls").with_arguments(args(json!({"path": path})));
+    let params =
+        CallToolRequestParams::new("filestore_ls").with_arguments(args(json!({"path": path})));
     let call = client.peer().call_tool(params);
     // Generous: only keeps a regression from hanging the suite.
     let r = tokio::time::timeout(std::time::Duration::from_secs(120), call)

@@ -79,6 +79,24 @@ class Client:
         return [m for m in self.logs if needle in m]
 
 
+class Listings(unittest.IsolatedAsyncioTestCase):
+    """Assertions on listings that quote at most their start (a root of / would
+    otherwise put the whole host's tree in a failure)."""
+
+    def shows(self, shown: str, name: str, why: str = "") -> None:
+        if name not in shown:
+            self.fail(f"{name} is not shown {why}: {brief(shown)}")
+
+    def hides(self, shown: str, name: str, why: str = "") -> None:
+        if name in shown:
+            at = shown.index(name)
+            self.fail(f"{name} is shown {why}: ...{shown[max(0, at - 300):at + 100]}... in {brief(shown)}")
+
+
+def brief(text: str) -> str:
+    return text if len(text) <= 1500 else f"{text[:1500]}... [{len(text)} characters]"
+
+
 async def listing(s: ClientSession, path: str = "/workspace") -> str:
     """The recursive listing of `path` (every name beneath it), or its error."""
     r = await s.call_tool("filestore_tree", {"path": path})
@@ -115,7 +133,7 @@ class Fixture:
         shutil.rmtree(self.top, ignore_errors=True)
 
 
-class HttpRootsTest(unittest.IsolatedAsyncioTestCase):
+class HttpRootsTest(Listings):
     def setUp(self) -> None:
         self.f = Fixture()
         self.servers: list[HttpServer] = []
@@ -132,7 +150,7 @@ class HttpRootsTest(unittest.IsolatedAsyncioTestCase):
 
     def assert_host_hidden(self, shown: str) -> None:
         for secret in ("passwd", "shadow", "outside-secret.txt", "bob-secret.txt", "bob-proj.txt"):
-            self.assertNotIn(secret, shown)
+            self.hides(shown, secret)
 
     async def test_remote_roots_are_ignored_by_default(self) -> None:
         """`serve --http`: roots naming /etc, / and another directory choose nothing;
@@ -144,9 +162,9 @@ class HttpRootsTest(unittest.IsolatedAsyncioTestCase):
             said = await client.wait_for_logs("roots are ignored")
             for _ in range(5):
                 shown = await listing(s)
-                self.assertIn("served-marker.txt", shown)
+                self.shows(shown, "served-marker.txt")
                 self.assert_host_hidden(shown)
-                self.assertNotIn("inside.txt", shown)
+                self.hides(shown, "inside.txt")
                 r = await s.call_tool("filestore_read", {"path": "/workspace/passwd"})
                 self.assertTrue(r.is_error, text_of(r))
             self.assertTrue(said, f"no warning that the roots are ignored: {client.logs}")
@@ -164,8 +182,8 @@ class HttpRootsTest(unittest.IsolatedAsyncioTestCase):
             await client.wait_for_logs("roots are ignored")
             for _ in range(5):
                 shown = await listing(s, "/")
-                self.assertIn("alice-secret.txt", shown, "her own /home")
-                self.assertIn("served-marker.txt", shown)
+                self.shows(shown, "alice-secret.txt", "her own /home")
+                self.shows(shown, "served-marker.txt")
                 self.assert_host_hidden(shown)
             self.assertEqual(client.asked, 0)
 
@@ -186,8 +204,8 @@ class HttpRootsTest(unittest.IsolatedAsyncioTestCase):
         client = Client([self.f.proj.as_uri(), *hostile])
         async with client.over_http(server.url) as s:
             shown = await listing(s)
-            self.assertIn("inside.txt", shown, "the allowed root is /workspace")
-            self.assertNotIn("served-marker.txt", shown)
+            self.shows(shown, "inside.txt", "the allowed root is /workspace")
+            self.hides(shown, "served-marker.txt")
             self.assert_host_hidden(shown)
             shown = await listing(s, "/")
             self.assert_host_hidden(shown)
@@ -210,7 +228,7 @@ class HttpRootsTest(unittest.IsolatedAsyncioTestCase):
                         (self.f.tenants / "bob").as_uri()])
         async with alice.over_http(server.url, ALICE) as s:
             shown = await listing(s)
-            self.assertIn("alice-proj.txt", shown)
+            self.shows(shown, "alice-proj.txt")
             self.assert_host_hidden(shown)
             self.assert_host_hidden(await listing(s, "/"))
             refused = await alice.wait_for_logs("not a directory within")
@@ -218,9 +236,9 @@ class HttpRootsTest(unittest.IsolatedAsyncioTestCase):
         bob = Client([(self.f.tenants / "alice" / "proj").as_uri()])
         async with bob.over_http(server.url, BOB) as s:
             shown = await listing(s, "/")
-            self.assertNotIn("alice-proj.txt", shown)
-            self.assertNotIn("alice-secret.txt", shown)
-            self.assertIn("bob-secret.txt", shown, "his own /home")
+            self.hides(shown, "alice-proj.txt")
+            self.hides(shown, "alice-secret.txt")
+            self.shows(shown, "bob-secret.txt", "his own /home")
 
     async def test_roots_the_other_mounts_rule_out_leave_no_workspace(self) -> None:
         """A root inside a writable mount cannot be mounted read-only (its files could
@@ -232,8 +250,8 @@ class HttpRootsTest(unittest.IsolatedAsyncioTestCase):
         alice = Client([(self.f.tenants / "alice" / "proj").as_uri()])
         async with alice.over_http(server.url, ALICE) as s:
             shown = await listing(s, "/")
-            self.assertIn("alice-secret.txt", shown, "her /home still serves")
-            self.assertNotIn("served-marker.txt", shown)
+            self.shows(shown, "alice-secret.txt", "her /home still serves")
+            self.hides(shown, "served-marker.txt")
             r = await s.call_tool("filestore_ls", {"path": "/workspace"})
             self.assertTrue(r.is_error, text_of(r))
             said = await alice.wait_for_logs("cannot be mounted with the server's mounts")
@@ -241,7 +259,7 @@ class HttpRootsTest(unittest.IsolatedAsyncioTestCase):
             self.assertNotIn(str(self.f.top), said[0], "no host path reaches the client")
 
 
-class StdioRootsTest(unittest.IsolatedAsyncioTestCase):
+class StdioRootsTest(Listings):
     """Over stdio the client's roots apply, and no request runs before they did."""
 
     def setUp(self) -> None:
@@ -274,8 +292,8 @@ class StdioRootsTest(unittest.IsolatedAsyncioTestCase):
                     prompt = await s.get_prompt("filestore_instructions")
                     shown = " ".join(m.content.text for m in prompt.messages
                                      if isinstance(m.content, types.TextContent))
-                self.assertIn("inside.txt", shown, f"session {i}")
-                self.assertNotIn("served-marker.txt", shown, f"session {i}")
+                self.shows(shown, "inside.txt", f"session {i}")
+                self.hides(shown, "served-marker.txt", f"session {i}")
                 self.assertEqual(client.asked, 1)
 
     async def test_a_client_without_roots_does_not_wait(self) -> None:
@@ -285,7 +303,7 @@ class StdioRootsTest(unittest.IsolatedAsyncioTestCase):
             async with stdio_client(params, errlog=devnull) as (read, write):
                 async with ClientSession(read, write) as s:
                     await s.initialize()
-                    self.assertIn("served-marker.txt", await listing(s))
+                    self.shows(await listing(s), "served-marker.txt")
 
 
 if __name__ == "__main__":

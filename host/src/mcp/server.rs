@@ -447,17 +447,37 @@ impl FilestoreServer {
             return;
         }
         let _in_order = self.roots_gate.applying.lock().await;
-        let (args, mut skipped) =
-            match tokio::time::timeout(super::roots::ROOTS_LIST_TIMEOUT, peer.list_roots()).await {
-                Ok(Ok(r)) => super::roots::mount_args(&r.roots, super::DEFAULT_WORKSPACE, &self.roots),
-                // What the client wants at /workspace is unknown: nothing is mounted
-                // there (the directory the server was started in is not its choice).
-                Ok(Err(e)) => (Vec::new(), vec![format!("every root: roots/list failed ({e})")]),
-                Err(_) => (Vec::new(), vec![format!(
+        let (args, mut skipped) = self.requested_mounts(peer).await;
+        skipped.extend(self.mount_roots(args).await);
+        for s in skipped {
+            eprintln!("filestore serve: skipped {s}");
+            self.warn(peer, format!("skipped {s}")).await;
+        }
+    }
+
+    /// The mounts of the client's roots that the policy allows, and a message for
+    /// each root left out. When the roots cannot be had, none: what the client wants
+    /// at /workspace is unknown, and the directory the server was started in is not
+    /// its choice.
+    #[allow(deprecated)] // roots: see super::roots
+    async fn requested_mounts(&self, peer: &Peer<RoleServer>) -> (Vec<MountArg>, Vec<String>) {
+        let timeout = super::roots::ROOTS_LIST_TIMEOUT;
+        match tokio::time::timeout(timeout, peer.list_roots()).await {
+            Ok(Ok(r)) => super::roots::mount_args(&r.roots, super::DEFAULT_WORKSPACE, &self.roots),
+            Ok(Err(e)) => (Vec::new(), vec![format!("every root: roots/list failed ({e})")]),
+            Err(_) => (
+                Vec::new(),
+                vec![format!(
                     "every root: the client did not answer roots/list within {} s",
-                    super::roots::ROOTS_LIST_TIMEOUT.as_secs()
-                )]),
-            };
+                    timeout.as_secs()
+                )],
+            ),
+        }
+    }
+
+    /// Mounts `args` at /workspace in place of what is there (nothing, for none);
+    /// a message for each root that could not be mounted.
+    async fn mount_roots(&self, args: Vec<MountArg>) -> Vec<String> {
         let result = self
             .on_sandbox(move |s| -> crate::Result<Vec<String>> {
                 let (specs, mut unopened) = open_roots(&args);
@@ -467,19 +487,17 @@ impl FilestoreServer {
                     // Roots the other mounts rule out (inside a writable mount, say):
                     // no /workspace rather than a session that serves nothing.
                     s.replace_workspace(Vec::new())?;
-                    unopened.push(format!("every root: they cannot be mounted with the server's mounts ({e})"));
+                    unopened.push(format!(
+                        "every root: they cannot be mounted with the server's mounts ({e})"
+                    ));
                 }
                 Ok(unopened)
             })
             .await;
         match result {
-            Ok(Ok(unopened)) => skipped.extend(unopened),
-            Ok(Err(e)) => skipped.push(format!("every root: the session could not be rebuilt ({e})")),
-            Err(e) => skipped.push(format!("every root: {}", e.message)),
-        }
-        for s in skipped {
-            eprintln!("filestore serve: skipped {s}");
-            self.warn(peer, format!("skipped {s}")).await;
+            Ok(Ok(unopened)) => unopened,
+            Ok(Err(e)) => vec![format!("every root: the session could not be rebuilt ({e})")],
+            Err(e) => vec![format!("every root: {}", e.message)],
         }
     }
 
@@ -513,7 +531,11 @@ fn open_roots(args: &[MountArg]) -> (Vec<MountSpec>, Vec<String>) {
             Ok(spec) => specs.push(spec),
             Err(e) => {
                 eprintln!("filestore serve: cannot mount a root at {}: {e}", a.point);
-                unopened.push(format!("the root for {}: cannot be opened ({})", a.point, e.kind_name()));
+                unopened.push(format!(
+                    "the root for {}: cannot be opened ({})",
+                    a.point,
+                    e.kind_name()
+                ));
             }
         }
     }
