@@ -245,8 +245,7 @@ impl FilestoreServer {
         let sandbox = Sandbox::new(config, cancel.clone())?;
         // Over HTTP, the caller of the request creating the session: `{sub}` in the
         // directories roots are allowed in is theirs.
-        let caller = super::http_auth::current_identity()
-            .map(|i| super::http_auth::path_segment(&i.subject));
+        let caller = super::http_auth::current_identity().map(|i| i.segment);
         Ok(FilestoreServer {
             sandbox: Arc::new(Mutex::new(sandbox)),
             cancel,
