@@ -240,6 +240,31 @@ class HttpRootsTest(Listings):
             self.hides(shown, "alice-secret.txt")
             self.shows(shown, "bob-secret.txt", "his own /home")
 
+    async def test_a_static_tokens_roots_stay_in_its_own_directory(self) -> None:
+        """On a server accepting JWTs too, a static token's `{sub}` is `token~SUB`
+        (its mounts' directory): its roots may not reach the directory of the JWT
+        user of the same subject (`TENANTS/alice`)."""
+        from test_auth import Keys
+
+        (self.f.top / "jwks.json").write_text(json.dumps(Keys().jwks))
+        own = self.f.tenants / "token~alice" / "proj"
+        own.mkdir(parents=True)
+        (own / "static-alice.txt").write_text("the static token's alice\n")
+        server = self.serve("--auth-tokens", str(self.f.tokens),
+                            "--auth-issuer", "https://issuer.example",
+                            "--auth-jwks", str(self.f.top / "jwks.json"),
+                            "--http-roots-within", f"{self.f.tenants}/{{sub}}",
+                            "--mount", f"/home={self.f.tenants}/{{sub}}:ro")
+        alice = Client([(self.f.tenants / "alice" / "proj").as_uri()])
+        async with alice.over_http(server.url, ALICE) as s:
+            shown = await listing(s, "/")
+            self.hides(shown, "alice-proj.txt", "the JWT alice's directory")
+            self.hides(shown, "alice-secret.txt", "the JWT alice's directory")
+            await alice.wait_for_logs("not a directory within")
+        alice = Client([own.as_uri()])
+        async with alice.over_http(server.url, ALICE) as s:
+            self.shows(await listing(s), "static-alice.txt", "its own directory")
+
     async def test_roots_the_other_mounts_rule_out_leave_no_workspace(self) -> None:
         """A root inside a writable mount cannot be mounted read-only (its files could
         change through that mount): it is left out and said, and the session serves
