@@ -900,4 +900,8 @@ impl wt::Guest for Component {
     fn set_offload_tokens(s: wt::SessionBorrow<'_>, tokens: u32) {
         s.get::<SessionResource>().0.tool_state().borrow_mut().set_offload_tokens(tokens as usize);
     }
+
+    fn enable_shell(s: wt::SessionBorrow<'_>, enabled: bool) {
+        s.get::<SessionResource>().0.enable_shell(enabled);
+    }
 }

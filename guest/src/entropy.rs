@@ -2,7 +2,10 @@
 //! build selects it with `--cfg getrandom_backend="custom"`, host/build.rs).
 //!
 //! Why: the component must import no `wasi:random` (tests/integration/isolation.rs),
-//! but boon's hash maps (ahash) ask getrandom for seeds. Nothing here needs
+//! but boon's hash maps (ahash) ask getrandom for seeds, and the shell (bashkit) for
+//! `$RANDOM`, `mktemp` names and temporary-file suffixes. getrandom 0.4 (bashkit's)
+//! calls the same symbol as 0.3 with an error type of the same layout, so this one
+//! function serves both. Nothing here needs
 //! secrecy: the bytes come from a fixed splitmix64 sequence, so hash seeds are
 //! predictable. The maps they seed hold keys of one schema or one call's arguments,
 //! both bounded (tools/schema.rs), which bounds what a crafted collision can cost.

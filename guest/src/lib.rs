@@ -25,6 +25,7 @@ pub mod error;
 pub mod invoke;
 pub mod ops;
 pub mod session;
+pub mod shell;
 pub mod skills;
 pub mod tools;
 pub mod vfs;

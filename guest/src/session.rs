@@ -1,6 +1,8 @@
 //! A session: one agent's view of the filestore — its mounts, its limits, and every
 //! operation on them, typed and through one generic JSON entry point.
 
+use std::sync::Arc;
+
 use serde::Serialize;
 use serde_json::Value;
 
@@ -14,6 +16,7 @@ use crate::ops::mutate::{self, DeleteRequest, MoveRequest, MutationResult, Write
 use crate::ops::read::{self, MAX_READ_PATHS, ReadRequest, ReadResult};
 use crate::ops::request::decode;
 use crate::ops::tree::{self, TreeRequest, TreeResult};
+use crate::shell;
 use crate::vfs::entry::Entry;
 use crate::vfs::limits::Limits;
 use crate::vfs::mounts::MountTable;
@@ -25,7 +28,9 @@ pub use crate::ops::ToolOutput;
 /// Mounts + limits + operations.
 #[derive(Debug, Default)]
 pub struct Session {
-    mounts: MountTable,
+    /// Shared with a running shell command's filesystem (crate::shell), which needs
+    /// an owned handle; only [`Session::mount`] changes it, between calls.
+    mounts: Arc<MountTable>,
     limits: Limits,
     /// Configured, dynamic and pending tools (see [`crate::invoke`]).
     tools: crate::invoke::ToolStateCell,
@@ -43,7 +48,7 @@ fn output<T: Serialize>(value: &T, text: String) -> Result<ToolOutput> {
 impl Session {
     /// A session with no mounts.
     pub fn new(limits: Limits) -> Session {
-        Session { mounts: MountTable::new(), limits, tools: Default::default() }
+        Session { mounts: Arc::new(MountTable::new()), limits, tools: Default::default() }
     }
 
     /// Mounts a volume (see [`MountTable::add`]).
@@ -54,7 +59,16 @@ impl Session {
         priority: i32,
         read_only: bool,
     ) -> Result<()> {
-        self.mounts.add(point, volume, priority, read_only)
+        Arc::get_mut(&mut self.mounts)
+            .ok_or_else(|| {
+                Error::new(ErrorKind::Conflict, "a shell command still holds the mount table")
+            })?
+            .add(point, volume, priority, read_only)
+    }
+
+    /// The mount table as a shared handle (for the shell's filesystem).
+    pub fn mounts_shared(&self) -> Arc<MountTable> {
+        Arc::clone(&self.mounts)
     }
 
     /// The mount table.
@@ -80,7 +94,57 @@ impl Session {
 
     /// Specs of the built-in tools this session offers.
     pub fn tool_specs(&self) -> Vec<ToolSpec> {
-        builtin::specs(self.writable())
+        builtin::specs(self.writable(), self.shell_enabled())
+    }
+
+    /// Offers (or withdraws) `filestore_execute`, the shell (off by default: a host
+    /// enables it, see [`crate::shell`]). A change grows the tools version.
+    pub fn enable_shell(&self, enabled: bool) {
+        let mut st = self.tools.borrow_mut();
+        if st.shell != enabled {
+            st.shell = enabled;
+            st.version += 1;
+        }
+    }
+
+    /// Whether `filestore_execute` is offered.
+    pub fn shell_enabled(&self) -> bool {
+        self.tools.borrow().shell
+    }
+
+    /// `filestore_execute`: runs a shell command over the mounts. A cut output is
+    /// stored whole under `/tool_calls/filestore_execute/` (when the session has a
+    /// results volume) and the answer names the file; a `SKILL.md` the command read
+    /// activates its skill as `filestore_read` does.
+    pub fn execute(&self, req: &shell::ExecuteRequest) -> Result<shell::ExecuteResult> {
+        if !self.shell_enabled() {
+            return Err(Error::new(
+                ErrorKind::NotFound,
+                format!(
+                    "tool '{}' is not enabled in this session (a host offers it on request: `serve --shell`, or `filestore call {0}`)",
+                    shell::TOOL
+                ),
+            ));
+        }
+        let ran = shell::execute(self.mounts_shared(), &self.limits, req)?;
+        let stored = if ran.is_long() { self.store_output(&ran)? } else { None };
+        let mut r = ran.answer(stored.as_deref());
+        for path in &ran.skills_read {
+            r.activations.push(crate::invoke::activate_skill(self, path)?);
+        }
+        Ok(r)
+    }
+
+    /// Stores a command's whole output as a tool result; `None` without a results
+    /// volume.
+    fn store_output(&self, ran: &shell::Executed) -> Result<Option<String>> {
+        use crate::invoke::results;
+        if !results::has_results_volume(&self.mounts) {
+            return Ok(None);
+        }
+        let id = crate::invoke::next_call_id(self, shell::TOOL);
+        let stored = results::store(&self.mounts, shell::TOOL, &id, "shell_output", &ran.whole())?;
+        Ok(stored.map(|s| s.path))
     }
 
     /// Metadata of one path.
@@ -316,6 +380,10 @@ impl Session {
                 let text = r.message.clone();
                 output(&r, text)
             }
+            shell::TOOL => {
+                let r = self.execute(&decode(tool, args)?)?;
+                output(&r, shell::render(&r))
+            }
             other => Err(Error::new(
                 ErrorKind::NotFound,
                 format!(
@@ -323,6 +391,7 @@ impl Session {
                     builtin::READ_TOOLS
                         .iter()
                         .chain(builtin::WRITE_TOOLS.iter())
+                        .chain([builtin::SHELL_TOOL].iter())
                         .copied()
                         .collect::<Vec<_>>()
                         .join(", ")
@@ -490,7 +559,8 @@ mod tests {
         // Each tool's schema properties must decode into its request type: a property
         // the schema advertises but the request rejects would be a broken contract.
         let s = session();
-        for spec in builtin::specs(true) {
+        s.enable_shell(true);
+        for spec in builtin::specs(true, true) {
             let props = spec.input_schema["properties"].as_object().unwrap();
             assert!(spec.input_schema["additionalProperties"] == json!(false), "{}", spec.name);
             for (k, v) in props {
@@ -499,9 +569,10 @@ mod tests {
                     "integer" => json!(1),
                     "boolean" => json!(false),
                     "array" => json!([]),
+                    "object" => json!({}),
                     t => panic!("{t}"),
                 };
-                let base = json!({"path": "/w/src/main.rs", "pattern": "x", "content": "c", "source": "/w/a", "destination": "/w/b"});
+                let base = json!({"path": "/w/src/main.rs", "pattern": "x", "content": "c", "source": "/w/a", "destination": "/w/b", "command": "true"});
                 let mut args = json!({});
                 for r in spec.input_schema["required"].as_array().into_iter().flatten() {
                     let r = r.as_str().unwrap();

@@ -35,6 +35,7 @@
 pub mod agent;
 #[allow(missing_docs)]
 mod bindings;
+pub mod clocks;
 pub mod engine;
 pub mod error;
 mod glue;

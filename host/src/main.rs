@@ -434,6 +434,12 @@ fn call(
         Ok(s) => s,
         Err(e) => return fail(e.kind_name(), e),
     };
+    // Naming the shell is the choice to use it: no flag needed here (serve has one).
+    if tool == filestore_guest::ops::builtin::SHELL_TOOL
+        && let Err(e) = session.enable_shell(true)
+    {
+        return fail(e.kind_name(), e);
+    }
     let mut claims = serde_json::Value::Null;
     if !configs.is_empty() {
         let files = match tools_cli::read_files(configs) {

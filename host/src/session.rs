@@ -847,6 +847,14 @@ impl Session {
         })
     }
 
+    /// Offers (or withdraws) `filestore_execute`, the shell over the mounts (off by
+    /// default; `serve --shell` and `filestore call filestore_execute` enable it).
+    pub fn enable_shell(&mut self, enabled: bool) -> Result<()> {
+        self.guarded(|store, b, h| {
+            b.filestore_component_tools(store)?.call_enable_shell(store, h, enabled).map(Ok)
+        })
+    }
+
     /// Runs `f` with the guest deadline extended by the tool host's timeout, so a
     /// tool that uses its whole timeout does not trip the sandbox deadline.
     fn with_tool_deadline<T>(&mut self, f: impl FnOnce(&mut Session) -> Result<T>) -> Result<T> {

@@ -15,7 +15,7 @@ pub struct HostState {
     pub table: ResourceTable,
     /// WASI with no preopens, no environment, no arguments, no network and no
     /// stdio: the Rust standard library links against WASI, but the guest is granted
-    /// nothing through it except clocks and randomness.
+    /// nothing through it except coarse clocks (crate::clocks) and randomness.
     pub wasi: WasiCtx,
     /// Memory and instance caps.
     pub limits: StoreLimits,
@@ -39,8 +39,12 @@ pub struct HostState {
 impl HostState {
     /// A state with an empty WASI context.
     pub fn new(limits: StoreLimits, tools: Arc<dyn ToolHost>, session_id: String) -> HostState {
-        // Deliberately nothing inherited or preopened: isolation is the product.
-        let wasi = WasiCtx::builder().build();
+        // Deliberately nothing inherited or preopened: isolation is the product. The
+        // clocks are coarse (see crate::clocks).
+        let wasi = WasiCtx::builder()
+            .wall_clock(crate::clocks::CoarseWallClock)
+            .monotonic_clock(crate::clocks::CoarseMonotonicClock::new())
+            .build();
         HostState {
             table: ResourceTable::new(),
             wasi,

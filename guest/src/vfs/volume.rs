@@ -240,7 +240,12 @@ impl VolumeIdentity {
 ///
 /// Paths passed in are normalised and absolute (`/` is the volume root). Entries
 /// returned carry volume-relative paths; the mount layer rewrites them.
-pub trait Volume {
+///
+/// `Send + Sync`: the shell of `filestore_execute` (crate::shell) hands the mount
+/// table to an interpreter whose filesystem trait requires both. The component is
+/// single-threaded, so the bound costs nothing there; the host's backends are shared
+/// between threads anyway.
+pub trait Volume: Send + Sync {
     /// Metadata of one path; `not-found` when absent.
     fn stat(&self, path: &str) -> Result<Entry>;
     /// The direct children of a directory, in any order.

@@ -1,0 +1,371 @@
+//! [`MountFs`]: the session's mount table as the interpreter's filesystem.
+//!
+//! The shell sees exactly what the file tools see, because every operation goes
+//! through the same [`MountTable`] and the same operations (`crate::ops::mutate` for
+//! deletes and moves, so a `mv` across mounts is the tools' nothing-lost move):
+//!
+//! - paths are virtual and normalised by [`paths::normalize`] (`..` above `/` is
+//!   refused, control characters and backslashes too);
+//! - links are never followed: a directory volume lists a link as type `symlink`,
+//!   reading it is refused, and the shell cannot create one;
+//! - read-only mounts and read-only entries (`/tool_calls`, skills) refuse writes;
+//! - every write is one whole-file volume write, atomic as the volume makes it; an
+//!   append is a read and a whole write;
+//! - whole-file reads are bounded by the session's file limit (`file_bytes`): the
+//!   interpreter reads files whole, and a 1 GiB log must not be pulled into guest
+//!   memory;
+//! - `/dev/null` is the one device: it reads empty and swallows writes (it is not in
+//!   any mount; other `/dev` paths do not exist).
+//!
+//! Errors reach the interpreter as `std::io::Error`s carrying bash's wording (`No
+//! such file or directory`, `Read-only file system`...), so commands print what bash
+//! prints. A write refused by the per-command write budget trips it
+//! ([`WriteBudget`]), and the command then ends with `limit-exceeded`.
+
+use std::io::ErrorKind as IoKind;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use bashkit::{DirEntry, FileSystem, FileSystemExt, FileType, Metadata, async_trait};
+
+use super::limits::WriteBudget;
+use crate::error::{Error, ErrorKind, Result};
+use crate::ops::mutate;
+use crate::vfs::entry::{Entry, TYPE_SYMLINK};
+use crate::vfs::limits::Limits;
+use crate::vfs::mounts::{MountTable, is_absent};
+use crate::vfs::paths;
+use crate::vfs::volume::WriteOptions;
+
+/// The only device path.
+const DEV_NULL: &str = "/dev/null";
+
+/// The mount table as a bashkit filesystem (see the module docs).
+pub(crate) struct MountFs {
+    mounts: Arc<MountTable>,
+    limits: Limits,
+    budget: Arc<WriteBudget>,
+    /// `SKILL.md` files read whole by the command (their skills get activated).
+    skills_read: Mutex<Vec<String>>,
+}
+
+impl MountFs {
+    pub(crate) fn new(mounts: Arc<MountTable>, limits: Limits, budget: Arc<WriteBudget>) -> Self {
+        MountFs { mounts, limits, budget, skills_read: Mutex::new(Vec::new()) }
+    }
+
+    /// The `SKILL.md` paths read, in order, each once.
+    pub(crate) fn skills_read(&self) -> Vec<String> {
+        self.skills_read.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    fn note_read(&self, e: &Entry) {
+        if e.entry_type == crate::skills::skill::TYPE_SKILL {
+            let mut v = self.skills_read.lock().unwrap_or_else(|e| e.into_inner());
+            if !v.contains(&e.path) {
+                v.push(e.path.clone());
+            }
+        }
+    }
+
+    fn read(&self, path: &str) -> Result<Vec<u8>> {
+        if path == DEV_NULL {
+            return Ok(Vec::new());
+        }
+        let (entry, data) = self.mounts.read_all(path, self.limits.file_bytes)?;
+        self.note_read(&entry);
+        Ok(data)
+    }
+
+    /// Whether `path` exists; only "absent" answers are `false`, other failures are
+    /// errors.
+    fn present(&self, path: &str) -> Result<Option<Entry>> {
+        match self.mounts.stat(path) {
+            Ok(e) => Ok(Some(e)),
+            Err(e) if is_absent(&e) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Refuses a file write whose parent is not a directory, as bash does (`echo x >
+    /// nodir/f`); the volumes would create it.
+    fn parent_must_exist(&self, path: &str) -> Result<()> {
+        let parent = paths::parent(path).unwrap_or("/");
+        match self.present(parent)? {
+            Some(p) if p.is_dir() => Ok(()),
+            Some(_) => Err(Error::at(ErrorKind::NotADirectory, path, "not a directory")),
+            None => Err(Error::not_found(path)),
+        }
+    }
+
+    fn write(&self, path: &str, content: &[u8], charged: u64) -> Result<()> {
+        if path == DEV_NULL {
+            return Ok(());
+        }
+        if let Some(e) = self.present(path)?
+            && e.is_dir()
+        {
+            return Err(Error::at(ErrorKind::NotAFile, path, "is a directory"));
+        }
+        self.parent_must_exist(path)?;
+        if content.len() as u64 > self.limits.write_bytes {
+            return Err(Error::at(
+                ErrorKind::TooLarge,
+                path,
+                format!(
+                    "File too large: {} bytes; the write limit is {} bytes",
+                    content.len(),
+                    self.limits.write_bytes
+                ),
+            ));
+        }
+        self.budget.charge(path, charged)?;
+        self.mounts.write(path, content, &WriteOptions::default()).map(|_| ())
+    }
+
+    fn append(&self, path: &str, content: &[u8]) -> Result<()> {
+        if path == DEV_NULL {
+            return Ok(());
+        }
+        let mut whole = match self.present(path)? {
+            Some(e) if e.is_dir() => {
+                return Err(Error::at(ErrorKind::NotAFile, path, "is a directory"));
+            }
+            Some(_) => self.read(path)?,
+            None => Vec::new(),
+        };
+        whole.extend_from_slice(content);
+        self.write(path, &whole, content.len() as u64)
+    }
+
+    fn mkdir(&self, path: &str, recursive: bool) -> Result<()> {
+        match self.present(path)? {
+            Some(e) if e.is_dir() && recursive => return Ok(()),
+            Some(_) => return Err(Error::at(ErrorKind::AlreadyExists, path, "File exists")),
+            None => {}
+        }
+        if !recursive {
+            self.parent_must_exist(path)?;
+        }
+        self.mounts.create_dir(path).map(|_| ())
+    }
+
+    fn remove(&self, path: &str, recursive: bool) -> Result<()> {
+        let req = mutate::DeleteRequest { path: path.to_string(), recursive };
+        mutate::delete(&self.mounts, &req).map(|_| ())
+    }
+
+    fn rename(&self, from: &str, to: &str) -> Result<()> {
+        if from == to {
+            return Ok(());
+        }
+        let req =
+            mutate::MoveRequest { source: from.into(), destination: to.into(), overwrite: true };
+        mutate::move_entry(&self.mounts, &self.limits, &req).map(|_| ())
+    }
+
+    fn copy(&self, from: &str, to: &str) -> Result<()> {
+        let data = self.read(from)?;
+        self.write(to, &data, data.len() as u64)
+    }
+
+    fn stat(&self, path: &str) -> Result<Metadata> {
+        if path == DEV_NULL {
+            return Ok(metadata_of(&dev_null()));
+        }
+        self.mounts.stat(path).map(|e| metadata_of(&e))
+    }
+
+    fn read_dir(&self, path: &str) -> Result<Vec<DirEntry>> {
+        let entries = self.mounts.list(path)?;
+        Ok(entries
+            .iter()
+            .map(|e| DirEntry {
+                name: paths::file_name(&e.path).to_string(),
+                metadata: metadata_of(e),
+            })
+            .collect())
+    }
+}
+
+fn dev_null() -> Entry {
+    Entry::file(DEV_NULL, 0, None)
+}
+
+/// An entry as bashkit metadata: the type (a listed link is a link), the size, a mode
+/// from the read-only flag (volumes keep no permission bits), the modification time
+/// (the Unix epoch when unknown).
+fn metadata_of(e: &Entry) -> Metadata {
+    let file_type = if e.is_dir() {
+        FileType::Directory
+    } else if e.entry_type == TYPE_SYMLINK {
+        FileType::Symlink
+    } else {
+        FileType::File
+    };
+    let mode = match (e.is_dir(), e.read_only) {
+        (true, false) => 0o755,
+        (true, true) => 0o555,
+        (false, false) => 0o644,
+        (false, true) => 0o444,
+    };
+    let modified = std::time::UNIX_EPOCH + Duration::from_millis(e.modified_ms.unwrap_or(0));
+    Metadata { file_type, size: e.size, mode, modified, created: modified }
+}
+
+/// A virtual path from the interpreter's path (always absolute there), normalised.
+fn virtual_path(p: &Path) -> Result<String> {
+    let s = p.to_str().ok_or_else(|| {
+        Error::new(ErrorKind::InvalidPath, format!("{} is not UTF-8", p.to_string_lossy()))
+    })?;
+    paths::normalize(s)
+}
+
+/// Our error as the interpreter's: an I/O error whose text is what bash prints after
+/// `cmd: path: ` (the path is the caller's to print).
+pub(crate) fn io_error(e: Error) -> bashkit::Error {
+    let (kind, text) = match e.kind() {
+        ErrorKind::NotFound => (IoKind::NotFound, "No such file or directory".to_string()),
+        ErrorKind::NotAFile => (IoKind::IsADirectory, "Is a directory".to_string()),
+        ErrorKind::NotADirectory => (IoKind::NotADirectory, "Not a directory".to_string()),
+        ErrorKind::AlreadyExists => (IoKind::AlreadyExists, "File exists".to_string()),
+        ErrorKind::ReadOnly => (IoKind::ReadOnlyFilesystem, "Read-only file system".to_string()),
+        ErrorKind::Unsupported => {
+            (IoKind::Unsupported, format!("Operation not supported ({})", e.message()))
+        }
+        ErrorKind::LimitExceeded => {
+            (IoKind::QuotaExceeded, format!("Disk quota exceeded ({})", e.message()))
+        }
+        ErrorKind::TooLarge => (IoKind::FileTooLarge, e.message().to_string()),
+        ErrorKind::InvalidPath => (IoKind::InvalidInput, e.message().to_string()),
+        _ => (IoKind::Other, format!("Input/output error ({})", e.message())),
+    };
+    std::io::Error::new(kind, text).into()
+}
+
+/// Runs one operation on a normalised path, converting errors.
+fn on<T>(p: &Path, op: impl FnOnce(&str) -> Result<T>) -> bashkit::Result<T> {
+    virtual_path(p).and_then(|p| op(&p)).map_err(io_error)
+}
+
+#[async_trait]
+impl FileSystemExt for MountFs {
+    fn backend_kind(&self) -> &'static str {
+        "filestore-mounts"
+    }
+}
+
+#[async_trait]
+impl FileSystem for MountFs {
+    async fn read_file(&self, path: &Path) -> bashkit::Result<Vec<u8>> {
+        on(path, |p| self.read(p))
+    }
+    async fn write_file(&self, path: &Path, content: &[u8]) -> bashkit::Result<()> {
+        on(path, |p| self.write(p, content, content.len() as u64))
+    }
+    async fn append_file(&self, path: &Path, content: &[u8]) -> bashkit::Result<()> {
+        on(path, |p| self.append(p, content))
+    }
+    async fn mkdir(&self, path: &Path, recursive: bool) -> bashkit::Result<()> {
+        on(path, |p| self.mkdir(p, recursive))
+    }
+    async fn remove(&self, path: &Path, recursive: bool) -> bashkit::Result<()> {
+        on(path, |p| self.remove(p, recursive))
+    }
+    async fn stat(&self, path: &Path) -> bashkit::Result<Metadata> {
+        on(path, |p| self.stat(p))
+    }
+    async fn read_dir(&self, path: &Path) -> bashkit::Result<Vec<DirEntry>> {
+        on(path, |p| self.read_dir(p))
+    }
+    async fn exists(&self, path: &Path) -> bashkit::Result<bool> {
+        Ok(on(path, |p| Ok(p == DEV_NULL || self.present(p)?.is_some())).unwrap_or(false))
+    }
+    async fn rename(&self, from: &Path, to: &Path) -> bashkit::Result<()> {
+        let to = virtual_path(to).map_err(io_error)?;
+        on(from, |f| self.rename(f, &to))
+    }
+    async fn copy(&self, from: &Path, to: &Path) -> bashkit::Result<()> {
+        let to = virtual_path(to).map_err(io_error)?;
+        on(from, |f| self.copy(f, &to))
+    }
+    async fn symlink(&self, _target: &Path, link: &Path) -> bashkit::Result<()> {
+        on(link, |p| {
+            Err(Error::at(
+                ErrorKind::Unsupported,
+                p,
+                "links cannot be created: volumes never follow them",
+            ))
+        })
+    }
+    async fn read_link(&self, path: &Path) -> bashkit::Result<PathBuf> {
+        // A link's target is never read: it may name a host path.
+        on(path, |p| {
+            Err(Error::at(ErrorKind::InvalidPath, p, "Invalid argument (links are not followed)"))
+        })
+    }
+    async fn chmod(&self, path: &Path, _mode: u32) -> bashkit::Result<()> {
+        // Volumes keep no permission bits: an existing path accepts the change and
+        // keeps its read-only flag (a documented difference from bash).
+        on(path, |p| self.stat(p).map(|_| ()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::vfs::memory::MemoryVolume;
+
+    fn fs_with(read_only: bool) -> MountFs {
+        let v = MemoryVolume::new();
+        v.insert("/a.txt", "alpha\n");
+        v.insert("/d/b.txt", "beta\n");
+        let mut t = MountTable::new();
+        t.add("/w", Box::new(v), 0, read_only).unwrap();
+        MountFs::new(Arc::new(t), Limits::default(), Arc::new(WriteBudget::new(1 << 20)))
+    }
+
+    fn io_text(e: bashkit::Error) -> String {
+        match e {
+            bashkit::Error::Io(io) => io.to_string(),
+            other => panic!("not an I/O error: {other}"),
+        }
+    }
+
+    #[test]
+    fn errors_carry_the_words_bash_prints() {
+        let fs = fs_with(true);
+        assert_eq!(
+            io_text(on(Path::new("/w/nope"), |p| fs.read(p)).unwrap_err()),
+            "No such file or directory"
+        );
+        assert_eq!(io_text(on(Path::new("/w/d"), |p| fs.read(p)).unwrap_err()), "Is a directory");
+        let e = on(Path::new("/w/new"), |p| fs.write(p, b"x", 1)).unwrap_err();
+        assert_eq!(io_text(e), "Read-only file system");
+    }
+
+    #[test]
+    fn writes_need_an_existing_parent_and_appends_keep_what_was_there() {
+        let fs = fs_with(false);
+        assert_eq!(
+            io_text(on(Path::new("/w/nodir/f"), |p| fs.write(p, b"x", 1)).unwrap_err()),
+            "No such file or directory"
+        );
+        fs.append("/w/a.txt", b"more\n").unwrap();
+        assert_eq!(fs.read("/w/a.txt").unwrap(), b"alpha\nmore\n");
+        fs.write("/w/dev-null-is-not-here", b"", 0).unwrap();
+        fs.write(DEV_NULL, b"gone", 4).unwrap();
+        assert!(fs.read(DEV_NULL).unwrap().is_empty());
+    }
+
+    #[test]
+    fn mkdir_follows_bash() {
+        let fs = fs_with(false);
+        fs.mkdir("/w/d", true).unwrap();
+        assert!(fs.mkdir("/w/d", false).is_err(), "an existing directory without -p");
+        assert!(fs.mkdir("/w/x/y", false).is_err(), "a missing parent without -p");
+        fs.mkdir("/w/x/y", true).unwrap();
+        assert!(fs.stat("/w/x/y").unwrap().file_type.is_dir());
+    }
+}

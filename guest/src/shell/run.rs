@@ -1,0 +1,96 @@
+//! One command: a fresh interpreter over the mount table, run to completion on a
+//! single-threaded async runtime.
+//!
+//! Each call gets its own interpreter, as `bash -c` would: variables, functions and
+//! `cd` do not carry over to the next call (the `cwd` parameter says where to start).
+//! What the interpreter is told about its world is fixed here and reveals nothing of
+//! the host: user `agent`, host `filestore`, `HOME` the working directory, a `PATH`
+//! of virtual directories that hold nothing (commands are built in), no host
+//! environment, no real process ids.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use bashkit::{Bash, ExecOptions, ExecResult};
+
+use super::fs::MountFs;
+use super::limits;
+use super::request::ExecuteRequest;
+use crate::error::{Error, ErrorKind, Result};
+
+/// The user name the shell reports (`whoami`, `$USER`).
+pub const USER: &str = "agent";
+/// The host name the shell reports (`hostname`, `uname -n`).
+pub const HOSTNAME: &str = "filestore";
+
+/// What one command produced.
+pub(crate) struct Ran {
+    pub(crate) stdout: Vec<u8>,
+    pub(crate) stderr: Vec<u8>,
+    pub(crate) exit_code: i32,
+    /// The interpreter dropped output past its capture limit.
+    pub(crate) capture_truncated: bool,
+}
+
+/// Builds the interpreter for `req`, starting in `cwd` (checked by the caller).
+pub(crate) fn interpreter(fs: Arc<MountFs>, cwd: &str, req: &ExecuteRequest) -> Bash {
+    let mut b = Bash::builder()
+        .fs(fs)
+        // Our mount table is the whole world: no synthetic /etc, /proc or /usr/bin,
+        // and no link following (volumes never follow links either).
+        .rootfs(false)
+        .follow_symlinks(false)
+        // Background jobs run to completion in order: deterministic output.
+        .concurrent_jobs(false)
+        .username(USER)
+        .hostname(HOSTNAME)
+        .cwd(cwd)
+        .env("HOME", cwd)
+        .env("PWD", cwd)
+        .env("PATH", "/usr/local/bin:/usr/bin:/bin")
+        .env("SHELL", "/bin/bash")
+        .env("LANG", "C.UTF-8")
+        .limits(limits::interpreter_limits(limits::timeout(req.timeout_ms)))
+        // One interpreter per call: its per-session counters are per call, and the
+        // per-call limits above are the ones that count.
+        .session_limits(bashkit::SessionLimits::unlimited());
+    for (k, v) in &req.env {
+        b = b.env(k, v);
+    }
+    b.build()
+}
+
+/// Runs `command` to completion (or to a limit).
+pub(crate) fn run(bash: &mut Bash, req: &ExecuteRequest) -> Result<Ran> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .build()
+        .map_err(|e| Error::new(ErrorKind::Backend, format!("starting the shell runtime: {e}")))?;
+    let mut options = ExecOptions::new();
+    if let Some(stdin) = &req.stdin {
+        options = options.stdin(stdin.as_str());
+    }
+    let outcome = runtime.block_on(bash.exec_with_options(&req.command, options));
+    // Timers and tasks of this command end with it.
+    runtime.shutdown_timeout(Duration::ZERO);
+    outcome.map(ran).map_err(interpreter_error)
+}
+
+fn ran(r: ExecResult) -> Ran {
+    Ran {
+        capture_truncated: r.stdout_truncated || r.stderr_truncated,
+        stdout: r.stdout.into_bytes(),
+        stderr: r.stderr.into_bytes(),
+        exit_code: r.exit_code,
+    }
+}
+
+/// An error the interpreter returned instead of a result: a limit is
+/// `limit-exceeded` naming it; anything else `backend`.
+fn interpreter_error(e: bashkit::Error) -> Error {
+    match e {
+        bashkit::Error::ResourceLimit(l) => limits::exceeded(l),
+        bashkit::Error::Cancelled => limits::exceeded("cancelled"),
+        other => Error::new(ErrorKind::Backend, format!("the shell failed: {other}")),
+    }
+}

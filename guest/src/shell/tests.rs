@@ -1,0 +1,135 @@
+//! The shell over memory volumes, natively: the interpreter, the adapter, the
+//! limits. The component and real directories are tested in
+//! tests/integration/shell.rs.
+
+use serde_json::json;
+
+use crate::error::ErrorKind;
+use crate::session::Session;
+use crate::vfs::limits::Limits;
+use crate::vfs::memory::MemoryVolume;
+
+fn session() -> Session {
+    let w = MemoryVolume::new();
+    w.insert("/notes.txt", "b\na\nc\na\n");
+    w.insert("/src/main.rs", "fn main() {\n    println!(\"hi\");\n}\n");
+    let ro = MemoryVolume::new();
+    ro.insert("/readme.md", "# read only\n");
+    let mut s = Session::new(Limits::default());
+    s.mount("/w", Box::new(w), 0, false).unwrap();
+    s.mount("/ro", Box::new(ro), 0, true).unwrap();
+    s.mount("/tool_calls", Box::new(MemoryVolume::new()), 0, true).unwrap();
+    s.enable_shell(true);
+    s
+}
+
+fn run(s: &Session, command: &str) -> super::ExecuteResult {
+    s.execute(&super::ExecuteRequest { command: command.into(), ..Default::default() })
+        .unwrap_or_else(|e| panic!("{command}: {e}"))
+}
+
+#[test]
+fn runs_pipelines_over_the_mounts() {
+    let s = session();
+    let r = run(&s, "sort notes.txt | uniq -c | sort -rn | head -1");
+    assert_eq!(r.stdout, "      2 a\n");
+    assert_eq!(r.exit_code, 0);
+    assert_eq!(run(&s, "pwd").stdout, "/w\n", "the first writable mount is the default cwd");
+    assert_eq!(run(&s, "cat /ro/readme.md").stdout, "# read only\n");
+    assert_eq!(run(&s, "grep -c fn src/main.rs").stdout, "1\n");
+}
+
+#[test]
+fn writes_land_in_the_volume_and_read_only_mounts_refuse() {
+    let s = session();
+    let r = run(&s, "mkdir -p out && printf 'x\\ny\\n' > out/f.txt && wc -l < out/f.txt");
+    assert_eq!(r.stdout.trim(), "2");
+    let read = s.call("filestore_read", &json!({"path": "/w/out/f.txt", "raw": true})).unwrap();
+    assert_eq!(read.json["text"], "x\ny\n");
+    let r = run(&s, "echo no > /ro/new.txt");
+    assert_ne!(r.exit_code, 0);
+    assert!(r.stderr.contains("Read-only file system"), "{}", r.stderr);
+    let r = run(&s, "rm /tool_calls/x 2>&1; echo $?");
+    assert!(!r.stdout.ends_with("0\n"), "{}", r.stdout);
+}
+
+#[test]
+fn cd_cannot_leave_the_virtual_root() {
+    let s = session();
+    assert_eq!(run(&s, "cd ../../..; pwd").stdout, "/\n");
+    assert_eq!(run(&s, "cd /; ls").stdout, "ro\ntool_calls\nw\n");
+    let r = run(&s, "cat /etc/passwd /proc/self/environ");
+    assert!(r.stdout.is_empty(), "{}", r.stdout);
+    assert_eq!(r.exit_code, 1);
+}
+
+#[test]
+fn the_environment_is_the_requests_and_nothing_of_the_host() {
+    let s = session();
+    let req = super::ExecuteRequest {
+        command: "echo $GREETING $USER $HOME; hostname".into(),
+        env: [("GREETING".to_string(), "hello".to_string())].into(),
+        ..Default::default()
+    };
+    let r = s.execute(&req).unwrap();
+    assert_eq!(r.stdout, "hello agent /w\nfilestore\n");
+}
+
+#[test]
+fn a_runaway_loop_ends_with_limit_exceeded() {
+    let s = session();
+    let e = s
+        .execute(&super::ExecuteRequest {
+            command: "while true; do :; done".into(),
+            ..Default::default()
+        })
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::LimitExceeded, "{e}");
+    assert!(e.message().contains("command count") || e.message().contains("loop"), "{e}");
+    // The session goes on.
+    assert_eq!(run(&s, "echo ok").stdout, "ok\n");
+}
+
+#[test]
+fn a_fork_bomb_ends_at_the_function_depth() {
+    let s = session();
+    let e = s
+        .execute(&super::ExecuteRequest { command: "f(){ f|f; }; f".into(), ..Default::default() })
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::LimitExceeded, "{e}");
+    assert!(e.message().contains("depth"), "{e}");
+}
+
+#[test]
+fn long_output_is_cut_and_stored_whole() {
+    let s = session();
+    let r = run(&s, "seq 1 20000");
+    assert!(r.truncated);
+    let path = r.output_path.clone().expect("stored");
+    assert!(path.starts_with("/tool_calls/filestore_execute/call_"), "{path}");
+    assert!(
+        r.stdout.contains("[stdout truncated: the first 30000 of 108894 bytes"),
+        "{}",
+        &r.stdout[r.stdout.len() - 200..]
+    );
+    let whole = s.call("filestore_read", &json!({"path": path, "raw": true})).unwrap();
+    let v: serde_json::Value =
+        serde_json::from_str(whole.json["text"].as_str().unwrap()).unwrap();
+    assert!(v["stdout"].as_str().unwrap().ends_with("19999\n20000\n"));
+}
+
+#[test]
+fn the_tool_is_listed_only_when_enabled() {
+    let mut s = Session::new(Limits::default());
+    s.mount("/w", Box::new(MemoryVolume::new()), 0, false).unwrap();
+    let names = |s: &Session| s.tool_specs().into_iter().map(|t| t.name).collect::<Vec<_>>();
+    assert!(!names(&s).contains(&"filestore_execute".to_string()));
+    let e = s.call("filestore_execute", &json!({"command": "true"})).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::NotFound);
+    s.enable_shell(true);
+    let spec = s.tool_specs().into_iter().find(|t| t.name == "filestore_execute").unwrap();
+    assert_eq!(spec.annotations["destructiveHint"], true);
+    let out = s.call("filestore_execute", &json!({"command": "echo hi; exit 3"})).unwrap();
+    assert_eq!(out.json["exit_code"], 3);
+    assert_eq!(out.text, "hi\n[exit code 3]\n");
+}

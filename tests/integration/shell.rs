@@ -1,0 +1,641 @@
+//! `filestore_execute`, the shell inside the component (issue 34), on real
+//! directories through the host library.
+//!
+//! - The corpus: every command of [`CORPUS`] runs twice on two copies of one tree, by
+//!   `/bin/bash` with the system's GNU tools and by `filestore_execute` over a
+//!   directory volume; stdout, the exit code and the resulting tree must match,
+//!   except the commands of [`KNOWN`], which must still differ (each row of that list
+//!   is a row of docs/shell.md's table of differences, with its reason).
+//! - Hostile commands: `cd ..` out of the mounts, `/proc`, `/dev/zero`, host paths,
+//!   links planted in the directory, `exec`/`eval`, runaways (infinite loops, a fork
+//!   bomb of functions, a 10 GB write through a pipe, `$( )` nesting); each is
+//!   contained, runaways end with `limit-exceeded` naming the limit, and the session
+//!   answers the next call.
+//! - What the shell sees of the host: no environment, no host paths, coarse clocks.
+//! - `filestore call filestore_execute` needs no flag.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use filestore::{MountSpec, Session};
+use serde_json::{Value, json};
+
+use crate::common::*;
+
+// ---- fixtures -------------------------------------------------------------------
+
+/// Writes the corpus tree at `root`: small synthetic files of each kind agents
+/// handle (code, logs, JSON, CSV, notes, an empty file, a name with a space) and a
+/// real tree, a copy of this repository's `guest/src/vfs`.
+fn fixture(root: &Path) {
+    let files: &[(&str, &str)] = &[
+        ("notes.txt", "banana\napple\ncherry\napple\ndate\nbanana\napple\n"),
+        ("empty.txt", ""),
+        ("with space.txt", "spaced out\n"),
+        (
+            "logs/app.log",
+            "2024-01-01 INFO start\n2024-01-01 WARN disk low\n2024-01-02 INFO running\n2024-01-02 ERROR failed to open\n2024-01-03 INFO stop\n",
+        ),
+        (
+            "data/items.json",
+            "{\"count\": 3, \"items\": [{\"id\": 1, \"name\": \"apple\", \"tags\": [\"fruit\", \"red\"]}, {\"id\": 2, \"name\": \"kale\", \"tags\": [\"leaf\"]}, {\"id\": 3, \"name\": \"plum\", \"tags\": []}]}\n",
+        ),
+        (
+            "data/people.csv",
+            "name,age,city\nann,34,oslo\nbob,27,rome\ncid,45,oslo\napple,30,lima\n",
+        ),
+        (
+            "src/main.rs",
+            "use crate::util::add;\n\nfn main() {\n    println!(\"{}\", add(1, 2));\n}\n",
+        ),
+        ("src/lib.rs", "pub mod util;\n\npub fn version() -> &'static str {\n    \"1.0\"\n}\n"),
+        ("src/util/mod.rs", "pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n"),
+        ("docs/guide.md", "# Guide\n\nRead the notes.\n\n## Usage\n\nRun it.\n"),
+    ];
+    for (p, c) in files {
+        let path = root.join(p);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, c).unwrap();
+    }
+    let real = Path::new(env!("CARGO_MANIFEST_DIR")).join("../guest/src/vfs");
+    copy_tree(&real, &root.join("real"));
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let dest = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_tree(&e.path(), &dest);
+        } else {
+            std::fs::copy(e.path(), dest).unwrap();
+        }
+    }
+}
+
+/// Every path under `root` with its content (`None` for a directory).
+fn snapshot(root: &Path) -> BTreeMap<String, Option<Vec<u8>>> {
+    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Option<Vec<u8>>>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let e = e.unwrap();
+            let rel = e.path().strip_prefix(root).unwrap().to_string_lossy().into_owned();
+            let t = e.file_type().unwrap();
+            if t.is_dir() {
+                out.insert(rel, None);
+                walk(root, &e.path(), out);
+            } else if t.is_symlink() {
+                out.insert(rel, Some(b"<symlink>".to_vec()));
+            } else {
+                out.insert(rel, Some(std::fs::read(e.path()).unwrap()));
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(root, root, &mut out);
+    out
+}
+
+/// `bash -c command` in `dir` with a clean environment and the C locale.
+fn bash(dir: &Path, command: &str) -> (String, i32) {
+    let out = Command::new("/bin/bash")
+        .arg("-c")
+        .arg(command)
+        .current_dir(dir)
+        .env_clear()
+        .env("PATH", "/usr/local/bin:/usr/bin:/bin")
+        .env("LC_ALL", "C")
+        .env("HOME", dir)
+        .output()
+        .expect("/bin/bash is needed for the corpus (install bash and GNU coreutils)");
+    (String::from_utf8_lossy(&out.stdout).into_owned(), out.status.code().unwrap_or(-1))
+}
+
+/// A session over `dir` at `/w` (writable) with the shell enabled.
+fn shell_session(dir: &Path) -> Session {
+    let mut s = engine()
+        .session(vec![
+            MountSpec::new("/w", dir_volume(dir, false)),
+            filestore::tools::results_mount(),
+        ])
+        .expect("session");
+    s.enable_shell(true).expect("enable the shell");
+    s
+}
+
+fn dir_volume(dir: &Path, read_only: bool) -> filestore::volumes::SharedVolume {
+    crate::common::dir(dir, read_only)
+}
+
+fn execute(s: &mut Session, command: &str) -> Result<Value, (String, String)> {
+    s.call("filestore_execute", &json!({"command": command, "cwd": "/w"}))
+        .map(|o| o.json)
+        .map_err(|e| (e.kind_name().to_string(), e.to_string()))
+}
+
+fn ran(s: &mut Session, command: &str) -> Value {
+    execute(s, command).unwrap_or_else(|e| panic!("{command}: {e:?}"))
+}
+
+// ---- the corpus ------------------------------------------------------------------
+
+/// Commands agents write, run by bash and by the shell on copies of [`fixture`].
+/// Relative paths only (the two copies live at different absolute paths), and
+/// `find` piped to `sort` (GNU find lists in directory order).
+const CORPUS: &[&str] = &[
+    // Output and text basics.
+    "echo hello world",
+    "echo -n no-newline",
+    "echo -e 'a\\tb'",
+    "printf '%s-%d\\n' a 1 b 2",
+    "printf '%05.2f\\n' 3.14159",
+    "printf '%x %o\\n' 255 8",
+    "printf '%s\\n' \"$@\"",
+    "cat notes.txt",
+    "cat -n notes.txt",
+    "cat \"with space.txt\"",
+    "cat empty.txt; echo end",
+    "head -3 notes.txt",
+    "head -n 2 logs/app.log",
+    "head -c 5 notes.txt",
+    "head -n1 src/main.rs src/lib.rs",
+    "tail -2 notes.txt",
+    "tail -n +5 notes.txt",
+    "tail -c 4 notes.txt",
+    "tail -n1 notes.txt logs/app.log",
+    "wc -l notes.txt",
+    "wc -w notes.txt",
+    "wc -c notes.txt",
+    "wc -m notes.txt",
+    "wc notes.txt",
+    "wc -l < notes.txt",
+    "wc -l notes.txt logs/app.log",
+    // grep.
+    "grep ERROR logs/app.log",
+    "grep -n WARN logs/app.log",
+    "grep -c INFO logs/app.log",
+    "grep -i error logs/app.log",
+    "grep -v INFO logs/app.log",
+    "grep -E 'WARN|ERROR' logs/app.log",
+    "grep -o 'a[a-z]' notes.txt",
+    "grep -w apple data/people.csv; echo $?",
+    "grep nothing-here notes.txt; echo $?",
+    "grep -q apple notes.txt && echo found",
+    "grep -h fn src/main.rs src/lib.rs",
+    "grep -l fn src/main.rs src/lib.rs src/util/mod.rs",
+    "grep -rn 'fn ' src | sort",
+    "grep -rl pub real | sort",
+    "grep -rc fn real | sort",
+    "grep -rn --include='*.rs' 'pub fn' real | sort | head -5",
+    "grep -A1 WARN logs/app.log",
+    "grep -B1 ERROR logs/app.log",
+    "grep -C1 running logs/app.log",
+    "grep -F 'a + b' src/util/mod.rs",
+    "grep -x apple notes.txt",
+    "grep -m2 apple notes.txt",
+    "grep -e banana -e cherry notes.txt",
+    // find and ls.
+    "find . -name '*.rs' | sort",
+    "find . -type d | sort",
+    "find src -type f | sort",
+    "find . -name '*.md' -o -name '*.json' | sort",
+    "find . -maxdepth 1 | sort",
+    "find . -empty | sort",
+    "find real -name '*.rs' | wc -l",
+    "find . -path ./real -prune -o -type f -print | sort",
+    "find . -name '*.txt' -print0 | sort -z | xargs -0 cat",
+    "find src -name '*.rs' -exec grep -l add {} \\; | sort",
+    "ls",
+    "ls src",
+    "ls -a src",
+    "ls -1 data",
+    "ls -d */",
+    "ls *.txt",
+    "ls \"with space.txt\"",
+    "ls -R src",
+    "ls nope 2>&1 | wc -l",
+    // sed, awk.
+    "sed -n 2,3p notes.txt",
+    "sed 's/a/A/g' notes.txt",
+    "sed -e '1d' notes.txt",
+    "sed -n '/ERROR/p' logs/app.log",
+    "sed 's/\\(.*\\),\\(.*\\),\\(.*\\)/\\3 \\1/' data/people.csv",
+    "sed -i 's/apple/APPLE/' data/people.csv && cat data/people.csv",
+    "sed '$d' notes.txt",
+    "sed -n '$=' notes.txt",
+    "echo abc | sed 's/b/X/'",
+    "awk '{print $1}' logs/app.log",
+    "awk -F, 'NR>1 {s+=$2} END {print s}' data/people.csv",
+    "awk -F, '$2 > 30 {print $1}' data/people.csv",
+    "awk '{ n[$2]++ } END { for (k in n) print k, n[k] }' logs/app.log | sort",
+    "awk 'length > 5' notes.txt",
+    "awk 'NR==2' notes.txt",
+    "awk '{print NR\": \"$0}' notes.txt",
+    "awk -v x=5 'BEGIN {print x*2}'",
+    // sort, uniq, cut, tr, and friends.
+    "sort notes.txt",
+    "sort -r notes.txt",
+    "sort -u notes.txt",
+    "sort -t, -k2 -n data/people.csv",
+    "sort notes.txt | uniq -c",
+    "sort notes.txt | uniq -c | sort -rn | head -1",
+    "sort notes.txt | uniq -d",
+    "uniq notes.txt",
+    "sort -k3 logs/app.log | head -3",
+    "sort -n <<< $'10\\n9\\n100'",
+    "cut -d, -f1 data/people.csv",
+    "cut -c1-3 notes.txt",
+    "cut -d, -f2,3 data/people.csv",
+    "echo 'a,b,c' | cut -d, -f2",
+    "tr a-z A-Z < notes.txt",
+    "tr -d '\\n' < notes.txt; echo",
+    "echo hello | tr -s l",
+    "tr ',' ':' < data/people.csv",
+    "printf 'x\\0y' | tr '\\0' '\\n'",
+    "paste -sd, notes.txt",
+    "tac notes.txt",
+    "rev notes.txt",
+    "nl notes.txt",
+    // xargs, diff, jq.
+    "ls src/*.rs | xargs -n1 basename",
+    "echo a b c | xargs -n1",
+    "echo '  trim  ' | xargs",
+    "find . -name '*.rs' | sort | xargs wc -l | tail -1",
+    "diff notes.txt notes.txt; echo $?",
+    "printf 'a\\nb\\n' > x; printf 'a\\nc\\n' > y; diff x y; echo $?",
+    "diff <(printf 'a\\nb\\n') <(printf 'a\\nc\\n')",
+    "jq .count data/items.json",
+    "jq -r '.items[].name' data/items.json",
+    "jq '.items | length' data/items.json",
+    "jq -c '.items[] | select(.id > 1)' data/items.json",
+    "jq -r '.items[0].tags | join(\",\")' data/items.json",
+    "jq -r 'keys[]' data/items.json",
+    "cat data/items.json | jq '.items | map(.id) | add'",
+    "echo '{\"a\":1}' | jq .a",
+    // Files and directories.
+    "mkdir -p out/deep/er && ls out/deep",
+    "mkdir newdir; echo $?",
+    "mkdir src 2>/dev/null; echo $?",
+    "rm notes.txt && ls",
+    "rm -r logs && ls",
+    "rm nothing 2>/dev/null; echo $?",
+    "rm -f nothing; echo $?",
+    "rm -rf src && [ ! -e src ] && echo gone",
+    "mv notes.txt moved.txt && ls",
+    "mv notes.txt src/ && ls src",
+    "mv src source && ls",
+    "cp notes.txt copy.txt && cmp notes.txt copy.txt && echo same",
+    "cp -r src src2 && find src2 | sort",
+    "cp -r data data2 && diff -r data data2 && echo same",
+    "touch new.txt && ls",
+    "touch a b c && ls a b c",
+    "mkdir d && touch d/x && rmdir d 2>/dev/null; echo $?",
+    "echo hi | tee out.txt",
+    "echo more | tee -a notes.txt >/dev/null; tail -1 notes.txt",
+    "basename /a/b/c.txt",
+    "basename /a/b/c.txt .txt",
+    "dirname /a/b/c.txt",
+    "dirname c.txt",
+    "basename \"$(realpath notes.txt)\"",
+    "stat -c %s notes.txt",
+    "stat -c '%n %s' notes.txt data/items.json",
+    "test -f notes.txt && echo file",
+    "test -d src && echo dir",
+    "[ -e nope ] || echo missing",
+    "[ 3 -gt 2 ] && echo yes",
+    "[ a = b ]; echo $?",
+    "test -s empty.txt; echo $?",
+    "test -z '' && echo empty",
+    "[[ abc == a* ]] && echo match",
+    "[[ -n $UNSET_VAR ]] || echo unset",
+    "seq 5",
+    "seq 2 2 10",
+    "seq -s, 1 5",
+    "seq 100 | tail -1",
+    "yes | head -3",
+    "env | grep -c ^NOPE=; echo $?",
+    "FOO=bar env | grep ^FOO=",
+    "true; echo $?",
+    "false; echo $?",
+    "expr 2 + 3",
+    "md5sum notes.txt",
+    "sha256sum notes.txt",
+    "base64 notes.txt | head -1",
+    // Shell syntax.
+    "false || echo recovered",
+    "true && echo chained",
+    "echo a; echo b",
+    "(cd src && ls)",
+    "x=$(wc -l < notes.txt); echo \"lines: $x\"",
+    "echo \"$(echo nested $(echo deeper))\"",
+    "echo `echo backticks`",
+    "for f in src/*.rs; do echo \"== $f\"; head -1 \"$f\"; done",
+    "for i in 1 2 3; do echo $i; done",
+    "i=0; while [ $i -lt 3 ]; do i=$((i+1)); echo $i; done",
+    "until false; do echo once; break; done",
+    "for i in 1 2 3 4; do [ $i = 3 ] && continue; echo $i; done",
+    "case foo.rs in *.rs) echo rust;; *) echo other;; esac",
+    "if grep -q ERROR logs/app.log; then echo found; else echo none; fi",
+    "f() { echo \"arg: $1\"; }; f one; f two",
+    "greet() { local n=$1; echo \"hi $n\"; return 3; }; greet x; echo $?",
+    "fact() { if [ $1 -le 1 ]; then echo 1; else echo $(( $1 * $(fact $(( $1 - 1 ))) )); fi; }; fact 5",
+    "cat <<EOF\nline one\nline two\nEOF",
+    "cat > made.txt <<'EOF'\n$HOME stays\nEOF\ncat made.txt",
+    "cat <<-EOF\n\tindented\n\tEOF",
+    "n=3; cat <<EOF\nn is $n\nEOF",
+    "cat <<< 'here string'",
+    "echo out > o.txt 2>&1; cat o.txt",
+    "cat nope 2>/dev/null; echo $?",
+    "echo to-stderr >&2",
+    "ls nope 2>&1 >/dev/null | wc -l",
+    "{ echo a; echo b; } > grouped.txt; cat grouped.txt",
+    "echo first > f.txt; echo second >> f.txt; cat f.txt",
+    "wc -l < notes.txt > count.txt; cat count.txt",
+    "sort < notes.txt | head -2",
+    "cat notes.txt | while read line; do echo \"[$line]\"; done",
+    "while IFS=, read -r name age city; do echo \"$name:$city\"; done < data/people.csv",
+    "echo ${UNSET_VAR:-default}",
+    "v=hello; echo ${v^^} ${#v} ${v:1:3}",
+    "v=path/to/file.txt; echo ${v##*/} ${v%.*} ${v/to/TO}",
+    "arr=(a b c); echo ${arr[1]} ${#arr[@]}",
+    "declare -A m=([k]=v); echo ${m[k]}",
+    "echo {1..5}",
+    "echo file{A,B}.txt",
+    "echo *.txt",
+    "echo src/*",
+    "echo nomatch*",
+    "shopt -s nullglob; echo *.nothing; echo done",
+    "echo $((3 * (4 + 5))) $((7 / 2)) $((7 % 3))",
+    "a=1; b=2; echo $((a+b))",
+    "echo 'single $quoted'",
+    "echo \"double $((1+1))\"",
+    "set -- a b; echo $2 $#",
+    "echo $#",
+    "set -e; false; echo not reached",
+    "exit 7",
+    "readonly R=1; echo $R",
+    "export E=1; bash -c 'echo $E'",
+    "echo hello > /dev/null; echo $?",
+    "cat notes.txt | sort | uniq | wc -l",
+    "(exit 3); echo $?",
+    "! false; echo $?",
+    "echo a | { read x; echo got $x; }",
+    "printf '%s\\n' c a b | sort | head -1",
+    "type cd | head -1",
+];
+
+/// Commands of [`CORPUS`] whose answer differs from bash's on purpose or because of
+/// the interpreter, each with the reason (docs/shell.md, "Differences from bash").
+const KNOWN: &[(&str, &str)] = &[];
+
+/// Runs one corpus command both ways; `None` when they agree, else what differs.
+fn compare(template: &Path, command: &str) -> Option<String> {
+    let tmp = tempfile::tempdir().unwrap();
+    let (b, f) = (tmp.path().join("bash"), tmp.path().join("fs"));
+    copy_tree(template, &b);
+    copy_tree(template, &f);
+    let (want_out, want_code) = bash(&b, command);
+    let mut s = shell_session(&f);
+    let got = match execute(&mut s, command) {
+        Ok(v) => v,
+        Err(e) => {
+            return Some(format!("the shell failed: {e:?}; bash: {want_out:?} ({want_code})"));
+        }
+    };
+    let got_out = got["stdout"].as_str().unwrap_or_default();
+    let got_code = got["exit_code"].as_i64().unwrap_or(-1) as i32;
+    let mut why = Vec::new();
+    if got_out != want_out {
+        why.push(format!("stdout {got_out:?}, bash {want_out:?}"));
+    }
+    if got_code != want_code {
+        why.push(format!(
+            "exit {got_code}, bash {want_code} (stderr {:?})",
+            got["stderr"].as_str().unwrap_or_default()
+        ));
+    }
+    let (tb, tf) = (snapshot(&b), snapshot(&f));
+    if tb != tf {
+        let only = |x: &BTreeMap<String, Option<Vec<u8>>>,
+                    y: &BTreeMap<String, Option<Vec<u8>>>| {
+            x.iter()
+                .filter(|(k, v)| y.get(*k) != Some(v))
+                .map(|(k, _)| k.clone())
+                .collect::<Vec<_>>()
+        };
+        why.push(format!(
+            "tree: bash has {:?}, the shell has {:?}",
+            only(&tb, &tf),
+            only(&tf, &tb)
+        ));
+    }
+    (!why.is_empty()).then(|| why.join("; "))
+}
+
+#[test]
+fn the_corpus_agrees_with_bash() {
+    let template = tempfile::tempdir().unwrap();
+    fixture(template.path());
+    let mut failures = Vec::new();
+    let mut now_agree = Vec::new();
+    for command in CORPUS {
+        let known = KNOWN.iter().find(|(c, _)| c == command);
+        match (compare(template.path(), command), known) {
+            (Some(why), None) => failures.push(format!("{command:?}: {why}")),
+            (None, Some(_)) => now_agree.push(*command),
+            _ => {}
+        }
+    }
+    eprintln!(
+        "shell corpus: {} commands, {} agree with bash, {} known differences, {} failures",
+        CORPUS.len(),
+        CORPUS.len() - failures.len() - KNOWN.len() + now_agree.len(),
+        KNOWN.len() - now_agree.len(),
+        failures.len()
+    );
+    assert!(
+        now_agree.is_empty(),
+        "these now agree with bash; remove them from KNOWN and docs/shell.md: {now_agree:?}"
+    );
+    assert!(failures.is_empty(), "{} differ from bash:\n{}", failures.len(), failures.join("\n"));
+}
+
+#[test]
+fn the_corpus_is_large_and_its_known_differences_are_in_it() {
+    assert!(CORPUS.len() >= 200, "the corpus has {} commands", CORPUS.len());
+    for (c, why) in KNOWN {
+        assert!(CORPUS.contains(c), "KNOWN names a command not in the corpus: {c:?}");
+        assert!(!why.is_empty());
+    }
+}
+
+// ---- hostile commands --------------------------------------------------------------
+
+struct Hostile {
+    _tmp: tempfile::TempDir,
+    /// The mounted directory (its host path must never be reachable).
+    root: PathBuf,
+    /// A sibling directory outside every mount.
+    outside: PathBuf,
+    s: Session,
+}
+
+fn hostile() -> Hostile {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("mounted");
+    let outside = tmp.path().join("outside");
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::write(outside.join("secret.txt"), "secret\n").unwrap();
+    std::fs::write(root.join("ok.txt"), "ok\n").unwrap();
+    std::os::unix::fs::symlink(outside.join("secret.txt"), root.join("link")).unwrap();
+    std::os::unix::fs::symlink(&outside, root.join("dirlink")).unwrap();
+    std::os::unix::fs::symlink("/etc/passwd", root.join("passwd")).unwrap();
+    let s = shell_session(&root);
+    Hostile { _tmp: tmp, root, outside, s }
+}
+
+fn limit(s: &mut Session, command: &str) -> String {
+    match execute(s, command) {
+        Err((kind, message)) => {
+            assert_eq!(kind, "limit-exceeded", "{command}: {message}");
+            message
+        }
+        Ok(v) => panic!("{command} should hit a limit, got {v}"),
+    }
+}
+
+#[test]
+fn cd_and_paths_never_leave_the_mounts() {
+    let mut h = hostile();
+    let host = h.root.display().to_string();
+    let outside = h.outside.display().to_string();
+    let r = ran(&mut h.s, "cd ..; pwd; cd ../../..; pwd; ls");
+    assert_eq!(r["stdout"], "/\n/\ntool_calls\nw\n");
+    for cmd in [
+        format!("cat {host}/ok.txt"),
+        format!("cat {outside}/secret.txt"),
+        format!("ls {outside}"),
+        "cat ../../../../etc/passwd".to_string(),
+        "cat /etc/passwd".to_string(),
+        "cat /proc/self/environ".to_string(),
+        "cat /proc/self/maps".to_string(),
+        "ls /proc /sys /dev /tmp /home".to_string(),
+    ] {
+        let r = ran(&mut h.s, &cmd);
+        assert_ne!(r["exit_code"], 0, "{cmd}: {r}");
+        assert_eq!(r["stdout"], "", "{cmd}: {r}");
+        let err = r["stderr"].as_str().unwrap();
+        assert!(!err.contains(&host), "{cmd} names the host path: {err}");
+    }
+}
+
+#[test]
+fn planted_links_are_never_followed() {
+    let mut h = hostile();
+    for cmd in ["cat link", "cat passwd", "ls dirlink/", "cat dirlink/secret.txt", "cp link copy"] {
+        let r = ran(&mut h.s, cmd);
+        assert_ne!(r["exit_code"], 0, "{cmd}: {r}");
+        assert!(!r["stdout"].as_str().unwrap().contains("secret"), "{cmd}: {r}");
+        assert!(!r["stdout"].as_str().unwrap().contains("root:"), "{cmd}: {r}");
+    }
+    // Writing to a link's path never writes through it.
+    let _ = ran(&mut h.s, "echo overwritten > link; echo x >> passwd; echo y > dirlink/new");
+    assert_eq!(std::fs::read_to_string(h.outside.join("secret.txt")).unwrap(), "secret\n");
+    assert!(!h.outside.join("new").exists());
+    // find lists them without descending.
+    let r = ran(&mut h.s, "find . | sort");
+    assert!(!r["stdout"].as_str().unwrap().contains("secret"), "{r}");
+}
+
+#[test]
+fn dev_null_works_and_dev_zero_is_not_a_hang() {
+    let mut h = hostile();
+    assert_eq!(ran(&mut h.s, "echo x > /dev/null; cat /dev/null; echo $?")["stdout"], "0\n");
+    let r = ran(&mut h.s, "head -c 10 /dev/zero | wc -c");
+    assert_eq!(r["stdout"].as_str().unwrap().trim(), "0", "{r}");
+}
+
+#[test]
+fn exec_and_eval_reach_nothing_outside() {
+    let mut h = hostile();
+    for cmd in [
+        "exec /bin/sh -c 'cat /etc/passwd'",
+        "eval 'cat /etc/passwd'",
+        "/bin/cat /etc/passwd",
+        "command -p cat /etc/passwd",
+        "source /etc/profile",
+    ] {
+        let r = ran(&mut h.s, cmd);
+        assert_ne!(r["exit_code"], 0, "{cmd}: {r}");
+        assert!(!r["stdout"].as_str().unwrap().contains("root:"), "{cmd}: {r}");
+    }
+}
+
+#[test]
+fn runaways_end_with_limit_exceeded_and_the_session_goes_on() {
+    let mut h = hostile();
+    let m = limit(&mut h.s, "while true; do :; done");
+    assert!(m.contains("command count") || m.contains("loop"), "{m}");
+    let m = limit(&mut h.s, "f(){ f|f; }; f");
+    assert!(m.contains("depth"), "{m}");
+    let m = limit(&mut h.s, "yes | head -c 10G > big");
+    assert!(m.contains("written per command") || m.contains("bytes"), "{m}");
+    assert!(!h.root.join("big").exists(), "a refused write leaves nothing");
+    let deep = format!("echo {}x{}", "$(echo ".repeat(64), ")".repeat(64));
+    let m = limit(&mut h.s, &deep);
+    assert!(m.contains("depth") || m.contains("nesting"), "{m}");
+    assert_eq!(ran(&mut h.s, "echo still here")["stdout"], "still here\n");
+}
+
+#[test]
+fn huge_heredocs_and_binary_output_are_bounded() {
+    let mut h = hostile();
+    let big = format!("cat <<EOF | wc -c\n{}\nEOF", "x".repeat(200_000));
+    assert_eq!(ran(&mut h.s, &big)["stdout"].as_str().unwrap().trim(), "200001");
+    let r = ran(&mut h.s, "printf 'a\\0b\\377c'");
+    assert_eq!(r["stdout"], "a\u{0}b\u{fffd}c");
+    let r = ran(&mut h.s, "seq 1 100000");
+    assert_eq!(r["truncated"], true);
+    let path = r["output_path"].as_str().expect("the whole output is stored");
+    let whole = ran(&mut h.s, &format!("jq -r .stdout {path} | tail -1"));
+    assert_eq!(whole["stdout"], "100000\n");
+}
+
+// ---- what the shell sees of the host ------------------------------------------------
+
+#[test]
+fn no_host_environment_pid_or_fine_clock_leaks() {
+    let mut h = hostile();
+    let env = ran(&mut h.s, "env | cut -d= -f1 | sort")["stdout"].as_str().unwrap().to_string();
+    for host_var in std::env::vars().map(|(k, _)| k) {
+        let allowed = ["PATH", "HOME", "PWD", "SHELL", "LANG", "USER"];
+        if !allowed.contains(&host_var.as_str()) {
+            assert!(!env.lines().any(|l| l == host_var), "host variable {host_var} leaks: {env}");
+        }
+    }
+    let pid = ran(&mut h.s, "echo $$")["stdout"].as_str().unwrap().trim().to_string();
+    assert_ne!(pid, std::process::id().to_string());
+    let t = ran(&mut h.s, "echo $EPOCHREALTIME")["stdout"].as_str().unwrap().trim().to_string();
+    let frac = t.split('.').nth(1).unwrap_or("0");
+    assert!(frac.chars().all(|c| c == '0'), "the wall clock shows sub-second time: {t}");
+}
+
+// ---- the CLI -------------------------------------------------------------------------
+
+#[test]
+fn filestore_call_runs_the_shell_without_a_flag() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(tmp.path().join("a.txt"), "one\ntwo\n").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_filestore"))
+        .args(["call", "filestore_execute", r#"{"command": "wc -l a.txt && echo made > b.txt"}"#])
+        .arg("--mount")
+        .arg(format!("/w={}", tmp.path().display()))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["stdout"], "2 a.txt\n");
+    assert_eq!(std::fs::read_to_string(tmp.path().join("b.txt")).unwrap(), "made\n");
+}
