@@ -129,8 +129,17 @@ impl Session {
         let ran = shell::execute(self.mounts_shared(), &self.limits, req)?;
         let stored = if ran.is_long() { self.store_output(&ran)? } else { None };
         let mut r = ran.answer(stored.as_deref());
+        // The command has run (and may have written): a skill that cannot be
+        // activated is said on stderr, never turned into an error losing the output.
         for path in &ran.skills_read {
-            r.activations.push(crate::invoke::activate_skill(self, path)?);
+            match crate::invoke::activate_skill(self, path) {
+                Ok(a) => r.activations.push(a),
+                Err(e) => r.stderr.push_str(&format!(
+                    "[skill {path} not activated: error[{}]: {}]\n",
+                    e.kind().as_str(),
+                    e.message()
+                )),
+            }
         }
         Ok(r)
     }

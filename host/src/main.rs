@@ -123,6 +123,11 @@ struct ServeArgs {
     /// A directory of skills, mounted at /skills.
     #[arg(long, value_name = "DIR")]
     skills: Option<std::path::PathBuf>,
+    /// Offer filestore_execute: a bash-like shell over the mounts, run inside the
+    /// sandbox (docs/shell.md). Off by default: with a writable mount it can change
+    /// many files in one call.
+    #[arg(long)]
+    shell: bool,
     #[command(flatten)]
     quotas: QuotaArgs,
     #[command(flatten)]
@@ -428,18 +433,16 @@ fn call(
         }
         Some(Err(e)) => return agent_failure(e),
     };
-    let options =
-        filestore::SessionOptions { tools: std::sync::Arc::new(registry), ..Default::default() };
+    // Naming the shell is the choice to use it: no flag here (serve has --shell).
+    let options = filestore::SessionOptions {
+        tools: std::sync::Arc::new(registry),
+        shell: tool == filestore_guest::ops::builtin::SHELL_TOOL,
+        ..Default::default()
+    };
     let mut session = match engine.session_with(specs, options) {
         Ok(s) => s,
         Err(e) => return fail(e.kind_name(), e),
     };
-    // Naming the shell is the choice to use it: no flag needed here (serve has one).
-    if tool == filestore_guest::ops::builtin::SHELL_TOOL
-        && let Err(e) = session.enable_shell(true)
-    {
-        return fail(e.kind_name(), e);
-    }
     let mut claims = serde_json::Value::Null;
     if !configs.is_empty() {
         let files = match tools_cli::read_files(configs) {
@@ -778,6 +781,7 @@ fn serve(mut args: ServeArgs) -> ExitCode {
             Some(Err(e)) => return agent_failure(e),
         };
     config.options.tools = std::sync::Arc::new(registry);
+    config.options.shell = args.shell;
     // What resolution left out (optional refs, unusable upstream tools), as of the
     // latest load: said at start.
     let resolution_warnings = std::sync::Arc::new(std::sync::Mutex::new(Vec::<String>::new()));

@@ -85,6 +85,9 @@ pub struct SessionOptions {
     /// without waiting for the session). `None`: the session makes its own (see
     /// [`Session::cancel_handle`]).
     pub cancel: Option<Arc<std::sync::atomic::AtomicBool>>,
+    /// Offer `filestore_execute`, the shell over the mounts (`serve --shell`); off
+    /// by default. See [`Session::enable_shell`].
+    pub shell: bool,
 }
 
 impl Default for SessionOptions {
@@ -97,6 +100,7 @@ impl Default for SessionOptions {
             tools: Arc::new(NoTools),
             session_id: None,
             cancel: None,
+            shell: false,
         }
     }
 }
@@ -308,7 +312,7 @@ impl Engine {
             .call_create(&mut store, &wit_mounts, wit_limits)
             .map_err(|e| Error::Setup(format!("creating the session: {e:#}")))?
             .map_err(|e| Error::Filestore(from_wit_error(e)))?;
-        Ok(Session {
+        let mut session = Session {
             store,
             exports,
             handle,
@@ -317,7 +321,11 @@ impl Engine {
             poisoned: None,
             memory_cap: mem,
             agent_loaded: false,
-        })
+        };
+        if options.shell {
+            session.enable_shell(true)?;
+        }
+        Ok(session)
     }
 }
 

@@ -387,7 +387,13 @@ const CORPUS: &[&str] = &[
 
 /// Commands of [`CORPUS`] whose answer differs from bash's on purpose or because of
 /// the interpreter, each with the reason (docs/shell.md, "Differences from bash").
-const KNOWN: &[(&str, &str)] = &[];
+const KNOWN: &[(&str, &str)] = &[
+    ("ls -a src", "bashkit's ls -a leaves out the . and .. entries"),
+    (
+        "cp -r data data2 && diff -r data data2 && echo same",
+        "bashkit's diff compares two files; it has no -r",
+    ),
+];
 
 /// Runs one corpus command both ways; `None` when they agree, else what differs.
 fn compare(template: &Path, command: &str) -> Option<String> {
@@ -526,17 +532,23 @@ fn cd_and_paths_never_leave_the_mounts() {
         let r = ran(&mut h.s, &cmd);
         assert_ne!(r["exit_code"], 0, "{cmd}: {r}");
         assert_eq!(r["stdout"], "", "{cmd}: {r}");
+        // Only a path the command itself gave may appear in its messages.
         let err = r["stderr"].as_str().unwrap();
-        assert!(!err.contains(&host), "{cmd} names the host path: {err}");
+        if !cmd.contains(&host) {
+            assert!(!err.contains(&host), "{cmd} names the host path: {err}");
+        }
     }
 }
 
 #[test]
 fn planted_links_are_never_followed() {
     let mut h = hostile();
-    for cmd in ["cat link", "cat passwd", "ls dirlink/", "cat dirlink/secret.txt", "cp link copy"] {
+    for cmd in ["cat link", "cat passwd", "cat dirlink/secret.txt", "cp link copy", "ls dirlink/"] {
         let r = ran(&mut h.s, cmd);
-        assert_ne!(r["exit_code"], 0, "{cmd}: {r}");
+        // `ls` names a link without listing what it points to (bash would list it).
+        if !cmd.starts_with("ls") {
+            assert_ne!(r["exit_code"], 0, "{cmd}: {r}");
+        }
         assert!(!r["stdout"].as_str().unwrap().contains("secret"), "{cmd}: {r}");
         assert!(!r["stdout"].as_str().unwrap().contains("root:"), "{cmd}: {r}");
     }
@@ -580,9 +592,20 @@ fn runaways_end_with_limit_exceeded_and_the_session_goes_on() {
     assert!(m.contains("command count") || m.contains("loop"), "{m}");
     let m = limit(&mut h.s, "f(){ f|f; }; f");
     assert!(m.contains("depth"), "{m}");
-    let m = limit(&mut h.s, "yes | head -c 10G > big");
-    assert!(m.contains("written per command") || m.contains("bytes"), "{m}");
-    assert!(!h.root.join("big").exists(), "a refused write leaves nothing");
+    // 200 files of 1 MB: the write that would pass 64 MiB is refused whole and the
+    // command stops there; the files written before it stay, as bash leaves them.
+    let m = limit(&mut h.s, "s=$(seq 150000); for i in $(seq 200); do echo \"$s\" > f$i; done");
+    assert!(m.contains("file bytes written per command"), "{m}");
+    let written: u64 = (1..=200)
+        .filter_map(|i| std::fs::metadata(h.root.join(format!("f{i}"))).ok())
+        .map(|m| m.len())
+        .sum();
+    assert!(h.root.join("f1").exists() && !h.root.join("f200").exists());
+    assert!(written <= 64 << 20 && written > 60 << 20, "{written} bytes written");
+    // `yes` stops itself at 10,000 lines (the interpreter's own bound), so a 10 GB
+    // write through a pipe writes 20,000 bytes.
+    let r = ran(&mut h.s, "yes | head -c 10G > big; wc -c < big");
+    assert_eq!(r["stdout"], "20000\n", "{r}");
     let deep = format!("echo {}x{}", "$(echo ".repeat(64), ")".repeat(64));
     let m = limit(&mut h.s, &deep);
     assert!(m.contains("depth") || m.contains("nesting"), "{m}");
@@ -599,7 +622,7 @@ fn huge_heredocs_and_binary_output_are_bounded() {
     let r = ran(&mut h.s, "seq 1 100000");
     assert_eq!(r["truncated"], true);
     let path = r["output_path"].as_str().expect("the whole output is stored");
-    let whole = ran(&mut h.s, &format!("jq -r .stdout {path} | tail -1"));
+    let whole = ran(&mut h.s, &format!("jq -j .stdout {path} | tail -1"));
     assert_eq!(whole["stdout"], "100000\n");
 }
 
@@ -617,9 +640,16 @@ fn no_host_environment_pid_or_fine_clock_leaks() {
     }
     let pid = ran(&mut h.s, "echo $$")["stdout"].as_str().unwrap().trim().to_string();
     assert_ne!(pid, std::process::id().to_string());
-    let t = ran(&mut h.s, "echo $EPOCHREALTIME")["stdout"].as_str().unwrap().trim().to_string();
-    let frac = t.split('.').nth(1).unwrap_or("0");
-    assert!(frac.chars().all(|c| c == '0'), "the wall clock shows sub-second time: {t}");
+    // Three readings, so one landing on a whole second by chance proves nothing.
+    let t = ran(&mut h.s, "date +%s.%N; date +%s.%N; date +%s.%N")["stdout"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    for line in t.lines() {
+        let (secs, frac) = line.split_once('.').expect("seconds.nanoseconds");
+        assert!(secs.parse::<u64>().unwrap() > 1_700_000_000, "{t}");
+        assert_eq!(frac, "000000000", "the wall clock shows sub-second time: {t}");
+    }
 }
 
 // ---- the CLI -------------------------------------------------------------------------

@@ -32,7 +32,7 @@ pub const MAX_CAPTURE_BYTES: usize = 4 * 1024 * 1024;
 pub const MAX_INLINE_BYTES: usize = 30_000;
 /// File bytes one command may write in all (each write's or append's bytes). Bounds
 /// `yes | head -c 10G > f` and loops that fill a volume.
-pub const MAX_WRITTEN_BYTES: u64 = 128 * 1024 * 1024;
+pub const MAX_WRITTEN_BYTES: u64 = 64 * 1024 * 1024;
 /// Commands one command line may run (builtins, functions, each pipeline stage).
 pub const MAX_COMMANDS: usize = 1_000_000;
 /// Iterations of one loop.

@@ -91,6 +91,32 @@ fn interpreter_error(e: bashkit::Error) -> Error {
     match e {
         bashkit::Error::ResourceLimit(l) => limits::exceeded(l),
         bashkit::Error::Cancelled => limits::exceeded("cancelled"),
+        // Some limits reach us as text (the interpreter formats them on the way up:
+        // "maximum command substitution depth exceeded", "session command limit
+        // exceeded (...)").
+        bashkit::Error::Execution(m) if is_limit_message(&m) => limits::exceeded(m),
         other => Error::new(ErrorKind::Backend, format!("the shell failed: {other}")),
+    }
+}
+
+/// Whether an interpreter message reports one of its limits.
+fn is_limit_message(m: &str) -> bool {
+    (m.starts_with("maximum ") && m.contains("exceeded"))
+        || m.contains("limit exceeded")
+        || m.contains("budget exhausted")
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn limit_messages_are_limits() {
+        for m in [
+            "maximum command substitution depth exceeded",
+            "session command limit exceeded (100000 total commands)",
+            "execution budget exhausted: work units (1 used, max 1)",
+        ] {
+            assert!(super::is_limit_message(m), "{m}");
+        }
+        assert!(!super::is_limit_message("rg: missing pattern"));
     }
 }

@@ -113,8 +113,7 @@ fn long_output_is_cut_and_stored_whole() {
         &r.stdout[r.stdout.len() - 200..]
     );
     let whole = s.call("filestore_read", &json!({"path": path, "raw": true})).unwrap();
-    let v: serde_json::Value =
-        serde_json::from_str(whole.json["text"].as_str().unwrap()).unwrap();
+    let v: serde_json::Value = serde_json::from_str(whole.json["text"].as_str().unwrap()).unwrap();
     assert!(v["stdout"].as_str().unwrap().ends_with("19999\n20000\n"));
 }
 
@@ -132,4 +131,59 @@ fn the_tool_is_listed_only_when_enabled() {
     let out = s.call("filestore_execute", &json!({"command": "echo hi; exit 3"})).unwrap();
     assert_eq!(out.json["exit_code"], 3);
     assert_eq!(out.text, "hi\n[exit code 3]\n");
+}
+
+#[test]
+fn reading_a_skill_through_the_shell_activates_it() {
+    use crate::vfs::volume::{Volume, WriteOptions};
+    let skills = MemoryVolume::new();
+    let opts = WriteOptions {
+        read_only: true,
+        entry_type: Some(crate::skills::skill::TYPE_SKILL.into()),
+        ..Default::default()
+    };
+    skills
+        .write(
+            "/demo/SKILL.md",
+            b"---\nname: demo\ndescription: A demo skill.\nallowed-tools: filestore_grep\n---\nUse it.\n",
+            &opts,
+        )
+        .unwrap();
+    let mut s = session();
+    s.mount("/skills", Box::new(skills), 0, true).unwrap();
+    s.enable_shell(true);
+    let r = run(&s, "head -3 /skills/demo/SKILL.md >/dev/null; cat /w/notes.txt | wc -l");
+    assert_eq!(r.stdout.trim(), "4");
+    assert_eq!(r.activations.len(), 1, "{r:?}");
+    assert_eq!(r.activations[0].skill, "demo");
+    let out = s
+        .call("filestore_execute", &json!({"command": "grep -c name /skills/demo/SKILL.md"}))
+        .unwrap();
+    assert_eq!(out.json["activations"][0]["skill"], "demo", "{}", out.json);
+    assert!(
+        out.text.contains("Skill 'demo'")
+            || out.json["activations"][0]["added"].as_array().is_some(),
+        "{}",
+        out.text
+    );
+    // Reading other files activates nothing.
+    assert!(run(&s, "cat /w/notes.txt").activations.is_empty());
+}
+
+#[test]
+fn a_skill_that_cannot_be_activated_does_not_lose_the_output() {
+    use crate::vfs::volume::{Volume, WriteOptions};
+    let skills = MemoryVolume::new();
+    let opts = WriteOptions {
+        read_only: true,
+        entry_type: Some(crate::skills::skill::TYPE_SKILL.into()),
+        ..Default::default()
+    };
+    skills.write("/bad/SKILL.md", b"---\nname: bad\nallowed-tools: [x]\n---\n", &opts).unwrap();
+    let mut s = session();
+    s.mount("/skills", Box::new(skills), 0, true).unwrap();
+    s.enable_shell(true);
+    let r = run(&s, "cat /skills/bad/SKILL.md > /dev/null; echo made > /w/made.txt; echo done");
+    assert_eq!(r.stdout, "done\n");
+    assert!(r.stderr.contains("[skill /skills/bad/SKILL.md not activated: error["), "{}", r.stderr);
 }
