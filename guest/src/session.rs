@@ -94,7 +94,7 @@ impl Session {
 
     /// Specs of the built-in tools this session offers.
     pub fn tool_specs(&self) -> Vec<ToolSpec> {
-        builtin::specs(self.writable(), self.shell_enabled())
+        shell::spec::builtin_specs(self.writable(), self.shell_enabled())
     }
 
     /// Offers (or withdraws) `filestore_execute`, the shell (off by default: a host
@@ -569,7 +569,7 @@ mod tests {
         // the schema advertises but the request rejects would be a broken contract.
         let s = session();
         s.enable_shell(true);
-        for spec in builtin::specs(true, true) {
+        for spec in shell::spec::builtin_specs(true, true) {
             let props = spec.input_schema["properties"].as_object().unwrap();
             assert!(spec.input_schema["additionalProperties"] == json!(false), "{}", spec.name);
             for (k, v) in props {

@@ -669,3 +669,60 @@ fn filestore_call_runs_the_shell_without_a_flag() {
     assert_eq!(v["stdout"], "2 a.txt\n");
     assert_eq!(std::fs::read_to_string(tmp.path().join("b.txt")).unwrap(), "made\n");
 }
+
+// ---- MCP -------------------------------------------------------------------------------
+
+/// An rmcp client connected in-process to a server over a writable memory `/w`, with
+/// the shell offered or not (`serve --shell` sets `options.shell`).
+async fn mcp_client(shell: bool) -> rmcp::service::RunningService<rmcp::RoleClient, ()> {
+    use rmcp::ServiceExt;
+    let mut config = filestore::mcp::ServerConfig::new(engine().clone(), || {
+        let w = filestore::volumes::MemoryVolume::new();
+        w.insert("/a.txt", "one\ntwo\n");
+        Ok(vec![MountSpec::new("/w", std::sync::Arc::new(w))])
+    });
+    config.options.shell = shell;
+    let server = filestore::mcp::FilestoreServer::new(&config).expect("server");
+    let (server_io, client_io) = tokio::io::duplex(1 << 16);
+    tokio::spawn(async move {
+        if let Ok(running) = server.serve(server_io).await {
+            let _ = running.waiting().await;
+        }
+    });
+    ().serve(client_io).await.expect("client connects")
+}
+
+fn execute_params(command: &str) -> rmcp::model::CallToolRequestParams {
+    let args = json!({"command": command}).as_object().cloned().unwrap();
+    rmcp::model::CallToolRequestParams::new("filestore_execute").with_arguments(args)
+}
+
+#[tokio::test]
+async fn mcp_offers_the_shell_only_when_enabled() {
+    let off = mcp_client(false).await;
+    let tools = off.peer().list_all_tools().await.unwrap();
+    assert!(!tools.iter().any(|t| t.name == "filestore_execute"));
+    let r = off.peer().call_tool(execute_params("echo hi")).await.unwrap();
+    assert_eq!(r.is_error, Some(true), "{r:?}");
+    off.cancel().await.unwrap();
+
+    let on = mcp_client(true).await;
+    let tools = on.peer().list_all_tools().await.unwrap();
+    let t = tools.iter().find(|t| t.name == "filestore_execute").expect("listed");
+    let ann = t.annotations.as_ref().unwrap();
+    assert_eq!((ann.read_only_hint, ann.destructive_hint), (Some(false), Some(true)));
+    let r = on
+        .peer()
+        .call_tool(execute_params("wc -l < a.txt; echo x > b.txt; cat b.txt"))
+        .await
+        .unwrap();
+    assert_eq!(r.is_error, Some(false), "{r:?}");
+    let out = r.structured_content.as_ref().unwrap();
+    assert_eq!(out["stdout"], "2\nx\n");
+    assert_eq!(out["exit_code"], 0);
+    let r = on.peer().call_tool(execute_params("while :; do :; done")).await.unwrap();
+    assert_eq!(r.is_error, Some(true));
+    let text = &r.content[0].as_text().unwrap().text;
+    assert!(text.starts_with("error[limit-exceeded]: "), "{text}");
+    on.cancel().await.unwrap();
+}

@@ -99,7 +99,8 @@ pub fn output_schema(name: &str) -> Value {
     }
 }
 
-fn title(name: &str) -> &'static str {
+/// A built-in tool's title (MCP `title`).
+pub fn title(name: &str) -> &'static str {
     match name {
         "filestore_ls" => "List directory",
         "filestore_read" => "Read file",
@@ -129,15 +130,6 @@ pub const SHELL_TOOL: &str = "filestore_execute";
 /// Whether `name` is a built-in filestore tool.
 pub fn is_builtin(name: &str) -> bool {
     READ_TOOLS.contains(&name) || WRITE_TOOLS.contains(&name) || name == SHELL_TOOL
-}
-
-fn annotations(read_only: bool, destructive: bool, idempotent: bool) -> Value {
-    json!({
-        "readOnlyHint": read_only,
-        "destructiveHint": destructive,
-        "idempotentHint": idempotent,
-        "openWorldHint": false
-    })
 }
 
 fn path_prop(what: &str) -> Value {
@@ -266,7 +258,6 @@ pub fn spec(name: &str) -> Option<ToolSpec> {
             }, "required": ["source", "destination"], "additionalProperties": false}),
             annotations(false, true, false),
         ),
-        SHELL_TOOL => return Some(shell_spec(true)),
         _ => return None,
     };
     let mut ann = ann;
@@ -281,43 +272,22 @@ pub fn spec(name: &str) -> Option<ToolSpec> {
     })
 }
 
-/// Specs of the built-in tools; mutating tools only when `writable`, the shell only
-/// when `shell`.
-pub fn specs(writable: bool, shell: bool) -> Vec<ToolSpec> {
+/// Specs of the built-in tools; mutating tools only when `writable`. The shell's spec
+/// is `crate::shell::spec` (offered only where a session enables it).
+pub fn specs(writable: bool) -> Vec<ToolSpec> {
     let mut names: Vec<&str> = READ_TOOLS.to_vec();
     if writable {
         names.extend(WRITE_TOOLS);
     }
-    let mut out: Vec<ToolSpec> = names.into_iter().filter_map(spec).collect();
-    if shell {
-        out.push(shell_spec(writable));
-    }
-    out
+    names.into_iter().filter_map(spec).collect()
 }
 
-/// The spec of `filestore_execute`. Its annotations are honest about the session:
-/// with a writable mount a command can delete and overwrite (`destructiveHint`);
-/// without one it only reads.
-pub fn shell_spec(writable: bool) -> ToolSpec {
-    use crate::shell::limits::{DEFAULT_TIMEOUT_MS, MAX_INLINE_BYTES, MAX_TIMEOUT_MS};
-    let description = format!(
-        "Run a bash command line over the mounted files, inside the sandbox: no process is spawned, the commands are built in (cat head tail wc grep rg find ls tree sed awk sort uniq cut tr xargs diff jq echo printf mkdir rm mv cp touch tee basename dirname realpath stat du test seq env and more). Pipes, redirections, heredocs, && || ;, subshells, $( ), variables, globs, if/for/while/case and functions work. Paths are the virtual paths of the other tools; each call is a fresh shell starting in cwd (default: the first writable mount), so cd and variables do not carry over. Output over {MAX_INLINE_BYTES} bytes per stream is cut, the whole of it stored under /tool_calls. timeout_ms defaults to {DEFAULT_TIMEOUT_MS} (at most {MAX_TIMEOUT_MS}); a runaway loop or a huge write ends with error limit-exceeded naming the limit."
-    );
-    let schema = json!({"type": "object", "properties": {
-        "command": {"type": "string", "description": "The command line (bash syntax; several lines allowed)."},
-        "cwd": {"type": "string", "description": "Directory to start in, a virtual path such as /workspace/src (default: the first writable mount)."},
-        "timeout_ms": {"type": "integer", "minimum": 1, "maximum": MAX_TIMEOUT_MS, "default": DEFAULT_TIMEOUT_MS, "description": "Wall-time limit of the command in milliseconds."},
-        "stdin": {"type": "string", "description": "Text the command reads on standard input."},
-        "env": {"type": "object", "additionalProperties": {"type": "string"}, "description": "Environment variables for this command."}
-    }, "required": ["command"], "additionalProperties": false});
-    let mut ann = annotations(!writable, writable, false);
-    ann["title"] = json!(title(SHELL_TOOL));
-    ToolSpec {
-        name: SHELL_TOOL.to_string(),
-        description,
-        input_schema: schema,
-        annotations: ann,
-        title: title(SHELL_TOOL).to_string(),
-        output_schema: output_schema(SHELL_TOOL),
-    }
+/// The MCP annotations of a tool.
+pub fn annotations(read_only: bool, destructive: bool, idempotent: bool) -> Value {
+    json!({
+        "readOnlyHint": read_only,
+        "destructiveHint": destructive,
+        "idempotentHint": idempotent,
+        "openWorldHint": false
+    })
 }

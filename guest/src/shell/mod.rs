@@ -11,7 +11,7 @@
 //! the known differences from bash.
 //!
 //! May use: [`crate::vfs`], [`crate::ops`] (deletes and moves go through the tools'
-//! own operations), [`crate::error`]. The session finishes what needs it: storing a
+//! own operations), [`crate::skills`] (what a skill read activated), [`crate::error`]. The session finishes what needs it: storing a
 //! cut output and activating skills whose `SKILL.md` the command read.
 
 mod fs;
@@ -19,6 +19,7 @@ pub mod limits;
 mod output;
 pub mod request;
 mod run;
+pub mod spec;
 
 use std::sync::Arc;
 
