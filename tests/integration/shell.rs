@@ -726,3 +726,70 @@ async fn mcp_offers_the_shell_only_when_enabled() {
     assert!(text.starts_with("error[limit-exceeded]: "), "{text}");
     on.cancel().await.unwrap();
 }
+
+/// `filestore serve` over stdio with `extra` flags: the names of the tools it lists
+/// and its answer to one `filestore_execute` call.
+fn serve_stdio(extra: &[&str]) -> (Vec<String>, Value) {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::Stdio;
+    let tmp = tempfile::tempdir().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_filestore"))
+        .args(["serve", "--mount", "/w=mem:"])
+        .args(extra)
+        .current_dir(tmp.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = BufReader::new(child.stdout.take().unwrap());
+    let send = |stdin: &mut std::process::ChildStdin, v: Value| writeln!(stdin, "{v}").unwrap();
+    send(
+        &mut stdin,
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "test", "version": "1"}}}),
+    );
+    send(&mut stdin, json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    send(&mut stdin, json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}));
+    send(
+        &mut stdin,
+        json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
+        "name": "filestore_execute", "arguments": {"command": "echo hi > /w/f; cat /w/f"}}}),
+    );
+    stdin.flush().unwrap();
+    let mut answers = BTreeMap::new();
+    for line in stdout.lines() {
+        let v: Value = serde_json::from_str(&line.unwrap()).unwrap_or_default();
+        // Answers only (the server's own requests and notifications carry a method).
+        if let (Some(id), None) = (v["id"].as_i64(), v.get("method")) {
+            answers.insert(id, v);
+        }
+        // Requests are answered concurrently, in any order.
+        if answers.contains_key(&2) && answers.contains_key(&3) {
+            break;
+        }
+    }
+    drop(stdin);
+    let _ = child.kill();
+    let _ = child.wait();
+    let names = answers
+        .get(&2)
+        .and_then(|a| a["result"]["tools"].as_array())
+        .unwrap_or_else(|| panic!("tools/list unanswered: {answers:?}"))
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_string())
+        .collect();
+    (names, answers.get(&3).map(|a| a["result"].clone()).unwrap_or_default())
+}
+
+#[test]
+fn serve_offers_the_shell_with_the_shell_flag_only() {
+    let (names, call) = serve_stdio(&[]);
+    assert!(!names.iter().any(|n| n == "filestore_execute"), "{names:?}");
+    assert_eq!(call["isError"], true, "{call}");
+    let (names, call) = serve_stdio(&["--shell"]);
+    assert!(names.iter().any(|n| n == "filestore_execute"), "{names:?}");
+    assert_eq!(call["structuredContent"]["stdout"], "hi\n", "{call}");
+}
