@@ -556,6 +556,10 @@ fn planted_links_are_never_followed() {
     let _ = ran(&mut h.s, "echo overwritten > link; echo x >> passwd; echo y > dirlink/new");
     assert_eq!(std::fs::read_to_string(h.outside.join("secret.txt")).unwrap(), "secret\n");
     assert!(!h.outside.join("new").exists());
+    // The shell creates no links and reads no link targets.
+    let r = ran(&mut h.s, "ln -s /etc/passwd made-link; echo $?; readlink link; echo $?");
+    assert_eq!(r["stdout"], "1\n1\n", "{r}");
+    assert!(std::fs::symlink_metadata(h.root.join("made-link")).is_err());
     // find lists them without descending.
     let r = ran(&mut h.s, "find . | sort");
     assert!(!r["stdout"].as_str().unwrap().contains("secret"), "{r}");
