@@ -816,6 +816,10 @@ class Session:
     def set_offload_tokens(self, tokens: int) -> None:
         self._call(self._t("set-offload-tokens"), self.handle, tokens)
 
+    def enable_shell(self, enabled: bool = True) -> None:
+        """Offers (or withdraws) `filestore_execute`, the shell over the mounts."""
+        self._call(self._t("enable-shell"), self.handle, enabled)
+
     def invoke(self, name: str, args: Optional[dict] = None, tool_call_id: Optional[str] = None,
                claims: Any = None) -> dict:
         ctx = _rec(tool_call_id=tool_call_id, claims="{}" if claims is None else json.dumps(claims))

@@ -72,7 +72,9 @@ def normalise(v):
         return [normalise(x) for x in v]
     if isinstance(v, dict):
         return {k: ("<recent>" if k == "modified_ms" and isinstance(x, int) and not isinstance(x, bool)
-                    and x >= SUITE["recent_ms"] else normalise(x)) for k, x in v.items()}
+                    and x >= SUITE["recent_ms"] else
+                    "<duration>" if k == "duration_ms" and isinstance(x, int) and not isinstance(x, bool)
+                    else normalise(x)) for k, x in v.items()}
     return v
 
 
@@ -109,6 +111,9 @@ def answer(s, step):
             return {"ok": True}
         if op == "set_offload_tokens":
             s.set_offload_tokens(arg)
+            return {"ok": True}
+        if op == "enable_shell":
+            s.enable_shell(arg)
             return {"ok": True}
         raise ValueError(f"unknown step {op}")
     except FilestoreError as e:

@@ -10,11 +10,12 @@
 //! - `tool_specs`, `list_tools`, `tools_version`: `{"json"}`; `system_prompt`: `{"text"}`;
 //! - `load_config`: `{"rendered", "v2_yaml", "tools"}` or `{"config_errors": [rendered...]}`;
 //! - `invoke`, `approve`: `{"status", "envelope", "text", "error", "approval_id",
-//!   "result_path", "offloaded"}`; `reject`, `select_toolset`, `set_offload_tokens`:
-//!   `{"ok": true}`; any failure of those: `{"error": ...}`.
+//!   "result_path", "offloaded"}`; `reject`, `select_toolset`, `set_offload_tokens`,
+//!   `enable_shell`: `{"ok": true}`; any failure of those: `{"error": ...}`.
 //!
 //! Modification times the suite did not set (files written during a case, memory
-//! volumes) are replaced by `"<recent>"` before answers are compared.
+//! volumes) are replaced by `"<recent>"`, and the shell's `duration_ms` by
+//! `"<duration>"`, before answers are compared.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -255,6 +256,7 @@ fn answer(s: &mut Session, step: &Value) -> Value {
         "reject" => done(s.reject(arg.as_str().unwrap())),
         "select_toolset" => done(s.select_toolset(arg.as_str())),
         "set_offload_tokens" => done(s.set_offload_tokens(arg.as_u64().unwrap() as u32)),
+        "enable_shell" => done(s.enable_shell(arg.as_bool().unwrap())),
         other => panic!("unknown step '{other}'"),
     }
 }
@@ -266,6 +268,8 @@ pub fn normalise(v: &mut Value, recent_ms: u64) {
             for (k, x) in m.iter_mut() {
                 if k == "modified_ms" && x.as_u64().is_some_and(|t| t >= recent_ms) {
                     *x = json!("<recent>");
+                } else if k == "duration_ms" && x.is_u64() {
+                    *x = json!("<duration>");
                 } else {
                     normalise(x, recent_ms);
                 }

@@ -797,3 +797,53 @@ fn serve_offers_the_shell_with_the_shell_flag_only() {
     assert!(names.iter().any(|n| n == "filestore_execute"), "{names:?}");
     assert_eq!(call["structuredContent"]["stdout"], "hi\n", "{call}");
 }
+
+/// An agent's working loop through the shell on an S3 mount (SeaweedFS on loopback)
+/// and a memory mount: the same commands as on a directory, `mkdir` included although
+/// object storage has no empty directories, and a `mv` across the two mounts that
+/// loses nothing.
+#[test]
+fn the_shell_works_on_s3_and_memory_mounts() {
+    let srv = crate::s3_server::shared();
+    let p = crate::s3_server::prefix("shell");
+    let mut s = engine()
+        .session(vec![
+            MountSpec::new("/s3", std::sync::Arc::new(srv.volume(&p))),
+            MountSpec::new("/mem", crate::common::mem(&[("/notes.txt", "b\na\nc\n")])),
+            filestore::tools::results_mount(),
+        ])
+        .expect("session");
+    s.enable_shell(true).unwrap();
+    let run = |s: &mut Session, command: &str| -> Value {
+        s.call("filestore_execute", &json!({"command": command, "cwd": "/s3"}))
+            .map(|o| o.json)
+            .unwrap_or_else(|e| panic!("{command}: {e}"))
+    };
+    let out = run(
+        &mut s,
+        "mkdir -p src/deep && cd src/deep && test -d . && printf 'fn a() {}\\n// TODO x\\n' > a.rs && \
+         cd /s3 && echo 'TODO y' > src/b.txt && grep -rn TODO src | sort && find . -type f | sort",
+    );
+    assert_eq!(out["exit_code"], 0, "{out}");
+    assert_eq!(
+        out["stdout"],
+        "src/b.txt:1:TODO y\nsrc/deep/a.rs:2:// TODO x\n./src/b.txt\n./src/deep/a.rs\n"
+    );
+    // The directory stays in the bucket because a file was written into it; an empty
+    // one made by mkdir is gone with the command.
+    let out = run(&mut s, "mkdir empty && ls -d empty && ls");
+    assert_eq!(out["stdout"], "empty\nempty\nsrc\n", "{out}");
+    let out = run(&mut s, "ls; test -d empty; echo $?");
+    assert_eq!(out["stdout"], "src\n1\n", "{out}");
+    // Across mounts: sort on memory into S3, then move it back.
+    let out = run(
+        &mut s,
+        "sort /mem/notes.txt > sorted.txt && mv sorted.txt /mem/ && cat /mem/sorted.txt; ls",
+    );
+    assert_eq!(out["stdout"], "a\nb\nc\nsrc\n", "{out}");
+    let listed = s.call("filestore_ls", &json!({"path": "/mem"})).unwrap().json;
+    assert!(listed.to_string().contains("sorted.txt"), "{listed}");
+    // Appends on S3 keep what was there.
+    let out = run(&mut s, "echo one >> log && echo two >> log && cat log && wc -c < log");
+    assert_eq!(out["stdout"], "one\ntwo\n8\n", "{out}");
+}

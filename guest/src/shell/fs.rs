@@ -24,6 +24,7 @@
 
 use std::io::ErrorKind as IoKind;
 use std::path::{Path, PathBuf};
+use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
@@ -48,11 +49,21 @@ pub(crate) struct MountFs {
     budget: Arc<WriteBudget>,
     /// `SKILL.md` files read whole by the command (their skills get activated).
     skills_read: Mutex<Vec<String>>,
+    /// Directories `mkdir` made on volumes without empty directories (object
+    /// storage): they exist for the rest of the command line, so `mkdir -p d && echo
+    /// x > d/f` works as in bash, and remain afterwards only if a file was written in.
+    pending_dirs: Mutex<BTreeSet<String>>,
 }
 
 impl MountFs {
     pub(crate) fn new(mounts: Arc<MountTable>, limits: Limits, budget: Arc<WriteBudget>) -> Self {
-        MountFs { mounts, limits, budget, skills_read: Mutex::new(Vec::new()) }
+        MountFs {
+            mounts,
+            limits,
+            budget,
+            skills_read: Mutex::new(Vec::new()),
+            pending_dirs: Mutex::new(BTreeSet::new()),
+        }
     }
 
     /// The `SKILL.md` paths read, in order, each once.
@@ -83,9 +94,34 @@ impl MountFs {
     fn present(&self, path: &str) -> Result<Option<Entry>> {
         match self.mounts.stat(path) {
             Ok(e) => Ok(Some(e)),
+            Err(_) if self.is_pending(path) => Ok(Some(Entry::directory(path, None))),
             Err(e) if is_absent(&e) => Ok(None),
             Err(e) => Err(e),
         }
+    }
+
+    fn pending(&self) -> std::sync::MutexGuard<'_, BTreeSet<String>> {
+        self.pending_dirs.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn is_pending(&self, path: &str) -> bool {
+        self.pending().contains(path)
+    }
+
+    /// Records `path` (and, for `-p`, its missing ancestors) as made by this command
+    /// on a volume that cannot hold empty directories.
+    fn make_pending(&self, path: &str) -> Result<()> {
+        let mut missing = vec![path.to_string()];
+        let mut at = paths::parent(path);
+        while let Some(dir) = at {
+            if self.present(dir)?.is_some() {
+                break;
+            }
+            missing.push(dir.to_string());
+            at = paths::parent(dir);
+        }
+        self.pending().extend(missing);
+        Ok(())
     }
 
     /// Refuses a file write whose parent is not a directory, as bash does (`echo x >
@@ -148,12 +184,31 @@ impl MountFs {
         if !recursive {
             self.parent_must_exist(path)?;
         }
-        self.mounts.create_dir(path).map(|_| ())
+        match self.mounts.create_dir(path) {
+            Ok(_) => Ok(()),
+            Err(e) if e.kind() == ErrorKind::Unsupported => self.make_pending(path),
+            Err(e) => Err(e),
+        }
     }
 
     fn remove(&self, path: &str, recursive: bool) -> Result<()> {
         let req = mutate::DeleteRequest { path: path.to_string(), recursive };
-        mutate::delete(&self.mounts, &req).map(|_| ())
+        match mutate::delete(&self.mounts, &req) {
+            Err(e) if is_absent(&e) && self.is_pending(path) => {
+                let beneath = format!("{path}/");
+                let mut pending = self.pending();
+                if !recursive && pending.iter().any(|d| d.starts_with(&beneath)) {
+                    return Err(Error::at(
+                        ErrorKind::Conflict,
+                        path,
+                        "directory is not empty; pass recursive=true",
+                    ));
+                }
+                pending.retain(|d| d != path && !d.starts_with(&beneath));
+                Ok(())
+            }
+            done => done.map(|_| ()),
+        }
     }
 
     fn rename(&self, from: &str, to: &str) -> Result<()> {
@@ -174,11 +229,30 @@ impl MountFs {
         if path == DEV_NULL {
             return Ok(metadata_of(&dev_null()));
         }
-        self.mounts.stat(path).map(|e| metadata_of(&e))
+        match self.mounts.stat(path) {
+            Err(e) if is_absent(&e) && self.is_pending(path) => {
+                Ok(metadata_of(&Entry::directory(path, None)))
+            }
+            found => found.map(|e| metadata_of(&e)),
+        }
     }
 
     fn read_dir(&self, path: &str) -> Result<Vec<DirEntry>> {
-        let entries = self.mounts.list(path)?;
+        let mut entries = match self.mounts.list(path) {
+            Ok(entries) => entries,
+            Err(e) if is_absent(&e) && self.is_pending(path) => Vec::new(),
+            Err(e) => return Err(e),
+        };
+        // Directories mkdir made beneath it that hold no file yet.
+        let before = entries.len();
+        for dir in self.pending().iter() {
+            if paths::parent(dir) == Some(path) && !entries.iter().any(|e| &e.path == dir) {
+                entries.push(Entry::directory(dir.clone(), None));
+            }
+        }
+        if entries.len() > before {
+            entries.sort_by(|a, b| a.path.cmp(&b.path));
+        }
         Ok(entries
             .iter()
             .map(|e| DirEntry {
@@ -373,5 +447,60 @@ mod tests {
         assert!(fs.mkdir("/w/x/y", false).is_err(), "a missing parent without -p");
         fs.mkdir("/w/x/y", true).unwrap();
         assert!(fs.stat("/w/x/y").unwrap().file_type.is_dir());
+    }
+
+    /// A memory volume without empty directories, as object storage is.
+    struct NoEmptyDirs(MemoryVolume);
+
+    impl crate::vfs::volume::Volume for NoEmptyDirs {
+        fn stat(&self, path: &str) -> Result<Entry> {
+            self.0.stat(path)
+        }
+        fn list(&self, path: &str) -> Result<Vec<Entry>> {
+            self.0.list(path)
+        }
+        fn walk(&self, path: &str, max: usize) -> Result<crate::vfs::volume::Walk> {
+            self.0.walk(path, max)
+        }
+        fn read(&self, path: &str, offset: u64, len: u64) -> Result<Vec<u8>> {
+            self.0.read(path, offset, len)
+        }
+        fn write(&self, path: &str, content: &[u8], options: &WriteOptions) -> Result<Entry> {
+            self.0.write(path, content, options)
+        }
+        fn delete(&self, path: &str, recursive: bool) -> Result<()> {
+            self.0.delete(path, recursive)
+        }
+        fn rename(&self, from: &str, to: &str, overwrite: bool) -> Result<()> {
+            self.0.rename(from, to, overwrite)
+        }
+    }
+
+    #[test]
+    fn mkdir_on_a_volume_without_empty_directories_lasts_for_the_command() {
+        let v = MemoryVolume::new();
+        v.insert("/a.txt", "alpha\n");
+        let mut t = MountTable::new();
+        t.add("/s3", Box::new(NoEmptyDirs(v)), 0, false).unwrap();
+        let fs = MountFs::new(Arc::new(t), Limits::default(), Arc::new(WriteBudget::new(1 << 20)));
+        fs.mkdir("/s3/d/e", true).unwrap();
+        assert!(fs.mounts.stat("/s3/d/e").is_err(), "the volume itself has no such directory");
+        assert!(fs.stat("/s3/d/e").unwrap().file_type.is_dir());
+        let names = |p: &str| -> Vec<String> {
+            fs.read_dir(p).unwrap().into_iter().map(|e| e.name).collect()
+        };
+        assert_eq!(names("/s3"), ["a.txt", "d"]);
+        assert_eq!(names("/s3/d"), ["e"]);
+        assert!(names("/s3/d/e").is_empty());
+        assert!(fs.mkdir("/s3/d/e", false).is_err(), "exists now");
+        fs.write("/s3/d/e/f.txt", b"x", 1).unwrap();
+        assert_eq!(fs.read("/s3/d/e/f.txt").unwrap(), b"x");
+        assert!(fs.write("/s3/nodir/f", b"x", 1).is_err(), "a parent nobody made");
+        fs.mkdir("/s3/g", false).unwrap();
+        fs.mkdir("/s3/g/h", false).unwrap();
+        assert!(fs.remove("/s3/g", false).is_err(), "not empty");
+        fs.remove("/s3/g", true).unwrap();
+        assert!(fs.present("/s3/g/h").unwrap().is_none());
+        assert_eq!(names("/s3"), ["a.txt", "d"]);
     }
 }

@@ -294,6 +294,11 @@ export class Session {
     return JSON.parse(this.guard(() => this.exports.tools.resolveRefs(this.handle, JSON.stringify(refs))));
   }
 
+  /** Offers (`true`) or withdraws `filestore_execute`, the shell over the mounts. */
+  enableShell(enabled = true) {
+    this.guard(() => this.exports.tools.enableShell(this.handle, enabled));
+  }
+
   /** Sets the offloading threshold in estimated tokens. */
   setOffloadTokens(tokens) {
     this.guard(() => this.exports.tools.setOffloadTokens(this.handle, tokens));

@@ -68,6 +68,9 @@ function answer(s, step) {
       case 'set_offload_tokens':
         s.setOffloadTokens(arg);
         return { ok: true };
+      case 'enable_shell':
+        s.enableShell(arg);
+        return { ok: true };
       default:
         throw new Error(`unknown step '${op}'`);
     }

@@ -126,13 +126,16 @@ export function caseMounts(kase, backend, tmp) {
   });
 }
 
-/** Replaces modification times the suite did not set by `"<recent>"` (as contract.rs). */
+/** Replaces modification times the suite did not set by `"<recent>"`, and the shell's
+ * `duration_ms` by `"<duration>"` (as contract.rs). */
 export function normalise(v) {
   if (Array.isArray(v)) return v.map(normalise);
   if (v !== null && typeof v === 'object') {
     const out = {};
     for (const [k, x] of Object.entries(v)) {
-      out[k] = k === 'modified_ms' && typeof x === 'number' && x >= suite.recent_ms ? '<recent>' : normalise(x);
+      if (k === 'modified_ms' && typeof x === 'number' && x >= suite.recent_ms) out[k] = '<recent>';
+      else if (k === 'duration_ms' && typeof x === 'number') out[k] = '<duration>';
+      else out[k] = normalise(x);
     }
     return out;
   }

@@ -1,4 +1,4 @@
-"""The deepagents integration: `FilestoreBackend`.
+"""The deepagents integration: `FilestoreBackend`, and `FilestoreSandbox` (with `execute`).
 
 Install with the extra, `pip install "filestore[deepagents]"`, which pins the
 deepagents release the backend is tested against. The implementation lives in
@@ -6,5 +6,6 @@ deepagents release the backend is tested against. The implementation lives in
 """
 
 from filestore.backend import FilestoreBackend
+from filestore.sandbox import FilestoreSandbox
 
-__all__ = ["FilestoreBackend"]
+__all__ = ["FilestoreBackend", "FilestoreSandbox"]
