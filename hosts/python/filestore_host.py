@@ -50,6 +50,7 @@ RESULTS_MOUNT = "/tool_calls"
 BUILTIN = {
     "filestore_ls", "filestore_read", "filestore_glob", "filestore_grep", "filestore_tree",
     "filestore_write", "filestore_edit", "filestore_delete", "filestore_move", "filestore_mkdir",
+    "filestore_execute",
 }
 _VOLUME = 1  # the host resource type id of `volume`
 

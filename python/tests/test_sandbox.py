@@ -41,7 +41,7 @@ def test_execute_runs_pipelines_over_the_root(sandbox: FilestoreSandbox, root: P
     r = sandbox.execute("grep -rc TODO src | sort")
     assert (r.output, r.exit_code, r.truncated) == ("src/a.py:1\nsrc/b.py:2\n", 0, False)
     r = sandbox.execute("cat > notes.md <<'EOF'\n# Notes\nfrom the shell\nEOF\nwc -l < notes.md")
-    assert r.output.strip() == "3"
+    assert r.output.strip() == "2"
     assert (root / "notes.md").read_text() == "# Notes\nfrom the shell\n"
     # The file tools see what the shell wrote, and the other way round.
     assert sandbox.read("/notes.md").file_data["content"].startswith("# Notes")

@@ -51,7 +51,7 @@ fn fixture(root: &Path) {
         ),
         ("src/lib.rs", "pub mod util;\n\npub fn version() -> &'static str {\n    \"1.0\"\n}\n"),
         ("src/util/mod.rs", "pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n"),
-        ("docs/guide.md", "# Guide\n\nRead the notes.\n\n## Usage\n\nRun it.\n"),
+        ("manual/guide.md", "# Guide\n\nRead the notes.\n\n## Usage\n\nRun it.\n"),
     ];
     for (p, c) in files {
         let path = root.join(p);
@@ -146,6 +146,9 @@ fn ran(s: &mut Session, command: &str) -> Value {
 const CORPUS: &[&str] = &[
     // Output and text basics.
     "echo hello world",
+    // A line that does not parse: status 2, nothing run.
+    "if [ (; then",
+    "echo before; done",
     "echo -n no-newline",
     "echo -e 'a\\tb'",
     "printf '%s-%d\\n' a 1 b 2",

@@ -73,7 +73,23 @@ pub(crate) fn run(bash: &mut Bash, req: &ExecuteRequest) -> Result<Ran> {
     let outcome = runtime.block_on(bash.exec_with_options(&req.command, options));
     // Timers and tasks of this command end with it.
     runtime.shutdown_timeout(Duration::ZERO);
-    outcome.map(ran).map_err(interpreter_error)
+    match outcome {
+        Ok(r) => Ok(ran(r)),
+        Err(bashkit::Error::Parse { message, line, .. }) => Ok(syntax_error(&message, line)),
+        Err(e) => Err(interpreter_error(e)),
+    }
+}
+
+/// A command line that does not parse is bash's status 2 with the message on stderr,
+/// not a failure of the tool: the agent wrote a bad command and reads why.
+fn syntax_error(message: &str, line: usize) -> Ran {
+    let at = if line > 0 { format!("line {line}: ") } else { String::new() };
+    Ran {
+        stdout: Vec::new(),
+        stderr: format!("bash: {at}{message}\n").into_bytes(),
+        exit_code: 2,
+        capture_truncated: false,
+    }
 }
 
 fn ran(r: ExecResult) -> Ran {
@@ -118,5 +134,12 @@ mod tests {
             assert!(super::is_limit_message(m), "{m}");
         }
         assert!(!super::is_limit_message("rg: missing pattern"));
+    }
+
+    #[test]
+    fn a_syntax_error_is_status_2_with_the_message() {
+        let r = super::syntax_error("syntax error near unexpected token `;'", 1);
+        assert_eq!(r.exit_code, 2);
+        assert_eq!(r.stderr, b"bash: line 1: syntax error near unexpected token `;'\n");
     }
 }

@@ -37,6 +37,7 @@ const BUILTIN = new Set([
   'filestore_delete',
   'filestore_move',
   'filestore_mkdir',
+  'filestore_execute',
 ]);
 
 /** The WIT package this host implements (`filestore component --wit` writes it). */
