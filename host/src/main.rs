@@ -631,6 +631,12 @@ fn serve(mut args: ServeArgs) -> ExitCode {
         };
         eprintln!("filestore serve: {why}; {then}");
     }
+    // Over HTTP with --http-roots-within, /workspace is the client's roots or nothing:
+    // a client offering none must not get the directory the server was started in.
+    let roots_only = args.http.is_some() && roots.reads_roots();
+    if roots_only {
+        mounts.retain(|m| m.point != filestore::mcp::DEFAULT_WORKSPACE);
+    }
     // Open every mount once up front so a bad directory fails now, not per session
     // (a per-caller one is opened for each caller).
     for m in mounts.iter().filter(|m| !m.per_identity()) {
@@ -760,7 +766,12 @@ fn serve(mut args: ServeArgs) -> ExitCode {
     config.roots = roots;
     config.startup_warnings.extend(startup_warnings);
     config.startup_warnings.extend(cache_warning);
-    config.no_workspace_reason = no_workspace_reason;
+    config.no_workspace_reason = no_workspace_reason.or_else(|| {
+        roots_only.then(|| {
+            "over HTTP with --http-roots-within, /workspace is only ever the client's MCP roots"
+                .to_string()
+        })
+    });
     let mut registry = filestore::tools::ToolRegistry::with_builtin_handlers();
     let agent =
         match args.agent.as_deref().map(|p| filestore::agent::Agent::read(&config.engine, p)) {

@@ -43,8 +43,10 @@ class Client:
     would); it records the roots/list requests it answers and the log messages it
     receives."""
 
-    def __init__(self, roots: list[str]) -> None:
-        self.roots = [types.Root.model_construct(uri=u) for u in roots]
+    def __init__(self, roots: list[str] | None) -> None:
+        """`None`: the client offers no roots at all (no `roots` capability)."""
+        self.offers = roots is not None
+        self.roots = [types.Root.model_construct(uri=u) for u in roots or []]
         self.asked = 0
         self.logs: list[str] = []
 
@@ -56,7 +58,8 @@ class Client:
         self.logs.append(str(params.data))
 
     def session(self, read, write) -> ClientSession:
-        return ClientSession(read, write, list_roots_callback=self.list_roots,
+        return ClientSession(read, write,
+                             list_roots_callback=self.list_roots if self.offers else None,
                              logging_callback=self.on_log)
 
     @contextlib.asynccontextmanager
@@ -217,6 +220,24 @@ class HttpRootsTest(Listings):
             self.assertEqual(len(refused), len(hostile), client.logs)
             for uri in hostile:
                 self.assertTrue(any(uri in m for m in refused), f"{uri} not said: {refused}")
+
+    async def test_a_client_without_roots_gets_no_workspace_within(self) -> None:
+        """`--http-roots-within DIR`: a client that offers no roots gets no /workspace
+        at all, never the directory the server was started in; the operator's mounts
+        serve, and the client is told why."""
+        server = self.serve("--http-roots-within", str(self.f.allowed))
+        client = Client(None)
+        async with client.over_http(server.url) as s:
+            shown = await listing(s, "/")
+            self.hides(shown, "served-marker.txt", "the server's own directory")
+            self.assert_host_hidden(shown)
+            r = await s.call_tool("filestore_ls", {"path": "/workspace"})
+            self.assertTrue(r.is_error, text_of(r))
+            r = await s.call_tool("filestore_write", {"path": "/scratch/x.txt", "content": "x"})
+            self.assertFalse(r.is_error, text_of(r))
+            said = await client.wait_for_logs("no /workspace")
+            self.assertTrue(said, client.logs)
+            self.assertEqual(client.asked, 0)
 
     async def test_tenants_roots_within_their_own_directory(self) -> None:
         """`--http-roots-within 'TENANTS/{sub}'`: alice's root in her own directory
