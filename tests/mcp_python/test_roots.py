@@ -342,6 +342,27 @@ class StdioRootsTest(Listings):
                 self.hides(shown, "served-marker.txt", f"session {i}")
                 self.assertEqual(client.asked, 1)
 
+    async def test_a_flood_of_roots_changes_rebuilds_the_session_a_few_times(self) -> None:
+        """300 `roots/list_changed` notifications at once are taken together: the
+        server asks for the roots (and rebuilds the session) a few times, not 300,
+        and the last change is not lost."""
+        second = self.f.allowed / "second"
+        second.mkdir()
+        (second / "second.txt").write_text("the second root\n")
+        client = Client([self.f.proj.as_uri()])
+        async with self.connect(client) as s:
+            self.shows(await listing(s), "inside.txt")
+            client.roots = [types.Root.model_construct(uri=second.as_uri())]
+            for _ in range(300):
+                await s.send_roots_list_changed()
+            for _ in range(100):
+                shown = await listing(s)
+                if "second.txt" in shown:
+                    break
+                await asyncio.sleep(0.1)
+            self.shows(shown, "second.txt", "the last change")
+            self.assertLessEqual(client.asked, 5, "roots/list asked once per notification")
+
     async def test_a_client_without_roots_does_not_wait(self) -> None:
         """A client that offers no roots gets the server's directory at once."""
         params = StdioServerParameters(command=BIN, args=["serve"], cwd=str(self.f.served))

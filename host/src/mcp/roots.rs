@@ -256,9 +256,23 @@ pub(crate) struct Gate {
     /// The first application: 0 not expected, 1 expected ([`Gate::expect_first`]),
     /// 2 taken by `initialized` ([`Gate::take_first`]).
     first: AtomicU8,
-    /// One application at a time, in the order the client's notifications came.
-    pub(crate) applying: tokio::sync::Mutex<()>,
+    /// One application at a time, in the order the client's notifications came; it
+    /// holds when the last one started.
+    applying: tokio::sync::Mutex<Option<tokio::time::Instant>>,
+    /// An application is waiting for the one under way: a further
+    /// `roots/list_changed` adds nothing (the waiting one lists the roots when it
+    /// starts, so it sees that change too).
+    queued: std::sync::atomic::AtomicBool,
 }
+
+/// The shortest time between two applications of one session's roots: a client
+/// flooding `notifications/roots/list_changed` gets at most one session rebuild per
+/// interval (changes in between are taken together), not one per notification.
+pub const ROOTS_MIN_INTERVAL: Duration = Duration::from_secs(1);
+
+/// The turn of one application of roots ([`Gate::turn`]): held while it lists and
+/// mounts them.
+pub(crate) struct Turn<'a>(#[allow(dead_code)] tokio::sync::MutexGuard<'a, Option<tokio::time::Instant>>);
 
 /// One application of roots under way: the gate stays closed until it is dropped.
 pub(crate) struct Held<'a>(&'a Gate);
@@ -274,8 +288,29 @@ impl Gate {
         Gate {
             pending: tokio::sync::watch::Sender::new(0),
             first: AtomicU8::new(0),
-            applying: tokio::sync::Mutex::new(()),
+            applying: tokio::sync::Mutex::new(None),
+            queued: std::sync::atomic::AtomicBool::new(false),
         }
+    }
+
+    /// For a `roots/list_changed`: `false` when an application is already waiting
+    /// (it will see this change: drop the notification), else `true` and this one is
+    /// the waiting one.
+    pub(crate) fn queue(&self) -> bool {
+        !self.queued.swap(true, Ordering::SeqCst)
+    }
+
+    /// Waits for this application's turn: after the one under way, and at least
+    /// [`ROOTS_MIN_INTERVAL`] after the previous one started. From then on a new
+    /// `roots/list_changed` queues another.
+    pub(crate) async fn turn(&self) -> Turn<'_> {
+        let mut last = self.applying.lock().await;
+        if let Some(at) = *last {
+            tokio::time::sleep_until(at + ROOTS_MIN_INTERVAL).await;
+        }
+        self.queued.store(false, Ordering::SeqCst);
+        *last = Some(tokio::time::Instant::now());
+        Turn(last)
     }
 
     /// Closes the gate until the returned hold is dropped.

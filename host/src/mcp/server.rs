@@ -444,7 +444,7 @@ impl FilestoreServer {
             self.say_roots_ignored(peer).await;
             return;
         }
-        let _in_order = self.roots_gate.applying.lock().await;
+        let _turn = self.roots_gate.turn().await;
         let (args, mut skipped) = self.requested_mounts(peer).await;
         skipped.extend(self.mount_roots(args).await);
         for s in skipped {
@@ -583,8 +583,16 @@ impl ServerHandler for FilestoreServer {
 
     /// Requests arriving meanwhile wait for the new roots; a call already running
     /// ends on the previous ones (also the client's choice).
+    /// A flood of these rebuilds the session at most once per
+    /// [`super::roots::ROOTS_MIN_INTERVAL`]: one application waits behind the one under
+    /// way, and notifications meanwhile are taken together with it. Where roots are
+    /// not read (over HTTP without `--http-roots-within`), nothing changes: the client
+    /// was told at `initialized`.
     async fn on_roots_list_changed(&self, context: rmcp::service::NotificationContext<RoleServer>) {
-        let _applying = self.roots.reads_roots().then(|| self.roots_gate.hold());
+        if !self.roots.reads_roots() || !self.roots_gate.queue() {
+            return;
+        }
+        let _applying = self.roots_gate.hold();
         self.apply_roots(&context.peer).await;
     }
 
