@@ -7,7 +7,7 @@
 //! - in-process tests: an rmcp client connected to a `FilestoreServer` over an
 //!   in-memory duplex pipe, on memory volumes.
 //! - CLI: `serve` refuses what it cannot do with a clear error.
-//! - `http_limits`: hostile and greedy HTTP clients (half-open connections, sessions
+//! - `http_limits`: hostile and greedy HTTP clients (half-open connections, slow bodies, sessions
 //!   of one identity against another's, messages up to 16 MiB).
 
 /// The Python MCP SDK the independent-client tests are written against (pinned so a
@@ -1117,8 +1117,7 @@ async fn a_root_swapped_for_a_link_after_its_check_is_not_followed() {
     }
     std::fs::write(first.join("first.txt"), "the first root\n").unwrap();
     std::fs::write(second.join("checked.txt"), "the root that was checked\n").unwrap();
-    std::fs::write(outside.join("outside-secret.txt"), "outside the allowed directory\n")
-        .unwrap();
+    std::fs::write(outside.join("outside-secret.txt"), "outside the allowed directory\n").unwrap();
     let state = Arc::new((std::sync::Mutex::new((false, false)), std::sync::Condvar::new()));
     let held = MemoryVolume::new();
     held.insert("/hold", "held\n");
@@ -1139,7 +1138,8 @@ async fn a_root_swapped_for_a_link_after_its_check_is_not_followed() {
         }
     });
     let root = Arc::new(std::sync::Mutex::new(format!("file://{}", first.display())));
-    let client = RootsClient { answer: RootsAnswer::Current(root.clone()), logs: Default::default() };
+    let client =
+        RootsClient { answer: RootsAnswer::Current(root.clone()), logs: Default::default() };
     let running = Arc::new(client.serve(client_io).await.expect("client connects"));
     let (failed, text) = ls(&running, "/workspace").await;
     assert!(!failed && text.contains("first.txt"), "{text}");

@@ -806,8 +806,14 @@ pub async fn check(
         Ok(Err(why)) => return auth.challenge(Some(&why)),
         Err(_) => return auth.challenge(Some("the token could not be checked")),
     };
-    if let Some(connection) = request.extensions().get::<super::http_conn::Connection>() {
-        connection.authenticated();
+    // The connection counts toward the identity's cap, and is protected from
+    // eviction once this request is complete (its body arrived).
+    if let Some(mark) = request.extensions().get::<super::http_conn::RequestMark>()
+        && let Err(why) = mark.verified(&identity.key())
+    {
+        let mut resp = (StatusCode::TOO_MANY_REQUESTS, why).into_response();
+        resp.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+        return resp;
     }
     request.extensions_mut().insert(identity.clone());
     IDENTITY.scope(identity, next.run(request)).await

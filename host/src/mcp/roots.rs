@@ -272,7 +272,9 @@ pub const ROOTS_MIN_INTERVAL: Duration = Duration::from_secs(1);
 
 /// The turn of one application of roots ([`Gate::turn`]): held while it lists and
 /// mounts them.
-pub(crate) struct Turn<'a>(#[allow(dead_code)] tokio::sync::MutexGuard<'a, Option<tokio::time::Instant>>);
+pub(crate) struct Turn<'a>(
+    #[allow(dead_code)] tokio::sync::MutexGuard<'a, Option<tokio::time::Instant>>,
+);
 
 /// One application of roots under way: the gate stays closed until it is dropped.
 pub(crate) struct Held<'a>(&'a Gate);
