@@ -36,6 +36,12 @@ pub const ROOTS_LIST_TIMEOUT: Duration = Duration::from_secs(10);
 /// (beyond [`ROOTS_LIST_TIMEOUT`]: a client that never sends `initialized`).
 pub const ROOTS_WAIT: Duration = Duration::from_secs(30);
 
+/// Most roots of one client mounted: each is a directory held open and a mount the
+/// session is built over, and a client offering thousands (3,000 took the session
+/// past [`ROOTS_WAIT`] and held 3,000 descriptors of the process's) must not take
+/// the server's descriptors or time. Roots past it are skipped and said.
+pub const MAX_ROOTS: usize = 32;
+
 /// Which of a client's MCP roots may become `/workspace`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum RootsPolicy {
@@ -121,7 +127,13 @@ pub fn mount_args(
 ) -> (Vec<RootMount>, Vec<String>) {
     let mut skipped = Vec::new();
     let mut dirs: Vec<(String, PathBuf, cap_std::fs::Dir)> = Vec::new();
-    for r in roots {
+    if roots.len() > MAX_ROOTS {
+        skipped.push(format!(
+            "{} roots: only the first {MAX_ROOTS} are considered",
+            roots.len() - MAX_ROOTS
+        ));
+    }
+    for r in roots.iter().take(MAX_ROOTS) {
         let Some(path) = file_path(&r.uri) else {
             skipped.push(format!("root '{}' is not a file:// URI of a local path", r.uri));
             continue;
@@ -438,6 +450,22 @@ mod tests {
         let none = RootsPolicy::Within(Vec::new());
         assert!(!none.reads_roots());
         assert!(mount_args(&[Root::new(uri(&inside))], "/workspace", &none).0.is_empty());
+    }
+
+    /// Hostile pass: a client offering thousands of roots gets at most
+    /// [`MAX_ROOTS`] mounts (each holds a descriptor), and is told about the rest.
+    #[test]
+    fn roots_past_the_cap_are_skipped() {
+        let dir = tempfile::tempdir().unwrap();
+        let many: Vec<Root> = (0..MAX_ROOTS * 3).map(|_| Root::new(uri(dir.path()))).collect();
+        for policy in [RootsPolicy::Any, RootsPolicy::Within(vec![dir.path().to_path_buf()])] {
+            let (args, skipped) = mount_args(&many, "/workspace", &policy);
+            assert_eq!(args.len(), MAX_ROOTS);
+            assert_eq!(
+                skipped,
+                [format!("{} roots: only the first {MAX_ROOTS} are considered", MAX_ROOTS * 2)]
+            );
+        }
     }
 
     #[test]
