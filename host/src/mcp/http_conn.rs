@@ -723,7 +723,7 @@ mod tests {
         c.carry(a[0].id(), &who("alice")).unwrap();
         c.carry(a[1].id(), &who("alice")).unwrap();
         c.carry(a[2].id(), &who("alice")).unwrap();
-        assert!(c.lock().open.get(&a[0].id()).is_none(), "her oldest was closed");
+        assert!(!c.lock().open.contains_key(&a[0].id()), "her oldest was closed");
         c.answering(a[1].id(), true);
         c.answering(a[2].id(), true);
         let e = c.carry(a[3].id(), &who("alice")).unwrap_err();
@@ -732,7 +732,7 @@ mod tests {
         c.carry(a[3].id(), &who("carol")).unwrap();
         c.answering(a[2].id(), false);
         c.carry(a[3].id(), &who("alice")).unwrap();
-        assert!(c.lock().open.get(&a[2].id()).is_none());
+        assert!(!c.lock().open.contains_key(&a[2].id()));
     }
 
     #[test]
