@@ -147,18 +147,24 @@ struct ServeArgs {
     #[arg(long, value_name = "SECS", default_value_t = 30)]
     evict_idle_after: u64,
     /// Most open HTTP connections (each holds a file descriptor; at most half the
-    /// process's limit). Past it, the oldest connection not yet authenticated is
-    /// closed for a new one, else the new one is.
+    /// process's limit). Past it, the oldest connection not answering a request is
+    /// closed for a new one (one that never completed a request first), else the new
+    /// one is.
     #[arg(long, value_name = "N", default_value_t = filestore::mcp::http_conn::MAX_CONNECTIONS)]
     max_connections: usize,
-    /// Most open HTTP connections of one client address (IPv6: of one /64), with the
-    /// same eviction. Behind a reverse proxy every user shares its address: raise it.
+    /// Most open HTTP connections of one client address (IPv6: of one /64), and of one
+    /// authenticated identity, with the same eviction. Behind a reverse proxy every
+    /// user shares its address: raise it.
     #[arg(long, value_name = "N", default_value_t = filestore::mcp::http_conn::MAX_CONNECTIONS_PER_CLIENT)]
     max_connections_per_client: usize,
     /// Seconds a client may take to send a request's headers (from connecting, or
     /// from the previous response) before its connection is closed.
     #[arg(long, value_name = "SECS", default_value_t = filestore::mcp::http_conn::HEADER_TIMEOUT.as_secs())]
     header_timeout: u64,
+    /// Seconds a request body may take beyond one second per 16 KiB received (a body
+    /// slower than that is answered 408 and its connection closed).
+    #[arg(long, value_name = "SECS", default_value_t = filestore::mcp::http_conn::BODY_TIMEOUT.as_secs())]
+    body_timeout: u64,
     /// Over HTTP, a client's MCP roots may become /workspace only when they resolve
     /// (`..` and symbolic links resolved) to DIR or beneath it (repeatable; `{sub}`:
     /// the caller's own directory). Without it, HTTP clients' roots are ignored; over
@@ -592,6 +598,7 @@ fn serve(mut args: ServeArgs) -> ExitCode {
         max_connections: args.max_connections.max(1),
         max_per_client: args.max_connections_per_client.max(1),
         header_timeout: std::time::Duration::from_secs(args.header_timeout.max(1)),
+        body_timeout: std::time::Duration::from_secs(args.body_timeout.max(1)),
     };
     // Without --mount /workspace, the client's MCP roots decide it (mcp::roots); the
     // current directory is the default only when it is neither / nor a home.
@@ -639,6 +646,12 @@ fn serve(mut args: ServeArgs) -> ExitCode {
             "there is no /workspace (over HTTP, clients' MCP roots apply only within --http-roots-within)"
         };
         eprintln!("filestore serve: {why}; {then}");
+    }
+    // Over HTTP with --http-roots-within, /workspace is the client's roots or nothing:
+    // a client offering none must not get the directory the server was started in.
+    let roots_only = args.http.is_some() && roots.reads_roots();
+    if roots_only {
+        mounts.retain(|m| m.point != filestore::mcp::DEFAULT_WORKSPACE);
     }
     // Open every mount once up front so a bad directory fails now, not per session
     // (a per-caller one is opened for each caller).
@@ -769,7 +782,12 @@ fn serve(mut args: ServeArgs) -> ExitCode {
     config.roots = roots;
     config.startup_warnings.extend(startup_warnings);
     config.startup_warnings.extend(cache_warning);
-    config.no_workspace_reason = no_workspace_reason;
+    config.no_workspace_reason = no_workspace_reason.or_else(|| {
+        roots_only.then(|| {
+            "over HTTP with --http-roots-within, /workspace is only ever the client's MCP roots"
+                .to_string()
+        })
+    });
     let mut registry = filestore::tools::ToolRegistry::with_builtin_handlers();
     let agent =
         match args.agent.as_deref().map(|p| filestore::agent::Agent::read(&config.engine, p)) {

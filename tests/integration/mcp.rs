@@ -7,7 +7,7 @@
 //! - in-process tests: an rmcp client connected to a `FilestoreServer` over an
 //!   in-memory duplex pipe, on memory volumes.
 //! - CLI: `serve` refuses what it cannot do with a clear error.
-//! - `http_limits`: hostile and greedy HTTP clients (half-open connections, sessions
+//! - `http_limits`: hostile and greedy HTTP clients (half-open connections, slow bodies, sessions
 //!   of one identity against another's, messages up to 16 MiB).
 
 /// The Python MCP SDK the independent-client tests are written against (pinned so a
@@ -907,6 +907,8 @@ struct RootsClient {
 #[derive(Clone)]
 enum RootsAnswer {
     After(std::time::Duration, String),
+    /// Whatever root the test put there last.
+    Current(Arc<std::sync::Mutex<String>>),
     Never,
     Error,
 }
@@ -928,6 +930,10 @@ impl rmcp::ClientHandler for RootsClient {
             RootsAnswer::After(delay, uri) => {
                 tokio::time::sleep(*delay).await;
                 Ok(rmcp::model::ListRootsResult::new(vec![rmcp::model::Root::new(uri.clone())]))
+            }
+            RootsAnswer::Current(uri) => {
+                let uri = uri.lock().unwrap().clone();
+                Ok(rmcp::model::ListRootsResult::new(vec![rmcp::model::Root::new(uri)]))
             }
             RootsAnswer::Never => std::future::pending().await,
             RootsAnswer::Error => Err(rmcp::ErrorData::internal_error("no folder is open", None)),
@@ -1025,4 +1031,147 @@ async fn unusable_roots_leave_no_workspace() {
         check(RootsAnswer::Error, "roots/list failed"),
         check(RootsAnswer::Never, "did not answer roots/list"),
     );
+}
+
+/// A memory volume whose read of `/hold` waits until the test releases it, telling
+/// the test it started: a call that holds the sandbox for as long as the test needs.
+struct HeldVolume {
+    inner: MemoryVolume,
+    /// (entered, released)
+    state: Arc<(std::sync::Mutex<(bool, bool)>, std::sync::Condvar)>,
+}
+
+impl HeldVolume {
+    fn wait_entered(state: &(std::sync::Mutex<(bool, bool)>, std::sync::Condvar)) {
+        let (lock, cv) = state;
+        let guard = lock.lock().unwrap();
+        let (_guard, timeout) =
+            cv.wait_timeout_while(guard, std::time::Duration::from_secs(120), |s| !s.0).unwrap();
+        assert!(!timeout.timed_out(), "the holding call never reached the volume");
+    }
+
+    fn release(state: &(std::sync::Mutex<(bool, bool)>, std::sync::Condvar)) {
+        state.0.lock().unwrap().1 = true;
+        state.1.notify_all();
+    }
+}
+
+impl filestore::volumes::Volume for HeldVolume {
+    fn stat(&self, p: &str) -> filestore_guest::Result<filestore_guest::vfs::entry::Entry> {
+        self.inner.stat(p)
+    }
+    fn list(&self, p: &str) -> filestore_guest::Result<Vec<filestore_guest::vfs::entry::Entry>> {
+        self.inner.list(p)
+    }
+    fn walk(&self, p: &str, max: usize) -> filestore_guest::Result<filestore::volumes::Walk> {
+        self.inner.walk(p, max)
+    }
+    fn read(&self, p: &str, offset: u64, len: u64) -> filestore_guest::Result<Vec<u8>> {
+        if p == "/hold" {
+            let (lock, cv) = &*self.state;
+            let mut s = lock.lock().unwrap();
+            s.0 = true;
+            cv.notify_all();
+            while !s.1 {
+                s = cv.wait(s).unwrap();
+            }
+        }
+        self.inner.read(p, offset, len)
+    }
+    fn write(
+        &self,
+        p: &str,
+        c: &[u8],
+        o: &filestore::volumes::WriteOptions,
+    ) -> filestore_guest::Result<filestore_guest::vfs::entry::Entry> {
+        self.inner.write(p, c, o)
+    }
+    fn delete(&self, p: &str, recursive: bool) -> filestore_guest::Result<()> {
+        self.inner.delete(p, recursive)
+    }
+    fn rename(&self, from: &str, to: &str, overwrite: bool) -> filestore_guest::Result<()> {
+        self.inner.rename(from, to, overwrite)
+    }
+}
+
+/// Whether this process holds a descriptor open on `dir` (Linux: `/proc/self/fd`).
+fn holds_open(dir: &std::path::Path) -> bool {
+    std::fs::read_dir("/proc/self/fd")
+        .unwrap()
+        .filter_map(|e| std::fs::read_link(e.ok()?.path()).ok())
+        .any(|target| target == dir)
+}
+
+/// Hostile re-review M1: under `--http-roots-within`, a root that was checked when the
+/// `roots/list` answer arrived is mounted later, once the call holding the sandbox
+/// ends. A root swapped for a link (to a directory outside) in between must not be
+/// followed: the mount serves the directory that was checked, never the link's target.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_root_swapped_for_a_link_after_its_check_is_not_followed() {
+    let top = tempfile::tempdir().unwrap();
+    let top = top.path().canonicalize().unwrap();
+    let (allowed, outside) = (top.join("allowed"), top.join("outside"));
+    let (first, second) = (allowed.join("first"), allowed.join("second"));
+    for d in [&first, &second, &outside] {
+        std::fs::create_dir_all(d).unwrap();
+    }
+    std::fs::write(first.join("first.txt"), "the first root\n").unwrap();
+    std::fs::write(second.join("checked.txt"), "the root that was checked\n").unwrap();
+    std::fs::write(outside.join("outside-secret.txt"), "outside the allowed directory\n").unwrap();
+    let state = Arc::new((std::sync::Mutex::new((false, false)), std::sync::Condvar::new()));
+    let held = MemoryVolume::new();
+    held.insert("/hold", "held\n");
+    let held = Arc::new(HeldVolume { inner: held, state: state.clone() });
+    let mut config = ServerConfig::new(engine().clone(), move || {
+        Ok(vec![
+            MountSpec::new("/held", held.clone()),
+            MountSpec::new("/scratch", Arc::new(MemoryVolume::new())),
+        ])
+    });
+    config.roots = filestore::mcp::roots::RootsPolicy::Within(vec![allowed.clone()]);
+    config.options.deadline = std::time::Duration::from_secs(600);
+    let server = FilestoreServer::new(&config).expect("server");
+    let (server_io, client_io) = tokio::io::duplex(1 << 16);
+    tokio::spawn(async move {
+        if let Ok(running) = server.serve(server_io).await {
+            let _ = running.waiting().await;
+        }
+    });
+    let root = Arc::new(std::sync::Mutex::new(format!("file://{}", first.display())));
+    let client =
+        RootsClient { answer: RootsAnswer::Current(root.clone()), logs: Default::default() };
+    let running = Arc::new(client.serve(client_io).await.expect("client connects"));
+    let (failed, text) = ls(&running, "/workspace").await;
+    assert!(!failed && text.contains("first.txt"), "{text}");
+
+    // A call holds the sandbox; meanwhile the roots change to `second`.
+    let holder = running.clone();
+    let hold = tokio::spawn(async move {
+        let params = CallToolRequestParams::new("filestore_read")
+            .with_arguments(args(json!({"path": "/held/hold"})));
+        holder.peer().call_tool(params).await
+    });
+    let entered = state.clone();
+    tokio::task::spawn_blocking(move || HeldVolume::wait_entered(&entered)).await.unwrap();
+    *root.lock().unwrap() = format!("file://{}", second.display());
+    running.peer().notify_roots_list_changed().await.unwrap();
+    // The server answers the change by checking `second` (opening it); wait for that
+    // (bounded: without a handle opened at check time this never happens, and the
+    // swap below then reaches the mount by path).
+    for _ in 0..200 {
+        if holds_open(&second) {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    // The swap: `second` becomes a link to `outside`.
+    std::fs::rename(&second, allowed.join("second.moved")).unwrap();
+    std::os::unix::fs::symlink(&outside, &second).unwrap();
+    HeldVolume::release(&state);
+    let r = hold.await.unwrap().unwrap();
+    assert_eq!(r.is_error, Some(false), "{r:?}");
+
+    let (failed, text) = ls(&running, "/workspace").await;
+    assert!(!text.contains("outside-secret.txt"), "the link's target was mounted: {text}");
+    assert!(!failed && text.contains("checked.txt"), "the checked root is served: {text}");
 }

@@ -43,8 +43,10 @@ class Client:
     would); it records the roots/list requests it answers and the log messages it
     receives."""
 
-    def __init__(self, roots: list[str]) -> None:
-        self.roots = [types.Root.model_construct(uri=u) for u in roots]
+    def __init__(self, roots: list[str] | None) -> None:
+        """`None`: the client offers no roots at all (no `roots` capability)."""
+        self.offers = roots is not None
+        self.roots = [types.Root.model_construct(uri=u) for u in roots or []]
         self.asked = 0
         self.logs: list[str] = []
 
@@ -56,7 +58,8 @@ class Client:
         self.logs.append(str(params.data))
 
     def session(self, read, write) -> ClientSession:
-        return ClientSession(read, write, list_roots_callback=self.list_roots,
+        return ClientSession(read, write,
+                             list_roots_callback=self.list_roots if self.offers else None,
                              logging_callback=self.on_log)
 
     @contextlib.asynccontextmanager
@@ -218,6 +221,24 @@ class HttpRootsTest(Listings):
             for uri in hostile:
                 self.assertTrue(any(uri in m for m in refused), f"{uri} not said: {refused}")
 
+    async def test_a_client_without_roots_gets_no_workspace_within(self) -> None:
+        """`--http-roots-within DIR`: a client that offers no roots gets no /workspace
+        at all, never the directory the server was started in; the operator's mounts
+        serve, and the client is told why."""
+        server = self.serve("--http-roots-within", str(self.f.allowed))
+        client = Client(None)
+        async with client.over_http(server.url) as s:
+            shown = await listing(s, "/")
+            self.hides(shown, "served-marker.txt", "the server's own directory")
+            self.assert_host_hidden(shown)
+            r = await s.call_tool("filestore_ls", {"path": "/workspace"})
+            self.assertTrue(r.is_error, text_of(r))
+            r = await s.call_tool("filestore_write", {"path": "/scratch/x.txt", "content": "x"})
+            self.assertFalse(r.is_error, text_of(r))
+            said = await client.wait_for_logs("no /workspace")
+            self.assertTrue(said, client.logs)
+            self.assertEqual(client.asked, 0)
+
     async def test_tenants_roots_within_their_own_directory(self) -> None:
         """`--http-roots-within 'TENANTS/{sub}'`: alice's root in her own directory
         is mounted, her root naming bob's is refused; bob cannot mount alice's."""
@@ -320,6 +341,27 @@ class StdioRootsTest(Listings):
                 self.shows(shown, "inside.txt", f"session {i}")
                 self.hides(shown, "served-marker.txt", f"session {i}")
                 self.assertEqual(client.asked, 1)
+
+    async def test_a_flood_of_roots_changes_rebuilds_the_session_a_few_times(self) -> None:
+        """300 `roots/list_changed` notifications at once are taken together: the
+        server asks for the roots (and rebuilds the session) a few times, not 300,
+        and the last change is not lost."""
+        second = self.f.allowed / "second"
+        second.mkdir()
+        (second / "second.txt").write_text("the second root\n")
+        client = Client([self.f.proj.as_uri()])
+        async with self.connect(client) as s:
+            self.shows(await listing(s), "inside.txt")
+            client.roots = [types.Root.model_construct(uri=second.as_uri())]
+            for _ in range(300):
+                await s.send_roots_list_changed()
+            for _ in range(100):
+                shown = await listing(s)
+                if "second.txt" in shown:
+                    break
+                await asyncio.sleep(0.1)
+            self.shows(shown, "second.txt", "the last change")
+            self.assertLessEqual(client.asked, 5, "roots/list asked once per notification")
 
     async def test_a_client_without_roots_does_not_wait(self) -> None:
         """A client that offers no roots gets the server's directory at once."""

@@ -204,17 +204,22 @@ impl Drop for CallSlot {
 }
 
 /// `subject` as one safe path segment, for mounts such as `./tenants/{sub}`: ASCII
-/// letters, digits and `-_.@+` are kept, every other byte (`/`, `\`, `%`, `~`,
-/// control characters, non-ASCII) becomes `%XX`, a segment of only dots has them
-/// encoded (never `.` or `..`), and one longer than 128 bytes becomes
+/// lowercase letters, digits and `-_.@+` are kept, every other byte (capital letters,
+/// `/`, `\`, `%`, `~`, control characters, non-ASCII) becomes `%XX`, a segment of only
+/// dots has them encoded (never `.` or `..`), and one longer than 128 bytes becomes
 /// [`HASHED_SEGMENT_PREFIX`] and 32 hex digits of its SHA-256. Distinct subjects give
 /// distinct segments: the encoding is injective, a kept segment never holds the `~`
 /// that every hashed one does, and distinct hashed ones differ but for a SHA-256
 /// collision.
+///
+/// Distinct segments also differ other than by case, so they stay distinct
+/// directories on a case-insensitive file system (macOS, Windows): `Alice` is `%41lice`,
+/// never a spelling of `alice`. Outside an escape every letter is lowercase, and inside
+/// one every hex digit is a capital, so two segments equal but for case are equal.
 pub fn path_segment(subject: &str) -> String {
     let mut out = String::with_capacity(subject.len());
     for b in subject.bytes() {
-        if b.is_ascii_alphanumeric() || b"-_.@+".contains(&b) {
+        if b.is_ascii_lowercase() || b.is_ascii_digit() || b"-_.@+".contains(&b) {
             out.push(b as char);
         } else {
             out.push_str(&format!("%{b:02X}"));
@@ -801,8 +806,14 @@ pub async fn check(
         Ok(Err(why)) => return auth.challenge(Some(&why)),
         Err(_) => return auth.challenge(Some("the token could not be checked")),
     };
-    if let Some(connection) = request.extensions().get::<super::http_conn::Connection>() {
-        connection.authenticated();
+    // The connection counts toward the identity's cap, and is protected from
+    // eviction once this request is complete (its body arrived).
+    if let Some(mark) = request.extensions().get::<super::http_conn::RequestMark>()
+        && let Err(why) = mark.verified(&identity.key())
+    {
+        let mut resp = (StatusCode::TOO_MANY_REQUESTS, why).into_response();
+        resp.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+        return resp;
     }
     request.extensions_mut().insert(identity.clone());
     IDENTITY.scope(identity, next.run(request)).await
@@ -821,6 +832,7 @@ mod tests {
         assert_eq!(path_segment("."), "%2E");
         assert_eq!(path_segment("a/b\\c\n%"), "a%2Fb%5Cc%0A%25");
         assert_eq!(path_segment("ü"), "%C3%BC");
+        assert_eq!(path_segment("Alice"), "%41lice");
         assert_ne!(path_segment("a/b"), path_segment("a%2Fb"));
         let long = path_segment(&"x".repeat(300));
         assert!(long.starts_with("h~") && long.len() == 34, "{long}");
@@ -858,6 +870,21 @@ mod tests {
         for s in &subjects {
             if let Some(other) = seen.insert(path_segment(s), s) {
                 panic!("{s:?} and {other:?} share the segment {}", path_segment(s));
+            }
+        }
+        // Hostile re-review: on a case-insensitive file system `Alice` and `alice` named
+        // one directory. Segments must differ other than by case.
+        let cased = [
+            "alice", "Alice", "ALICE", "aLiCe", "%41lice", "%61lice", "a%2fb", "a%2Fb", "a/b",
+            "A/B", "\u{e9}", "\u{c9}", "x-Y_z.@+", "X-y_Z.@+",
+        ];
+        let long_upper = "A".repeat(200);
+        let long_lower = "a".repeat(200);
+        let mut folded = HashMap::new();
+        for s in cased.iter().copied().chain([long_upper.as_str(), long_lower.as_str()]) {
+            let seg = path_segment(s);
+            if let Some(other) = folded.insert(seg.to_lowercase(), s) {
+                panic!("{s:?} and {other:?} differ only by case: {seg}");
             }
         }
         assert_eq!(path_segment(&"y".repeat(128)), "y".repeat(128), "ordinary names are kept");

@@ -30,6 +30,13 @@ pub async fn check(request: Request, next: Next) -> Response {
     let (parts, body) = request.into_parts();
     let bytes = match to_bytes(body, MAX_HTTP_BODY_BYTES).await {
         Ok(b) => b,
+        Err(e) if super::http_conn::is_body_timeout(&e) => {
+            let reply = serde_json::json!({"jsonrpc": "2.0", "id": null, "error": {
+                "code": -32600,
+                "message": format!("{e}; nothing was done"),
+            }});
+            return json_error(StatusCode::REQUEST_TIMEOUT, reply.to_string());
+        }
         Err(_) => {
             let reply = serde_json::json!({"jsonrpc": "2.0", "id": null, "error": {
                 "code": -32600,

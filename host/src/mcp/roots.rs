@@ -25,7 +25,8 @@ use std::time::Duration;
 
 use rmcp::model::Root;
 
-use crate::volumes::{IDENTITY_PLACEHOLDER, MountArg, MountSource};
+use crate::volumes::IDENTITY_PLACEHOLDER;
+use crate::volumes::dir::DirVolume;
 
 /// How long the server waits for the client's answer to `roots/list`; past it,
 /// `/workspace` is not mounted (what the client wants there is unknown).
@@ -34,6 +35,12 @@ pub const ROOTS_LIST_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long a request waits for the client's roots to be applied before it fails
 /// (beyond [`ROOTS_LIST_TIMEOUT`]: a client that never sends `initialized`).
 pub const ROOTS_WAIT: Duration = Duration::from_secs(30);
+
+/// Most roots of one client mounted: each is a directory held open and a mount the
+/// session is built over, and a client offering thousands (3,000 took the session
+/// past [`ROOTS_WAIT`] and held 3,000 descriptors of the process's) must not take
+/// the server's descriptors or time. Roots past it are skipped and said.
+pub const MAX_ROOTS: usize = 32;
 
 /// Which of a client's MCP roots may become `/workspace`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -86,24 +93,55 @@ impl RootsPolicy {
     }
 }
 
-/// The mount arguments for `roots` under `workspace` (`/workspace`) that `policy`
-/// allows, and a message for each root left out.
+/// A client's root, checked and opened: what [`mount_args`] hands on to be mounted.
+///
+/// The directory is opened when the root is checked, and the volume is built on that
+/// handle ([`DirVolume::from_dir`]): the session is rebuilt later (after a call holding
+/// the sandbox ends), and a root swapped for a link in between must not be followed
+/// then.
+#[derive(Debug)]
+pub struct RootMount {
+    /// Where it is mounted (`/workspace`, or `/workspace/NAME` for one of several).
+    pub point: String,
+    /// The host path it was resolved to when checked (for messages on stderr).
+    pub path: PathBuf,
+    /// The directory itself, opened when it was checked.
+    pub dir: cap_std::fs::Dir,
+}
+
+impl RootMount {
+    /// The read-only mount of this root.
+    pub fn mount(self) -> crate::MountSpec {
+        let volume = DirVolume::from_dir(self.dir, &self.path, true);
+        crate::MountSpec::new(self.point, std::sync::Arc::new(volume)).read_only()
+    }
+}
+
+/// The roots under `workspace` (`/workspace`) that `policy` allows, each checked and
+/// its directory opened in one step ([`RootMount`]), and a message for each root left
+/// out.
 pub fn mount_args(
     roots: &[Root],
     workspace: &str,
     policy: &RootsPolicy,
-) -> (Vec<MountArg>, Vec<String>) {
+) -> (Vec<RootMount>, Vec<String>) {
     let mut skipped = Vec::new();
-    let mut dirs: Vec<(String, PathBuf)> = Vec::new();
-    for r in roots {
+    let mut dirs: Vec<(String, PathBuf, cap_std::fs::Dir)> = Vec::new();
+    if roots.len() > MAX_ROOTS {
+        skipped.push(format!(
+            "{} roots: only the first {MAX_ROOTS} are considered",
+            roots.len() - MAX_ROOTS
+        ));
+    }
+    for r in roots.iter().take(MAX_ROOTS) {
         let Some(path) = file_path(&r.uri) else {
             skipped.push(format!("root '{}' is not a file:// URI of a local path", r.uri));
             continue;
         };
-        let path = match policy {
+        let (path, dir) = match policy {
             RootsPolicy::Off => continue,
             RootsPolicy::Any => match local_dir(&path) {
-                Ok(()) => path,
+                Ok(opened) => opened,
                 Err(why) => {
                     skipped.push(format!("root '{}' {why}", r.uri));
                     continue;
@@ -112,7 +150,7 @@ pub fn mount_args(
             // One message whatever the reason: a remote client learns nothing about
             // the host's directories outside those allowed.
             RootsPolicy::Within(allowed) => match within(&path, allowed) {
-                Some(real) => real,
+                Some(opened) => opened,
                 None => {
                     skipped.push(format!(
                         "root '{}' is not a directory within those this server allows roots in",
@@ -123,45 +161,71 @@ pub fn mount_args(
             },
         };
         let name = unique_name(r, &path, &dirs);
-        dirs.push((name, path));
+        dirs.push((name, path, dir));
     }
     let single = dirs.len() == 1;
     let args = dirs
         .into_iter()
-        .map(|(name, path)| MountArg {
+        .map(|(name, path, dir)| RootMount {
             point: if single { workspace.to_string() } else { format!("{workspace}/{name}") },
-            source: MountSource::Dir(path),
-            read_only: true,
+            path,
+            dir,
         })
         .collect();
     (args, skipped)
 }
 
-/// `Ok` when `path` is an existing directory, else why not.
-fn local_dir(path: &Path) -> Result<(), String> {
+/// `path` (the local user's own choice: a link is followed, once) resolved and opened,
+/// when it is an existing directory; else why not.
+fn local_dir(path: &Path) -> Result<(PathBuf, cap_std::fs::Dir), String> {
     match std::fs::metadata(path) {
-        Ok(m) if m.is_dir() => Ok(()),
-        Ok(_) => Err("is not a directory".into()),
-        Err(e) => Err(format!("cannot be used: {e}")),
+        Ok(m) if m.is_dir() => {}
+        Ok(_) => return Err("is not a directory".into()),
+        Err(e) => return Err(format!("cannot be used: {e}")),
     }
+    let dir = cap_std::fs::Dir::open_ambient_dir(path, cap_std::ambient_authority())
+        .map_err(|e| format!("cannot be opened: {e}"))?;
+    let real = crate::volumes::dir::real_path(&dir)
+        .or_else(|| path.canonicalize().ok())
+        .unwrap_or_else(|| path.to_path_buf());
+    Ok((real, dir))
 }
 
-/// The resolved path of `path` when it is a directory at or beneath one of
-/// `allowed` (each resolved too). The resolved path is what gets mounted, so a
-/// link that named a directory inside cannot lead elsewhere when it is opened.
-fn within(path: &Path, allowed: &[PathBuf]) -> Option<PathBuf> {
+/// The resolved path of `path` and the directory opened, when it is a directory at or
+/// beneath one of `allowed` (each resolved too).
+///
+/// The directory is opened from the allowed directory's handle one component at a
+/// time, never following a link (`O_NOFOLLOW | O_DIRECTORY`), along the path the check
+/// resolved: a link inside that names a directory inside is mounted as its target, and
+/// a component swapped for a link after the path was resolved makes the open fail
+/// instead of leading elsewhere. The allowed directory's handle must be where its
+/// path said (its real path, where the kernel reports one), for the same reason.
+fn within(path: &Path, allowed: &[PathBuf]) -> Option<(PathBuf, cap_std::fs::Dir)> {
+    use cap_fs_ext::DirExt;
     let real = path.canonicalize().ok()?;
-    if !std::fs::metadata(&real).is_ok_and(|m| m.is_dir()) {
-        return None;
+    for base in allowed.iter().filter_map(|d| d.canonicalize().ok()) {
+        // Path::starts_with compares whole components: /srv/a_evil is not in /srv/a.
+        let Ok(rest) = real.strip_prefix(&base) else { continue };
+        let Ok(top) = cap_std::fs::Dir::open_ambient_dir(&base, cap_std::ambient_authority())
+        else {
+            continue;
+        };
+        if crate::volumes::dir::real_path(&top).is_some_and(|p| p != base) {
+            continue;
+        }
+        let mut dir = top;
+        for c in rest.components() {
+            let std::path::Component::Normal(name) = c else { return None };
+            dir = dir.open_dir_nofollow(name).ok()?;
+        }
+        return Some((real, dir));
     }
-    // Path::starts_with compares whole components: /srv/a_evil is not in /srv/a.
-    let inside = allowed.iter().filter_map(|d| d.canonicalize().ok()).any(|d| real.starts_with(d));
-    inside.then_some(real)
+    None
 }
 
 /// The mount name of root `r` at `path`: its name, else its directory's, with
 /// characters outside `[A-Za-z0-9._-]` replaced, distinct from those `taken`.
-fn unique_name(r: &Root, path: &Path, taken: &[(String, PathBuf)]) -> String {
+fn unique_name(r: &Root, path: &Path, taken: &[(String, PathBuf, cap_std::fs::Dir)]) -> String {
     let base = r
         .name
         .clone()
@@ -176,7 +240,7 @@ fn unique_name(r: &Root, path: &Path, taken: &[(String, PathBuf)]) -> String {
     }
     let mut unique = name.clone();
     let mut n = 2;
-    while taken.iter().any(|(d, _)| *d == unique) {
+    while taken.iter().any(|(d, _, _)| *d == unique) {
         unique = format!("{name}-{n}");
         n += 1;
     }
@@ -204,9 +268,25 @@ pub(crate) struct Gate {
     /// The first application: 0 not expected, 1 expected ([`Gate::expect_first`]),
     /// 2 taken by `initialized` ([`Gate::take_first`]).
     first: AtomicU8,
-    /// One application at a time, in the order the client's notifications came.
-    pub(crate) applying: tokio::sync::Mutex<()>,
+    /// One application at a time, in the order the client's notifications came; it
+    /// holds when the last one started.
+    applying: tokio::sync::Mutex<Option<tokio::time::Instant>>,
+    /// An application is waiting for the one under way: a further
+    /// `roots/list_changed` adds nothing (the waiting one lists the roots when it
+    /// starts, so it sees that change too).
+    queued: std::sync::atomic::AtomicBool,
 }
+
+/// The shortest time between two applications of one session's roots: a client
+/// flooding `notifications/roots/list_changed` gets at most one session rebuild per
+/// interval (changes in between are taken together), not one per notification.
+pub const ROOTS_MIN_INTERVAL: Duration = Duration::from_secs(1);
+
+/// The turn of one application of roots ([`Gate::turn`]): held while it lists and
+/// mounts them.
+pub(crate) struct Turn<'a>(
+    #[allow(dead_code)] tokio::sync::MutexGuard<'a, Option<tokio::time::Instant>>,
+);
 
 /// One application of roots under way: the gate stays closed until it is dropped.
 pub(crate) struct Held<'a>(&'a Gate);
@@ -222,8 +302,29 @@ impl Gate {
         Gate {
             pending: tokio::sync::watch::Sender::new(0),
             first: AtomicU8::new(0),
-            applying: tokio::sync::Mutex::new(()),
+            applying: tokio::sync::Mutex::new(None),
+            queued: std::sync::atomic::AtomicBool::new(false),
         }
+    }
+
+    /// For a `roots/list_changed`: `false` when an application is already waiting
+    /// (it will see this change: drop the notification), else `true` and this one is
+    /// the waiting one.
+    pub(crate) fn queue(&self) -> bool {
+        !self.queued.swap(true, Ordering::SeqCst)
+    }
+
+    /// Waits for this application's turn: after the one under way, and at least
+    /// [`ROOTS_MIN_INTERVAL`] after the previous one started. From then on a new
+    /// `roots/list_changed` queues another.
+    pub(crate) async fn turn(&self) -> Turn<'_> {
+        let mut last = self.applying.lock().await;
+        if let Some(at) = *last {
+            tokio::time::sleep_until(at + ROOTS_MIN_INTERVAL).await;
+        }
+        self.queued.store(false, Ordering::SeqCst);
+        *last = Some(tokio::time::Instant::now());
+        Turn(last)
     }
 
     /// Closes the gate until the returned hold is dropped.
@@ -277,7 +378,7 @@ mod tests {
         assert!(skipped.is_empty());
         assert_eq!(args.len(), 1);
         assert_eq!(args[0].point, "/workspace");
-        assert!(args[0].read_only);
+        assert!(args.into_iter().next().unwrap().mount().read_only);
         let mut named = Root::new(uri(b.path()));
         named.name = Some("my project".into());
         let two = [
@@ -318,12 +419,12 @@ mod tests {
 
         let (args, skipped) = one(uri(&inside));
         assert!(skipped.is_empty(), "{skipped:?}");
-        assert_eq!(args[0].source, MountSource::Dir(inside.clone()));
+        assert_eq!(args[0].path, inside);
         let (args, _) = one(uri(&allowed));
-        assert_eq!(args[0].source, MountSource::Dir(allowed.clone()), "the directory itself");
+        assert_eq!(args[0].path, allowed, "the directory itself");
         // A link inside to a directory inside: mounted as its target.
         let (args, _) = one(uri(&allowed.join("link_in")));
-        assert_eq!(args[0].source, MountSource::Dir(inside.clone()));
+        assert_eq!(args[0].path, inside);
 
         let hostile = [
             "file:///etc".to_string(),
@@ -339,7 +440,7 @@ mod tests {
         ];
         for u in hostile {
             let (args, skipped) = one(u.clone());
-            assert!(args.is_empty(), "{u} was mounted: {args:?}");
+            assert!(args.is_empty(), "{u} was mounted: {:?}", args[0].path);
             assert_eq!(
                 skipped,
                 [format!("root '{u}' is not a directory within those this server allows roots in")]
@@ -349,6 +450,22 @@ mod tests {
         let none = RootsPolicy::Within(Vec::new());
         assert!(!none.reads_roots());
         assert!(mount_args(&[Root::new(uri(&inside))], "/workspace", &none).0.is_empty());
+    }
+
+    /// Hostile pass: a client offering thousands of roots gets at most
+    /// [`MAX_ROOTS`] mounts (each holds a descriptor), and is told about the rest.
+    #[test]
+    fn roots_past_the_cap_are_skipped() {
+        let dir = tempfile::tempdir().unwrap();
+        let many: Vec<Root> = (0..MAX_ROOTS * 3).map(|_| Root::new(uri(dir.path()))).collect();
+        for policy in [RootsPolicy::Any, RootsPolicy::Within(vec![dir.path().to_path_buf()])] {
+            let (args, skipped) = mount_args(&many, "/workspace", &policy);
+            assert_eq!(args.len(), MAX_ROOTS);
+            assert_eq!(
+                skipped,
+                [format!("{} roots: only the first {MAX_ROOTS} are considered", MAX_ROOTS * 2)]
+            );
+        }
     }
 
     #[test]

@@ -21,7 +21,6 @@ use crate::tools::InvokeStatus;
 #[allow(deprecated)]
 use rmcp::model::LoggingLevel;
 
-use crate::volumes::MountArg;
 use crate::{CallOutput, Engine, Error, MountSpec, Session, SessionOptions};
 
 /// A short version of the instructions, sent in the `initialize` result.
@@ -445,7 +444,7 @@ impl FilestoreServer {
             self.say_roots_ignored(peer).await;
             return;
         }
-        let _in_order = self.roots_gate.applying.lock().await;
+        let _turn = self.roots_gate.turn().await;
         let (args, mut skipped) = self.requested_mounts(peer).await;
         skipped.extend(self.mount_roots(args).await);
         for s in skipped {
@@ -459,10 +458,22 @@ impl FilestoreServer {
     /// at /workspace is unknown, and the directory the server was started in is not
     /// its choice.
     #[allow(deprecated)] // roots: see super::roots
-    async fn requested_mounts(&self, peer: &Peer<RoleServer>) -> (Vec<MountArg>, Vec<String>) {
+    async fn requested_mounts(
+        &self,
+        peer: &Peer<RoleServer>,
+    ) -> (Vec<super::roots::RootMount>, Vec<String>) {
         let timeout = super::roots::ROOTS_LIST_TIMEOUT;
         match tokio::time::timeout(timeout, peer.list_roots()).await {
-            Ok(Ok(r)) => super::roots::mount_args(&r.roots, super::DEFAULT_WORKSPACE, &self.roots),
+            Ok(Ok(r)) => {
+                // Checked and opened off the async runtime (file system calls).
+                let policy = self.roots.clone();
+                let checked = tokio::task::spawn_blocking(move || {
+                    super::roots::mount_args(&r.roots, super::DEFAULT_WORKSPACE, &policy)
+                });
+                checked.await.unwrap_or_else(|e| {
+                    (Vec::new(), vec![format!("every root: checking them failed ({e})")])
+                })
+            }
             Ok(Err(e)) => (Vec::new(), vec![format!("every root: roots/list failed ({e})")]),
             Err(_) => (
                 Vec::new(),
@@ -474,12 +485,14 @@ impl FilestoreServer {
         }
     }
 
-    /// Mounts `args` at /workspace in place of what is there (nothing, for none);
-    /// a message for each root that could not be mounted.
-    async fn mount_roots(&self, args: Vec<MountArg>) -> Vec<String> {
+    /// Mounts `roots` at /workspace in place of what is there (nothing, for none);
+    /// a message when they could not be mounted.
+    async fn mount_roots(&self, roots: Vec<super::roots::RootMount>) -> Vec<String> {
         let result = self
             .on_sandbox(move |s| -> crate::Result<Vec<String>> {
-                let (specs, mut unopened) = open_roots(&args);
+                let specs: Vec<MountSpec> =
+                    roots.into_iter().map(super::roots::RootMount::mount).collect();
+                let mut unopened = Vec::new();
                 if specs.is_empty() {
                     s.replace_workspace(specs)?;
                 } else if let Err(e) = s.replace_workspace(specs) {
@@ -518,27 +531,6 @@ impl FilestoreServer {
     async fn warn(&self, peer: &Peer<RoleServer>, message: String) {
         super::logging::log(peer, &self.log_level, LoggingLevel::Warning, message).await;
     }
-}
-
-/// The volumes of the roots' mount arguments, and a message for each that could not
-/// be opened (its error kind only: the client is not told host paths).
-fn open_roots(args: &[MountArg]) -> (Vec<MountSpec>, Vec<String>) {
-    let mut specs = Vec::new();
-    let mut unopened = Vec::new();
-    for a in args {
-        match a.open() {
-            Ok(spec) => specs.push(spec),
-            Err(e) => {
-                eprintln!("filestore serve: cannot mount a root at {}: {e}", a.point);
-                unopened.push(format!(
-                    "the root for {}: cannot be opened ({})",
-                    a.point,
-                    e.kind_name()
-                ));
-            }
-        }
-    }
-    (specs, unopened)
 }
 
 #[allow(deprecated)] // logging and roots: see super::logging, super::roots
@@ -591,8 +583,16 @@ impl ServerHandler for FilestoreServer {
 
     /// Requests arriving meanwhile wait for the new roots; a call already running
     /// ends on the previous ones (also the client's choice).
+    /// A flood of these rebuilds the session at most once per
+    /// [`super::roots::ROOTS_MIN_INTERVAL`]: one application waits behind the one under
+    /// way, and notifications meanwhile are taken together with it. Where roots are
+    /// not read (over HTTP without `--http-roots-within`), nothing changes: the client
+    /// was told at `initialized`.
     async fn on_roots_list_changed(&self, context: rmcp::service::NotificationContext<RoleServer>) {
-        let _applying = self.roots.reads_roots().then(|| self.roots_gate.hold());
+        if !self.roots.reads_roots() || !self.roots_gate.queue() {
+            return;
+        }
+        let _applying = self.roots_gate.hold();
         self.apply_roots(&context.peer).await;
     }
 

@@ -121,9 +121,10 @@ pub fn process_memory_budget() -> Arc<ByteBudget> {
 /// after it (`/data/x:rw/`, `/data/x:rw/:ro`, `s3://b/p:ro/`), and a source that
 /// still ends in a mode once the mode is taken off (`/data/x:rw:ro`) is refused.
 /// So is a spec whose whole text names an existing directory while it ends in a
-/// mode (`/data/x:rw` when the directory `/data/x:rw` exists): it reads as
-/// `/data/x`, read-write, which is not what a user naming `/data/x:rw` meant, so
-/// the refusal says how to write either.
+/// mode (`/data/x:rw` when the directory `/data/x:rw` exists, and `file:///data/x:rw`
+/// alike): it reads as `/data/x`, read-write, which is not what a user naming
+/// `/data/x:rw` meant, so the refusal says how to write either. Another store's
+/// prefix (`s3://b/p:rw`) cannot be looked at: there the trailing mode is the mode.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MountArg {
     /// The mount point.
@@ -184,8 +185,7 @@ fn split_mode(spec: &str) -> Result<(&str, bool), String> {
         ));
     }
     let whole_is_dir = !source.ends_with('/')
-        && !source.contains("://")
-        && std::fs::metadata(spec).is_ok_and(|m| m.is_dir());
+        && local_dir_of(spec).is_some_and(|d| std::fs::metadata(d).is_ok_and(|m| m.is_dir()));
     if whole_is_dir {
         return Err(format!(
             "'{spec}' is a directory, but a trailing '{mode}' is the mount mode, so this reads as '{source}' mounted {}; write '{spec}/' to mount the directory '{spec}', or '{source}/{mode}' for '{source}'",
@@ -193,6 +193,17 @@ fn split_mode(spec: &str) -> Result<(&str, bool), String> {
         ));
     }
     Ok((source, read_only))
+}
+
+/// The local directory a spec names, when it names one: the spec itself, or the path
+/// of a `file://` URL (an object store over a local directory, which can be looked at
+/// like one). `None` for another store's URL (`s3://`...), whose keys cannot be.
+fn local_dir_of(spec: &str) -> Option<&str> {
+    match spec.split_once("://") {
+        None => Some(spec),
+        Some(("file", path)) => Some(path),
+        Some(_) => None,
+    }
 }
 
 /// The placeholder of a mount spec replaced by the caller's identity (one path
@@ -352,5 +363,18 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert!("/x=s3://b/p:rw:ro".parse::<MountArg>().is_err());
+        // A file:// store is a local directory: the same refusal as for a path.
+        for mode in [":rw", ":ro"] {
+            let e = format!("/x=file://{root}{mode}").parse::<MountArg>().unwrap_err();
+            assert!(e.contains(&format!("'file://{root}{mode}/'")), "{e}");
+            assert!(e.contains(&format!("'file://{root}/{mode}'")), "{e}");
+            let m: MountArg = format!("/x=file://{root}{mode}/").parse().unwrap();
+            match m.source {
+                MountSource::Object(o) => assert_eq!(o.bucket, format!("{root}{mode}/")),
+                other => panic!("{other:?}"),
+            }
+        }
+        let m: MountArg = format!("/x=file://{root}/:ro").parse().unwrap();
+        assert!(m.read_only);
     }
 }

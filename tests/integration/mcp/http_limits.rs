@@ -1,4 +1,5 @@
-//! Limits of `filestore serve --http` against hostile or greedy clients (issue 33):
+//! Limits of `filestore serve --http` against hostile or greedy clients (issue 33 and
+//! its re-review): slow request bodies with and without a valid token,
 //! connections before authentication (half-open "slowloris" connections, caps per
 //! address and in total, a header-read timeout), sessions of one identity never
 //! closing another's, and messages as large over HTTP as over stdio. Raw HTTP over
@@ -262,4 +263,147 @@ fn http_messages_up_to_the_stdio_limit_are_served() {
         "name": "filestore_ls", "arguments": {"path": "/s", "details": true}}});
     let (_, _, body) = server.post("127.0.0.1", Some(&sid), &ls);
     assert!(body.contains(&format!("\"size\":{}", 10 << 20)), "{body}");
+}
+
+/// A connection from `from` that sends a whole request head announcing a 1,000-byte
+/// body (with `token`, if any), then 10 bytes of it, and nothing more: a slow body.
+async fn slow_body(port: u16, from: &str, token: Option<&str>) -> TcpStream {
+    let mut stream = connect(port, from).await;
+    let auth = token.map(bearer).unwrap_or_default();
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n{auth}Content-Length: 1000\r\n\r\n{{\"jsonrpc\""
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    stream
+}
+
+/// What the server sent on `stream` until it closed it (bounded: a regression must
+/// not hang the suite; not a timing check).
+async fn read_until_closed(stream: &mut TcpStream) -> Option<String> {
+    let mut raw = Vec::new();
+    let read = tokio::time::timeout(Duration::from_secs(60), stream.read_to_end(&mut raw)).await;
+    read.ok().map(|_| String::from_utf8_lossy(&raw).into_owned())
+}
+
+fn initialize_request() -> Value {
+    json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "user", "version": "1"}}})
+}
+
+/// Hostile re-review M3: a valid token no longer makes a connection untouchable. One
+/// identity holds at most `--max-connections-per-client` connections from however
+/// many addresses (its oldest is closed past it), and connections whose bodies
+/// trickle are not protected: a server full of them still serves another user.
+#[test]
+fn slow_bodies_with_a_valid_token_do_not_hold_the_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let tokens = tokens_file(dir.path());
+    let server = HttpServer::start(&[
+        "--auth-tokens",
+        &tokens,
+        "--max-connections",
+        "8",
+        "--max-connections-per-client",
+        "4",
+        "--header-timeout",
+        "600",
+        "--body-timeout",
+        "600",
+    ]);
+    let port = server.port;
+    let rt = runtime();
+    let (mut alice, mut carol) = rt.block_on(async {
+        let mut alice = Vec::new();
+        for i in 2..8 {
+            alice.push(slow_body(port, &format!("127.0.0.{i}"), Some(ALICE)).await);
+        }
+        let closed = count_closed(&mut alice, Duration::from_secs(2)).await;
+        assert_eq!(
+            closed.iter().filter(|c| **c).count(),
+            2,
+            "alice's six connections from six addresses: {closed:?}"
+        );
+        let alice: Vec<TcpStream> =
+            alice.into_iter().zip(closed).filter(|(_, c)| !c).map(|(s, _)| s).collect();
+        let mut carol = Vec::new();
+        for i in 8..12 {
+            carol.push(slow_body(port, &format!("127.0.0.{i}"), Some(CAROL)).await);
+        }
+        // Also lets the server verify carol's tokens before bob comes.
+        let closed = count_closed(&mut carol, Duration::from_secs(2)).await;
+        assert_eq!(closed, [false; 4], "carol's connections are within her cap");
+        (alice, carol)
+    });
+    // Eight slow bodies fill the server; bob is still served.
+    let (status, _, body) =
+        server.post_with("127.0.0.12", None, &bearer(BOB), &initialize_request());
+    assert_eq!(status, 200, "bob was refused by a server full of slow bodies: {body}");
+    rt.block_on(async {
+        let mut all: Vec<TcpStream> = alice.drain(..).chain(carol.drain(..)).collect();
+        let closed = count_closed(&mut all, Duration::from_secs(2)).await;
+        assert_eq!(closed.iter().filter(|c| **c).count(), 1, "one made room for bob: {closed:?}");
+    });
+}
+
+/// Hostile re-review M3: a body that does not arrive within `--body-timeout` (plus
+/// its size at 16 KiB/s) is answered 408 and its connection closed, with a valid
+/// token or without authentication; a request refused before its body was read
+/// closes its connection instead of draining a trickle.
+#[test]
+fn slow_bodies_are_cut_at_their_deadline() {
+    let dir = tempfile::tempdir().unwrap();
+    let tokens = tokens_file(dir.path());
+    let authed = HttpServer::start(&[
+        "--auth-tokens",
+        &tokens,
+        "--header-timeout",
+        "600",
+        "--body-timeout",
+        "2",
+    ]);
+    let open = HttpServer::start(&["--header-timeout", "600", "--body-timeout", "2"]);
+    runtime().block_on(async {
+        let mut with_token = slow_body(authed.port, "127.0.0.2", Some(ALICE)).await;
+        let mut without = slow_body(authed.port, "127.0.0.3", None).await;
+        let mut unauthenticated_server = slow_body(open.port, "127.0.0.4", None).await;
+        let answer = read_until_closed(&mut with_token).await.expect("the connection was closed");
+        assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+        assert!(answer.contains("did not arrive in time"), "{answer}");
+        let answer = read_until_closed(&mut without).await.expect("the connection was closed");
+        assert!(answer.starts_with("HTTP/1.1 401"), "{answer}");
+        let answer = read_until_closed(&mut unauthenticated_server)
+            .await
+            .expect("the connection was closed");
+        assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    });
+}
+
+/// Hostile re-review M3: without authentication a connection was protected from
+/// eviction as soon as a request head arrived on it, so request heads with trickling
+/// bodies filled the server for good. Only a complete request being answered protects
+/// a connection now.
+#[test]
+fn without_authentication_only_complete_requests_protect_a_connection() {
+    let server = HttpServer::start(&[
+        "--max-connections",
+        "4",
+        "--header-timeout",
+        "600",
+        "--body-timeout",
+        "600",
+    ]);
+    let port = server.port;
+    let rt = runtime();
+    let mut slow = rt.block_on(async {
+        let mut slow = Vec::new();
+        for i in 2..6 {
+            slow.push(slow_body(port, &format!("127.0.0.{i}"), None).await);
+        }
+        slow
+    });
+    let (status, _, body) = server.post("127.0.0.6", None, &initialize_request());
+    assert_eq!(status, 200, "a full server of slow bodies refused a complete request: {body}");
+    let closed = rt.block_on(count_closed(&mut slow, Duration::from_secs(2)));
+    assert_eq!(closed, [true, false, false, false], "the oldest made room");
 }

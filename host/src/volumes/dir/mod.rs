@@ -198,20 +198,28 @@ const ELOOP: Option<i32> = None;
 /// The message of every refusal caused by a symbolic link.
 const NO_FOLLOW: &str = "this volume never follows symbolic links";
 
-/// A directory's storage identity: its file system's device, and its canonical path
-/// as one SHA-256-derived token per component, so the component can tell when one
+/// A directory's storage identity: its file system's device, and its real path as
+/// one SHA-256-derived token per component, so the component can tell when one
 /// volume's root lies at or beneath another's without learning any host path.
-fn identity_of(root: &Path) -> Option<VolumeIdentity> {
+///
+/// Both come from the open handle `dir` (its device, and on Linux the path the kernel
+/// reports for it), not from resolving `shown` again: a directory swapped for a link
+/// after it was opened cannot make the identity name another place than the one
+/// served. Where the kernel cannot say, `shown` resolved is used.
+fn identity_of(dir: &Dir, shown: &Path) -> Option<VolumeIdentity> {
     use sha2::{Digest, Sha256};
     #[cfg(unix)]
     let device = {
-        use std::os::unix::fs::MetadataExt;
-        std::fs::metadata(root).ok()?.dev()
+        use cap_std::fs::MetadataExt;
+        dir.dir_metadata().ok()?.dev()
     };
     #[cfg(not(unix))]
     let device = 0u64;
-    let canonical = std::fs::canonicalize(root).ok()?;
-    let root = canonical
+    let real = match real_path(dir) {
+        Some(p) => p,
+        None => std::fs::canonicalize(shown).ok()?,
+    };
+    let root = real
         .components()
         .filter_map(|c| match c {
             std::path::Component::Normal(n) => {
@@ -222,6 +230,23 @@ fn identity_of(root: &Path) -> Option<VolumeIdentity> {
         })
         .collect();
     Some(VolumeIdentity { storage: format!("dir:{device:x}"), root })
+}
+
+/// The path the kernel reports for the open directory `dir` (Linux:
+/// `/proc/self/fd/N`); `None` where it cannot say, or when the directory was removed.
+pub fn real_path(dir: &Dir) -> Option<PathBuf> {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        let link = std::fs::read_link(format!("/proc/self/fd/{}", dir.as_raw_fd())).ok()?;
+        let shown = link.to_string_lossy();
+        (shown.starts_with('/') && !shown.ends_with(" (deleted)")).then_some(link)
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = dir;
+        None
+    }
 }
 
 /// The permission bits an overwrite keeps: the old file's, less setuid, setgid and
@@ -313,15 +338,27 @@ impl DirVolume {
                 format!("cannot open the volume root: {e}"),
             )
         })?;
-        let identity = identity_of(root);
-        Ok(DirVolume {
+        Ok(DirVolume::from_dir(dir, root, read_only))
+    }
+
+    /// A volume over a directory already open: `dir` is the root, whatever `shown`
+    /// (the host path it was opened at, for [`DirVolume::root`]) names now. For a
+    /// caller that checked where a directory lies and opened it in the same step (MCP
+    /// roots within allowed directories, opened beneath them without following
+    /// links): nothing is resolved by path again, so a swap after the check cannot
+    /// change what is served, nor the identity (see [`Volume::identity`]), which is
+    /// taken from the handle.
+    pub fn from_dir(dir: Dir, shown: impl AsRef<Path>, read_only: bool) -> DirVolume {
+        let root = shown.as_ref();
+        let identity = identity_of(&dir, root);
+        DirVolume {
             root: root.to_path_buf(),
             dir,
             read_only,
             identity,
             ahead: ahead::ReadAhead::default(),
             read_ahead: true,
-        })
+        }
     }
 
     /// Turns the read-ahead of the files grep names (`volume.prefetch`, on host
