@@ -144,20 +144,9 @@ impl std::fmt::Display for ConfigIssue {
     }
 }
 
-/// What the host can do with one configured tool.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ToolStatus {
-    /// Tool name.
-    pub name: String,
-    /// Tool type.
-    pub tool_type: String,
-    /// Source name.
-    pub source: Option<String>,
-    /// Whether the filestore host ships a handler for it.
-    pub runnable: bool,
-    /// Where it is defined: `file: document D, line L, column C`.
-    pub location: String,
-}
+/// What the host can do with one configured tool: the component's own record (the
+/// host lifts the WIT `tool-status` into it), one definition for both sides.
+pub use filestore_guest::tools::config::ToolStatus;
 
 /// A successful configuration load or check.
 #[derive(Clone, Debug)]
