@@ -441,7 +441,12 @@ fn call(
             Err(code) => return code,
         };
         match session.load_config(&files) {
-            Ok(Ok(_)) => {}
+            Ok(Ok(report)) => {
+                let (errors, _) = tools_cli::unrunnable(&report.tools);
+                if !errors.is_empty() {
+                    return tools_cli::print_errors(&errors);
+                }
+            }
             Ok(Err(issues)) => return tools_cli::print_issues(&issues),
             Err(e) => return fail(e.kind_name(), e),
         }
@@ -716,6 +721,15 @@ fn serve(mut args: ServeArgs) -> ExitCode {
                 );
             }
         }
+        // Tools this host cannot run are listed all the same (the configuration may be
+        // meant for Toolbox too): said now, not first at a call.
+        if let Ok(c) = filestore_guest::tools::config::Config::load(files) {
+            let (errors, warnings) = tools_cli::unrunnable(&c.check_report().tools);
+            for w in errors.into_iter().chain(warnings) {
+                eprintln!("filestore serve: warning: {w}");
+                config.startup_warnings.push(w);
+            }
+        }
         let env: std::collections::BTreeMap<String, String> = std::env::vars().collect();
         let field = |a: &filestore_guest::tools::config::AuthServiceConfig, f: &str| {
             a.fields.get(f).map(|v| match v {
@@ -927,7 +941,7 @@ mod tools_cli {
     use std::process::ExitCode;
 
     use filestore::Engine;
-    use filestore::tools::{ConfigIssue, ConfigReport};
+    use filestore::tools::{ConfigIssue, ConfigReport, ToolStatus};
 
     use super::fail;
 
@@ -945,13 +959,35 @@ mod tools_cli {
 
     /// Prints every configuration error on stderr; exit 1.
     pub fn print_issues(issues: &[ConfigIssue]) -> ExitCode {
-        for i in issues {
-            eprintln!("error[config]: {i}");
+        print_errors(&issues.iter().map(ToString::to_string).collect::<Vec<_>>())
+    }
+
+    /// The configured tools this binary has no handler for, located: a type that
+    /// looks like a misspelling of a known one is an error (naming the one it is
+    /// nearest), any other a warning (a real type this host does not support).
+    pub fn unrunnable(tools: &[ToolStatus]) -> (Vec<String>, Vec<String>) {
+        let registry = filestore::tools::ToolRegistry::with_builtin_handlers();
+        let (mut errors, mut warnings) = (Vec::new(), Vec::new());
+        for t in tools.iter().filter(|t| !registry.tool_types().contains(&t.tool_type)) {
+            let message =
+                format!("{}: {}", t.location, registry.unsupported(&t.name, &t.tool_type));
+            match registry.misspelling_of(&t.tool_type) {
+                Some(_) => errors.push(message),
+                None => warnings.push(message),
+            }
+        }
+        (errors, warnings)
+    }
+
+    /// Prints configuration errors, one a line; exit 1.
+    pub fn print_errors(errors: &[String]) -> ExitCode {
+        for e in errors {
+            eprintln!("error[config]: {e}");
         }
         eprintln!(
             "{} error{} found; nothing was loaded",
-            issues.len(),
-            if issues.len() == 1 { "" } else { "s" }
+            errors.len(),
+            if errors.len() == 1 { "" } else { "s" }
         );
         ExitCode::FAILURE
     }
@@ -1005,6 +1041,10 @@ mod tools_cli {
                 if missing.len() == 1 { "it" } else { "them" }
             );
             return ExitCode::FAILURE;
+        }
+        let (errors, _) = unrunnable(&report.tools);
+        if !errors.is_empty() {
+            return print_errors(&errors);
         }
         super::emit(&report.rendered);
         let not_runnable = report.tools.iter().filter(|t| !t.runnable).count();

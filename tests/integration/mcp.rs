@@ -747,6 +747,9 @@ fn serve_refuses_root_or_home_as_the_default_workspace() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("MCP over stdio; mounts: /workspace="), "{stderr}");
     assert!(!stderr.contains("refusing"), "{stderr}");
+    // Input that ends before `initialize` asked nothing: status 0, no error printed.
+    assert!(out.status.success(), "{}: {stderr}", out.status);
+    assert!(!stderr.contains("error"), "{stderr}");
 }
 
 /// Invalid params of a known method are -32602 with the reason (not -32601), and a

@@ -898,6 +898,72 @@ fn cli_check_reports_unrunnable_tools_and_located_errors() {
     assert!(err.contains("document 2, line 8"), "{err}");
 }
 
+/// A misspelt tool type (`sqlite-sq`) is refused by `check` and by `call` (naming it
+/// and the type it is nearest, located) instead of passing as "not runnable here"; a
+/// real Toolbox type this host does not run (`mysql-sql`) is a warning at `serve`'s
+/// start and, on call, "type not supported by this host", not a fault of its source.
+#[test]
+fn cli_refuses_misspelt_tool_types_and_names_unsupported_ones() {
+    let tmp = tempfile::tempdir().unwrap();
+    let source = format!(
+        "kind: source\nname: my-db\ntype: sqlite\ndatabase: {}\n",
+        tmp.path().join("h.db").display()
+    );
+    let tool = |name: &str, ty: &str| {
+        format!(
+            "---\nkind: tool\nname: {name}\ntype: {ty}\nsource: my-db\ndescription: d\nstatement: SELECT 1 AS one\n"
+        )
+    };
+    let typo = tmp.path().join("typo.yaml");
+    std::fs::write(
+        &typo,
+        format!("{source}{}{}", tool("ok", "sqlite-sql"), tool("q", "sqlite-sq")),
+    )
+    .unwrap();
+    let typo = typo.to_str().unwrap();
+    let expected = "document 3, line 14, column 7: tool 'q' has type 'sqlite-sq', which is not a known tool type: did you mean 'sqlite-sql'?";
+    let out = filestore().args(["check", typo]).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains(expected), "{err}");
+    // Any call on that configuration, not only the misspelt tool's.
+    let out = filestore().args(["call", "ok", "{}", "--config", typo]).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains(expected), "{err}");
+
+    let other = tmp.path().join("other.yaml");
+    std::fs::write(
+        &other,
+        format!("{source}{}{}", tool("ok", "sqlite-sql"), tool("m", "mysql-sql")),
+    )
+    .unwrap();
+    let other = other.to_str().unwrap();
+    let out = filestore().args(["check", other]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = filestore().args(["call", "m", "{}", "--config", other]).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(
+            "error[unsupported]: tool 'm' has type 'mysql-sql': type not supported by this host"
+        ),
+        "{err}"
+    );
+    assert!(!err.contains("my-db"), "the source is not at fault: {err}");
+    let out = filestore()
+        .args(["serve", "--mount", "/w=mem:", "--config", other])
+        .current_dir(tmp.path())
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("warning: ")
+            && err.contains("tool 'm' has type 'mysql-sql': type not supported by this host"),
+        "serve must warn at start: {err}"
+    );
+}
+
 #[test]
 fn cli_migrate_writes_v2() {
     let tmp = tempfile::tempdir().unwrap();

@@ -225,6 +225,11 @@ pub(super) fn source_schema(source_type: &str) -> Option<&'static [FieldSpec]> {
     SOURCE_SCHEMAS.iter().find(|(t, _)| *t == source_type).map(|(_, s)| *s)
 }
 
+/// The `*-execute-sql` tool types whose fields are known.
+pub(in crate::tools::config) fn execute_sql_types() -> impl Iterator<Item = &'static str> {
+    EXECUTE_SQL_SCHEMAS.iter().map(|(t, _)| *t)
+}
+
 /// The extra fields of an `*-execute-sql` tool type, when it is one.
 pub(super) fn execute_sql_schema(tool_type: &str) -> Option<&'static [FieldSpec]> {
     EXECUTE_SQL_SCHEMAS.iter().find(|(t, _)| *t == tool_type).map(|(_, s)| *s)
