@@ -321,10 +321,8 @@ fn server_stopped_mid_grep_is_a_typed_error_and_the_host_goes_on() {
 fn tool_results_on_s3_stay_read_only_with_their_attributes() {
     let srv = shared();
     let p = prefix("results");
-    let tmp = tempfile::tempdir().unwrap();
-    let yaml = format!(
-        "kind: source\nname: db\ntype: sqlite\ndatabase: {}\n---\nkind: tool\nname: answer\ntype: sqlite-sql\nsource: db\ndescription: The answer.\nstatement: SELECT 42 AS answer\n",
-        tmp.path().join("a.db").display()
+    let yaml = String::from(
+        "kind: source\nname: db\ntype: sqlite\ndatabase: ':memory:'\n---\nkind: tool\nname: answer\ntype: sqlite-sql\nsource: db\ndescription: The answer.\nstatement: SELECT 42 AS answer\n",
     );
     let options = SessionOptions {
         tools: Arc::new(ToolRegistry::with_builtin_handlers()),
@@ -551,10 +549,8 @@ fn forged_sidecars_grant_nothing() {
         files.iter().map(|(a, b, c, d)| (a.as_str(), *b, *c, *d)).collect();
     plant_forged(srv, &p, &borrowed);
 
-    let tmp = tempfile::tempdir().unwrap();
-    let yaml = format!(
-        "kind: source\nname: db\ntype: sqlite\ndatabase: {}\n---\nkind: tool\nname: answer\ntype: sqlite-sql\nsource: db\ndescription: The answer.\nstatement: SELECT 42 AS answer\n---\nkind: tool\nname: other\ntype: sqlite-sql\nsource: db\ndescription: Another.\nstatement: SELECT 1 AS one\n---\nkind: toolset\nname: base\ntools: [other]\n",
-        tmp.path().join("a.db").display()
+    let yaml = String::from(
+        "kind: source\nname: db\ntype: sqlite\ndatabase: ':memory:'\n---\nkind: tool\nname: answer\ntype: sqlite-sql\nsource: db\ndescription: The answer.\nstatement: SELECT 42 AS answer\n---\nkind: tool\nname: other\ntype: sqlite-sql\nsource: db\ndescription: Another.\nstatement: SELECT 1 AS one\n---\nkind: toolset\nname: base\ntools: [other]\n",
     );
     let options = SessionOptions {
         tools: Arc::new(ToolRegistry::with_builtin_handlers()),

@@ -107,6 +107,14 @@ statement: WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE 
     )
 }
 
+/// An empty SQLite database in `dir` (an empty file is one): a query on a missing
+/// file is refused, not run on a new database.
+fn empty_database(dir: &Path) -> std::path::PathBuf {
+    let db = dir.join("empty.db");
+    std::fs::write(&db, "").unwrap();
+    db
+}
+
 fn sqlite_session(dir: &Path) -> Session {
     let mut s = session_with(ToolRegistry::with_builtin_handlers());
     load(&mut s, &sqlite_yaml(&dir.join("app.db")));
@@ -544,7 +552,7 @@ templateParameters:
     type: string
     escape: single-quotes
 "#,
-        db = tempfile::tempdir().unwrap().keep().join("g.db").display()
+        db = empty_database(&tempfile::tempdir().unwrap().keep()).display()
     );
     let env = |k: &str| match k {
         "TOOL_KEY" => Some("tk-secret-987".to_string()),
@@ -791,7 +799,7 @@ fn host_timeouts_panics_and_failures_are_typed_and_survivable() {
 #[test]
 fn a_cancelled_call_stops_its_sqlite_statement() {
     let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("app.db");
+    let db = empty_database(dir.path());
     let mut registry = ToolRegistry::with_builtin_handlers();
     registry.set_timeout(Duration::from_secs(60));
     let mut s = session_with(registry.clone());
@@ -1007,13 +1015,50 @@ fn cli_call_runs_configured_sqlite_tools() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("error[invalid-argument]"));
 }
 
+/// A query on a missing SQLite file fails `not-found` naming the file (relative to the
+/// working directory) and creates nothing; a CREATE statement creates it; errors
+/// from the database name the file (docs/configured-tools.md#sqlite-database).
+#[test]
+fn sqlite_creates_a_missing_database_only_for_a_create_statement() {
+    let tmp = tempfile::tempdir().unwrap();
+    let yaml = "kind: source\nname: my-db\ntype: sqlite\ndatabase: ./hotels.db\n---\n\
+        kind: tool\nname: find\ntype: sqlite-sql\nsource: my-db\ndescription: d\n\
+        statement: SELECT * FROM hotels\n---\n\
+        kind: tool\nname: setup\ntype: sqlite-sql\nsource: my-db\ndescription: d\n\
+        statement: '-- the schema\n\n  create table other (id INTEGER)'\n";
+    std::fs::write(tmp.path().join("tools.yaml"), yaml).unwrap();
+    let run = |tool: &str| {
+        filestore()
+            .args(["call", tool, "{}", "--config", "tools.yaml"])
+            .current_dir(tmp.path())
+            .output()
+            .unwrap()
+    };
+    let out = run("find");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("error[not-found]: "), "{err}");
+    assert!(err.contains("database file ./hotels.db"), "{err}");
+    let full = tmp.path().canonicalize().unwrap().join("./hotels.db");
+    assert!(err.contains(&full.display().to_string()), "{err}");
+    assert!(!tmp.path().join("hotels.db").exists(), "a query must not create the database");
+    let out = run("setup");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(tmp.path().join("hotels.db").exists());
+    let out = run("find");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("database ./hotels.db refused the statement: no such table: hotels"),
+        "{err}"
+    );
+}
+
 /// `${VAR}` in names, descriptions and toolset members is substituted from the
 /// host's environment before agents see them (issue 15); a reference without a value
 /// or default is a located load error, and `filestore check` says the same.
 #[test]
 fn variables_in_names_and_descriptions_are_substituted() {
     let tmp = tempfile::tempdir().unwrap();
-    let db = tmp.path().join("v.db");
+    let db = empty_database(tmp.path());
     let yaml = format!(
         "kind: source\nname: db\ntype: sqlite\ndatabase: {}\n---\nkind: tool\nname: count_${{ENV_NAME}}\ntype: sqlite-sql\nsource: db\ndescription: Count rows in ${{DOMAIN:the docs}} for ${{ENV_NAME}}.\nstatement: SELECT 1 AS one\nparameters: []\n---\nkind: toolset\nname: set_${{ENV_NAME}}\ntools:\n  - count_${{ENV_NAME}}\n",
         db.display()
