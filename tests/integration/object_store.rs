@@ -498,7 +498,7 @@ fn a_deleted_directory_leaves_nothing_behind() {
     // Object stores hold no empty directories: creating one says so, changes nothing.
     let e = v.create_dir("/empty").unwrap_err();
     assert_eq!(e.kind(), filestore_guest::error::ErrorKind::Unsupported, "{e}");
-    assert!(e.to_string().contains("cannot create empty directories"), "{e}");
+    assert!(e.to_string().contains("write a file into it instead"), "{e}");
 }
 
 /// A sidecar as a bucket writer would forge it: no ETag (so it applies to whatever
@@ -776,4 +776,73 @@ fn store_errors_name_no_endpoint_bucket_or_body() {
     for leak in [host.as_str(), "<", "RequestId", "http://"] {
         assert!(!stderr.contains(leak), "'{leak}' in {stderr}");
     }
+}
+
+/// What a newcomer meets on S3 says what to do (issue 35): an `http://`
+/// `AWS_ENDPOINT_URL` names `AWS_ALLOW_HTTP` and `--s3-endpoint` (was "the request
+/// failed"); a missing bucket is `not-found` naming it (was `invalid-argument`);
+/// `mkdir` says to write a file instead; a whole-bucket mount does not show the
+/// sidecars another mount keeps beneath it.
+#[test]
+fn s3_errors_say_what_to_do_and_a_bucket_mount_hides_other_mounts_sidecars() {
+    let srv = shared();
+    let p = prefix("newcomer");
+    let bucket = crate::s3_server::BUCKET;
+    let call = |tool: &str, args: &str, mount: &str, endpoint: bool| {
+        let mut c = filestore(srv);
+        c.args(["call", tool, args, "--mount", mount]);
+        if endpoint {
+            c.args(["--s3-endpoint", &srv.endpoint]);
+        }
+        c
+    };
+    let stderr = |mut c: Command| {
+        let out = c.output().unwrap();
+        assert!(!out.status.success(), "{:?} succeeded", c);
+        String::from_utf8_lossy(&out.stderr).to_string()
+    };
+    let workspace = format!("/w=s3://{bucket}/{p}");
+    let mut c = call("filestore_ls", r#"{"path":"/w"}"#, &workspace, false);
+    c.env("AWS_ENDPOINT_URL", &srv.endpoint);
+    let err = stderr(c);
+    assert!(err.contains("AWS_ALLOW_HTTP=true") && err.contains("--s3-endpoint"), "{err}");
+    let mut c = call("filestore_ls", r#"{"path":"/w"}"#, &workspace, false);
+    c.env("AWS_ENDPOINT_URL", &srv.endpoint).env("AWS_ALLOW_HTTP", "true");
+    assert!(c.output().unwrap().status.success(), "AWS_ALLOW_HTTP=true allows it");
+
+    let missing = format!("nosuchbucket-{}", std::process::id());
+    let err =
+        stderr(call("filestore_ls", r#"{"path":"/w"}"#, &format!("/w=s3://{missing}/x"), true));
+    assert!(err.starts_with("error[not-found]: "), "{err}");
+    assert!(err.contains(&format!("the bucket '{missing}' does not exist")), "{err}");
+
+    let err = stderr(call("filestore_mkdir", r#"{"path":"/w/d"}"#, &workspace, true));
+    assert!(
+        err.contains("error[unsupported]") && err.contains("write a file into it instead"),
+        "{err}"
+    );
+
+    // A tool result stored on S3 beneath the bucket: its sidecar too.
+    let config = tempfile::tempdir().unwrap();
+    let tools = config.path().join("tools.yaml");
+    std::fs::write(&tools, "kind: source\nname: db\ntype: sqlite\ndatabase: ':memory:'\n---\nkind: tool\nname: answer\ntype: sqlite-sql\nsource: db\ndescription: The answer.\nstatement: SELECT 42 AS answer\n").unwrap();
+    let mut c = call("answer", "{}", &format!("/tool_calls=s3://{bucket}/{p}/results"), true);
+    c.arg("--config").arg(&tools);
+    let out = c.output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(exists(srv, &format!("{p}/results/.filestore/meta/answer/call_1/result-1.json")));
+    let out = call(
+        "filestore_glob",
+        &json!({"pattern": "**", "path": format!("/w/{p}"), "hidden": true}).to_string(),
+        &format!("/w=s3://{bucket}"),
+        true,
+    )
+    .output()
+    .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let found: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let paths: Vec<&str> =
+        found["files"].as_array().unwrap().iter().map(|f| f["path"].as_str().unwrap()).collect();
+    assert_eq!(paths, [format!("/w/{p}/results/answer/call_1/result-1.json")], "{found}");
+    assert_eq!(found["hidden_skipped"].as_u64().unwrap_or(0), 0, "{found}");
 }
