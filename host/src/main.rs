@@ -25,10 +25,13 @@ enum Command {
         args: String,
         /// Mount a volume: /point=./dir, /point=./dir:ro, /point=mem:,
         /// /point=s3://bucket/prefix[:ro] (also gs://, az://, file:///dir). A trailing
-        /// :ro or :rw is the mode; a directory named so is written ./x:rw/.
+        /// :ro or :rw is the mode; a directory named so is written ./x:rw/. As with
+        /// serve, the current directory (read-only at /workspace), /scratch and
+        /// /tool_calls are mounted where no --mount takes their place.
         #[arg(long = "mount", value_name = "/POINT=SPEC")]
         mounts: Vec<MountArg>,
-        /// Print the rendered text instead of the JSON result.
+        /// Print the rendered text instead of the JSON result. A result large enough
+        /// to be offloaded for a model is printed whole either way.
         #[arg(long)]
         text: bool,
         /// Tool configuration (MCP Toolbox tools.yaml, v1 or v2; repeatable): its
@@ -406,7 +409,7 @@ fn call(
         Err(e) => return fail("invalid-argument", format!("arguments are not valid JSON: {e}")),
     };
     let mut specs: Vec<MountSpec> = Vec::new();
-    for m in mounts {
+    for m in &call_mounts(mounts) {
         match m.open() {
             Ok(s) => specs.push(s),
             Err(e) => return fail(e.kind_name(), e),
@@ -416,9 +419,11 @@ fn call(
         Ok(e) => warn_uncached(e),
         Err(e) => return fail(e.kind_name(), e),
     };
-    if !specs.iter().any(|m| m.point == filestore_guest::invoke::results::RESULTS_MOUNT) {
+    let results = filestore_guest::invoke::results::RESULTS_MOUNT;
+    if !specs.iter().any(|m| m.point == results) {
         specs.push(filestore::tools::results_mount());
     }
+    let results_volume = specs.iter().find(|m| m.point == results).map(|m| m.volume.clone());
     let mut registry = filestore::tools::ToolRegistry::with_builtin_handlers();
     let agent = match agent.map(|path| filestore::agent::Agent::read(&engine, path)) {
         None => None,
@@ -490,7 +495,24 @@ fn call(
         }
     }
     match session.call_with_claims(tool, &args, &claims) {
-        Ok(out) => {
+        Ok(mut out) => {
+            // A result too large for a model was offloaded into /tool_calls, which ends
+            // with this process: its reader here gets it whole instead of the preview.
+            match stored_result(&out.json, results_volume.as_deref()) {
+                Ok(None) => {}
+                Ok(Some(whole)) => {
+                    if let Some(envelope) = out.json.as_object_mut() {
+                        envelope.remove("preview");
+                        let data = serde_json::from_str(&whole)
+                            .unwrap_or_else(|_| serde_json::Value::String(whole.clone()));
+                        envelope.insert("data".into(), data);
+                    }
+                    out.text = whole;
+                }
+                Err(e) => {
+                    return fail(e.kind().as_str(), format!("reading the offloaded result: {e}"));
+                }
+            }
             if text {
                 emit(&out.text);
             } else {
@@ -500,6 +522,40 @@ fn call(
         }
         Err(e) => fail(e.kind_name(), e),
     }
+}
+
+/// The mounts of `filestore call`: those of `filestore serve` (the user's, plus the
+/// current directory read-only at /workspace, /scratch and /tool_calls where the user
+/// took no such point), so a call answers as the server would. A current directory
+/// that serve would refuse (/ or a home) is left out, saying so on stderr.
+fn call_mounts(user: &[MountArg]) -> Vec<MountArg> {
+    let refused = filestore::mcp::check_default_workspace(user).err();
+    let mut mounts = filestore::mcp::default_mounts(user.to_vec());
+    if let Some(why) = refused {
+        eprintln!("filestore call: {why}; there is no /workspace");
+        mounts.retain(|m| m.point != filestore::mcp::DEFAULT_WORKSPACE);
+    }
+    mounts
+}
+
+/// The whole of an offloaded result (`json` is the call's envelope), read back from
+/// the results volume; `None` when the result was not offloaded.
+fn stored_result(
+    json: &serde_json::Value,
+    volume: Option<&(dyn filestore::volumes::Volume + Send + Sync)>,
+) -> Result<Option<String>, filestore_guest::error::Error> {
+    use filestore_guest::error::{Error, ErrorKind};
+    let path = json["result_path"].as_str().unwrap_or_default();
+    let rel = path.strip_prefix(filestore_guest::invoke::results::RESULTS_MOUNT);
+    let (true, Some(rel), Some(volume)) = (json["offloaded"] == true, rel, volume) else {
+        return Ok(None);
+    };
+    let rel = if rel.is_empty() { "/" } else { rel };
+    let size = volume.stat(rel)?.size;
+    let bytes = volume.read(rel, 0, size)?;
+    String::from_utf8(bytes)
+        .map(Some)
+        .map_err(|_| Error::at(ErrorKind::Backend, path, "the stored result is not UTF-8"))
 }
 
 /// The auth services of a configuration with `${VAR}` in their fields resolved from
