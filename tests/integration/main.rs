@@ -37,7 +37,10 @@
 //! - `docs`: the documentation holds together: relative links and `#anchors` of the
 //!   README, BENCHMARKS.md and docs/ resolve, so do the sources' `docs/*.md#...`
 //!   citations; the README's quickstart call and client configuration run; the
-//!   embedding guide shows the tested examples verbatim.
+//!   embedding guide shows the tested examples verbatim; `docs::examples` runs every
+//!   example of the README and docs/ as written, or says why one cannot run here.
+//! - `support`: the harness the other modules share (commands whose failures show
+//!   what ran where, an MCP stdio client).
 //! - `contract`: the shared contract suite (`tests/contract/suite.json`) through the Rust
 //!   host: the answers every other host must match.
 //! - `node_host`: the component run by the Node.js host (`hosts/node/`, jco installed into
@@ -72,4 +75,5 @@ mod python_package;
 mod read_side;
 mod s3_server;
 mod skills;
+mod support;
 mod tools;

@@ -1,7 +1,7 @@
 //! The Node.js host (`hosts/node/`): the component the `filestore` binary writes,
 //! transpiled with jco, run by JavaScript volumes and tool handlers.
 //!
-//! On first use, `npm install` installs the pinned jco of `hosts/node/package-lock.json`
+//! On first use, `npm ci` installs the pinned jco of `hosts/node/package-lock.json`
 //! into a cache directory outside the clone (`$FILESTORE_NODE_CACHE`, else
 //! `~/.cache/filestore/node-host-<hash of the lockfile>`), as `mcp.rs` does for the
 //! Python SDK; a fresh clone needs only `node` and `npm`. Then the test writes the
@@ -45,21 +45,20 @@ pub fn jco() -> PathBuf {
         for f in ["package.json", "package-lock.json"] {
             std::fs::copy(node_dir().join(f), cache.join(f)).expect("copying the manifest");
         }
-        // `npm install` with the lockfile, not `npm ci`: npm 11's `ci` refuses jco's
-        // lockfile over optional platform packages declared without a version
-        // ("Missing: @bytecodealliance/jco-node-fs-linux-arm64-musl@ from lock file").
+        // `npm ci`: exactly the lockfile, which it never rewrites (the lockfile lists
+        // every platform's optional packages, so npm 11 accepts it).
         let out = Command::new("npm")
-            .args(["install", "--no-save", "--no-audit", "--no-fund", "--loglevel=error"])
+            .args(["ci", "--no-audit", "--no-fund", "--loglevel=error"])
             .current_dir(&cache)
             .output()
             .expect("running npm (is Node.js installed?)");
         assert!(
             out.status.success(),
-            "npm install in {} failed:\n{}",
+            "npm ci in {} failed:\n{}",
             cache.display(),
             String::from_utf8_lossy(&out.stderr)
         );
-        assert!(bin.exists(), "npm install did not install jco at {}", bin.display());
+        assert!(bin.exists(), "npm ci did not install jco at {}", bin.display());
     }
     bin
 }
@@ -86,6 +85,25 @@ pub fn transpile(dir: &Path) -> PathBuf {
         .expect("running node");
     assert!(out.status.success(), "transpiling: {}", String::from_utf8_lossy(&out.stderr));
     gen_dir
+}
+
+/// The Node package is versioned as the WIT package it hosts (and its lockfile
+/// agrees), as the Python host's `PACKAGE` is.
+#[test]
+fn node_package_version_is_the_wit_version() {
+    let wit = std::fs::read_to_string(repo_root().join("wit/filestore.wit")).unwrap();
+    let version = wit
+        .lines()
+        .find_map(|l| l.strip_prefix("package filestore:component@"))
+        .and_then(|v| v.strip_suffix(';'))
+        .expect("the WIT package line");
+    for file in ["package.json", "package-lock.json"] {
+        let json: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(node_dir().join(file)).unwrap()).unwrap();
+        assert_eq!(json["version"], version, "hosts/node/{file}");
+    }
+    let index = std::fs::read_to_string(node_dir().join("src/index.js")).unwrap();
+    assert!(index.contains(&format!("'filestore:component@{version}'")), "src/index.js PACKAGE");
 }
 
 #[test]

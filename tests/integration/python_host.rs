@@ -18,7 +18,7 @@ use crate::contract::{compare, repo_root, rust_answers, suite_path};
 const BIN: &str = env!("CARGO_BIN_EXE_filestore");
 
 /// The venv's python, created with the pinned wasmtime when missing.
-fn python() -> PathBuf {
+pub fn python() -> PathBuf {
     let req_file = repo_root().join("hosts/python/requirements.txt");
     let req = std::fs::read(&req_file).expect("hosts/python/requirements.txt");
     let key: String = Sha256::digest(&req)[..6].iter().map(|b| format!("{b:02x}")).collect();

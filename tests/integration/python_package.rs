@@ -72,7 +72,7 @@ fn copy_package(to: &Path) {
 }
 
 /// The venv's python with the pinned dependencies and this checkout's package.
-fn python() -> &'static Path {
+pub fn python() -> &'static Path {
     static PY: OnceLock<PathBuf> = OnceLock::new();
     PY.get_or_init(|| {
         let root = repo_root();
