@@ -443,3 +443,27 @@ fn the_embedding_guide_shows_the_tested_examples() {
         assert!(shown, "docs/embedding.md must show {file} verbatim in a ```{lang} block");
     }
 }
+
+/// docs/configured-tools.md counts the prebuilt PostgreSQL types as the code has them
+/// (it said 21 when there were 22), both where it counts them and in "N others".
+#[test]
+fn the_prebuilt_postgres_count_is_the_codes() {
+    let page = std::fs::read_to_string(repo_root().join("docs/configured-tools.md")).unwrap();
+    let n = filestore_guest::tools::config::prebuilt::postgres::TOOLS.len();
+    assert!(
+        page.contains(&format!("Toolbox's {n} prebuilt")),
+        "docs/configured-tools.md must say {n} prebuilt types"
+    );
+    let named = [
+        "`postgres-list-tables`",
+        "`-list-views`",
+        "`-list-indexes`",
+        "`-database-overview`",
+        "`-list-active-queries`",
+    ];
+    assert!(named.iter().all(|t| page.contains(t)));
+    assert!(
+        page.contains(&format!("and the {} others", n - named.len())),
+        "the count of the others"
+    );
+}
