@@ -1052,6 +1052,35 @@ fn sqlite_creates_a_missing_database_only_for_a_create_statement() {
     );
 }
 
+/// The component (names, descriptions) and the host (sources, handler fields) read
+/// `${VAR}` with one scanner, Toolbox's grammar: a name with a leading digit
+/// (`9LIVES`) is a reference on both sides, `${a-b}` on neither. Before, the
+/// component left `${9LIVES}` as written while the host substituted it.
+#[test]
+fn component_and_host_read_the_same_variable_names() {
+    let yaml = "kind: source\nname: db\ntype: sqlite\ndatabase: ${DB:x}\n---\nkind: tool\nname: t\n\
+        type: sqlite-sql\nsource: db\ndescription: Lives ${9LIVES} ${a-b}.\n\
+        statement: SELECT '${9LIVES} ${a-b}' AS v\n";
+    let files = vec![("tools.yaml".to_string(), yaml.to_string())];
+    let mut s = session_with(ToolRegistry::with_builtin_handlers());
+    let env = |k: &str| match k {
+        "9LIVES" => Some("cat".to_string()),
+        "DB" => Some(":memory:".to_string()),
+        _ => None,
+    };
+    s.load_config_with_env(&files, &env).unwrap().unwrap();
+    let specs = s.list_tools(None).unwrap();
+    let tool = specs.iter().find(|t| t["name"] == "t").expect("tool t");
+    assert_eq!(tool["description"], "Lives cat ${a-b}.", "the component's reading");
+    let out = invoke(&mut s, "t", json!({}));
+    assert_eq!(
+        out.envelope["data"],
+        json!([{"v": "cat ${a-b}"}]),
+        "the host's reading: {}",
+        out.text
+    );
+}
+
 /// `${VAR}` in names, descriptions and toolset members is substituted from the
 /// host's environment before agents see them (issue 15); a reference without a value
 /// or default is a located load error, and `filestore check` says the same.
