@@ -83,7 +83,9 @@ use sha2::{Digest, Sha256};
 use filestore_guest::error::{Error, ErrorKind, Result};
 use filestore_guest::vfs::entry::{Entry, EntryKind};
 use filestore_guest::vfs::paths;
-use filestore_guest::vfs::volume::{PrefetchFile, Volume, VolumeIdentity, Walk, WriteOptions};
+use filestore_guest::vfs::volume::{
+    PrefetchFile, Volume, VolumeIdentity, Walk, WriteOptions, rename_is_noop,
+};
 
 use ahead::ReadAhead;
 use errors::{store_error, unanswered};
@@ -1273,15 +1275,8 @@ impl Volume for ObjectVolume {
 
     fn rename(&self, from: &str, to: &str, overwrite: bool) -> Result<()> {
         self.writable(from)?;
-        if from == to {
+        if rename_is_noop(from, to)? {
             return Ok(());
-        }
-        if paths::is_within(to, from) {
-            return Err(Error::at(
-                ErrorKind::InvalidArgument,
-                to,
-                format!("cannot move '{from}' into itself"),
-            ));
         }
         if from == "/" {
             return Err(Error::not_found(from));
