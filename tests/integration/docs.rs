@@ -6,9 +6,8 @@
 //! examples the tests run.
 
 use std::collections::{HashMap, HashSet};
-use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use serde_json::Value;
 
@@ -403,25 +402,10 @@ fn the_readme_client_configuration_starts_a_server() {
         .iter()
         .map(|a| a.as_str().unwrap().replace("/path/to/project", &dir.path().to_string_lossy()))
         .collect();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_filestore"))
-        .args(&args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let init = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"docs-test","version":"0"}}}"#;
-    let mut stdin = child.stdin.take().unwrap();
-    writeln!(stdin, "{init}").unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
-    writeln!(stdin, r#"{{"jsonrpc":"2.0","method":"notifications/initialized"}}"#).unwrap();
-    drop(stdin); // end of input: the server ends
-    let status = child.wait().unwrap();
-    let mut stderr = String::new();
-    child.stderr.take().unwrap().read_to_string(&mut stderr).unwrap();
-    let answer: Value = serde_json::from_str(&line)
-        .unwrap_or_else(|e| panic!("{args:?}: no answer to initialize ({e}); stderr:\n{stderr}"));
+    let mut command = Command::new(env!("CARGO_BIN_EXE_filestore"));
+    command.args(&args);
+    let (client, answer) = crate::support::mcp_stdio::McpStdio::start(command);
+    let (status, stderr) = client.close(); // end of input: the server ends
     assert_eq!(answer["result"]["serverInfo"]["name"], "filestore", "{answer}");
     assert!(status.success(), "{args:?} exited with {status}; stderr:\n{stderr}");
 }

@@ -35,31 +35,22 @@ pub fn jco() -> PathBuf {
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect();
-    let cache = std::env::var_os("FILESTORE_NODE_CACHE").map(PathBuf::from).unwrap_or_else(|| {
-        PathBuf::from(std::env::var_os("HOME").expect("HOME"))
-            .join(format!(".cache/filestore/node-host-{key}"))
-    });
+    let cache =
+        crate::support::install::cache_dir("FILESTORE_NODE_CACHE", &format!("node-host-{key}"));
     let bin = cache.join("node_modules/.bin/jco");
-    if !bin.exists() {
-        std::fs::create_dir_all(&cache).expect("creating the node cache");
+    // `npm ci`: exactly the lockfile, which it never rewrites (the lockfile lists
+    // every platform's optional packages, so npm 11 accepts it).
+    let copy_manifest = |dir: &Path| {
         for f in ["package.json", "package-lock.json"] {
-            std::fs::copy(node_dir().join(f), cache.join(f)).expect("copying the manifest");
+            std::fs::copy(node_dir().join(f), dir.join(f)).expect("copying the manifest");
         }
-        // `npm ci`: exactly the lockfile, which it never rewrites (the lockfile lists
-        // every platform's optional packages, so npm 11 accepts it).
-        let out = Command::new("npm")
-            .args(["ci", "--no-audit", "--no-fund", "--loglevel=error"])
-            .current_dir(&cache)
-            .output()
-            .expect("running npm (is Node.js installed?)");
-        assert!(
-            out.status.success(),
-            "npm ci in {} failed:\n{}",
-            cache.display(),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        assert!(bin.exists(), "npm ci did not install jco at {}", bin.display());
-    }
+    };
+    crate::support::install::npm(
+        &cache,
+        &bin,
+        copy_manifest,
+        &["ci", "--no-audit", "--no-fund", "--loglevel=error"],
+    );
     bin
 }
 

@@ -21,7 +21,8 @@ use object_store::{ObjectStoreExt, PutPayload};
 use serde_json::{Value, json};
 
 use crate::common::{engine, err, mem, ok};
-use crate::s3_server::{S3Server, prefix, shared};
+use crate::support::mcp_stdio::McpStdio;
+use crate::support::s3_server::{S3Server, prefix, shared};
 
 const BIN: &str = env!("CARGO_BIN_EXE_filestore");
 
@@ -398,7 +399,7 @@ fn filestore(srv: &S3Server) -> Command {
 fn call_and_serve_mount_s3_from_the_command_line() {
     let srv = shared();
     let p = prefix("cli");
-    let mount = format!("/workspace=s3://{}/{p}", crate::s3_server::BUCKET);
+    let mount = format!("/workspace=s3://{}/{p}", crate::support::s3_server::BUCKET);
     let out = filestore(srv)
         .args([
             "call",
@@ -412,49 +413,20 @@ fn call_and_serve_mount_s3_from_the_command_line() {
     assert!(exists(srv, &format!("{p}/src/hello.txt")));
 
     // `filestore serve --mount /workspace=s3://bucket/prefix` over stdio.
-    use std::io::{BufRead, BufReader, Write};
     let tmp = tempfile::tempdir().unwrap();
-    let mut child = filestore(srv)
+    let mut command = filestore(srv);
+    command
         .args(["serve", "--mount", &mount, "--s3-endpoint", &srv.endpoint])
-        .current_dir(tmp.path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let (tx, rx) = std::sync::mpsc::channel::<Value>();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines() {
-            let Ok(line) = line else { break };
-            if let Ok(v) = serde_json::from_str(&line) {
-                let _ = tx.send(v);
-            }
-        }
-    });
-    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-06-18", "capabilities": {},
-        "clientInfo": {"name": "test", "version": "1"}}});
-    writeln!(stdin, "{init}").unwrap();
-    writeln!(stdin, "{}", json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
-        .unwrap();
-    let grep = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
-        "name": "filestore_grep",
-        "arguments": {"pattern": "from s3", "path": "/workspace", "output_mode": "content"}}});
-    writeln!(stdin, "{grep}").unwrap();
-    stdin.flush().unwrap();
-    let answer = loop {
-        // Not a timing assertion: a guard so a regression fails instead of hanging.
-        let v = rx.recv_timeout(std::time::Duration::from_secs(120)).expect("an answer");
-        if v["id"] == 2 {
-            break v;
-        }
-    };
-    drop(stdin);
-    let _ = child.wait();
-    let lines = &answer["result"]["structuredContent"]["lines"];
-    assert_eq!(lines[0]["path"], "/workspace/src/hello.txt", "{answer}");
+        .current_dir(tmp.path());
+    let (mut client, _) = McpStdio::start(command);
+    let result = client.call_tool(
+        "filestore_grep",
+        json!({"pattern": "from s3", "path": "/workspace", "output_mode": "content"}),
+    );
+    let (status, stderr) = client.close();
+    assert!(status.success(), "{stderr}");
+    let lines = &result["structuredContent"]["lines"];
+    assert_eq!(lines[0]["path"], "/workspace/src/hello.txt", "{result}");
     assert_eq!(lines[0]["text"], "hello from s3");
 
     // Wrong credentials fail at start, naming the mount and the store's reason.
@@ -626,7 +598,7 @@ fn forged_sidecars_grant_nothing() {
     };
     let results = format!("{p}-results");
     plant_forged(srv, &results, &[("answer/c1/result-1.json", "{}", Some("tool_result"), true)]);
-    let bucket = crate::s3_server::BUCKET;
+    let bucket = crate::support::s3_server::BUCKET;
     let ws = cli_ls(&format!("/workspace=s3://{bucket}/{results}"));
     assert!(!ws.contains("tool_result") && ws.contains("result-1.json"), "{ws}");
     let tc = cli_ls(&format!("/tool_calls=s3://{bucket}/{results}:ro"));
@@ -705,7 +677,7 @@ fn store_errors_name_no_endpoint_bucket_or_body() {
             .with_allow_http(true)
             .with_region("us-east-1")
             .with_bucket_name(bucket)
-            .with_access_key_id(crate::s3_server::ACCESS_KEY)
+            .with_access_key_id(crate::support::s3_server::ACCESS_KEY)
             .with_secret_access_key(secret)
             .with_retry(object_store::RetryConfig { max_retries: 0, ..Default::default() })
             .build()
@@ -719,7 +691,7 @@ fn store_errors_name_no_endpoint_bucket_or_body() {
         assert_eq!(kind, "backend", "{what}: {msg}");
     };
     let denied = ObjectVolume::with_store(
-        Arc::new(client(crate::s3_server::BUCKET, "wrong")),
+        Arc::new(client(crate::support::s3_server::BUCKET, "wrong")),
         "d",
         &p,
         false,
@@ -738,7 +710,7 @@ fn store_errors_name_no_endpoint_bucket_or_body() {
         assert!(msg.contains("refused access (HTTP 403 Forbidden"), "{msg}");
     }
     let gone = ObjectVolume::with_store(
-        Arc::new(client(&missing, crate::s3_server::SECRET_KEY)),
+        Arc::new(client(&missing, crate::support::s3_server::SECRET_KEY)),
         "m",
         &p,
         false,
@@ -787,7 +759,7 @@ fn store_errors_name_no_endpoint_bucket_or_body() {
 fn s3_errors_say_what_to_do_and_a_bucket_mount_hides_other_mounts_sidecars() {
     let srv = shared();
     let p = prefix("newcomer");
-    let bucket = crate::s3_server::BUCKET;
+    let bucket = crate::support::s3_server::BUCKET;
     let call = |tool: &str, args: &str, mount: &str, endpoint: bool| {
         let mut c = filestore(srv);
         c.args(["call", tool, args, "--mount", mount]);

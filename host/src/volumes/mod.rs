@@ -21,7 +21,10 @@ pub use filestore_guest::{
 };
 
 pub mod dir;
+/// The hostile tree of the integration tests' harness, which the dir volume's unit
+/// table attacks too (one fixture for both confinement suites).
 #[cfg(test)]
+#[path = "../../../tests/integration/support/hostile_tree.rs"]
 mod hostile_tree;
 pub mod object;
 pub mod skills;

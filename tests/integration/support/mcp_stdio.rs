@@ -78,10 +78,27 @@ impl McpStdio {
     }
 
     fn send(&mut self, message: &Value) {
+        self.send_line(&message.to_string());
+    }
+
+    /// Sends one line as it is (a message too large, or not JSON at all).
+    pub fn send_line(&mut self, line: &str) {
         let stdin = self.stdin.as_mut().expect("stdin is open");
-        if let Err(e) = writeln!(stdin, "{message}").and_then(|()| stdin.flush()) {
+        if let Err(e) = writeln!(stdin, "{line}").and_then(|()| stdin.flush()) {
             let why = self.stop_and_describe();
             panic!("writing to {}: {e}\n{why}", self.command);
+        }
+    }
+
+    /// The next message the server sends, whatever it is.
+    #[track_caller]
+    pub fn next_message(&mut self) -> Value {
+        match self.messages.recv_timeout(ANSWER_GUARD) {
+            Ok(m) => m,
+            Err(e) => {
+                let why = self.stop_and_describe();
+                panic!("no message from {}: {e}\n{why}", self.command)
+            }
         }
     }
 
@@ -92,13 +109,7 @@ impl McpStdio {
         self.next_id += 1;
         self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
         loop {
-            let message = match self.messages.recv_timeout(ANSWER_GUARD) {
-                Ok(m) => m,
-                Err(e) => {
-                    let why = self.stop_and_describe();
-                    panic!("no answer to {method} (id {id}) from {}: {e}\n{why}", self.command)
-                }
-            };
+            let message = self.next_message();
             if message["id"] == id {
                 return message;
             }
