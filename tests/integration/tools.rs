@@ -922,13 +922,13 @@ fn cli_refuses_misspelt_tool_types_and_names_unsupported_ones() {
             "---\nkind: tool\nname: {name}\ntype: {ty}\nsource: my-db\ndescription: d\nstatement: SELECT 1 AS one\n"
         )
     };
-    let typo = tmp.path().join("typo.yaml");
-    std::fs::write(
-        &typo,
-        format!("{source}{}{}", tool("ok", "sqlite-sql"), tool("q", "sqlite-sq")),
-    )
-    .unwrap();
-    let typo = typo.to_str().unwrap();
+    let config = |file: &str, name: &str, ty: &str| {
+        let path = tmp.path().join(file);
+        std::fs::write(&path, format!("{source}{}{}", tool("ok", "sqlite-sql"), tool(name, ty)))
+            .unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let typo = &config("typo.yaml", "q", "sqlite-sq");
     let expected = "document 3, line 14, column 7: tool 'q' has type 'sqlite-sq', which is not a known tool type: did you mean 'sqlite-sql'?";
     let out = filestore().args(["check", typo]).output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
@@ -940,13 +940,7 @@ fn cli_refuses_misspelt_tool_types_and_names_unsupported_ones() {
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(err.contains(expected), "{err}");
 
-    let other = tmp.path().join("other.yaml");
-    std::fs::write(
-        &other,
-        format!("{source}{}{}", tool("ok", "sqlite-sql"), tool("m", "mysql-sql")),
-    )
-    .unwrap();
-    let other = other.to_str().unwrap();
+    let other = &config("other.yaml", "m", "mysql-sql");
     let out = filestore().args(["check", other]).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let out = filestore().args(["call", "m", "{}", "--config", other]).output().unwrap();

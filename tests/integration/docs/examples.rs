@@ -476,58 +476,56 @@ fn copy_host(name: &str, root: &Path) {
     copy(&repo_root().join("hosts").join(name), &root.join("hosts").join(name));
 }
 
+/// Runs docs/embedding.md's steps for `hosts/NAME` (the block starting with
+/// `steps`) from a copy of it, with `path` first on `PATH`; checks what the example
+/// prints (`sky` as its JSON prints it) and that the guide shows `example` (its
+/// first line `shown`) verbatim. Returns the copy.
+fn embedding_steps_run(
+    name: &str,
+    steps: &str,
+    path: &[&Path],
+    sky: &str,
+    (shown, example): (&str, &str),
+) -> tempfile::TempDir {
+    let root = tempfile::tempdir().unwrap();
+    copy_host(name, root.path());
+    let ran = sh(&block("docs/embedding.md", steps), root.path(), path).success();
+    let out = ran.stdout();
+    let frozen = "error[read-only]: /notes/todo.md: this volume is frozen";
+    assert!(out.contains(frozen) && out.contains(sky), "{}", ran.describe());
+    let file = std::fs::read_to_string(root.path().join("hosts").join(name).join(example));
+    assert_eq!(block("docs/embedding.md", shown), file.unwrap(), "the guide shows {example}");
+    root
+}
+
 /// docs/embedding.md's Node steps, from a copy of the repository's `hosts/node`: the
 /// component written, jco installed by `npm ci` (the lockfile left as it is), the
 /// example transpiled and run.
 #[test]
 fn embedding_node_steps_run() {
-    let root = tempfile::tempdir().unwrap();
-    copy_host("node", root.path());
-    let lock = std::fs::read(root.path().join("hosts/node/package-lock.json")).unwrap();
-    let steps = block(
-        "docs/embedding.md",
+    let lock = std::fs::read(repo_root().join("hosts/node/package-lock.json")).unwrap();
+    let root = embedding_steps_run(
+        "node",
         "cargo run --release -p filestore -- component -o filestore.wasm\ncd hosts/node",
+        &[],
+        r#""sky":"clear""#,
+        ("// node examples/embed.mjs GEN_DIR", "examples/embed.mjs"),
     );
-    let ran = sh(&steps, root.path(), &[]).success();
-    let out = ran.stdout();
-    assert!(
-        out.contains("error[read-only]: /notes/todo.md: this volume is frozen"),
-        "{}",
-        ran.describe()
-    );
-    assert!(out.contains(r#""sky":"clear""#), "{}", ran.describe());
     let after = std::fs::read(root.path().join("hosts/node/package-lock.json")).unwrap();
     assert!(after == lock, "npm ci must leave the tracked lockfile as it is");
-    let shown = block("docs/embedding.md", "// node examples/embed.mjs GEN_DIR");
-    assert_eq!(
-        shown,
-        std::fs::read_to_string(root.path().join("hosts/node/examples/embed.mjs")).unwrap()
-    );
 }
 
 /// docs/embedding.md's Python steps, from a copy of `hosts/python`, with the venv the
 /// Python host tests install wasmtime into (so `pip install` finds it satisfied).
 #[test]
 fn embedding_python_steps_run() {
-    let root = tempfile::tempdir().unwrap();
-    copy_host("python", root.path());
     let venv_bin = crate::python_host::python().parent().unwrap().to_path_buf();
-    let steps = block(
-        "docs/embedding.md",
+    embedding_steps_run(
+        "python",
         "cargo run --release -p filestore -- component -o filestore.wasm\npip install",
-    );
-    let ran = sh(&steps, root.path(), &[&venv_bin]).success();
-    let out = ran.stdout();
-    assert!(
-        out.contains("error[read-only]: /notes/todo.md: this volume is frozen"),
-        "{}",
-        ran.describe()
-    );
-    assert!(out.contains(r#""sky": "clear""#), "{}", ran.describe());
-    let shown = block("docs/embedding.md", "# cd hosts/python && python example.py");
-    assert_eq!(
-        shown,
-        std::fs::read_to_string(root.path().join("hosts/python/example.py")).unwrap()
+        &[&venv_bin],
+        r#""sky": "clear""#,
+        ("# cd hosts/python && python example.py", "example.py"),
     );
 }
 
