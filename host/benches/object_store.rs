@@ -7,9 +7,12 @@
 //! Run: `cargo bench -p filestore --bench object_store`. Environment:
 //! `FILESTORE_BENCH_OBJECTS` (default 1000), `FILESTORE_BENCH_OBJECT_KB` (default 50).
 
-#[path = "../../tests/integration/s3_server.rs"]
+// The integration tests' harness: its S3 server (installed and started as there).
+#[path = "../../tests/integration/support/mod.rs"]
 #[allow(dead_code)]
-mod s3_server;
+mod support;
+
+use support::s3_server;
 
 use std::sync::Arc;
 use std::time::Instant;

@@ -25,10 +25,13 @@ enum Command {
         args: String,
         /// Mount a volume: /point=./dir, /point=./dir:ro, /point=mem:,
         /// /point=s3://bucket/prefix[:ro] (also gs://, az://, file:///dir). A trailing
-        /// :ro or :rw is the mode; a directory named so is written ./x:rw/.
+        /// :ro or :rw is the mode; a directory named so is written ./x:rw/. As with
+        /// serve, the current directory (read-only at /workspace), /scratch and
+        /// /tool_calls are mounted where no --mount takes their place.
         #[arg(long = "mount", value_name = "/POINT=SPEC")]
         mounts: Vec<MountArg>,
-        /// Print the rendered text instead of the JSON result.
+        /// Print the rendered text instead of the JSON result. A result large enough
+        /// to be offloaded for a model is printed whole either way.
         #[arg(long)]
         text: bool,
         /// Tool configuration (MCP Toolbox tools.yaml, v1 or v2; repeatable): its
@@ -417,7 +420,7 @@ fn call(
         Err(e) => return fail("invalid-argument", format!("arguments are not valid JSON: {e}")),
     };
     let mut specs: Vec<MountSpec> = Vec::new();
-    for m in mounts {
+    for m in &call_mounts(mounts) {
         match m.open() {
             Ok(s) => specs.push(s),
             Err(e) => return fail(e.kind_name(), e),
@@ -427,9 +430,11 @@ fn call(
         Ok(e) => warn_uncached(e),
         Err(e) => return fail(e.kind_name(), e),
     };
-    if !specs.iter().any(|m| m.point == filestore_guest::invoke::results::RESULTS_MOUNT) {
+    let results = filestore_guest::invoke::results::RESULTS_MOUNT;
+    if !specs.iter().any(|m| m.point == results) {
         specs.push(filestore::tools::results_mount());
     }
+    let results_volume = specs.iter().find(|m| m.point == results).map(|m| m.volume.clone());
     let mut registry = filestore::tools::ToolRegistry::with_builtin_handlers();
     let agent = match agent.map(|path| filestore::agent::Agent::read(&engine, path)) {
         None => None,
@@ -456,7 +461,12 @@ fn call(
             Err(code) => return code,
         };
         match session.load_config(&files) {
-            Ok(Ok(_)) => {}
+            Ok(Ok(report)) => {
+                let (errors, _) = tools_cli::unrunnable(&report.tools);
+                if !errors.is_empty() {
+                    return tools_cli::print_errors(&errors);
+                }
+            }
             Ok(Err(issues)) => return tools_cli::print_issues(&issues),
             Err(e) => return fail(e.kind_name(), e),
         }
@@ -500,7 +510,24 @@ fn call(
         }
     }
     match session.call_with_claims(tool, &args, &claims) {
-        Ok(out) => {
+        Ok(mut out) => {
+            // A result too large for a model was offloaded into /tool_calls, which ends
+            // with this process: its reader here gets it whole instead of the preview.
+            match stored_result(&out.json, results_volume.as_deref()) {
+                Ok(None) => {}
+                Ok(Some(whole)) => {
+                    if let Some(envelope) = out.json.as_object_mut() {
+                        envelope.remove("preview");
+                        let data = serde_json::from_str(&whole)
+                            .unwrap_or_else(|_| serde_json::Value::String(whole.clone()));
+                        envelope.insert("data".into(), data);
+                    }
+                    out.text = whole;
+                }
+                Err(e) => {
+                    return fail(e.kind().as_str(), format!("reading the offloaded result: {e}"));
+                }
+            }
             if text {
                 emit(&out.text);
             } else {
@@ -510,6 +537,40 @@ fn call(
         }
         Err(e) => fail(e.kind_name(), e),
     }
+}
+
+/// The mounts of `filestore call`: those of `filestore serve` (the user's, plus the
+/// current directory read-only at /workspace, /scratch and /tool_calls where the user
+/// took no such point), so a call answers as the server would. A current directory
+/// that serve would refuse (/ or a home) is left out, saying so on stderr.
+fn call_mounts(user: &[MountArg]) -> Vec<MountArg> {
+    let refused = filestore::mcp::check_default_workspace(user).err();
+    let mut mounts = filestore::mcp::default_mounts(user.to_vec());
+    if let Some(why) = refused {
+        eprintln!("filestore call: {why}; there is no /workspace");
+        mounts.retain(|m| m.point != filestore::mcp::DEFAULT_WORKSPACE);
+    }
+    mounts
+}
+
+/// The whole of an offloaded result (`json` is the call's envelope), read back from
+/// the results volume; `None` when the result was not offloaded.
+fn stored_result(
+    json: &serde_json::Value,
+    volume: Option<&(dyn filestore::volumes::Volume + Send + Sync)>,
+) -> Result<Option<String>, filestore_guest::error::Error> {
+    use filestore_guest::error::{Error, ErrorKind};
+    let path = json["result_path"].as_str().unwrap_or_default();
+    let rel = path.strip_prefix(filestore_guest::invoke::results::RESULTS_MOUNT);
+    let (true, Some(rel), Some(volume)) = (json["offloaded"] == true, rel, volume) else {
+        return Ok(None);
+    };
+    let rel = if rel.is_empty() { "/" } else { rel };
+    let size = volume.stat(rel)?.size;
+    let bytes = volume.read(rel, 0, size)?;
+    String::from_utf8(bytes)
+        .map(Some)
+        .map_err(|_| Error::at(ErrorKind::Backend, path, "the stored result is not UTF-8"))
 }
 
 /// The auth services of a configuration with `${VAR}` in their fields resolved from
@@ -738,6 +799,15 @@ fn serve(mut args: ServeArgs) -> ExitCode {
                 );
             }
         }
+        // Tools this host cannot run are listed all the same (the configuration may be
+        // meant for Toolbox too): said now, not first at a call.
+        if let Ok(c) = filestore_guest::tools::config::Config::load(files) {
+            let (errors, warnings) = tools_cli::unrunnable(&c.check_report().tools);
+            for w in errors.into_iter().chain(warnings) {
+                eprintln!("filestore serve: warning: {w}");
+                config.startup_warnings.push(w);
+            }
+        }
         let env: std::collections::BTreeMap<String, String> = std::env::vars().collect();
         let field = |a: &filestore_guest::tools::config::AuthServiceConfig, f: &str| {
             a.fields.get(f).map(|v| match v {
@@ -955,7 +1025,7 @@ mod tools_cli {
     use std::process::ExitCode;
 
     use filestore::Engine;
-    use filestore::tools::{ConfigIssue, ConfigReport};
+    use filestore::tools::{ConfigIssue, ConfigReport, ToolStatus};
 
     use super::fail;
 
@@ -973,13 +1043,35 @@ mod tools_cli {
 
     /// Prints every configuration error on stderr; exit 1.
     pub fn print_issues(issues: &[ConfigIssue]) -> ExitCode {
-        for i in issues {
-            eprintln!("error[config]: {i}");
+        print_errors(&issues.iter().map(ToString::to_string).collect::<Vec<_>>())
+    }
+
+    /// The configured tools this binary has no handler for, located: a type that
+    /// looks like a misspelling of a known one is an error (naming the one it is
+    /// nearest), any other a warning (a real type this host does not support).
+    pub fn unrunnable(tools: &[ToolStatus]) -> (Vec<String>, Vec<String>) {
+        let registry = filestore::tools::ToolRegistry::with_builtin_handlers();
+        let (mut errors, mut warnings) = (Vec::new(), Vec::new());
+        for t in tools.iter().filter(|t| !registry.tool_types().contains(&t.tool_type)) {
+            let message =
+                format!("{}: {}", t.location, registry.unsupported(&t.name, &t.tool_type));
+            match registry.misspelling_of(&t.tool_type) {
+                Some(_) => errors.push(message),
+                None => warnings.push(message),
+            }
+        }
+        (errors, warnings)
+    }
+
+    /// Prints configuration errors, one a line; exit 1.
+    pub fn print_errors(errors: &[String]) -> ExitCode {
+        for e in errors {
+            eprintln!("error[config]: {e}");
         }
         eprintln!(
             "{} error{} found; nothing was loaded",
-            issues.len(),
-            if issues.len() == 1 { "" } else { "s" }
+            errors.len(),
+            if errors.len() == 1 { "" } else { "s" }
         );
         ExitCode::FAILURE
     }
@@ -1033,6 +1125,10 @@ mod tools_cli {
                 if missing.len() == 1 { "it" } else { "them" }
             );
             return ExitCode::FAILURE;
+        }
+        let (errors, _) = unrunnable(&report.tools);
+        if !errors.is_empty() {
+            return print_errors(&errors);
         }
         super::emit(&report.rendered);
         let not_runnable = report.tools.iter().filter(|t| !t.runnable).count();

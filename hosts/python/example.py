@@ -1,4 +1,4 @@
-# python example.py filestore.wasm   (written by `filestore component -o filestore.wasm`)
+# cd hosts/python && python example.py ../../filestore.wasm   (see docs/embedding.md#python)
 import json, sys
 from filestore_host import Filestore, MemoryVolume, ToolError, ToolHost, VolumeError, results_mount
 

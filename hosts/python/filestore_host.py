@@ -466,7 +466,7 @@ class ToolHost:
         handler = self.handlers.get(ttype)
         if handler is None:
             known = ", ".join(sorted(self.handlers)) or "none"
-            return _err("unsupported", f"tool '{tool}' has type '{ttype}', which this host has no handler for (it handles: {known})")
+            return _err("unsupported", f"tool '{tool}' has type '{ttype}': type not supported by this host (it handles: {known})")
         source = None
         if call.source is not None:
             source = sources.get(call.source)

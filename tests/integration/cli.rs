@@ -35,6 +35,70 @@ fn call_prints_json_and_typed_errors() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("invalid-argument"));
 }
 
+/// `call` mounts what `serve` mounts (issue 35): without `--mount`, the current
+/// directory read-only at /workspace, /scratch and /tool_calls; before, it mounted
+/// nothing and a grep answered "0 files" silently.
+#[test]
+fn call_mounts_what_serve_mounts() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(tmp.path().join("hello.txt"), "fn main\n").unwrap();
+    let out = filestore()
+        .args(["call", "filestore_grep", r#"{"pattern":"fn main","path":"/workspace"}"#])
+        .current_dir(tmp.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(j["files"], serde_json::json!(["/workspace/hello.txt"]), "{j}");
+    let out = filestore()
+        .args(["call", "filestore_write", r#"{"path":"/workspace/x.txt","content":"x"}"#])
+        .current_dir(tmp.path())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("error[read-only]"), "/workspace is read-only, as in serve: {err}");
+    let out = filestore()
+        .args(["call", "filestore_write", r#"{"path":"/scratch/x.txt","content":"x"}"#])
+        .current_dir(tmp.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// A configured tool's result too large for a model is offloaded into /tool_calls,
+/// which ends with the process: `call` prints it whole (JSON `data`, and `--text`),
+/// not the preview and a path nobody can read afterwards (issue 35).
+#[test]
+fn call_prints_an_offloaded_result_whole() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(
+        tmp.path().join("tools.yaml"),
+        "kind: source\nname: db\ntype: sqlite\ndatabase: ':memory:'\n---\nkind: tool\n\
+         name: big\ntype: sqlite-sql\nsource: db\ndescription: Many rows.\nstatement: \
+         WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 20000) \
+         SELECT i, 'row text' AS t FROM c\n",
+    )
+    .unwrap();
+    let run = |extra: &[&str]| {
+        let out = filestore()
+            .args(["call", "big", "{}", "--config", "tools.yaml"])
+            .args(extra)
+            .current_dir(tmp.path())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        out.stdout
+    };
+    let j: serde_json::Value = serde_json::from_slice(&run(&[])).unwrap();
+    assert_eq!(j["offloaded"], true, "large enough to be offloaded");
+    assert!(j.get("preview").is_none(), "the whole result, not the preview");
+    let rows = j["data"].as_array().expect("data");
+    assert_eq!(rows.len(), 20000);
+    assert_eq!(rows[19999], serde_json::json!({"i": 20000, "t": "row text"}));
+    let text: serde_json::Value = serde_json::from_slice(&run(&["--text"])).unwrap();
+    assert_eq!(&text, &j["data"], "--text prints the stored result");
+}
+
 /// Issue 33, item 9: `--mount /x=DIR:rw` where `DIR:rw` is itself a directory never
 /// silently serves `DIR`: refused, naming both spellings; each spelling serves the
 /// directory it names.

@@ -29,10 +29,8 @@ use tempfile::TempDir;
 
 use crate::common::*;
 
-#[path = "../../host/src/volumes/hostile_tree.rs"]
-mod hostile_tree;
+use crate::support::hostile_tree::{self, EVIL_SECRET, SECRET, SECRET_X, snapshot};
 
-use hostile_tree::{EVIL_SECRET, SECRET, SECRET_X, snapshot};
 const SECRETS: [&str; 3] = [SECRET, EVIL_SECRET, SECRET_X];
 /// Names that exist only outside the root: no output may report them unless the
 /// request named them itself.

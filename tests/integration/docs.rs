@@ -6,13 +6,14 @@
 //! examples the tests run.
 
 use std::collections::{HashMap, HashSet};
-use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use serde_json::Value;
 
 use crate::contract::repo_root;
+
+mod examples;
 
 /// The README's size limit: it sells and starts; depth lives in `docs/`.
 const MAX_README_BYTES: usize = 15 * 1024;
@@ -401,25 +402,10 @@ fn the_readme_client_configuration_starts_a_server() {
         .iter()
         .map(|a| a.as_str().unwrap().replace("/path/to/project", &dir.path().to_string_lossy()))
         .collect();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_filestore"))
-        .args(&args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let init = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"docs-test","version":"0"}}}"#;
-    let mut stdin = child.stdin.take().unwrap();
-    writeln!(stdin, "{init}").unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
-    writeln!(stdin, r#"{{"jsonrpc":"2.0","method":"notifications/initialized"}}"#).unwrap();
-    drop(stdin); // end of input: the server ends
-    let status = child.wait().unwrap();
-    let mut stderr = String::new();
-    child.stderr.take().unwrap().read_to_string(&mut stderr).unwrap();
-    let answer: Value = serde_json::from_str(&line)
-        .unwrap_or_else(|e| panic!("{args:?}: no answer to initialize ({e}); stderr:\n{stderr}"));
+    let mut command = Command::new(env!("CARGO_BIN_EXE_filestore"));
+    command.args(&args);
+    let (client, answer) = crate::support::mcp_stdio::McpStdio::start(command);
+    let (status, stderr) = client.close(); // end of input: the server ends
     assert_eq!(answer["result"]["serverInfo"]["name"], "filestore", "{answer}");
     assert!(status.success(), "{args:?} exited with {status}; stderr:\n{stderr}");
 }
@@ -440,4 +426,28 @@ fn the_embedding_guide_shows_the_tested_examples() {
         let shown = code_blocks(&guide, lang).contains(&text.as_str());
         assert!(shown, "docs/embedding.md must show {file} verbatim in a ```{lang} block");
     }
+}
+
+/// docs/configured-tools.md counts the prebuilt PostgreSQL types as the code has them
+/// (it said 21 when there were 22), both where it counts them and in "N others".
+#[test]
+fn the_prebuilt_postgres_count_is_the_codes() {
+    let page = std::fs::read_to_string(repo_root().join("docs/configured-tools.md")).unwrap();
+    let n = filestore_guest::tools::config::prebuilt::postgres::TOOLS.len();
+    assert!(
+        page.contains(&format!("Toolbox's {n} prebuilt")),
+        "docs/configured-tools.md must say {n} prebuilt types"
+    );
+    let named = [
+        "`postgres-list-tables`",
+        "`-list-views`",
+        "`-list-indexes`",
+        "`-database-overview`",
+        "`-list-active-queries`",
+    ];
+    assert!(named.iter().all(|t| page.contains(t)));
+    assert!(
+        page.contains(&format!("and the {} others", n - named.len())),
+        "the count of the others"
+    );
 }

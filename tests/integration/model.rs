@@ -342,8 +342,8 @@ fn check_sequence(ops: &[Op]) {
     let tmp = tempfile::tempdir().unwrap();
     let mut mem_s = engine().session(vec![MountSpec::new(MP, mem_vol.clone())]).unwrap();
     let mut dir_s = session_with(MP, dir(tmp.path(), false));
-    let server = crate::s3_server::shared();
-    let s3_vol = Arc::new(server.volume(&crate::s3_server::prefix("model")));
+    let server = crate::support::s3_server::shared();
+    let s3_vol = Arc::new(server.volume(&crate::support::s3_server::prefix("model")));
     let mut s3_s = session_with(MP, s3_vol.clone());
     let mut model = Model::default();
     for (i, op) in ops.iter().enumerate() {

@@ -321,3 +321,21 @@ fn mkdir_creates_empty_directories_and_refuses_what_is_in_the_way() {
     let tree = ok(&mut m, "filestore_tree", json!({"path": "/m"}));
     assert!(tree["tree"].as_str().unwrap().contains("empty/"), "{tree}");
 }
+
+/// The rename guard every volume shares (`volume::rename_is_noop`), called on the
+/// volumes themselves (the component refuses both moves before a volume sees them):
+/// a rename onto itself changes nothing, a directory into itself is refused naming it.
+#[test]
+fn a_volume_rename_onto_itself_is_nothing_and_into_itself_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::create_dir(tmp.path().join("d")).unwrap();
+    std::fs::write(tmp.path().join("d/f.txt"), "x").unwrap();
+    let volumes: [filestore::volumes::SharedVolume; 2] =
+        [mem(&[("/d/f.txt", "x")]), dir(tmp.path(), false)];
+    for vol in volumes {
+        vol.rename("/d", "/d", false).unwrap();
+        let e = vol.rename("/d", "/d/e", false).unwrap_err();
+        assert_eq!(e.to_string(), "/d/e: cannot move '/d' into itself");
+        assert_eq!(vol.read("/d/f.txt", 0, 1).unwrap(), b"x");
+    }
+}

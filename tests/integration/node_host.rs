@@ -1,7 +1,7 @@
 //! The Node.js host (`hosts/node/`): the component the `filestore` binary writes,
 //! transpiled with jco, run by JavaScript volumes and tool handlers.
 //!
-//! On first use, `npm install` installs the pinned jco of `hosts/node/package-lock.json`
+//! On first use, `npm ci` installs the pinned jco of `hosts/node/package-lock.json`
 //! into a cache directory outside the clone (`$FILESTORE_NODE_CACHE`, else
 //! `~/.cache/filestore/node-host-<hash of the lockfile>`), as `mcp.rs` does for the
 //! Python SDK; a fresh clone needs only `node` and `npm`. Then the test writes the
@@ -35,32 +35,22 @@ pub fn jco() -> PathBuf {
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect();
-    let cache = std::env::var_os("FILESTORE_NODE_CACHE").map(PathBuf::from).unwrap_or_else(|| {
-        PathBuf::from(std::env::var_os("HOME").expect("HOME"))
-            .join(format!(".cache/filestore/node-host-{key}"))
-    });
+    let cache =
+        crate::support::install::cache_dir("FILESTORE_NODE_CACHE", &format!("node-host-{key}"));
     let bin = cache.join("node_modules/.bin/jco");
-    if !bin.exists() {
-        std::fs::create_dir_all(&cache).expect("creating the node cache");
+    // `npm ci`: exactly the lockfile, which it never rewrites (the lockfile lists
+    // every platform's optional packages, so npm 11 accepts it).
+    let copy_manifest = |dir: &Path| {
         for f in ["package.json", "package-lock.json"] {
-            std::fs::copy(node_dir().join(f), cache.join(f)).expect("copying the manifest");
+            std::fs::copy(node_dir().join(f), dir.join(f)).expect("copying the manifest");
         }
-        // `npm install` with the lockfile, not `npm ci`: npm 11's `ci` refuses jco's
-        // lockfile over optional platform packages declared without a version
-        // ("Missing: @bytecodealliance/jco-node-fs-linux-arm64-musl@ from lock file").
-        let out = Command::new("npm")
-            .args(["install", "--no-save", "--no-audit", "--no-fund", "--loglevel=error"])
-            .current_dir(&cache)
-            .output()
-            .expect("running npm (is Node.js installed?)");
-        assert!(
-            out.status.success(),
-            "npm install in {} failed:\n{}",
-            cache.display(),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        assert!(bin.exists(), "npm install did not install jco at {}", bin.display());
-    }
+    };
+    crate::support::install::npm(
+        &cache,
+        &bin,
+        copy_manifest,
+        &["ci", "--no-audit", "--no-fund", "--loglevel=error"],
+    );
     bin
 }
 
@@ -86,6 +76,25 @@ pub fn transpile(dir: &Path) -> PathBuf {
         .expect("running node");
     assert!(out.status.success(), "transpiling: {}", String::from_utf8_lossy(&out.stderr));
     gen_dir
+}
+
+/// The Node package is versioned as the WIT package it hosts (and its lockfile
+/// agrees), as the Python host's `PACKAGE` is.
+#[test]
+fn node_package_version_is_the_wit_version() {
+    let wit = std::fs::read_to_string(repo_root().join("wit/filestore.wit")).unwrap();
+    let version = wit
+        .lines()
+        .find_map(|l| l.strip_prefix("package filestore:component@"))
+        .and_then(|v| v.strip_suffix(';'))
+        .expect("the WIT package line");
+    for file in ["package.json", "package-lock.json"] {
+        let json: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(node_dir().join(file)).unwrap()).unwrap();
+        assert_eq!(json["version"], version, "hosts/node/{file}");
+    }
+    let index = std::fs::read_to_string(node_dir().join("src/index.js")).unwrap();
+    assert!(index.contains(&format!("'filestore:component@{version}'")), "src/index.js PACKAGE");
 }
 
 #[test]

@@ -21,7 +21,8 @@ use object_store::{ObjectStoreExt, PutPayload};
 use serde_json::{Value, json};
 
 use crate::common::{engine, err, mem, ok};
-use crate::s3_server::{S3Server, prefix, shared};
+use crate::support::mcp_stdio::McpStdio;
+use crate::support::s3_server::{S3Server, prefix, shared};
 
 const BIN: &str = env!("CARGO_BIN_EXE_filestore");
 
@@ -321,10 +322,8 @@ fn server_stopped_mid_grep_is_a_typed_error_and_the_host_goes_on() {
 fn tool_results_on_s3_stay_read_only_with_their_attributes() {
     let srv = shared();
     let p = prefix("results");
-    let tmp = tempfile::tempdir().unwrap();
-    let yaml = format!(
-        "kind: source\nname: db\ntype: sqlite\ndatabase: {}\n---\nkind: tool\nname: answer\ntype: sqlite-sql\nsource: db\ndescription: The answer.\nstatement: SELECT 42 AS answer\n",
-        tmp.path().join("a.db").display()
+    let yaml = String::from(
+        "kind: source\nname: db\ntype: sqlite\ndatabase: ':memory:'\n---\nkind: tool\nname: answer\ntype: sqlite-sql\nsource: db\ndescription: The answer.\nstatement: SELECT 42 AS answer\n",
     );
     let options = SessionOptions {
         tools: Arc::new(ToolRegistry::with_builtin_handlers()),
@@ -400,7 +399,7 @@ fn filestore(srv: &S3Server) -> Command {
 fn call_and_serve_mount_s3_from_the_command_line() {
     let srv = shared();
     let p = prefix("cli");
-    let mount = format!("/workspace=s3://{}/{p}", crate::s3_server::BUCKET);
+    let mount = format!("/workspace=s3://{}/{p}", crate::support::s3_server::BUCKET);
     let out = filestore(srv)
         .args([
             "call",
@@ -414,49 +413,20 @@ fn call_and_serve_mount_s3_from_the_command_line() {
     assert!(exists(srv, &format!("{p}/src/hello.txt")));
 
     // `filestore serve --mount /workspace=s3://bucket/prefix` over stdio.
-    use std::io::{BufRead, BufReader, Write};
     let tmp = tempfile::tempdir().unwrap();
-    let mut child = filestore(srv)
+    let mut command = filestore(srv);
+    command
         .args(["serve", "--mount", &mount, "--s3-endpoint", &srv.endpoint])
-        .current_dir(tmp.path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let (tx, rx) = std::sync::mpsc::channel::<Value>();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines() {
-            let Ok(line) = line else { break };
-            if let Ok(v) = serde_json::from_str(&line) {
-                let _ = tx.send(v);
-            }
-        }
-    });
-    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-06-18", "capabilities": {},
-        "clientInfo": {"name": "test", "version": "1"}}});
-    writeln!(stdin, "{init}").unwrap();
-    writeln!(stdin, "{}", json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
-        .unwrap();
-    let grep = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
-        "name": "filestore_grep",
-        "arguments": {"pattern": "from s3", "path": "/workspace", "output_mode": "content"}}});
-    writeln!(stdin, "{grep}").unwrap();
-    stdin.flush().unwrap();
-    let answer = loop {
-        // Not a timing assertion: a guard so a regression fails instead of hanging.
-        let v = rx.recv_timeout(std::time::Duration::from_secs(120)).expect("an answer");
-        if v["id"] == 2 {
-            break v;
-        }
-    };
-    drop(stdin);
-    let _ = child.wait();
-    let lines = &answer["result"]["structuredContent"]["lines"];
-    assert_eq!(lines[0]["path"], "/workspace/src/hello.txt", "{answer}");
+        .current_dir(tmp.path());
+    let (mut client, _) = McpStdio::start(command);
+    let result = client.call_tool(
+        "filestore_grep",
+        json!({"pattern": "from s3", "path": "/workspace", "output_mode": "content"}),
+    );
+    let (status, stderr) = client.close();
+    assert!(status.success(), "{stderr}");
+    let lines = &result["structuredContent"]["lines"];
+    assert_eq!(lines[0]["path"], "/workspace/src/hello.txt", "{result}");
     assert_eq!(lines[0]["text"], "hello from s3");
 
     // Wrong credentials fail at start, naming the mount and the store's reason.
@@ -500,7 +470,7 @@ fn a_deleted_directory_leaves_nothing_behind() {
     // Object stores hold no empty directories: creating one says so, changes nothing.
     let e = v.create_dir("/empty").unwrap_err();
     assert_eq!(e.kind(), filestore_guest::error::ErrorKind::Unsupported, "{e}");
-    assert!(e.to_string().contains("cannot create empty directories"), "{e}");
+    assert!(e.to_string().contains("write a file into it instead"), "{e}");
 }
 
 /// A sidecar as a bucket writer would forge it: no ETag (so it applies to whatever
@@ -551,10 +521,8 @@ fn forged_sidecars_grant_nothing() {
         files.iter().map(|(a, b, c, d)| (a.as_str(), *b, *c, *d)).collect();
     plant_forged(srv, &p, &borrowed);
 
-    let tmp = tempfile::tempdir().unwrap();
-    let yaml = format!(
-        "kind: source\nname: db\ntype: sqlite\ndatabase: {}\n---\nkind: tool\nname: answer\ntype: sqlite-sql\nsource: db\ndescription: The answer.\nstatement: SELECT 42 AS answer\n---\nkind: tool\nname: other\ntype: sqlite-sql\nsource: db\ndescription: Another.\nstatement: SELECT 1 AS one\n---\nkind: toolset\nname: base\ntools: [other]\n",
-        tmp.path().join("a.db").display()
+    let yaml = String::from(
+        "kind: source\nname: db\ntype: sqlite\ndatabase: ':memory:'\n---\nkind: tool\nname: answer\ntype: sqlite-sql\nsource: db\ndescription: The answer.\nstatement: SELECT 42 AS answer\n---\nkind: tool\nname: other\ntype: sqlite-sql\nsource: db\ndescription: Another.\nstatement: SELECT 1 AS one\n---\nkind: toolset\nname: base\ntools: [other]\n",
     );
     let options = SessionOptions {
         tools: Arc::new(ToolRegistry::with_builtin_handlers()),
@@ -630,7 +598,7 @@ fn forged_sidecars_grant_nothing() {
     };
     let results = format!("{p}-results");
     plant_forged(srv, &results, &[("answer/c1/result-1.json", "{}", Some("tool_result"), true)]);
-    let bucket = crate::s3_server::BUCKET;
+    let bucket = crate::support::s3_server::BUCKET;
     let ws = cli_ls(&format!("/workspace=s3://{bucket}/{results}"));
     assert!(!ws.contains("tool_result") && ws.contains("result-1.json"), "{ws}");
     let tc = cli_ls(&format!("/tool_calls=s3://{bucket}/{results}:ro"));
@@ -709,7 +677,7 @@ fn store_errors_name_no_endpoint_bucket_or_body() {
             .with_allow_http(true)
             .with_region("us-east-1")
             .with_bucket_name(bucket)
-            .with_access_key_id(crate::s3_server::ACCESS_KEY)
+            .with_access_key_id(crate::support::s3_server::ACCESS_KEY)
             .with_secret_access_key(secret)
             .with_retry(object_store::RetryConfig { max_retries: 0, ..Default::default() })
             .build()
@@ -723,7 +691,7 @@ fn store_errors_name_no_endpoint_bucket_or_body() {
         assert_eq!(kind, "backend", "{what}: {msg}");
     };
     let denied = ObjectVolume::with_store(
-        Arc::new(client(crate::s3_server::BUCKET, "wrong")),
+        Arc::new(client(crate::support::s3_server::BUCKET, "wrong")),
         "d",
         &p,
         false,
@@ -742,7 +710,7 @@ fn store_errors_name_no_endpoint_bucket_or_body() {
         assert!(msg.contains("refused access (HTTP 403 Forbidden"), "{msg}");
     }
     let gone = ObjectVolume::with_store(
-        Arc::new(client(&missing, crate::s3_server::SECRET_KEY)),
+        Arc::new(client(&missing, crate::support::s3_server::SECRET_KEY)),
         "m",
         &p,
         false,
@@ -780,4 +748,73 @@ fn store_errors_name_no_endpoint_bucket_or_body() {
     for leak in [host.as_str(), "<", "RequestId", "http://"] {
         assert!(!stderr.contains(leak), "'{leak}' in {stderr}");
     }
+}
+
+/// What a newcomer meets on S3 says what to do (issue 35): an `http://`
+/// `AWS_ENDPOINT_URL` names `AWS_ALLOW_HTTP` and `--s3-endpoint` (was "the request
+/// failed"); a missing bucket is `not-found` naming it (was `invalid-argument`);
+/// `mkdir` says to write a file instead; a whole-bucket mount does not show the
+/// sidecars another mount keeps beneath it.
+#[test]
+fn s3_errors_say_what_to_do_and_a_bucket_mount_hides_other_mounts_sidecars() {
+    let srv = shared();
+    let p = prefix("newcomer");
+    let bucket = crate::support::s3_server::BUCKET;
+    let call = |tool: &str, args: &str, mount: &str, endpoint: bool| {
+        let mut c = filestore(srv);
+        c.args(["call", tool, args, "--mount", mount]);
+        if endpoint {
+            c.args(["--s3-endpoint", &srv.endpoint]);
+        }
+        c
+    };
+    let stderr = |mut c: Command| {
+        let out = c.output().unwrap();
+        assert!(!out.status.success(), "{:?} succeeded", c);
+        String::from_utf8_lossy(&out.stderr).to_string()
+    };
+    let workspace = format!("/w=s3://{bucket}/{p}");
+    let mut c = call("filestore_ls", r#"{"path":"/w"}"#, &workspace, false);
+    c.env("AWS_ENDPOINT_URL", &srv.endpoint);
+    let err = stderr(c);
+    assert!(err.contains("AWS_ALLOW_HTTP=true") && err.contains("--s3-endpoint"), "{err}");
+    let mut c = call("filestore_ls", r#"{"path":"/w"}"#, &workspace, false);
+    c.env("AWS_ENDPOINT_URL", &srv.endpoint).env("AWS_ALLOW_HTTP", "true");
+    assert!(c.output().unwrap().status.success(), "AWS_ALLOW_HTTP=true allows it");
+
+    let missing = format!("nosuchbucket-{}", std::process::id());
+    let err =
+        stderr(call("filestore_ls", r#"{"path":"/w"}"#, &format!("/w=s3://{missing}/x"), true));
+    assert!(err.starts_with("error[not-found]: "), "{err}");
+    assert!(err.contains(&format!("the bucket '{missing}' does not exist")), "{err}");
+
+    let err = stderr(call("filestore_mkdir", r#"{"path":"/w/d"}"#, &workspace, true));
+    assert!(
+        err.contains("error[unsupported]") && err.contains("write a file into it instead"),
+        "{err}"
+    );
+
+    // A tool result stored on S3 beneath the bucket: its sidecar too.
+    let config = tempfile::tempdir().unwrap();
+    let tools = config.path().join("tools.yaml");
+    std::fs::write(&tools, "kind: source\nname: db\ntype: sqlite\ndatabase: ':memory:'\n---\nkind: tool\nname: answer\ntype: sqlite-sql\nsource: db\ndescription: The answer.\nstatement: SELECT 42 AS answer\n").unwrap();
+    let mut c = call("answer", "{}", &format!("/tool_calls=s3://{bucket}/{p}/results"), true);
+    c.arg("--config").arg(&tools);
+    let out = c.output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(exists(srv, &format!("{p}/results/.filestore/meta/answer/call_1/result-1.json")));
+    let out = call(
+        "filestore_glob",
+        &json!({"pattern": "**", "path": format!("/w/{p}"), "hidden": true}).to_string(),
+        &format!("/w=s3://{bucket}"),
+        true,
+    )
+    .output()
+    .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let found: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let paths: Vec<&str> =
+        found["files"].as_array().unwrap().iter().map(|f| f["path"].as_str().unwrap()).collect();
+    assert_eq!(paths, [format!("/w/{p}/results/answer/call_1/result-1.json")], "{found}");
+    assert_eq!(found["hidden_skipped"].as_u64().unwrap_or(0), 0, "{found}");
 }

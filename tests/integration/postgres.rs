@@ -13,7 +13,7 @@ use filestore::{Session, SessionOptions};
 use serde_json::{Value, json};
 
 use crate::common::engine;
-use crate::pg_server::{PASSWORD, TlsFront, server};
+use crate::support::pg_server::{PASSWORD, TlsFront, server};
 
 fn session(registry: ToolRegistry) -> Session {
     let options = SessionOptions { tools: Arc::new(registry), ..Default::default() };
@@ -578,7 +578,7 @@ fn toolbox_prebuilt_postgres_config_runs_every_tool() {
             "POSTGRES_HOST" => Some("127.0.0.1".into()),
             "POSTGRES_PORT" => Some(port.clone()),
             "POSTGRES_DATABASE" => Some("pg_prebuilt".into()),
-            "POSTGRES_USER" => Some(crate::pg_server::USER.into()),
+            "POSTGRES_USER" => Some(crate::support::pg_server::USER.into()),
             "POSTGRES_PASSWORD" => Some(PASSWORD.into()),
             _ => None,
         }
@@ -652,7 +652,7 @@ fn execute_sql_leaves_nothing_for_the_next_call() {
     let first = who(&mut s);
     assert_eq!(
         first[0]["u"],
-        json!(crate::pg_server::USER),
+        json!(crate::support::pg_server::USER),
         "the role did not carry over: {first}"
     );
     // Each call of a model's SQL gets a connection of its own.

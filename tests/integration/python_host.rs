@@ -18,39 +18,18 @@ use crate::contract::{compare, repo_root, rust_answers, suite_path};
 const BIN: &str = env!("CARGO_BIN_EXE_filestore");
 
 /// The venv's python, created with the pinned wasmtime when missing.
-fn python() -> PathBuf {
+pub fn python() -> PathBuf {
+    use crate::support::install::{Venv, cache_dir, imports, venv};
     let req_file = repo_root().join("hosts/python/requirements.txt");
     let req = std::fs::read(&req_file).expect("hosts/python/requirements.txt");
     let key: String = Sha256::digest(&req)[..6].iter().map(|b| format!("{b:02x}")).collect();
-    let venv =
-        std::env::var_os("FILESTORE_WASMTIME_PY_VENV").map(PathBuf::from).unwrap_or_else(|| {
-            PathBuf::from(std::env::var_os("HOME").expect("HOME"))
-                .join(format!(".cache/filestore/wasmtime-py-{key}"))
-        });
-    let py = venv.join("bin/python");
-    let ready = |py: &PathBuf| {
-        py.exists()
-            && Command::new(py)
-                .args(["-c", "import wasmtime.component"])
-                .status()
-                .is_ok_and(|s| s.success())
-    };
-    if !ready(&py) {
-        let ok = Command::new("python3")
-            .args(["-m", "venv"])
-            .arg(&venv)
-            .status()
-            .is_ok_and(|s| s.success());
-        assert!(ok, "python3 -m venv {} failed (is python3-venv installed?)", venv.display());
-        let ok = Command::new(&py)
-            .args(["-m", "pip", "install", "--quiet", "-r"])
-            .arg(&req_file)
-            .status()
-            .is_ok_and(|s| s.success());
-        assert!(ok, "pip install -r {} into {} failed", req_file.display(), venv.display());
-        assert!(ready(&py), "wasmtime.component is still not importable from {}", py.display());
-    }
-    py
+    let dir = venv(&Venv {
+        dir: cache_dir("FILESTORE_WASMTIME_PY_VENV", &format!("wasmtime-py-{key}")),
+        pip: vec!["-r".into(), req_file.into()],
+        key,
+        ready: &|d| imports(d, "wasmtime.component"),
+    });
+    dir.join("bin/python")
 }
 
 #[test]

@@ -10,16 +10,20 @@
 //! made anew. The package itself is reinstalled from a copy of `python/` on every run,
 //! so the tests always import the checkout's code.
 //!
-//! With `DEEPAGENTS_TESTS` set to the `libs/deepagents/tests/unit_tests/backends`
-//! directory of a deepagents checkout at the pinned release, deepagents' own backend
-//! tests also run against FilestoreBackend (`python/tests/deepagents_suite/`); the
-//! failures classified there are expected (xfail), any other fails this test.
+//! deepagents' own backend tests (`python/tests/deepagents_suite/`) run against
+//! FilestoreBackend from the unmodified copy in `shared/thirdparty/` beside the clone
+//! (or `$DEEPAGENTS_TESTS`: the `libs/deepagents/tests/unit_tests/backends` directory
+//! of a deepagents checkout at the pinned release; they are not on PyPI); the failures
+//! classified there are expected (xfail), any other fails that test, and so does a
+//! missing copy.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 use std::sync::OnceLock;
 
 use sha2::{Digest, Sha256};
+
+use crate::support::cmd::{Ran, run};
 
 const BIN: &str = env!("CARGO_BIN_EXE_filestore");
 
@@ -29,18 +33,6 @@ const TEST_PINS: &[&str] = &["pytest==9.2.0", "pytest-asyncio==1.5.0", "setuptoo
 
 fn repo_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).parent().expect("repo root").to_path_buf()
-}
-
-fn run(cmd: &mut Command, what: &str) -> Output {
-    let out = cmd.output().unwrap_or_else(|e| panic!("{what}: cannot run: {e}"));
-    assert!(
-        out.status.success(),
-        "{what} failed ({}):\n{}\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
 }
 
 /// A copy of `python/` without build leftovers, so installing never writes into the
@@ -72,7 +64,7 @@ fn copy_package(to: &Path) {
 }
 
 /// The venv's python with the pinned dependencies and this checkout's package.
-fn python() -> &'static Path {
+pub fn python() -> &'static Path {
     static PY: OnceLock<PathBuf> = OnceLock::new();
     PY.get_or_init(|| {
         let root = repo_root();
@@ -84,49 +76,37 @@ fn python() -> &'static Path {
         hasher.update(&constraints);
         hasher.update(TEST_PINS.join("\n"));
         let key: String = hasher.finalize()[..8].iter().map(|b| format!("{b:02x}")).collect();
-        let venv = std::env::var_os("FILESTORE_PY_PACKAGE_VENV").map(PathBuf::from).unwrap_or_else(|| {
-            PathBuf::from(std::env::var_os("HOME").expect("HOME")).join(".cache/filestore/py-package")
-        });
-        let py = venv.join("bin/python");
-        let marker = venv.join("filestore-pins.sha256");
         let tmp = tempfile::tempdir().unwrap();
         let package = tmp.path().join("python");
         copy_package(&package);
-        let current = std::fs::read_to_string(&marker).ok();
-        if !py.exists() || current.as_deref() != Some(key.as_str()) {
-            let version = Command::new("python3")
-                .args(["-c", "import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)"])
-                .status();
-            assert!(
-                version.is_ok_and(|s| s.success()),
-                "python3 on PATH must be 3.11 or newer (deepagents requires it) to test the Python package"
-            );
-            let _ = std::fs::remove_dir_all(&venv);
-            run(Command::new("python3").args(["-m", "venv"]).arg(&venv), "python3 -m venv (is python3-venv installed?)");
-            let extra = format!("{}[deepagents]", package.display());
-            run(
-                Command::new(&py)
-                    .args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-c"])
-                    .arg(&constraints_file)
-                    .arg(&extra)
-                    .args(TEST_PINS),
-                "pip install python[deepagents] and the test tools",
-            );
-            std::fs::write(&marker, &key).unwrap();
-        }
-        // The checkout's code, every run (no dependency resolution, no download).
-        run(
-            Command::new(&py)
-                .args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check"])
-                .args(["--no-deps", "--no-build-isolation", "--force-reinstall"])
-                .arg(&package),
-            "pip install python/",
+        let version = Command::new("python3")
+            .args(["-c", "import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)"])
+            .status();
+        assert!(
+            version.is_ok_and(|s| s.success()),
+            "python3 on PATH must be 3.11 or newer (deepagents requires it) to test the Python package"
         );
+        let mut pip: Vec<std::ffi::OsString> = vec!["-c".into(), constraints_file.into()];
+        pip.push(format!("{}[deepagents]", package.display()).into());
+        pip.extend(TEST_PINS.iter().map(|p| p.into()));
+        let venv = crate::support::install::venv(&crate::support::install::Venv {
+            dir: crate::support::install::cache_dir("FILESTORE_PY_PACKAGE_VENV", "py-package"),
+            pip,
+            key,
+            ready: &|d| d.join("bin/python").exists(),
+        });
+        let py = venv.join("bin/python");
+        // The checkout's code, every run (no dependency resolution, no download).
+        run(Command::new(&py)
+            .args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check"])
+            .args(["--no-deps", "--no-build-isolation", "--force-reinstall"])
+            .arg(&package))
+        .success();
         py
     })
 }
 
-fn pytest(args: &[&str], deepagents_tests: Option<&std::ffi::OsStr>) -> Output {
+fn pytest(args: &[&str], deepagents_tests: Option<&std::ffi::OsStr>) -> Ran {
     let mut cmd = Command::new(python());
     cmd.args(["-m", "pytest", "-p", "no:cacheprovider", "-q", "-rfE"])
         .args(args)
@@ -136,40 +116,46 @@ fn pytest(args: &[&str], deepagents_tests: Option<&std::ffi::OsStr>) -> Output {
     if let Some(dir) = deepagents_tests {
         cmd.env("DEEPAGENTS_TESTS", dir);
     }
-    cmd.output().expect("running pytest")
+    run(&mut cmd)
 }
 
-fn summary(out: &Output) -> String {
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    stdout.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("").to_string()
+fn summary(out: &Ran) -> String {
+    out.stdout().lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("").to_string()
 }
 
 #[test]
 fn python_package_tests_pass() {
-    let out = pytest(&["python/tests"], None);
-    assert!(
-        out.status.success(),
-        "the Python package's tests failed:\n{}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = pytest(&["python/tests"], None).success();
     eprintln!("python package: {}", summary(&out));
 }
 
+/// Where deepagents' own backend tests are: `$DEEPAGENTS_TESTS`, else the unmodified
+/// copy in `shared/thirdparty/` beside the clone (as CI and every developer has it).
+fn deepagents_tests() -> PathBuf {
+    if let Some(dir) = std::env::var_os("DEEPAGENTS_TESTS") {
+        return PathBuf::from(dir);
+    }
+    let dir = repo_root()
+        .join("../shared/thirdparty/deepagents-0.7.8-tests/libs/deepagents/tests/unit_tests/backends");
+    assert!(
+        dir.is_dir(),
+        "deepagents' backend tests are not at {}: put shared/ (with thirdparty/deepagents-0.7.8-tests) \
+         beside the clone, or set DEEPAGENTS_TESTS to libs/deepagents/tests/unit_tests/backends of a \
+         deepagents 0.7.8 checkout (git clone --branch deepagents==0.7.8 \
+         https://github.com/langchain-ai/deepagents)",
+        dir.display()
+    );
+    dir
+}
+
+/// deepagents' own backend tests on FilestoreBackend (see [`deepagents_tests`] for
+/// where they come from); a missing copy fails, never passes.
 #[test]
 fn deepagents_own_backend_tests_pass_on_filestore() {
-    let Some(dir) = std::env::var_os("DEEPAGENTS_TESTS") else {
-        eprintln!("DEEPAGENTS_TESTS is not set: deepagents' own backend tests were not run");
-        return;
-    };
+    let dir = deepagents_tests();
     // Native tracebacks: pytest's source rendering trips over some of deepagents'
     // test files on Python 3.11 (an AST recursion error).
-    let out = pytest(&["python/tests/deepagents_suite", "--tb=native"], Some(dir.as_os_str()));
-    assert!(
-        out.status.success(),
-        "deepagents' backend tests failed beyond the classified differences:\n{}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out =
+        pytest(&["python/tests/deepagents_suite", "--tb=native"], Some(dir.as_os_str())).success();
     eprintln!("deepagents' backend tests on FilestoreBackend: {}", summary(&out));
 }

@@ -807,8 +807,8 @@ fn serve_offers_the_shell_with_the_shell_flag_only() {
 /// loses nothing.
 #[test]
 fn the_shell_works_on_s3_and_memory_mounts() {
-    let srv = crate::s3_server::shared();
-    let p = crate::s3_server::prefix("shell");
+    let srv = crate::support::s3_server::shared();
+    let p = crate::support::s3_server::prefix("shell");
     let mut s = engine()
         .session(vec![
             MountSpec::new("/s3", std::sync::Arc::new(srv.volume(&p))),

@@ -20,6 +20,7 @@ fn skill_md(name: &str, tools: &str) -> String {
 
 /// A config with eleven sqlite tools: `t0` in the toolset `base`, the rest outside it.
 fn config(db: &std::path::Path) -> Vec<(String, String)> {
+    std::fs::write(db, "").unwrap(); // an empty database: the tools query it
     let mut y = format!("kind: source\nname: db\ntype: sqlite\ndatabase: {}\n", db.display());
     for i in 0..32 {
         y.push_str(&format!(

@@ -107,6 +107,14 @@ statement: WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE 
     )
 }
 
+/// An empty SQLite database in `dir` (an empty file is one): a query on a missing
+/// file is refused, not run on a new database.
+fn empty_database(dir: &Path) -> std::path::PathBuf {
+    let db = dir.join("empty.db");
+    std::fs::write(&db, "").unwrap();
+    db
+}
+
 fn sqlite_session(dir: &Path) -> Session {
     let mut s = session_with(ToolRegistry::with_builtin_handlers());
     load(&mut s, &sqlite_yaml(&dir.join("app.db")));
@@ -544,7 +552,7 @@ templateParameters:
     type: string
     escape: single-quotes
 "#,
-        db = tempfile::tempdir().unwrap().keep().join("g.db").display()
+        db = empty_database(&tempfile::tempdir().unwrap().keep()).display()
     );
     let env = |k: &str| match k {
         "TOOL_KEY" => Some("tk-secret-987".to_string()),
@@ -791,7 +799,7 @@ fn host_timeouts_panics_and_failures_are_typed_and_survivable() {
 #[test]
 fn a_cancelled_call_stops_its_sqlite_statement() {
     let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("app.db");
+    let db = empty_database(dir.path());
     let mut registry = ToolRegistry::with_builtin_handlers();
     registry.set_timeout(Duration::from_secs(60));
     let mut s = session_with(registry.clone());
@@ -898,6 +906,66 @@ fn cli_check_reports_unrunnable_tools_and_located_errors() {
     assert!(err.contains("document 2, line 8"), "{err}");
 }
 
+/// A misspelt tool type (`sqlite-sq`) is refused by `check` and by `call` (naming it
+/// and the type it is nearest, located) instead of passing as "not runnable here"; a
+/// real Toolbox type this host does not run (`mysql-sql`) is a warning at `serve`'s
+/// start and, on call, "type not supported by this host", not a fault of its source.
+#[test]
+fn cli_refuses_misspelt_tool_types_and_names_unsupported_ones() {
+    let tmp = tempfile::tempdir().unwrap();
+    let source = format!(
+        "kind: source\nname: my-db\ntype: sqlite\ndatabase: {}\n",
+        tmp.path().join("h.db").display()
+    );
+    let tool = |name: &str, ty: &str| {
+        format!(
+            "---\nkind: tool\nname: {name}\ntype: {ty}\nsource: my-db\ndescription: d\nstatement: SELECT 1 AS one\n"
+        )
+    };
+    let config = |file: &str, name: &str, ty: &str| {
+        let path = tmp.path().join(file);
+        std::fs::write(&path, format!("{source}{}{}", tool("ok", "sqlite-sql"), tool(name, ty)))
+            .unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let typo = &config("typo.yaml", "q", "sqlite-sq");
+    let expected = "document 3, line 14, column 7: tool 'q' has type 'sqlite-sq', which is not a known tool type: did you mean 'sqlite-sql'?";
+    let out = filestore().args(["check", typo]).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains(expected), "{err}");
+    // Any call on that configuration, not only the misspelt tool's.
+    let out = filestore().args(["call", "ok", "{}", "--config", typo]).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains(expected), "{err}");
+
+    let other = &config("other.yaml", "m", "mysql-sql");
+    let out = filestore().args(["check", other]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = filestore().args(["call", "m", "{}", "--config", other]).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(
+            "error[unsupported]: tool 'm' has type 'mysql-sql': type not supported by this host"
+        ),
+        "{err}"
+    );
+    assert!(!err.contains("my-db"), "the source is not at fault: {err}");
+    let out = filestore()
+        .args(["serve", "--mount", "/w=mem:", "--config", other])
+        .current_dir(tmp.path())
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("warning: ")
+            && err.contains("tool 'm' has type 'mysql-sql': type not supported by this host"),
+        "serve must warn at start: {err}"
+    );
+}
+
 #[test]
 fn cli_migrate_writes_v2() {
     let tmp = tempfile::tempdir().unwrap();
@@ -941,13 +1009,79 @@ fn cli_call_runs_configured_sqlite_tools() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("error[invalid-argument]"));
 }
 
+/// A query on a missing SQLite file fails `not-found` naming the file (relative to the
+/// working directory) and creates nothing; a CREATE statement creates it; errors
+/// from the database name the file (docs/configured-tools.md#sqlite-database).
+#[test]
+fn sqlite_creates_a_missing_database_only_for_a_create_statement() {
+    let tmp = tempfile::tempdir().unwrap();
+    let yaml = "kind: source\nname: my-db\ntype: sqlite\ndatabase: ./hotels.db\n---\n\
+        kind: tool\nname: find\ntype: sqlite-sql\nsource: my-db\ndescription: d\n\
+        statement: SELECT * FROM hotels\n---\n\
+        kind: tool\nname: setup\ntype: sqlite-sql\nsource: my-db\ndescription: d\n\
+        statement: '-- the schema\n\n  create table other (id INTEGER)'\n";
+    std::fs::write(tmp.path().join("tools.yaml"), yaml).unwrap();
+    let run = |tool: &str| {
+        filestore()
+            .args(["call", tool, "{}", "--config", "tools.yaml"])
+            .current_dir(tmp.path())
+            .output()
+            .unwrap()
+    };
+    let out = run("find");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("error[not-found]: "), "{err}");
+    assert!(err.contains("database file ./hotels.db"), "{err}");
+    let full = tmp.path().canonicalize().unwrap().join("./hotels.db");
+    assert!(err.contains(&full.display().to_string()), "{err}");
+    assert!(!tmp.path().join("hotels.db").exists(), "a query must not create the database");
+    let out = run("setup");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(tmp.path().join("hotels.db").exists());
+    let out = run("find");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("database ./hotels.db refused the statement: no such table: hotels"),
+        "{err}"
+    );
+}
+
+/// The component (names, descriptions) and the host (sources, handler fields) read
+/// `${VAR}` with one scanner, Toolbox's grammar: a name with a leading digit
+/// (`9LIVES`) is a reference on both sides, `${a-b}` on neither. Before, the
+/// component left `${9LIVES}` as written while the host substituted it.
+#[test]
+fn component_and_host_read_the_same_variable_names() {
+    let yaml = "kind: source\nname: db\ntype: sqlite\ndatabase: ${DB:x}\n---\nkind: tool\nname: t\n\
+        type: sqlite-sql\nsource: db\ndescription: Lives ${9LIVES} ${a-b}.\n\
+        statement: SELECT '${9LIVES} ${a-b}' AS v\n";
+    let files = vec![("tools.yaml".to_string(), yaml.to_string())];
+    let mut s = session_with(ToolRegistry::with_builtin_handlers());
+    let env = |k: &str| match k {
+        "9LIVES" => Some("cat".to_string()),
+        "DB" => Some(":memory:".to_string()),
+        _ => None,
+    };
+    s.load_config_with_env(&files, &env).unwrap().unwrap();
+    let specs = s.list_tools(None).unwrap();
+    let tool = specs.iter().find(|t| t["name"] == "t").expect("tool t");
+    assert_eq!(tool["description"], "Lives cat ${a-b}.", "the component's reading");
+    let out = invoke(&mut s, "t", json!({}));
+    assert_eq!(
+        out.envelope["data"],
+        json!([{"v": "cat ${a-b}"}]),
+        "the host's reading: {}",
+        out.text
+    );
+}
+
 /// `${VAR}` in names, descriptions and toolset members is substituted from the
 /// host's environment before agents see them (issue 15); a reference without a value
 /// or default is a located load error, and `filestore check` says the same.
 #[test]
 fn variables_in_names_and_descriptions_are_substituted() {
     let tmp = tempfile::tempdir().unwrap();
-    let db = tmp.path().join("v.db");
+    let db = empty_database(tmp.path());
     let yaml = format!(
         "kind: source\nname: db\ntype: sqlite\ndatabase: {}\n---\nkind: tool\nname: count_${{ENV_NAME}}\ntype: sqlite-sql\nsource: db\ndescription: Count rows in ${{DOMAIN:the docs}} for ${{ENV_NAME}}.\nstatement: SELECT 1 AS one\nparameters: []\n---\nkind: toolset\nname: set_${{ENV_NAME}}\ntools:\n  - count_${{ENV_NAME}}\n",
         db.display()

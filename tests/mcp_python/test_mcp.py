@@ -450,7 +450,7 @@ class SkillActivationTest(unittest.IsolatedAsyncioTestCase):
         root = Path(tempfile.mkdtemp(prefix="filestore-skills-"))
         try:
             (root / "tools.yaml").write_text(
-                f"kind: source\nname: db\ntype: sqlite\ndatabase: {root / 'db.sqlite'}\n"
+                "kind: source\nname: db\ntype: sqlite\ndatabase: ':memory:'\n"
                 "---\nkind: tool\nname: count_rows\ntype: sqlite-sql\nsource: db\n"
                 "description: Count something.\nstatement: SELECT 42 AS n;\n"
                 "---\nkind: tool\nname: hidden_report\ntype: sqlite-sql\nsource: db\n"

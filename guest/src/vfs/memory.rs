@@ -8,7 +8,7 @@ use std::sync::{Arc, RwLock};
 use crate::error::{Error, ErrorKind, Result};
 use crate::vfs::entry::{Entry, EntryKind, TYPE_DIRECTORY, TYPE_FILE};
 use crate::vfs::paths;
-use crate::vfs::volume::{PackedWalk, Volume, VolumeIdentity, Walk, WriteOptions};
+use crate::vfs::volume::{PackedWalk, Volume, VolumeIdentity, Walk, WriteOptions, rename_is_noop};
 
 #[derive(Clone, Debug)]
 struct MemFile {
@@ -511,15 +511,8 @@ impl Volume for MemoryVolume {
 
     fn rename(&self, from: &str, to: &str, overwrite: bool) -> Result<()> {
         let mut map = self.files.write().expect("lock");
-        if from == to {
+        if rename_is_noop(from, to)? {
             return Ok(());
-        }
-        if paths::is_within(to, from) {
-            return Err(Error::at(
-                ErrorKind::InvalidArgument,
-                to,
-                format!("cannot move '{from}' into itself"),
-            ));
         }
         let to_is_dir = Self::dir_exists(&map, to);
         if let Some(f) = map.get(from).cloned() {

@@ -207,6 +207,24 @@ pub struct PrefetchFile {
     pub size: u64,
 }
 
+/// The first check of every volume's [`Volume::rename`]: `Ok(true)` when `from` and
+/// `to` are the same path (nothing to do), `invalid-argument` when `to` lies inside
+/// `from` (a directory cannot move into itself), `Ok(false)` otherwise. Paths are
+/// volume-relative and normalised.
+pub fn rename_is_noop(from: &str, to: &str) -> Result<bool> {
+    if from == to {
+        return Ok(true);
+    }
+    if crate::vfs::paths::is_within(to, from) {
+        return Err(Error::at(
+            ErrorKind::InvalidArgument,
+            to,
+            format!("cannot move '{from}' into itself"),
+        ));
+    }
+    Ok(false)
+}
+
 /// Whether a file entry has content to read: not a link or special file, which a
 /// directory volume lists (types `symlink`, `special`) but never opens for reading.
 pub fn has_content(e: &Entry) -> bool {
@@ -350,5 +368,20 @@ impl<V: Volume + ?Sized> Volume for Arc<V> {
     }
     fn keeps_entry_metadata(&self) -> bool {
         (**self).keeps_entry_metadata()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rename_is_noop_for_the_same_path_and_refuses_into_itself() {
+        assert!(rename_is_noop("/a", "/a").unwrap());
+        assert!(!rename_is_noop("/a", "/b").unwrap());
+        assert!(!rename_is_noop("/a", "/ab").unwrap(), "a sibling sharing the prefix");
+        let e = rename_is_noop("/a", "/a/b").unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidArgument);
+        assert_eq!(e.to_string(), "/a/b: cannot move '/a' into itself");
     }
 }

@@ -3,6 +3,8 @@
 
 use serde_json::Value;
 
+use filestore_guest::tools::config::Location;
+
 use crate::bindings::exports::filestore::component::tools as wit;
 use crate::glue::types::from_wit_error;
 use crate::tools::{
@@ -44,10 +46,12 @@ pub fn from_wit_report(r: wit::ConfigReport) -> ConfigReport {
             .tools
             .into_iter()
             .map(|t| ToolStatus {
-                location: format!(
-                    "{}: document {}, line {}, column {}",
-                    t.file, t.document, t.line, t.column
-                ),
+                location: Location {
+                    file: t.file,
+                    document: t.document as usize,
+                    line: t.line as usize,
+                    column: t.column as usize,
+                },
                 name: t.name,
                 tool_type: t.tool_type,
                 source: t.source,

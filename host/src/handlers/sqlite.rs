@@ -1,8 +1,9 @@
 //! `sqlite-sql` and `sqlite-execute-sql` tools on `sqlite` sources, through an
 //! embedded SQLite (`rusqlite` with the bundled library: no system SQLite needed).
 //!
-//! Source fields: `database` — the path of the database file (created if missing, as
-//! the Toolbox's SQLite source does). Tool: `statement` with bind placeholders:
+//! Source fields: `database` — the path of the database file, relative to the
+//! working directory. A missing file is created only by a statement that creates
+//! something (`CREATE ...`); Toolbox creates it on any (see [`open`]). Tool: `statement` with bind placeholders:
 //! `$N` and `?NNN` bind the N-th declared parameter, `:name`/`@name`/`$name` the one of
 //! that name, `?` the next by position (see `filestore_guest::tools::placeholders`). The statement arrives with template parameters already substituted by
 //! the component (after validation and escaping); plain parameters are **bound**, never spliced into the SQL, so a value like `1 OR 1=1` stays data.
@@ -97,6 +98,42 @@ impl ToolHandler for SqliteHandler {
     }
 }
 
+/// Opens source `source`'s database file `db` (a path resolved against the working
+/// directory, as Toolbox's SQLite source does). Unlike Toolbox, a missing file is
+/// created only for a statement that creates something (`CREATE ...`): a query on a
+/// mistyped path would otherwise run on a new empty database and fail with "no such
+/// table", far from the cause, and leave that empty file behind.
+fn open(source: &str, db: &str, statement: &str) -> Result<Connection, ToolError> {
+    use rusqlite::OpenFlags;
+    let in_memory = db == ":memory:" || db.starts_with("file:");
+    let mut flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    if in_memory || creates(statement) {
+        flags |= OpenFlags::SQLITE_OPEN_CREATE | OpenFlags::SQLITE_OPEN_URI;
+    }
+    Connection::open_with_flags(db, flags).map_err(|e| {
+        if !in_memory && !std::path::Path::new(db).exists() {
+            let path = std::path::Path::new(db);
+            let place = match std::env::current_dir() {
+                Ok(cwd) if path.is_relative() => format!(" ({})", cwd.join(path).display()),
+                _ => String::new(),
+            };
+            return ToolError::NotFound(format!(
+                "source '{source}': database file {db}{place} does not exist; it is created only by a statement that creates something (CREATE TABLE ...)"
+            ));
+        }
+        ToolError::Backend(format!("source '{source}': cannot open database {db}: {e}"))
+    })
+}
+
+/// Whether `statement` starts with `CREATE` (after white space and `--` comments).
+fn creates(statement: &str) -> bool {
+    let mut rest = statement.trim_start();
+    while let Some(comment) = rest.strip_prefix("--") {
+        rest = comment.split_once('\n').map_or("", |(_, after)| after).trim_start();
+    }
+    rest.get(..6).is_some_and(|w| w.eq_ignore_ascii_case("create"))
+}
+
 /// Runs `statement` on the request's source, binding the declared parameters when
 /// `bind` (a configured statement) and nothing otherwise (a model's statement).
 fn run(req: &ToolRequest, statement: &str, bind: bool) -> Result<Value, ToolError> {
@@ -107,9 +144,7 @@ fn run(req: &ToolRequest, statement: &str, bind: bool) -> Result<Value, ToolErro
             source.name
         ))
     })?;
-    let conn = Connection::open(db).map_err(|e| {
-        ToolError::Backend(format!("source '{}': cannot open database {db}: {e}", source.name))
-    })?;
+    let conn = open(&source.name, db, statement)?;
     let (deadline, cancel) = (req.deadline, req.cancel.clone());
     conn.progress_handler(
         PROGRESS_STEPS,
@@ -117,7 +152,7 @@ fn run(req: &ToolRequest, statement: &str, bind: bool) -> Result<Value, ToolErro
     );
     let mut stmt = conn.prepare(statement).map_err(|e| {
         ToolError::Backend(format!(
-            "tool '{}': the database refused the statement: {e}",
+            "tool '{}': database {db} refused the statement: {e}",
             req.tool_name
         ))
     })?;
@@ -144,7 +179,7 @@ fn run(req: &ToolRequest, statement: &str, bind: bool) -> Result<Value, ToolErro
                 format!("tool '{}': interrupted at its timeout", req.tool_name)
             })
         }
-        e => ToolError::Backend(format!("tool '{}': {e}", req.tool_name)),
+        e => ToolError::Backend(format!("tool '{}': database {db}: {e}", req.tool_name)),
     };
     if stmt.column_count() == 0 {
         let n = stmt.execute(params).map_err(fail)?;

@@ -240,7 +240,16 @@ pub async fn serve_stdio(config: ServerConfig) -> anyhow::Result<()> {
     tokio::spawn(stdio::guard_stdin(tokio::io::stdin(), guard, replies));
     let (output, from_rmcp) = tokio::io::duplex(1 << 16);
     let writer = tokio::spawn(stdio::merge_stdout(from_rmcp, replies_rx, tokio::io::stdout()));
-    let running = rmcp::serve_server(server, (input, output)).await?;
+    let running = match rmcp::serve_server(server, (input, output)).await {
+        Ok(r) => r,
+        // Input ended before `initialize` (a client that gave up, `< /dev/null`):
+        // nothing was asked, so nothing failed; the process ends quietly, status 0.
+        Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => {
+            let _ = writer.await;
+            return Ok(());
+        }
+        Err(e) => return Err(e.into()),
+    };
     running.waiting().await?;
     // What rmcp wrote last reaches stdout before the process ends.
     let _ = writer.await;

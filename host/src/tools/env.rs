@@ -5,7 +5,8 @@
 //! `serve --config` fail at start instead of at the first call.
 //!
 //! The syntax is MCP Toolbox's: `${NAME}` or `${NAME:default}`, `NAME` being word
-//! characters (`[A-Za-z0-9_]+`). Toolbox substitutes an unset variable without a
+//! characters (`[A-Za-z0-9_]+`), scanned by the component's own parser
+//! ([`references`]). Toolbox substitutes an unset variable without a
 //! default by the empty string; filestore refuses the configuration instead, naming
 //! the variable and where it is used.
 //!
@@ -33,49 +34,9 @@ use super::sources::Secret;
 /// The handler-only fields of a tool document where references are resolved.
 pub const HANDLER_FIELDS: [&str; 4] = ["headers", "path", "requestBody", "statement"];
 
-/// One `${NAME}` / `${NAME:default}` reference.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Reference {
-    /// The variable.
-    pub name: String,
-    /// Its default, when written.
-    pub default: Option<String>,
-}
-
-/// The references in `text`, in order. A small scanner instead of a regex: the
-/// grammar is `\$\{(\w+)(:[^}]*)?\}`, Toolbox's, and nothing else is special.
-pub fn references(text: &str) -> Vec<(std::ops::Range<usize>, Reference)> {
-    let mut out = Vec::new();
-    let mut from = 0;
-    while let Some(i) = text[from..].find("${").map(|i| i + from) {
-        let body_start = i + 2;
-        let name_len = text[body_start..]
-            .bytes()
-            .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
-            .count();
-        let after = body_start + name_len;
-        let parsed = if name_len == 0 {
-            None
-        } else if text[after..].starts_with('}') {
-            Some((after + 1, None))
-        } else if text[after..].starts_with(':') {
-            text[after + 1..]
-                .find('}')
-                .map(|e| (after + 1 + e + 1, Some(text[after + 1..after + 1 + e].to_string())))
-        } else {
-            None
-        };
-        match parsed {
-            Some((end, default)) => {
-                let name = text[body_start..after].to_string();
-                out.push((i..end, Reference { name, default }));
-                from = end;
-            }
-            None => from = i + 2,
-        }
-    }
-    out
-}
+/// One `${NAME}` / `${NAME:default}` reference, and the scanner that finds them:
+/// the component's own (one grammar, Toolbox's, on both sides of the sandbox).
+pub use filestore_guest::tools::config::variables::{Reference, parse as references};
 
 /// `text` with every reference replaced by its value from `values` (variable →
 /// value), or by its default. References to variables not in `values` without a

@@ -144,20 +144,9 @@ impl std::fmt::Display for ConfigIssue {
     }
 }
 
-/// What the host can do with one configured tool.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ToolStatus {
-    /// Tool name.
-    pub name: String,
-    /// Tool type.
-    pub tool_type: String,
-    /// Source name.
-    pub source: Option<String>,
-    /// Whether the filestore host ships a handler for it.
-    pub runnable: bool,
-    /// Where it is defined: `file: document D, line L, column C`.
-    pub location: String,
-}
+/// What the host can do with one configured tool: the component's own record (the
+/// host lifts the WIT `tool-status` into it), one definition for both sides.
+pub use filestore_guest::tools::config::ToolStatus;
 
 /// A successful configuration load or check.
 #[derive(Clone, Debug)]
@@ -522,6 +511,28 @@ impl ToolRegistry {
         v
     }
 
+    /// The known tool type `tool_type` looks like a misspelling of (see
+    /// [`filestore_guest::tools::config::typos`]), this registry's own types included.
+    pub fn misspelling_of(&self, tool_type: &str) -> Option<String> {
+        filestore_guest::tools::config::typos::misspelling_of(tool_type, &self.tool_types())
+    }
+
+    /// Why tool `tool` of `tool_type`, which this registry has no handler for, cannot
+    /// run: a misspelt type names the type it is nearest (`invalid-argument`); any
+    /// other is a type this host does not support (`unsupported`), with the ones it does.
+    pub fn unsupported(&self, tool: &str, tool_type: &str) -> ToolError {
+        if let Some(near) = self.misspelling_of(tool_type) {
+            return ToolError::InvalidArgument(format!(
+                "tool '{tool}' has type '{tool_type}', which is not a known tool type: did you mean '{near}'?"
+            ));
+        }
+        let known = self.tool_types();
+        ToolError::Unsupported(format!(
+            "tool '{tool}' has type '{tool_type}': type not supported by this host (it handles: {})",
+            if known.is_empty() { "none".to_string() } else { known.join(", ") }
+        ))
+    }
+
     /// The sources this registry resolves tools against.
     pub fn sources(&self) -> &SourceSet {
         &self.sources
@@ -533,15 +544,11 @@ impl ToolRegistry {
         if request.tool_type == filestore_guest::invoke::PROVIDER_TOOL_TYPE {
             return self.run_provider(request);
         }
-        let handler = self.handlers.get(&request.tool_type).cloned().ok_or_else(|| {
-            let known = self.tool_types();
-            ToolError::Unsupported(format!(
-                "tool '{}' has type '{}', which this host has no handler for (it handles: {})",
-                request.tool_name,
-                request.tool_type,
-                if known.is_empty() { "none".to_string() } else { known.join(", ") }
-            ))
-        })?;
+        let handler = self
+            .handlers
+            .get(&request.tool_type)
+            .cloned()
+            .ok_or_else(|| self.unsupported(&request.tool_name, &request.tool_type))?;
         let tool = request.tool_name.clone();
         // Every error leaves through `redact`: no message may carry a resolved secret
         // (the source's, or those of the tool's own `${VAR}` references).

@@ -242,9 +242,9 @@ fn resolve_value(
     }
 }
 
-/// Substitutes `${NAME}` / `${NAME:default}` in one string. A small scanner rather
-/// than a regex dependency: the grammar is two tokens, and an unclosed `${` is kept
-/// literally (as the Toolbox does).
+/// Substitutes `${NAME}` / `${NAME:default}` in one string (found by the scanner the
+/// component uses, [`super::env::references`]); `$$` is a literal `$`, and what is no
+/// reference is kept as written.
 fn substitute(
     s: &str,
     at: &str,
@@ -253,41 +253,29 @@ fn substitute(
     secrets: &mut Vec<Secret>,
 ) -> String {
     let mut out = String::with_capacity(s.len());
-    let mut rest = s;
-    while let Some(i) = rest.find('$') {
-        out.push_str(&rest[..i]);
-        let tail = &rest[i..];
-        if let Some(after) = tail.strip_prefix("$$") {
+    for (i, part) in s.split("$$").enumerate() {
+        if i > 0 {
             out.push('$');
-            rest = after;
-            continue;
         }
-        let Some(body_end) = tail.strip_prefix("${").and_then(|b| b.find('}')) else {
-            out.push('$');
-            rest = &tail[1..];
-            continue;
-        };
-        let body = &tail[2..2 + body_end];
-        let (name, default) = match body.split_once(':') {
-            Some((n, d)) => (n, Some(d)),
-            None => (body, None),
-        };
-        match (env(name), default) {
-            (Some(v), _) => {
-                out.push_str(&v);
-                if !secrets.iter().any(|s| s.value == v) {
-                    secrets.push(Secret { variable: name.to_string(), value: v });
+        let mut last = 0;
+        for (range, r) in super::env::references(part) {
+            out.push_str(&part[last..range.start]);
+            match (env(&r.name), r.default) {
+                (Some(v), _) => {
+                    out.push_str(&v);
+                    if !secrets.iter().any(|s| s.value == v) {
+                        secrets.push(Secret { variable: r.name, value: v });
+                    }
                 }
+                (None, Some(d)) => out.push_str(&d),
+                (None, None) => missing.push(format!(
+                    "source field '{at}' references environment variable '{}', which is not set",
+                    r.name
+                )),
             }
-            (None, Some(d)) => out.push_str(d),
-            (None, None) => {
-                missing.push(format!(
-                    "source field '{at}' references environment variable '{name}', which is not set"
-                ));
-            }
+            last = range.end;
         }
-        rest = &tail[2 + body_end + 1..];
+        out.push_str(&part[last..]);
     }
-    out.push_str(rest);
     out
 }

@@ -21,7 +21,10 @@ pub use filestore_guest::{
 };
 
 pub mod dir;
+/// The hostile tree of the integration tests' harness, which the dir volume's unit
+/// table attacks too (one fixture for both confinement suites).
 #[cfg(test)]
+#[path = "../../../tests/integration/support/hostile_tree.rs"]
 mod hostile_tree;
 pub mod object;
 pub mod skills;
@@ -270,8 +273,18 @@ impl MountArg {
                 // stores results in it: there the mount refuses, not the volume.
                 let volume_ro =
                     self.read_only && self.point != filestore_guest::invoke::results::RESULTS_MOUNT;
-                let v = object::ObjectVolume::open(spec, volume_ro).map_err(|e| {
-                    crate::error::Error::Mount(format!("mount {}: {e}", self.point))
+                let v = object::ObjectVolume::open_kind(spec, volume_ro).map_err(|e| {
+                    let message = format!("mount {}: {}", self.point, e.message());
+                    match e.kind() {
+                        // A missing bucket: what is wrong is named, the kind says so.
+                        filestore_guest::error::ErrorKind::NotFound => {
+                            crate::error::Error::Filestore(filestore_guest::error::Error::new(
+                                e.kind(),
+                                message,
+                            ))
+                        }
+                        _ => crate::error::Error::Mount(message),
+                    }
                 })?;
                 // Only the results mount's role trusts a type from the store's
                 // sidecars (see `object::meta`): elsewhere a sidecar a bucket writer

@@ -106,7 +106,7 @@ export class ToolHost {
       const known = this.toolTypes();
       return err(
         'unsupported',
-        `tool '${tool}' has type '${call.toolType}', which this host has no handler for (it handles: ${known.length ? known.join(', ') : 'none'})`,
+        `tool '${tool}' has type '${call.toolType}': type not supported by this host (it handles: ${known.length ? known.join(', ') : 'none'})`,
       );
     }
     let source;

@@ -48,6 +48,7 @@ mod load;
 pub mod prebuilt;
 #[cfg(test)]
 mod tests;
+pub mod typos;
 pub mod variables;
 pub(crate) mod yaml;
 

@@ -33,7 +33,13 @@ pub struct Reference {
     pub default: Option<String>,
 }
 
-/// Every reference in `text`, in order.
+/// Every reference in `text`, in order: the one scanner of `${NAME}` /
+/// `${NAME:default}` for the component and the host (the host resolves handler
+/// fields and sources with it), so a configuration means the same on both sides.
+///
+/// The grammar is Toolbox's (`\$\{(\w+)(?::([^}]*))?\}`, in Go's `\w`: ASCII
+/// letters, digits and `_`, a leading digit included); anything else, `${}` or
+/// `${a-b}`, is left as written.
 pub fn parse(text: &str) -> Vec<(std::ops::Range<usize>, Reference)> {
     let mut out = Vec::new();
     let mut at = 0;
@@ -46,10 +52,7 @@ pub fn parse(text: &str) -> Vec<(std::ops::Range<usize>, Reference)> {
             None => (inner, None),
         };
         let end = start + 2 + len + 1;
-        if !name.is_empty()
-            && !name.starts_with(|c: char| c.is_ascii_digit())
-            && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
-        {
+        if is_name(name) {
             out.push((start..end, Reference { name: name.to_string(), default }));
             at = end;
         } else {
@@ -57,6 +60,16 @@ pub fn parse(text: &str) -> Vec<(std::ops::Range<usize>, Reference)> {
         }
     }
     out
+}
+
+/// Whether `name` is a variable name: one or more of `[A-Za-z0-9_]`.
+fn is_name(name: &str) -> bool {
+    !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
+/// Whether `text` is exactly one reference (`${NAME}` or `${NAME:default}`).
+pub fn is_whole_reference(text: &str) -> bool {
+    parse(text).first().is_some_and(|(range, _)| *range == (0..text.len()))
 }
 
 /// `text` with each reference replaced by its value from `vars`, else its default,
@@ -162,15 +175,24 @@ mod tests {
 
     #[test]
     fn references_parse_with_defaults_and_skip_non_names() {
-        let refs: Vec<Reference> =
-            parse("a ${X} b ${Y:dflt} ${1bad} ${} ${Z:}").into_iter().map(|(_, r)| r).collect();
+        let refs: Vec<Reference> = parse("a ${X} b ${Y:dflt} ${9LIVES} ${bad-name} ${} ${Z:}")
+            .into_iter()
+            .map(|(_, r)| r)
+            .collect();
         assert_eq!(
             refs,
             [
                 Reference { name: "X".into(), default: None },
                 Reference { name: "Y".into(), default: Some("dflt".into()) },
+                Reference { name: "9LIVES".into(), default: None },
                 Reference { name: "Z".into(), default: Some(String::new()) },
             ]
+        );
+        assert!(is_whole_reference("${A:b}") && is_whole_reference("${1}"));
+        assert!(
+            !is_whole_reference("x${A}")
+                && !is_whole_reference("${A}x")
+                && !is_whole_reference("${a-b}")
         );
         let vars: Variables = [("X".to_string(), "x".to_string())].into();
         assert_eq!(substitute("a ${X} ${Y:d}", &vars), ("a x d".to_string(), vec![]));

@@ -149,9 +149,9 @@ use cap_fs_ext::{
 use cap_std::fs::{Dir, File, Metadata, OpenOptions};
 use filestore_guest::error::{Error, ErrorKind, Result};
 use filestore_guest::vfs::entry::{Entry, EntryKind, TYPE_DIRECTORY};
-use filestore_guest::vfs::paths::{self, MAX_COMPONENT_BYTES, MAX_PATH_BYTES};
+use filestore_guest::vfs::paths::{MAX_COMPONENT_BYTES, MAX_PATH_BYTES};
 use filestore_guest::vfs::volume::{
-    PrefetchFile, Volume, VolumeIdentity, Walk, WriteOptions, has_content,
+    PrefetchFile, Volume, VolumeIdentity, Walk, WriteOptions, has_content, rename_is_noop,
 };
 
 /// Entry type of a symbolic link in listings: reported, never followed, not readable.
@@ -758,15 +758,8 @@ impl Volume for DirVolume {
         }
         let (from_parent, from_name) = self.parent_of(from, &from_comps, false)?;
         let from_meta = from_parent.symlink_metadata(from_name).map_err(|e| io_error(from, e))?;
-        if from == to {
+        if rename_is_noop(from, to)? {
             return Ok(());
-        }
-        if paths::is_within(to, from) {
-            return Err(Error::at(
-                ErrorKind::InvalidArgument,
-                to,
-                format!("cannot move '{from}' into itself"),
-            ));
         }
         let (to_parent, to_name) = self.parent_of(to, &to_comps, true)?;
         match to_parent.symlink_metadata(to_name) {

@@ -96,6 +96,16 @@ pub(super) fn startup_reason(e: &object_store::Error) -> String {
     }
 }
 
+/// Whether `e`, the answer to listing a volume's root, says its bucket (or Azure
+/// container) does not exist: the store's code, or a 404 (listing a prefix that
+/// holds nothing is an empty list, not a 404).
+pub(super) fn is_missing_bucket(e: &object_store::Error) -> bool {
+    let text = e.to_string();
+    matches!(e, object_store::Error::NotFound { .. })
+        || status_of(&text).is_some_and(|s| s.starts_with("404"))
+        || tag_of(&text, "Code").is_some_and(|c| c == "NoSuchBucket" || c == "ContainerNotFound")
+}
+
 /// What failed on the way, when the request never got an answer.
 fn transport_failure(e: &object_store::Error) -> Option<&'static str> {
     use object_store::client::{HttpError, HttpErrorKind};

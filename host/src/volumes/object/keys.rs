@@ -19,7 +19,8 @@ use object_store::path::Path as Key;
 pub const MAX_KEY_BYTES: usize = 1024;
 
 /// The name, at the volume root, of the objects filestore keeps for itself (entry
-/// metadata, see `meta`): reserved, hidden from listings, refused as a path.
+/// metadata, see `meta`): reserved at every depth (a volume over a parent prefix
+/// holds the sidecars of volumes beneath it), hidden from listings, refused as a path.
 pub const RESERVED_NAME: &str = ".filestore";
 
 /// Where entry metadata lives beneath the prefix.
@@ -107,9 +108,9 @@ impl Keys {
                 ));
             }
         }
-        if rest == RESERVED_NAME || rest.starts_with(&format!("{RESERVED_NAME}/")) {
+        if rest.split('/').any(|c| c == RESERVED_NAME) {
             return bad(format!(
-                "'/{RESERVED_NAME}' is reserved: an object volume keeps its entry metadata there"
+                "'{RESERVED_NAME}' is reserved: an object volume keeps its entry metadata there (at any depth: a prefix mounted elsewhere keeps its own)"
             ));
         }
         let key_len = self.join(rest).len();
@@ -184,10 +185,9 @@ impl Keys {
     }
 
     fn addressable(&self, rest: &str) -> Option<String> {
-        if rest.is_empty()
-            || rest == RESERVED_NAME
-            || rest.starts_with(&format!("{RESERVED_NAME}/"))
-        {
+        // `.filestore` at any depth: a volume over a whole bucket (or a parent
+        // prefix) must not show the sidecars of a volume mounted beneath it.
+        if rest.is_empty() || rest.split('/').any(|c| c == RESERVED_NAME) {
             return None;
         }
         let p = format!("/{rest}");
@@ -226,6 +226,7 @@ mod tests {
             "/a\\b",
             "/.filestore",
             "/.filestore/meta/x",
+            "/team/.filestore/meta/x",
         ] {
             assert_eq!(k.key(bad).unwrap_err().kind(), ErrorKind::InvalidPath, "{bad:?}");
         }
@@ -247,6 +248,8 @@ mod tests {
         assert_eq!(k.rel(&key("px/a")), None, "a sibling sharing the prefix");
         assert_eq!(k.rel(&key("p")), None, "the prefix itself");
         assert_eq!(k.rel(&key("p/.filestore/meta/a")), None);
+        // Another volume's sidecars, mounted at a prefix beneath this one's.
+        assert_eq!(k.rel(&key("p/results/.filestore/meta/a")), None);
         assert_eq!(k.rel(&key("p/a\\b")), None);
         assert_eq!(k.rel(&key(&format!("p/{}", "z".repeat(300)))), None);
         assert_eq!(k.rel_of_meta(&key("p/.filestore/meta/a/b")).as_deref(), Some("/a/b"));

@@ -81,9 +81,11 @@ use object_store::{
 use sha2::{Digest, Sha256};
 
 use filestore_guest::error::{Error, ErrorKind, Result};
-use filestore_guest::vfs::entry::Entry;
+use filestore_guest::vfs::entry::{Entry, EntryKind};
 use filestore_guest::vfs::paths;
-use filestore_guest::vfs::volume::{PrefetchFile, Volume, VolumeIdentity, Walk, WriteOptions};
+use filestore_guest::vfs::volume::{
+    PrefetchFile, Volume, VolumeIdentity, Walk, WriteOptions, rename_is_noop,
+};
 
 use ahead::ReadAhead;
 use errors::{store_error, unanswered};
@@ -121,6 +123,11 @@ impl std::fmt::Debug for ObjectVolume {
             .field("read_only", &self.read_only)
             .finish()
     }
+}
+
+/// A mount that cannot be opened as written.
+fn mount_error(message: impl Into<String>) -> Error {
+    Error::new(ErrorKind::InvalidArgument, message)
 }
 
 fn hash16(s: &str) -> String {
@@ -241,24 +248,18 @@ impl ObjectVolume {
     /// of the same spec; the first open checks that the prefix can be listed, so a
     /// wrong bucket, endpoint or credential fails here, naming the spec).
     pub fn open(spec: &ObjectSpec, read_only: bool) -> std::result::Result<ObjectVolume, String> {
-        let (opened, fresh) = spec::open_store(spec)?;
-        let identity = VolumeIdentity {
-            storage: format!("object:{}", hash16(&spec.storage_id())),
-            root: spec.prefix.split('/').filter(|c| !c.is_empty()).map(hash16).collect(),
-        };
-        let v = ObjectVolume::build(
-            opened.store,
-            opened.counts,
-            &spec.prefix,
-            spec.url(),
-            identity,
-            read_only,
-        )?;
-        if fresh && let Err(e) = v.check_at_start(spec) {
+        ObjectVolume::open_kind(spec, read_only).map_err(|e| e.message().to_string())
+    }
+
+    /// [`ObjectVolume::open`] with the error's kind: `not-found` for a bucket that
+    /// does not exist, `invalid-argument` for the rest (the mount is wrong).
+    pub(crate) fn open_kind(spec: &ObjectSpec, read_only: bool) -> Result<ObjectVolume> {
+        let (opened, fresh) = spec::open_store(spec).map_err(mount_error)?;
+        let checked = ObjectVolume::over(spec, opened, read_only, fresh);
+        if fresh && checked.is_err() {
             spec::forget_store(spec);
-            return Err(e);
         }
-        Ok(v)
+        checked
     }
 
     /// An `s3://` volume whose client `configure` finishes (after filestore's
@@ -275,6 +276,17 @@ impl ObjectVolume {
             return Err(format!("{}: not an s3:// spec", spec.url()));
         }
         let opened = spec::build_s3(spec, configure)?;
+        ObjectVolume::over(spec, opened, read_only, true).map_err(|e| e.message().to_string())
+    }
+
+    /// The volume of `spec` over the client `opened`, its prefix listed first when
+    /// `check` (a new client).
+    fn over(
+        spec: &ObjectSpec,
+        opened: spec::Opened,
+        read_only: bool,
+        check: bool,
+    ) -> Result<ObjectVolume> {
         let identity = VolumeIdentity {
             storage: format!("object:{}", hash16(&spec.storage_id())),
             root: spec.prefix.split('/').filter(|c| !c.is_empty()).map(hash16).collect(),
@@ -286,8 +298,11 @@ impl ObjectVolume {
             spec.url(),
             identity,
             read_only,
-        )?;
-        v.check_at_start(spec)?;
+        )
+        .map_err(mount_error)?;
+        if check {
+            v.check_at_start(spec)?;
+        }
         Ok(v)
     }
 
@@ -355,15 +370,31 @@ impl ObjectVolume {
 
     /// [`ObjectVolume::check`] for the host's operator when a mount is opened: the
     /// spec, then what the store said (its status, code and own message; never its
-    /// whole answer, see [`errors`]).
-    fn check_at_start(&self, spec: &ObjectSpec) -> std::result::Result<(), String> {
+    /// whole answer, see [`errors`]). A bucket that does not exist is `not-found`,
+    /// naming it.
+    fn check_at_start(&self, spec: &ObjectSpec) -> Result<()> {
         let what = "listing the volume root";
-        let dir = self.keys.dir("/").map_err(|e| format!("{}: {e}", spec.url()))?;
+        let dir = self.keys.dir("/").map_err(|e| mount_error(format!("{}: {e}", spec.url())))?;
         let store = self.store.clone();
         match wait::block(async move { store.list_with_delimiter(dir.as_ref()).await }) {
             Ok(Ok(_)) => Ok(()),
-            Ok(Err(e)) => Err(format!("{}: {what}: {}", spec.url(), errors::startup_reason(&e))),
-            Err(why) => Err(format!("{}: {}", spec.url(), unanswered(why, "/", what).message())),
+            Ok(Err(e)) if errors::is_missing_bucket(&e) => Err(Error::new(
+                ErrorKind::NotFound,
+                format!(
+                    "{}: the bucket '{}' does not exist ({what}: {})",
+                    spec.url(),
+                    spec.bucket,
+                    errors::startup_reason(&e)
+                ),
+            )),
+            Ok(Err(e)) => {
+                Err(mount_error(format!("{}: {what}: {}", spec.url(), errors::startup_reason(&e))))
+            }
+            Err(why) => Err(mount_error(format!(
+                "{}: {}",
+                spec.url(),
+                unanswered(why, "/", what).message()
+            ))),
         }
     }
 
@@ -887,6 +918,22 @@ impl ObjectVolume {
 }
 
 impl Volume for ObjectVolume {
+    /// Object stores have no empty directories (no marker objects are written, see
+    /// the module docs): an existing directory is fine, a new one is refused with
+    /// what to do instead.
+    fn create_dir(&self, path: &str) -> Result<Entry> {
+        match self.stat(path) {
+            Ok(e) if e.kind == EntryKind::Directory => Ok(e),
+            Ok(_) => Err(Error::at(ErrorKind::AlreadyExists, path, "a file exists at this path")),
+            Err(e) if e.kind() != ErrorKind::NotFound => Err(e),
+            Err(_) => Err(Error::at(
+                ErrorKind::Unsupported,
+                path,
+                "object storage has no empty directories (a directory exists while a file lies beneath it): write a file into it instead",
+            )),
+        }
+    }
+
     fn stat(&self, path: &str) -> Result<Entry> {
         if path == "/" {
             self.keys.dir(path)?;
@@ -1228,15 +1275,8 @@ impl Volume for ObjectVolume {
 
     fn rename(&self, from: &str, to: &str, overwrite: bool) -> Result<()> {
         self.writable(from)?;
-        if from == to {
+        if rename_is_noop(from, to)? {
             return Ok(());
-        }
-        if paths::is_within(to, from) {
-            return Err(Error::at(
-                ErrorKind::InvalidArgument,
-                to,
-                format!("cannot move '{from}' into itself"),
-            ));
         }
         if from == "/" {
             return Err(Error::not_found(from));

@@ -205,10 +205,32 @@ pub(super) fn build_s3(
     if let Some(r) = &spec.region {
         b = b.with_region(r);
     }
-    let store = configure(b)
+    let b = configure(b);
+    refuse_plain_http(spec, &b)?;
+    let store = b
         .build()
         .map_err(|e| format!("{}: {}", spec.url(), super::errors::clean(&e.to_string())))?;
     Ok(Opened { store: Arc::new(store), counts })
+}
+
+/// An `http://` endpoint from the environment (`AWS_ENDPOINT_URL`...) without
+/// `AWS_ALLOW_HTTP=true`: the client would build and then fail every request with
+/// "HTTP error: builder error". Said now, with the two ways to allow it.
+fn refuse_plain_http(spec: &ObjectSpec, b: &AmazonS3Builder) -> Result<(), String> {
+    let endpoint = [AmazonS3ConfigKey::S3Endpoint, AmazonS3ConfigKey::Endpoint]
+        .iter()
+        .find_map(|k| b.get_config_value(k))
+        .filter(|e| e.starts_with("http://"));
+    let allowed = b
+        .get_config_value(&AmazonS3ConfigKey::Client(ClientConfigKey::AllowHttp))
+        .is_some_and(|v| v.eq_ignore_ascii_case("true"));
+    match endpoint {
+        Some(e) if !allowed => Err(format!(
+            "{}: the S3 endpoint {e} (from AWS_ENDPOINT_URL or AWS_ENDPOINT) is plain http://, which is refused unless AWS_ALLOW_HTTP=true is set; or give it as --s3-endpoint {e}, which allows http://",
+            spec.url()
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// Builds a new client for `spec` (not shared; see [`open_store`]).

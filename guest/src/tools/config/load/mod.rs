@@ -9,6 +9,7 @@ use decode::{Fields, decode_resource};
 use parameters::{check_template, decode_param, decode_param_list, p_mark};
 
 pub(crate) use parameters::decode_parameters;
+pub(super) use schemas::execute_sql_types;
 
 use std::collections::HashMap;
 
@@ -27,7 +28,7 @@ use crate::tools::placeholders;
 use crate::vfs::limits::MAX_CONFIG_BYTES;
 
 /// Statement tool types whose fields are known exactly.
-const STRICT_SQL_TYPES: &[&str] =
+pub(super) const STRICT_SQL_TYPES: &[&str] =
     &["sqlite-sql", "postgres-sql", "mysql-sql", "mssql-sql", "bigquery-sql", "spanner-sql"];
 /// HTTP methods an http tool may use.
 const HTTP_METHODS: &[&str] = &["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];

@@ -171,7 +171,7 @@ pub(super) fn check_fields(
         // here and the host checks the value (`queryParams: ${POSTGRES_QUERY_PARAMS:}`
         // in Toolbox's own prebuilt configuration).
         if let Y::Str(text) = &e.value.value
-            && is_whole_reference(text)
+            && super::super::variables::is_whole_reference(text)
         {
             continue;
         }
@@ -208,21 +208,14 @@ pub(super) fn check_fields(
     }
 }
 
-/// Whether `text` is exactly one `${NAME}` or `${NAME:default}` reference.
-fn is_whole_reference(text: &str) -> bool {
-    let Some(inner) = text.strip_prefix("${").and_then(|t| t.strip_suffix('}')) else {
-        return false;
-    };
-    let name = inner.split_once(':').map_or(inner, |(n, _)| n);
-    !inner.contains('}')
-        && !name.is_empty()
-        && !name.starts_with(|c: char| c.is_ascii_digit())
-        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
-}
-
 /// The schema of a source type, when it is one of the known ones.
 pub(super) fn source_schema(source_type: &str) -> Option<&'static [FieldSpec]> {
     SOURCE_SCHEMAS.iter().find(|(t, _)| *t == source_type).map(|(_, s)| *s)
+}
+
+/// The `*-execute-sql` tool types whose fields are known.
+pub(in crate::tools::config) fn execute_sql_types() -> impl Iterator<Item = &'static str> {
+    EXECUTE_SQL_SCHEMAS.iter().map(|(t, _)| *t)
 }
 
 /// The extra fields of an `*-execute-sql` tool type, when it is one.

