@@ -135,8 +135,9 @@ fn deepagents_tests() -> PathBuf {
     if let Some(dir) = std::env::var_os("DEEPAGENTS_TESTS") {
         return PathBuf::from(dir);
     }
-    let dir = repo_root()
-        .join("../shared/thirdparty/deepagents-0.7.8-tests/libs/deepagents/tests/unit_tests/backends");
+    let dir = repo_root().join(
+        "../shared/thirdparty/deepagents-0.7.8-tests/libs/deepagents/tests/unit_tests/backends",
+    );
     assert!(
         dir.is_dir(),
         "deepagents' backend tests are not at {}: put shared/ (with thirdparty/deepagents-0.7.8-tests) \

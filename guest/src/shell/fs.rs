@@ -22,9 +22,9 @@
 //! prints. A write refused by the per-command write budget trips it
 //! ([`WriteBudget`]), and the command then ends with `limit-exceeded`.
 
+use std::collections::BTreeSet;
 use std::io::ErrorKind as IoKind;
 use std::path::{Path, PathBuf};
-use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 

@@ -168,12 +168,15 @@ pub fn working_directory(mounts: &MountTable, cwd: Option<&str>) -> Result<Strin
     Ok(dir)
 }
 
-/// The first writable mount point (mounts sorted by point), else `/`.
+/// The first writable mount in the order mounted, else `/`: the host's own mounts
+/// come first (`--mount`s before serve's default `/scratch`), so a command starts
+/// where the user put the files, not in whichever point sorts first.
 pub fn default_cwd(mounts: &MountTable) -> String {
     mounts
         .mounts()
         .iter()
-        .find(|m| !m.read_only)
+        .filter(|m| !m.read_only)
+        .min_by_key(|m| m.order())
         .map(|m| m.point.clone())
         .unwrap_or_else(|| "/".to_string())
 }

@@ -8,6 +8,7 @@ use crate::error::ErrorKind;
 use crate::session::Session;
 use crate::vfs::limits::Limits;
 use crate::vfs::memory::MemoryVolume;
+use crate::vfs::mounts::MountTable;
 
 fn session() -> Session {
     let w = MemoryVolume::new();
@@ -37,6 +38,20 @@ fn runs_pipelines_over_the_mounts() {
     assert_eq!(run(&s, "pwd").stdout, "/w\n", "the first writable mount is the default cwd");
     assert_eq!(run(&s, "cat /ro/readme.md").stdout, "# read only\n");
     assert_eq!(run(&s, "grep -c fn src/main.rs").stdout, "1\n");
+}
+
+#[test]
+fn the_default_cwd_is_the_first_writable_mount_in_the_order_mounted() {
+    // As `filestore call --mount /w=DIR` mounts: the user's mount first, then serve's
+    // default `/scratch` (which sorts before `/w`).
+    let mut t = MountTable::new();
+    t.add("/w", Box::new(MemoryVolume::new()), 0, false).unwrap();
+    t.add("/workspace", Box::new(MemoryVolume::new()), 0, true).unwrap();
+    t.add("/scratch", Box::new(MemoryVolume::new()), 0, false).unwrap();
+    assert_eq!(super::default_cwd(&t), "/w");
+    let mut ro = MountTable::new();
+    ro.add("/workspace", Box::new(MemoryVolume::new()), 0, true).unwrap();
+    assert_eq!(super::default_cwd(&ro), "/");
 }
 
 #[test]

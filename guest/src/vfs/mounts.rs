@@ -38,6 +38,13 @@ pub struct Mount {
     order: usize,
 }
 
+impl Mount {
+    /// The position this mount was added in (0 first), across all points.
+    pub fn order(&self) -> usize {
+        self.order
+    }
+}
+
 impl std::fmt::Debug for Mount {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Mount")
@@ -184,7 +191,8 @@ impl MountTable {
         Ok(())
     }
 
-    /// All mounts, sorted by point then overlay order.
+    /// All mounts, sorted by point then overlay order ([`Mount::order`] is the order
+    /// they were added in).
     pub fn mounts(&self) -> &[Mount] {
         &self.mounts
     }

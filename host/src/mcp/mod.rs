@@ -172,6 +172,11 @@ pub fn check_default_workspace(user: &[MountArg]) -> Result<(), String> {
 /// mount point the user did not take — `/workspace` (the current directory,
 /// read-only), `/scratch` (memory) and `/tool_calls` (memory, read-only).
 ///
+/// The default `/workspace` is left out when a writable `--mount` directory contains
+/// the current directory or lies inside it (`--mount /w=.`): the session would refuse
+/// a read-only view of files a writable mount can change, and the user has said which
+/// directory the agent works in.
+///
 /// A mount at `/` is a single workspace as the whole file system, for embedders that
 /// map their own root (`..` above it is refused at `/`): then nothing is added, and
 /// the user's other `--mount`s (a `/tool_calls` for stored tool results, say) are
@@ -182,7 +187,7 @@ pub fn default_mounts(user: Vec<MountArg>) -> Vec<MountArg> {
     }
     let taken = |p: &str| user.iter().any(|m| m.point == p);
     let mut out = Vec::new();
-    if !taken(DEFAULT_WORKSPACE) {
+    if !taken(DEFAULT_WORKSPACE) && !writable_dir_overlaps_cwd(&user) {
         out.push(MountArg {
             point: DEFAULT_WORKSPACE.into(),
             source: MountSource::Dir(".".into()),
@@ -206,6 +211,20 @@ pub fn default_mounts(user: Vec<MountArg>) -> Vec<MountArg> {
     let mut all = user;
     all.extend(out);
     all
+}
+
+/// Whether a writable directory among `user` contains the current directory or lies
+/// inside it (resolved paths; a path that does not resolve overlaps nothing).
+fn writable_dir_overlaps_cwd(user: &[MountArg]) -> bool {
+    let Ok(cwd) = std::env::current_dir().and_then(|d| d.canonicalize()) else {
+        return false;
+    };
+    user.iter().any(|m| match &m.source {
+        MountSource::Dir(p) if !m.read_only => {
+            p.canonicalize().is_ok_and(|p| cwd.starts_with(&p) || p.starts_with(&cwd))
+        }
+        _ => false,
+    })
 }
 
 /// Whether the user mounted a workspace at `/` (see [`default_mounts`]): then the

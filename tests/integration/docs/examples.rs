@@ -150,6 +150,7 @@ const EXAMPLES: &[(&str, &str, How)] = &[
             "langchain-mcp-adapters 0.3.2 requires mcp<2, which cannot share the tests' environment",
         ),
     ),
+    ("docs/shell.md", "filestore call filestore_execute", Runs("shell_example_runs")),
     ("docs/skills.md", "skills/", Runs("skills_example_runs (the folder it builds)")),
     ("docs/skills.md", "---\nname: reporting", Runs("skills_example_runs")),
     ("docs/skills.md", "# tools.yaml", Runs("skills_example_runs")),
@@ -330,6 +331,26 @@ fn serve_lines_start() {
             .map(String::from),
     );
     for line in lines.iter().filter(|l| !l.trim().is_empty()) {
+        serve_line(line, project.path());
+    }
+}
+
+/// docs/shell.md's two lines: the call greps a project's `src` through the shell; the
+/// serve line starts a server offering it.
+#[test]
+fn shell_example_runs() {
+    let project = tempfile::tempdir().unwrap();
+    std::fs::create_dir(project.path().join("src")).unwrap();
+    std::fs::write(project.path().join("src/lib.rs"), "fn a() {}\n// TODO: more\n").unwrap();
+    let text = block("docs/shell.md", "filestore call filestore_execute");
+    let mut lines = text.lines().filter(|l| !l.trim().is_empty());
+    let call = lines.next().unwrap();
+    let ran = sh(call, project.path(), &[]).success();
+    let v: Value =
+        serde_json::from_str(&ran.stdout()).unwrap_or_else(|e| panic!("{e}: {}", ran.describe()));
+    assert_eq!(v["stdout"], "src/lib.rs:2:// TODO: more\n", "{}", ran.describe());
+    assert_eq!(v["exit_code"], 0);
+    for line in lines {
         serve_line(line, project.path());
     }
 }
