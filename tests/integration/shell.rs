@@ -850,3 +850,63 @@ fn the_shell_works_on_s3_and_memory_mounts() {
     let out = run(&mut s, "echo one >> log && echo two >> log && cat log && wc -c < log");
     assert_eq!(out["stdout"], "one\ntwo\n8\n", "{out}");
 }
+
+/// Files past one boundary crossing's cap (16 MiB): the shell and the move read them
+/// whole (they were cut to their first 16 MiB, and a `mv` across mounts then deleted
+/// the source: hostile review of the shell).
+#[test]
+fn files_over_16_mib_are_read_whole_and_moved_whole() {
+    let tmp = tempfile::tempdir().unwrap();
+    let size = 20_000_000usize;
+    let mut big: Vec<u8> = (0..size).map(|i| (i % 251) as u8).collect();
+    big[size - 8..].copy_from_slice(b"TAILMARK");
+    std::fs::write(tmp.path().join("big"), &big).unwrap();
+    std::fs::write(tmp.path().join("big2"), &big).unwrap();
+    let mut s = engine()
+        .session(vec![
+            MountSpec::new("/w", dir_volume(tmp.path(), false)),
+            MountSpec::new("/m", crate::common::mem(&[])),
+            filestore::tools::results_mount(),
+        ])
+        .expect("session");
+    s.enable_shell(true).unwrap();
+    let out = ran(&mut s, "wc -c < big; tail -c 8 big; echo; cp big copy && wc -c < copy");
+    assert_eq!(out["stdout"], "20000000\nTAILMARK\n20000000\n", "{out}");
+    assert_eq!(std::fs::read(tmp.path().join("copy")).unwrap(), big);
+    let out = ran(&mut s, "echo x >> copy && wc -c < copy");
+    assert_eq!(out["stdout"], "20000002\n", "{out}");
+    let out = ran(&mut s, "mv big /m/big && wc -c < /m/big && tail -c 8 /m/big");
+    assert_eq!(out["stdout"], "20000000\nTAILMARK", "{out}");
+    assert!(!tmp.path().join("big").exists());
+    // The file tool's move, memory back to the directory, and another across.
+    s.call("filestore_move", &json!({"source": "/m/big", "destination": "/w/back"})).unwrap();
+    assert_eq!(std::fs::read(tmp.path().join("back")).unwrap(), big);
+    s.call("filestore_move", &json!({"source": "/w/big2", "destination": "/m/big2"})).unwrap();
+    let out = ran(&mut s, "wc -c < /m/big2");
+    assert_eq!(out["stdout"], "20000000\n", "{out}");
+}
+
+/// A builtin's I/O error is the command's failure (status 1, the error on stderr), not
+/// a failed tool call; bounds checked before a line runs are `limit-exceeded`.
+#[test]
+fn io_errors_are_a_status_and_static_bounds_are_limits() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ro = tempfile::tempdir().unwrap();
+    std::fs::write(ro.path().join("kept.txt"), "kept\n").unwrap();
+    let mut s = engine()
+        .session(vec![
+            MountSpec::new("/w", dir_volume(tmp.path(), false)),
+            MountSpec::new("/ro", dir_volume(ro.path(), true)),
+            filestore::tools::results_mount(),
+        ])
+        .expect("session");
+    s.enable_shell(true).unwrap();
+    let out = ran(&mut s, "echo hi | tee /ro/kept.txt; echo after");
+    assert_eq!(out["exit_code"], 1, "{out}");
+    assert!(out["stderr"].as_str().unwrap().contains("Read-only file system"), "{out}");
+    assert_eq!(std::fs::read_to_string(ro.path().join("kept.txt")).unwrap(), "kept\n");
+    let (kind, message) = execute(&mut s, "echo {1..99999999}").unwrap_err();
+    assert_eq!(kind, "limit-exceeded", "{message}");
+    assert!(message.contains("brace range too large"), "{message}");
+    assert_eq!(ran(&mut s, "echo still").pointer("/stdout").unwrap(), "still\n");
+}

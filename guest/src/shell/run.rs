@@ -76,7 +76,26 @@ pub(crate) fn run(bash: &mut Bash, req: &ExecuteRequest) -> Result<Ran> {
     match outcome {
         Ok(r) => Ok(ran(r)),
         Err(bashkit::Error::Parse { message, line, .. }) => Ok(syntax_error(&message, line)),
+        // A builtin that passed an I/O error up (`tee` into a read-only mount, `tar`
+        // over a link) ends the line there; it is the command's failure, not the
+        // tool's: status 1 with the message, as bash reports a failed command.
+        Err(bashkit::Error::Io(e)) => Ok(failed_command(&e.to_string())),
         Err(e) => Err(interpreter_error(e)),
+    }
+}
+
+/// A command that failed with an I/O error the interpreter did not turn into a status.
+/// What the line printed before it is not recoverable (the interpreter returns output
+/// only with a status), which the message says.
+fn failed_command(message: &str) -> Ran {
+    Ran {
+        stdout: Vec::new(),
+        stderr: format!(
+            "bash: {message}\n(the command line stopped here; its earlier output is not shown)\n"
+        )
+        .into_bytes(),
+        exit_code: 1,
+        capture_truncated: false,
     }
 }
 
@@ -120,6 +139,9 @@ fn is_limit_message(m: &str) -> bool {
     (m.starts_with("maximum ") && m.contains("exceeded"))
         || m.contains("limit exceeded")
         || m.contains("budget exhausted")
+        // Bounds checked on the parsed line before it runs (`{1..99999999}`, loops
+        // nested too deep, too many commands).
+        || m.starts_with("budget validation failed")
 }
 
 #[cfg(test)]
@@ -130,6 +152,7 @@ mod tests {
             "maximum command substitution depth exceeded",
             "session command limit exceeded (100000 total commands)",
             "execution budget exhausted: work units (1 used, max 1)",
+            "budget validation failed: brace range too large: {1..99999999} produces 99999999 elements (max 100000)",
         ] {
             assert!(super::is_limit_message(m), "{m}");
         }

@@ -343,17 +343,10 @@ impl MountTable {
                 ),
             ));
         }
-        let data = r
-            .mount
-            .volume
-            .read(&r.rel, 0, r.entry.size.max(1).saturating_add(1).min(max_bytes.saturating_add(1)))
+        let data = read_to_end(r.mount.volume.as_ref(), &r.rel, r.entry.size, max_bytes)
             .map_err(|e| Self::rename_err(e, &r.mount.point))?;
         if data.len() as u64 > max_bytes {
-            return Err(Error::at(
-                ErrorKind::TooLarge,
-                path,
-                format!("file grew past the limit of {max_bytes} bytes"),
-            ));
+            return Err(grew_past(path, max_bytes));
         }
         Ok((r.entry, data))
     }
@@ -366,19 +359,10 @@ impl MountTable {
     pub fn read_listed(&self, path: &str, size: u64, max_bytes: u64) -> Result<Vec<u8>> {
         let (point, layers) = self.layers(path).ok_or_else(|| Error::not_found(path))?;
         let rel = paths::strip_dir(path, point);
-        let want = size.max(1).saturating_add(1).min(max_bytes.saturating_add(1));
         for m in layers {
-            match m.volume.read(rel, 0, want) {
+            match read_to_end(m.volume.as_ref(), rel, size, max_bytes) {
                 Ok(data) if data.len() as u64 > max_bytes => {
-                    return Err(Error::at(
-                        ErrorKind::TooLarge,
-                        path,
-                        format!("file grew past the limit of {max_bytes} bytes"),
-                    ));
-                }
-                Ok(data) if data.len() as u64 > size => {
-                    // Grew since the walk: read what is there now, within the limit.
-                    return self.read_all(path, max_bytes).map(|(_, d)| d);
+                    return Err(grew_past(path, max_bytes));
                 }
                 Ok(data) => return Ok(data),
                 Err(e)
@@ -762,6 +746,38 @@ fn drop_shadowed_children(merged: &mut BTreeMap<String, Entry>) {
     });
 }
 
+/// The bytes of a whole file expected to hold `expected` bytes, read until its end
+/// or until more than `max_bytes` (the caller refuses that). A volume may answer a
+/// read with fewer bytes than asked before the end (the host caps one boundary
+/// crossing at 16 MiB), so a short answer ends the file only once `expected` bytes
+/// are in; a file that grew since it was listed is read on to its new end. A small
+/// file costs one call: it asks for one byte more than expected, and a shorter
+/// answer is the end.
+fn read_to_end(volume: &dyn Volume, rel: &str, expected: u64, max_bytes: u64) -> Result<Vec<u8>> {
+    /// What to ask for past the expected end (a file that grew).
+    const MORE: u64 = 1 << 20;
+    let limit = max_bytes.saturating_add(1);
+    let mut data: Vec<u8> = Vec::new();
+    loop {
+        let at = data.len() as u64;
+        let want = if at < expected { expected - at + 1 } else { MORE };
+        let ask = want.min(limit.saturating_sub(at));
+        if ask == 0 {
+            return Ok(data);
+        }
+        let chunk = volume.read(rel, at, ask)?;
+        let got = chunk.len() as u64;
+        data.extend_from_slice(&chunk);
+        if got == 0 || (got < ask && data.len() as u64 >= expected) {
+            return Ok(data);
+        }
+    }
+}
+
+fn grew_past(path: &str, max_bytes: u64) -> Error {
+    Error::at(ErrorKind::TooLarge, path, format!("file grew past the limit of {max_bytes} bytes"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -780,6 +796,57 @@ mod tests {
         t.add("/w", Box::new(upper), 0, false).unwrap();
         t.add("/mnt/scratch", Box::new(scratch), 0, false).unwrap();
         t
+    }
+
+    /// A memory volume that answers at most `cap` bytes per read, as the host does
+    /// past 16 MiB, counting its reads.
+    struct Capped(MemoryVolume, u64, std::sync::atomic::AtomicUsize);
+
+    impl Volume for Capped {
+        fn stat(&self, path: &str) -> Result<Entry> {
+            self.0.stat(path)
+        }
+        fn list(&self, path: &str) -> Result<Vec<Entry>> {
+            self.0.list(path)
+        }
+        fn walk(&self, path: &str, max: usize) -> Result<Walk> {
+            self.0.walk(path, max)
+        }
+        fn read(&self, path: &str, offset: u64, len: u64) -> Result<Vec<u8>> {
+            self.2.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            self.0.read(path, offset, len.min(self.1))
+        }
+        fn write(&self, path: &str, content: &[u8], options: &WriteOptions) -> Result<Entry> {
+            self.0.write(path, content, options)
+        }
+        fn delete(&self, path: &str, recursive: bool) -> Result<()> {
+            self.0.delete(path, recursive)
+        }
+        fn rename(&self, from: &str, to: &str, overwrite: bool) -> Result<()> {
+            self.0.rename(from, to, overwrite)
+        }
+    }
+
+    #[test]
+    fn whole_file_reads_go_on_past_a_short_answer() {
+        let big: String = (0..1000).map(|i| format!("line {i}\n")).collect();
+        let v = MemoryVolume::new();
+        v.insert("/big.txt", big.as_str()).insert("/small.txt", "tiny");
+        let capped = std::sync::Arc::new(Capped(v, 1000, Default::default()));
+        let mut t = MountTable::new();
+        t.add("/w", Box::new(std::sync::Arc::clone(&capped)), 0, false).unwrap();
+        let (_, data) = t.read_all("/w/big.txt", 1 << 20).unwrap();
+        assert_eq!(data, big.as_bytes(), "read whole, not cut at the first answer");
+        let listed = t.read_listed("/w/big.txt", big.len() as u64, 1 << 20).unwrap();
+        assert_eq!(listed, big.as_bytes());
+        // Listed smaller than it is now (it grew since the walk): read to its end.
+        let grown = t.read_listed("/w/big.txt", 10, 1 << 20).unwrap();
+        assert_eq!(grown, big.as_bytes());
+        assert!(t.read_listed("/w/big.txt", 10, 100).is_err(), "past the limit");
+        let before = capped.2.load(std::sync::atomic::Ordering::Relaxed);
+        assert_eq!(t.read_listed("/w/small.txt", 4, 1 << 20).unwrap(), b"tiny");
+        let calls = capped.2.load(std::sync::atomic::Ordering::Relaxed) - before;
+        assert_eq!(calls, 1, "a small file is one read");
     }
 
     #[test]
