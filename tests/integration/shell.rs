@@ -596,7 +596,8 @@ fn exec_and_eval_reach_nothing_outside() {
 fn runaways_end_with_limit_exceeded_and_the_session_goes_on() {
     let mut h = hostile();
     let m = limit(&mut h.s, "while true; do :; done");
-    assert!(m.contains("command count") || m.contains("loop"), "{m}");
+    // The command count stops it, or the wall time first on a loaded machine.
+    assert!(m.contains("command count") || m.contains("loop") || m.contains("time"), "{m}");
     let m = limit(&mut h.s, "f(){ f|f; }; f");
     assert!(m.contains("depth"), "{m}");
     // 200 files of 1 MB: the write that would pass 64 MiB is refused whole and the
@@ -857,7 +858,8 @@ fn the_shell_works_on_s3_and_memory_mounts() {
 #[test]
 fn files_over_16_mib_are_read_whole_and_moved_whole() {
     let tmp = tempfile::tempdir().unwrap();
-    let size = 20_000_000usize;
+    // Past 16 MiB, within the interpreter's own 32 MB of live data per command.
+    let size = 17_000_000usize;
     let mut big: Vec<u8> = (0..size).map(|i| (i % 251) as u8).collect();
     big[size - 8..].copy_from_slice(b"TAILMARK");
     std::fs::write(tmp.path().join("big"), &big).unwrap();
@@ -870,20 +872,20 @@ fn files_over_16_mib_are_read_whole_and_moved_whole() {
         ])
         .expect("session");
     s.enable_shell(true).unwrap();
-    let out = ran(&mut s, "wc -c < big; tail -c 8 big; echo; cp big copy && wc -c < copy");
-    assert_eq!(out["stdout"], "20000000\nTAILMARK\n20000000\n", "{out}");
+    assert_eq!(ran(&mut s, "wc -c big")["stdout"], "17000000 big\n");
+    assert_eq!(ran(&mut s, "tail -c 8 big")["stdout"], "TAILMARK");
+    ran(&mut s, "cp big copy");
     assert_eq!(std::fs::read(tmp.path().join("copy")).unwrap(), big);
-    let out = ran(&mut s, "echo x >> copy && wc -c < copy");
-    assert_eq!(out["stdout"], "20000002\n", "{out}");
-    let out = ran(&mut s, "mv big /m/big && wc -c < /m/big && tail -c 8 /m/big");
-    assert_eq!(out["stdout"], "20000000\nTAILMARK", "{out}");
+    ran(&mut s, "echo x >> copy");
+    assert_eq!(std::fs::metadata(tmp.path().join("copy")).unwrap().len(), 17_000_002);
+    ran(&mut s, "mv big /m/big");
+    assert_eq!(ran(&mut s, "wc -c /m/big")["stdout"], "17000000 /m/big\n");
     assert!(!tmp.path().join("big").exists());
     // The file tool's move, memory back to the directory, and another across.
     s.call("filestore_move", &json!({"source": "/m/big", "destination": "/w/back"})).unwrap();
     assert_eq!(std::fs::read(tmp.path().join("back")).unwrap(), big);
     s.call("filestore_move", &json!({"source": "/w/big2", "destination": "/m/big2"})).unwrap();
-    let out = ran(&mut s, "wc -c < /m/big2");
-    assert_eq!(out["stdout"], "20000000\n", "{out}");
+    assert_eq!(ran(&mut s, "wc -c /m/big2")["stdout"], "17000000 /m/big2\n");
 }
 
 /// A builtin's I/O error is the command's failure (status 1, the error on stderr), not

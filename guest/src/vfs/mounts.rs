@@ -750,14 +750,16 @@ fn drop_shadowed_children(merged: &mut BTreeMap<String, Entry>) {
 /// or until more than `max_bytes` (the caller refuses that). A volume may answer a
 /// read with fewer bytes than asked before the end (the host caps one boundary
 /// crossing at 16 MiB), so a short answer ends the file only once `expected` bytes
-/// are in; a file that grew since it was listed is read on to its new end. A small
-/// file costs one call: it asks for one byte more than expected, and a shorter
-/// answer is the end.
+/// are in; a file that grew since it was listed is read on until an empty answer. A
+/// small file costs one call: it asks for one byte more than expected, and a
+/// shorter answer is the end.
 fn read_to_end(volume: &dyn Volume, rel: &str, expected: u64, max_bytes: u64) -> Result<Vec<u8>> {
     /// What to ask for past the expected end (a file that grew).
     const MORE: u64 = 1 << 20;
     let limit = max_bytes.saturating_add(1);
-    let mut data: Vec<u8> = Vec::new();
+    // Sized for the expected bytes: whoever holds the answer (the shell counts its
+    // live bytes by capacity) holds what the file has, not a doubled buffer.
+    let mut data: Vec<u8> = Vec::with_capacity(expected.saturating_add(1).min(limit) as usize);
     loop {
         let at = data.len() as u64;
         let want = if at < expected { expected - at + 1 } else { MORE };
@@ -768,7 +770,10 @@ fn read_to_end(volume: &dyn Volume, rel: &str, expected: u64, max_bytes: u64) ->
         let chunk = volume.read(rel, at, ask)?;
         let got = chunk.len() as u64;
         data.extend_from_slice(&chunk);
-        if got == 0 || (got < ask && data.len() as u64 >= expected) {
+        // A short answer to the read that reached the expected end is the end; past
+        // it (the file grew), only an empty answer is.
+        if got == 0 || (got < ask && at < expected && data.len() as u64 >= expected) {
+            data.shrink_to_fit();
             return Ok(data);
         }
     }
