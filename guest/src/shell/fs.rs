@@ -449,39 +449,12 @@ mod tests {
         assert!(fs.stat("/w/x/y").unwrap().file_type.is_dir());
     }
 
-    /// A memory volume without empty directories, as object storage is.
-    struct NoEmptyDirs(MemoryVolume);
-
-    impl crate::vfs::volume::Volume for NoEmptyDirs {
-        fn stat(&self, path: &str) -> Result<Entry> {
-            self.0.stat(path)
-        }
-        fn list(&self, path: &str) -> Result<Vec<Entry>> {
-            self.0.list(path)
-        }
-        fn walk(&self, path: &str, max: usize) -> Result<crate::vfs::volume::Walk> {
-            self.0.walk(path, max)
-        }
-        fn read(&self, path: &str, offset: u64, len: u64) -> Result<Vec<u8>> {
-            self.0.read(path, offset, len)
-        }
-        fn write(&self, path: &str, content: &[u8], options: &WriteOptions) -> Result<Entry> {
-            self.0.write(path, content, options)
-        }
-        fn delete(&self, path: &str, recursive: bool) -> Result<()> {
-            self.0.delete(path, recursive)
-        }
-        fn rename(&self, from: &str, to: &str, overwrite: bool) -> Result<()> {
-            self.0.rename(from, to, overwrite)
-        }
-    }
-
     #[test]
     fn mkdir_on_a_volume_without_empty_directories_lasts_for_the_command() {
         let v = MemoryVolume::new();
         v.insert("/a.txt", "alpha\n");
         let mut t = MountTable::new();
-        t.add("/s3", Box::new(NoEmptyDirs(v)), 0, false).unwrap();
+        t.add("/s3", Box::new(crate::vfs::bare::BareVolume::new(v)), 0, false).unwrap();
         let fs = MountFs::new(Arc::new(t), Limits::default(), Arc::new(WriteBudget::new(1 << 20)));
         fs.mkdir("/s3/d/e", true).unwrap();
         assert!(fs.mounts.stat("/s3/d/e").is_err(), "the volume itself has no such directory");

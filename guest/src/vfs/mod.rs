@@ -15,6 +15,8 @@
 //!
 //! May use: [`crate::error`] only. Everything else in the crate builds on this folder.
 
+#[cfg(test)]
+pub(crate) mod bare;
 pub mod checked;
 pub mod entry;
 pub mod limits;

@@ -803,41 +803,12 @@ mod tests {
         t
     }
 
-    /// A memory volume that answers at most `cap` bytes per read, as the host does
-    /// past 16 MiB, counting its reads.
-    struct Capped(MemoryVolume, u64, std::sync::atomic::AtomicUsize);
-
-    impl Volume for Capped {
-        fn stat(&self, path: &str) -> Result<Entry> {
-            self.0.stat(path)
-        }
-        fn list(&self, path: &str) -> Result<Vec<Entry>> {
-            self.0.list(path)
-        }
-        fn walk(&self, path: &str, max: usize) -> Result<Walk> {
-            self.0.walk(path, max)
-        }
-        fn read(&self, path: &str, offset: u64, len: u64) -> Result<Vec<u8>> {
-            self.2.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            self.0.read(path, offset, len.min(self.1))
-        }
-        fn write(&self, path: &str, content: &[u8], options: &WriteOptions) -> Result<Entry> {
-            self.0.write(path, content, options)
-        }
-        fn delete(&self, path: &str, recursive: bool) -> Result<()> {
-            self.0.delete(path, recursive)
-        }
-        fn rename(&self, from: &str, to: &str, overwrite: bool) -> Result<()> {
-            self.0.rename(from, to, overwrite)
-        }
-    }
-
     #[test]
     fn whole_file_reads_go_on_past_a_short_answer() {
         let big: String = (0..1000).map(|i| format!("line {i}\n")).collect();
         let v = MemoryVolume::new();
         v.insert("/big.txt", big.as_str()).insert("/small.txt", "tiny");
-        let capped = std::sync::Arc::new(Capped(v, 1000, Default::default()));
+        let capped = std::sync::Arc::new(crate::vfs::bare::BareVolume::capped(v, 1000));
         let mut t = MountTable::new();
         t.add("/w", Box::new(std::sync::Arc::clone(&capped)), 0, false).unwrap();
         let (_, data) = t.read_all("/w/big.txt", 1 << 20).unwrap();
@@ -848,9 +819,9 @@ mod tests {
         let grown = t.read_listed("/w/big.txt", 10, 1 << 20).unwrap();
         assert_eq!(grown, big.as_bytes());
         assert!(t.read_listed("/w/big.txt", 10, 100).is_err(), "past the limit");
-        let before = capped.2.load(std::sync::atomic::Ordering::Relaxed);
+        let before = capped.reads();
         assert_eq!(t.read_listed("/w/small.txt", 4, 1 << 20).unwrap(), b"tiny");
-        let calls = capped.2.load(std::sync::atomic::Ordering::Relaxed) - before;
+        let calls = capped.reads() - before;
         assert_eq!(calls, 1, "a small file is one read");
     }
 
