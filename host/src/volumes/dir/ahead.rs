@@ -155,6 +155,34 @@ impl Shared {
     }
 }
 
+/// Reader threads inside their reading loop, process-wide: each holds its
+/// read-ahead's place while counted, so this never passes
+/// `AHEAD_THREADS * MAX_ACTIVE_READ_AHEADS` (what the tests check, without counting
+/// threads that have finished and are still exiting).
+static READING: AtomicUsize = AtomicUsize::new(0);
+
+/// See [`READING`].
+#[cfg(test)]
+pub(super) fn readers_reading() -> usize {
+    READING.load(Ordering::Acquire)
+}
+
+/// Counts a reader thread in [`READING`] until dropped.
+struct Reading;
+
+impl Reading {
+    fn enter() -> Reading {
+        READING.fetch_add(1, Ordering::AcqRel);
+        Reading
+    }
+}
+
+impl Drop for Reading {
+    fn drop(&mut self) {
+        READING.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
 /// Counts a running read-ahead against [`MAX_ACTIVE_READ_AHEADS`] until dropped.
 struct ActiveSlot;
 
@@ -244,6 +272,9 @@ impl ReadAhead {
             let spawned =
                 std::thread::Builder::new().name(format!("filestore-ahead-{i}")).spawn(move || {
                     let _active = active;
+                    // Dropped first (locals drop in reverse): counted only while
+                    // the place is held.
+                    let _reading = Reading::enter();
                     reader(&shared)
                 });
             if spawned.is_err() {
