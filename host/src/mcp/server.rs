@@ -750,7 +750,7 @@ impl ServerHandler for FilestoreServer {
                     }
                     let e = Error::Filestore(filestore_guest::Error::new(
                         filestore_guest::ErrorKind::LimitExceeded,
-                        why,
+                        why.to_string(),
                     ));
                     return Ok(failure(&e, false).into());
                 }
