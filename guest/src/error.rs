@@ -6,84 +6,122 @@
 
 use std::fmt;
 
-/// What went wrong, as a closed set of categories shared with the WIT contract.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum ErrorKind {
-    /// The path (or tool, or call) does not exist.
-    NotFound,
-    /// A file was required but the path is a directory.
-    NotAFile,
-    /// A directory was required but the path is a file.
-    NotADirectory,
-    /// The destination exists and the operation may not replace it.
-    AlreadyExists,
-    /// The mount or the entry is read-only.
-    ReadOnly,
-    /// The path is malformed, escapes its root, or contains forbidden characters.
-    InvalidPath,
-    /// A glob or regular expression did not parse.
-    InvalidPattern,
-    /// A parameter is missing, of the wrong type or out of range.
-    InvalidArgument,
-    /// A file or result is larger than the operation allows.
-    TooLarge,
-    /// The operation conflicts with the current state (e.g. an ambiguous edit).
-    Conflict,
-    /// The volume or the host does not support the operation.
-    Unsupported,
-    /// A configured resource limit was reached; the message names the limit.
-    LimitExceeded,
-    /// The caller is not authorised to run the tool.
-    Unauthorized,
-    /// The storage backend or the host failed; the message carries its reason.
-    Backend,
+/// The one table of error kinds: each kind once, with its kebab-case name (the WIT
+/// `types.error` case and the JSON envelope's `kind`). Everything that maps kinds
+/// expands from it: [`ErrorKind`] with its names here, and the conversions to and from
+/// the WIT-generated `error` variant in the guest's bindings and the host's glue
+/// ([`wit_error_conversions!`](crate::wit_error_conversions)). A new kind is one line
+/// here and one case in `wit/filestore.wit` (a test compares the two lists).
+#[macro_export]
+#[doc(hidden)]
+macro_rules! __error_kind_table {
+    ($($mode:tt)*) => {
+        $crate::__error_kind_expand! { [$($mode)*]
+            /// The path (or tool, or call) does not exist.
+            NotFound = "not-found",
+            /// A file was required but the path is a directory.
+            NotAFile = "not-a-file",
+            /// A directory was required but the path is a file.
+            NotADirectory = "not-a-directory",
+            /// The destination exists and the operation may not replace it.
+            AlreadyExists = "already-exists",
+            /// The mount or the entry is read-only.
+            ReadOnly = "read-only",
+            /// The path is malformed, escapes its root, or contains forbidden characters.
+            InvalidPath = "invalid-path",
+            /// A glob or regular expression did not parse.
+            InvalidPattern = "invalid-pattern",
+            /// A parameter is missing, of the wrong type or out of range.
+            InvalidArgument = "invalid-argument",
+            /// A file or result is larger than the operation allows.
+            TooLarge = "too-large",
+            /// The operation conflicts with the current state (e.g. an ambiguous edit).
+            Conflict = "conflict",
+            /// The volume or the host does not support the operation.
+            Unsupported = "unsupported",
+            /// A configured resource limit was reached; the message names the limit.
+            LimitExceeded = "limit-exceeded",
+            /// The caller is not authorised to run the tool.
+            Unauthorized = "unauthorized",
+            /// The storage backend or the host failed; the message carries its reason.
+            Backend = "backend",
+        }
+    };
 }
+
+/// Expands [`__error_kind_table!`] in one of its modes (not for direct use).
+#[macro_export]
+#[doc(hidden)]
+macro_rules! __error_kind_expand {
+    ([define] $($(#[$doc:meta])* $kind:ident = $name:literal,)*) => {
+        /// What went wrong, as a closed set of categories shared with the WIT contract.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[non_exhaustive]
+        pub enum ErrorKind {
+            $($(#[$doc])* $kind,)*
+        }
+
+        impl ErrorKind {
+            /// Every kind, in the WIT's order.
+            pub const ALL: &'static [ErrorKind] = &[$(ErrorKind::$kind,)*];
+
+            /// The stable, kebab-case name used in JSON envelopes and the WIT variant.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(ErrorKind::$kind => $name,)*
+                }
+            }
+        }
+    };
+    ([wit $wit:ident] $($(#[$doc:meta])* $kind:ident = $name:literal,)*) => {
+        /// The WIT `error` case of `kind`, carrying `message`.
+        #[allow(dead_code)]
+        fn kind_to_wit(kind: $crate::error::ErrorKind, message: String) -> $wit {
+            #[allow(unreachable_patterns)] // exhaustive in the guest, not in the host
+            match kind {
+                $($crate::error::ErrorKind::$kind => $wit::$kind(message),)*
+                _ => $wit::Backend(message),
+            }
+        }
+
+        /// The kind and the message of a WIT `error`.
+        #[allow(dead_code)]
+        fn kind_from_wit(e: $wit) -> ($crate::error::ErrorKind, String) {
+            match e {
+                $($wit::$kind(m) => ($crate::error::ErrorKind::$kind, m),)*
+            }
+        }
+    };
+}
+
+/// Defines `kind_to_wit(ErrorKind, String) -> E` and `kind_from_wit(E) -> (ErrorKind,
+/// String)` in the calling module for `E`, the WIT `types.error` variant as a bindings
+/// generator named it (`wit_bindgen` in the guest, `wasmtime` in the host): the
+/// mapping comes from the one table of kinds, so neither side spells it out.
+#[macro_export]
+macro_rules! wit_error_conversions {
+    ($wit:ident) => {
+        $crate::__error_kind_table! { wit $wit }
+    };
+}
+
+__error_kind_table! { define }
 
 impl ErrorKind {
-    /// The stable, kebab-case name used in JSON envelopes and the WIT variant.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ErrorKind::NotFound => "not-found",
-            ErrorKind::NotAFile => "not-a-file",
-            ErrorKind::NotADirectory => "not-a-directory",
-            ErrorKind::AlreadyExists => "already-exists",
-            ErrorKind::ReadOnly => "read-only",
-            ErrorKind::InvalidPath => "invalid-path",
-            ErrorKind::InvalidPattern => "invalid-pattern",
-            ErrorKind::InvalidArgument => "invalid-argument",
-            ErrorKind::TooLarge => "too-large",
-            ErrorKind::Conflict => "conflict",
-            ErrorKind::Unsupported => "unsupported",
-            ErrorKind::LimitExceeded => "limit-exceeded",
-            ErrorKind::Unauthorized => "unauthorized",
-            ErrorKind::Backend => "backend",
-        }
-    }
-
     /// Parses the kebab-case name produced by [`ErrorKind::as_str`].
     pub fn parse(name: &str) -> Option<ErrorKind> {
-        ALL_KINDS.iter().copied().find(|k| k.as_str() == name)
+        ErrorKind::ALL.iter().copied().find(|k| k.as_str() == name)
     }
 }
 
-/// Every kind, for round-trip tests and parsing.
-pub const ALL_KINDS: [ErrorKind; 14] = [
-    ErrorKind::NotFound,
-    ErrorKind::NotAFile,
-    ErrorKind::NotADirectory,
-    ErrorKind::AlreadyExists,
-    ErrorKind::ReadOnly,
-    ErrorKind::InvalidPath,
-    ErrorKind::InvalidPattern,
-    ErrorKind::InvalidArgument,
-    ErrorKind::TooLarge,
-    ErrorKind::Conflict,
-    ErrorKind::Unsupported,
-    ErrorKind::LimitExceeded,
-    ErrorKind::Unauthorized,
-    ErrorKind::Backend,
-];
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Every kind, for round-trip tests and parsing (the same list as [`ErrorKind::ALL`]).
+pub const ALL_KINDS: &[ErrorKind] = ErrorKind::ALL;
 
 /// A filestore error: kind, optional path, message.
 ///
@@ -159,10 +197,59 @@ mod tests {
 
     #[test]
     fn kind_names_round_trip() {
-        for k in ALL_KINDS {
+        for &k in ErrorKind::ALL {
             assert_eq!(ErrorKind::parse(k.as_str()), Some(k));
+            assert_eq!(k.to_string(), k.as_str());
         }
         assert_eq!(ErrorKind::parse("nope"), None);
+    }
+
+    /// The table is the WIT's `types.error` variant, case for case and in order: the
+    /// generated conversions rely on it, and a kind added on one side only fails here.
+    #[test]
+    fn kinds_are_the_wits_error_cases() {
+        let wit = include_str!("../../wit/filestore.wit");
+        let body =
+            wit.split("variant error {").nth(1).expect("wit/filestore.wit has `variant error`");
+        let body = &body[..body.find('}').expect("the variant closes")];
+        let cases: Vec<&str> = body
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with("//"))
+            .map(|l| {
+                l.strip_suffix("(string),").unwrap_or_else(|| panic!("unexpected case line {l:?}"))
+            })
+            .collect();
+        let ours: Vec<&str> = ErrorKind::ALL.iter().map(|k| k.as_str()).collect();
+        assert_eq!(ours, cases);
+    }
+
+    /// The generated conversions send each kind to its own case and back.
+    #[test]
+    fn wit_conversions_round_trip() {
+        #[derive(Debug, PartialEq)]
+        enum WitError {
+            NotFound(String),
+            NotAFile(String),
+            NotADirectory(String),
+            AlreadyExists(String),
+            ReadOnly(String),
+            InvalidPath(String),
+            InvalidPattern(String),
+            InvalidArgument(String),
+            TooLarge(String),
+            Conflict(String),
+            Unsupported(String),
+            LimitExceeded(String),
+            Unauthorized(String),
+            Backend(String),
+        }
+        crate::wit_error_conversions!(WitError);
+        for &k in ErrorKind::ALL {
+            let wit = kind_to_wit(k, format!("m {k}"));
+            assert_eq!(kind_from_wit(wit), (k, format!("m {k}")));
+        }
+        assert_eq!(kind_to_wit(ErrorKind::Conflict, "x".into()), WitError::Conflict("x".into()));
     }
 
     #[test]

@@ -43,7 +43,7 @@ impl Volume for Frozen {
 /// A tool handler: validated arguments in, any JSON value out.
 fn weather(req: &ToolRequest) -> Result<Value, ToolError> {
     match req.arguments["city"].as_str() {
-        Some("Atlantis") => Err(ToolError::NotFound("no such city".into())),
+        Some("Atlantis") => Err(ToolError::not_found("no such city")),
         city => Ok(json!({"city": city, "sky": "clear"})),
     }
 }

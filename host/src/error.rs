@@ -40,23 +40,27 @@ pub enum Error {
 }
 
 impl Error {
-    /// The filestore error kind when the guest returned one.
+    /// The filestore error kind of this error: the guest's for [`Error::Filestore`],
+    /// `limit-exceeded` for a sandbox limit, `invalid-argument` for a bad mount; `None`
+    /// for a failure of the sandbox itself (trap, cancellation, setup), which has no
+    /// WIT kind.
     pub fn kind(&self) -> Option<ErrorKind> {
         match self {
             Error::Filestore(e) => Some(e.kind()),
-            _ => None,
+            Error::LimitExceeded { .. } => Some(ErrorKind::LimitExceeded),
+            Error::Mount(_) => Some(ErrorKind::InvalidArgument),
+            Error::Trap(_) | Error::Poisoned(_) | Error::Cancelled(_) | Error::Setup(_) => None,
         }
     }
 
-    /// A stable kind name for CLIs and JSON envelopes.
+    /// A stable kind name for CLIs and JSON envelopes: the [`ErrorKind`]'s name, or
+    /// `trap`, `cancelled` or `setup` for the sandbox's own failures.
     pub fn kind_name(&self) -> &'static str {
-        match self {
-            Error::Filestore(e) => e.kind().as_str(),
-            Error::Trap(_) | Error::Poisoned(_) => "trap",
-            Error::LimitExceeded { .. } => "limit-exceeded",
-            Error::Cancelled(_) => "cancelled",
-            Error::Setup(_) => "setup",
-            Error::Mount(_) => "invalid-argument",
+        match (self.kind(), self) {
+            (Some(k), _) => k.as_str(),
+            (None, Error::Cancelled(_)) => "cancelled",
+            (None, Error::Setup(_)) => "setup",
+            (None, _) => "trap",
         }
     }
 }
@@ -104,3 +108,36 @@ impl Error {
 
 /// Result alias.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `kind()` and the rendered name agree: every error with a WIT kind renders its
+    /// name, so callers branch on the typed kind instead of comparing names.
+    #[test]
+    fn kind_and_kind_name_agree() {
+        for &k in ErrorKind::ALL {
+            let e = Error::Filestore(FsError::new(k, "m"));
+            assert_eq!((e.kind(), e.kind_name()), (Some(k), k.as_str()));
+        }
+        let limit = Error::LimitExceeded { limit: SandboxLimit::Fuel, message: "m".into() };
+        assert_eq!(
+            (limit.kind(), limit.kind_name()),
+            (Some(ErrorKind::LimitExceeded), "limit-exceeded")
+        );
+        let mount = Error::Mount("m".into());
+        assert_eq!(
+            (mount.kind(), mount.kind_name()),
+            (Some(ErrorKind::InvalidArgument), "invalid-argument")
+        );
+        for (e, name) in [
+            (Error::Trap("m".into()), "trap"),
+            (Error::Poisoned("m".into()), "trap"),
+            (Error::Cancelled("m".into()), "cancelled"),
+            (Error::Setup("m".into()), "setup"),
+        ] {
+            assert_eq!((e.kind(), e.kind_name()), (None, name));
+        }
+    }
+}

@@ -148,7 +148,7 @@ pub fn registry() -> ToolRegistry {
     r.register(
         "fail",
         Arc::new(|_: &filestore::tools::ToolRequest| -> Result<Value, ToolError> {
-            Err(ToolError::NotFound("no such row".into()))
+            Err(ToolError::not_found("no such row"))
         }),
     );
     r.register(

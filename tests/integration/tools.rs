@@ -755,7 +755,7 @@ fn host_timeouts_panics_and_failures_are_typed_and_survivable() {
     r.register(
         "refuses",
         Arc::new(|_: &ToolRequest| -> Result<Value, ToolError> {
-            Err(ToolError::Unauthorized("token expired".into()))
+            Err(ToolError::unauthorized("token expired"))
         }),
     );
     // The default (30 s) timeout for the handlers that end on their own, so a slow

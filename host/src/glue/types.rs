@@ -16,42 +16,20 @@ pub fn to_wit_error(e: DomError, requested: Option<&str>) -> Error {
         (Some(p), Some(r)) if p == r => e.message().to_string(),
         _ => e.to_string(),
     };
-    match e.kind() {
-        ErrorKind::NotFound => Error::NotFound(m),
-        ErrorKind::NotAFile => Error::NotAFile(m),
-        ErrorKind::NotADirectory => Error::NotADirectory(m),
-        ErrorKind::AlreadyExists => Error::AlreadyExists(m),
-        ErrorKind::ReadOnly => Error::ReadOnly(m),
-        ErrorKind::InvalidPath => Error::InvalidPath(m),
-        ErrorKind::InvalidPattern => Error::InvalidPattern(m),
-        ErrorKind::InvalidArgument => Error::InvalidArgument(m),
-        ErrorKind::TooLarge => Error::TooLarge(m),
-        ErrorKind::Conflict => Error::Conflict(m),
-        ErrorKind::Unsupported => Error::Unsupported(m),
-        ErrorKind::LimitExceeded => Error::LimitExceeded(m),
-        ErrorKind::Unauthorized => Error::Unauthorized(m),
-        _ => Error::Backend(m),
-    }
+    kind_to_wit(e.kind(), m)
+}
+
+filestore_guest::wit_error_conversions!(Error);
+
+/// The WIT error of `kind` carrying `message` (for errors that are not domain errors,
+/// e.g. a tool handler's).
+pub fn wit_error(kind: ErrorKind, message: String) -> Error {
+    kind_to_wit(kind, message)
 }
 
 /// Converts a WIT error (from the guest) into a domain error.
 pub fn from_wit_error(e: Error) -> DomError {
-    let (k, m) = match e {
-        Error::NotFound(m) => (ErrorKind::NotFound, m),
-        Error::NotAFile(m) => (ErrorKind::NotAFile, m),
-        Error::NotADirectory(m) => (ErrorKind::NotADirectory, m),
-        Error::AlreadyExists(m) => (ErrorKind::AlreadyExists, m),
-        Error::ReadOnly(m) => (ErrorKind::ReadOnly, m),
-        Error::InvalidPath(m) => (ErrorKind::InvalidPath, m),
-        Error::InvalidPattern(m) => (ErrorKind::InvalidPattern, m),
-        Error::InvalidArgument(m) => (ErrorKind::InvalidArgument, m),
-        Error::TooLarge(m) => (ErrorKind::TooLarge, m),
-        Error::Conflict(m) => (ErrorKind::Conflict, m),
-        Error::Unsupported(m) => (ErrorKind::Unsupported, m),
-        Error::LimitExceeded(m) => (ErrorKind::LimitExceeded, m),
-        Error::Unauthorized(m) => (ErrorKind::Unauthorized, m),
-        Error::Backend(m) => (ErrorKind::Backend, m),
-    };
+    let (k, m) = kind_from_wit(e);
     DomError::new(k, m)
 }
 

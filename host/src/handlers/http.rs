@@ -112,12 +112,12 @@ impl ToolHandler for HttpHandler {
     fn call(&self, req: &ToolRequest) -> Result<Value, ToolError> {
         let tool = &req.tool_name;
         let source = req.require_source()?;
-        let invalid = |m: String| ToolError::InvalidArgument(format!("tool '{tool}': {m}"));
+        let invalid = |m: String| ToolError::invalid_argument(format!("tool '{tool}': {m}"));
         let base = source.fields.get("baseUrl").and_then(Value::as_str).ok_or_else(|| {
-            ToolError::InvalidArgument(format!("source '{}' has no 'baseUrl'", source.name))
+            ToolError::invalid_argument(format!("source '{}' has no 'baseUrl'", source.name))
         })?;
         let base_uri: Uri = base.parse().map_err(|e| {
-            ToolError::InvalidArgument(format!(
+            ToolError::invalid_argument(format!(
                 "source '{}': baseUrl does not parse: {e}",
                 source.name
             ))
@@ -127,7 +127,7 @@ impl ToolHandler for HttpHandler {
                 a.iter().filter_map(|h| h.as_str().map(String::from)).collect()
             }
             Some(_) => {
-                return Err(ToolError::InvalidArgument(format!(
+                return Err(ToolError::invalid_argument(format!(
                     "source '{}': allowedHosts must be a list of host names",
                     source.name
                 )));
@@ -168,12 +168,12 @@ impl ToolHandler for HttpHandler {
         let uri: Uri =
             url.parse().map_err(|e| invalid(format!("URL {shown} does not parse: {e}")))?;
         if !matches!(uri.scheme_str(), Some("http") | Some("https")) {
-            return Err(ToolError::Unsupported(format!(
+            return Err(ToolError::unsupported(format!(
                 "tool '{tool}': only http and https URLs are allowed ({shown})"
             )));
         }
         if !host_allowed(&uri, &allowed) {
-            return Err(ToolError::Unsupported(format!(
+            return Err(ToolError::unsupported(format!(
                 "tool '{tool}': host '{}' is not in the allow-list of source '{}' ({})",
                 uri.host().unwrap_or(""),
                 source.name,
@@ -234,9 +234,9 @@ impl ToolHandler for HttpHandler {
         );
         let mut resp = agent.run(request).map_err(|e| match e {
             ureq::Error::Timeout(_) => {
-                ToolError::LimitExceeded(format!("tool '{tool}': {method} {shown} timed out"))
+                ToolError::limit_exceeded(format!("tool '{tool}': {method} {shown} timed out"))
             }
-            e => ToolError::Backend(format!("tool '{tool}': {method} {shown} failed: {e}")),
+            e => ToolError::backend(format!("tool '{tool}': {method} {shown} failed: {e}")),
         })?;
         let status = resp.status();
         let text = resp
@@ -245,14 +245,14 @@ impl ToolHandler for HttpHandler {
             .limit(MAX_HTTP_RESPONSE_BYTES)
             .read_to_string()
             .map_err(|e| match e {
-                ureq::Error::BodyExceedsLimit(_) => ToolError::LimitExceeded(format!(
+                ureq::Error::BodyExceedsLimit(_) => ToolError::limit_exceeded(format!(
                     "tool '{tool}': the response of {method} {shown} is larger than {MAX_HTTP_RESPONSE_BYTES} bytes"
                 )),
-                e => ToolError::Backend(format!("tool '{tool}': reading the response of {method} {shown}: {e}")),
+                e => ToolError::backend(format!("tool '{tool}': reading the response of {method} {shown}: {e}")),
             })?;
         if !status.is_success() {
             let quoted: String = text.chars().take(ERROR_BODY_CHARS).collect();
-            return Err(ToolError::Backend(format!(
+            return Err(ToolError::backend(format!(
                 "tool '{tool}': {method} {shown} returned {status}: {quoted}"
             )));
         }

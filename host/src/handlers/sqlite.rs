@@ -83,7 +83,7 @@ pub struct SqliteExecuteHandler;
 impl ToolHandler for SqliteExecuteHandler {
     fn call(&self, req: &ToolRequest) -> Result<Value, ToolError> {
         let sql = req.arguments.get("sql").and_then(Value::as_str).ok_or_else(|| {
-            ToolError::InvalidArgument(format!("tool '{}': no 'sql' to execute", req.tool_name))
+            ToolError::invalid_argument(format!("tool '{}': no 'sql' to execute", req.tool_name))
         })?;
         run(req, sql, false)
     }
@@ -92,7 +92,7 @@ impl ToolHandler for SqliteExecuteHandler {
 impl ToolHandler for SqliteHandler {
     fn call(&self, req: &ToolRequest) -> Result<Value, ToolError> {
         let statement = req.statement.as_deref().ok_or_else(|| {
-            ToolError::InvalidArgument(format!("tool '{}' has no statement", req.tool_name))
+            ToolError::invalid_argument(format!("tool '{}' has no statement", req.tool_name))
         })?;
         run(req, statement, true)
     }
@@ -117,11 +117,11 @@ fn open(source: &str, db: &str, statement: &str) -> Result<Connection, ToolError
                 Ok(cwd) if path.is_relative() => format!(" ({})", cwd.join(path).display()),
                 _ => String::new(),
             };
-            return ToolError::NotFound(format!(
+            return ToolError::not_found(format!(
                 "source '{source}': database file {db}{place} does not exist; it is created only by a statement that creates something (CREATE TABLE ...)"
             ));
         }
-        ToolError::Backend(format!("source '{source}': cannot open database {db}: {e}"))
+        ToolError::backend(format!("source '{source}': cannot open database {db}: {e}"))
     })
 }
 
@@ -139,7 +139,7 @@ fn creates(statement: &str) -> bool {
 fn run(req: &ToolRequest, statement: &str, bind: bool) -> Result<Value, ToolError> {
     let source = req.require_source()?;
     let db = source.fields.get("database").and_then(Value::as_str).ok_or_else(|| {
-        ToolError::InvalidArgument(format!(
+        ToolError::invalid_argument(format!(
             "source '{}' has no 'database' path (sqlite sources need one)",
             source.name
         ))
@@ -151,7 +151,7 @@ fn run(req: &ToolRequest, statement: &str, bind: bool) -> Result<Value, ToolErro
         Some(move || std::time::Instant::now() > deadline || cancel.is_cancelled()),
     );
     let mut stmt = conn.prepare(statement).map_err(|e| {
-        ToolError::Backend(format!(
+        ToolError::backend(format!(
             "tool '{}': database {db} refused the statement: {e}",
             req.tool_name
         ))
@@ -166,20 +166,20 @@ fn run(req: &ToolRequest, statement: &str, bind: bool) -> Result<Value, ToolErro
     names_declared.resize(positional.len(), String::new());
     let declared: Vec<&str> = names_declared.iter().map(String::as_str).collect();
     let order = placeholders::bind_sqlite(&names, &declared).map_err(|e| {
-        ToolError::InvalidArgument(format!("tool '{}': {}", req.tool_name, e.message))
+        ToolError::invalid_argument(format!("tool '{}': {}", req.tool_name, e.message))
     })?;
     let params = params_from_iter(order.iter().map(|&p| to_sql(&positional[p])));
     let fail = |e: rusqlite::Error| match e {
         rusqlite::Error::SqliteFailure(f, _)
             if f.code == rusqlite::ErrorCode::OperationInterrupted =>
         {
-            ToolError::LimitExceeded(if req.cancel.is_cancelled() {
+            ToolError::limit_exceeded(if req.cancel.is_cancelled() {
                 format!("tool '{}': interrupted: the call was cancelled", req.tool_name)
             } else {
                 format!("tool '{}': interrupted at its timeout", req.tool_name)
             })
         }
-        e => ToolError::Backend(format!("tool '{}': database {db}: {e}", req.tool_name)),
+        e => ToolError::backend(format!("tool '{}': database {db}: {e}", req.tool_name)),
     };
     if stmt.column_count() == 0 {
         let n = stmt.execute(params).map_err(fail)?;
@@ -190,7 +190,7 @@ fn run(req: &ToolRequest, statement: &str, bind: bool) -> Result<Value, ToolErro
     let mut out = Vec::new();
     while let Some(row) = rows.next().map_err(fail)? {
         if out.len() == MAX_SQLITE_ROWS {
-            return Err(ToolError::LimitExceeded(format!(
+            return Err(ToolError::limit_exceeded(format!(
                 "tool '{}': the statement returned more than {MAX_SQLITE_ROWS} rows; add a LIMIT",
                 req.tool_name
             )));

@@ -41,6 +41,30 @@ use jsonwebtoken::{Algorithm, DecodingKey, Validation};
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 
+/// Why a token, a key source or a call was refused: the message says what was wrong
+/// (it is what the client or the operator reads).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct AuthError(String);
+
+impl From<String> for AuthError {
+    fn from(message: String) -> AuthError {
+        AuthError(message)
+    }
+}
+
+impl From<AuthError> for String {
+    fn from(e: AuthError) -> String {
+        e.0
+    }
+}
+
+impl From<&str> for AuthError {
+    fn from(message: &str) -> AuthError {
+        AuthError(message.to_string())
+    }
+}
+
 /// Where the Protected Resource Metadata of the `/mcp` endpoint is served (RFC 9728
 /// §3.1: the well-known prefix, then the resource's path).
 pub const PRM_PATH: &str = "/.well-known/oauth-protected-resource/mcp";
@@ -177,14 +201,14 @@ impl CallLimits {
     }
 
     /// A slot for a call of `who`, or why not (the limit, named).
-    pub fn acquire(self: &Arc<Self>, who: &Identity) -> Result<CallSlot, String> {
+    pub fn acquire(self: &Arc<Self>, who: &Identity) -> Result<CallSlot, AuthError> {
         let mut running = self.running.lock().unwrap_or_else(|e| e.into_inner());
         let n = running.entry(who.key()).or_insert(0);
         if *n >= self.max {
             return Err(format!(
                 "this identity already has {} calls running (--max-calls-per-identity); retry when one ends",
                 self.max
-            ));
+            ).into());
         }
         *n += 1;
         Ok(CallSlot { limits: self.clone(), who: who.key() })
@@ -302,19 +326,19 @@ fn load_keys(source: &KeySource) -> Result<JwkSet, String> {
 }
 
 /// The `jwks_uri` of an OpenID Connect issuer (`{issuer}/.well-known/openid-configuration`).
-pub fn discover_jwks_uri(issuer: &str) -> Result<String, String> {
+pub fn discover_jwks_uri(issuer: &str) -> Result<String, AuthError> {
     let url = format!("{}/.well-known/openid-configuration", issuer.trim_end_matches('/'));
     let doc = fetch_json(&url)?;
     doc.get("jwks_uri")
         .and_then(Value::as_str)
         .map(str::to_string)
-        .ok_or_else(|| format!("{url} has no jwks_uri"))
+        .ok_or_else(|| format!("{url} has no jwks_uri").into())
 }
 
 impl JwtVerifier {
     /// A verifier of tokens from `issuer` for `audience`, with the keys of `source`
     /// (loaded now: a bad file or an unreachable URL fails the start, named).
-    pub fn new(source: KeySource, issuer: &str, audience: &str) -> Result<JwtVerifier, String> {
+    pub fn new(source: KeySource, issuer: &str, audience: &str) -> Result<JwtVerifier, AuthError> {
         let keys = load_keys(&source)?;
         Ok(JwtVerifier {
             source,
@@ -391,7 +415,7 @@ impl JwtVerifier {
 
     /// Verifies `token`; the error says what was wrong with it. May fetch the JWKS
     /// again (blocking): call it off the async runtime.
-    pub fn verify(&self, token: &str) -> Result<Identity, String> {
+    pub fn verify(&self, token: &str) -> Result<Identity, AuthError> {
         let header =
             jsonwebtoken::decode_header(token).map_err(|e| format!("malformed token: {e}"))?;
         refuse_critical_extensions(token)?;
@@ -399,7 +423,8 @@ impl JwtVerifier {
             return Err(format!(
                 "algorithm {:?} is not accepted (only asymmetric signatures are)",
                 header.alg
-            ));
+            )
+            .into());
         }
         self.ensure_keys()?;
         let kid = header.kid.as_deref();
@@ -421,7 +446,8 @@ impl JwtVerifier {
             return Err(format!(
                 "the token's algorithm {:?} is not its key's ({key_alg:?})",
                 header.alg
-            ));
+            )
+            .into());
         }
         let key =
             DecodingKey::from_jwk(&jwk).map_err(|e| format!("unusable key in the JWKS: {e}"))?;
@@ -559,19 +585,19 @@ impl ServiceTokens {
     }
 
     /// Verifies `token` for service `name` (`filestore call --token NAME=TOKEN`).
-    pub fn verify_one(&self, name: &str, token: &str) -> Result<Value, String> {
+    pub fn verify_one(&self, name: &str, token: &str) -> Result<Value, AuthError> {
         let (_, v) =
             self.services.iter().find(|(n, _)| n == name).ok_or_else(|| {
                 format!("no auth service '{name}' whose tokens this host verifies")
             })?;
         v.verify(token)
             .map(|i| Value::Object(i.claims))
-            .map_err(|e| format!("the token for auth service '{name}': {e}"))
+            .map_err(|e| format!("the token for auth service '{name}': {e}").into())
     }
 
     /// The claims, by service, of the `{name}_token` headers present; an invalid one
     /// is an error naming its service (blocking: keys may be fetched).
-    pub fn verify_headers(&self, headers: &HeaderMap) -> Result<Map<String, Value>, String> {
+    pub fn verify_headers(&self, headers: &HeaderMap) -> Result<Map<String, Value>, AuthError> {
         let mut out = Map::new();
         for (name, v) in &self.services {
             let Some(value) = headers.get(format!("{name}_token").as_str()) else { continue };
@@ -631,7 +657,7 @@ pub struct StaticTokens {
 
 impl StaticTokens {
     /// Reads a tokens file; every problem is named with its entry.
-    pub fn load(path: &std::path::Path) -> Result<StaticTokens, String> {
+    pub fn load(path: &std::path::Path) -> Result<StaticTokens, AuthError> {
         let at = path.display();
         let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {at}: {e}"))?;
         let doc: Value =
@@ -645,7 +671,7 @@ impl StaticTokens {
             if token.chars().count() < MIN_STATIC_TOKEN_CHARS {
                 return Err(format!(
                     "{at}: tokens[{i}]: a token must have at least {MIN_STATIC_TOKEN_CHARS} characters (use a long random one, e.g. `openssl rand -hex 32`)"
-                ));
+                ).into());
             }
             let sub =
                 e.get("sub").and_then(Value::as_str).filter(|s| !s.is_empty()).ok_or_else(
@@ -654,17 +680,19 @@ impl StaticTokens {
             let mut claims = match e.get("claims") {
                 None => Map::new(),
                 Some(Value::Object(m)) => m.clone(),
-                Some(_) => return Err(format!("{at}: tokens[{i}]: 'claims' must be an object")),
+                Some(_) => {
+                    return Err(format!("{at}: tokens[{i}]: 'claims' must be an object").into());
+                }
             };
             claims.insert("sub".into(), json!(sub));
             let digest: [u8; 32] = Sha256::digest(token.as_bytes()).into();
             let identity = Identity::new(Source::StaticToken, sub.into(), claims);
             if by_digest.insert(digest, identity).is_some() {
-                return Err(format!("{at}: tokens[{i}]: the same token is listed twice"));
+                return Err(format!("{at}: tokens[{i}]: the same token is listed twice").into());
             }
         }
         if by_digest.is_empty() {
-            return Err(format!("{at}: no tokens"));
+            return Err(format!("{at}: no tokens").into());
         }
         Ok(StaticTokens { by_digest })
     }
@@ -722,7 +750,7 @@ impl Authenticator {
     }
 
     /// Verifies a bearer token (blocking: a JWKS may be fetched again).
-    pub fn verify(&self, token: &str) -> Result<Identity, String> {
+    pub fn verify(&self, token: &str) -> Result<Identity, AuthError> {
         if let Some(mut identity) = self.tokens.as_ref().and_then(|t| t.verify(token)) {
             if self.jwt.is_some() {
                 // The issuer names its users, the tokens file names its own: a JWT
@@ -803,7 +831,7 @@ pub async fn check(
     let verified = tokio::task::spawn_blocking(move || verifier.verify(&token)).await;
     let identity = match verified {
         Ok(Ok(identity)) => identity,
-        Ok(Err(why)) => return auth.challenge(Some(&why)),
+        Ok(Err(why)) => return auth.challenge(Some(&why.to_string())),
         Err(_) => return auth.challenge(Some("the token could not be checked")),
     };
     // The connection counts toward the identity's cap, and is protected from
@@ -941,7 +969,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let jwt =
             JwtVerifier::lazy(KeySource::File(dir.path().join("none.json")), vec!["i".into()], "a");
-        let why = jwt.verify(&token).unwrap_err();
+        let why = jwt.verify(&token).unwrap_err().to_string();
         assert!(why.contains("crit") && why.contains("urn:example:must-check"), "{why}");
     }
 
@@ -951,7 +979,7 @@ mod tests {
         let limits = CallLimits::new(2);
         let a1 = limits.acquire(&who("a")).unwrap();
         let _a2 = limits.acquire(&who("a")).unwrap();
-        assert!(limits.acquire(&who("a")).unwrap_err().contains("2 calls running"));
+        assert!(limits.acquire(&who("a")).unwrap_err().to_string().contains("2 calls running"));
         let _b = limits.acquire(&who("b")).unwrap();
         drop(a1);
         assert!(limits.acquire(&who("a")).is_ok());
@@ -972,10 +1000,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("t.json");
         std::fs::write(&p, r#"{"tokens": [{"token": "short", "sub": "a"}]}"#).unwrap();
-        assert!(StaticTokens::load(&p).err().unwrap().contains("at least 24"));
+        assert!(StaticTokens::load(&p).err().unwrap().to_string().contains("at least 24"));
         std::fs::write(&p, r#"{"tokens": [{"token": "0123456789abcdef01234567", "sub": ""}]}"#)
             .unwrap();
-        assert!(StaticTokens::load(&p).err().unwrap().contains("'sub'"));
+        assert!(StaticTokens::load(&p).err().unwrap().to_string().contains("'sub'"));
         std::fs::write(&p, r#"{"tokens": [{"token": "0123456789abcdef01234567", "sub": "a", "claims": {"email": "a@x"}}]}"#).unwrap();
         let t = StaticTokens::load(&p).unwrap();
         let id = t.verify("0123456789abcdef01234567").unwrap();

@@ -6,6 +6,7 @@
 //! `filestore:///workspace/src/main.rs`, `filestore:///scratch/a%20b.txt`.
 
 use base64::Engine as _;
+use filestore_guest::error::ErrorKind;
 use filestore_guest::ops::read::{BINARY_SNIFF_BYTES, is_binary_prefix};
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, percent_decode_str, utf8_percent_encode};
 use rmcp::ErrorData as McpError;
@@ -213,7 +214,9 @@ fn read_once(s: &mut Sandbox, path: &str, max: u64) -> Result<Option<(String, Ve
         let out = match s.session().and_then(|session| session.call("filestore_read", &args)) {
             Ok(out) => out,
             // The file shrank below our offset since the last page.
-            Err(e) if version.is_some() && e.kind_name() == "invalid-argument" => return Ok(None),
+            Err(e) if version.is_some() && e.kind() == Some(ErrorKind::InvalidArgument) => {
+                return Ok(None);
+            }
             Err(e) => return Err(protocol_error(&e)),
         };
         if let Some(p) = out.json.pointer("/entry/path").and_then(Value::as_str) {

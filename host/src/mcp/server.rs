@@ -18,6 +18,7 @@ use serde_json::{Value, json};
 
 use super::ServerConfig;
 use crate::tools::InvokeStatus;
+use filestore_guest::error::ErrorKind;
 #[allow(deprecated)]
 use rmcp::model::LoggingLevel;
 
@@ -411,11 +412,14 @@ async fn ask_approval(peer: &Peer<RoleServer>, tool: &str, args: &Value) -> Resu
 /// Maps a host error outside a tool call (prompt, resource) to a protocol error.
 pub(crate) fn protocol_error(e: &Error) -> McpError {
     let text = format!("error[{}]: {e}", e.kind_name());
-    match e.kind_name() {
-        "not-found" => McpError::resource_not_found(text, None),
-        "invalid-path" | "invalid-argument" | "not-a-file" | "too-large" => {
-            McpError::invalid_params(text, None)
-        }
+    match e.kind() {
+        Some(ErrorKind::NotFound) => McpError::resource_not_found(text, None),
+        Some(
+            ErrorKind::InvalidPath
+            | ErrorKind::InvalidArgument
+            | ErrorKind::NotAFile
+            | ErrorKind::TooLarge,
+        ) => McpError::invalid_params(text, None),
         _ => McpError::internal_error(text, None),
     }
 }
@@ -746,7 +750,7 @@ impl ServerHandler for FilestoreServer {
                     }
                     let e = Error::Filestore(filestore_guest::Error::new(
                         filestore_guest::ErrorKind::LimitExceeded,
-                        why,
+                        why.to_string(),
                     ));
                     return Ok(failure(&e, false).into());
                 }
@@ -799,7 +803,7 @@ impl ServerHandler for FilestoreServer {
         }
         // A storage failure is the user's to know about, not only the model's.
         if let Err(e) = &called.out
-            && e.kind_name() == "backend"
+            && e.kind() == Some(ErrorKind::Backend)
         {
             let m = format!("{tool} failed in storage: {e}");
             super::logging::log(&context.peer, &self.log_level, LoggingLevel::Error, m).await;

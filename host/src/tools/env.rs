@@ -108,7 +108,7 @@ impl ToolEnv {
     ) -> Result<ToolEnv, ToolError> {
         let missing = missing_variables(tools, env);
         if !missing.is_empty() {
-            return Err(ToolError::InvalidArgument(missing.join("; ")));
+            return Err(ToolError::invalid_argument(missing.join("; ")));
         }
         let mut out = ToolEnv::default();
         for t in tools {
@@ -149,7 +149,7 @@ impl ToolEnv {
             let mut texts = Vec::new();
             strings("arguments", &arguments, &mut texts);
             if let Some((field, _)) = texts.iter().find(|(_, s)| s.contains("${")) {
-                return Err(ToolError::InvalidArgument(format!(
+                return Err(ToolError::invalid_argument(format!(
                     "tool '{}': argument {} contains '${{', which this tool's statement \
                      cannot take (its configured statement references environment variables)",
                     request.tool_name,

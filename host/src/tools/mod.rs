@@ -60,6 +60,8 @@ use serde_json::{Map, Value};
 
 use crate::bindings::filestore::component::tool_host::{ConnectionStatus, ToolCall};
 use crate::bindings::filestore::component::types::Error;
+use crate::glue::types::wit_error;
+use filestore_guest::error::ErrorKind;
 
 /// Default per-call timeout of external tools. Bounds how long one model request can
 /// hold a session (and a worker thread) on a slow or hung backend.
@@ -282,7 +284,7 @@ impl ToolRequest {
     /// The source, or an error naming the tool (for handlers that need one).
     pub fn require_source(&self) -> Result<&Source, ToolError> {
         self.source.as_ref().ok_or_else(|| {
-            ToolError::InvalidArgument(format!("tool '{}' names no source", self.tool_name))
+            ToolError::invalid_argument(format!("tool '{}' names no source", self.tool_name))
         })
     }
 
@@ -306,54 +308,71 @@ impl ToolRequest {
     }
 }
 
-/// Why a handler failed. Messages are lowercase and name the tool or field.
+/// Why a handler failed: one of the WIT's error kinds (usually `invalid-argument`,
+/// `unauthorized`, `not-found`, `unsupported`, `limit-exceeded` or `backend`) and a
+/// message. Messages are lowercase and name the tool or field.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum ToolError {
-    /// The call or the tool's configuration is wrong.
-    #[error("{0}")]
-    InvalidArgument(String),
-    /// The backend refused the caller.
-    #[error("{0}")]
-    Unauthorized(String),
-    /// Something the call names does not exist.
-    #[error("{0}")]
-    NotFound(String),
-    /// The host cannot run this (unknown tool type, disallowed host...).
-    #[error("{0}")]
-    Unsupported(String),
-    /// The call ran past its timeout or produced too much.
-    #[error("{0}")]
-    LimitExceeded(String),
-    /// The backend failed (or the handler panicked).
-    #[error("{0}")]
-    Backend(String),
+#[error("{message}")]
+pub struct ToolError {
+    kind: ErrorKind,
+    message: String,
 }
 
 impl ToolError {
+    /// An error of `kind` with `message`.
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> ToolError {
+        ToolError { kind, message: message.into() }
+    }
+
+    /// The call or the tool's configuration is wrong.
+    pub fn invalid_argument(message: impl Into<String>) -> ToolError {
+        ToolError::new(ErrorKind::InvalidArgument, message)
+    }
+
+    /// The backend refused the caller.
+    pub fn unauthorized(message: impl Into<String>) -> ToolError {
+        ToolError::new(ErrorKind::Unauthorized, message)
+    }
+
+    /// Something the call names does not exist.
+    pub fn not_found(message: impl Into<String>) -> ToolError {
+        ToolError::new(ErrorKind::NotFound, message)
+    }
+
+    /// The host cannot run this (unknown tool type, disallowed host...).
+    pub fn unsupported(message: impl Into<String>) -> ToolError {
+        ToolError::new(ErrorKind::Unsupported, message)
+    }
+
+    /// The call ran past its timeout or produced too much.
+    pub fn limit_exceeded(message: impl Into<String>) -> ToolError {
+        ToolError::new(ErrorKind::LimitExceeded, message)
+    }
+
+    /// The backend failed (or the handler panicked).
+    pub fn backend(message: impl Into<String>) -> ToolError {
+        ToolError::new(ErrorKind::Backend, message)
+    }
+
+    /// The error's kind.
+    pub fn kind(&self) -> ErrorKind {
+        self.kind
+    }
+
+    /// The message (what [`Display`](std::fmt::Display) shows).
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
     /// The same error with its message rewritten by `f`.
     pub fn map_message(self, f: impl FnOnce(String) -> String) -> ToolError {
-        match self {
-            ToolError::InvalidArgument(m) => ToolError::InvalidArgument(f(m)),
-            ToolError::Unauthorized(m) => ToolError::Unauthorized(f(m)),
-            ToolError::NotFound(m) => ToolError::NotFound(f(m)),
-            ToolError::Unsupported(m) => ToolError::Unsupported(f(m)),
-            ToolError::LimitExceeded(m) => ToolError::LimitExceeded(f(m)),
-            ToolError::Backend(m) => ToolError::Backend(f(m)),
-        }
+        ToolError { kind: self.kind, message: f(self.message) }
     }
 }
 
 impl From<ToolError> for Error {
     fn from(e: ToolError) -> Error {
-        match e {
-            ToolError::InvalidArgument(m) => Error::InvalidArgument(m),
-            ToolError::Unauthorized(m) => Error::Unauthorized(m),
-            ToolError::NotFound(m) => Error::NotFound(m),
-            ToolError::Unsupported(m) => Error::Unsupported(m),
-            ToolError::LimitExceeded(m) => Error::LimitExceeded(m),
-            ToolError::Backend(m) => Error::Backend(m),
-        }
+        wit_error(e.kind, e.message)
     }
 }
 
@@ -486,10 +505,10 @@ impl ToolRegistry {
 
     fn provider(&self, call_ref: &str) -> Result<(CallRef, Arc<dyn ToolProvider>), ToolError> {
         let parsed = CallRef::parse_selector(call_ref)
-            .map_err(|e| ToolError::InvalidArgument(format!("call ref '{call_ref}': {e}")))?;
+            .map_err(|e| ToolError::invalid_argument(format!("call ref '{call_ref}': {e}")))?;
         let provider = self.providers.get(&parsed.provider).cloned().ok_or_else(|| {
             let known = self.provider_names();
-            ToolError::NotFound(format!(
+            ToolError::not_found(format!(
                 "call ref '{call_ref}': this host has no provider '{}' (it has: {})",
                 parsed.provider,
                 if known.is_empty() { "none".to_string() } else { known.join(", ") }
@@ -522,12 +541,12 @@ impl ToolRegistry {
     /// other is a type this host does not support (`unsupported`), with the ones it does.
     pub fn unsupported(&self, tool: &str, tool_type: &str) -> ToolError {
         if let Some(near) = self.misspelling_of(tool_type) {
-            return ToolError::InvalidArgument(format!(
+            return ToolError::invalid_argument(format!(
                 "tool '{tool}' has type '{tool_type}', which is not a known tool type: did you mean '{near}'?"
             ));
         }
         let known = self.tool_types();
-        ToolError::Unsupported(format!(
+        ToolError::unsupported(format!(
             "tool '{tool}' has type '{tool_type}': type not supported by this host (it handles: {})",
             if known.is_empty() { "none".to_string() } else { known.join(", ") }
         ))
@@ -564,7 +583,7 @@ impl ToolRegistry {
     fn run_provider(&self, mut request: ToolRequest) -> Result<Value, ToolError> {
         let tool = request.tool_name.clone();
         let call_ref = request.call_ref.clone().ok_or_else(|| {
-            ToolError::InvalidArgument(format!("provider tool '{tool}' came without a call ref"))
+            ToolError::invalid_argument(format!("provider tool '{tool}' came without a call ref"))
         })?;
         let (parsed, provider) = self.provider(&call_ref).map_err(|e| prefix(&tool, e))?;
         let timeout = provider.timeout(&parsed);
@@ -580,7 +599,7 @@ impl ToolRegistry {
             match serde_json::from_str::<Value>(text) {
                 Ok(Value::Object(m)) => Ok(m),
                 Ok(Value::Null) => Ok(Map::new()),
-                _ => Err(ToolError::InvalidArgument(format!(
+                _ => Err(ToolError::invalid_argument(format!(
                     "tool '{}': {what} is not a JSON object",
                     call.tool_name
                 ))),
@@ -589,7 +608,7 @@ impl ToolRegistry {
         let source = match &call.source {
             None => None,
             Some(name) => Some(self.sources.get(name).cloned().ok_or_else(|| {
-                ToolError::NotFound(format!(
+                ToolError::not_found(format!(
                     "tool '{}' names source '{name}', which this host has not loaded (loaded: {})",
                     call.tool_name,
                     if self.sources.names().is_empty() {
@@ -641,7 +660,7 @@ fn on_worker(
         let _ = tx.send(r);
     });
     if let Err(e) = spawned {
-        return Err(ToolError::Backend(format!("tool '{tool}': cannot start a worker: {e}")));
+        return Err(ToolError::backend(format!("tool '{tool}': cannot start a worker: {e}")));
     }
     let until = Instant::now() + timeout;
     let received = loop {
@@ -651,7 +670,7 @@ fn on_worker(
         match rx.recv_timeout(slice) {
             Err(mpsc::RecvTimeoutError::Timeout) if Instant::now() < until => {
                 if cancel.is_cancelled() {
-                    return Err(ToolError::LimitExceeded(format!(
+                    return Err(ToolError::limit_exceeded(format!(
                         "tool '{tool}' was cancelled by its caller before it finished"
                     )));
                 }
@@ -667,13 +686,13 @@ fn on_worker(
                 .map(|s| s.to_string())
                 .or_else(|| panic.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "unknown panic".to_string());
-            Err(ToolError::Backend(format!("tool '{tool}': the handler panicked: {why}")))
+            Err(ToolError::backend(format!("tool '{tool}': the handler panicked: {why}")))
         }
-        Err(mpsc::RecvTimeoutError::Timeout) => Err(ToolError::LimitExceeded(format!(
+        Err(mpsc::RecvTimeoutError::Timeout) => Err(ToolError::limit_exceeded(format!(
             "tool '{tool}' did not finish within its timeout of {timeout:?}"
         ))),
         Err(mpsc::RecvTimeoutError::Disconnected) => {
-            Err(ToolError::Backend(format!("tool '{tool}': the handler thread died")))
+            Err(ToolError::backend(format!("tool '{tool}': the handler thread died")))
         }
     }
 }
@@ -682,14 +701,7 @@ fn prefix(tool: &str, e: ToolError) -> ToolError {
     let p = |m: String| {
         if m.contains(&format!("'{tool}'")) { m } else { format!("tool '{tool}': {m}") }
     };
-    match e {
-        ToolError::InvalidArgument(m) => ToolError::InvalidArgument(p(m)),
-        ToolError::Unauthorized(m) => ToolError::Unauthorized(p(m)),
-        ToolError::NotFound(m) => ToolError::NotFound(p(m)),
-        ToolError::Unsupported(m) => ToolError::Unsupported(p(m)),
-        ToolError::LimitExceeded(m) => ToolError::LimitExceeded(p(m)),
-        ToolError::Backend(m) => ToolError::Backend(p(m)),
-    }
+    e.map_message(p)
 }
 
 impl ToolHost for ToolRegistry {
@@ -837,15 +849,12 @@ mod tests {
             }),
         );
         let e = r.run(req("nope")).unwrap_err();
-        assert!(
-            matches!(e, ToolError::Unsupported(_)) && e.to_string().contains("boom, slow"),
-            "{e}"
-        );
+        assert!(e.kind() == ErrorKind::Unsupported && e.to_string().contains("boom, slow"), "{e}");
         let e = r.run(req("boom")).unwrap_err();
-        assert!(matches!(e, ToolError::Backend(_)) && e.to_string().contains("kaput"), "{e}");
+        assert!(e.kind() == ErrorKind::Backend && e.to_string().contains("kaput"), "{e}");
         r.set_timeout(Duration::from_millis(100));
         let e = r.run(req("slow")).unwrap_err();
-        assert!(matches!(e, ToolError::LimitExceeded(_)) && e.to_string().contains("100ms"), "{e}");
+        assert!(e.kind() == ErrorKind::LimitExceeded && e.to_string().contains("100ms"), "{e}");
     }
 
     #[test]
@@ -877,10 +886,7 @@ mod tests {
         });
         let e = r.run(request).unwrap_err();
         setter.join().unwrap();
-        assert!(
-            matches!(e, ToolError::LimitExceeded(_)) && e.to_string().contains("cancelled"),
-            "{e}"
-        );
+        assert!(e.kind() == ErrorKind::LimitExceeded && e.to_string().contains("cancelled"), "{e}");
         assert!(
             seen_rx.recv_timeout(Duration::from_secs(60)).unwrap(),
             "the handler saw the cancel"

@@ -213,7 +213,7 @@ pub fn resolve_sources(
             secrets,
         });
     }
-    if missing.is_empty() { Ok(set) } else { Err(ToolError::InvalidArgument(missing.join("; "))) }
+    if missing.is_empty() { Ok(set) } else { Err(ToolError::invalid_argument(missing.join("; "))) }
 }
 
 fn resolve_value(

@@ -273,7 +273,7 @@ impl MountArg {
                 // stores results in it: there the mount refuses, not the volume.
                 let volume_ro =
                     self.read_only && self.point != filestore_guest::invoke::results::RESULTS_MOUNT;
-                let v = object::ObjectVolume::open_kind(spec, volume_ro).map_err(|e| {
+                let v = object::ObjectVolume::open(spec, volume_ro).map_err(|e| {
                     let message = format!("mount {}: {}", self.point, e.message());
                     match e.kind() {
                         // A missing bucket: what is wrong is named, the kind says so.

@@ -213,7 +213,7 @@ impl S3Server {
         s
     }
 
-    fn try_volume(&self, prefix: &str) -> Result<ObjectVolume, String> {
+    fn try_volume(&self, prefix: &str) -> Result<ObjectVolume, filestore_guest::error::Error> {
         ObjectVolume::open_s3_with(&self.spec(prefix), false, |b| {
             b.with_access_key_id(ACCESS_KEY).with_secret_access_key(SECRET_KEY)
         })

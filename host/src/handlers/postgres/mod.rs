@@ -91,7 +91,7 @@ impl PostgresHandler {
     fn pool(&self, req: &ToolRequest) -> Result<std::sync::Arc<Pool>, ToolError> {
         let source = req.require_source()?;
         if source.source_type != "postgres" {
-            return Err(ToolError::InvalidArgument(format!(
+            return Err(ToolError::invalid_argument(format!(
                 "tool '{}' needs a postgres source; '{}' is a {} source",
                 req.tool_name, source.name, source.source_type
             )));
@@ -102,7 +102,7 @@ impl PostgresHandler {
         if let Some(p) = pools.get(&key) {
             return Ok(p.clone());
         }
-        let conn = connect::connection(source).map_err(ToolError::InvalidArgument)?;
+        let conn = connect::connection(source).map_err(ToolError::invalid_argument)?;
         let pool = std::sync::Arc::new(Pool::new(conn, POOL_SIZE as usize, IDLE_TIMEOUT));
         pools.retain(|k, _| !k.starts_with(&format!("{}\0", source.name)));
         pools.insert(key, pool.clone());
@@ -116,7 +116,7 @@ impl ToolHandler for PostgresHandler {
         let source = req.require_source()?.name.clone();
         let left = req.time_left();
         if left.is_zero() {
-            return Err(ToolError::LimitExceeded(format!(
+            return Err(ToolError::limit_exceeded(format!(
                 "tool '{}': no time left",
                 req.tool_name
             )));
@@ -125,9 +125,9 @@ impl ToolHandler for PostgresHandler {
             pool::Unavailable::Connect(e) => {
                 let why = fail(req, e).to_string();
                 let why = why.strip_prefix(&format!("tool '{}': ", req.tool_name)).unwrap_or(&why).to_string();
-                ToolError::Backend(format!("tool '{}': cannot connect to source '{source}': {why}", req.tool_name))
+                ToolError::backend(format!("tool '{}': cannot connect to source '{source}': {why}", req.tool_name))
             }
-            pool::Unavailable::Busy => ToolError::LimitExceeded(format!(
+            pool::Unavailable::Busy => ToolError::limit_exceeded(format!(
                 "tool '{}': all {POOL_SIZE} connections of source '{source}' stayed busy until the call's timeout",
                 req.tool_name
             )),
@@ -164,19 +164,22 @@ impl ToolHandler for PostgresHandler {
                 }
             })
             .map_err(|e| {
-                ToolError::Backend(format!(
+                ToolError::backend(format!(
                     "tool '{}': cannot start a watchdog: {e}",
                     req.tool_name
                 ))
             })?;
         let result = if self.execute {
             let sql = req.arguments.get("sql").and_then(Value::as_str).ok_or_else(|| {
-                ToolError::InvalidArgument(format!("tool '{}': no 'sql' to execute", req.tool_name))
+                ToolError::invalid_argument(format!(
+                    "tool '{}': no 'sql' to execute",
+                    req.tool_name
+                ))
             });
             sql.and_then(|sql| execute(req, &mut client, sql))
         } else {
             let statement = req.statement.as_deref().ok_or_else(|| {
-                ToolError::InvalidArgument(format!("tool '{}' has no statement", req.tool_name))
+                ToolError::invalid_argument(format!("tool '{}' has no statement", req.tool_name))
             });
             statement.and_then(|s| run(req, &mut client, s))
         };
@@ -205,9 +208,9 @@ fn fail(req: &ToolRequest, e: postgres::Error) -> ToolError {
             m.push_str(&format!(" hint: {h}"));
         }
         if *db.code() == postgres::error::SqlState::QUERY_CANCELED {
-            return ToolError::LimitExceeded(format!("{m}: stopped at the call's timeout"));
+            return ToolError::limit_exceeded(format!("{m}: stopped at the call's timeout"));
         }
-        return ToolError::Backend(m);
+        return ToolError::backend(m);
     }
     // Parameter encoding errors carry their source (which parameter, which type).
     let mut m = format!("tool '{}': {e}", req.tool_name);
@@ -219,7 +222,7 @@ fn fail(req: &ToolRequest, e: postgres::Error) -> ToolError {
         }
         cause = c.source();
     }
-    ToolError::Backend(m)
+    ToolError::backend(m)
 }
 
 /// A configured statement, its parameters bound by number.
@@ -232,7 +235,7 @@ fn run(
     let names = req.positional_names();
     let wanted = stmt.params().len();
     if wanted > req.positional.len() {
-        return Err(ToolError::InvalidArgument(format!(
+        return Err(ToolError::invalid_argument(format!(
             "tool '{}': the statement has {wanted} placeholders but the tool declares {} parameters",
             req.tool_name,
             req.positional.len()
@@ -269,7 +272,7 @@ fn rows(
     use postgres::fallible_iterator::FallibleIterator;
     while let Some(row) = it.next().map_err(|e| fail(req, e))? {
         if out.len() == MAX_PG_ROWS {
-            return Err(ToolError::LimitExceeded(format!(
+            return Err(ToolError::limit_exceeded(format!(
                 "tool '{}': the statement returned more than {MAX_PG_ROWS} rows; add a LIMIT",
                 req.tool_name
             )));
@@ -278,7 +281,7 @@ fn rows(
         for (i, col) in row.columns().iter().enumerate() {
             let raw: codec::Raw = row.try_get(i).map_err(|e| fail(req, e))?;
             let v = codec::decode(col.type_(), raw.0).map_err(|why| {
-                ToolError::Backend(format!(
+                ToolError::backend(format!(
                     "tool '{}': column '{}' {why}",
                     req.tool_name,
                     col.name()
@@ -319,7 +322,7 @@ fn script(req: &ToolRequest, client: &mut postgres::Client, sql: &str) -> Result
         match m {
             postgres::SimpleQueryMessage::Row(row) => {
                 if current.len() == MAX_PG_ROWS {
-                    return Err(ToolError::LimitExceeded(format!(
+                    return Err(ToolError::limit_exceeded(format!(
                         "tool '{}': the script returned more than {MAX_PG_ROWS} rows; add a LIMIT",
                         req.tool_name
                     )));

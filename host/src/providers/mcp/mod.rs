@@ -422,7 +422,7 @@ impl McpProvider {
             group.kill();
         }
         connected.unwrap_or_else(|_| {
-            Err(Failure::Error(ToolError::LimitExceeded(format!(
+            Err(Failure::Error(ToolError::limit_exceeded(format!(
                 "{label} did not connect, initialize and list its tools within {}{}{}",
                 seconds(timeout),
                 lock(&skipped).note(),
@@ -453,7 +453,7 @@ impl McpProvider {
                     .stderr(std::process::Stdio::piped())
                     .kill_on_drop(true);
                 let mut child = cmd.spawn().map_err(|e| {
-                    Failure::Error(ToolError::Backend(format!(
+                    Failure::Error(ToolError::backend(format!(
                         "{label}: cannot start '{}' in {}: {e}",
                         program.display(),
                         cwd.display()
@@ -465,13 +465,13 @@ impl McpProvider {
                 }
                 let transport = stdio::StdioTransport::new(child, skipped.clone(), secrets.clone())
                     .map_err(|e| {
-                        Failure::Error(ToolError::Backend(format!("{label}: cannot start: {e}")))
+                        Failure::Error(ToolError::backend(format!("{label}: cannot start: {e}")))
                     })?;
                 client.serve(transport).await.map_err(|e| {
                     // Give the stderr reader a moment: a server that exits at start
                     // says why there.
                     std::thread::sleep(Duration::from_millis(50));
-                    Failure::Error(ToolError::Backend(format!(
+                    Failure::Error(ToolError::backend(format!(
                         "{label}: initialize failed: {}{}{}",
                         upstream_error(&secrets, &e),
                         stderr_note(&stderr),
@@ -484,20 +484,20 @@ impl McpProvider {
                 let mut custom = HashMap::new();
                 for (k, v) in headers {
                     let name = reqwest::header::HeaderName::try_from(k.as_str()).map_err(|e| {
-                        Failure::Error(ToolError::InvalidArgument(format!(
+                        Failure::Error(ToolError::invalid_argument(format!(
                             "{label}: header '{k}': {e}"
                         )))
                     })?;
                     let value =
                         reqwest::header::HeaderValue::try_from(v.as_str()).map_err(|_| {
-                            Failure::Error(ToolError::InvalidArgument(format!(
+                            Failure::Error(ToolError::invalid_argument(format!(
                                 "{label}: the value of header '{k}' is not a valid header value"
                             )))
                         })?;
                     custom.insert(name, value);
                 }
                 let http = reqwest::Client::builder().build().map_err(|e| {
-                    Failure::Error(ToolError::Backend(format!("{label}: HTTP client: {e}")))
+                    Failure::Error(ToolError::backend(format!("{label}: HTTP client: {e}")))
                 })?;
                 let config = rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig::with_uri(url.as_str())
                     .custom_headers(custom);
@@ -514,7 +514,7 @@ impl McpProvider {
                             "{label} refused the credentials at {url}: {text}"
                         ))
                     } else {
-                        Failure::Error(ToolError::Backend(format!(
+                        Failure::Error(ToolError::backend(format!(
                             "{label}: initialize at {url} failed: {text}"
                         )))
                     }
@@ -522,7 +522,7 @@ impl McpProvider {
             }
         };
         let tools = service.list_all_tools().await.map_err(|e| {
-            Failure::Error(ToolError::Backend(format!(
+            Failure::Error(ToolError::backend(format!(
                 "{label}: tools/list failed: {}{}{}",
                 upstream_error(&secrets, &e),
                 lock(&skipped).note(),
@@ -541,12 +541,15 @@ impl McpProvider {
         request: &ToolRequest,
     ) -> Result<Value, ToolError> {
         let server = self.server(call_ref).ok_or_else(|| {
-            ToolError::NotFound(format!("this agent declares no server '{}'", call_ref.integration))
+            ToolError::not_found(format!(
+                "this agent declares no server '{}'",
+                call_ref.integration
+            ))
         })?;
         let label = format!("server '{}'", server.name);
         let up = match self.upstream(server, &call_ref.connection).await? {
             Ok(up) => up,
-            Err(why) => return Err(ToolError::Unauthorized(why)),
+            Err(why) => return Err(ToolError::unauthorized(why)),
         };
         // Every way out carries upstream text: redacted here whatever the path.
         let secrets = &up.resolved.secrets;
@@ -565,7 +568,7 @@ async fn call_on(
 ) -> Result<Value, ToolError> {
     let catalog = lock(&up.catalog).clone();
     let tool = catalog.tool(&call_ref.action).ok_or_else(|| {
-        ToolError::NotFound(format!(
+        ToolError::not_found(format!(
             "{label} no longer offers a tool for action '{}' (its tool list changed)",
             call_ref.action
         ))
@@ -580,7 +583,7 @@ async fn call_on(
     let answer = tokio::select! {
         answer = call => answer,
         () = request.cancel.cancelled() => {
-            return Err(ToolError::LimitExceeded(format!(
+            return Err(ToolError::limit_exceeded(format!(
                 "the call of {label}'s tool '{}' was cancelled by the client; it was cancelled upstream",
                 tool.name
             )));
@@ -589,7 +592,7 @@ async fn call_on(
     let result = match answer {
         // Dropping the request future told the server (notifications/cancelled).
         Err(_) => {
-            return Err(ToolError::LimitExceeded(format!(
+            return Err(ToolError::limit_exceeded(format!(
                 "{label} did not answer tool '{}' within {}; the call was cancelled upstream{}{}",
                 tool.name,
                 seconds(timeout),
@@ -600,7 +603,7 @@ async fn call_on(
         Ok(Err(e)) => return Err(service_error(label, &tool.name, e, up)),
         Ok(Ok(CallToolResponse::Complete(r))) => r,
         Ok(Ok(_)) => {
-            return Err(ToolError::Unsupported(format!(
+            return Err(ToolError::unsupported(format!(
                 "{label} asked for input or started a task for tool '{}', which an agent tool call cannot give",
                 tool.name
             )));
@@ -715,23 +718,23 @@ fn service_error(label: &str, tool: &str, e: ServiceError, up: &Upstream) -> Too
             let text =
                 format!("{label} answered tool '{tool}' with error {}: {}", d.code.0, d.message);
             match d.code.0 {
-                -32602 => ToolError::InvalidArgument(text),
-                -32601 => ToolError::NotFound(text),
-                _ => ToolError::Backend(text),
+                -32602 => ToolError::invalid_argument(text),
+                -32601 => ToolError::not_found(text),
+                _ => ToolError::backend(text),
             }
         }
         ServiceError::TransportClosed | ServiceError::TransportSend(_) => {
             std::thread::sleep(Duration::from_millis(50));
-            ToolError::Backend(format!(
+            ToolError::backend(format!(
                 "{label} closed the connection during tool '{tool}' (it will be reconnected on the next call){}",
                 stderr_note(&up.stderr)
             ))
         }
-        ServiceError::Timeout { timeout } => ToolError::LimitExceeded(format!(
+        ServiceError::Timeout { timeout } => ToolError::limit_exceeded(format!(
             "{label} did not answer tool '{tool}' within {}",
             seconds(timeout)
         )),
-        other => ToolError::Backend(format!(
+        other => ToolError::backend(format!(
             "{label}: tool '{tool}': {}",
             upstream_error(&up.resolved.secrets, &other)
         )),
@@ -753,7 +756,7 @@ fn result_value(label: &str, tool: &str, r: CallToolResult) -> Result<Value, Too
             Some(t) if !t.is_empty() => t.join("\n"),
             _ => serde_json::to_string(&r.content).unwrap_or_default(),
         };
-        return Err(ToolError::Backend(format!("{label}: tool '{tool}' failed: {why}")));
+        return Err(ToolError::backend(format!("{label}: tool '{tool}' failed: {why}")));
     }
     if let Some(v) = r.structured_content {
         // SDKs wrap a plain return value as `{"result": value}`, with the same value

@@ -246,14 +246,10 @@ impl Found {
 impl ObjectVolume {
     /// Opens the store a spec names (the client is shared with every other volume
     /// of the same spec; the first open checks that the prefix can be listed, so a
-    /// wrong bucket, endpoint or credential fails here, naming the spec).
-    pub fn open(spec: &ObjectSpec, read_only: bool) -> std::result::Result<ObjectVolume, String> {
-        ObjectVolume::open_kind(spec, read_only).map_err(|e| e.message().to_string())
-    }
-
-    /// [`ObjectVolume::open`] with the error's kind: `not-found` for a bucket that
-    /// does not exist, `invalid-argument` for the rest (the mount is wrong).
-    pub(crate) fn open_kind(spec: &ObjectSpec, read_only: bool) -> Result<ObjectVolume> {
+    /// wrong bucket, endpoint or credential fails here, naming the spec). The error is
+    /// `not-found` for a bucket that does not exist, `invalid-argument` for the rest
+    /// (the mount is wrong).
+    pub fn open(spec: &ObjectSpec, read_only: bool) -> Result<ObjectVolume> {
         let (opened, fresh) = spec::open_store(spec).map_err(mount_error)?;
         let checked = ObjectVolume::over(spec, opened, read_only, fresh);
         if fresh && checked.is_err() {
@@ -271,12 +267,12 @@ impl ObjectVolume {
         spec: &ObjectSpec,
         read_only: bool,
         configure: impl FnOnce(object_store::aws::AmazonS3Builder) -> object_store::aws::AmazonS3Builder,
-    ) -> std::result::Result<ObjectVolume, String> {
+    ) -> Result<ObjectVolume> {
         if spec.kind != StoreKind::S3 {
-            return Err(format!("{}: not an s3:// spec", spec.url()));
+            return Err(mount_error(format!("{}: not an s3:// spec", spec.url())));
         }
-        let opened = spec::build_s3(spec, configure)?;
-        ObjectVolume::over(spec, opened, read_only, true).map_err(|e| e.message().to_string())
+        let opened = spec::build_s3(spec, configure).map_err(mount_error)?;
+        ObjectVolume::over(spec, opened, read_only, true)
     }
 
     /// The volume of `spec` over the client `opened`, its prefix listed first when
@@ -316,13 +312,14 @@ impl ObjectVolume {
         storage: &str,
         prefix: &str,
         read_only: bool,
-    ) -> std::result::Result<ObjectVolume, String> {
+    ) -> Result<ObjectVolume> {
         let identity = VolumeIdentity {
             storage: format!("object:{}", hash16(storage)),
             root: prefix.split('/').filter(|c| !c.is_empty()).map(hash16).collect(),
         };
         let name = format!("{store}/{prefix}");
         ObjectVolume::build(store, Arc::default(), prefix, name, identity, read_only)
+            .map_err(mount_error)
     }
 
     fn build(
