@@ -15,6 +15,7 @@
 //! cut output and activating skills whose `SKILL.md` the command read.
 
 mod fs;
+mod grep;
 pub mod limits;
 mod output;
 pub mod request;
@@ -99,8 +100,13 @@ pub fn execute(mounts: Arc<MountTable>, limits: &Limits, req: &ExecuteRequest) -
     check(req)?;
     let cwd = working_directory(&mounts, req.cwd.as_deref())?;
     let budget = Arc::new(limits::WriteBudget::new(limits::MAX_WRITTEN_BYTES));
+    let grep = grep::EngineGrep {
+        mounts: Arc::clone(&mounts),
+        limits: limits.clone(),
+        timeout: limits::timeout(req.timeout_ms),
+    };
     let fs = Arc::new(fs::MountFs::new(mounts, limits.clone(), Arc::clone(&budget)));
-    let mut bash = run::interpreter(Arc::clone(&fs), &cwd, req);
+    let mut bash = run::interpreter(Arc::clone(&fs), grep, &cwd, req);
     budget.stop_with(bash.cancellation_token());
     let start = std::time::Instant::now();
     let outcome = run::run(&mut bash, req);

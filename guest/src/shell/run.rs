@@ -14,6 +14,7 @@ use std::time::Duration;
 use bashkit::{Bash, ExecOptions, ExecResult};
 
 use super::fs::MountFs;
+use super::grep::EngineGrep;
 use super::limits;
 use super::request::ExecuteRequest;
 use crate::error::{Error, ErrorKind, Result};
@@ -33,7 +34,7 @@ pub(crate) struct Ran {
 }
 
 /// Builds the interpreter for `req`, starting in `cwd` (checked by the caller).
-pub(crate) fn interpreter(fs: Arc<MountFs>, cwd: &str, req: &ExecuteRequest) -> Bash {
+pub(crate) fn interpreter(fs: Arc<MountFs>, grep: EngineGrep, cwd: &str, req: &ExecuteRequest) -> Bash {
     let mut b = Bash::builder()
         .fs(fs)
         // Our mount table is the whole world: no synthetic /etc, /proc or /usr/bin,
@@ -53,7 +54,9 @@ pub(crate) fn interpreter(fs: Arc<MountFs>, cwd: &str, req: &ExecuteRequest) -> 
         .limits(limits::interpreter_limits(limits::timeout(req.timeout_ms)))
         // One interpreter per call: its per-session counters are per call, and the
         // per-call limits above are the ones that count.
-        .session_limits(bashkit::SessionLimits::unlimited());
+        .session_limits(bashkit::SessionLimits::unlimited())
+        // The guest's search engine for the grep lines it runs exactly (super::grep).
+        .command("grep", grep);
     for (k, v) in &req.env {
         b = b.env(k, v);
     }

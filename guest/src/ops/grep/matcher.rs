@@ -133,7 +133,7 @@ pub(super) fn has_match(re: &Regex, buf: &[u8], multiline: bool) -> bool {
 
 /// Calls `f(line_number, line_start)` for every matching line, in order, until `f`
 /// breaks.
-pub(super) fn for_each_match_line(
+pub(crate) fn for_each_match_line(
     re: &Regex,
     buf: &[u8],
     multiline: bool,

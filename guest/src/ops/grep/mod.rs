@@ -30,7 +30,10 @@ mod render;
 #[cfg(test)]
 mod tests;
 
-use matcher::{for_each_match_line, has_match};
+use matcher::has_match;
+
+// The shell's `grep` (crate::shell::grep) runs the same line search.
+pub(crate) use matcher::for_each_match_line;
 use printer::ContentPrinter;
 
 pub use matcher::compile;

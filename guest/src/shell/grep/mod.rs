@@ -1,0 +1,173 @@
+//! The shell's `grep`: the guest's own search engine (the one behind
+//! `filestore_grep`) for the command lines it runs exactly, bashkit's `grep` for the
+//! rest.
+//!
+//! bashkit's `grep` reads every file through the interpreter's filesystem, whole,
+//! and charges it to the command's input budget (100 MB over all commands), so
+//! `grep -rn X .` over a large tree stopped at that limit, slowly. This command
+//! walks and reads the mount table directly, as `filestore_grep` does, searches each
+//! file's buffer with the engine's line search and prints GNU grep's lines. It
+//! streams: in `grep ... | head -50` the write after `head` has exited fails and the
+//! search stops there.
+//!
+//! [`args::plan`] decides, before anything runs, whether a command line is one the
+//! engine reproduces exactly (the flags agents use, patterns whose meaning is the
+//! same in GNU's syntax and the `regex` crate's, file or directory operands). Any
+//! other line (stdin input, `-P`, `-m`, back-references...) runs bashkit's `grep`
+//! unchanged, in a nested interpreter over the same filesystem whose input and
+//! output are bridged to this command's, so it streams as before.
+
+mod args;
+mod search;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use bashkit::{Bash, Command, CommandContext, CommandInput, CommandOutput, CommandStatus, async_trait};
+
+use crate::ops::grep::{GrepRequest, compile};
+use crate::vfs::limits::Limits;
+use crate::vfs::mounts::MountTable;
+
+/// Stdout is written in pieces of about this size (the search yields between them).
+const FLUSH_BYTES: usize = 64 * 1024;
+
+/// The `grep` command (see the module docs).
+pub(crate) struct EngineGrep {
+    pub(crate) mounts: Arc<MountTable>,
+    pub(crate) limits: Limits,
+    /// The command's wall time, for the nested interpreter of the fallback.
+    pub(crate) timeout: Duration,
+}
+
+#[async_trait]
+impl Command for EngineGrep {
+    async fn execute(&self, ctx: CommandContext<'_>) -> bashkit::Result<CommandStatus> {
+        let cwd = ctx.cwd.to_string_lossy().into_owned();
+        let planned = args::plan(ctx.args).and_then(|plan| {
+            let mut req = GrepRequest::new(plan.regex.clone(), "/");
+            req.case_insensitive = plan.ignore_case;
+            let re = compile(&req, &self.limits).ok()?;
+            let targets = search::targets(&plan, &self.mounts, &self.limits, &cwd)?;
+            Some((plan, re, targets))
+        });
+        match planned {
+            Some((plan, re, targets)) => self.search(&plan, &re, &targets, &ctx).await,
+            None => fallback(&ctx, self.timeout).await,
+        }
+    }
+}
+
+impl EngineGrep {
+    async fn search(
+        &self,
+        plan: &args::Plan,
+        re: &regex::bytes::Regex,
+        targets: &[search::Target],
+        ctx: &CommandContext<'_>,
+    ) -> bashkit::Result<CommandStatus> {
+        let mut s = search::Searcher::new(plan, re);
+        let many = plan.operands.len() > 1;
+        for t in targets {
+            let show_name = plan.with_filename.unwrap_or(many || t.recursed);
+            let flow = match search::read(&self.mounts, &self.limits, t) {
+                Ok(buf) => s.file(&buf, &t.name, show_name),
+                // Deleted between the walk and the read.
+                Err(e) if t.recursed && e.kind() == crate::error::ErrorKind::NotFound => continue,
+                Err(e) => {
+                    s.failed(&t.name, &e);
+                    std::ops::ControlFlow::Continue(())
+                }
+            };
+            if s.out.len() >= FLUSH_BYTES {
+                // A reader that has gone (`| head`) fails this write: the search ends
+                // there with status 141, as grep ends on SIGPIPE.
+                ctx.stdout.write_all(&std::mem::take(&mut s.out)).await?;
+            }
+            if !s.err.is_empty() {
+                let _ = ctx.stderr.write_all(&std::mem::take(&mut s.err)).await;
+            }
+            if flow.is_break() {
+                break;
+            }
+            // Lets the interpreter's timeout and cancellation reach a long search.
+            tokio::task::yield_now().await;
+        }
+        ctx.stdout.write_all(&s.out).await?;
+        let _ = ctx.stderr.write_all(&s.err).await;
+        // GNU: 0 when a line was selected, 1 when none, 2 on an error unless `-q`
+        // found a line.
+        let code = if s.error && !(plan.quiet && s.selected_any) {
+            2
+        } else if s.selected_any {
+            0
+        } else {
+            1
+        };
+        Ok(CommandStatus::with_code(code))
+    }
+}
+
+/// Bridges the nested interpreter's `grep` to this command's stdin.
+struct StdinBridge(CommandInput);
+
+#[async_trait]
+impl Command for StdinBridge {
+    async fn execute(&self, ctx: CommandContext<'_>) -> bashkit::Result<CommandStatus> {
+        while let Some(chunk) = self.0.read_chunk().await? {
+            ctx.stdout.write_all(&chunk).await?;
+        }
+        Ok(CommandStatus::success())
+    }
+}
+
+/// Bridges the nested interpreter's `grep` to this command's stdout.
+struct StdoutBridge(CommandOutput);
+
+#[async_trait]
+impl Command for StdoutBridge {
+    async fn execute(&self, ctx: CommandContext<'_>) -> bashkit::Result<CommandStatus> {
+        while let Some(chunk) = ctx.stdin.read_chunk().await? {
+            self.0.write_all(&chunk).await?;
+        }
+        Ok(CommandStatus::success())
+    }
+}
+
+/// Names of the bridges inside the nested interpreter (not reachable from the
+/// agent's command line, which runs in the outer one).
+const STDIN_BRIDGE: &str = "filestore-grep-stdin";
+const STDOUT_BRIDGE: &str = "filestore-grep-stdout";
+
+/// Runs bashkit's own `grep` on the same arguments, filesystem, directory and
+/// environment, its stdin and stdout streamed through this command's.
+async fn fallback(ctx: &CommandContext<'_>, timeout: Duration) -> bashkit::Result<CommandStatus> {
+    let mut b = Bash::builder()
+        .fs(ctx.fs.clone())
+        .rootfs(false)
+        .follow_symlinks(false)
+        .concurrent_jobs(false)
+        .username(super::run::USER)
+        .hostname(super::run::HOSTNAME)
+        .cwd(ctx.cwd)
+        .limits(super::limits::interpreter_limits(timeout))
+        .session_limits(bashkit::SessionLimits::unlimited())
+        .command(STDIN_BRIDGE, StdinBridge(ctx.stdin.clone()))
+        .command(STDOUT_BRIDGE, StdoutBridge(ctx.stdout.clone()));
+    for (k, v) in ctx.env {
+        b = b.env(k, v);
+    }
+    let mut bash = b.build();
+    let words: Vec<String> = std::iter::once(ctx.name).chain(ctx.args.iter().map(String::as_str)).map(quote).collect();
+    let line = format!("{STDIN_BRIDGE} | {} | {STDOUT_BRIDGE}; exit ${{PIPESTATUS[1]}}", words.join(" "));
+    let r = bash.exec(&line).await?;
+    if !r.stderr.is_empty() {
+        let _ = ctx.stderr.write_all(r.stderr.as_bytes()).await;
+    }
+    Ok(CommandStatus::with_code(r.exit_code))
+}
+
+/// `s` as one shell word.
+fn quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', r"'\''"))
+}
