@@ -24,7 +24,8 @@ use serde_json::json;
 
 fn main() {
     let mut rows: Vec<[String; 5]> = Vec::new();
-    let tree = tree().expect("no large tree: set FILESTORE_BENCH_TREE (default ~/.cargo/registry/src/*)");
+    let tree =
+        tree().expect("no large tree: set FILESTORE_BENCH_TREE (default ~/.cargo/registry/src/*)");
     let small = tempfile::tempdir().expect("tempdir");
     let lines: String = (0..1000).map(|i| format!("line {i}\n")).collect();
     std::fs::write(small.path().join("file.txt"), lines).unwrap();

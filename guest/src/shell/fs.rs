@@ -72,10 +72,16 @@ impl MountFs {
     }
 
     fn note_read(&self, e: &Entry) {
-        if e.entry_type == crate::skills::skill::TYPE_SKILL {
+        self.note_read_of(&e.path, &e.entry_type);
+    }
+
+    /// Notes a whole read of `path` (of type `entry_type`) made around the
+    /// interpreter's filesystem (the shell's `grep` reads the mount table directly).
+    pub(crate) fn note_read_of(&self, path: &str, entry_type: &str) {
+        if entry_type == crate::skills::skill::TYPE_SKILL {
             let mut v = self.skills_read.lock().unwrap_or_else(|e| e.into_inner());
-            if !v.contains(&e.path) {
-                v.push(e.path.clone());
+            if !v.iter().any(|p| p == path) {
+                v.push(path.to_string());
             }
         }
     }

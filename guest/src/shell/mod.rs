@@ -100,12 +100,13 @@ pub fn execute(mounts: Arc<MountTable>, limits: &Limits, req: &ExecuteRequest) -
     check(req)?;
     let cwd = working_directory(&mounts, req.cwd.as_deref())?;
     let budget = Arc::new(limits::WriteBudget::new(limits::MAX_WRITTEN_BYTES));
+    let fs = Arc::new(fs::MountFs::new(Arc::clone(&mounts), limits.clone(), Arc::clone(&budget)));
     let grep = grep::EngineGrep {
-        mounts: Arc::clone(&mounts),
+        mounts,
+        fs: Arc::clone(&fs),
         limits: limits.clone(),
         timeout: limits::timeout(req.timeout_ms),
     };
-    let fs = Arc::new(fs::MountFs::new(mounts, limits.clone(), Arc::clone(&budget)));
     let mut bash = run::interpreter(Arc::clone(&fs), grep, &cwd, req);
     budget.stop_with(bash.cancellation_token());
     let start = std::time::Instant::now();

@@ -34,7 +34,12 @@ pub(crate) struct Ran {
 }
 
 /// Builds the interpreter for `req`, starting in `cwd` (checked by the caller).
-pub(crate) fn interpreter(fs: Arc<MountFs>, grep: EngineGrep, cwd: &str, req: &ExecuteRequest) -> Bash {
+pub(crate) fn interpreter(
+    fs: Arc<MountFs>,
+    grep: EngineGrep,
+    cwd: &str,
+    req: &ExecuteRequest,
+) -> Bash {
     let mut b = Bash::builder()
         .fs(fs)
         // Our mount table is the whole world: no synthetic /etc, /proc or /usr/bin,

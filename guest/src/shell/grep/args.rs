@@ -175,7 +175,8 @@ pub(crate) fn plan(args: &[String]) -> Option<Plan> {
                 's' => p.suppress_errors = true,
                 '0'..='9' => {
                     // `-NUM` is `-C NUM`; the digits run to the end of the cluster.
-                    let digits: String = chars[j - 1..].iter().take_while(|c| c.is_ascii_digit()).collect();
+                    let digits: String =
+                        chars[j - 1..].iter().take_while(|c| c.is_ascii_digit()).collect();
                     j += digits.len() - 1;
                     context = Some(number(&digits)?);
                 }
@@ -230,7 +231,8 @@ pub(crate) fn plan(args: &[String]) -> Option<Plan> {
             // Exact for a literal with word characters at both ends: GNU's
             // "shorter match, then the next start" search finds the same lines.
             let literal = syntax == Syntax::Fixed || !l.chars().any(is_meta);
-            let ends = l.chars().next().is_some_and(is_word) && l.chars().last().is_some_and(is_word);
+            let ends =
+                l.chars().next().is_some_and(is_word) && l.chars().last().is_some_and(is_word);
             if !literal || !ends {
                 return None;
             }
@@ -346,7 +348,11 @@ fn translate(pattern: &str, syntax: Syntax) -> Option<String> {
                 atom = false;
             }
             '|' if ere => {
-                if i == 0 || i == chars.len() - 1 || chars[i - 1] == '(' || chars.get(i + 1) == Some(&')') {
+                if i == 0
+                    || i == chars.len() - 1
+                    || chars[i - 1] == '('
+                    || chars.get(i + 1) == Some(&')')
+                {
                     return None;
                 }
                 out.push('|');
@@ -398,7 +404,11 @@ fn bracket(chars: &[char]) -> Option<(String, usize)> {
         } else if c == '-' && i > start && chars.get(i + 1) != Some(&']') {
             let (lo, hi) = (chars[i - 1], *chars.get(i + 1)?);
             let same = |f: fn(&char) -> bool| f(&lo) && f(&hi);
-            if !(same(char::is_ascii_digit) || same(char::is_ascii_lowercase) || same(char::is_ascii_uppercase)) || lo > hi {
+            if !(same(char::is_ascii_digit)
+                || same(char::is_ascii_lowercase)
+                || same(char::is_ascii_uppercase))
+                || lo > hi
+            {
                 return None;
             }
             out.push('-');

@@ -23,7 +23,9 @@ mod search;
 use std::sync::Arc;
 use std::time::Duration;
 
-use bashkit::{Bash, Command, CommandContext, CommandInput, CommandOutput, CommandStatus, async_trait};
+use bashkit::{
+    Bash, Command, CommandContext, CommandInput, CommandOutput, CommandStatus, async_trait,
+};
 
 use crate::ops::grep::{GrepRequest, compile};
 use crate::vfs::limits::Limits;
@@ -35,6 +37,9 @@ const FLUSH_BYTES: usize = 64 * 1024;
 /// The `grep` command (see the module docs).
 pub(crate) struct EngineGrep {
     pub(crate) mounts: Arc<MountTable>,
+    /// The interpreter's filesystem: reads made here are noted on it (a `SKILL.md`
+    /// read activates its skill, as through any other command).
+    pub(crate) fs: Arc<super::fs::MountFs>,
     pub(crate) limits: Limits,
     /// The command's wall time, for the nested interpreter of the fallback.
     pub(crate) timeout: Duration,
@@ -71,7 +76,10 @@ impl EngineGrep {
         for t in targets {
             let show_name = plan.with_filename.unwrap_or(many || t.recursed);
             let flow = match search::read(&self.mounts, &self.limits, t) {
-                Ok(buf) => s.file(&buf, &t.name, show_name),
+                Ok(buf) => {
+                    self.fs.note_read_of(&t.path, &t.entry_type);
+                    s.file(&buf, &t.name, show_name)
+                }
                 // Deleted between the walk and the read.
                 Err(e) if t.recursed && e.kind() == crate::error::ErrorKind::NotFound => continue,
                 Err(e) => {
@@ -158,8 +166,10 @@ async fn fallback(ctx: &CommandContext<'_>, timeout: Duration) -> bashkit::Resul
         b = b.env(k, v);
     }
     let mut bash = b.build();
-    let words: Vec<String> = std::iter::once(ctx.name).chain(ctx.args.iter().map(String::as_str)).map(quote).collect();
-    let line = format!("{STDIN_BRIDGE} | {} | {STDOUT_BRIDGE}; exit ${{PIPESTATUS[1]}}", words.join(" "));
+    let words: Vec<String> =
+        std::iter::once(ctx.name).chain(ctx.args.iter().map(String::as_str)).map(quote).collect();
+    let line =
+        format!("{STDIN_BRIDGE} | {} | {STDOUT_BRIDGE}; exit ${{PIPESTATUS[1]}}", words.join(" "));
     let r = bash.exec(&line).await?;
     if !r.stderr.is_empty() {
         let _ = ctx.stderr.write_all(r.stderr.as_bytes()).await;

@@ -23,15 +23,23 @@ pub(crate) struct Target {
     pub(crate) name: String,
     /// Found by recursing into a directory operand (GNU then prints names by default).
     pub(crate) recursed: bool,
+    /// The entry type (`file`, a skill's `SKILL.md`...).
+    pub(crate) entry_type: String,
 }
 
 /// The files of `plan`'s operands, in order, or `None` when bashkit's grep must run
 /// the command (an operand that is missing, not a file or directory, a directory
 /// without `-r`, a walk cut at the session's entry limit).
-pub(crate) fn targets(plan: &Plan, mounts: &MountTable, limits: &Limits, cwd: &str) -> Option<Vec<Target>> {
+pub(crate) fn targets(
+    plan: &Plan,
+    mounts: &MountTable,
+    limits: &Limits,
+    cwd: &str,
+) -> Option<Vec<Target>> {
     let mut out = Vec::new();
     let implicit_dot = plan.operands.is_empty();
-    let operands: Vec<&str> = if implicit_dot { vec!["."] } else { plan.operands.iter().map(String::as_str).collect() };
+    let operands: Vec<&str> =
+        if implicit_dot { vec!["."] } else { plan.operands.iter().map(String::as_str).collect() };
     for op in operands {
         if op == "-" || op.is_empty() {
             return None;
@@ -42,10 +50,18 @@ pub(crate) fn targets(plan: &Plan, mounts: &MountTable, limits: &Limits, cwd: &s
             if me.entry_type == TYPE_SYMLINK || me.entry_type == TYPE_SPECIAL {
                 return None;
             }
-            out.push(Target { path, size: None, name: op.to_string(), recursed: false });
+            out.push(Target {
+                path,
+                size: None,
+                name: op.to_string(),
+                recursed: false,
+                entry_type: me.entry_type.clone(),
+            });
             continue;
         }
-        if !plan.recursive || plan.exclude_dirs.iter().any(|g| glob_match(g, paths::file_name(&path))) {
+        if !plan.recursive
+            || plan.exclude_dirs.iter().any(|g| glob_match(g, paths::file_name(&path)))
+        {
             return None;
         }
         // GNU prints `DIR/NAME`, one slash; no operand at all prints `NAME`.
@@ -73,10 +89,18 @@ pub(crate) fn targets(plan: &Plan, mounts: &MountTable, limits: &Limits, cwd: &s
                 continue;
             }
             // `-r` skips links and devices met while recursing.
-            if matches!(e.entry_type(), TYPE_SYMLINK | TYPE_SPECIAL) || !included(plan, paths::file_name(below)) {
+            if matches!(e.entry_type(), TYPE_SYMLINK | TYPE_SPECIAL)
+                || !included(plan, paths::file_name(below))
+            {
                 continue;
             }
-            out.push(Target { path: e.path(), size: Some(e.size()), name: format!("{prefix}{below}"), recursed: true });
+            out.push(Target {
+                path: e.path(),
+                size: Some(e.size()),
+                name: format!("{prefix}{below}"),
+                recursed: true,
+                entry_type: e.entry_type().to_string(),
+            });
         }
     }
     Some(out)
@@ -135,7 +159,15 @@ pub(crate) struct Searcher<'a> {
 
 impl<'a> Searcher<'a> {
     pub(crate) fn new(plan: &'a Plan, re: &'a Regex) -> Self {
-        Searcher { plan, re, out: Vec::new(), err: Vec::new(), selected_any: false, error: false, printed_group: false }
+        Searcher {
+            plan,
+            re,
+            out: Vec::new(),
+            err: Vec::new(),
+            selected_any: false,
+            error: false,
+            printed_group: false,
+        }
     }
 
     /// Reports a file that could not be read (`-s` keeps quiet, the status stays 2).
@@ -145,7 +177,6 @@ impl<'a> Searcher<'a> {
             let why = match e.kind() {
                 ErrorKind::NotFound => "No such file or directory".to_string(),
                 ErrorKind::TooLarge => "File too large".to_string(),
-                ErrorKind::PermissionDenied => "Permission denied".to_string(),
                 _ => e.message().to_string(),
             };
             self.err.extend_from_slice(format!("grep: {name}: {why}\n").as_bytes());
@@ -255,7 +286,14 @@ impl<'a> Searcher<'a> {
 
     /// Prints line `k` (0-based). `Break` for a line that is not valid UTF-8: GNU
     /// stops printing the file there and reports it as a binary file.
-    fn print(&mut self, text: &[u8], name: &str, show_name: bool, k: usize, selected: bool) -> ControlFlow<()> {
+    fn print(
+        &mut self,
+        text: &[u8],
+        name: &str,
+        show_name: bool,
+        k: usize,
+        selected: bool,
+    ) -> ControlFlow<()> {
         if std::str::from_utf8(text).is_err() {
             return ControlFlow::Break(());
         }
