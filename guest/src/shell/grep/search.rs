@@ -239,7 +239,10 @@ impl<'a> Searcher<'a> {
             return ControlFlow::Continue(());
         }
         let line = |i: usize| {
-            let end = starts.get(i + 1).map_or(buf.len(), |&s| s - 1);
+            // A line ends before its newline; the last one before the file's final
+            // newline, if it has one.
+            let end =
+                starts.get(i + 1).map_or(buf.len() - usize::from(buf.ends_with(b"\n")), |&s| s - 1);
             &buf[starts[i]..end]
         };
         // Lines to print: selected ones and their context, in order.
