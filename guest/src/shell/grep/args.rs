@@ -300,9 +300,10 @@ fn translate(pattern: &str, syntax: Syntax) -> Option<String> {
                 let next = *chars.get(i + 1)?;
                 // Escaped punctuation that is literal in both; GNU's `\w`, `\<`,
                 // `\1`, BRE's `\(` `\|` `\{` and the like are left to bashkit.
-                if !matches!(next, '.' | '*' | '[' | ']' | '^' | '$' | '\\' | '/' | '-')
-                    && !(ere && matches!(next, '+' | '?' | '(' | ')' | '|' | '{' | '}'))
-                {
+                let literal_in_both =
+                    matches!(next, '.' | '*' | '[' | ']' | '^' | '$' | '\\' | '/' | '-');
+                let literal_in_ere = ere && matches!(next, '+' | '?' | '(' | ')' | '|' | '{' | '}');
+                if !(literal_in_both || literal_in_ere) {
                     return None;
                 }
                 out.push_str(&regex::escape(&next.to_string()));

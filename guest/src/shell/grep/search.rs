@@ -254,8 +254,8 @@ impl<'a> Searcher<'a> {
             }
             let to = (i + plan.after).min(lines - 1);
             // Trailing context stops at the next selected line, which prints itself.
-            for k in from..=i {
-                if self.print(line(k), name, show_name, k, selected[k]).is_break() {
+            for (k, &sel) in selected.iter().enumerate().take(i + 1).skip(from) {
+                if self.print(line(k), name, show_name, k, sel).is_break() {
                     self.binary(name);
                     return ControlFlow::Continue(());
                 }
