@@ -18,6 +18,8 @@
 //! is skipped when `rg` is not installed. Benches are not part of the test command;
 //! the tests compare grep with ripgrep's library crates in-process and need no `rg`.
 
+mod timing;
+
 use std::fmt::Write as _;
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -32,6 +34,7 @@ use filestore::wit::FilestoreComponent;
 use filestore::{Engine, HostState, MountSpec, Session, SessionOptions};
 use filestore_guest::vfs::limits::Limits;
 use serde_json::{Value, json};
+use timing::{median_us, us};
 use wasmtime::component::{Component, HasSelf, Linker};
 use wasmtime::{Store, StoreLimitsBuilder};
 
@@ -94,26 +97,6 @@ fn machine() -> String {
         .unwrap_or_else(|| "unknown CPU".into());
     let n = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(0);
     format!("{n} CPUs, {cpu}")
-}
-
-/// Median of `n` timed runs of `f` (after `warm` untimed runs), in microseconds.
-fn median_us(warm: usize, n: usize, mut f: impl FnMut()) -> f64 {
-    for _ in 0..warm {
-        f();
-    }
-    let mut v: Vec<f64> = (0..n)
-        .map(|_| {
-            let t = Instant::now();
-            f();
-            t.elapsed().as_secs_f64() * 1e6
-        })
-        .collect();
-    v.sort_by(|a, b| a.total_cmp(b));
-    v[v.len() / 2]
-}
-
-fn us(x: f64) -> String {
-    if x >= 10_000.0 { format!("{:.1} ms", x / 1000.0) } else { format!("{x:.1} µs") }
 }
 
 fn ratio(ours: f64, base: f64) -> String {

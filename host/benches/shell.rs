@@ -12,15 +12,18 @@
 //!   `find . -name '*.rs' | wc -l` vs `bash -c` with GNU grep and find.
 //! - The component's size (the release component this binary embeds).
 
+mod timing;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use filestore::engine::COMPONENT;
 use filestore::volumes::dir::DirVolume;
 use filestore::{Engine, MountSpec, Session, SessionOptions};
 use serde_json::json;
+use timing::{median_us, us};
 
 fn main() {
     let mut rows: Vec<[String; 5]> = Vec::new();
@@ -130,24 +133,4 @@ fn tree() -> Option<PathBuf> {
         .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")))?;
     let src = home.join("registry").join("src");
     std::fs::read_dir(&src).ok()?.filter_map(|e| e.ok()).map(|e| e.path()).find(|p| p.is_dir())
-}
-
-/// Median of `n` timed runs of `f` (after `warm` untimed runs), in microseconds.
-fn median_us(warm: usize, n: usize, mut f: impl FnMut()) -> f64 {
-    for _ in 0..warm {
-        f();
-    }
-    let mut v: Vec<f64> = (0..n)
-        .map(|_| {
-            let t = Instant::now();
-            f();
-            t.elapsed().as_secs_f64() * 1e6
-        })
-        .collect();
-    v.sort_by(|a, b| a.total_cmp(b));
-    v[v.len() / 2]
-}
-
-fn us(x: f64) -> String {
-    if x >= 10_000.0 { format!("{:.1} ms", x / 1000.0) } else { format!("{x:.1} µs") }
 }
