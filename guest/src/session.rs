@@ -34,6 +34,8 @@ pub struct Session {
     limits: Limits,
     /// Configured, dynamic and pending tools (see [`crate::invoke`]).
     tools: crate::invoke::ToolStateCell,
+    /// What the shell's `chmod` set this session (volumes keep no permission bits).
+    shell_modes: Arc<shell::Modes>,
 }
 
 fn serialising(e: serde_json::Error) -> Error {
@@ -48,7 +50,12 @@ fn output<T: Serialize>(value: &T, text: String) -> Result<ToolOutput> {
 impl Session {
     /// A session with no mounts.
     pub fn new(limits: Limits) -> Session {
-        Session { mounts: Arc::new(MountTable::new()), limits, tools: Default::default() }
+        Session {
+            mounts: Arc::new(MountTable::new()),
+            limits,
+            tools: Default::default(),
+            shell_modes: Default::default(),
+        }
     }
 
     /// Mounts a volume (see [`MountTable::add`]).
@@ -126,7 +133,8 @@ impl Session {
                 ),
             ));
         }
-        let ran = shell::execute(self.mounts_shared(), &self.limits, req)?;
+        let ran =
+            shell::execute(self.mounts_shared(), &self.limits, Arc::clone(&self.shell_modes), req)?;
         let stored = if ran.is_long() { self.store_output(&ran)? } else { None };
         let mut r = ran.answer(stored.as_deref());
         // The command has run (and may have written): a skill that cannot be

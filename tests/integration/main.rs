@@ -78,6 +78,7 @@ mod python_host;
 mod python_package;
 mod read_side;
 mod shell;
+mod shell_spec;
 mod skills;
 mod support;
 mod tools;

@@ -22,7 +22,7 @@
 //! prints. A write refused by the per-command write budget trips it
 //! ([`WriteBudget`]), and the command then ends with `limit-exceeded`.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::ErrorKind as IoKind;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -42,6 +42,51 @@ use crate::vfs::volume::WriteOptions;
 /// The only device path.
 const DEV_NULL: &str = "/dev/null";
 
+/// Permission bits `chmod` set during a session, by virtual path.
+///
+/// Volumes keep no permission bits (a directory volume's files, an object, a memory
+/// file all report `0644`), so without this `chmod +x run.sh && ./run.sh` would be
+/// refused with "Permission denied". The session remembers what `chmod` set, for
+/// its lifetime and never on the volume: a path keeps its bits through writes (as a
+/// file does in bash), follows a shell `mv`, and loses them with a shell `rm`.
+#[derive(Debug, Default)]
+pub struct Modes(Mutex<BTreeMap<String, u32>>);
+
+impl Modes {
+    fn map(&self) -> std::sync::MutexGuard<'_, BTreeMap<String, u32>> {
+        self.0.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn get(&self, path: &str) -> Option<u32> {
+        self.map().get(path).copied()
+    }
+
+    fn set(&self, path: &str, mode: u32) {
+        self.map().insert(path.to_string(), mode & 0o7777);
+    }
+
+    /// Forgets `path` and everything beneath it.
+    fn forget(&self, path: &str) {
+        let beneath = format!("{path}/");
+        self.map().retain(|p, _| p != path && !p.starts_with(&beneath));
+    }
+
+    /// Moves what is known of `from` (and beneath it) to `to`.
+    fn rename(&self, from: &str, to: &str) {
+        let beneath = format!("{from}/");
+        let mut map = self.map();
+        let moved: Vec<(String, u32)> = map
+            .iter()
+            .filter(|(p, _)| *p == from || p.starts_with(&beneath))
+            .map(|(p, m)| (format!("{to}{}", &p[from.len()..]), *m))
+            .collect();
+        map.retain(|p, _| p != from && !p.starts_with(&beneath));
+        let prefix = format!("{to}/");
+        map.retain(|p, _| p != to && !p.starts_with(&prefix));
+        map.extend(moved);
+    }
+}
+
 /// The mount table as a bashkit filesystem (see the module docs).
 pub(crate) struct MountFs {
     mounts: Arc<MountTable>,
@@ -53,17 +98,35 @@ pub(crate) struct MountFs {
     /// storage): they exist for the rest of the command line, so `mkdir -p d && echo
     /// x > d/f` works as in bash, and remain afterwards only if a file was written in.
     pending_dirs: Mutex<BTreeSet<String>>,
+    /// The session's `chmod` bits ([`Modes`]).
+    modes: Arc<Modes>,
 }
 
 impl MountFs {
-    pub(crate) fn new(mounts: Arc<MountTable>, limits: Limits, budget: Arc<WriteBudget>) -> Self {
+    pub(crate) fn new(
+        mounts: Arc<MountTable>,
+        limits: Limits,
+        budget: Arc<WriteBudget>,
+        modes: Arc<Modes>,
+    ) -> Self {
         MountFs {
             mounts,
             limits,
             budget,
             skills_read: Mutex::new(Vec::new()),
             pending_dirs: Mutex::new(BTreeSet::new()),
+            modes,
         }
+    }
+
+    /// An entry's metadata with the bits `chmod` gave it this session.
+    fn metadata(&self, e: &Entry) -> Metadata {
+        let mut m = metadata_of(e);
+        if let Some(mode) = self.modes.get(&e.path) {
+            // A read-only mount stays read-only whatever chmod said.
+            m.mode = if e.read_only { mode & !0o222 } else { mode };
+        }
+        m
     }
 
     /// The `SKILL.md` paths read, in order, each once.
@@ -211,9 +274,14 @@ impl MountFs {
                     ));
                 }
                 pending.retain(|d| d != path && !d.starts_with(&beneath));
+                self.modes.forget(path);
                 Ok(())
             }
-            done => done.map(|_| ()),
+            Ok(_) => {
+                self.modes.forget(path);
+                Ok(())
+            }
+            Err(e) => Err(e),
         }
     }
 
@@ -223,7 +291,9 @@ impl MountFs {
         }
         let req =
             mutate::MoveRequest { source: from.into(), destination: to.into(), overwrite: true };
-        mutate::move_entry(&self.mounts, &self.limits, &req).map(|_| ())
+        mutate::move_entry(&self.mounts, &self.limits, &req)?;
+        self.modes.rename(from, to);
+        Ok(())
     }
 
     fn copy(&self, from: &str, to: &str) -> Result<()> {
@@ -239,7 +309,7 @@ impl MountFs {
             Err(e) if is_absent(&e) && self.is_pending(path) => {
                 Ok(metadata_of(&Entry::directory(path, None)))
             }
-            found => found.map(|e| metadata_of(&e)),
+            found => found.map(|e| self.metadata(&e)),
         }
     }
 
@@ -263,7 +333,7 @@ impl MountFs {
             .iter()
             .map(|e| DirEntry {
                 name: paths::file_name(&e.path).to_string(),
-                metadata: metadata_of(e),
+                metadata: self.metadata(e),
             })
             .collect())
     }
@@ -391,10 +461,14 @@ impl FileSystem for MountFs {
         // the time as it is (a documented difference from bash).
         on(path, |p| self.stat(p).map(|_| ()))
     }
-    async fn chmod(&self, path: &Path, _mode: u32) -> bashkit::Result<()> {
-        // Volumes keep no permission bits: an existing path accepts the change and
-        // keeps its read-only flag (a documented difference from bash).
-        on(path, |p| self.stat(p).map(|_| ()))
+    async fn chmod(&self, path: &Path, mode: u32) -> bashkit::Result<()> {
+        // Volumes keep no permission bits: the session remembers them ([`Modes`]);
+        // a read-only mount keeps its read-only flag.
+        on(path, |p| {
+            self.stat(p)?;
+            self.modes.set(p, mode);
+            Ok(())
+        })
     }
 }
 
@@ -409,7 +483,12 @@ mod tests {
         v.insert("/d/b.txt", "beta\n");
         let mut t = MountTable::new();
         t.add("/w", Box::new(v), 0, read_only).unwrap();
-        MountFs::new(Arc::new(t), Limits::default(), Arc::new(WriteBudget::new(1 << 20)))
+        MountFs::new(
+            Arc::new(t),
+            Limits::default(),
+            Arc::new(WriteBudget::new(1 << 20)),
+            Arc::default(),
+        )
     }
 
     fn io_text(e: bashkit::Error) -> String {
@@ -461,7 +540,12 @@ mod tests {
         v.insert("/a.txt", "alpha\n");
         let mut t = MountTable::new();
         t.add("/s3", Box::new(crate::vfs::bare::BareVolume::new(v)), 0, false).unwrap();
-        let fs = MountFs::new(Arc::new(t), Limits::default(), Arc::new(WriteBudget::new(1 << 20)));
+        let fs = MountFs::new(
+            Arc::new(t),
+            Limits::default(),
+            Arc::new(WriteBudget::new(1 << 20)),
+            Arc::default(),
+        );
         fs.mkdir("/s3/d/e", true).unwrap();
         assert!(fs.mounts.stat("/s3/d/e").is_err(), "the volume itself has no such directory");
         assert!(fs.stat("/s3/d/e").unwrap().file_type.is_dir());

@@ -29,6 +29,7 @@ use crate::vfs::limits::Limits;
 use crate::vfs::mounts::MountTable;
 use crate::vfs::paths;
 
+pub use fs::Modes;
 pub use request::{ExecuteRequest, ExecuteResult};
 pub use run::{HOSTNAME, USER};
 
@@ -95,12 +96,19 @@ pub fn render(r: &ExecuteResult) -> String {
 
 /// Runs one command over `mounts` (see the module docs). Errors: `invalid-argument`
 /// for a request out of bounds, `not-found`/`not-a-directory` for a bad `cwd`,
-/// `limit-exceeded` naming the limit a runaway command hit.
-pub fn execute(mounts: Arc<MountTable>, limits: &Limits, req: &ExecuteRequest) -> Result<Executed> {
+/// `limit-exceeded` naming the limit a runaway command hit. `modes` are the
+/// session's `chmod` bits ([`Modes`]).
+pub fn execute(
+    mounts: Arc<MountTable>,
+    limits: &Limits,
+    modes: Arc<Modes>,
+    req: &ExecuteRequest,
+) -> Result<Executed> {
     check(req)?;
     let cwd = working_directory(&mounts, req.cwd.as_deref())?;
     let budget = Arc::new(limits::WriteBudget::new(limits::MAX_WRITTEN_BYTES));
-    let fs = Arc::new(fs::MountFs::new(Arc::clone(&mounts), limits.clone(), Arc::clone(&budget)));
+    let fs =
+        Arc::new(fs::MountFs::new(Arc::clone(&mounts), limits.clone(), Arc::clone(&budget), modes));
     let grep = grep::EngineGrep {
         mounts,
         fs: Arc::clone(&fs),

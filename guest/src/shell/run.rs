@@ -46,8 +46,11 @@ pub(crate) fn interpreter(
         // and no link following (volumes never follow links either).
         .rootfs(false)
         .follow_symlinks(false)
-        // Background jobs run to completion in order: deterministic output.
-        .concurrent_jobs(false)
+        // Pipeline stages that run shell code stream into each other over bounded
+        // pipes (so `while :; do echo x; done | head -2` ends with SIGPIPE instead
+        // of running into the timeout) and `cmd &` jobs run concurrently, both as in
+        // bash; all on this one task, no threads.
+        .concurrent_jobs(true)
         .username(USER)
         .hostname(HOSTNAME)
         .cwd(cwd)

@@ -49,7 +49,10 @@ pub(crate) struct EngineGrep {
 impl Command for EngineGrep {
     async fn execute(&self, ctx: CommandContext<'_>) -> bashkit::Result<CommandStatus> {
         let cwd = ctx.cwd.to_string_lossy().into_owned();
-        let planned = args::plan(ctx.args).and_then(|plan| {
+        // `/dev/fd/N` (a process substitution, `grep x <(cmd)`) and `/dev/stdin`
+        // exist only inside the interpreter: its own grep reads them.
+        let device = ctx.args.iter().any(|a| a.starts_with("/dev/"));
+        let planned = args::plan(ctx.args).filter(|_| !device).and_then(|plan| {
             let mut req = GrepRequest::new(plan.regex.clone(), "/");
             req.case_insensitive = plan.ignore_case;
             let re = compile(&req, &self.limits).ok()?;
@@ -142,6 +145,25 @@ impl Command for StdoutBridge {
     }
 }
 
+/// Hands the nested interpreter's `grep` one process substitution of this
+/// command's line: an interpreter answers `/dev/fd/N` only for its own
+/// substitutions, so the nested one gets a substitution of its own with the same
+/// bytes (`<(filestore-grep-fd-K)`).
+struct FdBridge(Vec<u8>);
+
+#[async_trait]
+impl Command for FdBridge {
+    async fn execute(&self, ctx: CommandContext<'_>) -> bashkit::Result<CommandStatus> {
+        ctx.stdout.write_all(&self.0).await?;
+        Ok(CommandStatus::success())
+    }
+}
+
+/// `/dev/fd/N` for a process substitution (N ≥ 3; 0–2 are the standard streams).
+fn is_substitution(arg: &str) -> bool {
+    arg.strip_prefix("/dev/fd/").and_then(|n| n.parse::<u32>().ok()).is_some_and(|n| n >= 3)
+}
+
 /// Names of the bridges inside the nested interpreter (not reachable from the
 /// agent's command line, which runs in the outer one).
 const STDIN_BRIDGE: &str = "filestore-grep-stdin";
@@ -165,9 +187,20 @@ async fn fallback(ctx: &CommandContext<'_>, timeout: Duration) -> bashkit::Resul
     for (k, v) in ctx.env {
         b = b.env(k, v);
     }
+    let mut words = vec![quote(ctx.name)];
+    for (k, arg) in ctx.args.iter().enumerate() {
+        if is_substitution(arg) {
+            // Read through this command's filesystem, which answers the outer
+            // interpreter's substitutions.
+            let bytes = ctx.fs.read_file(std::path::Path::new(arg)).await?;
+            let bridge = format!("filestore-grep-fd-{k}");
+            words.push(format!("<({bridge})"));
+            b = b.command(bridge, FdBridge(bytes));
+        } else {
+            words.push(quote(arg));
+        }
+    }
     let mut bash = b.build();
-    let words: Vec<String> =
-        std::iter::once(ctx.name).chain(ctx.args.iter().map(String::as_str)).map(quote).collect();
     let line =
         format!("{STDIN_BRIDGE} | {} | {STDOUT_BRIDGE}; exit ${{PIPESTATUS[1]}}", words.join(" "));
     let r = bash.exec(&line).await?;
