@@ -64,6 +64,7 @@ mod common;
 mod concurrency;
 mod confinement;
 mod contract;
+mod conversation;
 mod docs;
 mod faults;
 mod isolation;
