@@ -170,7 +170,8 @@ fn killed_writer(target: &str, store: StateStore, updates: u64) {
         );
         assert_eq!(doc.pending_approvals["big"].arguments.as_str().map(str::len), Some(256 * 1024));
         // The lock of the killed writer is gone with it: the next update goes through.
-        let (next, ()) = store.update(&key, |_| ()).unwrap();
+        let (next, _) =
+            store.update(&key, |d| d.activate_skill(&format!("after-kill-{round}"))).unwrap();
         assert_eq!(next.version, doc.version + 1);
     }
 }
@@ -205,8 +206,11 @@ fn a_torn_temporary_file_left_by_a_crash_is_not_the_document() {
     // What a writer killed between its write and its rename leaves: a temporary
     // file next to the document, with half a document in it.
     let dir = t.path().join(format!("conversations/{key}"));
-    std::fs::write(dir.join(".state.json.filestore-tmp-0123456789abcdef"), b"{\"version\": 9, \"activ")
-        .unwrap();
+    std::fs::write(
+        dir.join(".state.json.filestore-tmp-0123456789abcdef"),
+        b"{\"version\": 9, \"activ",
+    )
+    .unwrap();
     let doc = store.load(&key).unwrap().unwrap();
     assert_eq!((doc.version, doc.activated_skills.clone()), (1, vec!["one".to_string()]));
     let (doc, _) = store.update(&key, |d| d.activate_skill("two")).unwrap();
@@ -218,10 +222,19 @@ fn idle_conversations_expire_on_s3() {
     let server = shared();
     let p = prefix("state-sweep");
     let store = s3_store(server, &p);
-    let (old, fresh) =
-        (ConversationKey::scoped("a", "old").unwrap(), ConversationKey::scoped("a", "new").unwrap());
+    let (old, fresh) = (
+        ConversationKey::scoped("a", "old").unwrap(),
+        ConversationKey::scoped("a", "new").unwrap(),
+    );
     let (doc, _) = store.update(&old, |_| ()).unwrap();
-    store.volumes(&old).unwrap().scratch.write("/f.txt", b"x", &WriteOptions::default()).unwrap();
+    let vols = store.volumes(&old).unwrap();
+    vols.scratch.write("/f.txt", b"x", &WriteOptions::default()).unwrap();
+    let result = WriteOptions {
+        read_only: true,
+        entry_type: Some("tool_result".into()),
+        ..Default::default()
+    };
+    vols.tool_calls.write("/call_1/result.json", b"{}", &result).unwrap();
     // An hour later (by the sweep's clock) `fresh` has been used, `old` has not.
     let later = doc.last_used_ms + 3_600_000;
     store.update(&fresh, |d| d.last_used_ms = later).unwrap();
@@ -232,6 +245,19 @@ fn idle_conversations_expire_on_s3() {
     assert_eq!(store.load(&old).unwrap(), None);
     let other = s3_store(server, &p);
     assert!(other.volumes(&old).unwrap().scratch.read("/f.txt", 0, 1).is_err(), "files went too");
+    // Nothing of it is left in the bucket: results, their metadata sidecars, the document.
+    let client = server.client();
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let under = object_store::path::Path::parse(format!("{p}/conversations/{old}")).unwrap();
+    let left: Vec<String> = rt.block_on(async {
+        use futures::TryStreamExt;
+        object_store::ObjectStore::list(&client, Some(&under))
+            .map_ok(|m| m.location.to_string())
+            .try_collect()
+            .await
+            .unwrap()
+    });
+    assert!(left.is_empty(), "{left:?}");
 }
 
 #[test]
@@ -259,9 +285,7 @@ fn a_conversations_volumes_on_s3_are_seen_by_another_replica() {
     // The objects live under conversations/<digest>/scratch/.
     let client = server.client();
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-    let k = object_store::path::Path::parse(format!(
-        "{p}/conversations/{key}/scratch/notes/a.txt"
-    ))
-    .unwrap();
+    let k = object_store::path::Path::parse(format!("{p}/conversations/{key}/scratch/notes/a.txt"))
+        .unwrap();
     rt.block_on(async { object_store::ObjectStoreExt::head(&client, &k).await }).unwrap();
 }

@@ -117,15 +117,13 @@ impl Docs {
             Docs::Memory(v, _) => read_plain(v.as_ref(), key),
             Docs::Object(v) => match v.read_versioned(&doc_path(key)) {
                 Ok(None) => Ok(None),
-                Ok(Some((bytes, _))) if bytes.len() as u64 > MAX_DOC_BYTES => {
-                    Err(StateError::new(
-                        StateErrorKind::Corrupt,
-                        format!(
-                            "conversation {key}: the state document is over {MAX_DOC_BYTES} bytes"
-                        ),
-                    ))
+                Ok(Some((bytes, _))) if bytes.len() as u64 > MAX_DOC_BYTES => Err(StateError::new(
+                    StateErrorKind::Corrupt,
+                    format!("conversation {key}: the state document is over {MAX_DOC_BYTES} bytes"),
+                )),
+                Ok(Some((bytes, version))) => {
+                    Ok(Some((parse(key, &bytes)?, Seen::Object(version))))
                 }
-                Ok(Some((bytes, version))) => Ok(Some((parse(key, &bytes)?, Seen::Object(version)))),
                 Err(e) => Err(StateError::storage(e)),
             },
         }

@@ -40,7 +40,7 @@ pub use key::{ConversationKey, MAX_IDENTITY_BYTES, MAX_KEY_BYTES};
 
 use crate::volumes::dir::DirVolume;
 use crate::volumes::object::{ObjectSpec, ObjectVolume, StoreKind};
-use crate::volumes::{ErrorKind, MemoryVolume, SharedVolume, Volume};
+use crate::volumes::{ErrorKind, MemoryVolume, SharedVolume};
 use cas::{Docs, Seen};
 
 /// Attempts of one [`StateStore::update`] before it gives up with `contended`.
@@ -116,7 +116,9 @@ impl std::str::FromStr for StateSpec {
             return Ok(StateSpec::Object(spec));
         }
         if s.is_empty() {
-            return Err(bad("state: empty spec; give a directory, s3://bucket/prefix or mem:".into()));
+            return Err(bad(
+                "state: empty spec; give a directory, s3://bucket/prefix or mem:".into()
+            ));
         }
         if s.ends_with(":ro") {
             return Err(bad(format!("state {s}: the state store is written; it has no :ro mode")));
@@ -282,10 +284,14 @@ impl StateStore {
             Docs::Object(root) => {
                 let sub = |p: &str| root.sub_volume(&format!("{base}/{p}"), false);
                 let scratch = sub("scratch").map_err(StateError::storage)?;
-                let results = sub("tool_calls").map_err(StateError::storage)?.with_trusted_entry_types(
-                    &[filestore_guest::invoke::results::TYPE_TOOL_RESULT],
-                );
-                Ok(ConversationVolumes { scratch: Arc::new(scratch), tool_calls: Arc::new(results) })
+                let results =
+                    sub("tool_calls").map_err(StateError::storage)?.with_trusted_entry_types(&[
+                        filestore_guest::invoke::results::TYPE_TOOL_RESULT,
+                    ]);
+                Ok(ConversationVolumes {
+                    scratch: Arc::new(scratch),
+                    tool_calls: Arc::new(results),
+                })
             }
         }
     }
