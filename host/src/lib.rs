@@ -36,6 +36,7 @@ pub mod agent;
 #[allow(missing_docs)]
 mod bindings;
 pub mod clocks;
+pub mod conversation;
 pub mod engine;
 pub mod error;
 mod glue;

@@ -46,6 +46,9 @@
 //!   what ran where, pinned Python and npm packages installed into the cache, the
 //!   PostgreSQL and S3 servers (`support::pg_server`, `support::s3_server`), an MCP
 //!   stdio client and the hostile directory tree.
+//! - `conversation`: the conversation state store (`filestore::conversation`) on a
+//!   directory and on S3: 50 updates racing over two store handles, writers killed
+//!   with SIGKILL mid-write, torn temporary files, expiry (docs/state.md).
 //! - `contract`: the shared contract suite (`tests/contract/suite.json`) through the Rust
 //!   host: the answers every other host must match.
 //! - `node_host`: the component run by the Node.js host (`hosts/node/`, jco installed into
@@ -64,6 +67,7 @@ mod common;
 mod concurrency;
 mod confinement;
 mod contract;
+mod conversation;
 mod docs;
 mod faults;
 mod isolation;

@@ -395,6 +395,84 @@ impl ObjectVolume {
         }
     }
 
+    /// The volume beneath `path` of this one, sharing its client and request
+    /// counters (no new connection pool, no start-up check): the state store
+    /// (crate::conversation) roots each conversation's volumes this way. Its role
+    /// (trusted entry types) starts empty.
+    pub fn sub_volume(&self, path: &str, read_only: bool) -> Result<ObjectVolume> {
+        let sub = self.keys.dir(path)?.map(|k| k.as_ref().to_string()).unwrap_or_default();
+        let mut identity = self.identity.clone();
+        identity.root.extend(path.split('/').filter(|c| !c.is_empty()).map(hash16));
+        let name = format!("{}{}", self.name, path.trim_end_matches('/'));
+        ObjectVolume::build(
+            self.store.clone(),
+            self.counts.clone(),
+            &sub,
+            name,
+            identity,
+            read_only || self.read_only,
+        )
+        .map_err(mount_error)
+    }
+
+    /// The object at `path` and its version (ETag and, where the store versions
+    /// objects, the version id), or `None`: the read half of a compare-and-swap
+    /// ([`ObjectVolume::write_if`]). No sidecar is read or written: this is for the
+    /// host's own documents, not agents' files.
+    pub fn read_versioned(
+        &self,
+        path: &str,
+    ) -> Result<Option<(Vec<u8>, object_store::UpdateVersion)>> {
+        let key = self.keys.key(path)?;
+        let store = self.store.clone();
+        self.run(path, "reading", async move {
+            match store.get(&key).await {
+                Ok(r) => {
+                    let version = object_store::UpdateVersion {
+                        e_tag: r.meta.e_tag.clone(),
+                        version: r.meta.version.clone(),
+                    };
+                    Ok(Some((r.bytes().await?.to_vec(), version)))
+                }
+                Err(object_store::Error::NotFound { .. }) => Ok(None),
+                Err(e) => Err(e),
+            }
+        })
+    }
+
+    /// Writes `content` at `path` only if the object is still at `expected` (a
+    /// conditional PUT, `If-Match`: `PutMode::Update`), or, for `None`, only if there
+    /// is no object yet (`If-None-Match: *`: `PutMode::Create`). `Ok(None)` when the
+    /// condition failed (another writer got there first); `Ok(Some)` is the new
+    /// version. One request, decided by the store: of two writers holding the same
+    /// version exactly one succeeds (AWS S3, GCS, Azure, SeaweedFS; `file://` has no
+    /// `Update` and answers `unsupported`).
+    pub fn write_if(
+        &self,
+        path: &str,
+        content: Vec<u8>,
+        expected: Option<&object_store::UpdateVersion>,
+    ) -> Result<Option<object_store::UpdateVersion>> {
+        self.writable(path)?;
+        let key = self.keys.key(path)?;
+        let mode = match expected {
+            Some(v) => PutMode::Update(v.clone()),
+            None => PutMode::Create,
+        };
+        let store = self.store.clone();
+        self.run(path, "writing", async move {
+            let opts = PutOptions { mode, ..Default::default() };
+            match store.put_opts(&key, PutPayload::from(content), opts).await {
+                Ok(r) => Ok(Some(object_store::UpdateVersion::from(r))),
+                Err(
+                    object_store::Error::Precondition { .. }
+                    | object_store::Error::AlreadyExists { .. },
+                ) => Ok(None),
+                Err(e) => Err(e),
+            }
+        })
+    }
+
     /// The store's request counts so far (shared by every volume of its spec).
     pub fn requests(&self) -> RequestStats {
         self.counts.snapshot()

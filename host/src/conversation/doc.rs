@@ -1,0 +1,66 @@
+//! The state document of one conversation.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+/// The layout version of [`StateDoc`] this build writes.
+pub const FORMAT: u32 = 1;
+/// Largest state document read back, bytes: a document is small (skills, pending
+/// approvals), and a bigger object is someone else's, not read into memory.
+pub const MAX_DOC_BYTES: u64 = 4 * 1024 * 1024;
+
+/// What a conversation is besides its files: everything a later request, on any
+/// replica, needs to continue it. Stored as JSON; fields a newer build adds are
+/// read as their defaults by this one.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct StateDoc {
+    /// The layout version ([`FORMAT`]).
+    pub format: u32,
+    /// Bumped by one on every update: a writer that read version N only replaces
+    /// N (see [`super::StateStore::update`]), so no update is lost.
+    pub version: u64,
+    /// When the conversation was created, Unix milliseconds.
+    pub created_ms: u64,
+    /// When it was last updated, Unix milliseconds (what expiry looks at).
+    pub last_used_ms: u64,
+    /// The skills activated so far, oldest first, each once.
+    pub activated_skills: Vec<String>,
+    /// The version of the tool catalog the conversation last saw (for list-changed
+    /// notices across requests).
+    pub catalog_version: u64,
+    /// Calls parked for the user's approval, by call id.
+    pub pending_approvals: BTreeMap<String, PendingApproval>,
+}
+
+/// A tool call waiting for an approval: enough to run it when the answer arrives,
+/// on whichever replica it arrives.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct PendingApproval {
+    /// The tool called.
+    pub tool: String,
+    /// Its arguments, as the agent gave them.
+    pub arguments: serde_json::Value,
+    /// What the user is asked.
+    pub message: String,
+    /// When it was parked, Unix milliseconds.
+    pub asked_ms: u64,
+}
+
+impl StateDoc {
+    /// A new conversation's document at `now_ms` (version 0: its first write is 1).
+    pub fn new(now_ms: u64) -> StateDoc {
+        StateDoc { format: FORMAT, created_ms: now_ms, last_used_ms: now_ms, ..StateDoc::default() }
+    }
+
+    /// Adds `skill` to the activated skills unless it is there; whether it was added.
+    pub fn activate_skill(&mut self, skill: &str) -> bool {
+        if self.activated_skills.iter().any(|s| s == skill) {
+            return false;
+        }
+        self.activated_skills.push(skill.to_string());
+        true
+    }
+}

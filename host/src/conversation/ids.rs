@@ -1,0 +1,32 @@
+//! Tool-call ids unique across replicas, without coordination.
+
+/// Crockford's base32 alphabet (no I, L, O, U): ids read unambiguously.
+const ALPHABET: &[u8; 32] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+
+/// A new tool-call id: `call_` and 26 characters of a ULID (48 bits of Unix time in
+/// milliseconds, then 80 random bits from the operating system). No counter lives
+/// in any process, so replicas need not coordinate: two ids collide only if they
+/// are made in the same millisecond and draw the same 80 bits (for a million ids in
+/// one millisecond, a chance of about 4 × 10⁻¹³). Ids sort by creation time to the
+/// millisecond, which keeps `/tool_calls` listings in call order.
+pub fn new_call_id() -> String {
+    let ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or(0)
+        & ((1 << 48) - 1);
+    let mut random = [0u8; 10];
+    // The OS generator does not fail on supported systems; if it ever did, an id
+    // that might repeat must not be handed out.
+    getrandom::fill(&mut random).expect("the operating system's random generator answers");
+    let mut value: u128 = (ms as u128) << 80;
+    for (i, b) in random.iter().enumerate() {
+        value |= (*b as u128) << (8 * (9 - i));
+    }
+    let mut out = String::with_capacity(31);
+    out.push_str("call_");
+    for i in (0..26).rev() {
+        out.push(ALPHABET[((value >> (5 * i)) & 31) as usize] as char);
+    }
+    out
+}

@@ -1,0 +1,379 @@
+//! Conversation state as data: the state store (issue 36, item 1).
+//!
+//! A conversation is its `/scratch` files, its stored tool results (`/tool_calls`,
+//! with their metadata), and a small state document ([`StateDoc`]: activated skills,
+//! the tool catalog version, pending approvals, times). All of it lives in one
+//! store, named by one spec ([`StateSpec`]: a directory, an object-store URL, or
+//! memory), on the volumes that already exist: the confined [`DirVolume`], the
+//! [`ObjectVolume`], the [`MemoryVolume`]. Any process opening the same spec sees the
+//! same conversations, so any replica can serve any request.
+//!
+//! Layout beneath the store's root (`<key>` is a [`ConversationKey`] digest):
+//!
+//! ```text
+//! conversations/<key>/state.json     the state document (JSON)
+//! conversations/<key>/state.lock     directories only: the writers' flock
+//! conversations/<key>/scratch/…      the /scratch volume
+//! conversations/<key>/tool_calls/…   the /tool_calls volume (results + metadata)
+//! ```
+//!
+//! The document is updated by compare-and-swap with a bounded retry
+//! ([`StateStore::update`], see [`cas`] for how each store makes the swap atomic);
+//! tool-call ids come from [`new_call_id`] (no counter in any process). What is and
+//! is not atomic is in docs/state.md.
+
+mod cas;
+mod doc;
+mod ids;
+mod key;
+#[cfg(test)]
+mod tests;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+pub use cas::LOCK_WAIT;
+pub use doc::{FORMAT, MAX_DOC_BYTES, PendingApproval, StateDoc};
+pub use ids::new_call_id;
+pub use key::{ConversationKey, MAX_IDENTITY_BYTES, MAX_KEY_BYTES};
+
+use crate::volumes::dir::DirVolume;
+use crate::volumes::object::{ObjectSpec, ObjectVolume, StoreKind};
+use crate::volumes::{ErrorKind, MemoryVolume, SharedVolume};
+use cas::{Docs, Seen};
+
+/// Attempts of one [`StateStore::update`] before it gives up with `contended`.
+pub const MAX_UPDATE_ATTEMPTS: usize = 100;
+
+/// What went wrong with conversation state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StateErrorKind {
+    /// A conversation key or identity outside the rules of [`ConversationKey`].
+    InvalidKey,
+    /// A state spec that names no usable store.
+    InvalidSpec,
+    /// The store failed (the volume error's kind and message are in the context).
+    Storage(ErrorKind),
+    /// A state document that cannot be read as one.
+    Corrupt,
+    /// Other writers kept winning: [`MAX_UPDATE_ATTEMPTS`] swaps failed.
+    Contended,
+}
+
+/// An error of the state store: its kind, and what it was about.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{context}")]
+pub struct StateError {
+    /// What went wrong.
+    pub kind: StateErrorKind,
+    /// Which conversation or spec, and the cause.
+    pub context: String,
+}
+
+impl StateError {
+    fn new(kind: StateErrorKind, context: impl Into<String>) -> StateError {
+        StateError { kind, context: context.into() }
+    }
+
+    fn storage(e: crate::volumes::Error) -> StateError {
+        StateError::new(StateErrorKind::Storage(e.kind()), e.to_string())
+    }
+}
+
+/// Where conversation state lives (`--state`): `DIR`, `s3://bucket/prefix` (or
+/// `gs://`, `az://`), or `mem:`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StateSpec {
+    /// A local directory (must exist).
+    Dir(std::path::PathBuf),
+    /// A prefix of an object store; endpoint and region as for `--mount`.
+    Object(ObjectSpec),
+    /// This process's memory (stdio, `call`, tests): gone when it exits.
+    Memory,
+}
+
+impl std::str::FromStr for StateSpec {
+    type Err = StateError;
+
+    /// Parses a spec with the conventions of `--mount` sources: `mem:`, an object
+    /// store URL ([`ObjectSpec::parse`]), else a directory. No `:ro`/`:rw` mode: state
+    /// is written. `file://` is refused (that store has no conditional update): give
+    /// the directory as a plain path.
+    fn from_str(s: &str) -> Result<StateSpec, StateError> {
+        let bad = |why: String| StateError::new(StateErrorKind::InvalidSpec, why);
+        if s == "mem:" || s == "mem" {
+            return Ok(StateSpec::Memory);
+        }
+        if let Some(parsed) = ObjectSpec::parse(s) {
+            let spec = parsed.map_err(|e| bad(format!("state {s}: {e}")))?;
+            if spec.kind == StoreKind::File {
+                return Err(bad(format!(
+                    "state {s}: a file:// store cannot update objects conditionally; give the directory as a plain path ({})",
+                    spec.bucket
+                )));
+            }
+            return Ok(StateSpec::Object(spec));
+        }
+        if s.is_empty() {
+            return Err(bad(
+                "state: empty spec; give a directory, s3://bucket/prefix or mem:".into()
+            ));
+        }
+        if s.ends_with(":ro") {
+            return Err(bad(format!("state {s}: the state store is written; it has no :ro mode")));
+        }
+        Ok(StateSpec::Dir(s.into()))
+    }
+}
+
+/// A conversation's volumes, rooted in the store: mount them at `/scratch` and
+/// `/tool_calls` instead of fresh memory volumes.
+#[derive(Clone)]
+pub struct ConversationVolumes {
+    /// `conversations/<key>/scratch/`.
+    pub scratch: SharedVolume,
+    /// `conversations/<key>/tool_calls/`: keeps entry types, attributes and
+    /// read-only flags (on a directory store, through `object_store`'s local file
+    /// system with metadata sidecars, since a plain directory cannot keep them).
+    pub tool_calls: SharedVolume,
+}
+
+/// What [`StateStore::sweep`] did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SweepReport {
+    /// Conversations removed (idle longer than the limit).
+    pub removed: Vec<ConversationKey>,
+    /// Conversations still in use.
+    pub kept: usize,
+    /// Conversations that could not be looked at or removed, with why; left for
+    /// the next sweep.
+    pub failed: Vec<(String, String)>,
+}
+
+/// The conversation state store. `Send + Sync`: one per process, shared.
+pub struct StateStore {
+    docs: Docs,
+    /// Memory stores: each conversation's volumes (a memory volume has no subtree
+    /// to hand out).
+    memory: Mutex<HashMap<ConversationKey, ConversationVolumes>>,
+    max_attempts: usize,
+}
+
+fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or(0)
+}
+
+impl StateStore {
+    /// Opens the store `spec` names: a directory (which must exist; opened as a
+    /// confined [`DirVolume`]), an object-store prefix (the shared client of
+    /// [`ObjectVolume::open`], listed once to check it), or a new memory store.
+    pub fn open(spec: &StateSpec) -> Result<StateStore, StateError> {
+        let docs = match spec {
+            StateSpec::Memory => Docs::Memory(Arc::new(MemoryVolume::new()), Mutex::new(())),
+            StateSpec::Dir(p) => {
+                Docs::Dir(Arc::new(DirVolume::open(p, false).map_err(StateError::storage)?))
+            }
+            StateSpec::Object(o) => {
+                Docs::Object(Arc::new(ObjectVolume::open(o, false).map_err(StateError::storage)?))
+            }
+        };
+        Ok(StateStore::over(docs))
+    }
+
+    /// A store on an `s3://` spec whose client `configure` finishes (credentials from
+    /// an embedder's vault...), as [`ObjectVolume::open_s3_with`]. Each call builds
+    /// its own client: two stores opened so behave as two replicas.
+    pub fn open_s3_with(
+        spec: &ObjectSpec,
+        configure: impl FnOnce(object_store::aws::AmazonS3Builder) -> object_store::aws::AmazonS3Builder,
+    ) -> Result<StateStore, StateError> {
+        let v = ObjectVolume::open_s3_with(spec, false, configure).map_err(StateError::storage)?;
+        Ok(StateStore::over(Docs::Object(Arc::new(v))))
+    }
+
+    /// A new memory store (the default for stdio and `call`).
+    pub fn memory() -> StateStore {
+        StateStore::over(Docs::Memory(Arc::new(MemoryVolume::new()), Mutex::new(())))
+    }
+
+    fn over(docs: Docs) -> StateStore {
+        StateStore { docs, memory: Mutex::default(), max_attempts: MAX_UPDATE_ATTEMPTS }
+    }
+
+    /// Sets how many swaps [`StateStore::update`] tries before `contended`.
+    pub fn with_max_attempts(mut self, attempts: usize) -> StateStore {
+        self.max_attempts = attempts.max(1);
+        self
+    }
+
+    /// The conversation's document, or `None` when it has none (new, or expired).
+    pub fn load(&self, key: &ConversationKey) -> Result<Option<StateDoc>, StateError> {
+        Ok(self.docs.load(key)?.map(|(doc, _)| doc))
+    }
+
+    /// Applies `change` to the conversation's document (a new one when it has none)
+    /// and stores it, bumping its version and last-used time: read, change, then
+    /// replace only if no one replaced it since (see [`cas`]); when someone did,
+    /// `change` runs again on the newer document, up to the attempt limit, with a
+    /// short random pause between attempts. So `change` may run more than once and
+    /// must only change the document (no side effects elsewhere). Returns the stored
+    /// document and what `change` returned on the attempt that won.
+    pub fn update<T>(
+        &self,
+        key: &ConversationKey,
+        mut change: impl FnMut(&mut StateDoc) -> T,
+    ) -> Result<(StateDoc, T), StateError> {
+        let mut pause_us = 100u64;
+        for _ in 0..self.max_attempts {
+            let (mut doc, seen) = match self.docs.load(key)? {
+                Some(found) => found,
+                None => (StateDoc::new(now_ms()), Seen::Absent),
+            };
+            let out = change(&mut doc);
+            doc.format = FORMAT;
+            doc.version += 1;
+            doc.last_used_ms = now_ms().max(doc.last_used_ms);
+            if self.docs.swap(key, &seen, &doc)? {
+                return Ok((doc, out));
+            }
+            // Full jitter: racing writers spread out instead of colliding again.
+            let jitter = getrandom::u64().unwrap_or(pause_us) % pause_us.max(1);
+            std::thread::sleep(Duration::from_micros(jitter));
+            pause_us = (pause_us * 2).min(50_000);
+        }
+        Err(StateError::new(
+            StateErrorKind::Contended,
+            format!(
+                "conversation {key}: the state document changed under each of {} attempts",
+                self.max_attempts
+            ),
+        ))
+    }
+
+    /// The conversation's `/scratch` and `/tool_calls` volumes, rooted in the store
+    /// (created on first use).
+    pub fn volumes(&self, key: &ConversationKey) -> Result<ConversationVolumes, StateError> {
+        let base = format!("/conversations/{key}");
+        match &self.docs {
+            Docs::Memory(..) => {
+                let mut map = self.memory.lock().unwrap_or_else(|p| p.into_inner());
+                Ok(map
+                    .entry(key.clone())
+                    .or_insert_with(|| ConversationVolumes {
+                        scratch: Arc::new(crate::volumes::quota_memory_volume()),
+                        tool_calls: Arc::new(crate::volumes::quota_memory_volume()),
+                    })
+                    .clone())
+            }
+            Docs::Dir(root) => {
+                let scratch = root
+                    .sub_volume(&format!("{base}/scratch"), true, false)
+                    .map_err(StateError::storage)?;
+                let results = root
+                    .sub_volume(&format!("{base}/tool_calls"), true, false)
+                    .map_err(StateError::storage)?;
+                Ok(ConversationVolumes {
+                    scratch: Arc::new(scratch),
+                    tool_calls: Arc::new(dir_results_volume(&results)?),
+                })
+            }
+            Docs::Object(root) => {
+                let sub = |p: &str| root.sub_volume(&format!("{base}/{p}"), false);
+                let scratch = sub("scratch").map_err(StateError::storage)?;
+                let results =
+                    sub("tool_calls").map_err(StateError::storage)?.with_trusted_entry_types(&[
+                        filestore_guest::invoke::results::TYPE_TOOL_RESULT,
+                    ]);
+                Ok(ConversationVolumes {
+                    scratch: Arc::new(scratch),
+                    tool_calls: Arc::new(results),
+                })
+            }
+        }
+    }
+
+    /// Removes the conversation: its document and its files.
+    pub fn remove(&self, key: &ConversationKey) -> Result<(), StateError> {
+        self.memory.lock().unwrap_or_else(|p| p.into_inner()).remove(key);
+        match self.docs.root().delete(&format!("/conversations/{key}"), true) {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == ErrorKind::NotFound => Ok(()),
+            Err(e) => Err(StateError::storage(e)),
+        }
+    }
+
+    /// Removes every conversation whose document was last used more than `idle` ago
+    /// (at `now_ms`, Unix milliseconds; [`StateStore::sweep`] uses the clock). Run it
+    /// from one replica or from all: removing twice is harmless. Not atomic with a
+    /// request that resumes the conversation at that moment (see docs/state.md).
+    /// A directory without a document (being created, or left by a crash) is
+    /// removed once its modification time, where the store knows it, is that old.
+    pub fn sweep_at(&self, idle: Duration, now_ms: u64) -> Result<SweepReport, StateError> {
+        let cutoff = now_ms.saturating_sub(idle.as_millis() as u64);
+        let mut report = SweepReport::default();
+        let entries = match self.docs.root().list("/conversations") {
+            Ok(e) => e,
+            Err(e) if e.kind() == ErrorKind::NotFound => return Ok(report),
+            Err(e) => return Err(StateError::storage(e)),
+        };
+        for e in entries {
+            let name = filestore_guest::vfs::paths::file_name(&e.path).to_string();
+            let Some(key) = ConversationKey::from_stored(&name) else { continue };
+            let last_used = match self.docs.load(&key) {
+                Ok(Some((doc, _))) => Some(doc.last_used_ms),
+                Ok(None) => e.modified_ms,
+                Err(err) => {
+                    report.failed.push((name, err.to_string()));
+                    continue;
+                }
+            };
+            if !last_used.is_some_and(|t| t < cutoff) {
+                report.kept += 1;
+                continue;
+            }
+            match self.remove(&key) {
+                Ok(()) => report.removed.push(key),
+                Err(err) => report.failed.push((name, err.to_string())),
+            }
+        }
+        Ok(report)
+    }
+
+    /// [`StateStore::sweep_at`] now.
+    pub fn sweep(&self, idle: Duration) -> Result<SweepReport, StateError> {
+        self.sweep_at(idle, now_ms())
+    }
+}
+
+/// `/tool_calls` of a directory store: the same directory, through `object_store`'s
+/// local file system store, which keeps entry metadata in sidecars (a plain
+/// directory volume cannot, and a session refuses such a volume as `/tool_calls`).
+/// The directory was just resolved under the dir volume's confinement; what is
+/// beneath it is written only by this store (agents cannot create links), so the
+/// local store's following of links is not a way out.
+fn dir_results_volume(dir: &DirVolume) -> Result<ObjectVolume, StateError> {
+    let path = dir.real_root().unwrap_or_else(|| dir.root().to_path_buf());
+    let fs = object_store::local::LocalFileSystem::new_with_prefix(&path)
+        .map_err(|e| {
+            StateError::new(
+                StateErrorKind::Storage(ErrorKind::Backend),
+                format!("{}: {e}", path.display()),
+            )
+        })?
+        .with_automatic_cleanup(true);
+    let storage = format!("file:{}", path.display());
+    let v = ObjectVolume::with_store(Arc::new(fs), &storage, "", false)
+        .map_err(StateError::storage)?
+        .with_trusted_entry_types(&[filestore_guest::invoke::results::TYPE_TOOL_RESULT]);
+    Ok(v)
+}
+
+// The store is shared between request threads.
+const _: fn() = || {
+    fn assert_send_sync<T: Send + Sync>() {}
+    assert_send_sync::<StateStore>();
+};
