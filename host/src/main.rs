@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use filestore::volumes::MountArg;
 use filestore::{Engine, MountSpec};
+use filestore_guest::error::ErrorKind;
 
 /// A sandboxed virtual filesystem and tool engine for AI agents.
 #[derive(Parser)]
@@ -370,15 +371,15 @@ fn write_component(output: &std::path::Path, wit: Option<&std::path::Path>) -> E
         })
     };
     if let Err(e) = write(output, filestore::engine::COMPONENT) {
-        return fail("backend", e);
+        return fail(ErrorKind::Backend, e);
     }
     if let Some(dir) = wit {
         if let Err(e) = std::fs::create_dir_all(dir) {
-            return fail("backend", format!("creating {}: {e}", dir.display()));
+            return fail(ErrorKind::Backend, format!("creating {}: {e}", dir.display()));
         }
         for (name, text) in filestore::engine::WIT_PACKAGE {
             if let Err(e) = write(&dir.join(name), text.as_bytes()) {
-                return fail("backend", e);
+                return fail(ErrorKind::Backend, e);
             }
         }
     }
@@ -390,13 +391,49 @@ fn write_component(output: &std::path::Path, wit: Option<&std::path::Path>) -> E
 fn agent_failure(e: filestore::agent::AgentError) -> ExitCode {
     match e {
         filestore::agent::AgentError::Config(issues) => tools_cli::print_issues(&issues),
-        filestore::agent::AgentError::Read(m) => fail("invalid-argument", m),
-        filestore::agent::AgentError::Setup(e) => fail(e.kind_name(), e),
+        filestore::agent::AgentError::Read(m) => fail(ErrorKind::InvalidArgument, m),
+        filestore::agent::AgentError::Setup(e) => fail_with(&e),
     }
 }
 
-fn fail(kind: &str, message: impl std::fmt::Display) -> ExitCode {
-    eprintln!("error[{kind}]: {message}");
+/// The `KIND` of the `error[KIND]: message` line a failed command prints: one of
+/// the WIT's kinds, or a failure of the host's own that has none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum FailKind {
+    /// A filestore error kind.
+    Wit(ErrorKind),
+    /// The process could not set itself up (the async runtime).
+    Setup,
+    /// `serve` stopped with an error while serving.
+    Serve,
+}
+
+impl From<ErrorKind> for FailKind {
+    fn from(kind: ErrorKind) -> FailKind {
+        FailKind::Wit(kind)
+    }
+}
+
+impl std::fmt::Display for FailKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            FailKind::Wit(kind) => kind.as_str(),
+            FailKind::Setup => "setup",
+            FailKind::Serve => "serve",
+        })
+    }
+}
+
+/// Prints `error[KIND]: message` on stderr; the command fails.
+fn fail(kind: impl Into<FailKind>, message: impl std::fmt::Display) -> ExitCode {
+    eprintln!("error[{}]: {message}", kind.into());
+    ExitCode::FAILURE
+}
+
+/// [`fail`] with a host error, under its own kind name (`trap`, `setup`... for the
+/// sandbox's failures that have no WIT kind).
+fn fail_with(e: &filestore::Error) -> ExitCode {
+    eprintln!("error[{}]: {e}", e.kind_name());
     ExitCode::FAILURE
 }
 
@@ -411,24 +448,26 @@ fn call(
 ) -> ExitCode {
     if !tokens.is_empty() && configs.is_empty() {
         return fail(
-            "invalid-argument",
+            ErrorKind::InvalidArgument,
             "--token is for an auth service of --config; give --config too",
         );
     }
     let args: serde_json::Value = match serde_json::from_str(args) {
         Ok(v) => v,
-        Err(e) => return fail("invalid-argument", format!("arguments are not valid JSON: {e}")),
+        Err(e) => {
+            return fail(ErrorKind::InvalidArgument, format!("arguments are not valid JSON: {e}"));
+        }
     };
     let mut specs: Vec<MountSpec> = Vec::new();
     for m in &call_mounts(mounts) {
         match m.open() {
             Ok(s) => specs.push(s),
-            Err(e) => return fail(e.kind_name(), e),
+            Err(e) => return fail_with(&e),
         }
     }
     let engine = match Engine::new() {
         Ok(e) => warn_uncached(e),
-        Err(e) => return fail(e.kind_name(), e),
+        Err(e) => return fail_with(&e),
     };
     let results = filestore_guest::invoke::results::RESULTS_MOUNT;
     if !specs.iter().any(|m| m.point == results) {
@@ -452,7 +491,7 @@ fn call(
     };
     let mut session = match engine.session_with(specs, options) {
         Ok(s) => s,
-        Err(e) => return fail(e.kind_name(), e),
+        Err(e) => return fail_with(&e),
     };
     let mut claims = serde_json::Value::Null;
     if !configs.is_empty() {
@@ -468,7 +507,7 @@ fn call(
                 }
             }
             Ok(Err(issues)) => return tools_cli::print_issues(&issues),
-            Err(e) => return fail(e.kind_name(), e),
+            Err(e) => return fail_with(&e),
         }
         if !tokens.is_empty() {
             let known = match filestore_guest::tools::config::Config::load(&files) {
@@ -482,7 +521,7 @@ fn call(
             for t in tokens {
                 let Some((name, token)) = t.split_once('=') else {
                     return fail(
-                        "invalid-argument",
+                        ErrorKind::InvalidArgument,
                         format!(
                             "--token: expected NAME=TOKEN, got '{}...'",
                             t.chars().take(12).collect::<String>()
@@ -493,7 +532,7 @@ fn call(
                     Ok(c) => {
                         verified.insert(name.to_string(), c);
                     }
-                    Err(e) => return fail("unauthorized", format!("--token {name}: {e}")),
+                    Err(e) => return fail(ErrorKind::Unauthorized, format!("--token {name}: {e}")),
                 }
             }
             claims = serde_json::Value::Object(verified);
@@ -525,7 +564,7 @@ fn call(
                     out.text = whole;
                 }
                 Err(e) => {
-                    return fail(e.kind().as_str(), format!("reading the offloaded result: {e}"));
+                    return fail(e.kind(), format!("reading the offloaded result: {e}"));
                 }
             }
             if text {
@@ -535,7 +574,7 @@ fn call(
             }
             ExitCode::SUCCESS
         }
-        Err(e) => fail(e.kind_name(), e),
+        Err(e) => fail_with(&e),
     }
 }
 
@@ -559,7 +598,7 @@ fn stored_result(
     json: &serde_json::Value,
     volume: Option<&(dyn filestore::volumes::Volume + Send + Sync)>,
 ) -> Result<Option<String>, filestore_guest::error::Error> {
-    use filestore_guest::error::{Error, ErrorKind};
+    use filestore_guest::error::Error;
     let path = json["result_path"].as_str().unwrap_or_default();
     let rel = path.strip_prefix(filestore_guest::invoke::results::RESULTS_MOUNT);
     let (true, Some(rel), Some(volume)) = (json["offloaded"] == true, rel, volume) else {
@@ -669,19 +708,19 @@ fn serve(mut args: ServeArgs) -> ExitCode {
     let no_workspace_reason = filestore::mcp::check_default_workspace(&args.mounts).err();
     let roots = match roots_policy(&args, workspace_from_roots) {
         Ok(p) => p,
-        Err(why) => return fail("invalid-argument", why),
+        Err(why) => return fail(ErrorKind::InvalidArgument, why),
     };
     let allowed_origins = args.allowed_origins.clone();
     let per_identity = args.mounts.iter().any(MountArg::per_identity);
     if per_identity && !(args.http.is_some() && args.auth.enabled()) {
         return fail(
-            "invalid-argument",
+            ErrorKind::InvalidArgument,
             "a --mount with {sub} is made per caller: it needs --http with authentication (--auth-issuer or --auth-tokens)",
         );
     }
     if args.auth.enabled() && args.http.is_none() {
         return fail(
-            "invalid-argument",
+            ErrorKind::InvalidArgument,
             "--auth-* protects the HTTP server: give --http too (stdio is one local user)",
         );
     }
@@ -718,7 +757,7 @@ fn serve(mut args: ServeArgs) -> ExitCode {
     // (a per-caller one is opened for each caller).
     for m in mounts.iter().filter(|m| !m.per_identity()) {
         if let Err(e) = m.open() {
-            return fail(e.kind_name(), e);
+            return fail_with(&e);
         }
     }
     let mut summary = filestore::mcp::describe_mounts(&mounts);
@@ -739,7 +778,7 @@ fn serve(mut args: ServeArgs) -> ExitCode {
                 ));
                 Some(sv.volume())
             }
-            Err(e) => return fail(e.kind().as_str(), format!("--skills {}: {e}", dir.display())),
+            Err(e) => return fail(e.kind(), format!("--skills {}: {e}", dir.display())),
         },
     };
     let config_files = match &args.config {
@@ -751,19 +790,19 @@ fn serve(mut args: ServeArgs) -> ExitCode {
     };
     if args.toolset.is_some() && config_files.is_none() {
         return fail(
-            "invalid-argument",
+            ErrorKind::InvalidArgument,
             "--toolset selects a toolset of --config; give --config too",
         );
     }
     if args.toolset.is_some() && args.agent.is_some() {
         return fail(
-            "invalid-argument",
+            ErrorKind::InvalidArgument,
             "--toolset and --agent both choose the tools offered: an agent configuration lists its tools itself (configured ones by name)",
         );
     }
     let engine = match Engine::new() {
         Ok(e) => warn_uncached(e),
-        Err(e) => return fail(e.kind_name(), e),
+        Err(e) => return fail_with(&e),
     };
     let cache_warning = engine.cache_warning().map(str::to_string);
     let mut config = filestore::mcp::ServerConfig::new(engine, move || {
@@ -794,7 +833,7 @@ fn serve(mut args: ServeArgs) -> ExitCode {
         for name in &bearer_services {
             if !known.iter().any(|a| &a.name == name) {
                 return fail(
-                    "invalid-argument",
+                    ErrorKind::InvalidArgument,
                     format!("--auth-service {name}: --config defines no auth service of that name"),
                 );
             }
@@ -837,7 +876,7 @@ fn serve(mut args: ServeArgs) -> ExitCode {
     let authenticated_http = args.http.is_some() && args.auth.enabled();
     if !bearer_services.is_empty() && !authenticated_http {
         return fail(
-            "invalid-argument",
+            ErrorKind::InvalidArgument,
             format!(
                 "auth service(s) {} take the HTTP bearer token's claims: give --http with authentication",
                 bearer_services.join(", ")
@@ -888,7 +927,7 @@ fn serve(mut args: ServeArgs) -> ExitCode {
                 if after_start { agent.reload_into(session) } else { agent.load_into(session) };
             let report = loaded.map_err(|e| match e {
                 filestore::agent::AgentError::Setup(e) => e,
-                other => filestore::Error::Setup(format!("--agent: {other}")),
+                other => filestore::Error::setup("--agent", other),
             })?;
             let mut seen = warnings.lock().unwrap_or_else(|p| p.into_inner());
             if after_start {
@@ -909,7 +948,7 @@ fn serve(mut args: ServeArgs) -> ExitCode {
                     Ok(_) => {}
                     Err(issues) => {
                         let all: Vec<String> = issues.iter().map(|i| i.to_string()).collect();
-                        return Err(filestore::Error::Setup(format!(
+                        return Err(filestore::Error::setup_message(format!(
                             "--config: {}",
                             all.join("; ")
                         )));
@@ -940,13 +979,15 @@ fn serve(mut args: ServeArgs) -> ExitCode {
             started.store(true, std::sync::atomic::Ordering::Release);
             s.tool_count()
         }
-        Err(filestore::Error::Setup(m)) if agent.is_some() && m.starts_with("--agent: ") => {
-            for line in m.trim_start_matches("--agent: ").lines() {
+        Err(filestore::Error::Setup { source: Some(source), .. })
+            if agent.is_some() && source.is::<filestore::agent::AgentError>() =>
+        {
+            for line in source.to_string().lines() {
                 eprintln!("error[config]: {line}");
             }
             return ExitCode::FAILURE;
         }
-        Err(e) => return fail(e.kind_name(), e),
+        Err(e) => return fail_with(&e),
     };
     if let Some(agent) = &agent {
         let resolved = resolution_warnings.lock().unwrap_or_else(|p| p.into_inner()).clone();
@@ -957,7 +998,7 @@ fn serve(mut args: ServeArgs) -> ExitCode {
     }
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(r) => r,
-        Err(e) => return fail("setup", format!("starting the async runtime: {e}")),
+        Err(e) => return fail(FailKind::Setup, format!("starting the async runtime: {e}")),
     };
     let result = runtime.block_on(async move {
         match args.http {
@@ -1014,7 +1055,7 @@ fn serve(mut args: ServeArgs) -> ExitCode {
     });
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) => fail("serve", format!("{e:#}")),
+        Err(e) => fail(FailKind::Serve, format!("{e:#}")),
     }
 }
 
@@ -1027,7 +1068,8 @@ mod tools_cli {
     use filestore::Engine;
     use filestore::tools::{ConfigIssue, ConfigReport, ToolStatus};
 
-    use super::fail;
+    use super::{fail, fail_with};
+    use filestore_guest::error::ErrorKind;
 
     /// Reads each file as `(display name, text)`; prints the error and returns the
     /// exit code on failure.
@@ -1036,7 +1078,7 @@ mod tools_cli {
             .iter()
             .map(|p| match std::fs::read_to_string(p) {
                 Ok(t) => Ok((p.display().to_string(), t)),
-                Err(e) => Err(fail("not-found", format!("{}: {e}", p.display()))),
+                Err(e) => Err(fail(ErrorKind::NotFound, format!("{}: {e}", p.display()))),
             })
             .collect()
     }
@@ -1078,12 +1120,12 @@ mod tools_cli {
 
     fn checked(paths: &[PathBuf]) -> Result<ConfigReport, ExitCode> {
         let files = read_files(paths)?;
-        let engine = Engine::new().map(super::warn_uncached).map_err(|e| fail(e.kind_name(), e))?;
-        let mut session = engine.session(Vec::new()).map_err(|e| fail(e.kind_name(), e))?;
+        let engine = Engine::new().map(super::warn_uncached).map_err(|e| fail_with(&e))?;
+        let mut session = engine.session(Vec::new()).map_err(|e| fail_with(&e))?;
         match session.check_config(&files) {
             Ok(Ok(r)) => Ok(r),
             Ok(Err(issues)) => Err(print_issues(&issues)),
-            Err(e) => Err(fail(e.kind_name(), e)),
+            Err(e) => Err(fail_with(&e)),
         }
     }
 
@@ -1165,7 +1207,7 @@ mod tools_cli {
             });
         match written {
             Ok(_) => ExitCode::SUCCESS,
-            Err(e) => fail("backend", format!("writing {}: {e}", out.display())),
+            Err(e) => fail(ErrorKind::Backend, format!("writing {}: {e}", out.display())),
         }
     }
 }

@@ -238,7 +238,7 @@ impl MountArg {
         segment: Option<&str>,
     ) -> Result<crate::session::MountSpec, crate::error::Error> {
         let mount_err =
-            |e: String| crate::error::Error::Mount(format!("mount {}: {e}", self.point));
+            |e: String| crate::error::Error::mount(format!("mount {}: {e}", self.point));
         if self.per_identity() && segment.is_none() {
             return Err(mount_err(format!(
                 "the spec uses {IDENTITY_PLACEHOLDER}, which needs an authenticated caller"
@@ -255,13 +255,15 @@ impl MountArg {
                 if segment.is_some() && self.per_identity() && !self.read_only {
                     // A caller's own directory is made on first use.
                     std::fs::create_dir_all(&path).map_err(|e| {
-                        mount_err(format!("cannot create the caller's directory: {e}"))
+                        crate::error::Error::mount_with(
+                            format!("mount {}: cannot create the caller's directory", self.point),
+                            e,
+                        )
                     })?;
                 }
-                Arc::new(
-                    dir::DirVolume::open(&path, self.read_only)
-                        .map_err(|e| mount_err(e.to_string()))?,
-                )
+                Arc::new(dir::DirVolume::open(&path, self.read_only).map_err(|e| {
+                    crate::error::Error::mount_with(format!("mount {}", self.point), e)
+                })?)
             }
             MountSource::Object(spec) => {
                 let spec = &object::ObjectSpec {
@@ -283,7 +285,7 @@ impl MountArg {
                                 message,
                             ))
                         }
-                        _ => crate::error::Error::Mount(message),
+                        _ => crate::error::Error::mount(message),
                     }
                 })?;
                 // Only the results mount's role trusts a type from the store's
