@@ -705,7 +705,8 @@ fn serve(mut args: ServeArgs) -> ExitCode {
     let workspace_from_roots =
         !args.mounts.iter().any(|m| m.point == filestore::mcp::DEFAULT_WORKSPACE)
             && !filestore::mcp::is_single_workspace(&args.mounts);
-    let no_workspace_reason = filestore::mcp::check_default_workspace(&args.mounts).err();
+    let no_workspace_reason =
+        filestore::mcp::check_default_workspace(&args.mounts).err().map(|e| e.to_string());
     let roots = match roots_policy(&args, workspace_from_roots) {
         Ok(p) => p,
         Err(why) => return fail(ErrorKind::InvalidArgument, why),
