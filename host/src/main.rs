@@ -1011,7 +1011,7 @@ impl ServePlan {
         }
         // The first session resolves the agent: a ref that cannot be used stops the
         // start here, located, before any client connects.
-        let tools = match filestore::mcp::FilestoreServer::new(&config) {
+        let tools = match filestore::mcp::FilestoreServer::new(config) {
             Ok(s) => {
                 started.store(true, std::sync::atomic::Ordering::Release);
                 s.tool_count()
