@@ -137,9 +137,7 @@ impl Agent {
                 })
                 .collect();
             Some(Arc::new(McpProvider::with_env(servers, &base_dir, env).map_err(|e| {
-                AgentError::Setup(crate::Error::Setup(format!(
-                    "starting the MCP client runtime: {e}"
-                )))
+                AgentError::Setup(crate::Error::setup("starting the MCP client runtime", e))
             })?))
         };
         Ok(Agent { file: file.to_string(), text, report, mcp })

@@ -152,8 +152,7 @@ impl Engine {
             }
             wc.allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
         }
-        let engine =
-            wasmtime::Engine::new(&wc).map_err(|e| Error::Setup(format!("engine: {e:#}")))?;
+        let engine = wasmtime::Engine::new(&wc).map_err(|e| Error::setup("engine", e))?;
         let bytes = config.component.as_deref().unwrap_or(COMPONENT);
         let precompiled = if config.component.is_none()
             && !PRECOMPILED.is_empty()
@@ -170,15 +169,15 @@ impl Engine {
         };
         let mut linker: Linker<HostState> = Linker::new(&engine);
         wasmtime_wasi::p2::add_to_linker_sync(&mut linker)
-            .map_err(|e| Error::Setup(format!("linking WASI: {e:#}")))?;
+            .map_err(|e| Error::setup("linking WASI", e))?;
         crate::bindings::FilestoreComponent::add_to_linker::<
             HostState,
             wasmtime::component::HasSelf<HostState>,
         >(&mut linker, |s| s)
-        .map_err(|e| Error::Setup(format!("linking filestore imports: {e:#}")))?;
+        .map_err(|e| Error::setup("linking filestore imports", e))?;
         let instance_pre = linker
             .instantiate_pre(&component)
-            .map_err(|e| Error::Setup(format!("pre-instantiating the component: {e:#}")))?;
+            .map_err(|e| Error::setup("pre-instantiating the component", e))?;
         let exports = (|| -> wasmtime::Result<crate::session::ExportIndices> {
             use crate::bindings::exports::filestore::component as c;
             Ok(crate::session::ExportIndices {
@@ -187,9 +186,9 @@ impl Engine {
                 diagnostics: c::diagnostics::GuestIndices::new(&instance_pre)?,
             })
         })()
-        .map_err(|e| Error::Setup(format!("component exports: {e:#}")))?;
+        .map_err(|e| Error::setup("component exports", e))?;
         let pre = FilestoreComponentPre::new(instance_pre)
-            .map_err(|e| Error::Setup(format!("component exports: {e:#}")))?;
+            .map_err(|e| Error::setup("component exports", e))?;
         let stop = Arc::new(AtomicBool::new(false));
         spawn_ticker(engine.weak(), stop.clone());
         Ok(Engine {
@@ -273,10 +272,8 @@ fn load_component(
     bytes: &[u8],
     cache: Option<&Path>,
 ) -> Result<(Component, bool, Option<String>)> {
-    let compile = || {
-        Component::new(engine, bytes)
-            .map_err(|e| Error::Setup(format!("compiling the component: {e:#}")))
-    };
+    let compile =
+        || Component::new(engine, bytes).map_err(|e| Error::setup("compiling the component", e));
     let Some(dir) = cache else { return Ok((compile()?, false, None)) };
     let mut h = Sha256::new();
     h.update(bytes);

@@ -31,12 +31,64 @@ pub enum Error {
     /// replace it with a new one (volumes are the host's and keep their content).
     #[error("{0}")]
     Cancelled(String),
-    /// Setting up the engine, component or instance failed.
-    #[error("sandbox setup: {0}")]
-    Setup(String),
-    /// A volume or mount specification was invalid.
-    #[error("{0}")]
-    Mount(String),
+    /// Setting up the engine, component or instance failed: what was being set up,
+    /// and the underlying error when there is one (its chain follows the context in
+    /// the message, as `anyhow`'s `{:#}` renders it).
+    #[error("sandbox setup: {}", with_chain(context, source.as_deref()))]
+    Setup {
+        /// What was being set up.
+        context: String,
+        /// Why it failed.
+        #[source]
+        source: Option<BoxError>,
+    },
+    /// A volume or mount specification was invalid, or its backend could not be
+    /// opened (then with the underlying error).
+    #[error("{}", with_chain(context, source.as_deref()))]
+    Mount {
+        /// Which mount, and what is wrong with it.
+        context: String,
+        /// The backend's error, when one made the mount fail.
+        #[source]
+        source: Option<BoxError>,
+    },
+}
+
+/// An underlying error of any type, kept as an [`Error`]'s `source()`.
+pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
+
+/// `context`, then `: ` and each error of `source`'s chain, `: `-separated.
+fn with_chain(context: &str, source: Option<&(dyn std::error::Error + Send + Sync)>) -> String {
+    let mut out = context.to_string();
+    let mut next: Option<&dyn std::error::Error> = source.map(|e| e as _);
+    while let Some(e) = next {
+        out.push_str(": ");
+        out.push_str(&e.to_string());
+        next = e.source();
+    }
+    out
+}
+
+impl Error {
+    /// Setting up `context` failed with `source`.
+    pub fn setup(context: impl Into<String>, source: impl Into<BoxError>) -> Error {
+        Error::Setup { context: context.into(), source: Some(source.into()) }
+    }
+
+    /// Setting up failed for the reason `message` gives (no underlying error).
+    pub fn setup_message(message: impl Into<String>) -> Error {
+        Error::Setup { context: message.into(), source: None }
+    }
+
+    /// A mount is wrong for the reason `message` gives.
+    pub fn mount(message: impl Into<String>) -> Error {
+        Error::Mount { context: message.into(), source: None }
+    }
+
+    /// Opening a mount (`context`) failed with `source`.
+    pub fn mount_with(context: impl Into<String>, source: impl Into<BoxError>) -> Error {
+        Error::Mount { context: context.into(), source: Some(source.into()) }
+    }
 }
 
 impl Error {
@@ -48,8 +100,8 @@ impl Error {
         match self {
             Error::Filestore(e) => Some(e.kind()),
             Error::LimitExceeded { .. } => Some(ErrorKind::LimitExceeded),
-            Error::Mount(_) => Some(ErrorKind::InvalidArgument),
-            Error::Trap(_) | Error::Poisoned(_) | Error::Cancelled(_) | Error::Setup(_) => None,
+            Error::Mount { .. } => Some(ErrorKind::InvalidArgument),
+            Error::Trap(_) | Error::Poisoned(_) | Error::Cancelled(_) | Error::Setup { .. } => None,
         }
     }
 
@@ -59,7 +111,7 @@ impl Error {
         match (self.kind(), self) {
             (Some(k), _) => k.as_str(),
             (None, Error::Cancelled(_)) => "cancelled",
-            (None, Error::Setup(_)) => "setup",
+            (None, Error::Setup { .. }) => "setup",
             (None, _) => "trap",
         }
     }
@@ -126,7 +178,7 @@ mod tests {
             (limit.kind(), limit.kind_name()),
             (Some(ErrorKind::LimitExceeded), "limit-exceeded")
         );
-        let mount = Error::Mount("m".into());
+        let mount = Error::mount("m");
         assert_eq!(
             (mount.kind(), mount.kind_name()),
             (Some(ErrorKind::InvalidArgument), "invalid-argument")
@@ -135,9 +187,29 @@ mod tests {
             (Error::Trap("m".into()), "trap"),
             (Error::Poisoned("m".into()), "trap"),
             (Error::Cancelled("m".into()), "cancelled"),
-            (Error::Setup("m".into()), "setup"),
+            (Error::setup_message("m"), "setup"),
         ] {
             assert_eq!((e.kind(), e.kind_name()), (None, name));
         }
+    }
+
+    /// A setup error keeps its underlying error as `source()`, and its message is the
+    /// context followed by the source's chain (what the `format!("{e:#}")` it replaces
+    /// printed).
+    #[test]
+    fn setup_keeps_its_source_and_renders_the_chain() {
+        let inner = std::io::Error::other("disk gone");
+        let chained = anyhow::Error::new(inner).context("reading the cache");
+        let e = Error::setup("compiling the component", chained);
+        assert_eq!(
+            e.to_string(),
+            "sandbox setup: compiling the component: reading the cache: disk gone"
+        );
+        let source = std::error::Error::source(&e).expect("a source");
+        assert_eq!(source.to_string(), "reading the cache");
+        assert_eq!(source.source().map(|s| s.to_string()).as_deref(), Some("disk gone"));
+        let plain = Error::mount("mount /w: bad");
+        assert!(std::error::Error::source(&plain).is_none());
+        assert_eq!(plain.to_string(), "mount /w: bad");
     }
 }

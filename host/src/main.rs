@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use filestore::volumes::MountArg;
 use filestore::{Engine, MountSpec};
+use filestore_guest::error::{Error as FsError, ErrorKind};
 
 /// A sandboxed virtual filesystem and tool engine for AI agents.
 #[derive(Parser)]
@@ -370,15 +371,15 @@ fn write_component(output: &std::path::Path, wit: Option<&std::path::Path>) -> E
         })
     };
     if let Err(e) = write(output, filestore::engine::COMPONENT) {
-        return fail("backend", e);
+        return fail(ErrorKind::Backend, e);
     }
     if let Some(dir) = wit {
         if let Err(e) = std::fs::create_dir_all(dir) {
-            return fail("backend", format!("creating {}: {e}", dir.display()));
+            return fail(ErrorKind::Backend, format!("creating {}: {e}", dir.display()));
         }
         for (name, text) in filestore::engine::WIT_PACKAGE {
             if let Err(e) = write(&dir.join(name), text.as_bytes()) {
-                return fail("backend", e);
+                return fail(ErrorKind::Backend, e);
             }
         }
     }
@@ -390,13 +391,49 @@ fn write_component(output: &std::path::Path, wit: Option<&std::path::Path>) -> E
 fn agent_failure(e: filestore::agent::AgentError) -> ExitCode {
     match e {
         filestore::agent::AgentError::Config(issues) => tools_cli::print_issues(&issues),
-        filestore::agent::AgentError::Read(m) => fail("invalid-argument", m),
-        filestore::agent::AgentError::Setup(e) => fail(e.kind_name(), e),
+        filestore::agent::AgentError::Read(m) => fail(ErrorKind::InvalidArgument, m),
+        filestore::agent::AgentError::Setup(e) => fail_with(&e),
     }
 }
 
-fn fail(kind: &str, message: impl std::fmt::Display) -> ExitCode {
-    eprintln!("error[{kind}]: {message}");
+/// The `KIND` of the `error[KIND]: message` line a failed command prints: one of
+/// the WIT's kinds, or a failure of the host's own that has none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum FailKind {
+    /// A filestore error kind.
+    Wit(ErrorKind),
+    /// The process could not set itself up (the async runtime).
+    Setup,
+    /// `serve` stopped with an error while serving.
+    Serve,
+}
+
+impl From<ErrorKind> for FailKind {
+    fn from(kind: ErrorKind) -> FailKind {
+        FailKind::Wit(kind)
+    }
+}
+
+impl std::fmt::Display for FailKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            FailKind::Wit(kind) => kind.as_str(),
+            FailKind::Setup => "setup",
+            FailKind::Serve => "serve",
+        })
+    }
+}
+
+/// Prints `error[KIND]: message` on stderr; the command fails.
+fn fail(kind: impl Into<FailKind>, message: impl std::fmt::Display) -> ExitCode {
+    eprintln!("error[{}]: {message}", kind.into());
+    ExitCode::FAILURE
+}
+
+/// [`fail`] with a host error, under its own kind name (`trap`, `setup`... for the
+/// sandbox's failures that have no WIT kind).
+fn fail_with(e: &filestore::Error) -> ExitCode {
+    eprintln!("error[{}]: {e}", e.kind_name());
     ExitCode::FAILURE
 }
 
@@ -411,24 +448,26 @@ fn call(
 ) -> ExitCode {
     if !tokens.is_empty() && configs.is_empty() {
         return fail(
-            "invalid-argument",
+            ErrorKind::InvalidArgument,
             "--token is for an auth service of --config; give --config too",
         );
     }
     let args: serde_json::Value = match serde_json::from_str(args) {
         Ok(v) => v,
-        Err(e) => return fail("invalid-argument", format!("arguments are not valid JSON: {e}")),
+        Err(e) => {
+            return fail(ErrorKind::InvalidArgument, format!("arguments are not valid JSON: {e}"));
+        }
     };
     let mut specs: Vec<MountSpec> = Vec::new();
     for m in &call_mounts(mounts) {
         match m.open() {
             Ok(s) => specs.push(s),
-            Err(e) => return fail(e.kind_name(), e),
+            Err(e) => return fail_with(&e),
         }
     }
     let engine = match Engine::new() {
         Ok(e) => warn_uncached(e),
-        Err(e) => return fail(e.kind_name(), e),
+        Err(e) => return fail_with(&e),
     };
     let results = filestore_guest::invoke::results::RESULTS_MOUNT;
     if !specs.iter().any(|m| m.point == results) {
@@ -452,7 +491,7 @@ fn call(
     };
     let mut session = match engine.session_with(specs, options) {
         Ok(s) => s,
-        Err(e) => return fail(e.kind_name(), e),
+        Err(e) => return fail_with(&e),
     };
     let mut claims = serde_json::Value::Null;
     if !configs.is_empty() {
@@ -468,7 +507,7 @@ fn call(
                 }
             }
             Ok(Err(issues)) => return tools_cli::print_issues(&issues),
-            Err(e) => return fail(e.kind_name(), e),
+            Err(e) => return fail_with(&e),
         }
         if !tokens.is_empty() {
             let known = match filestore_guest::tools::config::Config::load(&files) {
@@ -482,7 +521,7 @@ fn call(
             for t in tokens {
                 let Some((name, token)) = t.split_once('=') else {
                     return fail(
-                        "invalid-argument",
+                        ErrorKind::InvalidArgument,
                         format!(
                             "--token: expected NAME=TOKEN, got '{}...'",
                             t.chars().take(12).collect::<String>()
@@ -493,7 +532,7 @@ fn call(
                     Ok(c) => {
                         verified.insert(name.to_string(), c);
                     }
-                    Err(e) => return fail("unauthorized", format!("--token {name}: {e}")),
+                    Err(e) => return fail(ErrorKind::Unauthorized, format!("--token {name}: {e}")),
                 }
             }
             claims = serde_json::Value::Object(verified);
@@ -525,7 +564,7 @@ fn call(
                     out.text = whole;
                 }
                 Err(e) => {
-                    return fail(e.kind().as_str(), format!("reading the offloaded result: {e}"));
+                    return fail(e.kind(), format!("reading the offloaded result: {e}"));
                 }
             }
             if text {
@@ -535,7 +574,7 @@ fn call(
             }
             ExitCode::SUCCESS
         }
-        Err(e) => fail(e.kind_name(), e),
+        Err(e) => fail_with(&e),
     }
 }
 
@@ -559,7 +598,7 @@ fn stored_result(
     json: &serde_json::Value,
     volume: Option<&(dyn filestore::volumes::Volume + Send + Sync)>,
 ) -> Result<Option<String>, filestore_guest::error::Error> {
-    use filestore_guest::error::{Error, ErrorKind};
+    use filestore_guest::error::Error;
     let path = json["result_path"].as_str().unwrap_or_default();
     let rel = path.strip_prefix(filestore_guest::invoke::results::RESULTS_MOUNT);
     let (true, Some(rel), Some(volume)) = (json["offloaded"] == true, rel, volume) else {
@@ -607,8 +646,9 @@ fn service_specs(
 fn roots_policy(
     args: &ServeArgs,
     workspace_from_roots: bool,
-) -> Result<filestore::mcp::roots::RootsPolicy, String> {
+) -> Result<filestore::mcp::roots::RootsPolicy, FsError> {
     use filestore::mcp::roots::RootsPolicy;
+    let invalid = |m: String| FsError::new(ErrorKind::InvalidArgument, m);
     let within = &args.http_roots_within;
     if within.is_empty() {
         return Ok(match (workspace_from_roots, args.http.is_some()) {
@@ -618,21 +658,21 @@ fn roots_policy(
         });
     }
     if args.http.is_none() {
-        return Err("--http-roots-within is for --http: over stdio the client's MCP roots are the local user's and apply as they are".into());
+        return Err(invalid("--http-roots-within is for --http: over stdio the client's MCP roots are the local user's and apply as they are".into()));
     }
     if !workspace_from_roots {
-        return Err("--http-roots-within: a --mount at /workspace (or /) is given, so MCP roots choose nothing; drop one of them".into());
+        return Err(invalid("--http-roots-within: a --mount at /workspace (or /) is given, so MCP roots choose nothing; drop one of them".into()));
     }
     for dir in within {
         let shown = dir.display();
         if dir.to_string_lossy().contains(filestore::volumes::IDENTITY_PLACEHOLDER) {
             if !args.auth.enabled() {
-                return Err(format!(
+                return Err(invalid(format!(
                     "--http-roots-within {shown}: {{sub}} is the caller's identity: it needs authentication (--auth-issuer or --auth-tokens)"
-                ));
+                )));
             }
         } else if !std::fs::metadata(dir).is_ok_and(|m| m.is_dir()) {
-            return Err(format!("--http-roots-within {shown}: not a directory"));
+            return Err(invalid(format!("--http-roots-within {shown}: not a directory")));
         }
     }
     Ok(RootsPolicy::Within(within.clone()))
@@ -647,84 +687,436 @@ fn warn_uncached(engine: Engine) -> Engine {
     engine
 }
 
-fn serve(mut args: ServeArgs) -> ExitCode {
-    let pool = filestore::mcp::http_pool::PoolConfig {
-        max_sessions: args.max_sessions.max(1),
-        max_per_client: args.max_sessions_per_client.max(1),
-        max_per_identity: args.auth.max_sessions_per_identity.max(1),
-        idle_timeout: std::time::Duration::from_secs(args.session_idle_timeout.max(1)),
-        evict_idle_after: std::time::Duration::from_secs(args.evict_idle_after),
-    };
-    let connections = filestore::mcp::http_conn::ConnLimits {
-        max_connections: args.max_connections.max(1),
-        max_per_client: args.max_connections_per_client.max(1),
-        header_timeout: std::time::Duration::from_secs(args.header_timeout.max(1)),
-        body_timeout: std::time::Duration::from_secs(args.body_timeout.max(1)),
-    };
-    // Without --mount /workspace, the client's MCP roots decide it (mcp::roots); the
-    // current directory is the default only when it is neither / nor a home.
-    let workspace_from_roots =
-        !args.mounts.iter().any(|m| m.point == filestore::mcp::DEFAULT_WORKSPACE)
-            && !filestore::mcp::is_single_workspace(&args.mounts);
-    let no_workspace_reason = filestore::mcp::check_default_workspace(&args.mounts).err();
-    let roots = match roots_policy(&args, workspace_from_roots) {
-        Ok(p) => p,
-        Err(why) => return fail("invalid-argument", why),
-    };
-    let allowed_origins = args.allowed_origins.clone();
-    let per_identity = args.mounts.iter().any(MountArg::per_identity);
-    if per_identity && !(args.http.is_some() && args.auth.enabled()) {
-        return fail(
-            "invalid-argument",
-            "a --mount with {sub} is made per caller: it needs --http with authentication (--auth-issuer or --auth-tokens)",
-        );
+/// `filestore serve`: its arguments checked ([`ServePlan::check`]), then run.
+fn serve(args: ServeArgs) -> ExitCode {
+    match ServePlan::check(args) {
+        Ok(plan) => plan.run(),
+        Err(e) => fail(e.kind(), e),
     }
-    if args.auth.enabled() && args.http.is_none() {
-        return fail(
-            "invalid-argument",
-            "--auth-* protects the HTTP server: give --http too (stdio is one local user)",
-        );
-    }
-    let single_workspace = filestore::mcp::is_single_workspace(&args.mounts);
-    let mut mounts = filestore::mcp::default_mounts(args.mounts);
-    // Configured tools store (and offload) their results in /tool_calls: without it a
-    // large result would reach the model whole.
-    if single_workspace
-        && (args.config.is_some() || args.agent.is_some())
-        && !mounts.iter().any(|m| m.point == filestore::mcp::DEFAULT_TOOL_CALLS)
-    {
-        mounts.push(MountArg {
-            point: filestore::mcp::DEFAULT_TOOL_CALLS.into(),
-            source: filestore::volumes::MountSource::Memory,
-            read_only: true,
-        });
-    }
-    if let Some(why) = &no_workspace_reason {
-        mounts.retain(|m| m.point != filestore::mcp::DEFAULT_WORKSPACE);
-        let then = if roots.reads_roots() {
-            "/workspace will be the client's MCP roots, if it offers any"
-        } else {
-            "there is no /workspace (over HTTP, clients' MCP roots apply only within --http-roots-within)"
+}
+
+/// `serve`'s arguments, checked: the limits they set, which MCP roots may become
+/// `/workspace`, and every contradiction between flags refused (`invalid-argument`)
+/// in one place, before anything is opened.
+struct ServePlan {
+    args: ServeArgs,
+    pool: filestore::mcp::http_pool::PoolConfig,
+    connections: filestore::mcp::http_conn::ConnLimits,
+    roots: filestore::mcp::roots::RootsPolicy,
+    /// Why the current directory is not the default `/workspace` (it is / or a home).
+    no_workspace_reason: Option<String>,
+}
+
+impl ServePlan {
+    fn check(args: ServeArgs) -> Result<ServePlan, FsError> {
+        let invalid = |m: &str| Err(FsError::new(ErrorKind::InvalidArgument, m));
+        let pool = filestore::mcp::http_pool::PoolConfig {
+            max_sessions: args.max_sessions.max(1),
+            max_per_client: args.max_sessions_per_client.max(1),
+            max_per_identity: args.auth.max_sessions_per_identity.max(1),
+            idle_timeout: std::time::Duration::from_secs(args.session_idle_timeout.max(1)),
+            evict_idle_after: std::time::Duration::from_secs(args.evict_idle_after),
         };
-        eprintln!("filestore serve: {why}; {then}");
+        let connections = filestore::mcp::http_conn::ConnLimits {
+            max_connections: args.max_connections.max(1),
+            max_per_client: args.max_connections_per_client.max(1),
+            header_timeout: std::time::Duration::from_secs(args.header_timeout.max(1)),
+            body_timeout: std::time::Duration::from_secs(args.body_timeout.max(1)),
+        };
+        // Without --mount /workspace, the client's MCP roots decide it (mcp::roots); the
+        // current directory is the default only when it is neither / nor a home.
+        let workspace_from_roots =
+            !args.mounts.iter().any(|m| m.point == filestore::mcp::DEFAULT_WORKSPACE)
+                && !filestore::mcp::is_single_workspace(&args.mounts);
+        let no_workspace_reason =
+            filestore::mcp::check_default_workspace(&args.mounts).err().map(|e| e.to_string());
+        let roots = roots_policy(&args, workspace_from_roots)?;
+        let per_identity = args.mounts.iter().any(MountArg::per_identity);
+        if per_identity && !(args.http.is_some() && args.auth.enabled()) {
+            return invalid(
+                "a --mount with {sub} is made per caller: it needs --http with authentication (--auth-issuer or --auth-tokens)",
+            );
+        }
+        if args.auth.enabled() && args.http.is_none() {
+            return invalid(
+                "--auth-* protects the HTTP server: give --http too (stdio is one local user)",
+            );
+        }
+        if args.toolset.is_some() && args.config.is_none() {
+            return invalid("--toolset selects a toolset of --config; give --config too");
+        }
+        if args.toolset.is_some() && args.agent.is_some() {
+            return invalid(
+                "--toolset and --agent both choose the tools offered: an agent configuration lists its tools itself (configured ones by name)",
+            );
+        }
+        Ok(ServePlan { args, pool, connections, roots, no_workspace_reason })
     }
-    // Over HTTP with --http-roots-within, /workspace is the client's roots or nothing:
-    // a client offering none must not get the directory the server was started in.
-    let roots_only = args.http.is_some() && roots.reads_roots();
-    if roots_only {
-        mounts.retain(|m| m.point != filestore::mcp::DEFAULT_WORKSPACE);
+
+    /// Opens what the plan names (mounts, skills, configuration, agent), then serves
+    /// until the transport ends.
+    fn run(mut self) -> ExitCode {
+        let (mounts, roots_only) = self.mounts();
+        // Open every mount once up front so a bad directory fails now, not per session
+        // (a per-caller one is opened for each caller).
+        for m in mounts.iter().filter(|m| !m.per_identity()) {
+            if let Err(e) = m.open() {
+                return fail_with(&e);
+            }
+        }
+        let mut summary = filestore::mcp::describe_mounts(&mounts);
+        let mut startup_warnings = Vec::new();
+        let skills =
+            match load_skills(self.args.skills.as_deref(), &mut summary, &mut startup_warnings) {
+                Ok(s) => s,
+                Err(code) => return code,
+            };
+        let config_files = match &self.args.config {
+            None => None,
+            Some(path) => match tools_cli::read_files(std::slice::from_ref(path)) {
+                Ok(f) => Some(f),
+                Err(code) => return code,
+            },
+        };
+        let engine = match Engine::new() {
+            Ok(e) => warn_uncached(e),
+            Err(e) => return fail_with(&e),
+        };
+        let cache_warning = engine.cache_warning().map(str::to_string);
+        let mut config = filestore::mcp::ServerConfig::new(engine, session_mounts(mounts, skills));
+        let service_tokens = match self.auth_services(config_files.as_deref(), &mut config) {
+            Ok(t) => t,
+            Err(code) => return code,
+        };
+        if self.args.auth.enabled() {
+            config.call_limits = Some(filestore::mcp::http_auth::CallLimits::new(
+                self.args.auth.max_calls_per_identity,
+            ));
+        }
+        config.roots = self.roots.clone();
+        config.startup_warnings.extend(startup_warnings);
+        config.startup_warnings.extend(cache_warning);
+        config.no_workspace_reason = self.no_workspace_reason.take().or_else(|| {
+            roots_only.then(|| {
+                "over HTTP with --http-roots-within, /workspace is only ever the client's MCP roots"
+                    .to_string()
+            })
+        });
+        let tools = match self.install_tools(&mut config, config_files) {
+            Ok(n) => n,
+            Err(code) => return code,
+        };
+        self.listen(config, summary, tools, service_tokens)
     }
-    // Open every mount once up front so a bad directory fails now, not per session
-    // (a per-caller one is opened for each caller).
-    for m in mounts.iter().filter(|m| !m.per_identity()) {
-        if let Err(e) = m.open() {
-            return fail(e.kind_name(), e);
+
+    /// The mounts to serve: the user's and the defaults (see
+    /// `filestore::mcp::default_mounts`), without a `/workspace` that must not be the
+    /// current directory; and whether `/workspace` is only ever the client's roots.
+    fn mounts(&mut self) -> (Vec<MountArg>, bool) {
+        let args = &mut self.args;
+        let single_workspace = filestore::mcp::is_single_workspace(&args.mounts);
+        let mut mounts = filestore::mcp::default_mounts(std::mem::take(&mut args.mounts));
+        // Configured tools store (and offload) their results in /tool_calls: without it a
+        // large result would reach the model whole.
+        if single_workspace
+            && (args.config.is_some() || args.agent.is_some())
+            && !mounts.iter().any(|m| m.point == filestore::mcp::DEFAULT_TOOL_CALLS)
+        {
+            mounts.push(MountArg {
+                point: filestore::mcp::DEFAULT_TOOL_CALLS.into(),
+                source: filestore::volumes::MountSource::Memory,
+                read_only: true,
+            });
+        }
+        if let Some(why) = &self.no_workspace_reason {
+            mounts.retain(|m| m.point != filestore::mcp::DEFAULT_WORKSPACE);
+            let then = if self.roots.reads_roots() {
+                "/workspace will be the client's MCP roots, if it offers any"
+            } else {
+                "there is no /workspace (over HTTP, clients' MCP roots apply only within --http-roots-within)"
+            };
+            eprintln!("filestore serve: {why}; {then}");
+        }
+        // Over HTTP with --http-roots-within, /workspace is the client's roots or nothing:
+        // a client offering none must not get the directory the server was started in.
+        let roots_only = args.http.is_some() && self.roots.reads_roots();
+        if roots_only {
+            mounts.retain(|m| m.point != filestore::mcp::DEFAULT_WORKSPACE);
+        }
+        (mounts, roots_only)
+    }
+
+    /// Which auth services the bearer token verifies: named ones, and Toolbox's
+    /// `generic` services with `mcpEnabled: true` (which also turn authentication on
+    /// when no --auth-issuer is given: their authorizationServer and audience). Sets
+    /// them in `config`; returns the services' own token verifiers.
+    fn auth_services(
+        &mut self,
+        config_files: Option<&[(String, String)]>,
+        config: &mut filestore::mcp::ServerConfig,
+    ) -> Result<Option<std::sync::Arc<filestore::mcp::http_auth::ServiceTokens>>, ExitCode> {
+        let mut bearer_services = self.args.auth.auth_services.clone();
+        let mut service_tokens = None;
+        if let Some(files) = config_files {
+            let known = match filestore_guest::tools::config::Config::load(files) {
+                Ok(c) => c.auth_services().to_vec(),
+                Err(_) => Vec::new(), // reported, located, when the sessions load it
+            };
+            for name in &bearer_services {
+                if !known.iter().any(|a| &a.name == name) {
+                    return Err(fail(
+                        ErrorKind::InvalidArgument,
+                        format!(
+                            "--auth-service {name}: --config defines no auth service of that name"
+                        ),
+                    ));
+                }
+            }
+            // Tools this host cannot run are listed all the same (the configuration may be
+            // meant for Toolbox too): said now, not first at a call.
+            if let Ok(c) = filestore_guest::tools::config::Config::load(files) {
+                let (errors, warnings) = tools_cli::unrunnable(&c.check_report().tools);
+                for w in errors.into_iter().chain(warnings) {
+                    eprintln!("filestore serve: warning: {w}");
+                    config.startup_warnings.push(w);
+                }
+            }
+            let env: std::collections::BTreeMap<String, String> = std::env::vars().collect();
+            let field = |a: &filestore_guest::tools::config::AuthServiceConfig, f: &str| {
+                a.fields.get(f).map(|v| match v {
+                    serde_json::Value::String(s) => filestore::tools::env::substitute(s, &env),
+                    other => other.to_string(),
+                })
+            };
+            let specs = service_specs(&known, &env);
+            let (tokens, skipped) = filestore::mcp::http_auth::ServiceTokens::from_specs(&specs);
+            for why in skipped {
+                eprintln!("filestore serve: {why}");
+                config.startup_warnings.push(why);
+            }
+            service_tokens = Some(std::sync::Arc::new(tokens));
+            for a in &known {
+                if a.service_type == "generic" && field(a, "mcpEnabled").as_deref() == Some("true")
+                {
+                    if !bearer_services.contains(&a.name) {
+                        bearer_services.push(a.name.clone());
+                    }
+                    if self.args.auth.auth_issuer.is_none() {
+                        self.args.auth.auth_issuer = field(a, "authorizationServer");
+                        self.args.auth.auth_audience = field(a, "audience");
+                    }
+                }
+            }
+        }
+        let authenticated_http = self.args.http.is_some() && self.args.auth.enabled();
+        if !bearer_services.is_empty() && !authenticated_http {
+            return Err(fail(
+                ErrorKind::InvalidArgument,
+                format!(
+                    "auth service(s) {} take the HTTP bearer token's claims: give --http with authentication",
+                    bearer_services.join(", ")
+                ),
+            ));
+        }
+        config.bearer_services = bearer_services;
+        Ok(service_tokens)
+    }
+
+    /// Installs the agent's providers (when `--agent`) and the per-session setup
+    /// (configuration, toolset, agent), and builds the first session: a ref that
+    /// cannot be used stops the start here, located. Returns the tool count.
+    fn install_tools(
+        &self,
+        config: &mut filestore::mcp::ServerConfig,
+        config_files: Option<Vec<(String, String)>>,
+    ) -> Result<usize, ExitCode> {
+        let mut registry = filestore::tools::ToolRegistry::with_builtin_handlers();
+        let agent = match self
+            .args
+            .agent
+            .as_deref()
+            .map(|p| filestore::agent::Agent::read(&config.engine, p))
+        {
+            None => None,
+            Some(Ok(a)) => {
+                a.install(&mut registry);
+                Some(std::sync::Arc::new(a))
+            }
+            Some(Err(e)) => return Err(agent_failure(e)),
+        };
+        config.options.tools = std::sync::Arc::new(registry);
+        config.options.shell = self.args.shell;
+        // What resolution left out (optional refs, unusable upstream tools), as of the
+        // latest load: said at start.
+        let resolution_warnings = std::sync::Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+        // The first load (the first session, before any client) applies the start rules:
+        // a ref that cannot be used stops the start. Every later one (a refreshed
+        // upstream catalog, a later client's session) is lenient: what cannot be resolved
+        // then is left out and said on stderr, so one upstream's change never leaves
+        // clients without tools (or new clients without a session).
+        let started = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let load_agent = agent.clone().map(|agent| {
+            let warnings = resolution_warnings.clone();
+            let started = started.clone();
+            move |session: &mut filestore::Session| -> filestore::Result<()> {
+                let after_start = started.load(std::sync::atomic::Ordering::Acquire);
+                let loaded =
+                    if after_start { agent.reload_into(session) } else { agent.load_into(session) };
+                let report = loaded.map_err(|e| match e {
+                    filestore::agent::AgentError::Setup(e) => e,
+                    other => filestore::Error::setup("--agent", other),
+                })?;
+                let mut seen = warnings.lock().unwrap_or_else(|p| p.into_inner());
+                if after_start {
+                    for w in report.warnings.iter().filter(|w| !seen.contains(w)) {
+                        eprintln!("filestore serve: {w}");
+                    }
+                }
+                *seen = report.warnings;
+                Ok(())
+            }
+        });
+        if config_files.is_some() || load_agent.is_some() {
+            let toolset = self.args.toolset.clone();
+            let load_agent = load_agent.clone();
+            config.setup = Some(std::sync::Arc::new(move |session: &mut filestore::Session| {
+                if let Some(files) = &config_files {
+                    match session.load_config(files)? {
+                        Ok(_) => {}
+                        Err(issues) => {
+                            let all: Vec<String> = issues.iter().map(|i| i.to_string()).collect();
+                            return Err(filestore::Error::setup_message(format!(
+                                "--config: {}",
+                                all.join("; ")
+                            )));
+                        }
+                    }
+                    session.select_toolset(toolset.as_deref())?;
+                }
+                match &load_agent {
+                    Some(load) => load(session),
+                    None => Ok(()),
+                }
+            }));
+        }
+        if let (Some(agent), Some(load)) = (&agent, load_agent) {
+            // An upstream tool list changed: each session re-resolves the agent before
+            // it next lists or calls, and its client is told to re-list.
+            if let Some(changes) = agent.changes() {
+                config.catalog_refresh = Some(filestore::mcp::CatalogRefresh {
+                    changes,
+                    reapply: std::sync::Arc::new(load),
+                });
+            }
+        }
+        // The first session resolves the agent: a ref that cannot be used stops the
+        // start here, located, before any client connects.
+        let tools = match filestore::mcp::FilestoreServer::new(config) {
+            Ok(s) => {
+                started.store(true, std::sync::atomic::Ordering::Release);
+                s.tool_count()
+            }
+            Err(filestore::Error::Setup { source: Some(source), .. })
+                if agent.is_some() && source.is::<filestore::agent::AgentError>() =>
+            {
+                for line in source.to_string().lines() {
+                    eprintln!("error[config]: {line}");
+                }
+                return Err(ExitCode::FAILURE);
+            }
+            Err(e) => return Err(fail_with(&e)),
+        };
+        if let Some(agent) = &agent {
+            let resolved = resolution_warnings.lock().unwrap_or_else(|p| p.into_inner()).clone();
+            for w in resolved.into_iter().chain(agent.provider_warnings()) {
+                eprintln!("filestore serve: {w}");
+                config.startup_warnings.push(w);
+            }
+        }
+        Ok(tools)
+    }
+
+    /// Serves `config` over stdio or HTTP until the transport ends.
+    fn listen(
+        self,
+        config: filestore::mcp::ServerConfig,
+        summary: String,
+        tools: usize,
+        service_tokens: Option<std::sync::Arc<filestore::mcp::http_auth::ServiceTokens>>,
+    ) -> ExitCode {
+        let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+            Ok(r) => r,
+            Err(e) => return fail(FailKind::Setup, format!("starting the async runtime: {e}")),
+        };
+        let (pool, connections, allowed_origins) =
+            (self.pool, self.connections, self.args.allowed_origins.clone());
+        let result = runtime.block_on(async move {
+            match self.args.http {
+                None => {
+                    eprintln!("filestore serve: MCP over stdio; mounts: {summary}; {tools} tools");
+                    filestore::mcp::serve_stdio(config).await
+                }
+                Some(addr) => {
+                    let addr = if addr.chars().all(|c| c.is_ascii_digit()) {
+                        format!("127.0.0.1:{addr}")
+                    } else {
+                        addr
+                    };
+                    let listener = tokio::net::TcpListener::bind(&addr)
+                        .await
+                        .map_err(|e| anyhow::anyhow!("binding {addr}: {e}"))?;
+                    let local = listener.local_addr()?;
+                    let auth = tokio::task::block_in_place(|| self.args.auth.build(local))
+                        .map_err(|e| anyhow::anyhow!(e))?;
+                    if auth.is_none() && !local.ip().is_loopback() && !self.args.auth.allow_unauthenticated
+                    {
+                        anyhow::bail!(
+                            "refusing to serve {local} without authentication: anyone who can reach it would get every mount. Give --auth-issuer or --auth-tokens (docs/deploying.md, Serving many users), or --allow-unauthenticated if the network is yours alone"
+                        );
+                    }
+                    let auth_note = match &auth {
+                        Some(a) => format!("; bearer tokens required (resource {})", a.resource),
+                        None => String::new(),
+                    };
+                    eprintln!(
+                        "filestore serve: MCP over streamable HTTP at http://{local}{}; mounts: {summary}; {tools} tools{auth_note}",
+                        filestore::mcp::HTTP_PATH
+                    );
+                    let shutdown = async {
+                        let _ = tokio::signal::ctrl_c().await;
+                    };
+                    let (max_connections, note) =
+                        filestore::mcp::http_conn::fit_to_fd_limit(connections.max_connections);
+                    if let Some(note) = note {
+                        eprintln!("filestore serve: {note}");
+                    }
+                    let connections =
+                        filestore::mcp::http_conn::ConnLimits { max_connections, ..connections };
+                    let options = filestore::mcp::HttpOptions {
+                        pool,
+                        connections,
+                        allowed_origins,
+                        auth: auth.map(std::sync::Arc::new),
+                        service_tokens,
+                    };
+                    filestore::mcp::serve_http_with(config, options, listener, shutdown).await
+                }
+            }
+        });
+        match result {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => fail(FailKind::Serve, format!("{e:#}")),
         }
     }
-    let mut summary = filestore::mcp::describe_mounts(&mounts);
-    let mut startup_warnings = Vec::new();
-    // Skills: validated once at start; invalid ones are reported and left out.
-    let skills = match &args.skills {
+}
+
+/// Loads `--skills DIR`, validated once: invalid skills are reported and left out.
+fn load_skills(
+    dir: Option<&std::path::Path>,
+    summary: &mut String,
+    startup_warnings: &mut Vec<String>,
+) -> Result<Option<filestore::volumes::MemoryVolume>, ExitCode> {
+    Ok(match dir {
         None => None,
         Some(dir) => match filestore::volumes::skills::SkillsVolume::load_dir(dir) {
             Ok(sv) => {
@@ -739,34 +1131,17 @@ fn serve(mut args: ServeArgs) -> ExitCode {
                 ));
                 Some(sv.volume())
             }
-            Err(e) => return fail(e.kind().as_str(), format!("--skills {}: {e}", dir.display())),
+            Err(e) => return Err(fail(e.kind(), format!("--skills {}: {e}", dir.display()))),
         },
-    };
-    let config_files = match &args.config {
-        None => None,
-        Some(path) => match tools_cli::read_files(std::slice::from_ref(path)) {
-            Ok(f) => Some(f),
-            Err(code) => return code,
-        },
-    };
-    if args.toolset.is_some() && config_files.is_none() {
-        return fail(
-            "invalid-argument",
-            "--toolset selects a toolset of --config; give --config too",
-        );
-    }
-    if args.toolset.is_some() && args.agent.is_some() {
-        return fail(
-            "invalid-argument",
-            "--toolset and --agent both choose the tools offered: an agent configuration lists its tools itself (configured ones by name)",
-        );
-    }
-    let engine = match Engine::new() {
-        Ok(e) => warn_uncached(e),
-        Err(e) => return fail(e.kind_name(), e),
-    };
-    let cache_warning = engine.cache_warning().map(str::to_string);
-    let mut config = filestore::mcp::ServerConfig::new(engine, move || {
+    })
+}
+
+/// The mounts of each new session: `mounts` opened for its caller, and the skills.
+fn session_mounts(
+    mounts: Vec<MountArg>,
+    skills: Option<filestore::volumes::MemoryVolume>,
+) -> impl Fn() -> filestore::Result<Vec<MountSpec>> + Send + Sync + 'static {
+    move || {
         // The caller of the HTTP request creating this session, when authenticated:
         // its mounts are made for it. Without one (the tool count at start; every
         // HTTP request is authenticated when a mount needs it), those are left out.
@@ -780,241 +1155,6 @@ fn serve(mut args: ServeArgs) -> ExitCode {
             specs.push(MountSpec::new("/skills", std::sync::Arc::new(v.clone())).read_only());
         }
         Ok(specs)
-    });
-    // Which auth services the bearer token verifies: named ones, and Toolbox's
-    // `generic` services with `mcpEnabled: true` (which also turn authentication on
-    // when no --auth-issuer is given: their authorizationServer and audience).
-    let mut bearer_services = args.auth.auth_services.clone();
-    let mut service_tokens = None;
-    if let Some(files) = &config_files {
-        let known = match filestore_guest::tools::config::Config::load(files) {
-            Ok(c) => c.auth_services().to_vec(),
-            Err(_) => Vec::new(), // reported, located, when the sessions load it
-        };
-        for name in &bearer_services {
-            if !known.iter().any(|a| &a.name == name) {
-                return fail(
-                    "invalid-argument",
-                    format!("--auth-service {name}: --config defines no auth service of that name"),
-                );
-            }
-        }
-        // Tools this host cannot run are listed all the same (the configuration may be
-        // meant for Toolbox too): said now, not first at a call.
-        if let Ok(c) = filestore_guest::tools::config::Config::load(files) {
-            let (errors, warnings) = tools_cli::unrunnable(&c.check_report().tools);
-            for w in errors.into_iter().chain(warnings) {
-                eprintln!("filestore serve: warning: {w}");
-                config.startup_warnings.push(w);
-            }
-        }
-        let env: std::collections::BTreeMap<String, String> = std::env::vars().collect();
-        let field = |a: &filestore_guest::tools::config::AuthServiceConfig, f: &str| {
-            a.fields.get(f).map(|v| match v {
-                serde_json::Value::String(s) => filestore::tools::env::substitute(s, &env),
-                other => other.to_string(),
-            })
-        };
-        let specs = service_specs(&known, &env);
-        let (tokens, skipped) = filestore::mcp::http_auth::ServiceTokens::from_specs(&specs);
-        for why in skipped {
-            eprintln!("filestore serve: {why}");
-            config.startup_warnings.push(why);
-        }
-        service_tokens = Some(std::sync::Arc::new(tokens));
-        for a in &known {
-            if a.service_type == "generic" && field(a, "mcpEnabled").as_deref() == Some("true") {
-                if !bearer_services.contains(&a.name) {
-                    bearer_services.push(a.name.clone());
-                }
-                if args.auth.auth_issuer.is_none() {
-                    args.auth.auth_issuer = field(a, "authorizationServer");
-                    args.auth.auth_audience = field(a, "audience");
-                }
-            }
-        }
-    }
-    let authenticated_http = args.http.is_some() && args.auth.enabled();
-    if !bearer_services.is_empty() && !authenticated_http {
-        return fail(
-            "invalid-argument",
-            format!(
-                "auth service(s) {} take the HTTP bearer token's claims: give --http with authentication",
-                bearer_services.join(", ")
-            ),
-        );
-    }
-    config.bearer_services = bearer_services;
-    if args.auth.enabled() {
-        config.call_limits =
-            Some(filestore::mcp::http_auth::CallLimits::new(args.auth.max_calls_per_identity));
-    }
-    config.roots = roots;
-    config.startup_warnings.extend(startup_warnings);
-    config.startup_warnings.extend(cache_warning);
-    config.no_workspace_reason = no_workspace_reason.or_else(|| {
-        roots_only.then(|| {
-            "over HTTP with --http-roots-within, /workspace is only ever the client's MCP roots"
-                .to_string()
-        })
-    });
-    let mut registry = filestore::tools::ToolRegistry::with_builtin_handlers();
-    let agent =
-        match args.agent.as_deref().map(|p| filestore::agent::Agent::read(&config.engine, p)) {
-            None => None,
-            Some(Ok(a)) => {
-                a.install(&mut registry);
-                Some(std::sync::Arc::new(a))
-            }
-            Some(Err(e)) => return agent_failure(e),
-        };
-    config.options.tools = std::sync::Arc::new(registry);
-    config.options.shell = args.shell;
-    // What resolution left out (optional refs, unusable upstream tools), as of the
-    // latest load: said at start.
-    let resolution_warnings = std::sync::Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
-    // The first load (the first session, before any client) applies the start rules:
-    // a ref that cannot be used stops the start. Every later one (a refreshed
-    // upstream catalog, a later client's session) is lenient: what cannot be resolved
-    // then is left out and said on stderr, so one upstream's change never leaves
-    // clients without tools (or new clients without a session).
-    let started = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let load_agent = agent.clone().map(|agent| {
-        let warnings = resolution_warnings.clone();
-        let started = started.clone();
-        move |session: &mut filestore::Session| -> filestore::Result<()> {
-            let after_start = started.load(std::sync::atomic::Ordering::Acquire);
-            let loaded =
-                if after_start { agent.reload_into(session) } else { agent.load_into(session) };
-            let report = loaded.map_err(|e| match e {
-                filestore::agent::AgentError::Setup(e) => e,
-                other => filestore::Error::Setup(format!("--agent: {other}")),
-            })?;
-            let mut seen = warnings.lock().unwrap_or_else(|p| p.into_inner());
-            if after_start {
-                for w in report.warnings.iter().filter(|w| !seen.contains(w)) {
-                    eprintln!("filestore serve: {w}");
-                }
-            }
-            *seen = report.warnings;
-            Ok(())
-        }
-    });
-    if config_files.is_some() || load_agent.is_some() {
-        let toolset = args.toolset.clone();
-        let load_agent = load_agent.clone();
-        config.setup = Some(std::sync::Arc::new(move |session: &mut filestore::Session| {
-            if let Some(files) = &config_files {
-                match session.load_config(files)? {
-                    Ok(_) => {}
-                    Err(issues) => {
-                        let all: Vec<String> = issues.iter().map(|i| i.to_string()).collect();
-                        return Err(filestore::Error::Setup(format!(
-                            "--config: {}",
-                            all.join("; ")
-                        )));
-                    }
-                }
-                session.select_toolset(toolset.as_deref())?;
-            }
-            match &load_agent {
-                Some(load) => load(session),
-                None => Ok(()),
-            }
-        }));
-    }
-    if let (Some(agent), Some(load)) = (&agent, load_agent) {
-        // An upstream tool list changed: each session re-resolves the agent before
-        // it next lists or calls, and its client is told to re-list.
-        if let Some(changes) = agent.changes() {
-            config.catalog_refresh = Some(filestore::mcp::CatalogRefresh {
-                changes,
-                reapply: std::sync::Arc::new(load),
-            });
-        }
-    }
-    // The first session resolves the agent: a ref that cannot be used stops the
-    // start here, located, before any client connects.
-    let tools = match filestore::mcp::FilestoreServer::new(&config) {
-        Ok(s) => {
-            started.store(true, std::sync::atomic::Ordering::Release);
-            s.tool_count()
-        }
-        Err(filestore::Error::Setup(m)) if agent.is_some() && m.starts_with("--agent: ") => {
-            for line in m.trim_start_matches("--agent: ").lines() {
-                eprintln!("error[config]: {line}");
-            }
-            return ExitCode::FAILURE;
-        }
-        Err(e) => return fail(e.kind_name(), e),
-    };
-    if let Some(agent) = &agent {
-        let resolved = resolution_warnings.lock().unwrap_or_else(|p| p.into_inner()).clone();
-        for w in resolved.into_iter().chain(agent.provider_warnings()) {
-            eprintln!("filestore serve: {w}");
-            config.startup_warnings.push(w);
-        }
-    }
-    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
-        Ok(r) => r,
-        Err(e) => return fail("setup", format!("starting the async runtime: {e}")),
-    };
-    let result = runtime.block_on(async move {
-        match args.http {
-            None => {
-                eprintln!("filestore serve: MCP over stdio; mounts: {summary}; {tools} tools");
-                filestore::mcp::serve_stdio(config).await
-            }
-            Some(addr) => {
-                let addr = if addr.chars().all(|c| c.is_ascii_digit()) {
-                    format!("127.0.0.1:{addr}")
-                } else {
-                    addr
-                };
-                let listener = tokio::net::TcpListener::bind(&addr)
-                    .await
-                    .map_err(|e| anyhow::anyhow!("binding {addr}: {e}"))?;
-                let local = listener.local_addr()?;
-                let auth = tokio::task::block_in_place(|| args.auth.build(local))
-                    .map_err(|e| anyhow::anyhow!(e))?;
-                if auth.is_none() && !local.ip().is_loopback() && !args.auth.allow_unauthenticated
-                {
-                    anyhow::bail!(
-                        "refusing to serve {local} without authentication: anyone who can reach it would get every mount. Give --auth-issuer or --auth-tokens (docs/deploying.md, Serving many users), or --allow-unauthenticated if the network is yours alone"
-                    );
-                }
-                let auth_note = match &auth {
-                    Some(a) => format!("; bearer tokens required (resource {})", a.resource),
-                    None => String::new(),
-                };
-                eprintln!(
-                    "filestore serve: MCP over streamable HTTP at http://{local}{}; mounts: {summary}; {tools} tools{auth_note}",
-                    filestore::mcp::HTTP_PATH
-                );
-                let shutdown = async {
-                    let _ = tokio::signal::ctrl_c().await;
-                };
-                let (max_connections, note) =
-                    filestore::mcp::http_conn::fit_to_fd_limit(connections.max_connections);
-                if let Some(note) = note {
-                    eprintln!("filestore serve: {note}");
-                }
-                let connections =
-                    filestore::mcp::http_conn::ConnLimits { max_connections, ..connections };
-                let options = filestore::mcp::HttpOptions {
-                    pool,
-                    connections,
-                    allowed_origins,
-                    auth: auth.map(std::sync::Arc::new),
-                    service_tokens,
-                };
-                filestore::mcp::serve_http_with(config, options, listener, shutdown).await
-            }
-        }
-    });
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => fail("serve", format!("{e:#}")),
     }
 }
 
@@ -1027,7 +1167,8 @@ mod tools_cli {
     use filestore::Engine;
     use filestore::tools::{ConfigIssue, ConfigReport, ToolStatus};
 
-    use super::fail;
+    use super::{fail, fail_with};
+    use filestore_guest::error::ErrorKind;
 
     /// Reads each file as `(display name, text)`; prints the error and returns the
     /// exit code on failure.
@@ -1036,7 +1177,7 @@ mod tools_cli {
             .iter()
             .map(|p| match std::fs::read_to_string(p) {
                 Ok(t) => Ok((p.display().to_string(), t)),
-                Err(e) => Err(fail("not-found", format!("{}: {e}", p.display()))),
+                Err(e) => Err(fail(ErrorKind::NotFound, format!("{}: {e}", p.display()))),
             })
             .collect()
     }
@@ -1078,12 +1219,12 @@ mod tools_cli {
 
     fn checked(paths: &[PathBuf]) -> Result<ConfigReport, ExitCode> {
         let files = read_files(paths)?;
-        let engine = Engine::new().map(super::warn_uncached).map_err(|e| fail(e.kind_name(), e))?;
-        let mut session = engine.session(Vec::new()).map_err(|e| fail(e.kind_name(), e))?;
+        let engine = Engine::new().map(super::warn_uncached).map_err(|e| fail_with(&e))?;
+        let mut session = engine.session(Vec::new()).map_err(|e| fail_with(&e))?;
         match session.check_config(&files) {
             Ok(Ok(r)) => Ok(r),
             Ok(Err(issues)) => Err(print_issues(&issues)),
-            Err(e) => Err(fail(e.kind_name(), e)),
+            Err(e) => Err(fail_with(&e)),
         }
     }
 
@@ -1165,7 +1306,76 @@ mod tools_cli {
             });
         match written {
             Ok(_) => ExitCode::SUCCESS,
-            Err(e) => fail("backend", format!("writing {}: {e}", out.display())),
+            Err(e) => fail(ErrorKind::Backend, format!("writing {}: {e}", out.display())),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `serve ARGS`, checked.
+    fn check(args: &[&str]) -> Result<ServePlan, FsError> {
+        let argv = ["filestore", "serve"].into_iter().chain(args.iter().copied());
+        match Cli::try_parse_from(argv).expect("clap accepts the arguments").command {
+            Command::Serve(args) => ServePlan::check(*args),
+            _ => unreachable!("a serve command"),
+        }
+    }
+
+    /// The refusal of `args`: an `invalid-argument` error's message.
+    fn refusal(args: &[&str]) -> String {
+        match check(args) {
+            Ok(_) => panic!("{args:?} was accepted"),
+            Err(e) => {
+                assert_eq!(e.kind(), ErrorKind::InvalidArgument, "{e}");
+                e.to_string()
+            }
+        }
+    }
+
+    #[test]
+    fn contradicting_flags_are_refused_before_anything_opens() {
+        let mount = "/workspace=mem:";
+        let cases: [(&[&str], &str); 6] = [
+            (&["--mount", mount, "--toolset", "t"], "--toolset selects a toolset of --config"),
+            (
+                &["--mount", mount, "--toolset", "t", "--config", "c.yaml", "--agent", "a.yaml"],
+                "--toolset and --agent both choose",
+            ),
+            (&["--mount", mount, "--auth-tokens", "t.json"], "--auth-* protects the HTTP server"),
+            (&["--mount", "/workspace=./{sub}"], "a --mount with {sub} is made per caller"),
+            (&["--http-roots-within", "/"], "--http-roots-within is for --http"),
+            (
+                &["--http", "--mount", mount, "--http-roots-within", "/"],
+                "a --mount at /workspace (or /) is given",
+            ),
+        ];
+        for (args, said) in cases {
+            let why = refusal(args);
+            assert!(why.contains(said), "{args:?}: {why}");
+        }
+    }
+
+    #[test]
+    fn limits_are_at_least_one_and_roots_follow_the_transport() {
+        use filestore::mcp::roots::RootsPolicy;
+        let plan = check(&[
+            "--http",
+            "--max-sessions",
+            "0",
+            "--max-connections",
+            "0",
+            "--body-timeout",
+            "0",
+        ])
+        .unwrap();
+        assert_eq!(plan.pool.max_sessions, 1);
+        assert_eq!(plan.connections.max_connections, 1);
+        assert_eq!(plan.connections.body_timeout, std::time::Duration::from_secs(1));
+        assert!(matches!(plan.roots, RootsPolicy::Within(ref dirs) if dirs.is_empty()));
+        assert!(matches!(check(&[]).unwrap().roots, RootsPolicy::Any));
+        assert!(matches!(check(&["--mount", "/workspace=mem:"]).unwrap().roots, RootsPolicy::Off));
     }
 }

@@ -203,7 +203,7 @@ pub fn check_mounts(mounts: &[MountSpec]) -> Result<()> {
     let results = filestore_guest::invoke::results::RESULTS_MOUNT;
     if let Some(m) = mounts.iter().find(|m| m.point == results && !m.volume.keeps_entry_metadata())
     {
-        return Err(Error::Mount(format!(
+        return Err(Error::mount(format!(
             "the mount at '{}' holds tool results, which must stay read-only with their attributes; this volume cannot keep entry metadata (a directory cannot; an object volume only with `ObjectVolume::with_trusted_entry_types`), so agents could edit stored results. Use an in-memory volume there (the default; `mem:` on the command line)",
             m.point
         )));
@@ -213,7 +213,7 @@ pub fn check_mounts(mounts: &[MountSpec]) -> Result<()> {
         for rw in mounts.iter().filter(|m| !m.read_only) {
             let Some(rw_id) = rw.volume.identity() else { continue };
             if ro_id.storage == rw_id.storage && ro_id.root.starts_with(&rw_id.root) {
-                return Err(Error::Mount(format!(
+                return Err(Error::mount(format!(
                     "the read-only mount at '{}' lies inside the storage of the writable mount at '{}', through which its files could be changed; mount '{}' read-only too, or choose roots that do not contain each other",
                     ro.point, rw.point, rw.point
                 )));
@@ -271,13 +271,13 @@ impl Engine {
             .instance_pre()
             .instance_pre()
             .instantiate(&mut store)
-            .map_err(|e| Error::Setup(format!("instantiating the component: {e:#}")))?;
+            .map_err(|e| Error::setup("instantiating the component", e))?;
         let indices = self.export_indices().clone();
         let exports = Exports {
             filestore: indices
                 .filestore
                 .load(&mut store, &instance)
-                .map_err(|e| Error::Setup(format!("component exports: {e:#}")))?,
+                .map_err(|e| Error::setup("component exports", e))?,
             instance,
             indices,
             tools: Default::default(),
@@ -289,7 +289,7 @@ impl Engine {
                 .data_mut()
                 .table
                 .push(VolumeHandle { volume: m.volume })
-                .map_err(|e| Error::Setup(format!("volume table: {e}")))?;
+                .map_err(|e| Error::setup("volume table", e))?;
             wit_mounts.push(fs::Mount {
                 point: m.point,
                 volume: handle,
@@ -310,7 +310,7 @@ impl Engine {
             .filestore_component_filestore()
             .session()
             .call_create(&mut store, &wit_mounts, wit_limits)
-            .map_err(|e| Error::Setup(format!("creating the session: {e:#}")))?
+            .map_err(|e| Error::setup("creating the session", e))?
             .map_err(|e| Error::Filestore(from_wit_error(e)))?;
         let mut session = Session {
             store,
@@ -337,7 +337,7 @@ fn set_budget(store: &mut Store<HostState>, deadline: Duration, fuel: Option<u64
     store.data_mut().cancelled = false;
     store.set_epoch_deadline(1);
     if let Some(f) = fuel {
-        store.set_fuel(f).map_err(|e| Error::Setup(format!("fuel: {e}")))?;
+        store.set_fuel(f).map_err(|e| Error::setup("fuel", e))?;
     }
     Ok(())
 }
@@ -452,7 +452,7 @@ impl Session {
             b.filestore_component_filestore().session().call_call(store, h, tool, &args)
         })?;
         let json = serde_json::from_str(&out.json)
-            .map_err(|e| Error::Setup(format!("guest returned invalid JSON: {e}")))?;
+            .map_err(|e| Error::setup("guest returned invalid JSON", e))?;
         Ok(CallOutput { json, text: out.text })
     }
 
@@ -708,8 +708,7 @@ impl Session {
         let text = self.guarded(|store, b, h| {
             b.filestore_component_tools(store)?.call_list_tools(store, h, toolset.as_deref())
         })?;
-        serde_json::from_str(&text)
-            .map_err(|e| Error::Setup(format!("guest returned invalid JSON: {e}")))
+        serde_json::from_str(&text).map_err(|e| Error::setup("guest returned invalid JSON", e))
     }
 
     /// A counter that grows whenever [`Session::tool_specs`] changes (for MCP
@@ -768,8 +767,7 @@ impl Session {
         let text = self.guarded(|store, b, h| {
             b.filestore_component_tools(store)?.call_resolve_refs(store, h, &refs)
         })?;
-        serde_json::from_str(&text)
-            .map_err(|e| Error::Setup(format!("guest returned invalid JSON: {e}")))
+        serde_json::from_str(&text).map_err(|e| Error::setup("guest returned invalid JSON", e))
     }
 
     /// Parses and checks an agent configuration (docs/agents.md)

@@ -839,7 +839,7 @@ pub async fn check(
     if let Some(mark) = request.extensions().get::<super::http_conn::RequestMark>()
         && let Err(why) = mark.verified(&identity.key())
     {
-        let mut resp = (StatusCode::TOO_MANY_REQUESTS, why).into_response();
+        let mut resp = (StatusCode::TOO_MANY_REQUESTS, why.to_string()).into_response();
         resp.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
         return resp;
     }

@@ -41,6 +41,7 @@ use std::time::Duration;
 
 use axum::extract::ConnectInfo;
 use axum::http::{HeaderValue, header};
+use filestore_guest::error::{Error as FsError, ErrorKind};
 use hyper::body::{Body, Bytes, Frame, Incoming, SizeHint};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::net::{TcpListener, TcpStream};
@@ -276,7 +277,7 @@ impl Connections {
     /// Notes that connection `id` carries a request of `who`: past the identity's cap,
     /// its oldest connection not answering a request is closed; `Err` when every one
     /// is (the request is refused).
-    fn carry(&self, id: u64, who: &IdentityKey) -> Result<(), String> {
+    fn carry(&self, id: u64, who: &IdentityKey) -> Result<(), FsError> {
         let evicted = {
             let mut table = self.lock();
             let Some(c) = table.open.get_mut(&id) else { return Ok(()) };
@@ -295,9 +296,12 @@ impl Connections {
                     if let Some(c) = table.open.get_mut(&id) {
                         c.identity = None;
                     }
-                    return Err(format!(
-                        "this identity already has {} connections open, each answering a request (--max-connections-per-client); retry when one ends",
-                        self.limits.max_per_client
+                    return Err(FsError::new(
+                        ErrorKind::LimitExceeded,
+                        format!(
+                            "this identity already has {} connections open, each answering a request (--max-connections-per-client); retry when one ends",
+                            self.limits.max_per_client
+                        ),
                     ));
                 }
             }
@@ -367,9 +371,9 @@ pub struct RequestMark(Arc<RequestState>);
 
 impl RequestMark {
     /// The request's token verified as `who`. Past the identity's connection cap its
-    /// oldest connection not answering a request is closed; `Err` (answer `429`) when
-    /// every one is.
-    pub fn verified(&self, who: &IdentityKey) -> Result<(), String> {
+    /// oldest connection not answering a request is closed; `Err` (`limit-exceeded`:
+    /// answer `429`) when every one is.
+    pub fn verified(&self, who: &IdentityKey) -> Result<(), FsError> {
         let c = &self.0.connection;
         c.connections.carry(c.id, who)?;
         self.0.update(|p| p.verified = true);
@@ -727,7 +731,8 @@ mod tests {
         c.answering(a[1].id(), true);
         c.answering(a[2].id(), true);
         let e = c.carry(a[3].id(), &who("alice")).unwrap_err();
-        assert!(e.contains("2 connections"), "{e}");
+        assert_eq!(e.kind(), ErrorKind::LimitExceeded);
+        assert!(e.message().contains("2 connections"), "{e}");
         assert!(c.lock().open.contains_key(&bob.id()));
         c.carry(a[3].id(), &who("carol")).unwrap();
         c.answering(a[2].id(), false);

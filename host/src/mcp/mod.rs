@@ -146,13 +146,13 @@ impl ServerConfig {
 /// which would expose the whole host, and a home directory holds every personal
 /// file and key. An explicit `--mount /workspace=...` is the user's choice and is
 /// not checked.
-pub fn check_default_workspace(user: &[MountArg]) -> Result<(), String> {
+pub fn check_default_workspace(user: &[MountArg]) -> Result<(), crate::Error> {
     if user.iter().any(|m| m.point == DEFAULT_WORKSPACE || m.point == "/") {
         return Ok(());
     }
-    let cwd = std::env::current_dir()
-        .and_then(|d| d.canonicalize())
-        .map_err(|e| format!("cannot resolve the current directory for /workspace: {e}"))?;
+    let cwd = std::env::current_dir().and_then(|d| d.canonicalize()).map_err(|e| {
+        crate::Error::mount_with("cannot resolve the current directory for /workspace", e)
+    })?;
     let home = std::env::var_os("HOME").and_then(|h| std::path::Path::new(&h).canonicalize().ok());
     let what = if cwd == std::path::Path::new("/") {
         "the root of the file system"
@@ -161,11 +161,11 @@ pub fn check_default_workspace(user: &[MountArg]) -> Result<(), String> {
     } else {
         return Ok(());
     };
-    Err(format!(
+    Err(crate::Error::mount(format!(
         "refusing to serve {} as /workspace: it is {what} (the directory the server was started in). Pass --mount /workspace=DIR[:ro] with the directory the agent should see (an explicit --mount /workspace={}:ro serves it anyway)",
         cwd.display(),
         cwd.display()
-    ))
+    )))
 }
 
 /// The mounts of `filestore serve`: the user's `--mount`s, plus each default whose

@@ -87,13 +87,18 @@ fn quotas() -> &'static MemoryQuotas {
 /// Sets the quotas of in-memory volumes (bytes per volume, bytes for the whole
 /// process) before the first one is created; `Err` when they were already fixed.
 /// The defaults are [`DEFAULT_VOLUME_QUOTA`] and [`DEFAULT_PROCESS_QUOTA`].
-pub fn set_memory_quotas(per_volume: u64, process: u64) -> Result<(), String> {
+pub fn set_memory_quotas(per_volume: u64, process: u64) -> Result<(), crate::error::Error> {
     QUOTAS
         .set(MemoryQuotas {
             per_volume,
             process: ByteBudget::new("the process's memory-volume quota", process),
         })
-        .map_err(|_| "memory quotas are fixed once the first memory volume exists".to_string())
+        .map_err(|_| {
+            crate::error::Error::Filestore(filestore_guest::error::Error::new(
+                filestore_guest::error::ErrorKind::Conflict,
+                "memory quotas are fixed once the first memory volume exists",
+            ))
+        })
 }
 
 /// A new in-memory volume charged against its own quota and the process's (a write
@@ -150,21 +155,24 @@ pub enum MountSource {
 }
 
 impl std::str::FromStr for MountArg {
-    type Err = String;
+    type Err = crate::error::Error;
 
-    fn from_str(s: &str) -> Result<MountArg, String> {
+    /// `Err` is [`Error::Mount`](crate::error::Error::Mount), naming the argument.
+    fn from_str(s: &str) -> Result<MountArg, crate::error::Error> {
+        let bad =
+            |e: &dyn std::fmt::Display| crate::error::Error::mount(format!("mount '{s}': {e}"));
         let (point, spec) = s.split_once('=').ok_or_else(|| {
-            format!("mount '{s}': expected /point=SPEC (e.g. /workspace=./src:ro or /scratch=mem:)")
+            bad(&"expected /point=SPEC (e.g. /workspace=./src:ro or /scratch=mem:)")
         })?;
         let point = filestore_guest::vfs::paths::normalize(point)
-            .map_err(|e| format!("mount '{s}': mount point: {e}"))?;
-        let (spec, read_only) = split_mode(spec).map_err(|e| format!("mount '{s}': {e}"))?;
+            .map_err(|e| bad(&format!("mount point: {e}")))?;
+        let (spec, read_only) = split_mode(spec).map_err(|e| bad(&e))?;
         let source = if spec == "mem:" || spec == "mem" {
             MountSource::Memory
         } else if let Some(parsed) = object::ObjectSpec::parse(spec) {
-            MountSource::Object(parsed.map_err(|e| format!("mount '{s}': {e}"))?)
+            MountSource::Object(parsed.map_err(|e| bad(&e))?)
         } else if spec.is_empty() {
-            return Err(format!("mount '{s}': empty SPEC; give a directory or mem:"));
+            return Err(bad(&"empty SPEC; give a directory or mem:"));
         } else {
             MountSource::Dir(std::path::PathBuf::from(spec))
         };
@@ -174,7 +182,8 @@ impl std::str::FromStr for MountArg {
 
 /// `SPEC` without its mode, and whether the mode is `:ro` (see [`MountArg`]):
 /// refused when the source still ends in a mode, or when the whole spec names an
-/// existing directory that the mode would cut short.
+/// existing directory that the mode would cut short. (Its `Err` is the reason only:
+/// [`MountArg::from_str`] names the argument.)
 fn split_mode(spec: &str) -> Result<(&str, bool), String> {
     let (source, read_only) = match (spec.strip_suffix(":ro"), spec.strip_suffix(":rw")) {
         (Some(rest), _) => (rest, true),
@@ -238,7 +247,7 @@ impl MountArg {
         segment: Option<&str>,
     ) -> Result<crate::session::MountSpec, crate::error::Error> {
         let mount_err =
-            |e: String| crate::error::Error::Mount(format!("mount {}: {e}", self.point));
+            |e: String| crate::error::Error::mount(format!("mount {}: {e}", self.point));
         if self.per_identity() && segment.is_none() {
             return Err(mount_err(format!(
                 "the spec uses {IDENTITY_PLACEHOLDER}, which needs an authenticated caller"
@@ -255,13 +264,15 @@ impl MountArg {
                 if segment.is_some() && self.per_identity() && !self.read_only {
                     // A caller's own directory is made on first use.
                     std::fs::create_dir_all(&path).map_err(|e| {
-                        mount_err(format!("cannot create the caller's directory: {e}"))
+                        crate::error::Error::mount_with(
+                            format!("mount {}: cannot create the caller's directory", self.point),
+                            e,
+                        )
                     })?;
                 }
-                Arc::new(
-                    dir::DirVolume::open(&path, self.read_only)
-                        .map_err(|e| mount_err(e.to_string()))?,
-                )
+                Arc::new(dir::DirVolume::open(&path, self.read_only).map_err(|e| {
+                    crate::error::Error::mount_with(format!("mount {}", self.point), e)
+                })?)
             }
             MountSource::Object(spec) => {
                 let spec = &object::ObjectSpec {
@@ -283,7 +294,7 @@ impl MountArg {
                                 message,
                             ))
                         }
-                        _ => crate::error::Error::Mount(message),
+                        _ => crate::error::Error::mount(message),
                     }
                 })?;
                 // Only the results mount's role trusts a type from the store's
@@ -321,7 +332,7 @@ mod tests {
         let m: MountArg = "scratch=mem:".parse().unwrap();
         assert_eq!(m.point, "/scratch");
         assert_eq!(m.source, MountSource::Memory);
-        assert!("/w".parse::<MountArg>().unwrap_err().contains("/point=SPEC"));
+        assert!("/w".parse::<MountArg>().unwrap_err().to_string().contains("/point=SPEC"));
         let m: MountArg = "/w=s3://b/team/ws:ro".parse().unwrap();
         assert!(m.read_only);
         match m.source {
@@ -330,7 +341,7 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
-        assert!("/w=s3://b/a/../c".parse::<MountArg>().unwrap_err().contains("'..'"));
+        assert!("/w=s3://b/a/../c".parse::<MountArg>().unwrap_err().to_string().contains("'..'"));
         assert!("/../x=.".parse::<MountArg>().is_err());
     }
 
@@ -353,7 +364,7 @@ mod tests {
         // Now `root3:rw` and `root3:ro` exist too: refused, saying how to write each.
         for mode in [":rw", ":ro"] {
             std::fs::create_dir_all(format!("{root}{mode}")).unwrap();
-            let e = format!("/x={root}{mode}").parse::<MountArg>().unwrap_err();
+            let e = format!("/x={root}{mode}").parse::<MountArg>().unwrap_err().to_string();
             assert!(e.contains(&format!("'{root}{mode}/'")), "{e}");
             assert!(e.contains(&format!("'{root}/{mode}'")), "{e}");
         }
@@ -365,7 +376,7 @@ mod tests {
         let m: MountArg = format!("/x={root}/:rw").parse().unwrap();
         assert_eq!(dir(&m), (format!("{root}/"), false));
         // Two modes: refused, whatever exists.
-        let e = format!("/x={root}:rw:ro").parse::<MountArg>().unwrap_err();
+        let e = format!("/x={root}:rw:ro").parse::<MountArg>().unwrap_err().to_string();
         assert!(e.contains(&format!("'{root}:rw/:ro'")), "{e}");
         assert!("/x=./nothing:ro:ro".parse::<MountArg>().is_err());
         // Object stores: the same grammar (no directory to look at).
@@ -378,7 +389,7 @@ mod tests {
         assert!("/x=s3://b/p:rw:ro".parse::<MountArg>().is_err());
         // A file:// store is a local directory: the same refusal as for a path.
         for mode in [":rw", ":ro"] {
-            let e = format!("/x=file://{root}{mode}").parse::<MountArg>().unwrap_err();
+            let e = format!("/x=file://{root}{mode}").parse::<MountArg>().unwrap_err().to_string();
             assert!(e.contains(&format!("'file://{root}{mode}/'")), "{e}");
             assert!(e.contains(&format!("'file://{root}/{mode}'")), "{e}");
             let m: MountArg = format!("/x=file://{root}{mode}/").parse().unwrap();

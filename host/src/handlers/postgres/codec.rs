@@ -54,9 +54,14 @@ impl<'a> FromSql<'a> for Raw<'a> {
     }
 }
 
-/// The JSON value of a column of type `ty`, or why it has none (a message naming the
-/// type; the caller adds the column).
-pub fn decode(ty: &Type, raw: Option<&[u8]>) -> Result<Value, String> {
+/// The JSON value of a column of type `ty`, or why it has none: a `backend` error
+/// whose message names the type (the caller adds the column).
+pub fn decode(ty: &Type, raw: Option<&[u8]>) -> Result<Value, crate::tools::ToolError> {
+    decode_column(ty, raw).map_err(crate::tools::ToolError::backend)
+}
+
+/// [`decode`]'s reason as text (a nested value's is wrapped in its array's).
+fn decode_column(ty: &Type, raw: Option<&[u8]>) -> Result<Value, String> {
     let Some(raw) = raw else { return Ok(Value::Null) };
     decode_bytes(ty, raw).map_err(|e| match e {
         Undecodable::Type => format!(
@@ -1071,7 +1076,7 @@ mod tests {
 
     #[test]
     fn unknown_types_say_which_cast_works() {
-        let err = decode(&Type::TS_VECTOR, Some(b"x")).unwrap_err();
+        let err = decode(&Type::TS_VECTOR, Some(b"x")).unwrap_err().to_string();
         assert!(err.contains("tsvector") && err.contains("::text"), "{err}");
         let err = encode(&Type::TS_VECTOR, &Value::String("x".into()), &mut bytes::BytesMut::new())
             .unwrap_err();

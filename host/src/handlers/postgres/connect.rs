@@ -31,7 +31,7 @@ use rustls::{DigitallySignedStruct, RootCertStore, SignatureScheme};
 use serde_json::Value;
 use tokio_postgres_rustls::MakeRustlsConnect;
 
-use crate::tools::Source;
+use crate::tools::{Source, ToolError};
 
 /// How long connecting may take when the source sets no `connect_timeout`.
 pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
@@ -66,8 +66,14 @@ enum Verify {
     Full,
 }
 
-/// The connection `source` describes, or a message naming the field that is wrong.
-pub fn connection(source: &Source) -> Result<Connection, String> {
+/// The connection `source` describes, or an `invalid-argument` error naming the
+/// field that is wrong.
+pub fn connection(source: &Source) -> Result<Connection, ToolError> {
+    checked_connection(source).map_err(ToolError::invalid_argument)
+}
+
+/// [`connection`], its reason as text (this file's helpers build the message).
+fn checked_connection(source: &Source) -> Result<Connection, String> {
     let name = &source.name;
     let field = |key: &str| -> Result<String, String> {
         match source.fields.get(key) {

@@ -102,7 +102,7 @@ impl PostgresHandler {
         if let Some(p) = pools.get(&key) {
             return Ok(p.clone());
         }
-        let conn = connect::connection(source).map_err(ToolError::invalid_argument)?;
+        let conn = connect::connection(source)?;
         let pool = std::sync::Arc::new(Pool::new(conn, POOL_SIZE as usize, IDLE_TIMEOUT));
         pools.retain(|k, _| !k.starts_with(&format!("{}\0", source.name)));
         pools.insert(key, pool.clone());
@@ -280,12 +280,10 @@ fn rows(
         let mut obj = Map::new();
         for (i, col) in row.columns().iter().enumerate() {
             let raw: codec::Raw = row.try_get(i).map_err(|e| fail(req, e))?;
-            let v = codec::decode(col.type_(), raw.0).map_err(|why| {
-                ToolError::backend(format!(
-                    "tool '{}': column '{}' {why}",
-                    req.tool_name,
-                    col.name()
-                ))
+            let v = codec::decode(col.type_(), raw.0).map_err(|e| {
+                e.map_message(|why| {
+                    format!("tool '{}': column '{}' {why}", req.tool_name, col.name())
+                })
             })?;
             obj.insert(col.name().to_string(), v);
         }

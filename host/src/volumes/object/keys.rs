@@ -45,16 +45,18 @@ pub(super) struct Keys {
 
 impl Keys {
     /// The layout beneath `prefix` (`a/b`, or empty); `Err` names a bad component.
-    pub(super) fn new(prefix: &str) -> std::result::Result<Keys, String> {
+    pub(super) fn new(prefix: &str) -> Result<Keys> {
         let prefix = prefix.trim_matches('/');
         if !prefix.is_empty() {
             if let Some(bad) = prefix.split('/').find(|c| !component_ok(c)) {
-                return Err(format!(
+                return Err(super::mount_error(format!(
                     "prefix '{prefix}': the component {bad:?} is not a valid name (empty, '.', '..', a control character or a backslash)"
-                ));
+                )));
             }
             if prefix.len() + 1 > MAX_KEY_BYTES {
-                return Err(format!("prefix '{prefix}' is longer than {MAX_KEY_BYTES} bytes"));
+                return Err(super::mount_error(format!(
+                    "prefix '{prefix}' is longer than {MAX_KEY_BYTES} bytes"
+                )));
             }
         }
         Ok(Keys { prefix: prefix.to_string() })

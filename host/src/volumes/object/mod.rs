@@ -126,6 +126,7 @@ impl std::fmt::Debug for ObjectVolume {
 }
 
 /// A mount that cannot be opened as written.
+/// A wrong mount spec or store configuration (`invalid-argument`).
 fn mount_error(message: impl Into<String>) -> Error {
     Error::new(ErrorKind::InvalidArgument, message)
 }
@@ -250,7 +251,7 @@ impl ObjectVolume {
     /// `not-found` for a bucket that does not exist, `invalid-argument` for the rest
     /// (the mount is wrong).
     pub fn open(spec: &ObjectSpec, read_only: bool) -> Result<ObjectVolume> {
-        let (opened, fresh) = spec::open_store(spec).map_err(mount_error)?;
+        let (opened, fresh) = spec::open_store(spec)?;
         let checked = ObjectVolume::over(spec, opened, read_only, fresh);
         if fresh && checked.is_err() {
             spec::forget_store(spec);
@@ -271,7 +272,7 @@ impl ObjectVolume {
         if spec.kind != StoreKind::S3 {
             return Err(mount_error(format!("{}: not an s3:// spec", spec.url())));
         }
-        let opened = spec::build_s3(spec, configure).map_err(mount_error)?;
+        let opened = spec::build_s3(spec, configure)?;
         ObjectVolume::over(spec, opened, read_only, true)
     }
 
@@ -294,8 +295,7 @@ impl ObjectVolume {
             spec.url(),
             identity,
             read_only,
-        )
-        .map_err(mount_error)?;
+        )?;
         if check {
             v.check_at_start(spec)?;
         }
@@ -319,7 +319,6 @@ impl ObjectVolume {
         };
         let name = format!("{store}/{prefix}");
         ObjectVolume::build(store, Arc::default(), prefix, name, identity, read_only)
-            .map_err(mount_error)
     }
 
     fn build(
@@ -329,7 +328,7 @@ impl ObjectVolume {
         name: String,
         identity: VolumeIdentity,
         read_only: bool,
-    ) -> std::result::Result<ObjectVolume, String> {
+    ) -> Result<ObjectVolume> {
         let keys = Keys::new(prefix)?;
         Ok(ObjectVolume {
             ahead: Mutex::new(ReadAhead::new(store.clone())),

@@ -24,7 +24,10 @@ use object_store::gcp::{GoogleCloudStorageBuilder, GoogleConfigKey};
 use object_store::local::LocalFileSystem;
 use object_store::{BackoffConfig, ClientConfigKey, ObjectStore, RetryConfig};
 
+use filestore_guest::error::Result;
+
 use super::counts::{CountingConnector, RequestCounts};
+use super::mount_error;
 
 /// Timeout of one HTTP request (headers and body).
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
@@ -70,7 +73,7 @@ pub struct ObjectSpec {
 impl ObjectSpec {
     /// Parses `s3://bucket/prefix`, `gs://…`, `az://…` or `file:///dir`; `None` when
     /// `spec` is not an object-store URL at all, `Some(Err)` naming what is wrong.
-    pub fn parse(spec: &str) -> Option<Result<ObjectSpec, String>> {
+    pub fn parse(spec: &str) -> Option<Result<ObjectSpec>> {
         let (scheme, rest) = spec.split_once("://")?;
         let kind = match scheme {
             "s3" | "s3a" => StoreKind::S3,
@@ -82,17 +85,17 @@ impl ObjectSpec {
         Some(Self::parse_rest(kind, scheme, rest))
     }
 
-    fn parse_rest(kind: StoreKind, scheme: &str, rest: &str) -> Result<ObjectSpec, String> {
+    fn parse_rest(kind: StoreKind, scheme: &str, rest: &str) -> Result<ObjectSpec> {
         if rest.contains(['?', '#']) {
-            return Err(format!(
+            return Err(mount_error(format!(
                 "{scheme}://{rest}: query strings and fragments are not part of a mount spec; credentials and options come from the environment"
-            ));
+            )));
         }
         if kind == StoreKind::File {
             if !rest.starts_with('/') {
-                return Err(format!(
+                return Err(mount_error(format!(
                     "{scheme}://{rest}: give an absolute directory (file:///abs/dir)"
-                ));
+                )));
             }
             return Ok(ObjectSpec {
                 kind,
@@ -104,14 +107,17 @@ impl ObjectSpec {
         }
         let (bucket, prefix) = rest.split_once('/').unwrap_or((rest, ""));
         if bucket.is_empty() {
-            return Err(format!("{scheme}://{rest}: no bucket; expected {scheme}://BUCKET/PREFIX"));
+            return Err(mount_error(format!(
+                "{scheme}://{rest}: no bucket; expected {scheme}://BUCKET/PREFIX"
+            )));
         }
         if bucket.contains('@') {
-            return Err(format!(
+            return Err(mount_error(format!(
                 "{scheme}://{rest}: credentials do not belong in the URL; use the environment (e.g. AWS_ACCESS_KEY_ID)"
-            ));
+            )));
         }
-        super::keys::Keys::new(prefix).map_err(|e| format!("{scheme}://{rest}: {e}"))?;
+        super::keys::Keys::new(prefix)
+            .map_err(|e| mount_error(format!("{scheme}://{rest}: {e}")))?;
         Ok(ObjectSpec {
             kind,
             bucket: bucket.to_string(),
@@ -187,7 +193,7 @@ fn tls_provider() {
 pub(super) fn build_s3(
     spec: &ObjectSpec,
     configure: impl FnOnce(AmazonS3Builder) -> AmazonS3Builder,
-) -> Result<Opened, String> {
+) -> Result<Opened> {
     tls_provider();
     let counts = Arc::new(RequestCounts::default());
     let mut b = AmazonS3Builder::from_env()
@@ -207,16 +213,20 @@ pub(super) fn build_s3(
     }
     let b = configure(b);
     refuse_plain_http(spec, &b)?;
-    let store = b
-        .build()
-        .map_err(|e| format!("{}: {}", spec.url(), super::errors::clean(&e.to_string())))?;
+    let store = b.build().map_err(|e| build_error(spec, &e))?;
     Ok(Opened { store: Arc::new(store), counts })
+}
+
+/// A store client that cannot be built for `spec` (a bad option from the
+/// environment...): the store's reason, cleaned of credentials.
+fn build_error(spec: &ObjectSpec, e: &object_store::Error) -> filestore_guest::error::Error {
+    mount_error(format!("{}: {}", spec.url(), super::errors::clean(&e.to_string())))
 }
 
 /// An `http://` endpoint from the environment (`AWS_ENDPOINT_URL`...) without
 /// `AWS_ALLOW_HTTP=true`: the client would build and then fail every request with
 /// "HTTP error: builder error". Said now, with the two ways to allow it.
-fn refuse_plain_http(spec: &ObjectSpec, b: &AmazonS3Builder) -> Result<(), String> {
+fn refuse_plain_http(spec: &ObjectSpec, b: &AmazonS3Builder) -> Result<()> {
     let endpoint = [AmazonS3ConfigKey::S3Endpoint, AmazonS3ConfigKey::Endpoint]
         .iter()
         .find_map(|k| b.get_config_value(k))
@@ -225,70 +235,65 @@ fn refuse_plain_http(spec: &ObjectSpec, b: &AmazonS3Builder) -> Result<(), Strin
         .get_config_value(&AmazonS3ConfigKey::Client(ClientConfigKey::AllowHttp))
         .is_some_and(|v| v.eq_ignore_ascii_case("true"));
     match endpoint {
-        Some(e) if !allowed => Err(format!(
+        Some(e) if !allowed => Err(mount_error(format!(
             "{}: the S3 endpoint {e} (from AWS_ENDPOINT_URL or AWS_ENDPOINT) is plain http://, which is refused unless AWS_ALLOW_HTTP=true is set; or give it as --s3-endpoint {e}, which allows http://",
             spec.url()
-        )),
+        ))),
         _ => Ok(()),
     }
 }
 
 /// Builds a new client for `spec` (not shared; see [`open_store`]).
-pub(super) fn build_store(spec: &ObjectSpec) -> Result<Opened, String> {
+pub(super) fn build_store(spec: &ObjectSpec) -> Result<Opened> {
     tls_provider();
     let counts = Arc::new(RequestCounts::default());
     let connector = CountingConnector(counts.clone());
-    let store: Arc<dyn ObjectStore> =
-        match spec.kind {
-            StoreKind::S3 => return build_s3(spec, |b| b),
-            StoreKind::Gcs => {
-                let b = GoogleCloudStorageBuilder::from_env()
-                    .with_bucket_name(&spec.bucket)
-                    .with_retry(retry())
-                    .with_config(
-                        GoogleConfigKey::Client(ClientConfigKey::Timeout),
-                        secs(REQUEST_TIMEOUT),
-                    )
-                    .with_config(
-                        GoogleConfigKey::Client(ClientConfigKey::ConnectTimeout),
-                        secs(CONNECT_TIMEOUT),
-                    )
-                    .with_http_connector(connector);
-                Arc::new(b.build().map_err(|e| {
-                    format!("{}: {}", spec.url(), super::errors::clean(&e.to_string()))
-                })?)
+    let store: Arc<dyn ObjectStore> = match spec.kind {
+        StoreKind::S3 => return build_s3(spec, |b| b),
+        StoreKind::Gcs => {
+            let b = GoogleCloudStorageBuilder::from_env()
+                .with_bucket_name(&spec.bucket)
+                .with_retry(retry())
+                .with_config(
+                    GoogleConfigKey::Client(ClientConfigKey::Timeout),
+                    secs(REQUEST_TIMEOUT),
+                )
+                .with_config(
+                    GoogleConfigKey::Client(ClientConfigKey::ConnectTimeout),
+                    secs(CONNECT_TIMEOUT),
+                )
+                .with_http_connector(connector);
+            Arc::new(b.build().map_err(|e| build_error(spec, &e))?)
+        }
+        StoreKind::Azure => {
+            let mut b = MicrosoftAzureBuilder::from_env()
+                .with_container_name(&spec.bucket)
+                .with_retry(retry())
+                .with_config(
+                    AzureConfigKey::Client(ClientConfigKey::Timeout),
+                    secs(REQUEST_TIMEOUT),
+                )
+                .with_config(
+                    AzureConfigKey::Client(ClientConfigKey::ConnectTimeout),
+                    secs(CONNECT_TIMEOUT),
+                )
+                .with_http_connector(connector);
+            if let Some(e) = &spec.endpoint {
+                b = b.with_endpoint(e.clone()).with_allow_http(e.starts_with("http://"));
             }
-            StoreKind::Azure => {
-                let mut b = MicrosoftAzureBuilder::from_env()
-                    .with_container_name(&spec.bucket)
-                    .with_retry(retry())
-                    .with_config(
-                        AzureConfigKey::Client(ClientConfigKey::Timeout),
-                        secs(REQUEST_TIMEOUT),
-                    )
-                    .with_config(
-                        AzureConfigKey::Client(ClientConfigKey::ConnectTimeout),
-                        secs(CONNECT_TIMEOUT),
-                    )
-                    .with_http_connector(connector);
-                if let Some(e) = &spec.endpoint {
-                    b = b.with_endpoint(e.clone()).with_allow_http(e.starts_with("http://"));
-                }
-                Arc::new(b.build().map_err(|e| {
-                    format!("{}: {}", spec.url(), super::errors::clean(&e.to_string()))
-                })?)
+            Arc::new(b.build().map_err(|e| build_error(spec, &e))?)
+        }
+        StoreKind::File => {
+            let dir = std::path::Path::new(&spec.bucket);
+            if !dir.is_dir() {
+                return Err(mount_error(format!("{}: not a directory", spec.url())));
             }
-            StoreKind::File => {
-                let dir = std::path::Path::new(&spec.bucket);
-                if !dir.is_dir() {
-                    return Err(format!("{}: not a directory", spec.url()));
-                }
-                let fs = LocalFileSystem::new_with_prefix(dir)
-                    .map_err(|e| format!("{}: {e}", spec.url()))?
-                    .with_automatic_cleanup(true);
-                Arc::new(fs)
-            }
-        };
+            let fs = LocalFileSystem::new_with_prefix(dir)
+                .map_err(|e| mount_error(format!("{}: {e}", spec.url())))?
+                .with_automatic_cleanup(true);
+            Arc::new(fs)
+        }
+    };
     Ok(Opened { store, counts })
 }
 
@@ -298,7 +303,7 @@ fn stores() -> &'static Mutex<HashMap<ObjectSpec, Opened>> {
 }
 
 /// The shared client for `spec`, built on first use; `true` when it was built now.
-pub(super) fn open_store(spec: &ObjectSpec) -> Result<(Opened, bool), String> {
+pub(super) fn open_store(spec: &ObjectSpec) -> Result<(Opened, bool)> {
     let mut map = stores().lock().unwrap_or_else(|p| p.into_inner());
     if let Some(o) = map.get(spec) {
         return Ok((o.clone(), false));

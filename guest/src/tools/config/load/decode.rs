@@ -313,32 +313,11 @@ pub(super) fn decode_tool(
 ) -> Option<ToolConfig> {
     let user = format!("tool '{name}'");
     let tool_type = f.required_string(ctx, "type", &user).map(|(t, _)| t);
-    let family = match tool_type.as_deref() {
-        Some("http") => Family::Http,
-        Some(t) if STRICT_SQL_TYPES.contains(&t) => Family::Sql,
-        Some(t) if schemas::execute_sql_schema(t).is_some() => Family::Execute,
-        Some(t) if super::super::prebuilt::find(t).is_some() => {
-            Family::Prebuilt(super::super::prebuilt::find(t).expect("found"))
-        }
-        _ => Family::Other,
-    };
+    let family = tool_family(tool_type.as_deref());
     // Toolbox's prebuilt tool types (`postgres-list-tables`...) supply their own
     // description when none is written; those are among the types this host only
     // checks, so there a missing description is accepted and a neutral one used.
-    let description = if let Family::Prebuilt(p) = family
-        && !p.description.is_empty()
-    {
-        f.string(ctx, "description").map(|(d, _)| d).unwrap_or_else(|| p.description.to_string())
-    } else if family == Family::Other && tool_type.is_some() {
-        f.string(ctx, "description").map(|(d, _)| d).unwrap_or_else(|| {
-            format!(
-                "{} tool (Toolbox supplies its description)",
-                tool_type.as_deref().unwrap_or("?")
-            )
-        })
-    } else {
-        f.required_string(ctx, "description", &user).map(|(d, _)| d).unwrap_or_default()
-    };
+    let description = tool_description(ctx, f, family, tool_type.as_deref(), &user);
     let source = if family == Family::Other {
         f.string(ctx, "source")
     } else {
@@ -363,8 +342,124 @@ pub(super) fn decode_tool(
         _ => f.string(ctx, "statement"),
     };
 
-    let mut parameters: Vec<Parameter> = Vec::new();
     let errors_before_parameters = ctx.errors.len();
+    let (mut parameters, declared_at) = decode_tool_parameters(ctx, f, family, refs, &user);
+
+    check_values_from_params(ctx, f, &parameters, &declared_at, &user);
+
+    if let Family::Prebuilt(p) = family {
+        parameters.extend(p.parameters.iter().map(|p| p.to_parameter()));
+    }
+    if family == Family::Execute {
+        // Toolbox's execute-sql tools take one argument: the statement to run.
+        parameters.push(Parameter {
+            description: "The sql to execute.".to_string(),
+            ..Parameter::new("sql", ParamType::String)
+        });
+    }
+
+    let auth_required = decode_auth_required(ctx, f, refs, &user);
+
+    let annotations = decode_annotations(ctx, f, &user);
+
+    let mut fields = Map::new();
+    if family == Family::Http {
+        decode_http_fields(ctx, f, &user, &parameters, &mut fields);
+    }
+    if let Some(t) = tool_type.as_deref() {
+        let extra = match family {
+            Family::Sql => schemas::statement_tool_fields(t),
+            Family::Execute => schemas::execute_sql_schema(t).unwrap_or(&[]),
+            _ => &[],
+        };
+        schemas::check_fields(ctx, f, extra, &user);
+        for (key, ..) in extra {
+            if let Some(e) = f.get(key) {
+                fields.insert((*key).to_string(), e.value.to_json());
+            }
+        }
+    }
+    if family == Family::Other {
+        for e in f.rest() {
+            fields.insert(e.key.clone(), e.value.to_json());
+        }
+    } else {
+        f.report_unknown(ctx, &user);
+    }
+
+    // A parameter refused above is missing from the list: matching placeholders
+    // against the rest would only report the same mistake again.
+    let parameters_ok = ctx.errors.len() == errors_before_parameters;
+    check_statement(
+        ctx,
+        statement.as_ref(),
+        tool_type.as_deref(),
+        &parameters,
+        parameters_ok,
+        mark,
+        &user,
+    );
+
+    Some(ToolConfig {
+        name: String::new(),
+        tool_type: tool_type?,
+        source: source.map(|(s, _)| s),
+        description,
+        statement: statement.map(|(s, _)| s),
+        parameters,
+        auth_required,
+        annotations,
+        fields,
+        document: Map::new(),
+        location,
+    })
+}
+
+/// How well this host knows the tool type `tool_type`.
+fn tool_family(tool_type: Option<&str>) -> Family {
+    match tool_type {
+        Some("http") => Family::Http,
+        Some(t) if STRICT_SQL_TYPES.contains(&t) => Family::Sql,
+        Some(t) if schemas::execute_sql_schema(t).is_some() => Family::Execute,
+        Some(t) if super::super::prebuilt::find(t).is_some() => {
+            Family::Prebuilt(super::super::prebuilt::find(t).expect("found"))
+        }
+        _ => Family::Other,
+    }
+}
+
+/// The tool's description: required, except for the types whose description Toolbox
+/// supplies (prebuilt ones, and the types this host only checks).
+fn tool_description(
+    ctx: &mut Ctx<'_>,
+    f: &mut Fields<'_>,
+    family: Family,
+    tool_type: Option<&str>,
+    user: &str,
+) -> String {
+    if let Family::Prebuilt(p) = family
+        && !p.description.is_empty()
+    {
+        f.string(ctx, "description").map(|(d, _)| d).unwrap_or_else(|| p.description.to_string())
+    } else if family == Family::Other && tool_type.is_some() {
+        f.string(ctx, "description").map(|(d, _)| d).unwrap_or_else(|| {
+            format!("{} tool (Toolbox supplies its description)", tool_type.unwrap_or("?"))
+        })
+    } else {
+        f.required_string(ctx, "description", user).map(|(d, _)| d).unwrap_or_default()
+    }
+}
+
+/// The parameters the tool declares (in the lists of its family), each name once, with
+/// where each was declared.
+fn decode_tool_parameters(
+    ctx: &mut Ctx<'_>,
+    f: &mut Fields<'_>,
+    family: Family,
+    refs: &mut Vec<Ref>,
+    user: &str,
+) -> (Vec<Parameter>, HashMap<String, String>) {
+    let mut parameters: Vec<Parameter> = Vec::new();
     let mut declared_at: HashMap<String, String> = HashMap::new();
     for role in ParamRole::ALL {
         let http_role = !matches!(role, ParamRole::Parameter | ParamRole::Template);
@@ -375,7 +470,7 @@ pub(super) fn decode_tool(
         {
             continue;
         }
-        for (path, p) in decode_param_list(ctx, f, role, refs, &user) {
+        for (path, p) in decode_param_list(ctx, f, role, refs, user) {
             if let Some(first) = declared_at.get(&p.name) {
                 ctx.err(
                     K::DuplicateName,
@@ -389,8 +484,19 @@ pub(super) fn decode_tool(
             parameters.push(p);
         }
     }
+    (parameters, declared_at)
+}
 
-    for p in &parameters {
+/// Each `valueFromParam` names another declared parameter, one that takes its own
+/// value from the call.
+fn check_values_from_params(
+    ctx: &mut Ctx<'_>,
+    f: &Fields<'_>,
+    parameters: &[Parameter],
+    declared_at: &HashMap<String, String>,
+    user: &str,
+) {
+    for p in parameters {
         let Some(from) = &p.value_from_param else { continue };
         let path = declared_at.get(&p.name).cloned().unwrap_or_default();
         let problem = if *from == p.name {
@@ -417,18 +523,15 @@ pub(super) fn decode_tool(
             );
         }
     }
+}
 
-    if let Family::Prebuilt(p) = family {
-        parameters.extend(p.parameters.iter().map(|p| p.to_parameter()));
-    }
-    if family == Family::Execute {
-        // Toolbox's execute-sql tools take one argument: the statement to run.
-        parameters.push(Parameter {
-            description: "The sql to execute.".to_string(),
-            ..Parameter::new("sql", ParamType::String)
-        });
-    }
-
+/// `authRequired`: the auth services a caller must have a token of (each a ref).
+fn decode_auth_required(
+    ctx: &mut Ctx<'_>,
+    f: &mut Fields<'_>,
+    refs: &mut Vec<Ref>,
+    user: &str,
+) -> Vec<String> {
     let mut auth_required = Vec::new();
     if let Some(e) = f.get("authRequired") {
         match &e.value.value {
@@ -440,7 +543,7 @@ pub(super) fn decode_tool(
                             refs.push(Ref {
                                 target: ResourceKind::AuthService,
                                 name: s.clone(),
-                                user: user.clone(),
+                                user: user.to_string(),
                                 field,
                                 location: ctx.loc(item.mark),
                                 tool_type: None,
@@ -464,7 +567,11 @@ pub(super) fn decode_tool(
             ),
         }
     }
+    auth_required
+}
 
+/// `annotations` (MCP's hints) and `requiresApproval`.
+fn decode_annotations(ctx: &mut Ctx<'_>, f: &mut Fields<'_>, user: &str) -> ToolAnnotations {
     let mut annotations = ToolAnnotations::default();
     if let Some(e) = f.get("annotations") {
         match &e.value.value {
@@ -486,65 +593,63 @@ pub(super) fn decode_tool(
         }
     }
     annotations.requires_approval = f.boolean(ctx, "requiresApproval").unwrap_or(false);
+    annotations
+}
 
-    let mut fields = Map::new();
-    if family == Family::Http {
-        if let Some((method, m)) = f.required_string(ctx, "method", &user) {
-            if !HTTP_METHODS.contains(&method.to_ascii_uppercase().as_str()) {
-                ctx.err(
-                    K::InvalidValue,
-                    m,
-                    Some("method"),
-                    format!(
-                        "unknown http method '{}' (expected one of {})",
-                        short(&method),
-                        HTTP_METHODS.join(", ")
-                    ),
-                );
-            }
-            fields.insert("method".into(), Value::String(method.to_ascii_uppercase()));
+/// An http tool's `method`, `path` (its placeholders checked against the path
+/// parameters), `headers` and `requestBody`, into `fields`.
+fn decode_http_fields(
+    ctx: &mut Ctx<'_>,
+    f: &mut Fields<'_>,
+    user: &str,
+    parameters: &[Parameter],
+    fields: &mut Map<String, Value>,
+) {
+    if let Some((method, m)) = f.required_string(ctx, "method", user) {
+        if !HTTP_METHODS.contains(&method.to_ascii_uppercase().as_str()) {
+            ctx.err(
+                K::InvalidValue,
+                m,
+                Some("method"),
+                format!(
+                    "unknown http method '{}' (expected one of {})",
+                    short(&method),
+                    HTTP_METHODS.join(", ")
+                ),
+            );
         }
-        let path = f.required_string(ctx, "path", &user);
-        if let Some((path, m)) = &path {
-            fields.insert("path".into(), Value::String(path.clone()));
-            check_template(ctx, path, *m, "path", &parameters, ParamRole::Path);
-        }
-        if let Some(h) = f.string_map(ctx, "headers") {
-            fields.insert("headers".into(), Value::Object(h));
-        }
-        if let Some((body, _)) = f.string(ctx, "requestBody") {
-            fields.insert("requestBody".into(), Value::String(body));
-        }
+        fields.insert("method".into(), Value::String(method.to_ascii_uppercase()));
     }
-    if let Some(t) = tool_type.as_deref() {
-        let extra = match family {
-            Family::Sql => schemas::statement_tool_fields(t),
-            Family::Execute => schemas::execute_sql_schema(t).unwrap_or(&[]),
-            _ => &[],
-        };
-        schemas::check_fields(ctx, f, extra, &user);
-        for (key, ..) in extra {
-            if let Some(e) = f.get(key) {
-                fields.insert((*key).to_string(), e.value.to_json());
-            }
-        }
+    let path = f.required_string(ctx, "path", user);
+    if let Some((path, m)) = &path {
+        fields.insert("path".into(), Value::String(path.clone()));
+        check_template(ctx, path, *m, "path", parameters, ParamRole::Path);
     }
-    if family == Family::Other {
-        for e in f.rest() {
-            fields.insert(e.key.clone(), e.value.to_json());
-        }
-    } else {
-        f.report_unknown(ctx, &user);
+    if let Some(h) = f.string_map(ctx, "headers") {
+        fields.insert("headers".into(), Value::Object(h));
     }
+    if let Some((body, _)) = f.string(ctx, "requestBody") {
+        fields.insert("requestBody".into(), Value::String(body));
+    }
+}
 
-    if let Some((statement, m)) = &statement {
+/// The statement's template placeholders and its dialect's parameter placeholders
+/// match the declared parameters (when every parameter was accepted:
+/// `parameters_ok`); template parameters need a statement.
+fn check_statement(
+    ctx: &mut Ctx<'_>,
+    statement: Option<&(String, Mark)>,
+    tool_type: Option<&str>,
+    parameters: &[Parameter],
+    parameters_ok: bool,
+    mark: Mark,
+    user: &str,
+) {
+    if let Some((statement, m)) = statement {
         if parameters.iter().any(|p| p.role == ParamRole::Template) {
-            check_template(ctx, statement, *m, "statement", &parameters, ParamRole::Template);
+            check_template(ctx, statement, *m, "statement", parameters, ParamRole::Template);
         }
-        // A parameter refused above is missing from the list: matching placeholders
-        // against the rest would only report the same mistake again.
-        let parameters_ok = ctx.errors.len() == errors_before_parameters;
-        if let Some(dialect) = tool_type.as_deref().and_then(placeholders::Dialect::of_tool_type)
+        if let Some(dialect) = tool_type.and_then(placeholders::Dialect::of_tool_type)
             && parameters_ok
         {
             let declared: Vec<&str> = parameters
@@ -570,20 +675,6 @@ pub(super) fn decode_tool(
             format!("{user} declares template parameter '{}' but has no statement", p.name),
         );
     }
-
-    Some(ToolConfig {
-        name: String::new(),
-        tool_type: tool_type?,
-        source: source.map(|(s, _)| s),
-        description,
-        statement: statement.map(|(s, _)| s),
-        parameters,
-        auth_required,
-        annotations,
-        fields,
-        document: Map::new(),
-        location,
-    })
 }
 
 /// Reads the fields of one mapping, remembering which were read so the rest can be
