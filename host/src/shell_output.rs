@@ -1,4 +1,4 @@
-//! A running shell command's output as it is produced (docs/shell.md#streaming): the
+//! A running shell command's output as it is produced (docs/shell.md#streaming-progress-and-cancellation): the
 //! plain-Rust side of the WIT `shell-output` import. A session holds at most one
 //! sink; the component's chunks go to it while a call runs, and are dropped when
 //! nobody listens. The call's final result is unchanged by any of this.

@@ -18,7 +18,7 @@ use crate::common::*;
 /// steps, whole seconds; tested in shell.rs). `filestore:component/shell-output` is a
 /// one-way sink for a running command's output (the host receives bytes the command
 /// printed, bounded by the component; it gives nothing back), added with streaming
-/// (docs/shell.md#streaming). Anything else — above all
+/// (docs/shell.md#streaming-progress-and-cancellation). Anything else — above all
 /// `wasi:filesystem/*` (preopens), `wasi:sockets/*`, `wasi:http/*` — is a new way out
 /// of the sandbox and must be a deliberate change of this list.
 const ALLOWED: &[&str] = &[

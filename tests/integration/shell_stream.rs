@@ -1,4 +1,4 @@
-//! `filestore_execute` while it runs (docs/shell.md#streaming): output streamed
+//! `filestore_execute` while it runs (docs/shell.md#streaming-progress-and-cancellation): output streamed
 //! through [`Session::execute_streaming`] in order, stdout and stderr apart, equal to
 //! the result; bounded for a flood; and a command that waits (`sleep`) ended promptly
 //! by a cancellation or by the call's deadline.

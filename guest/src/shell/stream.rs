@@ -1,4 +1,4 @@
-//! A running command's output, sent to the host while it runs (docs/shell.md#streaming).
+//! A running command's output, sent to the host while it runs (docs/shell.md#streaming-progress-and-cancellation).
 //!
 //! The interpreter hands us each command's `(stdout, stderr)` as it finishes (after
 //! every loop iteration, list element and top-level command). We keep it in order and

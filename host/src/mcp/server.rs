@@ -814,7 +814,9 @@ impl ServerHandler for FilestoreServer {
             .with_sandbox(move |s| {
                 *running.lock().unwrap_or_else(|p| p.into_inner()) = ticket;
                 let sink = output.map(|o| -> crate::shell_output::OutputSink {
-                    Box::new(move |chunk| lock_output(&o).push(chunk))
+                    Box::new(move |chunk: crate::shell_output::OutputChunk<'_>| {
+                        lock_output(&o).push(chunk)
+                    })
                 });
                 let out = s.call(&name, &args, &claims, sink);
                 *running.lock().unwrap_or_else(|p| p.into_inner()) = 0;
