@@ -1136,9 +1136,7 @@ impl rmcp::ClientHandler for ProgressMessages {
 }
 
 /// An in-process server with the shell over a memory `/w`, and a client.
-async fn shell_server<C: rmcp::ClientHandler>(
-    client: C,
-) -> RunningService<RoleClient, C> {
+async fn shell_server<C: rmcp::ClientHandler>(client: C) -> RunningService<RoleClient, C> {
     let mut config = ServerConfig::new(engine().clone(), || {
         Ok(vec![MountSpec::new("/w", Arc::new(MemoryVolume::new()))])
     });
@@ -1162,9 +1160,8 @@ async fn execute_progress_carries_the_output() {
     let client = shell_server(messages.clone()).await;
     let mut meta = rmcp::model::RequestMetaObject::default();
     meta.set_progress_token(rmcp::model::ProgressToken(rmcp::model::NumberOrString::Number(3)));
-    let mut params = CallToolRequestParams::new("filestore_execute").with_arguments(args(
-        json!({"command": "for i in 1 2 3; do echo $i; sleep 1; done"}),
-    ));
+    let mut params = CallToolRequestParams::new("filestore_execute")
+        .with_arguments(args(json!({"command": "for i in 1 2 3; do echo $i; sleep 1; done"})));
     params.meta = Some(meta);
     let r = client.peer().call_tool(params).await.unwrap();
     assert_eq!(r.is_error, Some(false), "{r:?}");
