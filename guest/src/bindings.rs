@@ -211,8 +211,19 @@ fn ls_nodes(nodes: &[Value], out: &mut Vec<fs::LsNode>) -> u32 {
     nodes.len() as u32
 }
 
+/// A running shell command's output, to the imported `shell-output`.
+fn emit_shell_output(stream: crate::shell::stream::Stream, chunk: &[u8]) {
+    use filestore::component::shell_output as so;
+    let stream = match stream {
+        crate::shell::stream::Stream::Stdout => so::OutputStream::Stdout,
+        crate::shell::stream::Stream::Stderr => so::OutputStream::Stderr,
+    };
+    so::emit(stream, chunk);
+}
+
 impl fs::GuestSession for SessionResource {
     fn create(mounts: Vec<fs::Mount>, limits: fs::Limits) -> Result<fs::Session, Error> {
+        crate::shell::stream::set_sink(emit_shell_output);
         let d = DomLimits::default();
         let limits = DomLimits {
             read_tokens: limits.read_tokens.map(|v| v as usize).unwrap_or(d.read_tokens),

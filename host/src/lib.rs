@@ -44,6 +44,7 @@ pub mod handlers;
 pub mod mcp;
 pub mod providers;
 pub mod session;
+pub mod shell_output;
 mod state;
 pub mod tools;
 pub mod volumes;

@@ -260,10 +260,11 @@ impl Engine {
                 state.cancelled = true;
                 return Ok(wasmtime::UpdateDeadline::Interrupt);
             }
-            if state.ticks_left <= 1 {
+            // The wall clock, not a count of ticks: a guest that waited in a host
+            // call (a `sleep`) saw one check for many ticks.
+            if std::time::Instant::now() >= state.deadline_at {
                 return Ok(wasmtime::UpdateDeadline::Interrupt);
             }
-            state.ticks_left -= 1;
             Ok(wasmtime::UpdateDeadline::Continue(1))
         });
         set_budget(&mut store, options.deadline, options.fuel)?;
@@ -330,10 +331,9 @@ impl Engine {
 }
 
 fn set_budget(store: &mut Store<HostState>, deadline: Duration, fuel: Option<u64>) -> Result<()> {
-    let ticks = (deadline.as_millis() / EPOCH_TICK.as_millis()).max(1) as u64;
-    // One tick at a time: the callback (see `session_with`) counts the rest down
-    // and checks for a cancellation at each.
-    store.data_mut().ticks_left = ticks;
+    // One tick at a time: the callback (see `session_with`) checks the deadline and
+    // a cancellation at each.
+    store.data_mut().deadline_at = std::time::Instant::now() + deadline.max(EPOCH_TICK);
     store.data_mut().cancelled = false;
     store.set_epoch_deadline(1);
     if let Some(f) = fuel {
@@ -859,6 +859,34 @@ impl Session {
         self.guarded(|store, b, h| {
             b.filestore_component_tools(store)?.call_enable_shell(store, h, enabled).map(Ok)
         })
+    }
+
+    /// Runs `filestore_execute` with `args` (as [`Session::call`]), passing its output
+    /// to `on_output` while it runs, in order, stdout and stderr apart (bounded
+    /// chunks, see [`crate::shell_output`]); then returns the result, which is exactly
+    /// what [`Session::call`] returns. A cancellation ([`Session::cancel_handle`]) or
+    /// the call's deadline ends even a command that waits (`sleep 100`) within about
+    /// 50 ms.
+    pub fn execute_streaming(
+        &mut self,
+        args: &Value,
+        on_output: impl FnMut(crate::shell_output::OutputChunk<'_>) + Send + 'static,
+    ) -> Result<CallOutput> {
+        self.with_output(Box::new(on_output), |s| s.call(filestore_guest::shell::TOOL, args))
+    }
+
+    /// Runs `f` with `sink` receiving the output of the shell commands it runs
+    /// (through any tool name or [`Session::invoke`]); the earlier sink, if any, is
+    /// restored after.
+    pub fn with_output<T>(
+        &mut self,
+        sink: crate::shell_output::OutputSink,
+        f: impl FnOnce(&mut Session) -> T,
+    ) -> T {
+        let saved = self.store.data_mut().output.replace(sink);
+        let r = f(self);
+        self.store.data_mut().output = saved;
+        r
     }
 
     /// Runs `f` with the guest deadline extended by the tool host's timeout, so a

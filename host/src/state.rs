@@ -26,8 +26,12 @@ pub struct HostState {
     /// Set (by another thread) to interrupt the running call; checked at every epoch
     /// tick. See [`crate::Session::cancel_handle`].
     pub cancel: Arc<std::sync::atomic::AtomicBool>,
-    /// Epoch ticks left before the running call's deadline.
-    pub ticks_left: u64,
+    /// When the running call's deadline passes (checked at every epoch tick the
+    /// guest runs through; a guest waiting in `sleep` wakes to be checked, see the
+    /// guest's `shell::stream::HEARTBEAT`).
+    pub deadline_at: std::time::Instant,
+    /// Where a running shell command's output goes (see [`crate::shell_output`]).
+    pub output: Option<crate::shell_output::OutputSink>,
     /// Whether the last interruption was a cancellation (not the deadline).
     pub cancelled: bool,
     /// Whether the limiter refused a memory growth (explains the trap that follows).
@@ -52,7 +56,8 @@ impl HostState {
             tools,
             session_id,
             cancel: Default::default(),
-            ticks_left: 0,
+            deadline_at: std::time::Instant::now(),
+            output: None,
             cancelled: false,
             denied: false,
             memory: 0,

@@ -9,6 +9,8 @@ supplies what the WIT world imports:
   Python object with the volume methods (``stat``, ``list``, ``walk``, ``read``,
   ``write``, ``delete``, ``rename``); :class:`MemoryVolume` is one;
 - ``filestore:component/tool-host``: :class:`ToolHost`, handlers by tool type;
+- ``filestore:component/shell-output``: a running shell command's output, to the
+  ``on_output`` callback of :meth:`Session.execute`;
 - the minimal WASI Rust's standard library links, from wasmtime's own WASI with an
   empty configuration: no environment, no arguments, no stdio, no preopens.
 
@@ -566,6 +568,8 @@ class Session:
         self.poisoned: Optional[str] = None
         self.sources: dict = {}
         self.volumes: dict = {}
+        #: Receives a running shell command's output (see :meth:`execute`).
+        self.on_output: Optional[Callable[[str, bytes], None]] = None
         self.store = Store(fs.engine)
         self.store.set_wasi(WasiConfig())  # nothing: no env, args, stdio or preopens
         self.store.set_limits(memory_size=fs.memory_bytes)
@@ -615,7 +619,21 @@ class Session:
             with root.add_instance(f"filestore:component/tool-host@{version}") as t:
                 t.add_func("call", lambda store, call: self.tools.call(call, self.id, self.sources))
                 t.add_func("check-connection", self._check_connection)
+            with root.add_instance(f"filestore:component/shell-output@{version}") as o:
+                o.add_func("emit", self._emit)
         return linker
+
+    def _emit(self, store, stream, chunk) -> None:
+        """A running shell command's output, to the ``on_output`` of the call running
+        now (see :meth:`execute`). A raising callback must not trap the component:
+        the output is a preview, the result holds all of it."""
+        callback = self.on_output
+        if callback is None:
+            return
+        try:
+            callback(stream if isinstance(stream, str) else str(stream), bytes(chunk[:4096]))
+        except Exception:
+            pass
 
     def _backend(self, store, handle):
         return self.volumes[handle.to_host(store).rep]
@@ -816,6 +834,17 @@ class Session:
 
     def set_offload_tokens(self, tokens: int) -> None:
         self._call(self._t("set-offload-tokens"), self.handle, tokens)
+
+    def execute(self, args: dict, on_output: Optional[Callable[[str, bytes], None]] = None) -> dict:
+        """Runs ``filestore_execute`` with ``args`` (as :meth:`call`), passing its output
+        to ``on_output(stream, data)`` while it runs: ``stream`` is ``"stdout"`` or
+        ``"stderr"``, ``data`` at most 4096 bytes (it may end inside a UTF-8
+        character), in the order printed. The result is exactly what ``call`` returns."""
+        saved, self.on_output = self.on_output, on_output
+        try:
+            return self.call("filestore_execute", args)
+        finally:
+            self.on_output = saved
 
     def enable_shell(self, enabled: bool = True) -> None:
         """Offers (or withdraws) `filestore_execute`, the shell over the mounts."""

@@ -258,6 +258,35 @@ class PackedWalk(unittest.TestCase):
         s.close()
 
 
+class ShellStreaming(unittest.TestCase):
+    """``Session.execute`` hands a running command's output to ``on_output`` (the WIT
+    ``shell-output`` import): in order, stdout and stderr apart, equal to the result."""
+
+    def test_execute_streams_output_in_order_and_equal_to_the_result(self):
+        s = filestore().session([{"point": "/w", "volume": MemoryVolume({})}])
+        s.enable_shell(True)
+        chunks = []
+        out = s.execute({"command": "for i in 1 2; do echo $i; echo e$i >&2; done; echo end"},
+                        on_output=lambda stream, data: chunks.append((stream, data)))
+        runs = []
+        for stream, data in chunks:
+            if runs and runs[-1][0] == stream:
+                runs[-1][1] += data
+            else:
+                runs.append([stream, data])
+        self.assertEqual(runs, [["stdout", b"1\n"], ["stderr", b"e1\n"], ["stdout", b"2\n"],
+                                ["stderr", b"e2\n"], ["stdout", b"end\n"]])
+        joined = lambda which: b"".join(d for st, d in chunks if st == which).decode()
+        self.assertEqual(joined("stdout"), out["json"]["stdout"])
+        self.assertEqual(joined("stderr"), out["json"]["stderr"])
+        # Without a callback: the same answer; a raising one does not break the session.
+        self.assertEqual(s.call("filestore_execute", {"command": "echo plain"})["json"]["stdout"], "plain\n")
+
+        def boom(stream, data):
+            raise RuntimeError("boom")
+        self.assertEqual(s.execute({"command": "echo x"}, on_output=boom)["json"]["stdout"], "x\n")
+
+
 class GuideSnippet(unittest.TestCase):
     def test_the_embedding_guide_python_snippet_is_this_file_and_runs(self):
         example = read(os.path.join(HERE, "example.py"))

@@ -15,10 +15,14 @@ use crate::common::*;
 /// (not connected: the host gives none), the streams they use, and the random seed
 /// of `HashMap`; and the clocks, which the shell of `filestore_execute` needs for its
 /// timeouts (issue 34) and which the host makes coarse (`filestore::clocks`: 10 ms
-/// steps, whole seconds; tested in shell.rs). Anything else — above all
+/// steps, whole seconds; tested in shell.rs). `filestore:component/shell-output` is a
+/// one-way sink for a running command's output (the host receives bytes the command
+/// printed, bounded by the component; it gives nothing back), added with streaming
+/// (docs/shell.md#streaming-progress-and-cancellation). Anything else — above all
 /// `wasi:filesystem/*` (preopens), `wasi:sockets/*`, `wasi:http/*` — is a new way out
 /// of the sandbox and must be a deliberate change of this list.
 const ALLOWED: &[&str] = &[
+    "filestore:component/shell-output",
     "filestore:component/tool-host",
     "filestore:component/types",
     "filestore:component/volume",
@@ -65,7 +69,11 @@ fn the_component_imports_only_the_allowed_interfaces() {
     let unversioned: BTreeSet<&str> =
         imports.iter().map(|i| i.split('@').next().unwrap_or(i)).collect();
     // The parse must have found the real import section, or it proves nothing.
-    for own in ["filestore:component/volume", "filestore:component/tool-host"] {
+    for own in [
+        "filestore:component/volume",
+        "filestore:component/tool-host",
+        "filestore:component/shell-output",
+    ] {
         assert!(unversioned.contains(own), "{own} missing from {imports:?}");
     }
     let forbidden: Vec<&&str> = unversioned

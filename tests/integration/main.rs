@@ -36,6 +36,9 @@
 //!   (stdout, exit code, resulting tree), hostile commands (leaving the mounts, planted
 //!   links, `/proc`, runaways ending in `limit-exceeded`), no host environment or fine
 //!   clock inside, `filestore call filestore_execute`.
+//! - `shell_stream`: `filestore_execute` while it runs: streamed output in order and
+//!   equal to the result, bounded for a flood; a cancellation and the call deadline
+//!   end a sleeping command.
 //! - `skills`: skills volume, activation by reading SKILL.md, LRU and caps, the prompt block.
 //! - `docs`: the documentation holds together: relative links and `#anchors` of the
 //!   README, BENCHMARKS.md and docs/ resolve, so do the sources' `docs/*.md#...`
@@ -83,6 +86,7 @@ mod python_package;
 mod read_side;
 mod shell;
 mod shell_spec;
+mod shell_stream;
 mod skills;
 mod support;
 mod tools;

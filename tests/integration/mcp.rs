@@ -1120,3 +1120,91 @@ async fn a_root_swapped_for_a_link_after_its_check_is_not_followed() {
     assert!(!text.contains("outside-secret.txt"), "the link's target was mounted: {text}");
     assert!(!failed && text.contains("checked.txt"), "the checked root is served: {text}");
 }
+
+/// Keeps the messages of the progress notifications a client receives.
+#[derive(Clone, Default)]
+struct ProgressMessages(Arc<std::sync::Mutex<Vec<String>>>);
+
+impl rmcp::ClientHandler for ProgressMessages {
+    async fn on_progress(
+        &self,
+        params: rmcp::model::ProgressNotificationParam,
+        _context: rmcp::service::NotificationContext<RoleClient>,
+    ) {
+        self.0.lock().unwrap().push(params.message.unwrap_or_default());
+    }
+}
+
+/// An in-process server with the shell over a memory `/w`, and a client.
+async fn shell_server<C: rmcp::ClientHandler>(client: C) -> RunningService<RoleClient, C> {
+    let mut config = ServerConfig::new(engine().clone(), || {
+        Ok(vec![MountSpec::new("/w", Arc::new(MemoryVolume::new()))])
+    });
+    config.options.shell = true;
+    config.options.deadline = std::time::Duration::from_secs(3600);
+    let server = FilestoreServer::new(&config).expect("server");
+    let (server_io, client_io) = tokio::io::duplex(1 << 16);
+    tokio::spawn(async move {
+        if let Ok(running) = server.serve(server_io).await {
+            let _ = running.waiting().await;
+        }
+    });
+    client.serve(client_io).await.expect("client connects")
+}
+
+/// A shell command run with a progressToken: each notification carries the lines
+/// printed since the one before, so the client sees them while the loop runs.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn execute_progress_carries_the_output() {
+    let messages = ProgressMessages::default();
+    let client = shell_server(messages.clone()).await;
+    let mut meta = rmcp::model::RequestMetaObject::default();
+    meta.set_progress_token(rmcp::model::ProgressToken(rmcp::model::NumberOrString::Number(3)));
+    let mut params = CallToolRequestParams::new("filestore_execute")
+        .with_arguments(args(json!({"command": "for i in 1 2 3; do echo $i; sleep 1; done"})));
+    params.meta = Some(meta);
+    let r = client.peer().call_tool(params).await.unwrap();
+    assert_eq!(r.is_error, Some(false), "{r:?}");
+    let messages = messages.0.lock().unwrap().clone();
+    assert!(!messages.is_empty(), "no progress was reported");
+    // Each message: the heartbeat line, then the output lines since the last one.
+    let mut lines = Vec::new();
+    for m in &messages {
+        let mut it = m.lines();
+        assert!(it.next().unwrap().starts_with("filestore_execute is still running"), "{m}");
+        lines.extend(it.map(str::to_string));
+    }
+    assert!(lines.len() >= 2, "{messages:?}");
+    assert_eq!(lines, ["1", "2", "3"][..lines.len()], "{messages:?}");
+}
+
+/// `notifications/cancelled` ends a command that sleeps (the guest waits in a host
+/// clock poll, where no epoch check runs): the next call is answered long before
+/// the command's own timeout would have ended it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cancel_ends_a_sleeping_command() {
+    let client = shell_server(()).await;
+    for command in ["sleep 100", "while true; do sleep 1; done"] {
+        let run = rmcp::model::ClientRequest::CallToolRequest(rmcp::model::CallToolRequest::new(
+            CallToolRequestParams::new("filestore_execute")
+                .with_arguments(args(json!({"command": command, "timeout_ms": 25_000}))),
+        ));
+        let handle = client
+            .peer()
+            .send_cancellable_request(run, rmcp::service::PeerRequestOptions::no_options())
+            .await
+            .unwrap();
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        handle.cancel(Some("the user pressed stop".into())).await.unwrap();
+        let next = client.peer().call_tool(
+            CallToolRequestParams::new("filestore_execute")
+                .with_arguments(args(json!({"command": "echo next"}))),
+        );
+        // Far from the 25 s the command would otherwise take.
+        let r = tokio::time::timeout(std::time::Duration::from_secs(10), next)
+            .await
+            .unwrap_or_else(|_| panic!("{command}: the next call waited for the sleep"))
+            .unwrap();
+        assert_eq!(r.is_error, Some(false), "{r:?}");
+    }
+}

@@ -21,6 +21,7 @@ mod output;
 pub mod request;
 mod run;
 pub mod spec;
+pub mod stream;
 
 use std::sync::Arc;
 

@@ -17,6 +17,7 @@ use super::fs::MountFs;
 use super::grep::EngineGrep;
 use super::limits;
 use super::request::ExecuteRequest;
+use super::stream;
 use crate::error::{Error, ErrorKind, Result};
 
 /// The user name the shell reports (`whoami`, `$USER`).
@@ -77,13 +78,27 @@ pub(crate) fn run(bash: &mut Bash, req: &ExecuteRequest) -> Result<Ran> {
         .enable_time()
         .build()
         .map_err(|e| Error::new(ErrorKind::Backend, format!("starting the shell runtime: {e}")))?;
-    let mut options = ExecOptions::new();
+    let streamer: stream::Shared = Arc::new(std::sync::Mutex::new(stream::Streamer::new()));
+    let to_stream = Arc::clone(&streamer);
+    let mut options = ExecOptions::new().streaming(Box::new(move |out, err| {
+        stream::lock(&to_stream).push(out.as_bytes(), err.as_bytes());
+    }));
     if let Some(stdin) = &req.stdin {
         options = options.stdin(stdin.as_str());
     }
+    // While the command waits (`sleep`), the runtime wakes every heartbeat: what it
+    // printed goes out, and the host gets to interrupt a cancelled call.
+    let beating = Arc::clone(&streamer);
+    runtime.spawn(async move {
+        loop {
+            tokio::time::sleep(stream::HEARTBEAT).await;
+            stream::lock(&beating).tick();
+        }
+    });
     let outcome = runtime.block_on(bash.exec_with_options(&req.command, options));
     // Timers and tasks of this command end with it.
     runtime.shutdown_timeout(Duration::ZERO);
+    stream::lock(&streamer).flush();
     match outcome {
         Ok(r) => Ok(ran(r)),
         Err(bashkit::Error::Parse { message, line, .. }) => Ok(syntax_error(&message, line)),

@@ -331,7 +331,7 @@ impl StateStore {
                     continue;
                 }
             };
-            if !last_used.is_some_and(|t| t < cutoff) {
+            if last_used.is_none_or(|t| t >= cutoff) {
                 report.kept += 1;
                 continue;
             }

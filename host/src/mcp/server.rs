@@ -158,11 +158,19 @@ impl Sandbox {
         Ok(&mut self.session)
     }
 
-    /// Runs one tool for a caller with `claims` (verified; `null`: none).
-    fn call(&mut self, tool: &str, args: &Value, claims: &Value) -> Called {
-        let out = match self.session() {
-            Ok(s) => s.call_with_claims(tool, args, claims),
-            Err(e) => return Called { out: Err(e), specs_changed: false, poisoned: false },
+    /// Runs one tool for a caller with `claims` (verified; `null`: none), a shell
+    /// command's output going to `output` while it runs.
+    fn call(
+        &mut self,
+        tool: &str,
+        args: &Value,
+        claims: &Value,
+        output: Option<crate::shell_output::OutputSink>,
+    ) -> Called {
+        let out = match (self.session(), output) {
+            (Ok(s), Some(sink)) => s.with_output(sink, |s| s.call_with_claims(tool, args, claims)),
+            (Ok(s), None) => s.call_with_claims(tool, args, claims),
+            (Err(e), _) => return Called { out: Err(e), specs_changed: false, poisoned: false },
         };
         let poisoned = self.session.is_poisoned();
         Called { out, specs_changed: self.refresh_specs(), poisoned }
@@ -353,6 +361,37 @@ pub(crate) fn failure(e: &Error, poisoned: bool) -> CallToolResult {
         CallToolResult::error(vec![ContentBlock::text(format!("error[{kind}]: {message}"))]);
     r.structured_content = Some(json!({"error": {"kind": kind, "message": message}}));
     r
+}
+
+/// What a running shell command printed, for the progress notifications of its call:
+/// only what its answer can show (the first
+/// [`MAX_INLINE_BYTES`](filestore_guest::shell::limits::MAX_INLINE_BYTES) of each
+/// stream), and of that only the end since the last notification (at most
+/// [`Tail::MAX_BYTES`](crate::shell_output::Tail::MAX_BYTES)).
+#[derive(Default)]
+struct ProgressOutput {
+    tail: crate::shell_output::Tail,
+    stdout: usize,
+    stderr: usize,
+}
+
+impl ProgressOutput {
+    fn push(&mut self, chunk: crate::shell_output::OutputChunk<'_>) {
+        let seen = match chunk.stream {
+            crate::shell_output::OutputStream::Stdout => &mut self.stdout,
+            crate::shell_output::OutputStream::Stderr => &mut self.stderr,
+        };
+        let room = filestore_guest::shell::limits::MAX_INLINE_BYTES.saturating_sub(*seen);
+        let bytes = &chunk.bytes[..chunk.bytes.len().min(room)];
+        *seen += bytes.len();
+        if !bytes.is_empty() {
+            self.tail.push(crate::shell_output::OutputChunk { stream: chunk.stream, bytes });
+        }
+    }
+}
+
+fn lock_output(o: &Mutex<ProgressOutput>) -> MutexGuard<'_, ProgressOutput> {
+    o.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 /// How often a long call with a `progressToken` reports that it is still running.
@@ -712,23 +751,31 @@ impl ServerHandler for FilestoreServer {
             }
         });
         // With a progressToken, the client hears every second that the call is still
-        // running (no total: a grep does not know its size in advance).
+        // running (no total: a grep does not know its size in advance), and what a
+        // shell command printed since the last time.
         let token = request
             .meta
             .as_ref()
             .and_then(|m| m.get_progress_token())
             .or_else(|| context.meta.get_progress_token());
+        // A shell command's output since the last notification rides along (see
+        // `ProgressOutput`).
+        let output = token.is_some().then(|| Arc::new(Mutex::new(ProgressOutput::default())));
         let progress = token.map(|token| {
-            let (peer, what) = (context.peer.clone(), tool.clone());
+            let (peer, what, output) = (context.peer.clone(), tool.clone(), output.clone());
             tokio::spawn(async move {
                 let start = std::time::Instant::now();
                 for n in 1u32.. {
                     tokio::time::sleep(PROGRESS_INTERVAL).await;
+                    let tail = output.as_ref().and_then(|o| lock_output(o).tail.take());
+                    let mut message =
+                        format!("{what} is still running ({} s)", start.elapsed().as_secs());
+                    if let Some(tail) = tail {
+                        message.push('\n');
+                        message.push_str(&tail);
+                    }
                     let note = rmcp::model::ProgressNotificationParam::new(token.clone(), n.into())
-                        .with_message(format!(
-                            "{what} is still running ({} s)",
-                            start.elapsed().as_secs()
-                        ));
+                        .with_message(message);
                     if peer.notify_progress(note).await.is_err() {
                         break;
                     }
@@ -766,7 +813,12 @@ impl ServerHandler for FilestoreServer {
         let called = self
             .with_sandbox(move |s| {
                 *running.lock().unwrap_or_else(|p| p.into_inner()) = ticket;
-                let out = s.call(&name, &args, &claims);
+                let sink = output.map(|o| -> crate::shell_output::OutputSink {
+                    Box::new(move |chunk: crate::shell_output::OutputChunk<'_>| {
+                        lock_output(&o).push(chunk)
+                    })
+                });
+                let out = s.call(&name, &args, &claims, sink);
                 *running.lock().unwrap_or_else(|p| p.into_inner()) = 0;
                 cancel.store(false, std::sync::atomic::Ordering::SeqCst);
                 out

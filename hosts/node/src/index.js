@@ -161,6 +161,16 @@ export class Session {
       'filestore:component/types': {},
       'filestore:component/volume': { Volume: WitVolume },
       'filestore:component/tool-host': tools.imports(id, () => this.sources),
+      // A running shell command's output (bounded chunks, see the WIT
+      // `shell-output`), to the `onOutput` of the call running now, if any.
+      'filestore:component/shell-output': {
+        emit: (stream, chunk) => {
+          // A throwing callback must not trap the component: its output is a preview.
+          try {
+            this.onOutput?.(stream, Uint8Array.from(chunk));
+          } catch {}
+        },
+      },
     };
     this.exports = this.guard(() => withPromisingStub(() => fs.mod.instantiate((name) => fs.coreModule(name), imports)));
     const witMounts = mounts.map((m) => ({
@@ -293,6 +303,24 @@ export class Session {
   /** Resolves agent tool refs (array) and registers provider tools. */
   resolveRefs(refs) {
     return JSON.parse(this.guard(() => this.exports.tools.resolveRefs(this.handle, JSON.stringify(refs))));
+  }
+
+  /**
+   * Runs `filestore_execute` with `args` (as {@link Session#call}), passing its
+   * output to `onOutput(stream, bytes)` while it runs: `stream` is `'stdout'` or
+   * `'stderr'`, `bytes` a `Uint8Array` of at most 4096 bytes (it may end inside a
+   * UTF-8 character), in the order printed. The result is exactly what `call` returns.
+   * @param {object} args the tool's arguments (`command`, `cwd`, `timeoutMs`...)
+   * @param {{onOutput?: (stream: 'stdout'|'stderr', bytes: Uint8Array) => void}} [options]
+   */
+  execute(args, { onOutput } = {}) {
+    const saved = this.onOutput;
+    this.onOutput = onOutput;
+    try {
+      return this.call('filestore_execute', args);
+    } finally {
+      this.onOutput = saved;
+    }
   }
 
   /** Offers (`true`) or withdraws `filestore_execute`, the shell over the mounts. */

@@ -411,7 +411,6 @@ impl ObjectVolume {
             identity,
             read_only || self.read_only,
         )
-        .map_err(mount_error)
     }
 
     /// The object at `path` and its version (ETag and, where the store versions
