@@ -361,6 +361,49 @@ fn move_across(
     source_mount: &crate::vfs::mounts::Mount,
     srel: &str,
 ) -> Result<String> {
+    let listed = list_for_move(mounts, limits, entry, src)?;
+    let mut dirs: Vec<&str> =
+        listed.iter().filter(|e| e.is_dir()).map(|e| e.path.as_str()).collect();
+    if entry.is_dir() {
+        dirs.push(src);
+    }
+    dirs.sort_by_key(|d| std::cmp::Reverse(d.matches('/').count()));
+    let mv = CrossMove {
+        mounts,
+        limits,
+        src,
+        dst,
+        overwrite,
+        source_mount,
+        srel,
+        files: listed.iter().filter(|e| !e.is_dir()).collect(),
+        dirs,
+    };
+    mv.copy_files()?;
+    mv.delete_copied()?;
+    let mut left = if entry.is_dir() { mv.remove_emptied_dirs() } else { Vec::new() };
+    let files = mv.files.len();
+    let mut message =
+        format!("Moved {src} to {dst} ({files} file{}).", if files == 1 { "" } else { "s" });
+    if !left.is_empty() {
+        left.reverse();
+        message.push_str(&format!(
+            " Left in place (volumes copy files only, and nothing is deleted that was not copied): {}.",
+            left.join(", ")
+        ));
+    }
+    Ok(message)
+}
+
+/// What moving `entry` takes: itself, or every entry below the directory. Refused,
+/// with nothing moved, when the walk stops at the entry limit or an entry has no
+/// content to copy.
+fn list_for_move(
+    mounts: &MountTable,
+    limits: &Limits,
+    entry: &Entry,
+    src: &str,
+) -> Result<Vec<Entry>> {
     let listed: Vec<Entry> = if entry.is_dir() {
         let w = mounts.walk(src, limits.walk_entries)?;
         if w.truncated {
@@ -387,111 +430,143 @@ fn move_across(
             ),
         ));
     }
-    let files: Vec<&Entry> = listed.iter().filter(|e| !e.is_dir()).collect();
-    let target_of = |p: &str| paths::under(dst, paths::strip_dir(p, src));
-    // Copy, remembering what to undo.
-    let mut copied: Vec<(String, Option<Vec<u8>>)> = Vec::new();
-    let mut dirs: Vec<&str> =
-        listed.iter().filter(|e| e.is_dir()).map(|e| e.path.as_str()).collect();
-    if entry.is_dir() {
-        dirs.push(src);
+    Ok(listed)
+}
+
+/// One move across volumes (see [`move_across`]): the files to copy, and the source
+/// directories, deepest first.
+struct CrossMove<'a> {
+    mounts: &'a MountTable,
+    limits: &'a Limits,
+    src: &'a str,
+    dst: &'a str,
+    overwrite: bool,
+    source_mount: &'a crate::vfs::mounts::Mount,
+    /// `src` within its volume.
+    srel: &'a str,
+    files: Vec<&'a Entry>,
+    dirs: Vec<&'a str>,
+}
+
+/// A copied file's destination, and its content before the copy (to restore).
+type Copied = (String, Option<Vec<u8>>);
+
+impl CrossMove<'_> {
+    /// Where source path `p` goes.
+    fn target_of(&self, p: &str) -> String {
+        paths::under(self.dst, paths::strip_dir(p, self.src))
     }
-    dirs.sort_by_key(|d| std::cmp::Reverse(d.matches('/').count()));
-    let delete_at = |path: &str, rel: Option<String>| match rel {
-        Some(rel) => source_mount.volume.delete(&rel, false),
-        None => mounts.writable(path).and_then(|(m, rel)| m.volume.delete(&rel, false)),
-    };
-    // Undo a partial copy: the copies go (an overwritten file gets its old content
-    // back), then the destination directories the copies created, if empty (the
-    // destination did not exist before, or the move was refused).
-    let undo = |copied: &[(String, Option<Vec<u8>>)]| {
-        for (target, previous) in copied.iter().rev() {
-            let _ = match previous {
-                Some(old) => mounts.write(target, old, &WriteOptions::default()).map(|_| ()),
-                None => delete_at(target, None),
-            };
+
+    /// Source path `p` within its volume.
+    fn rel_of(&self, p: &str) -> String {
+        paths::under(self.srel, paths::strip_dir(p, self.src))
+    }
+
+    /// Deletes `path`: on the source volume at `rel` when given, else through the
+    /// mount table.
+    fn delete_at(&self, path: &str, rel: Option<String>) -> Result<()> {
+        match rel {
+            Some(rel) => self.source_mount.volume.delete(&rel, false),
+            None => self.mounts.writable(path).and_then(|(m, rel)| m.volume.delete(&rel, false)),
         }
-        for d in &dirs {
-            let _ = delete_at(&target_of(d), None);
-        }
-    };
-    for f in &files {
-        let target = target_of(&f.path);
-        let step = (|| -> Result<Option<Vec<u8>>> {
-            let (_, data) = mounts.read_all(&f.path, limits.file_bytes)?;
-            let previous = if overwrite {
-                match mounts.read_all(&target, limits.file_bytes) {
-                    Ok((_, old)) => Some(old),
-                    Err(e) if crate::vfs::mounts::is_absent(&e) => None,
-                    Err(e) => return Err(e),
+    }
+
+    /// Copies every file; on a failure, undoes the copies made and says nothing moved.
+    fn copy_files(&self) -> Result<()> {
+        let mut copied: Vec<Copied> = Vec::new();
+        for f in &self.files {
+            let target = self.target_of(&f.path);
+            match self.copy_file(f, &target) {
+                Ok(previous) => copied.push((target, previous)),
+                Err(e) => {
+                    self.undo(&copied);
+                    return Err(Error::new(
+                        e.kind(),
+                        format!("{e}; nothing was moved (the copies made so far were removed)"),
+                    ));
                 }
-            } else {
-                None
-            };
-            let opts = WriteOptions { create_only: !overwrite, ..Default::default() };
-            let written = mounts.write(&target, &data, &opts)?;
-            if written.size != data.len() as u64 {
-                return Err(Error::at(
-                    ErrorKind::Backend,
-                    &target,
-                    format!("the copy has {} bytes, the source {}", written.size, data.len()),
-                ));
-            }
-            Ok(previous)
-        })();
-        match step {
-            Ok(previous) => copied.push((target, previous)),
-            Err(e) => {
-                undo(&copied);
-                return Err(Error::new(
-                    e.kind(),
-                    format!("{e}; nothing was moved (the copies made so far were removed)"),
-                ));
             }
         }
+        Ok(())
     }
-    // Delete exactly what was copied.
-    let rel_of = |p: &str| paths::under(srel, paths::strip_dir(p, src));
-    for (i, f) in files.iter().enumerate() {
-        if let Err(e) = source_mount.volume.delete(&rel_of(&f.path), false) {
-            return Err(Error::new(
-                e.kind(),
-                format!(
-                    "copied all {} files to {dst}, then deleted {i} from the source, but deleting {} failed: {e}; the remaining files are in both places",
-                    files.len(),
-                    f.path
-                ),
+
+    /// Copies `f` to `target`, checking the copy's size; returns what `target` held
+    /// before (when overwriting).
+    fn copy_file(&self, f: &Entry, target: &str) -> Result<Option<Vec<u8>>> {
+        let (mounts, limits) = (self.mounts, self.limits);
+        let (_, data) = mounts.read_all(&f.path, limits.file_bytes)?;
+        let previous = if self.overwrite {
+            match mounts.read_all(target, limits.file_bytes) {
+                Ok((_, old)) => Some(old),
+                Err(e) if crate::vfs::mounts::is_absent(&e) => None,
+                Err(e) => return Err(e),
+            }
+        } else {
+            None
+        };
+        let opts = WriteOptions { create_only: !self.overwrite, ..Default::default() };
+        let written = mounts.write(target, &data, &opts)?;
+        if written.size != data.len() as u64 {
+            return Err(Error::at(
+                ErrorKind::Backend,
+                target,
+                format!("the copy has {} bytes, the source {}", written.size, data.len()),
             ));
         }
+        Ok(previous)
     }
-    let mut left = Vec::new();
-    if entry.is_dir() {
-        for d in dirs.iter().copied() {
-            let held_files = files.iter().any(|f| paths::is_within(&f.path, d));
+
+    /// Undoes a partial copy: the copies go (an overwritten file gets its old content
+    /// back), then the destination directories the copies created, if empty (the
+    /// destination did not exist before, or the move was refused).
+    fn undo(&self, copied: &[Copied]) {
+        for (target, previous) in copied.iter().rev() {
+            let _ = match previous {
+                Some(old) => self.mounts.write(target, old, &WriteOptions::default()).map(|_| ()),
+                None => self.delete_at(target, None),
+            };
+        }
+        for d in &self.dirs {
+            let _ = self.delete_at(&self.target_of(d), None);
+        }
+    }
+
+    /// Deletes exactly the files that were copied; a failure says how far it got.
+    fn delete_copied(&self) -> Result<()> {
+        for (i, f) in self.files.iter().enumerate() {
+            if let Err(e) = self.source_mount.volume.delete(&self.rel_of(&f.path), false) {
+                return Err(Error::new(
+                    e.kind(),
+                    format!(
+                        "copied all {} files to {}, then deleted {i} from the source, but deleting {} failed: {e}; the remaining files are in both places",
+                        self.files.len(),
+                        self.dst,
+                        f.path
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Deletes the source directories the move emptied, deepest first; returns those
+    /// left in place, and why.
+    fn remove_emptied_dirs(&self) -> Vec<String> {
+        let mut left = Vec::new();
+        for d in self.dirs.iter().copied() {
+            let held_files = self.files.iter().any(|f| paths::is_within(&f.path, d));
             if !held_files {
                 left.push(format!("{d} (held no file)"));
                 continue;
             }
-            match delete_at(d, Some(rel_of(d))) {
+            match self.delete_at(d, Some(self.rel_of(d))) {
                 Ok(()) => {}
                 Err(e) if e.kind() == ErrorKind::NotFound => {}
                 Err(_) => left.push(format!("{d} (still holds entries not listed)")),
             }
         }
+        left
     }
-    let mut message = format!(
-        "Moved {src} to {dst} ({} file{}).",
-        files.len(),
-        if files.len() == 1 { "" } else { "s" }
-    );
-    if !left.is_empty() {
-        left.reverse();
-        message.push_str(&format!(
-            " Left in place (volumes copy files only, and nothing is deleted that was not copied): {}.",
-            left.join(", ")
-        ));
-    }
-    Ok(message)
 }
 
 #[cfg(test)]

@@ -202,12 +202,7 @@ pub fn read(mounts: &MountTable, limits: &Limits, req: &ReadRequest) -> Result<R
         return read_tail(mounts, limits, req, n);
     }
     let path = paths::normalize(&req.path)?;
-    if req.offset == 0 {
-        return Err(Error::invalid_argument("offset", "lines are numbered from 1; got 0"));
-    }
-    if req.limit == 0 {
-        return Err(Error::invalid_argument("limit", "must be at least 1"));
-    }
+    check_line_window(req)?;
     // The entry and the first chunk in one volume call (a small file is then read
     // whole); a raw read takes the whole file in its own call.
     let (file, first) = if req.raw {
@@ -215,9 +210,28 @@ pub fn read(mounts: &MountTable, limits: &Limits, req: &ReadRequest) -> Result<R
     } else {
         mounts.resolve_file_head(&path, CHUNK_BYTES)?
     };
-    let size = file.entry.size;
-    let mut result = ReadResult {
-        entry: file.entry.clone(),
+    let result = text_result(file.entry.clone());
+    if req.raw {
+        return read_raw(&file, &path, limits, result);
+    }
+    read_lines(&file, &path, first, limits, req, result)
+}
+
+/// A text read's `offset` (1-based) and `limit` (at least 1).
+fn check_line_window(req: &ReadRequest) -> Result<()> {
+    if req.offset == 0 {
+        return Err(Error::invalid_argument("offset", "lines are numbered from 1; got 0"));
+    }
+    if req.limit == 0 {
+        return Err(Error::invalid_argument("limit", "must be at least 1"));
+    }
+    Ok(())
+}
+
+/// A text result of `entry` with nothing on its page yet.
+fn text_result(entry: Entry) -> ReadResult {
+    ReadResult {
+        entry,
         content: ReadContent::Text,
         text: String::new(),
         total_lines: None,
@@ -232,10 +246,21 @@ pub fn read(mounts: &MountTable, limits: &Limits, req: &ReadRequest) -> Result<R
         byte_offset: None,
         bytes: None,
         next_byte_offset: None,
-    };
-    if req.raw {
-        return read_raw(&file, &path, limits, result);
     }
+}
+
+/// The page of lines `req` asks for, `first` being the file's first chunk: none for an
+/// empty or binary file; otherwise from `offset`, at most `limit` lines within the
+/// session's token and byte budgets.
+fn read_lines(
+    file: &Resolved<'_>,
+    path: &str,
+    first: Vec<u8>,
+    limits: &Limits,
+    req: &ReadRequest,
+    mut result: ReadResult,
+) -> Result<ReadResult> {
+    let size = file.entry.size;
     if size == 0 {
         result.content = ReadContent::Empty;
         result.total_lines = Some(0);
@@ -247,106 +272,22 @@ pub fn read(mounts: &MountTable, limits: &Limits, req: &ReadRequest) -> Result<R
         result.content = ReadContent::Binary;
         return Ok(result);
     }
-
-    let mut chunks = Chunks { file: &file, first: Some(first), pos: 0, size, path: &path };
-    let budget_chars = limits.read_tokens.saturating_mul(4);
-    let page_bytes = limits.read_page_bytes;
-    let mut line_no: u64 = 1; // the line the cursor is in
-    let mut line_buf: Vec<u8> = Vec::new(); // kept bytes of the current line
-    let mut line_bytes: u64 = 0; // full length of the current line
-    let mut chars_out = 0usize;
-    let mut bytes_out = 0u64;
-    let mut collecting = req.offset == 1;
-    let mut done_page = false;
-    let keep = (MAX_LINE_CHARS * 4 + 4) as u64;
-    let last_wanted = req.offset.saturating_add(req.limit - 1);
-    let mut saw_any = false;
-    let mut ended_with_newline = false;
-
-    'outer: while let Some(chunk) = chunks.next_chunk()? {
-        saw_any = true;
-        let mut rest: &[u8] = &chunk;
-        while !rest.is_empty() {
-            // memchr: a word at a time (a byte loop in wasm, which has no SIMD here).
-            let nl = memchr::memchr(b'\n', rest);
-            let (part, complete) = match nl {
-                Some(i) => (&rest[..i], true),
-                None => (rest, false),
-            };
-            if collecting && !done_page {
-                let room = keep.saturating_sub(line_bytes) as usize;
-                line_buf.extend_from_slice(&part[..part.len().min(room)]);
-            }
-            line_bytes += part.len() as u64;
-            rest = if complete { &rest[part.len() + 1..] } else { &[] };
-            ended_with_newline = complete && rest.is_empty();
-            if !complete {
-                continue;
-            }
-            // A complete line `line_no` ends here.
-            if collecting && !done_page {
-                if !emit_line(
-                    &mut result,
-                    &path,
-                    line_no,
-                    &line_buf,
-                    line_bytes,
-                    budget_chars,
-                    page_bytes,
-                    &mut chars_out,
-                    &mut bytes_out,
-                )? {
-                    done_page = true;
-                    result.next_offset = Some(line_no);
-                } else if line_no >= last_wanted {
-                    done_page = true;
-                    result.next_offset = Some(line_no + 1);
-                    result.truncated_by = Some("limit".into());
-                }
-            }
-            line_buf.clear();
-            line_bytes = 0;
-            line_no += 1;
-            if line_no == req.offset {
-                collecting = true;
-            }
-            if done_page && size > COUNT_LINES_MAX_BYTES {
-                break 'outer;
-            }
-        }
-    }
-    // A last line without a trailing newline.
-    let reached_end = chunks.pos >= chunks.size;
-    let total = if reached_end {
-        if line_bytes > 0 || (!ended_with_newline && saw_any && line_no == 1) {
-            if collecting && !done_page {
-                if emit_line(
-                    &mut result,
-                    &path,
-                    line_no,
-                    &line_buf,
-                    line_bytes,
-                    budget_chars,
-                    page_bytes,
-                    &mut chars_out,
-                    &mut bytes_out,
-                )? {
-                    // emitted
-                } else {
-                    done_page = true;
-                    result.next_offset = Some(line_no);
-                }
-            }
-            Some(line_no)
-        } else {
-            Some(line_no - 1)
-        }
-    } else {
-        None
+    let mut chunks = Chunks { file, first: Some(first), pos: 0, size, path };
+    let mut page = TextPage {
+        result,
+        budget_chars: limits.read_tokens.saturating_mul(4),
+        page_bytes: limits.read_page_bytes,
+        chars_out: 0,
+        bytes_out: 0,
     };
+    let mut scan = LineScan::new(req);
+    scan.run(&mut chunks, &mut page, size)?;
+    let reached_end = chunks.pos >= chunks.size;
+    let total = scan.finish(reached_end, &mut page);
+    let mut result = page.result;
     result.total_lines = total;
     if reached_end {
-        result.ends_with_newline = Some(ended_with_newline);
+        result.ends_with_newline = Some(scan.ended_with_newline);
     }
     if let Some(t) = total {
         if req.offset > t {
@@ -360,15 +301,6 @@ pub fn read(mounts: &MountTable, limits: &Limits, req: &ReadRequest) -> Result<R
             result.truncated_by = None;
         }
     }
-    if result.content == ReadContent::Binary {
-        result.text.clear();
-        result.start_line = 0;
-        result.end_line = 0;
-        result.next_offset = None;
-        result.truncated_by = None;
-        return Ok(result);
-    }
-    let _ = done_page;
     result.truncated = result.next_offset.is_some();
     if result.truncated && result.truncated_by.is_none() {
         result.truncated_by = Some("tokens".into());
@@ -376,60 +308,170 @@ pub fn read(mounts: &MountTable, limits: &Limits, req: &ReadRequest) -> Result<R
     Ok(result)
 }
 
-/// Appends one line to the page. Returns `false` (without appending) when the token
-/// or byte budget is spent and at least one line is already on the page.
-#[allow(clippy::too_many_arguments)]
-fn emit_line(
-    result: &mut ReadResult,
-    path: &str,
+/// A scan of a file's lines, one chunk at a time, putting the wanted ones on a page.
+struct LineScan {
+    /// The line the cursor is in (1-based).
     line_no: u64,
-    kept: &[u8],
-    full_len: u64,
+    /// Kept bytes of the current line (enough to show it cut).
+    line_buf: Vec<u8>,
+    /// Full length of the current line.
+    line_bytes: u64,
+    /// Whether the cursor has reached the first wanted line.
+    collecting: bool,
+    /// Whether the page is full (by `limit` or a budget).
+    done_page: bool,
+    saw_any: bool,
+    ended_with_newline: bool,
+    /// The first wanted line and the last.
+    offset: u64,
+    last_wanted: u64,
+}
+
+impl LineScan {
+    fn new(req: &ReadRequest) -> LineScan {
+        LineScan {
+            line_no: 1,
+            line_buf: Vec::new(),
+            line_bytes: 0,
+            collecting: req.offset == 1,
+            done_page: false,
+            saw_any: false,
+            ended_with_newline: false,
+            offset: req.offset,
+            last_wanted: req.offset.saturating_add(req.limit - 1),
+        }
+    }
+
+    /// Feeds the file's chunks through until its end, or until the page is done in a
+    /// file too large to count all its lines.
+    fn run(&mut self, chunks: &mut Chunks<'_>, page: &mut TextPage, size: u64) -> Result<()> {
+        let keep = (MAX_LINE_CHARS * 4 + 4) as u64;
+        while let Some(chunk) = chunks.next_chunk()? {
+            self.saw_any = true;
+            let mut rest: &[u8] = &chunk;
+            while !rest.is_empty() {
+                // memchr: a word at a time (a byte loop in wasm, which has no SIMD here).
+                let nl = memchr::memchr(b'\n', rest);
+                let (part, complete) = match nl {
+                    Some(i) => (&rest[..i], true),
+                    None => (rest, false),
+                };
+                if self.collecting && !self.done_page {
+                    let room = keep.saturating_sub(self.line_bytes) as usize;
+                    self.line_buf.extend_from_slice(&part[..part.len().min(room)]);
+                }
+                self.line_bytes += part.len() as u64;
+                rest = if complete { &rest[part.len() + 1..] } else { &[] };
+                self.ended_with_newline = complete && rest.is_empty();
+                if !complete {
+                    continue;
+                }
+                self.end_line(page);
+                if self.done_page && size > COUNT_LINES_MAX_BYTES {
+                    return Ok(());
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A complete line `line_no` ends here: on the page if wanted and it fits.
+    fn end_line(&mut self, page: &mut TextPage) {
+        if self.collecting && !self.done_page {
+            if !page.emit_line(self.line_no, &self.line_buf, self.line_bytes) {
+                self.done_page = true;
+                page.result.next_offset = Some(self.line_no);
+            } else if self.line_no >= self.last_wanted {
+                self.done_page = true;
+                page.result.next_offset = Some(self.line_no + 1);
+                page.result.truncated_by = Some("limit".into());
+            }
+        }
+        self.line_buf.clear();
+        self.line_bytes = 0;
+        self.line_no += 1;
+        if self.line_no == self.offset {
+            self.collecting = true;
+        }
+    }
+
+    /// The file's line count when the scan reached its end (none otherwise), a last
+    /// line without a trailing newline put on the page if wanted.
+    fn finish(&mut self, reached_end: bool, page: &mut TextPage) -> Option<u64> {
+        if !reached_end {
+            return None;
+        }
+        if self.line_bytes > 0 || (!self.ended_with_newline && self.saw_any && self.line_no == 1) {
+            if self.collecting
+                && !self.done_page
+                && !page.emit_line(self.line_no, &self.line_buf, self.line_bytes)
+            {
+                self.done_page = true;
+                page.result.next_offset = Some(self.line_no);
+            }
+            Some(self.line_no)
+        } else {
+            Some(self.line_no - 1)
+        }
+    }
+}
+
+/// A text page being filled, and how much of its token and byte budgets it has spent.
+struct TextPage {
+    result: ReadResult,
     budget_chars: usize,
     page_bytes: u64,
-    chars_out: &mut usize,
-    bytes_out: &mut u64,
-) -> Result<bool> {
-    let mut bytes = kept;
-    if bytes.last() == Some(&b'\r') && full_len as usize == kept.len() {
-        bytes = &bytes[..bytes.len() - 1];
-    }
-    let _ = path;
-    let text: std::borrow::Cow<'_, str> = match std::str::from_utf8(bytes) {
-        Ok(t) => t.into(),
-        // A cut in the middle of a multi-byte character is not invalid UTF-8.
-        Err(e) if e.error_len().is_none() && (full_len as usize) > kept.len() => {
-            std::str::from_utf8(&bytes[..e.valid_up_to()]).expect("valid prefix").into()
+    chars_out: usize,
+    bytes_out: u64,
+}
+
+impl TextPage {
+    /// Appends one line to the page. Returns `false` (without appending) when the
+    /// token or byte budget is spent and at least one line is already on the page.
+    fn emit_line(&mut self, line_no: u64, kept: &[u8], full_len: u64) -> bool {
+        let result = &mut self.result;
+        let mut bytes = kept;
+        if bytes.last() == Some(&b'\r') && full_len as usize == kept.len() {
+            bytes = &bytes[..bytes.len() - 1];
         }
-        // Text in another encoding: shown lossily, and the result says so (binary is
-        // decided by content, as ripgrep and git do, not by encoding).
-        Err(_) => {
-            result.lossy_lines += 1;
-            String::from_utf8_lossy(bytes)
+        let text: std::borrow::Cow<'_, str> = match std::str::from_utf8(bytes) {
+            Ok(t) => t.into(),
+            // A cut in the middle of a multi-byte character is not invalid UTF-8.
+            Err(e) if e.error_len().is_none() && (full_len as usize) > kept.len() => {
+                std::str::from_utf8(&bytes[..e.valid_up_to()]).expect("valid prefix").into()
+            }
+            // Text in another encoding: shown lossily, and the result says so (binary is
+            // decided by content, as ripgrep and git do, not by encoding).
+            Err(_) => {
+                result.lossy_lines += 1;
+                String::from_utf8_lossy(bytes)
+            }
+        };
+        let text = text.as_ref();
+        let (shown, cut) = cut_line(text, full_len);
+        let rendered_len = 7 + shown.chars().count() + 1;
+        if result.start_line != 0
+            && (self.chars_out + rendered_len > self.budget_chars
+                || self.bytes_out + shown.len() as u64 > self.page_bytes)
+        {
+            result.truncated_by = Some(
+                if self.chars_out + rendered_len > self.budget_chars { "tokens" } else { "bytes" }
+                    .into(),
+            );
+            return false;
         }
-    };
-    let text = text.as_ref();
-    let (shown, cut) = cut_line(text, full_len);
-    let rendered_len = 7 + shown.chars().count() + 1;
-    if result.start_line != 0
-        && (*chars_out + rendered_len > budget_chars
-            || *bytes_out + shown.len() as u64 > page_bytes)
-    {
-        result.truncated_by =
-            Some(if *chars_out + rendered_len > budget_chars { "tokens" } else { "bytes" }.into());
-        return Ok(false);
+        if cut {
+            result.cut_lines += 1;
+        }
+        push_numbered(&mut result.text, line_no, &shown);
+        self.chars_out += rendered_len;
+        self.bytes_out += shown.len() as u64;
+        if result.start_line == 0 {
+            result.start_line = line_no;
+        }
+        result.end_line = line_no;
+        true
     }
-    if cut {
-        result.cut_lines += 1;
-    }
-    push_numbered(&mut result.text, line_no, &shown);
-    *chars_out += rendered_len;
-    *bytes_out += shown.len() as u64;
-    if result.start_line == 0 {
-        result.start_line = line_no;
-    }
-    result.end_line = line_no;
-    Ok(true)
 }
 
 /// Appends `{line_no:>6}\t{line}\n` without the formatting machinery (a third of

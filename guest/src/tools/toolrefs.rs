@@ -562,18 +562,58 @@ pub fn resolve_labelled_with(
     checker: &dyn ConnectionChecker,
     lenient: bool,
 ) -> std::result::Result<Resolution, ResolveError> {
-    let fail = |index: usize, cause: ResolveCause, kind: ErrorKind, message: String| ResolveError {
-        index: Some(index),
-        cause,
-        error: Error::new(kind, message),
-    };
-    // Named entries first: they only read what the session has.
     let mut out = Resolution::default();
-    // Who holds each name: (ref index, description).
-    let mut holders: HashMap<String, (Option<usize>, String)> = HashMap::new();
+    let mut holders = session_holders(names);
+    // Named entries first: they only read what the session has.
+    select_named(refs, label, names, &mut out, &mut holders)?;
+    // Names of one-action refs clash before any connection is checked.
+    claim_provider_names(refs, label, &mut holders)?;
+    // Then the connections, in order.
+    for (i, r) in refs.iter().enumerate() {
+        let ToolRef::Provider(p) = r else { continue };
+        let lbl = label(i);
+        if let Err(e) = resolve_provider(i, p, &lbl, checker, lenient, &mut out, &mut holders) {
+            // A failure of ref `i` after its connection is checked: the error, or with
+            // `lenient` a warning and the next ref.
+            if !lenient {
+                return Err(e);
+            }
+            out.warnings.push(format!(
+                "{lbl} was left out when the agent was resolved again: {}",
+                e.error.message().strip_prefix(&format!("{lbl}: ")).unwrap_or(e.error.message())
+            ));
+        }
+    }
+    Ok(out)
+}
+
+/// Who holds each tool name: the holding ref's index (none for a session tool) and how
+/// a clash names it.
+type Holders = HashMap<String, (Option<usize>, String)>;
+
+/// A resolution failure of ref `index`.
+fn fail(index: usize, cause: ResolveCause, kind: ErrorKind, message: String) -> ResolveError {
+    ResolveError { index: Some(index), cause, error: Error::new(kind, message) }
+}
+
+/// The names the session's own tools hold, which no ref may take.
+fn session_holders(names: &Names) -> Holders {
+    let mut holders = Holders::new();
     for (name, what) in &names.taken {
         holders.insert(name.clone(), (None, format!("the {what} tool '{name}'")));
     }
+    holders
+}
+
+/// Resolves the named entries (a name or a `prefix*`) to the session's offerable tools;
+/// a tool selected twice is listed once.
+fn select_named(
+    refs: &[ToolRef],
+    label: &dyn Fn(usize) -> String,
+    names: &Names,
+    out: &mut Resolution,
+    holders: &mut Holders,
+) -> std::result::Result<(), ResolveError> {
     for (i, r) in refs.iter().enumerate() {
         let ToolRef::Named(pattern) = r else { continue };
         let matched: Vec<&ToolSpec> = match pattern.strip_suffix('*') {
@@ -607,209 +647,250 @@ pub fn resolve_labelled_with(
             });
         }
     }
-    // Names of one-action refs clash before any connection is checked.
-    let claim = |holders: &mut HashMap<String, (Option<usize>, String)>,
-                 i: usize,
-                 name: &str,
-                 who: String|
-     -> std::result::Result<(), ResolveError> {
-        if !is_valid_name(name) {
-            return Err(fail(
-                i,
-                ResolveCause::InvalidName,
-                ErrorKind::InvalidArgument,
-                format!("{who}: resolved name '{name}' is not a valid tool name; set 'name'"),
-            ));
-        }
-        if let Some((_, other)) = holders.get(name) {
-            return Err(fail(
-                i,
-                ResolveCause::DuplicateName,
-                ErrorKind::InvalidArgument,
-                format!(
-                    "{other} and {who} both resolve to the tool name '{name}'; give one of them a distinct 'name' (or 'prefix')"
-                ),
-            ));
-        }
-        holders.insert(name.to_string(), (Some(i), who));
-        Ok(())
-    };
+    Ok(())
+}
+
+/// Claims the tool names that provider refs fix before their catalogs are read (a
+/// one-action ref's `name` or default name).
+fn claim_provider_names(
+    refs: &[ToolRef],
+    label: &dyn Fn(usize) -> String,
+    holders: &mut Holders,
+) -> std::result::Result<(), ResolveError> {
     for (i, r) in refs.iter().enumerate() {
         if let ToolRef::Provider(p) = r
             && let Some(name) = p.tool_name()
         {
-            claim(&mut holders, i, &name, format!("{} ('{}')", label(i), p.call_ref))?;
+            claim(holders, i, &name, format!("{} ('{}')", label(i), p.call_ref))?;
         }
     }
-    // Then the connections, in order.
-    'refs: for (i, r) in refs.iter().enumerate() {
-        let ToolRef::Provider(p) = r else { continue };
-        // A failure of ref `i` after its connection is checked: the error, or with
-        // `lenient` a warning and the next ref.
-        macro_rules! bail {
-            ($e:expr) => {{
-                let e: ResolveError = $e;
-                if lenient {
-                    out.warnings.push(format!(
-                        "{} was left out when the agent was resolved again: {}",
-                        label(i),
-                        e.error
-                            .message()
-                            .strip_prefix(&format!("{}: ", label(i)))
-                            .unwrap_or(e.error.message())
-                    ));
-                    continue 'refs;
-                }
-                return Err(e);
-            }};
+    Ok(())
+}
+
+/// Gives `name` to ref `i` (described as `who`): it must be a valid tool name no one
+/// holds yet.
+fn claim(
+    holders: &mut Holders,
+    i: usize,
+    name: &str,
+    who: String,
+) -> std::result::Result<(), ResolveError> {
+    if !is_valid_name(name) {
+        return Err(fail(
+            i,
+            ResolveCause::InvalidName,
+            ErrorKind::InvalidArgument,
+            format!("{who}: resolved name '{name}' is not a valid tool name; set 'name'"),
+        ));
+    }
+    if let Some((_, other)) = holders.get(name) {
+        return Err(fail(
+            i,
+            ResolveCause::DuplicateName,
+            ErrorKind::InvalidArgument,
+            format!(
+                "{other} and {who} both resolve to the tool name '{name}'; give one of them a distinct 'name' (or 'prefix')"
+            ),
+        ));
+    }
+    holders.insert(name.to_string(), (Some(i), who));
+    Ok(())
+}
+
+/// Resolves provider ref `i` (labelled `lbl`): checks its connection, then turns the
+/// catalog entries into tools. An optional ref whose connection cannot be used is left
+/// out with a warning; any other failure is returned.
+fn resolve_provider(
+    i: usize,
+    p: &ProviderRef,
+    lbl: &str,
+    checker: &dyn ConnectionChecker,
+    lenient: bool,
+    out: &mut Resolution,
+    holders: &mut Holders,
+) -> std::result::Result<(), ResolveError> {
+    let Some(infos) = check_connection(i, p, lbl, checker, out)? else {
+        return Ok(());
+    };
+    if p.call_ref.is_wildcard() {
+        resolve_every_action(i, p, lbl, infos, lenient, out, holders)
+    } else {
+        resolve_one_action(i, p, lbl, infos, out)
+    }
+}
+
+/// The catalog entries of a usable connection, or none when an optional ref's
+/// connection cannot be used (a warning says why).
+fn check_connection(
+    i: usize,
+    p: &ProviderRef,
+    lbl: &str,
+    checker: &dyn ConnectionChecker,
+    out: &mut Resolution,
+) -> std::result::Result<Option<Vec<ActionInfo>>, ResolveError> {
+    let c = &p.call_ref;
+    let skip = |out: &mut Resolution, why: String| {
+        out.warnings.push(format!("{lbl} ('{c}') is optional and was left out: {why}"));
+    };
+    let status = match checker.check(c) {
+        Ok(s) => s,
+        Err(e) if p.optional => {
+            skip(out, e.message().to_string());
+            return Ok(None);
         }
-        let c = &p.call_ref;
-        let lbl = label(i);
-        let skip = |out: &mut Resolution, why: String| {
-            out.warnings.push(format!("{lbl} ('{c}') is optional and was left out: {why}"));
-        };
-        let status = match checker.check(c) {
-            Ok(s) => s,
-            Err(e) if p.optional => {
-                skip(&mut out, e.message().to_string());
-                continue;
-            }
-            Err(e) => {
-                bail!(fail(
-                    i,
-                    ResolveCause::ConnectionFailed,
-                    e.kind(),
-                    format!(
-                        "{lbl}: checking connection '{}' of {c}: {}",
-                        c.connection,
-                        e.message()
-                    ),
-                ));
-            }
-        };
-        let infos = match status {
-            ConnectionStatus::Active(infos) => infos,
-            ConnectionStatus::Missing => {
-                let why = format!(
-                    "connection '{}' of {}/{} does not exist (call ref {c})",
-                    c.connection, c.provider, c.integration
-                );
-                if p.optional {
-                    skip(&mut out, why);
-                    continue;
-                }
-                bail!(fail(
-                    i,
-                    ResolveCause::MissingConnection,
-                    ErrorKind::NotFound,
-                    format!("{lbl}: {why}"),
-                ));
-            }
-            ConnectionStatus::Inactive { reason } => {
-                let why = format!(
-                    "connection '{}' of {}/{} is not active{} (call ref {c})",
-                    c.connection,
+        Err(e) => {
+            return Err(fail(
+                i,
+                ResolveCause::ConnectionFailed,
+                e.kind(),
+                format!("{lbl}: checking connection '{}' of {c}: {}", c.connection, e.message()),
+            ));
+        }
+    };
+    let (why, cause, kind) = match status {
+        ConnectionStatus::Active(infos) => return Ok(Some(infos)),
+        ConnectionStatus::Missing => (
+            format!(
+                "connection '{}' of {}/{} does not exist (call ref {c})",
+                c.connection, c.provider, c.integration
+            ),
+            ResolveCause::MissingConnection,
+            ErrorKind::NotFound,
+        ),
+        ConnectionStatus::Inactive { reason } => (
+            format!(
+                "connection '{}' of {}/{} is not active{} (call ref {c})",
+                c.connection,
+                c.provider,
+                c.integration,
+                reason.map(|r| format!(": {r}")).unwrap_or_default()
+            ),
+            ResolveCause::InactiveConnection,
+            ErrorKind::Unauthorized,
+        ),
+    };
+    if p.optional {
+        skip(out, why);
+        return Ok(None);
+    }
+    Err(fail(i, cause, kind, format!("{lbl}: {why}")))
+}
+
+/// The tool of a one-action ref: its catalog entry made a spec.
+fn resolve_one_action(
+    i: usize,
+    p: &ProviderRef,
+    lbl: &str,
+    infos: Vec<ActionInfo>,
+    out: &mut Resolution,
+) -> std::result::Result<(), ResolveError> {
+    let c = &p.call_ref;
+    let info = catalog_entry(i, c, lbl, infos)?;
+    let spec = match provider_spec(p, &c.action, info) {
+        Ok((spec, relaxed)) => {
+            out.warnings
+                .extend(relaxed.into_iter().map(|n| format!("{lbl} ('{c}'), input schema: {n}")));
+            spec
+        }
+        Err(why) => {
+            return Err(fail(
+                i,
+                ResolveCause::InvalidSchema,
+                ErrorKind::InvalidArgument,
+                format!("{lbl} ('{c}'): {why}"),
+            ));
+        }
+    };
+    out.tools.push(ResolvedTool {
+        name: spec.name.clone(),
+        spec,
+        call_ref: Some(c.clone()),
+        index: i,
+    });
+    Ok(())
+}
+
+/// The catalog entry of `c`'s action. A host that lists the connection's catalog must
+/// list the action; one that lists nothing vouches for the connection only (generic
+/// spec).
+fn catalog_entry(
+    i: usize,
+    c: &CallRef,
+    lbl: &str,
+    mut infos: Vec<ActionInfo>,
+) -> std::result::Result<ActionInfo, ResolveError> {
+    match infos.iter().position(|a| a.action == c.action || a.action.is_empty()) {
+        Some(k) => Ok(infos.swap_remove(k)),
+        None if infos.is_empty() => {
+            Ok(ActionInfo { action: c.action.clone(), ..Default::default() })
+        }
+        None => {
+            let mut offered: Vec<&str> = infos.iter().map(|a| a.action.as_str()).collect();
+            offered.sort_unstable();
+            let shown = offered.len().min(20);
+            let more = offered.len() - shown;
+            Err(fail(
+                i,
+                ResolveCause::UnknownTool,
+                ErrorKind::NotFound,
+                format!(
+                    "{lbl}: {}/{} has no action '{}' (it offers: {}{})",
                     c.provider,
                     c.integration,
-                    reason.map(|r| format!(": {r}")).unwrap_or_default()
-                );
-                if p.optional {
-                    skip(&mut out, why);
-                    continue;
-                }
-                bail!(fail(
-                    i,
-                    ResolveCause::InactiveConnection,
-                    ErrorKind::Unauthorized,
-                    format!("{lbl}: {why}"),
-                ));
-            }
-        };
-        if !c.is_wildcard() {
-            // A host that lists the connection's catalog must list the action; one
-            // that lists nothing vouches for the connection only (generic spec).
-            let mut infos = infos;
-            let info = match infos.iter().position(|a| a.action == c.action || a.action.is_empty())
-            {
-                Some(k) => infos.swap_remove(k),
-                None if infos.is_empty() => {
-                    ActionInfo { action: c.action.clone(), ..Default::default() }
-                }
-                None => {
-                    let mut offered: Vec<&str> = infos.iter().map(|a| a.action.as_str()).collect();
-                    offered.sort_unstable();
-                    let shown = offered.len().min(20);
-                    let more = offered.len() - shown;
-                    bail!(fail(
-                        i,
-                        ResolveCause::UnknownTool,
-                        ErrorKind::NotFound,
-                        format!(
-                            "{lbl}: {}/{} has no action '{}' (it offers: {}{})",
-                            c.provider,
-                            c.integration,
-                            c.action,
-                            offered[..shown].join(", "),
-                            if more > 0 { format!(" and {more} more") } else { String::new() }
-                        ),
-                    ));
-                }
-            };
-            let spec = match provider_spec(p, &c.action, info) {
-                Ok((spec, relaxed)) => {
-                    out.warnings.extend(
-                        relaxed.into_iter().map(|n| format!("{lbl} ('{c}'), input schema: {n}")),
-                    );
-                    spec
-                }
-                Err(why) => bail!(fail(
-                    i,
-                    ResolveCause::InvalidSchema,
-                    ErrorKind::InvalidArgument,
-                    format!("{lbl} ('{c}'): {why}"),
-                )),
-            };
-            out.tools.push(ResolvedTool {
-                name: spec.name.clone(),
-                spec,
-                call_ref: Some(c.clone()),
-                index: i,
-            });
-            continue;
-        }
-        for info in infos {
-            let action = info.action.clone();
-            let concrete = c.with_action(&action);
-            let name = p.tool_name_for(&action);
-            let who = format!("{lbl} ('{c}', action '{action}')");
-            if !is_valid_segment(&action) || !is_valid_name(&name) {
-                out.warnings.push(format!(
-                    "{who} was left out: its name '{name}' is not a valid tool name (1 to 128 of A-Z a-z 0-9 _ . -); name it with a ref of its own"
-                ));
-                continue;
-            }
-            let spec = match provider_spec(p, &action, info) {
-                Ok((spec, relaxed)) => {
-                    out.warnings
-                        .extend(relaxed.into_iter().map(|n| format!("{who}, input schema: {n}")));
-                    spec
-                }
-                Err(why) => {
-                    out.warnings.push(format!("{who} was left out: {why}"));
-                    continue;
-                }
-            };
-            if let Err(e) = claim(&mut holders, i, &name, who) {
-                if !lenient {
-                    return Err(e);
-                }
-                out.warnings.push(format!("{}; it was left out", e.error.message()));
-                continue;
-            }
-            out.tools.push(ResolvedTool { name, spec, call_ref: Some(concrete), index: i });
+                    c.action,
+                    offered[..shown].join(", "),
+                    if more > 0 { format!(" and {more} more") } else { String::new() }
+                ),
+            ))
         }
     }
-    Ok(out)
+}
+
+/// The tools of a `*` ref, one per catalog action. An action whose name or schema
+/// cannot be used is left out with a warning; so is one whose name clashes, when
+/// `lenient` (otherwise the clash fails resolution).
+fn resolve_every_action(
+    i: usize,
+    p: &ProviderRef,
+    lbl: &str,
+    infos: Vec<ActionInfo>,
+    lenient: bool,
+    out: &mut Resolution,
+    holders: &mut Holders,
+) -> std::result::Result<(), ResolveError> {
+    let c = &p.call_ref;
+    for info in infos {
+        let action = info.action.clone();
+        let concrete = c.with_action(&action);
+        let name = p.tool_name_for(&action);
+        let who = format!("{lbl} ('{c}', action '{action}')");
+        if !is_valid_segment(&action) || !is_valid_name(&name) {
+            out.warnings.push(format!(
+                "{who} was left out: its name '{name}' is not a valid tool name (1 to 128 of A-Z a-z 0-9 _ . -); name it with a ref of its own"
+            ));
+            continue;
+        }
+        let spec = match provider_spec(p, &action, info) {
+            Ok((spec, relaxed)) => {
+                out.warnings
+                    .extend(relaxed.into_iter().map(|n| format!("{who}, input schema: {n}")));
+                spec
+            }
+            Err(why) => {
+                out.warnings.push(format!("{who} was left out: {why}"));
+                continue;
+            }
+        };
+        if let Err(e) = claim(holders, i, &name, who) {
+            if !lenient {
+                return Err(e);
+            }
+            out.warnings.push(format!("{}; it was left out", e.error.message()));
+            continue;
+        }
+        out.tools.push(ResolvedTool { name, spec, call_ref: Some(concrete), index: i });
+    }
+    Ok(())
 }
 
 /// The spec of one provider action: the catalog's description, schema and hints, the

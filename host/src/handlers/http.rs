@@ -29,7 +29,7 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 use ureq::http::{Method, Request, Uri};
 
-use crate::tools::{ToolError, ToolHandler, ToolRequest};
+use crate::tools::{Source, ToolError, ToolHandler, ToolRequest};
 
 /// Largest response body read, bytes. Bounds host memory per call; a larger body is
 /// an error (the tool should page or filter).
@@ -113,27 +113,7 @@ impl ToolHandler for HttpHandler {
         let tool = &req.tool_name;
         let source = req.require_source()?;
         let invalid = |m: String| ToolError::invalid_argument(format!("tool '{tool}': {m}"));
-        let base = source.fields.get("baseUrl").and_then(Value::as_str).ok_or_else(|| {
-            ToolError::invalid_argument(format!("source '{}' has no 'baseUrl'", source.name))
-        })?;
-        let base_uri: Uri = base.parse().map_err(|e| {
-            ToolError::invalid_argument(format!(
-                "source '{}': baseUrl does not parse: {e}",
-                source.name
-            ))
-        })?;
-        let allowed: Vec<String> = match source.fields.get("allowedHosts") {
-            Some(Value::Array(a)) => {
-                a.iter().filter_map(|h| h.as_str().map(String::from)).collect()
-            }
-            Some(_) => {
-                return Err(ToolError::invalid_argument(format!(
-                    "source '{}': allowedHosts must be a list of host names",
-                    source.name
-                )));
-            }
-            None => base_uri.host().map(|h| vec![h.to_string()]).unwrap_or_default(),
-        };
+        let (base, allowed) = base_and_allowed_hosts(source)?;
         let path = req
             .path
             .clone()
@@ -142,76 +122,16 @@ impl ToolHandler for HttpHandler {
         if !(path.is_empty() || path.starts_with('/') || path.starts_with('?')) {
             return Err(invalid(format!("path '{path}' must start with '/'")));
         }
-        let mut query: Vec<(String, String)> = Vec::new();
-        if let Some(Value::Object(q)) = source.fields.get("queryParams") {
-            query.extend(q.iter().map(|(k, v)| (k.clone(), text_of(v))));
-        }
-        for name in declared(&req.config, "queryParams") {
-            if let Some(v) = req.arguments.get(&name) {
-                match v {
-                    Value::Array(items) => {
-                        query.extend(items.iter().map(|i| (name.clone(), text_of(i))))
-                    }
-                    v => query.push((name.clone(), text_of(v))),
-                }
-            }
-        }
-        let base_trimmed = base.trim_end_matches('/');
-        let shown = format!("{base_trimmed}{path}");
-        let mut url = shown.clone();
-        if !query.is_empty() {
-            let q: Vec<String> =
-                query.iter().map(|(k, v)| format!("{}={}", encode(k), encode(v))).collect();
-            url.push(if path.contains('?') { '&' } else { '?' });
-            url.push_str(&q.join("&"));
-        }
-        let uri: Uri =
-            url.parse().map_err(|e| invalid(format!("URL {shown} does not parse: {e}")))?;
-        if !matches!(uri.scheme_str(), Some("http") | Some("https")) {
-            return Err(ToolError::unsupported(format!(
-                "tool '{tool}': only http and https URLs are allowed ({shown})"
-            )));
-        }
-        if !host_allowed(&uri, &allowed) {
-            return Err(ToolError::unsupported(format!(
-                "tool '{tool}': host '{}' is not in the allow-list of source '{}' ({})",
-                uri.host().unwrap_or(""),
-                source.name,
-                allowed.join(", ")
-            )));
-        }
+        let query = query_pairs(source, req);
+        let (uri, shown) = checked_url(req, source, base, &path, &query, &allowed)?;
         let method_name =
             req.config.get("method").and_then(Value::as_str).unwrap_or("GET").to_ascii_uppercase();
         let method = Method::from_bytes(method_name.as_bytes())
             .map_err(|_| invalid(format!("method '{method_name}' is not an HTTP method")))?;
 
-        let mut builder = Request::builder().method(method.clone()).uri(uri.clone());
-        let mut headers: Vec<(String, String)> = Vec::new();
-        for m in [source.fields.get("headers"), req.config.get("headers")].into_iter().flatten() {
-            if let Value::Object(h) = m {
-                headers.extend(h.iter().map(|(k, v)| (k.clone(), text_of(v))));
-            }
-        }
-        for name in declared(&req.config, "headerParams") {
-            if let Some(v) = req.arguments.get(&name) {
-                headers.push((name.clone(), text_of(v)));
-            }
-        }
-        let body = match req.config.get("requestBody").and_then(Value::as_str) {
-            Some(t) => Some(render_body(t, &req.arguments)),
-            None => {
-                let names = declared(&req.config, "bodyParams");
-                if names.is_empty() {
-                    None
-                } else {
-                    let obj: Map<String, Value> = names
-                        .iter()
-                        .filter_map(|n| req.arguments.get(n).map(|v| (n.clone(), v.clone())))
-                        .collect();
-                    Some(Value::Object(obj).to_string())
-                }
-            }
-        };
+        let mut builder = Request::builder().method(method.clone()).uri(uri);
+        let mut headers = request_headers(source, req);
+        let body = request_body(req);
         if body.is_some() && !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("content-type")) {
             headers.push(("Content-Type".into(), "application/json".into()));
         }
@@ -221,43 +141,178 @@ impl ToolHandler for HttpHandler {
         let request = builder
             .body(body.unwrap_or_default())
             .map_err(|_| invalid("a header name or value is not valid HTTP".to_string()))?;
-        let timeout = req.time_left().max(Duration::from_millis(1));
-        let agent = ureq::Agent::new_with_config(
-            ureq::Agent::config_builder()
-                .timeout_global(Some(timeout))
-                .max_redirects(0)
-                .max_redirects_will_error(false)
-                .http_status_as_error(false)
-                .allow_non_standard_methods(false)
-                .proxy(None)
-                .build(),
-        );
-        let mut resp = agent.run(request).map_err(|e| match e {
-            ureq::Error::Timeout(_) => {
-                ToolError::limit_exceeded(format!("tool '{tool}': {method} {shown} timed out"))
-            }
-            e => ToolError::backend(format!("tool '{tool}': {method} {shown} failed: {e}")),
-        })?;
-        let status = resp.status();
-        let text = resp
-            .body_mut()
-            .with_config()
-            .limit(MAX_HTTP_RESPONSE_BYTES)
-            .read_to_string()
-            .map_err(|e| match e {
-                ureq::Error::BodyExceedsLimit(_) => ToolError::limit_exceeded(format!(
-                    "tool '{tool}': the response of {method} {shown} is larger than {MAX_HTTP_RESPONSE_BYTES} bytes"
-                )),
-                e => ToolError::backend(format!("tool '{tool}': reading the response of {method} {shown}: {e}")),
-            })?;
-        if !status.is_success() {
-            let quoted: String = text.chars().take(ERROR_BODY_CHARS).collect();
-            return Err(ToolError::backend(format!(
-                "tool '{tool}': {method} {shown} returned {status}: {quoted}"
+        send(req, request, &method, &shown)
+    }
+}
+
+/// The source's `baseUrl`, and the hosts calls may reach (`allowedHosts`, by default
+/// the `baseUrl`'s host).
+fn base_and_allowed_hosts(source: &Source) -> Result<(&str, Vec<String>), ToolError> {
+    let base = source.fields.get("baseUrl").and_then(Value::as_str).ok_or_else(|| {
+        ToolError::invalid_argument(format!("source '{}' has no 'baseUrl'", source.name))
+    })?;
+    let base_uri: Uri = base.parse().map_err(|e| {
+        ToolError::invalid_argument(format!(
+            "source '{}': baseUrl does not parse: {e}",
+            source.name
+        ))
+    })?;
+    let allowed: Vec<String> = match source.fields.get("allowedHosts") {
+        Some(Value::Array(a)) => a.iter().filter_map(|h| h.as_str().map(String::from)).collect(),
+        Some(_) => {
+            return Err(ToolError::invalid_argument(format!(
+                "source '{}': allowedHosts must be a list of host names",
+                source.name
             )));
         }
-        Ok(serde_json::from_str(&text).unwrap_or(Value::String(text)))
+        None => base_uri.host().map(|h| vec![h.to_string()]).unwrap_or_default(),
+    };
+    Ok((base, allowed))
+}
+
+/// The query: the source's `queryParams`, then the tool's query parameters that have
+/// a value (an array as one pair per item).
+fn query_pairs(source: &Source, req: &ToolRequest) -> Vec<(String, String)> {
+    let mut query: Vec<(String, String)> = Vec::new();
+    if let Some(Value::Object(q)) = source.fields.get("queryParams") {
+        query.extend(q.iter().map(|(k, v)| (k.clone(), text_of(v))));
     }
+    for name in declared(&req.config, "queryParams") {
+        if let Some(v) = req.arguments.get(&name) {
+            match v {
+                Value::Array(items) => {
+                    query.extend(items.iter().map(|i| (name.clone(), text_of(i))))
+                }
+                v => query.push((name.clone(), text_of(v))),
+            }
+        }
+    }
+    query
+}
+
+/// The call's URL, and how errors show it (without the query, which may carry keys).
+/// Refused unless it is http(s) to an allowed host: the URL is assembled from
+/// model-controlled values.
+fn checked_url(
+    req: &ToolRequest,
+    source: &Source,
+    base: &str,
+    path: &str,
+    query: &[(String, String)],
+    allowed: &[String],
+) -> Result<(Uri, String), ToolError> {
+    let tool = &req.tool_name;
+    let base_trimmed = base.trim_end_matches('/');
+    let shown = format!("{base_trimmed}{path}");
+    let mut url = shown.clone();
+    if !query.is_empty() {
+        let q: Vec<String> =
+            query.iter().map(|(k, v)| format!("{}={}", encode(k), encode(v))).collect();
+        url.push(if path.contains('?') { '&' } else { '?' });
+        url.push_str(&q.join("&"));
+    }
+    let uri: Uri = url.parse().map_err(|e| {
+        ToolError::invalid_argument(format!("tool '{tool}': URL {shown} does not parse: {e}"))
+    })?;
+    if !matches!(uri.scheme_str(), Some("http") | Some("https")) {
+        return Err(ToolError::unsupported(format!(
+            "tool '{tool}': only http and https URLs are allowed ({shown})"
+        )));
+    }
+    if !host_allowed(&uri, allowed) {
+        return Err(ToolError::unsupported(format!(
+            "tool '{tool}': host '{}' is not in the allow-list of source '{}' ({})",
+            uri.host().unwrap_or(""),
+            source.name,
+            allowed.join(", ")
+        )));
+    }
+    Ok((uri, shown))
+}
+
+/// The headers: the source's, the tool's static ones, then its header parameters that
+/// have a value.
+fn request_headers(source: &Source, req: &ToolRequest) -> Vec<(String, String)> {
+    let mut headers: Vec<(String, String)> = Vec::new();
+    for m in [source.fields.get("headers"), req.config.get("headers")].into_iter().flatten() {
+        if let Value::Object(h) = m {
+            headers.extend(h.iter().map(|(k, v)| (k.clone(), text_of(v))));
+        }
+    }
+    for name in declared(&req.config, "headerParams") {
+        if let Some(v) = req.arguments.get(&name) {
+            headers.push((name.clone(), text_of(v)));
+        }
+    }
+    headers
+}
+
+/// The body: `requestBody` rendered, else the body parameters as a JSON object, else
+/// none.
+fn request_body(req: &ToolRequest) -> Option<String> {
+    match req.config.get("requestBody").and_then(Value::as_str) {
+        Some(t) => Some(render_body(t, &req.arguments)),
+        None => {
+            let names = declared(&req.config, "bodyParams");
+            if names.is_empty() {
+                None
+            } else {
+                let obj: Map<String, Value> = names
+                    .iter()
+                    .filter_map(|n| req.arguments.get(n).map(|v| (n.clone(), v.clone())))
+                    .collect();
+                Some(Value::Object(obj).to_string())
+            }
+        }
+    }
+}
+
+/// Sends `request` within the call's time left, redirects not followed, and returns
+/// the response body (JSON when it parses); a non-2xx status is an error quoting the
+/// start of the body.
+fn send(
+    req: &ToolRequest,
+    request: Request<String>,
+    method: &Method,
+    shown: &str,
+) -> Result<Value, ToolError> {
+    let tool = &req.tool_name;
+    let timeout = req.time_left().max(Duration::from_millis(1));
+    let agent = ureq::Agent::new_with_config(
+        ureq::Agent::config_builder()
+            .timeout_global(Some(timeout))
+            .max_redirects(0)
+            .max_redirects_will_error(false)
+            .http_status_as_error(false)
+            .allow_non_standard_methods(false)
+            .proxy(None)
+            .build(),
+    );
+    let mut resp = agent.run(request).map_err(|e| match e {
+        ureq::Error::Timeout(_) => {
+            ToolError::limit_exceeded(format!("tool '{tool}': {method} {shown} timed out"))
+        }
+        e => ToolError::backend(format!("tool '{tool}': {method} {shown} failed: {e}")),
+    })?;
+    let status = resp.status();
+    let text = resp
+        .body_mut()
+        .with_config()
+        .limit(MAX_HTTP_RESPONSE_BYTES)
+        .read_to_string()
+        .map_err(|e| match e {
+            ureq::Error::BodyExceedsLimit(_) => ToolError::limit_exceeded(format!(
+                "tool '{tool}': the response of {method} {shown} is larger than {MAX_HTTP_RESPONSE_BYTES} bytes"
+            )),
+            e => ToolError::backend(format!("tool '{tool}': reading the response of {method} {shown}: {e}")),
+        })?;
+    if !status.is_success() {
+        let quoted: String = text.chars().take(ERROR_BODY_CHARS).collect();
+        return Err(ToolError::backend(format!(
+            "tool '{tool}': {method} {shown} returned {status}: {quoted}"
+        )));
+    }
+    Ok(serde_json::from_str(&text).unwrap_or(Value::String(text)))
 }
 
 #[cfg(test)]

@@ -42,26 +42,63 @@ use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 
 /// Why a token, a key source or a call was refused: the message says what was wrong
-/// (it is what the client or the operator reads).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct AuthError(String);
+/// (it is what the client or the operator reads); the I/O, HTTP or parse error behind
+/// it, when there is one, is its source.
+#[derive(Clone, Debug)]
+pub struct AuthError {
+    message: String,
+    /// Shared so the error stays `Clone`.
+    source: Option<Arc<dyn std::error::Error + Send + Sync>>,
+}
+
+impl std::fmt::Display for AuthError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// The source is the cause itself, not the `Arc` holding it, so it downcasts.
+impl std::error::Error for AuthError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.source.as_deref().map(|e| e as &(dyn std::error::Error + 'static))
+    }
+}
+
+impl AuthError {
+    /// An error saying `message`, caused by `source` (whose text the message already
+    /// carries where the reader needs it).
+    fn caused_by(
+        message: impl Into<String>,
+        source: impl std::error::Error + Send + Sync + 'static,
+    ) -> AuthError {
+        AuthError { message: message.into(), source: Some(Arc::new(source)) }
+    }
+}
+
+/// Errors are equal when they say the same thing (sources are not comparable).
+impl PartialEq for AuthError {
+    fn eq(&self, other: &AuthError) -> bool {
+        self.message == other.message
+    }
+}
+
+impl Eq for AuthError {}
 
 impl From<String> for AuthError {
     fn from(message: String) -> AuthError {
-        AuthError(message)
+        AuthError { message, source: None }
     }
 }
 
 impl From<AuthError> for String {
     fn from(e: AuthError) -> String {
-        e.0
+        e.message
     }
 }
 
 impl From<&str> for AuthError {
     fn from(message: &str) -> AuthError {
-        AuthError(message.to_string())
+        AuthError::from(message.to_string())
     }
 }
 
@@ -282,39 +319,48 @@ pub struct JwtVerifier {
     audience: String,
 }
 
-/// Why a JWKS or its issuer could not be used (at start).
-fn fetch_json(url: &str) -> Result<Value, String> {
+/// The JSON document at `url` (an issuer's discovery document or a JWKS).
+fn fetch_json(url: &str) -> Result<Value, AuthError> {
     if !(url.starts_with("https://") || url.starts_with("http://")) {
-        return Err(format!("'{url}' is not an http(s) URL"));
+        return Err(format!("'{url}' is not an http(s) URL").into());
     }
     let agent: ureq::Agent =
         ureq::Agent::config_builder().timeout_global(Some(Duration::from_secs(10))).build().into();
-    let mut resp = agent.get(url).call().map_err(|e| format!("fetching {url}: {e}"))?;
+    let mut resp = agent
+        .get(url)
+        .call()
+        .map_err(|e| AuthError::caused_by(format!("fetching {url}: {e}"), e))?;
     let text = resp
         .body_mut()
         .with_config()
         .limit(1 << 20)
         .read_to_string()
-        .map_err(|e| format!("reading {url}: {e}"))?;
-    serde_json::from_str(&text).map_err(|e| format!("{url} did not answer with JSON: {e}"))
+        .map_err(|e| AuthError::caused_by(format!("reading {url}: {e}"), e))?;
+    serde_json::from_str(&text)
+        .map_err(|e| AuthError::caused_by(format!("{url} did not answer with JSON: {e}"), e))
 }
 
-fn parse_jwks(value: Value, from: &str) -> Result<JwkSet, String> {
-    let set: JwkSet =
-        serde_json::from_value(value).map_err(|e| format!("{from} is not a JWKS: {e}"))?;
+/// The key set in `value` (read `from` a file or URL), which must hold a key.
+fn parse_jwks(value: Value, from: &str) -> Result<JwkSet, AuthError> {
+    let set: JwkSet = serde_json::from_value(value)
+        .map_err(|e| AuthError::caused_by(format!("{from} is not a JWKS: {e}"), e))?;
     if set.keys.is_empty() {
-        return Err(format!("{from} holds no keys"));
+        return Err(format!("{from} holds no keys").into());
     }
     Ok(set)
 }
 
-fn load_keys(source: &KeySource) -> Result<JwkSet, String> {
+/// Why a JWKS or its issuer could not be used (at start, or at a lazy verifier's
+/// first token).
+fn load_keys(source: &KeySource) -> Result<JwkSet, AuthError> {
     match source {
         KeySource::File(p) => {
-            let text = std::fs::read_to_string(p)
-                .map_err(|e| format!("cannot read the JWKS file {}: {e}", p.display()))?;
-            let value = serde_json::from_str(&text)
-                .map_err(|e| format!("the JWKS file {} is not JSON: {e}", p.display()))?;
+            let text = std::fs::read_to_string(p).map_err(|e| {
+                AuthError::caused_by(format!("cannot read the JWKS file {}: {e}", p.display()), e)
+            })?;
+            let value = serde_json::from_str(&text).map_err(|e| {
+                AuthError::caused_by(format!("the JWKS file {} is not JSON: {e}", p.display()), e)
+            })?;
             parse_jwks(value, &format!("the JWKS file {}", p.display()))
         }
         KeySource::Url(u) => parse_jwks(fetch_json(u)?, u),
@@ -368,7 +414,7 @@ impl JwtVerifier {
     }
 
     /// Fetches the keys the first time (a lazy verifier), naming what failed.
-    fn ensure_keys(&self) -> Result<(), String> {
+    fn ensure_keys(&self) -> Result<(), AuthError> {
         if self.keys.read().unwrap_or_else(|e| e.into_inner()).is_some() {
             return Ok(());
         }
@@ -379,8 +425,8 @@ impl JwtVerifier {
             }
             *last = Some(Instant::now());
         }
-        let keys =
-            load_keys(&self.source).map_err(|e| format!("cannot get the issuer's keys: {e}"))?;
+        let keys = load_keys(&self.source)
+            .map_err(|e| AuthError::caused_by(format!("cannot get the issuer's keys: {e}"), e))?;
         *self.keys.write().unwrap_or_else(|e| e.into_inner()) = Some(keys);
         Ok(())
     }
@@ -472,19 +518,23 @@ impl JwtVerifier {
 
 /// Refuses a token whose header has `crit`: it names extensions the recipient must
 /// understand to use the token (RFC 7515 §4.1.11), and this server understands none.
-fn refuse_critical_extensions(token: &str) -> Result<(), String> {
+fn refuse_critical_extensions(token: &str) -> Result<(), AuthError> {
     use base64::Engine as _;
     let encoded = token.split('.').next().unwrap_or_default();
     let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
         .decode(encoded.trim_end_matches('='))
-        .map_err(|e| format!("malformed token: the header is not base64url: {e}"))?;
-    let header: Map<String, Value> = serde_json::from_slice(&bytes)
-        .map_err(|e| format!("malformed token: the header is not a JSON object: {e}"))?;
+        .map_err(|e| {
+            AuthError::caused_by(format!("malformed token: the header is not base64url: {e}"), e)
+        })?;
+    let header: Map<String, Value> = serde_json::from_slice(&bytes).map_err(|e| {
+        AuthError::caused_by(format!("malformed token: the header is not a JSON object: {e}"), e)
+    })?;
     match header.get("crit") {
         None => Ok(()),
         Some(names) => Err(format!(
             "the token's header marks extensions as critical (crit: {names}), which this server does not understand"
-        )),
+        )
+        .into()),
     }
 }
 
@@ -971,6 +1021,31 @@ mod tests {
             JwtVerifier::lazy(KeySource::File(dir.path().join("none.json")), vec!["i".into()], "a");
         let why = jwt.verify(&token).unwrap_err().to_string();
         assert!(why.contains("crit") && why.contains("urn:example:must-check"), "{why}");
+    }
+
+    /// Issue 35 item 3: a key source that cannot be read says so, and keeps the I/O
+    /// error as its source (the message is the one operators have always read).
+    #[test]
+    fn unreadable_keys_keep_their_cause() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("none.json");
+        let e = load_keys(&KeySource::File(missing.clone())).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with(&format!("cannot read the JWKS file {}: ", missing.display())),
+            "{e}"
+        );
+        let cause = std::error::Error::source(&e).expect("the I/O error");
+        assert_eq!(
+            cause.downcast_ref::<std::io::Error>().map(std::io::Error::kind),
+            Some(std::io::ErrorKind::NotFound)
+        );
+        // A lazy verifier wraps it, and the chain still reaches it.
+        let jwt = JwtVerifier::lazy(KeySource::File(missing), vec!["i".into()], "a");
+        let e = jwt.ensure_keys().unwrap_err();
+        assert!(e.to_string().starts_with("cannot get the issuer's keys: cannot read"), "{e}");
+        let inner = std::error::Error::source(&e).expect("the load error");
+        assert!(std::error::Error::source(inner).is_some_and(|c| c.is::<std::io::Error>()));
     }
 
     #[test]

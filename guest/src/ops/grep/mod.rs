@@ -42,6 +42,7 @@ pub use render::render;
 use std::ops::ControlFlow;
 
 use memchr::memchr;
+use regex::bytes::Regex;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{ErrorKind, Result};
@@ -284,6 +285,17 @@ pub(super) struct Pager {
 }
 
 impl Pager {
+    /// The pager of `req`: `offset`, and `head_limit` (0 for none) held to the
+    /// session's record limit.
+    fn for_request(req: &GrepRequest, limits: &Limits) -> Pager {
+        let cap = if req.head_limit == 0 {
+            limits.grep_records
+        } else {
+            req.head_limit.min(limits.grep_records)
+        };
+        Pager { skip: req.offset, cap, seen: 0, taken: 0, more: false }
+    }
+
     fn admit(&mut self) -> Admit {
         self.seen += 1;
         if self.skip > 0 {
@@ -307,18 +319,96 @@ impl Pager {
 pub fn grep(mounts: &MountTable, limits: &Limits, req: &GrepRequest) -> Result<GrepResult> {
     let path = paths::normalize(&req.path)?;
     let re = compile(req, limits)?;
-    let glob = req.glob.as_deref().map(|g| GlobMatcher::new(g, &path)).transpose()?;
-    let types = req.file_type.as_deref().map(TypeMatcher::new).transpose()?;
-    let excludes = crate::ops::glob::Excludes::new(&req.exclude, &path)?;
+    let filters = FileFilters::new(req, &path)?;
     let me = mounts.stat(&path)?;
     crate::vfs::mounts::refuse_contentless(&me, &path)?;
 
+    let mut result = empty_result(req, &path);
+    // The candidates: `path` itself when it is a file (searched whatever the filters,
+    // as ripgrep does with a file named on its command line), else the files below it.
+    let single = !me.is_dir();
+    let candidates: Vec<(String, u64)> = if single {
+        vec![(me.path.clone(), me.size)]
+    } else {
+        let candidates = walk_candidates(mounts, limits, &filters, &path, &mut result)?;
+        prefetch_candidates(mounts, limits, &filters, &candidates);
+        candidates
+    };
+
+    let mut pager = Pager::for_request(req, limits);
+    for (entry_path, size) in &candidates {
+        let (entry_path, size) = (entry_path.as_str(), *size);
+        if !single && !filters.admits(entry_path) {
+            continue;
+        }
+        result.files_considered += 1;
+        let Some(buf) = read_candidate(mounts, limits, entry_path, size, single, &mut result)?
+        else {
+            continue;
+        };
+        result.files_searched += 1;
+        if search_file(&re, req, &buf, entry_path, &mut result, &mut pager).is_break() {
+            result.complete = false;
+            break;
+        }
+    }
+
+    result.truncated = pager.more;
+    if pager.more {
+        result.next_offset = Some(req.offset + pager.taken);
+    }
+    if result.complete {
+        result.total_records = Some(pager.seen);
+    }
+    Ok(result)
+}
+
+/// A request's file filters: `glob`, `type`, `exclude`, and hidden names.
+struct FileFilters<'p> {
+    glob: Option<GlobMatcher>,
+    types: Option<TypeMatcher>,
+    excludes: crate::ops::glob::Excludes,
+    show_hidden: bool,
+    /// The searched directory, below which hidden names count.
+    path: &'p str,
+}
+
+impl<'p> FileFilters<'p> {
+    /// The filters of `req` below `path`; a bad `glob`, `type` or `exclude` is an error.
+    fn new(req: &GrepRequest, path: &'p str) -> Result<FileFilters<'p>> {
+        let glob = req.glob.as_deref().map(|g| GlobMatcher::new(g, path)).transpose()?;
+        let types = req.file_type.as_deref().map(TypeMatcher::new).transpose()?;
+        let excludes = crate::ops::glob::Excludes::new(&req.exclude, path)?;
+        let show_hidden =
+            req.hidden || req.glob.as_deref().is_some_and(crate::ops::glob::names_hidden);
+        Ok(FileFilters { glob, types, excludes, show_hidden, path })
+    }
+
+    /// Hidden files (a `.` name beneath `path`) only when asked for, as in ripgrep.
+    fn visible(&self, p: &str) -> bool {
+        self.show_hidden || !crate::ops::glob::is_hidden_below(p, self.path)
+    }
+
+    /// Whether `p` passes the glob and the type.
+    fn matches(&self, p: &str) -> bool {
+        self.glob.as_ref().is_none_or(|g| g.is_match(p))
+            && self.types.as_ref().is_none_or(|t| t.is_match(paths::file_name(p)))
+    }
+
+    /// Whether a walked file `p` is a candidate: visible, matching, not excluded.
+    fn admits(&self, p: &str) -> bool {
+        self.visible(p) && self.matches(p) && !self.excludes.excludes(p)
+    }
+}
+
+/// A result with nothing found yet: the request echoed, the mode's lists empty.
+fn empty_result(req: &GrepRequest, path: &str) -> GrepResult {
     let mode = req.output_mode;
     let (before, after) =
         if mode == OutputMode::Content { (req.before_lines(), req.after_lines()) } else { (0, 0) };
-    let mut result = GrepResult {
+    GrepResult {
         pattern: req.pattern.clone(),
-        path: path.clone(),
+        path: path.to_string(),
         glob: req.glob.clone(),
         file_type: req.file_type.clone(),
         output_mode: mode,
@@ -339,174 +429,154 @@ pub fn grep(mounts: &MountTable, limits: &Limits, req: &GrepRequest) -> Result<G
         files_skipped_too_large: 0,
         complete: true,
         walk_truncated: false,
-    };
-
-    // The candidates: `path` itself when it is a file (searched whatever the filters,
-    // as ripgrep does with a file named on its command line), else the files below it.
-    // Links and special files listed by a directory volume have no content to search
-    // (the volume refuses to follow or read them). The walk is the packed one: a
-    // tree of 20,000 files crosses the boundary as a few columns, not 20,000 records
-    // of two or three strings each (issue 20, target 4).
-    let single = !me.is_dir();
-    let candidates: Vec<(String, u64)> = if single {
-        vec![(me.path.clone(), me.size)]
-    } else {
-        // A glob with a literal directory inside `path` narrows the walk.
-        let root = match &glob {
-            Some(g) if paths::is_within(g.walk_root(), &path) => g.walk_root(),
-            _ => path.as_str(),
-        };
-        match mounts.walk_packed(root, limits.walk_entries) {
-            Ok(w) => {
-                result.walk_truncated = w.truncated;
-                w.iter()
-                    .filter(|e| {
-                        !e.is_dir() && !matches!(e.entry_type(), TYPE_SYMLINK | TYPE_SPECIAL)
-                    })
-                    .map(|e| (e.path(), e.size()))
-                    .collect()
-            }
-            Err(e)
-                if root != path
-                    && matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) =>
-            {
-                Vec::new()
-            }
-            Err(e) => return Err(e),
-        }
-    };
-
-    let cap = if req.head_limit == 0 {
-        limits.grep_records
-    } else {
-        req.head_limit.min(limits.grep_records)
-    };
-    let mut pager = Pager { skip: req.offset, cap, seen: 0, taken: 0, more: false };
-    let mut total_matches = 0u64;
-
-    let show_hidden = req.hidden || req.glob.as_deref().is_some_and(crate::ops::glob::names_hidden);
-    // Hidden files (a `.` name beneath `path`) only when asked for, as in ripgrep.
-    let visible = |p: &str| show_hidden || !crate::ops::glob::is_hidden_below(p, &path);
-    let wanted = |p: &str, size: u64| {
-        glob.as_ref().is_none_or(|g| g.is_match(p))
-            && types.as_ref().is_none_or(|t| t.is_match(paths::file_name(p)))
-            && size <= limits.file_bytes
-    };
-    if !single {
-        // The files the loop below reads, in its order: a remote volume fetches them
-        // ahead of the reads, a bounded number at a time.
-        let ahead: Vec<(&str, u64)> = candidates
-            .iter()
-            .filter(|(p, size)| visible(p) && wanted(p, *size))
-            .map(|(p, size)| (p.as_str(), *size))
-            .collect();
-        mounts.prefetch(&ahead);
     }
-    for (entry_path, size) in &candidates {
-        let (entry_path, size) = (entry_path.as_str(), *size);
-        if !single {
-            if !visible(entry_path) {
-                continue;
-            }
-            if glob.as_ref().is_some_and(|g| !g.is_match(entry_path)) {
-                continue;
-            }
-            if types.as_ref().is_some_and(|t| !t.is_match(paths::file_name(entry_path))) {
-                continue;
-            }
-            if excludes.excludes(entry_path) {
-                continue;
-            }
+}
+
+/// The files below directory `path` with their sizes, in path order. Links and special
+/// files listed by a directory volume have no content to search (the volume refuses to
+/// follow or read them). The walk is the packed one: a tree of 20,000 files crosses
+/// the boundary as a few columns, not 20,000 records of two or three strings each
+/// (issue 20, target 4).
+fn walk_candidates(
+    mounts: &MountTable,
+    limits: &Limits,
+    filters: &FileFilters<'_>,
+    path: &str,
+    result: &mut GrepResult,
+) -> Result<Vec<(String, u64)>> {
+    // A glob with a literal directory inside `path` narrows the walk.
+    let root = match &filters.glob {
+        Some(g) if paths::is_within(g.walk_root(), path) => g.walk_root(),
+        _ => path,
+    };
+    match mounts.walk_packed(root, limits.walk_entries) {
+        Ok(w) => {
+            result.walk_truncated = w.truncated;
+            Ok(w.iter()
+                .filter(|e| !e.is_dir() && !matches!(e.entry_type(), TYPE_SYMLINK | TYPE_SPECIAL))
+                .map(|e| (e.path(), e.size()))
+                .collect())
         }
-        result.files_considered += 1;
-        if size > limits.file_bytes {
+        Err(e)
+            if root != path
+                && matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) =>
+        {
+            Ok(Vec::new())
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// Lets a remote volume fetch the files the search will read, in its order, ahead of
+/// the reads (a bounded number at a time).
+fn prefetch_candidates(
+    mounts: &MountTable,
+    limits: &Limits,
+    filters: &FileFilters<'_>,
+    candidates: &[(String, u64)],
+) {
+    let ahead: Vec<(&str, u64)> = candidates
+        .iter()
+        .filter(|(p, size)| filters.visible(p) && filters.matches(p) && *size <= limits.file_bytes)
+        .map(|(p, size)| (p.as_str(), *size))
+        .collect();
+    mounts.prefetch(&ahead);
+}
+
+/// The content of a candidate, or none when it is skipped (too large, binary, or
+/// deleted since the walk), counted in `result`.
+fn read_candidate(
+    mounts: &MountTable,
+    limits: &Limits,
+    entry_path: &str,
+    size: u64,
+    single: bool,
+    result: &mut GrepResult,
+) -> Result<Option<Vec<u8>>> {
+    if size > limits.file_bytes {
+        result.files_skipped_too_large += 1;
+        return Ok(None);
+    }
+    let read = if single {
+        mounts.read_all(entry_path, limits.file_bytes).map(|(_, buf)| buf)
+    } else {
+        mounts.read_listed(entry_path, size, limits.file_bytes)
+    };
+    let buf = match read {
+        Ok(buf) => buf,
+        Err(e) if e.kind() == ErrorKind::TooLarge => {
             result.files_skipped_too_large += 1;
-            continue;
+            return Ok(None);
         }
-        let read = if single {
-            mounts.read_all(entry_path, limits.file_bytes).map(|(_, buf)| buf)
-        } else {
-            mounts.read_listed(entry_path, size, limits.file_bytes)
-        };
-        let buf = match read {
-            Ok(buf) => buf,
-            Err(e) if e.kind() == ErrorKind::TooLarge => {
-                result.files_skipped_too_large += 1;
-                continue;
-            }
-            // Deleted between the walk and the read.
-            Err(e) if e.kind() == ErrorKind::NotFound && !single => continue,
-            Err(e) => return Err(e),
-        };
-        if memchr(0, &buf).is_some() {
-            result.files_skipped_binary += 1;
-            continue;
-        }
-        result.files_searched += 1;
-        let flow = match mode {
-            OutputMode::FilesWithMatches => {
-                if !has_match(&re, &buf, req.multiline) {
-                    continue;
-                }
-                result.files_matched += 1;
-                match pager.admit() {
-                    Admit::Skip => ControlFlow::Continue(()),
-                    Admit::Take => {
-                        result.files.get_or_insert_default().push(entry_path.to_string());
-                        ControlFlow::Continue(())
-                    }
-                    Admit::Overflow => ControlFlow::Break(()),
-                }
-            }
-            OutputMode::Count => {
-                let mut n = 0u64;
-                let _ = for_each_match_line(&re, &buf, req.multiline, |_, _| {
-                    n += 1;
-                    ControlFlow::Continue(())
-                });
-                if n == 0 {
-                    continue;
-                }
-                result.files_matched += 1;
-                total_matches += n;
-                if pager.admit() == Admit::Take {
-                    result
-                        .counts
-                        .get_or_insert_default()
-                        .push(GrepCount { path: entry_path.to_string(), count: n });
-                }
-                ControlFlow::Continue(())
-            }
-            OutputMode::Content => {
-                let out = result.lines.get_or_insert_default();
-                let mut printer = ContentPrinter::new(&buf, entry_path, before, after);
-                let mut matched = false;
-                let flow = for_each_match_line(&re, &buf, req.multiline, |line, start| {
-                    matched = true;
-                    printer.on_match(line, start, &mut pager, out)
-                });
-                let flow = if flow.is_continue() { printer.finish(&mut pager, out) } else { flow };
-                if matched {
-                    result.files_matched += 1;
-                }
-                flow
-            }
-        };
-        if flow.is_break() {
-            result.complete = false;
-            break;
-        }
+        // Deleted between the walk and the read.
+        Err(e) if e.kind() == ErrorKind::NotFound && !single => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    if memchr(0, &buf).is_some() {
+        result.files_skipped_binary += 1;
+        return Ok(None);
     }
+    Ok(Some(buf))
+}
 
-    if mode == OutputMode::Count {
-        result.total_matches = Some(total_matches);
+/// Searches one file's content in the request's output mode, adding its records to
+/// `result` through `pager`; breaks when the page is full.
+fn search_file(
+    re: &Regex,
+    req: &GrepRequest,
+    buf: &[u8],
+    entry_path: &str,
+    result: &mut GrepResult,
+    pager: &mut Pager,
+) -> ControlFlow<()> {
+    match req.output_mode {
+        OutputMode::FilesWithMatches => {
+            if !has_match(re, buf, req.multiline) {
+                return ControlFlow::Continue(());
+            }
+            result.files_matched += 1;
+            match pager.admit() {
+                Admit::Skip => ControlFlow::Continue(()),
+                Admit::Take => {
+                    result.files.get_or_insert_default().push(entry_path.to_string());
+                    ControlFlow::Continue(())
+                }
+                Admit::Overflow => ControlFlow::Break(()),
+            }
+        }
+        OutputMode::Count => {
+            let mut n = 0u64;
+            let _ = for_each_match_line(re, buf, req.multiline, |_, _| {
+                n += 1;
+                ControlFlow::Continue(())
+            });
+            if n == 0 {
+                return ControlFlow::Continue(());
+            }
+            result.files_matched += 1;
+            // Totals cover every file, whatever the page.
+            *result.total_matches.get_or_insert(0) += n;
+            if pager.admit() == Admit::Take {
+                result
+                    .counts
+                    .get_or_insert_default()
+                    .push(GrepCount { path: entry_path.to_string(), count: n });
+            }
+            ControlFlow::Continue(())
+        }
+        OutputMode::Content => {
+            let out = result.lines.get_or_insert_default();
+            let mut printer = ContentPrinter::new(buf, entry_path, result.before, result.after);
+            let mut matched = false;
+            let flow = for_each_match_line(re, buf, req.multiline, |line, start| {
+                matched = true;
+                printer.on_match(line, start, pager, out)
+            });
+            let flow = if flow.is_continue() { printer.finish(pager, out) } else { flow };
+            if matched {
+                result.files_matched += 1;
+            }
+            flow
+        }
     }
-    result.truncated = pager.more;
-    if pager.more {
-        result.next_offset = Some(req.offset + pager.taken);
-    }
-    if result.complete {
-        result.total_records = Some(pager.seen);
-    }
-    Ok(result)
 }

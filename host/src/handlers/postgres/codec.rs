@@ -186,87 +186,24 @@ fn decode_bytes(ty: &Type, raw: &[u8]) -> Result<Value, Undecodable> {
         | Type::PG_NODE_TREE
         | Type::REFCURSOR => text(raw),
         Type::JSON => json(raw),
-        Type::JSONB => match raw.split_first() {
-            Some((1, rest)) => json(rest),
-            _ => Err(Undecodable::Bytes("a jsonb value of an unknown format version".into())),
-        },
+        Type::JSONB => jsonb(raw),
         Type::BYTEA => Ok(Value::String(base64::engine::general_purpose::STANDARD.encode(raw))),
-        Type::UUID => {
-            short(raw, 16)?;
-            let h: String = raw.iter().map(|b| format!("{b:02x}")).collect();
-            Ok(Value::String(format!(
-                "{}-{}-{}-{}-{}",
-                &h[0..8],
-                &h[8..12],
-                &h[12..16],
-                &h[16..20],
-                &h[20..32]
-            )))
-        }
-        Type::DATE => {
-            short(raw, 4)?;
-            Ok(Value::String(match be_i32(raw) {
-                i32::MAX => "infinity".into(),
-                i32::MIN => "-infinity".into(),
-                days => {
-                    let d = pg_epoch() + Duration::days(i64::from(days));
-                    // As pgx's time.Time: midnight UTC in RFC 3339.
-                    format!("{}T00:00:00Z", d.date().format("%Y-%m-%d"))
-                }
-            }))
-        }
-        Type::TIMESTAMP | Type::TIMESTAMPTZ => {
-            short(raw, 8)?;
-            Ok(Value::String(match be_i64(raw) {
-                i64::MAX => "infinity".into(),
-                i64::MIN => "-infinity".into(),
-                us => {
-                    let t = pg_epoch()
-                        .checked_add_signed(Duration::microseconds(us))
-                        .ok_or_else(|| Undecodable::Bytes("a timestamp out of range".into()))?;
-                    DateTime::<Utc>::from_naive_utc_and_offset(t, Utc)
-                        .to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true)
-                }
-            }))
-        }
+        Type::UUID => uuid(raw),
+        Type::DATE => date(raw),
+        Type::TIMESTAMP | Type::TIMESTAMPTZ => timestamp(raw),
         Type::TIME => {
             short(raw, 8)?;
             Ok(Value::String(time_of_day(be_i64(raw))))
         }
-        Type::TIMETZ => {
-            short(raw, 12)?;
-            // The zone is stored as seconds west of UTC.
-            let west = be_i32(&raw[8..]);
-            let east = -west;
-            let sign = if east < 0 { '-' } else { '+' };
-            let (h, m) = (east.abs() / 3600, east.abs() / 60 % 60);
-            Ok(Value::String(format!("{}{sign}{h:02}:{m:02}", time_of_day(be_i64(raw)))))
-        }
+        Type::TIMETZ => time_with_zone(raw),
         Type::INTERVAL => {
             short(raw, 16)?;
             Ok(Value::String(interval(be_i64(raw), be_i32(&raw[8..]), be_i32(&raw[12..]))))
         }
         Type::INET | Type::CIDR => inet(raw),
-        Type::PG_LSN => {
-            short(raw, 8)?;
-            let lsn = be_i64(raw) as u64;
-            Ok(Value::String(format!("{:X}/{:X}", lsn >> 32, lsn & 0xffff_ffff)))
-        }
+        Type::PG_LSN => lsn(raw),
         Type::VOID => Ok(Value::Null),
-        Type::BIT | Type::VARBIT => {
-            // Bit count (i32), then the bits, most significant first: as text ("101").
-            if raw.len() < 4 {
-                return Err(Undecodable::Bytes("a truncated bit string".into()));
-            }
-            let n = usize::try_from(be_i32(raw))
-                .map_err(|_| Undecodable::Bytes("a negative bit count".into()))?;
-            short(&raw[4..], n.div_ceil(8))?;
-            Ok(Value::String(
-                (0..n)
-                    .map(|i| if raw[4 + i / 8] & (0x80 >> (i % 8)) != 0 { '1' } else { '0' })
-                    .collect(),
-            ))
-        }
+        Type::BIT | Type::VARBIT => bit_string(raw),
         // int2vector / oidvector are sent in the array format.
         Type::INT2_VECTOR => decode_array(&Type::INT2, raw),
         Type::OID_VECTOR => decode_array(&Type::OID, raw),
@@ -275,6 +212,91 @@ fn decode_bytes(ty: &Type, raw: &[u8]) -> Result<Value, Undecodable> {
         _ if matches!(ty.kind(), Kind::Simple) && ["citext"].contains(&ty.name()) => text(raw),
         _ => Err(Undecodable::Type),
     }
+}
+
+/// A `jsonb` value: a format version byte (1), then JSON text.
+fn jsonb(raw: &[u8]) -> Result<Value, Undecodable> {
+    match raw.split_first() {
+        Some((1, rest)) => json(rest),
+        _ => Err(Undecodable::Bytes("a jsonb value of an unknown format version".into())),
+    }
+}
+
+/// A `uuid`: 16 bytes, as the hyphenated lowercase text.
+fn uuid(raw: &[u8]) -> Result<Value, Undecodable> {
+    short(raw, 16)?;
+    let h: String = raw.iter().map(|b| format!("{b:02x}")).collect();
+    Ok(Value::String(format!(
+        "{}-{}-{}-{}-{}",
+        &h[0..8],
+        &h[8..12],
+        &h[12..16],
+        &h[16..20],
+        &h[20..32]
+    )))
+}
+
+/// A `date`: days since 2000-01-01 (or ±infinity).
+fn date(raw: &[u8]) -> Result<Value, Undecodable> {
+    short(raw, 4)?;
+    Ok(Value::String(match be_i32(raw) {
+        i32::MAX => "infinity".into(),
+        i32::MIN => "-infinity".into(),
+        days => {
+            let d = pg_epoch() + Duration::days(i64::from(days));
+            // As pgx's time.Time: midnight UTC in RFC 3339.
+            format!("{}T00:00:00Z", d.date().format("%Y-%m-%d"))
+        }
+    }))
+}
+
+/// A `timestamp` or `timestamptz`: microseconds since 2000-01-01 UTC (or ±infinity),
+/// as RFC 3339.
+fn timestamp(raw: &[u8]) -> Result<Value, Undecodable> {
+    short(raw, 8)?;
+    Ok(Value::String(match be_i64(raw) {
+        i64::MAX => "infinity".into(),
+        i64::MIN => "-infinity".into(),
+        us => {
+            let t = pg_epoch()
+                .checked_add_signed(Duration::microseconds(us))
+                .ok_or_else(|| Undecodable::Bytes("a timestamp out of range".into()))?;
+            DateTime::<Utc>::from_naive_utc_and_offset(t, Utc)
+                .to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true)
+        }
+    }))
+}
+
+/// A `timetz`: microseconds since midnight, then the zone.
+fn time_with_zone(raw: &[u8]) -> Result<Value, Undecodable> {
+    short(raw, 12)?;
+    // The zone is stored as seconds west of UTC.
+    let west = be_i32(&raw[8..]);
+    let east = -west;
+    let sign = if east < 0 { '-' } else { '+' };
+    let (h, m) = (east.abs() / 3600, east.abs() / 60 % 60);
+    Ok(Value::String(format!("{}{sign}{h:02}:{m:02}", time_of_day(be_i64(raw)))))
+}
+
+/// A `pg_lsn`, as PostgreSQL prints it (`16/B374D848`).
+fn lsn(raw: &[u8]) -> Result<Value, Undecodable> {
+    short(raw, 8)?;
+    let lsn = be_i64(raw) as u64;
+    Ok(Value::String(format!("{:X}/{:X}", lsn >> 32, lsn & 0xffff_ffff)))
+}
+
+/// A `bit` or `varbit`: the bit count (i32), then the bits, most significant first;
+/// as text ("101").
+fn bit_string(raw: &[u8]) -> Result<Value, Undecodable> {
+    if raw.len() < 4 {
+        return Err(Undecodable::Bytes("a truncated bit string".into()));
+    }
+    let n = usize::try_from(be_i32(raw))
+        .map_err(|_| Undecodable::Bytes("a negative bit count".into()))?;
+    short(&raw[4..], n.div_ceil(8))?;
+    Ok(Value::String(
+        (0..n).map(|i| if raw[4 + i / 8] & (0x80 >> (i % 8)) != 0 { '1' } else { '0' }).collect(),
+    ))
 }
 
 fn json(raw: &[u8]) -> Result<Value, Undecodable> {
@@ -612,62 +634,12 @@ fn encode(ty: &Type, v: &Value, out: &mut bytes::BytesMut) -> Result<(), String>
                 _ => return Err(want("one ASCII character", v)),
             }
         }
-        Type::JSON | Type::JSONB => {
-            if *ty == Type::JSONB {
-                out.put_u8(1);
-            }
-            // A string holding JSON is that JSON (as pgx sends a Go string); any other
-            // string is a JSON string.
-            let text = match v {
-                Value::String(s) if serde_json::from_str::<Value>(s).is_ok() => s.clone(),
-                other => other.to_string(),
-            };
-            out.put_slice(text.as_bytes());
-        }
+        Type::JSON | Type::JSONB => encode_json(*ty == Type::JSONB, v, out),
         Type::BYTEA => out.put_slice(as_text(v).as_bytes()),
-        Type::UUID => {
-            let s = as_text(v);
-            let hex: String = s.chars().filter(|c| *c != '-').collect();
-            if hex.len() != 32 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
-                return Err(want("a UUID", v));
-            }
-            for i in 0..16 {
-                out.put_u8(u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).expect("hex digits"));
-            }
-        }
-        Type::DATE => {
-            let s = as_text(v);
-            let days = match s.as_str() {
-                "infinity" => i32::MAX,
-                "-infinity" => i32::MIN,
-                _ => {
-                    let d = parse_date(&s).ok_or_else(|| want("a date (YYYY-MM-DD)", v))?;
-                    (d - pg_epoch().date()).num_days() as i32
-                }
-            };
-            out.put_i32(days);
-        }
-        Type::TIMESTAMP | Type::TIMESTAMPTZ => {
-            let s = as_text(v);
-            let us = match s.as_str() {
-                "infinity" => i64::MAX,
-                "-infinity" => i64::MIN,
-                _ => {
-                    let t = parse_timestamp(&s, *ty == Type::TIMESTAMPTZ)
-                        .ok_or_else(|| want("a timestamp (RFC 3339 or YYYY-MM-DD HH:MM:SS)", v))?;
-                    (t - pg_epoch()).num_microseconds().ok_or("the timestamp is out of range")?
-                }
-            };
-            out.put_i64(us);
-        }
-        Type::TIME => {
-            let s = as_text(v);
-            let t = NaiveTime::parse_from_str(&s, "%H:%M:%S%.f")
-                .or_else(|_| NaiveTime::parse_from_str(&s, "%H:%M"))
-                .map_err(|_| want("a time (HH:MM:SS)", v))?;
-            let us = (t - NaiveTime::MIN).num_microseconds().unwrap_or(0);
-            out.put_i64(us.min(DAY_US));
-        }
+        Type::UUID => encode_uuid(v, out)?,
+        Type::DATE => encode_date(v, out)?,
+        Type::TIMESTAMP | Type::TIMESTAMPTZ => encode_timestamp(*ty == Type::TIMESTAMPTZ, v, out)?,
+        Type::TIME => encode_time(v, out)?,
         Type::INTERVAL => {
             let (us, days, months) = parse_interval(&as_text(v))
                 .ok_or_else(|| want("an interval ('5 minutes', '1 day 02:00:00', 'PT5M')", v))?;
@@ -675,60 +647,9 @@ fn encode(ty: &Type, v: &Value, out: &mut bytes::BytesMut) -> Result<(), String>
             out.put_i32(days);
             out.put_i32(months);
         }
-        Type::INET | Type::CIDR => {
-            let s = as_text(v);
-            let (addr, bits) = match s.split_once('/') {
-                Some((a, b)) => (a, Some(b.parse::<u8>().map_err(|_| want("an address/bits", v))?)),
-                None => (s.as_str(), None),
-            };
-            let ip: std::net::IpAddr = addr.parse().map_err(|_| want("an IP address", v))?;
-            let (family, full, bytes) = match ip {
-                std::net::IpAddr::V4(a) => (2u8, 32u8, a.octets().to_vec()),
-                std::net::IpAddr::V6(a) => (3u8, 128u8, a.octets().to_vec()),
-            };
-            let bits = bits.unwrap_or(full);
-            if bits > full {
-                return Err(format!("a /{bits} mask on a {full}-bit address"));
-            }
-            out.put_u8(family);
-            out.put_u8(bits);
-            out.put_u8(u8::from(*ty == Type::CIDR));
-            out.put_u8(bytes.len() as u8);
-            out.put_slice(&bytes);
-        }
-        Type::BIT | Type::VARBIT => {
-            let bits = match v {
-                Value::Bool(b) => {
-                    if *b {
-                        "1".to_string()
-                    } else {
-                        "0".to_string()
-                    }
-                }
-                Value::Number(n) if n.as_u64().is_some_and(|n| n <= 1) => n.to_string(),
-                other => as_text(other),
-            };
-            if !bits.bytes().all(|b| b == b'0' || b == b'1') {
-                return Err(want("a bit string of 0s and 1s", v));
-            }
-            out.put_i32(i32::try_from(bits.len()).map_err(|_| "too many bits".to_string())?);
-            let mut bytes = vec![0u8; bits.len().div_ceil(8)];
-            for (i, b) in bits.bytes().enumerate() {
-                if b == b'1' {
-                    bytes[i / 8] |= 0x80 >> (i % 8);
-                }
-            }
-            out.put_slice(&bytes);
-        }
-        _ if ty.name() == "vector" => {
-            let Value::Array(items) = v else { return Err(want("an array of numbers", v)) };
-            let dim = u16::try_from(items.len()).map_err(|_| "too many dimensions".to_string())?;
-            out.put_u16(dim);
-            out.put_u16(0);
-            for x in items {
-                out.put_f32(as_f64(x).ok_or_else(|| want("a number", x))? as f32);
-            }
-        }
+        Type::INET | Type::CIDR => encode_inet(*ty == Type::CIDR, v, out)?,
+        Type::BIT | Type::VARBIT => encode_bits(v, out)?,
+        _ if ty.name() == "vector" => encode_vector(v, out)?,
         _ if ty.name() == "citext" => out.put_slice(as_text(v).as_bytes()),
         _ => {
             return Err(format!(
@@ -736,6 +657,148 @@ fn encode(ty: &Type, v: &Value, out: &mut bytes::BytesMut) -> Result<(), String>
                 ty.name()
             ));
         }
+    }
+    Ok(())
+}
+
+/// JSON text (`jsonb`: after its format version byte). A string holding JSON is that
+/// JSON (as pgx sends a Go string); any other string is a JSON string.
+fn encode_json(jsonb: bool, v: &Value, out: &mut bytes::BytesMut) {
+    use bytes::BufMut;
+    if jsonb {
+        out.put_u8(1);
+    }
+    let text = match v {
+        Value::String(s) if serde_json::from_str::<Value>(s).is_ok() => s.clone(),
+        other => other.to_string(),
+    };
+    out.put_slice(text.as_bytes());
+}
+
+/// A UUID's 16 bytes, from its text with or without hyphens.
+fn encode_uuid(v: &Value, out: &mut bytes::BytesMut) -> Result<(), String> {
+    use bytes::BufMut;
+    let s = as_text(v);
+    let hex: String = s.chars().filter(|c| *c != '-').collect();
+    if hex.len() != 32 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(want("a UUID", v));
+    }
+    for i in 0..16 {
+        out.put_u8(u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).expect("hex digits"));
+    }
+    Ok(())
+}
+
+/// A date as days since 2000-01-01 (or ±infinity).
+fn encode_date(v: &Value, out: &mut bytes::BytesMut) -> Result<(), String> {
+    use bytes::BufMut;
+    let s = as_text(v);
+    let days = match s.as_str() {
+        "infinity" => i32::MAX,
+        "-infinity" => i32::MIN,
+        _ => {
+            let d = parse_date(&s).ok_or_else(|| want("a date (YYYY-MM-DD)", v))?;
+            (d - pg_epoch().date()).num_days() as i32
+        }
+    };
+    out.put_i32(days);
+    Ok(())
+}
+
+/// A timestamp as microseconds since 2000-01-01 (or ±infinity); `with_zone` for
+/// `timestamptz`.
+fn encode_timestamp(with_zone: bool, v: &Value, out: &mut bytes::BytesMut) -> Result<(), String> {
+    use bytes::BufMut;
+    let s = as_text(v);
+    let us = match s.as_str() {
+        "infinity" => i64::MAX,
+        "-infinity" => i64::MIN,
+        _ => {
+            let t = parse_timestamp(&s, with_zone)
+                .ok_or_else(|| want("a timestamp (RFC 3339 or YYYY-MM-DD HH:MM:SS)", v))?;
+            (t - pg_epoch()).num_microseconds().ok_or("the timestamp is out of range")?
+        }
+    };
+    out.put_i64(us);
+    Ok(())
+}
+
+/// A time of day as microseconds since midnight.
+fn encode_time(v: &Value, out: &mut bytes::BytesMut) -> Result<(), String> {
+    use bytes::BufMut;
+    let s = as_text(v);
+    let t = NaiveTime::parse_from_str(&s, "%H:%M:%S%.f")
+        .or_else(|_| NaiveTime::parse_from_str(&s, "%H:%M"))
+        .map_err(|_| want("a time (HH:MM:SS)", v))?;
+    let us = (t - NaiveTime::MIN).num_microseconds().unwrap_or(0);
+    out.put_i64(us.min(DAY_US));
+    Ok(())
+}
+
+/// An `inet` or (with `cidr`) `cidr` address: family, mask bits, the cidr flag, then the
+/// address bytes.
+fn encode_inet(cidr: bool, v: &Value, out: &mut bytes::BytesMut) -> Result<(), String> {
+    use bytes::BufMut;
+    let s = as_text(v);
+    let (addr, bits) = match s.split_once('/') {
+        Some((a, b)) => (a, Some(b.parse::<u8>().map_err(|_| want("an address/bits", v))?)),
+        None => (s.as_str(), None),
+    };
+    let ip: std::net::IpAddr = addr.parse().map_err(|_| want("an IP address", v))?;
+    let (family, full, bytes) = match ip {
+        std::net::IpAddr::V4(a) => (2u8, 32u8, a.octets().to_vec()),
+        std::net::IpAddr::V6(a) => (3u8, 128u8, a.octets().to_vec()),
+    };
+    let bits = bits.unwrap_or(full);
+    if bits > full {
+        return Err(format!("a /{bits} mask on a {full}-bit address"));
+    }
+    out.put_u8(family);
+    out.put_u8(bits);
+    out.put_u8(u8::from(cidr));
+    out.put_u8(bytes.len() as u8);
+    out.put_slice(&bytes);
+    Ok(())
+}
+
+/// A bit string (from "101", a boolean, or 0/1): its length, then the bits, most
+/// significant first.
+fn encode_bits(v: &Value, out: &mut bytes::BytesMut) -> Result<(), String> {
+    use bytes::BufMut;
+    let bits = match v {
+        Value::Bool(b) => {
+            if *b {
+                "1".to_string()
+            } else {
+                "0".to_string()
+            }
+        }
+        Value::Number(n) if n.as_u64().is_some_and(|n| n <= 1) => n.to_string(),
+        other => as_text(other),
+    };
+    if !bits.bytes().all(|b| b == b'0' || b == b'1') {
+        return Err(want("a bit string of 0s and 1s", v));
+    }
+    out.put_i32(i32::try_from(bits.len()).map_err(|_| "too many bits".to_string())?);
+    let mut bytes = vec![0u8; bits.len().div_ceil(8)];
+    for (i, b) in bits.bytes().enumerate() {
+        if b == b'1' {
+            bytes[i / 8] |= 0x80 >> (i % 8);
+        }
+    }
+    out.put_slice(&bytes);
+    Ok(())
+}
+
+/// A pgvector `vector`: dimensions (u16), a reserved u16, then each value as f32.
+fn encode_vector(v: &Value, out: &mut bytes::BytesMut) -> Result<(), String> {
+    use bytes::BufMut;
+    let Value::Array(items) = v else { return Err(want("an array of numbers", v)) };
+    let dim = u16::try_from(items.len()).map_err(|_| "too many dimensions".to_string())?;
+    out.put_u16(dim);
+    out.put_u16(0);
+    for x in items {
+        out.put_f32(as_f64(x).ok_or_else(|| want("a number", x))? as f32);
     }
     Ok(())
 }

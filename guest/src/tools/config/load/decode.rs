@@ -16,137 +16,10 @@ pub(super) fn decode_resource(
     let mut f = Fields::new(&raw.body, raw.mark, "");
     let location = ctx.loc(raw.name.as_ref().map_or(raw.mark, |(_, m)| *m));
     let resource = match raw.kind {
-        ResourceKind::Source => {
-            let source_type = f.required_string(ctx, "type", &format!("source '{display_name}'"));
-            let strict = match source_type.as_ref().map(|(t, _)| t.as_str()) {
-                Some("sqlite") => {
-                    f.required_string(ctx, "database", &format!("sqlite source '{display_name}'"));
-                    // Toolbox appends a SQL comment naming the caller when set; read
-                    // and type-checked here, not acted on (nothing to correlate).
-                    f.boolean(ctx, "sqlCommenter");
-                    true
-                }
-                Some("http") => {
-                    f.required_string(ctx, "baseUrl", &format!("http source '{display_name}'"));
-                    f.string(ctx, "timeout");
-                    f.string_map(ctx, "headers");
-                    f.string_map(ctx, "queryParams");
-                    f.boolean(ctx, "disableSslVerification");
-                    // filestore's addition: the hosts calls may reach (default: the
-                    // baseUrl's host). The host's http handler enforces it.
-                    if let Some(e) = f.get("allowedHosts") {
-                        let ok = matches!(&e.value.value, Y::Seq(items)
-                            if items.iter().all(|i| i.scalar_string().is_some()));
-                        if !ok {
-                            ctx.err(
-                                K::InvalidValue,
-                                e.value.mark,
-                                Some(&f.path("allowedHosts")),
-                                "expected a list of host names",
-                            );
-                        }
-                    }
-                    true
-                }
-                Some(t) => match schemas::source_schema(t) {
-                    Some(schema) => {
-                        let what = format!("{t} source '{display_name}'");
-                        schemas::check_fields(ctx, &mut f, schema, &what);
-                        true
-                    }
-                    None => false,
-                },
-                None => false,
-            };
-            if strict {
-                f.report_unknown(ctx, &format!("source '{display_name}'"));
-            }
-            let fields = raw
-                .body
-                .iter()
-                .filter(|e| e.key != "type")
-                .map(|e| (e.key.clone(), e.value.to_json()))
-                .collect();
-            source_type.map(|(source_type, _)| {
-                Resource::Source(SourceConfig {
-                    name: String::new(),
-                    source_type,
-                    fields,
-                    location,
-                })
-            })
-        }
-        ResourceKind::AuthService => {
-            let service_type =
-                f.required_string(ctx, "type", &format!("auth service '{display_name}'"));
-            let fields = raw
-                .body
-                .iter()
-                .filter(|e| e.key != "type")
-                .map(|e| (e.key.clone(), e.value.to_json()))
-                .collect();
-            service_type.map(|(service_type, _)| {
-                Resource::AuthService(AuthServiceConfig {
-                    name: String::new(),
-                    service_type,
-                    fields,
-                    location,
-                })
-            })
-        }
+        ResourceKind::Source => decode_source(ctx, &mut f, raw, &display_name, location),
+        ResourceKind::AuthService => decode_auth_service(ctx, &mut f, raw, &display_name, location),
         ResourceKind::Toolset => {
-            let user = format!("toolset '{display_name}'");
-            let mut tools = Vec::new();
-            match f.get("tools") {
-                None => ctx.err(
-                    K::MissingField,
-                    raw.mark,
-                    Some("tools"),
-                    format!("{user} has no 'tools' list"),
-                ),
-                Some(e) => match &e.value.value {
-                    Y::Seq(items) => {
-                        for (i, item) in items.iter().enumerate() {
-                            let field = format!("tools[{i}]");
-                            let Some(name) = item.scalar_string() else {
-                                ctx.err(
-                                    K::InvalidValue,
-                                    item.mark,
-                                    Some(&field),
-                                    format!("expected a tool name, got a {}", item.type_name()),
-                                );
-                                continue;
-                            };
-                            if tools.contains(&name) {
-                                ctx.err(
-                                    K::DuplicateName,
-                                    item.mark,
-                                    Some(&field),
-                                    format!("{user} lists tool '{name}' twice"),
-                                );
-                                continue;
-                            }
-                            refs.push(Ref {
-                                target: ResourceKind::Tool,
-                                name: name.clone(),
-                                user: user.clone(),
-                                field,
-                                location: ctx.loc(item.mark),
-                                tool_type: None,
-                            });
-                            tools.push(name);
-                        }
-                    }
-                    _ => ctx.err(
-                        K::InvalidValue,
-                        e.value.mark,
-                        Some("tools"),
-                        format!("expected a list of tool names, got a {}", e.value.type_name()),
-                    ),
-                },
-            }
-            f.report_unknown(ctx, &user);
-            Some(Resource::Toolset(ToolsetConfig { name: String::new(), tools, location }))
+            Some(decode_toolset(ctx, &mut f, raw.mark, &display_name, location, refs))
         }
         ResourceKind::Tool => decode_tool(ctx, &mut f, raw.mark, &display_name, location, refs)
             .map(|t| Resource::Tool(Box::new(t))),
@@ -169,6 +42,161 @@ pub(super) fn decode_resource(
     // A resource with errors is not registered as usable, but its name still counts
     // (so duplicates and references to it are not reported twice).
     if ctx.errors.len() > before { None } else { resource }
+}
+
+/// Every field of a resource but its `type`, as JSON: what the host reads.
+fn fields_but_type(raw: &Raw) -> serde_json::Map<String, Value> {
+    raw.body
+        .iter()
+        .filter(|e| e.key != "type")
+        .map(|e| (e.key.clone(), e.value.to_json()))
+        .collect()
+}
+
+/// A `source`: its `type`, and the fields of the types this guest knows checked.
+fn decode_source(
+    ctx: &mut Ctx<'_>,
+    f: &mut Fields<'_>,
+    raw: &Raw,
+    display_name: &str,
+    location: Location,
+) -> Option<Resource> {
+    let source_type = f.required_string(ctx, "type", &format!("source '{display_name}'"));
+    let strict = match source_type.as_ref().map(|(t, _)| t.as_str()) {
+        Some(t) => check_source_fields(ctx, f, t, display_name),
+        None => false,
+    };
+    if strict {
+        f.report_unknown(ctx, &format!("source '{display_name}'"));
+    }
+    let fields = fields_but_type(raw);
+    source_type.map(|(source_type, _)| {
+        Resource::Source(SourceConfig { name: String::new(), source_type, fields, location })
+    })
+}
+
+/// Checks the fields of a source of type `t`; whether its fields are all known (so
+/// any other is reported), false for a type this guest has no schema of.
+fn check_source_fields(ctx: &mut Ctx<'_>, f: &mut Fields<'_>, t: &str, display_name: &str) -> bool {
+    match t {
+        "sqlite" => {
+            f.required_string(ctx, "database", &format!("sqlite source '{display_name}'"));
+            // Toolbox appends a SQL comment naming the caller when set; read
+            // and type-checked here, not acted on (nothing to correlate).
+            f.boolean(ctx, "sqlCommenter");
+            true
+        }
+        "http" => {
+            f.required_string(ctx, "baseUrl", &format!("http source '{display_name}'"));
+            f.string(ctx, "timeout");
+            f.string_map(ctx, "headers");
+            f.string_map(ctx, "queryParams");
+            f.boolean(ctx, "disableSslVerification");
+            // filestore's addition: the hosts calls may reach (default: the
+            // baseUrl's host). The host's http handler enforces it.
+            if let Some(e) = f.get("allowedHosts") {
+                let ok = matches!(&e.value.value, Y::Seq(items)
+                    if items.iter().all(|i| i.scalar_string().is_some()));
+                if !ok {
+                    ctx.err(
+                        K::InvalidValue,
+                        e.value.mark,
+                        Some(&f.path("allowedHosts")),
+                        "expected a list of host names",
+                    );
+                }
+            }
+            true
+        }
+        t => match schemas::source_schema(t) {
+            Some(schema) => {
+                let what = format!("{t} source '{display_name}'");
+                schemas::check_fields(ctx, f, schema, &what);
+                true
+            }
+            None => false,
+        },
+    }
+}
+
+/// An `authService`: its `type`; the rest is the host's.
+fn decode_auth_service(
+    ctx: &mut Ctx<'_>,
+    f: &mut Fields<'_>,
+    raw: &Raw,
+    display_name: &str,
+    location: Location,
+) -> Option<Resource> {
+    let service_type = f.required_string(ctx, "type", &format!("auth service '{display_name}'"));
+    let fields = fields_but_type(raw);
+    service_type.map(|(service_type, _)| {
+        Resource::AuthService(AuthServiceConfig {
+            name: String::new(),
+            service_type,
+            fields,
+            location,
+        })
+    })
+}
+
+/// A `toolset`: its `tools`, each a reference to a tool, none listed twice.
+fn decode_toolset(
+    ctx: &mut Ctx<'_>,
+    f: &mut Fields<'_>,
+    mark: Mark,
+    display_name: &str,
+    location: Location,
+    refs: &mut Vec<Ref>,
+) -> Resource {
+    let user = format!("toolset '{display_name}'");
+    let mut tools = Vec::new();
+    match f.get("tools") {
+        None => {
+            ctx.err(K::MissingField, mark, Some("tools"), format!("{user} has no 'tools' list"))
+        }
+        Some(e) => match &e.value.value {
+            Y::Seq(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    let field = format!("tools[{i}]");
+                    let Some(name) = item.scalar_string() else {
+                        ctx.err(
+                            K::InvalidValue,
+                            item.mark,
+                            Some(&field),
+                            format!("expected a tool name, got a {}", item.type_name()),
+                        );
+                        continue;
+                    };
+                    if tools.contains(&name) {
+                        ctx.err(
+                            K::DuplicateName,
+                            item.mark,
+                            Some(&field),
+                            format!("{user} lists tool '{name}' twice"),
+                        );
+                        continue;
+                    }
+                    refs.push(Ref {
+                        target: ResourceKind::Tool,
+                        name: name.clone(),
+                        user: user.clone(),
+                        field,
+                        location: ctx.loc(item.mark),
+                        tool_type: None,
+                    });
+                    tools.push(name);
+                }
+            }
+            _ => ctx.err(
+                K::InvalidValue,
+                e.value.mark,
+                Some("tools"),
+                format!("expected a list of tool names, got a {}", e.value.type_name()),
+            ),
+        },
+    }
+    f.report_unknown(ctx, &user);
+    Resource::Toolset(ToolsetConfig { name: String::new(), tools, location })
 }
 
 /// Decodes a `prompt`: Toolbox's `custom` type (the default), `description`,
@@ -194,113 +222,127 @@ pub(super) fn decode_prompt(
         );
     }
     let description = f.string(ctx, "description").map(|(d, _)| d).unwrap_or_default();
+    let arguments = decode_prompt_arguments(ctx, f, refs, &user);
+    let messages = decode_prompt_messages(ctx, f, &arguments, &user);
+    f.report_unknown(ctx, &user);
+    Some(PromptConfig { name: String::new(), description, messages, arguments, location })
+}
+
+/// A prompt's `arguments`: template parameters whose `type` defaults to string, none
+/// declared twice.
+fn decode_prompt_arguments(
+    ctx: &mut Ctx<'_>,
+    f: &mut Fields<'_>,
+    refs: &mut Vec<Ref>,
+    user: &str,
+) -> Vec<Parameter> {
     let mut arguments = Vec::new();
-    if let Some(e) = f.get("arguments") {
-        match &e.value.value {
-            Y::Seq(items) => {
-                for (i, item) in items.iter().enumerate() {
-                    let path = format!("arguments[{i}]");
-                    // Toolbox defaults an argument's type to string.
-                    let mut item = item.clone();
-                    if let Y::Map(entries) = &mut item.value
-                        && !entries.iter().any(|e| e.key == "type")
-                    {
-                        entries.push(Entry {
-                            key: "type".into(),
-                            key_mark: item.mark,
-                            value: Node { mark: item.mark, value: Y::Str("string".into()) },
-                        });
-                    }
-                    if let Some(p) =
-                        decode_param(ctx, &item, &path, ParamRole::Template, false, refs, &user)
-                    {
-                        if arguments.iter().any(|a: &Parameter| a.name == p.name) {
-                            ctx.err(
-                                K::DuplicateName,
-                                item.mark,
-                                Some(&path),
-                                format!("argument '{}' is declared twice", p.name),
-                            );
-                        } else {
-                            arguments.push(p);
-                        }
-                    }
-                }
+    let Some(e) = f.get("arguments") else { return arguments };
+    let Y::Seq(items) = &e.value.value else {
+        ctx.err(
+            K::InvalidValue,
+            e.value.mark,
+            Some("arguments"),
+            format!("expected a list of arguments, got a {}", e.value.type_name()),
+        );
+        return arguments;
+    };
+    for (i, item) in items.iter().enumerate() {
+        let path = format!("arguments[{i}]");
+        // Toolbox defaults an argument's type to string.
+        let mut item = item.clone();
+        if let Y::Map(entries) = &mut item.value
+            && !entries.iter().any(|e| e.key == "type")
+        {
+            entries.push(Entry {
+                key: "type".into(),
+                key_mark: item.mark,
+                value: Node { mark: item.mark, value: Y::Str("string".into()) },
+            });
+        }
+        if let Some(p) = decode_param(ctx, &item, &path, ParamRole::Template, false, refs, user) {
+            if arguments.iter().any(|a: &Parameter| a.name == p.name) {
+                ctx.err(
+                    K::DuplicateName,
+                    item.mark,
+                    Some(&path),
+                    format!("argument '{}' is declared twice", p.name),
+                );
+            } else {
+                arguments.push(p);
             }
-            _ => ctx.err(
-                K::InvalidValue,
-                e.value.mark,
-                Some("arguments"),
-                format!("expected a list of arguments, got a {}", e.value.type_name()),
-            ),
         }
     }
+    arguments
+}
+
+/// A prompt's `messages` (at least one), as (role, content); each content's template
+/// checked against `arguments`.
+fn decode_prompt_messages(
+    ctx: &mut Ctx<'_>,
+    f: &mut Fields<'_>,
+    arguments: &[Parameter],
+    user: &str,
+) -> Vec<(String, String)> {
     let mut messages = Vec::new();
-    match f.get("messages") {
-        None => {
-            ctx.err(K::MissingField, f.mark, Some("messages"), format!("{user} has no 'messages'"))
-        }
-        Some(e) => match &e.value.value {
-            Y::Seq(items) if !items.is_empty() => {
-                for (i, item) in items.iter().enumerate() {
-                    let path = format!("messages[{i}]");
-                    let Y::Map(entries) = &item.value else {
-                        ctx.err(
-                            K::InvalidValue,
-                            item.mark,
-                            Some(&path),
-                            format!("expected {{role, content}}, got a {}", item.type_name()),
-                        );
-                        continue;
-                    };
-                    let mut mf = Fields::new(entries, item.mark, &path);
-                    let role = match mf.string(ctx, "role") {
-                        None => "user".to_string(),
-                        Some((r, _)) if r == "user" || r == "assistant" => r,
-                        Some((r, m)) => {
-                            ctx.err(
-                                K::InvalidValue,
-                                m,
-                                Some(&mf.path("role")),
-                                format!(
-                                    "invalid role '{}': must be 'user' or 'assistant'",
-                                    short(&r)
-                                ),
-                            );
-                            continue;
-                        }
-                    };
-                    let content = mf.required_string(ctx, "content", &format!("{path} of {user}"));
-                    mf.report_unknown(ctx, &format!("{path} of {user}"));
-                    if let Some((content, m)) = content {
-                        check_template(
-                            ctx,
-                            &content,
-                            m,
-                            &mf.path("content"),
-                            &arguments,
-                            ParamRole::Template,
-                        );
-                        messages.push((role, content));
-                    }
-                }
-            }
-            Y::Seq(_) => ctx.err(
+    let Some(e) = f.get("messages") else {
+        ctx.err(K::MissingField, f.mark, Some("messages"), format!("{user} has no 'messages'"));
+        return messages;
+    };
+    let items = match &e.value.value {
+        Y::Seq(items) if !items.is_empty() => items,
+        Y::Seq(_) => {
+            ctx.err(
                 K::InvalidValue,
                 e.value.mark,
                 Some("messages"),
                 format!("{user} has no messages"),
-            ),
-            _ => ctx.err(
+            );
+            return messages;
+        }
+        _ => {
+            ctx.err(
                 K::InvalidValue,
                 e.value.mark,
                 Some("messages"),
                 format!("expected a list of messages, got a {}", e.value.type_name()),
-            ),
-        },
+            );
+            return messages;
+        }
+    };
+    for (i, item) in items.iter().enumerate() {
+        let path = format!("messages[{i}]");
+        let Y::Map(entries) = &item.value else {
+            ctx.err(
+                K::InvalidValue,
+                item.mark,
+                Some(&path),
+                format!("expected {{role, content}}, got a {}", item.type_name()),
+            );
+            continue;
+        };
+        let mut mf = Fields::new(entries, item.mark, &path);
+        let role = match mf.string(ctx, "role") {
+            None => "user".to_string(),
+            Some((r, _)) if r == "user" || r == "assistant" => r,
+            Some((r, m)) => {
+                ctx.err(
+                    K::InvalidValue,
+                    m,
+                    Some(&mf.path("role")),
+                    format!("invalid role '{}': must be 'user' or 'assistant'", short(&r)),
+                );
+                continue;
+            }
+        };
+        let content = mf.required_string(ctx, "content", &format!("{path} of {user}"));
+        mf.report_unknown(ctx, &format!("{path} of {user}"));
+        if let Some((content, m)) = content {
+            check_template(ctx, &content, m, &mf.path("content"), arguments, ParamRole::Template);
+            messages.push((role, content));
+        }
     }
-    f.report_unknown(ctx, &user);
-    Some(PromptConfig { name: String::new(), description, messages, arguments, location })
+    messages
 }
 
 pub(super) fn decode_tool(

@@ -190,48 +190,7 @@ fn split_document(ctx: &mut Ctx<'_>, root: &Node, out: &mut Vec<Raw>) {
         return;
     };
     if let Some(kind) = entries.iter().find(|e| e.key == "kind") {
-        let kind = match &kind.value.value {
-            Y::Str(s) => match ResourceKind::parse(s) {
-                Some(k) => k,
-                None => {
-                    ctx.err(
-                        K::UnknownKind,
-                        kind.value.mark,
-                        Some("kind"),
-                        format!(
-                            "unknown kind '{s}' (expected source, authService, tool, toolset, prompt or embeddingModel, or their plurals)"
-                        ),
-                    );
-                    return;
-                }
-            },
-            _ => {
-                ctx.err(
-                    K::InvalidValue,
-                    kind.value.mark,
-                    Some("kind"),
-                    format!("expected a string, got a {}", kind.value.type_name()),
-                );
-                return;
-            }
-        };
-        let name = match entries.iter().find(|e| e.key == "name") {
-            Some(e) => match e.value.scalar_string() {
-                Some(s) => Some((s, e.value.mark)),
-                None => {
-                    ctx.err(
-                        K::InvalidValue,
-                        e.value.mark,
-                        Some("name"),
-                        format!("expected a string, got a {}", e.value.type_name()),
-                    );
-                    return;
-                }
-            },
-            None => None,
-        };
-        let body = entries.iter().filter(|e| e.key != "kind" && e.key != "name").cloned().collect();
-        out.push(Raw { kind, name, mark: root.mark, body });
+        out.extend(split_v2(ctx, root, entries, kind));
         return;
     }
     let is_v1 = entries.iter().any(|e| v1_section(&e.key).is_some());
@@ -245,101 +204,162 @@ fn split_document(ctx: &mut Ctx<'_>, root: &Node, out: &mut Vec<Raw>) {
         return;
     }
     for section in entries {
-        let Some(kind) = v1_section(&section.key) else {
-            ctx.err(
-                K::UnknownField,
-                section.key_mark,
-                Some(&section.key),
-                format!(
-                    "unknown v1 section '{}' (expected sources, authServices, tools, toolsets, prompts or embeddingModels)",
-                    section.key
-                ),
-            );
-            continue;
-        };
-        let items = match &section.value.value {
-            Y::Map(items) => items.as_slice(),
-            Y::Null => &[],
-            _ => {
+        split_v1_section(ctx, section, out);
+    }
+}
+
+/// A v2 document (one with a `kind` entry): one resource, named by its `name`.
+fn split_v2(ctx: &mut Ctx<'_>, root: &Node, entries: &[Entry], kind: &Entry) -> Option<Raw> {
+    let kind = match &kind.value.value {
+        Y::Str(s) => match ResourceKind::parse(s) {
+            Some(k) => k,
+            None => {
                 ctx.err(
-                    K::InvalidValue,
-                    section.value.mark,
-                    Some(&section.key),
+                    K::UnknownKind,
+                    kind.value.mark,
+                    Some("kind"),
                     format!(
-                        "a v1 section maps names to {}, got a {}",
-                        kind.plural(),
-                        section.value.type_name()
+                        "unknown kind '{s}' (expected source, authService, tool, toolset, prompt or embeddingModel, or their plurals)"
                     ),
                 );
-                continue;
+                return None;
             }
-        };
-        for item in items {
-            let path = format!("{}.{}", section.key, item.key);
-            let body = match (&item.value.value, kind) {
-                (Y::Seq(_), ResourceKind::Toolset) => {
-                    vec![Entry {
-                        key: "tools".into(),
-                        key_mark: item.value.mark,
-                        value: item.value.clone(),
-                    }]
-                }
-                // The mapping form Toolbox also reads: `name: {tools: [a, b]}` (the
-                // fields are those of a v2 toolset, checked as such).
-                (Y::Map(fields), ResourceKind::Toolset) => fields.clone(),
-                (Y::Map(fields), k) if k != ResourceKind::Toolset => {
-                    if fields.iter().any(|f| f.key == "kind")
-                        && fields.iter().any(|f| f.key == "type")
-                    {
-                        ctx.err(
-                            K::InvalidValue,
-                            item.value.mark,
-                            Some(&path),
-                            "a v1 entry has 'kind' (its type), not both 'kind' and 'type'",
-                        );
-                        continue;
-                    }
-                    if let Some(f) = fields.iter().find(|f| f.key == "name") {
-                        ctx.err(
-                            K::UnknownField,
-                            f.key_mark,
-                            Some(&format!("{path}.name")),
-                            "a v1 entry is named by its key; remove 'name'",
-                        );
-                        continue;
-                    }
-                    fields
-                        .iter()
-                        .map(|f| {
-                            let mut f = f.clone();
-                            if f.key == "kind" {
-                                f.key = "type".into();
-                            }
-                            f
-                        })
-                        .collect()
-                }
-                (value, k) => {
-                    let want = if k == ResourceKind::Toolset {
-                        "a list of tool names (or a mapping with 'tools')"
-                    } else {
-                        "a mapping"
-                    };
-                    ctx.err(
-                        K::InvalidValue,
-                        item.value.mark,
-                        Some(&path),
-                        format!("expected {want}, got a {}", node_type(value)),
-                    );
-                    continue;
-                }
+        },
+        _ => {
+            ctx.err(
+                K::InvalidValue,
+                kind.value.mark,
+                Some("kind"),
+                format!("expected a string, got a {}", kind.value.type_name()),
+            );
+            return None;
+        }
+    };
+    let name = match entries.iter().find(|e| e.key == "name") {
+        Some(e) => match e.value.scalar_string() {
+            Some(s) => Some((s, e.value.mark)),
+            None => {
+                ctx.err(
+                    K::InvalidValue,
+                    e.value.mark,
+                    Some("name"),
+                    format!("expected a string, got a {}", e.value.type_name()),
+                );
+                return None;
+            }
+        },
+        None => None,
+    };
+    let body = entries.iter().filter(|e| e.key != "kind" && e.key != "name").cloned().collect();
+    Some(Raw { kind, name, mark: root.mark, body })
+}
+
+/// One section of a v1 document (`tools:`, `sources:`...): a resource per entry, named
+/// by its key.
+fn split_v1_section(ctx: &mut Ctx<'_>, section: &Entry, out: &mut Vec<Raw>) {
+    let Some(kind) = v1_section(&section.key) else {
+        ctx.err(
+            K::UnknownField,
+            section.key_mark,
+            Some(&section.key),
+            format!(
+                "unknown v1 section '{}' (expected sources, authServices, tools, toolsets, prompts or embeddingModels)",
+                section.key
+            ),
+        );
+        return;
+    };
+    let items = match &section.value.value {
+        Y::Map(items) => items.as_slice(),
+        Y::Null => &[],
+        _ => {
+            ctx.err(
+                K::InvalidValue,
+                section.value.mark,
+                Some(&section.key),
+                format!(
+                    "a v1 section maps names to {}, got a {}",
+                    kind.plural(),
+                    section.value.type_name()
+                ),
+            );
+            return;
+        }
+    };
+    for item in items {
+        let path = format!("{}.{}", section.key, item.key);
+        let Some(body) = v1_entry_body(ctx, item, kind, &path) else { continue };
+        out.push(Raw {
+            kind,
+            name: Some((item.key.clone(), item.key_mark)),
+            mark: item.value.mark,
+            body,
+        });
+    }
+}
+
+/// The v2 fields of v1 entry `item` (at `path`) of a section of `kind`: a toolset's
+/// list becomes its `tools`, an entry's `kind` its `type`.
+fn v1_entry_body(
+    ctx: &mut Ctx<'_>,
+    item: &Entry,
+    kind: ResourceKind,
+    path: &str,
+) -> Option<Vec<Entry>> {
+    match (&item.value.value, kind) {
+        (Y::Seq(_), ResourceKind::Toolset) => Some(vec![Entry {
+            key: "tools".into(),
+            key_mark: item.value.mark,
+            value: item.value.clone(),
+        }]),
+        // The mapping form Toolbox also reads: `name: {tools: [a, b]}` (the
+        // fields are those of a v2 toolset, checked as such).
+        (Y::Map(fields), ResourceKind::Toolset) => Some(fields.clone()),
+        (Y::Map(fields), k) if k != ResourceKind::Toolset => {
+            if fields.iter().any(|f| f.key == "kind") && fields.iter().any(|f| f.key == "type") {
+                ctx.err(
+                    K::InvalidValue,
+                    item.value.mark,
+                    Some(path),
+                    "a v1 entry has 'kind' (its type), not both 'kind' and 'type'",
+                );
+                return None;
+            }
+            if let Some(f) = fields.iter().find(|f| f.key == "name") {
+                ctx.err(
+                    K::UnknownField,
+                    f.key_mark,
+                    Some(&format!("{path}.name")),
+                    "a v1 entry is named by its key; remove 'name'",
+                );
+                return None;
+            }
+            Some(
+                fields
+                    .iter()
+                    .map(|f| {
+                        let mut f = f.clone();
+                        if f.key == "kind" {
+                            f.key = "type".into();
+                        }
+                        f
+                    })
+                    .collect(),
+            )
+        }
+        (value, k) => {
+            let want = if k == ResourceKind::Toolset {
+                "a list of tool names (or a mapping with 'tools')"
+            } else {
+                "a mapping"
             };
-            out.push(Raw {
-                kind,
-                name: Some((item.key.clone(), item.key_mark)),
-                mark: item.value.mark,
-                body,
-            });
+            ctx.err(
+                K::InvalidValue,
+                item.value.mark,
+                Some(path),
+                format!("expected {want}, got a {}", node_type(value)),
+            );
+            None
         }
     }
 }

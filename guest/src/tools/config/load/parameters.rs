@@ -103,6 +103,8 @@ pub(super) fn decode_param_list(
     out
 }
 
+/// Decodes one parameter at `path` (an `items` entry when `item`: its name is optional
+/// and `required`/`default` are ignored). None when it has errors (reported in `ctx`).
 pub(super) fn decode_param(
     ctx: &mut Ctx<'_>,
     node: &Node,
@@ -124,7 +126,39 @@ pub(super) fn decode_param(
     let before = ctx.errors.len();
     let mut f = Fields::new(entries, node.mark, path);
     let what = format!("parameter {path} of {user}");
-    let name = if item { f.string(ctx, "name") } else { f.required_string(ctx, "name", &what) };
+    let name = decode_param_name(ctx, &mut f, item, &what);
+    let param_type = decode_param_type(ctx, &mut f, &what);
+    let mut p = Parameter::new(name, param_type.unwrap_or(ParamType::String)).role(role);
+    p.description = f.string(ctx, "description").map(|(s, _)| s).unwrap_or_default();
+    let required = f.boolean(ctx, "required");
+    let default = f.get("default").map(|e| (e.value.to_json(), e.value.mark));
+    if !item {
+        // Items "should not have a default or required value; if provided, it is ignored".
+        p.required = required.unwrap_or(true);
+    }
+    decode_value_lists(ctx, &mut f, &mut p);
+    decode_items(ctx, &mut f, &mut p, param_type.is_some(), role, refs, user);
+    decode_value_type(ctx, &mut f, &mut p);
+    decode_escape(ctx, &mut f, &mut p, role);
+    decode_bounds(ctx, &mut f, &mut p);
+    decode_auth_sources(ctx, &mut f, &mut p, refs, user);
+    decode_embedded_by(ctx, &mut f, &mut p, param_type, refs, user);
+    // Checked against the tool's other parameters once all are decoded.
+    p.value_from_param = f.string(ctx, "valueFromParam").map(|(s, _)| s);
+    f.report_unknown(ctx, &format!("parameter '{}'", p.name));
+    if ctx.errors.len() > before || param_type.is_none() {
+        return None;
+    }
+    if let (false, Some((d, m))) = (item, default) {
+        // Only a parameter free of other errors is checked against its own default.
+        p.default = Some(check_default(ctx, &f, &p, d, m)?);
+    }
+    Some(p)
+}
+
+/// The parameter's `name` (required unless `item`, which defaults to "item"), checked.
+fn decode_param_name(ctx: &mut Ctx<'_>, f: &mut Fields<'_>, item: bool, what: &str) -> String {
+    let name = if item { f.string(ctx, "name") } else { f.required_string(ctx, "name", what) };
     if let Some((n, m)) = &name
         && !is_valid_name(n)
     {
@@ -134,26 +168,21 @@ pub(super) fn decode_param(
         );
         ctx.err(K::InvalidName, *m, Some(&f.path("name")), message);
     }
-    let name =
-        name.map_or_else(|| if item { "item".to_string() } else { String::new() }, |(n, _)| n);
-    let param_type = match f.required_string(ctx, "type", &what) {
-        Some((t, m)) => match ParamType::parse(&t) {
-            Some(t) => Some(t),
-            None => {
-                ctx.err(K::InvalidValue, m, Some(&f.path("type")), format!("unknown parameter type '{}' (expected string, integer, float, boolean, array or map)", short(&t)));
-                None
-            }
-        },
-        None => None,
-    };
-    let mut p = Parameter::new(name, param_type.unwrap_or(ParamType::String)).role(role);
-    p.description = f.string(ctx, "description").map(|(s, _)| s).unwrap_or_default();
-    let required = f.boolean(ctx, "required");
-    let default = f.get("default").map(|e| (e.value.to_json(), e.value.mark));
-    if !item {
-        // Items "should not have a default or required value; if provided, it is ignored".
-        p.required = required.unwrap_or(true);
+    name.map_or_else(|| if item { "item".to_string() } else { String::new() }, |(n, _)| n)
+}
+
+/// The parameter's `type`; none when it is missing or unknown (reported).
+fn decode_param_type(ctx: &mut Ctx<'_>, f: &mut Fields<'_>, what: &str) -> Option<ParamType> {
+    let (t, m) = f.required_string(ctx, "type", what)?;
+    let parsed = ParamType::parse(&t);
+    if parsed.is_none() {
+        ctx.err(K::InvalidValue, m, Some(&f.path("type")), format!("unknown parameter type '{}' (expected string, integer, float, boolean, array or map)", short(&t)));
     }
+    parsed
+}
+
+/// `allowedValues` and `excludedValues`: lists of values or patterns.
+fn decode_value_lists(ctx: &mut Ctx<'_>, f: &mut Fields<'_>, p: &mut Parameter) {
     type Matcher = fn(Value) -> ValueMatcher;
     let allowed: Matcher = ValueMatcher::allowed;
     let excluded: Matcher = ValueMatcher::excluded;
@@ -173,6 +202,19 @@ pub(super) fn decode_param(
             }
         }
     }
+}
+
+/// An array's `items` (itself a parameter), required of arrays and refused elsewhere;
+/// `typed` says whether the parameter's own type was valid.
+fn decode_items(
+    ctx: &mut Ctx<'_>,
+    f: &mut Fields<'_>,
+    p: &mut Parameter,
+    typed: bool,
+    role: ParamRole,
+    refs: &mut Vec<Ref>,
+    user: &str,
+) {
     let t = p.param_type;
     if let Some(e) = f.get("items") {
         if t == ParamType::Array {
@@ -187,14 +229,19 @@ pub(super) fn decode_param(
                 format!("'items' applies to array parameters; '{}' is {t}", p.name),
             );
         }
-    } else if t == ParamType::Array && param_type.is_some() {
+    } else if t == ParamType::Array && typed {
         ctx.err(
             K::MissingField,
-            node.mark,
+            f.mark,
             Some(&f.path("items")),
             format!("array parameter '{}' needs 'items'", p.name),
         );
     }
+}
+
+/// A map's `valueType` (a scalar type), refused elsewhere.
+fn decode_value_type(ctx: &mut Ctx<'_>, f: &mut Fields<'_>, p: &mut Parameter) {
+    let t = p.param_type;
     if let Some((v, m)) = f.string(ctx, "valueType") {
         match ParamType::parse(&v).filter(|v| v.is_scalar()) {
             Some(vt) if t == ParamType::Map => p.value_type = Some(vt),
@@ -215,6 +262,11 @@ pub(super) fn decode_param(
             ),
         }
     }
+}
+
+/// `escape`, for template parameters of strings or arrays of strings only.
+fn decode_escape(ctx: &mut Ctx<'_>, f: &mut Fields<'_>, p: &mut Parameter, role: ParamRole) {
+    let t = p.param_type;
     if let Some((v, m)) = f.string(ctx, "escape") {
         let string_items = p.items.as_ref().is_some_and(|i| i.param_type == ParamType::String);
         match Escape::parse(&v) {
@@ -227,6 +279,11 @@ pub(super) fn decode_param(
             None => ctx.err(K::InvalidValue, m, Some(&f.path("escape")), format!("unknown escape '{}' (expected single-quotes, double-quotes, backticks or square-brackets)", short(&v))),
         }
     }
+}
+
+/// `minValue` and `maxValue`: numbers, for integer and float parameters, in order.
+fn decode_bounds(ctx: &mut Ctx<'_>, f: &mut Fields<'_>, p: &mut Parameter) {
+    let t = p.param_type;
     for key in ["minValue", "maxValue"] {
         let Some(e) = f.get(key) else { continue };
         let n = match e.value.value {
@@ -259,11 +316,22 @@ pub(super) fn decode_param(
     {
         ctx.err(
             K::InvalidValue,
-            node.mark,
+            f.mark,
             Some(&f.path("minValue")),
             format!("minValue {min} is greater than maxValue {max}"),
         );
     }
+}
+
+/// `authServices` / `authSources`: `{name, field}` entries, each a reference to an
+/// auth service checked once the whole configuration is decoded.
+fn decode_auth_sources(
+    ctx: &mut Ctx<'_>,
+    f: &mut Fields<'_>,
+    p: &mut Parameter,
+    refs: &mut Vec<Ref>,
+    user: &str,
+) {
     for key in ["authServices", "authSources"] {
         let Some(e) = f.get(key) else { continue };
         let Y::Seq(items) = &e.value.value else {
@@ -304,6 +372,19 @@ pub(super) fn decode_param(
             }
         }
     }
+}
+
+/// `embeddedBy`: a reference to an embedding model, for string parameters only
+/// (`param_type` none: the type was already reported).
+fn decode_embedded_by(
+    ctx: &mut Ctx<'_>,
+    f: &mut Fields<'_>,
+    p: &mut Parameter,
+    param_type: Option<ParamType>,
+    refs: &mut Vec<Ref>,
+    user: &str,
+) {
+    let t = p.param_type;
     if let Some((model, m)) = f.string(ctx, "embeddedBy") {
         if param_type.is_some_and(|t| t != ParamType::String) {
             ctx.err(
@@ -324,31 +405,32 @@ pub(super) fn decode_param(
             p.embedded_by = Some(model);
         }
     }
-    // Checked against the tool's other parameters once all are decoded.
-    p.value_from_param = f.string(ctx, "valueFromParam").map(|(s, _)| s);
-    f.report_unknown(ctx, &format!("parameter '{}'", p.name));
-    if ctx.errors.len() > before || param_type.is_none() {
-        return None;
-    }
-    if let (false, Some((d, m))) = (item, default) {
-        match params::validate_value(&p, &d) {
-            Ok(_) => p.default = Some(d),
-            Err(e) => {
-                let reason = e
-                    .message()
-                    .strip_prefix(&format!("parameter '{}': ", p.name))
-                    .unwrap_or(e.message());
-                ctx.err(
-                    K::InvalidValue,
-                    m,
-                    Some(&f.path("default")),
-                    format!("default of '{}' is invalid: {reason}", p.name),
-                );
-                return None;
-            }
+}
+
+/// The `default` `d` (at `m`) when it is a valid value of `p`; none (reported) if not.
+fn check_default(
+    ctx: &mut Ctx<'_>,
+    f: &Fields<'_>,
+    p: &Parameter,
+    d: Value,
+    m: Mark,
+) -> Option<Value> {
+    match params::validate_value(p, &d) {
+        Ok(_) => Some(d),
+        Err(e) => {
+            let reason = e
+                .message()
+                .strip_prefix(&format!("parameter '{}': ", p.name))
+                .unwrap_or(e.message());
+            ctx.err(
+                K::InvalidValue,
+                m,
+                Some(&f.path("default")),
+                format!("default of '{}' is invalid: {reason}", p.name),
+            );
+            None
         }
     }
-    Some(p)
 }
 
 /// Decodes a standalone parameter list (a skill descriptor's `inputs`) with the
