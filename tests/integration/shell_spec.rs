@@ -38,8 +38,7 @@ const BUILTINS: &str = "every command is a builtin: type/which/command -v name n
 const ENV: &str = "the shell starts with HOME, PWD, PATH, SHELL and LANG set";
 const USER: &str = "the user is `agent`, not bashkit's `sandbox`";
 const BACKSLASH: &str = "a name with a backslash is refused (the tools' path rule)";
-const DEBUG_TRAP: &str =
-    "a DEBUG trap's output is streamed but left out of the answer (bashkit drops streamed trap output from its result)";
+const DEBUG_TRAP: &str = "a DEBUG trap's output is streamed but left out of the answer (bashkit drops streamed trap output from its result)";
 
 /// Cases whose answer differs from bashkit on its own filesystem: `(group/file/case,
 /// why)`. Each must still differ (a case that starts to agree fails the test, so the

@@ -237,3 +237,23 @@ fn an_endless_producer_ends_when_its_reader_does() {
     let r = run(&s, "sleep 5 & kill %1; wait; echo done");
     assert_eq!(r.stdout, "done\n", "{r:?}");
 }
+
+#[test]
+fn recursive_grep_goes_in_path_order_and_past_the_walk_limit() {
+    let w = MemoryVolume::new();
+    for p in ["/t/a/x.txt", "/t/a.txt", "/t/b/c/d.txt", "/t/b/e.txt", "/t/skip/f.txt", "/t/z.txt"] {
+        w.insert(p, "hit\n");
+    }
+    // A walk limit below the tree's size: directories are listed and walked in turn.
+    let limits = Limits { walk_entries: 2, ..Limits::default() };
+    let mut s = Session::new(limits);
+    s.mount("/w", Box::new(w), 0, false).unwrap();
+    s.enable_shell(true);
+    let r = run(&s, "cd t && grep -r hit --exclude-dir=skip . && grep -rl hit");
+    assert_eq!(
+        r.stdout,
+        "./a.txt:hit\n./a/x.txt:hit\n./b/c/d.txt:hit\n./b/e.txt:hit\n./z.txt:hit\n\
+         a.txt\na/x.txt\nb/c/d.txt\nb/e.txt\nskip/f.txt\nz.txt\n",
+        "{r:?}"
+    );
+}

@@ -3,13 +3,14 @@
 //! input budget), each searched whole by the engine's line search, and the lines
 //! printed as GNU grep prints them.
 
+use std::collections::VecDeque;
 use std::ops::ControlFlow;
 
 use memchr::{memchr, memchr_iter};
 use regex::bytes::Regex;
 
 use super::args::Plan;
-use crate::error::{ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Result};
 use crate::ops::grep::for_each_match_line;
 use crate::vfs::entry::{TYPE_SPECIAL, TYPE_SYMLINK};
 use crate::vfs::limits::Limits;
@@ -27,16 +28,16 @@ pub(crate) struct Target {
     pub(crate) entry_type: String,
 }
 
-/// The files of `plan`'s operands, in order, or `None` when bashkit's grep must run
-/// the command (an operand that is missing, not a file or directory, a directory
-/// without `-r`, a walk cut at the session's entry limit).
-pub(crate) fn targets(
-    plan: &Plan,
-    mounts: &MountTable,
-    limits: &Limits,
+/// The files of `plan`'s operands, in order, found as the search goes ([`Targets`]),
+/// or `None` when bashkit's grep must run the command (an operand that is missing,
+/// not a file or directory, or a directory without `-r`).
+pub(crate) fn targets<'a>(
+    plan: &'a Plan,
+    mounts: &'a MountTable,
+    limits: &'a Limits,
     cwd: &str,
-) -> Option<Vec<Target>> {
-    let mut out = Vec::new();
+) -> Option<Targets<'a>> {
+    let mut queue = VecDeque::new();
     let implicit_dot = plan.operands.is_empty();
     let operands: Vec<&str> =
         if implicit_dot { vec!["."] } else { plan.operands.iter().map(String::as_str).collect() };
@@ -50,13 +51,13 @@ pub(crate) fn targets(
             if me.entry_type == TYPE_SYMLINK || me.entry_type == TYPE_SPECIAL {
                 return None;
             }
-            out.push(Target {
+            queue.push_back(Work::File(Target {
                 path,
                 size: None,
                 name: op.to_string(),
                 recursed: false,
                 entry_type: me.entry_type.clone(),
-            });
+            }));
             continue;
         }
         if !plan.recursive
@@ -72,10 +73,119 @@ pub(crate) fn targets(
         } else {
             format!("{op}/")
         };
-        let walk = mounts.walk_packed(&path, limits.walk_entries).ok()?;
-        if walk.truncated {
-            return None;
+        queue.push_back(Work::List(Tree { path, prefix, below: String::new() }));
+    }
+    Some(Targets { plan, mounts, limits, queue })
+}
+
+/// The files to search, produced as the search asks for them, in path order (the
+/// order of a walk): an operand directory is listed, and each directory in it walked
+/// when its turn comes (one volume call each; a walk cut at the session's entry
+/// limit is listed and walked one level down instead). So `grep -rn X . | head` reads
+/// and searches only the first directories' files before `head` has its lines,
+/// instead of walking the whole tree first.
+pub(crate) struct Targets<'a> {
+    plan: &'a Plan,
+    mounts: &'a MountTable,
+    limits: &'a Limits,
+    queue: VecDeque<Work>,
+}
+
+/// A directory below an operand: its path, the operand's printed prefix and the
+/// path below the operand (`""` for the operand itself).
+struct Tree {
+    path: String,
+    prefix: String,
+    below: String,
+}
+
+impl Tree {
+    /// The name grep prints for `rest` below this directory.
+    fn name(&self, rest: &str) -> String {
+        if self.below.is_empty() {
+            format!("{}{rest}", self.prefix)
+        } else {
+            format!("{}{}/{rest}", self.prefix, self.below)
         }
+    }
+
+    fn child(&self, path: String, name: &str) -> Tree {
+        let below =
+            if self.below.is_empty() { name.to_string() } else { format!("{}/{name}", self.below) };
+        Tree { path, prefix: self.prefix.clone(), below }
+    }
+}
+
+enum Work {
+    File(Target),
+    List(Tree),
+    Walk(Tree),
+}
+
+impl Targets<'_> {
+    /// The next file, or a directory that could not be listed or walked (its printed
+    /// name and the error, which grep reports and goes on).
+    pub(crate) fn next(&mut self) -> Option<std::result::Result<Target, (String, Error)>> {
+        loop {
+            match self.queue.pop_front()? {
+                Work::File(t) => return Some(Ok(t)),
+                Work::List(tree) => {
+                    if let Err(e) = self.list(&tree) {
+                        return Some(Err((tree.name("").trim_end_matches('/').to_string(), e)));
+                    }
+                }
+                Work::Walk(tree) => {
+                    if let Err(e) = self.walk(tree) {
+                        return Some(Err(e));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Queues `tree`'s children, in path order, ahead of what was queued.
+    fn list(&mut self, tree: &Tree) -> Result<()> {
+        let mut children: Vec<(String, Work)> = Vec::new();
+        for e in self.mounts.list(&tree.path)? {
+            let name = paths::file_name(&e.path).to_string();
+            if e.is_dir() {
+                if !self.plan.exclude_dirs.iter().any(|g| glob_match(g, &name)) {
+                    // Path order: everything below `d` sorts as `d/`.
+                    children
+                        .push((format!("{name}/"), Work::Walk(tree.child(e.path.clone(), &name))));
+                }
+            } else if !matches!(e.entry_type.as_str(), TYPE_SYMLINK | TYPE_SPECIAL)
+                && included(self.plan, &name)
+            {
+                let target = Target {
+                    name: tree.name(&name),
+                    path: e.path.clone(),
+                    size: Some(e.size),
+                    recursed: true,
+                    entry_type: e.entry_type.clone(),
+                };
+                children.push((name, Work::File(target)));
+            }
+        }
+        children.sort_by(|a, b| a.0.cmp(&b.0));
+        for (_, w) in children.into_iter().rev() {
+            self.queue.push_front(w);
+        }
+        Ok(())
+    }
+
+    /// Queues the files of `tree`'s walk ahead of what was queued; a walk cut at the
+    /// entry limit becomes a listing (its subdirectories walked in their turn).
+    fn walk(&mut self, tree: Tree) -> std::result::Result<(), (String, Error)> {
+        let walk = match self.mounts.walk_packed(&tree.path, self.limits.walk_entries) {
+            Ok(w) => w,
+            Err(e) => return Err((tree.name("").trim_end_matches('/').to_string(), e)),
+        };
+        if walk.truncated {
+            self.queue.push_front(Work::List(tree));
+            return Ok(());
+        }
+        let mut files = Vec::new();
         let mut excluded_dirs: Vec<String> = Vec::new();
         for e in walk.iter() {
             let below = e.below();
@@ -83,27 +193,30 @@ pub(crate) fn targets(
                 continue;
             }
             if e.is_dir() {
-                if plan.exclude_dirs.iter().any(|g| glob_match(g, paths::file_name(below))) {
+                if self.plan.exclude_dirs.iter().any(|g| glob_match(g, paths::file_name(below))) {
                     excluded_dirs.push(format!("{below}/"));
                 }
                 continue;
             }
             // `-r` skips links and devices met while recursing.
             if matches!(e.entry_type(), TYPE_SYMLINK | TYPE_SPECIAL)
-                || !included(plan, paths::file_name(below))
+                || !included(self.plan, paths::file_name(below))
             {
                 continue;
             }
-            out.push(Target {
+            files.push(Work::File(Target {
                 path: e.path(),
                 size: Some(e.size()),
-                name: format!("{prefix}{below}"),
+                name: tree.name(below),
                 recursed: true,
                 entry_type: e.entry_type().to_string(),
-            });
+            }));
         }
+        for w in files.into_iter().rev() {
+            self.queue.push_front(w);
+        }
+        Ok(())
     }
-    Some(out)
 }
 
 /// GNU's rule: the last `--include`/`--exclude` that matches decides; when none
