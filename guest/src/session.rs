@@ -230,13 +230,22 @@ impl Session {
     pub fn mkdir(&self, req: &mutate::MkdirRequest) -> Result<MutationResult> {
         mutate::mkdir(&self.mounts, req)
     }
-    /// `filestore_delete`.
+    /// `filestore_delete`. The shell's `chmod` bits of what it deleted go with it, as
+    /// with the shell's `rm`: a file written later at that path is not executable.
     pub fn delete(&self, req: &DeleteRequest) -> Result<MutationResult> {
-        mutate::delete(&self.mounts, req)
+        let r = mutate::delete(&self.mounts, req)?;
+        self.shell_modes.forget(&r.entry.path);
+        Ok(r)
     }
-    /// `filestore_move`.
+    /// `filestore_move`. The shell's `chmod` bits follow the entry, as with the
+    /// shell's `mv`.
     pub fn move_entry(&self, req: &MoveRequest) -> Result<MutationResult> {
-        mutate::move_entry(&self.mounts, &self.limits, req)
+        let r = mutate::move_entry(&self.mounts, &self.limits, req)?;
+        // The source parsed, or the move would have failed.
+        if let Ok(from) = paths::normalize(&req.source) {
+            self.shell_modes.rename(&from, &r.entry.path);
+        }
+        Ok(r)
     }
 
     /// `filestore_read` with `paths`: each file read with the other arguments, in

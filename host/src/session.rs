@@ -390,10 +390,12 @@ impl Session {
                             self.fuel.unwrap_or(0)
                         ),
                     )),
+                    // Not the trap's text: it is the guest's abort with a wasm
+                    // backtrace, which says nothing to the model or the user.
                     _ if self.store.data().limits_hit() => Some((
                         SandboxLimit::Memory,
                         format!(
-                            "linear memory would grow past the cap of {} bytes ({e})",
+                            "linear memory would grow past the cap of {} bytes",
                             self.memory_cap
                         ),
                     )),

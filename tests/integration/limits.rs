@@ -178,6 +178,7 @@ fn memory_growth_past_the_cap_traps_cleanly() {
     let e = s.diagnostics_allocate(CAP as u64).expect_err("growth past the cap must fail");
     assert_eq!(e.sandbox_limit(), Some(SandboxLimit::Memory), "{e}");
     assert!(e.to_string().contains(&CAP.to_string()), "names the cap: {e}");
+    assert!(!e.to_string().contains("wasm backtrace"), "no backtrace for the model: {e}");
     assert!(s.is_poisoned());
     assert!(e.poisons_session());
     still_works(&mut bystander, "/w/b.txt", "bystander");

@@ -66,13 +66,13 @@ impl Modes {
     }
 
     /// Forgets `path` and everything beneath it.
-    fn forget(&self, path: &str) {
+    pub(crate) fn forget(&self, path: &str) {
         let beneath = format!("{path}/");
         self.map().retain(|p, _| p != path && !p.starts_with(&beneath));
     }
 
     /// Moves what is known of `from` (and beneath it) to `to`.
-    fn rename(&self, from: &str, to: &str) {
+    pub(crate) fn rename(&self, from: &str, to: &str) {
         let beneath = format!("{from}/");
         let mut map = self.map();
         let moved: Vec<(String, u32)> = map

@@ -223,6 +223,24 @@ fn chmod_bits_last_the_session_so_scripts_run_by_path() {
 }
 
 #[test]
+fn chmod_bits_go_with_a_delete_and_follow_a_move_by_the_file_tools() {
+    let s = session();
+    run(
+        &s,
+        "echo 'echo old' > s.sh; chmod +x s.sh; mkdir d; echo 'echo in d' > d/x.sh; chmod +x d/x.sh",
+    );
+    // Deleted by the tool and written anew: a new file, not executable.
+    s.call("filestore_delete", &json!({"path": "/w/s.sh"})).unwrap();
+    s.call("filestore_write", &json!({"path": "/w/s.sh", "content": "echo new\n"})).unwrap();
+    assert_eq!(run(&s, "stat -c %a s.sh; ./s.sh; echo $?").stdout, "644\n126\n");
+    // Moved by the tool (a directory, with what is beneath it): the bits follow, and
+    // a file written later at the old path does not inherit them.
+    s.call("filestore_move", &json!({"source": "w/d/", "destination": "/w/e"})).unwrap();
+    s.call("filestore_write", &json!({"path": "/w/d/x.sh", "content": "echo stale\n"})).unwrap();
+    assert_eq!(run(&s, "./e/x.sh; stat -c %a e/x.sh d/x.sh").stdout, "in d\n755\n644\n");
+}
+
+#[test]
 fn grep_reads_a_process_substitution() {
     let s = session();
     let r = run(&s, "grep -c a <(sort notes.txt); grep b < <(cat notes.txt)");
