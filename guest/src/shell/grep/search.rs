@@ -109,6 +109,11 @@ impl Tree {
         }
     }
 
+    /// The directory's own printed name (in grep's messages about it).
+    fn display(&self) -> String {
+        self.name("").trim_end_matches('/').to_string()
+    }
+
     fn child(&self, path: String, name: &str) -> Tree {
         let below =
             if self.below.is_empty() { name.to_string() } else { format!("{}/{name}", self.below) };
@@ -131,7 +136,7 @@ impl Targets<'_> {
                 Work::File(t) => return Some(Ok(t)),
                 Work::List(tree) => {
                     if let Err(e) = self.list(&tree) {
-                        return Some(Err((tree.name("").trim_end_matches('/').to_string(), e)));
+                        return Some(Err((tree.display(), e)));
                     }
                 }
                 Work::Walk(tree) => {
@@ -179,7 +184,7 @@ impl Targets<'_> {
     fn walk(&mut self, tree: Tree) -> std::result::Result<(), (String, Error)> {
         let walk = match self.mounts.walk_packed(&tree.path, self.limits.walk_entries) {
             Ok(w) => w,
-            Err(e) => return Err((tree.name("").trim_end_matches('/').to_string(), e)),
+            Err(e) => return Err((tree.display(), e)),
         };
         if walk.truncated {
             self.queue.push_front(Work::List(tree));
