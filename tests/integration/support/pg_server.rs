@@ -141,6 +141,26 @@ pub fn server() -> &'static PgServer {
 impl PgServer {
     fn start() -> PgServer {
         let pg = runnable_install();
+        // A port picked free can be taken by another process before the server binds
+        // it (parallel test binaries, other servers): that start is retried with a new
+        // port (and a new data directory: the failed one's watchdog removes its own);
+        // any other failure is reported at once.
+        let mut attempt = 1;
+        loop {
+            let dir = PgServer::init(&pg);
+            match PgServer::launch(&pg, &dir) {
+                Ok(server) => return server,
+                Err(why) if attempt < 5 && why.contains("Address already in use") => {
+                    eprintln!("PostgreSQL lost its port to another process; retrying: {why}");
+                    attempt += 1;
+                }
+                Err(why) => panic!("PostgreSQL did not start: {why}"),
+            }
+        }
+    }
+
+    /// A new data directory, initialised (`initdb`) with [`USER`] and [`PASSWORD`].
+    fn init(pg: &Path) -> PathBuf {
         let dir = tempfile::Builder::new().prefix("filestore-pg-").tempdir().unwrap().keep();
         let data = dir.join("data");
         let pwfile = dir.join("pw");
@@ -174,8 +194,15 @@ impl PgServer {
             String::from_utf8_lossy(&out.stdout),
             String::from_utf8_lossy(&out.stderr)
         );
-        let port = free_port();
+        dir
+    }
+
+    /// Starts the server on a free port over the initialised `dir` and waits until it
+    /// takes connections; the error is its log.
+    fn launch(pg: &Path, dir: &Path) -> Result<PgServer, String> {
+        let data = dir.join("data");
         let log = dir.join("postgres.log");
+        let port = free_port();
         let mut cmd = Command::new("sh");
         cmd.args(["-c", WATCHDOG]);
         if is_root() {
@@ -199,8 +226,8 @@ impl PgServer {
                 "shared_preload_libraries=pg_stat_statements",
             ])
             .arg("-k")
-            .arg(&dir)
-            .env("FILESTORE_PG_DATA", &dir)
+            .arg(dir)
+            .env("FILESTORE_PG_DATA", dir)
             .stdin(Stdio::piped())
             .stdout(Stdio::null())
             .stderr(std::fs::File::create(&log).unwrap())
@@ -212,9 +239,14 @@ impl PgServer {
         let give_up = Instant::now() + Duration::from_secs(60);
         loop {
             if server.client("postgres").is_ok() {
-                return server;
+                return Ok(server);
             }
-            assert!(Instant::now() < give_up, "PostgreSQL did not start: {}", server.log_tail());
+            let tail = server.log_tail();
+            // The postmaster exits when it cannot bind; the watchdog shell stays (it
+            // waits on stdin), so the log is what tells.
+            if tail.contains("could not bind") || Instant::now() >= give_up {
+                return Err(tail);
+            }
             std::thread::sleep(Duration::from_millis(100));
         }
     }

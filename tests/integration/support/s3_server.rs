@@ -62,6 +62,14 @@ pub struct S3Server {
     _dir: tempfile::TempDir,
 }
 
+/// Whether `weed` failed because a port picked free was taken before it bound it:
+/// the kernel's words when a listener loses the race, `weed mini`'s own when its
+/// pre-start check finds the port in use ("Port allocation failed: port N for Admin
+/// ... is not available").
+fn lost_a_port(why: &str) -> bool {
+    why.contains("address already in use") || why.contains("Port allocation failed")
+}
+
 /// Runs `weed "$@"` in the background, waits for stdin to close, then kills it
 /// (`-9`: stopped means stopped, no graceful drain) and removes its data.
 const WATCHDOG: &str =
@@ -77,7 +85,7 @@ impl S3Server {
         loop {
             match S3Server::start_once() {
                 Ok(server) => return server,
-                Err(why) if attempt < 3 && why.contains("address already in use") => {
+                Err(why) if attempt < 5 && lost_a_port(&why) => {
                     eprintln!("the S3 server lost a port to another process; retrying: {why}");
                     attempt += 1;
                 }
