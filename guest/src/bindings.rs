@@ -868,6 +868,17 @@ impl wt::Guest for Component {
         invoke::tools_version(&s.get::<SessionResource>().0)
     }
 
+    fn active_skills(s: wt::SessionBorrow<'_>) -> Vec<String> {
+        invoke::active_skills(&s.get::<SessionResource>().0)
+    }
+
+    fn restore_skills(s: wt::SessionBorrow<'_>, paths: Vec<String>) -> Vec<Error> {
+        invoke::restore_skills(&s.get::<SessionResource>().0, &paths)
+            .into_iter()
+            .map(to_wit_error)
+            .collect()
+    }
+
     fn system_prompt(
         s: wt::SessionBorrow<'_>,
         max_depth: Option<u32>,

@@ -132,6 +132,22 @@ struct ServeArgs {
     /// many files in one call.
     #[arg(long)]
     shell: bool,
+    /// Keep conversations in a state store (docs/state.md): DIR (which must exist),
+    /// s3://bucket/prefix (also gs://, az://), or mem: (this process only). Each
+    /// conversation's /scratch, /tool_calls and activated skills live there, so
+    /// replicas sharing the store serve any conversation and a restart loses none.
+    /// Clients name a conversation with the Filestore-Conversation header or
+    /// _meta["filestore/conversation"]. Without it, each session's state is its own,
+    /// in memory.
+    #[arg(long, value_name = "SPEC")]
+    state: Option<String>,
+    /// Seconds a conversation may go unused before --state removes it.
+    #[arg(long, value_name = "SECS", default_value_t = filestore::mcp::conversations::DEFAULT_IDLE.as_secs(), requires = "state")]
+    conversation_idle_timeout: u64,
+    /// The conversation of a session that names none (with --state), e.g. for the
+    /// one session of stdio: a restarted server continues it.
+    #[arg(long, value_name = "KEY", requires = "state")]
+    conversation: Option<String>,
     #[command(flatten)]
     quotas: QuotaArgs,
     #[command(flatten)]
@@ -783,7 +799,26 @@ impl ServePlan {
             Err(e) => return fail_with(&e),
         };
         let cache_warning = engine.cache_warning().map(str::to_string);
+        let (mounts, conversations) = match self.conversations(mounts) {
+            Ok(c) => c,
+            Err(e) => return fail(e.kind(), e),
+        };
+        if let Some(c) = &conversations {
+            // The store's volumes replace the in-memory ones the summary named.
+            let points = c.points();
+            summary = summary
+                .split(", ")
+                .filter(|m| !points.iter().any(|p| m.starts_with(&format!("{p}="))))
+                .collect::<Vec<_>>()
+                .join(", ");
+            summary.push_str(&format!(
+                "; conversations in {} ({} per conversation)",
+                self.args.state.as_deref().unwrap_or_default(),
+                points.join(", ")
+            ));
+        }
         let mut config = filestore::mcp::ServerConfig::new(engine, session_mounts(mounts, skills));
+        config.conversations = conversations;
         let service_tokens = match self.auth_services(config_files.as_deref(), &mut config) {
             Ok(t) => t,
             Err(code) => return code,
@@ -844,6 +879,55 @@ impl ServePlan {
             mounts.retain(|m| m.point != filestore::mcp::DEFAULT_WORKSPACE);
         }
         (mounts, roots_only)
+    }
+
+    /// With `--state`: the store opened, and the mounts it supplies (an in-memory
+    /// `/scratch` or `/tool_calls` among `mounts`) taken out of `mounts`, since each
+    /// session gets its conversation's instead.
+    #[allow(clippy::type_complexity)]
+    fn conversations(
+        &self,
+        mut mounts: Vec<MountArg>,
+    ) -> Result<
+        (Vec<MountArg>, Option<std::sync::Arc<filestore::mcp::conversations::Conversations>>),
+        FsError,
+    > {
+        use filestore::conversation::{StateSpec, StateStore};
+        use filestore::mcp::conversations::Conversations;
+        let Some(spec) = &self.args.state else { return Ok((mounts, None)) };
+        let invalid = |m: String| FsError::new(ErrorKind::InvalidArgument, m);
+        let mut spec: StateSpec = spec.parse().map_err(|e| invalid(format!("--state: {e}")))?;
+        if let StateSpec::Object(o) = &mut spec
+            && o.kind == filestore::volumes::object::StoreKind::S3
+        {
+            // --s3-endpoint and --s3-region apply to the state store as to s3:// mounts.
+            o.endpoint = self.args.objects.s3_endpoint.clone().or(o.endpoint.take());
+            o.region = self.args.objects.s3_region.clone().or(o.region.take());
+        }
+        let store = StateStore::open(&spec).map_err(|e| {
+            let kind = match e.kind {
+                filestore::conversation::StateErrorKind::Storage(k) => k,
+                _ => ErrorKind::InvalidArgument,
+            };
+            FsError::new(kind, format!("--state: {e}"))
+        })?;
+        if let Some(key) = &self.args.conversation {
+            filestore::conversation::ConversationKey::scoped("", key)
+                .map_err(|e| invalid(format!("--conversation: {e}")))?;
+        }
+        let mut supplied = |point: &str| {
+            let before = mounts.len();
+            mounts.retain(|m| {
+                !(m.point == point && matches!(m.source, filestore::volumes::MountSource::Memory))
+            });
+            mounts.len() != before
+        };
+        let scratch = supplied(filestore::mcp::DEFAULT_SCRATCH);
+        let tool_calls = supplied(filestore::mcp::DEFAULT_TOOL_CALLS);
+        let idle = std::time::Duration::from_secs(self.args.conversation_idle_timeout.max(1));
+        let c = Conversations::new(store, idle, scratch, tool_calls)
+            .with_default_key(self.args.conversation.clone());
+        Ok((mounts, Some(std::sync::Arc::new(c))))
     }
 
     /// Which auth services the bearer token verifies: named ones, and Toolbox's
@@ -1010,8 +1094,10 @@ impl ServePlan {
             }
         }
         // The first session resolves the agent: a ref that cannot be used stops the
-        // start here, located, before any client connects.
-        let tools = match filestore::mcp::FilestoreServer::new(config) {
+        // start here, located, before any client connects. It serves no one, so it
+        // makes no conversation in the store.
+        let probe = filestore::mcp::ServerConfig { conversations: None, ..config.clone() };
+        let tools = match filestore::mcp::FilestoreServer::new(&probe) {
             Ok(s) => {
                 started.store(true, std::sync::atomic::Ordering::Release);
                 s.tool_count()
@@ -1051,6 +1137,9 @@ impl ServePlan {
         let (pool, connections, allowed_origins) =
             (self.pool, self.connections, self.args.allowed_origins.clone());
         let result = runtime.block_on(async move {
+            if let Some(c) = &config.conversations {
+                c.sweep_every(c.sweep_interval());
+            }
             match self.args.http {
                 None => {
                     eprintln!("filestore serve: MCP over stdio; mounts: {summary}; {tools} tools");

@@ -88,6 +88,12 @@ pub struct SessionOptions {
     /// Offer `filestore_execute`, the shell over the mounts (`serve --shell`); off
     /// by default. See [`Session::enable_shell`].
     pub shell: bool,
+    /// Give each stored tool result an id unique across processes
+    /// ([`crate::conversation::new_call_id`], a ULID) instead of the session's
+    /// `call_N` sequence: for sessions whose `/tool_calls` other processes write too
+    /// (a conversation served by several replicas), where a sequence checked against
+    /// the volume could hand one id to two writers.
+    pub unique_call_ids: bool,
 }
 
 impl Default for SessionOptions {
@@ -101,6 +107,7 @@ impl Default for SessionOptions {
             session_id: None,
             cancel: None,
             shell: false,
+            unique_call_ids: false,
         }
     }
 }
@@ -136,6 +143,8 @@ pub struct Session {
     /// An agent configuration is loaded: built-in tools go through `invoke`, which
     /// refuses the ones the agent does not list.
     agent_loaded: bool,
+    /// See [`SessionOptions::unique_call_ids`].
+    unique_call_ids: bool,
 }
 
 /// Where each exported interface's functions are in the component, found once per
@@ -322,6 +331,7 @@ impl Engine {
             poisoned: None,
             memory_cap: mem,
             agent_loaded: false,
+            unique_call_ids: options.unique_call_ids,
         };
         if options.shell {
             session.enable_shell(true)?;
@@ -721,6 +731,24 @@ impl Session {
         })
     }
 
+    /// The `SKILL.md` paths of the session's active skills, least recently read first
+    /// (the WIT `tools.active-skills`): what a conversation's state keeps.
+    pub fn active_skills(&mut self) -> Result<Vec<String>> {
+        self.guarded(|store, b, h| {
+            b.filestore_component_tools(store)?.call_active_skills(store, h).map(Ok)
+        })
+    }
+
+    /// Activates the skills at `paths` in order, as reading each `SKILL.md` would (the
+    /// WIT `tools.restore-skills`); the errors of those that could not be (removed
+    /// since, say), each naming its path.
+    pub fn restore_skills(&mut self, paths: &[String]) -> Result<Vec<filestore_guest::Error>> {
+        let failed = self.guarded(|store, b, h| {
+            b.filestore_component_tools(store)?.call_restore_skills(store, h, paths).map(Ok)
+        })?;
+        Ok(failed.into_iter().map(from_wit_error).collect())
+    }
+
     /// The configured prompts (Toolbox `kind: prompt`), in load order (see the WIT
     /// `tools.list-prompts`).
     pub fn prompts(
@@ -942,7 +970,8 @@ impl Session {
     }
 
     fn call_tool(&mut self, tool: &str, args: &Value, claims: &Value) -> Result<CallOutput> {
-        let ctx = InvokeContext { claims: claims.clone(), ..Default::default() };
+        let tool_call_id = self.unique_call_ids.then(crate::conversation::new_call_id);
+        let ctx = InvokeContext { claims: claims.clone(), tool_call_id };
         let out = self.invoke(tool, args, &ctx)?;
         match (out.status, out.error) {
             (InvokeStatus::Failed, Some(e)) => Err(Error::Filestore(e)),

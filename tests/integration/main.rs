@@ -52,6 +52,10 @@
 //! - `conversation`: the conversation state store (`filestore::conversation`) on a
 //!   directory and on S3: 50 updates racing over two store handles, writers killed
 //!   with SIGKILL mid-write, torn temporary files, expiry (docs/state.md).
+//! - `replicas`: `serve --http --state` as two replicas on one store (a directory, S3):
+//!   files, stored results and skills of a conversation seen from the other replica
+//!   and after a SIGKILL and restart, 40 racing sessions of one conversation, keys
+//!   scoped per identity and checked, expiry.
 //! - `contract`: the shared contract suite (`tests/contract/suite.json`) through the Rust
 //!   host: the answers every other host must match.
 //! - `node_host`: the component run by the Node.js host (`hosts/node/`, jco installed into
@@ -84,6 +88,7 @@ mod postgres;
 mod python_host;
 mod python_package;
 mod read_side;
+mod replicas;
 mod shell;
 mod shell_spec;
 mod shell_stream;

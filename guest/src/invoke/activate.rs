@@ -93,6 +93,43 @@ pub fn activate_skill(
     Ok(act)
 }
 
+/// The `SKILL.md` paths of the session's active skills, least recently read first
+/// (see [`ActiveSkills::paths`](crate::skills::active::ActiveSkills::paths)).
+pub fn active_skills(session: &dyn Sandbox) -> Vec<String> {
+    session.tool_state().borrow().skills.paths().into_iter().map(str::to_string).collect()
+}
+
+/// Activates the skills at `paths` in order, as reading each `SKILL.md` from the
+/// skills mount would: how a conversation's activations carry over to a new session
+/// (another request, another replica). A path that is not a skill served by that
+/// mount (the skill is gone, or the path is not one) is skipped and its error
+/// returned; the others still activate.
+pub fn restore_skills(session: &dyn Sandbox, paths: &[String]) -> Vec<Error> {
+    let root = crate::skills::prompt::SKILLS_ROOT;
+    let mut failed = Vec::new();
+    for path in paths {
+        let served = crate::vfs::paths::normalize(path).ok().filter(|p| {
+            crate::vfs::paths::is_within(p, root)
+                && session.mounts().resolve_file(p).is_ok_and(|r| {
+                    crate::vfs::paths::is_within(&r.mount.point, root)
+                        && r.entry.entry_type == crate::skills::skill::TYPE_SKILL
+                })
+        });
+        let result = match served {
+            Some(p) => activate_skill(session, &p).map(drop),
+            None => Err(Error::at(
+                ErrorKind::NotFound,
+                path,
+                format!("not a skill's SKILL.md under {root}"),
+            )),
+        };
+        if let Err(e) = result {
+            failed.push(e);
+        }
+    }
+    failed
+}
+
 /// Reads and checks the descriptor of the skill whose `SKILL.md` is at `skill_md`
 /// (metadata, or the sidecar beside it). An invalid descriptor is an error naming
 /// every reason, as at load time. A `descriptor.yaml` counts only when it was

@@ -72,6 +72,8 @@ pub fn render_activation(a: &Activation) -> String {
 #[derive(Debug, Clone)]
 struct ActiveSkill {
     name: String,
+    /// Its `SKILL.md` (what restores it in another session).
+    path: String,
     tools: Vec<String>,
     callable: Option<SkillTool>,
 }
@@ -117,7 +119,12 @@ impl ActiveSkills {
             act.callable = Some(c.spec.name.clone());
         }
         self.order.retain(|a| a.name != skill.name);
-        self.order.push(ActiveSkill { name: skill.name.clone(), tools, callable });
+        self.order.push(ActiveSkill {
+            name: skill.name.clone(),
+            path: skill.path.clone(),
+            tools,
+            callable,
+        });
         if self.order.len() > MAX_ACTIVE_SKILLS {
             act.evicted = Some(self.order.remove(0).name);
         }
@@ -152,6 +159,13 @@ impl ActiveSkills {
     /// The skills whose tools are active, least recently read first.
     pub fn skills(&self) -> Vec<&str> {
         self.order.iter().map(|a| a.name.as_str()).collect()
+    }
+
+    /// The `SKILL.md` paths of the active skills, least recently read first: reading
+    /// them again in this order, in a new session over the same skills, restores
+    /// these activations (what a conversation's state keeps).
+    pub fn paths(&self) -> Vec<&str> {
+        self.order.iter().map(|a| a.path.as_str()).collect()
     }
 
     /// Increases whenever the tool list changes.

@@ -26,6 +26,7 @@
 //! [`Session::tool_specs`]: crate::Session::tool_specs
 //! [`Session::call`]: crate::Session::call
 
+pub mod conversations;
 pub mod http_auth;
 pub mod http_body;
 pub mod http_conn;
@@ -113,6 +114,10 @@ pub struct ServerConfig {
     pub bearer_services: Vec<String>,
     /// Concurrent tool calls per authenticated identity (HTTP with authentication).
     pub call_limits: Option<Arc<http_auth::CallLimits>>,
+    /// The conversation store (`serve --state`, see [`conversations`]): sessions'
+    /// `/scratch`, `/tool_calls` and activated skills live there. `None`: each
+    /// session's are its own, in memory.
+    pub conversations: Option<Arc<conversations::Conversations>>,
 }
 
 impl ServerConfig {
@@ -132,6 +137,7 @@ impl ServerConfig {
             startup_warnings: Vec::new(),
             bearer_services: Vec::new(),
             call_limits: None,
+            conversations: None,
         }
     }
 
@@ -365,6 +371,7 @@ pub async fn serve_http_with(
     let service = http_service_with(config, extra_hosts, manager);
     let mut router = axum::Router::new()
         .nest_service(HTTP_PATH, service)
+        .layer(axum::middleware::from_fn(conversations::capture))
         .layer(axum::middleware::from_fn(http_body::check))
         .layer(axum::middleware::from_fn_with_state(pool, http_pool::guard));
     if let Some(services) = options.service_tokens.filter(|s| !s.is_empty()) {

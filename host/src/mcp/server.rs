@@ -59,6 +59,11 @@ pub struct FilestoreServer {
     roots_gate: Arc<super::roots::Gate>,
     /// Why no default `/workspace` was mounted, if none was.
     no_workspace_reason: Option<Arc<str>>,
+    /// The server's conversations (`serve --state`); `None`: none are kept.
+    conversations: Option<Arc<super::conversations::Conversations>>,
+    /// The name of the conversation the session serves (readable while a call
+    /// holds the sandbox).
+    conversation: Arc<Mutex<Option<String>>>,
 }
 
 /// One MCP session's sandbox and what the client has been told about it.
@@ -83,20 +88,30 @@ pub(crate) struct Sandbox {
     specs: Vec<Value>,
     /// The session's tools version when `specs` was taken; `None` forces a re-read.
     version: Option<u64>,
+    /// The conversation whose state the session follows (`serve --state`).
+    conversation: Option<super::conversations::Bound>,
 }
 
 impl Sandbox {
     fn new(
         config: &ServerConfig,
         cancel: Arc<std::sync::atomic::AtomicBool>,
+        mut conversation: Option<super::conversations::Bound>,
     ) -> crate::Result<Sandbox> {
-        let mounts = (config.mounts)()?;
-        let options = SessionOptions { cancel: Some(cancel), ..config.options.clone() };
+        let mut mounts = (config.mounts)()?;
+        let mut options = SessionOptions { cancel: Some(cancel), ..config.options.clone() };
+        if let Some(bound) = &conversation {
+            mounts.extend(bound.mounts());
+            conversation_options(&mut options, bound);
+        }
         // Read before the setup resolves the agent: a change after it is then seen.
         let catalog_seen = config.catalog_refresh.as_ref().map_or(0, |r| *r.changes.borrow());
         let mut session = config.engine.session_with(mounts.clone(), options.clone())?;
         if let Some(setup) = &config.setup {
             setup(&mut session)?;
+        }
+        if let Some(bound) = &mut conversation {
+            bound.pull(&mut session)?;
         }
         let version = session.tools_version().ok();
         let specs = session.tool_specs()?;
@@ -112,7 +127,50 @@ impl Sandbox {
             stale: false,
             specs,
             version,
+            conversation,
         })
+    }
+
+    /// Serves the conversation `bound` from now on (a client named it at
+    /// `initialize`): its volumes replace the ones of the conversation made for the
+    /// session, and the session is rebuilt over them.
+    pub(crate) fn rebind(&mut self, bound: super::conversations::Bound) -> crate::Result<()> {
+        let points = bound.points();
+        self.mounts.retain(|m| !points.contains(&m.point.as_str()));
+        self.mounts.extend(bound.mounts());
+        conversation_options(&mut self.options, &bound);
+        self.conversation = Some(bound);
+        self.stale = true;
+        self.session()?;
+        self.refresh_specs();
+        Ok(())
+    }
+
+    /// The session, brought up to its conversation's state (skills activated by
+    /// another session of it): before a listing or a call.
+    fn synced(&mut self) -> crate::Result<&mut Session> {
+        self.session()?;
+        if let Some(bound) = &mut self.conversation
+            && bound.pull(&mut self.session)?
+        {
+            self.version = None;
+        }
+        Ok(&mut self.session)
+    }
+
+    /// Records in the conversation's state what the last call changed. A failure
+    /// is the operator's to see; the call's own answer stands (its files are
+    /// written), only its skills would be missing in another session.
+    fn record(&mut self) {
+        if let Some(bound) = &mut self.conversation
+            && !self.session.is_poisoned()
+            && let Err(e) = bound.push(&mut self.session)
+        {
+            eprintln!(
+                "filestore serve: conversation {}: recording its state failed: {e}",
+                bound.name()
+            );
+        }
     }
 
     /// Replaces what is mounted at and beneath `/workspace` by `workspace` (the
@@ -139,6 +197,10 @@ impl Sandbox {
             let mut fresh = self.engine.session_with(self.mounts.clone(), self.options.clone())?;
             if let Some(setup) = &self.setup {
                 setup(&mut fresh)?;
+            }
+            if let Some(bound) = &mut self.conversation {
+                bound.new_session();
+                bound.pull(&mut fresh)?;
             }
             self.session = fresh;
             self.stale = false;
@@ -167,12 +229,13 @@ impl Sandbox {
         claims: &Value,
         output: Option<crate::shell_output::OutputSink>,
     ) -> Called {
-        let out = match (self.session(), output) {
+        let out = match (self.synced(), output) {
             (Ok(s), Some(sink)) => s.with_output(sink, |s| s.call_with_claims(tool, args, claims)),
             (Ok(s), None) => s.call_with_claims(tool, args, claims),
             (Err(e), _) => return Called { out: Err(e), specs_changed: false, poisoned: false },
         };
         let poisoned = self.session.is_poisoned();
+        self.record();
         Called { out, specs_changed: self.refresh_specs(), poisoned }
     }
 
@@ -193,6 +256,7 @@ impl Sandbox {
                 .map(|()| CallOutput { json: Value::Null, text: String::new() })
         };
         let poisoned = self.session.is_poisoned();
+        self.record();
         Called { out, specs_changed: self.refresh_specs(), poisoned }
     }
 
@@ -228,7 +292,7 @@ impl Sandbox {
     }
 
     fn tools(&mut self) -> crate::Result<Vec<Value>> {
-        let session = self.session()?;
+        let session = self.synced()?;
         let version = session.tools_version().ok();
         let specs = session.tool_specs()?;
         self.specs = specs.clone();
@@ -250,10 +314,17 @@ impl FilestoreServer {
     /// A server over a new sandboxed session built from `config`.
     pub fn new(config: &ServerConfig) -> crate::Result<FilestoreServer> {
         let cancel = Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let sandbox = Sandbox::new(config, cancel.clone())?;
         // Over HTTP, the caller of the request creating the session: `{sub}` in the
-        // directories roots are allowed in is theirs.
+        // directories roots are allowed in is theirs, and so is its conversation.
         let caller = super::http_auth::current_identity().map(|i| i.segment);
+        let requested = super::conversations::requested();
+        let bound = match &config.conversations {
+            Some(c) => Some(c.bind(caller.as_deref(), requested.as_deref())?),
+            None if requested.is_some() => return Err(no_conversations()),
+            None => None,
+        };
+        let conversation = Arc::new(Mutex::new(bound.as_ref().map(|b| b.name().to_string())));
+        let sandbox = Sandbox::new(config, cancel.clone(), bound)?;
         Ok(FilestoreServer {
             sandbox: Arc::new(Mutex::new(sandbox)),
             cancel,
@@ -266,7 +337,90 @@ impl FilestoreServer {
             roots: Arc::new(config.roots.for_caller(caller.as_deref())),
             roots_gate: Arc::new(super::roots::Gate::new()),
             no_workspace_reason: config.no_workspace_reason.as_deref().map(Arc::from),
+            conversations: config.conversations.clone(),
+            conversation,
         })
+    }
+
+    /// The conversation the session serves, if it keeps one.
+    pub fn conversation(&self) -> Option<String> {
+        self.conversation.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// Refuses a request naming a conversation (header or `_meta`) other than the
+    /// session's, or any conversation when none are kept.
+    fn check_conversation(&self, context: &RequestContext<RoleServer>) -> Result<(), McpError> {
+        // Every value: a second header must not hide behind the first.
+        let headers: Vec<&str> = context
+            .extensions
+            .get::<axum::http::request::Parts>()
+            .map(|p| {
+                p.headers
+                    .get_all(super::conversations::HEADER)
+                    .iter()
+                    .map(|v| v.to_str().unwrap_or("(not text)"))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let meta = context.meta.get(super::conversations::META_KEY);
+        if let Some(v) = meta
+            && !v.is_string()
+        {
+            return Err(McpError::invalid_params(
+                format!(
+                    "_meta[\"{}\"] must be a string (a conversation key)",
+                    super::conversations::META_KEY
+                ),
+                None,
+            ));
+        }
+        let serving = self.conversation();
+        for named in headers.into_iter().chain(meta.and_then(Value::as_str)) {
+            match &serving {
+                None => return Err(protocol_error(&no_conversations())),
+                Some(s) if s != named => {
+                    return Err(McpError::invalid_params(
+                        format!(
+                            "this MCP session serves conversation '{s}'; a request naming another conversation needs a session of its own (initialize with the Filestore-Conversation header or _meta[\"{}\"])",
+                            super::conversations::META_KEY
+                        ),
+                        None,
+                    ));
+                }
+                Some(_) => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// Binds the session to the conversation its `initialize` names in `_meta`, when
+    /// the request creating it named none.
+    async fn bind_initialize(&self, context: &RequestContext<RoleServer>) -> Result<(), McpError> {
+        let Some(named) = context.meta.get(super::conversations::META_KEY).and_then(Value::as_str)
+        else {
+            return self.check_conversation(context);
+        };
+        let Some(conversations) = self.conversations.clone() else {
+            return Err(protocol_error(&no_conversations()));
+        };
+        let parts = context.extensions.get::<axum::http::request::Parts>();
+        let header = parts.and_then(|p| p.headers.get(super::conversations::HEADER));
+        if header.is_some() || self.conversation().as_deref() == Some(named) {
+            return self.check_conversation(context);
+        }
+        let caller = parts
+            .and_then(|p| p.extensions.get::<super::http_auth::Identity>())
+            .map(|i| i.segment.clone());
+        let named = named.to_string();
+        let name = named.clone();
+        self.on_sandbox(move |s| -> crate::Result<()> {
+            let bound = conversations.bind(caller.as_deref(), Some(&named))?;
+            s.rebind(bound)
+        })
+        .await?
+        .map_err(|e| protocol_error(&e))?;
+        *self.conversation.lock().unwrap_or_else(|p| p.into_inner()) = Some(name);
+        Ok(())
     }
 
     /// Runs `f` on the sandbox on a blocking thread, once the client's roots (if
@@ -307,6 +461,26 @@ impl FilestoreServer {
 /// whose calls either complete or poison the session), so a poisoned lock is reused.
 fn lock(sandbox: &Mutex<Sandbox>) -> MutexGuard<'_, Sandbox> {
     sandbox.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// A request named a conversation on a server that keeps none.
+fn no_conversations() -> Error {
+    Error::Filestore(filestore_guest::Error::new(
+        ErrorKind::InvalidArgument,
+        format!(
+            "the request names a conversation ({} header or _meta[\"{}\"]), but this server keeps no conversation state: start it with --state DIR|s3://bucket/prefix|mem:",
+            "Filestore-Conversation",
+            super::conversations::META_KEY
+        ),
+    ))
+}
+
+/// Session options for a conversation's sessions: result ids unique across the
+/// replicas writing its `/tool_calls`, and the conversation as the session id tool
+/// handlers see (the same on every replica).
+fn conversation_options(options: &mut SessionOptions, bound: &super::conversations::Bound) {
+    options.unique_call_ids = true;
+    options.session_id = Some(format!("conversation-{}", bound.key()));
 }
 
 /// The `_meta` key that marks a tool as requiring the user's approval (MCP tool
@@ -586,10 +760,19 @@ impl ServerHandler for FilestoreServer {
         context: RequestContext<RoleServer>,
     ) -> Result<rmcp::model::InitializeResult, McpError> {
         context.peer.set_peer_info(request.clone());
+        self.bind_initialize(&context).await?;
         if request.capabilities.roots.is_some() && self.roots.reads_roots() {
             self.roots_gate.expect_first();
         }
-        self.negotiate_initialize(&request)
+        let mut result = self.negotiate_initialize(&request)?;
+        // The conversation served, so a client that named none can name it again
+        // (after a reconnect, on another replica).
+        if let Some(name) = self.conversation() {
+            let mut meta = result.meta.take().unwrap_or_default();
+            meta.insert(super::conversations::META_KEY.into(), Value::String(name));
+            result.meta = Some(meta);
+        }
+        Ok(result)
     }
 
     async fn on_initialized(&self, context: rmcp::service::NotificationContext<RoleServer>) {
@@ -717,8 +900,9 @@ impl ServerHandler for FilestoreServer {
     async fn list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
+        self.check_conversation(&context)?;
         let specs = self.with_sandbox(|s| s.tools()).await?.map_err(|e| protocol_error(&e))?;
         let tools = specs.into_iter().map(to_tool).collect::<Result<Vec<_>, _>>()?;
         Ok(ListToolsResult::with_all_items(tools))
@@ -729,6 +913,7 @@ impl ServerHandler for FilestoreServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
+        self.check_conversation(&context)?;
         let name = request.name.to_string();
         let args = Value::Object(request.arguments.unwrap_or_default());
         let (tool, shown) = (name.clone(), args.clone());
@@ -876,8 +1061,9 @@ impl ServerHandler for FilestoreServer {
     async fn list_prompts(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, McpError> {
+        self.check_conversation(&context)?;
         // The configured prompts (Toolbox `kind: prompt`) follow the built-in one.
         let configured = self
             .with_sandbox(|s| -> crate::Result<_> { s.session()?.prompts() })
@@ -891,8 +1077,9 @@ impl ServerHandler for FilestoreServer {
     async fn get_prompt(
         &self,
         request: GetPromptRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, McpError> {
+        self.check_conversation(&context)?;
         if request.name != super::INSTRUCTIONS_PROMPT {
             let name = request.name.clone();
             let args = serde_json::Value::Object(request.arguments.unwrap_or_default());
@@ -934,8 +1121,9 @@ impl ServerHandler for FilestoreServer {
     async fn list_resources(
         &self,
         request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, McpError> {
+        self.check_conversation(&context)?;
         let cursor = request.and_then(|r| r.cursor);
         self.with_sandbox(move |s| super::resources::list(s, cursor.as_deref())).await?
     }
@@ -943,8 +1131,9 @@ impl ServerHandler for FilestoreServer {
     async fn read_resource(
         &self,
         request: ReadResourceRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, McpError> {
+        self.check_conversation(&context)?;
         let uri = request.uri;
         let result = self.with_sandbox(move |s| super::resources::read(s, &uri)).await??;
         Ok(result.into())

