@@ -90,6 +90,20 @@ const EXAMPLES: &[(&str, &str, How)] = &[
     ),
     (
         "docs/deploying.md",
+        "# On every replica: the same workspace bucket and the same state store.",
+        Shown(
+            "needs an identity provider and a bucket; tests/integration/replicas.rs runs two replicas with --state on a directory and on a local S3 server",
+        ),
+    ),
+    (
+        "docs/deploying.md",
+        "upstream filestore {",
+        Shown(
+            "an nginx configuration; tests/integration/replicas.rs sends a conversation's sessions to both replicas directly",
+        ),
+    ),
+    (
+        "docs/deploying.md",
         "export AWS_ACCESS_KEY_ID=",
         Shown(
             "needs an AWS account and bucket; tests/integration/object_store.rs runs call and serve with s3:// mounts on a local S3 server",
