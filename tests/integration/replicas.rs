@@ -22,7 +22,9 @@ fn fixture(root: &Path) -> (String, String) {
          description: Count something.\nstatement: SELECT 42 AS n;\n\
          ---\nkind: tool\nname: hidden_report\ntype: sqlite-sql\nsource: db\n\
          description: A report only the reporting skill enables.\nstatement: SELECT 7 AS n;\n\
-         ---\nkind: toolset\nname: base\ntools: [count_rows]\n",
+         ---\nkind: tool\nname: purge\ntype: sqlite-sql\nsource: db\n\
+         description: Purge everything.\nstatement: SELECT 'purged' AS done;\nrequiresApproval: true\n\
+         ---\nkind: toolset\nname: base\ntools: [count_rows, purge]\n",
     )
     .unwrap();
     let skill = root.join("skills/reporting");
@@ -153,6 +155,29 @@ fn replicas_on_s3_share_conversations_and_survive_a_kill() {
         &state,
         &["--s3-endpoint", &srv.endpoint],
         &env,
+    );
+}
+
+/// A 2026-07-28 client (the Python SDK, its protocol pinned: no initialize, no
+/// session, `_meta` on every request) alternating between two replicas: files,
+/// stored results and skills follow the conversation its requests name.
+#[test]
+fn a_2026_07_28_client_alternates_between_replicas() {
+    let root = tempfile::tempdir().unwrap();
+    let state = root.path().join("state");
+    std::fs::create_dir(&state).unwrap();
+    let (a, b, _) = replicas(root.path(), state.to_str().unwrap(), &[]);
+    let url = |r: &Replica| format!("http://127.0.0.1:{}/mcp", r.port);
+    let script = crate::contract::repo_root().join("tests/mcp_python/stateless_client.py");
+    let ran = crate::support::cmd::run(
+        std::process::Command::new(crate::mcp::python()).arg(&script).arg(url(&a)).arg(url(&b)),
+    );
+    assert!(
+        ran.output.status.success() && ran.stdout().trim_end().ends_with("ok"),
+        "{}\nA: {}\nB: {}",
+        ran.describe(),
+        a.stderr(),
+        b.stderr()
     );
 }
 

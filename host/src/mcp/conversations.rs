@@ -280,6 +280,47 @@ impl Bound {
         Ok(())
     }
 
+    /// Parks a call waiting for the user's approval in the conversation's document
+    /// under a new id (unique across replicas): the answer may reach any replica.
+    pub fn park_approval(
+        &self,
+        tool: &str,
+        arguments: &serde_json::Value,
+        message: &str,
+    ) -> crate::Result<String> {
+        let id = crate::conversation::new_call_id();
+        let pending = crate::conversation::PendingApproval {
+            tool: tool.to_string(),
+            arguments: arguments.clone(),
+            message: message.to_string(),
+            asked_ms: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_millis() as u64),
+        };
+        self.conversations
+            .store
+            .update(&self.key, |doc| {
+                doc.pending_approvals.insert(id.clone(), pending.clone());
+            })
+            .map_err(state_error)?;
+        Ok(id)
+    }
+
+    /// Takes the parked call `id` out of the document (so an answer is used once,
+    /// whichever replica it reaches first); `None` when it is not there (answered
+    /// already, never asked, or another conversation's).
+    pub fn take_approval(
+        &self,
+        id: &str,
+    ) -> crate::Result<Option<crate::conversation::PendingApproval>> {
+        let (_, taken) = self
+            .conversations
+            .store
+            .update(&self.key, |doc| doc.pending_approvals.remove(id))
+            .map_err(state_error)?;
+        Ok(taken)
+    }
+
     fn expired(&self) -> crate::Error {
         crate::Error::Filestore(FsError::new(
             ErrorKind::NotFound,
@@ -304,15 +345,42 @@ pub fn state_error(e: StateError) -> crate::Error {
     crate::Error::Filestore(FsError::new(kind, format!("conversation state: {e}")))
 }
 
-tokio::task_local! {
-    /// The conversation the HTTP request being handled names in its
-    /// [`HEADER`] (set by [`capture`]): what a session created by it binds to.
-    static REQUESTED: Option<String>;
+/// What the HTTP request being handled says about its conversation, for the server
+/// made for it (set by [`capture`]).
+#[derive(Clone, Debug, Default)]
+pub struct RequestConversation {
+    /// The conversation its [`HEADER`] names.
+    pub named: Option<String>,
+    /// It speaks MCP 2026-07-28 or later (its `MCP-Protocol-Version` header): a
+    /// server made for it serves this one request (no session).
+    pub per_request: bool,
 }
 
-/// The conversation the request being handled names in its header, if any.
-pub fn requested() -> Option<String> {
-    REQUESTED.try_with(Clone::clone).ok().flatten()
+tokio::task_local! {
+    static REQUESTED: RequestConversation;
+}
+
+/// What the request being handled says about its conversation (nothing outside
+/// an HTTP request).
+pub fn requested() -> RequestConversation {
+    REQUESTED.try_with(Clone::clone).unwrap_or_default()
+}
+
+impl Conversations {
+    /// The in-memory volumes a request with no conversation gets at the points the
+    /// store supplies (a 2026-07-28 request naming none: nothing of it is kept, so
+    /// nothing is written to the store).
+    pub fn ephemeral_mounts(&self) -> Vec<MountSpec> {
+        let memory = || Arc::new(crate::volumes::quota_memory_volume());
+        let mut out = Vec::new();
+        if self.scratch {
+            out.push(MountSpec::new(super::DEFAULT_SCRATCH, memory()));
+        }
+        if self.tool_calls {
+            out.push(MountSpec::new(super::DEFAULT_TOOL_CALLS, memory()).read_only());
+        }
+        out
+    }
 }
 
 /// Keeps the request's [`HEADER`] for the session it may create ([`requested`]).
@@ -344,5 +412,11 @@ pub async fn capture(
         let m = format!("the {HEADER} header: {e}");
         return (axum::http::StatusCode::BAD_REQUEST, m).into_response();
     }
-    REQUESTED.scope(value, next.run(request)).await
+    // Sessionless revisions name themselves in every request's header.
+    let per_request = request
+        .headers()
+        .get("mcp-protocol-version")
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v >= "2026-07-28");
+    REQUESTED.scope(RequestConversation { named: value, per_request }, next.run(request)).await
 }

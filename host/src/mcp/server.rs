@@ -64,6 +64,9 @@ pub struct FilestoreServer {
     /// The name of the conversation the session serves (readable while a call
     /// holds the sandbox).
     conversation: Arc<Mutex<Option<String>>>,
+    /// Made for one MCP 2026-07-28 HTTP request (no session): the conversation its
+    /// `_meta` names is bound when the handler reads it.
+    per_request: bool,
 }
 
 /// One MCP session's sandbox and what the client has been told about it.
@@ -97,8 +100,10 @@ impl Sandbox {
         config: &ServerConfig,
         cancel: Arc<std::sync::atomic::AtomicBool>,
         mut conversation: Option<super::conversations::Bound>,
+        extra_mounts: Vec<MountSpec>,
     ) -> crate::Result<Sandbox> {
         let mut mounts = (config.mounts)()?;
+        mounts.extend(extra_mounts);
         let mut options = SessionOptions { cancel: Some(cancel), ..config.options.clone() };
         if let Some(bound) = &conversation {
             mounts.extend(bound.mounts());
@@ -260,6 +265,35 @@ impl Sandbox {
         Called { out, specs_changed: self.refresh_specs(), poisoned }
     }
 
+    /// Moves the call the guest parked as `approval_id` into the conversation's
+    /// state (MCP 2026-07-28: the answer comes in a later request, maybe to another
+    /// replica); the id the answer must name.
+    fn park(&mut self, approval_id: &str, tool: &str, args: &Value) -> crate::Result<String> {
+        // The guest's parked call dies with this request's sandbox: dropped now.
+        let _ = self.session()?.reject(approval_id);
+        let Some(bound) = &self.conversation else {
+            return Err(Error::Filestore(filestore_guest::Error::new(
+                ErrorKind::Unauthorized,
+                format!(
+                    "tool '{tool}' requires approval, and under MCP 2026-07-28 the pending call is kept in the request's conversation: start the server with --state and name a conversation (Filestore-Conversation header or _meta[\"{}\"]); nothing ran",
+                    super::conversations::META_KEY
+                ),
+            )));
+        };
+        bound.park_approval(tool, args, &approval_message(tool, args))
+    }
+
+    /// Takes the parked call `id` from the conversation's state.
+    fn take_parked(
+        &mut self,
+        id: &str,
+    ) -> crate::Result<Option<crate::conversation::PendingApproval>> {
+        match &self.conversation {
+            Some(bound) => bound.take_approval(id),
+            None => Ok(None),
+        }
+    }
+
     /// Re-reads the tool specs when the session's tools version moved (or is
     /// unknown); true when they differ from the last ones seen.
     ///
@@ -318,13 +352,16 @@ impl FilestoreServer {
         // directories roots are allowed in is theirs, and so is its conversation.
         let caller = super::http_auth::current_identity().map(|i| i.segment);
         let requested = super::conversations::requested();
-        let bound = match &config.conversations {
-            Some(c) => Some(c.bind(caller.as_deref(), requested.as_deref())?),
-            None if requested.is_some() => return Err(no_conversations()),
-            None => None,
+        let (bound, ephemeral) = match (&config.conversations, &requested.named) {
+            // A 2026-07-28 request naming no conversation (in its header; its `_meta`
+            // is read by the handler) keeps nothing: no conversation is made for it.
+            (Some(c), None) if requested.per_request => (None, c.ephemeral_mounts()),
+            (Some(c), named) => (Some(c.bind(caller.as_deref(), named.as_deref())?), Vec::new()),
+            (None, Some(_)) => return Err(no_conversations()),
+            (None, None) => (None, Vec::new()),
         };
         let conversation = Arc::new(Mutex::new(bound.as_ref().map(|b| b.name().to_string())));
-        let sandbox = Sandbox::new(config, cancel.clone(), bound)?;
+        let sandbox = Sandbox::new(config, cancel.clone(), bound, ephemeral)?;
         Ok(FilestoreServer {
             sandbox: Arc::new(Mutex::new(sandbox)),
             cancel,
@@ -339,6 +376,7 @@ impl FilestoreServer {
             no_workspace_reason: config.no_workspace_reason.as_deref().map(Arc::from),
             conversations: config.conversations.clone(),
             conversation,
+            per_request: requested.per_request,
         })
     }
 
@@ -349,7 +387,10 @@ impl FilestoreServer {
 
     /// Refuses a request naming a conversation (header or `_meta`) other than the
     /// session's, or any conversation when none are kept.
-    fn check_conversation(&self, context: &RequestContext<RoleServer>) -> Result<(), McpError> {
+    async fn check_conversation(
+        &self,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
         // Every value: a second header must not hide behind the first.
         let headers: Vec<&str> = context
             .extensions
@@ -375,6 +416,14 @@ impl FilestoreServer {
             ));
         }
         let serving = self.conversation();
+        if self.per_request
+            && let Some(named) = meta.and_then(Value::as_str)
+            && serving.is_none()
+            && headers.is_empty()
+        {
+            // This server exists for this request alone: it serves what it names.
+            return self.bind_named(context, named.to_string()).await;
+        }
         for named in headers.into_iter().chain(meta.and_then(Value::as_str)) {
             match &serving {
                 None => return Err(protocol_error(&no_conversations())),
@@ -398,7 +447,7 @@ impl FilestoreServer {
     async fn bind_initialize(&self, context: &RequestContext<RoleServer>) -> Result<(), McpError> {
         let Some(named) = context.meta.get(super::conversations::META_KEY).and_then(Value::as_str)
         else {
-            return self.check_conversation(context);
+            return self.check_conversation(context).await;
         };
         let Some(conversations) = self.conversations.clone() else {
             return Err(protocol_error(&no_conversations()));
@@ -406,12 +455,26 @@ impl FilestoreServer {
         let parts = context.extensions.get::<axum::http::request::Parts>();
         let header = parts.and_then(|p| p.headers.get(super::conversations::HEADER));
         if header.is_some() || self.conversation().as_deref() == Some(named) {
-            return self.check_conversation(context);
+            return self.check_conversation(context).await;
         }
-        let caller = parts
+        drop(conversations);
+        self.bind_named(context, named.to_string()).await
+    }
+
+    /// Serves the conversation `named` (for the request's caller) from now on.
+    async fn bind_named(
+        &self,
+        context: &RequestContext<RoleServer>,
+        named: String,
+    ) -> Result<(), McpError> {
+        let Some(conversations) = self.conversations.clone() else {
+            return Err(protocol_error(&no_conversations()));
+        };
+        let caller = context
+            .extensions
+            .get::<axum::http::request::Parts>()
             .and_then(|p| p.extensions.get::<super::http_auth::Identity>())
             .map(|i| i.segment.clone());
-        let named = named.to_string();
         let name = named.clone();
         self.on_sandbox(move |s| -> crate::Result<()> {
             let bound = conversations.bind(caller.as_deref(), Some(&named))?;
@@ -582,6 +645,56 @@ fn pending_approval(envelope: &Value) -> Option<String> {
     }
 }
 
+/// What the user is asked about a call of `tool` with `args`.
+fn approval_message(tool: &str, args: &Value) -> String {
+    format!(
+        "The agent wants to run '{tool}', which requires approval, with arguments:\n{}\nApprove?",
+        serde_json::to_string_pretty(args).unwrap_or_else(|_| args.to_string())
+    )
+}
+
+/// The form asking whether `tool` may run with `args`: one required boolean,
+/// `approve`.
+fn approval_form(tool: &str, args: &Value) -> Result<ElicitRequestParams, String> {
+    let schema = ElicitationSchema::builder()
+        .required_bool_with("approve", |b| b.description("Run this tool call now"))
+        .build()
+        .map_err(|e| format!("building the approval form: {e}"))?;
+    Ok(ElicitRequestParams::FormElicitationParams {
+        meta: None,
+        message: approval_message(tool, args),
+        requested_schema: schema,
+    })
+}
+
+/// The key of the approval form among an `input_required` result's requests.
+const APPROVAL_INPUT: &str = "approve";
+
+/// Whether the request speaks MCP 2026-07-28 or later (approvals are then asked
+/// with an `input_required` result, never a request to the client).
+fn is_modern(context: &RequestContext<RoleServer>) -> bool {
+    context
+        .protocol_version()
+        .is_some_and(|v| v.as_str() >= rmcp::model::ProtocolVersion::V_2026_07_28.as_str())
+}
+
+/// Whether the client's answer to the approval form (an `ElicitResult` under
+/// [`APPROVAL_INPUT`]) approves; else why not.
+fn approved(responses: Option<&rmcp::model::InputResponses>) -> Result<(), String> {
+    let Some(answer) = responses.and_then(|r| r.get(APPROVAL_INPUT)) else {
+        return Err(format!(
+            "the retry carries no answer under inputResponses[\"{APPROVAL_INPUT}\"]"
+        ));
+    };
+    match answer["action"].as_str() {
+        Some("accept") if answer["content"]["approve"] == Value::Bool(true) => Ok(()),
+        Some("accept") => Err("the user answered no".into()),
+        Some("decline") => Err("the user declined".into()),
+        Some("cancel") => Err("the user cancelled".into()),
+        _ => Err(format!("the answer is not an elicitation result: {answer}")),
+    }
+}
+
 /// Asks the user, through the client's form elicitation, whether `tool` may run
 /// with `args`. `Ok` only for an accepted form with `approve: true`; otherwise why
 /// not (declined, cancelled, timed out, or the client cannot ask).
@@ -592,19 +705,7 @@ async fn ask_approval(peer: &Peer<RoleServer>, tool: &str, args: &Value) -> Resu
                 .into(),
         );
     }
-    let schema = ElicitationSchema::builder()
-        .required_bool_with("approve", |b| b.description("Run this tool call now"))
-        .build()
-        .map_err(|e| format!("building the approval form: {e}"))?;
-    let message = format!(
-        "The agent wants to run '{tool}', which requires approval, with arguments:\n{}\nApprove?",
-        serde_json::to_string_pretty(args).unwrap_or_else(|_| args.to_string())
-    );
-    let params = ElicitRequestParams::FormElicitationParams {
-        meta: None,
-        message,
-        requested_schema: schema,
-    };
+    let params = approval_form(tool, args)?;
     match peer.create_elicitation_with_timeout(params, Some(APPROVAL_TIMEOUT)).await {
         Ok(r) => match r.action {
             ElicitationAction::Accept
@@ -638,6 +739,72 @@ pub(crate) fn protocol_error(e: &Error) -> McpError {
 }
 
 impl FilestoreServer {
+    /// The verified claims of the HTTP request's bearer token, for the auth services
+    /// that take it (`mcpEnabled`); never a token.
+    fn claims(&self, context: &RequestContext<RoleServer>) -> Value {
+        let parts = context.extensions.get::<axum::http::request::Parts>();
+        super::http_auth::claims_for(
+            parts.and_then(|p| p.extensions.get::<super::http_auth::Identity>()),
+            &self.bearer_services,
+            parts.and_then(|p| p.extensions.get::<super::http_auth::ServiceClaims>()),
+        )
+    }
+
+    /// Answers the retry of a call parked for approval (MCP 2026-07-28): the parked
+    /// call `state` names is taken from the conversation (once: a replayed answer
+    /// finds nothing), checked against the retry's tool and arguments, and run only
+    /// if the client's answer approves it.
+    async fn answer_approval(
+        &self,
+        request: CallToolRequestParams,
+        state: String,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, McpError> {
+        let claims = self.claims(context);
+        let tool = request.name.to_string();
+        let args = Value::Object(request.arguments.clone().unwrap_or_default());
+        let refused = |why: String| -> Result<CallToolResponse, McpError> {
+            let e = Error::Filestore(filestore_guest::Error::new(ErrorKind::Unauthorized, why));
+            Ok(failure(&e, false).into())
+        };
+        let id = state.clone();
+        let taken = self.with_sandbox(move |s| s.take_parked(&id)).await?;
+        let pending = match taken {
+            Ok(Some(p)) => p,
+            Ok(None) => {
+                return refused(format!(
+                    "requestState names no call waiting for approval in this conversation (answered already, or never asked here); nothing ran for '{tool}'"
+                ));
+            }
+            Err(e) => return Ok(failure(&e, false).into()),
+        };
+        if pending.tool != tool || pending.arguments != args {
+            return refused(format!(
+                "the retry calls '{tool}' with other arguments than the call that asked for approval ('{}'); nothing ran, and that approval is spent",
+                pending.tool
+            ));
+        }
+        if let Err(why) = approved(request.input_responses.as_ref()) {
+            return refused(format!(
+                "tool '{tool}' requires approval and was not approved: {why}; nothing ran"
+            ));
+        }
+        let called = self
+            .with_sandbox(move |s| {
+                let parked = s.call(&tool, &args, &claims, None);
+                match parked.out.as_ref().ok().and_then(|o| pending_approval(&o.json)) {
+                    Some(id) => s.decide(&id, true),
+                    None => parked,
+                }
+            })
+            .await?;
+        Ok(match called.out {
+            Ok(out) => success(out),
+            Err(e) => failure(&e, called.poisoned),
+        }
+        .into())
+    }
+
     /// Mounts the client's roots at `/workspace` when it offers roots and the user
     /// left `/workspace` to them, as far as the session's [`RootsPolicy`] allows
     /// (see [`super::roots`]).
@@ -889,12 +1056,12 @@ impl ServerHandler for FilestoreServer {
         .with_instructions(SERVER_INSTRUCTIONS)
     }
 
-    /// Protocol revisions up to 2025-11-25. The 2026-07-28 revision removes sessions
-    /// from streamable HTTP (every request is served by a new handler), and the
-    /// product is a sandbox per conversation whose `/scratch` persists between
-    /// calls; clients negotiate down to 2025-11-25, which every current SDK speaks.
+    /// Protocol revisions up to 2026-07-28. Under 2026-07-28 there are no sessions:
+    /// over HTTP each request gets a server (and sandbox) of its own, and what
+    /// persists between requests is the conversation the request names in the
+    /// store of `serve --state` (see [`super::conversations`]).
     fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
-        Cow::Borrowed(ProtocolVersion::known_up_to(&ProtocolVersion::V_2025_11_25))
+        Cow::Borrowed(ProtocolVersion::known_up_to(&ProtocolVersion::V_2026_07_28))
     }
 
     async fn list_tools(
@@ -902,7 +1069,7 @@ impl ServerHandler for FilestoreServer {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
-        self.check_conversation(&context)?;
+        self.check_conversation(&context).await?;
         let specs = self.with_sandbox(|s| s.tools()).await?.map_err(|e| protocol_error(&e))?;
         let tools = specs.into_iter().map(to_tool).collect::<Result<Vec<_>, _>>()?;
         Ok(ListToolsResult::with_all_items(tools))
@@ -913,7 +1080,11 @@ impl ServerHandler for FilestoreServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
-        self.check_conversation(&context)?;
+        self.check_conversation(&context).await?;
+        if let Some(state) = request.request_state.clone() {
+            // The retry of a call that asked for approval (MCP 2026-07-28).
+            return self.answer_approval(request, state, &context).await;
+        }
         let name = request.name.to_string();
         let args = Value::Object(request.arguments.unwrap_or_default());
         let (tool, shown) = (name.clone(), args.clone());
@@ -989,11 +1160,7 @@ impl ServerHandler for FilestoreServer {
             },
             _ => None,
         };
-        let claims = super::http_auth::claims_for(
-            parts.and_then(|p| p.extensions.get::<super::http_auth::Identity>()),
-            &self.bearer_services,
-            parts.and_then(|p| p.extensions.get::<super::http_auth::ServiceClaims>()),
-        );
+        let claims = self.claims(&context);
         let (cancel, running) = (self.cancel.clone(), self.running.clone());
         let called = self
             .with_sandbox(move |s| {
@@ -1014,6 +1181,27 @@ impl ServerHandler for FilestoreServer {
             p.abort();
         }
         let mut called = called?;
+        if let Some(id) = called.out.as_ref().ok().and_then(|o| pending_approval(&o.json))
+            && is_modern(&context)
+        {
+            // No request to the client: an `input_required` result, the pending call
+            // kept in the conversation under the id its retry echoes.
+            let (t, a) = (tool.clone(), shown.clone());
+            let parked = self.with_sandbox(move |s| s.park(&id, &t, &a)).await?;
+            return match parked {
+                Ok(call_id) => {
+                    let form = approval_form(&tool, &shown)
+                        .map_err(|m| McpError::internal_error(m, None))?;
+                    let ask = rmcp::model::InputRequest::Elicitation(
+                        rmcp::model::ElicitRequest::new(form),
+                    );
+                    let requests =
+                        std::collections::BTreeMap::from([(APPROVAL_INPUT.to_string(), ask)]);
+                    Ok(rmcp::model::InputRequiredResult::new(Some(requests), Some(call_id)).into())
+                }
+                Err(e) => Ok(failure(&e, false).into()),
+            };
+        }
         if let Some(id) = called.out.as_ref().ok().and_then(|o| pending_approval(&o.json)) {
             // A tool that requires approval: ask the user through the client, then
             // run or drop the parked call. Nothing runs without a yes.
@@ -1063,7 +1251,7 @@ impl ServerHandler for FilestoreServer {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, McpError> {
-        self.check_conversation(&context)?;
+        self.check_conversation(&context).await?;
         // The configured prompts (Toolbox `kind: prompt`) follow the built-in one.
         let configured = self
             .with_sandbox(|s| -> crate::Result<_> { s.session()?.prompts() })
@@ -1079,7 +1267,7 @@ impl ServerHandler for FilestoreServer {
         request: GetPromptRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, McpError> {
-        self.check_conversation(&context)?;
+        self.check_conversation(&context).await?;
         if request.name != super::INSTRUCTIONS_PROMPT {
             let name = request.name.clone();
             let args = serde_json::Value::Object(request.arguments.unwrap_or_default());
@@ -1123,7 +1311,7 @@ impl ServerHandler for FilestoreServer {
         request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, McpError> {
-        self.check_conversation(&context)?;
+        self.check_conversation(&context).await?;
         let cursor = request.and_then(|r| r.cursor);
         self.with_sandbox(move |s| super::resources::list(s, cursor.as_deref())).await?
     }
@@ -1133,7 +1321,7 @@ impl ServerHandler for FilestoreServer {
         request: ReadResourceRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, McpError> {
-        self.check_conversation(&context)?;
+        self.check_conversation(&context).await?;
         let uri = request.uri;
         let result = self.with_sandbox(move |s| super::resources::read(s, &uri)).await??;
         Ok(result.into())
