@@ -181,6 +181,50 @@ fn a_2026_07_28_client_alternates_between_replicas() {
     );
 }
 
+/// `subscriptions/listen` (2026-07-28) on replica B, naming a conversation, hears
+/// `notifications/tools/list_changed` when a skill read through replica A adds a
+/// tool to that conversation.
+#[test]
+fn a_listener_hears_a_skill_activated_on_another_replica() {
+    use std::io::{BufRead, BufReader, Write};
+    let root = tempfile::tempdir().unwrap();
+    let state = root.path().join("state");
+    std::fs::create_dir(&state).unwrap();
+    let (a, b, _) = replicas(root.path(), state.to_str().unwrap(), &[]);
+    let meta = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                      "io.modelcontextprotocol/clientCapabilities": {}});
+    let listen = json!({"jsonrpc": "2.0", "id": "listen-1", "method": "subscriptions/listen",
+        "params": {"_meta": meta, "notifications": {"toolsListChanged": true}}})
+    .to_string();
+    let mut stream = std::net::TcpStream::connect(("127.0.0.1", b.port)).unwrap();
+    // A guard against a hung stream; not a timing check.
+    stream.set_read_timeout(Some(std::time::Duration::from_secs(60))).unwrap();
+    write!(
+        stream,
+        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: subscriptions/listen\r\nFilestore-Conversation: listened\r\nContent-Length: {}\r\n\r\n{listen}",
+        listen.len()
+    )
+    .unwrap();
+    let mut lines = BufReader::new(stream).lines();
+    let mut seen = String::new();
+    let mut wait_for = |what: &str| {
+        for line in lines.by_ref() {
+            let line = line.unwrap_or_else(|e| panic!("waiting for {what}: {e}; got:\n{seen}"));
+            seen.push_str(&line);
+            seen.push('\n');
+            if line.contains(what) {
+                return;
+            }
+        }
+        panic!("the stream ended before {what}:\n{seen}");
+    };
+    wait_for("notifications/subscriptions/acknowledged");
+    let mut on_a = a.session(Some("listened"), None).unwrap();
+    on_a.call_ok("filestore_read", json!({"path": "/skills/reporting/SKILL.md"}));
+    wait_for("notifications/tools/list_changed");
+    assert!(seen.contains("\"io.modelcontextprotocol/subscriptionId\":\"listen-1\""), "{seen}");
+}
+
 /// 40 sessions of one conversation, alternating between the replicas, each write
 /// a file and run a configured tool at once: every file and every stored result
 /// is there afterwards, and no result id was handed out twice.

@@ -634,6 +634,10 @@ fn lock_output(o: &Mutex<ProgressOutput>) -> MutexGuard<'_, ProgressOutput> {
 /// How often a long call with a `progressToken` reports that it is still running.
 pub const PROGRESS_INTERVAL: Duration = Duration::from_secs(1);
 
+/// How often a `subscriptions/listen` stream reads its conversation's state for
+/// tool-list changes made by other requests (other replicas included).
+pub const LISTEN_POLL: Duration = Duration::from_secs(2);
+
 /// How long the user has to answer an approval request.
 pub const APPROVAL_TIMEOUT: Duration = Duration::from_secs(600);
 
@@ -1042,6 +1046,44 @@ impl ServerHandler for FilestoreServer {
         }
     }
 
+    /// `subscriptions/listen` (MCP 2026-07-28): tool-list changes only, the one
+    /// list that changes here (skills, upstream catalogs).
+    fn accepted_subscription_filter(
+        &self,
+        _requested: &rmcp::model::SubscriptionFilter,
+    ) -> Option<rmcp::model::SubscriptionFilter> {
+        Some(rmcp::model::SubscriptionFilter::builder().tools_list_changed().build())
+    }
+
+    /// Tells the listener each time the tool list of the conversation the listen
+    /// request names changes: a skill activated by any request of it, on any
+    /// replica (its state is read every [`LISTEN_POLL`]), or an upstream catalog.
+    async fn listen(&self, context: rmcp::service::SubscriptionContext) -> Result<(), McpError> {
+        self.check_conversation(context.request_context()).await?;
+        let mut catalog = self.catalog_changes.clone();
+        let names = |s: &mut Sandbox| -> crate::Result<Vec<Value>> { s.tools() };
+        let mut seen = self.with_sandbox(names).await?.map_err(|e| protocol_error(&e))?;
+        loop {
+            tokio::select! {
+                _ = context.cancelled() => return Ok(()),
+                _ = tokio::time::sleep(LISTEN_POLL) => {}
+                _ = async {
+                    match &mut catalog {
+                        Some(c) => { let _ = c.changed().await; }
+                        None => std::future::pending::<()>().await,
+                    }
+                } => {}
+            }
+            let now = self.with_sandbox(names).await?.map_err(|e| protocol_error(&e))?;
+            if now != seen {
+                seen = now;
+                if context.sink().notify_tool_list_changed().await.is_err() {
+                    return Ok(());
+                }
+            }
+        }
+    }
+
     fn get_info(&self) -> McpServerInfo {
         McpServerInfo::new(
             ServerCapabilities::builder()
@@ -1222,8 +1264,10 @@ impl ServerHandler for FilestoreServer {
                 },
             };
         }
-        if called.specs_changed {
-            // The client re-lists on this; a closed connection just drops it.
+        if called.specs_changed && !is_modern(&context) {
+            // The client re-lists on this; a closed connection just drops it. Under
+            // 2026-07-28 notices travel only on `subscriptions/listen` streams, which
+            // this server does not offer yet: such a client re-lists (ttlMs is 0).
             let _ = context.peer.notify_tool_list_changed().await;
         }
         // A storage failure is the user's to know about, not only the model's.
@@ -1231,7 +1275,19 @@ impl ServerHandler for FilestoreServer {
             && e.kind() == Some(ErrorKind::Backend)
         {
             let m = format!("{tool} failed in storage: {e}");
-            super::logging::log(&context.peer, &self.log_level, LoggingLevel::Error, m).await;
+            if !is_modern(&context) {
+                super::logging::log(&context.peer, &self.log_level, LoggingLevel::Error, m).await;
+            } else if let Some(level) = context
+                .meta
+                .get("io.modelcontextprotocol/logLevel")
+                .and_then(|l| serde_json::from_value::<LoggingLevel>(l.clone()).ok())
+            {
+                // Under 2026-07-28 only a request that opts in (its `_meta` logLevel)
+                // hears log messages, at or above its level.
+                let threshold = super::logging::LogThreshold::default();
+                threshold.set(level);
+                super::logging::log(&context.peer, &threshold, LoggingLevel::Error, m).await;
+            }
         }
         Ok(match called.out {
             // An image or audio file read: its content goes to the client as media.
