@@ -27,7 +27,7 @@
 //! state persists.
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use filestore_guest::error::{Error as FsError, ErrorKind};
 
@@ -122,7 +122,7 @@ impl Conversations {
             skills: Vec::new(),
             doc_version: 0,
             pulled: false,
-            touched: None,
+            written_ms: 0,
         })
     }
 
@@ -170,8 +170,11 @@ pub struct Bound {
     doc_version: u64,
     /// Whether the session has been brought up to the document once.
     pulled: bool,
-    /// When the session last wrote the document.
-    touched: Option<Instant>,
+    /// When the document was last written (Unix ms) as far as this session knows:
+    /// by itself, or by another session (its `last_used_ms` when pulled), so a
+    /// request-long session of a conversation in use writes nothing when nothing
+    /// changed.
+    written_ms: u64,
 }
 
 impl Bound {
@@ -231,6 +234,7 @@ impl Bound {
             return Ok(false);
         }
         self.doc_version = doc.version;
+        self.written_ms = self.written_ms.max(doc.last_used_ms);
         if self.pulled && doc.activated_skills == self.skills {
             return Ok(false);
         }
@@ -250,7 +254,8 @@ impl Bound {
     pub fn push(&mut self, session: &mut Session) -> crate::Result<()> {
         let active = session.active_skills()?;
         let changed = active != self.skills;
-        let due = self.touched.is_none_or(|t| t.elapsed() >= self.conversations.touch_every());
+        let since = now_ms().saturating_sub(self.written_ms);
+        let due = since >= self.conversations.touch_every().as_millis() as u64;
         if !changed && !due {
             return Ok(());
         }
@@ -270,7 +275,7 @@ impl Bound {
             })
             .map_err(state_error)?;
         self.doc_version = doc.version;
-        self.touched = Some(Instant::now());
+        self.written_ms = doc.last_used_ms;
         if doc.activated_skills != active {
             // Skills of another session of the conversation: this one gets them at its
             // next pull (the document moved on since).
@@ -331,6 +336,12 @@ impl Bound {
             ),
         ))
     }
+}
+
+fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
 }
 
 /// A state-store error as a host error: a bad key is the caller's mistake, a store
