@@ -238,6 +238,11 @@ impl Bound {
         if self.pulled && doc.activated_skills == self.skills {
             return Ok(false);
         }
+        if doc.activated_skills.is_empty() {
+            // Nothing to restore (and nothing recorded can have been dropped).
+            self.pulled = true;
+            return Ok(false);
+        }
         let failed = session.restore_skills(&doc.activated_skills)?;
         for e in failed {
             // A skill removed from the skills directory since: its tools are gone.

@@ -88,7 +88,9 @@ pub(crate) struct Sandbox {
     /// replaced before any use, even when that failed the first time.
     stale: bool,
     /// The tool specs as last listed or checked: the reference for list_changed.
-    specs: Vec<Value>,
+    /// Taken on first need, not when the sandbox is made: a 2026-07-28 request's
+    /// sandbox lives for one call, and most calls change no tool.
+    specs: Option<Vec<Value>>,
     /// The session's tools version when `specs` was taken; `None` forces a re-read.
     version: Option<u64>,
     /// The conversation whose state the session follows (`serve --state`).
@@ -99,7 +101,7 @@ impl Sandbox {
     fn new(
         config: &ServerConfig,
         cancel: Arc<std::sync::atomic::AtomicBool>,
-        mut conversation: Option<super::conversations::Bound>,
+        conversation: Option<super::conversations::Bound>,
         extra_mounts: Vec<MountSpec>,
     ) -> crate::Result<Sandbox> {
         let mut mounts = (config.mounts)()?;
@@ -115,11 +117,9 @@ impl Sandbox {
         if let Some(setup) = &config.setup {
             setup(&mut session)?;
         }
-        if let Some(bound) = &mut conversation {
-            bound.pull(&mut session)?;
-        }
+        // The conversation's skills are restored by the first listing or call
+        // (`synced`): one read of its state per request, not two.
         let version = session.tools_version().ok();
-        let specs = session.tool_specs()?;
         Ok(Sandbox {
             engine: config.engine.clone(),
             startup_warnings: config.startup_warnings.clone(),
@@ -130,7 +130,7 @@ impl Sandbox {
             mounts,
             session,
             stale: false,
-            specs,
+            specs: None,
             version,
             conversation,
         })
@@ -315,8 +315,8 @@ impl Sandbox {
         match session.tool_specs() {
             Ok(specs) => {
                 self.version = version;
-                if specs != self.specs {
-                    self.specs = specs;
+                if self.specs.as_ref() != Some(&specs) {
+                    self.specs = Some(specs);
                     return true;
                 }
                 false
@@ -329,7 +329,7 @@ impl Sandbox {
         let session = self.synced()?;
         let version = session.tools_version().ok();
         let specs = session.tool_specs()?;
-        self.specs = specs.clone();
+        self.specs = Some(specs.clone());
         self.version = version;
         Ok(specs)
     }
@@ -510,7 +510,7 @@ impl FilestoreServer {
 
     /// How many tools the session offers now.
     pub fn tool_count(&self) -> usize {
-        lock(&self.sandbox).specs.len()
+        lock(&self.sandbox).tools().map_or(0, |t| t.len())
     }
 
     /// Mount points and whether each is read-only, in mount order.
