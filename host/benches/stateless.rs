@@ -128,6 +128,7 @@ fn main() {
         assert!(a.contains("hello"), "{a}");
     });
     let _ = child.kill();
+    let _ = child.wait();
     println!("small read over HTTP, one connection per call, state in a directory:");
     println!(
         "  2025-11-25 session:        {stateful:>8.0} calls/s ({:.0} us/call)",
