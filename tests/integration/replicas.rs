@@ -402,8 +402,8 @@ fn conversation_keys_are_scoped_checked_and_fixed_per_session() {
     // Without --state, naming a conversation is refused, saying what to do.
     let stateless = Replica::start(BIN, root.path(), &[]);
     let refused = stateless.session(Some("conv"), None).err().expect("accepted without --state");
-    let text = format!("{} {}", refused.status, refused.body);
-    assert!(text.contains("--state"), "{text}");
+    assert_eq!(refused.status, 400, "{refused:?}");
+    assert!(refused.body.contains("--state"), "{refused:?}");
 }
 
 /// A conversation unused for longer than `--conversation-idle-timeout` is removed

@@ -21,8 +21,16 @@ def text(result) -> str:
     return "".join(getattr(c, "text", "") for c in result.content)
 
 
+async def say_yes(context, params):
+    """Declares the elicitation capability; the approvals below answer by hand."""
+    from mcp.types import ElicitResult
+
+    return ElicitResult(action="accept", content={"approve": True})
+
+
 async def main() -> None:
-    async with Client(A, mode="2026-07-28") as a, Client(B, mode="2026-07-28") as b:
+    ask = {"mode": "2026-07-28", "elicitation_callback": say_yes}
+    async with Client(A, **ask) as a, Client(B, **ask) as b:
         assert a.protocol_version == "2026-07-28", a.protocol_version
         r = await a.call_tool(
             "filestore_write",
@@ -77,11 +85,24 @@ async def main() -> None:
         )
         assert refused.is_error and "declined" in text(refused), text(refused)
 
+        # The SDK's own loop: asked, answered by the callback, retried on the same URL.
+        done = await a.call_tool("purge", {}, meta=CONV)
+        assert not done.is_error and "purged" in text(done), text(done)
+
         # No conversation named: each request has its own /scratch, nothing is kept.
         r = await a.call_tool("filestore_write", {"path": "/scratch/gone.txt", "content": "x\n"})
         assert not r.is_error, text(r)
         r = await a.call_tool("filestore_read", {"path": "/scratch/gone.txt"})
         assert r.is_error, text(r)
+    # A client that does not declare elicitation cannot be asked: -32021, nothing ran.
+    from mcp.shared.exceptions import MCPError
+
+    async with Client(A, mode="2026-07-28") as plain:
+        try:
+            r = await plain.call_tool("purge", {}, meta=CONV)
+            raise AssertionError(f"purge ran without a way to ask: {text(r)}")
+        except MCPError as e:
+            assert e.error.code == -32021, e.error
     print("ok")
 
 

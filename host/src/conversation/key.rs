@@ -36,6 +36,9 @@ impl ConversationKey {
                 key.len()
             ));
         }
+        if key.chars().all(|c| c == '.') {
+            return bad("the conversation key is only dots; give letters or digits too".into());
+        }
         if let Some(c) = key.chars().find(|c| !allowed(*c)) {
             return bad(format!(
                 "the conversation key holds {c:?}; allowed are ASCII letters, digits and . _ : -"

@@ -59,6 +59,8 @@ pub enum StateErrorKind {
     Corrupt,
     /// Other writers kept winning: [`MAX_UPDATE_ATTEMPTS`] swaps failed.
     Contended,
+    /// The change would make the document larger than [`MAX_DOC_BYTES`].
+    TooLarge,
 }
 
 /// An error of the state store: its kind, and what it was about.
@@ -225,20 +227,58 @@ impl StateStore {
     pub fn update<T>(
         &self,
         key: &ConversationKey,
-        mut change: impl FnMut(&mut StateDoc) -> T,
+        change: impl FnMut(&mut StateDoc) -> T,
     ) -> Result<(StateDoc, T), StateError> {
+        let updated = self.update_with(key, true, change)?;
+        Ok(updated.expect("a document is created when absent"))
+    }
+
+    /// [`StateStore::update`] of a conversation that has a document: `None`, and
+    /// nothing written, when it has none (never had, or was removed since). For a
+    /// writer that must not bring back a conversation the sweep removed.
+    pub fn update_existing<T>(
+        &self,
+        key: &ConversationKey,
+        change: impl FnMut(&mut StateDoc) -> T,
+    ) -> Result<Option<(StateDoc, T)>, StateError> {
+        self.update_with(key, false, change)
+    }
+
+    fn update_with<T>(
+        &self,
+        key: &ConversationKey,
+        create: bool,
+        mut change: impl FnMut(&mut StateDoc) -> T,
+    ) -> Result<Option<(StateDoc, T)>, StateError> {
         let mut pause_us = 100u64;
         for _ in 0..self.max_attempts {
             let (mut doc, seen) = match self.docs.load(key)? {
                 Some(found) => found,
-                None => (StateDoc::new(now_ms()), Seen::Absent),
+                None if create => (StateDoc::new(now_ms()), Seen::Absent),
+                None => return Ok(None),
             };
             let out = change(&mut doc);
             doc.format = FORMAT;
-            doc.version += 1;
+            doc.version = doc.version.checked_add(1).ok_or_else(|| {
+                StateError::new(
+                    StateErrorKind::Corrupt,
+                    format!("conversation {key}: the state document's version is at its maximum"),
+                )
+            })?;
             doc.last_used_ms = now_ms().max(doc.last_used_ms);
+            // A document the store would refuse to read back is not written: the
+            // conversation would be lost to every later request, and to the sweep.
+            let size = serde_json::to_vec(&doc).map_or(0, |b| b.len()) as u64;
+            if size > MAX_DOC_BYTES {
+                return Err(StateError::new(
+                    StateErrorKind::TooLarge,
+                    format!(
+                        "conversation {key}: the state document would be {size} bytes; the limit is {MAX_DOC_BYTES}; nothing was changed"
+                    ),
+                ));
+            }
             if self.docs.swap(key, &seen, &doc)? {
-                return Ok((doc, out));
+                return Ok(Some((doc, out)));
             }
             // Full jitter: racing writers spread out instead of colliding again.
             let jitter = getrandom::u64().unwrap_or(pause_us) % pause_us.max(1);
@@ -326,6 +366,11 @@ impl StateStore {
             let last_used = match self.docs.load(&key) {
                 Ok(Some((doc, _))) => Some(doc.last_used_ms),
                 Ok(None) => e.modified_ms,
+                // A document no request can use either: judged by the directory's
+                // time, like one without a document, so it does not stay forever.
+                Err(err) if err.kind == StateErrorKind::Corrupt && e.modified_ms.is_some() => {
+                    e.modified_ms
+                }
                 Err(err) => {
                     report.failed.push((name, err.to_string()));
                     continue;

@@ -45,6 +45,8 @@ fn bad_keys_are_refused_without_echoing_them() {
         "é",
         "%2e%2e",
         "conv/../../other",
+        "..",
+        ".",
     ];
     for bad in cases {
         let e = ConversationKey::scoped("alice", bad).unwrap_err();
@@ -184,6 +186,30 @@ fn a_corrupt_document_is_reported_not_replaced() {
     let e = store.update(&k, |_| ()).unwrap_err();
     assert_eq!(e.kind, StateErrorKind::Corrupt);
     assert_eq!(store.load(&k).unwrap_err().kind, StateErrorKind::Corrupt);
+    // No request can use it, and the sweep judges it by its directory's time
+    // instead of keeping it forever.
+    let later = now_ms() + 3_600_000;
+    let report = store.sweep_at(Duration::from_secs(600), later).unwrap();
+    assert_eq!(report.removed, vec![k.clone()], "{report:?}");
+}
+
+/// A change that would make the document larger than the store reads back is
+/// refused, and the document stays as it was.
+#[test]
+fn an_oversized_document_is_not_written() {
+    let t = tempfile::tempdir().unwrap();
+    let store = StateStore::open(&StateSpec::Dir(t.path().to_path_buf())).unwrap();
+    let k = key("alice", "c");
+    store.update(&k, |d| d.activate_skill("/skills/a/SKILL.md")).unwrap();
+    let huge = "x".repeat(MAX_DOC_BYTES as usize);
+    let e = store.update(&k, |d| d.activate_skill(&huge)).unwrap_err();
+    assert_eq!(e.kind, StateErrorKind::TooLarge, "{e}");
+    let doc = store.load(&k).unwrap().unwrap();
+    assert_eq!(doc.activated_skills, vec!["/skills/a/SKILL.md".to_string()]);
+    // A conversation removed since is not brought back by an update of it.
+    store.remove(&k).unwrap();
+    assert!(store.update_existing(&k, |_| ()).unwrap().is_none());
+    assert_eq!(store.load(&k).unwrap(), None);
 }
 
 #[test]

@@ -41,6 +41,11 @@ pub const HEADER: &str = "filestore-conversation";
 /// The `_meta` key naming the request's conversation (and, in the `initialize`
 /// result, the session's).
 pub const META_KEY: &str = "filestore/conversation";
+/// Calls waiting for approval one conversation keeps (the oldest is dropped).
+pub const MAX_PENDING_APPROVALS: usize = 16;
+/// Largest arguments (JSON bytes) of a call waiting for approval.
+pub const MAX_PARKED_ARGUMENT_BYTES: usize = 64 * 1024;
+
 /// The default of `--conversation-idle-timeout`: a week, since agent platforms keep
 /// conversations for days.
 pub const DEFAULT_IDLE: Duration = Duration::from_secs(7 * 24 * 3600);
@@ -265,20 +270,27 @@ impl Bound {
             return Ok(());
         }
         let cap = filestore_guest::skills::skill::MAX_ACTIVE_SKILLS;
-        let (doc, ()) = self
-            .conversations
-            .store
-            .update(&self.key, |doc| {
-                // Most recently read last, as the session holds them; skills only
-                // another session activated stay, before this one's.
-                for path in &active {
-                    doc.activated_skills.retain(|p| p != path);
-                    doc.activated_skills.push(path.clone());
-                }
-                let over = doc.activated_skills.len().saturating_sub(cap);
-                doc.activated_skills.drain(..over);
-            })
-            .map_err(state_error)?;
+        let record = |doc: &mut crate::conversation::StateDoc| {
+            // Most recently read last, as the session holds them; skills only
+            // another session activated stay, before this one's.
+            for path in &active {
+                doc.activated_skills.retain(|p| p != path);
+                doc.activated_skills.push(path.clone());
+            }
+            let over = doc.activated_skills.len().saturating_sub(cap);
+            doc.activated_skills.drain(..over);
+        };
+        let store = &self.conversations.store;
+        let doc = if self.doc_version > 0 {
+            // The conversation had a document: one removed since (expired while this
+            // call ran) is not brought back half empty.
+            match store.update_existing(&self.key, record).map_err(state_error)? {
+                Some((doc, ())) => doc,
+                None => return Err(self.expired()),
+            }
+        } else {
+            store.update(&self.key, record).map_err(state_error)?.0
+        };
         self.doc_version = doc.version;
         self.written_ms = doc.last_used_ms;
         if doc.activated_skills != active {
@@ -292,24 +304,49 @@ impl Bound {
 
     /// Parks a call waiting for the user's approval in the conversation's document
     /// under a new id (unique across replicas): the answer may reach any replica.
+    /// Parked calls older than `ttl` are dropped, and the oldest beyond
+    /// [`MAX_PENDING_APPROVALS`], so calls never answered cannot fill the document;
+    /// arguments over [`MAX_PARKED_ARGUMENT_BYTES`] are refused (`too-large`).
     pub fn park_approval(
         &self,
         tool: &str,
         arguments: &serde_json::Value,
-        message: &str,
+        ttl: Duration,
     ) -> crate::Result<String> {
+        let size = serde_json::to_vec(arguments).map_or(0, |b| b.len());
+        if size > MAX_PARKED_ARGUMENT_BYTES {
+            return Err(crate::Error::Filestore(FsError::new(
+                ErrorKind::TooLarge,
+                format!(
+                    "tool '{tool}' requires approval, and its arguments ({size} bytes) are over the {MAX_PARKED_ARGUMENT_BYTES} bytes a call waiting for approval may keep; nothing ran"
+                ),
+            )));
+        }
         let id = crate::conversation::new_call_id();
+        let now = now_ms();
         let pending = crate::conversation::PendingApproval {
             tool: tool.to_string(),
             arguments: arguments.clone(),
-            message: message.to_string(),
-            asked_ms: std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_millis() as u64),
+            // The question is rebuilt from the arguments when asked: not kept twice.
+            message: format!("run '{tool}'?"),
+            asked_ms: now,
         };
+        let cutoff = now.saturating_sub(ttl.as_millis() as u64);
         self.conversations
             .store
             .update(&self.key, |doc| {
+                doc.pending_approvals.retain(|_, p| p.asked_ms >= cutoff);
+                while doc.pending_approvals.len() >= MAX_PENDING_APPROVALS {
+                    let oldest = doc
+                        .pending_approvals
+                        .iter()
+                        .min_by_key(|(_, p)| p.asked_ms)
+                        .map(|(k, _)| k.clone());
+                    match oldest {
+                        Some(k) => doc.pending_approvals.remove(&k),
+                        None => break,
+                    };
+                }
                 doc.pending_approvals.insert(id.clone(), pending.clone());
             })
             .map_err(state_error)?;
@@ -318,17 +355,20 @@ impl Bound {
 
     /// Takes the parked call `id` out of the document (so an answer is used once,
     /// whichever replica it reaches first); `None` when it is not there (answered
-    /// already, never asked, or another conversation's).
+    /// already, never asked, another conversation's) or was asked longer than
+    /// `ttl` ago.
     pub fn take_approval(
         &self,
         id: &str,
+        ttl: Duration,
     ) -> crate::Result<Option<crate::conversation::PendingApproval>> {
         let (_, taken) = self
             .conversations
             .store
             .update(&self.key, |doc| doc.pending_approvals.remove(id))
             .map_err(state_error)?;
-        Ok(taken)
+        let cutoff = now_ms().saturating_sub(ttl.as_millis() as u64);
+        Ok(taken.filter(|p| p.asked_ms >= cutoff))
     }
 
     fn expired(&self) -> crate::Error {
@@ -357,6 +397,7 @@ pub fn state_error(e: StateError) -> crate::Error {
         StateErrorKind::Storage(k) => k,
         StateErrorKind::Corrupt => ErrorKind::Backend,
         StateErrorKind::Contended => ErrorKind::Conflict,
+        StateErrorKind::TooLarge => ErrorKind::TooLarge,
     };
     crate::Error::Filestore(FsError::new(kind, format!("conversation state: {e}")))
 }
@@ -401,11 +442,21 @@ impl Conversations {
 
 /// Keeps the request's [`HEADER`] for the session it may create ([`requested`]).
 /// A header that is not text is refused here (400), naming the header.
+/// `keeps` says whether the server keeps conversations (`--state`): when it does
+/// not, a request naming one is refused here (400), saying to start it with
+/// `--state`, rather than after a session was set up for it.
 pub async fn capture(
+    axum::extract::State(keeps): axum::extract::State<bool>,
     request: axum::extract::Request,
     next: axum::middleware::Next,
 ) -> axum::response::Response {
     use axum::response::IntoResponse;
+    if !keeps && request.headers().contains_key(HEADER) {
+        let m = format!(
+            "the request names a conversation ({HEADER} header), but this server keeps no conversation state: start it with --state DIR|s3://bucket/prefix|mem:"
+        );
+        return (axum::http::StatusCode::BAD_REQUEST, m).into_response();
+    }
     if request.headers().get_all(HEADER).iter().count() > 1 {
         let m = format!("more than one {HEADER} header: a request names one conversation");
         return (axum::http::StatusCode::BAD_REQUEST, m).into_response();

@@ -368,10 +368,11 @@ pub async fn serve_http_with(
     manager.session_config.keep_alive = Some(pool.idle_timeout);
     let manager = Arc::new(manager);
     let pool = http_pool::SessionPool::new(pool, manager.clone());
+    let keeps_conversations = config.conversations.is_some();
     let service = http_service_with(config, extra_hosts, manager);
     let mut router = axum::Router::new()
         .nest_service(HTTP_PATH, service)
-        .layer(axum::middleware::from_fn(conversations::capture))
+        .layer(axum::middleware::from_fn_with_state(keeps_conversations, conversations::capture))
         .layer(axum::middleware::from_fn(http_body::check))
         .layer(axum::middleware::from_fn_with_state(pool, http_pool::guard));
     if let Some(services) = options.service_tokens.filter(|s| !s.is_empty()) {

@@ -280,7 +280,7 @@ impl Sandbox {
                 ),
             )));
         };
-        bound.park_approval(tool, args, &approval_message(tool, args))
+        bound.park_approval(tool, args, APPROVAL_TIMEOUT)
     }
 
     /// Takes the parked call `id` from the conversation's state.
@@ -289,7 +289,7 @@ impl Sandbox {
         id: &str,
     ) -> crate::Result<Option<crate::conversation::PendingApproval>> {
         match &self.conversation {
-            Some(bound) => bound.take_approval(id),
+            Some(bound) => bound.take_approval(id, APPROVAL_TIMEOUT),
             None => Ok(None),
         }
     }
@@ -427,6 +427,15 @@ impl FilestoreServer {
         for named in headers.into_iter().chain(meta.and_then(Value::as_str)) {
             match &serving {
                 None => return Err(protocol_error(&no_conversations())),
+                Some(s) if s != named && self.per_request => {
+                    return Err(McpError::invalid_params(
+                        format!(
+                            "the request names two conversations ('{s}' and another) in its Filestore-Conversation header and _meta[\"{}\"]: name one",
+                            super::conversations::META_KEY
+                        ),
+                        None,
+                    ));
+                }
                 Some(s) if s != named => {
                     return Err(McpError::invalid_params(
                         format!(
@@ -743,6 +752,26 @@ pub(crate) fn protocol_error(e: &Error) -> McpError {
 }
 
 impl FilestoreServer {
+    /// A slot among the caller's concurrent calls (`--max-calls-per-identity`),
+    /// held until dropped; the failed result when the caller has none left.
+    fn call_slot(
+        &self,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<Option<super::http_auth::CallSlot>, CallToolResult> {
+        let parts = context.extensions.get::<axum::http::request::Parts>();
+        let caller = parts.and_then(|p| p.extensions.get::<super::http_auth::Identity>());
+        match (&self.call_limits, caller) {
+            (Some(limits), Some(who)) => limits.acquire(who).map(Some).map_err(|why| {
+                let e = Error::Filestore(filestore_guest::Error::new(
+                    filestore_guest::ErrorKind::LimitExceeded,
+                    why.to_string(),
+                ));
+                failure(&e, false)
+            }),
+            _ => Ok(None),
+        }
+    }
+
     /// The verified claims of the HTTP request's bearer token, for the auth services
     /// that take it (`mcpEnabled`); never a token.
     fn claims(&self, context: &RequestContext<RoleServer>) -> Value {
@@ -765,6 +794,10 @@ impl FilestoreServer {
         context: &RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         let claims = self.claims(context);
+        let _slot = match self.call_slot(context) {
+            Ok(slot) => slot,
+            Err(refused) => return Ok(refused.into()),
+        };
         let tool = request.name.to_string();
         let args = Value::Object(request.arguments.clone().unwrap_or_default());
         let refused = |why: String| -> Result<CallToolResponse, McpError> {
@@ -777,7 +810,8 @@ impl FilestoreServer {
             Ok(Some(p)) => p,
             Ok(None) => {
                 return refused(format!(
-                    "requestState names no call waiting for approval in this conversation (answered already, or never asked here); nothing ran for '{tool}'"
+                    "requestState names no call waiting for approval in this conversation (answered already, asked more than {} s ago, or never asked here); nothing ran for '{tool}'",
+                    APPROVAL_TIMEOUT.as_secs()
                 ));
             }
             Err(e) => return Ok(failure(&e, false).into()),
@@ -1180,27 +1214,16 @@ impl ServerHandler for FilestoreServer {
                 }
             })
         });
-        // The verified claims of the HTTP request's bearer token, for the auth
-        // services that take it (`mcpEnabled`); never a token.
-        let parts = context.extensions.get::<axum::http::request::Parts>();
-        let caller = parts.and_then(|p| p.extensions.get::<super::http_auth::Identity>());
         // Held until the call ends (dropped with this function's locals).
-        let _slot = match (&self.call_limits, caller) {
-            (Some(limits), Some(who)) => match limits.acquire(who) {
-                Ok(slot) => Some(slot),
-                Err(why) => {
-                    watcher.abort();
-                    if let Some(p) = progress {
-                        p.abort();
-                    }
-                    let e = Error::Filestore(filestore_guest::Error::new(
-                        filestore_guest::ErrorKind::LimitExceeded,
-                        why.to_string(),
-                    ));
-                    return Ok(failure(&e, false).into());
+        let _slot = match self.call_slot(&context) {
+            Ok(slot) => slot,
+            Err(refused) => {
+                watcher.abort();
+                if let Some(p) = progress {
+                    p.abort();
                 }
-            },
-            _ => None,
+                return Ok(refused.into());
+            }
         };
         let claims = self.claims(&context);
         let (cancel, running) = (self.cancel.clone(), self.running.clone());
@@ -1227,7 +1250,22 @@ impl ServerHandler for FilestoreServer {
             && is_modern(&context)
         {
             // No request to the client: an `input_required` result, the pending call
-            // kept in the conversation under the id its retry echoes.
+            // kept in the conversation under the id its retry echoes. A client that
+            // did not declare elicitation cannot answer one: -32021, nothing parked.
+            let declared = context
+                .meta
+                .get("io.modelcontextprotocol/clientCapabilities")
+                .is_some_and(|c| c.get("elicitation").is_some());
+            if !declared {
+                let _ = self.with_sandbox(move |s| s.session().map(|s| s.reject(&id))).await;
+                return Err(McpError::new(
+                    rmcp::model::ErrorCode(-32021),
+                    format!(
+                        "tool '{tool}' requires the user's approval, asked through elicitation, which the request's clientCapabilities do not declare; nothing ran"
+                    ),
+                    Some(json!({"requiredCapabilities": {"elicitation": {}}})),
+                ));
+            }
             let (t, a) = (tool.clone(), shown.clone());
             let parked = self.with_sandbox(move |s| s.park(&id, &t, &a)).await?;
             return match parked {
