@@ -757,7 +757,7 @@ impl FilestoreServer {
     fn call_slot(
         &self,
         context: &RequestContext<RoleServer>,
-    ) -> Result<Option<super::http_auth::CallSlot>, CallToolResult> {
+    ) -> Result<Option<super::http_auth::CallSlot>, Box<CallToolResult>> {
         let parts = context.extensions.get::<axum::http::request::Parts>();
         let caller = parts.and_then(|p| p.extensions.get::<super::http_auth::Identity>());
         match (&self.call_limits, caller) {
@@ -766,7 +766,7 @@ impl FilestoreServer {
                     filestore_guest::ErrorKind::LimitExceeded,
                     why.to_string(),
                 ));
-                failure(&e, false)
+                Box::new(failure(&e, false))
             }),
             _ => Ok(None),
         }
@@ -796,7 +796,7 @@ impl FilestoreServer {
         let claims = self.claims(context);
         let _slot = match self.call_slot(context) {
             Ok(slot) => slot,
-            Err(refused) => return Ok(refused.into()),
+            Err(refused) => return Ok((*refused).into()),
         };
         let tool = request.name.to_string();
         let args = Value::Object(request.arguments.clone().unwrap_or_default());
@@ -1222,7 +1222,7 @@ impl ServerHandler for FilestoreServer {
                 if let Some(p) = progress {
                     p.abort();
                 }
-                return Ok(refused.into());
+                return Ok((*refused).into());
             }
         };
         let claims = self.claims(&context);
