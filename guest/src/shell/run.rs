@@ -13,6 +13,7 @@ use std::time::Duration;
 
 use bashkit::{Bash, ExecOptions, ExecResult};
 
+use super::find::EngineFind;
 use super::fs::MountFs;
 use super::grep::EngineGrep;
 use super::limits;
@@ -38,6 +39,7 @@ pub(crate) struct Ran {
 pub(crate) fn interpreter(
     fs: Arc<MountFs>,
     grep: EngineGrep,
+    find: EngineFind,
     cwd: &str,
     req: &ExecuteRequest,
 ) -> Bash {
@@ -64,8 +66,10 @@ pub(crate) fn interpreter(
         // One interpreter per call: its per-session counters are per call, and the
         // per-call limits above are the ones that count.
         .session_limits(bashkit::SessionLimits::unlimited())
-        // The guest's search engine for the grep lines it runs exactly (super::grep).
-        .command("grep", grep);
+        // The guest's search engine for the grep lines it runs exactly (super::grep),
+        // its walk for the find lines (super::find).
+        .command("grep", grep)
+        .command("find", find);
     for (k, v) in &req.env {
         b = b.env(k, v);
     }
