@@ -91,15 +91,20 @@ pub(crate) fn run(bash: &mut Bash, req: &ExecuteRequest) -> Result<Ran> {
         options = options.stdin(stdin.as_str());
     }
     // While the command waits (`sleep`), the runtime wakes every heartbeat: what it
-    // printed goes out, and the host gets to interrupt a cancelled call.
+    // printed goes out, and the host gets to interrupt a cancelled call. It starts
+    // when the command first waits: one that never does (`echo hi`) sets no timer.
     let beating = Arc::clone(&streamer);
-    runtime.spawn(async move {
-        loop {
-            tokio::time::sleep(stream::HEARTBEAT).await;
-            stream::lock(&beating).tick();
-        }
-    });
-    let outcome = runtime.block_on(bash.exec_with_options(&req.command, options));
+    let handle = runtime.handle().clone();
+    let heartbeat = move || {
+        handle.spawn(async move {
+            loop {
+                tokio::time::sleep(stream::HEARTBEAT).await;
+                stream::lock(&beating).tick();
+            }
+        });
+    };
+    let exec = bash.exec_with_options(&req.command, options);
+    let outcome = runtime.block_on(stream::on_first_wait(exec, heartbeat));
     // Timers and tasks of this command end with it.
     runtime.shutdown_timeout(Duration::ZERO);
     stream::lock(&streamer).flush();
