@@ -173,6 +173,12 @@ impl MountFs {
         self.pending_dirs.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// Whether `mkdir` made a directory the volume does not hold (the shell's
+    /// `find` then leaves the walk to bashkit's, which lists them).
+    pub(crate) fn has_pending_dirs(&self) -> bool {
+        !self.pending().is_empty()
+    }
+
     fn is_pending(&self, path: &str) -> bool {
         self.pending().contains(path)
     }

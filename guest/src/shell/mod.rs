@@ -14,9 +14,11 @@
 //! own operations), [`crate::skills`] (what a skill read activated), [`crate::error`]. The session finishes what needs it: storing a
 //! cut output and activating skills whose `SKILL.md` the command read.
 
+mod find;
 mod fs;
 mod grep;
 pub mod limits;
+mod nested;
 mod output;
 pub mod request;
 mod run;
@@ -110,13 +112,21 @@ pub fn execute(
     let budget = Arc::new(limits::WriteBudget::new(limits::MAX_WRITTEN_BYTES));
     let fs =
         Arc::new(fs::MountFs::new(Arc::clone(&mounts), limits.clone(), Arc::clone(&budget), modes));
+    let timeout = limits::timeout(req.timeout_ms);
     let grep = grep::EngineGrep {
+        mounts: Arc::clone(&mounts),
+        fs: Arc::clone(&fs),
+        limits: limits.clone(),
+        timeout,
+    };
+    let find = find::EngineFind {
         mounts,
         fs: Arc::clone(&fs),
         limits: limits.clone(),
-        timeout: limits::timeout(req.timeout_ms),
+        timeout,
+        grep: grep.clone(),
     };
-    let mut bash = run::interpreter(Arc::clone(&fs), grep, &cwd, req);
+    let mut bash = run::interpreter(Arc::clone(&fs), grep, find, &cwd, req);
     budget.stop_with(bash.cancellation_token());
     let start = std::time::Instant::now();
     let outcome = run::run(&mut bash, req);

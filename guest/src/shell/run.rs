@@ -13,6 +13,7 @@ use std::time::Duration;
 
 use bashkit::{Bash, ExecOptions, ExecResult};
 
+use super::find::EngineFind;
 use super::fs::MountFs;
 use super::grep::EngineGrep;
 use super::limits;
@@ -38,6 +39,7 @@ pub(crate) struct Ran {
 pub(crate) fn interpreter(
     fs: Arc<MountFs>,
     grep: EngineGrep,
+    find: EngineFind,
     cwd: &str,
     req: &ExecuteRequest,
 ) -> Bash {
@@ -64,8 +66,10 @@ pub(crate) fn interpreter(
         // One interpreter per call: its per-session counters are per call, and the
         // per-call limits above are the ones that count.
         .session_limits(bashkit::SessionLimits::unlimited())
-        // The guest's search engine for the grep lines it runs exactly (super::grep).
-        .command("grep", grep);
+        // The guest's search engine for the grep lines it runs exactly (super::grep),
+        // its walk for the find lines (super::find).
+        .command("grep", grep)
+        .command("find", find);
     for (k, v) in &req.env {
         b = b.env(k, v);
     }
@@ -87,15 +91,20 @@ pub(crate) fn run(bash: &mut Bash, req: &ExecuteRequest) -> Result<Ran> {
         options = options.stdin(stdin.as_str());
     }
     // While the command waits (`sleep`), the runtime wakes every heartbeat: what it
-    // printed goes out, and the host gets to interrupt a cancelled call.
+    // printed goes out, and the host gets to interrupt a cancelled call. It starts
+    // when the command first waits: one that never does (`echo hi`) sets no timer.
     let beating = Arc::clone(&streamer);
-    runtime.spawn(async move {
-        loop {
-            tokio::time::sleep(stream::HEARTBEAT).await;
-            stream::lock(&beating).tick();
-        }
-    });
-    let outcome = runtime.block_on(bash.exec_with_options(&req.command, options));
+    let handle = runtime.handle().clone();
+    let heartbeat = move || {
+        handle.spawn(async move {
+            loop {
+                tokio::time::sleep(stream::HEARTBEAT).await;
+                stream::lock(&beating).tick();
+            }
+        });
+    };
+    let exec = bash.exec_with_options(&req.command, options);
+    let outcome = runtime.block_on(stream::on_first_wait(exec, heartbeat));
     // Timers and tasks of this command end with it.
     runtime.shutdown_timeout(Duration::ZERO);
     stream::lock(&streamer).flush();

@@ -116,6 +116,27 @@ impl Streamer {
     }
 }
 
+/// `fut`, calling `start` the first time it waits (returns pending): the heartbeat
+/// starts only for a command that suspends (`sleep`, a pipe between stages, a
+/// search yielding), so one that runs straight through pays for no task or timer.
+pub(crate) async fn on_first_wait<F: std::future::Future>(
+    fut: F,
+    start: impl FnOnce(),
+) -> F::Output {
+    let mut fut = std::pin::pin!(fut);
+    let mut start = Some(start);
+    std::future::poll_fn(move |cx| {
+        let r = fut.as_mut().poll(cx);
+        if r.is_pending()
+            && let Some(s) = start.take()
+        {
+            s();
+        }
+        r
+    })
+    .await
+}
+
 /// A streamer shared by the interpreter's callback and the runtime's heartbeat.
 pub(crate) type Shared = std::sync::Arc<Mutex<Streamer>>;
 
@@ -159,6 +180,17 @@ mod tests {
                 (Stream::Stdout, b"3\n".to_vec())
             ]
         );
+    }
+
+    #[test]
+    fn the_heartbeat_starts_only_when_the_command_waits() {
+        let rt = tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap();
+        let mut started = false;
+        assert_eq!(rt.block_on(on_first_wait(async { 1 }, || started = true)), 1);
+        assert!(!started, "a command that never waits");
+        let mut started = false;
+        rt.block_on(on_first_wait(tokio::task::yield_now(), || started = true));
+        assert!(started, "a command that waits");
     }
 
     #[test]

@@ -275,3 +275,72 @@ fn recursive_grep_goes_in_path_order_and_past_the_walk_limit() {
         "{r:?}"
     );
 }
+
+/// A tree whose names sort differently by path and by component (`a.txt` before
+/// `a/x` byte-wise), with empty files and directories.
+fn find_session() -> Session {
+    let w = MemoryVolume::new();
+    for (p, c) in [
+        ("/t/a/x.rs", "fn x() {}\n"),
+        ("/t/a/y/z.rs", ""),
+        ("/t/a.txt", "text\n"),
+        ("/t/a-b/c.md", &"m".repeat(3000)),
+        ("/t/B.TXT", "upper\n"),
+        ("/t/.git/config", "[core]\n"),
+        ("/t/with space.txt", "s\n"),
+    ] {
+        w.insert(p, c);
+    }
+    let mut s = Session::new(Limits::default());
+    s.mount("/w", Box::new(w), 0, false).unwrap();
+    s.mount("/tool_calls", Box::new(MemoryVolume::new()), 0, true).unwrap();
+    s.enable_shell(true);
+    s.execute(&super::ExecuteRequest { command: "mkdir /w/t/empty".into(), ..Default::default() })
+        .unwrap();
+    s
+}
+
+#[test]
+fn find_on_the_walk_answers_as_bashkits_find() {
+    let s = find_session();
+    for args in [
+        "t",
+        ".",
+        "t/",
+        "t -name '*.rs'",
+        "t -iname '*.txt'",
+        "t -type d",
+        "t -type f,l",
+        "t -maxdepth 1",
+        "t -mindepth 2 -maxdepth 3",
+        "t -empty",
+        "t ! -empty -type f",
+        "t -size +2k",
+        "t -size -1k",
+        "t -path 't/a*' -prune -o -print",
+        "t -path '*/.git' -prune -o -type f -print0",
+        "t \\( -name '*.md' -o -name '*.rs' \\) -print",
+        "t -name a -print -quit",
+        "t -name '*.rs' , -name '*.md' -print",
+        "t/a t/a.txt -print",
+        "t/nope t/a",
+        "t -not -path '*/.*'",
+        "t -name '[!a]*'",
+    ] {
+        // `-noleaf` (a no-op) is left to bashkit's find.
+        let ours = run(&s, &format!("cd /w; find {args}; echo \"rc=$?\""));
+        let theirs = run(&s, &format!("cd /w; find {args} -noleaf; echo \"rc=$?\""));
+        assert_eq!(ours.stdout, theirs.stdout, "find {args}");
+        assert_eq!(ours.stderr, theirs.stderr, "find {args}");
+    }
+}
+
+#[test]
+fn find_streams_into_a_closed_pipe_and_falls_back_for_exec() {
+    let s = find_session();
+    assert_eq!(run(&s, "find /w | head -2").stdout, "/w\n/w/t\n");
+    let r = run(&s, "cd /w/t; find . -name '*.rs' -exec grep -l fn {} +");
+    assert_eq!(r.stdout, "./a/x.rs\n");
+    let r = run(&s, "cd /w/t; find . -name x.rs -delete; find . -name '*.rs'");
+    assert_eq!(r.stdout, "./a/y/z.rs\n");
+}

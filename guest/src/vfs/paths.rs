@@ -269,6 +269,18 @@ pub fn cmp_bytes(a: &[u8], b: &[u8]) -> std::cmp::Ordering {
     a.len().cmp(&b.len())
 }
 
+/// `a.cmp(b)` component by component (`/` sorts before every other byte): the
+/// order of a depth-first walk whose directories list their children by name, as
+/// `find` visits them (`a`, `a/x`, `a.txt`), where [`cmp_bytes`] puts `a.txt`
+/// before `a/x`.
+pub fn cmp_components(a: &[u8], b: &[u8]) -> std::cmp::Ordering {
+    let key = |c: u8| if c == b'/' { 0 } else { c };
+    match a.iter().zip(b).position(|(x, y)| x != y) {
+        Some(k) => key(a[k]).cmp(&key(b[k])),
+        None => a.len().cmp(&b.len()),
+    }
+}
+
 /// `path` (absolute) with `prefix` (a mount point, or empty) in front.
 pub fn under_prefix(prefix: &str, path: &str) -> String {
     let mut s = String::with_capacity(prefix.len() + path.len());
@@ -292,6 +304,13 @@ fn truncate_chars(s: &str, n: usize) -> String {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn components_order_a_directory_before_its_longer_siblings() {
+        let mut v = vec!["a.txt", "a/x", "a", "a-b/c", "a/x/y", "b", "a-b"];
+        v.sort_by(|x, y| cmp_components(x.as_bytes(), y.as_bytes()));
+        assert_eq!(v, ["a", "a/x", "a/x/y", "a-b", "a-b/c", "a.txt", "b"]);
+    }
 
     #[test]
     fn is_normalized_agrees_with_normalize() {

@@ -14,8 +14,8 @@
 //! engine reproduces exactly (the flags agents use, patterns whose meaning is the
 //! same in GNU's syntax and the `regex` crate's, file or directory operands). Any
 //! other line (stdin input, `-P`, `-m`, back-references...) runs bashkit's `grep`
-//! unchanged, in a nested interpreter over the same filesystem whose input and
-//! output are bridged to this command's, so it streams as before.
+//! unchanged, in a nested interpreter over the same filesystem ([`super::nested`]),
+//! streaming as before.
 
 mod args;
 mod search;
@@ -23,9 +23,7 @@ mod search;
 use std::sync::Arc;
 use std::time::Duration;
 
-use bashkit::{
-    Bash, Command, CommandContext, CommandInput, CommandOutput, CommandStatus, async_trait,
-};
+use bashkit::{Command, CommandContext, CommandStatus, async_trait};
 
 use crate::ops::grep::{GrepRequest, compile};
 use crate::vfs::limits::Limits;
@@ -39,6 +37,7 @@ use crate::vfs::mounts::MountTable;
 const FLUSH_BYTES: usize = 4 * 1024;
 
 /// The `grep` command (see the module docs).
+#[derive(Clone)]
 pub(crate) struct EngineGrep {
     pub(crate) mounts: Arc<MountTable>,
     /// The interpreter's filesystem: reads made here are noted on it (a `SKILL.md`
@@ -57,16 +56,16 @@ impl Command for EngineGrep {
         // exist only inside the interpreter: its own grep reads them.
         let device = ctx.args.iter().any(|a| a.starts_with("/dev/"));
         let Some(plan) = args::plan(ctx.args).filter(|_| !device) else {
-            return fallback(&ctx, self.timeout).await;
+            return super::nested::builtin(&ctx, self.timeout, |b| b).await;
         };
         let mut req = GrepRequest::new(plan.regex.clone(), "/");
         req.case_insensitive = plan.ignore_case;
         let Ok(re) = compile(&req, &self.limits) else {
-            return fallback(&ctx, self.timeout).await;
+            return super::nested::builtin(&ctx, self.timeout, |b| b).await;
         };
         match search::targets(&plan, &self.mounts, &self.limits, &cwd) {
             Some(targets) => self.search(&plan, &re, targets, &ctx).await,
-            None => fallback(&ctx, self.timeout).await,
+            None => super::nested::builtin(&ctx, self.timeout, |b| b).await,
         }
     }
 }
@@ -129,100 +128,4 @@ impl EngineGrep {
         };
         Ok(CommandStatus::with_code(code))
     }
-}
-
-/// Bridges the nested interpreter's `grep` to this command's stdin.
-struct StdinBridge(CommandInput);
-
-#[async_trait]
-impl Command for StdinBridge {
-    async fn execute(&self, ctx: CommandContext<'_>) -> bashkit::Result<CommandStatus> {
-        while let Some(chunk) = self.0.read_chunk().await? {
-            ctx.stdout.write_all(&chunk).await?;
-        }
-        Ok(CommandStatus::success())
-    }
-}
-
-/// Bridges the nested interpreter's `grep` to this command's stdout.
-struct StdoutBridge(CommandOutput);
-
-#[async_trait]
-impl Command for StdoutBridge {
-    async fn execute(&self, ctx: CommandContext<'_>) -> bashkit::Result<CommandStatus> {
-        while let Some(chunk) = ctx.stdin.read_chunk().await? {
-            self.0.write_all(&chunk).await?;
-        }
-        Ok(CommandStatus::success())
-    }
-}
-
-/// Hands the nested interpreter's `grep` one process substitution of this
-/// command's line: an interpreter answers `/dev/fd/N` only for its own
-/// substitutions, so the nested one gets a substitution of its own with the same
-/// bytes (`<(filestore-grep-fd-K)`).
-struct FdBridge(Vec<u8>);
-
-#[async_trait]
-impl Command for FdBridge {
-    async fn execute(&self, ctx: CommandContext<'_>) -> bashkit::Result<CommandStatus> {
-        ctx.stdout.write_all(&self.0).await?;
-        Ok(CommandStatus::success())
-    }
-}
-
-/// `/dev/fd/N` for a process substitution (N ≥ 3; 0–2 are the standard streams).
-fn is_substitution(arg: &str) -> bool {
-    arg.strip_prefix("/dev/fd/").and_then(|n| n.parse::<u32>().ok()).is_some_and(|n| n >= 3)
-}
-
-/// Names of the bridges inside the nested interpreter (not reachable from the
-/// agent's command line, which runs in the outer one).
-const STDIN_BRIDGE: &str = "filestore-grep-stdin";
-const STDOUT_BRIDGE: &str = "filestore-grep-stdout";
-
-/// Runs bashkit's own `grep` on the same arguments, filesystem, directory and
-/// environment, its stdin and stdout streamed through this command's.
-async fn fallback(ctx: &CommandContext<'_>, timeout: Duration) -> bashkit::Result<CommandStatus> {
-    let mut b = Bash::builder()
-        .fs(ctx.fs.clone())
-        .rootfs(false)
-        .follow_symlinks(false)
-        .concurrent_jobs(false)
-        .username(super::run::USER)
-        .hostname(super::run::HOSTNAME)
-        .cwd(ctx.cwd)
-        .limits(super::limits::interpreter_limits(timeout))
-        .session_limits(bashkit::SessionLimits::unlimited())
-        .command(STDIN_BRIDGE, StdinBridge(ctx.stdin.clone()))
-        .command(STDOUT_BRIDGE, StdoutBridge(ctx.stdout.clone()));
-    for (k, v) in ctx.env {
-        b = b.env(k, v);
-    }
-    let mut words = vec![quote(ctx.name)];
-    for (k, arg) in ctx.args.iter().enumerate() {
-        if is_substitution(arg) {
-            // Read through this command's filesystem, which answers the outer
-            // interpreter's substitutions.
-            let bytes = ctx.fs.read_file(std::path::Path::new(arg)).await?;
-            let bridge = format!("filestore-grep-fd-{k}");
-            words.push(format!("<({bridge})"));
-            b = b.command(bridge, FdBridge(bytes));
-        } else {
-            words.push(quote(arg));
-        }
-    }
-    let mut bash = b.build();
-    let line =
-        format!("{STDIN_BRIDGE} | {} | {STDOUT_BRIDGE}; exit ${{PIPESTATUS[1]}}", words.join(" "));
-    let r = bash.exec(&line).await?;
-    if !r.stderr.is_empty() {
-        let _ = ctx.stderr.write_all(r.stderr.as_bytes()).await;
-    }
-    Ok(CommandStatus::with_code(r.exit_code))
-}
-
-/// `s` as one shell word.
-fn quote(s: &str) -> String {
-    format!("'{}'", s.replace('\'', r"'\''"))
 }
