@@ -5,7 +5,7 @@ mod decode;
 mod parameters;
 mod schemas;
 
-use decode::{Fields, decode_resource};
+use decode::{Fields, decode_resource, list_of};
 use parameters::{check_template, decode_param, decode_param_list, p_mark};
 
 pub(crate) use parameters::decode_parameters;
