@@ -690,13 +690,19 @@ pub(super) fn list_of<'a>(
     if let Y::Seq(items) = &node.value {
         return Some(items);
     }
+    mistyped(ctx, node, field, &format!("a list of {what}"));
+    None
+}
+
+/// Reports `node` at `field` as not what was `expected`: "expected {expected}, got a
+/// {its type}".
+pub(super) fn mistyped(ctx: &mut Ctx<'_>, node: &Node, field: &str, expected: &str) {
     ctx.err(
         K::InvalidValue,
         node.mark,
         Some(field),
-        format!("expected a list of {what}, got a {}", node.type_name()),
+        format!("expected {expected}, got a {}", node.type_name()),
     );
-    None
 }
 
 /// Reads the fields of one mapping, remembering which were read so the rest can be
@@ -733,18 +739,11 @@ impl<'n> Fields<'n> {
 
     pub(super) fn string(&mut self, ctx: &mut Ctx<'_>, key: &str) -> Option<(String, Mark)> {
         let e = self.get(key)?;
-        match e.value.scalar_string() {
-            Some(s) => Some((s, e.value.mark)),
-            None => {
-                ctx.err(
-                    K::InvalidValue,
-                    e.value.mark,
-                    Some(&self.path(key)),
-                    format!("expected a string, got a {}", e.value.type_name()),
-                );
-                None
-            }
+        let s = e.value.scalar_string();
+        if s.is_none() {
+            mistyped(ctx, &e.value, &self.path(key), "a string");
         }
+        Some((s?, e.value.mark))
     }
 
     pub(super) fn required_string(
@@ -769,18 +768,11 @@ impl<'n> Fields<'n> {
 
     pub(super) fn boolean(&mut self, ctx: &mut Ctx<'_>, key: &str) -> Option<bool> {
         let e = self.get(key)?;
-        match e.value.value {
-            Y::Bool(b) => Some(b),
-            _ => {
-                ctx.err(
-                    K::InvalidValue,
-                    e.value.mark,
-                    Some(&self.path(key)),
-                    format!("expected true or false, got a {}", e.value.type_name()),
-                );
-                None
-            }
+        if let Y::Bool(b) = e.value.value {
+            return Some(b);
         }
+        mistyped(ctx, &e.value, &self.path(key), "true or false");
+        None
     }
 
     pub(super) fn string_map(
@@ -790,12 +782,7 @@ impl<'n> Fields<'n> {
     ) -> Option<Map<String, Value>> {
         let e = self.get(key)?;
         let Y::Map(entries) = &e.value.value else {
-            ctx.err(
-                K::InvalidValue,
-                e.value.mark,
-                Some(&self.path(key)),
-                format!("expected a mapping of strings, got a {}", e.value.type_name()),
-            );
+            mistyped(ctx, &e.value, &self.path(key), "a mapping of strings");
             return None;
         };
         let mut out = Map::new();
