@@ -84,7 +84,7 @@ impl std::fmt::Display for SkillProblem {
 }
 
 /// Splits `---\nYAML\n---\nbody`; returns (yaml, body, line where the YAML starts).
-pub fn split_frontmatter(text: &str) -> Result<(&str, &str, usize), String> {
+pub(crate) fn split_frontmatter(text: &str) -> Result<(&str, &str, usize), String> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let rest =
         text.strip_prefix("---\n").or_else(|| text.strip_prefix("---\r\n")).ok_or_else(|| {
