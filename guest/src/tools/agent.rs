@@ -312,16 +312,7 @@ fn servers(ctx: &mut Ctx<'_>, node: &Node, out: &mut Vec<ServerDecl>) {
     }
     for e in entries {
         let field = format!("servers.{}", e.key);
-        if !is_valid_segment(&e.key) {
-            ctx.err(
-                K::InvalidName,
-                e.key_mark,
-                Some(&field),
-                format!(
-                    "server name '{}' is not a valid call-ref segment (letters, digits and '-', joined by single '_')",
-                    e.key
-                ),
-            );
+        if !valid_segment(ctx, e, &field, "server") {
             ctx.broken_servers.push(e.key.clone());
             continue;
         }
@@ -330,6 +321,23 @@ fn servers(ctx: &mut Ctx<'_>, node: &Node, out: &mut Vec<ServerDecl>) {
             None => ctx.broken_servers.push(e.key.clone()),
         }
     }
+}
+
+/// Whether `e`'s key (a `what` name, at `field`) is a call-ref segment; if not, says so.
+fn valid_segment(ctx: &mut Ctx<'_>, e: &Entry, field: &str, what: &str) -> bool {
+    if is_valid_segment(&e.key) {
+        return true;
+    }
+    ctx.err(
+        K::InvalidName,
+        e.key_mark,
+        Some(field),
+        format!(
+            "{what} name '{}' is not a valid call-ref segment (letters, digits and '-', joined by single '_')",
+            e.key
+        ),
+    );
+    false
 }
 
 fn server(ctx: &mut Ctx<'_>, e: &Entry, field: &str) -> Option<ServerDecl> {
@@ -464,16 +472,7 @@ fn server_connections(
     let mut all = Map::new();
     for c in conns {
         let cf = format!("{field}.{}", c.key);
-        if !is_valid_segment(&c.key) {
-            ctx.err(
-                K::InvalidName,
-                c.key_mark,
-                Some(&cf),
-                format!(
-                    "connection name '{}' is not a valid call-ref segment (letters, digits and '-', joined by single '_')",
-                    c.key
-                ),
-            );
+        if !valid_segment(ctx, c, &cf, "connection") {
             continue;
         }
         if let Some(v) = connection(ctx, &c.value, &cf, transport) {
