@@ -5,9 +5,9 @@
 //! `delete`, `move`), plus tool configuration and resolution.
 //!
 //! Everything here is plain Rust written against the [`vfs::volume::Volume`] trait. Built
-//! for `wasm32-wasip2`, the crate becomes the component: `bindings.rs` (the only file
-//! that names generated WIT types) implements `Volume` over the imported WIT resource
-//! and exports the session. Built natively, the same code is unit-tested and
+//! for `wasm32-wasip2`, the crate becomes the component: `glue/` (the only modules
+//! that name generated WIT types, one per WIT interface) implements `Volume` over the
+//! imported WIT resource and exports the session. Built natively, the same code is unit-tested and
 //! benchmarked against [`vfs::memory::MemoryVolume`], and the host reuses `MemoryVolume` as
 //! its in-memory backend.
 //!
@@ -34,7 +34,7 @@ pub mod vfs;
 // code is getrandom's backend hook (entropy.rs).
 #[cfg(target_arch = "wasm32")]
 #[allow(unsafe_code, missing_docs)]
-mod bindings;
+mod glue;
 
 // getrandom's custom backend (an `extern` symbol, so `unsafe` by definition).
 #[cfg(target_arch = "wasm32")]

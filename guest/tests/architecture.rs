@@ -5,7 +5,7 @@
 //!
 //! ```text
 //! error  <-  vfs  <-  ops
-//!                 <-  tools  <-  skills  <-  shell  <-  invoke  <-  session, bindings (top)
+//!                 <-  tools  <-  skills  <-  shell  <-  invoke  <-  session, glue (top)
 //! ```
 //!
 //! (`invoke` and `shell` may also use `ops`: built-in tools run inside the component.) The test
@@ -33,7 +33,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
 
 /// Modules at the top of the crate that compose everything (allowed to use any folder;
 /// no folder may use them).
-const TOP: &[&str] = &["lib", "session", "bindings"];
+const TOP: &[&str] = &["lib", "session", "glue"];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for e in std::fs::read_dir(dir).unwrap() {

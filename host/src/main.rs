@@ -509,51 +509,10 @@ fn call(
         Ok(s) => s,
         Err(e) => return fail_with(&e),
     };
-    let mut claims = serde_json::Value::Null;
-    if !configs.is_empty() {
-        let files = match tools_cli::read_files(configs) {
-            Ok(f) => f,
-            Err(code) => return code,
-        };
-        match session.load_config(&files) {
-            Ok(Ok(report)) => {
-                let (errors, _) = tools_cli::unrunnable(&report.tools);
-                if !errors.is_empty() {
-                    return tools_cli::print_errors(&errors);
-                }
-            }
-            Ok(Err(issues)) => return tools_cli::print_issues(&issues),
-            Err(e) => return fail_with(&e),
-        }
-        if !tokens.is_empty() {
-            let known = match filestore_guest::tools::config::Config::load(&files) {
-                Ok(c) => c.auth_services().to_vec(),
-                Err(_) => Vec::new(),
-            };
-            let env: std::collections::BTreeMap<String, String> = std::env::vars().collect();
-            let (services, _) =
-                filestore::mcp::http_auth::ServiceTokens::from_specs(&service_specs(&known, &env));
-            let mut verified = serde_json::Map::new();
-            for t in tokens {
-                let Some((name, token)) = t.split_once('=') else {
-                    return fail(
-                        ErrorKind::InvalidArgument,
-                        format!(
-                            "--token: expected NAME=TOKEN, got '{}...'",
-                            t.chars().take(12).collect::<String>()
-                        ),
-                    );
-                };
-                match services.verify_one(name, token) {
-                    Ok(c) => {
-                        verified.insert(name.to_string(), c);
-                    }
-                    Err(e) => return fail(ErrorKind::Unauthorized, format!("--token {name}: {e}")),
-                }
-            }
-            claims = serde_json::Value::Object(verified);
-        }
-    }
+    let claims = match load_call_configs(&mut session, configs, tokens) {
+        Ok(claims) => claims,
+        Err(code) => return code,
+    };
     if let Some(agent) = &agent {
         match agent.load_into(&mut session) {
             Ok(report) => {
@@ -565,33 +524,104 @@ fn call(
         }
     }
     match session.call_with_claims(tool, &args, &claims) {
-        Ok(mut out) => {
-            // A result too large for a model was offloaded into /tool_calls, which ends
-            // with this process: its reader here gets it whole instead of the preview.
-            match stored_result(&out.json, results_volume.as_deref()) {
-                Ok(None) => {}
-                Ok(Some(whole)) => {
-                    if let Some(envelope) = out.json.as_object_mut() {
-                        envelope.remove("preview");
-                        let data = serde_json::from_str(&whole)
-                            .unwrap_or_else(|_| serde_json::Value::String(whole.clone()));
-                        envelope.insert("data".into(), data);
-                    }
-                    out.text = whole;
-                }
-                Err(e) => {
-                    return fail(e.kind(), format!("reading the offloaded result: {e}"));
-                }
-            }
-            if text {
-                emit(&out.text);
-            } else {
-                emit(&format!("{}\n", serde_json::to_string_pretty(&out.json).unwrap_or_default()));
-            }
-            ExitCode::SUCCESS
-        }
+        Ok(out) => print_call_result(out, results_volume.as_deref(), text),
         Err(e) => fail_with(&e),
     }
+}
+
+/// Loads `call`'s `--config` files into `session` and returns the claims of its
+/// `--token`s (`null` without configuration). `Err` is the failed command's code,
+/// its reason printed.
+fn load_call_configs(
+    session: &mut filestore::Session,
+    configs: &[std::path::PathBuf],
+    tokens: &[String],
+) -> Result<serde_json::Value, ExitCode> {
+    if configs.is_empty() {
+        return Ok(serde_json::Value::Null);
+    }
+    let files = tools_cli::read_files(configs)?;
+    match session.load_config(&files) {
+        Ok(Ok(report)) => {
+            let (errors, _) = tools_cli::unrunnable(&report.tools);
+            if !errors.is_empty() {
+                return Err(tools_cli::print_errors(&errors));
+            }
+        }
+        Ok(Err(issues)) => return Err(tools_cli::print_issues(&issues)),
+        Err(e) => return Err(fail_with(&e)),
+    }
+    if tokens.is_empty() {
+        return Ok(serde_json::Value::Null);
+    }
+    verified_tokens(&files, tokens).map(serde_json::Value::Object)
+}
+
+/// `--token NAME=TOKEN`s verified by the auth services `files` declare, as the claims
+/// of each service.
+fn verified_tokens(
+    files: &[(String, String)],
+    tokens: &[String],
+) -> Result<serde_json::Map<String, serde_json::Value>, ExitCode> {
+    let known = match filestore_guest::tools::config::Config::load(files) {
+        Ok(c) => c.auth_services().to_vec(),
+        Err(_) => Vec::new(),
+    };
+    let env: std::collections::BTreeMap<String, String> = std::env::vars().collect();
+    let (services, _) =
+        filestore::mcp::http_auth::ServiceTokens::from_specs(&service_specs(&known, &env));
+    let mut verified = serde_json::Map::new();
+    for t in tokens {
+        let Some((name, token)) = t.split_once('=') else {
+            return Err(fail(
+                ErrorKind::InvalidArgument,
+                format!(
+                    "--token: expected NAME=TOKEN, got '{}...'",
+                    t.chars().take(12).collect::<String>()
+                ),
+            ));
+        };
+        match services.verify_one(name, token) {
+            Ok(c) => {
+                verified.insert(name.to_string(), c);
+            }
+            Err(e) => {
+                return Err(fail(ErrorKind::Unauthorized, format!("--token {name}: {e}")));
+            }
+        }
+    }
+    Ok(verified)
+}
+
+/// Prints a call's result (its text with `--text`, else its JSON envelope), whole.
+fn print_call_result(
+    mut out: filestore::CallOutput,
+    results_volume: Option<&(dyn filestore::volumes::Volume + Send + Sync)>,
+    text: bool,
+) -> ExitCode {
+    // A result too large for a model was offloaded into /tool_calls, which ends
+    // with this process: its reader here gets it whole instead of the preview.
+    match stored_result(&out.json, results_volume) {
+        Ok(None) => {}
+        Ok(Some(whole)) => {
+            if let Some(envelope) = out.json.as_object_mut() {
+                envelope.remove("preview");
+                let data = serde_json::from_str(&whole)
+                    .unwrap_or_else(|_| serde_json::Value::String(whole.clone()));
+                envelope.insert("data".into(), data);
+            }
+            out.text = whole;
+        }
+        Err(e) => {
+            return fail(e.kind(), format!("reading the offloaded result: {e}"));
+        }
+    }
+    if text {
+        emit(&out.text);
+    } else {
+        emit(&format!("{}\n", serde_json::to_string_pretty(&out.json).unwrap_or_default()));
+    }
+    ExitCode::SUCCESS
 }
 
 /// The mounts of `filestore call`: those of `filestore serve` (the user's, plus the

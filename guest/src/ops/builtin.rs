@@ -137,6 +137,8 @@ fn path_prop(what: &str) -> Value {
 }
 
 /// The spec of one built-in tool.
+// Long because it is a table (each tool's description, schema and annotations side by
+// side, as the model reads them); there is no logic to split out.
 pub fn spec(name: &str) -> Option<ToolSpec> {
     let (description, schema, ann) = match name {
         "filestore_ls" => (

@@ -271,7 +271,11 @@ fn located(file: &str, e: &ConfigError) -> String {
 
 /// Binds a descriptor to the session's configuration: the target tool exists and
 /// accepts every input and fixed argument. Returns the callable skill, or why not.
-pub fn bind(skill: &Skill, d: &Descriptor, config: Option<&Config>) -> Result<SkillTool, String> {
+pub(crate) fn bind(
+    skill: &Skill,
+    d: &Descriptor,
+    config: Option<&Config>,
+) -> Result<SkillTool, String> {
     let Some(target) = config.and_then(|c| c.tool(&d.tool)) else {
         return Err(format!(
             "skill '{}' runs tool '{}' ({}), which is not configured",

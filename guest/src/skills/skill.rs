@@ -84,7 +84,7 @@ impl std::fmt::Display for SkillProblem {
 }
 
 /// Splits `---\nYAML\n---\nbody`; returns (yaml, body, line where the YAML starts).
-pub fn split_frontmatter(text: &str) -> Result<(&str, &str, usize), String> {
+pub(crate) fn split_frontmatter(text: &str) -> Result<(&str, &str, usize), String> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let rest =
         text.strip_prefix("---\n").or_else(|| text.strip_prefix("---\r\n")).ok_or_else(|| {
@@ -111,6 +111,51 @@ pub fn is_valid_name(name: &str) -> bool {
         && !name.starts_with('-')
         && !name.ends_with('-')
         && !name.contains("--")
+}
+
+/// The frontmatter's `metadata`: a mapping of strings (`first_line` is the
+/// frontmatter's first line in the file).
+fn metadata(
+    node: &Node,
+    first_line: usize,
+    out: &mut BTreeMap<String, String>,
+    reasons: &mut Vec<String>,
+) {
+    let Value::Map(m) = &node.value else {
+        let line = node.mark.line + first_line - 1;
+        reasons.push(format!("line {line}: metadata must be a mapping of strings"));
+        return;
+    };
+    for kv in m {
+        // Strings only: `version: 1.0` would silently become "1".
+        match &kv.value.value {
+            Value::Str(v) => {
+                out.insert(kv.key.clone(), v.clone());
+            }
+            _ => reasons.push(format!(
+                "line {}: metadata.{} must be a string (quote it)",
+                kv.value.mark.line + first_line - 1,
+                kv.key
+            )),
+        }
+    }
+}
+
+/// The frontmatter's `allowed-tools` (at `line`): space-separated tool names, each
+/// kept once.
+fn allowed_tools(node: &Node, line: usize, out: &mut Vec<String>, reasons: &mut Vec<String>) {
+    let Value::Str(s) = &node.value else {
+        reasons.push(format!("line {line}: allowed-tools must be a space-separated string"));
+        return;
+    };
+    let mut seen = std::collections::HashSet::new();
+    for t in s.split_whitespace() {
+        if !crate::tools::config::is_valid_name(t) {
+            reasons.push(format!("line {line}: allowed-tools: '{t}' is not a valid tool name"));
+        } else if seen.insert(t.to_string()) {
+            out.push(t.to_string());
+        }
+    }
 }
 
 /// Parses and validates a `SKILL.md` at `path` inside a folder named `folder`.
@@ -183,37 +228,10 @@ pub fn parse(path: &str, folder: &str, text: &str) -> Result<Skill, SkillProblem
                 Some(c) => skill.compatibility = Some(c),
                 None => reasons.push(format!("line {line}: compatibility must be a string")),
             },
-            "metadata" => match &e.value.value {
-                Value::Map(m) => {
-                    for kv in m {
-                        // Strings only: `version: 1.0` would silently become "1".
-                        match &kv.value.value {
-                            Value::Str(v) => {
-                                skill.metadata.insert(kv.key.clone(), v.clone());
-                            }
-                            _ => reasons.push(format!(
-                                "line {}: metadata.{} must be a string (quote it)",
-                                at(&kv.value),
-                                kv.key
-                            )),
-                        }
-                    }
-                }
-                _ => reasons.push(format!("line {line}: metadata must be a mapping of strings")),
-            },
-            "allowed-tools" => match &e.value.value {
-                Value::Str(s) => {
-                    let mut seen = std::collections::HashSet::new();
-                    for t in s.split_whitespace() {
-                        if !crate::tools::config::is_valid_name(t) {
-                            reasons.push(format!("line {line}: allowed-tools: '{t}' is not a valid tool name"));
-                        } else if seen.insert(t.to_string()) {
-                            skill.allowed_tools.push(t.to_string());
-                        }
-                    }
-                }
-                _ => reasons.push(format!("line {line}: allowed-tools must be a space-separated string")),
-            },
+            "metadata" => metadata(&e.value, first_line, &mut skill.metadata, &mut reasons),
+            "allowed-tools" => {
+                allowed_tools(&e.value, line, &mut skill.allowed_tools, &mut reasons)
+            }
             other => reasons.push(format!(
                 "line {}: unknown field '{other}'; allowed: name, description, license, compatibility, metadata, allowed-tools",
                 e.key_mark.line + first_line - 1

@@ -312,16 +312,7 @@ fn servers(ctx: &mut Ctx<'_>, node: &Node, out: &mut Vec<ServerDecl>) {
     }
     for e in entries {
         let field = format!("servers.{}", e.key);
-        if !is_valid_segment(&e.key) {
-            ctx.err(
-                K::InvalidName,
-                e.key_mark,
-                Some(&field),
-                format!(
-                    "server name '{}' is not a valid call-ref segment (letters, digits and '-', joined by single '_')",
-                    e.key
-                ),
-            );
+        if !valid_segment(ctx, e, &field, "server") {
             ctx.broken_servers.push(e.key.clone());
             continue;
         }
@@ -330,6 +321,23 @@ fn servers(ctx: &mut Ctx<'_>, node: &Node, out: &mut Vec<ServerDecl>) {
             None => ctx.broken_servers.push(e.key.clone()),
         }
     }
+}
+
+/// Whether `e`'s key (a `what` name, at `field`) is a call-ref segment; if not, says so.
+fn valid_segment(ctx: &mut Ctx<'_>, e: &Entry, field: &str, what: &str) -> bool {
+    if is_valid_segment(&e.key) {
+        return true;
+    }
+    ctx.err(
+        K::InvalidName,
+        e.key_mark,
+        Some(field),
+        format!(
+            "{what} name '{}' is not a valid call-ref segment (letters, digits and '-', joined by single '_')",
+            e.key
+        ),
+    );
+    false
 }
 
 fn server(ctx: &mut Ctx<'_>, e: &Entry, field: &str) -> Option<ServerDecl> {
@@ -344,34 +352,9 @@ fn server(ctx: &mut Ctx<'_>, e: &Entry, field: &str) -> Option<ServerDecl> {
         return None;
     };
     let errors_before = ctx.errors.len();
+    let transport = transport(ctx, e, body, field)?;
     let mut fields = Map::new();
     let mut connections = vec![DEFAULT_CONNECTION.to_string()];
-    let get = |k: &str| body.iter().find(|b| b.key == k);
-    let transport = match (get("command"), get("url")) {
-        (Some(_), None) => Transport::Stdio,
-        (None, Some(_)) => Transport::Http,
-        (Some(_), Some(u)) => {
-            ctx.err(
-                K::InvalidValue,
-                u.key_mark,
-                Some(&format!("{field}.url")),
-                "a server has either a command (stdio) or a url (streamable HTTP), not both",
-            );
-            return None;
-        }
-        (None, None) => {
-            ctx.err(
-                K::MissingField,
-                node.mark,
-                Some(field),
-                format!(
-                    "server '{}' needs a command (a program speaking MCP on stdio) or a url (a streamable-HTTP endpoint)",
-                    e.key
-                ),
-            );
-            return None;
-        }
-    };
     let allowed: &[&str] = match transport {
         Transport::Stdio => &["command", "args", "env", "cwd", "timeout", "connections"],
         Transport::Http => &["url", "headers", "timeout", "connections"],
@@ -392,83 +375,19 @@ fn server(ctx: &mut Ctx<'_>, e: &Entry, field: &str) -> Option<ServerDecl> {
             );
             continue;
         }
-        match b.key.as_str() {
-            "command" | "cwd" => {
-                if let Some(s) = string(ctx, &b.value, &f) {
-                    fields.insert(b.key.clone(), Value::String(s));
-                }
-            }
-            "url" => {
-                if let Some(s) = string(ctx, &b.value, &f) {
-                    let lower = s.to_ascii_lowercase();
-                    if lower.starts_with("http://")
-                        || lower.starts_with("https://")
-                        || s.starts_with("${")
-                    {
-                        fields.insert("url".into(), Value::String(s));
-                    } else {
-                        ctx.err(
-                            K::InvalidValue,
-                            b.value.mark,
-                            Some(&f),
-                            format!("'{s}' is not an http:// or https:// URL"),
-                        );
-                    }
-                }
-            }
-            "args" => {
-                if let Some(args) = strings(ctx, &b.value, &f) {
-                    fields.insert("args".into(), json!(args));
-                }
-            }
-            "env" | "headers" => {
-                if let Some(m) = string_map(ctx, &b.value, &f, b.key == "env") {
-                    fields.insert(b.key.clone(), Value::Object(m));
-                }
-            }
-            "timeout" => {
-                if let Some(ms) = timeout(ctx, &b.value, &f) {
-                    fields.insert("timeoutMs".into(), json!(ms));
-                }
-            }
-            "connections" => {
-                let mut all = Map::new();
-                let Y::Map(conns) = &b.value.value else {
-                    ctx.err(
-                        K::InvalidValue,
-                        b.value.mark,
-                        Some(&f),
-                        format!(
-                            "expected a mapping of connection names to credentials, got a {}",
-                            b.value.type_name()
-                        ),
-                    );
-                    continue;
-                };
-                for c in conns {
-                    let cf = format!("{f}.{}", c.key);
-                    if !is_valid_segment(&c.key) {
-                        ctx.err(
-                            K::InvalidName,
-                            c.key_mark,
-                            Some(&cf),
-                            format!(
-                                "connection name '{}' is not a valid call-ref segment (letters, digits and '-', joined by single '_')",
-                                c.key
-                            ),
-                        );
-                        continue;
-                    }
-                    if let Some(v) = connection(ctx, &c.value, &cf, transport) {
-                        if !connections.contains(&c.key) {
-                            connections.push(c.key.clone());
-                        }
-                        all.insert(c.key.clone(), v);
-                    }
-                }
-                fields.insert("connections".into(), Value::Object(all));
-            }
+        let value = match b.key.as_str() {
+            "command" | "cwd" => string(ctx, &b.value, &f).map(Value::String),
+            "url" => url(ctx, &b.value, &f).map(Value::String),
+            "args" => strings(ctx, &b.value, &f).map(|args| json!(args)),
+            "env" | "headers" => string_map(ctx, &b.value, &f, b.key == "env").map(Value::Object),
+            "timeout" => timeout(ctx, &b.value, &f).map(|ms| json!(ms)),
+            "connections" => server_connections(ctx, &b.value, &f, transport, &mut connections)
+                .map(Value::Object),
             _ => unreachable!("checked against the allowed fields"),
+        };
+        if let Some(value) = value {
+            let key = if b.key == "timeout" { "timeoutMs" } else { b.key.as_str() };
+            fields.insert(key.into(), value);
         }
     }
     if ctx.errors.len() > errors_before {
@@ -481,6 +400,89 @@ fn server(ctx: &mut Ctx<'_>, e: &Entry, field: &str) -> Option<ServerDecl> {
         connections,
         location: ctx.loc(e.key_mark),
     })
+}
+
+/// A server's transport: stdio for a `command`, streamable HTTP for a `url`.
+fn transport(ctx: &mut Ctx<'_>, e: &Entry, body: &[Entry], field: &str) -> Option<Transport> {
+    let get = |k: &str| body.iter().find(|b| b.key == k);
+    match (get("command"), get("url")) {
+        (Some(_), None) => Some(Transport::Stdio),
+        (None, Some(_)) => Some(Transport::Http),
+        (Some(_), Some(u)) => {
+            ctx.err(
+                K::InvalidValue,
+                u.key_mark,
+                Some(&format!("{field}.url")),
+                "a server has either a command (stdio) or a url (streamable HTTP), not both",
+            );
+            None
+        }
+        (None, None) => {
+            ctx.err(
+                K::MissingField,
+                e.value.mark,
+                Some(field),
+                format!(
+                    "server '{}' needs a command (a program speaking MCP on stdio) or a url (a streamable-HTTP endpoint)",
+                    e.key
+                ),
+            );
+            None
+        }
+    }
+}
+
+/// A server's `url`: http:// or https://, or a `${VAR}` the host resolves.
+fn url(ctx: &mut Ctx<'_>, node: &Node, field: &str) -> Option<String> {
+    let s = string(ctx, node, field)?;
+    let lower = s.to_ascii_lowercase();
+    if lower.starts_with("http://") || lower.starts_with("https://") || s.starts_with("${") {
+        return Some(s);
+    }
+    ctx.err(
+        K::InvalidValue,
+        node.mark,
+        Some(field),
+        format!("'{s}' is not an http:// or https:// URL"),
+    );
+    None
+}
+
+/// A server's named `connections` (credentials each), their names added to
+/// `names`. A connection with an error is left out (the error reported).
+fn server_connections(
+    ctx: &mut Ctx<'_>,
+    node: &Node,
+    field: &str,
+    transport: Transport,
+    names: &mut Vec<String>,
+) -> Option<Map<String, Value>> {
+    let Y::Map(conns) = &node.value else {
+        ctx.err(
+            K::InvalidValue,
+            node.mark,
+            Some(field),
+            format!(
+                "expected a mapping of connection names to credentials, got a {}",
+                node.type_name()
+            ),
+        );
+        return None;
+    };
+    let mut all = Map::new();
+    for c in conns {
+        let cf = format!("{field}.{}", c.key);
+        if !valid_segment(ctx, c, &cf, "connection") {
+            continue;
+        }
+        if let Some(v) = connection(ctx, &c.value, &cf, transport) {
+            if !names.contains(&c.key) {
+                names.push(c.key.clone());
+            }
+            all.insert(c.key.clone(), v);
+        }
+    }
+    Some(all)
 }
 
 fn connection(ctx: &mut Ctx<'_>, node: &Node, field: &str, transport: Transport) -> Option<Value> {

@@ -5,7 +5,7 @@
 //! and bashkit's own `grep` runs the line instead.
 
 /// A `grep` invocation the engine runs exactly.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub(crate) struct Plan {
     /// The pattern in `regex` syntax (translated, combined, anchored for `-x`/`-w`).
     pub(crate) regex: String,
@@ -30,8 +30,9 @@ pub(crate) struct Plan {
     pub(crate) operands: Vec<String>,
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq, Default)]
 enum Syntax {
+    #[default]
     Basic,
     Extended,
     Fixed,
@@ -65,194 +66,226 @@ const LONG: &[(&str, bool)] = &[
     ("context", true),
 ];
 
+/// Short options, each as the long option it is (`-NUM` aside: see
+/// [`Options::short_cluster`]).
+const SHORT: &[(char, &str)] = &[
+    ('r', "recursive"),
+    ('n', "line-number"),
+    ('i', "ignore-case"),
+    ('y', "ignore-case"),
+    ('c', "count"),
+    ('l', "files-with-matches"),
+    ('w', "word-regexp"),
+    ('x', "line-regexp"),
+    ('F', "fixed-strings"),
+    ('E', "extended-regexp"),
+    ('G', "basic-regexp"),
+    ('v', "invert-match"),
+    ('o', "only-matching"),
+    ('h', "no-filename"),
+    ('H', "with-filename"),
+    ('q', "quiet"),
+    ('s', "no-messages"),
+    ('e', "regexp"),
+    ('A', "after-context"),
+    ('B', "before-context"),
+    ('C', "context"),
+];
+
 /// The plan for `args`, or `None` when bashkit's grep must run them.
 pub(crate) fn plan(args: &[String]) -> Option<Plan> {
-    let mut p = Plan {
-        regex: String::new(),
-        ignore_case: false,
-        invert: false,
-        line_numbers: false,
-        count: false,
-        files_with_matches: false,
-        only_matching: false,
-        quiet: false,
-        suppress_errors: false,
-        recursive: false,
-        with_filename: None,
-        before: 0,
-        after: 0,
-        context_given: false,
-        filters: Vec::new(),
-        exclude_dirs: Vec::new(),
-        operands: Vec::new(),
-    };
-    let (mut syntax, mut word, mut line) = (Syntax::Basic, false, false);
-    let mut patterns: Vec<String> = Vec::new();
-    let (mut before, mut after, mut context) = (None, None, None);
-    let mut i = 0;
-    let mut positional: Vec<String> = Vec::new();
-    while i < args.len() {
-        let a = &args[i];
-        i += 1;
-        if a == "--" {
-            positional.extend(args[i..].iter().cloned());
-            break;
-        }
-        if let Some(long) = a.strip_prefix("--") {
-            let (name, inline) = match long.split_once('=') {
-                Some((n, v)) => (n, Some(v.to_string())),
-                None => (long, None),
-            };
-            // Exact names only: GNU's unique prefixes are left to bashkit's grep.
-            let &(name, takes) = LONG.iter().find(|(n, _)| *n == name)?;
-            let value = if takes {
-                match inline {
-                    Some(v) => Some(v),
-                    None => {
-                        i += 1;
-                        Some(args.get(i - 1)?.clone())
-                    }
-                }
-            } else if inline.is_some() {
-                return None;
-            } else {
-                None
-            };
-            match (name, value) {
-                ("recursive", _) => p.recursive = true,
-                ("line-number", _) => p.line_numbers = true,
-                ("ignore-case", _) => p.ignore_case = true,
-                ("count", _) => p.count = true,
-                ("files-with-matches", _) => p.files_with_matches = true,
-                ("word-regexp", _) => word = true,
-                ("line-regexp", _) => line = true,
-                ("fixed-strings", _) => syntax = Syntax::Fixed,
-                ("extended-regexp", _) => syntax = Syntax::Extended,
-                ("basic-regexp", _) => syntax = Syntax::Basic,
-                ("invert-match", _) => p.invert = true,
-                ("only-matching", _) => p.only_matching = true,
-                ("no-filename", _) => p.with_filename = Some(false),
-                ("with-filename", _) => p.with_filename = Some(true),
-                ("quiet" | "silent", _) => p.quiet = true,
-                ("no-messages", _) => p.suppress_errors = true,
-                ("include", Some(g)) => p.filters.push((true, simple_glob(g)?)),
-                ("exclude", Some(g)) => p.filters.push((false, simple_glob(g)?)),
-                ("exclude-dir", Some(g)) => p.exclude_dirs.push(simple_glob(g)?),
-                ("regexp", Some(e)) => patterns.push(e),
-                ("after-context", Some(n)) => after = Some(number(&n)?),
-                ("before-context", Some(n)) => before = Some(number(&n)?),
-                ("context", Some(n)) => context = Some(number(&n)?),
-                _ => return None,
-            }
-            continue;
-        }
-        if a.len() < 2 || !a.starts_with('-') {
-            positional.push(a.clone());
-            continue;
-        }
-        // A cluster of short options: `-rn`, `-A2`, `-e PAT`, `-5`.
-        let chars: Vec<char> = a[1..].chars().collect();
-        let mut j = 0;
-        while j < chars.len() {
-            let c = chars[j];
-            j += 1;
-            match c {
-                'r' => p.recursive = true,
-                'n' => p.line_numbers = true,
-                'i' | 'y' => p.ignore_case = true,
-                'c' => p.count = true,
-                'l' => p.files_with_matches = true,
-                'w' => word = true,
-                'x' => line = true,
-                'F' => syntax = Syntax::Fixed,
-                'E' => syntax = Syntax::Extended,
-                'G' => syntax = Syntax::Basic,
-                'v' => p.invert = true,
-                'o' => p.only_matching = true,
-                'h' => p.with_filename = Some(false),
-                'H' => p.with_filename = Some(true),
-                'q' => p.quiet = true,
-                's' => p.suppress_errors = true,
-                '0'..='9' => {
-                    // `-NUM` is `-C NUM`; the digits run to the end of the cluster.
-                    let digits: String =
-                        chars[j - 1..].iter().take_while(|c| c.is_ascii_digit()).collect();
-                    j += digits.len() - 1;
-                    context = Some(number(&digits)?);
-                }
-                'e' | 'A' | 'B' | 'C' => {
-                    let value: String = if j < chars.len() {
-                        let v = chars[j..].iter().collect();
-                        j = chars.len();
-                        v
-                    } else {
-                        i += 1;
-                        args.get(i - 1)?.clone()
-                    };
-                    match c {
-                        'e' => patterns.push(value),
-                        'A' => after = Some(number(&value)?),
-                        'B' => before = Some(number(&value)?),
-                        _ => context = Some(number(&value)?),
-                    }
-                }
-                _ => return None,
-            }
-        }
-    }
-    if patterns.is_empty() {
-        if positional.is_empty() {
+    let mut o = Options::parse(args)?;
+    if o.patterns.is_empty() {
+        if o.positional.is_empty() {
             return None;
         }
-        patterns.push(positional.remove(0));
+        o.patterns.push(o.positional.remove(0));
     }
-    p.operands = positional;
-    p.before = before.or(context).unwrap_or(0);
-    p.after = after.or(context).unwrap_or(0);
-    p.context_given = before.is_some() || after.is_some() || context.is_some();
+    let mut p = std::mem::take(&mut o.plan);
+    p.operands = std::mem::take(&mut o.positional);
+    p.before = o.before.or(o.context).unwrap_or(0);
+    p.after = o.after.or(o.context).unwrap_or(0);
+    p.context_given = o.before.is_some() || o.after.is_some() || o.context.is_some();
 
     // Combinations whose GNU output has subtleties the engine does not reproduce.
     let modes = [p.count, p.files_with_matches, p.quiet].iter().filter(|m| **m).count();
     if modes > 1 || (p.only_matching && (p.invert || p.context_given)) {
         return None;
     }
-    // `-e a -e b` is one pattern per line of each; an empty one matches every line.
-    let lines: Vec<&str> = patterns.iter().flat_map(|s| s.split('\n')).collect();
-    if lines.iter().any(|l| l.is_empty()) {
-        return None;
-    }
-    let mut alternatives = Vec::new();
-    for l in &lines {
-        let t = translate(l, syntax)?;
-        if p.ignore_case && !l.is_ascii() {
-            return None;
-        }
-        if word {
-            // Exact for a literal with word characters at both ends: GNU's
-            // "shorter match, then the next start" search finds the same lines.
-            let literal = syntax == Syntax::Fixed || !l.chars().any(is_meta);
-            let ends =
-                l.chars().next().is_some_and(is_word) && l.chars().last().is_some_and(is_word);
-            if !literal || !ends {
-                return None;
+    p.regex = o.regex(p.ignore_case, p.only_matching)?;
+    Some(p)
+}
+
+/// What a command line says, before its patterns are translated.
+#[derive(Default)]
+struct Options {
+    /// The flags and lists that go into the plan as they are.
+    plan: Plan,
+    syntax: Syntax,
+    word: bool,
+    line: bool,
+    patterns: Vec<String>,
+    before: Option<usize>,
+    after: Option<usize>,
+    context: Option<usize>,
+    positional: Vec<String>,
+}
+
+impl Options {
+    /// `None` for an option outside the subset or a value the engine does not take.
+    fn parse(args: &[String]) -> Option<Options> {
+        let mut o = Options::default();
+        let mut i = 0;
+        while i < args.len() {
+            let a = &args[i];
+            i += 1;
+            if a == "--" {
+                o.positional.extend(args[i..].iter().cloned());
+                break;
+            }
+            if let Some(long) = a.strip_prefix("--") {
+                let (name, value) = long_option(long, args, &mut i)?;
+                o.apply(name, value)?;
+            } else if a.len() < 2 || !a.starts_with('-') {
+                o.positional.push(a.clone());
+            } else {
+                o.short_cluster(&a[1..], args, &mut i)?;
             }
         }
-        // `-o` prints the leftmost-longest match; the `regex` crate's is
-        // leftmost-first. They agree when every match has one length.
-        if p.only_matching && (lines.len() > 1 || !fixed_length(l, syntax)) {
+        Some(o)
+    }
+
+    /// A cluster of short options: `-rn`, `-A2`, `-e PAT`, `-5`. An option taking a
+    /// value takes the rest of the cluster, or else the next argument (`args[*i]`).
+    fn short_cluster(&mut self, cluster: &str, args: &[String], i: &mut usize) -> Option<()> {
+        let chars: Vec<char> = cluster.chars().collect();
+        let mut j = 0;
+        while j < chars.len() {
+            let c = chars[j];
+            j += 1;
+            if c.is_ascii_digit() {
+                // `-NUM` is `-C NUM`; the digits run to the end of the cluster.
+                let digits: String =
+                    chars[j - 1..].iter().take_while(|c| c.is_ascii_digit()).collect();
+                j += digits.len() - 1;
+                self.apply("context", Some(digits))?;
+                continue;
+            }
+            let &(_, name) = SHORT.iter().find(|(s, _)| *s == c)?;
+            let takes = LONG.iter().any(|&(n, takes)| n == name && takes);
+            let value = if !takes {
+                None
+            } else if j < chars.len() {
+                let v = chars[j..].iter().collect();
+                j = chars.len();
+                Some(v)
+            } else {
+                *i += 1;
+                Some(args.get(*i - 1)?.clone())
+            };
+            self.apply(name, value)?;
+        }
+        Some(())
+    }
+
+    /// Records the long option `name` (with its value, if it takes one).
+    fn apply(&mut self, name: &str, value: Option<String>) -> Option<()> {
+        let p = &mut self.plan;
+        match (name, value) {
+            ("recursive", _) => p.recursive = true,
+            ("line-number", _) => p.line_numbers = true,
+            ("ignore-case", _) => p.ignore_case = true,
+            ("count", _) => p.count = true,
+            ("files-with-matches", _) => p.files_with_matches = true,
+            ("word-regexp", _) => self.word = true,
+            ("line-regexp", _) => self.line = true,
+            ("fixed-strings", _) => self.syntax = Syntax::Fixed,
+            ("extended-regexp", _) => self.syntax = Syntax::Extended,
+            ("basic-regexp", _) => self.syntax = Syntax::Basic,
+            ("invert-match", _) => p.invert = true,
+            ("only-matching", _) => p.only_matching = true,
+            ("no-filename", _) => p.with_filename = Some(false),
+            ("with-filename", _) => p.with_filename = Some(true),
+            ("quiet" | "silent", _) => p.quiet = true,
+            ("no-messages", _) => p.suppress_errors = true,
+            ("include", Some(g)) => p.filters.push((true, simple_glob(g)?)),
+            ("exclude", Some(g)) => p.filters.push((false, simple_glob(g)?)),
+            ("exclude-dir", Some(g)) => p.exclude_dirs.push(simple_glob(g)?),
+            ("regexp", Some(e)) => self.patterns.push(e),
+            ("after-context", Some(n)) => self.after = Some(number(&n)?),
+            ("before-context", Some(n)) => self.before = Some(number(&n)?),
+            ("context", Some(n)) => self.context = Some(number(&n)?),
+            _ => return None,
+        }
+        Some(())
+    }
+
+    /// The patterns as one `regex` pattern, or `None` where its matches could differ
+    /// from GNU's.
+    fn regex(&self, ignore_case: bool, only_matching: bool) -> Option<String> {
+        let (syntax, word) = (self.syntax, self.word);
+        // `-e a -e b` is one pattern per line of each; an empty one matches every line.
+        let lines: Vec<&str> = self.patterns.iter().flat_map(|s| s.split('\n')).collect();
+        if lines.iter().any(|l| l.is_empty()) {
             return None;
         }
-        alternatives.push(t);
+        let mut alternatives = Vec::new();
+        for l in &lines {
+            let t = translate(l, syntax)?;
+            if ignore_case && !l.is_ascii() {
+                return None;
+            }
+            if word {
+                // Exact for a literal with word characters at both ends: GNU's
+                // "shorter match, then the next start" search finds the same lines.
+                let literal = syntax == Syntax::Fixed || !l.chars().any(is_meta);
+                let ends =
+                    l.chars().next().is_some_and(is_word) && l.chars().last().is_some_and(is_word);
+                if !literal || !ends {
+                    return None;
+                }
+            }
+            // `-o` prints the leftmost-longest match; the `regex` crate's is
+            // leftmost-first. They agree when every match has one length.
+            if only_matching && (lines.len() > 1 || !fixed_length(l, syntax)) {
+                return None;
+            }
+            alternatives.push(t);
+        }
+        let body = alternatives.iter().map(|t| format!("(?:{t})")).collect::<Vec<_>>().join("|");
+        Some(if self.line {
+            format!("^(?:{body})$")
+        } else if word {
+            format!(r"\b(?:{body})\b")
+        } else {
+            body
+        })
     }
-    let body = alternatives.iter().map(|t| format!("(?:{t})")).collect::<Vec<_>>().join("|");
-    p.regex = if line {
-        format!("^(?:{body})$")
-    } else if word {
-        format!(r"\b(?:{body})\b")
-    } else {
-        body
+}
+
+/// A long option (`name` or `name=value`) the engine handles, with its value: the
+/// inline one or else the next argument (`args[*i]`). `None` for another option.
+fn long_option(
+    long: &str,
+    args: &[String],
+    i: &mut usize,
+) -> Option<(&'static str, Option<String>)> {
+    let (name, inline) = match long.split_once('=') {
+        Some((n, v)) => (n, Some(v.to_string())),
+        None => (long, None),
     };
-    Some(p)
+    // Exact names only: GNU's unique prefixes are left to bashkit's grep.
+    let &(name, takes) = LONG.iter().find(|(n, _)| *n == name)?;
+    let value = match (takes, inline) {
+        (true, Some(v)) => Some(v),
+        (true, None) => {
+            *i += 1;
+            Some(args.get(*i - 1)?.clone())
+        }
+        (false, Some(_)) => return None,
+        (false, None) => None,
+    };
+    Some((name, value))
 }
 
 fn number(s: &str) -> Option<usize> {

@@ -67,7 +67,7 @@ const REFUSED_ACTIONS: [&str; 3] = ["define", "template", "block"];
 
 impl Template {
     /// Parses `text`. The error says which action is malformed.
-    pub fn parse(text: &str) -> std::result::Result<Template, String> {
+    pub(crate) fn parse(text: &str) -> std::result::Result<Template, String> {
         Template::parse_located(text).map_err(|e| e.message)
     }
 

@@ -580,11 +580,47 @@ fn as_text(v: &Value) -> String {
     }
 }
 
-fn want(what: &str, v: &Value) -> String {
-    format!("expected {what}, got {}", v)
+/// Why a JSON value cannot be sent as a parameter's type: the kind of problem, with
+/// the value or item it concerns. `Param` names the parameter and the type.
+#[derive(Debug)]
+enum EncodeError {
+    /// The value is not of a shape the type takes (`what` says which).
+    Expected { what: &'static str, got: String },
+    /// An integer outside the type's range.
+    OutOfRange(i64),
+    /// A numeric's text that is not a number.
+    NotANumber(String),
+    /// A network mask longer than its address.
+    MaskTooLong { bits: u8, full: u8 },
+    /// A value, size or type the encoder does not take, said in full.
+    Unsupported(String),
+    /// An array item that cannot be sent.
+    Item { index: usize, source: Box<EncodeError> },
 }
 
-fn encode(ty: &Type, v: &Value, out: &mut bytes::BytesMut) -> Result<(), String> {
+impl std::fmt::Display for EncodeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EncodeError::Expected { what, got } => write!(f, "expected {what}, got {got}"),
+            EncodeError::OutOfRange(i) => write!(f, "{i} is out of range"),
+            EncodeError::NotANumber(text) => write!(f, "'{text}' is not a number"),
+            EncodeError::MaskTooLong { bits, full } => {
+                write!(f, "a /{bits} mask on a {full}-bit address")
+            }
+            EncodeError::Unsupported(why) => f.write_str(why),
+            EncodeError::Item { index, source } => write!(f, "item {index}: {source}"),
+        }
+    }
+}
+
+impl std::error::Error for EncodeError {}
+
+/// `v` is not `what` the type takes.
+fn want(what: &'static str, v: &Value) -> EncodeError {
+    EncodeError::Expected { what, got: v.to_string() }
+}
+
+fn encode(ty: &Type, v: &Value, out: &mut bytes::BytesMut) -> Result<(), EncodeError> {
     use bytes::BufMut;
     match ty.kind() {
         Kind::Enum(_) => {
@@ -595,9 +631,9 @@ fn encode(ty: &Type, v: &Value, out: &mut bytes::BytesMut) -> Result<(), String>
         Kind::Array(member) => return encode_array(member, v, out),
         _ => {}
     }
-    let int = |lo: i64, hi: i64| -> Result<i64, String> {
+    let int = |lo: i64, hi: i64| -> Result<i64, EncodeError> {
         let i = as_i64(v).ok_or_else(|| want("an integer", v))?;
-        if (lo..=hi).contains(&i) { Ok(i) } else { Err(format!("{i} is out of range")) }
+        if (lo..=hi).contains(&i) { Ok(i) } else { Err(EncodeError::OutOfRange(i)) }
     };
     match *ty {
         Type::BOOL => match v {
@@ -652,10 +688,10 @@ fn encode(ty: &Type, v: &Value, out: &mut bytes::BytesMut) -> Result<(), String>
         _ if ty.name() == "vector" => encode_vector(v, out)?,
         _ if ty.name() == "citext" => out.put_slice(as_text(v).as_bytes()),
         _ => {
-            return Err(format!(
+            return Err(EncodeError::Unsupported(format!(
                 "filestore has no encoding for this type; cast the parameter in the statement (for example `$1::text::{}`)",
                 ty.name()
-            ));
+            )));
         }
     }
     Ok(())
@@ -676,7 +712,7 @@ fn encode_json(jsonb: bool, v: &Value, out: &mut bytes::BytesMut) {
 }
 
 /// A UUID's 16 bytes, from its text with or without hyphens.
-fn encode_uuid(v: &Value, out: &mut bytes::BytesMut) -> Result<(), String> {
+fn encode_uuid(v: &Value, out: &mut bytes::BytesMut) -> Result<(), EncodeError> {
     use bytes::BufMut;
     let s = as_text(v);
     let hex: String = s.chars().filter(|c| *c != '-').collect();
@@ -690,7 +726,7 @@ fn encode_uuid(v: &Value, out: &mut bytes::BytesMut) -> Result<(), String> {
 }
 
 /// A date as days since 2000-01-01 (or ±infinity).
-fn encode_date(v: &Value, out: &mut bytes::BytesMut) -> Result<(), String> {
+fn encode_date(v: &Value, out: &mut bytes::BytesMut) -> Result<(), EncodeError> {
     use bytes::BufMut;
     let s = as_text(v);
     let days = match s.as_str() {
@@ -707,7 +743,11 @@ fn encode_date(v: &Value, out: &mut bytes::BytesMut) -> Result<(), String> {
 
 /// A timestamp as microseconds since 2000-01-01 (or ±infinity); `with_zone` for
 /// `timestamptz`.
-fn encode_timestamp(with_zone: bool, v: &Value, out: &mut bytes::BytesMut) -> Result<(), String> {
+fn encode_timestamp(
+    with_zone: bool,
+    v: &Value,
+    out: &mut bytes::BytesMut,
+) -> Result<(), EncodeError> {
     use bytes::BufMut;
     let s = as_text(v);
     let us = match s.as_str() {
@@ -716,7 +756,9 @@ fn encode_timestamp(with_zone: bool, v: &Value, out: &mut bytes::BytesMut) -> Re
         _ => {
             let t = parse_timestamp(&s, with_zone)
                 .ok_or_else(|| want("a timestamp (RFC 3339 or YYYY-MM-DD HH:MM:SS)", v))?;
-            (t - pg_epoch()).num_microseconds().ok_or("the timestamp is out of range")?
+            (t - pg_epoch())
+                .num_microseconds()
+                .ok_or_else(|| EncodeError::Unsupported("the timestamp is out of range".into()))?
         }
     };
     out.put_i64(us);
@@ -724,7 +766,7 @@ fn encode_timestamp(with_zone: bool, v: &Value, out: &mut bytes::BytesMut) -> Re
 }
 
 /// A time of day as microseconds since midnight.
-fn encode_time(v: &Value, out: &mut bytes::BytesMut) -> Result<(), String> {
+fn encode_time(v: &Value, out: &mut bytes::BytesMut) -> Result<(), EncodeError> {
     use bytes::BufMut;
     let s = as_text(v);
     let t = NaiveTime::parse_from_str(&s, "%H:%M:%S%.f")
@@ -737,7 +779,7 @@ fn encode_time(v: &Value, out: &mut bytes::BytesMut) -> Result<(), String> {
 
 /// An `inet` or (with `cidr`) `cidr` address: family, mask bits, the cidr flag, then the
 /// address bytes.
-fn encode_inet(cidr: bool, v: &Value, out: &mut bytes::BytesMut) -> Result<(), String> {
+fn encode_inet(cidr: bool, v: &Value, out: &mut bytes::BytesMut) -> Result<(), EncodeError> {
     use bytes::BufMut;
     let s = as_text(v);
     let (addr, bits) = match s.split_once('/') {
@@ -751,7 +793,7 @@ fn encode_inet(cidr: bool, v: &Value, out: &mut bytes::BytesMut) -> Result<(), S
     };
     let bits = bits.unwrap_or(full);
     if bits > full {
-        return Err(format!("a /{bits} mask on a {full}-bit address"));
+        return Err(EncodeError::MaskTooLong { bits, full });
     }
     out.put_u8(family);
     out.put_u8(bits);
@@ -763,7 +805,7 @@ fn encode_inet(cidr: bool, v: &Value, out: &mut bytes::BytesMut) -> Result<(), S
 
 /// A bit string (from "101", a boolean, or 0/1): its length, then the bits, most
 /// significant first.
-fn encode_bits(v: &Value, out: &mut bytes::BytesMut) -> Result<(), String> {
+fn encode_bits(v: &Value, out: &mut bytes::BytesMut) -> Result<(), EncodeError> {
     use bytes::BufMut;
     let bits = match v {
         Value::Bool(b) => {
@@ -779,7 +821,9 @@ fn encode_bits(v: &Value, out: &mut bytes::BytesMut) -> Result<(), String> {
     if !bits.bytes().all(|b| b == b'0' || b == b'1') {
         return Err(want("a bit string of 0s and 1s", v));
     }
-    out.put_i32(i32::try_from(bits.len()).map_err(|_| "too many bits".to_string())?);
+    out.put_i32(
+        i32::try_from(bits.len()).map_err(|_| EncodeError::Unsupported("too many bits".into()))?,
+    );
     let mut bytes = vec![0u8; bits.len().div_ceil(8)];
     for (i, b) in bits.bytes().enumerate() {
         if b == b'1' {
@@ -791,10 +835,11 @@ fn encode_bits(v: &Value, out: &mut bytes::BytesMut) -> Result<(), String> {
 }
 
 /// A pgvector `vector`: dimensions (u16), a reserved u16, then each value as f32.
-fn encode_vector(v: &Value, out: &mut bytes::BytesMut) -> Result<(), String> {
+fn encode_vector(v: &Value, out: &mut bytes::BytesMut) -> Result<(), EncodeError> {
     use bytes::BufMut;
     let Value::Array(items) = v else { return Err(want("an array of numbers", v)) };
-    let dim = u16::try_from(items.len()).map_err(|_| "too many dimensions".to_string())?;
+    let dim = u16::try_from(items.len())
+        .map_err(|_| EncodeError::Unsupported("too many dimensions".into()))?;
     out.put_u16(dim);
     out.put_u16(0);
     for x in items {
@@ -922,13 +967,16 @@ fn parse_timestamp(s: &str, with_zone: bool) -> Option<NaiveDateTime> {
     NaiveDate::parse_from_str(s, "%Y-%m-%d").ok().and_then(|d| d.and_hms_opt(0, 0, 0))
 }
 
-fn encode_array(member: &Type, v: &Value, out: &mut bytes::BytesMut) -> Result<(), String> {
+fn encode_array(member: &Type, v: &Value, out: &mut bytes::BytesMut) -> Result<(), EncodeError> {
     use bytes::BufMut;
     let Value::Array(items) = v else { return Err(want("an array", v)) };
     if items.iter().any(Value::is_array) && !matches!(member.name(), "vector") {
-        return Err("arrays of more than one dimension are not supported as parameters".into());
+        return Err(EncodeError::Unsupported(
+            "arrays of more than one dimension are not supported as parameters".into(),
+        ));
     }
-    let n = i32::try_from(items.len()).map_err(|_| "too many items".to_string())?;
+    let n = i32::try_from(items.len())
+        .map_err(|_| EncodeError::Unsupported("too many items".into()))?;
     out.put_i32(1);
     out.put_i32(i32::from(items.iter().any(Value::is_null)));
     out.put_u32(member.oid());
@@ -941,17 +989,19 @@ fn encode_array(member: &Type, v: &Value, out: &mut bytes::BytesMut) -> Result<(
         }
         let at = out.len();
         out.put_i32(0);
-        encode(member, item, out).map_err(|e| format!("item {i}: {e}"))?;
-        let len = i32::try_from(out.len() - at - 4).map_err(|_| "an item too large".to_string())?;
+        encode(member, item, out)
+            .map_err(|e| EncodeError::Item { index: i, source: Box::new(e) })?;
+        let len = i32::try_from(out.len() - at - 4)
+            .map_err(|_| EncodeError::Unsupported("an item too large".into()))?;
         out[at..at + 4].copy_from_slice(&len.to_be_bytes());
     }
     Ok(())
 }
 
 /// Encodes a decimal text (`-12.5`, `1e3`, `NaN`) in the numeric wire format.
-fn encode_numeric(text: &str, out: &mut bytes::BytesMut) -> Result<(), String> {
+fn encode_numeric(text: &str, out: &mut bytes::BytesMut) -> Result<(), EncodeError> {
     use bytes::BufMut;
-    let bad = || format!("'{text}' is not a number");
+    let bad = || EncodeError::NotANumber(text.to_string());
     let special = match text {
         "NaN" => Some(0xC000u16),
         "Infinity" | "inf" => Some(0xD000),
@@ -1091,7 +1141,7 @@ mod tests {
         assert_eq!(enc(&Type::INT2, serde_json::json!(7)), vec![0, 7]);
         let err = encode(&Type::INT2, &serde_json::json!(70000), &mut bytes::BytesMut::new())
             .unwrap_err();
-        assert!(err.contains("out of range"), "{err}");
+        assert!(err.to_string().contains("out of range"), "{err}");
         assert!(encode(&Type::INT4, &serde_json::json!("x"), &mut bytes::BytesMut::new()).is_err());
     }
 
@@ -1142,7 +1192,8 @@ mod tests {
         let err = decode(&Type::TS_VECTOR, Some(b"x")).unwrap_err().to_string();
         assert!(err.contains("tsvector") && err.contains("::text"), "{err}");
         let err = encode(&Type::TS_VECTOR, &Value::String("x".into()), &mut bytes::BytesMut::new())
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("::text::tsvector"), "{err}");
     }
 

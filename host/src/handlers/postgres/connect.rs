@@ -108,6 +108,20 @@ fn checked_connection(source: &Source) -> Result<Connection, String> {
             ));
         }
     }
+    let params = query_params(source)?;
+    let get = |k: &str| params.iter().find(|(p, _)| p == k).map(|(_, v)| v.as_str());
+    let root = get("sslrootcert");
+    let (mode, verify) = ssl_mode(name, get("sslmode").unwrap_or("prefer"), root.is_some())?;
+    config.ssl_mode(mode);
+    connection_options(name, &mut config, get)?;
+    let tls = tls(name, verify, root, get("sslcert"), get("sslkey"))?;
+    Ok(Connection { config, tls })
+}
+
+/// The source's `queryParams` (a mapping, or one string: see [`parse_query_params`]),
+/// each a connection parameter filestore knows.
+fn query_params(source: &Source) -> Result<Vec<(String, String)>, String> {
+    let name = &source.name;
     let params: Vec<(String, String)> = match source.fields.get("queryParams") {
         None | Some(Value::Null) => Vec::new(),
         Some(Value::Object(m)) => m
@@ -128,7 +142,6 @@ fn checked_connection(source: &Source) -> Result<Connection, String> {
             return Err(format!("source '{name}': queryParams must be a mapping of strings"));
         }
     };
-    let get = |k: &str| params.iter().find(|(p, _)| p == k).map(|(_, v)| v.as_str());
     for (k, _) in &params {
         if !QUERY_PARAMS.contains(&k.as_str()) {
             return Err(format!(
@@ -137,26 +150,36 @@ fn checked_connection(source: &Source) -> Result<Connection, String> {
             ));
         }
     }
-    let bad = |k: &str, v: &str, allowed: &str| {
-        format!("source '{name}': queryParams.{k} '{v}' is not one of {allowed}")
-    };
-    let root = get("sslrootcert");
-    let (mode, verify) = match get("sslmode").unwrap_or("prefer") {
+    Ok(params)
+}
+
+/// libpq's `sslmode` as the driver's mode and the certificate check (see the module
+/// docs); `has_root`: whether `sslrootcert` is given.
+fn ssl_mode(name: &str, sslmode: &str, has_root: bool) -> Result<(SslMode, Verify), String> {
+    Ok(match sslmode {
         "disable" => (SslMode::Disable, Verify::None),
         "allow" | "prefer" => (SslMode::Prefer, Verify::None),
-        "require" if root.is_some() => (SslMode::Require, Verify::Chain),
+        "require" if has_root => (SslMode::Require, Verify::Chain),
         "require" => (SslMode::Require, Verify::None),
         "verify-ca" => (SslMode::Require, Verify::Chain),
         "verify-full" => (SslMode::Require, Verify::Full),
         other => {
-            return Err(bad(
+            return Err(not_one_of(
+                name,
                 "sslmode",
                 other,
                 "disable, allow, prefer, require, verify-ca, verify-full",
             ));
         }
-    };
-    config.ssl_mode(mode);
+    })
+}
+
+/// The other connection parameters of `queryParams` (`get` reads one), set on `config`.
+fn connection_options<'p>(
+    name: &str,
+    config: &mut postgres::Config,
+    get: impl Fn(&str) -> Option<&'p str>,
+) -> Result<(), String> {
     if let Some(v) = get("application_name") {
         config.application_name(v);
     }
@@ -164,36 +187,54 @@ fn checked_connection(source: &Source) -> Result<Connection, String> {
         config.options(v);
     }
     if let Some(v) = get("connect_timeout") {
-        let secs: u64 = v.parse().map_err(|_| bad("connect_timeout", v, "whole seconds"))?;
+        let secs: u64 =
+            v.parse().map_err(|_| not_one_of(name, "connect_timeout", v, "whole seconds"))?;
         if secs > 0 {
             config.connect_timeout(Duration::from_secs(secs));
         }
     }
     if let Some(v) = get("sslnegotiation") {
-        config.ssl_negotiation(match v {
-            "postgres" => SslNegotiation::Postgres,
-            "direct" => SslNegotiation::Direct,
-            other => return Err(bad("sslnegotiation", other, "postgres, direct")),
-        });
+        let choices = [("postgres", SslNegotiation::Postgres), ("direct", SslNegotiation::Direct)];
+        config.ssl_negotiation(choice(name, "sslnegotiation", v, &choices)?);
     }
     if let Some(v) = get("target_session_attrs") {
-        config.target_session_attrs(match v {
-            "any" => TargetSessionAttrs::Any,
-            "read-write" => TargetSessionAttrs::ReadWrite,
-            "read-only" => TargetSessionAttrs::ReadOnly,
-            other => return Err(bad("target_session_attrs", other, "any, read-write, read-only")),
-        });
+        let choices = [
+            ("any", TargetSessionAttrs::Any),
+            ("read-write", TargetSessionAttrs::ReadWrite),
+            ("read-only", TargetSessionAttrs::ReadOnly),
+        ];
+        config.target_session_attrs(choice(name, "target_session_attrs", v, &choices)?);
     }
     if let Some(v) = get("channel_binding") {
-        config.channel_binding(match v {
-            "disable" => ChannelBinding::Disable,
-            "prefer" => ChannelBinding::Prefer,
-            "require" => ChannelBinding::Require,
-            other => return Err(bad("channel_binding", other, "disable, prefer, require")),
-        });
+        let choices = [
+            ("disable", ChannelBinding::Disable),
+            ("prefer", ChannelBinding::Prefer),
+            ("require", ChannelBinding::Require),
+        ];
+        config.channel_binding(choice(name, "channel_binding", v, &choices)?);
     }
-    let tls = tls(name, verify, root, get("sslcert"), get("sslkey"))?;
-    Ok(Connection { config, tls })
+    Ok(())
+}
+
+/// The option `choices` names `value`, or the error listing them.
+fn choice<T: Clone>(
+    name: &str,
+    key: &str,
+    value: &str,
+    choices: &[(&str, T)],
+) -> Result<T, String> {
+    match choices.iter().find(|(n, _)| *n == value) {
+        Some((_, t)) => Ok(t.clone()),
+        None => {
+            let names: Vec<&str> = choices.iter().map(|(n, _)| *n).collect();
+            Err(not_one_of(name, key, value, &names.join(", ")))
+        }
+    }
+}
+
+/// `queryParams.{key}` of source `name` is `value`, which is not one of `allowed`.
+fn not_one_of(name: &str, key: &str, value: &str, allowed: &str) -> String {
+    format!("source '{name}': queryParams.{key} '{value}' is not one of {allowed}")
 }
 
 /// `queryParams` given as one string, as a `${VAR}` reference resolves to (Toolbox's

@@ -60,16 +60,8 @@ impl Catalog {
     /// listed before `fs-stat` is the one left out).
     pub fn new(tools: Vec<Tool>, secrets: &[Secret]) -> Catalog {
         let mut c = Catalog::default();
-        let tools: Vec<Tool> = tools
-            .into_iter()
-            .filter_map(|t| match bounded(t, secrets, &mut c.warnings) {
-                Ok(t) => Some(t),
-                Err(why) => {
-                    c.warnings.push(why);
-                    None
-                }
-            })
-            .collect();
+        let tools: Vec<Tool> =
+            tools.into_iter().filter_map(|t| bounded(t, secrets, &mut c.warnings)).collect();
         let derived: Vec<String> = tools.iter().map(|t| action_name(&t.name)).collect();
         let mut kept: Vec<(usize, String, Tool)> = Vec::new();
         let mut taken: HashMap<String, usize> = HashMap::new();
@@ -167,21 +159,24 @@ pub fn action_name(tool: &str) -> String {
     out
 }
 
-/// `tool` bounded and redacted (see the module docs), or why it is left out. A cut
-/// description adds a warning to `warnings`.
-fn bounded(mut tool: Tool, secrets: &[Secret], warnings: &mut Vec<String>) -> Result<Tool, String> {
+/// `tool` bounded and redacted (see the module docs), or `None` when it is left out.
+/// Why it is left out, or that its description is cut, is a warning in `warnings`
+/// (what the catalog's reader is told; there is no error to return).
+fn bounded(mut tool: Tool, secrets: &[Secret], warnings: &mut Vec<String>) -> Option<Tool> {
     let chars = tool.name.chars().count();
     if chars > MAX_TOOL_NAME_CHARS {
-        return Err(format!(
+        warnings.push(format!(
             "tool '{}' has a name of {chars} characters, over the limit of {MAX_TOOL_NAME_CHARS}; it is left out",
             shown(&tool.name)
         ));
+        return None;
     }
     if redact(secrets, &tool.name) != tool.name {
-        return Err(format!(
+        warnings.push(format!(
             "tool '{}' has a name holding a credential of its connection; it is left out",
             shown(&redact(secrets, &tool.name))
         ));
+        return None;
     }
     if let Some(d) = &tool.description {
         let d = redact(secrets, d);
@@ -207,7 +202,7 @@ fn bounded(mut tool: Tool, secrets: &[Secret], warnings: &mut Vec<String>) -> Re
     tool.output_schema = None;
     tool.icons = None;
     tool.meta = None;
-    Ok(tool)
+    Some(tool)
 }
 
 /// `d` cut to [`MAX_TOOL_DESCRIPTION_BYTES`] (at a character), saying so at its end.

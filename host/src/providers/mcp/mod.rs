@@ -386,7 +386,7 @@ impl McpProvider {
         }
         let resolved = match spec::resolve(server, connection, &self.base_dir, &*self.env) {
             Ok(r) => r,
-            Err(why) => return Ok(Err(why)),
+            Err(why) => return Ok(Err(why.to_string())),
         };
         let label = format!("server '{}' (connection '{connection}')", server.name);
         let secrets: Arc<[Secret]> = Arc::from(resolved.secrets.clone());

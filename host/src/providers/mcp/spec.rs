@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use serde_json::{Map, Value};
 
-use crate::tools::{Secret, UnresolvedSource, resolve_sources};
+use crate::tools::{Secret, ToolError, UnresolvedSource, resolve_sources};
 
 /// How long a server may take to connect and to answer one call, when its
 /// declaration gives no `timeout`.
@@ -107,13 +107,14 @@ pub struct Resolved {
 
 /// Resolves `connection` of `server`: the server's `env`/`headers` with the
 /// connection's laid over them, `${VAR}` taken from `env`. `Err` is why the
-/// connection cannot be used (a missing variable), naming the variable.
+/// connection cannot be used (a missing variable, naming it; a server without a
+/// command or url).
 pub fn resolve(
     server: &ServerDecl,
     connection: &str,
     base_dir: &Path,
     env: &dyn Fn(&str) -> Option<String>,
-) -> Result<Resolved, String> {
+) -> Result<Resolved, ToolError> {
     let mut fields = server.fields.clone();
     fields.remove("connections");
     fields.remove("timeoutMs");
@@ -132,9 +133,9 @@ pub fn resolve(
         source_type: server.transport.clone(),
         fields,
     };
-    let set = resolve_sources(std::slice::from_ref(&unresolved), &|_| true, env)
-        .map_err(|e| e.to_string())?;
-    let source = set.get(&unresolved.name).cloned().ok_or("the server did not resolve")?;
+    let set = resolve_sources(std::slice::from_ref(&unresolved), &|_| true, env)?;
+    let lacks = |what: &str| ToolError::invalid_argument(format!("the server {what}"));
+    let source = set.get(&unresolved.name).cloned().ok_or_else(|| lacks("did not resolve"))?;
     let f = &source.fields;
     let string = |k: &str| f.get(k).and_then(Value::as_str).map(str::to_string);
     let map = |k: &str| -> BTreeMap<String, String> {
@@ -149,7 +150,7 @@ pub fn resolve(
     };
     let endpoint = match server.transport.as_str() {
         "stdio" => {
-            let command = string("command").ok_or("the server has no command")?;
+            let command = string("command").ok_or_else(|| lacks("has no command"))?;
             let cwd = match string("cwd") {
                 Some(c) => base_dir.join(c),
                 None => base_dir.to_path_buf(),
@@ -172,10 +173,10 @@ pub fn resolve(
             Endpoint::Stdio { program, args, env: all, cwd }
         }
         "http" => Endpoint::Http {
-            url: string("url").ok_or("the server has no url")?,
+            url: string("url").ok_or_else(|| lacks("has no url"))?,
             headers: map("headers"),
         },
-        other => return Err(format!("unknown transport '{other}'")),
+        other => return Err(ToolError::unsupported(format!("unknown transport '{other}'"))),
     };
     Ok(Resolved { endpoint, timeout: server.timeout(), secrets: source.secrets })
 }
@@ -212,7 +213,7 @@ mod tests {
         assert_eq!(r.secrets[0].variable, "TEAM");
         // The default connection needs BASE, which is not set: named, no value.
         let e = resolve(&s, "default", Path::new("/"), &env).unwrap_err();
-        assert!(e.contains("'BASE'"), "{e}");
+        assert!(e.to_string().contains("'BASE'"), "{e}");
         assert!(s.is_disabled("off") && !s.is_disabled("team"));
         assert!(s.has_connection("default") && !s.has_connection("nope"));
     }

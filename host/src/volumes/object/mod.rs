@@ -753,6 +753,21 @@ impl ObjectVolume {
         dirs.iter().filter_map(|d| self.keys.key(d).ok()).collect()
     }
 
+    /// The entries among `objects` that have a metadata sidecar, by relative path.
+    fn with_meta(
+        &self,
+        objects: &[ObjectMeta],
+        with_meta: &BTreeSet<String>,
+    ) -> Vec<(String, ObjectMeta)> {
+        objects
+            .iter()
+            .filter_map(|o| {
+                let p = self.keys.rel(&o.location)?;
+                with_meta.contains(&p).then(|| (p, o.clone()))
+            })
+            .collect()
+    }
+
     /// Sizes and contents of the first read-only entry among `objects`, if any.
     fn first_read_only(
         &self,
@@ -760,14 +775,7 @@ impl ObjectVolume {
         objects: &[ObjectMeta],
         with_meta: &BTreeSet<String>,
     ) -> Result<Option<String>> {
-        let files: Vec<(String, ObjectMeta)> = objects
-            .iter()
-            .filter_map(|o| {
-                let p = self.keys.rel(&o.location)?;
-                with_meta.contains(&p).then(|| (p, o.clone()))
-            })
-            .collect();
-        let metas = self.fetch_metas(path, files)?;
+        let metas = self.fetch_metas(path, self.with_meta(objects, with_meta))?;
         Ok(metas.into_iter().filter(|(_, m)| m.read_only).map(|(p, _)| p).min())
     }
 
@@ -950,14 +958,7 @@ impl ObjectVolume {
             })
             .collect();
         if !typed.is_empty() {
-            let files: Vec<(String, ObjectMeta)> = objects
-                .iter()
-                .filter_map(|o| {
-                    let p = self.keys.rel(&o.location)?;
-                    with_meta.contains(&p).then(|| (p, o.clone()))
-                })
-                .collect();
-            let metas = self.fetch_metas(from, files)?;
+            let metas = self.fetch_metas(from, self.with_meta(&objects, &with_meta))?;
             for (p, q) in &typed {
                 if let Some(m) = metas.get(p) {
                     let qk = self.keys.key(q)?;

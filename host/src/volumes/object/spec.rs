@@ -174,6 +174,14 @@ fn retry() -> RetryConfig {
     }
 }
 
+/// filestore's request and connect timeouts, as every store builder takes them.
+fn client_timeouts() -> [(ClientConfigKey, String); 2] {
+    [
+        (ClientConfigKey::Timeout, secs(REQUEST_TIMEOUT)),
+        (ClientConfigKey::ConnectTimeout, secs(CONNECT_TIMEOUT)),
+    ]
+}
+
 fn secs(d: Duration) -> String {
     format!("{}s", d.as_secs())
 }
@@ -199,12 +207,10 @@ pub(super) fn build_s3(
     let mut b = AmazonS3Builder::from_env()
         .with_bucket_name(&spec.bucket)
         .with_retry(retry())
-        .with_config(AmazonS3ConfigKey::Client(ClientConfigKey::Timeout), secs(REQUEST_TIMEOUT))
-        .with_config(
-            AmazonS3ConfigKey::Client(ClientConfigKey::ConnectTimeout),
-            secs(CONNECT_TIMEOUT),
-        )
         .with_http_connector(CountingConnector(counts.clone()));
+    for (k, v) in client_timeouts() {
+        b = b.with_config(AmazonS3ConfigKey::Client(k), v);
+    }
     if let Some(e) = &spec.endpoint {
         b = b.with_endpoint(e).with_allow_http(e.starts_with("http://"));
     }
@@ -251,33 +257,23 @@ pub(super) fn build_store(spec: &ObjectSpec) -> Result<Opened> {
     let store: Arc<dyn ObjectStore> = match spec.kind {
         StoreKind::S3 => return build_s3(spec, |b| b),
         StoreKind::Gcs => {
-            let b = GoogleCloudStorageBuilder::from_env()
+            let mut b = GoogleCloudStorageBuilder::from_env()
                 .with_bucket_name(&spec.bucket)
                 .with_retry(retry())
-                .with_config(
-                    GoogleConfigKey::Client(ClientConfigKey::Timeout),
-                    secs(REQUEST_TIMEOUT),
-                )
-                .with_config(
-                    GoogleConfigKey::Client(ClientConfigKey::ConnectTimeout),
-                    secs(CONNECT_TIMEOUT),
-                )
                 .with_http_connector(connector);
+            for (k, v) in client_timeouts() {
+                b = b.with_config(GoogleConfigKey::Client(k), v);
+            }
             Arc::new(b.build().map_err(|e| build_error(spec, &e))?)
         }
         StoreKind::Azure => {
             let mut b = MicrosoftAzureBuilder::from_env()
                 .with_container_name(&spec.bucket)
                 .with_retry(retry())
-                .with_config(
-                    AzureConfigKey::Client(ClientConfigKey::Timeout),
-                    secs(REQUEST_TIMEOUT),
-                )
-                .with_config(
-                    AzureConfigKey::Client(ClientConfigKey::ConnectTimeout),
-                    secs(CONNECT_TIMEOUT),
-                )
                 .with_http_connector(connector);
+            for (k, v) in client_timeouts() {
+                b = b.with_config(AzureConfigKey::Client(k), v);
+            }
             if let Some(e) = &spec.endpoint {
                 b = b.with_endpoint(e.clone()).with_allow_http(e.starts_with("http://"));
             }

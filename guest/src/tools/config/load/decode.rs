@@ -154,8 +154,8 @@ fn decode_toolset(
         None => {
             ctx.err(K::MissingField, mark, Some("tools"), format!("{user} has no 'tools' list"))
         }
-        Some(e) => match &e.value.value {
-            Y::Seq(items) => {
+        Some(e) => {
+            if let Some(items) = list_of(ctx, &e.value, "tools", "tool names") {
                 for (i, item) in items.iter().enumerate() {
                     let field = format!("tools[{i}]");
                     let Some(name) = item.scalar_string() else {
@@ -187,13 +187,7 @@ fn decode_toolset(
                     tools.push(name);
                 }
             }
-            _ => ctx.err(
-                K::InvalidValue,
-                e.value.mark,
-                Some("tools"),
-                format!("expected a list of tool names, got a {}", e.value.type_name()),
-            ),
-        },
+        }
     }
     f.report_unknown(ctx, &user);
     Resource::Toolset(ToolsetConfig { name: String::new(), tools, location })
@@ -237,16 +231,7 @@ fn decode_prompt_arguments(
     user: &str,
 ) -> Vec<Parameter> {
     let mut arguments = Vec::new();
-    let Some(e) = f.get("arguments") else { return arguments };
-    let Y::Seq(items) = &e.value.value else {
-        ctx.err(
-            K::InvalidValue,
-            e.value.mark,
-            Some("arguments"),
-            format!("expected a list of arguments, got a {}", e.value.type_name()),
-        );
-        return arguments;
-    };
+    let Some(items) = f.list(ctx, "arguments", "arguments") else { return arguments };
     for (i, item) in items.iter().enumerate() {
         let path = format!("arguments[{i}]");
         // Toolbox defaults an argument's type to string.
@@ -289,27 +274,11 @@ fn decode_prompt_messages(
         ctx.err(K::MissingField, f.mark, Some("messages"), format!("{user} has no 'messages'"));
         return messages;
     };
-    let items = match &e.value.value {
-        Y::Seq(items) if !items.is_empty() => items,
-        Y::Seq(_) => {
-            ctx.err(
-                K::InvalidValue,
-                e.value.mark,
-                Some("messages"),
-                format!("{user} has no messages"),
-            );
-            return messages;
-        }
-        _ => {
-            ctx.err(
-                K::InvalidValue,
-                e.value.mark,
-                Some("messages"),
-                format!("expected a list of messages, got a {}", e.value.type_name()),
-            );
-            return messages;
-        }
-    };
+    let Some(items) = list_of(ctx, &e.value, "messages", "messages") else { return messages };
+    if items.is_empty() {
+        ctx.err(K::InvalidValue, e.value.mark, Some("messages"), format!("{user} has no messages"));
+        return messages;
+    }
     for (i, item) in items.iter().enumerate() {
         let path = format!("messages[{i}]");
         let Y::Map(entries) = &item.value else {
@@ -575,37 +544,28 @@ fn decode_auth_required(
     user: &str,
 ) -> Vec<String> {
     let mut auth_required = Vec::new();
-    if let Some(e) = f.get("authRequired") {
-        match &e.value.value {
-            Y::Seq(items) => {
-                for (i, item) in items.iter().enumerate() {
-                    let field = format!("authRequired[{i}]");
-                    match item.scalar_string() {
-                        Some(s) => {
-                            refs.push(Ref {
-                                target: ResourceKind::AuthService,
-                                name: s.clone(),
-                                user: user.to_string(),
-                                field,
-                                location: ctx.loc(item.mark),
-                                tool_type: None,
-                            });
-                            auth_required.push(s);
-                        }
-                        None => ctx.err(
-                            K::InvalidValue,
-                            item.mark,
-                            Some(&field),
-                            format!("expected an auth service name, got a {}", item.type_name()),
-                        ),
-                    }
-                }
+    let Some(items) = f.list(ctx, "authRequired", "auth service names") else {
+        return auth_required;
+    };
+    for (i, item) in items.iter().enumerate() {
+        let field = format!("authRequired[{i}]");
+        match item.scalar_string() {
+            Some(s) => {
+                refs.push(Ref {
+                    target: ResourceKind::AuthService,
+                    name: s.clone(),
+                    user: user.to_string(),
+                    field,
+                    location: ctx.loc(item.mark),
+                    tool_type: None,
+                });
+                auth_required.push(s);
             }
-            _ => ctx.err(
+            None => ctx.err(
                 K::InvalidValue,
-                e.value.mark,
-                Some("authRequired"),
-                format!("expected a list of auth service names, got a {}", e.value.type_name()),
+                item.mark,
+                Some(&field),
+                format!("expected an auth service name, got a {}", item.type_name()),
             ),
         }
     }
@@ -719,6 +679,32 @@ fn check_statement(
     }
 }
 
+/// `node`'s items, or `None` with "expected a list of {what}, got a ..." reported at
+/// `field`: the one wording every list field of a configuration uses.
+pub(super) fn list_of<'a>(
+    ctx: &mut Ctx<'_>,
+    node: &'a Node,
+    field: &str,
+    what: &str,
+) -> Option<&'a [Node]> {
+    if let Y::Seq(items) = &node.value {
+        return Some(items);
+    }
+    mistyped(ctx, node, field, &format!("a list of {what}"));
+    None
+}
+
+/// Reports `node` at `field` as not what was `expected`: "expected {expected}, got a
+/// {its type}".
+pub(super) fn mistyped(ctx: &mut Ctx<'_>, node: &Node, field: &str, expected: &str) {
+    ctx.err(
+        K::InvalidValue,
+        node.mark,
+        Some(field),
+        format!("expected {expected}, got a {}", node.type_name()),
+    );
+}
+
 /// Reads the fields of one mapping, remembering which were read so the rest can be
 /// reported as unknown. A field whose value is `null` counts as absent.
 pub(super) struct Fields<'n> {
@@ -744,20 +730,20 @@ impl<'n> Fields<'n> {
         (e.value.value != Y::Null).then_some(e)
     }
 
+    /// The list under `key`: `None` when absent, and `None` with the error reported
+    /// when it is not a list (see [`list_of`]).
+    pub(super) fn list(&mut self, ctx: &mut Ctx<'_>, key: &str, what: &str) -> Option<&'n [Node]> {
+        let e = self.get(key)?;
+        list_of(ctx, &e.value, &self.path(key), what)
+    }
+
     pub(super) fn string(&mut self, ctx: &mut Ctx<'_>, key: &str) -> Option<(String, Mark)> {
         let e = self.get(key)?;
-        match e.value.scalar_string() {
-            Some(s) => Some((s, e.value.mark)),
-            None => {
-                ctx.err(
-                    K::InvalidValue,
-                    e.value.mark,
-                    Some(&self.path(key)),
-                    format!("expected a string, got a {}", e.value.type_name()),
-                );
-                None
-            }
+        let s = e.value.scalar_string();
+        if s.is_none() {
+            mistyped(ctx, &e.value, &self.path(key), "a string");
         }
+        Some((s?, e.value.mark))
     }
 
     pub(super) fn required_string(
@@ -782,18 +768,11 @@ impl<'n> Fields<'n> {
 
     pub(super) fn boolean(&mut self, ctx: &mut Ctx<'_>, key: &str) -> Option<bool> {
         let e = self.get(key)?;
-        match e.value.value {
-            Y::Bool(b) => Some(b),
-            _ => {
-                ctx.err(
-                    K::InvalidValue,
-                    e.value.mark,
-                    Some(&self.path(key)),
-                    format!("expected true or false, got a {}", e.value.type_name()),
-                );
-                None
-            }
+        if let Y::Bool(b) = e.value.value {
+            return Some(b);
         }
+        mistyped(ctx, &e.value, &self.path(key), "true or false");
+        None
     }
 
     pub(super) fn string_map(
@@ -803,12 +782,7 @@ impl<'n> Fields<'n> {
     ) -> Option<Map<String, Value>> {
         let e = self.get(key)?;
         let Y::Map(entries) = &e.value.value else {
-            ctx.err(
-                K::InvalidValue,
-                e.value.mark,
-                Some(&self.path(key)),
-                format!("expected a mapping of strings, got a {}", e.value.type_name()),
-            );
+            mistyped(ctx, &e.value, &self.path(key), "a mapping of strings");
             return None;
         };
         let mut out = Map::new();

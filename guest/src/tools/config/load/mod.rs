@@ -5,7 +5,7 @@ mod decode;
 mod parameters;
 mod schemas;
 
-use decode::{Fields, decode_resource};
+use decode::{Fields, decode_resource, list_of, mistyped};
 use parameters::{check_template, decode_param, decode_param_list, p_mark};
 
 pub(crate) use parameters::decode_parameters;
@@ -226,12 +226,7 @@ fn split_v2(ctx: &mut Ctx<'_>, root: &Node, entries: &[Entry], kind: &Entry) -> 
             }
         },
         _ => {
-            ctx.err(
-                K::InvalidValue,
-                kind.value.mark,
-                Some("kind"),
-                format!("expected a string, got a {}", kind.value.type_name()),
-            );
+            mistyped(ctx, &kind.value, "kind", "a string");
             return None;
         }
     };
@@ -239,12 +234,7 @@ fn split_v2(ctx: &mut Ctx<'_>, root: &Node, entries: &[Entry], kind: &Entry) -> 
         Some(e) => match e.value.scalar_string() {
             Some(s) => Some((s, e.value.mark)),
             None => {
-                ctx.err(
-                    K::InvalidValue,
-                    e.value.mark,
-                    Some("name"),
-                    format!("expected a string, got a {}", e.value.type_name()),
-                );
+                mistyped(ctx, &e.value, "name", "a string");
                 return None;
             }
         },

@@ -83,16 +83,7 @@ pub(super) fn decode_param_list(
     user: &str,
 ) -> Vec<(String, Parameter)> {
     let key = role.field();
-    let Some(e) = f.get(key) else { return Vec::new() };
-    let Y::Seq(items) = &e.value.value else {
-        ctx.err(
-            K::InvalidValue,
-            e.value.mark,
-            Some(key),
-            format!("expected a list of parameters, got a {}", e.value.type_name()),
-        );
-        return Vec::new();
-    };
+    let Some(items) = f.list(ctx, key, "parameters") else { return Vec::new() };
     let mut out = Vec::new();
     for (i, item) in items.iter().enumerate() {
         let path = format!("{key}[{i}]");
@@ -190,16 +181,8 @@ fn decode_value_lists(ctx: &mut Ctx<'_>, f: &mut Fields<'_>, p: &mut Parameter) 
         ("allowedValues", &mut p.allowed_values, allowed),
         ("excludedValues", &mut p.excluded_values, excluded),
     ] {
-        if let Some(e) = f.get(key) {
-            match &e.value.value {
-                Y::Seq(entries) => *target = entries.iter().map(|n| matcher(n.to_json())).collect(),
-                _ => ctx.err(
-                    K::InvalidValue,
-                    e.value.mark,
-                    Some(&f.path(key)),
-                    format!("expected a list of values, got a {}", e.value.type_name()),
-                ),
-            }
+        if let Some(entries) = f.list(ctx, key, "values") {
+            *target = entries.iter().map(|n| matcher(n.to_json())).collect();
         }
     }
 }
@@ -333,16 +316,7 @@ fn decode_auth_sources(
     user: &str,
 ) {
     for key in ["authServices", "authSources"] {
-        let Some(e) = f.get(key) else { continue };
-        let Y::Seq(items) = &e.value.value else {
-            ctx.err(
-                K::InvalidValue,
-                e.value.mark,
-                Some(&f.path(key)),
-                format!("expected a list of {{name, field}}, got a {}", e.value.type_name()),
-            );
-            continue;
-        };
+        let Some(items) = f.list(ctx, key, "{name, field}") else { continue };
         for (i, a) in items.iter().enumerate() {
             let apath = format!("{}[{i}]", f.path(key));
             let Y::Map(entries) = &a.value else {
@@ -445,15 +419,7 @@ pub(crate) fn decode_parameters(
     let mut errors = Vec::new();
     let mut ctx = Ctx { file, text: "", document: 1, errors: &mut errors };
     let mut out: Vec<Parameter> = Vec::new();
-    let Y::Seq(items) = &node.value else {
-        ctx.err(
-            K::InvalidValue,
-            node.mark,
-            Some(field),
-            format!("expected a list of parameters, got a {}", node.type_name()),
-        );
-        return Err(errors);
-    };
+    let Some(items) = list_of(&mut ctx, node, field, "parameters") else { return Err(errors) };
     let mut refs = Vec::new();
     for (i, item) in items.iter().enumerate() {
         let path = format!("{field}[{i}]");

@@ -1,0 +1,313 @@
+//! The exported `filestore` interface: the session resource over a domain
+//! [`Session`](crate::session::Session).
+
+use serde_json::{Map, Value, json};
+
+use super::Component;
+use super::exports::filestore::component::filestore as fs;
+use super::filestore::component::types::{Entry, Error};
+use super::shell_output::emit_shell_output;
+use super::types::{to_wit_entry, to_wit_error};
+use super::volume::WitVolume;
+use crate::session::Session as DomSession;
+use crate::vfs::checked::Checked;
+use crate::vfs::limits::Limits as DomLimits;
+
+/// The exported resource: a domain session.
+pub struct SessionResource(pub(super) DomSession);
+
+impl fs::Guest for Component {
+    type Session = SessionResource;
+}
+
+/// Builds a JSON argument object from optional WIT fields.
+fn args(fields: &[(&str, Option<Value>)]) -> Value {
+    let mut m = Map::new();
+    for (k, v) in fields {
+        if let Some(v) = v {
+            m.insert((*k).to_string(), v.clone());
+        }
+    }
+    Value::Object(m)
+}
+
+fn call(s: &DomSession, tool: &str, a: Value) -> Result<crate::session::ToolOutput, Error> {
+    s.call(tool, &a).map_err(to_wit_error)
+}
+
+fn entry_of(v: &Value) -> Entry {
+    to_wit_entry(serde_json::from_value(v.clone()).expect("entry json"))
+}
+
+fn u(v: &Value) -> u64 {
+    v.as_u64().unwrap_or(0)
+}
+
+fn ls_nodes(nodes: &[Value], out: &mut Vec<fs::LsNode>) -> u32 {
+    // Breadth-first flattening: this level's nodes contiguously, then each child
+    // level, with each node pointing at its children's range.
+    let start = out.len();
+    for n in nodes {
+        out.push(fs::LsNode {
+            entry: entry_of(n),
+            tokens: u(&n["tokens"]),
+            children_first: 0,
+            children_count: 0,
+        });
+    }
+    for (i, n) in nodes.iter().enumerate() {
+        if let Some(children) = n["children"].as_array() {
+            let first = out.len() as u32;
+            let count = ls_nodes(children, out);
+            out[start + i].children_first = first;
+            out[start + i].children_count = count;
+        }
+    }
+    nodes.len() as u32
+}
+
+impl fs::GuestSession for SessionResource {
+    fn create(mounts: Vec<fs::Mount>, limits: fs::Limits) -> Result<fs::Session, Error> {
+        crate::shell::stream::set_sink(emit_shell_output);
+        let d = DomLimits::default();
+        let limits = DomLimits {
+            read_tokens: limits.read_tokens.map(|v| v as usize).unwrap_or(d.read_tokens),
+            file_bytes: limits.file_bytes.unwrap_or(d.file_bytes),
+            regex_bytes: limits.regex_bytes.map(|v| v as usize).unwrap_or(d.regex_bytes),
+            walk_entries: limits.walk_entries.map(|v| v as usize).unwrap_or(d.walk_entries),
+            grep_records: limits.grep_records.map(|v| v as usize).unwrap_or(d.grep_records),
+            write_bytes: limits.write_bytes.unwrap_or(d.write_bytes),
+            ..d
+        };
+        let mut s = DomSession::new(limits);
+        for m in mounts {
+            s.mount(&m.point, Box::new(Checked::new(WitVolume(m.volume))), m.priority, m.read_only)
+                .map_err(to_wit_error)?;
+        }
+        Ok(fs::Session::new(SessionResource(s)))
+    }
+
+    fn stat(&self, path: String) -> Result<Entry, Error> {
+        self.0.stat(&path).map(to_wit_entry).map_err(to_wit_error)
+    }
+
+    fn ls(&self, r: fs::LsRequest) -> Result<fs::LsResult, Error> {
+        let a = args(&[
+            ("path", r.path.map(Value::from)),
+            ("depth", r.depth.map(Value::from)),
+            ("limit", r.limit.map(Value::from)),
+            // The typed API returns every entry's metadata.
+            ("details", Some(Value::Bool(true))),
+            (
+                "sort_by",
+                r.sort_by.map(|s| {
+                    Value::from(match s {
+                        fs::SortBy::Name => "name",
+                        fs::SortBy::Size => "size",
+                        fs::SortBy::Modified => "modified",
+                    })
+                }),
+            ),
+        ]);
+        let out = call(&self.0, "filestore_ls", a)?.json;
+        let mut nodes = Vec::new();
+        let top = ls_nodes(out["entries"].as_array().map(Vec::as_slice).unwrap_or(&[]), &mut nodes);
+        Ok(fs::LsResult {
+            path: out["path"].as_str().unwrap_or_default().to_string(),
+            nodes,
+            top_count: top,
+            truncated: out["truncated"].as_bool().unwrap_or(false),
+        })
+    }
+
+    fn read(&self, r: fs::ReadRequest) -> Result<fs::ReadResult, Error> {
+        // Typed all the way (issue 20): the request and the result never pass through
+        // JSON, unlike `call`; the defaults are the JSON request's.
+        let req = crate::ops::read::ReadRequest {
+            path: r.path,
+            offset: r.offset.map_or(1, u64::from),
+            limit: r.limit.map_or(crate::vfs::limits::DEFAULT_READ_LINES as u64, u64::from),
+            raw: r.raw.unwrap_or(false),
+            tail: r.tail.map(u64::from),
+            encoding: Default::default(),
+            byte_offset: 0,
+            max_bytes: None,
+        };
+        let (out, _activation) = self.0.read_tool(&req).map_err(to_wit_error)?;
+        use crate::ops::read::ReadContent as C;
+        let content = match out.content {
+            C::Empty => fs::ReadContent::Empty,
+            C::Binary => fs::ReadContent::Binary,
+            C::Raw => fs::ReadContent::Raw,
+            C::Text | C::Base64 => fs::ReadContent::Text,
+        };
+        Ok(fs::ReadResult {
+            entry: to_wit_entry(out.entry),
+            content,
+            text: out.text,
+            total_lines: out.total_lines,
+            start_line: out.start_line,
+            end_line: out.end_line,
+            next_offset: out.next_offset,
+            truncated: out.truncated,
+            cut_lines: out.cut_lines,
+            lossy_lines: out.lossy_lines,
+        })
+    }
+
+    fn glob(&self, r: fs::GlobRequest) -> Result<fs::GlobResult, Error> {
+        let a = args(&[
+            ("pattern", Some(Value::from(r.pattern))),
+            ("path", r.path.map(Value::from)),
+            ("limit", r.limit.map(Value::from)),
+            ("exclude", r.exclude.map(Value::from)),
+        ]);
+        let out = call(&self.0, "filestore_glob", a)?.json;
+        let files = out["files"]
+            .as_array()
+            .map(|v| {
+                v.iter()
+                    .map(|f| fs::GlobFile {
+                        path: f["path"].as_str().unwrap_or_default().to_string(),
+                        size: u(&f["size"]),
+                        modified_ms: f["modified_ms"].as_u64(),
+                        tokens: u(&f["tokens"]),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        Ok(fs::GlobResult {
+            files,
+            total_matches: u(&out["total_matches"]),
+            truncated: out["truncated"].as_bool().unwrap_or(false),
+        })
+    }
+
+    fn grep(&self, r: fs::GrepRequest) -> Result<fs::GrepResult, Error> {
+        let mode = r.output_mode.map(|m| {
+            Value::from(match m {
+                fs::GrepOutputMode::FilesWithMatches => "files_with_matches",
+                fs::GrepOutputMode::Content => "content",
+                fs::GrepOutputMode::Count => "count",
+            })
+        });
+        let a = args(&[
+            ("pattern", Some(Value::from(r.pattern))),
+            ("path", r.path.map(Value::from)),
+            ("glob", r.glob.map(Value::from)),
+            ("exclude", r.exclude.map(Value::from)),
+            ("type", r.file_type.map(Value::from)),
+            ("fixed", r.fixed.map(Value::from)),
+            ("case_insensitive", r.case_insensitive.map(Value::from)),
+            ("multiline", r.multiline.map(Value::from)),
+            ("before", r.before.map(Value::from)),
+            ("after", r.after.map(Value::from)),
+            ("context", r.context.map(Value::from)),
+            ("output_mode", mode),
+            ("head_limit", r.head_limit.map(Value::from)),
+            ("offset", r.offset.map(Value::from)),
+        ]);
+        let o = call(&self.0, "filestore_grep", a)?;
+        let j = &o.json;
+        let files = j["files"]
+            .as_array()
+            .map(|v| v.iter().filter_map(|p| p.as_str().map(String::from)).collect())
+            .unwrap_or_default();
+        let lines = j["lines"]
+            .as_array()
+            .map(|v| {
+                v.iter()
+                    .map(|l| fs::GrepLine {
+                        path: l["path"].as_str().unwrap_or_default().to_string(),
+                        line: u(&l["line"]),
+                        text: l["text"].as_str().unwrap_or_default().to_string(),
+                        is_context: l["is_context"].as_bool().unwrap_or(false),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let counts = j["counts"]
+            .as_array()
+            .map(|v| {
+                v.iter()
+                    .map(|c| fs::GrepCount {
+                        path: c["path"].as_str().unwrap_or_default().to_string(),
+                        count: u(&c["count"]),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        Ok(fs::GrepResult {
+            files,
+            lines,
+            counts,
+            files_searched: u(&j["files_searched"]),
+            truncated: j["truncated"].as_bool().unwrap_or(false),
+            next_offset: j["next_offset"].as_u64().map(|v| v as u32),
+            rendered: o.text,
+        })
+    }
+
+    fn tree(&self, r: fs::TreeRequest) -> Result<String, Error> {
+        let a = args(&[
+            ("path", r.path.map(Value::from)),
+            ("max_depth", r.max_depth.map(Value::from)),
+            ("max_files_per_folder", r.max_files_per_folder.map(Value::from)),
+            ("exclude", r.exclude.map(Value::from)),
+        ]);
+        Ok(call(&self.0, "filestore_tree", a)?.text)
+    }
+
+    fn write(&self, r: fs::WriteRequest) -> Result<Entry, Error> {
+        let a = args(&[
+            ("path", Some(Value::from(r.path))),
+            ("content", Some(Value::from(r.content))),
+            ("create_only", r.create_only.map(Value::from)),
+        ]);
+        Ok(entry_of(&call(&self.0, "filestore_write", a)?.json["entry"]))
+    }
+
+    fn edit(&self, r: fs::EditRequest) -> Result<fs::EditResult, Error> {
+        let edits: Vec<Value> = r
+            .edits
+            .into_iter()
+            .map(|e| json!({"old_string": e.old_string, "new_string": e.new_string, "replace_all": e.replace_all.unwrap_or(false)}))
+            .collect();
+        let a = args(&[
+            ("path", Some(Value::from(r.path))),
+            ("edits", Some(Value::Array(edits))),
+            ("dry_run", r.dry_run.map(Value::from)),
+        ]);
+        let j = call(&self.0, "filestore_edit", a)?.json;
+        Ok(fs::EditResult {
+            entry: entry_of(&j["entry"]),
+            replacements: u(&j["replacements"]) as u32,
+            diff: j["diff"].as_str().unwrap_or_default().to_string(),
+            diff_note: j["diff_note"].as_str().map(str::to_string),
+            written: j["written"].as_bool().unwrap_or(false),
+        })
+    }
+
+    fn delete(&self, path: String, recursive: bool) -> Result<(), Error> {
+        call(&self.0, "filestore_delete", json!({"path": path, "recursive": recursive})).map(|_| ())
+    }
+
+    fn move_(&self, source: String, destination: String, overwrite: bool) -> Result<Entry, Error> {
+        let j = call(
+            &self.0,
+            "filestore_move",
+            json!({"source": source, "destination": destination, "overwrite": overwrite}),
+        )?
+        .json;
+        Ok(entry_of(&j["entry"]))
+    }
+
+    fn call(&self, tool: String, arguments: String) -> Result<fs::CallOutput, Error> {
+        let (json, text) = self.0.call_json(&tool, &arguments).map_err(to_wit_error)?;
+        Ok(fs::CallOutput { json, text })
+    }
+
+    fn tool_specs(&self) -> String {
+        serde_json::to_string(&self.0.tool_specs()).unwrap_or_else(|_| "[]".into())
+    }
+}
