@@ -335,6 +335,26 @@ impl Sandbox {
     }
 }
 
+/// The tasks watching one running call (see [`FilestoreServer::watch`]).
+struct CallWatch {
+    /// The call's ticket: the running call a cancellation may interrupt.
+    ticket: u64,
+    watcher: tokio::task::JoinHandle<()>,
+    progress: Option<tokio::task::JoinHandle<()>>,
+    /// What a shell command printed, for the progress notifications.
+    output: Option<Arc<Mutex<ProgressOutput>>>,
+}
+
+impl CallWatch {
+    /// Ends the watch: the call is over (or never started).
+    fn stop(&self) {
+        self.watcher.abort();
+        if let Some(p) = &self.progress {
+            p.abort();
+        }
+    }
+}
+
 /// What one call did.
 struct Called {
     out: crate::Result<CallOutput>,
@@ -783,6 +803,142 @@ impl FilestoreServer {
         )
     }
 
+    /// Starts watching a call of `tool`: `notifications/cancelled` for this request
+    /// interrupts the guest at its next epoch tick (the next call gets a fresh
+    /// sandbox over the same volumes), and with a progress token the client hears
+    /// every [`PROGRESS_INTERVAL`] that the call is still running, with what a shell
+    /// command printed since. Calls on one sandbox run one at a time; the ticket
+    /// says which one is running, so a cancellation only ever interrupts the call it
+    /// was sent for.
+    fn watch(
+        &self,
+        context: &RequestContext<RoleServer>,
+        tool: &str,
+        token: Option<rmcp::model::ProgressToken>,
+    ) -> CallWatch {
+        let ticket = self.next_ticket.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
+        let (cancel, running, ct) = (self.cancel.clone(), self.running.clone(), context.ct.clone());
+        let watcher = tokio::spawn(async move {
+            ct.cancelled().await;
+            // Until aborted: the call may not have started yet, and each call clears
+            // the flag when it starts.
+            loop {
+                if *running.lock().unwrap_or_else(|p| p.into_inner()) == ticket {
+                    cancel.store(true, std::sync::atomic::Ordering::SeqCst);
+                }
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+        });
+        // No total: a grep does not know its size in advance.
+        let output = token.is_some().then(|| Arc::new(Mutex::new(ProgressOutput::default())));
+        let progress = token.map(|token| {
+            let (peer, what, output) = (context.peer.clone(), tool.to_string(), output.clone());
+            tokio::spawn(async move {
+                let start = std::time::Instant::now();
+                for n in 1u32.. {
+                    tokio::time::sleep(PROGRESS_INTERVAL).await;
+                    let tail = output.as_ref().and_then(|o| lock_output(o).tail.take());
+                    let mut message =
+                        format!("{what} is still running ({} s)", start.elapsed().as_secs());
+                    if let Some(tail) = tail {
+                        message.push('\n');
+                        message.push_str(&tail);
+                    }
+                    let note = rmcp::model::ProgressNotificationParam::new(token.clone(), n.into())
+                        .with_message(message);
+                    if peer.notify_progress(note).await.is_err() {
+                        break;
+                    }
+                }
+            })
+        });
+        CallWatch { ticket, watcher, progress, output }
+    }
+
+    /// Asks for approval of the parked call `id` with an `input_required` result (MCP
+    /// 2026-07-28: no request to the client), the call kept in the conversation under
+    /// the id its retry echoes. A client that did not declare elicitation cannot
+    /// answer one: `-32021`, nothing parked.
+    async fn ask_input(
+        &self,
+        context: &RequestContext<RoleServer>,
+        id: String,
+        tool: &str,
+        args: &Value,
+    ) -> Result<CallToolResponse, McpError> {
+        let declared = context
+            .meta
+            .get("io.modelcontextprotocol/clientCapabilities")
+            .is_some_and(|c| c.get("elicitation").is_some());
+        if !declared {
+            let _ = self.with_sandbox(move |s| s.session().map(|s| s.reject(&id))).await;
+            return Err(McpError::new(
+                rmcp::model::ErrorCode(-32021),
+                format!(
+                    "tool '{tool}' requires the user's approval, asked through elicitation, which the request's clientCapabilities do not declare; nothing ran"
+                ),
+                Some(json!({"requiredCapabilities": {"elicitation": {}}})),
+            ));
+        }
+        let (t, a) = (tool.to_string(), args.clone());
+        let call_id = match self.with_sandbox(move |s| s.park(&id, &t, &a)).await? {
+            Ok(call_id) => call_id,
+            Err(e) => return Ok(failure(&e, false).into()),
+        };
+        let form = approval_form(tool, args).map_err(|m| McpError::internal_error(m, None))?;
+        let ask = rmcp::model::InputRequest::Elicitation(rmcp::model::ElicitRequest::new(form));
+        let requests = std::collections::BTreeMap::from([(APPROVAL_INPUT.to_string(), ask)]);
+        Ok(rmcp::model::InputRequiredResult::new(Some(requests), Some(call_id)).into())
+    }
+
+    /// Asks the user, through the client (an elicitation request, MCP 2025-11-25),
+    /// whether the parked call `id` may run, then runs or drops it. Nothing runs
+    /// without a yes.
+    async fn ask_elicitation(
+        &self,
+        context: &RequestContext<RoleServer>,
+        id: String,
+        tool: &str,
+        args: &Value,
+    ) -> Result<Called, McpError> {
+        let decision = ask_approval(&context.peer, tool, args).await;
+        let approve = decision.is_ok();
+        let decided = self.with_sandbox(move |s| s.decide(&id, approve)).await?;
+        Ok(match decision {
+            Ok(()) => decided,
+            Err(why) => Called {
+                out: Err(Error::Filestore(filestore_guest::Error::new(
+                    filestore_guest::ErrorKind::Unauthorized,
+                    format!(
+                        "tool '{tool}' requires approval and was not approved: {why}; nothing ran"
+                    ),
+                ))),
+                specs_changed: decided.specs_changed,
+                poisoned: decided.poisoned,
+            },
+        })
+    }
+
+    /// Tells the user of a storage failure behind a call (not only the model): a log
+    /// message, under 2026-07-28 only to a request that opts in with its `_meta`
+    /// logLevel, at or above that level.
+    #[allow(deprecated)] // logging: see super::logging
+    async fn tell_storage_failure(&self, context: &RequestContext<RoleServer>, message: String) {
+        if !is_modern(context) {
+            super::logging::log(&context.peer, &self.log_level, LoggingLevel::Error, message).await;
+            return;
+        }
+        let level = context
+            .meta
+            .get("io.modelcontextprotocol/logLevel")
+            .and_then(|l| serde_json::from_value::<LoggingLevel>(l.clone()).ok());
+        if let Some(level) = level {
+            let threshold = super::logging::LogThreshold::default();
+            threshold.set(level);
+            super::logging::log(&context.peer, &threshold, LoggingLevel::Error, message).await;
+        }
+    }
+
     /// Answers the retry of a call parked for approval (MCP 2026-07-28): the parked
     /// call `state` names is taken from the conversation (once: a replayed answer
     /// finds nothing), checked against the retry's tool and arguments, and run only
@@ -1151,6 +1307,11 @@ impl ServerHandler for FilestoreServer {
         Ok(ListToolsResult::with_all_items(tools))
     }
 
+    /// A call, step by step: the conversation checked (or an approval's retry
+    /// answered), the cancellation and progress watch started, a slot among the
+    /// caller's calls taken, the tool run on the sandbox, an approval asked if the
+    /// tool needs one, and the outcome told (list changes, storage failures) and
+    /// returned.
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
@@ -1161,72 +1322,25 @@ impl ServerHandler for FilestoreServer {
             // The retry of a call that asked for approval (MCP 2026-07-28).
             return self.answer_approval(request, state, &context).await;
         }
-        let name = request.name.to_string();
-        let args = Value::Object(request.arguments.unwrap_or_default());
-        let (tool, shown) = (name.clone(), args.clone());
-        // `notifications/cancelled` for this request interrupts the guest at its next
-        // epoch tick; the next call gets a fresh sandbox over the same volumes.
-        // Calls on one sandbox run one at a time; a ticket says which one is running,
-        // so a cancellation can only ever interrupt the call it was sent for (not
-        // one queued behind it, nor the next one).
-        let ticket = self.next_ticket.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
-        let (cancel, running, ct) = (self.cancel.clone(), self.running.clone(), context.ct.clone());
-        let watcher = tokio::spawn(async move {
-            ct.cancelled().await;
-            // Until aborted: the call may not have started yet, and each call clears
-            // the flag when it starts.
-            loop {
-                if *running.lock().unwrap_or_else(|p| p.into_inner()) == ticket {
-                    cancel.store(true, std::sync::atomic::Ordering::SeqCst);
-                }
-                tokio::time::sleep(Duration::from_millis(10)).await;
-            }
-        });
-        // With a progressToken, the client hears every second that the call is still
-        // running (no total: a grep does not know its size in advance), and what a
-        // shell command printed since the last time.
         let token = request
             .meta
             .as_ref()
             .and_then(|m| m.get_progress_token())
             .or_else(|| context.meta.get_progress_token());
-        // A shell command's output since the last notification rides along (see
-        // `ProgressOutput`).
-        let output = token.is_some().then(|| Arc::new(Mutex::new(ProgressOutput::default())));
-        let progress = token.map(|token| {
-            let (peer, what, output) = (context.peer.clone(), tool.clone(), output.clone());
-            tokio::spawn(async move {
-                let start = std::time::Instant::now();
-                for n in 1u32.. {
-                    tokio::time::sleep(PROGRESS_INTERVAL).await;
-                    let tail = output.as_ref().and_then(|o| lock_output(o).tail.take());
-                    let mut message =
-                        format!("{what} is still running ({} s)", start.elapsed().as_secs());
-                    if let Some(tail) = tail {
-                        message.push('\n');
-                        message.push_str(&tail);
-                    }
-                    let note = rmcp::model::ProgressNotificationParam::new(token.clone(), n.into())
-                        .with_message(message);
-                    if peer.notify_progress(note).await.is_err() {
-                        break;
-                    }
-                }
-            })
-        });
+        let tool = request.name.to_string();
+        let args = Value::Object(request.arguments.unwrap_or_default());
+        let watch = self.watch(&context, &tool, token);
         // Held until the call ends (dropped with this function's locals).
         let _slot = match self.call_slot(&context) {
             Ok(slot) => slot,
             Err(refused) => {
-                watcher.abort();
-                if let Some(p) = progress {
-                    p.abort();
-                }
+                watch.stop();
                 return Ok((*refused).into());
             }
         };
         let claims = self.claims(&context);
-        let (cancel, running) = (self.cancel.clone(), self.running.clone());
+        let (cancel, running, ticket) = (self.cancel.clone(), self.running.clone(), watch.ticket);
+        let (name, given, output) = (tool.clone(), args.clone(), watch.output.clone());
         let called = self
             .with_sandbox(move |s| {
                 *running.lock().unwrap_or_else(|p| p.into_inner()) = ticket;
@@ -1235,97 +1349,29 @@ impl ServerHandler for FilestoreServer {
                         lock_output(&o).push(chunk)
                     })
                 });
-                let out = s.call(&name, &args, &claims, sink);
+                let out = s.call(&name, &given, &claims, sink);
                 *running.lock().unwrap_or_else(|p| p.into_inner()) = 0;
                 cancel.store(false, std::sync::atomic::Ordering::SeqCst);
                 out
             })
             .await;
-        watcher.abort();
-        if let Some(p) = progress {
-            p.abort();
-        }
+        watch.stop();
         let mut called = called?;
-        if let Some(id) = called.out.as_ref().ok().and_then(|o| pending_approval(&o.json))
-            && is_modern(&context)
-        {
-            // No request to the client: an `input_required` result, the pending call
-            // kept in the conversation under the id its retry echoes. A client that
-            // did not declare elicitation cannot answer one: -32021, nothing parked.
-            let declared = context
-                .meta
-                .get("io.modelcontextprotocol/clientCapabilities")
-                .is_some_and(|c| c.get("elicitation").is_some());
-            if !declared {
-                let _ = self.with_sandbox(move |s| s.session().map(|s| s.reject(&id))).await;
-                return Err(McpError::new(
-                    rmcp::model::ErrorCode(-32021),
-                    format!(
-                        "tool '{tool}' requires the user's approval, asked through elicitation, which the request's clientCapabilities do not declare; nothing ran"
-                    ),
-                    Some(json!({"requiredCapabilities": {"elicitation": {}}})),
-                ));
-            }
-            let (t, a) = (tool.clone(), shown.clone());
-            let parked = self.with_sandbox(move |s| s.park(&id, &t, &a)).await?;
-            return match parked {
-                Ok(call_id) => {
-                    let form = approval_form(&tool, &shown)
-                        .map_err(|m| McpError::internal_error(m, None))?;
-                    let ask = rmcp::model::InputRequest::Elicitation(
-                        rmcp::model::ElicitRequest::new(form),
-                    );
-                    let requests =
-                        std::collections::BTreeMap::from([(APPROVAL_INPUT.to_string(), ask)]);
-                    Ok(rmcp::model::InputRequiredResult::new(Some(requests), Some(call_id)).into())
-                }
-                Err(e) => Ok(failure(&e, false).into()),
-            };
-        }
         if let Some(id) = called.out.as_ref().ok().and_then(|o| pending_approval(&o.json)) {
-            // A tool that requires approval: ask the user through the client, then
-            // run or drop the parked call. Nothing runs without a yes.
-            let decision = ask_approval(&context.peer, &tool, &shown).await;
-            let approve = decision.is_ok();
-            let decided = self.with_sandbox(move |s| s.decide(&id, approve)).await?;
-            called = match decision {
-                Ok(()) => decided,
-                Err(why) => Called {
-                    out: Err(Error::Filestore(filestore_guest::Error::new(
-                        filestore_guest::ErrorKind::Unauthorized,
-                        format!(
-                            "tool '{tool}' requires approval and was not approved: {why}; nothing ran"
-                        ),
-                    ))),
-                    specs_changed: decided.specs_changed,
-                    poisoned: decided.poisoned,
-                },
-            };
+            if is_modern(&context) {
+                return self.ask_input(&context, id, &tool, &args).await;
+            }
+            called = self.ask_elicitation(&context, id, &tool, &args).await?;
         }
         if called.specs_changed && !is_modern(&context) {
             // The client re-lists on this; a closed connection just drops it. Under
-            // 2026-07-28 notices travel only on `subscriptions/listen` streams, which
-            // this server does not offer yet: such a client re-lists (ttlMs is 0).
+            // 2026-07-28 notices travel only on `subscriptions/listen` streams.
             let _ = context.peer.notify_tool_list_changed().await;
         }
-        // A storage failure is the user's to know about, not only the model's.
         if let Err(e) = &called.out
             && e.kind() == Some(ErrorKind::Backend)
         {
-            let m = format!("{tool} failed in storage: {e}");
-            if !is_modern(&context) {
-                super::logging::log(&context.peer, &self.log_level, LoggingLevel::Error, m).await;
-            } else if let Some(level) = context
-                .meta
-                .get("io.modelcontextprotocol/logLevel")
-                .and_then(|l| serde_json::from_value::<LoggingLevel>(l.clone()).ok())
-            {
-                // Under 2026-07-28 only a request that opts in (its `_meta` logLevel)
-                // hears log messages, at or above its level.
-                let threshold = super::logging::LogThreshold::default();
-                threshold.set(level);
-                super::logging::log(&context.peer, &threshold, LoggingLevel::Error, m).await;
-            }
+            self.tell_storage_failure(&context, format!("{tool} failed in storage: {e}")).await;
         }
         Ok(match called.out {
             // An image or audio file read: its content goes to the client as media.
