@@ -7,49 +7,26 @@
 //! cargo bench -p filestore --bench stateless
 //! ```
 //!
-//! Both sides use the same minimal client (one request per new loopback connection,
-//! the whole answer read), so the ratio compares the server's work: for the
+//! Both sides use the same minimal client (the tests' `support::mcp_http::post`: one
+//! request per new loopback connection, the whole answer read), so the ratio
+//! compares the server's work: for the
 //! stateless request, a sandbox made for the request, its conversation's volumes
 //! opened and its state document read; for the session, the session's sandbox.
 
-use std::io::{Read, Write};
-use std::net::TcpStream;
-use std::process::{Command, Stdio};
 use std::time::Instant;
 
 use serde_json::{Value, json};
+
+#[path = "../../tests/integration/support/mod.rs"]
+#[allow(dead_code)]
+mod support;
+
+use support::mcp_http::{Replica, post};
 
 /// Calls before timing.
 const WARMUP: usize = 30;
 /// Timed calls per side.
 const CALLS: usize = 400;
-
-fn post(port: u16, headers: &[String], body: &Value) -> (Vec<(String, String)>, String) {
-    let mut s = TcpStream::connect(("127.0.0.1", port)).expect("connect");
-    s.set_nodelay(true).unwrap();
-    let body = body.to_string();
-    let mut req = format!(
-        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n",
-        body.len()
-    );
-    for h in headers {
-        req.push_str(h);
-        req.push_str("\r\n");
-    }
-    req.push_str("\r\n");
-    req.push_str(&body);
-    s.write_all(req.as_bytes()).unwrap();
-    let mut raw = String::new();
-    s.read_to_string(&mut raw).unwrap();
-    let (head, rest) = raw.split_once("\r\n\r\n").unwrap_or((&raw, ""));
-    let headers = head
-        .lines()
-        .skip(1)
-        .filter_map(|l| l.split_once(':'))
-        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
-        .collect();
-    (headers, rest.to_string())
-}
 
 fn read_args() -> Value {
     json!({"name": "filestore_read", "arguments": {"path": "/scratch/small.txt"}})
@@ -73,44 +50,29 @@ fn main() {
     let dir = tempfile::tempdir().unwrap();
     let state = dir.path().join("state");
     std::fs::create_dir(&state).unwrap();
-    let mut child = Command::new(&bin)
-        .args(["serve", "--http", "127.0.0.1:0", "--mount", "/workspace=mem:", "--state"])
-        .arg(&state)
-        .current_dir(dir.path())
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("starting serve");
-    let port: u16 = {
-        use std::io::BufRead;
-        let mut lines = std::io::BufReader::new(child.stderr.take().unwrap()).lines();
-        loop {
-            let line = lines.next().expect("serve printed its address").unwrap();
-            if let Some(rest) = line.split("http://127.0.0.1:").nth(1) {
-                std::thread::spawn(move || for _ in lines {});
-                break rest.split('/').next().unwrap().parse().unwrap();
-            }
-        }
-    };
+    let server = Replica::start(
+        &bin,
+        dir.path(),
+        &["--mount", "/workspace=mem:", "--state", state.to_str().unwrap()],
+    );
+    let port = server.port;
     let conv = "Filestore-Conversation: bench".to_string();
     // The 2025-11-25 session, bound to the same conversation.
     let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
         "protocolVersion": "2025-11-25", "capabilities": {},
         "clientInfo": {"name": "bench", "version": "0"}}});
     let legacy = vec!["MCP-Protocol-Version: 2025-11-25".to_string(), conv.clone()];
-    let (headers, _) = post(port, &legacy, &init);
-    let sid = headers.iter().find(|(k, _)| k == "mcp-session-id").expect("a session").1.clone();
+    let sid = post(port, &legacy, &init).header("mcp-session-id").expect("a session").to_string();
     let mut session = legacy.clone();
     session.push(format!("Mcp-Session-Id: {sid}"));
     post(port, &session, &json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
     let write = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
         "name": "filestore_write", "arguments": {"path": "/scratch/small.txt", "content": "hello\n"}}});
-    let (_, answer) = post(port, &session, &write);
+    let answer = post(port, &session, &write).body;
     assert!(answer.contains("Created"), "{answer}");
     let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": read_args()});
     let stateful = rate(|| {
-        let (_, a) = post(port, &session, &call);
+        let a = post(port, &session, &call).body;
         assert!(a.contains("hello"), "{a}");
     });
     let modern = vec![
@@ -124,11 +86,10 @@ fn main() {
                              "io.modelcontextprotocol/clientCapabilities": {}});
     let call = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": params});
     let stateless = rate(|| {
-        let (_, a) = post(port, &modern, &call);
+        let a = post(port, &modern, &call).body;
         assert!(a.contains("hello"), "{a}");
     });
-    let _ = child.kill();
-    let _ = child.wait();
+    drop(server);
     println!("small read over HTTP, one connection per call, state in a directory:");
     println!(
         "  2025-11-25 session:        {stateful:>8.0} calls/s ({:.0} us/call)",
