@@ -162,7 +162,8 @@ pub struct StateStore {
     max_attempts: usize,
 }
 
-fn now_ms() -> u64 {
+/// The clock as the state document keeps it: Unix milliseconds (0 before 1970).
+pub fn now_ms() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_millis() as u64)

@@ -32,7 +32,7 @@ use std::time::Duration;
 use filestore_guest::error::{Error as FsError, ErrorKind};
 
 use crate::conversation::{
-    ConversationKey, ConversationVolumes, StateError, StateErrorKind, StateStore,
+    ConversationKey, ConversationVolumes, StateError, StateErrorKind, StateStore, now_ms,
 };
 use crate::{MountSpec, Session};
 
@@ -79,11 +79,6 @@ impl Conversations {
     pub fn with_default_key(mut self, key: Option<String>) -> Conversations {
         self.default_key = key;
         self
-    }
-
-    /// The store.
-    pub fn store(&self) -> &Arc<StateStore> {
-        &self.store
     }
 
     /// The mount points the store supplies.
@@ -196,18 +191,7 @@ impl Bound {
     /// The mounts the conversation supplies: `/scratch` (writable) and
     /// `/tool_calls` (read-only for agents), as far as the store supplies them.
     pub fn mounts(&self) -> Vec<MountSpec> {
-        let c = &self.conversations;
-        let mut out = Vec::new();
-        if c.scratch {
-            out.push(MountSpec::new(super::DEFAULT_SCRATCH, self.volumes.scratch.clone()));
-        }
-        if c.tool_calls {
-            out.push(
-                MountSpec::new(super::DEFAULT_TOOL_CALLS, self.volumes.tool_calls.clone())
-                    .read_only(),
-            );
-        }
-        out
+        self.conversations.supplied(|| self.volumes.clone())
     }
 
     /// Mount points the conversation supplies.
@@ -383,12 +367,6 @@ impl Bound {
     }
 }
 
-fn now_ms() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
-}
-
 /// A state-store error as a host error: a bad key is the caller's mistake, a store
 /// failure the store's kind.
 pub fn state_error(e: StateError) -> crate::Error {
@@ -428,13 +406,21 @@ impl Conversations {
     /// store supplies (a 2026-07-28 request naming none: nothing of it is kept, so
     /// nothing is written to the store).
     pub fn ephemeral_mounts(&self) -> Vec<MountSpec> {
-        let memory = || Arc::new(crate::volumes::quota_memory_volume());
+        let memory =
+            || -> crate::volumes::SharedVolume { Arc::new(crate::volumes::quota_memory_volume()) };
+        self.supplied(|| ConversationVolumes { scratch: memory(), tool_calls: memory() })
+    }
+
+    /// The mounts at the points the store supplies, over `volumes`: `/scratch`
+    /// writable, `/tool_calls` read-only for agents.
+    fn supplied(&self, volumes: impl FnOnce() -> ConversationVolumes) -> Vec<MountSpec> {
+        let v = volumes();
         let mut out = Vec::new();
         if self.scratch {
-            out.push(MountSpec::new(super::DEFAULT_SCRATCH, memory()));
+            out.push(MountSpec::new(super::DEFAULT_SCRATCH, v.scratch));
         }
         if self.tool_calls {
-            out.push(MountSpec::new(super::DEFAULT_TOOL_CALLS, memory()).read_only());
+            out.push(MountSpec::new(super::DEFAULT_TOOL_CALLS, v.tool_calls).read_only());
         }
         out
     }

@@ -478,15 +478,12 @@ impl FilestoreServer {
         else {
             return self.check_conversation(context).await;
         };
-        let Some(conversations) = self.conversations.clone() else {
-            return Err(protocol_error(&no_conversations()));
-        };
         let parts = context.extensions.get::<axum::http::request::Parts>();
         let header = parts.and_then(|p| p.headers.get(super::conversations::HEADER));
         if header.is_some() || self.conversation().as_deref() == Some(named) {
             return self.check_conversation(context).await;
         }
-        drop(conversations);
+        // Refused there too when the server keeps no conversations.
         self.bind_named(context, named.to_string()).await
     }
 
