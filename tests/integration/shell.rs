@@ -174,6 +174,12 @@ const CORPUS: &[&str] = &[
     "wc notes.txt",
     "wc -l < notes.txt",
     "wc -l notes.txt logs/app.log",
+    "wc -lc notes.txt logs/app.log src/main.rs",
+    "wc --bytes --lines notes.txt",
+    "wc -c empty.txt notes.txt",
+    "printf 'a\\nb' | wc -lc",
+    "printf 'no newline' | wc -l",
+    "wc -l missing.txt; echo \"status $?\"",
     // grep.
     "grep ERROR logs/app.log",
     "grep -n WARN logs/app.log",

@@ -38,6 +38,7 @@ const BUILTINS: &str = "every command is a builtin: type/which/command -v name n
 const ENV: &str = "the shell starts with HOME, PWD, PATH, SHELL and LANG set";
 const USER: &str = "the user is `agent`, not bashkit's `sandbox`";
 const BACKSLASH: &str = "a name with a backslash is refused (the tools' path rule)";
+const EXEC_REDIRECT: &str = "after `exec >FILE`, the output of grep, find and wc inside `$( )` goes to FILE (bashkit routes its registered commands' output past the substitution)";
 const DEBUG_TRAP: &str = "a DEBUG trap's output is streamed but left out of the answer (bashkit drops streamed trap output from its result)";
 
 /// Cases whose answer differs from bashkit on its own filesystem: `(group/file/case,
@@ -47,6 +48,7 @@ const KNOWN: &[(&str, &str)] = &[
     ("bash/oils-arrays-traps/debug_trap_lineno_loops_and_case", DEBUG_TRAP),
     ("bash/oils-arrays-traps/debug_trap_scopes_and_functrace", DEBUG_TRAP),
     ("bash/oils-arrays-traps/debug_trap_pipeline_runs_in_parent", DEBUG_TRAP),
+    ("bash/exec-redirect-shell-output/exec_redirect_spares_command_substitution", EXEC_REDIRECT),
     ("bash/awk-aliases/awk_aliases_resolve", BUILTINS),
     ("bash/bashbox-interpreter-core/bashbox_interpreter_core_type_t", BUILTINS),
     ("bash/bashbox-interpreter-core/bashbox_interpreter_core_type_describes_each_name", BUILTINS),

@@ -24,6 +24,7 @@ pub mod request;
 mod run;
 pub mod spec;
 pub mod stream;
+mod wc;
 
 use std::sync::Arc;
 

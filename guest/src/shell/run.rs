@@ -19,6 +19,7 @@ use super::grep::EngineGrep;
 use super::limits;
 use super::request::ExecuteRequest;
 use super::stream;
+use super::wc::EngineWc;
 use crate::error::{Error, ErrorKind, Result};
 
 /// The user name the shell reports (`whoami`, `$USER`).
@@ -69,7 +70,9 @@ pub(crate) fn interpreter(
         // The guest's search engine for the grep lines it runs exactly (super::grep),
         // its walk for the find lines (super::find).
         .command("grep", grep)
-        .command("find", find);
+        .command("find", find)
+        // Line and byte counts without bashkit's every-count pass (super::wc).
+        .command("wc", EngineWc { timeout: limits::timeout(req.timeout_ms) });
     for (k, v) in &req.env {
         b = b.env(k, v);
     }

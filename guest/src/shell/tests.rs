@@ -344,3 +344,20 @@ fn find_streams_into_a_closed_pipe_and_falls_back_for_exec() {
     let r = run(&s, "cd /w/t; find . -name x.rs -delete; find . -name '*.rs'");
     assert_eq!(r.stdout, "./a/y/z.rs\n");
 }
+
+#[test]
+fn wc_counts_lines_and_bytes_as_gnu_and_falls_back_for_the_rest() {
+    let s = session();
+    assert_eq!(run(&s, "wc -l notes.txt").stdout, "4 notes.txt\n");
+    assert_eq!(
+        run(&s, "wc -lc notes.txt src/main.rs").stdout,
+        " 4  8 notes.txt\n 3 34 src/main.rs\n 7 42 total\n"
+    );
+    assert_eq!(run(&s, "cat notes.txt | wc -l").stdout, "4\n");
+    assert_eq!(run(&s, "cat notes.txt | wc -lc").stdout, "      4       8\n");
+    // bashkit's own wc: words, and a missing file named on stderr.
+    assert_eq!(run(&s, "wc -w notes.txt").stdout, "4 notes.txt\n");
+    let r = run(&s, "wc -l nope.txt");
+    assert_eq!((r.stdout.as_str(), r.exit_code), ("", 1));
+    assert!(r.stderr.contains("nope.txt"), "{}", r.stderr);
+}
