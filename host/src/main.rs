@@ -195,6 +195,12 @@ struct ServeArgs {
     /// e.g. https://app.example.com. Other origins get 403.
     #[arg(long = "allowed-origin", value_name = "ORIGIN")]
     allowed_origins: Vec<String>,
+    /// A `Host` header value the HTTP server answers besides loopback names and the
+    /// address it is bound to (repeatable): the public name a proxy or a load balancer
+    /// forwards, e.g. agents.example.com (any port) or agents.example.com:8443. Other
+    /// names get 403 (DNS-rebinding protection).
+    #[arg(long = "allowed-host", value_name = "HOST[:PORT]", value_parser = parse_allowed_host)]
+    allowed_hosts: Vec<String>,
     #[command(flatten)]
     auth: AuthArgs,
 }
@@ -934,6 +940,9 @@ impl ServePlan {
             o.endpoint = self.args.objects.s3_endpoint.clone().or(o.endpoint.take());
             o.region = self.args.objects.s3_region.clone().or(o.region.take());
         }
+        if let Some(why) = spec.exposure() {
+            eprintln!("filestore serve: warning: --state {why}");
+        }
         let store = StateStore::open(&spec).map_err(|e| {
             let kind = match e.kind {
                 filestore::conversation::StateErrorKind::Storage(k) => k,
@@ -1164,8 +1173,12 @@ impl ServePlan {
             Ok(r) => r,
             Err(e) => return fail(FailKind::Setup, format!("starting the async runtime: {e}")),
         };
-        let (pool, connections, allowed_origins) =
-            (self.pool, self.connections, self.args.allowed_origins.clone());
+        let (pool, connections, allowed_origins, allowed_hosts) = (
+            self.pool,
+            self.connections,
+            self.args.allowed_origins.clone(),
+            self.args.allowed_hosts.clone(),
+        );
         let result = runtime.block_on(async move {
             if let Some(c) = &config.conversations {
                 c.sweep_every(c.sweep_interval());
@@ -1215,6 +1228,7 @@ impl ServePlan {
                         pool,
                         connections,
                         allowed_origins,
+                        allowed_hosts,
                         auth: auth.map(std::sync::Arc::new),
                         service_tokens,
                     };
@@ -1497,4 +1511,16 @@ mod tests {
         assert!(matches!(check(&[]).unwrap().roots, RootsPolicy::Any));
         assert!(matches!(check(&["--mount", "/workspace=mem:"]).unwrap().roots, RootsPolicy::Off));
     }
+}
+
+/// `--allowed-host`: a host name or address with an optional port, as a `Host`
+/// header carries it (no scheme, path or user).
+fn parse_allowed_host(s: &str) -> Result<String, String> {
+    let why = "expected HOST or HOST:PORT as a Host header carries it, e.g. agents.example.com or agents.example.com:8443";
+    let authority: axum::http::uri::Authority =
+        s.parse().map_err(|_| format!("'{s}' is not a host: {why}"))?;
+    if s.contains(['@', '/']) || authority.host().is_empty() {
+        return Err(format!("'{s}' is not a host: {why}"));
+    }
+    Ok(authority.as_str().to_ascii_lowercase())
 }

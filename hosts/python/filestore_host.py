@@ -12,7 +12,11 @@ supplies what the WIT world imports:
 - ``filestore:component/shell-output``: a running shell command's output, to the
   ``on_output`` callback of :meth:`Session.execute`;
 - the minimal WASI Rust's standard library links, from wasmtime's own WASI with an
-  empty configuration: no environment, no arguments, no stdio, no preopens.
+  empty configuration: no environment, no arguments, no stdio, no preopens; its
+  wall clock reads whole seconds, as the Rust host's (host/src/clocks.rs). Its
+  monotonic clock stays wasmtime's (a Python linker can replace an instance only
+  whole, and its timers return WASI pollables Python cannot make); what the shell
+  shows of it, `time`, prints milliseconds.
 
 Every session is its own store and instance, with a wall-clock deadline per call
 (epoch interruption) and a linear-memory cap: a trap or a limit poisons that
@@ -46,6 +50,9 @@ DEFAULT_DEADLINE_S = 30.0
 DEFAULT_MEMORY_BYTES = 256 * 1024 * 1024
 #: Epoch tick period, seconds: the granularity of deadlines.
 EPOCH_TICK_S = 0.01
+#: The ``wasi:clocks`` version whose wall clock is replaced (what wasmtime's WASI
+#: defines, and the component imports).
+WASI_CLOCKS = "0.2.6"
 #: Where stored tool results live.
 RESULTS_MOUNT = "/tool_calls"
 
@@ -595,8 +602,16 @@ class Session:
     def _linker(self) -> Linker:
         linker = Linker(self.fs.engine)
         linker.add_wasip2()
+        # wasmtime's WASI reads the wall clock to the nanosecond: a measuring
+        # instrument for timing side channels (`date +%N`). Its instance is replaced
+        # by one in whole seconds. (The monotonic clock's instance also holds the
+        # timers, which return WASI pollables: it stays wasmtime's.)
+        linker.allow_shadowing = True
         version = PACKAGE.split("@")[1]
         with linker.root() as root:
+            with root.add_instance(f"wasi:clocks/wall-clock@{WASI_CLOCKS}") as w:
+                w.add_func("now", lambda store: _rec(seconds=int(time.time()), nanoseconds=0))
+                w.add_func("resolution", lambda store: _rec(seconds=1, nanoseconds=0))
             with root.add_instance(f"filestore:component/types@{version}"):
                 pass
             with root.add_instance(f"filestore:component/volume@{version}") as v:

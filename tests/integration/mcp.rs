@@ -745,6 +745,49 @@ fn http_origins_are_validated() {
     assert_eq!(server.post("127.0.0.1", None, &init).0, 200, "no Origin: not a browser");
 }
 
+/// `Host` headers are checked (DNS-rebinding protection): loopback names, and the
+/// names a proxy forwards given with `--allowed-host` (any port, or the one given);
+/// a malformed `--allowed-host` is refused at start, naming it.
+#[test]
+fn http_hosts_are_validated_and_allowed_hosts_answered() {
+    use crate::support::mcp_http::post;
+    let server = HttpServer::start(&[
+        "--allowed-host",
+        "agents.example.com",
+        "--allowed-host",
+        "API.example.com:8443",
+    ]);
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "host", "version": "1"}}});
+    for (host, want) in [
+        ("agents.example.com", 200),
+        ("agents.example.com:443", 200),
+        ("api.example.com:8443", 200),
+        ("api.example.com", 403),
+        ("api.example.com:9000", 403),
+        ("evil.example.com", 403),
+        ("agents.example.com.evil.net", 403),
+        ("localhost:1234", 200),
+    ] {
+        let a = post(server.port, &[format!("Host: {host}")], &init);
+        assert_eq!(a.status, want, "Host: {host}: {}", a.body);
+    }
+    for bad in ["https://agents.example.com/", "user@agents.example.com", "a b", ""] {
+        let out = Command::new(BIN)
+            .args(["serve", "--http", "127.0.0.1:0", "--allowed-host", bad])
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{bad:?} accepted");
+        assert!(
+            stderr.contains("--allowed-host") && stderr.contains("is not a host"),
+            "{bad:?}: {stderr}"
+        );
+    }
+}
+
 /// Started in `/` or in the home directory with no `--mount /workspace`, `serve`
 /// refuses instead of exposing the whole host or every personal file; an explicit
 /// mount of the same directory is served.

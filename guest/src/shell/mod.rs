@@ -119,6 +119,7 @@ pub fn execute(
         fs: Arc::clone(&fs),
         limits: limits.clone(),
         timeout,
+        implied: None,
     };
     let find = find::EngineFind {
         mounts,

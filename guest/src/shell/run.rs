@@ -67,8 +67,10 @@ pub(crate) fn interpreter(
         // One interpreter per call: its per-session counters are per call, and the
         // per-call limits above are the ones that count.
         .session_limits(bashkit::SessionLimits::unlimited())
-        // The guest's search engine for the grep lines it runs exactly (super::grep),
-        // its walk for the find lines (super::find).
+        // The guest's search engine for the grep (egrep, fgrep) lines it runs
+        // exactly (super::grep), its walk for the find lines (super::find).
+        .command("egrep", grep.alias("-E"))
+        .command("fgrep", grep.alias("-F"))
         .command("grep", grep)
         .command("find", find)
         // Line and byte counts without bashkit's every-count pass (super::wc).

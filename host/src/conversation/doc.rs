@@ -27,8 +27,9 @@ pub struct StateDoc {
     pub last_used_ms: u64,
     /// The skills activated so far, oldest first, each once.
     pub activated_skills: Vec<String>,
-    /// The version of the tool catalog the conversation last saw (for list-changed
-    /// notices across requests).
+    /// The version of the conversation's tool catalog: bumped by one each time the
+    /// skills it activated change (each such change alters the tools it is offered),
+    /// so a client holding a tool list of an older version knows it is stale.
     pub catalog_version: u64,
     /// Calls parked for the user's approval, by call id.
     pub pending_approvals: BTreeMap<String, PendingApproval>,
@@ -55,12 +56,33 @@ impl StateDoc {
         StateDoc { format: FORMAT, created_ms: now_ms, last_used_ms: now_ms, ..StateDoc::default() }
     }
 
-    /// Adds `skill` to the activated skills unless it is there; whether it was added.
+    /// Adds `skill` to the activated skills unless it is there; whether it was added
+    /// (the catalog version moves with it).
     pub fn activate_skill(&mut self, skill: &str) -> bool {
         if self.activated_skills.iter().any(|s| s == skill) {
             return false;
         }
         self.activated_skills.push(skill.to_string());
+        self.catalog_version += 1;
         true
+    }
+
+    /// Records the skills a session holds active, most recently read last: each moves
+    /// to the end (skills only another session activated stay, before them), and the
+    /// oldest beyond `cap` are dropped, as a session drops them. Bumps the catalog
+    /// version when the list changed; whether it did.
+    pub fn record_active(&mut self, active: &[String], cap: usize) -> bool {
+        let before = self.activated_skills.clone();
+        for path in active {
+            self.activated_skills.retain(|p| p != path);
+            self.activated_skills.push(path.clone());
+        }
+        let over = self.activated_skills.len().saturating_sub(cap);
+        self.activated_skills.drain(..over);
+        let changed = self.activated_skills != before;
+        if changed {
+            self.catalog_version += 1;
+        }
+        changed
     }
 }

@@ -95,6 +95,27 @@ pub enum StateSpec {
     Memory,
 }
 
+impl StateSpec {
+    /// For a directory that users other than its owner may enter or read (any
+    /// group or other permission bit), what to say about it: the store's files are
+    /// created with the process's umask, so such a directory shows every
+    /// conversation's files to them. `None` for other stores, or a private directory.
+    pub fn exposure(&self) -> Option<String> {
+        #[cfg(unix)]
+        if let StateSpec::Dir(p) = self {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(p).ok()?.permissions().mode() & 0o777;
+            if mode & 0o077 != 0 {
+                return Some(format!(
+                    "{}: mode {mode:03o} lets other users reach the conversations' files (their modes follow the umask); `chmod 700` it",
+                    p.display()
+                ));
+            }
+        }
+        None
+    }
+}
+
 impl std::str::FromStr for StateSpec {
     type Err = StateError;
 

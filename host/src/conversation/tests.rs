@@ -130,6 +130,7 @@ fn exercise(store: &StateStore) {
     let read = store.load(&k).unwrap().unwrap();
     assert_eq!(read, doc2);
     assert_eq!(read.activated_skills, vec!["pdf"]);
+    assert_eq!(read.catalog_version, 8, "the activation moved the catalog version");
     assert_eq!(read.pending_approvals[&id].arguments["a"], 1);
     // Another identity's conversation of the same key is another document.
     assert_eq!(store.load(&key("bob", "c1")).unwrap(), None);
@@ -264,4 +265,32 @@ fn conversation_volumes_are_rooted_in_the_store() {
     // Another identity's conversation does not see it.
     let bob = other.volumes(&key("bob", "c")).unwrap();
     assert!(bob.scratch.read("/a/b.txt", 0, 10).is_err());
+}
+
+#[test]
+fn recording_active_skills_keeps_order_and_cap_and_moves_the_catalog_version() {
+    let mut d = StateDoc::new(0);
+    let v = |xs: &[&str]| xs.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    assert!(d.record_active(&v(&["a", "b"]), 3));
+    assert_eq!((d.activated_skills.clone(), d.catalog_version), (v(&["a", "b"]), 1));
+    assert!(!d.record_active(&v(&["a", "b"]), 3), "the same list again is no change");
+    assert_eq!(d.catalog_version, 1);
+    // Another session's skill `c` stays before this one's; the oldest go past the cap.
+    d.activated_skills.push("c".into());
+    assert!(d.record_active(&v(&["a", "d"]), 3));
+    assert_eq!((d.activated_skills.clone(), d.catalog_version), (v(&["c", "a", "d"]), 2));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_directory_others_can_enter_is_named_and_a_private_one_is_not() {
+    use std::os::unix::fs::PermissionsExt;
+    let t = tempfile::tempdir().unwrap();
+    let spec = StateSpec::Dir(t.path().to_path_buf());
+    std::fs::set_permissions(t.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let said = spec.exposure().expect("0755 is reported");
+    assert!(said.contains("mode 755") && said.contains("chmod 700"), "{said}");
+    std::fs::set_permissions(t.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
+    assert_eq!(spec.exposure(), None);
+    assert_eq!(StateSpec::Memory.exposure(), None);
 }

@@ -255,14 +255,7 @@ impl Bound {
         }
         let cap = filestore_guest::skills::skill::MAX_ACTIVE_SKILLS;
         let record = |doc: &mut crate::conversation::StateDoc| {
-            // Most recently read last, as the session holds them; skills only
-            // another session activated stay, before this one's.
-            for path in &active {
-                doc.activated_skills.retain(|p| p != path);
-                doc.activated_skills.push(path.clone());
-            }
-            let over = doc.activated_skills.len().saturating_sub(cap);
-            doc.activated_skills.drain(..over);
+            doc.record_active(&active, cap);
         };
         let store = &self.conversations.store;
         let doc = if self.doc_version > 0 {

@@ -345,6 +345,9 @@ pub struct HttpOptions {
     pub connections: http_conn::ConnLimits,
     /// Origins allowed besides loopback ones.
     pub allowed_origins: Vec<String>,
+    /// `Host` header values answered besides loopback names and the bound address
+    /// (`HOST` for any port, `HOST:PORT`): the names a proxy forwards.
+    pub allowed_hosts: Vec<String>,
     /// Bearer-token authentication (see [`http_auth`]); `None`: none.
     pub auth: Option<Arc<http_auth::Authenticator>>,
     /// The tool configuration's auth services whose `{name}_token` headers are read.
@@ -361,7 +364,9 @@ pub async fn serve_http_with(
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
     let addr: SocketAddr = listener.local_addr()?;
-    let extra_hosts = if addr.ip().is_loopback() { vec![] } else { vec![addr.ip().to_string()] };
+    let mut extra_hosts =
+        if addr.ip().is_loopback() { vec![] } else { vec![addr.ip().to_string()] };
+    extra_hosts.extend(options.allowed_hosts);
     let pool = options.pool;
     let origins = Arc::new(http_origin::AllowedOrigins(options.allowed_origins));
     let mut manager = LocalSessionManager::default();

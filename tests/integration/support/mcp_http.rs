@@ -128,13 +128,16 @@ impl Answer {
 }
 
 /// POSTs `body` to `/mcp` with `headers` (`Name: value` each) over a new connection.
+/// The `Host` is `127.0.0.1:PORT` unless `headers` give one.
 pub fn post(port: u16, headers: &[String], body: &Value) -> Answer {
     let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("connecting to serve");
     // A guard against a hung server; not a timing check.
     stream.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
     let body = body.to_string();
+    let own_host = headers.iter().any(|h| h.to_ascii_lowercase().starts_with("host:"));
+    let host = if own_host { String::new() } else { format!("Host: 127.0.0.1:{port}\r\n") };
     let mut req = format!(
-        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n",
+        "POST /mcp HTTP/1.1\r\n{host}Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n",
         body.len()
     );
     for h in headers {

@@ -46,6 +46,16 @@ pub(crate) struct EngineGrep {
     pub(crate) limits: Limits,
     /// The command's wall time, for the nested interpreter of the fallback.
     pub(crate) timeout: Duration,
+    /// The flag the command's name implies: `-E` for `egrep`, `-F` for `fgrep` (as
+    /// bashkit's and GNU's aliases put it before the arguments).
+    pub(crate) implied: Option<&'static str>,
+}
+
+impl EngineGrep {
+    /// This grep as `egrep` (`-E`) or `fgrep` (`-F`).
+    pub(crate) fn alias(&self, flag: &'static str) -> EngineGrep {
+        EngineGrep { implied: Some(flag), ..self.clone() }
+    }
 }
 
 #[async_trait]
@@ -55,7 +65,16 @@ impl Command for EngineGrep {
         // `/dev/fd/N` (a process substitution, `grep x <(cmd)`) and `/dev/stdin`
         // exist only inside the interpreter: its own grep reads them.
         let device = ctx.args.iter().any(|a| a.starts_with("/dev/"));
-        let Some(plan) = args::plan(ctx.args).filter(|_| !device) else {
+        let implied: Vec<String>;
+        let args = match self.implied {
+            Some(flag) => {
+                implied =
+                    std::iter::once(flag.to_string()).chain(ctx.args.iter().cloned()).collect();
+                &implied[..]
+            }
+            None => ctx.args,
+        };
+        let Some(plan) = args::plan(args).filter(|_| !device) else {
             return super::nested::builtin(&ctx, self.timeout, |b| b).await;
         };
         let mut req = GrepRequest::new(plan.regex.clone(), "/");
