@@ -1444,6 +1444,18 @@ mod tools_cli {
     }
 }
 
+/// `--allowed-host`: a host name or address with an optional port, as a `Host`
+/// header carries it (no scheme, path or user).
+fn parse_allowed_host(s: &str) -> Result<String, String> {
+    let why = "expected HOST or HOST:PORT as a Host header carries it, e.g. agents.example.com or agents.example.com:8443";
+    let authority: axum::http::uri::Authority =
+        s.parse().map_err(|_| format!("'{s}' is not a host: {why}"))?;
+    if s.contains(['@', '/']) || authority.host().is_empty() {
+        return Err(format!("'{s}' is not a host: {why}"));
+    }
+    Ok(authority.as_str().to_ascii_lowercase())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1511,16 +1523,4 @@ mod tests {
         assert!(matches!(check(&[]).unwrap().roots, RootsPolicy::Any));
         assert!(matches!(check(&["--mount", "/workspace=mem:"]).unwrap().roots, RootsPolicy::Off));
     }
-}
-
-/// `--allowed-host`: a host name or address with an optional port, as a `Host`
-/// header carries it (no scheme, path or user).
-fn parse_allowed_host(s: &str) -> Result<String, String> {
-    let why = "expected HOST or HOST:PORT as a Host header carries it, e.g. agents.example.com or agents.example.com:8443";
-    let authority: axum::http::uri::Authority =
-        s.parse().map_err(|_| format!("'{s}' is not a host: {why}"))?;
-    if s.contains(['@', '/']) || authority.host().is_empty() {
-        return Err(format!("'{s}' is not a host: {why}"));
-    }
-    Ok(authority.as_str().to_ascii_lowercase())
 }
