@@ -289,6 +289,67 @@ fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
 /// Keys are scoped to the authenticated identity; forged, oversized and path-like
 /// keys are refused naming the rule; a session keeps its conversation; a server
 /// without `--state` refuses a request that names one.
+/// A 2025-11-25 session is not tied to the replica that created it: a request
+/// naming its id on another replica (a load balancer's choice, or the first one
+/// killed) continues it there, with its conversation's files and skills (rmcp's
+/// restore from the session records in the store). Only the identity that created
+/// it may: another token holding the id gets the 404 of an unknown session.
+#[test]
+fn a_2025_session_continues_on_any_replica_by_its_id() {
+    let root = tempfile::tempdir().unwrap();
+    let state = root.path().join("state");
+    std::fs::create_dir(&state).unwrap();
+    std::fs::write(
+        root.path().join("tokens.json"),
+        r#"{"tokens": [{"token": "alice-token-0123456789abcdef", "sub": "alice"}, {"token": "bob-token-0123456789abcdef01", "sub": "bob"}]}"#,
+    )
+    .unwrap();
+    let tokens = root.path().join("tokens.json").display().to_string();
+    let (alice_token, bob_token) = ("alice-token-0123456789abcdef", "bob-token-0123456789abcdef01");
+    let (mut a, b, args) =
+        replicas(root.path(), state.to_str().unwrap(), &["--auth-tokens", &tokens]);
+    // No conversation named: the session gets a fresh one, recorded with it.
+    let mut s = a.session(None, Some(alice_token)).unwrap();
+    let conversation = s.conversation.clone().expect("a fresh conversation");
+    s.call_ok("filestore_write", json!({"path": "/scratch/a.md", "content": "from A\n"}));
+    s.call_ok("filestore_read", json!({"path": "/skills/reporting/SKILL.md"}));
+
+    // Recorded for the other replicas: the conversation, by the session id's digest.
+    let records: Vec<String> = std::fs::read_dir(state.join("sessions"))
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .collect();
+    assert_eq!(records.len(), 1, "{records:?}");
+    assert!(records[0].contains(&conversation), "{}", records[0]);
+    assert!(!records[0].contains(s.session_id()), "the id itself is not written: {}", records[0]);
+    // The same session id, on B.
+    s.move_to(b.port);
+    assert!(s.call_ok("filestore_read", json!({"path": "/scratch/a.md"})).contains("from A"));
+    assert!(s.tool_names().contains(&"hidden_report".to_string()), "the skill read on A");
+    s.call_ok("filestore_write", json!({"path": "/scratch/b.md", "content": "from B\n"}));
+
+    // Bob, holding Alice's session id, on a replica that holds it and on one that
+    // would take it over: unknown to him.
+    let mut bob = s.with_token(bob_token);
+    assert_eq!(bob.raw("tools/list", json!({})).status, 404, "on B, which holds it");
+    a.kill();
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    let a2 = Replica::start(BIN, root.path(), &refs);
+    bob.move_to(a2.port);
+    let refused = bob.raw("tools/list", json!({}));
+    assert_eq!(refused.status, 404, "{refused:?}");
+
+    // A was killed: the session goes on on the restarted A, same conversation.
+    s.move_to(a2.port);
+    for (path, expected) in [("/scratch/a.md", "from A"), ("/scratch/b.md", "from B")] {
+        let text = s.call_ok("filestore_read", json!({"path": path}));
+        assert!(text.contains(expected), "{path} on the restarted replica: {text}");
+    }
+    assert!(s.tool_names().contains(&"hidden_report".to_string()));
+    let here = s.request_with("initialize", json!({}), &[]);
+    assert!(here.get("error").is_some(), "the session is initialized already: {here}");
+}
+
 #[test]
 fn conversation_keys_are_scoped_checked_and_fixed_per_session() {
     let root = tempfile::tempdir().unwrap();

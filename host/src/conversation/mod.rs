@@ -15,6 +15,7 @@
 //! conversations/<key>/state.lock     directories only: the writers' flock
 //! conversations/<key>/scratch/…      the /scratch volume
 //! conversations/<key>/tool_calls/…   the /tool_calls volume (results + metadata)
+//! sessions/<digest>.json             an MCP session another replica can take over
 //! ```
 //!
 //! The document is updated by compare-and-swap with a bounded retry
@@ -26,6 +27,7 @@ mod cas;
 mod doc;
 mod ids;
 mod key;
+mod records;
 #[cfg(test)]
 mod tests;
 
@@ -37,6 +39,7 @@ pub use cas::LOCK_WAIT;
 pub use doc::{FORMAT, MAX_DOC_BYTES, PendingApproval, StateDoc};
 pub use ids::new_call_id;
 pub use key::{ConversationKey, MAX_IDENTITY_BYTES, MAX_KEY_BYTES};
+pub use records::MAX_RECORD_BYTES;
 
 use crate::volumes::dir::DirVolume;
 use crate::volumes::object::{ObjectSpec, ObjectVolume, StoreKind};

@@ -136,7 +136,14 @@ impl Conversations {
             loop {
                 tick.tick().await;
                 let (store, idle) = (this.store.clone(), this.idle);
-                let report = tokio::task::spawn_blocking(move || store.sweep(idle)).await;
+                let report = tokio::task::spawn_blocking(move || {
+                    // Records of sessions that stopped without a DELETE go with them.
+                    if let Err(e) = store.sweep_records_at(idle, now_ms()) {
+                        eprintln!("filestore serve: sweeping session records: {e}");
+                    }
+                    store.sweep(idle)
+                })
+                .await;
                 match report {
                     Ok(Ok(r)) => {
                         for (name, why) in r.failed {
@@ -148,6 +155,11 @@ impl Conversations {
                 }
             }
         })
+    }
+
+    /// The store (shared with [`super::stored_sessions::StoredSessions`]).
+    pub(crate) fn store(&self) -> Arc<StateStore> {
+        self.store.clone()
     }
 
     /// The sweep interval for an idle limit: a tenth of it, between 1 s and 10 min.
@@ -382,6 +394,9 @@ pub struct RequestConversation {
     /// It speaks MCP 2026-07-28 or later (its `MCP-Protocol-Version` header): a
     /// server made for it serves this one request (no session).
     pub per_request: bool,
+    /// Where a server made for the request puts its conversation (see
+    /// [`super::stored_sessions`]).
+    pub created: super::stored_sessions::CreatedServer,
 }
 
 tokio::task_local! {
@@ -419,17 +434,28 @@ impl Conversations {
     }
 }
 
+/// What [`capture`] knows of the server.
+#[derive(Clone, Default)]
+pub struct CaptureState {
+    /// The server keeps conversations (`--state`).
+    pub keeps: bool,
+    /// Where sessions are recorded for other replicas (with `--state`).
+    pub stored: Option<Arc<super::stored_sessions::StoredSessions>>,
+}
+
 /// Keeps the request's [`HEADER`] for the session it may create ([`requested`]).
 /// A header that is not text is refused here (400), naming the header.
 /// `keeps` says whether the server keeps conversations (`--state`): when it does
 /// not, a request naming one is refused here (400), saying to start it with
-/// `--state`, rather than after a session was set up for it.
+/// `--state`, rather than after a session was set up for it. A session the request
+/// created is recorded with its conversation and its creator in `stored`.
 pub async fn capture(
-    axum::extract::State(keeps): axum::extract::State<bool>,
+    axum::extract::State(state): axum::extract::State<CaptureState>,
     request: axum::extract::Request,
     next: axum::middleware::Next,
 ) -> axum::response::Response {
     use axum::response::IntoResponse;
+    let keeps = state.keeps;
     if !keeps && request.headers().contains_key(HEADER) {
         let m = format!(
             "the request names a conversation ({HEADER} header), but this server keeps no conversation state: start it with --state DIR|s3://bucket/prefix|mem:"
@@ -464,5 +490,20 @@ pub async fn capture(
         .get("mcp-protocol-version")
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v >= "2026-07-28");
-    REQUESTED.scope(RequestConversation { named: value, per_request }, next.run(request)).await
+    let creates = request.method() == axum::http::Method::POST
+        && !request.headers().contains_key(super::http_pool::SESSION_HEADER);
+    let owner = super::stored_sessions::owner_digest(
+        super::http_auth::current_identity().map(|i| i.segment).as_deref(),
+    );
+    let created = super::stored_sessions::CreatedServer::default();
+    let asked = RequestConversation { named: value, per_request, created: created.clone() };
+    let response = REQUESTED.scope(asked, next.run(request)).await;
+    if let Some(stored) = &state.stored
+        && creates
+        && let Some(id) =
+            response.headers().get(super::http_pool::SESSION_HEADER).and_then(|v| v.to_str().ok())
+    {
+        stored.bind(id, created.conversation(), owner).await;
+    }
+    response
 }

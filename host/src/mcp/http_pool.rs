@@ -44,7 +44,8 @@ use rmcp::transport::streamable_http_server::session::local::LocalSessionManager
 use super::http_auth::IdentityKey;
 
 /// The header carrying the MCP session id.
-const SESSION_HEADER: &str = "mcp-session-id";
+/// The header naming a 2025-11-25 session.
+pub const SESSION_HEADER: &str = "mcp-session-id";
 
 /// Limits of the HTTP session pool (`filestore serve --http`).
 #[derive(Clone, Debug)]
@@ -87,6 +88,8 @@ pub struct SessionPool {
     config: PoolConfig,
     manager: Arc<LocalSessionManager>,
     sessions: Mutex<HashMap<String, Tracked>>,
+    /// Sessions other replicas recorded, which this one may take over.
+    stored: Option<Arc<super::stored_sessions::StoredSessions>>,
 }
 
 /// Why a new session was not admitted.
@@ -134,7 +137,17 @@ fn choose_victim(
 impl SessionPool {
     /// A pool over `manager` (which must be the one the rmcp service uses).
     pub fn new(config: PoolConfig, manager: Arc<LocalSessionManager>) -> Arc<SessionPool> {
-        Arc::new(SessionPool { config, manager, sessions: Mutex::new(HashMap::new()) })
+        SessionPool::with_stored(config, manager, None)
+    }
+
+    /// A pool that also admits sessions recorded in `stored` by another replica (or
+    /// by this process before a restart): see [`super::stored_sessions`].
+    pub fn with_stored(
+        config: PoolConfig,
+        manager: Arc<LocalSessionManager>,
+        stored: Option<Arc<super::stored_sessions::StoredSessions>>,
+    ) -> Arc<SessionPool> {
+        Arc::new(SessionPool { config, manager, sessions: Mutex::new(HashMap::new()), stored })
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Tracked>> {
@@ -165,18 +178,46 @@ impl SessionPool {
         self.lock().insert(id.to_string(), Tracked { client, owner, last_used: Instant::now() });
     }
 
-    /// Notes a use of session `id` by `owner`; `false` when the session belongs to
-    /// another identity (the request must not reach it).
-    fn touch(&self, id: &str, owner: Option<&IdentityKey>) -> bool {
+    /// Notes a use of session `id` by `owner`: `Some(false)` when the session
+    /// belongs to another identity (the request must not reach it), `None` when
+    /// this pool does not hold it.
+    fn touch(&self, id: &str, owner: Option<&IdentityKey>) -> Option<bool> {
         match self.lock().get_mut(id) {
             Some(t) if t.owner.as_ref() == owner => {
                 t.last_used = Instant::now();
-                true
+                Some(true)
             }
-            Some(_) => false,
-            // Not admitted here (closed already): rmcp answers for it.
-            None => true,
+            Some(_) => Some(false),
+            None => None,
         }
+    }
+
+    /// A request for session `id`, which this pool does not hold: when the store has
+    /// it, recorded by the same identity, it is admitted as a new session (rmcp
+    /// restores it); another identity's is answered as unknown. Without a record,
+    /// rmcp answers (404, or a session it holds but this pool closed already).
+    async fn take_over(
+        &self,
+        id: &str,
+        peer: IpAddr,
+        owner: Option<IdentityKey>,
+        request: Request,
+        next: Next,
+    ) -> Response {
+        let Some(stored) = &self.stored else { return next.run(request).await };
+        let Some(recorded) = stored.owner(id).await else { return next.run(request).await };
+        let caller = super::http_auth::current_identity().map(|i| i.segment);
+        if recorded != super::stored_sessions::owner_digest(caller.as_deref()) {
+            return (StatusCode::NOT_FOUND, "Not Found: Session not found").into_response();
+        }
+        if let Err(why) = self.admit(peer, owner.as_ref()).await {
+            return self.refusal(why);
+        }
+        let response = next.run(request).await;
+        if response.status() != StatusCode::NOT_FOUND {
+            self.record(id, peer, owner);
+        }
+        response
     }
 
     fn refusal(&self, why: Refusal) -> Response {
@@ -222,13 +263,12 @@ pub async fn guard(
         request.headers().get(SESSION_HEADER).and_then(|v| v.to_str().ok()).map(str::to_string);
     let owner = request.extensions().get::<super::http_auth::Identity>().map(|i| i.key());
     match session {
-        Some(id) => {
-            if !pool.touch(&id, owner.as_ref()) {
-                // Another identity's session: answered as if it did not exist.
-                return (StatusCode::NOT_FOUND, "Not Found: Session not found").into_response();
-            }
-            next.run(request).await
-        }
+        Some(id) => match pool.touch(&id, owner.as_ref()) {
+            Some(true) => next.run(request).await,
+            // Another identity's session: answered as if it did not exist.
+            Some(false) => (StatusCode::NOT_FOUND, "Not Found: Session not found").into_response(),
+            None => pool.take_over(&id, peer.ip(), owner, request, next).await,
+        },
         None if request.method() == Method::POST => {
             if let Err(why) = pool.admit(peer.ip(), owner.as_ref()).await {
                 return pool.refusal(why);

@@ -39,6 +39,7 @@ mod resources;
 pub mod roots;
 mod server;
 pub mod stdio;
+pub mod stored_sessions;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -289,18 +290,21 @@ pub fn http_service(
     config: ServerConfig,
     extra_hosts: Vec<String>,
 ) -> StreamableHttpService<FilestoreServer, LocalSessionManager> {
-    http_service_with(config, extra_hosts, Arc::new(LocalSessionManager::default()))
+    http_service_with(config, extra_hosts, Arc::new(LocalSessionManager::default()), None)
 }
 
 /// How a failed instantiation (no instance slot left) reads in a setup error: the
 /// HTTP pool answers it as capacity (503), other setup failures as they are.
 pub(crate) const INSTANTIATION_FAILED: &str = "instantiating the component";
 
-/// [`http_service`] over a given session manager (shared with a [`http_pool::SessionPool`]).
+/// [`http_service`] over a given session manager (shared with a [`http_pool::SessionPool`]),
+/// its sessions recorded in `stored` for other replicas to take over
+/// ([`stored_sessions`]).
 pub fn http_service_with(
     config: ServerConfig,
     extra_hosts: Vec<String>,
     manager: Arc<LocalSessionManager>,
+    stored: Option<Arc<stored_sessions::StoredSessions>>,
 ) -> StreamableHttpService<FilestoreServer, LocalSessionManager> {
     let mut config = config;
     config.roots = std::mem::take(&mut config.roots).for_remote();
@@ -308,9 +312,11 @@ pub fn http_service_with(
     hosts.extend(extra_hosts);
     // rmcp's own cap is 4 MiB; a message may be as large over HTTP as over stdio
     // (http_body answers a larger one with 413 before rmcp reads it).
-    let http_config = StreamableHttpServerConfig::default()
+    let mut http_config = StreamableHttpServerConfig::default()
         .with_allowed_hosts(hosts)
         .with_max_request_body_bytes(http_body::MAX_HTTP_BODY_BYTES);
+    http_config.session_store = stored
+        .map(|s| s as Arc<dyn rmcp::transport::streamable_http_server::session::SessionStore>);
     StreamableHttpService::new(
         move || {
             FilestoreServer::new(&config).map_err(|e| {
@@ -372,12 +378,19 @@ pub async fn serve_http_with(
     let mut manager = LocalSessionManager::default();
     manager.session_config.keep_alive = Some(pool.idle_timeout);
     let manager = Arc::new(manager);
-    let pool = http_pool::SessionPool::new(pool, manager.clone());
-    let keeps_conversations = config.conversations.is_some();
-    let service = http_service_with(config, extra_hosts, manager);
+    let stored = config
+        .conversations
+        .as_ref()
+        .map(|c| Arc::new(stored_sessions::StoredSessions::new(c.store())));
+    let pool = http_pool::SessionPool::with_stored(pool, manager.clone(), stored.clone());
+    let capture = conversations::CaptureState {
+        keeps: config.conversations.is_some(),
+        stored: stored.clone(),
+    };
+    let service = http_service_with(config, extra_hosts, manager, stored);
     let mut router = axum::Router::new()
         .nest_service(HTTP_PATH, service)
-        .layer(axum::middleware::from_fn_with_state(keeps_conversations, conversations::capture))
+        .layer(axum::middleware::from_fn_with_state(capture, conversations::capture))
         .layer(axum::middleware::from_fn(http_body::check))
         .layer(axum::middleware::from_fn_with_state(pool, http_pool::guard));
     if let Some(services) = options.service_tokens.filter(|s| !s.is_empty()) {

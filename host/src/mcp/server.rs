@@ -381,6 +381,7 @@ impl FilestoreServer {
             (None, None) => (None, Vec::new()),
         };
         let conversation = Arc::new(Mutex::new(bound.as_ref().map(|b| b.name().to_string())));
+        requested.created.set(&conversation);
         let sandbox = Sandbox::new(config, cancel.clone(), bound, ephemeral)?;
         Ok(FilestoreServer {
             sandbox: Arc::new(Mutex::new(sandbox)),
@@ -473,9 +474,13 @@ impl FilestoreServer {
 
     /// Binds the session to the conversation its `initialize` names in `_meta`, when
     /// the request creating it named none.
-    async fn bind_initialize(&self, context: &RequestContext<RoleServer>) -> Result<(), McpError> {
-        let Some(named) = context.meta.get(super::conversations::META_KEY).and_then(Value::as_str)
-        else {
+    async fn bind_initialize(
+        &self,
+        context: &RequestContext<RoleServer>,
+        in_params: Option<&str>,
+    ) -> Result<(), McpError> {
+        let named = context.meta.get(super::conversations::META_KEY).and_then(Value::as_str);
+        let Some(named) = named.or(in_params) else {
             return self.check_conversation(context).await;
         };
         let parts = context.extensions.get::<axum::http::request::Parts>();
@@ -1118,7 +1123,11 @@ impl ServerHandler for FilestoreServer {
         context: RequestContext<RoleServer>,
     ) -> Result<rmcp::model::InitializeResult, McpError> {
         context.peer.set_peer_info(request.clone());
-        self.bind_initialize(&context).await?;
+        // A session another replica created, taken over here (rmcp replays its
+        // `initialize` from the store, stored_sessions.rs): its conversation is in the
+        // parameters' `_meta`, not in a request's.
+        let restored = request.meta.as_ref().and_then(|m| m.0.get(super::conversations::META_KEY));
+        self.bind_initialize(&context, restored.and_then(Value::as_str)).await?;
         if request.capabilities.roots.is_some() && self.roots.reads_roots() {
             self.roots_gate.expect_first();
         }

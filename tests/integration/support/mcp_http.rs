@@ -221,6 +221,33 @@ impl McpHttp {
         Ok(McpHttp { port, headers, conversation, next_id: 1 })
     }
 
+    /// Sends the next requests to the replica at `port` (same session id, headers).
+    pub fn move_to(&mut self, port: u16) {
+        self.port = port;
+    }
+
+    /// The session's id.
+    pub fn session_id(&self) -> &str {
+        let h = self.headers.iter().find(|h| h.starts_with("Mcp-Session-Id: "));
+        h.map(|h| &h["Mcp-Session-Id: ".len()..]).expect("a session id")
+    }
+
+    /// This session's requests with another token (a caller holding a leaked id).
+    pub fn with_token(&self, token: &str) -> McpHttp {
+        let mut headers: Vec<String> =
+            self.headers.iter().filter(|h| !h.starts_with("Authorization:")).cloned().collect();
+        headers.push(format!("Authorization: Bearer {token}"));
+        McpHttp { port: self.port, headers, conversation: None, next_id: 100 }
+    }
+
+    /// Sends a request; the whole answer (status, headers, body).
+    pub fn raw(&mut self, method: &str, params: Value) -> Answer {
+        self.next_id += 1;
+        let body =
+            json!({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params});
+        post(self.port, &self.headers, &body)
+    }
+
     /// Sends a request with `extra` headers; the JSON-RPC answer.
     pub fn request_with(&mut self, method: &str, params: Value, extra: &[String]) -> Value {
         self.next_id += 1;

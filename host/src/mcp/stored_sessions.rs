@@ -1,0 +1,176 @@
+//! MCP 2025-11-25 sessions any replica can take over (`serve --http --state`).
+//!
+//! A 2025-11-25 session lives in the process that answered its `initialize` (rmcp's
+//! session manager): a load balancer sending its next request elsewhere, or that
+//! process dying, used to end it (`404 Session not found`). With `--state`, each
+//! session this server creates is recorded in the state store (rmcp's
+//! [`SessionStore`]: the client's `initialize` parameters), with the conversation the
+//! session serves and a digest of the identity that created it. A replica that gets a
+//! request for a session it does not hold finds the record, checks the caller is that
+//! identity ([`super::http_pool`]: anyone else gets the 404 an unknown session gets),
+//! makes a sandbox for it and replays the `initialize` (rmcp's restore) with the
+//! conversation named in its `_meta`, so the session continues on the same files,
+//! stored results and skills.
+//!
+//! Records are `sessions/<SHA-256 of the session id>.json` in the store (the id is a
+//! credential of sorts: it is not written down). A `DELETE` removes the record;
+//! records of sessions that simply stopped are swept with idle conversations, by
+//! the time they were written.
+
+use std::sync::{Arc, Mutex};
+
+use rmcp::transport::streamable_http_server::session::{
+    SessionState, SessionStore, SessionStoreError,
+};
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+
+use crate::conversation::StateStore;
+
+/// The store's sessions (see the module docs).
+pub struct StoredSessions {
+    store: Arc<StateStore>,
+}
+
+impl std::fmt::Debug for StoredSessions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("StoredSessions")
+    }
+}
+
+/// The record name of session `id`.
+fn record_name(id: &str) -> String {
+    hex(&Sha256::digest(id.as_bytes()))
+}
+
+/// What a record keeps of the identity that created the session: a digest of its
+/// path segment (`""` without authentication).
+pub fn owner_digest(segment: Option<&str>) -> String {
+    hex(&Sha256::digest(format!("owner:{}", segment.unwrap_or("")).as_bytes()))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+impl StoredSessions {
+    /// Sessions recorded in `store`.
+    pub fn new(store: Arc<StateStore>) -> StoredSessions {
+        StoredSessions { store }
+    }
+
+    /// Records which conversation session `id` serves and who created it, beside
+    /// the `initialize` parameters rmcp stored (a record without them restores
+    /// nothing).
+    pub async fn bind(&self, id: &str, conversation: Option<String>, owner: String) {
+        let (store, name) = (self.store.clone(), record_name(id));
+        let done = tokio::task::spawn_blocking(move || {
+            let mut record = store.record(&name)?.unwrap_or_else(|| json!({}));
+            record["conversation"] = conversation.map_or(Value::Null, Value::String);
+            record["owner"] = Value::String(owner);
+            store.put_record(&name, &record)
+        })
+        .await;
+        if let Ok(Err(e)) = done {
+            eprintln!("filestore serve: recording a session for other replicas: {e}");
+        }
+    }
+
+    /// The owner digest recorded for session `id`, when a replica recorded it whole.
+    pub async fn owner(&self, id: &str) -> Option<String> {
+        let record = self.load_record(id).await.ok()??;
+        record.get("initialize_params")?;
+        record.get("owner")?.as_str().map(str::to_string)
+    }
+
+    async fn load_record(&self, id: &str) -> Result<Option<Value>, SessionStoreError> {
+        let (store, name) = (self.store.clone(), record_name(id));
+        let read = tokio::task::spawn_blocking(move || store.record(&name)).await;
+        Ok(read.map_err(|e| Box::new(e) as SessionStoreError)??)
+    }
+}
+
+#[async_trait::async_trait]
+impl SessionStore for StoredSessions {
+    /// The session's `initialize` parameters, with its conversation in `_meta`
+    /// (`filestore/conversation`), which the replayed `initialize` binds.
+    async fn load(&self, id: &str) -> Result<Option<SessionState>, SessionStoreError> {
+        let Some(record) = self.load_record(id).await? else { return Ok(None) };
+        let Some(mut params) = record.get("initialize_params").cloned() else { return Ok(None) };
+        if let Some(name) = record.get("conversation").and_then(Value::as_str) {
+            if !params.get("_meta").is_some_and(Value::is_object) {
+                params["_meta"] = json!({});
+            }
+            params["_meta"][super::conversations::META_KEY] = Value::String(name.to_string());
+        }
+        let state: SessionState = serde_json::from_value(json!({"initialize_params": params}))?;
+        Ok(Some(state))
+    }
+
+    async fn store(&self, id: &str, state: &SessionState) -> Result<(), SessionStoreError> {
+        let (store, name) = (self.store.clone(), record_name(id));
+        let params = serde_json::to_value(&state.initialize_params)?;
+        tokio::task::spawn_blocking(move || {
+            let mut record = store.record(&name)?.unwrap_or_else(|| json!({}));
+            record["initialize_params"] = params;
+            store.put_record(&name, &record)
+        })
+        .await??;
+        Ok(())
+    }
+
+    async fn delete(&self, id: &str) -> Result<(), SessionStoreError> {
+        let (store, name) = (self.store.clone(), record_name(id));
+        tokio::task::spawn_blocking(move || store.remove_record(&name)).await??;
+        Ok(())
+    }
+}
+
+/// Where the server made for a request that creates a session puts its conversation
+/// name (its own cell, which a later `_meta` binding updates), so the HTTP layer can
+/// record it once the session's id is known.
+#[derive(Clone, Debug, Default)]
+pub struct CreatedServer(Arc<Mutex<Option<ConversationCell>>>);
+
+/// A server's conversation name, which a `_meta` binding may change.
+pub type ConversationCell = Arc<Mutex<Option<String>>>;
+
+impl CreatedServer {
+    /// Called by the server made for the request: its conversation cell.
+    pub fn set(&self, conversation: &ConversationCell) {
+        *self.0.lock().unwrap_or_else(|p| p.into_inner()) = Some(conversation.clone());
+    }
+
+    /// The conversation the server serves now, if one was made and keeps one.
+    pub fn conversation(&self) -> Option<String> {
+        let cell = self.0.lock().unwrap_or_else(|p| p.into_inner()).clone()?;
+        cell.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test(flavor = "multi_thread")]
+    async fn a_session_record_round_trips_with_its_conversation_and_owner() {
+        let stored = StoredSessions::new(Arc::new(StateStore::memory()));
+        assert!(stored.load("sid-1").await.unwrap().is_none());
+        let params: rmcp::model::InitializeRequestParams = serde_json::from_value(json!({
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "c", "version": "1"}}))
+        .unwrap();
+        stored.store("sid-1", &SessionState::new(params)).await.unwrap();
+        assert_eq!(stored.owner("sid-1").await, None, "no owner recorded yet");
+        stored.bind("sid-1", Some("session-x".into()), owner_digest(Some("alice"))).await;
+        assert_eq!(stored.owner("sid-1").await, Some(owner_digest(Some("alice"))));
+        assert_ne!(owner_digest(Some("alice")), owner_digest(None));
+        let back = stored.load("sid-1").await.unwrap().unwrap();
+        let v = serde_json::to_value(&back.initialize_params).unwrap();
+        assert_eq!(v["_meta"]["filestore/conversation"], "session-x", "{v}");
+        assert_eq!(v["clientInfo"]["name"], "c");
+        stored.delete("sid-1").await.unwrap();
+        assert!(stored.load("sid-1").await.unwrap().is_none());
+        assert_eq!(stored.owner("sid-1").await, None);
+    }
+}
