@@ -162,14 +162,16 @@ fn a_reply_the_client_cannot_parse_is_named_in_the_timeout() {
         tmp.path(),
         "tools:\n  - {type: mcp, integration: py, action: garble, connection: default, name: garble}\n  - {type: mcp, integration: py, action: echo, connection: default, name: say}\n",
     )
-    .replace("timeout: 5s", "timeout: 2s");
+    // The timeout bounds the connection too: long enough for a loaded machine to
+    // start Python (2 s was not, on a shared CI machine), which the call then waits out.
+    .replace("timeout: 5s", "timeout: 10s");
     let agent = Agent::from_text(engine(), "agent.yaml", text, tmp.path()).unwrap();
     let mut s = session(&agent, Vec::new());
     agent.load_into(&mut s).unwrap();
     let out = invoke(&mut s, "garble", json!({}));
     assert_eq!(out.status, InvokeStatus::Failed, "{out:?}");
     let e = out.error.expect("a failed call has an error").to_string();
-    assert!(e.contains("did not answer tool 'garble' within 2"), "{e}");
+    assert!(e.contains("did not answer tool 'garble' within 10"), "{e}");
     assert!(
         e.contains("meanwhile its stdout had 2 lines that are not a JSON-RPC message and were ignored, the last: \"DEBUG: garble sent its reply\" (not JSON)"),
         "{e}"
