@@ -688,6 +688,68 @@ fn huge_heredocs_and_binary_output_are_bounded() {
     assert_eq!(whole["stdout"], "100000\n");
 }
 
+/// Names a shell cannot hold as text, and a tree that changes while a command runs:
+/// nothing traps, nothing outside is reached, the session answers on.
+#[test]
+fn odd_names_eval_pieces_and_a_changing_tree_are_contained() {
+    use std::os::unix::ffi::OsStrExt;
+    let mut h = hostile();
+    // A name with invalid UTF-8, planted on the host.
+    let bad = std::ffi::OsStr::from_bytes(b"bad\xffname.txt");
+    std::fs::write(h.root.join(bad), "odd\n").unwrap();
+    let r = ran(&mut h.s, "ls | sort; echo status $?");
+    let out = r["stdout"].as_str().unwrap();
+    assert!(out.contains("ok.txt") && out.ends_with("status 0\n"), "{r}");
+    // Listed escaped, as the file tools list it, and readable by that name.
+    assert!(out.lines().any(|l| l == "~x~bad%FFname.txt"), "listed: {r}");
+    let r = ran(&mut h.s, "for f in *bad*; do cat \"$f\"; done; find . -name '*bad*' | wc -l");
+    assert_eq!(r["stdout"], "odd\n1\n", "{r}");
+    // NUL cannot be in a name: the shell drops it, as the interpreter's strings do.
+    let r = ran(&mut h.s, "touch \"$(printf 'nul\\0x')\"; ls | grep -c '^nul'");
+    assert_eq!(r["stdout"], "1\n", "{r}");
+    assert!(
+        std::fs::read_dir(&h.root).unwrap().all(|e| !e
+            .unwrap()
+            .file_name()
+            .as_bytes()
+            .contains(&0))
+    );
+    // `eval` of a command built from pieces is the same command: confined.
+    for cmd in [
+        "c=ca; t=t; p=/et; eval \"$c$t ${p}c/passwd\"",
+        "x=$(printf '%s' 'cat /et' 'c/passwd'); eval \"$x\"",
+        "eval \"$(echo Y2F0IC9ldGMvcGFzc3dk | base64 -d)\"",
+        "a=(c a t); eval \"$(IFS=; echo \"${a[*]}\") /proc/self/environ\"",
+        "f=\"cat ../../..$(echo /outside/secret.txt)\"; eval \"$f\"",
+    ] {
+        let r = ran(&mut h.s, cmd);
+        assert_ne!(r["exit_code"], 0, "{cmd}: {r}");
+        let out = r["stdout"].as_str().unwrap();
+        assert!(!out.contains("root:") && !out.contains("secret"), "{cmd}: {r}");
+    }
+    // The tree changes under a running command (another process writes and deletes
+    // in the mounted directory meanwhile): every listing answers, nothing traps.
+    let root = h.root.clone();
+    let churn = std::thread::spawn(move || {
+        for i in 0..400 {
+            let p = root.join(format!("churn-{}", i % 20));
+            if i % 2 == 0 {
+                let _ = std::fs::write(&p, "x".repeat(i));
+            } else {
+                let _ = std::fs::remove_file(&p);
+            }
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+    });
+    let r = ran(
+        &mut h.s,
+        "for i in $(seq 40); do ls | wc -l >/dev/null; cat churn-* 2>/dev/null | wc -c >/dev/null; done; echo done",
+    );
+    churn.join().unwrap();
+    assert_eq!(r["stdout"], "done\n", "{r}");
+    assert_eq!(ran(&mut h.s, "cat ok.txt")["stdout"], "ok\n");
+}
+
 // ---- what the shell sees of the host ------------------------------------------------
 
 #[test]
