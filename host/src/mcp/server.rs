@@ -562,10 +562,14 @@ impl FilestoreServer {
     }
 }
 
-/// Whether the current runtime can run blocking work in place (multi-threaded).
+/// Whether blocking work can run in place: in a task of a multi-threaded runtime,
+/// which runs on one of its workers (rmcp runs every handler in a task of its own;
+/// the root future of a `Handle::block_on` may be on any thread, where
+/// `block_in_place` would panic).
 fn lends_threads() -> bool {
-    tokio::runtime::Handle::try_current()
-        .is_ok_and(|h| h.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread)
+    tokio::task::try_id().is_some()
+        && tokio::runtime::Handle::try_current()
+            .is_ok_and(|h| h.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread)
 }
 
 /// The message of a panic caught from sandbox work.

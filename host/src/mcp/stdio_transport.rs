@@ -147,3 +147,49 @@ impl Transport<RoleServer> for StdioTransport {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+    use std::sync::{Arc, Mutex};
+
+    /// A `Write` whose bytes the test can read back.
+    #[derive(Clone, Default)]
+    struct Shared(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Shared {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// Messages reach the server parsed; the guard's answers and the server's go out
+    /// whole, one per line, and a flush returns once they are written.
+    #[tokio::test]
+    async fn messages_in_replies_out_in_order() {
+        let out = Shared::default();
+        let writer = Writer::start(out.clone()).unwrap();
+        let input = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\nnot json\n";
+        let mut transport = StdioTransport::start(input.as_bytes(), writer.clone()).unwrap();
+        let first = transport.receive().await.expect("the ping");
+        assert!(matches!(first, rmcp::model::JsonRpcMessage::Request(_)), "{first:?}");
+        assert!(transport.receive().await.is_none(), "the input has ended");
+        let pong = TxJsonRpcMessage::<RoleServer>::response(
+            rmcp::model::ServerResult::empty(()),
+            rmcp::model::NumberOrString::Number(1),
+        );
+        transport.send(pong).await.unwrap();
+        transport.close().await.unwrap();
+        let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+        let lines: Vec<serde_json::Value> =
+            text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        assert_eq!(lines.len(), 2, "{text}");
+        assert_eq!(lines[0]["error"]["code"], -32700, "{text}");
+        assert_eq!((lines[1]["id"].clone(), lines[1]["result"].clone()), (1.into(), json!({})));
+    }
+}
