@@ -39,6 +39,7 @@ mod resources;
 pub mod roots;
 mod server;
 pub mod stdio;
+pub mod stdio_transport;
 pub mod stored_sessions;
 
 use std::net::SocketAddr;
@@ -257,28 +258,27 @@ pub fn describe_mounts(mounts: &[MountArg]) -> String {
 }
 
 /// Serves one MCP session over stdin/stdout until the client disconnects.
+///
+/// Stdin and stdout are read and written on threads of their own
+/// ([`stdio_transport`]); a message too large to read, or a line that is not a
+/// JSON-RPC message, still gets its answer ([`stdio`]; rmcp drops both).
 pub async fn serve_stdio(config: ServerConfig) -> anyhow::Result<()> {
     let server = FilestoreServer::new(&config)?;
-    // Between stdin and rmcp: a message too large to read still gets an answer.
-    // and a line that is not a JSON-RPC message gets its error (rmcp drops both).
-    let (input, guard) = tokio::io::duplex(1 << 16);
-    let (replies, replies_rx) = tokio::sync::mpsc::unbounded_channel();
-    tokio::spawn(stdio::guard_stdin(tokio::io::stdin(), guard, replies));
-    let (output, from_rmcp) = tokio::io::duplex(1 << 16);
-    let writer = tokio::spawn(stdio::merge_stdout(from_rmcp, replies_rx, tokio::io::stdout()));
-    let running = match rmcp::serve_server(server, (input, output)).await {
+    let writer = stdio_transport::Writer::start(std::io::stdout())?;
+    let transport = stdio_transport::StdioTransport::start(std::io::stdin(), writer.clone())?;
+    let running = match rmcp::serve_server(server, transport).await {
         Ok(r) => r,
         // Input ended before `initialize` (a client that gave up, `< /dev/null`):
         // nothing was asked, so nothing failed; the process ends quietly, status 0.
         Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => {
-            let _ = writer.await;
+            writer.flush().await;
             return Ok(());
         }
         Err(e) => return Err(e.into()),
     };
     running.waiting().await?;
     // What rmcp wrote last reaches stdout before the process ends.
-    let _ = writer.await;
+    writer.flush().await;
     Ok(())
 }
 

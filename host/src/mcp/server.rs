@@ -31,8 +31,9 @@ on / to see the mounts. The prompt `filestore_instructions` has the full guide a
 
 /// The MCP server of one MCP session.
 ///
-/// Cheap to clone (clones share the sandbox). Every sandbox operation runs on a
-/// blocking thread, so a slow call never stalls the async runtime.
+/// Cheap to clone (clones share the sandbox). Every sandbox operation runs off the
+/// async runtime's workers (see [`FilestoreServer::on_sandbox`]), so a slow call
+/// never stalls it.
 #[derive(Clone)]
 pub struct FilestoreServer {
     sandbox: Arc<Mutex<Sandbox>>,
@@ -517,8 +518,8 @@ impl FilestoreServer {
         Ok(())
     }
 
-    /// Runs `f` on the sandbox on a blocking thread, once the client's roots (if
-    /// they are being applied) are.
+    /// Runs `f` on the sandbox off the runtime's workers, once the client's roots
+    /// (if they are being applied) are.
     async fn with_sandbox<T: Send + 'static>(
         &self,
         f: impl FnOnce(&mut Sandbox) -> T + Send + 'static,
@@ -529,14 +530,30 @@ impl FilestoreServer {
 
     /// [`FilestoreServer::with_sandbox`] without waiting for the roots: for
     /// applying them.
+    ///
+    /// On a multi-threaded runtime the work runs in place ([`block_in_place`]): the
+    /// worker's other tasks move to another thread for as long as it runs, so a long
+    /// call holds up nothing else (other sessions, this one's cancellation watch),
+    /// while a short one (most calls take microseconds) pays no hand-off to the
+    /// blocking pool and back. A current-thread runtime (some embedders and tests)
+    /// cannot lend its thread: there the work goes to the blocking pool.
+    ///
+    /// [`block_in_place`]: tokio::task::block_in_place
     async fn on_sandbox<T: Send + 'static>(
         &self,
         f: impl FnOnce(&mut Sandbox) -> T + Send + 'static,
     ) -> Result<T, McpError> {
         let sandbox = self.sandbox.clone();
-        tokio::task::spawn_blocking(move || f(&mut lock(&sandbox)))
-            .await
-            .map_err(|e| McpError::internal_error(format!("sandbox task failed: {e}"), None))
+        let failed = |e: &dyn std::fmt::Display| {
+            McpError::internal_error(format!("sandbox task failed: {e}"), None)
+        };
+        if lends_threads() {
+            let run = std::panic::AssertUnwindSafe(|| {
+                tokio::task::block_in_place(|| f(&mut lock(&sandbox)))
+            });
+            return std::panic::catch_unwind(run).map_err(|p| failed(&panic_message(p.as_ref())));
+        }
+        tokio::task::spawn_blocking(move || f(&mut lock(&sandbox))).await.map_err(|e| failed(&e))
     }
 
     /// How many tools the session offers now.
@@ -548,6 +565,26 @@ impl FilestoreServer {
     pub fn mounts(&self) -> Vec<(String, bool)> {
         lock(&self.sandbox).mounts.iter().map(|m| (m.point.clone(), m.read_only)).collect()
     }
+}
+
+/// Whether blocking work can run in place: in a task of a multi-threaded runtime,
+/// which runs on one of its workers (rmcp runs every handler in a task of its own;
+/// the root future of a `Handle::block_on` may be on any thread, where
+/// `block_in_place` would panic).
+fn lends_threads() -> bool {
+    tokio::task::try_id().is_some()
+        && tokio::runtime::Handle::try_current()
+            .is_ok_and(|h| h.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread)
+}
+
+/// The message of a panic caught from sandbox work.
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    let text = payload
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("(no message)");
+    format!("it panicked: {text}")
 }
 
 /// Locks the sandbox. A panic while it was held cannot leave the sandbox half
@@ -1346,7 +1383,8 @@ impl ServerHandler for FilestoreServer {
         };
         let claims = self.claims(&context);
         let (cancel, running, ticket) = (self.cancel.clone(), self.running.clone(), watch.ticket);
-        let (name, given, output) = (tool.clone(), args.clone(), watch.output.clone());
+        let (name, output) = (tool.clone(), watch.output.clone());
+        // The arguments go in and come back (an approval prompt shows them): no copy.
         let called = self
             .with_sandbox(move |s| {
                 *running.lock().unwrap_or_else(|p| p.into_inner()) = ticket;
@@ -1355,14 +1393,14 @@ impl ServerHandler for FilestoreServer {
                         lock_output(&o).push(chunk)
                     })
                 });
-                let out = s.call(&name, &given, &claims, sink);
+                let out = s.call(&name, &args, &claims, sink);
                 *running.lock().unwrap_or_else(|p| p.into_inner()) = 0;
                 cancel.store(false, std::sync::atomic::Ordering::SeqCst);
-                out
+                (out, args)
             })
             .await;
         watch.stop();
-        let mut called = called?;
+        let (mut called, args) = called?;
         if let Some(id) = called.out.as_ref().ok().and_then(|o| pending_approval(&o.json)) {
             if is_modern(&context) {
                 return self.ask_input(&context, id, &tool, &args).await;

@@ -3,25 +3,30 @@
 //!
 //! rmcp reads one JSON-RPC message per line and drops a line longer than its cap
 //! (16 MiB) with only a log line, so a client that sent a 17 MiB write would wait
-//! forever. [`guard_stdin`] sits between stdin and rmcp: lines within
-//! [`MAX_STDIO_MESSAGE_BYTES`] pass through unchanged; a longer line is discarded as it
-//! streams by (never buffered whole) and replaced by a small request for
-//! [`TOO_LARGE_METHOD`] carrying the original id, which the server answers with a
+//! forever. [`read_messages`] reads stdin for the transport ([`super::stdio_transport`]):
+//! lines within [`MAX_STDIO_MESSAGE_BYTES`] become messages; a longer line is
+//! discarded as it streams by (never buffered whole) and replaced by a small request
+//! for [`TOO_LARGE_METHOD`] carrying the original id, which the server answers with a
 //! JSON-RPC error saying how large the message was and what the limit is.
 //!
 //! rmcp also drops a line that is not JSON, or not a JSON-RPC message, without a
 //! word. The guard answers those itself, as JSON-RPC asks: `-32700` (parse error,
 //! id `null`) for text that is not JSON, `-32600` (invalid request, with the id when
-//! one can be found) for JSON that is not a message. Its answers reach stdout
-//! through [`merge_stdout`], the one writer of stdout, so they never interleave with
-//! rmcp's within a line.
+//! one can be found) for JSON that is not a message. Its answers go to the same
+//! writer as the server's, whole lines, so they never interleave within a line.
+//!
+//! Each line is parsed once on the way in: a line that parses as a message is one
+//! the checks above would pass (rmcp's message type requires `"jsonrpc": "2.0"` and
+//! a `method`, `result` or `error`), so the checks run only for a line that does not.
+
+use std::io::BufRead;
 
 use memchr::memchr;
-use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
-use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender};
+use rmcp::RoleServer;
+use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 
 /// Largest message (one line, without its newline) read over stdio: just under
-/// rmcp's own cap, so rmcp never drops a line silently.
+/// rmcp's own cap, so a message is never larger than rmcp would read either.
 pub const MAX_STDIO_MESSAGE_BYTES: usize =
     rmcp::transport::async_rw::DEFAULT_MAX_LINE_LENGTH - 1024;
 
@@ -32,33 +37,34 @@ const ID_SEARCH_BYTES: usize = 64 * 1024;
 /// The method of the request that stands in for an oversized one.
 pub const TOO_LARGE_METHOD: &str = "filestore/request-too-large";
 
-/// Copies `input` to `output` line by line, replacing every line longer than
-/// [`MAX_STDIO_MESSAGE_BYTES`] by a [`TOO_LARGE_METHOD`] request with the same id
-/// (a line without a findable id — a notification — is dropped, and said so on
-/// stderr). A line that is not a JSON-RPC message is answered on `replies` (see
-/// the module docs) instead of passed on. Ends at end of input or when `output` is
-/// closed.
-pub async fn guard_stdin<R, W>(
-    input: R,
-    mut output: W,
-    replies: UnboundedSender<String>,
-) -> std::io::Result<()>
-where
-    R: AsyncRead + Unpin,
-    W: AsyncWrite + Unpin,
-{
-    let mut reader = BufReader::with_capacity(64 * 1024, input);
+/// What one line of input is for the server.
+#[derive(Debug)]
+pub enum Incoming {
+    /// A message for rmcp (an oversized one's stand-in included).
+    Message(Box<RxJsonRpcMessage<RoleServer>>),
+    /// The guard's own answer (a line of JSON, without its newline).
+    Reply(String),
+}
+
+/// Reads `input` line by line until its end, handing each line's [`Incoming`] to
+/// `deliver` (blank lines, and messages rmcp would ignore, hand nothing). Stops
+/// early when `deliver` returns false (the server is gone). A line longer than
+/// [`MAX_STDIO_MESSAGE_BYTES`] becomes a [`TOO_LARGE_METHOD`] request with the same
+/// id (a line without a findable id, a notification, is dropped, and said so on
+/// stderr).
+pub fn read_messages(
+    mut input: impl BufRead,
+    mut deliver: impl FnMut(Incoming) -> bool,
+) -> std::io::Result<()> {
     let mut line: Vec<u8> = Vec::new();
     // Bytes of the current line seen so far when it is oversized (`line` then
     // keeps only its head).
     let mut oversized: Option<usize> = None;
     loop {
-        let buf = reader.fill_buf().await?;
+        let buf = input.fill_buf()?;
         if buf.is_empty() {
-            if oversized.is_none() && !line.is_empty() {
-                output.write_all(&line).await?;
-            }
-            output.shutdown().await?;
+            // A last line without its newline is an incomplete message: rmcp's
+            // own transport drops it too.
             return Ok(());
         }
         let (chunk, ends_line) = match memchr(b'\n', buf) {
@@ -81,40 +87,126 @@ where
             }
             None => line.extend_from_slice(chunk),
         }
-        reader.consume(taken);
+        input.consume(taken);
         if ends_line {
-            match oversized.take() {
-                None => match malformed(&line) {
-                    None => {
-                        line.push(b'\n');
-                        output.write_all(&line).await?;
-                    }
-                    Some(reply) => {
-                        // The receiver is gone only when stdout is: nothing to tell.
-                        let _ = replies.send(reply);
-                    }
-                },
-                Some(bytes) => match request_id(&line) {
-                    Some(id) => {
-                        let stand_in = serde_json::json!({
-                            "jsonrpc": "2.0",
-                            "id": id,
-                            "method": TOO_LARGE_METHOD,
-                            "params": {"bytes": bytes, "limit": MAX_STDIO_MESSAGE_BYTES},
-                        });
-                        output.write_all(format!("{stand_in}\n").as_bytes()).await?;
-                    }
-                    None => eprintln!(
-                        "filestore serve: dropped a {bytes}-byte message without an id (the limit is {MAX_STDIO_MESSAGE_BYTES} bytes)"
-                    ),
-                },
+            let incoming = match oversized.take() {
+                None => classify(&line),
+                Some(bytes) => stand_in(&line, bytes),
+            };
+            if let Some(incoming) = incoming
+                && !deliver(incoming)
+            {
+                return Ok(());
             }
-            output.flush().await?;
             line.clear();
         }
     }
 }
 
+/// What a whole line (without its newline) is: a message, the guard's answer, or
+/// nothing (a blank line; a notification rmcp ignores).
+fn classify(line: &[u8]) -> Option<Incoming> {
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    if line.iter().all(u8::is_ascii_whitespace) {
+        return None;
+    }
+    match serde_json::from_slice::<RxJsonRpcMessage<RoleServer>>(line) {
+        Ok(message) => Some(Incoming::Message(Box::new(message))),
+        Err(_) => match malformed(line) {
+            Some(reply) => Some(Incoming::Reply(reply)),
+            None => unknown_message(line),
+        },
+    }
+}
+
+/// A JSON-RPC message rmcp's message type does not take (a batch, a notification
+/// of a method it does not know), handled as rmcp's own stdio transport does:
+/// a notification of a method outside MCP is ignored, anything else is answered
+/// "Invalid request" without an id.
+fn unknown_message(line: &[u8]) -> Option<Incoming> {
+    let value: serde_json::Value = serde_json::from_slice(line).ok()?;
+    if let Some(method) = value.get("method").and_then(serde_json::Value::as_str) {
+        let notification = value.get("id").is_none();
+        let mcp = is_standard_method(method);
+        let notice = method.starts_with("notifications/");
+        if (notification && !mcp) || (notice && !is_standard_notification(method)) {
+            return None;
+        }
+    }
+    let error = TxJsonRpcMessage::<RoleServer>::error(
+        rmcp::ErrorData::invalid_request("Invalid request", None),
+        None,
+    );
+    serde_json::to_string(&error).ok().map(Incoming::Reply)
+}
+
+/// The MCP methods (rmcp's list, protocol 2026-07-28): a notification of another
+/// method is not MCP's and is ignored.
+fn is_standard_method(method: &str) -> bool {
+    matches!(
+        method,
+        "initialize"
+            | "ping"
+            | "server/discover"
+            | "prompts/get"
+            | "prompts/list"
+            | "resources/list"
+            | "resources/read"
+            | "resources/subscribe"
+            | "resources/unsubscribe"
+            | "resources/templates/list"
+            | "subscriptions/listen"
+            | "tools/call"
+            | "tools/list"
+            | "completion/complete"
+            | "elicitation/create"
+            | "logging/setLevel"
+            | "roots/list"
+            | "sampling/createMessage"
+    ) || is_standard_notification(method)
+}
+
+/// The MCP notifications (rmcp's list): another `notifications/...` is ignored.
+fn is_standard_notification(method: &str) -> bool {
+    matches!(
+        method,
+        "notifications/cancelled"
+            | "notifications/initialized"
+            | "notifications/message"
+            | "notifications/progress"
+            | "notifications/prompts/list_changed"
+            | "notifications/resources/list_changed"
+            | "notifications/resources/updated"
+            | "notifications/roots/list_changed"
+            | "notifications/subscriptions/acknowledged"
+            | "notifications/tools/list_changed"
+    )
+}
+
+/// The stand-in for an oversized line of `bytes` bytes whose head is `head`: a
+/// [`TOO_LARGE_METHOD`] request with its id, or nothing (said on stderr) when it
+/// has no id to answer.
+fn stand_in(head: &[u8], bytes: usize) -> Option<Incoming> {
+    let Some(id) = request_id(head) else {
+        eprintln!(
+            "filestore serve: dropped a {bytes}-byte message without an id (the limit is {MAX_STDIO_MESSAGE_BYTES} bytes)"
+        );
+        return None;
+    };
+    let stand_in = serde_json::json!({
+        "jsonrpc": "2.0",
+        "id": id,
+        "method": TOO_LARGE_METHOD,
+        "params": {"bytes": bytes, "limit": MAX_STDIO_MESSAGE_BYTES},
+    });
+    match serde_json::from_value::<RxJsonRpcMessage<RoleServer>>(stand_in) {
+        Ok(message) => Some(Incoming::Message(Box::new(message))),
+        Err(e) => {
+            eprintln!("filestore serve: the stand-in for a {bytes}-byte message is not one: {e}");
+            None
+        }
+    }
+}
 /// The error reply for a line that is not a JSON-RPC message, or `None` for one
 /// that is (or a blank line, which rmcp skips). A batch (array) is passed on: which
 /// batches to accept is the protocol version's business, rmcp's.
@@ -168,45 +260,6 @@ pub(crate) fn malformed(line: &[u8]) -> Option<String> {
     }
 }
 
-/// The one writer of stdout: copies rmcp's output (whole lines) and the guard's
-/// replies, so neither can land inside a line of the other. Ends when rmcp's output
-/// ends.
-pub async fn merge_stdout<R, W>(
-    from_rmcp: R,
-    mut replies: UnboundedReceiver<String>,
-    mut stdout: W,
-) -> std::io::Result<()>
-where
-    R: AsyncRead + Unpin,
-    W: AsyncWrite + Unpin,
-{
-    let mut reader = BufReader::with_capacity(64 * 1024, from_rmcp);
-    let mut line = Vec::new();
-    loop {
-        tokio::select! {
-            n = reader.read_until(b'\n', &mut line) => {
-                if n? == 0 {
-                    // Replies already made still go out.
-                    while let Ok(reply) = replies.try_recv() {
-                        stdout.write_all(format!("{reply}\n").as_bytes()).await?;
-                    }
-                    stdout.flush().await?;
-                    return Ok(());
-                }
-                if line.ends_with(b"\n") {
-                    stdout.write_all(&line).await?;
-                    stdout.flush().await?;
-                    line.clear();
-                }
-            }
-            Some(reply) = replies.recv(), if line.is_empty() => {
-                stdout.write_all(format!("{reply}\n").as_bytes()).await?;
-                stdout.flush().await?;
-            }
-        }
-    }
-}
-
 /// The JSON-RPC id of a message, from the head of its text: the value after the
 /// first top-level `"id":` key (a number or a string).
 fn request_id(head: &[u8]) -> Option<serde_json::Value> {
@@ -254,18 +307,22 @@ fn request_id(head: &[u8]) -> Option<serde_json::Value> {
 mod tests {
     use super::*;
 
-    async fn guarded(input: Vec<u8>) -> Vec<String> {
-        let (mut rx, tx) = tokio::io::duplex(1 << 16);
-        let (replies, _) = tokio::sync::mpsc::unbounded_channel();
-        let task = tokio::spawn(guard_stdin(std::io::Cursor::new(input), tx, replies));
+    /// What `input` becomes: each message as JSON again, each reply as sent.
+    fn read(input: &[u8]) -> Vec<serde_json::Value> {
         let mut out = Vec::new();
-        tokio::io::AsyncReadExt::read_to_end(&mut rx, &mut out).await.unwrap();
-        task.await.unwrap().unwrap();
-        String::from_utf8(out).unwrap().lines().map(str::to_string).collect()
+        read_messages(input, |item| {
+            out.push(match item {
+                Incoming::Message(m) => serde_json::to_value(&*m).unwrap(),
+                Incoming::Reply(r) => serde_json::json!({"reply": serde_json::from_str::<serde_json::Value>(&r).unwrap()}),
+            });
+            true
+        })
+        .unwrap();
+        out
     }
 
-    #[tokio::test]
-    async fn small_lines_pass_and_oversized_ones_are_replaced() {
+    #[test]
+    fn small_lines_pass_and_oversized_ones_are_replaced() {
         let big = format!(
             r#"{{"jsonrpc":"2.0","id":"w-7","method":"tools/call","params":{{"name":"filestore_write","arguments":{{"path":"/s/x","content":"{}"}}}}}}"#,
             "x".repeat(MAX_STDIO_MESSAGE_BYTES)
@@ -273,59 +330,62 @@ mod tests {
         let input = format!(
             "{{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}}\n{big}\n{{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}}\n"
         );
-        let lines = guarded(input.into_bytes()).await;
-        assert_eq!(lines.len(), 3, "{:?}", lines.iter().map(|l| l.len()).collect::<Vec<_>>());
-        assert_eq!(lines[0], r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#);
-        let stand_in: serde_json::Value = serde_json::from_str(&lines[1]).unwrap();
-        assert_eq!(stand_in["id"], "w-7");
-        assert_eq!(stand_in["method"], TOO_LARGE_METHOD);
-        assert_eq!(stand_in["params"]["bytes"], big.len());
-        assert_eq!(lines[2], r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#);
+        let items = read(input.as_bytes());
+        assert_eq!(items.len(), 3, "{items:?}");
+        assert_eq!(items[0]["id"], 1);
+        assert_eq!(items[0]["method"], "ping");
+        assert_eq!(items[1]["id"], "w-7");
+        assert_eq!(items[1]["method"], TOO_LARGE_METHOD);
+        assert_eq!(items[1]["params"]["bytes"], big.len());
+        assert_eq!(items[1]["params"]["limit"], MAX_STDIO_MESSAGE_BYTES);
+        assert_eq!(items[2]["id"], 2);
     }
 
     /// Text that is not JSON gets -32700 with id null; JSON that is not a message
-    /// gets -32600 with its id; messages, batches and blank lines pass on.
-    #[tokio::test]
-    async fn malformed_lines_are_answered_not_dropped() {
-        let (rx_in, tx_in) = tokio::io::duplex(1 << 16);
-        let (replies_tx, replies_rx) = tokio::sync::mpsc::unbounded_channel();
-        let input = "not json\n{\"id\":4,\"method\":\"ping\"}\n[1, 2]\n{\"jsonrpc\":\"2.0\",\"id\":5}\n\n{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"ping\"}\n";
-        let guard = tokio::spawn(guard_stdin(
-            std::io::Cursor::new(input.as_bytes().to_vec()),
-            tx_in,
-            replies_tx,
-        ));
-        let (mut out_rx, out_tx) = tokio::io::duplex(1 << 16);
-        let merged = tokio::spawn(merge_stdout(rx_in, replies_rx, out_tx));
-        guard.await.unwrap().unwrap();
-        merged.await.unwrap().unwrap();
-        let mut out = String::new();
-        tokio::io::AsyncReadExt::read_to_string(&mut out_rx, &mut out).await.unwrap();
-        let lines: Vec<serde_json::Value> = out
-            .lines()
-            .filter(|l| !l.trim().is_empty())
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect();
-        let errors: Vec<(serde_json::Value, i64)> = lines
+    /// gets -32600 with its id; a batch gets rmcp's "Invalid request"; messages pass
+    /// on (a notification outside MCP too: rmcp's to ignore); blank lines and an
+    /// unfinished last line are dropped.
+    #[test]
+    fn malformed_lines_are_answered_not_dropped() {
+        let input = "not json\n{\"id\":4,\"method\":\"ping\"}\n[1, 2]\n{\"jsonrpc\":\"2.0\",\"id\":5}\n\n \r\n{\"jsonrpc\":\"2.0\",\"method\":\"lsp/x\"}\n{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"ping\"}\r\n{\"jsonrpc\":\"2.0\",\"id\":7,";
+        let items = read(input.as_bytes());
+        let errors: Vec<(serde_json::Value, i64)> = items
             .iter()
-            .filter(|l| l.get("error").is_some())
-            .map(|l| (l["id"].clone(), l["error"]["code"].as_i64().unwrap()))
+            .filter_map(|i| i.get("reply"))
+            .map(|r| (r["id"].clone(), r["error"]["code"].as_i64().unwrap()))
             .collect();
         assert_eq!(
             errors,
-            [(serde_json::Value::Null, -32700), (4.into(), -32600), (5.into(), -32600)],
-            "{out}"
+            [
+                (serde_json::Value::Null, -32700),
+                (4.into(), -32600),
+                (serde_json::Value::Null, -32600),
+                (5.into(), -32600)
+            ],
+            "{items:?}"
         );
         let passed: Vec<&serde_json::Value> =
-            lines.iter().filter(|l| l.get("error").is_none()).collect();
+            items.iter().filter(|i| i.get("reply").is_none()).collect();
+        let passed: Vec<(serde_json::Value, serde_json::Value)> =
+            passed.iter().map(|m| (m["id"].clone(), m["method"].clone())).collect();
         assert_eq!(
             passed,
-            [
-                &serde_json::json!([1, 2]),
-                &serde_json::json!({"jsonrpc": "2.0", "id": 6, "method": "ping"})
-            ],
-            "{out}"
+            [(serde_json::Value::Null, "lsp/x".into()), (6.into(), "ping".into())],
+            "{items:?}"
         );
+    }
+
+    /// The reader stops when the server is gone (`deliver` says so).
+    #[test]
+    fn reading_stops_when_the_server_is_gone() {
+        let input = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n".repeat(3);
+        let mut seen = 0;
+        read_messages(input.as_bytes(), |_| {
+            seen += 1;
+            false
+        })
+        .unwrap();
+        assert_eq!(seen, 1);
     }
 
     #[test]

@@ -1,0 +1,195 @@
+//! The stdio transport of `filestore serve`: stdin read and stdout written on
+//! threads of their own, messages handed to and from rmcp whole.
+//!
+//! rmcp's own stdio transport reads and writes through tokio's `Stdin`/`Stdout`,
+//! which run every `read` and `write` on the blocking pool: each request cost a
+//! hand-off to a pool thread and back for the read, another pair for the write, and
+//! (with the guard in front, [`super::stdio`]) two more copies of the line through
+//! in-memory pipes, each parsed again. Here one thread blocks in `read` and parses
+//! each line once ([`super::stdio::read_messages`]), handing rmcp the message; one
+//! thread writes what rmcp and the guard send, in order, whole lines. A request
+//! costs one wake-up of the runtime on the way in and one of the writer on the way
+//! out.
+//!
+//! Neither thread belongs to the runtime, so neither can hold up its shutdown: the
+//! reader may stay blocked in `read` until the process ends.
+
+use std::io::Write;
+use std::sync::mpsc as std_mpsc;
+
+use rmcp::RoleServer;
+use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
+use rmcp::transport::Transport;
+use tokio::sync::{mpsc, oneshot};
+
+use super::stdio::Incoming;
+
+/// Messages read ahead of the server: a few, so a burst of requests does not wait
+/// on the reader, and little memory when each may be 16 MiB.
+const READ_AHEAD: usize = 4;
+
+/// What the writer thread is asked to do.
+enum Out {
+    /// One line, its newline included.
+    Line(Vec<u8>),
+    /// Answer once everything sent before is written and flushed.
+    Flush(oneshot::Sender<()>),
+}
+
+/// The writer thread's end: lines go out in the order sent.
+#[derive(Clone)]
+pub struct Writer(std_mpsc::Sender<Out>);
+
+impl Writer {
+    /// Starts the writer thread over `out`. It ends when every [`Writer`] is
+    /// dropped, or at the first failed write (stdout closed): later sends fail.
+    pub fn start(out: impl Write + Send + 'static) -> std::io::Result<Writer> {
+        let (tx, rx) = std_mpsc::channel();
+        std::thread::Builder::new()
+            .name("filestore-stdout".into())
+            .spawn(move || write_lines(rx, out))?;
+        Ok(Writer(tx))
+    }
+
+    /// Queues `line` (a newline is added).
+    fn line(&self, mut line: Vec<u8>) -> std::io::Result<()> {
+        line.push(b'\n');
+        self.0.send(Out::Line(line)).map_err(|_| closed())
+    }
+
+    /// Waits until everything queued so far is written (or cannot be).
+    pub async fn flush(&self) {
+        let (done, written) = oneshot::channel();
+        if self.0.send(Out::Flush(done)).is_ok() {
+            let _ = written.await;
+        }
+    }
+}
+
+/// The writer thread: writes each queued line, flushing once the queue is empty
+/// (a burst of notifications goes out in one write where it can).
+fn write_lines(rx: std_mpsc::Receiver<Out>, mut out: impl Write) {
+    let mut flushed = Vec::new();
+    while let Ok(first) = rx.recv() {
+        let mut next = Some(first);
+        while let Some(item) = next.take() {
+            match item {
+                Out::Line(line) => {
+                    if out.write_all(&line).is_err() {
+                        return;
+                    }
+                }
+                Out::Flush(done) => flushed.push(done),
+            }
+            next = rx.try_recv().ok();
+        }
+        if out.flush().is_err() {
+            return;
+        }
+        for done in flushed.drain(..) {
+            let _ = done.send(());
+        }
+    }
+}
+
+fn closed() -> std::io::Error {
+    std::io::Error::new(std::io::ErrorKind::BrokenPipe, "stdout is closed")
+}
+
+/// rmcp's transport over the reader and writer threads.
+pub struct StdioTransport {
+    incoming: mpsc::Receiver<Box<RxJsonRpcMessage<RoleServer>>>,
+    writer: Writer,
+}
+
+impl StdioTransport {
+    /// Starts reading `input` on a thread of its own: its messages go to the
+    /// server, the guard's answers straight to `writer`.
+    pub fn start(
+        input: impl std::io::Read + Send + 'static,
+        writer: Writer,
+    ) -> std::io::Result<StdioTransport> {
+        let (tx, incoming) = mpsc::channel(READ_AHEAD);
+        let replies = writer.clone();
+        std::thread::Builder::new().name("filestore-stdin".into()).spawn(move || {
+            // A read error ends the input, as the end of input does.
+            let input = std::io::BufReader::with_capacity(64 * 1024, input);
+            let _ = super::stdio::read_messages(input, |item| match item {
+                Incoming::Message(m) => tx.blocking_send(m).is_ok(),
+                Incoming::Reply(r) => replies.line(r.into_bytes()).is_ok(),
+            });
+        })?;
+        Ok(StdioTransport { incoming, writer })
+    }
+}
+
+impl Transport<RoleServer> for StdioTransport {
+    type Error = std::io::Error;
+
+    fn send(
+        &mut self,
+        item: TxJsonRpcMessage<RoleServer>,
+    ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        // Serialized here, queued in order; the write itself is the writer's.
+        let sent = serde_json::to_vec(&item)
+            .map_err(std::io::Error::other)
+            .and_then(|line| self.writer.line(line));
+        std::future::ready(sent)
+    }
+
+    async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleServer>> {
+        self.incoming.recv().await.map(|m| *m)
+    }
+
+    async fn close(&mut self) -> Result<(), Self::Error> {
+        self.incoming.close();
+        self.writer.flush().await;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+    use std::sync::{Arc, Mutex};
+
+    /// A `Write` whose bytes the test can read back.
+    #[derive(Clone, Default)]
+    struct Shared(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Shared {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// Messages reach the server parsed; the guard's answers and the server's go out
+    /// whole, one per line, and a flush returns once they are written.
+    #[tokio::test]
+    async fn messages_in_replies_out_in_order() {
+        let out = Shared::default();
+        let writer = Writer::start(out.clone()).unwrap();
+        let input = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\nnot json\n";
+        let mut transport = StdioTransport::start(input.as_bytes(), writer.clone()).unwrap();
+        let first = transport.receive().await.expect("the ping");
+        assert!(matches!(first, rmcp::model::JsonRpcMessage::Request(_)), "{first:?}");
+        assert!(transport.receive().await.is_none(), "the input has ended");
+        let pong = TxJsonRpcMessage::<RoleServer>::response(
+            rmcp::model::ServerResult::empty(()),
+            rmcp::model::NumberOrString::Number(1),
+        );
+        transport.send(pong).await.unwrap();
+        transport.close().await.unwrap();
+        let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+        let lines: Vec<serde_json::Value> =
+            text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        assert_eq!(lines.len(), 2, "{text}");
+        assert_eq!(lines[0]["error"]["code"], -32700, "{text}");
+        assert_eq!((lines[1]["id"].clone(), lines[1]["result"].clone()), (1.into(), json!({})));
+    }
+}
