@@ -1,14 +1,17 @@
-//! The Python package (`python/`): `filestore.Session` (one `filestore serve` over MCP
-//! stdio) and `filestore.deepagents.FilestoreBackend` (deepagents' `BackendProtocol`),
-//! tested by their own pytest suite (`python/tests/`) against the binary cargo just
-//! built, with a deepagents agent run on a fake chat model (no network, no API key).
+//! The Python package (`python/`) as the wheel users install: `filestore.Session`
+//! (the sandbox in process, the wheel's native extension), `filestore.McpSession` (one
+//! `filestore serve` over MCP stdio), `filestore.deepagents.FilestoreBackend`
+//! (deepagents' `BackendProtocol`) and the wheel's `filestore` command, tested by
+//! their own pytest suite (`python/tests/`), with a deepagents agent run on a fake chat
+//! model (no network, no API key).
 //!
-//! The package, deepagents and pytest are installed on first use into a virtual
-//! environment outside the clone (`$FILESTORE_PY_PACKAGE_VENV`, else
-//! `~/.cache/filestore/py-package`), pinned by `python/pyproject.toml`,
-//! `python/tests/constraints.txt` and `TEST_PINS`; when any of them changes the venv is
-//! made anew. The package itself is reinstalled from a copy of `python/` on every run,
-//! so the tests always import the checkout's code.
+//! The wheel is built by maturin from this checkout once per hash of its sources
+//! ([`wheel`]) and installed anew, without its dependencies, on every run into a
+//! virtual environment outside the clone (`$FILESTORE_PY_PACKAGE_VENV`, else
+//! `~/.cache/filestore/py-package`) that holds deepagents, pytest and the rest, pinned
+//! by `python/pyproject.toml`, `python/tests/constraints.txt` and `TEST_PINS`; when
+//! any of them changes that venv is made anew. `McpSession`'s tests use the binary
+//! cargo just built (`$FILESTORE_BIN`).
 //!
 //! deepagents' own backend tests (`python/tests/deepagents_suite/`) run against
 //! FilestoreBackend from the unmodified copy in `shared/thirdparty/` beside the clone
@@ -59,7 +62,7 @@ fn hash_tree(hasher: &mut Sha256, root: &Path, path: &Path) {
     }
 }
 
-/// The wheel of this checkout (`maturin build -m python/pyproject.toml`), built once
+/// The wheel of this checkout (`maturin build` in `python/`), built once
 /// per hash of its sources into `~/.cache/filestore/wheels/HASH/`
 /// (`$FILESTORE_WHEELS`). It is built in the dev profile into this test's own target
 /// directory, so it reuses the dependencies `cargo test` compiled (optimised, as
@@ -67,7 +70,8 @@ fn hash_tree(hasher: &mut Sha256, root: &Path, path: &Path) {
 fn wheel() -> PathBuf {
     let root = repo_root();
     let mut hasher = Sha256::new();
-    for part in ["Cargo.toml", "Cargo.lock", "host", "guest", "wit", "python/native", "python/src"] {
+    for part in ["Cargo.toml", "Cargo.lock", "host", "guest", "wit", "python/native", "python/src"]
+    {
         hash_tree(&mut hasher, &root, &root.join(part));
     }
     for file in ["python/pyproject.toml", "python/README.md"] {
@@ -76,9 +80,10 @@ fn wheel() -> PathBuf {
     let key: String = hasher.finalize()[..8].iter().map(|b| format!("{b:02x}")).collect();
     let out = crate::support::install::cache_dir("FILESTORE_WHEELS", "wheels").join(&key);
     let find = |dir: &Path| -> Option<PathBuf> {
-        std::fs::read_dir(dir).ok()?.map(|e| e.unwrap().path()).find(|p| {
-            p.extension().is_some_and(|x| x == "whl")
-        })
+        std::fs::read_dir(dir)
+            .ok()?
+            .map(|e| e.unwrap().path())
+            .find(|p| p.extension().is_some_and(|x| x == "whl"))
     };
     if let Some(w) = find(&out) {
         return w;
@@ -94,10 +99,11 @@ fn wheel() -> PathBuf {
     let building = out.with_extension("building");
     let _ = std::fs::remove_dir_all(&building);
     run(Command::new(maturin.join("bin/maturin"))
-        .args(["build", "--quiet", "--profile", "dev", "--strip", "-m", "python/pyproject.toml"])
-        .args(["--interpreter", "python3", "--out"])
+        .args(["build", "--quiet", "--profile", "dev", "--strip", "--interpreter", "python3"])
+        .arg("--out")
         .arg(&building)
-        .current_dir(&root)
+        // maturin reads ./pyproject.toml (its -m names the crate's Cargo.toml).
+        .current_dir(root.join("python"))
         .env("CARGO_TARGET_DIR", target))
     .success();
     let _ = std::fs::remove_dir_all(&out);

@@ -90,7 +90,10 @@ impl Sandbox {
             }
         };
         if plan.toolset.is_some() && config.is_none() {
-            return Err(Failure::start("--toolset", "it selects a toolset of --config; give --config too"));
+            return Err(Failure::start(
+                "--toolset",
+                "it selects a toolset of --config; give --config too",
+            ));
         }
         let options = SessionOptions {
             tools: Arc::new(filestore::tools::ToolRegistry::with_builtin_handlers()),
@@ -98,8 +101,10 @@ impl Sandbox {
             cancel: Some(Arc::new(AtomicBool::new(false))),
             ..Default::default()
         };
-        let mut sandbox = Sandbox { engine: engine()?, mounts: specs, options, config, session: None };
-        sandbox.session = Some(sandbox.start().map_err(|f| Failure::start("starting the session", f.message))?);
+        let mut sandbox =
+            Sandbox { engine: engine()?, mounts: specs, options, config, session: None };
+        sandbox.session =
+            Some(sandbox.start().map_err(|f| Failure::start("starting the session", f.message))?);
         Ok(sandbox)
     }
 
@@ -110,14 +115,19 @@ impl Sandbox {
 
     /// A new session over the mounts (in-memory content is kept), configured.
     fn start(&self) -> Result<Session, Failure> {
-        let mut session =
-            self.engine.session_with(self.mounts.clone(), self.options.clone()).map_err(|e| Failure::of(&e))?;
+        let mut session = self
+            .engine
+            .session_with(self.mounts.clone(), self.options.clone())
+            .map_err(|e| Failure::of(&e))?;
         if let Some((files, toolset)) = &self.config {
             match session.load_config(files).map_err(|e| Failure::of(&e))? {
                 Ok(_) => {}
                 Err(issues) => {
                     let all: Vec<String> = issues.iter().map(|i| i.to_string()).collect();
-                    return Err(Failure { kind: "config".into(), message: format!("--config: {}", all.join("; ")) });
+                    return Err(Failure {
+                        kind: "config".into(),
+                        message: format!("--config: {}", all.join("; ")),
+                    });
                 }
             }
             session.select_toolset(toolset.as_deref()).map_err(|e| Failure::of(&e))?;
@@ -166,7 +176,8 @@ impl Sandbox {
 fn mount_args(plan: &Plan) -> Result<Vec<MountArg>, Failure> {
     let mut user = Vec::with_capacity(plan.mounts.len());
     for spec in &plan.mounts {
-        let m: MountArg = spec.parse().map_err(|e| Failure::start(&format!("--mount {spec}"), e))?;
+        let m: MountArg =
+            spec.parse().map_err(|e| Failure::start(&format!("--mount {spec}"), e))?;
         user.push(m);
     }
     let single = filestore::mcp::is_single_workspace(&user);
@@ -176,7 +187,10 @@ fn mount_args(plan: &Plan) -> Result<Vec<MountArg>, Failure> {
         // Started in / or a home directory: serve leaves /workspace out too.
         mounts.retain(|m| m.point != filestore::mcp::DEFAULT_WORKSPACE);
     }
-    if single && plan.config.is_some() && !mounts.iter().any(|m| m.point == filestore::mcp::DEFAULT_TOOL_CALLS) {
+    if single
+        && plan.config.is_some()
+        && !mounts.iter().any(|m| m.point == filestore::mcp::DEFAULT_TOOL_CALLS)
+    {
         mounts.push(MountArg {
             point: filestore::mcp::DEFAULT_TOOL_CALLS.into(),
             source: MountSource::Memory,
