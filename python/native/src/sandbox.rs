@@ -58,12 +58,18 @@ fn engine() -> Result<Engine, Failure> {
         .map_err(|e| Failure::start("starting the engine", e))
 }
 
+/// `--config`'s files as `(name, text)` and the `--toolset` chosen from them.
+struct Config {
+    files: Vec<(String, String)>,
+    toolset: Option<String>,
+}
+
 /// One session and what rebuilding it takes.
 pub struct Sandbox {
     engine: Engine,
     mounts: Vec<MountSpec>,
     options: SessionOptions,
-    config: Option<(Vec<(String, String)>, Option<String>)>,
+    config: Option<Config>,
     /// `None` after a replacement failed; the next call tries again.
     session: Option<Session>,
 }
@@ -86,7 +92,10 @@ impl Sandbox {
             Some(path) => {
                 let text = std::fs::read_to_string(path)
                     .map_err(|e| Failure::start(&format!("--config {}", path.display()), e))?;
-                Some((vec![(path.display().to_string(), text)], plan.toolset.clone()))
+                Some(Config {
+                    files: vec![(path.display().to_string(), text)],
+                    toolset: plan.toolset.clone(),
+                })
             }
         };
         if plan.toolset.is_some() && config.is_none() {
@@ -119,7 +128,7 @@ impl Sandbox {
             .engine
             .session_with(self.mounts.clone(), self.options.clone())
             .map_err(|e| Failure::of(&e))?;
-        if let Some((files, toolset)) = &self.config {
+        if let Some(Config { files, toolset }) = &self.config {
             match session.load_config(files).map_err(|e| Failure::of(&e))? {
                 Ok(_) => {}
                 Err(issues) => {
