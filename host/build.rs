@@ -64,6 +64,25 @@ fn main() {
     std::fs::copy(&wasm, &dest)
         .unwrap_or_else(|e| panic!("copying {} to {}: {e}", wasm.display(), dest.display()));
     precompile(&dest, &out_dir.join("filestore.cwasm"));
+    version_env(&dest, &root);
+}
+
+/// What `filestore --version` names besides the crate version (issue 37, item 5): the
+/// WIT package the component implements (the `package` line of wit/filestore.wit) and
+/// the component itself (its crate version and the first 12 hex digits of the SHA-256
+/// of the exact bytes embedded), so two binaries of one version but different
+/// components are told apart.
+fn version_env(component: &Path, root: &Path) {
+    use sha2::{Digest, Sha256};
+    let wit = std::fs::read_to_string(root.join("wit/filestore.wit")).expect("wit/filestore.wit");
+    let package = wit
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("package ")?.strip_suffix(';'))
+        .expect("wit/filestore.wit has a `package name@version;` line");
+    let bytes = std::fs::read(component).expect("reading the component");
+    let digest: String = Sha256::digest(&bytes)[..6].iter().map(|b| format!("{b:02x}")).collect();
+    println!("cargo:rustc-env=FILESTORE_WIT_PACKAGE={package}");
+    println!("cargo:rustc-env=FILESTORE_COMPONENT_SHA256={digest}");
 }
 
 /// Compiles the component for this host with the engine settings of

@@ -37,6 +37,22 @@ pub static WIT_PACKAGE: &[(&str, &str)] = &[
     ("diagnostics.wit", include_str!("../../wit/diagnostics.wit")),
 ];
 
+/// What this build carries, for `filestore --version` and embedders: the host crate's
+/// version, the component's (its crate version and the start of the SHA-256 of
+/// [`COMPONENT`]) and the WIT package it implements, one per line after the first.
+pub const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    "\ncomponent: filestore-guest ",
+    env!("CARGO_PKG_VERSION"),
+    " (sha256 ",
+    env!("FILESTORE_COMPONENT_SHA256"),
+    ")\nwit: ",
+    env!("FILESTORE_WIT_PACKAGE"),
+);
+
+/// The WIT package [`COMPONENT`] implements, `name@version` (`filestore:component@0.6.0`).
+pub const WIT_PACKAGE_VERSION: &str = env!("FILESTORE_WIT_PACKAGE");
+
 /// Epoch tick period: the granularity of call deadlines.
 pub const EPOCH_TICK: Duration = Duration::from_millis(10);
 /// Default linear-memory cap per session. Bounds what one hostile or buggy call can

@@ -32,9 +32,14 @@
 //! Directory volumes confine every path beneath their root by resolution, not by
 //! string comparison (see [`volumes::dir`]).
 
+// The CLI module (moved here from the binary) names this crate `filestore::`, as
+// the binary did.
+extern crate self as filestore;
+
 pub mod agent;
 #[allow(missing_docs)]
 mod bindings;
+pub mod cli;
 pub mod clocks;
 pub mod conversation;
 pub mod engine;

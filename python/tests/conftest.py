@@ -1,8 +1,9 @@
-"""Shared fixtures: the real `filestore` binary and backends over temporary roots.
+"""Shared fixtures: backends over temporary roots, and the real `filestore` binary.
 
-The binary is `$FILESTORE_BIN`, else `filestore` on PATH (the Rust integration test
-`python_package` sets `FILESTORE_BIN` to the binary cargo just built). Nothing here
-mocks filestore: every test talks to a real `filestore serve` process.
+Backends run in process on the installed wheel's native extension (the Rust
+integration test `python_package` builds the wheel and installs it). `McpSession`'s
+tests use the binary `$FILESTORE_BIN`, else `filestore` on PATH (`python_package`
+sets `FILESTORE_BIN` to the binary cargo just built). Nothing here mocks filestore.
 """
 
 from __future__ import annotations
@@ -41,11 +42,11 @@ def outside(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def backend(root: Path, binary: str) -> Iterator[Any]:
-    """A read-write FilestoreBackend serving `root`."""
+def backend(root: Path) -> Iterator[Any]:
+    """A read-write FilestoreBackend serving `root`, in process."""
     from filestore.deepagents import FilestoreBackend
 
-    be = FilestoreBackend(root, binary=binary)
+    be = FilestoreBackend(root)
     try:
         yield be
     finally:

@@ -57,8 +57,8 @@ def tool_results(result: dict[str, Any]) -> dict[str, ToolMessage]:
     return {m.tool_call_id: m for m in result["messages"] if isinstance(m, ToolMessage)}
 
 
-def test_agent_writes_and_reads_through_filestore(root: Path, binary: str) -> None:
-    with FilestoreBackend(root, binary=binary) as backend:
+def test_agent_writes_and_reads_through_filestore(root: Path) -> None:
+    with FilestoreBackend(root) as backend:
         agent = create_deep_agent(model=ToolCallingFakeModel(messages=iter(script())), backend=backend)
         result = agent.invoke({"messages": [{"role": "user", "content": "Write a plan to /notes/plan.md"}]})
     assert (root / "notes" / "plan.md").read_text() == "# Plan\n- test the backend\n"
@@ -71,14 +71,14 @@ def test_agent_writes_and_reads_through_filestore(root: Path, binary: str) -> No
     assert result["messages"][-1].content == "Done: /notes/plan.md holds the plan."
 
 
-async def test_agent_runs_async_through_filestore(root: Path, binary: str) -> None:
+async def test_agent_runs_async_through_filestore(root: Path) -> None:
     (root / "data.txt").write_text("forty-two\n")
     turns = [
         call("read_file", {"file_path": "/data.txt"}, "r1"),
         call("write_file", {"file_path": "/answer.txt", "content": "42\n"}, "w1"),
         AIMessage(content="The answer is 42."),
     ]
-    with FilestoreBackend(root, binary=binary) as backend:
+    with FilestoreBackend(root) as backend:
         agent = create_deep_agent(model=ToolCallingFakeModel(messages=iter(turns)), backend=backend)
         result = await agent.ainvoke({"messages": [{"role": "user", "content": "Read /data.txt"}]})
     out = tool_results(result)
@@ -87,14 +87,14 @@ async def test_agent_runs_async_through_filestore(root: Path, binary: str) -> No
     assert (root / "answer.txt").read_text() == "42\n"
 
 
-def test_agent_sees_a_refused_escape_as_a_tool_error(root: Path, outside: Path, binary: str) -> None:
+def test_agent_sees_a_refused_escape_as_a_tool_error(root: Path, outside: Path) -> None:
     (root / "link.txt").symlink_to(outside / "secret.txt")
     turns = [
         call("read_file", {"file_path": "/link.txt"}, "x1"),
         call("write_file", {"file_path": "/../outside/planted.txt", "content": "x"}, "x2"),
         AIMessage(content="Could not."),
     ]
-    with FilestoreBackend(root, binary=binary) as backend:
+    with FilestoreBackend(root) as backend:
         agent = create_deep_agent(model=ToolCallingFakeModel(messages=iter(turns)), backend=backend)
         result = agent.invoke({"messages": [{"role": "user", "content": "Read the secret"}]})
     out = tool_results(result)

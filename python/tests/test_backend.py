@@ -292,9 +292,9 @@ def test_symlinks_planted_in_the_root_are_never_followed(op: Op, root: Path, out
 # -- read-only -----------------------------------------------------------------------
 
 
-def test_read_only_backend_reads_but_never_writes(root: Path, binary: str) -> None:
+def test_read_only_backend_reads_but_never_writes(root: Path) -> None:
     (root / "a.txt").write_text("keep me\n")
-    with FilestoreBackend(root, read_only=True, binary=binary) as be:
+    with FilestoreBackend(root, read_only=True) as be:
         assert be.read("/a.txt").file_data["content"] == "keep me\n"
         assert "read-only" in be.write("/a.txt", "changed").error
         assert "read-only" in be.edit("/a.txt", "keep", "lose").error
@@ -305,7 +305,7 @@ def test_read_only_backend_reads_but_never_writes(root: Path, binary: str) -> No
     assert not (root / "b.txt").exists()
 
 
-def test_a_root_named_like_a_mode_is_that_directory(tmp_path: Path, binary: str) -> None:
+def test_a_root_named_like_a_mode_is_that_directory(tmp_path: Path) -> None:
     """Issue 33, item 9: `root3:rw` and `root3:ro` are directories of their own, never
     `root3` with a mode, whichever of them exist."""
     for name in ("root3", "root3:rw", "root3:ro"):
@@ -313,15 +313,15 @@ def test_a_root_named_like_a_mode_is_that_directory(tmp_path: Path, binary: str)
         (tmp_path / name / "which.txt").write_text(name)
     for name in ("root3:rw", "root3:ro", "root3"):
         for read_only in (False, True):
-            with FilestoreBackend(tmp_path / name, read_only=read_only, binary=binary) as be:
+            with FilestoreBackend(tmp_path / name, read_only=read_only) as be:
                 assert be.read("/which.txt").file_data["content"] == name, (name, read_only)
                 assert (be.write("/new.txt", "x").error is None) != read_only, (name, read_only)
             (tmp_path / name / "new.txt").unlink(missing_ok=True)
 
 
-def test_root_must_be_a_directory(tmp_path: Path, binary: str) -> None:
+def test_root_must_be_a_directory(tmp_path: Path) -> None:
     with pytest.raises(NotADirectoryError):
-        FilestoreBackend(tmp_path / "missing", binary=binary)
+        FilestoreBackend(tmp_path / "missing")
 
 
 # -- async ---------------------------------------------------------------------------
@@ -336,10 +336,10 @@ async def test_async_methods_run_concurrently(backend: FilestoreBackend, root: P
     assert len(found.matches) == 3 and found.truncated
 
 
-def test_mount_point_at_the_host_path_gives_host_paths(root: Path, outside: Path, binary: str) -> None:
+def test_mount_point_at_the_host_path_gives_host_paths(root: Path, outside: Path) -> None:
     """`mount_point=str(root)`: the agent's paths are the host's, for files inside the root."""
     (root / "a.txt").write_text("hello\n")
-    with FilestoreBackend(root, mount_point=str(root), binary=binary) as be:
+    with FilestoreBackend(root, mount_point=str(root)) as be:
         assert be.read(str(root / "a.txt")).file_data["content"] == "hello\n"
         assert be.read("a.txt").file_data["content"] == "hello\n"  # relative: from the root
         assert be.write(str(root / "sub" / "b.txt"), "b").error is None
@@ -348,4 +348,4 @@ def test_mount_point_at_the_host_path_gives_host_paths(root: Path, outside: Path
         assert [m["path"] for m in be.glob("*.txt").matches] == [str(root / "a.txt"), str(root / "sub" / "b.txt")]
         assert be.read(str(outside / "secret.txt")).error == f"File '{outside / 'secret.txt'}' not found"
     with pytest.raises(ValueError, match="mount_point"):
-        FilestoreBackend(root, mount_point="relative", binary=binary)
+        FilestoreBackend(root, mount_point="relative")

@@ -19,8 +19,8 @@ from filestore.deepagents import FilestoreBackend, FilestoreSandbox
 
 
 @pytest.fixture
-def sandbox(root: Path, binary: str):
-    sb = FilestoreSandbox(root, binary=binary)
+def sandbox(root: Path):
+    sb = FilestoreSandbox(root)
     try:
         yield sb
     finally:
@@ -83,7 +83,7 @@ def test_a_negative_timeout_is_a_value_error(sandbox: FilestoreSandbox) -> None:
         sandbox.execute("true", timeout=-1)
 
 
-def test_an_agent_gets_execute_from_the_sandbox(root: Path, binary: str) -> None:
+def test_an_agent_gets_execute_from_the_sandbox(root: Path) -> None:
     (root / "data.csv").write_text("b,2\na,1\nc,3\n")
     turns = [
         call("execute", {"command": "sort data.csv | cut -d, -f1 | tr -d '\\n'"}, "e1"),
@@ -91,7 +91,7 @@ def test_an_agent_gets_execute_from_the_sandbox(root: Path, binary: str) -> None
         call("execute", {"command": "exit 7"}, "e3"),
         AIMessage(content="Sorted."),
     ]
-    with FilestoreSandbox(root, binary=binary) as sandbox:
+    with FilestoreSandbox(root) as sandbox:
         agent = create_deep_agent(model=ToolCallingFakeModel(messages=iter(turns)), backend=sandbox)
         result = agent.invoke({"messages": [{"role": "user", "content": "Sort the data"}]})
     out = tool_results(result)

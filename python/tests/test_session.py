@@ -1,4 +1,4 @@
-"""`filestore.Session`: one persistent `filestore serve` process over MCP stdio."""
+"""`filestore.McpSession`: one persistent `filestore serve` process over MCP stdio."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import filestore.session
-from filestore import BinaryNotFoundError, FilestoreError, Session, SessionClosedError, SessionStartError, find_binary
+from filestore import BinaryNotFoundError, FilestoreError, McpSession, SessionClosedError, SessionStartError, find_binary
 
 
 @pytest.fixture
@@ -33,7 +33,7 @@ def cwd(tmp_path: Path) -> Path:
 
 
 def test_call_returns_structured_content_and_writes_through(work: Path, cwd: Path, binary: str) -> None:
-    with Session([f"/w={work}"], binary=binary, cwd=cwd) as s:
+    with McpSession([f"/w={work}"], binary=binary, cwd=cwd) as s:
         out = s.call("filestore_write", {"path": "/w/hello.txt", "content": "hi\n"})
         assert out["entry"]["path"] == "/w/hello.txt"
         assert (work / "hello.txt").read_text() == "hi\n"
@@ -44,7 +44,7 @@ def test_call_returns_structured_content_and_writes_through(work: Path, cwd: Pat
 
 
 def test_errors_carry_the_typed_kind(work: Path, cwd: Path, binary: str) -> None:
-    with Session([f"/w={work}"], binary=binary, cwd=cwd) as s:
+    with McpSession([f"/w={work}"], binary=binary, cwd=cwd) as s:
         with pytest.raises(FilestoreError) as info:
             s.call("filestore_read", {"path": "/w/missing.txt"})
         err = info.value
@@ -59,7 +59,7 @@ def test_errors_carry_the_typed_kind(work: Path, cwd: Path, binary: str) -> None
 
 def test_one_process_keeps_its_sandbox_between_calls(work: Path, cwd: Path, binary: str) -> None:
     """In-memory volumes live as long as the session: /scratch survives between calls."""
-    with Session([f"/w={work}:ro"], binary=binary, cwd=cwd) as s:
+    with McpSession([f"/w={work}:ro"], binary=binary, cwd=cwd) as s:
         s.call("filestore_write", {"path": "/scratch/note.md", "content": "kept"})
         assert s.call("filestore_read", {"path": "/scratch/note.md", "raw": True})["text"] == "kept"
         with pytest.raises(FilestoreError) as info:
@@ -70,7 +70,7 @@ def test_one_process_keeps_its_sandbox_between_calls(work: Path, cwd: Path, bina
 async def test_acall_from_asyncio_runs_calls_concurrently(work: Path, cwd: Path, binary: str) -> None:
     for i in range(8):
         (work / f"f{i}.txt").write_text(f"file {i}\n")
-    async with Session([f"/w={work}"], binary=binary, cwd=cwd) as s:
+    async with McpSession([f"/w={work}"], binary=binary, cwd=cwd) as s:
         reads = await asyncio.gather(*(s.acall("filestore_read", {"path": f"/w/f{i}.txt", "raw": True}) for i in range(8)))
         assert [r["text"] for r in reads] == [f"file {i}\n" for i in range(8)]
         with pytest.raises(FilestoreError) as info:
@@ -79,7 +79,7 @@ async def test_acall_from_asyncio_runs_calls_concurrently(work: Path, cwd: Path,
 
 
 def test_close_is_idempotent_and_later_calls_fail(work: Path, cwd: Path, binary: str) -> None:
-    s = Session([f"/w={work}"], binary=binary, cwd=cwd)
+    s = McpSession([f"/w={work}"], binary=binary, cwd=cwd)
     assert not s.closed
     s.close()
     s.close()
@@ -90,7 +90,7 @@ def test_close_is_idempotent_and_later_calls_fail(work: Path, cwd: Path, binary:
 
 
 def test_a_dropped_session_is_closed_by_its_finaliser(work: Path, cwd: Path, binary: str) -> None:
-    s = Session([f"/w={work}"], binary=binary, cwd=cwd)
+    s = McpSession([f"/w={work}"], binary=binary, cwd=cwd)
     runner = s._runner
     assert runner.thread.is_alive()
     del s
@@ -101,7 +101,7 @@ def test_a_dropped_session_is_closed_by_its_finaliser(work: Path, cwd: Path, bin
 
 
 def test_a_message_over_the_stdio_cap_is_a_typed_error_and_the_session_goes_on(work: Path, cwd: Path, binary: str) -> None:
-    with Session([f"/w={work}"], binary=binary, cwd=cwd) as s:
+    with McpSession([f"/w={work}"], binary=binary, cwd=cwd) as s:
         with pytest.raises(FilestoreError) as info:
             s.call("filestore_write", {"path": "/w/big.txt", "content": "x" * (17 * 1024 * 1024)})
         assert info.value.kind == "too-large"
@@ -119,10 +119,10 @@ def test_binary_lookup_names_all_three_places(monkeypatch: pytest.MonkeyPatch, t
     assert "binary=" in msg and "$FILESTORE_BIN" in msg and "PATH" in msg
     assert info.value.kind == "binary-not-found"
     with pytest.raises(BinaryNotFoundError, match="not an executable"):
-        Session(binary=tmp_path / "no-such-filestore")
+        McpSession(binary=tmp_path / "no-such-filestore")
     monkeypatch.setenv("FILESTORE_BIN", str(tmp_path / "missing"))
     with pytest.raises(BinaryNotFoundError, match=r"\$FILESTORE_BIN"):
-        Session()
+        McpSession()
 
 
 def test_binary_from_env_and_path(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, binary: str) -> None:
@@ -137,7 +137,7 @@ def test_binary_from_env_and_path(monkeypatch: pytest.MonkeyPatch, tmp_path: Pat
 
 def test_a_server_that_cannot_start_reports_its_stderr(work: Path, cwd: Path, binary: str) -> None:
     with pytest.raises(SessionStartError) as info:
-        Session(["/w=" + str(work / "does-not-exist")], binary=binary, cwd=cwd)
+        McpSession(["/w=" + str(work / "does-not-exist")], binary=binary, cwd=cwd)
     assert info.value.kind == "session-start"
     assert "server stderr" in info.value.message
 
@@ -153,7 +153,7 @@ def test_a_frozen_server_times_out_instead_of_hanging(
     wrapper = tmp_path / "filestore-wrapper"
     wrapper.write_text(f'#!/bin/sh\necho $$ > "{pidfile}"\nexec "{binary}" "$@"\n')
     wrapper.chmod(0o755)
-    with Session([f"/w={work}"], binary=wrapper, cwd=cwd) as s:
+    with McpSession([f"/w={work}"], binary=wrapper, cwd=cwd) as s:
         pid = int(pidfile.read_text())
         outcome: list[BaseException | dict] = []
 

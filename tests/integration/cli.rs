@@ -311,3 +311,37 @@ fn component_and_wit_are_written() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("error[backend]: creating"));
 }
+
+/// `--version` names the component and the WIT package the binary carries (issue 37,
+/// item 5): the package line of wit/filestore.wit and the digest of the embedded
+/// component, which `filestore component` writes out.
+#[test]
+fn version_names_the_component_and_wit() {
+    use sha2::{Digest, Sha256};
+    let out = filestore().arg("--version").output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let wit = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../wit/filestore.wit"),
+    )
+    .unwrap();
+    let package = wit
+        .lines()
+        .find_map(|l| l.strip_prefix("package ")?.strip_suffix(';'))
+        .expect("a package line");
+    let tmp = tempfile::tempdir().unwrap();
+    let wasm = tmp.path().join("c.wasm");
+    let written = filestore().args(["component", "-o"]).arg(&wasm).status().unwrap();
+    assert!(written.success());
+    let digest: String = Sha256::digest(std::fs::read(&wasm).unwrap())[..6]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let version = env!("CARGO_PKG_VERSION");
+    assert_eq!(
+        text,
+        format!(
+            "filestore {version}\ncomponent: filestore-guest {version} (sha256 {digest})\nwit: {package}\n"
+        )
+    );
+}

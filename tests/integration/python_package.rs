@@ -1,14 +1,17 @@
-//! The Python package (`python/`): `filestore.Session` (one `filestore serve` over MCP
-//! stdio) and `filestore.deepagents.FilestoreBackend` (deepagents' `BackendProtocol`),
-//! tested by their own pytest suite (`python/tests/`) against the binary cargo just
-//! built, with a deepagents agent run on a fake chat model (no network, no API key).
+//! The Python package (`python/`) as the wheel users install: `filestore.Session`
+//! (the sandbox in process, the wheel's native extension), `filestore.McpSession` (one
+//! `filestore serve` over MCP stdio), `filestore.deepagents.FilestoreBackend`
+//! (deepagents' `BackendProtocol`) and the wheel's `filestore` command, tested by
+//! their own pytest suite (`python/tests/`), with a deepagents agent run on a fake chat
+//! model (no network, no API key).
 //!
-//! The package, deepagents and pytest are installed on first use into a virtual
-//! environment outside the clone (`$FILESTORE_PY_PACKAGE_VENV`, else
-//! `~/.cache/filestore/py-package`), pinned by `python/pyproject.toml`,
-//! `python/tests/constraints.txt` and `TEST_PINS`; when any of them changes the venv is
-//! made anew. The package itself is reinstalled from a copy of `python/` on every run,
-//! so the tests always import the checkout's code.
+//! The wheel is built by maturin from this checkout once per hash of its sources
+//! ([`wheel`]) and installed anew, without its dependencies, on every run into a
+//! virtual environment outside the clone (`$FILESTORE_PY_PACKAGE_VENV`, else
+//! `~/.cache/filestore/py-package`) that holds deepagents, pytest and the rest, pinned
+//! by `python/pyproject.toml`, `python/tests/constraints.txt` and `TEST_PINS`; when
+//! any of them changes that venv is made anew. `McpSession`'s tests use the binary
+//! cargo just built (`$FILESTORE_BIN`).
 //!
 //! deepagents' own backend tests (`python/tests/deepagents_suite/`) run against
 //! FilestoreBackend from the unmodified copy in `shared/thirdparty/` beside the clone
@@ -29,41 +32,87 @@ const BIN: &str = env!("CARGO_BIN_EXE_filestore");
 
 /// What the tests need besides the package's own dependencies (versions also in
 /// constraints.txt).
-const TEST_PINS: &[&str] = &["pytest==9.2.0", "pytest-asyncio==1.5.0", "setuptools==84.2.1"];
+const TEST_PINS: &[&str] = &["pytest==9.2.0", "pytest-asyncio==1.5.0"];
+
+/// The wheel's build backend (python/pyproject.toml's `build-system`), installed into
+/// a venv of its own in the cache.
+const MATURIN: &str = "maturin==1.16.0";
 
 fn repo_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).parent().expect("repo root").to_path_buf()
 }
 
-/// A copy of `python/` without build leftovers, so installing never writes into the
-/// checkout (setuptools builds in the source tree).
-fn copy_package(to: &Path) {
-    fn copy_dir(from: &Path, to: &Path) {
-        std::fs::create_dir_all(to).unwrap();
-        for entry in std::fs::read_dir(from).unwrap() {
-            let entry = entry.unwrap();
-            let name = entry.file_name();
-            let name_str = name.to_string_lossy();
-            if name_str == "__pycache__" || name_str == "build" || name_str.ends_with(".egg-info") {
+/// Feeds every file under `path` (sorted, build leftovers skipped) into `hasher`.
+fn hash_tree(hasher: &mut Sha256, root: &Path, path: &Path) {
+    let meta = std::fs::symlink_metadata(path).unwrap();
+    if meta.is_dir() {
+        let mut names: Vec<_> =
+            std::fs::read_dir(path).unwrap().map(|e| e.unwrap().file_name()).collect();
+        names.sort();
+        for name in names {
+            let n = name.to_string_lossy();
+            if n == "target" || n == "__pycache__" || n == "build" || n.ends_with(".egg-info") {
                 continue;
             }
-            let (src, dst) = (entry.path(), to.join(&name));
-            if entry.file_type().unwrap().is_dir() {
-                copy_dir(&src, &dst);
-            } else {
-                std::fs::copy(&src, &dst).unwrap();
-            }
+            hash_tree(hasher, root, &path.join(&name));
         }
+    } else if meta.is_file() {
+        hasher.update(path.strip_prefix(root).unwrap().to_string_lossy().as_bytes());
+        hasher.update(std::fs::read(path).unwrap());
     }
-    let python = repo_root().join("python");
-    std::fs::create_dir_all(to).unwrap();
-    for file in ["pyproject.toml", "README.md"] {
-        std::fs::copy(python.join(file), to.join(file)).unwrap();
-    }
-    copy_dir(&python.join("src"), &to.join("src"));
 }
 
-/// The venv's python with the pinned dependencies and this checkout's package.
+/// The wheel of this checkout (`maturin build` in `python/`), built once
+/// per hash of its sources into `~/.cache/filestore/wheels/HASH/`
+/// (`$FILESTORE_WHEELS`). It is built in the dev profile into this test's own target
+/// directory, so it reuses the dependencies `cargo test` compiled (optimised, as
+/// `[profile.dev.package."*"]` says) instead of a release build; maturin strips it.
+fn wheel() -> PathBuf {
+    let root = repo_root();
+    let mut hasher = Sha256::new();
+    for part in ["Cargo.toml", "Cargo.lock", "host", "guest", "wit", "python/native", "python/src"]
+    {
+        hash_tree(&mut hasher, &root, &root.join(part));
+    }
+    for file in ["python/pyproject.toml", "python/README.md"] {
+        hash_tree(&mut hasher, &root, &root.join(file));
+    }
+    let key: String = hasher.finalize()[..8].iter().map(|b| format!("{b:02x}")).collect();
+    let out = crate::support::install::cache_dir("FILESTORE_WHEELS", "wheels").join(&key);
+    let find = |dir: &Path| -> Option<PathBuf> {
+        std::fs::read_dir(dir)
+            .ok()?
+            .map(|e| e.unwrap().path())
+            .find(|p| p.extension().is_some_and(|x| x == "whl"))
+    };
+    if let Some(w) = find(&out) {
+        return w;
+    }
+    let maturin = crate::support::install::venv(&crate::support::install::Venv {
+        dir: crate::support::install::cache_dir("FILESTORE_MATURIN_VENV", "maturin"),
+        pip: vec![MATURIN.into()],
+        key: MATURIN.into(),
+        ready: &|d| d.join("bin/maturin").exists(),
+    });
+    // target/debug/filestore -> target: the directory cargo test builds in.
+    let target = Path::new(BIN).parent().and_then(Path::parent).expect("the target directory");
+    let building = out.with_extension("building");
+    let _ = std::fs::remove_dir_all(&building);
+    run(Command::new(maturin.join("bin/maturin"))
+        .args(["build", "--quiet", "--profile", "dev", "--strip", "--interpreter", "python3"])
+        .arg("--out")
+        .arg(&building)
+        // maturin reads ./pyproject.toml (its -m names the crate's Cargo.toml).
+        .current_dir(root.join("python"))
+        .env("CARGO_TARGET_DIR", target))
+    .success();
+    let _ = std::fs::remove_dir_all(&out);
+    std::fs::rename(&building, &out).unwrap();
+    find(&out).expect("maturin wrote a wheel")
+}
+
+/// The venv's python with the pinned dependencies and this checkout's wheel,
+/// installed anew (without its dependencies) on every run.
 pub fn python() -> &'static Path {
     static PY: OnceLock<PathBuf> = OnceLock::new();
     PY.get_or_init(|| {
@@ -76,9 +125,6 @@ pub fn python() -> &'static Path {
         hasher.update(&constraints);
         hasher.update(TEST_PINS.join("\n"));
         let key: String = hasher.finalize()[..8].iter().map(|b| format!("{b:02x}")).collect();
-        let tmp = tempfile::tempdir().unwrap();
-        let package = tmp.path().join("python");
-        copy_package(&package);
         let version = Command::new("python3")
             .args(["-c", "import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)"])
             .status();
@@ -86,8 +132,9 @@ pub fn python() -> &'static Path {
             version.is_ok_and(|s| s.success()),
             "python3 on PATH must be 3.11 or newer (deepagents requires it) to test the Python package"
         );
+        let wheel = wheel();
         let mut pip: Vec<std::ffi::OsString> = vec!["-c".into(), constraints_file.into()];
-        pip.push(format!("{}[deepagents]", package.display()).into());
+        pip.push(format!("filestore[deepagents] @ file://{}", wheel.display()).into());
         pip.extend(TEST_PINS.iter().map(|p| p.into()));
         let venv = crate::support::install::venv(&crate::support::install::Venv {
             dir: crate::support::install::cache_dir("FILESTORE_PY_PACKAGE_VENV", "py-package"),
@@ -96,11 +143,11 @@ pub fn python() -> &'static Path {
             ready: &|d| d.join("bin/python").exists(),
         });
         let py = venv.join("bin/python");
-        // The checkout's code, every run (no dependency resolution, no download).
+        // This checkout's wheel, every run (no dependency resolution, no download).
         run(Command::new(&py)
             .args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check"])
-            .args(["--no-deps", "--no-build-isolation", "--force-reinstall"])
-            .arg(&package))
+            .args(["--no-deps", "--force-reinstall"])
+            .arg(&wheel))
         .success();
         py
     })

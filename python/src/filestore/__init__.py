@@ -1,11 +1,16 @@
-"""filestore for Python: a client for the `filestore serve` MCP server, and a
-deepagents backend on top of it.
+"""filestore for Python: the sandboxed virtual filesystem of AI agents, in process,
+and a deepagents backend on top of it.
 
-- `Session` starts and owns one `filestore serve` process and calls its tools
-  (`call`, `acall`), raising `FilestoreError` with the product's typed error kind.
+- `Session` runs one filestore sandbox in this process (the wheel's native
+  extension embeds the Rust host) and calls its tools (`call`, `acall`), raising
+  `FilestoreError` with the product's typed error kind.
+- `McpSession` does the same over MCP with a `filestore serve` child process (a
+  binary of your choosing, any `serve` flag).
 - `filestore.deepagents.FilestoreBackend` (with the `deepagents` extra) is a
   `BackendProtocol` for LangChain's deepagents serving a directory as the agent's
   file system.
+
+The wheel also installs the `filestore` command (`filestore serve`, `call`, ...).
 """
 
 from filestore.errors import (
@@ -14,12 +19,15 @@ from filestore.errors import (
     SessionClosedError,
     SessionStartError,
 )
-from filestore.session import DEFAULT_CALL_TIMEOUT, Session, find_binary
+from filestore.local import SESSION_CALL_DEADLINE, Session
+from filestore.session import DEFAULT_CALL_TIMEOUT, McpSession, find_binary
 
 __all__ = [
     "DEFAULT_CALL_TIMEOUT",
+    "SESSION_CALL_DEADLINE",
     "BinaryNotFoundError",
     "FilestoreError",
+    "McpSession",
     "Session",
     "SessionClosedError",
     "SessionStartError",

@@ -57,7 +57,8 @@ from deepagents.backends.protocol import (
 from deepagents.backends.utils import EMPTY_CONTENT_WARNING, check_empty_content, normalize_read_bounds
 
 from filestore.errors import FilestoreError
-from filestore.session import Session
+from filestore.local import Session
+from filestore.session import McpSession
 
 __all__ = ["FilestoreBackend"]
 
@@ -145,12 +146,14 @@ class FilestoreBackend(BackendProtocol):
     makes it the whole file system; its own host path (`str(root_dir)`) makes the
     agent's paths the host's paths for files inside it, as `FilesystemBackend`'s
     non-virtual mode does (the server then also has its default `/scratch` and
-    `/tool_calls`). `binary` is the `filestore` executable (default
-    `$FILESTORE_BIN`, then `filestore` on `PATH`); `args` adds `serve` flags,
-    `timeout` bounds each call in seconds (default: the `Session`'s, 120 s).
+    `/tool_calls`). `args` adds `serve` flags (`--shell`, `--config`...);
+    `timeout` bounds each call in seconds.
 
-    The backend owns one `filestore serve` process for its lifetime; `close()` (or a
-    `with` block, or garbage collection) stops it.
+    The backend owns one filestore sandbox for its lifetime, in this process (the
+    wheel's native extension, `filestore.Session`); with `binary=` or `env=` it runs
+    `filestore serve` from that binary instead and speaks MCP to it
+    (`filestore.McpSession`; `timeout` then defaults to 120 s, and `start_timeout`
+    bounds its start). `close()` (or a `with` block, or garbage collection) ends it.
     """
 
     def __init__(
@@ -188,9 +191,13 @@ class FilestoreBackend(BackendProtocol):
         # in `:rw` or `:ro` is that directory, never its namesake without the suffix.
         spec = f"{mount_point}={os.path.join(root, '')}" + (":ro" if read_only else ":rw")
         try:
-            self.session = Session(
-                [spec], binary=binary, args=args, cwd=self._cwd, env=env, timeout=timeout, start_timeout=start_timeout
-            )
+            self.session: Session | McpSession
+            if binary is None and env is None:
+                self.session = Session([spec], args=args, cwd=self._cwd, timeout=timeout)
+            else:
+                self.session = McpSession(
+                    [spec], binary=binary, args=args, cwd=self._cwd, env=env, timeout=timeout, start_timeout=start_timeout
+                )
         except BaseException:
             cleanup()
             raise

@@ -1,13 +1,17 @@
-"""`Session`: one persistent `filestore serve` child process, spoken to over MCP.
+"""`McpSession`: one persistent `filestore serve` child process, spoken to over MCP.
+
+The default `filestore.Session` runs the sandbox in this process (`filestore.local`);
+this one is for a `filestore` binary of its own: another build, other `serve` flags
+(`--agent`, `--state`...), or a server process kept apart from the caller.
 
 Why a persistent process: every MCP session of `filestore serve` is one sandbox
 (one component instance over its mounts). Keeping the process for the life of the
-`Session` keeps that sandbox, so in-memory volumes such as `/scratch` survive from one
+`McpSession` keeps that sandbox, so in-memory volumes such as `/scratch` survive from one
 call to the next, and each call costs one JSON-RPC round trip instead of a process
 start.
 
 The MCP client is the official Python SDK (`mcp`), which is asyncio code. A
-`Session` runs it on a private event loop in a daemon thread, so it can be used from
+`McpSession` runs it on a private event loop in a daemon thread, so it can be used from
 plain synchronous code (`call`) and from any asyncio program (`acall`) alike, without
 the caller's loop having to host the SDK's task groups.
 """
@@ -42,7 +46,7 @@ try:  # the SDK's JSON-RPC codes live in the `mcp-types` distribution it depends
 except ImportError:  # pragma: no cover - older layouts
     CONNECTION_CLOSED, REQUEST_TIMEOUT = -32000, -32001
 
-__all__ = ["DEFAULT_CALL_TIMEOUT", "Session", "find_binary"]
+__all__ = ["DEFAULT_CALL_TIMEOUT", "McpSession", "find_binary"]
 
 T = TypeVar("T")
 
@@ -109,8 +113,8 @@ def find_binary(binary: str | os.PathLike[str] | None = None) -> str:
 class _Runner:
     """The event loop thread, the server process and the MCP client session.
 
-    Separate from `Session` so that a finaliser can hold it without keeping the
-    `Session` alive: when a `Session` is garbage-collected, `close()` still runs.
+    Separate from `McpSession` so that a finaliser can hold it without keeping the
+    `McpSession` alive: when a `McpSession` is garbage-collected, `close()` still runs.
     """
 
     def __init__(self, params: StdioServerParameters, errlog: IO[str], owns_errlog: bool) -> None:
@@ -256,7 +260,7 @@ def _describe(e: BaseException) -> str:
     return f"{type(e).__name__}: {text}" if text else type(e).__name__
 
 
-class Session:
+class McpSession:
     """One `filestore serve` process over stdio and the MCP session with it.
 
     `mounts` are `--mount` specs passed through unchanged (`"/=/path/to/root"`,
@@ -326,7 +330,7 @@ class Session:
         """Whether the session can no longer take calls (closed, or its server exited)."""
         return self._runner.client is None
 
-    def __enter__(self) -> Session:
+    def __enter__(self) -> McpSession:
         """Use the session in a `with` block; it is closed at the end."""
         return self
 
@@ -334,7 +338,7 @@ class Session:
         """Close the session."""
         self.close()
 
-    async def __aenter__(self) -> Session:
+    async def __aenter__(self) -> McpSession:
         """Use the session in an `async with` block; it is closed at the end."""
         return self
 
@@ -387,7 +391,7 @@ class Session:
         """
         if self._runner.in_loop_thread():
             coro.close()
-            raise RuntimeError("Session.run() was called from the session's own event loop; await the coroutine instead")
+            raise RuntimeError("McpSession.run() was called from the session's own event loop; await the coroutine instead")
         future = self._submit(coro)
         limit = timeout if timeout is not None else self._timeout
         deadline = None if limit is None else _monotonic() + limit

@@ -72,8 +72,7 @@ C_PRIVATE = (
     "_display_path, _resolve_path, _add_grep_context, _read_grep_context, _ripgrep_search results)"
 )
 C_RIPGREP = (
-    "(c) internals: FilesystemBackend's ripgrep plumbing (subprocess.Popen or _resolve_ripgrep_path patched; "
-    "a patched Popen also stops the filestore server from starting)"
+    "(c) internals: FilesystemBackend's ripgrep plumbing (subprocess.Popen or _resolve_ripgrep_path patched)"
 )
 C_GLOBALS = (
     "(c) internals: patches a FilesystemBackend module global or a stdlib call its walk uses (_DEFAULT_GLOB_TIMEOUT, "
@@ -106,8 +105,6 @@ EXPECTED_FAILURES: dict[str, str] = {
     "test_filesystem_backend.py::test_ripgrep_nonzero_returncode_discards_partial_output": C_RIPGREP,
     "test_filesystem_backend.py::test_ripgrep_drains_stderr_while_streaming_stdout": C_RIPGREP,
     "test_filesystem_backend.py::test_ripgrep_streaming_caps_total_and_terminates": C_RIPGREP,
-    "test_filesystem_backend.py::test_ripgrep_streaming_below_cap_not_truncated": C_RIPGREP,
-    "test_filesystem_backend.py::test_ripgrep_streaming_exact_cap_not_truncated": C_RIPGREP,
     **{
         f"test_filesystem_backend.py::{name}": C_PRIVATE
         for name in (

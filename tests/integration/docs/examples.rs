@@ -45,6 +45,13 @@ const EXAMPLES: &[(&str, &str, How)] = &[
     ),
     (
         "README.md",
+        "filestore 0.1.0",
+        Shown(
+            "the output of `filestore --version` with the digest left out; cli::version_names_the_component_and_wit checks each line",
+        ),
+    ),
+    (
+        "README.md",
         "cargo test --workspace",
         Shown("the test command itself: running it from a test would recurse"),
     ),
@@ -140,9 +147,9 @@ const EXAMPLES: &[(&str, &str, How)] = &[
     ),
     (
         "docs/python.md",
-        "cargo install --path host",
+        "cd python && maturin build --release",
         Shown(
-            "installs into the user's cargo and Python; tests/integration/python_package.rs installs the same package with its deepagents extra into a venv",
+            "a release build and an install into the user's Python; tests/integration/python_package.rs builds the same wheel (dev profile) with the same maturin and installs it with its deepagents extra into a venv",
         ),
     ),
     (

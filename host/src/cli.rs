@@ -1,0 +1,1547 @@
+//! The `filestore` command: one-shot tool calls, config checks, and the MCP server.
+//!
+//! In the library (not only the binary) so that other executables run the same
+//! command: the `filestore` the Python wheel installs calls [`run`] from its native
+//! extension (issue 37, item 1).
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use filestore::volumes::MountArg;
+use filestore::{Engine, MountSpec};
+use filestore_guest::error::{Error as FsError, ErrorKind};
+
+/// A sandboxed virtual filesystem and tool engine for AI agents.
+#[derive(Parser)]
+#[command(name = "filestore", version = filestore::engine::VERSION, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run one tool call in a fresh sandbox; print the JSON result on stdout.
+    Call {
+        /// Tool name, e.g. filestore_read.
+        tool: String,
+        /// Arguments as a JSON object.
+        #[arg(default_value = "{}")]
+        args: String,
+        /// Mount a volume: /point=./dir, /point=./dir:ro, /point=mem:,
+        /// /point=s3://bucket/prefix[:ro] (also gs://, az://, file:///dir). A trailing
+        /// :ro or :rw is the mode; a directory named so is written ./x:rw/. As with
+        /// serve, the current directory (read-only at /workspace), /scratch and
+        /// /tool_calls are mounted where no --mount takes their place.
+        #[arg(long = "mount", value_name = "/POINT=SPEC")]
+        mounts: Vec<MountArg>,
+        /// Print the rendered text instead of the JSON result. A result large enough
+        /// to be offloaded for a model is printed whole either way.
+        #[arg(long)]
+        text: bool,
+        /// Tool configuration (MCP Toolbox tools.yaml, v1 or v2; repeatable): its
+        /// tools become callable by name. The tool-results volume is mounted at
+        /// /tool_calls (read-only for agents) unless --mount gives one.
+        #[arg(long = "config", value_name = "FILE")]
+        configs: Vec<std::path::PathBuf>,
+        /// A token for an auth service of --config (`NAME=TOKEN`, repeatable), as a
+        /// client would send it in the `NAME_token` header: verified here against the
+        /// service's provider, its claims reach `authRequired` and auth-bound
+        /// parameters. The component never sees the token.
+        #[arg(long = "token", value_name = "NAME=TOKEN")]
+        tokens: Vec<String>,
+        /// Agent configuration (docs/agents.md): its tool refs are
+        /// resolved first (upstream MCP servers connected, their tools listed), and
+        /// exactly its tools are callable.
+        #[arg(long = "agent", value_name = "FILE")]
+        agent: Option<std::path::PathBuf>,
+        #[command(flatten)]
+        quotas: QuotaArgs,
+        #[command(flatten)]
+        objects: ObjectArgs,
+    },
+    /// Validate tool configuration files (tools.yaml, v1 or v2) and print the resolved
+    /// tools, with the ones this host cannot run marked as such. Every error is printed
+    /// with file, document, line and column. Exit status: 0 valid, 1 errors,
+    /// 2 valid but (with --strict) some tools are not runnable here.
+    Check {
+        /// Configuration files, checked together (names unique across them).
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<std::path::PathBuf>,
+        /// Treat tools this host cannot run as a failure (exit 2).
+        #[arg(long)]
+        strict: bool,
+    },
+    /// Convert a tool configuration to the v2 format (one YAML document per resource),
+    /// on stdout or into a file. Invalid input is reported as by `check` (exit 1).
+    Migrate {
+        /// The configuration file (v1, v2 or mixed).
+        #[arg(value_name = "FILE")]
+        file: std::path::PathBuf,
+        /// Write here instead of stdout (atomically: a temporary file renamed).
+        #[arg(short = 'o', long = "output", value_name = "FILE")]
+        output: Option<std::path::PathBuf>,
+    },
+    /// Write the WebAssembly component this binary runs (the exact bytes), for hosts
+    /// in other languages (jco, wasmtime-py, wasmtime CLI...), and optionally the WIT
+    /// package it implements.
+    Component {
+        /// Where to write the component (`.wasm`).
+        #[arg(short = 'o', long = "output", value_name = "FILE")]
+        output: std::path::PathBuf,
+        /// Also write the WIT package (filestore.wit, tools.wit, diagnostics.wit)
+        /// into this directory (created if missing).
+        #[arg(long, value_name = "DIR")]
+        wit: Option<std::path::PathBuf>,
+    },
+    /// Serve the filestore tools, prompt and resources as an MCP server (stdio by
+    /// default). Defaults: the current directory read-only at /workspace, an
+    /// in-memory /scratch, and the read-only tool-results volume at /tool_calls.
+    Serve(Box<ServeArgs>),
+}
+
+/// Options of `filestore serve`.
+#[derive(clap::Args)]
+struct ServeArgs {
+    /// Serve streamable HTTP at ADDR (`PORT`, `HOST:PORT`; default 127.0.0.1:8765)
+    /// at the path /mcp, instead of stdio.
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:8765")]
+    http: Option<String>,
+    /// Mount a volume: /point=./dir (read-write), /point=./dir:ro, /point=mem:,
+    /// /point=s3://bucket/prefix[:ro] (also gs://, az://, file:///dir; credentials
+    /// from the environment, e.g. AWS_ACCESS_KEY_ID). A trailing :ro or :rw is the
+    /// mode; a directory named so is written ./x:rw/. A /workspace mount replaces
+    /// the default read-only current directory. A mount at / is a single workspace
+    /// as the whole file system: no /workspace or /scratch are added (nor
+    /// /tool_calls, unless --config gives tools whose results it holds).
+    #[arg(long = "mount", value_name = "/POINT=SPEC")]
+    mounts: Vec<MountArg>,
+    /// Tool configuration file (tools.yaml, MCP Toolbox format).
+    #[arg(long, value_name = "FILE")]
+    config: Option<std::path::PathBuf>,
+    /// The toolset exposed at start (from --config).
+    #[arg(long, value_name = "NAME")]
+    toolset: Option<String>,
+    /// Agent configuration (docs/agents.md): the tools this server
+    /// offers, including other MCP servers' tools by ref. Its refs are resolved at
+    /// start (each upstream server connected, initialized and listed); a failing one
+    /// stops the start, naming the ref and the reason, unless marked optional.
+    #[arg(long, value_name = "FILE")]
+    agent: Option<std::path::PathBuf>,
+    /// A directory of skills, mounted at /skills.
+    #[arg(long, value_name = "DIR")]
+    skills: Option<std::path::PathBuf>,
+    /// Offer filestore_execute: a bash-like shell over the mounts, run inside the
+    /// sandbox (docs/shell.md). Off by default: with a writable mount it can change
+    /// many files in one call.
+    #[arg(long)]
+    shell: bool,
+    /// Keep conversations in a state store (docs/state.md): DIR (which must exist),
+    /// s3://bucket/prefix (also gs://, az://), or mem: (this process only). Each
+    /// conversation's /scratch, /tool_calls and activated skills live there, so
+    /// replicas sharing the store serve any conversation and a restart loses none.
+    /// Clients name a conversation with the Filestore-Conversation header or
+    /// _meta["filestore/conversation"]. Without it, each session's state is its own,
+    /// in memory.
+    #[arg(long, value_name = "SPEC")]
+    state: Option<String>,
+    /// Seconds a conversation may go unused before --state removes it.
+    #[arg(long, value_name = "SECS", default_value_t = filestore::mcp::conversations::DEFAULT_IDLE.as_secs(), requires = "state")]
+    conversation_idle_timeout: u64,
+    /// The conversation of a session that names none (with --state), e.g. for the
+    /// one session of stdio: a restarted server continues it.
+    #[arg(long, value_name = "KEY", requires = "state")]
+    conversation: Option<String>,
+    #[command(flatten)]
+    quotas: QuotaArgs,
+    #[command(flatten)]
+    objects: ObjectArgs,
+    /// Most live HTTP sessions (each holds a sandbox). When full, the least recently
+    /// used idle session is closed for a new one; if none is idle, 503 + Retry-After.
+    #[arg(long, value_name = "N", default_value_t = 512)]
+    max_sessions: usize,
+    /// Most live HTTP sessions of one client address (past it: that client's own
+    /// least recently used idle session is closed, or 429 + Retry-After).
+    #[arg(long, value_name = "N", default_value_t = 64)]
+    max_sessions_per_client: usize,
+    /// Seconds after which an unused HTTP session is closed.
+    #[arg(long, value_name = "SECS", default_value_t = 300)]
+    session_idle_timeout: u64,
+    /// Seconds an HTTP session must be unused before it may be closed to make room.
+    #[arg(long, value_name = "SECS", default_value_t = 30)]
+    evict_idle_after: u64,
+    /// Most open HTTP connections (each holds a file descriptor; at most half the
+    /// process's limit). Past it, the oldest connection not answering a request is
+    /// closed for a new one (one that never completed a request first), else the new
+    /// one is.
+    #[arg(long, value_name = "N", default_value_t = filestore::mcp::http_conn::MAX_CONNECTIONS)]
+    max_connections: usize,
+    /// Most open HTTP connections of one client address (IPv6: of one /64), and of one
+    /// authenticated identity, with the same eviction. Behind a reverse proxy every
+    /// user shares its address: raise it.
+    #[arg(long, value_name = "N", default_value_t = filestore::mcp::http_conn::MAX_CONNECTIONS_PER_CLIENT)]
+    max_connections_per_client: usize,
+    /// Seconds a client may take to send a request's headers (from connecting, or
+    /// from the previous response) before its connection is closed.
+    #[arg(long, value_name = "SECS", default_value_t = filestore::mcp::http_conn::HEADER_TIMEOUT.as_secs())]
+    header_timeout: u64,
+    /// Seconds a request body may take beyond one second per 16 KiB received (a body
+    /// slower than that is answered 408 and its connection closed).
+    #[arg(long, value_name = "SECS", default_value_t = filestore::mcp::http_conn::BODY_TIMEOUT.as_secs())]
+    body_timeout: u64,
+    /// Over HTTP, a client's MCP roots may become /workspace only when they resolve
+    /// (`..` and symbolic links resolved) to DIR or beneath it (repeatable; `{sub}`:
+    /// the caller's own directory). Without it, HTTP clients' roots are ignored; over
+    /// stdio roots are the local user's and always apply.
+    #[arg(long = "http-roots-within", value_name = "DIR")]
+    http_roots_within: Vec<std::path::PathBuf>,
+    /// An `Origin` allowed to use the HTTP server besides loopback ones (repeatable),
+    /// e.g. https://app.example.com. Other origins get 403.
+    #[arg(long = "allowed-origin", value_name = "ORIGIN")]
+    allowed_origins: Vec<String>,
+    /// A `Host` header value the HTTP server answers besides loopback names and the
+    /// address it is bound to (repeatable): the public name a proxy or a load balancer
+    /// forwards, e.g. agents.example.com (any port) or agents.example.com:8443. Other
+    /// names get 403 (DNS-rebinding protection).
+    #[arg(long = "allowed-host", value_name = "HOST[:PORT]", value_parser = parse_allowed_host)]
+    allowed_hosts: Vec<String>,
+    #[command(flatten)]
+    auth: AuthArgs,
+}
+
+/// Authentication of `serve --http` (docs/deploying.md#serving-many-users).
+#[derive(clap::Args)]
+struct AuthArgs {
+    /// Accept JWTs from this issuer (`iss`); their keys come from --auth-jwks, else
+    /// from the issuer's OpenID configuration (`{ISSUER}/.well-known/openid-configuration`).
+    #[arg(long, value_name = "URL")]
+    auth_issuer: Option<String>,
+    /// The issuer's keys: a JWKS file or an http(s) URL.
+    #[arg(long, value_name = "FILE|URL", requires = "auth_issuer")]
+    auth_jwks: Option<String>,
+    /// This server's resource URL, the audience (`aud`) tokens must name and what the
+    /// Protected Resource Metadata announces. Default: http://ADDR/mcp as bound.
+    #[arg(long, value_name = "URL")]
+    auth_resource: Option<String>,
+    /// The audience tokens must name, when not the resource URL (e.g. a Toolbox
+    /// `generic` auth service's `audience`).
+    #[arg(long, value_name = "AUD")]
+    auth_audience: Option<String>,
+    /// Static bearer tokens: a JSON file {"tokens": [{"token", "sub", "claims"}]}.
+    #[arg(long, value_name = "FILE")]
+    auth_tokens: Option<std::path::PathBuf>,
+    /// Serve without authentication on an address other than loopback (anyone who
+    /// can reach it gets every mount).
+    #[arg(long)]
+    allow_unauthenticated: bool,
+    /// An auth service of --config (`authServices`) that the bearer token verifies
+    /// too: its tools' `authRequired` and auth-bound parameters take the token's
+    /// claims (repeatable). Services of type `generic` with `mcpEnabled: true` do so
+    /// without it, as in Toolbox.
+    #[arg(long = "auth-service", value_name = "NAME")]
+    auth_services: Vec<String>,
+    /// Most tool calls of one authenticated identity running at once (past it, a call
+    /// fails with limit-exceeded at once).
+    #[arg(long, value_name = "N", default_value_t = 8)]
+    max_calls_per_identity: usize,
+    /// Most live HTTP sessions of one authenticated identity.
+    #[arg(long, value_name = "N", default_value_t = 16)]
+    max_sessions_per_identity: usize,
+}
+
+impl AuthArgs {
+    fn enabled(&self) -> bool {
+        self.auth_issuer.is_some() || self.auth_tokens.is_some()
+    }
+
+    /// The authenticator for a server bound at `local` (blocking: may fetch keys).
+    fn build(
+        &self,
+        local: std::net::SocketAddr,
+    ) -> Result<Option<filestore::mcp::http_auth::Authenticator>, String> {
+        use filestore::mcp::http_auth::{Authenticator, JwtVerifier, KeySource, StaticTokens};
+        if !self.enabled() {
+            return Ok(None);
+        }
+        let resource = self
+            .auth_resource
+            .clone()
+            .unwrap_or_else(|| format!("http://{local}{}", filestore::mcp::HTTP_PATH));
+        let tokens = match &self.auth_tokens {
+            Some(p) => Some(StaticTokens::load(p).map_err(|e| format!("--auth-tokens: {e}"))?),
+            None => None,
+        };
+        let jwt = match &self.auth_issuer {
+            None => None,
+            Some(issuer) => {
+                let source = match &self.auth_jwks {
+                    Some(j) if j.starts_with("http://") || j.starts_with("https://") => {
+                        KeySource::Url(j.clone())
+                    }
+                    Some(j) => KeySource::File(j.into()),
+                    None => KeySource::Url(
+                        filestore::mcp::http_auth::discover_jwks_uri(issuer)
+                            .map_err(|e| format!("--auth-issuer: {e}"))?,
+                    ),
+                };
+                let audience = self.auth_audience.as_deref().unwrap_or(&resource);
+                Some(
+                    JwtVerifier::new(source, issuer, audience)
+                        .map_err(|e| format!("--auth-jwks: {e}"))?,
+                )
+            }
+        };
+        Ok(Some(Authenticator { jwt, tokens, resource }))
+    }
+}
+
+/// Memory quotas of in-memory volumes (`/scratch`, `/tool_calls`, `mem:` mounts).
+#[derive(clap::Args)]
+struct QuotaArgs {
+    /// Most MiB of content in each in-memory volume of a session (default 256). A write
+    /// past it fails with limit-exceeded; the session goes on.
+    #[arg(long, value_name = "MIB", default_value_t = filestore::volumes::DEFAULT_VOLUME_QUOTA >> 20)]
+    volume_quota_mib: u64,
+    /// Most MiB of content in all in-memory volumes of this process together
+    /// (default 4096).
+    #[arg(long, value_name = "MIB", default_value_t = filestore::volumes::DEFAULT_PROCESS_QUOTA >> 20)]
+    process_quota_mib: u64,
+}
+
+/// Where object-store mounts (`s3://...`) connect, besides what the environment says.
+#[derive(clap::Args)]
+struct ObjectArgs {
+    /// Endpoint of an S3-compatible server for s3:// mounts (e.g.
+    /// http://127.0.0.1:9000; an http:// endpoint is allowed without TLS). Default:
+    /// AWS_ENDPOINT_URL, else AWS itself.
+    #[arg(long, value_name = "URL")]
+    s3_endpoint: Option<String>,
+    /// Region of s3:// mounts. Default: AWS_REGION / AWS_DEFAULT_REGION, else us-east-1.
+    #[arg(long, value_name = "REGION")]
+    s3_region: Option<String>,
+}
+
+impl ObjectArgs {
+    /// Gives every s3:// mount the endpoint and region of the command line.
+    fn apply(&self, mounts: &mut [MountArg]) {
+        for m in mounts {
+            if let filestore::volumes::MountSource::Object(o) = &mut m.source
+                && o.kind == filestore::volumes::object::StoreKind::S3
+            {
+                if self.s3_endpoint.is_some() {
+                    o.endpoint = self.s3_endpoint.clone();
+                }
+                if self.s3_region.is_some() {
+                    o.region = self.s3_region.clone();
+                }
+            }
+        }
+    }
+}
+
+impl QuotaArgs {
+    fn apply(&self) {
+        // Called once at start, before any volume exists.
+        let _ = filestore::volumes::set_memory_quotas(
+            self.volume_quota_mib << 20,
+            self.process_quota_mib << 20,
+        );
+    }
+}
+
+/// Runs the command with `argv` (`argv[0]` is the program name): parses it as the
+/// `filestore` binary does (printing help, the version or a usage error and exiting
+/// as clap does) and returns the exit status.
+pub fn run<I, T>(argv: I) -> i32
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let code = main_with(Cli::parse_from(argv));
+    // ExitCode is opaque but comparable: find the status it was made from.
+    (0..=u8::MAX).find(|&n| ExitCode::from(n) == code).map_or(1, i32::from)
+}
+
+/// The `filestore` binary's `main`: [`run`] with this process's arguments.
+pub fn main() -> ExitCode {
+    main_with(Cli::parse())
+}
+
+fn main_with(cli: Cli) -> ExitCode {
+    match cli.command {
+        Command::Call { tool, args, mut mounts, text, configs, tokens, agent, quotas, objects } => {
+            quotas.apply();
+            objects.apply(&mut mounts);
+            call(&tool, &args, &mounts, text, &configs, &tokens, agent.as_deref())
+        }
+        Command::Check { files, strict } => tools_cli::check(&files, strict),
+        Command::Component { output, wit } => write_component(&output, wit.as_deref()),
+        Command::Migrate { file, output } => tools_cli::migrate(&file, output.as_deref()),
+        Command::Serve(mut args) => {
+            args.quotas.apply();
+            args.objects.apply(&mut args.mounts);
+            serve(*args)
+        }
+    }
+}
+
+/// Writes `text` to stdout. A closed stdout (the reader went away, as in
+/// `filestore call ... | head -1`) ends the process quietly with status 0, as `rg` and
+/// `cat` do; `print!` would panic with "failed printing to stdout". Any other write
+/// error is reported on stderr with status 1.
+fn emit(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("error[backend]: writing to stdout: {e}");
+        std::process::exit(1);
+    }
+}
+
+/// `filestore component -o FILE [--wit DIR]`: each file written atomically (a
+/// temporary file renamed), so a failed write leaves any previous one intact.
+fn write_component(output: &std::path::Path, wit: Option<&std::path::Path>) -> ExitCode {
+    let write = |path: &std::path::Path, bytes: &[u8]| -> Result<(), String> {
+        let mut tmp = path.as_os_str().to_owned();
+        tmp.push(format!(".tmp-{}", std::process::id()));
+        let tmp = std::path::PathBuf::from(tmp);
+        std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path)).map_err(|e| {
+            let _ = std::fs::remove_file(&tmp);
+            format!("writing {}: {e}", path.display())
+        })
+    };
+    if let Err(e) = write(output, filestore::engine::COMPONENT) {
+        return fail(ErrorKind::Backend, e);
+    }
+    if let Some(dir) = wit {
+        if let Err(e) = std::fs::create_dir_all(dir) {
+            return fail(ErrorKind::Backend, format!("creating {}: {e}", dir.display()));
+        }
+        for (name, text) in filestore::engine::WIT_PACKAGE {
+            if let Err(e) = write(&dir.join(name), text.as_bytes()) {
+                return fail(ErrorKind::Backend, e);
+            }
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// Prints why an agent configuration cannot be used: each located error on its own
+/// line, like `filestore check`.
+fn agent_failure(e: filestore::agent::AgentError) -> ExitCode {
+    match e {
+        filestore::agent::AgentError::Config(issues) => tools_cli::print_issues(&issues),
+        filestore::agent::AgentError::Read(m) => fail(ErrorKind::InvalidArgument, m),
+        filestore::agent::AgentError::Setup(e) => fail_with(&e),
+    }
+}
+
+/// The `KIND` of the `error[KIND]: message` line a failed command prints: one of
+/// the WIT's kinds, or a failure of the host's own that has none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum FailKind {
+    /// A filestore error kind.
+    Wit(ErrorKind),
+    /// The process could not set itself up (the async runtime).
+    Setup,
+    /// `serve` stopped with an error while serving.
+    Serve,
+}
+
+impl From<ErrorKind> for FailKind {
+    fn from(kind: ErrorKind) -> FailKind {
+        FailKind::Wit(kind)
+    }
+}
+
+impl std::fmt::Display for FailKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            FailKind::Wit(kind) => kind.as_str(),
+            FailKind::Setup => "setup",
+            FailKind::Serve => "serve",
+        })
+    }
+}
+
+/// Prints `error[KIND]: message` on stderr; the command fails.
+fn fail(kind: impl Into<FailKind>, message: impl std::fmt::Display) -> ExitCode {
+    eprintln!("error[{}]: {message}", kind.into());
+    ExitCode::FAILURE
+}
+
+/// [`fail`] with a host error, under its own kind name (`trap`, `setup`... for the
+/// sandbox's failures that have no WIT kind).
+fn fail_with(e: &filestore::Error) -> ExitCode {
+    eprintln!("error[{}]: {e}", e.kind_name());
+    ExitCode::FAILURE
+}
+
+fn call(
+    tool: &str,
+    args: &str,
+    mounts: &[MountArg],
+    text: bool,
+    configs: &[std::path::PathBuf],
+    tokens: &[String],
+    agent: Option<&std::path::Path>,
+) -> ExitCode {
+    if !tokens.is_empty() && configs.is_empty() {
+        return fail(
+            ErrorKind::InvalidArgument,
+            "--token is for an auth service of --config; give --config too",
+        );
+    }
+    let args: serde_json::Value = match serde_json::from_str(args) {
+        Ok(v) => v,
+        Err(e) => {
+            return fail(ErrorKind::InvalidArgument, format!("arguments are not valid JSON: {e}"));
+        }
+    };
+    let mut specs: Vec<MountSpec> = Vec::new();
+    for m in &call_mounts(mounts) {
+        match m.open() {
+            Ok(s) => specs.push(s),
+            Err(e) => return fail_with(&e),
+        }
+    }
+    let engine = match Engine::new() {
+        Ok(e) => warn_uncached(e),
+        Err(e) => return fail_with(&e),
+    };
+    let results = filestore_guest::invoke::results::RESULTS_MOUNT;
+    if !specs.iter().any(|m| m.point == results) {
+        specs.push(filestore::tools::results_mount());
+    }
+    let results_volume = specs.iter().find(|m| m.point == results).map(|m| m.volume.clone());
+    let mut registry = filestore::tools::ToolRegistry::with_builtin_handlers();
+    let agent = match agent.map(|path| filestore::agent::Agent::read(&engine, path)) {
+        None => None,
+        Some(Ok(a)) => {
+            a.install(&mut registry);
+            Some(a)
+        }
+        Some(Err(e)) => return agent_failure(e),
+    };
+    // Naming the shell is the choice to use it: no flag here (serve has --shell).
+    let options = filestore::SessionOptions {
+        tools: std::sync::Arc::new(registry),
+        shell: tool == filestore_guest::ops::builtin::SHELL_TOOL,
+        ..Default::default()
+    };
+    let mut session = match engine.session_with(specs, options) {
+        Ok(s) => s,
+        Err(e) => return fail_with(&e),
+    };
+    let claims = match load_call_configs(&mut session, configs, tokens) {
+        Ok(claims) => claims,
+        Err(code) => return code,
+    };
+    if let Some(agent) = &agent {
+        match agent.load_into(&mut session) {
+            Ok(report) => {
+                for w in report.warnings.iter().chain(&agent.provider_warnings()) {
+                    eprintln!("warning: {w}");
+                }
+            }
+            Err(e) => return agent_failure(e),
+        }
+    }
+    match session.call_with_claims(tool, &args, &claims) {
+        Ok(out) => print_call_result(out, results_volume.as_deref(), text),
+        Err(e) => fail_with(&e),
+    }
+}
+
+/// Loads `call`'s `--config` files into `session` and returns the claims of its
+/// `--token`s (`null` without configuration). `Err` is the failed command's code,
+/// its reason printed.
+fn load_call_configs(
+    session: &mut filestore::Session,
+    configs: &[std::path::PathBuf],
+    tokens: &[String],
+) -> Result<serde_json::Value, ExitCode> {
+    if configs.is_empty() {
+        return Ok(serde_json::Value::Null);
+    }
+    let files = tools_cli::read_files(configs)?;
+    match session.load_config(&files) {
+        Ok(Ok(report)) => {
+            let (errors, _) = tools_cli::unrunnable(&report.tools);
+            if !errors.is_empty() {
+                return Err(tools_cli::print_errors(&errors));
+            }
+        }
+        Ok(Err(issues)) => return Err(tools_cli::print_issues(&issues)),
+        Err(e) => return Err(fail_with(&e)),
+    }
+    if tokens.is_empty() {
+        return Ok(serde_json::Value::Null);
+    }
+    verified_tokens(&files, tokens).map(serde_json::Value::Object)
+}
+
+/// `--token NAME=TOKEN`s verified by the auth services `files` declare, as the claims
+/// of each service.
+fn verified_tokens(
+    files: &[(String, String)],
+    tokens: &[String],
+) -> Result<serde_json::Map<String, serde_json::Value>, ExitCode> {
+    let known = match filestore_guest::tools::config::Config::load(files) {
+        Ok(c) => c.auth_services().to_vec(),
+        Err(_) => Vec::new(),
+    };
+    let env: std::collections::BTreeMap<String, String> = std::env::vars().collect();
+    let (services, _) =
+        filestore::mcp::http_auth::ServiceTokens::from_specs(&service_specs(&known, &env));
+    let mut verified = serde_json::Map::new();
+    for t in tokens {
+        let Some((name, token)) = t.split_once('=') else {
+            return Err(fail(
+                ErrorKind::InvalidArgument,
+                format!(
+                    "--token: expected NAME=TOKEN, got '{}...'",
+                    t.chars().take(12).collect::<String>()
+                ),
+            ));
+        };
+        match services.verify_one(name, token) {
+            Ok(c) => {
+                verified.insert(name.to_string(), c);
+            }
+            Err(e) => {
+                return Err(fail(ErrorKind::Unauthorized, format!("--token {name}: {e}")));
+            }
+        }
+    }
+    Ok(verified)
+}
+
+/// Prints a call's result (its text with `--text`, else its JSON envelope), whole.
+fn print_call_result(
+    mut out: filestore::CallOutput,
+    results_volume: Option<&(dyn filestore::volumes::Volume + Send + Sync)>,
+    text: bool,
+) -> ExitCode {
+    // A result too large for a model was offloaded into /tool_calls, which ends
+    // with this process: its reader here gets it whole instead of the preview.
+    match stored_result(&out.json, results_volume) {
+        Ok(None) => {}
+        Ok(Some(whole)) => {
+            if let Some(envelope) = out.json.as_object_mut() {
+                envelope.remove("preview");
+                let data = serde_json::from_str(&whole)
+                    .unwrap_or_else(|_| serde_json::Value::String(whole.clone()));
+                envelope.insert("data".into(), data);
+            }
+            out.text = whole;
+        }
+        Err(e) => {
+            return fail(e.kind(), format!("reading the offloaded result: {e}"));
+        }
+    }
+    if text {
+        emit(&out.text);
+    } else {
+        emit(&format!("{}\n", serde_json::to_string_pretty(&out.json).unwrap_or_default()));
+    }
+    ExitCode::SUCCESS
+}
+
+/// The mounts of `filestore call`: those of `filestore serve` (the user's, plus the
+/// current directory read-only at /workspace, /scratch and /tool_calls where the user
+/// took no such point), so a call answers as the server would. A current directory
+/// that serve would refuse (/ or a home) is left out, saying so on stderr.
+fn call_mounts(user: &[MountArg]) -> Vec<MountArg> {
+    let refused = filestore::mcp::check_default_workspace(user).err();
+    let mut mounts = filestore::mcp::default_mounts(user.to_vec());
+    if let Some(why) = refused {
+        eprintln!("filestore call: {why}; there is no /workspace");
+        mounts.retain(|m| m.point != filestore::mcp::DEFAULT_WORKSPACE);
+    }
+    mounts
+}
+
+/// The whole of an offloaded result (`json` is the call's envelope), read back from
+/// the results volume; `None` when the result was not offloaded.
+fn stored_result(
+    json: &serde_json::Value,
+    volume: Option<&(dyn filestore::volumes::Volume + Send + Sync)>,
+) -> Result<Option<String>, filestore_guest::error::Error> {
+    use filestore_guest::error::Error;
+    let path = json["result_path"].as_str().unwrap_or_default();
+    let rel = path.strip_prefix(filestore_guest::invoke::results::RESULTS_MOUNT);
+    let (true, Some(rel), Some(volume)) = (json["offloaded"] == true, rel, volume) else {
+        return Ok(None);
+    };
+    let rel = if rel.is_empty() { "/" } else { rel };
+    let size = volume.stat(rel)?.size;
+    let bytes = volume.read(rel, 0, size)?;
+    String::from_utf8(bytes)
+        .map(Some)
+        .map_err(|_| Error::at(ErrorKind::Backend, path, "the stored result is not UTF-8"))
+}
+
+/// The auth services of a configuration with `${VAR}` in their fields resolved from
+/// `env` (host side: their values never enter the component).
+fn service_specs(
+    known: &[filestore_guest::tools::config::AuthServiceConfig],
+    env: &std::collections::BTreeMap<String, String>,
+) -> Vec<filestore::mcp::http_auth::ServiceSpec> {
+    known
+        .iter()
+        .map(|a| filestore::mcp::http_auth::ServiceSpec {
+            name: a.name.clone(),
+            service_type: a.service_type.clone(),
+            fields: a
+                .fields
+                .iter()
+                .map(|(k, v)| {
+                    let v = match v {
+                        serde_json::Value::String(s) => {
+                            serde_json::Value::String(filestore::tools::env::substitute(s, env))
+                        }
+                        other => other.clone(),
+                    };
+                    (k.clone(), v)
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+/// Which MCP roots may become `/workspace` (see `filestore::mcp::roots`): over stdio
+/// any (the client is the local user's), over HTTP only those within
+/// `--http-roots-within`, and none when the user mounted `/workspace` (or `/`).
+fn roots_policy(
+    args: &ServeArgs,
+    workspace_from_roots: bool,
+) -> Result<filestore::mcp::roots::RootsPolicy, FsError> {
+    use filestore::mcp::roots::RootsPolicy;
+    let invalid = |m: String| FsError::new(ErrorKind::InvalidArgument, m);
+    let within = &args.http_roots_within;
+    if within.is_empty() {
+        return Ok(match (workspace_from_roots, args.http.is_some()) {
+            (false, _) => RootsPolicy::Off,
+            (true, false) => RootsPolicy::Any,
+            (true, true) => RootsPolicy::Within(Vec::new()),
+        });
+    }
+    if args.http.is_none() {
+        return Err(invalid("--http-roots-within is for --http: over stdio the client's MCP roots are the local user's and apply as they are".into()));
+    }
+    if !workspace_from_roots {
+        return Err(invalid("--http-roots-within: a --mount at /workspace (or /) is given, so MCP roots choose nothing; drop one of them".into()));
+    }
+    for dir in within {
+        let shown = dir.display();
+        if dir.to_string_lossy().contains(filestore::volumes::IDENTITY_PLACEHOLDER) {
+            if !args.auth.enabled() {
+                return Err(invalid(format!(
+                    "--http-roots-within {shown}: {{sub}} is the caller's identity: it needs authentication (--auth-issuer or --auth-tokens)"
+                )));
+            }
+        } else if !std::fs::metadata(dir).is_ok_and(|m| m.is_dir()) {
+            return Err(invalid(format!("--http-roots-within {shown}: not a directory")));
+        }
+    }
+    Ok(RootsPolicy::Within(within.clone()))
+}
+
+/// Says on stderr, once per process, when the compiled component could not be cached
+/// (each start then compiles it again).
+fn warn_uncached(engine: Engine) -> Engine {
+    if let Some(why) = engine.cache_warning() {
+        eprintln!("filestore: warning: {why}");
+    }
+    engine
+}
+
+/// `filestore serve`: its arguments checked ([`ServePlan::check`]), then run.
+fn serve(args: ServeArgs) -> ExitCode {
+    match ServePlan::check(args) {
+        Ok(plan) => plan.run(),
+        Err(e) => fail(e.kind(), e),
+    }
+}
+
+/// `serve`'s arguments, checked: the limits they set, which MCP roots may become
+/// `/workspace`, and every contradiction between flags refused (`invalid-argument`)
+/// in one place, before anything is opened.
+struct ServePlan {
+    args: ServeArgs,
+    pool: filestore::mcp::http_pool::PoolConfig,
+    connections: filestore::mcp::http_conn::ConnLimits,
+    roots: filestore::mcp::roots::RootsPolicy,
+    /// Why the current directory is not the default `/workspace` (it is / or a home).
+    no_workspace_reason: Option<String>,
+}
+
+impl ServePlan {
+    fn check(args: ServeArgs) -> Result<ServePlan, FsError> {
+        let invalid = |m: &str| Err(FsError::new(ErrorKind::InvalidArgument, m));
+        let pool = filestore::mcp::http_pool::PoolConfig {
+            max_sessions: args.max_sessions.max(1),
+            max_per_client: args.max_sessions_per_client.max(1),
+            max_per_identity: args.auth.max_sessions_per_identity.max(1),
+            idle_timeout: std::time::Duration::from_secs(args.session_idle_timeout.max(1)),
+            evict_idle_after: std::time::Duration::from_secs(args.evict_idle_after),
+        };
+        let connections = filestore::mcp::http_conn::ConnLimits {
+            max_connections: args.max_connections.max(1),
+            max_per_client: args.max_connections_per_client.max(1),
+            header_timeout: std::time::Duration::from_secs(args.header_timeout.max(1)),
+            body_timeout: std::time::Duration::from_secs(args.body_timeout.max(1)),
+        };
+        // Without --mount /workspace, the client's MCP roots decide it (mcp::roots); the
+        // current directory is the default only when it is neither / nor a home.
+        let workspace_from_roots =
+            !args.mounts.iter().any(|m| m.point == filestore::mcp::DEFAULT_WORKSPACE)
+                && !filestore::mcp::is_single_workspace(&args.mounts);
+        let no_workspace_reason =
+            filestore::mcp::check_default_workspace(&args.mounts).err().map(|e| e.to_string());
+        let roots = roots_policy(&args, workspace_from_roots)?;
+        let per_identity = args.mounts.iter().any(MountArg::per_identity);
+        if per_identity && !(args.http.is_some() && args.auth.enabled()) {
+            return invalid(
+                "a --mount with {sub} is made per caller: it needs --http with authentication (--auth-issuer or --auth-tokens)",
+            );
+        }
+        if args.auth.enabled() && args.http.is_none() {
+            return invalid(
+                "--auth-* protects the HTTP server: give --http too (stdio is one local user)",
+            );
+        }
+        if args.toolset.is_some() && args.config.is_none() {
+            return invalid("--toolset selects a toolset of --config; give --config too");
+        }
+        if args.toolset.is_some() && args.agent.is_some() {
+            return invalid(
+                "--toolset and --agent both choose the tools offered: an agent configuration lists its tools itself (configured ones by name)",
+            );
+        }
+        Ok(ServePlan { args, pool, connections, roots, no_workspace_reason })
+    }
+
+    /// Opens what the plan names (mounts, skills, configuration, agent), then serves
+    /// until the transport ends.
+    fn run(mut self) -> ExitCode {
+        let (mounts, roots_only) = self.mounts();
+        // Open every mount once up front so a bad directory fails now, not per session
+        // (a per-caller one is opened for each caller).
+        for m in mounts.iter().filter(|m| !m.per_identity()) {
+            if let Err(e) = m.open() {
+                return fail_with(&e);
+            }
+        }
+        let mut summary = filestore::mcp::describe_mounts(&mounts);
+        let mut startup_warnings = Vec::new();
+        let skills =
+            match load_skills(self.args.skills.as_deref(), &mut summary, &mut startup_warnings) {
+                Ok(s) => s,
+                Err(code) => return code,
+            };
+        let config_files = match &self.args.config {
+            None => None,
+            Some(path) => match tools_cli::read_files(std::slice::from_ref(path)) {
+                Ok(f) => Some(f),
+                Err(code) => return code,
+            },
+        };
+        let engine = match Engine::new() {
+            Ok(e) => warn_uncached(e),
+            Err(e) => return fail_with(&e),
+        };
+        let cache_warning = engine.cache_warning().map(str::to_string);
+        let (mounts, conversations) = match self.conversations(mounts) {
+            Ok(c) => c,
+            Err(e) => return fail(e.kind(), e),
+        };
+        if let Some(c) = &conversations {
+            // The store's volumes replace the in-memory ones the summary named.
+            let points = c.points();
+            summary = summary
+                .split(", ")
+                .filter(|m| !points.iter().any(|p| m.starts_with(&format!("{p}="))))
+                .collect::<Vec<_>>()
+                .join(", ");
+            summary.push_str(&format!(
+                "; conversations in {} ({} per conversation)",
+                self.args.state.as_deref().unwrap_or_default(),
+                points.join(", ")
+            ));
+        }
+        let mut config = filestore::mcp::ServerConfig::new(engine, session_mounts(mounts, skills));
+        config.conversations = conversations;
+        let service_tokens = match self.auth_services(config_files.as_deref(), &mut config) {
+            Ok(t) => t,
+            Err(code) => return code,
+        };
+        if self.args.auth.enabled() {
+            config.call_limits = Some(filestore::mcp::http_auth::CallLimits::new(
+                self.args.auth.max_calls_per_identity,
+            ));
+        }
+        config.roots = self.roots.clone();
+        config.startup_warnings.extend(startup_warnings);
+        config.startup_warnings.extend(cache_warning);
+        config.no_workspace_reason = self.no_workspace_reason.take().or_else(|| {
+            roots_only.then(|| {
+                "over HTTP with --http-roots-within, /workspace is only ever the client's MCP roots"
+                    .to_string()
+            })
+        });
+        let tools = match self.install_tools(&mut config, config_files) {
+            Ok(n) => n,
+            Err(code) => return code,
+        };
+        self.listen(config, summary, tools, service_tokens)
+    }
+
+    /// The mounts to serve: the user's and the defaults (see
+    /// `filestore::mcp::default_mounts`), without a `/workspace` that must not be the
+    /// current directory; and whether `/workspace` is only ever the client's roots.
+    fn mounts(&mut self) -> (Vec<MountArg>, bool) {
+        let args = &mut self.args;
+        let single_workspace = filestore::mcp::is_single_workspace(&args.mounts);
+        let mut mounts = filestore::mcp::default_mounts(std::mem::take(&mut args.mounts));
+        // Configured tools store (and offload) their results in /tool_calls: without it a
+        // large result would reach the model whole.
+        if single_workspace
+            && (args.config.is_some() || args.agent.is_some())
+            && !mounts.iter().any(|m| m.point == filestore::mcp::DEFAULT_TOOL_CALLS)
+        {
+            mounts.push(MountArg {
+                point: filestore::mcp::DEFAULT_TOOL_CALLS.into(),
+                source: filestore::volumes::MountSource::Memory,
+                read_only: true,
+            });
+        }
+        if let Some(why) = &self.no_workspace_reason {
+            mounts.retain(|m| m.point != filestore::mcp::DEFAULT_WORKSPACE);
+            let then = if self.roots.reads_roots() {
+                "/workspace will be the client's MCP roots, if it offers any"
+            } else {
+                "there is no /workspace (over HTTP, clients' MCP roots apply only within --http-roots-within)"
+            };
+            eprintln!("filestore serve: {why}; {then}");
+        }
+        // Over HTTP with --http-roots-within, /workspace is the client's roots or nothing:
+        // a client offering none must not get the directory the server was started in.
+        let roots_only = args.http.is_some() && self.roots.reads_roots();
+        if roots_only {
+            mounts.retain(|m| m.point != filestore::mcp::DEFAULT_WORKSPACE);
+        }
+        (mounts, roots_only)
+    }
+
+    /// With `--state`: the store opened, and the mounts it supplies (an in-memory
+    /// `/scratch` or `/tool_calls` among `mounts`) taken out of `mounts`, since each
+    /// session gets its conversation's instead.
+    #[allow(clippy::type_complexity)]
+    fn conversations(
+        &self,
+        mut mounts: Vec<MountArg>,
+    ) -> Result<
+        (Vec<MountArg>, Option<std::sync::Arc<filestore::mcp::conversations::Conversations>>),
+        FsError,
+    > {
+        use filestore::conversation::{StateSpec, StateStore};
+        use filestore::mcp::conversations::Conversations;
+        let Some(spec) = &self.args.state else { return Ok((mounts, None)) };
+        let invalid = |m: String| FsError::new(ErrorKind::InvalidArgument, m);
+        let mut spec: StateSpec = spec.parse().map_err(|e| invalid(format!("--state: {e}")))?;
+        if let StateSpec::Object(o) = &mut spec
+            && o.kind == filestore::volumes::object::StoreKind::S3
+        {
+            // --s3-endpoint and --s3-region apply to the state store as to s3:// mounts.
+            o.endpoint = self.args.objects.s3_endpoint.clone().or(o.endpoint.take());
+            o.region = self.args.objects.s3_region.clone().or(o.region.take());
+        }
+        if let Some(why) = spec.exposure() {
+            eprintln!("filestore serve: warning: --state {why}");
+        }
+        let store = StateStore::open(&spec).map_err(|e| {
+            let kind = match e.kind {
+                filestore::conversation::StateErrorKind::Storage(k) => k,
+                _ => ErrorKind::InvalidArgument,
+            };
+            FsError::new(kind, format!("--state: {e}"))
+        })?;
+        if let Some(key) = &self.args.conversation {
+            filestore::conversation::ConversationKey::scoped("", key)
+                .map_err(|e| invalid(format!("--conversation: {e}")))?;
+        }
+        let mut supplied = |point: &str| {
+            let before = mounts.len();
+            mounts.retain(|m| {
+                !(m.point == point && matches!(m.source, filestore::volumes::MountSource::Memory))
+            });
+            mounts.len() != before
+        };
+        let scratch = supplied(filestore::mcp::DEFAULT_SCRATCH);
+        let tool_calls = supplied(filestore::mcp::DEFAULT_TOOL_CALLS);
+        let idle = std::time::Duration::from_secs(self.args.conversation_idle_timeout.max(1));
+        let c = Conversations::new(store, idle, scratch, tool_calls)
+            .with_default_key(self.args.conversation.clone());
+        Ok((mounts, Some(std::sync::Arc::new(c))))
+    }
+
+    /// Which auth services the bearer token verifies: named ones, and Toolbox's
+    /// `generic` services with `mcpEnabled: true` (which also turn authentication on
+    /// when no --auth-issuer is given: their authorizationServer and audience). Sets
+    /// them in `config`; returns the services' own token verifiers.
+    fn auth_services(
+        &mut self,
+        config_files: Option<&[(String, String)]>,
+        config: &mut filestore::mcp::ServerConfig,
+    ) -> Result<Option<std::sync::Arc<filestore::mcp::http_auth::ServiceTokens>>, ExitCode> {
+        let mut bearer_services = self.args.auth.auth_services.clone();
+        let mut service_tokens = None;
+        if let Some(files) = config_files {
+            let known = match filestore_guest::tools::config::Config::load(files) {
+                Ok(c) => c.auth_services().to_vec(),
+                Err(_) => Vec::new(), // reported, located, when the sessions load it
+            };
+            for name in &bearer_services {
+                if !known.iter().any(|a| &a.name == name) {
+                    return Err(fail(
+                        ErrorKind::InvalidArgument,
+                        format!(
+                            "--auth-service {name}: --config defines no auth service of that name"
+                        ),
+                    ));
+                }
+            }
+            // Tools this host cannot run are listed all the same (the configuration may be
+            // meant for Toolbox too): said now, not first at a call.
+            if let Ok(c) = filestore_guest::tools::config::Config::load(files) {
+                let (errors, warnings) = tools_cli::unrunnable(&c.check_report().tools);
+                for w in errors.into_iter().chain(warnings) {
+                    eprintln!("filestore serve: warning: {w}");
+                    config.startup_warnings.push(w);
+                }
+            }
+            let env: std::collections::BTreeMap<String, String> = std::env::vars().collect();
+            let field = |a: &filestore_guest::tools::config::AuthServiceConfig, f: &str| {
+                a.fields.get(f).map(|v| match v {
+                    serde_json::Value::String(s) => filestore::tools::env::substitute(s, &env),
+                    other => other.to_string(),
+                })
+            };
+            let specs = service_specs(&known, &env);
+            let (tokens, skipped) = filestore::mcp::http_auth::ServiceTokens::from_specs(&specs);
+            for why in skipped {
+                eprintln!("filestore serve: {why}");
+                config.startup_warnings.push(why);
+            }
+            service_tokens = Some(std::sync::Arc::new(tokens));
+            for a in &known {
+                if a.service_type == "generic" && field(a, "mcpEnabled").as_deref() == Some("true")
+                {
+                    if !bearer_services.contains(&a.name) {
+                        bearer_services.push(a.name.clone());
+                    }
+                    if self.args.auth.auth_issuer.is_none() {
+                        self.args.auth.auth_issuer = field(a, "authorizationServer");
+                        self.args.auth.auth_audience = field(a, "audience");
+                    }
+                }
+            }
+        }
+        let authenticated_http = self.args.http.is_some() && self.args.auth.enabled();
+        if !bearer_services.is_empty() && !authenticated_http {
+            return Err(fail(
+                ErrorKind::InvalidArgument,
+                format!(
+                    "auth service(s) {} take the HTTP bearer token's claims: give --http with authentication",
+                    bearer_services.join(", ")
+                ),
+            ));
+        }
+        config.bearer_services = bearer_services;
+        Ok(service_tokens)
+    }
+
+    /// Installs the agent's providers (when `--agent`) and the per-session setup
+    /// (configuration, toolset, agent), and builds the first session: a ref that
+    /// cannot be used stops the start here, located. Returns the tool count.
+    fn install_tools(
+        &self,
+        config: &mut filestore::mcp::ServerConfig,
+        config_files: Option<Vec<(String, String)>>,
+    ) -> Result<usize, ExitCode> {
+        let mut registry = filestore::tools::ToolRegistry::with_builtin_handlers();
+        let agent = match self
+            .args
+            .agent
+            .as_deref()
+            .map(|p| filestore::agent::Agent::read(&config.engine, p))
+        {
+            None => None,
+            Some(Ok(a)) => {
+                a.install(&mut registry);
+                Some(std::sync::Arc::new(a))
+            }
+            Some(Err(e)) => return Err(agent_failure(e)),
+        };
+        config.options.tools = std::sync::Arc::new(registry);
+        config.options.shell = self.args.shell;
+        // What resolution left out (optional refs, unusable upstream tools), as of the
+        // latest load: said at start.
+        let resolution_warnings = std::sync::Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+        // The first load (the first session, before any client) applies the start rules:
+        // a ref that cannot be used stops the start. Every later one (a refreshed
+        // upstream catalog, a later client's session) is lenient: what cannot be resolved
+        // then is left out and said on stderr, so one upstream's change never leaves
+        // clients without tools (or new clients without a session).
+        let started = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let load_agent = agent.clone().map(|agent| {
+            let warnings = resolution_warnings.clone();
+            let started = started.clone();
+            move |session: &mut filestore::Session| -> filestore::Result<()> {
+                let after_start = started.load(std::sync::atomic::Ordering::Acquire);
+                let loaded =
+                    if after_start { agent.reload_into(session) } else { agent.load_into(session) };
+                let report = loaded.map_err(|e| match e {
+                    filestore::agent::AgentError::Setup(e) => e,
+                    other => filestore::Error::setup("--agent", other),
+                })?;
+                let mut seen = warnings.lock().unwrap_or_else(|p| p.into_inner());
+                if after_start {
+                    for w in report.warnings.iter().filter(|w| !seen.contains(w)) {
+                        eprintln!("filestore serve: {w}");
+                    }
+                }
+                *seen = report.warnings;
+                Ok(())
+            }
+        });
+        if config_files.is_some() || load_agent.is_some() {
+            let toolset = self.args.toolset.clone();
+            let load_agent = load_agent.clone();
+            config.setup = Some(std::sync::Arc::new(move |session: &mut filestore::Session| {
+                if let Some(files) = &config_files {
+                    match session.load_config(files)? {
+                        Ok(_) => {}
+                        Err(issues) => {
+                            let all: Vec<String> = issues.iter().map(|i| i.to_string()).collect();
+                            return Err(filestore::Error::setup_message(format!(
+                                "--config: {}",
+                                all.join("; ")
+                            )));
+                        }
+                    }
+                    session.select_toolset(toolset.as_deref())?;
+                }
+                match &load_agent {
+                    Some(load) => load(session),
+                    None => Ok(()),
+                }
+            }));
+        }
+        if let (Some(agent), Some(load)) = (&agent, load_agent) {
+            // An upstream tool list changed: each session re-resolves the agent before
+            // it next lists or calls, and its client is told to re-list.
+            if let Some(changes) = agent.changes() {
+                config.catalog_refresh = Some(filestore::mcp::CatalogRefresh {
+                    changes,
+                    reapply: std::sync::Arc::new(load),
+                });
+            }
+        }
+        // The first session resolves the agent: a ref that cannot be used stops the
+        // start here, located, before any client connects. It serves no one, so it
+        // makes no conversation in the store.
+        let probe = filestore::mcp::ServerConfig { conversations: None, ..config.clone() };
+        let tools = match filestore::mcp::FilestoreServer::new(&probe) {
+            Ok(s) => {
+                started.store(true, std::sync::atomic::Ordering::Release);
+                s.tool_count()
+            }
+            Err(filestore::Error::Setup { source: Some(source), .. })
+                if agent.is_some() && source.is::<filestore::agent::AgentError>() =>
+            {
+                for line in source.to_string().lines() {
+                    eprintln!("error[config]: {line}");
+                }
+                return Err(ExitCode::FAILURE);
+            }
+            Err(e) => return Err(fail_with(&e)),
+        };
+        if let Some(agent) = &agent {
+            let resolved = resolution_warnings.lock().unwrap_or_else(|p| p.into_inner()).clone();
+            for w in resolved.into_iter().chain(agent.provider_warnings()) {
+                eprintln!("filestore serve: {w}");
+                config.startup_warnings.push(w);
+            }
+        }
+        Ok(tools)
+    }
+
+    /// Serves `config` over stdio or HTTP until the transport ends.
+    fn listen(
+        self,
+        config: filestore::mcp::ServerConfig,
+        summary: String,
+        tools: usize,
+        service_tokens: Option<std::sync::Arc<filestore::mcp::http_auth::ServiceTokens>>,
+    ) -> ExitCode {
+        let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+            Ok(r) => r,
+            Err(e) => return fail(FailKind::Setup, format!("starting the async runtime: {e}")),
+        };
+        let (pool, connections, allowed_origins, allowed_hosts) = (
+            self.pool,
+            self.connections,
+            self.args.allowed_origins.clone(),
+            self.args.allowed_hosts.clone(),
+        );
+        let result = runtime.block_on(async move {
+            if let Some(c) = &config.conversations {
+                c.sweep_every(c.sweep_interval());
+            }
+            match self.args.http {
+                None => {
+                    eprintln!("filestore serve: MCP over stdio; mounts: {summary}; {tools} tools");
+                    filestore::mcp::serve_stdio(config).await
+                }
+                Some(addr) => {
+                    let addr = if addr.chars().all(|c| c.is_ascii_digit()) {
+                        format!("127.0.0.1:{addr}")
+                    } else {
+                        addr
+                    };
+                    let listener = tokio::net::TcpListener::bind(&addr)
+                        .await
+                        .map_err(|e| anyhow::anyhow!("binding {addr}: {e}"))?;
+                    let local = listener.local_addr()?;
+                    let auth = tokio::task::block_in_place(|| self.args.auth.build(local))
+                        .map_err(|e| anyhow::anyhow!(e))?;
+                    if auth.is_none() && !local.ip().is_loopback() && !self.args.auth.allow_unauthenticated
+                    {
+                        anyhow::bail!(
+                            "refusing to serve {local} without authentication: anyone who can reach it would get every mount. Give --auth-issuer or --auth-tokens (docs/deploying.md, Serving many users), or --allow-unauthenticated if the network is yours alone"
+                        );
+                    }
+                    let auth_note = match &auth {
+                        Some(a) => format!("; bearer tokens required (resource {})", a.resource),
+                        None => String::new(),
+                    };
+                    eprintln!(
+                        "filestore serve: MCP over streamable HTTP at http://{local}{}; mounts: {summary}; {tools} tools{auth_note}",
+                        filestore::mcp::HTTP_PATH
+                    );
+                    let shutdown = async {
+                        let _ = tokio::signal::ctrl_c().await;
+                    };
+                    let (max_connections, note) =
+                        filestore::mcp::http_conn::fit_to_fd_limit(connections.max_connections);
+                    if let Some(note) = note {
+                        eprintln!("filestore serve: {note}");
+                    }
+                    let connections =
+                        filestore::mcp::http_conn::ConnLimits { max_connections, ..connections };
+                    let options = filestore::mcp::HttpOptions {
+                        pool,
+                        connections,
+                        allowed_origins,
+                        allowed_hosts,
+                        auth: auth.map(std::sync::Arc::new),
+                        service_tokens,
+                    };
+                    filestore::mcp::serve_http_with(config, options, listener, shutdown).await
+                }
+            }
+        });
+        match result {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => fail(FailKind::Serve, format!("{e:#}")),
+        }
+    }
+}
+
+/// Loads `--skills DIR`, validated once: invalid skills are reported and left out.
+fn load_skills(
+    dir: Option<&std::path::Path>,
+    summary: &mut String,
+    startup_warnings: &mut Vec<String>,
+) -> Result<Option<filestore::volumes::MemoryVolume>, ExitCode> {
+    Ok(match dir {
+        None => None,
+        Some(dir) => match filestore::volumes::skills::SkillsVolume::load_dir(dir) {
+            Ok(sv) => {
+                for p in sv.problems() {
+                    eprintln!("filestore serve: skipped {p}");
+                    startup_warnings.push(format!("skipped {p}"));
+                }
+                summary.push_str(&format!(
+                    ", /skills={} (ro, {} skills)",
+                    dir.display(),
+                    sv.skills().len()
+                ));
+                Some(sv.volume())
+            }
+            Err(e) => return Err(fail(e.kind(), format!("--skills {}: {e}", dir.display()))),
+        },
+    })
+}
+
+/// The mounts of each new session: `mounts` opened for its caller, and the skills.
+fn session_mounts(
+    mounts: Vec<MountArg>,
+    skills: Option<filestore::volumes::MemoryVolume>,
+) -> impl Fn() -> filestore::Result<Vec<MountSpec>> + Send + Sync + 'static {
+    move || {
+        // The caller of the HTTP request creating this session, when authenticated:
+        // its mounts are made for it. Without one (the tool count at start; every
+        // HTTP request is authenticated when a mount needs it), those are left out.
+        let segment = filestore::mcp::http_auth::current_identity().map(|i| i.segment);
+        let mut specs: Vec<MountSpec> = mounts
+            .iter()
+            .filter(|m| segment.is_some() || !m.per_identity())
+            .map(|m| m.open_for(segment.as_deref()))
+            .collect::<Result<_, _>>()?;
+        if let Some(v) = &skills {
+            specs.push(MountSpec::new("/skills", std::sync::Arc::new(v.clone())).read_only());
+        }
+        Ok(specs)
+    }
+}
+
+/// `filestore check` and `filestore migrate`: the configuration is parsed inside the
+/// sandbox (a session with no mounts), like every other untrusted input.
+mod tools_cli {
+    use std::path::{Path, PathBuf};
+    use std::process::ExitCode;
+
+    use filestore::Engine;
+    use filestore::tools::{ConfigIssue, ConfigReport, ToolStatus};
+
+    use super::{fail, fail_with};
+    use filestore_guest::error::ErrorKind;
+
+    /// Reads each file as `(display name, text)`; prints the error and returns the
+    /// exit code on failure.
+    pub fn read_files(paths: &[PathBuf]) -> Result<Vec<(String, String)>, ExitCode> {
+        paths
+            .iter()
+            .map(|p| match std::fs::read_to_string(p) {
+                Ok(t) => Ok((p.display().to_string(), t)),
+                Err(e) => Err(fail(ErrorKind::NotFound, format!("{}: {e}", p.display()))),
+            })
+            .collect()
+    }
+
+    /// Prints every configuration error on stderr; exit 1.
+    pub fn print_issues(issues: &[ConfigIssue]) -> ExitCode {
+        print_errors(&issues.iter().map(ToString::to_string).collect::<Vec<_>>())
+    }
+
+    /// The configured tools this binary has no handler for, located: a type that
+    /// looks like a misspelling of a known one is an error (naming the one it is
+    /// nearest), any other a warning (a real type this host does not support).
+    pub fn unrunnable(tools: &[ToolStatus]) -> (Vec<String>, Vec<String>) {
+        let registry = filestore::tools::ToolRegistry::with_builtin_handlers();
+        let (mut errors, mut warnings) = (Vec::new(), Vec::new());
+        for t in tools.iter().filter(|t| !registry.tool_types().contains(&t.tool_type)) {
+            let message =
+                format!("{}: {}", t.location, registry.unsupported(&t.name, &t.tool_type));
+            match registry.misspelling_of(&t.tool_type) {
+                Some(_) => errors.push(message),
+                None => warnings.push(message),
+            }
+        }
+        (errors, warnings)
+    }
+
+    /// Prints configuration errors, one a line; exit 1.
+    pub fn print_errors(errors: &[String]) -> ExitCode {
+        for e in errors {
+            eprintln!("error[config]: {e}");
+        }
+        eprintln!(
+            "{} error{} found; nothing was loaded",
+            errors.len(),
+            if errors.len() == 1 { "" } else { "s" }
+        );
+        ExitCode::FAILURE
+    }
+
+    fn checked(paths: &[PathBuf]) -> Result<ConfigReport, ExitCode> {
+        let files = read_files(paths)?;
+        let engine = Engine::new().map(super::warn_uncached).map_err(|e| fail_with(&e))?;
+        let mut session = engine.session(Vec::new()).map_err(|e| fail_with(&e))?;
+        match session.check_config(&files) {
+            Ok(Ok(r)) => Ok(r),
+            Ok(Err(issues)) => Err(print_issues(&issues)),
+            Err(e) => Err(fail_with(&e)),
+        }
+    }
+
+    /// Every `${VAR}` the configuration references (in sources, and in tools'
+    /// handler fields) that this process's environment does not set and that has no
+    /// default: one message per variable, naming where it is used.
+    fn missing_variables(paths: &[PathBuf], report: &ConfigReport) -> Vec<String> {
+        let env = |k: &str| std::env::var(k).ok();
+        let mut out = Vec::new();
+        if let Err(e) = filestore::tools::resolve_sources(&report.sources, &|_| true, &env) {
+            out.extend(e.to_string().split("; ").map(String::from));
+        }
+        let Ok(files) = read_files(paths) else { return out };
+        let native: Vec<(&str, &str)> =
+            files.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
+        let vars = filestore::session::shaping_variables(&files, &env);
+        if let Ok(c) = filestore_guest::tools::config::Config::load_with_variables(&native, &vars) {
+            out.extend(filestore::tools::env::missing_variables(c.tools(), &env));
+        }
+        out
+    }
+
+    /// `filestore check FILE...`.
+    pub fn check(paths: &[PathBuf], strict: bool) -> ExitCode {
+        let report = match checked(paths) {
+            Ok(r) => r,
+            Err(code) => return code,
+        };
+        // A variable the first call would miss fails the check, not that call.
+        let missing = missing_variables(paths, &report);
+        if !missing.is_empty() {
+            for m in &missing {
+                eprintln!("error[config]: {m}");
+            }
+            eprintln!(
+                "{} unset environment variable{}: set {}, or give a ${{VAR:default}}",
+                missing.len(),
+                if missing.len() == 1 { "" } else { "s" },
+                if missing.len() == 1 { "it" } else { "them" }
+            );
+            return ExitCode::FAILURE;
+        }
+        let (errors, _) = unrunnable(&report.tools);
+        if !errors.is_empty() {
+            return print_errors(&errors);
+        }
+        super::emit(&report.rendered);
+        let not_runnable = report.tools.iter().filter(|t| !t.runnable).count();
+        if not_runnable > 0 {
+            super::emit(&format!(
+                "{not_runnable} tool{} valid but not runnable by this host\n",
+                if not_runnable == 1 { " is" } else { "s are" }
+            ));
+            if strict {
+                return ExitCode::from(2);
+            }
+        }
+        ExitCode::SUCCESS
+    }
+
+    /// `filestore migrate FILE [-o OUT]`.
+    pub fn migrate(path: &Path, output: Option<&Path>) -> ExitCode {
+        let report = match checked(&[path.to_path_buf()]) {
+            Ok(r) => r,
+            Err(code) => return code,
+        };
+        let Some(out) = output else {
+            super::emit(&report.v2_yaml);
+            return ExitCode::SUCCESS;
+        };
+        // A failed write leaves any existing output intact: temp file, then rename.
+        let mut tmp = out.as_os_str().to_owned();
+        tmp.push(format!(".tmp-{}", std::process::id()));
+        let tmp = PathBuf::from(tmp);
+        let written = std::fs::write(&tmp, report.v2_yaml.as_bytes())
+            .and_then(|()| std::fs::rename(&tmp, out))
+            .inspect_err(|_| {
+                let _ = std::fs::remove_file(&tmp);
+            });
+        match written {
+            Ok(_) => ExitCode::SUCCESS,
+            Err(e) => fail(ErrorKind::Backend, format!("writing {}: {e}", out.display())),
+        }
+    }
+}
+
+/// `--allowed-host`: a host name or address with an optional port, as a `Host`
+/// header carries it (no scheme, path or user).
+fn parse_allowed_host(s: &str) -> Result<String, String> {
+    let why = "expected HOST or HOST:PORT as a Host header carries it, e.g. agents.example.com or agents.example.com:8443";
+    let authority: axum::http::uri::Authority =
+        s.parse().map_err(|_| format!("'{s}' is not a host: {why}"))?;
+    if s.contains(['@', '/']) || authority.host().is_empty() {
+        return Err(format!("'{s}' is not a host: {why}"));
+    }
+    Ok(authority.as_str().to_ascii_lowercase())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `serve ARGS`, checked.
+    fn check(args: &[&str]) -> Result<ServePlan, FsError> {
+        let argv = ["filestore", "serve"].into_iter().chain(args.iter().copied());
+        match Cli::try_parse_from(argv).expect("clap accepts the arguments").command {
+            Command::Serve(args) => ServePlan::check(*args),
+            _ => unreachable!("a serve command"),
+        }
+    }
+
+    /// The refusal of `args`: an `invalid-argument` error's message.
+    fn refusal(args: &[&str]) -> String {
+        match check(args) {
+            Ok(_) => panic!("{args:?} was accepted"),
+            Err(e) => {
+                assert_eq!(e.kind(), ErrorKind::InvalidArgument, "{e}");
+                e.to_string()
+            }
+        }
+    }
+
+    #[test]
+    fn contradicting_flags_are_refused_before_anything_opens() {
+        let mount = "/workspace=mem:";
+        let cases: [(&[&str], &str); 6] = [
+            (&["--mount", mount, "--toolset", "t"], "--toolset selects a toolset of --config"),
+            (
+                &["--mount", mount, "--toolset", "t", "--config", "c.yaml", "--agent", "a.yaml"],
+                "--toolset and --agent both choose",
+            ),
+            (&["--mount", mount, "--auth-tokens", "t.json"], "--auth-* protects the HTTP server"),
+            (&["--mount", "/workspace=./{sub}"], "a --mount with {sub} is made per caller"),
+            (&["--http-roots-within", "/"], "--http-roots-within is for --http"),
+            (
+                &["--http", "--mount", mount, "--http-roots-within", "/"],
+                "a --mount at /workspace (or /) is given",
+            ),
+        ];
+        for (args, said) in cases {
+            let why = refusal(args);
+            assert!(why.contains(said), "{args:?}: {why}");
+        }
+    }
+
+    #[test]
+    fn limits_are_at_least_one_and_roots_follow_the_transport() {
+        use filestore::mcp::roots::RootsPolicy;
+        let plan = check(&[
+            "--http",
+            "--max-sessions",
+            "0",
+            "--max-connections",
+            "0",
+            "--body-timeout",
+            "0",
+        ])
+        .unwrap();
+        assert_eq!(plan.pool.max_sessions, 1);
+        assert_eq!(plan.connections.max_connections, 1);
+        assert_eq!(plan.connections.body_timeout, std::time::Duration::from_secs(1));
+        assert!(matches!(plan.roots, RootsPolicy::Within(ref dirs) if dirs.is_empty()));
+        assert!(matches!(check(&[]).unwrap().roots, RootsPolicy::Any));
+        assert!(matches!(check(&["--mount", "/workspace=mem:"]).unwrap().roots, RootsPolicy::Off));
+    }
+}
