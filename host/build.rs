@@ -31,7 +31,12 @@ fn main() {
     let cargo = env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let mut cmd = Command::new(cargo);
     cmd.current_dir(&root)
-        .args(["build", "--release", "--lib", "-p", "filestore-guest", "--target", TARGET])
+        // The component is the guest built as a cdylib for wasm; natively the guest is
+        // an rlib only (its Cargo.toml), so its native builds carry a hash in their
+        // file names and two builds with different flags (the tests', the Python
+        // wheel's in the same target directory) never overwrite each other's.
+        .args(["rustc", "--release", "--lib", "-p", "filestore-guest", "--target", TARGET])
+        .args(["--crate-type", "cdylib"])
         .arg("--target-dir")
         .arg(&target_dir);
     // The outer build's flags are for the host target, not for wasm.

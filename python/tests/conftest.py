@@ -42,6 +42,23 @@ def outside(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
+def work(tmp_path: Path) -> Path:
+    """The directory mounted at /w."""
+    w = tmp_path / "w"
+    w.mkdir()
+    return w
+
+
+@pytest.fixture
+def cwd(tmp_path: Path) -> Path:
+    """An empty working directory for a session (its default /workspace), apart from
+    /w: the product refuses a read-only mount inside a writable one."""
+    c = tmp_path / "cwd"
+    c.mkdir()
+    return c
+
+
+@pytest.fixture
 def backend(root: Path) -> Iterator[Any]:
     """A read-write FilestoreBackend serving `root`, in process."""
     from filestore.deepagents import FilestoreBackend

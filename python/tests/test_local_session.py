@@ -18,22 +18,6 @@ import filestore
 from filestore import FilestoreError, Session, SessionClosedError, SessionStartError
 
 
-@pytest.fixture
-def work(tmp_path: Path) -> Path:
-    """The directory mounted at /w."""
-    w = tmp_path / "w"
-    w.mkdir()
-    return w
-
-
-@pytest.fixture
-def cwd(tmp_path: Path) -> Path:
-    """The session's default /workspace, apart from /w."""
-    c = tmp_path / "cwd"
-    c.mkdir()
-    return c
-
-
 def test_the_session_is_the_native_one() -> None:
     from filestore import _native
 

@@ -15,23 +15,6 @@ import filestore.session
 from filestore import BinaryNotFoundError, FilestoreError, McpSession, SessionClosedError, SessionStartError, find_binary
 
 
-@pytest.fixture
-def work(tmp_path: Path) -> Path:
-    """The directory mounted at /w."""
-    w = tmp_path / "w"
-    w.mkdir()
-    return w
-
-
-@pytest.fixture
-def cwd(tmp_path: Path) -> Path:
-    """An empty working directory for the server (its default /workspace), apart from /w:
-    the product refuses a read-only mount inside a writable one."""
-    c = tmp_path / "cwd"
-    c.mkdir()
-    return c
-
-
 def test_call_returns_structured_content_and_writes_through(work: Path, cwd: Path, binary: str) -> None:
     with McpSession([f"/w={work}"], binary=binary, cwd=cwd) as s:
         out = s.call("filestore_write", {"path": "/w/hello.txt", "content": "hi\n"})

@@ -289,6 +289,21 @@ fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
 /// Keys are scoped to the authenticated identity; forged, oversized and path-like
 /// keys are refused naming the rule; a session keeps its conversation; a server
 /// without `--state` refuses a request that names one.
+/// A temporary root with an empty state directory and a tokens file of two callers:
+/// alice (`alice-token-0123456789abcdef`) and bob (`bob-token-0123456789abcdef01`).
+fn alice_and_bob() -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf) {
+    let root = tempfile::tempdir().unwrap();
+    let state = root.path().join("state");
+    std::fs::create_dir(&state).unwrap();
+    let tokens = root.path().join("tokens.json");
+    std::fs::write(
+        &tokens,
+        r#"{"tokens": [{"token": "alice-token-0123456789abcdef", "sub": "alice"}, {"token": "bob-token-0123456789abcdef01", "sub": "bob"}]}"#,
+    )
+    .unwrap();
+    (root, state, tokens)
+}
+
 /// A 2025-11-25 session is not tied to the replica that created it: a request
 /// naming its id on another replica (a load balancer's choice, or the first one
 /// killed) continues it there, with its conversation's files and skills (rmcp's
@@ -296,15 +311,8 @@ fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
 /// it may: another token holding the id gets the 404 of an unknown session.
 #[test]
 fn a_2025_session_continues_on_any_replica_by_its_id() {
-    let root = tempfile::tempdir().unwrap();
-    let state = root.path().join("state");
-    std::fs::create_dir(&state).unwrap();
-    std::fs::write(
-        root.path().join("tokens.json"),
-        r#"{"tokens": [{"token": "alice-token-0123456789abcdef", "sub": "alice"}, {"token": "bob-token-0123456789abcdef01", "sub": "bob"}]}"#,
-    )
-    .unwrap();
-    let tokens = root.path().join("tokens.json").display().to_string();
+    let (root, state, tokens) = alice_and_bob();
+    let tokens = tokens.display().to_string();
     let (alice_token, bob_token) = ("alice-token-0123456789abcdef", "bob-token-0123456789abcdef01");
     let (mut a, b, args) =
         replicas(root.path(), state.to_str().unwrap(), &["--auth-tokens", &tokens]);
@@ -352,15 +360,7 @@ fn a_2025_session_continues_on_any_replica_by_its_id() {
 
 #[test]
 fn conversation_keys_are_scoped_checked_and_fixed_per_session() {
-    let root = tempfile::tempdir().unwrap();
-    let state = root.path().join("state");
-    std::fs::create_dir(&state).unwrap();
-    std::fs::write(
-        root.path().join("tokens.json"),
-        r#"{"tokens": [{"token": "alice-token-0123456789abcdef", "sub": "alice"}, {"token": "bob-token-0123456789abcdef01", "sub": "bob"}]}"#,
-    )
-    .unwrap();
-    let tokens = root.path().join("tokens.json");
+    let (root, state, tokens) = alice_and_bob();
     let server = Replica::start(
         BIN,
         root.path(),
