@@ -492,9 +492,6 @@ pub async fn capture(
         .is_some_and(|v| v >= "2026-07-28");
     let creates = request.method() == axum::http::Method::POST
         && !request.headers().contains_key(super::http_pool::SESSION_HEADER);
-    let owner = super::stored_sessions::owner_digest(
-        super::http_auth::current_identity().map(|i| i.segment).as_deref(),
-    );
     let created = super::stored_sessions::CreatedServer::default();
     let asked = RequestConversation { named: value, per_request, created: created.clone() };
     let response = REQUESTED.scope(asked, next.run(request)).await;
@@ -503,6 +500,9 @@ pub async fn capture(
         && let Some(id) =
             response.headers().get(super::http_pool::SESSION_HEADER).and_then(|v| v.to_str().ok())
     {
+        // Still inside the authentication's scope: the caller is the request's.
+        let caller = super::http_auth::current_identity().map(|i| i.segment);
+        let owner = super::stored_sessions::owner_digest(caller.as_deref());
         stored.bind(id, created.conversation(), owner).await;
     }
     response

@@ -63,17 +63,32 @@ impl StoredSessions {
     /// the `initialize` parameters rmcp stored (a record without them restores
     /// nothing).
     pub async fn bind(&self, id: &str, conversation: Option<String>, owner: String) {
-        let (store, name) = (self.store.clone(), record_name(id));
-        let done = tokio::task::spawn_blocking(move || {
-            let mut record = store.record(&name)?.unwrap_or_else(|| json!({}));
-            record["conversation"] = conversation.map_or(Value::Null, Value::String);
-            record["owner"] = Value::String(owner);
-            store.put_record(&name, &record)
-        })
-        .await;
-        if let Ok(Err(e)) = done {
+        let fields = [
+            ("conversation", conversation.map_or(Value::Null, Value::String)),
+            ("owner", Value::String(owner)),
+        ];
+        if let Err(e) = self.merge(id, fields).await {
             eprintln!("filestore serve: recording a session for other replicas: {e}");
         }
+    }
+
+    /// Sets `fields` in session `id`'s record (a new one when it has none), keeping
+    /// the others: rmcp writes the parameters, [`StoredSessions::bind`] the rest.
+    async fn merge<const N: usize>(
+        &self,
+        id: &str,
+        fields: [(&'static str, Value); N],
+    ) -> Result<(), SessionStoreError> {
+        let (store, name) = (self.store.clone(), record_name(id));
+        tokio::task::spawn_blocking(move || {
+            let mut record = store.record(&name)?.unwrap_or_else(|| json!({}));
+            for (k, v) in fields {
+                record[k] = v;
+            }
+            store.put_record(&name, &record)
+        })
+        .await??;
+        Ok(())
     }
 
     /// The owner digest recorded for session `id`, when a replica recorded it whole.
@@ -108,15 +123,8 @@ impl SessionStore for StoredSessions {
     }
 
     async fn store(&self, id: &str, state: &SessionState) -> Result<(), SessionStoreError> {
-        let (store, name) = (self.store.clone(), record_name(id));
         let params = serde_json::to_value(&state.initialize_params)?;
-        tokio::task::spawn_blocking(move || {
-            let mut record = store.record(&name)?.unwrap_or_else(|| json!({}));
-            record["initialize_params"] = params;
-            store.put_record(&name, &record)
-        })
-        .await??;
-        Ok(())
+        self.merge(id, [("initialize_params", params)]).await
     }
 
     async fn delete(&self, id: &str) -> Result<(), SessionStoreError> {
