@@ -136,3 +136,115 @@ fn node_host_matches_the_rust_host_on_the_shared_suite() {
     assert!(total > 300, "the suite has {total} answers; expected the whole suite");
     eprintln!("node host: {same} of {total} answers identical to the Rust host's");
 }
+
+/// The npm package (issue 37): `scripts/pack.mjs` bundles the transpiled component;
+/// the tarball installs into an empty directory without a registry (`--offline`: it
+/// has no dependencies) and the README's quickstart runs there with nothing else
+/// present.
+#[test]
+fn the_npm_tarball_runs_the_readme_quickstart_in_an_empty_directory() {
+    let tmp = tempfile::tempdir().unwrap();
+    let wasm = tmp.path().join("filestore.wasm");
+    let out = Command::new(BIN).args(["component", "-o"]).arg(&wasm).output().unwrap();
+    assert!(out.status.success(), "filestore component: {}", String::from_utf8_lossy(&out.stderr));
+    let dist = tmp.path().join("dist");
+    let out = Command::new("node")
+        .arg(node_dir().join("scripts/pack.mjs"))
+        .arg(&wasm)
+        .arg(&dist)
+        .arg(jco())
+        .output()
+        .expect("running node scripts/pack.mjs");
+    assert!(out.status.success(), "pack.mjs: {}", String::from_utf8_lossy(&out.stderr));
+    let tarball = PathBuf::from(String::from_utf8(out.stdout).unwrap().trim());
+    let version = json_file(&node_dir().join("package.json"))["version"].clone();
+    assert_eq!(
+        tarball.file_name().unwrap().to_string_lossy(),
+        format!("filestore-node-host-{}.tgz", version.as_str().unwrap())
+    );
+
+    // What the tarball holds: the host, the bundled component, the docs; no tests,
+    // no build scripts, no dependencies to fetch.
+    let listing = Command::new("tar").arg("tzf").arg(&tarball).output().unwrap();
+    let files = String::from_utf8(listing.stdout).unwrap();
+    for want in [
+        "package/gen/filestore.js",
+        "package/gen/filestore.core.wasm",
+        "package/src/index.js",
+        "package/README.md",
+        "package/LICENSE",
+        "package/examples/quickstart.mjs",
+    ] {
+        assert!(files.lines().any(|l| l == want), "the tarball lacks {want}:\n{files}");
+    }
+    for unwanted in ["package/test/", "package/scripts/", "package/node_modules/"] {
+        assert!(!files.contains(unwanted), "the tarball holds {unwanted}:\n{files}");
+    }
+    let manifest = json_file(&node_dir().join("package.json"));
+    assert!(manifest.get("dependencies").is_none(), "the package must need nothing at run time");
+
+    let app = tmp.path().join("app");
+    std::fs::create_dir(&app).unwrap();
+    let out = Command::new("npm")
+        .args(["install", "--offline", "--no-audit", "--no-fund", "--loglevel=error"])
+        .arg(&tarball)
+        .current_dir(&app)
+        .output()
+        .expect("running npm install");
+    assert!(out.status.success(), "npm install: {}", String::from_utf8_lossy(&out.stderr));
+    let installed: Vec<_> = std::fs::read_dir(app.join("node_modules"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| !n.starts_with('.'))
+        .collect();
+    assert_eq!(installed, ["@filestore"], "npm installed more than the package");
+
+    // The README shows the quickstart verbatim; run that file from the empty app.
+    let readme = std::fs::read_to_string(node_dir().join("README.md")).unwrap();
+    let quickstart = std::fs::read_to_string(node_dir().join("examples/quickstart.mjs")).unwrap();
+    assert!(
+        readme.contains(&format!("```js\n{quickstart}```")),
+        "hosts/node/README.md must show examples/quickstart.mjs verbatim"
+    );
+    std::fs::write(app.join("quickstart.mjs"), &quickstart).unwrap();
+    let out = Command::new("node").arg("quickstart.mjs").current_dir(&app).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "quickstart: {stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    for want in [
+        "     1\t# Notes\n     2\t- read the project\n",
+        "node_modules/\npackage-lock.json\npackage.json\nquickstart.mjs\n",
+        "1\nproject\nscratch\n",
+        "error[read-only]: /project/x.txt: the mount at '/project' is read-only",
+    ] {
+        assert!(stdout.contains(want), "the quickstart's output lacks {want:?}:\n{stdout}");
+    }
+}
+
+/// A checkout has no bundled component: `Filestore.load()` without a directory says
+/// so and what to do, rather than failing on a missing module.
+#[test]
+fn loading_without_a_bundled_component_says_what_to_do() {
+    let tmp = tempfile::tempdir().unwrap();
+    let copy = tmp.path().join("pkg");
+    std::fs::create_dir(&copy).unwrap();
+    std::fs::copy(node_dir().join("package.json"), copy.join("package.json")).unwrap();
+    let out = Command::new("cp").arg("-r").arg(node_dir().join("src")).arg(&copy).output().unwrap();
+    assert!(out.status.success());
+    let script = "import('./src/index.js').then((m) => m.Filestore.load()).then(\
+                  () => console.log('loaded'), (e) => console.log(String(e)))";
+    let out = Command::new("node")
+        .args(["--input-type=module", "-e", script])
+        .current_dir(&copy)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let want = format!(
+        "error[not-found]: {}: this copy of the package bundles no component",
+        copy.join("gen/filestore.js").display()
+    );
+    assert!(stdout.starts_with(&want), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+}
+
+fn json_file(path: &Path) -> serde_json::Value {
+    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+}

@@ -4,12 +4,14 @@
 //   filestore component -o filestore.wasm
 //   npx jco transpile filestore.wasm --instantiation sync -o gen
 //
-// then `Filestore.load('gen')` and one `session()` per conversation. Volumes and
-// tool handlers are plain JS objects and functions; see docs/embedding.md.
+// then `Filestore.load('gen')` and one `session()` per conversation; the npm package
+// (scripts/pack.mjs) bundles the transpiled component, so there `Filestore.load()`
+// needs no argument. Volumes and tool handlers are plain JS objects and functions;
+// see docs/embedding.md.
 
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { FilestoreError, ToolError } from './errors.js';
 import { WitVolume } from './guard.js';
@@ -22,6 +24,9 @@ export { DirVolume } from './dir.js';
 export { MAX_READ_CALL_BYTES } from './guard.js';
 export { MemoryVolume } from './memory.js';
 export { ToolHost } from './tools.js';
+
+/** The component the npm package bundles (scripts/pack.mjs writes it). */
+const BUNDLED = fileURLToPath(new URL('../gen', import.meta.url));
 
 /** Where the component keeps stored tool results (a read-only in-memory mount). */
 export const RESULTS_MOUNT = '/tool_calls';
@@ -57,12 +62,22 @@ export class Filestore {
   /**
    * Loads the output of `jco transpile filestore.wasm --instantiation sync -o DIR`
    * (an ES module, hence the promise); sessions are then created synchronously.
-   * @param {string} dir the transpiled directory (holds `filestore.js` and its `*.wasm`)
+   * Without `dir`, loads the component the npm package bundles (its `gen/`, written
+   * by scripts/pack.mjs); a checkout has none until you transpile one.
+   * @param {string} [dir] the transpiled directory (holds `filestore.js` and its `*.wasm`)
    * @returns {Promise<Filestore>}
    */
   static load(dir) {
-    const abs = resolve(dir);
-    return import(pathToFileURL(join(abs, 'filestore.js')).href).then((mod) => new Filestore(abs, mod));
+    const abs = dir === undefined ? BUNDLED : resolve(dir);
+    const entry = join(abs, 'filestore.js');
+    if (!existsSync(entry)) {
+      const why =
+        dir === undefined
+          ? 'this copy of the package bundles no component (a checkout has none): run scripts/transpile.mjs and pass its output directory, or install the npm package'
+          : 'the directory holds no transpiled component: pass the output directory of scripts/transpile.mjs (jco transpile --instantiation sync)';
+      return Promise.reject(new FilestoreError('not-found', `${entry}: ${why}`));
+    }
+    return import(pathToFileURL(entry).href).then((mod) => new Filestore(abs, mod));
   }
 
   /** Use {@link Filestore.load}. */
