@@ -163,3 +163,21 @@ def test_the_wheel_command_serves_mcp(work: Path, cwd: Path) -> None:
     (work / "x.txt").write_text("over mcp\n")
     with filestore.McpSession([f"/w={work}"], binary=_wheel_command(), cwd=cwd, env=dict(os.environ)) as s:
         assert s.call("filestore_read", {"path": "/w/x.txt", "raw": True})["text"] == "over mcp\n"
+
+
+def test_the_in_process_session_and_the_command_do_not_load_the_mcp_sdk(tmp_path: Path) -> None:
+    """`import filestore`, an in-process `Session` and the wheel's `filestore` command
+    leave the MCP SDK (most of a second to import) unloaded; `McpSession` loads it."""
+    script = (
+        "import sys, filestore\n"
+        f"with filestore.Session(['/w={tmp_path}']) as s:\n"
+        "    s.call('filestore_write', {'path': '/w/a.txt', 'content': 'x'})\n"
+        "assert 'mcp' not in sys.modules, 'the in-process session imported mcp'\n"
+        "from filestore import cli\n"
+        "assert 'mcp' not in sys.modules, 'the command imported mcp'\n"
+        "filestore.McpSession\n"
+        "assert 'mcp' in sys.modules\n"
+        "print('ok')\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and out.stdout == "ok\n", out.stderr

@@ -1,12 +1,17 @@
-"""`filestore.McpSession`: one persistent `filestore serve` process over MCP stdio."""
+"""`filestore.McpSession`: one persistent `filestore serve` process over MCP stdio, or a
+remote `filestore serve --http` (`McpSession.connect`)."""
 
 from __future__ import annotations
 
 import asyncio
 import gc
 import os
+import re
 import signal
+import socket
+import subprocess
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -157,3 +162,66 @@ def test_a_frozen_server_times_out_instead_of_hanging(
         assert len(outcome) == 1 and isinstance(outcome[0], TimeoutError), outcome
         assert "2 s" in str(outcome[0])
         assert s.call("filestore_ls", {"path": "/w"}, timeout=60)["entries"] == []
+
+
+@pytest.fixture
+def http_server(work: Path, cwd: Path, binary: str, tmp_path: Path) -> Iterator[str]:
+    """A `filestore serve --http` on a free loopback port with a state store; its /mcp URL."""
+    state = tmp_path / "state"
+    state.mkdir()
+    proc = subprocess.Popen(
+        [binary, "serve", "--http", "127.0.0.1:0", "--mount", f"/w={work}", "--state", str(state)],
+        cwd=cwd,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    said = []
+    assert proc.stderr is not None
+    for line in proc.stderr:
+        said.append(line)
+        found = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+        if found:
+            port = int(found.group(1))
+            break
+    else:
+        proc.wait()
+        pytest.fail("serve --http ended before printing its address:\n" + "".join(said))
+    threading.Thread(target=proc.stderr.read, daemon=True).start()  # keep its pipe drained
+    try:
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def test_connect_talks_to_a_remote_serve_and_resumes_its_conversation(work: Path, http_server: str) -> None:
+    """`McpSession.connect` reaches a running `serve --http`: same calls and typed errors
+    as over stdio; with `conversation=`, a second connection finds the first one's
+    /scratch (the server keeps it in its --state store)."""
+    with McpSession.connect(http_server, conversation="py-remote-1") as s:
+        assert s.server_info["name"] == "filestore"
+        s.call("filestore_write", {"path": "/w/remote.txt", "content": "over http\n"})
+        assert (work / "remote.txt").read_text() == "over http\n"
+        s.call("filestore_write", {"path": "/scratch/plan.md", "content": "step 1"})
+        with pytest.raises(FilestoreError) as info:
+            s.call("filestore_read", {"path": "/w/missing.txt"})
+        assert info.value.kind == "not-found"
+        assert "/w/missing.txt" in info.value.message
+    with McpSession.connect(http_server, conversation="py-remote-1") as again:
+        assert again.call("filestore_read", {"path": "/scratch/plan.md", "raw": True})["text"] == "step 1"
+    with McpSession.connect(http_server, conversation="py-remote-2") as other:
+        with pytest.raises(FilestoreError) as info:
+            other.call("filestore_read", {"path": "/scratch/plan.md"})
+        assert info.value.kind == "not-found"
+
+
+def test_connect_to_nothing_is_a_start_error_naming_the_url(tmp_path: Path) -> None:
+    with socket.socket() as sock:  # a port nothing listens on
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    url = f"http://127.0.0.1:{port}/mcp"
+    with pytest.raises(SessionStartError) as info:
+        McpSession.connect(url, start_timeout=20)
+    assert url in info.value.message

@@ -13,6 +13,9 @@ and a deepagents backend on top of it.
 The wheel also installs the `filestore` command (`filestore serve`, `call`, ...).
 """
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from filestore.errors import (
     BinaryNotFoundError,
     FilestoreError,
@@ -20,7 +23,23 @@ from filestore.errors import (
     SessionStartError,
 )
 from filestore.local import SESSION_CALL_DEADLINE, Session
-from filestore.session import DEFAULT_CALL_TIMEOUT, McpSession, find_binary
+
+# The MCP client (`filestore.session`) loads the MCP SDK, pydantic and httpx: most of
+# a second on a busy machine. It is imported on first use, so `import filestore`, the
+# in-process `Session` and the wheel's `filestore` command do not pay for it.
+_MCP_CLIENT_NAMES = ("DEFAULT_CALL_TIMEOUT", "McpSession", "find_binary")
+
+
+def __getattr__(name: str) -> Any:
+    if name in _MCP_CLIENT_NAMES:
+        value = getattr(importlib.import_module("filestore.session"), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'filestore' has no attribute {name!r}")
+
+
+if TYPE_CHECKING:
+    from filestore.session import DEFAULT_CALL_TIMEOUT, McpSession, find_binary
 
 __all__ = [
     "DEFAULT_CALL_TIMEOUT",

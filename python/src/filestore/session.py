@@ -25,12 +25,15 @@ import shutil
 import tempfile
 import threading
 import weakref
-from collections.abc import Coroutine, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from time import monotonic as _monotonic  # bound at import: immune to a patched time.monotonic
 from typing import IO, Any, TypeVar
 
 from mcp import ClientSession, types
 from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.shared.exceptions import MCPError
 
 from filestore.errors import (
@@ -117,8 +120,17 @@ class _Runner:
     `McpSession` alive: when a `McpSession` is garbage-collected, `close()` still runs.
     """
 
-    def __init__(self, params: StdioServerParameters, errlog: IO[str], owns_errlog: bool) -> None:
-        self.params = params
+    def __init__(
+        self,
+        transport: Callable[[], AbstractAsyncContextManager[Any]],
+        label: str,
+        errlog: IO[str],
+        owns_errlog: bool,
+    ) -> None:
+        # `transport()` opens the connection (stdio child or HTTP) and yields the
+        # SDK's (read, write) streams; `label` names the server in errors.
+        self.transport = transport
+        self.label = label
         self.errlog = errlog
         self.owns_errlog = owns_errlog
         self.loop = asyncio.new_event_loop()
@@ -148,7 +160,7 @@ class _Runner:
             tail = self._stderr_tail()
             self._close_errlog()
             raise SessionStartError(
-                f"{self.params.command} did not complete the MCP handshake within {start_timeout:g} s" + tail
+                f"{self.label} did not complete the MCP handshake within {start_timeout:g} s" + tail
             ) from None
         except BaseException as e:  # the spawn or the handshake failed
             self.close(keep_errlog=True)
@@ -157,18 +169,18 @@ class _Runner:
             if isinstance(e, FilestoreError):
                 raise
             raise SessionStartError(
-                f"cannot start `{self.params.command} {' '.join(self.params.args)}`: {_describe(e)}" + tail
+                f"cannot start a session with {self.label}: {_describe(e)}" + tail
             ) from e
 
     async def _serve(self, ready: concurrent.futures.Future[None]) -> None:
-        """Own the stdio transport and the client session from start to close.
+        """Own the transport and the client session from start to close.
 
         The SDK's transports are anyio task groups, which must be entered and left in
         the same task: this coroutine is that task. Calls run as other tasks on the
         same loop, sharing `self.client`.
         """
         try:
-            async with stdio_client(self.params, errlog=self.errlog) as (read, write):
+            async with self.transport() as (read, write):
                 async with ClientSession(read, write) as client:
                     init = await client.initialize()
                     listed = await client.list_tools()  # also primes the SDK's output-schema checks
@@ -261,7 +273,8 @@ def _describe(e: BaseException) -> str:
 
 
 class McpSession:
-    """One `filestore serve` process over stdio and the MCP session with it.
+    """One `filestore serve` process over stdio and the MCP session with it, or (with
+    `McpSession.connect(url)`) an MCP session with a remote `filestore serve --http`.
 
     `mounts` are `--mount` specs passed through unchanged (`"/=/path/to/root"`,
     `"/workspace=./src:ro"`, `"/notes=mem:"`); with none, `serve` applies its own
@@ -303,6 +316,7 @@ class McpSession:
         argv += [str(a) for a in args]
         self.binary = command
         self.argv = argv
+        self.url: str | None = None
         params = StdioServerParameters(
             command=command,
             args=argv,
@@ -312,9 +326,56 @@ class McpSession:
         owns = stderr is None
         errlog = stderr if stderr is not None else tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace")
         self._timeout = DEFAULT_CALL_TIMEOUT if timeout is None else timeout
-        self._runner = _Runner(params, errlog, owns)
+        self._runner = _Runner(
+            lambda: stdio_client(params, errlog=errlog), f"`{command} {' '.join(argv)}`", errlog, owns
+        )
         self._finalizer = weakref.finalize(self, self._runner.close)
         self._runner.start(start_timeout)
+
+    @classmethod
+    def connect(
+        cls,
+        url: str,
+        *,
+        token: str | None = None,
+        conversation: str | None = None,
+        headers: Mapping[str, str] | None = None,
+        timeout: float | None = None,
+        start_timeout: float = 60.0,
+    ) -> McpSession:
+        """A session with a running `filestore serve --http` at `url` (its `/mcp` endpoint).
+
+        `token` is sent as `Authorization: Bearer TOKEN` (a server with `--auth`);
+        `conversation` as the `Filestore-Conversation` header, so a server with
+        `--state` keeps this session's `/scratch` and stored results under that
+        conversation across reconnects and replicas (docs/state.md#serving);
+        `headers` adds any others. Methods, errors and `timeout` are as for a
+        session over stdio. Closing it ends the MCP session, not the server.
+
+        Raises `SessionStartError` when the server does not answer the handshake.
+        """
+        extra = dict(headers or {})
+        if token is not None:
+            extra["Authorization"] = f"Bearer {token}"
+        if conversation is not None:
+            extra["Filestore-Conversation"] = conversation
+
+        @asynccontextmanager
+        async def transport() -> Any:
+            async with create_mcp_http_client(headers=extra) as client:
+                async with streamable_http_client(url, http_client=client) as streams:
+                    yield streams
+
+        self = cls.__new__(cls)
+        self.binary = None
+        self.argv = []
+        self.url = url
+        self._timeout = DEFAULT_CALL_TIMEOUT if timeout is None else timeout
+        errlog = tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace")
+        self._runner = _Runner(transport, url, errlog, True)
+        self._finalizer = weakref.finalize(self, self._runner.close)
+        self._runner.start(start_timeout)
+        return self
 
     # -- lifecycle -----------------------------------------------------------------
 
