@@ -153,6 +153,7 @@ def test_a_frozen_server_times_out_instead_of_hanging(
 
         os.kill(pid, signal.SIGSTOP)
         try:
+            _wait_until_stopped(pid)
             caller = threading.Thread(target=call, daemon=True)
             caller.start()
             caller.join(60)  # a bound on a hang, not a timing check
@@ -162,6 +163,24 @@ def test_a_frozen_server_times_out_instead_of_hanging(
         assert len(outcome) == 1 and isinstance(outcome[0], TimeoutError), outcome
         assert "2 s" in str(outcome[0])
         assert s.call("filestore_ls", {"path": "/w"}, timeout=60)["entries"] == []
+
+
+def _wait_until_stopped(pid: int) -> None:
+    """Waits until every thread of `pid` is stopped (SIGSTOP takes effect per thread,
+    as each next enters the kernel): a call made before that may still be answered."""
+    tasks = Path(f"/proc/{pid}/task")
+    for _ in range(400):
+        states = []
+        for task in tasks.iterdir():
+            try:
+                stat = (task / "stat").read_text()
+            except FileNotFoundError:  # a thread that just ended
+                continue
+            states.append(stat.rsplit(")", 1)[1].split()[0])
+        if states and all(state in "Tt" for state in states):
+            return
+        threading.Event().wait(0.05)
+    pytest.fail(f"process {pid} did not stop within 20 s of SIGSTOP (thread states {states})")
 
 
 @pytest.fixture

@@ -6,12 +6,11 @@
 //! model (no network, no API key).
 //!
 //! The wheel is built by maturin from this checkout once per hash of its sources
-//! ([`wheel`]) and installed anew, without its dependencies, on every run into a
-//! virtual environment outside the clone (`$FILESTORE_PY_PACKAGE_VENV`, else
-//! `~/.cache/filestore/py-package`) that holds deepagents, pytest and the rest, pinned
-//! by `python/pyproject.toml`, `python/tests/constraints.txt` and `TEST_PINS`; when
-//! any of them changes that venv is made anew. `McpSession`'s tests use the binary
-//! cargo just built (`$FILESTORE_BIN`).
+//! ([`wheel`]) and installed, as a user installs it, into a brand-new venv on every
+//! run ([`python`]), with its dependencies (deepagents, the MCP SDK) and pytest from
+//! a cached directory of wheels ([`wheelhouse`], pinned by `python/pyproject.toml`,
+//! `python/tests/constraints.txt` and `TEST_PINS`) and no index. `McpSession`'s
+//! tests use the binary cargo just built (`$FILESTORE_BIN`).
 //!
 //! deepagents' own backend tests (`python/tests/deepagents_suite/`) run against
 //! FilestoreBackend from the unmodified copy in `shared/thirdparty/` beside the clone
@@ -67,7 +66,8 @@ fn hash_tree(hasher: &mut Sha256, root: &Path, path: &Path) {
 /// (`$FILESTORE_WHEELS`). It is built in the dev profile into this test's own target
 /// directory, so it reuses the dependencies `cargo test` compiled (optimised, as
 /// `[profile.dev.package."*"]` says) instead of a release build; maturin strips it.
-fn wheel() -> PathBuf {
+/// Also gives the venv maturin runs in (its pip builds the [`wheelhouse`]).
+fn wheel() -> (PathBuf, PathBuf) {
     let root = repo_root();
     let mut hasher = Sha256::new();
     for part in ["Cargo.toml", "Cargo.lock", "host", "guest", "wit", "python/native", "python/src"]
@@ -85,15 +85,15 @@ fn wheel() -> PathBuf {
             .map(|e| e.unwrap().path())
             .find(|p| p.extension().is_some_and(|x| x == "whl"))
     };
-    if let Some(w) = find(&out) {
-        return w;
-    }
     let maturin = crate::support::install::venv(&crate::support::install::Venv {
         dir: crate::support::install::cache_dir("FILESTORE_MATURIN_VENV", "maturin"),
         pip: vec![MATURIN.into()],
         key: MATURIN.into(),
         ready: &|d| d.join("bin/maturin").exists(),
     });
+    if let Some(w) = find(&out) {
+        return (w, maturin);
+    }
     // target/debug/filestore -> target: the directory cargo test builds in.
     let target = Path::new(BIN).parent().and_then(Path::parent).expect("the target directory");
     let building = out.with_extension("building");
@@ -108,23 +108,67 @@ fn wheel() -> PathBuf {
     .success();
     let _ = std::fs::remove_dir_all(&out);
     std::fs::rename(&building, &out).unwrap();
-    find(&out).expect("maturin wrote a wheel")
+    (find(&out).expect("maturin wrote a wheel"), maturin)
 }
 
-/// The venv's python with the pinned dependencies and this checkout's wheel,
-/// installed anew (without its dependencies) on every run.
+/// The key of the pinned dependencies: `python/pyproject.toml`,
+/// `python/tests/constraints.txt` and [`TEST_PINS`].
+fn pins_key(root: &Path) -> String {
+    let mut hasher = Sha256::new();
+    hasher
+        .update(std::fs::read(root.join("python/pyproject.toml")).expect("python/pyproject.toml"));
+    hasher.update(
+        std::fs::read(root.join("python/tests/constraints.txt"))
+            .expect("python/tests/constraints.txt"),
+    );
+    hasher.update(TEST_PINS.join("\n"));
+    hasher.finalize()[..8].iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// A directory of wheels of every pinned dependency (the wheel's own, deepagents,
+/// pytest), made once per [`pins_key`] with `pip wheel` into
+/// `~/.cache/filestore/py-wheelhouse/KEY` (`$FILESTORE_PY_WHEELHOUSE`): the only
+/// download; each run then installs from it without an index.
+fn wheelhouse(root: &Path, maturin_venv: &Path, wheel: &Path) -> PathBuf {
+    let key = pins_key(root);
+    let dir =
+        crate::support::install::cache_dir("FILESTORE_PY_WHEELHOUSE", "py-wheelhouse").join(&key);
+    let done = dir.join("complete");
+    if done.exists() {
+        return dir;
+    }
+    crate::support::install::locked(&dir, || {
+        if done.exists() {
+            return;
+        }
+        // The dependencies as the wheel declares them; the wheel itself is then
+        // dropped from the house (each run installs its own build by path).
+        let mut cmd = Command::new(maturin_venv.join("bin/python"));
+        cmd.args(["-m", "pip", "wheel", "--quiet", "--disable-pip-version-check", "-w"])
+            .arg(&dir)
+            .arg("-c")
+            .arg(root.join("python/tests/constraints.txt"))
+            .arg(format!("filestore[deepagents] @ file://{}", wheel.display()))
+            .args(TEST_PINS);
+        run(&mut cmd).success();
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            if entry.file_name().to_string_lossy().starts_with("filestore-") {
+                std::fs::remove_file(entry.path()).unwrap();
+            }
+        }
+        std::fs::write(&done, &key).unwrap();
+    });
+    dir
+}
+
+/// A brand-new venv, made on every run, with this checkout's wheel and its
+/// dependencies installed as a user would (`pip install 'filestore[deepagents]'`), but
+/// from the [`wheelhouse`] with no index: nothing of the checkout or of Rust is on its
+/// path. It lives in `~/.cache/filestore/py-fresh/PID` (runs that ended are removed).
 pub fn python() -> &'static Path {
     static PY: OnceLock<PathBuf> = OnceLock::new();
     PY.get_or_init(|| {
         let root = repo_root();
-        let pyproject = std::fs::read(root.join("python/pyproject.toml")).expect("python/pyproject.toml");
-        let constraints_file = root.join("python/tests/constraints.txt");
-        let constraints = std::fs::read(&constraints_file).expect("python/tests/constraints.txt");
-        let mut hasher = Sha256::new();
-        hasher.update(&pyproject);
-        hasher.update(&constraints);
-        hasher.update(TEST_PINS.join("\n"));
-        let key: String = hasher.finalize()[..8].iter().map(|b| format!("{b:02x}")).collect();
         let version = Command::new("python3")
             .args(["-c", "import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)"])
             .status();
@@ -132,25 +176,36 @@ pub fn python() -> &'static Path {
             version.is_ok_and(|s| s.success()),
             "python3 on PATH must be 3.11 or newer (deepagents requires it) to test the Python package"
         );
-        let wheel = wheel();
-        let mut pip: Vec<std::ffi::OsString> = vec!["-c".into(), constraints_file.into()];
-        pip.push(format!("filestore[deepagents] @ file://{}", wheel.display()).into());
-        pip.extend(TEST_PINS.iter().map(|p| p.into()));
-        let venv = crate::support::install::venv(&crate::support::install::Venv {
-            dir: crate::support::install::cache_dir("FILESTORE_PY_PACKAGE_VENV", "py-package"),
-            pip,
-            key,
-            ready: &|d| d.join("bin/python").exists(),
-        });
+        let (wheel, maturin_venv) = wheel();
+        let wheels = wheelhouse(&root, &maturin_venv, &wheel);
+        let runs = crate::support::install::cache_dir("FILESTORE_PY_FRESH", "py-fresh");
+        remove_ended_runs(&runs);
+        let venv = runs.join(std::process::id().to_string());
+        let _ = std::fs::remove_dir_all(&venv);
+        run(Command::new("python3").args(["-m", "venv"]).arg(&venv)).success();
         let py = venv.join("bin/python");
-        // This checkout's wheel, every run (no dependency resolution, no download).
         run(Command::new(&py)
-            .args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check"])
-            .args(["--no-deps", "--force-reinstall"])
-            .arg(&wheel))
+            .args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-index"])
+            .arg("--find-links")
+            .arg(&wheels)
+            .arg("-c")
+            .arg(root.join("python/tests/constraints.txt"))
+            .arg(format!("filestore[deepagents] @ file://{}", wheel.display()))
+            .args(TEST_PINS))
         .success();
         py
     })
+}
+
+/// Removes the venvs of earlier runs whose process has ended.
+fn remove_ended_runs(runs: &Path) {
+    let Ok(entries) = std::fs::read_dir(runs) else { return };
+    for entry in entries.flatten() {
+        let pid = entry.file_name().to_string_lossy().into_owned();
+        if pid.parse::<u32>().is_ok() && !Path::new("/proc").join(&pid).exists() {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
 }
 
 fn pytest(args: &[&str], deepagents_tests: Option<&std::ffi::OsStr>) -> Ran {
@@ -206,4 +261,74 @@ fn deepagents_own_backend_tests_pass_on_filestore() {
     let out =
         pytest(&["python/tests/deepagents_suite", "--tb=native"], Some(dir.as_os_str())).success();
     eprintln!("deepagents' backend tests on FilestoreBackend: {}", summary(&out));
+}
+
+/// The wheel alone (`pip install --no-deps --no-index`) in a new venv, run from a
+/// directory outside the checkout with a `PATH` that has no Rust toolchain: the
+/// `filestore` command and the in-process `Session` work, since the wheel carries
+/// the host and the component. (The MCP SDK, its one dependency, is only needed by
+/// `McpSession`.)
+#[test]
+fn the_wheel_alone_works_without_rust_or_the_checkout() {
+    let (wheel, _) = wheel();
+    let tmp = tempfile::tempdir().unwrap();
+    let venv = tmp.path().join("venv");
+    run(Command::new("python3").args(["-m", "venv"]).arg(&venv)).success();
+    run(Command::new(venv.join("bin/python"))
+        .args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check"])
+        .args(["--no-deps", "--no-index"])
+        .arg(&wheel))
+    .success();
+    let home = tmp.path().join("home");
+    let work = tmp.path().join("work");
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::create_dir_all(work.join("src")).unwrap();
+    std::fs::write(work.join("src/lib.rs"), "fn main() {\n    todo!()\n}\n").unwrap();
+    let path = format!("{}:/usr/bin:/bin", venv.join("bin").display());
+    let clean = |program: &Path| {
+        let mut cmd = Command::new(program);
+        cmd.env_clear().env("PATH", &path).env("HOME", &home).current_dir(&work);
+        cmd
+    };
+    let cargo = Command::new("sh")
+        .args(["-c", "command -v cargo rustc"])
+        .env_clear()
+        .env("PATH", &path)
+        .output()
+        .unwrap();
+    assert!(
+        cargo.stdout.is_empty(),
+        "the clean PATH still finds {}",
+        String::from_utf8_lossy(&cargo.stdout)
+    );
+
+    let bin = venv.join("bin/filestore");
+    let version = run(clean(&bin).arg("--version")).success();
+    let wit = std::fs::read_to_string(repo_root().join("wit/filestore.wit")).unwrap();
+    let package =
+        wit.lines().find_map(|l| l.strip_prefix("package ")).unwrap().trim_end_matches(';');
+    assert!(version.stdout().contains(&format!("wit: {package}")), "{}", version.stdout());
+    assert!(version.stdout().contains("component: filestore-guest"), "{}", version.stdout());
+
+    let grep = run(clean(&bin).args([
+        "call",
+        "--text",
+        "filestore_grep",
+        r#"{"pattern": "todo", "output_mode": "content"}"#,
+    ]))
+    .success();
+    assert!(grep.stdout().contains("src/lib.rs"), "{}", grep.stdout());
+    assert!(grep.stdout().contains("todo!()"), "{}", grep.stdout());
+
+    let script = "import filestore\n\
+                  with filestore.Session(['/w=.']) as s:\n\
+                  \x20   s.call('filestore_write', {'path': '/w/notes.md', 'content': 'kept\\n'})\n\
+                  \x20   print(s.call('filestore_read', {'path': '/w/notes.md', 'raw': True})['text'], end='')\n\
+                  \x20   try:\n\
+                  \x20       s.call('filestore_read', {'path': '/w/../../etc/passwd'})\n\
+                  \x20   except filestore.FilestoreError as e:\n\
+                  \x20       print(e.kind)\n";
+    let session = run(clean(&venv.join("bin/python")).args(["-c", script])).success();
+    assert_eq!(session.stdout(), "kept\ninvalid-path\n");
+    assert_eq!(std::fs::read_to_string(work.join("notes.md")).unwrap(), "kept\n");
 }

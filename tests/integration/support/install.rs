@@ -22,7 +22,7 @@ pub fn cache_dir(env: &str, name: &str) -> PathBuf {
 }
 
 /// Holds `DIR.lock` (beside `dir`) exclusively while `f` runs.
-fn locked<T>(dir: &Path, f: impl FnOnce() -> T) -> T {
+pub fn locked<T>(dir: &Path, f: impl FnOnce() -> T) -> T {
     let parent = dir.parent().expect("a cache directory has a parent");
     std::fs::create_dir_all(parent).unwrap();
     let name = dir.file_name().unwrap().to_string_lossy();
