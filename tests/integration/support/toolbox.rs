@@ -37,9 +37,17 @@ pub fn command(dir: &Path) -> Command {
     cmd
 }
 
-/// `toolbox invoke TOOL ARGS --config CONFIG` run in `dir` (not waited for).
-pub fn invoke(dir: &Path, config: &Path, tool: &str, args: &str) -> std::process::Child {
+/// `toolbox invoke TOOL ARGS --config CONFIG` run in `dir` with `env` added (not
+/// waited for).
+pub fn invoke(
+    dir: &Path,
+    env: &[(String, String)],
+    config: &Path,
+    tool: &str,
+    args: &str,
+) -> std::process::Child {
     let mut cmd = command(dir);
+    cmd.envs(env.iter().map(|(k, v)| (k, v)));
     cmd.arg("invoke")
         .arg(tool)
         .arg(args)
@@ -50,10 +58,11 @@ pub fn invoke(dir: &Path, config: &Path, tool: &str, args: &str) -> std::process
     cmd.spawn().expect("running toolbox invoke")
 }
 
-/// Whether Toolbox loads `config`: `Err` is its message when it refuses the file.
-/// (`invoke` of a tool no file defines: a loaded file answers "not found".)
-pub fn loads(dir: &Path, config: &Path) -> Result<(), String> {
-    let out = invoke(dir, config, "__no_such_tool__", "{}").wait_with_output().unwrap();
+/// Whether Toolbox loads `config` (in `dir`, with `env` added): `Err` is its message
+/// when it refuses the file. (`invoke` of a tool no file defines: a loaded file
+/// answers "not found".)
+pub fn loads(dir: &Path, env: &[(String, String)], config: &Path) -> Result<(), String> {
+    let out = invoke(dir, env, config, "__no_such_tool__", "{}").wait_with_output().unwrap();
     let text = text(&out);
     if text.contains("tool \"__no_such_tool__\" not found")
         || text.contains("tool __no_such_tool__ not found")

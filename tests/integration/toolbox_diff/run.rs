@@ -78,7 +78,7 @@ pub fn corpus(corpus: &Corpus, tb_side: &Side, fs_side: &Side) -> Report {
     for config in &corpus.configs {
         let tb_config = tb_side.write(config);
         let fs_config = fs_side.write(config);
-        let tb = toolbox::loads(&tb_side.dir, &tb_config);
+        let tb = toolbox::loads(&tb_side.dir, &tb_side.env, &tb_config);
         let fs = filestore_loads(fs_side, &fs_config);
         let detail = format!("  toolbox:   {tb:?}\n  filestore: {fs:?}");
         let what = format!("config {}", config.name);
@@ -121,9 +121,7 @@ impl Running {
 /// Starts `case` on `side` (Toolbox when `is_toolbox`).
 fn run_case(side: &Side, config: &Path, case: &Case, is_toolbox: bool) -> Running {
     let child = if is_toolbox {
-        let mut cmd = toolbox::command(&side.dir);
-        cmd.arg("invoke").arg(&case.tool).arg(&case.args).arg("--config").arg(config);
-        spawn(cmd, side)
+        toolbox::invoke(&side.dir, &side.env, config, &case.tool, &case.args)
     } else {
         let mut cmd = Command::new(BIN);
         cmd.arg("call").arg(&case.tool).arg(&case.args).arg("--config").arg(config);

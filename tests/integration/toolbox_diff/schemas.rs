@@ -33,7 +33,7 @@ pub fn compare(corpus: &Corpus, tb_side: &Side, fs_side: &Side, report: &mut Rep
     for config in corpus.configs.iter().filter(|c| c.differs.is_none()) {
         let tb_config = tb_side.write(config);
         let fs_config = fs_side.write(config);
-        if toolbox::loads(&tb_side.dir, &tb_config).is_err() {
+        if toolbox::loads(&tb_side.dir, &tb_side.env, &tb_config).is_err() {
             continue;
         }
         let mut cmd = toolbox::command(&tb_side.dir);
