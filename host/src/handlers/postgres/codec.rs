@@ -277,8 +277,14 @@ fn time_with_zone(raw: &[u8]) -> Result<Value, Undecodable> {
     let west = be_i32(&raw[8..]);
     let east = -west;
     let sign = if east < 0 { '-' } else { '+' };
-    let (h, m) = (east.abs() / 3600, east.abs() / 60 % 60);
-    Ok(Value::String(format!("{}{sign}{h:02}:{m:02}", time_of_day(be_i64(raw)))))
+    let (h, m, sec) = (east.abs() / 3600, east.abs() / 60 % 60, east.abs() % 60);
+    // As PostgreSQL prints it (and Toolbox passes on): `+02`, `+05:30`, `-03:30:15`.
+    let zone = match (m, sec) {
+        (0, 0) => format!("{sign}{h:02}"),
+        (_, 0) => format!("{sign}{h:02}:{m:02}"),
+        _ => format!("{sign}{h:02}:{m:02}:{sec:02}"),
+    };
+    Ok(Value::String(format!("{}{zone}", time_of_day(be_i64(raw)))))
 }
 
 /// A `pg_lsn`, as PostgreSQL prints it (`16/B374D848`).
