@@ -64,6 +64,10 @@
 //! - `python_host`: the component run by wasmtime-py (`hosts/python/`, installed into a
 //!   venv cache on first use): the suite's memory cases, a misbehaving Python volume,
 //!   a deadline, the embedding guide's Python snippet.
+//! - `toolbox_diff`: issue 38's differential suite: corpora of (tool, arguments) cases
+//!   over SQLite and PostgreSQL run through the real Toolbox 1.12.0 binary (npm,
+//!   cached) and `filestore call --config`, configs through both loaders, `tools/list`
+//!   of both servers; every difference fixed or recorded in docs/configured-tools.md.
 //! - `python_package`: the Python package (`python/`: `filestore.Session` and the
 //!   deepagents backend) by its pytest suite against this binary, with deepagents
 //!   agents on a fake model; deepagents' own backend tests when `DEEPAGENTS_TESTS` is set.
@@ -94,4 +98,5 @@ mod shell_spec;
 mod shell_stream;
 mod skills;
 mod support;
+mod toolbox_diff;
 mod tools;

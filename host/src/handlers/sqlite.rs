@@ -9,13 +9,15 @@
 //! the component (after validation and escaping); plain parameters are **bound**, never spliced into the SQL, so a value like `1 OR 1=1` stays data.
 //!
 //! Results: a statement that returns columns yields a JSON array of row objects
-//! (column name → value: integers, reals, text, `null`; blobs as lowercase hex; text
+//! (column name → value: integers, reals, text, `null`; blobs in base64, as Toolbox and
+//! the postgres handler give them, an empty blob as `""` where Toolbox gives `null`; text
 //! holding a JSON object or array decoded, as Toolbox does); any other statement
 //! yields `{"rows_affected": n}` — a deliberate extension: Toolbox returns `[]`,
 //! which cannot tell an UPDATE that changed nothing from one that changed rows. The connection is interrupted
 //! at the request's deadline, so a runaway query stops with the timeout, and when the call is
 //! cancelled.
 
+use base64::Engine as _;
 use rusqlite::types::{Value as SqlValue, ValueRef};
 use rusqlite::{Connection, params_from_iter};
 use serde_json::{Map, Value, json};
@@ -69,7 +71,9 @@ fn to_json(v: ValueRef<'_>) -> Value {
             }
             Value::String(text.into_owned())
         }
-        ValueRef::Blob(b) => Value::String(b.iter().map(|x| format!("{x:02x}")).collect()),
+        // Base64 as Toolbox (Go's JSON of []byte). An empty blob stays `""`: Toolbox's
+        // driver gives a nil slice, written `null`, which a SQL NULL also gives.
+        ValueRef::Blob(b) => Value::String(base64::engine::general_purpose::STANDARD.encode(b)),
     }
 }
 
@@ -85,6 +89,13 @@ impl ToolHandler for SqliteExecuteHandler {
         let sql = req.arguments.get("sql").and_then(Value::as_str).ok_or_else(|| {
             ToolError::invalid_argument(format!("tool '{}': no 'sql' to execute", req.tool_name))
         })?;
+        // As Toolbox's sqlite-execute-sql: empty SQL is a mistake, not a no-op.
+        if sql.trim().is_empty() {
+            return Err(ToolError::invalid_argument(format!(
+                "tool '{}': 'sql' is empty",
+                req.tool_name
+            )));
+        }
         run(req, sql, false)
     }
 }
@@ -150,25 +161,12 @@ fn run(req: &ToolRequest, statement: &str, bind: bool) -> Result<Value, ToolErro
         PROGRESS_STEPS,
         Some(move || std::time::Instant::now() > deadline || cancel.is_cancelled()),
     );
-    let mut stmt = conn.prepare(statement).map_err(|e| {
+    let refused = |e: rusqlite::Error| {
         ToolError::backend(format!(
             "tool '{}': database {db} refused the statement: {e}",
             req.tool_name
         ))
-    })?;
-    // Which declared parameter each of SQLite's indexes binds: `$2` by its number
-    // (SQLite would number it by appearance), `:name` by name, `?` by position.
-    let names: Vec<Option<String>> =
-        (1..=stmt.parameter_count()).map(|i| stmt.parameter_name(i).map(str::to_string)).collect();
-    let mut names_declared = if bind { req.positional_names() } else { Vec::new() };
-    let positional: &[Value] = if bind { &req.positional } else { &[] };
-    // A document without names (a host-built request) binds by position.
-    names_declared.resize(positional.len(), String::new());
-    let declared: Vec<&str> = names_declared.iter().map(String::as_str).collect();
-    let order = placeholders::bind_sqlite(&names, &declared).map_err(|e| {
-        ToolError::invalid_argument(format!("tool '{}': {}", req.tool_name, e.message))
-    })?;
-    let params = params_from_iter(order.iter().map(|&p| to_sql(&positional[p])));
+    };
     let fail = |e: rusqlite::Error| match e {
         rusqlite::Error::SqliteFailure(f, _)
             if f.code == rusqlite::ErrorCode::OperationInterrupted =>
@@ -181,6 +179,44 @@ fn run(req: &ToolRequest, statement: &str, bind: bool) -> Result<Value, ToolErro
         }
         e => ToolError::backend(format!("tool '{}': database {db}: {e}", req.tool_name)),
     };
+    if !bind {
+        // A model's SQL may be a script: each statement runs in turn (prepared only
+        // after the one before ran, so `CREATE TABLE t ...; INSERT INTO t ...` works)
+        // and the last one's result is the answer, as Toolbox's driver gives it. A
+        // text of comments only runs nothing.
+        use rusqlite::fallible_iterator::FallibleIterator as _;
+        let mut batch = rusqlite::Batch::new(&conn, statement);
+        let mut last = json!({"rows_affected": 0});
+        while let Some(mut stmt) = batch.next().map_err(refused)? {
+            last = collect(req, &mut stmt, &[], &fail)?;
+        }
+        return Ok(last);
+    }
+    let mut stmt = conn.prepare(statement).map_err(refused)?;
+    // Which declared parameter each of SQLite's indexes binds: `$2` by its number
+    // (SQLite would number it by appearance), `:name` by name, `?` by position.
+    let names: Vec<Option<String>> =
+        (1..=stmt.parameter_count()).map(|i| stmt.parameter_name(i).map(str::to_string)).collect();
+    let mut names_declared = req.positional_names();
+    // A document without names (a host-built request) binds by position.
+    names_declared.resize(req.positional.len(), String::new());
+    let declared: Vec<&str> = names_declared.iter().map(String::as_str).collect();
+    let order = placeholders::bind_sqlite(&names, &declared).map_err(|e| {
+        ToolError::invalid_argument(format!("tool '{}': {}", req.tool_name, e.message))
+    })?;
+    let values: Vec<SqlValue> = order.iter().map(|&p| to_sql(&req.positional[p])).collect();
+    collect(req, &mut stmt, &values, &fail)
+}
+
+/// Runs the prepared `stmt` with `values` bound: its rows, or `{"rows_affected": n}`
+/// for a statement without result columns.
+fn collect(
+    req: &ToolRequest,
+    stmt: &mut rusqlite::Statement<'_>,
+    values: &[SqlValue],
+    fail: &dyn Fn(rusqlite::Error) -> ToolError,
+) -> Result<Value, ToolError> {
+    let params = params_from_iter(values.iter());
     if stmt.column_count() == 0 {
         let n = stmt.execute(params).map_err(fail)?;
         return Ok(json!({"rows_affected": n}));

@@ -13,6 +13,8 @@
 //!   `~/.cache/filestore/`, installed once across parallel tests and processes.
 //! - `pg_server`, `s3_server`: the PostgreSQL and S3 (SeaweedFS) servers, installed
 //!   through `install`, started on loopback ports, stopped when dropped.
+//! - `toolbox`: the real MCP Toolbox 1.12.0 binary (npm package, installed through
+//!   `install`), the reference of the differential suite.
 //! - `hostile_tree`: the directory tree of links and siblings the confinement suites
 //!   attack (the dir volume's unit table includes it too).
 //!
@@ -26,3 +28,4 @@ pub mod mcp_http;
 pub mod mcp_stdio;
 pub mod pg_server;
 pub mod s3_server;
+pub mod toolbox;

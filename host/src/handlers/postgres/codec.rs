@@ -170,7 +170,10 @@ fn decode_bytes(ty: &Type, raw: &[u8]) -> Result<Value, Undecodable> {
         }
         Type::FLOAT4 => {
             short(raw, 4)?;
-            Ok(float(f64::from(f32::from_be_bytes(raw.try_into().expect("4 bytes")))))
+            // The f32's shortest decimal form (`-1e30`, as Toolbox gives it), not the
+            // widened double's (`-1.0000000150474662e30`).
+            let f = f32::from_be_bytes(raw.try_into().expect("4 bytes"));
+            Ok(float(f.to_string().parse().unwrap_or(f64::from(f))))
         }
         Type::FLOAT8 => {
             short(raw, 8)?;
@@ -274,8 +277,14 @@ fn time_with_zone(raw: &[u8]) -> Result<Value, Undecodable> {
     let west = be_i32(&raw[8..]);
     let east = -west;
     let sign = if east < 0 { '-' } else { '+' };
-    let (h, m) = (east.abs() / 3600, east.abs() / 60 % 60);
-    Ok(Value::String(format!("{}{sign}{h:02}:{m:02}", time_of_day(be_i64(raw)))))
+    let (h, m, sec) = (east.abs() / 3600, east.abs() / 60 % 60, east.abs() % 60);
+    // As PostgreSQL prints it (and Toolbox passes on): `+02`, `+05:30`, `-03:30:15`.
+    let zone = match (m, sec) {
+        (0, 0) => format!("{sign}{h:02}"),
+        (_, 0) => format!("{sign}{h:02}:{m:02}"),
+        _ => format!("{sign}{h:02}:{m:02}:{sec:02}"),
+    };
+    Ok(Value::String(format!("{}{zone}", time_of_day(be_i64(raw)))))
 }
 
 /// A `pg_lsn`, as PostgreSQL prints it (`16/B374D848`).
@@ -670,7 +679,7 @@ fn encode(ty: &Type, v: &Value, out: &mut bytes::BytesMut) -> Result<(), EncodeE
                 _ => return Err(want("one ASCII character", v)),
             }
         }
-        Type::JSON | Type::JSONB => encode_json(*ty == Type::JSONB, v, out),
+        Type::JSON | Type::JSONB => encode_json(*ty == Type::JSONB, v, out)?,
         Type::BYTEA => out.put_slice(as_text(v).as_bytes()),
         Type::UUID => encode_uuid(v, out)?,
         Type::DATE => encode_date(v, out)?,
@@ -697,18 +706,21 @@ fn encode(ty: &Type, v: &Value, out: &mut bytes::BytesMut) -> Result<(), EncodeE
     Ok(())
 }
 
-/// JSON text (`jsonb`: after its format version byte). A string holding JSON is that
-/// JSON (as pgx sends a Go string); any other string is a JSON string.
-fn encode_json(jsonb: bool, v: &Value, out: &mut bytes::BytesMut) {
+/// JSON text (`jsonb`: after its format version byte). A string is JSON text, as pgx
+/// sends a Go string (Toolbox): one that is not JSON is refused, naming the parameter,
+/// rather than stored as a JSON string (`"{"` a string, `"{}"` an object).
+fn encode_json(jsonb: bool, v: &Value, out: &mut bytes::BytesMut) -> Result<(), EncodeError> {
     use bytes::BufMut;
+    let text = match v {
+        Value::String(s) if serde_json::from_str::<Value>(s).is_ok() => s.clone(),
+        Value::String(_) => return Err(want("JSON text", v)),
+        other => other.to_string(),
+    };
     if jsonb {
         out.put_u8(1);
     }
-    let text = match v {
-        Value::String(s) if serde_json::from_str::<Value>(s).is_ok() => s.clone(),
-        other => other.to_string(),
-    };
     out.put_slice(text.as_bytes());
+    Ok(())
 }
 
 /// A UUID's 16 bytes, from its text with or without hyphens.
