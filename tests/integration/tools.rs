@@ -508,6 +508,53 @@ fn toolbox_prebuilt_sqlite_config_runs() {
     assert_eq!(out.envelope["error"]["code"], "invalid-argument", "{}", out.text);
 }
 
+/// A model's SQL (`sqlite-execute-sql`) cannot reach other files through SQLite:
+/// `ATTACH` of a file and `VACUUM INTO` a file are refused, whatever spells the name
+/// (a literal, an expression, a `file:` URI); a temporary or in-memory database and
+/// plain `VACUUM` still work, and nothing is created outside the database.
+#[test]
+fn model_sql_cannot_attach_or_vacuum_into_other_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("shop.db");
+    rusqlite::Connection::open(&db)
+        .unwrap()
+        .execute_batch("CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO items VALUES (1, 'pen');")
+        .unwrap();
+    let yaml = std::fs::read_to_string(data("toolbox-prebuilt-sqlite.yaml")).unwrap();
+    let files = vec![("sqlite.yaml".to_string(), yaml)];
+    let db_path = db.display().to_string();
+    let mut s = session_with(ToolRegistry::with_builtin_handlers());
+    s.load_config_with_env(&files, &|k| (k == "SQLITE_DATABASE").then(|| db_path.clone()))
+        .unwrap()
+        .unwrap();
+    let outside = tmp.path().join("outside");
+    std::fs::create_dir(&outside).unwrap();
+    let o = outside.display();
+    for sql in [
+        format!("ATTACH DATABASE '{o}/a.db' AS a"),
+        format!("ATTACH ('{o}/' || 'b.db') AS b"),
+        format!("ATTACH 'file:{o}/c.db' AS c"),
+        format!("VACUUM INTO '{o}/d.db'"),
+        format!("SELECT 1; VACUUM INTO '{o}/e.db'"),
+        format!("ATTACH DATABASE '{db_path}' AS again"),
+    ] {
+        let out = invoke(&mut s, "execute_sql", json!({"sql": sql}));
+        assert_eq!(out.status, InvokeStatus::Failed, "{sql}: {}", out.text);
+        assert!(
+            out.text.contains("not authorized") || out.text.contains("authorization denied"),
+            "{sql}: {}",
+            out.text
+        );
+    }
+    assert_eq!(std::fs::read_dir(&outside).unwrap().count(), 0, "a file was created outside");
+    for sql in ["ATTACH ':memory:' AS m", "ATTACH '' AS t", "VACUUM"] {
+        let out = invoke(&mut s, "execute_sql", json!({"sql": sql}));
+        assert_eq!(out.status, InvokeStatus::Completed, "{sql}: {}", out.text);
+    }
+    let out = invoke(&mut s, "execute_sql", json!({"sql": "SELECT name FROM items"}));
+    assert_eq!(out.envelope["data"], json!([{"name": "pen"}]), "{}", out.text);
+}
+
 /// Issue 15 defects 2 and 3: `${VAR}` in a tool's handler fields (headers, path,
 /// requestBody, statement) is resolved by the host when the call runs, never inside
 /// the component; an unset variable without default fails the load naming it and

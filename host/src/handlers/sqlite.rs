@@ -136,6 +136,22 @@ fn open(source: &str, db: &str, statement: &str) -> Result<Connection, ToolError
     })
 }
 
+/// Refuses, in a model's SQL, `ATTACH` of any file and `VACUUM INTO` a file, which
+/// would read, create or overwrite SQLite files anywhere the host process may write
+/// (Toolbox allows both). A temporary or in-memory database (`ATTACH ''`,
+/// `ATTACH ':memory:'`) stays allowed, and so does plain `VACUUM`, whose copy is one.
+/// SQLite asks the authorizer while it prepares each statement; a file name that is
+/// not a literal arrives as none and is refused too.
+fn confine_attach(conn: &Connection) {
+    use rusqlite::hooks::{AuthAction, AuthContext, Authorization};
+    conn.authorizer(Some(|ctx: AuthContext<'_>| match ctx.action {
+        AuthAction::Attach { filename: "" | ":memory:" } => Authorization::Allow,
+        AuthAction::Attach { .. } => Authorization::Deny,
+        AuthAction::Unknown { code: rusqlite::ffi::SQLITE_ATTACH, .. } => Authorization::Deny,
+        _ => Authorization::Allow,
+    }));
+}
+
 /// Whether `statement` starts with `CREATE` (after white space and `--` comments).
 fn creates(statement: &str) -> bool {
     let mut rest = statement.trim_start();
@@ -156,6 +172,9 @@ fn run(req: &ToolRequest, statement: &str, bind: bool) -> Result<Value, ToolErro
         ))
     })?;
     let conn = open(&source.name, db, statement)?;
+    if !bind {
+        confine_attach(&conn);
+    }
     let (deadline, cancel) = (req.deadline, req.cancel.clone());
     conn.progress_handler(
         PROGRESS_STEPS,
