@@ -56,6 +56,10 @@ enum Command {
         #[arg(long = "agent", value_name = "FILE")]
         agent: Option<std::path::PathBuf>,
         #[command(flatten)]
+        decision: ApprovalArgs,
+        #[command(flatten)]
+        timeouts: TimeoutArgs,
+        #[command(flatten)]
         quotas: QuotaArgs,
         #[command(flatten)]
         objects: ObjectArgs,
@@ -152,6 +156,8 @@ struct ServeArgs {
     /// one session of stdio: a restarted server continues it.
     #[arg(long, value_name = "KEY", requires = "state")]
     conversation: Option<String>,
+    #[command(flatten)]
+    timeouts: TimeoutArgs,
     #[command(flatten)]
     quotas: QuotaArgs,
     #[command(flatten)]
@@ -308,6 +314,46 @@ struct QuotaArgs {
     process_quota_mib: u64,
 }
 
+/// How long a call may run (docs/mcp-server.md#limits).
+#[derive(clap::Args, Clone, Copy)]
+struct TimeoutArgs {
+    /// Most seconds one tool call may run in the sandbox (the wall-clock deadline of
+    /// every call, `filestore_*` and configured tools alike; default 30). Past it the
+    /// call fails with limit-exceeded and the session goes on.
+    #[arg(long, value_name = "SECS", default_value_t = filestore::engine::DEFAULT_CALL_DEADLINE.as_secs(), value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    call_timeout: u64,
+    /// Most seconds a configured tool's handler (a SQL statement, an HTTP request) may
+    /// run (default 30): it is cancelled past it, the statement stopped on the
+    /// database. Also the deadline of a call that waits on a handler, when longer
+    /// than --call-timeout.
+    #[arg(long, value_name = "SECS", default_value_t = filestore::tools::DEFAULT_TOOL_TIMEOUT.as_secs(), value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    tool_timeout: u64,
+}
+
+impl TimeoutArgs {
+    /// Sets the call deadline of `options` and the handler timeout of `registry`.
+    fn apply(
+        self,
+        options: &mut filestore::SessionOptions,
+        registry: &mut filestore::tools::ToolRegistry,
+    ) {
+        options.deadline = std::time::Duration::from_secs(self.call_timeout);
+        registry.set_timeout(std::time::Duration::from_secs(self.tool_timeout));
+    }
+}
+
+/// What `filestore call` does with a call that waits for approval (a configured
+/// tool with `requiresApproval`).
+#[derive(clap::Args, Clone, Copy)]
+struct ApprovalArgs {
+    /// Run the call if it waits for approval (you are the approver).
+    #[arg(long, conflicts_with = "reject")]
+    approve: bool,
+    /// Drop the call if it waits for approval: nothing runs (exit 1).
+    #[arg(long)]
+    reject: bool,
+}
+
 /// Where object-store mounts (`s3://...`) connect, besides what the environment says.
 #[derive(clap::Args)]
 struct ObjectArgs {
@@ -369,10 +415,23 @@ pub fn main() -> ExitCode {
 
 fn main_with(cli: Cli) -> ExitCode {
     match cli.command {
-        Command::Call { tool, args, mut mounts, text, configs, tokens, agent, quotas, objects } => {
+        Command::Call {
+            tool,
+            args,
+            mut mounts,
+            text,
+            configs,
+            tokens,
+            agent,
+            decision,
+            timeouts,
+            quotas,
+            objects,
+        } => {
             quotas.apply();
             objects.apply(&mut mounts);
-            call(&tool, &args, &mounts, text, &configs, &tokens, agent.as_deref())
+            let request = CallRequest { tool: &tool, args: &args, text, decision, timeouts };
+            call(&request, &mounts, &configs, &tokens, agent.as_deref())
         }
         Command::Check { files, strict } => tools_cli::check(&files, strict),
         Command::Component { output, wit } => write_component(&output, wit.as_deref()),
@@ -449,6 +508,8 @@ enum FailKind {
     Setup,
     /// `serve` stopped with an error while serving.
     Serve,
+    /// `call`: the call waited for approval and was rejected.
+    Rejected,
 }
 
 impl From<ErrorKind> for FailKind {
@@ -463,6 +524,7 @@ impl std::fmt::Display for FailKind {
             FailKind::Wit(kind) => kind.as_str(),
             FailKind::Setup => "setup",
             FailKind::Serve => "serve",
+            FailKind::Rejected => "rejected",
         })
     }
 }
@@ -480,15 +542,23 @@ fn fail_with(e: &filestore::Error) -> ExitCode {
     ExitCode::FAILURE
 }
 
-fn call(
-    tool: &str,
-    args: &str,
-    mounts: &[MountArg],
+/// What `filestore call` was asked to run, and how.
+struct CallRequest<'a> {
+    tool: &'a str,
+    args: &'a str,
     text: bool,
+    decision: ApprovalArgs,
+    timeouts: TimeoutArgs,
+}
+
+fn call(
+    request: &CallRequest<'_>,
+    mounts: &[MountArg],
     configs: &[std::path::PathBuf],
     tokens: &[String],
     agent: Option<&std::path::Path>,
 ) -> ExitCode {
+    let (tool, args, text) = (request.tool, request.args, request.text);
     if !tokens.is_empty() && configs.is_empty() {
         return fail(
             ErrorKind::InvalidArgument,
@@ -527,11 +597,12 @@ fn call(
         Some(Err(e)) => return agent_failure(e),
     };
     // Naming the shell is the choice to use it: no flag here (serve has --shell).
-    let options = filestore::SessionOptions {
-        tools: std::sync::Arc::new(registry),
+    let mut options = filestore::SessionOptions {
         shell: tool == filestore_guest::ops::builtin::SHELL_TOOL,
         ..Default::default()
     };
+    request.timeouts.apply(&mut options, &mut registry);
+    options.tools = std::sync::Arc::new(registry);
     let mut session = match engine.session_with(specs, options) {
         Ok(s) => s,
         Err(e) => return fail_with(&e),
@@ -550,10 +621,85 @@ fn call(
             Err(e) => return agent_failure(e),
         }
     }
-    match session.call_with_claims(tool, &args, &claims) {
-        Ok(out) => print_call_result(out, results_volume.as_deref(), text),
-        Err(e) => fail_with(&e),
+    let out = match session.call_with_claims(tool, &args, &claims) {
+        Ok(out) => out,
+        Err(e) => return fail_with(&e),
+    };
+    let out = match decide_approval(&mut session, out, request.decision) {
+        Ok(Decided::Ran(out)) => out,
+        Ok(Decided::Waiting(out)) => {
+            print_call_result(out, results_volume.as_deref(), text);
+            eprintln!(
+                "the call waits for approval: run it again with --approve to run it, or --reject"
+            );
+            return ExitCode::from(3);
+        }
+        Ok(Decided::Rejected) => {
+            return fail(
+                FailKind::Rejected,
+                format!("tool '{tool}': the call was rejected; nothing ran"),
+            );
+        }
+        Err(e) => return fail_with(&e),
+    };
+    print_call_result(out, results_volume.as_deref(), text)
+}
+
+/// What became of a call after its approval, if it needed one.
+enum Decided {
+    /// It ran (it needed no approval, or it was approved): its result.
+    Ran(filestore::CallOutput),
+    /// It still waits (no decision given, no terminal to ask on): the pending envelope.
+    Waiting(filestore::CallOutput),
+    /// It was rejected: nothing ran.
+    Rejected,
+}
+
+/// Approves or rejects `out` when it waits for approval: as `--approve`/`--reject`
+/// say, else by asking on the terminal (stdin and stderr both one); without a
+/// terminal it stays waiting.
+fn decide_approval(
+    session: &mut filestore::Session,
+    out: filestore::CallOutput,
+    decision: ApprovalArgs,
+) -> filestore::Result<Decided> {
+    let Some(id) =
+        out.json.get("pending").and_then(serde_json::Value::as_bool).filter(|p| *p).and(
+            out.json.get("approval_id").and_then(serde_json::Value::as_str).map(str::to_string),
+        )
+    else {
+        if decision.approve || decision.reject {
+            eprintln!("note: the call did not wait for approval; --approve/--reject had no effect");
+        }
+        return Ok(Decided::Ran(out));
+    };
+    let approve = if decision.approve {
+        true
+    } else if decision.reject {
+        false
+    } else {
+        use std::io::IsTerminal as _;
+        if !std::io::stdin().is_terminal() || !std::io::stderr().is_terminal() {
+            return Ok(Decided::Waiting(out));
+        }
+        ask_approval(&out.text)
+    };
+    if !approve {
+        session.reject(&id)?;
+        return Ok(Decided::Rejected);
     }
+    let outcome = session.approve(&id)?;
+    Ok(Decided::Ran(filestore::CallOutput { json: outcome.envelope, text: outcome.text }))
+}
+
+/// Shows what waits for approval on stderr and reads y/N from stdin.
+fn ask_approval(pending: &str) -> bool {
+    use std::io::Write as _;
+    eprint!("{}\nRun it? [y/N] ", pending.trim_end());
+    let _ = std::io::stderr().flush();
+    let mut line = String::new();
+    std::io::stdin().read_line(&mut line).is_ok()
+        && matches!(line.trim().to_ascii_lowercase().as_str(), "y" | "yes")
 }
 
 /// Loads `call`'s `--config` files into `session` and returns the claims of its
@@ -1088,6 +1234,7 @@ impl ServePlan {
             }
             Some(Err(e)) => return Err(agent_failure(e)),
         };
+        self.args.timeouts.apply(&mut config.options, &mut registry);
         config.options.tools = std::sync::Arc::new(registry);
         config.options.shell = self.args.shell;
         // What resolution left out (optional refs, unusable upstream tools), as of the
