@@ -173,10 +173,8 @@ impl fs::GuestSession for SessionResource {
     }
 
     fn read_bytes(&self, r: fs::ReadBytesRequest) -> Result<fs::ReadBytesResult, Error> {
-        let page = self
-            .0
-            .read_bytes(&r.path, r.offset.unwrap_or(0), r.max_bytes)
-            .map_err(to_wit_error)?;
+        let page =
+            self.0.read_bytes(&r.path, r.offset.unwrap_or(0), r.max_bytes).map_err(to_wit_error)?;
         Ok(fs::ReadBytesResult {
             entry: to_wit_entry(page.entry),
             data: page.data,
