@@ -47,6 +47,20 @@ fn output<T: Serialize>(value: &T, text: String) -> Result<ToolOutput> {
     Ok(ToolOutput { json, text })
 }
 
+/// A read of several files names 1 to [`MAX_READ_PATHS`] of them.
+fn check_read_paths(n: usize) -> Result<()> {
+    if n == 0 {
+        return Err(Error::invalid_argument("paths", "must be a non-empty list of file paths"));
+    }
+    if n > MAX_READ_PATHS {
+        return Err(Error::invalid_argument(
+            "paths",
+            format!("at most {MAX_READ_PATHS} files per call, got {n}"),
+        ));
+    }
+    Ok(())
+}
+
 impl Session {
     /// A session with no mounts.
     pub fn new(limits: Limits) -> Session {
@@ -176,6 +190,16 @@ impl Session {
     pub fn read(&self, req: &ReadRequest) -> Result<ReadResult> {
         read::read(&self.mounts, &self.limits, req)
     }
+    /// A page of a file's bytes (the typed `read-bytes`; `filestore_read` with
+    /// `encoding: "base64"` is the same page as base64).
+    pub fn read_bytes(
+        &self,
+        path: &str,
+        offset: u64,
+        max_bytes: Option<u64>,
+    ) -> Result<read::BytePage> {
+        read::read_byte_page(&self.mounts, &self.limits, path, (offset, "offset"), max_bytes)
+    }
     /// `filestore_read` as the tool runs it: the page, and, when the file is a
     /// skill's `SKILL.md`, the skill's activation (reading a skill activates its
     /// tools, docs/architecture.md#skills). The JSON entry point and the typed WIT
@@ -218,6 +242,10 @@ impl Session {
     pub fn tree(&self, req: &TreeRequest) -> Result<TreeResult> {
         tree::tree(&self.mounts, &self.limits, req)
     }
+    /// The tree of `filestore_tree` as data (the typed `tree-nodes`).
+    pub fn tree_nodes(&self, req: &TreeRequest) -> Result<crate::ops::tree_nodes::TreeNodes> {
+        crate::ops::tree_nodes::tree_nodes(&self.mounts, &self.limits, req)
+    }
     /// `filestore_write`.
     pub fn write(&self, req: &WriteRequest) -> Result<MutationResult> {
         mutate::write(&self.mounts, &self.limits, req)
@@ -248,25 +276,29 @@ impl Session {
         Ok(r)
     }
 
-    /// `filestore_read` with `paths`: each file read with the other arguments, in
-    /// order, each with its own result or error (one missing file does not fail the
-    /// others). At most [`MAX_READ_PATHS`] files; a skill read this way is not
-    /// activated (read it alone to activate it).
+    /// Several files read as [`Session::read`] reads one, in order, each with its
+    /// own result or error (one missing file does not fail the others): `request`
+    /// makes each file's request from its path. At most [`MAX_READ_PATHS`] files; a
+    /// skill read this way is not activated (read it alone to activate it). What
+    /// `filestore_read` with `paths` and the typed `read-many` both run.
+    pub fn read_paths<'p>(
+        &self,
+        paths: &'p [String],
+        request: impl Fn(&str) -> Result<ReadRequest>,
+    ) -> Result<Vec<(&'p str, Result<ReadResult>)>> {
+        check_read_paths(paths.len())?;
+        Ok(paths.iter().map(|p| (p.as_str(), request(p).and_then(|r| self.read(&r)))).collect())
+    }
+
+    /// `filestore_read` with `paths` (see [`Session::read_paths`]).
     fn read_many(&self, args: &Value) -> Result<ToolOutput> {
         let mut rest = args.as_object().cloned().unwrap_or_default();
         let paths = rest.remove("paths").unwrap_or_default();
         if rest.contains_key("path") {
             return Err(Error::invalid_argument("paths", "give 'path' or 'paths', not both"));
         }
-        let Some(paths) = paths.as_array().filter(|p| !p.is_empty()) else {
-            return Err(Error::invalid_argument("paths", "must be a non-empty list of file paths"));
-        };
-        if paths.len() > MAX_READ_PATHS {
-            return Err(Error::invalid_argument(
-                "paths",
-                format!("at most {MAX_READ_PATHS} files per call, got {}", paths.len()),
-            ));
-        }
+        let paths = paths.as_array().map(Vec::as_slice).unwrap_or_default();
+        check_read_paths(paths.len())?;
         // Byte pages of several files at once would hold several pages (and their
         // base64, twice) in one answer: one file per call, paged.
         if rest.get("encoding").and_then(Value::as_str) == Some("base64") {
@@ -275,21 +307,24 @@ impl Session {
                 "a base64 read returns one file's bytes per call: give path (and page it with byte_offset)",
             ));
         }
-        let mut files = Vec::with_capacity(paths.len());
-        let mut text = String::new();
-        for p in paths {
-            let Some(path) = p.as_str() else {
-                return Err(Error::invalid_argument(
-                    "paths",
-                    format!("expected file paths, got {p}"),
-                ));
-            };
+        let paths = paths
+            .iter()
+            .map(|p| {
+                p.as_str().map(String::from).ok_or_else(|| {
+                    Error::invalid_argument("paths", format!("expected file paths, got {p}"))
+                })
+            })
+            .collect::<Result<Vec<String>>>()?;
+        let each = self.read_paths(&paths, |path| {
             let mut one = rest.clone();
             one.insert("path".into(), Value::String(path.to_string()));
+            decode::<ReadRequest>("filestore_read", &Value::Object(one))
+        })?;
+        let mut files = Vec::with_capacity(paths.len());
+        let mut text = String::new();
+        for (path, read) in each {
             text.push_str(&format!("==> {path} <==\n"));
-            match decode::<ReadRequest>("filestore_read", &Value::Object(one))
-                .and_then(|r| self.read(&r))
-            {
+            match read {
                 Ok(r) => {
                     text.push_str(&read::render(&r));
                     let mut v = serde_json::to_value(&r).unwrap_or_default();
@@ -577,6 +612,29 @@ mod tests {
         ] {
             let e = s.call("filestore_read", &bad).unwrap_err();
             assert!(e.message().contains("paths"), "{e}");
+        }
+    }
+
+    /// The typed form of `paths`: each file's request made from its path, each
+    /// answered alone, the count checked as for JSON.
+    #[test]
+    fn read_paths_answers_each_file() {
+        let s = session();
+        let req = |path: &str| {
+            let mut r: ReadRequest = decode("filestore_read", &json!({"path": path})).unwrap();
+            r.limit = 1;
+            Ok(r)
+        };
+        let paths = vec!["/w/src/main.rs".to_string(), "/w/nope.txt".into(), "/w/src".into()];
+        let out = s.read_paths(&paths, req).unwrap();
+        assert_eq!(out.len(), 3);
+        let (p, first) = &out[0];
+        assert_eq!((*p, first.as_ref().unwrap().end_line), ("/w/src/main.rs", 1));
+        assert_eq!(out[1].1.as_ref().unwrap_err().kind(), ErrorKind::NotFound);
+        assert_eq!(out[2].1.as_ref().unwrap_err().kind(), ErrorKind::NotAFile);
+        for n in [0, MAX_READ_PATHS + 1] {
+            let e = s.read_paths(&vec!["/w/a".to_string(); n], req).unwrap_err();
+            assert_eq!(e.kind(), ErrorKind::InvalidArgument, "{e}");
         }
     }
 

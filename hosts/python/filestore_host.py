@@ -41,7 +41,7 @@ ERROR_KINDS = (
     "unsupported", "limit-exceeded", "unauthorized", "backend",
 )
 #: The WIT package version this host implements.
-PACKAGE = "filestore:component@0.6.0"
+PACKAGE = "filestore:component@0.7.0"
 #: Most bytes one volume ``read`` hands the component (as the Rust host).
 MAX_READ_CALL_BYTES = 16 * 1024 * 1024
 #: Default wall-clock deadline of one call, seconds.
@@ -814,6 +814,68 @@ class Session:
             return {"json": out["envelope"], "text": out["text"]}
         out = self._ok(self._call(self._f("[method]session.call"), self.handle, tool, json.dumps(args)))
         return {"json": json.loads(out.json), "text": out.text}
+
+    # -- the typed read side (WIT ``session.read``...; see wit/filestore.wit) --
+    # Keyword arguments are the request record's fields (``_`` for ``-``; enum values
+    # by their WIT case names, e.g. ``output_mode="count"``); left out means none.
+    # Results are the WIT records as wasmtime-py returns them (fields by their WIT
+    # names: ``getattr(r, "total-matches")``). A failure raises FilestoreError.
+
+    def _typed(self, method: str, request: Record):
+        return self._ok(self._call(self._f(f"[method]session.{method}"), self.handle, request))
+
+    def read(self, path: str, *, offset: Optional[int] = None, limit: Optional[int] = None,
+             raw: Optional[bool] = None, tail: Optional[int] = None) -> Record:
+        """A page of a file: the ``read-result``."""
+        return self._typed("read", _rec(path=path, offset=offset, limit=limit, raw=raw, tail=tail))
+
+    def read_many(self, paths: list, *, offset: Optional[int] = None, limit: Optional[int] = None,
+                  raw: Optional[bool] = None, tail: Optional[int] = None) -> list:
+        """Several files read alike (at most 32): per file, in order, ``(path, result)``
+        where ``result`` is its ``read-result`` or the :class:`FilestoreError` it failed
+        with (one file's failure does not fail the others)."""
+        files = self._typed("read-many", _rec(paths=list(paths), offset=offset, limit=limit, raw=raw, tail=tail))
+        out = []
+        for f in files:
+            o = f.outcome
+            out.append((f.path, FilestoreError(o.tag, o.payload) if isinstance(o, Variant) else o))
+        return out
+
+    def read_bytes(self, path: str, *, offset: Optional[int] = None, max_bytes: Optional[int] = None) -> Record:
+        """A page of a file's bytes: ``entry``, ``data`` (bytes), ``offset``, ``next-offset``
+        (None at the end)."""
+        return self._typed("read-bytes", _rec(path=path, offset=offset, max_bytes=max_bytes))
+
+    def glob(self, pattern: str, *, path: Optional[str] = None, limit: Optional[int] = None,
+             exclude: Optional[list] = None, hidden: Optional[bool] = None) -> Record:
+        """Files by pattern: the ``glob-result``."""
+        return self._typed("glob", _rec(pattern=pattern, path=path, limit=limit, exclude=exclude, hidden=hidden))
+
+    def grep(self, pattern: str, *, path: Optional[str] = None, glob: Optional[str] = None,
+             file_type: Optional[str] = None, fixed: Optional[bool] = None,
+             case_insensitive: Optional[bool] = None, multiline: Optional[bool] = None,
+             before: Optional[int] = None, after: Optional[int] = None, context: Optional[int] = None,
+             output_mode: Optional[str] = None, head_limit: Optional[int] = None,
+             offset: Optional[int] = None, exclude: Optional[list] = None,
+             hidden: Optional[bool] = None) -> Record:
+        """A content search: the ``grep-result``, with every counter."""
+        return self._typed("grep", _rec(
+            pattern=pattern, path=path, glob=glob, file_type=file_type, fixed=fixed,
+            case_insensitive=case_insensitive, multiline=multiline, before=before, after=after,
+            context=context, output_mode=output_mode, head_limit=head_limit, offset=offset,
+            exclude=exclude, hidden=hidden))
+
+    def tree(self, *, path: Optional[str] = None, max_depth: Optional[int] = None,
+             max_files_per_folder: Optional[int] = None, exclude: Optional[list] = None) -> str:
+        """The rendered directory tree."""
+        return self._typed("tree", _rec(path=path, max_depth=max_depth,
+                                        max_files_per_folder=max_files_per_folder, exclude=exclude))
+
+    def tree_nodes(self, *, path: Optional[str] = None, max_depth: Optional[int] = None,
+                   max_files_per_folder: Optional[int] = None, exclude: Optional[list] = None) -> Record:
+        """The same tree as data: the ``tree-result`` (``nodes`` with child ranges)."""
+        return self._typed("tree-nodes", _rec(path=path, max_depth=max_depth,
+                                              max_files_per_folder=max_files_per_folder, exclude=exclude))
 
     def tool_specs(self) -> list:
         return json.loads(self._call(self._f("[method]session.tool-specs"), self.handle))

@@ -15,6 +15,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+from wasmtime.component import Record  # noqa: E402
 from filestore_host import (  # noqa: E402
     ConfigErrors, Filestore, FilestoreError, MemoryVolume, ToolError, ToolHost, VolumeError,
 )
@@ -78,11 +79,35 @@ def normalise(v):
     return v
 
 
+def canon(v):
+    """A typed result as contract_typed.rs shapes it: fields with ``_``, hex bytes."""
+    if isinstance(v, Record):
+        return {k.replace("-", "_"): canon(x) for k, x in vars(v).items()}
+    if isinstance(v, (bytes, bytearray)):
+        return v.hex()
+    if isinstance(v, list):
+        return [canon(x) for x in v]
+    return v
+
+
+def typed(s, op, args):
+    """A typed step (``{"typed": op, "args"}``) through the Python host's typed methods."""
+    if op == "read_many":
+        files = s.read_many(**args)
+        return [{"path": p, "outcome": {"error": {"kind": r.kind, "message": r.message}}
+                 if isinstance(r, FilestoreError) else {"ok": canon(r)}} for p, r in files]
+    method = {"read": s.read, "read_bytes": s.read_bytes, "glob": s.glob, "grep": s.grep,
+              "tree": s.tree, "tree_nodes": s.tree_nodes}[op]
+    return canon(method(**args))
+
+
 def answer(s, step):
     try:
         if "call" in step:
             o = s.call(step["call"], step["args"])
             return {"json": o["json"], "text": o["text"]}
+        if "typed" in step:
+            return {"typed": typed(s, step["typed"], step["args"])}
         op, arg = next(iter(step.items()))
         if op == "tool_specs":
             return {"json": s.tool_specs()}
@@ -216,7 +241,7 @@ class MisbehavingVolume(unittest.TestCase):
         a = fs.session([{"point": "/w", "volume": MemoryVolume({"/a.txt": "a\n"})}])
         b = fs.session([{"point": "/w", "volume": MemoryVolume({"/b.txt": "b\n"})}])
         spin = a.instance.get_func(a.store, a.instance.get_export_index(
-            a.store, "spin", a.instance.get_export_index(a.store, "filestore:component/diagnostics@0.6.0")))
+            a.store, "spin", a.instance.get_export_index(a.store, "filestore:component/diagnostics@0.7.0")))
         with self.assertRaises(FilestoreError) as cm:
             a._call(spin, 2**64 - 1)
         self.assertEqual(cm.exception.kind, "trap")

@@ -7,6 +7,7 @@
 //!
 //! An answer is one JSON value per step:
 //! - a filestore call: `{"json", "text"}`, or `{"error": {"kind", "message"}}`;
+//! - a typed call (`{"typed": op, "args"}`): `{"typed": value}` (see `contract_typed`);
 //! - `tool_specs`, `list_tools`, `tools_version`: `{"json"}`; `system_prompt`: `{"text"}`;
 //! - `load_config`: `{"rendered", "v2_yaml", "tools"}` or `{"config_errors": [rendered...]}`;
 //! - `invoke`, `approve`: `{"status", "envelope", "text", "error", "approval_id",
@@ -77,7 +78,7 @@ fn content(spec: &Value) -> Option<Vec<u8>> {
 }
 
 /// A fixture in a memory volume.
-fn memory_fixture(files: &Value) -> SharedVolume {
+pub fn memory_fixture(files: &Value) -> SharedVolume {
     let v = MemoryVolume::new();
     for (path, spec) in files.as_object().unwrap() {
         let bytes = content(spec).unwrap_or_else(|| panic!("{path}: links need a dir backend"));
@@ -198,6 +199,9 @@ fn answer(s: &mut Session, step: &Value) -> Value {
             Ok(o) => json!({"json": o.json, "text": o.text}),
             Err(e) => error(&e),
         };
+    }
+    if let Some(op) = step.get("typed") {
+        return crate::contract_typed::answer(s, op.as_str().unwrap(), &step["args"]);
     }
     let (op, arg) = step.iter().next().expect("a step names its operation");
     match op.as_str() {

@@ -78,6 +78,7 @@ mod common;
 mod concurrency;
 mod confinement;
 mod contract;
+mod contract_typed;
 mod conversation;
 mod docs;
 mod faults;

@@ -9,13 +9,15 @@
 //!
 //! - `types`: errors and entries, both ways.
 //! - `volume`: the imported `volume` resource as a guest volume.
-//! - `session`: the exported `filestore` interface (the session resource).
+//! - `session`: the exported `filestore` interface (the session resource);
+//!   `read_side`: its read, grep and tree results as WIT records.
 //! - `shell_output`: a running shell command's output, to the imported `shell-output`.
 //! - `tool_host`: the imported `tool-host` as the executor and connection checker.
 //! - `tools`: the exported `tools` interface (configuration, listing, invocation).
 //! - `diagnostics`: the exported test and benchmark hooks.
 
 mod diagnostics;
+mod read_side;
 mod session;
 mod shell_output;
 mod tool_host;

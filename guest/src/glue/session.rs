@@ -6,6 +6,7 @@ use serde_json::{Map, Value, json};
 use super::Component;
 use super::exports::filestore::component::filestore as fs;
 use super::filestore::component::types::{Entry, Error};
+use super::read_side;
 use super::shell_output::emit_shell_output;
 use super::types::{to_wit_entry, to_wit_error};
 use super::volume::WitVolume;
@@ -64,6 +65,16 @@ fn ls_nodes(nodes: &[Value], out: &mut Vec<fs::LsNode>) -> u32 {
         }
     }
     nodes.len() as u32
+}
+
+/// `filestore_tree`'s JSON arguments of a typed tree request.
+fn tree_args(r: fs::TreeRequest) -> Value {
+    args(&[
+        ("path", r.path.map(Value::from)),
+        ("max_depth", r.max_depth.map(Value::from)),
+        ("max_files_per_folder", r.max_files_per_folder.map(Value::from)),
+        ("exclude", r.exclude.map(Value::from)),
+    ])
 }
 
 impl fs::GuestSession for SessionResource {
@@ -134,24 +145,41 @@ impl fs::GuestSession for SessionResource {
             max_bytes: None,
         };
         let (out, _activation) = self.0.read_tool(&req).map_err(to_wit_error)?;
-        use crate::ops::read::ReadContent as C;
-        let content = match out.content {
-            C::Empty => fs::ReadContent::Empty,
-            C::Binary => fs::ReadContent::Binary,
-            C::Raw => fs::ReadContent::Raw,
-            C::Text | C::Base64 => fs::ReadContent::Text,
+        Ok(read_side::read_result(out))
+    }
+
+    fn read_many(&self, r: fs::ReadManyRequest) -> Result<Vec<fs::ReadManyFile>, Error> {
+        // Each file's request decodes from the JSON arguments of one path, as
+        // `filestore_read` with `paths` makes them: defaults and checks in one place.
+        let options = args(&[
+            ("offset", r.offset.map(Value::from)),
+            ("limit", r.limit.map(Value::from)),
+            ("raw", r.raw.map(Value::from)),
+            ("tail", r.tail.map(Value::from)),
+        ]);
+        let request = |path: &str| {
+            let mut one = options.clone();
+            one["path"] = Value::from(path);
+            crate::ops::request::decode("filestore_read", &one)
         };
-        Ok(fs::ReadResult {
-            entry: to_wit_entry(out.entry),
-            content,
-            text: out.text,
-            total_lines: out.total_lines,
-            start_line: out.start_line,
-            end_line: out.end_line,
-            next_offset: out.next_offset,
-            truncated: out.truncated,
-            cut_lines: out.cut_lines,
-            lossy_lines: out.lossy_lines,
+        let each = self.0.read_paths(&r.paths, request).map_err(to_wit_error)?;
+        Ok(each
+            .into_iter()
+            .map(|(path, read)| fs::ReadManyFile {
+                path: path.to_string(),
+                outcome: read.map(read_side::read_result).map_err(to_wit_error),
+            })
+            .collect())
+    }
+
+    fn read_bytes(&self, r: fs::ReadBytesRequest) -> Result<fs::ReadBytesResult, Error> {
+        let page =
+            self.0.read_bytes(&r.path, r.offset.unwrap_or(0), r.max_bytes).map_err(to_wit_error)?;
+        Ok(fs::ReadBytesResult {
+            entry: to_wit_entry(page.entry),
+            data: page.data,
+            offset: page.offset,
+            next_offset: page.next_offset,
         })
     }
 
@@ -161,6 +189,7 @@ impl fs::GuestSession for SessionResource {
             ("path", r.path.map(Value::from)),
             ("limit", r.limit.map(Value::from)),
             ("exclude", r.exclude.map(Value::from)),
+            ("hidden", r.hidden.map(Value::from)),
         ]);
         let out = call(&self.0, "filestore_glob", a)?.json;
         let files = out["files"]
@@ -180,6 +209,8 @@ impl fs::GuestSession for SessionResource {
             files,
             total_matches: u(&out["total_matches"]),
             truncated: out["truncated"].as_bool().unwrap_or(false),
+            walk_truncated: out["walk_truncated"].as_bool().unwrap_or(false),
+            hidden_skipped: u(&out["hidden_skipped"]),
         })
     }
 
@@ -206,56 +237,20 @@ impl fs::GuestSession for SessionResource {
             ("output_mode", mode),
             ("head_limit", r.head_limit.map(Value::from)),
             ("offset", r.offset.map(Value::from)),
+            ("hidden", r.hidden.map(Value::from)),
         ]);
         let o = call(&self.0, "filestore_grep", a)?;
-        let j = &o.json;
-        let files = j["files"]
-            .as_array()
-            .map(|v| v.iter().filter_map(|p| p.as_str().map(String::from)).collect())
-            .unwrap_or_default();
-        let lines = j["lines"]
-            .as_array()
-            .map(|v| {
-                v.iter()
-                    .map(|l| fs::GrepLine {
-                        path: l["path"].as_str().unwrap_or_default().to_string(),
-                        line: u(&l["line"]),
-                        text: l["text"].as_str().unwrap_or_default().to_string(),
-                        is_context: l["is_context"].as_bool().unwrap_or(false),
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
-        let counts = j["counts"]
-            .as_array()
-            .map(|v| {
-                v.iter()
-                    .map(|c| fs::GrepCount {
-                        path: c["path"].as_str().unwrap_or_default().to_string(),
-                        count: u(&c["count"]),
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
-        Ok(fs::GrepResult {
-            files,
-            lines,
-            counts,
-            files_searched: u(&j["files_searched"]),
-            truncated: j["truncated"].as_bool().unwrap_or(false),
-            next_offset: j["next_offset"].as_u64().map(|v| v as u32),
-            rendered: o.text,
-        })
+        Ok(read_side::grep_result(&o.json, o.text))
     }
 
     fn tree(&self, r: fs::TreeRequest) -> Result<String, Error> {
-        let a = args(&[
-            ("path", r.path.map(Value::from)),
-            ("max_depth", r.max_depth.map(Value::from)),
-            ("max_files_per_folder", r.max_files_per_folder.map(Value::from)),
-            ("exclude", r.exclude.map(Value::from)),
-        ]);
-        Ok(call(&self.0, "filestore_tree", a)?.text)
+        Ok(call(&self.0, "filestore_tree", tree_args(r))?.text)
+    }
+
+    fn tree_nodes(&self, r: fs::TreeRequest) -> Result<fs::TreeResult, Error> {
+        let req = crate::ops::request::decode("filestore_tree", &tree_args(r));
+        let t = req.and_then(|req| self.0.tree_nodes(&req)).map_err(to_wit_error)?;
+        Ok(read_side::tree_result(t))
     }
 
     fn write(&self, r: fs::WriteRequest) -> Result<Entry, Error> {

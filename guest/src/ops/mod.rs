@@ -2,7 +2,8 @@
 //! tool, each with its request type (the tool's parameters), its structured result and
 //! the text rendered for a model.
 //!
-//! - [`ls`], [`read`], [`glob`], [`grep`], [`tree`]: the read side;
+//! - [`ls`], [`read`], [`glob`], [`grep`], [`tree`]: the read side ([`tree_nodes`]:
+//!   the tree as data, for the typed API);
 //! - [`mutate`] (write, delete, move) and [`edit`]: the write side;
 //! - [`filetypes`]: grep's ripgrep-like `type` table;
 //! - [`request`]: decoding JSON arguments into request types with errors that name the
@@ -26,6 +27,7 @@ pub mod mutate;
 pub mod read;
 pub mod request;
 pub mod tree;
+pub mod tree_nodes;
 
 /// The output of a tool call: the structured result and its text for an LLM.
 #[derive(Debug, Clone, PartialEq)]

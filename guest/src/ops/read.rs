@@ -615,19 +615,34 @@ fn control_bytes(b: &[u8]) -> (bool, usize) {
     (nul != 0, count)
 }
 
-/// Reads one page of a file's bytes as base64: any content (binary, text in any
-/// encoding), paged by byte so a file of any size can be downloaded.
-fn read_bytes(mounts: &MountTable, limits: &Limits, req: &ReadRequest) -> Result<ReadResult> {
-    use base64::Engine as _;
-    let path = paths::normalize(&req.path)?;
-    if req.raw || req.tail.is_some() || req.offset != 1 || req.limit != default_limit() {
-        return Err(Error::invalid_argument(
-            "encoding",
-            "a base64 read pages by byte_offset/max_bytes; offset, limit, tail and raw apply to text reads",
-        ));
-    }
+/// One page of a file's bytes (see [`read_byte_page`]).
+#[derive(Debug, Clone)]
+pub struct BytePage {
+    /// The file.
+    pub entry: Entry,
+    /// The bytes from `offset`.
+    pub data: Vec<u8>,
+    /// The first byte's offset.
+    pub offset: u64,
+    /// Where the next page starts; `None` at the end of the file.
+    pub next_offset: Option<u64>,
+}
+
+/// Reads up to `max_bytes` (default [`DEFAULT_BYTE_PAGE`], at most the session's
+/// page size) of a file's bytes from `offset`: any content (binary, text in any
+/// encoding), paged by byte so a file of any size can be downloaded. The typed
+/// `read-bytes` answers it as bytes, `encoding: "base64"` as base64; errors name
+/// `offset` as the caller's parameter `offset_param`.
+pub fn read_byte_page(
+    mounts: &MountTable,
+    limits: &Limits,
+    path: &str,
+    (offset, offset_param): (u64, &str),
+    max_bytes: Option<u64>,
+) -> Result<BytePage> {
+    let path = paths::normalize(path)?;
     let page_max = limits.read_page_bytes;
-    let max = req.max_bytes.unwrap_or(DEFAULT_BYTE_PAGE.min(page_max));
+    let max = max_bytes.unwrap_or(DEFAULT_BYTE_PAGE.min(page_max));
     if max == 0 || max > page_max {
         return Err(Error::invalid_argument(
             "max_bytes",
@@ -636,25 +651,41 @@ fn read_bytes(mounts: &MountTable, limits: &Limits, req: &ReadRequest) -> Result
     }
     let file = mounts.resolve_file(&path)?;
     let size = file.entry.size;
-    if req.byte_offset > size {
+    if offset > size {
         return Err(Error::invalid_argument(
-            "byte_offset",
-            format!("{path} has {size} bytes; byte_offset {} is past the end", req.byte_offset),
+            offset_param,
+            format!("{path} has {size} bytes; {offset_param} {offset} is past the end"),
         ));
     }
-    let want = max.min(size - req.byte_offset);
+    let want = max.min(size - offset);
     let data = if want == 0 {
         Vec::new()
     } else {
-        file.mount.volume.read(&file.rel, req.byte_offset, want).map_err(|e| e.with_path(&path))?
+        file.mount.volume.read(&file.rel, offset, want).map_err(|e| e.with_path(&path))?
     };
-    let end = req.byte_offset + data.len() as u64;
+    let end = offset + data.len() as u64;
     // A file that shrank under us ends where its bytes ended.
     let more = end < size && !data.is_empty();
+    Ok(BytePage { entry: file.entry.clone(), data, offset, next_offset: more.then_some(end) })
+}
+
+/// Reads one page of a file's bytes as base64 (see [`read_byte_page`]).
+fn read_bytes(mounts: &MountTable, limits: &Limits, req: &ReadRequest) -> Result<ReadResult> {
+    use base64::Engine as _;
+    paths::normalize(&req.path)?;
+    if req.raw || req.tail.is_some() || req.offset != 1 || req.limit != default_limit() {
+        return Err(Error::invalid_argument(
+            "encoding",
+            "a base64 read pages by byte_offset/max_bytes; offset, limit, tail and raw apply to text reads",
+        ));
+    }
+    let offset = (req.byte_offset, "byte_offset");
+    let page = read_byte_page(mounts, limits, &req.path, offset, req.max_bytes)?;
+    let more = page.next_offset.is_some();
     Ok(ReadResult {
-        entry: file.entry.clone(),
+        entry: page.entry,
         content: ReadContent::Base64,
-        text: base64::engine::general_purpose::STANDARD.encode(&data),
+        text: base64::engine::general_purpose::STANDARD.encode(&page.data),
         total_lines: None,
         start_line: 0,
         end_line: 0,
@@ -664,9 +695,9 @@ fn read_bytes(mounts: &MountTable, limits: &Limits, req: &ReadRequest) -> Result
         cut_lines: 0,
         lossy_lines: 0,
         ends_with_newline: None,
-        byte_offset: Some(req.byte_offset),
-        bytes: Some(data.len() as u64),
-        next_byte_offset: more.then_some(end),
+        byte_offset: Some(page.offset),
+        bytes: Some(page.data.len() as u64),
+        next_byte_offset: page.next_offset,
     })
 }
 
@@ -881,6 +912,25 @@ mod tests {
         assert_eq!(parse("base64").unwrap().encoding, Encoding::Base64);
         assert_eq!(parse("utf8").unwrap().encoding, Encoding::Utf8);
         assert!(parse("latin-1").is_err());
+    }
+
+    /// The typed `read-bytes`: the bytes themselves, paged, the offset named as the
+    /// caller's parameter.
+    #[test]
+    fn byte_pages_are_the_bytes() {
+        let bytes: Vec<u8> = (0..=255u8).cycle().take(1000).collect();
+        let t = table(&[("/bin", &bytes)]);
+        let l = Limits::default();
+        let p = read_byte_page(&t, &l, "/w/bin", (600, "offset"), Some(300)).unwrap();
+        assert_eq!((p.offset, p.next_offset, &p.data[..]), (600, Some(900), &bytes[600..900]));
+        let last = read_byte_page(&t, &l, "/w/bin", (900, "offset"), None).unwrap();
+        assert_eq!((last.next_offset, &last.data[..]), (None, &bytes[900..]));
+        assert_eq!(last.entry.size, 1000);
+        let e = read_byte_page(&t, &l, "/w/bin", (1001, "offset"), None).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidArgument);
+        assert!(e.to_string().contains("offset 1001 is past the end"), "{e}");
+        let e = read_byte_page(&t, &l, "/w/nope", (0, "offset"), None).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::NotFound);
     }
 
     #[test]

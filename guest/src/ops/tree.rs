@@ -58,13 +58,23 @@ pub struct TreeResult {
 /// however large the tree.
 pub const MAX_TREE_DIRS: usize = 10_000;
 
+/// One directory as the tree shows it (also the source of
+/// [`crate::ops::tree_nodes`]).
 #[derive(Default)]
-struct Node {
-    dirs: BTreeMap<String, Node>,
+pub(crate) struct Node {
+    /// Subdirectories by name.
+    pub(crate) dirs: BTreeMap<String, Node>,
     /// The first files by name (at most the per-folder cap).
-    files: Vec<String>,
+    pub(crate) files: Vec<String>,
     /// How many more files the folder holds.
-    hidden: usize,
+    pub(crate) hidden: usize,
+}
+
+/// A tree as walked: its normalised root, the root's node, and whether a cap cut it.
+pub(crate) struct Walked {
+    pub(crate) path: String,
+    pub(crate) root: Node,
+    pub(crate) truncated: bool,
 }
 
 /// Where the walk stands: entries listed so far and directories shown.
@@ -78,6 +88,13 @@ struct Budget {
 /// `max_depth` and never deeper, so a shallow tree of a huge directory costs only
 /// the levels shown; only the files shown per folder are kept.
 pub fn tree(mounts: &MountTable, limits: &Limits, req: &TreeRequest) -> Result<TreeResult> {
+    let walked = walk(mounts, limits, req)?;
+    let tree = render(&walked);
+    Ok(TreeResult { path: walked.path, tree, truncated: walked.truncated })
+}
+
+/// Walks the tree `req` asks for (see [`tree`]).
+pub(crate) fn walk(mounts: &MountTable, limits: &Limits, req: &TreeRequest) -> Result<Walked> {
     let path = paths::normalize(&req.path)?;
     if req.max_depth == 0 {
         return Err(Error::invalid_argument("max_depth", "must be at least 1"));
@@ -92,12 +109,18 @@ pub fn tree(mounts: &MountTable, limits: &Limits, req: &TreeRequest) -> Result<T
         Budget { entries_left: limits.walk_entries, dirs_left: MAX_TREE_DIRS, truncated: false };
     let max_files = req.max_files_per_folder as usize;
     let root = build(mounts, &path, req.max_depth as usize, max_files, &excludes, &mut budget)?;
+    Ok(Walked { path, root, truncated: budget.truncated })
+}
+
+/// The text of a walked tree.
+pub(crate) fn render(walked: &Walked) -> String {
+    let path = &walked.path;
     let mut out = format!("{}\n", if path == "/" { "/".to_string() } else { format!("{path}/") });
-    render_node(&root, "", &mut out);
-    if budget.truncated {
+    render_node(&walked.root, "", &mut out);
+    if walked.truncated {
         out.push_str("[tree truncated: too many entries]\n");
     }
-    Ok(TreeResult { path, tree: out, truncated: budget.truncated })
+    out
 }
 
 /// The node of `dir` with `depth` levels beneath it. A subdirectory that cannot be

@@ -33,6 +33,14 @@ pub fn from_wit_error(e: Error) -> DomError {
     DomError::new(k, m)
 }
 
+/// A WIT error the typed interface answers inside a result (`read-many`'s
+/// per-file outcome) as the host's error, as a failed call returns it.
+impl From<Error> for crate::Error {
+    fn from(e: Error) -> crate::Error {
+        crate::Error::Filestore(from_wit_error(e))
+    }
+}
+
 /// Domain entry → WIT entry.
 pub fn to_wit_entry(e: DomEntry) -> Entry {
     Entry {

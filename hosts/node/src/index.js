@@ -46,7 +46,7 @@ const BUILTIN = new Set([
 ]);
 
 /** The WIT package this host implements (`filestore component --wit` writes it). */
-export const PACKAGE = 'filestore:component@0.6.0';
+export const PACKAGE = 'filestore:component@0.7.0';
 
 /** The tool-results mount a session with configured tools needs: in memory, read-only. */
 export function resultsMount() {
@@ -240,6 +240,58 @@ export class Session {
     }
     const out = this.guard(() => this.handle.call(tool, JSON.stringify(args)));
     return { json: JSON.parse(out.json), text: out.text };
+  }
+
+  // The typed read side (WIT `session.read`... ; see wit/filestore.wit for every
+  // field): requests are the WIT records as jco spells them (camelCase fields,
+  // absent options left out, enum values by their WIT case names), results the WIT
+  // records as jco returns them (u64 as bigint, absent options undefined). A failure
+  // throws a FilestoreError, as `call` does.
+
+  /** A page of a file (`{path, offset?, limit?, raw?, tail?}`): the `read-result`. */
+  read(request) {
+    return this.guard(() => this.handle.read(request));
+  }
+
+  /**
+   * Several files read alike (`{paths, offset?, limit?, raw?, tail?}`, at most 32):
+   * `[{path, result}]` or `[{path, error}]` per file, in order (`error` a
+   * FilestoreError: one file's failure does not fail the others).
+   */
+  readMany(request) {
+    const files = this.guard(() => this.handle.readMany(request));
+    return files.map(({ path, outcome }) =>
+      outcome.tag === 'ok' ? { path, result: outcome.val } : { path, error: new FilestoreError(outcome.val.tag, outcome.val.val) },
+    );
+  }
+
+  /**
+   * A page of a file's bytes (`{path, offset?, maxBytes?}`, numbers or bigints):
+   * `{entry, data: Uint8Array, offset, nextOffset}`; `nextOffset` undefined at the end.
+   */
+  readBytes({ path, offset, maxBytes }) {
+    const big = (v) => (v === undefined || v === null ? undefined : BigInt(v));
+    return this.guard(() => this.handle.readBytes({ path, offset: big(offset), maxBytes: big(maxBytes) }));
+  }
+
+  /** Files by pattern (`{pattern, path?, limit?, exclude?, hidden?}`): the `glob-result`. */
+  glob(request) {
+    return this.guard(() => this.handle.glob(request));
+  }
+
+  /** A content search (`{pattern, ..., outputMode?, hidden?}`): the `grep-result` with every counter. */
+  grep(request) {
+    return this.guard(() => this.handle.grep(request));
+  }
+
+  /** The rendered tree (`{path?, maxDepth?, maxFilesPerFolder?, exclude?}`). */
+  tree(request = {}) {
+    return this.guard(() => this.handle.tree(request));
+  }
+
+  /** The same tree as data: `{path, nodes, topCount, moreFiles, truncated, rendered}`. */
+  treeNodes(request = {}) {
+    return this.guard(() => this.handle.treeNodes(request));
   }
 
   /** Metadata of one path (the WIT entry, sizes as bigint). */

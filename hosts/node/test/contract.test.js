@@ -26,6 +26,45 @@ const outcome = (o) => ({
   offloaded: o.offloaded,
 });
 
+const snake = (k) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+const camel = (k) => k.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
+
+/** A typed result as contract_typed.rs shapes it: snake_case keys, numbers, null, hex bytes. */
+function canon(v) {
+  if (typeof v === 'bigint') return Number(v);
+  if (v === undefined || v === null) return null;
+  if (v instanceof Uint8Array) return Buffer.from(v).toString('hex');
+  if (Array.isArray(v)) return v.map(canon);
+  if (typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [snake(k), canon(x)]));
+  return v;
+}
+
+/** A typed step (`{typed: op, args}`) through the Node host's typed methods. */
+function typed(s, op, args) {
+  const req = Object.fromEntries(Object.entries(args).map(([k, v]) => [camel(k), v]));
+  switch (op) {
+    case 'read':
+      return canon(s.read(req));
+    case 'read_many':
+      return s.readMany(req).map(({ path, result, error: e }) => ({
+        path,
+        outcome: e ? error(e) : { ok: canon(result) },
+      }));
+    case 'read_bytes':
+      return canon(s.readBytes(req));
+    case 'glob':
+      return canon(s.glob(req));
+    case 'grep':
+      return canon(s.grep(req));
+    case 'tree':
+      return s.tree(req);
+    case 'tree_nodes':
+      return canon(s.treeNodes(req));
+    default:
+      throw new Error(`unknown typed step '${op}'`);
+  }
+}
+
 /** The answer to one step, shaped as contract.rs shapes the Rust host's. */
 function answer(s, step) {
   try {
@@ -33,6 +72,7 @@ function answer(s, step) {
       const o = s.call(step.call, step.args);
       return { json: o.json, text: o.text };
     }
+    if ('typed' in step) return { typed: typed(s, step.typed, step.args) };
     const [op, arg] = Object.entries(step)[0];
     switch (op) {
       case 'tool_specs':
