@@ -1056,6 +1056,101 @@ fn cli_call_runs_configured_sqlite_tools() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("error[invalid-argument]"));
 }
 
+/// `filestore call` and a call that waits for approval: without a decision (and no
+/// terminal) it prints the pending envelope and exits 3, running nothing; `--reject`
+/// drops it (exit 1, `error[rejected]`); `--approve` runs it and prints its result.
+#[test]
+fn cli_call_approves_or_rejects_a_call_that_waits() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cfg = tmp.path().join("tools.yaml");
+    std::fs::write(&cfg, sqlite_yaml(&tmp.path().join("app.db"))).unwrap();
+    let cfg = cfg.to_str().unwrap();
+    let run = |extra: &[&str], tool: &str, args: &str| {
+        filestore()
+            .args(["call", tool, args, "--config", cfg])
+            .args(extra)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap()
+    };
+    assert!(run(&[], "setup", "{}").status.success());
+    assert!(run(&[], "add_user", r#"{"name":"Ada"}"#).status.success());
+    let users = || {
+        let out = run(&[], "find_user", r#"{"name":"Ada"}"#);
+        serde_json::from_slice::<Value>(&out.stdout).unwrap()["data"].as_array().unwrap().len()
+    };
+
+    let out = run(&[], "delete_all", "{}");
+    assert_eq!(out.status.code(), Some(3), "{}", String::from_utf8_lossy(&out.stderr));
+    let pending: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(pending["pending"], true, "{pending}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--approve"));
+    assert_eq!(users(), 1, "a waiting call ran");
+
+    let out = run(&["--reject"], "delete_all", "{}");
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("error[rejected]: tool 'delete_all'"), "{stderr}");
+    assert_eq!(users(), 1, "a rejected call ran");
+
+    let out = run(&["--approve"], "delete_all", "{}");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let done: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(done["success"], true, "{done}");
+    assert_eq!(done["data"], json!({"rows_affected": 1}), "{done}");
+    assert_eq!(users(), 0, "the approved call did not run");
+
+    // A decision for a call that needs none changes nothing, and says so.
+    let out = run(&["--approve"], "find_user", r#"{"name":"Ada"}"#);
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("did not wait for approval"));
+    let both = run(&["--approve", "--reject"], "delete_all", "{}");
+    assert_eq!(both.status.code(), Some(2), "clap refuses both decisions");
+}
+
+/// `--tool-timeout` bounds a configured tool's handler (the statement is interrupted
+/// at it), `--call-timeout` the whole call in the sandbox; both are named in the
+/// error, and zero is refused.
+#[test]
+fn cli_call_timeouts_are_configurable() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cfg = tmp.path().join("tools.yaml");
+    let yaml = format!(
+        "{}---\nkind: tool\nname: forever\ntype: sqlite-sql\nsource: app-db\ndescription: Never ends.\n\
+         statement: WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c) SELECT count(*) FROM c\n",
+        sqlite_yaml(&tmp.path().join("app.db"))
+    );
+    std::fs::write(&cfg, yaml).unwrap();
+    let cfg = cfg.to_str().unwrap();
+    assert!(filestore().args(["call", "setup", "{}", "--config", cfg]).status().unwrap().success());
+    let started = std::time::Instant::now();
+    let out = filestore()
+        .args(["call", "forever", "{}", "--config", cfg, "--tool-timeout", "1"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    // The statement interrupted, or the host's watch on the handler first.
+    assert!(stderr.contains("error[limit-exceeded]: tool 'forever'"), "{stderr}");
+    assert!(stderr.contains("timeout"), "{stderr}");
+    // A bound on a hang, not a timing check: the default is 30 s.
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(25),
+        "--tool-timeout 1 was not applied"
+    );
+
+    let out = filestore()
+        .args(["call", "--call-timeout", "1", "filestore_execute"])
+        .arg(r#"{"command": "while true; do :; done"}"#)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("the call ran past its deadline of 1s"), "{stderr}");
+
+    let out = filestore().args(["call", "--call-timeout", "0", "filestore_ls"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--call-timeout"));
+}
+
 /// A query on a missing SQLite file fails `not-found` naming the file (relative to the
 /// working directory) and creates nothing; a CREATE statement creates it; errors
 /// from the database name the file (docs/configured-tools.md#sqlite-database).
