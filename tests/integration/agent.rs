@@ -89,6 +89,29 @@ fn catalog_crosses_the_wit_and_approval_gates_upstream_calls() {
     assert_eq!(invoke(&mut s, "say", json!({"text": "again"})).envelope["data"], "again");
 }
 
+/// A ref in its function-name form (`tools__mcp__py__echo__default`, `__` for each
+/// `.`) is the dotted ref: through `filestore call --agent` it resolves, the tool is
+/// named as the dotted ref's (`py__echo`) and the upstream server runs the call.
+#[test]
+fn a_ref_in_its_function_name_form_runs_through_call() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("agent.yaml");
+    std::fs::write(&file, agent_text(tmp.path(), "tools:\n  - tools__mcp__py__echo__default\n"))
+        .unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_filestore"))
+        .args(["call", "--agent"])
+        .arg(&file)
+        .args(["py__echo", r#"{"text": "by its function name"}"#])
+        .current_dir(tmp.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(answer["data"], "by its function name", "{answer}");
+    assert_eq!(upstream_calls(tmp.path()), ["echo"]);
+}
+
 #[test]
 fn a_skill_activates_an_available_upstream_tool() {
     let tmp = tempfile::tempdir().unwrap();

@@ -11,7 +11,8 @@
 //! A ref's `action` may also be `*`: every action the connection offers, each under
 //! `{prefix}{action}` (the prefix defaults to `{integration}__`). A string of the form
 //! `tools.{provider}.{integration}.{action}.{connection}` in the list is the same as the
-//! object form.
+//! object form, and so is its function-name form with `__` for each `.`
+//! (`tools__composio__github__GET_THE_AUTHENTICATED_USER__github-tvn`).
 //!
 //! Resolution fails fast, before the agent runs, in this order: malformed refs, then
 //! unknown names, then names two refs would share (two connections of one action need
@@ -246,6 +247,14 @@ impl ToolRef {
         match value {
             Value::String(s) if s.starts_with("tools.") && s.split('.').count() == 5 => {
                 Ok(ToolRef::Provider(ProviderRef::new(CallRef::parse_selector(s)?)))
+            }
+            // The same in its function-name form (`tools__composio__github__ACTION__conn`,
+            // what `CallRef::to_function_name` writes): segments never hold `__` or a
+            // leading or trailing `_`, so the split is unambiguous.
+            Value::String(s) if s.starts_with("tools__") && s.split("__").count() == 5 => {
+                let call_ref = CallRef::parse_selector(&s.replace("__", "."))
+                    .map_err(|e| Error::new(e.kind(), format!("'{s}' (as {})", e.message())))?;
+                Ok(ToolRef::Provider(ProviderRef::new(call_ref)))
             }
             Value::String(name) => {
                 let stem = name.strip_suffix('*').unwrap_or(name);

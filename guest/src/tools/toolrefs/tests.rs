@@ -117,6 +117,32 @@ fn strings_of_call_ref_form_are_provider_refs() {
     assert!(w.call_ref.is_wildcard() && w.tool_name().is_none());
 }
 
+/// The `__` form of a ref (what `to_function_name` writes) is the same ref as the
+/// dotted form, both ways round; a malformed one is refused naming what was written.
+#[test]
+fn refs_in_the_function_name_form_round_trip() {
+    let dotted = "tools.composio.github.GET_THE_AUTHENTICATED_USER.github-tvn";
+    let c = CallRef::parse(dotted).unwrap();
+    let refs =
+        parse_refs(&json!([c.to_function_name(), dotted, "tools__mcp__docs__*__team"])).unwrap();
+    let (ToolRef::Provider(a), ToolRef::Provider(b)) = (&refs[0], &refs[1]) else {
+        panic!("{refs:?}")
+    };
+    assert_eq!(a, b);
+    assert_eq!(a.call_ref.to_function_name(), c.to_function_name());
+    let out = resolve_refs(&refs[..1], &Names::default(), &active).unwrap();
+    assert_eq!(out.tools[0].call_ref.as_ref().unwrap().to_string(), dotted);
+    let ToolRef::Provider(w) = &refs[2] else { panic!("{refs:?}") };
+    assert!(w.call_ref.is_wildcard());
+    assert_eq!(w.call_ref.to_string(), "tools.mcp.docs.*.team");
+
+    let e = parse_refs(&json!(["tools__composio__git_hub___x__c"])).unwrap_err();
+    assert!(e.message().contains("tools__composio__git_hub___x__c"), "{}", e.message());
+    // Four segments is a tool name (a configured tool may be called so), not a ref.
+    let refs = parse_refs(&json!(["tools__a__b__c"])).unwrap();
+    assert!(matches!(&refs[0], ToolRef::Named(n) if n == "tools__a__b__c"), "{refs:?}");
+}
+
 #[test]
 fn wildcard_expands_the_catalog_with_a_prefix() {
     let refs = parse_refs(&json!([
