@@ -314,7 +314,7 @@ struct QuotaArgs {
     process_quota_mib: u64,
 }
 
-/// How long a call may run (docs/mcp-server.md#limits).
+/// How long a call may run (docs/mcp-server.md#time-limits).
 #[derive(clap::Args, Clone, Copy)]
 struct TimeoutArgs {
     /// Most seconds one tool call may run in the sandbox (the wall-clock deadline of
