@@ -280,6 +280,9 @@ pub enum ConfigErrorKind {
     UnknownTool,
     /// An upstream action's input schema cannot be used to check its arguments.
     InvalidSchema,
+    /// A Toolbox feature this host does not implement (a group's `prompts`,
+    /// `resources`...): refused, naming it, rather than loaded and silently ignored.
+    Unsupported,
 }
 
 /// One configuration error, located.
@@ -477,13 +480,19 @@ impl ToolAnnotations {
     }
 }
 
-/// A `toolset` resource.
+/// A `toolset` resource, or a `group` (Toolbox 1.12's name for the same resource: one
+/// decoder, one namespace, served at the same endpoints; groups carry a `description`
+/// that `toolbox skills-generate` uses).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ToolsetConfig {
     /// Name.
     pub name: String,
     /// Tool names, in order.
     pub tools: Vec<String>,
+    /// `description`, when given.
+    pub description: Option<String>,
+    /// Whether it was written `kind: group` (kept so `migrate` writes it back so).
+    pub group: bool,
     /// Where it is defined.
     pub location: Location,
 }

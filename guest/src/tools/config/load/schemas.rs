@@ -5,7 +5,8 @@
 //! configuration to Toolbox itself. Other types stay lenient: their fields are kept
 //! and not judged, since this table cannot follow every Toolbox release.
 //!
-//! The table follows Toolbox's `internal/sources/*` Config structs (v0.2x–v1.x).
+//! The table follows Toolbox's `internal/sources/*` Config structs (v0.2x–v1.x); the
+//! fields Toolbox 1.12's prebuilt configurations set were checked against its binary.
 
 use super::*;
 
@@ -82,6 +83,8 @@ pub(super) const SOURCE_SCHEMAS: &[(&str, &[FieldSpec])] = &[
             ("user", Str, false),
             ("password", Str, false),
             ("ipType", OneOf(IP_TYPES), false),
+            // Toolbox 1.12: its execute-sql tools refuse writes.
+            ("readOnly", Bool, false),
         ],
     ),
     (
@@ -94,6 +97,8 @@ pub(super) const SOURCE_SCHEMAS: &[(&str, &[FieldSpec])] = &[
             ("user", Str, false),
             ("password", Str, false),
             ("ipType", OneOf(IP_TYPES), false),
+            // Toolbox 1.12: its execute-sql tools refuse writes.
+            ("readOnly", Bool, false),
         ],
     ),
     (
@@ -107,6 +112,8 @@ pub(super) const SOURCE_SCHEMAS: &[(&str, &[FieldSpec])] = &[
             ("user", Str, false),
             ("password", Str, false),
             ("ipType", OneOf(IP_TYPES), false),
+            // Toolbox 1.12: its execute-sql tools refuse writes.
+            ("readOnly", Bool, false),
         ],
     ),
     (
@@ -120,6 +127,10 @@ pub(super) const SOURCE_SCHEMAS: &[(&str, &[FieldSpec])] = &[
             ("scopes", StrList, false),
             ("impersonateServiceAccount", Str, false),
             ("maxQueryResultRows", Int, false),
+            // Toolbox 1.12 (its prebuilt bigquery configuration sets all three).
+            ("readOnly", Bool, false),
+            ("maximumBytesBilled", Int, false),
+            ("apiEndpoint", Str, false),
         ],
     ),
     (
