@@ -83,7 +83,7 @@ fn seed_v2_example_loads_and_postgres_is_not_runnable() {
     let text = report.to_string();
     assert!(text.starts_with("ok: 1 source, 1 auth service, 2 tools, 1 toolset\n"), "{text}");
     assert!(
-        text.contains("tool 'example_tool' (postgres-sql): valid, but not runnable by this host"),
+        text.contains("tool 'example_tool' (postgres-sql): valid, but not runnable by this host: its source 'my-pg-instance' is a cloud-sql-postgres source, which this host does not support yet [tools.yaml: document 3,"),
         "{text}"
     );
 }
