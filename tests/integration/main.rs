@@ -99,4 +99,5 @@ mod shell_stream;
 mod skills;
 mod support;
 mod toolbox_diff;
+mod toolbox_prebuilt;
 mod tools;
