@@ -155,5 +155,9 @@ fn every_prebuilt_config_checks_as_documented() {
     for name in documented.keys().filter(|n| !found.contains_key(*n)) {
         problems.push(format!("{name}: a row for a configuration that is not vendored"));
     }
-    assert!(problems.is_empty(), "docs/configured-tools.md `{TABLE_HEADING}`:\n{}", problems.join("\n"));
+    assert!(
+        problems.is_empty(),
+        "docs/configured-tools.md `{TABLE_HEADING}`:\n{}",
+        problems.join("\n")
+    );
 }

@@ -6,19 +6,30 @@
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-
 use super::{BIN, config_path};
 use crate::support::toolbox;
 use crate::toolbox_diff::outcome::Outcome;
 
 /// Runs `tool` with `args` through both, with `env`, in `dir`.
-fn both(dir: &Path, env: &[(String, String)], config: &Path, tool: &str, args: &str) -> (Outcome, Outcome) {
+fn both(
+    dir: &Path,
+    env: &[(String, String)],
+    config: &Path,
+    tool: &str,
+    args: &str,
+) -> (Outcome, Outcome) {
     let tb = toolbox::invoke(dir, env, config, tool, args);
     let fs = filestore_call(dir, env, config, tool, args);
     (Outcome::of_toolbox(&tb.wait_with_output().unwrap()), Outcome::of_filestore(&fs))
 }
 
-fn filestore_call(dir: &Path, env: &[(String, String)], config: &Path, tool: &str, args: &str) -> Output {
+fn filestore_call(
+    dir: &Path,
+    env: &[(String, String)],
+    config: &Path,
+    tool: &str,
+    args: &str,
+) -> Output {
     let mut cmd = Command::new(BIN);
     cmd.arg("call").arg(tool).arg(args).arg("--config").arg(config);
     cmd.current_dir(dir).stdin(Stdio::null());
@@ -28,7 +39,13 @@ fn filestore_call(dir: &Path, env: &[(String, String)], config: &Path, tool: &st
 
 /// Each `(tool, args)` of `cases` agrees between Toolbox and filestore, and
 /// filestore answers each with a result unless `args` is in `refused`.
-fn agree(dir: &Path, env: &[(String, String)], config: &Path, cases: &[(&str, &str)], refused: &[&str]) {
+fn agree(
+    dir: &Path,
+    env: &[(String, String)],
+    config: &Path,
+    cases: &[(&str, &str)],
+    refused: &[&str],
+) {
     let mut problems = Vec::new();
     for (tool, args) in cases {
         let (tb, fs) = both(dir, env, config, tool, args);

@@ -688,7 +688,10 @@ impl Config {
                 s.name, s.source_type
             ),
             Some(s) => {
-                format!("type {} is not one this host runs on a {} source", tool.tool_type, s.source_type)
+                format!(
+                    "type {} is not one this host runs on a {} source",
+                    tool.tool_type, s.source_type
+                )
             }
             None => format!("type {} has no handler here", tool.tool_type),
         })

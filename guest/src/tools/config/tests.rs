@@ -671,7 +671,10 @@ fn groups_are_toolsets_with_a_description() {
     let group = &cfg.toolsets()[0];
     assert_eq!((group.group, group.description.as_deref()), (true, Some("Use these to read.")));
     let plain = &cfg.toolsets()[1];
-    assert_eq!((plain.group, plain.description.as_deref()), (false, Some("A toolset may have one too.")));
+    assert_eq!(
+        (plain.group, plain.description.as_deref()),
+        (false, Some("A toolset may have one too."))
+    );
     let v2 = cfg.to_v2_yaml();
     assert!(v2.contains("kind: group\nname: data\ndescription: Use these to read.\n"), "{v2}");
     assert!(v2.contains("kind: toolset\nname: plain\n"), "{v2}");

@@ -18,7 +18,9 @@ pub(super) fn decode_resource(
     let resource = match raw.kind {
         ResourceKind::Source => decode_source(ctx, &mut f, raw, &display_name, location),
         ResourceKind::AuthService => decode_auth_service(ctx, &mut f, raw, &display_name, location),
-        ResourceKind::Toolset => Some(decode_toolset(ctx, &mut f, raw, &display_name, location, refs)),
+        ResourceKind::Toolset => {
+            Some(decode_toolset(ctx, &mut f, raw, &display_name, location, refs))
+        }
         ResourceKind::Tool => decode_tool(ctx, &mut f, raw.mark, &display_name, location, refs)
             .map(|t| Resource::Tool(Box::new(t))),
         ResourceKind::Prompt => decode_prompt(ctx, &mut f, &display_name, location, refs)

@@ -403,7 +403,9 @@ fn register(
         let message = if raw.kind == ResourceKind::Toolset {
             // Toolbox reads a nameless group as the description of its default
             // group (every tool); filestore has no such description to set.
-            format!("{noun} has no 'name' (a nameless group, Toolbox's description of the default group, is not supported)")
+            format!(
+                "{noun} has no 'name' (a nameless group, Toolbox's description of the default group, is not supported)"
+            )
         } else {
             format!("{noun} has no 'name'")
         };
