@@ -401,6 +401,8 @@ config_errors! {
     nameless_group_refused: ["t.yaml" => "kind: group\ndescription: every tool\n"] =>
         [(E::MissingField, "t.yaml", 1, 1, 1, Some("tools"), "group '<unnamed>' has no 'tools' list"),
          (E::MissingField, "t.yaml", 1, 1, 1, Some("name"), "group has no 'name' (a nameless group, Toolbox's description of the default group, is not supported)")];
+    postgres_source_has_no_auto_discover: ["t.yaml" => &format!("{PG_SRC}autoDiscover: {{}}\n")] =>
+        [(E::UnknownField, "t.yaml", 1, 9, 1, Some("autoDiscover"), "unknown field 'autoDiscover' of source 'db'")];
     groups_have_no_plural: ["t.yaml" => "kind: groups\nname: g\ntools: []\n"] =>
         [(E::UnknownKind, "t.yaml", 1, 1, 7, Some("kind"), "unknown kind 'groups'")];
     invalid_tool_names: ["t.yaml" => &format!("kind: tool\nname: bad name\ntype: x\ndescription: d\n---\nkind: tool\nname: {}\ntype: x\ndescription: d\n---\nkind: tool\nname: ''\ntype: x\ndescription: d\n", "a".repeat(129))] =>

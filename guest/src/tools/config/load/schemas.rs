@@ -25,8 +25,6 @@ pub(super) enum FieldType {
     StrMap,
     /// A list of strings.
     StrList,
-    /// A mapping (its content not judged).
-    Map,
 }
 
 /// One field: name, type, required.
@@ -58,7 +56,6 @@ pub(super) const SOURCE_SCHEMAS: &[(&str, &[FieldSpec])] = &[
                 ]),
                 false,
             ),
-            ("autoDiscover", Map, false),
         ],
     ),
     (
@@ -193,7 +190,7 @@ pub(super) fn check_fields(
                 Some(s) => Some(format!("'{}' is not one of {}", short(&s), allowed.join(", "))),
                 None => Some(format!("expected a string, got a {}", e.value.type_name())),
             },
-            (Bool, Y::Bool(_)) | (Int, Y::Int(_)) | (Map, Y::Map(_)) => None,
+            (Bool, Y::Bool(_)) | (Int, Y::Int(_)) => None,
             (StrMap, Y::Map(entries))
                 if entries.iter().all(|x| !matches!(x.value.value, Y::Seq(_) | Y::Map(_))) =>
             {
@@ -208,7 +205,6 @@ pub(super) fn check_fields(
                     Int => "an integer",
                     StrMap => "a mapping of strings",
                     StrList => "a list of strings",
-                    Map => "a mapping",
                 },
                 e.value.type_name()
             )),
