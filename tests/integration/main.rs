@@ -68,6 +68,10 @@
 //!   over SQLite and PostgreSQL run through the real Toolbox 1.12.0 binary (npm,
 //!   cached) and `filestore call --config`, configs through both loaders, `tools/list`
 //!   of both servers; every difference fixed or recorded in docs/configured-tools.md.
+//! - `toolbox_prebuilt`: Toolbox 1.12.0's 39 prebuilt configurations (vendored
+//!   verbatim): each passes `filestore check` as docs/configured-tools.md's table says;
+//!   the sqlite, postgres and alloydb-omni ones run on real databases and agree with
+//!   `toolbox invoke`.
 //! - `python_package`: the Python package (`python/`: `filestore.Session` and the
 //!   deepagents backend) by its pytest suite against this binary, with deepagents
 //!   agents on a fake model; deepagents' own backend tests when `DEEPAGENTS_TESTS` is set.
@@ -100,4 +104,5 @@ mod shell_stream;
 mod skills;
 mod support;
 mod toolbox_diff;
+mod toolbox_prebuilt;
 mod tools;

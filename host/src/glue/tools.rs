@@ -56,6 +56,8 @@ pub fn from_wit_report(r: wit::ConfigReport) -> ConfigReport {
                 tool_type: t.tool_type,
                 source: t.source,
                 runnable: t.runnable,
+                // The reason is in `rendered`; the WIT record carries the flag only.
+                why_not: None,
             })
             .collect(),
         rendered: r.rendered,

@@ -10,7 +10,7 @@
 //! `run` (both sides over one corpus), `schemas` (`tools/list` of both servers).
 
 mod corpus;
-mod outcome;
+pub(crate) mod outcome;
 mod run;
 mod schemas;
 

@@ -280,6 +280,9 @@ pub enum ConfigErrorKind {
     UnknownTool,
     /// An upstream action's input schema cannot be used to check its arguments.
     InvalidSchema,
+    /// A Toolbox feature this host does not implement (a group's `prompts`,
+    /// `resources`...): refused, naming it, rather than loaded and silently ignored.
+    Unsupported,
 }
 
 /// One configuration error, located.
@@ -477,13 +480,19 @@ impl ToolAnnotations {
     }
 }
 
-/// A `toolset` resource.
+/// A `toolset` resource, or a `group` (Toolbox 1.12's name for the same resource: one
+/// decoder, one namespace, served at the same endpoints; groups carry a `description`
+/// that `toolbox skills-generate` uses).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ToolsetConfig {
     /// Name.
     pub name: String,
     /// Tool names, in order.
     pub tools: Vec<String>,
+    /// `description`, when given.
+    pub description: Option<String>,
+    /// Whether it was written `kind: group` (kept so `migrate` writes it back so).
+    pub group: bool,
     /// Where it is defined.
     pub location: Location,
 }
@@ -662,6 +671,32 @@ impl Config {
             && runnable_type(&tool.tool_type).is_some_and(|r| Some(r.source_type) == source_type)
     }
 
+    /// Why this host cannot run `tool` (`None` when it can): the feature it lacks,
+    /// named, so a user sees which part of a Toolbox configuration is not supported.
+    fn why_not_runnable(&self, tool: &ToolConfig) -> Option<String> {
+        if self.is_runnable(tool) {
+            return None;
+        }
+        if tool.parameters.iter().any(|p| p.embedded_by.is_some()) {
+            return Some("a parameter is embeddedBy a model, and no handler here embeds".into());
+        }
+        let source = tool.source.as_deref().and_then(|s| self.source(s));
+        let runs_source = |t: &str| RUNNABLE_TOOL_TYPES.iter().any(|r| r.source_type == t);
+        Some(match source {
+            Some(s) if !runs_source(&s.source_type) => format!(
+                "its source '{}' is a {} source, which this host does not support yet",
+                s.name, s.source_type
+            ),
+            Some(s) => {
+                format!(
+                    "type {} is not one this host runs on a {} source",
+                    tool.tool_type, s.source_type
+                )
+            }
+            None => format!("type {} has no handler here", tool.tool_type),
+        })
+    }
+
     /// What `filestore check` reports: counts, and every tool with whether it runs here.
     pub fn check_report(&self) -> CheckReport {
         CheckReport {
@@ -676,6 +711,7 @@ impl Config {
                     tool_type: t.tool_type.clone(),
                     source: t.source.clone(),
                     runnable: self.is_runnable(t),
+                    why_not: self.why_not_runnable(t),
                     location: t.location.clone(),
                 })
                 .collect(),
@@ -715,6 +751,8 @@ pub struct ToolStatus {
     pub source: Option<String>,
     /// Whether this host has a handler for it.
     pub runnable: bool,
+    /// When not runnable, why: the unsupported source type or tool type, named.
+    pub why_not: Option<String>,
     /// Where it is defined.
     pub location: Location,
 }
@@ -752,11 +790,12 @@ impl fmt::Display for CheckReport {
                 ));
                 writeln!(
                     f,
-                    "tool '{}' ({}): valid, but not runnable by this host (it runs {}) [{}]",
+                    "tool '{}' ({}): valid, but not runnable by this host: {} [{}] (it runs {})",
                     t.name,
                     t.tool_type,
+                    t.why_not.as_deref().unwrap_or("no handler"),
+                    t.location,
                     handlers.join(", "),
-                    t.location
                 )?;
             }
         }

@@ -83,7 +83,7 @@ fn seed_v2_example_loads_and_postgres_is_not_runnable() {
     let text = report.to_string();
     assert!(text.starts_with("ok: 1 source, 1 auth service, 2 tools, 1 toolset\n"), "{text}");
     assert!(
-        text.contains("tool 'example_tool' (postgres-sql): valid, but not runnable by this host"),
+        text.contains("tool 'example_tool' (postgres-sql): valid, but not runnable by this host: its source 'my-pg-instance' is a cloud-sql-postgres source, which this host does not support yet [tools.yaml: document 3,"),
         "{text}"
     );
 }
@@ -389,6 +389,22 @@ config_errors! {
         [(E::MissingTool, "t.yaml", 1, 5, 5, Some("tools[1]"), "toolset 's' names tool 'b', which is not defined")];
     toolset_lists_tool_twice: ["t.yaml" => "kind: toolset\nname: s\ntools: [a, a]\n---\nkind: tool\nname: a\ntype: custom\ndescription: d\n"] =>
         [(E::DuplicateName, "t.yaml", 1, 3, 12, Some("tools[1]"), "lists tool 'a' twice")];
+    group_names_missing_tool: ["t.yaml" => "kind: group\nname: g\ndescription: d\ntools: [nope]\n"] =>
+        [(E::MissingTool, "t.yaml", 1, 4, 9, Some("tools[0]"), "group 'g' names tool 'nope', which is not defined")];
+    groups_and_toolsets_share_names: ["t.yaml" => "kind: tool\nname: a\ntype: custom\ndescription: d\n---\nkind: toolset\nname: s\ntools: [a]\n---\nkind: group\nname: s\ntools: [a]\n"] =>
+        [(E::DuplicateName, "t.yaml", 3, 11, 7, Some("name"), "duplicate group name 's' (first defined at t.yaml: document 2, line 7, column 7) (toolsets and groups share names, as in Toolbox)")];
+    group_members_other_than_tools_refused: ["t.yaml" => "kind: group\nname: g\nprompts: [p]\nresources: [r]\nresourceTemplates: [t]\ntools: []\nskills: x\n"] =>
+        [(E::Unsupported, "t.yaml", 1, 3, 1, Some("prompts"), "group 'g': a group's prompts ('prompts', Toolbox 1.12) are not supported by filestore"),
+         (E::Unsupported, "t.yaml", 1, 4, 1, Some("resources"), "a group's resources"),
+         (E::Unsupported, "t.yaml", 1, 5, 1, Some("resourceTemplates"), "a group's resource templates"),
+         (E::UnknownField, "t.yaml", 1, 7, 1, Some("skills"), "unknown field 'skills' of group 'g'")];
+    nameless_group_refused: ["t.yaml" => "kind: group\ndescription: every tool\n"] =>
+        [(E::MissingField, "t.yaml", 1, 1, 1, Some("tools"), "group '<unnamed>' has no 'tools' list"),
+         (E::MissingField, "t.yaml", 1, 1, 1, Some("name"), "group has no 'name' (a nameless group, Toolbox's description of the default group, is not supported)")];
+    postgres_source_has_no_auto_discover: ["t.yaml" => &format!("{PG_SRC}autoDiscover: {{}}\n")] =>
+        [(E::UnknownField, "t.yaml", 1, 9, 1, Some("autoDiscover"), "unknown field 'autoDiscover' of source 'db'")];
+    groups_have_no_plural: ["t.yaml" => "kind: groups\nname: g\ntools: []\n"] =>
+        [(E::UnknownKind, "t.yaml", 1, 1, 7, Some("kind"), "unknown kind 'groups'")];
     invalid_tool_names: ["t.yaml" => &format!("kind: tool\nname: bad name\ntype: x\ndescription: d\n---\nkind: tool\nname: {}\ntype: x\ndescription: d\n---\nkind: tool\nname: ''\ntype: x\ndescription: d\n", "a".repeat(129))] =>
         [(E::InvalidName, "t.yaml", 1, 2, 7, Some("name"), "invalid tool name 'bad name': use 1 to 128 of the characters"),
          (E::InvalidName, "t.yaml", 2, 7, 7, Some("name"), "invalid tool name"),
@@ -642,4 +658,26 @@ fn embedding_models_and_value_from_param() {
 
 fn text_with_int_embedding() -> String {
     "kind: embeddingModel\nname: gem\ntype: gemini\n---\nkind: tool\nname: t\ntype: x-sql\ndescription: d\nparameters:\n  - {name: n, type: integer, description: n, embeddedBy: gem}\n".to_string()
+}
+
+/// Toolbox 1.12's `kind: group` (its prebuilt configurations define several): a
+/// toolset with a description, served like one, written back as a group.
+#[test]
+fn groups_are_toolsets_with_a_description() {
+    let text = format!(
+        "{SRC}---\nkind: tool\nname: q\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: SELECT 1\n---\nkind: group\nname: data\ndescription: Use these to read.\ntools: [q]\n---\nkind: toolset\nname: plain\ndescription: A toolset may have one too.\ntools: [q]\n"
+    );
+    let cfg = load1(&text).unwrap();
+    let names: Vec<&str> = cfg.toolset("data").unwrap().iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["q"]);
+    let group = &cfg.toolsets()[0];
+    assert_eq!((group.group, group.description.as_deref()), (true, Some("Use these to read.")));
+    let plain = &cfg.toolsets()[1];
+    assert_eq!(
+        (plain.group, plain.description.as_deref()),
+        (false, Some("A toolset may have one too."))
+    );
+    let v2 = cfg.to_v2_yaml();
+    assert!(v2.contains("kind: group\nname: data\ndescription: Use these to read.\n"), "{v2}");
+    assert!(v2.contains("kind: toolset\nname: plain\n"), "{v2}");
 }

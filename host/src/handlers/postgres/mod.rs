@@ -33,6 +33,7 @@
 pub mod codec;
 pub mod connect;
 pub mod pool;
+mod regnames;
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -289,6 +290,8 @@ fn rows(
         }
         out.push(Value::Object(obj));
     }
+    drop(it);
+    regnames::resolve(client, stmt.columns(), &mut out).map_err(|e| fail(req, e))?;
     Ok(Value::Array(out))
 }
 

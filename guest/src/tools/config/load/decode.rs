@@ -19,7 +19,7 @@ pub(super) fn decode_resource(
         ResourceKind::Source => decode_source(ctx, &mut f, raw, &display_name, location),
         ResourceKind::AuthService => decode_auth_service(ctx, &mut f, raw, &display_name, location),
         ResourceKind::Toolset => {
-            Some(decode_toolset(ctx, &mut f, raw.mark, &display_name, location, refs))
+            Some(decode_toolset(ctx, &mut f, raw, &display_name, location, refs))
         }
         ResourceKind::Tool => decode_tool(ctx, &mut f, raw.mark, &display_name, location, refs)
             .map(|t| Resource::Tool(Box::new(t))),
@@ -143,12 +143,15 @@ fn decode_auth_service(
 fn decode_toolset(
     ctx: &mut Ctx<'_>,
     f: &mut Fields<'_>,
-    mark: Mark,
+    raw: &Raw,
     display_name: &str,
     location: Location,
     refs: &mut Vec<Ref>,
 ) -> Resource {
-    let user = format!("toolset '{display_name}'");
+    let mark = raw.mark;
+    let user = format!("{} '{display_name}'", if raw.group { GROUP } else { "toolset" });
+    let description = f.string(ctx, "description").map(|(d, _)| d);
+    refuse_group_members(ctx, f, &user);
     let mut tools = Vec::new();
     match f.get("tools") {
         None => {
@@ -190,7 +193,35 @@ fn decode_toolset(
         }
     }
     f.report_unknown(ctx, &user);
-    Resource::Toolset(ToolsetConfig { name: String::new(), tools, location })
+    Resource::Toolset(ToolsetConfig {
+        name: String::new(),
+        tools,
+        description,
+        group: raw.group,
+        location,
+    })
+}
+
+/// The members of a Toolbox 1.12 group other than tools, which this host cannot
+/// serve per group: refused by name rather than ignored (its MCP endpoint would
+/// offer every prompt, or none of the resources, where Toolbox offers the group's).
+fn refuse_group_members(ctx: &mut Ctx<'_>, f: &mut Fields<'_>, user: &str) {
+    for (key, what) in [
+        ("prompts", "prompts"),
+        ("resources", "resources"),
+        ("resourceTemplates", "resource templates"),
+    ] {
+        if let Some(e) = f.get(key) {
+            ctx.err(
+                K::Unsupported,
+                e.key_mark,
+                Some(key),
+                format!(
+                    "{user}: a group's {what} ('{key}', Toolbox 1.12) are not supported by filestore; list only tools"
+                ),
+            );
+        }
+    }
 }
 
 /// Decodes a `prompt`: Toolbox's `custom` type (the default), `description`,

@@ -30,6 +30,8 @@ use crate::vfs::limits::MAX_CONFIG_BYTES;
 /// Statement tool types whose fields are known exactly.
 pub(super) const STRICT_SQL_TYPES: &[&str] =
     &["sqlite-sql", "postgres-sql", "mysql-sql", "mssql-sql", "bigquery-sql", "spanner-sql"];
+/// The `kind` of Toolbox 1.12's groups.
+const GROUP: &str = "group";
 /// HTTP methods an http tool may use.
 const HTTP_METHODS: &[&str] = &["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
 
@@ -173,6 +175,8 @@ fn load_file(
 /// One resource as a v2 document, before decoding.
 struct Raw {
     kind: ResourceKind,
+    /// Written `kind: group` (a toolset by another name, see [`ToolsetConfig`]).
+    group: bool,
     name: Option<(String, Mark)>,
     mark: Mark,
     body: Vec<Entry>,
@@ -210,7 +214,11 @@ fn split_document(ctx: &mut Ctx<'_>, root: &Node, out: &mut Vec<Raw>) {
 
 /// A v2 document (one with a `kind` entry): one resource, named by its `name`.
 fn split_v2(ctx: &mut Ctx<'_>, root: &Node, entries: &[Entry], kind: &Entry) -> Option<Raw> {
+    let group = matches!(&kind.value.value, Y::Str(s) if s == GROUP);
     let kind = match &kind.value.value {
+        // Toolbox 1.12 decodes `kind: group` and `kind: toolset` alike (one resource,
+        // one namespace); it has no plural spelling.
+        Y::Str(_) if group => ResourceKind::Toolset,
         Y::Str(s) => match ResourceKind::parse(s) {
             Some(k) => k,
             None => {
@@ -219,7 +227,7 @@ fn split_v2(ctx: &mut Ctx<'_>, root: &Node, entries: &[Entry], kind: &Entry) -> 
                     kind.value.mark,
                     Some("kind"),
                     format!(
-                        "unknown kind '{s}' (expected source, authService, tool, toolset, prompt or embeddingModel, or their plurals)"
+                        "unknown kind '{s}' (expected source, authService, tool, toolset, prompt or embeddingModel, or their plurals; or group)"
                     ),
                 );
                 return None;
@@ -241,7 +249,7 @@ fn split_v2(ctx: &mut Ctx<'_>, root: &Node, entries: &[Entry], kind: &Entry) -> 
         None => None,
     };
     let body = entries.iter().filter(|e| e.key != "kind" && e.key != "name").cloned().collect();
-    Some(Raw { kind, name, mark: root.mark, body })
+    Some(Raw { kind, group, name, mark: root.mark, body })
 }
 
 /// One section of a v1 document (`tools:`, `sources:`...): a resource per entry, named
@@ -281,6 +289,7 @@ fn split_v1_section(ctx: &mut Ctx<'_>, section: &Entry, out: &mut Vec<Raw>) {
         let Some(body) = v1_entry_body(ctx, item, kind, &path) else { continue };
         out.push(Raw {
             kind,
+            group: false,
             name: Some((item.key.clone(), item.key_mark)),
             mark: item.value.mark,
             body,
@@ -389,13 +398,18 @@ fn register(
     refs: Vec<Ref>,
 ) {
     let mut ctx = Ctx { file, text: "", document, errors: &mut state.errors };
+    let noun = if raw.group { GROUP } else { raw.kind.noun() };
     let Some((name, name_mark)) = raw.name else {
-        ctx.err(
-            K::MissingField,
-            raw.mark,
-            Some("name"),
-            format!("{} has no 'name'", raw.kind.noun()),
-        );
+        let message = if raw.kind == ResourceKind::Toolset {
+            // Toolbox reads a nameless group as the description of its default
+            // group (every tool); filestore has no such description to set.
+            format!(
+                "{noun} has no 'name' (a nameless group, Toolbox's description of the default group, is not supported)"
+            )
+        } else {
+            format!("{noun} has no 'name'")
+        };
+        ctx.err(K::MissingField, raw.mark, Some("name"), message);
         return;
     };
     if !is_valid_name(&name) {
@@ -404,8 +418,7 @@ fn register(
             name_mark,
             Some("name"),
             format!(
-                "invalid {} name '{}': use 1 to {MAX_NAME_LEN} of the characters A-Z a-z 0-9 _ . -",
-                raw.kind.noun(),
+                "invalid {noun} name '{}': use 1 to {MAX_NAME_LEN} of the characters A-Z a-z 0-9 _ . -",
                 short(&name)
             ),
         );
@@ -413,8 +426,11 @@ fn register(
     }
     let here = ctx.loc(name_mark);
     if let Some(first) = state.defined.get(&(raw.kind, name.clone())) {
-        let message =
-            format!("duplicate {} name '{name}' (first defined at {first})", raw.kind.noun());
+        let shared = match raw.kind {
+            ResourceKind::Toolset => " (toolsets and groups share names, as in Toolbox)",
+            _ => "",
+        };
+        let message = format!("duplicate {noun} name '{name}' (first defined at {first}){shared}");
         ctx.err(K::DuplicateName, name_mark, Some("name"), message);
         return;
     }
@@ -422,7 +438,8 @@ fn register(
     state.refs.extend(refs);
     let Some(resource) = resource else { return };
     let mut doc = Map::new();
-    doc.insert("kind".into(), Value::String(raw.kind.as_str().into()));
+    let kind = if raw.group { GROUP } else { raw.kind.as_str() };
+    doc.insert("kind".into(), Value::String(kind.into()));
     doc.insert("name".into(), Value::String(name.clone()));
     for e in &raw.body {
         doc.insert(e.key.clone(), e.value.to_json());

@@ -5,7 +5,8 @@
 //! configuration to Toolbox itself. Other types stay lenient: their fields are kept
 //! and not judged, since this table cannot follow every Toolbox release.
 //!
-//! The table follows Toolbox's `internal/sources/*` Config structs (v0.2x–v1.x).
+//! The table follows Toolbox's `internal/sources/*` Config structs (v0.2x–v1.x); the
+//! fields Toolbox 1.12's prebuilt configurations set were checked against its binary.
 
 use super::*;
 
@@ -24,8 +25,6 @@ pub(super) enum FieldType {
     StrMap,
     /// A list of strings.
     StrList,
-    /// A mapping (its content not judged).
-    Map,
 }
 
 /// One field: name, type, required.
@@ -57,7 +56,6 @@ pub(super) const SOURCE_SCHEMAS: &[(&str, &[FieldSpec])] = &[
                 ]),
                 false,
             ),
-            ("autoDiscover", Map, false),
         ],
     ),
     (
@@ -82,6 +80,8 @@ pub(super) const SOURCE_SCHEMAS: &[(&str, &[FieldSpec])] = &[
             ("user", Str, false),
             ("password", Str, false),
             ("ipType", OneOf(IP_TYPES), false),
+            // Toolbox 1.12: its execute-sql tools refuse writes.
+            ("readOnly", Bool, false),
         ],
     ),
     (
@@ -94,6 +94,8 @@ pub(super) const SOURCE_SCHEMAS: &[(&str, &[FieldSpec])] = &[
             ("user", Str, false),
             ("password", Str, false),
             ("ipType", OneOf(IP_TYPES), false),
+            // Toolbox 1.12: its execute-sql tools refuse writes.
+            ("readOnly", Bool, false),
         ],
     ),
     (
@@ -107,6 +109,8 @@ pub(super) const SOURCE_SCHEMAS: &[(&str, &[FieldSpec])] = &[
             ("user", Str, false),
             ("password", Str, false),
             ("ipType", OneOf(IP_TYPES), false),
+            // Toolbox 1.12: its execute-sql tools refuse writes.
+            ("readOnly", Bool, false),
         ],
     ),
     (
@@ -120,6 +124,10 @@ pub(super) const SOURCE_SCHEMAS: &[(&str, &[FieldSpec])] = &[
             ("scopes", StrList, false),
             ("impersonateServiceAccount", Str, false),
             ("maxQueryResultRows", Int, false),
+            // Toolbox 1.12 (its prebuilt bigquery configuration sets all three).
+            ("readOnly", Bool, false),
+            ("maximumBytesBilled", Int, false),
+            ("apiEndpoint", Str, false),
         ],
     ),
     (
@@ -182,7 +190,7 @@ pub(super) fn check_fields(
                 Some(s) => Some(format!("'{}' is not one of {}", short(&s), allowed.join(", "))),
                 None => Some(format!("expected a string, got a {}", e.value.type_name())),
             },
-            (Bool, Y::Bool(_)) | (Int, Y::Int(_)) | (Map, Y::Map(_)) => None,
+            (Bool, Y::Bool(_)) | (Int, Y::Int(_)) => None,
             (StrMap, Y::Map(entries))
                 if entries.iter().all(|x| !matches!(x.value.value, Y::Seq(_) | Y::Map(_))) =>
             {
@@ -197,7 +205,6 @@ pub(super) fn check_fields(
                     Int => "an integer",
                     StrMap => "a mapping of strings",
                     StrList => "a list of strings",
-                    Map => "a mapping",
                 },
                 e.value.type_name()
             )),

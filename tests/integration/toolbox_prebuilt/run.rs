@@ -1,0 +1,212 @@
+//! The prebuilt SQLite and PostgreSQL configurations, verbatim, against real
+//! databases: every tool through `filestore call --config`, and where the answer does
+//! not depend on the moment (catalog listings, settings, a query) the same call
+//! through `toolbox invoke`, the two compared as the differential suite compares them.
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+use super::{BIN, config_path};
+use crate::support::toolbox;
+use crate::toolbox_diff::outcome::Outcome;
+
+/// Runs `tool` with `args` through both, with `env`, in `dir`.
+fn both(
+    dir: &Path,
+    env: &[(String, String)],
+    config: &Path,
+    tool: &str,
+    args: &str,
+) -> (Outcome, Outcome) {
+    let tb = toolbox::invoke(dir, env, config, tool, args);
+    let fs = filestore_call(dir, env, config, tool, args);
+    (Outcome::of_toolbox(&tb.wait_with_output().unwrap()), Outcome::of_filestore(&fs))
+}
+
+fn filestore_call(
+    dir: &Path,
+    env: &[(String, String)],
+    config: &Path,
+    tool: &str,
+    args: &str,
+) -> Output {
+    let mut cmd = Command::new(BIN);
+    cmd.arg("call").arg(tool).arg(args).arg("--config").arg(config);
+    cmd.current_dir(dir).stdin(Stdio::null());
+    cmd.envs(env.iter().map(|(k, v)| (k, v)));
+    cmd.output().unwrap()
+}
+
+/// Each `(tool, args)` of `cases` agrees between Toolbox and filestore, and
+/// filestore answers each with a result unless `args` is in `refused`.
+fn agree(
+    dir: &Path,
+    env: &[(String, String)],
+    config: &Path,
+    cases: &[(&str, &str)],
+    refused: &[&str],
+) {
+    let mut problems = Vec::new();
+    for (tool, args) in cases {
+        let (tb, fs) = both(dir, env, config, tool, args);
+        let expect_refusal = refused.contains(args);
+        if matches!(fs, Outcome::Refused(_)) != expect_refusal || !tb.agrees(&fs) {
+            problems.push(format!(
+                "{tool} {args}\n  toolbox:   {}\n  filestore: {}",
+                tb.show(),
+                fs.show()
+            ));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n\n"));
+}
+
+/// `sqlite.yaml` of Toolbox 1.12 (v2, `{{if}}` templates, a toolset) on a real file.
+#[test]
+fn prebuilt_sqlite_runs_like_toolbox() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("shop.db");
+    rusqlite::Connection::open(&db)
+        .unwrap()
+        .execute_batch(
+            "CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+             CREATE TABLE orders (id INTEGER PRIMARY KEY, item INTEGER REFERENCES items(id));
+             CREATE INDEX orders_item ON orders (item);
+             CREATE TRIGGER no_empty BEFORE INSERT ON items BEGIN SELECT 1; END;
+             INSERT INTO items VALUES (1, 'pen'), (2, 'ink');",
+        )
+        .unwrap();
+    let env = vec![("SQLITE_DATABASE".to_string(), db.display().to_string())];
+    let cases = [
+        ("list_tables", "{}"),
+        ("list_tables", r#"{"output_format": "simple"}"#),
+        ("list_tables", r#"{"table_names": "orders,items"}"#),
+        ("list_tables", r#"{"table_names": "nope"}"#),
+        ("execute_sql", r#"{"sql": "SELECT name FROM items ORDER BY id"}"#),
+        ("execute_sql", r#"{"sql": "SELECT * FROM missing_table"}"#),
+    ];
+    let refused = [r#"{"sql": "SELECT * FROM missing_table"}"#];
+    agree(dir.path(), &env, &config_path("sqlite"), &cases, &refused);
+}
+
+/// The tests' PostgreSQL database `database`, set up with something for each catalog
+/// tool to list, and the environment a prebuilt configuration whose variables start
+/// with `prefix` (`POSTGRES`, `ALLOYDB_OMNI`) needs to reach it.
+fn pg_database(database: &str, prefix: &str) -> Vec<(String, String)> {
+    let server = crate::support::pg_server::server();
+    server
+        .database(database)
+        .batch_execute(
+            "CREATE EXTENSION pg_stat_statements;
+             CREATE TABLE hotels (id serial PRIMARY KEY, name text NOT NULL, location text);
+             INSERT INTO hotels (name, location) VALUES ('Hilton', 'Basel'), ('Hyatt', 'Zurich');
+             CREATE VIEW basel AS SELECT * FROM hotels WHERE location = 'Basel';
+             CREATE INDEX hotels_location ON hotels (location);
+             CREATE SEQUENCE ticket_seq;
+             CREATE FUNCTION touch() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NEW; END $$;
+             CREATE TRIGGER hotels_touch BEFORE UPDATE ON hotels FOR EACH ROW EXECUTE FUNCTION touch();
+             CREATE PROCEDURE noop() LANGUAGE sql AS $$ SELECT 1 $$;
+             ANALYZE hotels;",
+        )
+        .unwrap();
+    // ..._QUERY_PARAMS stays unset: Toolbox 1.12 refuses any value of it but the
+    // empty default (its decoder wants a mapping there, and gets a string).
+    [
+        ("HOST", "127.0.0.1".to_string()),
+        ("PORT", server.port.to_string()),
+        ("DATABASE", database.to_string()),
+        ("USER", crate::support::pg_server::USER.to_string()),
+        ("PASSWORD", crate::support::pg_server::PASSWORD.to_string()),
+    ]
+    .into_iter()
+    .map(|(k, v)| (format!("{prefix}_{k}"), v))
+    .collect()
+}
+
+/// The arguments each catalog tool is called with (the others take none).
+fn pg_args(tool: &str) -> &'static str {
+    match tool {
+        "execute_sql" => r#"{"sql": "SELECT count(*) AS n FROM hotels"}"#,
+        "get_query_plan" => r#"{"query": "SELECT * FROM hotels WHERE id = 1"}"#,
+        "get_column_cardinality" => r#"{"table_name": "hotels"}"#,
+        _ => "{}",
+    }
+}
+
+/// Calls every tool of `config` through `filestore call --config`: each must answer
+/// with a result, but those of `refused` (with the fragment each refusal must hold).
+/// Returns how many tools there are.
+fn every_tool_answers(
+    dir: &Path,
+    env: &[(String, String)],
+    config: &Path,
+    refused: &[(&str, &str)],
+) -> usize {
+    let text = std::fs::read_to_string(config).unwrap();
+    let tools: Vec<&str> = text
+        .split("\n---\n")
+        .filter(|d| d.contains("kind: tool\n"))
+        .filter_map(|d| d.lines().find_map(|l| l.strip_prefix("name: ")))
+        .collect();
+    let mut failed = Vec::new();
+    for tool in &tools {
+        let out = filestore_call(dir, env, config, tool, pg_args(tool));
+        let expected = refused.iter().find(|(t, _)| t == tool).map(|(_, why)| *why);
+        match (Outcome::of_filestore(&out), expected) {
+            (Outcome::Result(_), None) => {}
+            (Outcome::Refused(why), Some(fragment)) if why.contains(fragment) => {}
+            (got, _) => failed.push(format!("{tool}: {} (expected {expected:?})", got.show())),
+        }
+    }
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
+    tools.len()
+}
+
+/// `alloydb-omni.yaml` of Toolbox 1.12 (31 tools on a `postgres` source) on the tests'
+/// PostgreSQL: every tool answers but the one reading AlloyDB Omni's columnar engine,
+/// which a plain PostgreSQL does not have.
+#[test]
+fn prebuilt_alloydb_omni_runs_on_postgres() {
+    let env = pg_database("toolbox_prebuilt_omni", "ALLOYDB_OMNI");
+    let dir = tempfile::tempdir().unwrap();
+    let config = config_path("alloydb-omni");
+    let refused = [(
+        "list_columnar_recommended_columns",
+        "relation \"g_columnar_recommended_columns\" does not exist",
+    )];
+    assert_eq!(every_tool_answers(dir.path(), &env, &config, &refused), 31);
+    let cases = [("execute_sql", pg_args("execute_sql")), ("list_columnar_configurations", "{}")];
+    agree(dir.path(), &env, &config, &cases, &[]);
+}
+
+/// `postgres.yaml` of Toolbox 1.12 (29 tools) on the tests' PostgreSQL server: every
+/// tool answers through `filestore call --config`; those whose answer does not depend
+/// on the moment agree with `toolbox invoke`.
+#[test]
+fn prebuilt_postgres_runs_like_toolbox() {
+    let env = pg_database("toolbox_prebuilt_pg", "POSTGRES");
+    let dir = tempfile::tempdir().unwrap();
+    let config = config_path("postgres");
+    assert_eq!(every_tool_answers(dir.path(), &env, &config, &[]), 29);
+    let args = pg_args;
+    // The answers that do not change between two calls agree with Toolbox's.
+    let cases = [
+        ("execute_sql", args("execute_sql")),
+        ("execute_sql", r#"{"sql": "SELECT name, location FROM hotels ORDER BY id"}"#),
+        ("execute_sql", r#"{"sql": "SELECT * FROM no_such_table"}"#),
+        ("list_tables", r#"{"table_names": "hotels"}"#),
+        ("list_views", "{}"),
+        ("list_indexes", "{}"),
+        ("list_sequences", "{}"),
+        ("list_triggers", "{}"),
+        ("list_schemas", "{}"),
+        ("list_stored_procedure", "{}"),
+        ("list_installed_extensions", "{}"),
+        ("list_available_extensions", "{}"),
+        ("list_autovacuum_configurations", "{}"),
+        ("list_memory_configurations", "{}"),
+        ("get_column_cardinality", r#"{"table_name": "hotels", "column_name": "location"}"#),
+    ];
+    let refused = [r#"{"sql": "SELECT * FROM no_such_table"}"#];
+    agree(dir.path(), &env, &config, &cases, &refused);
+}
