@@ -475,13 +475,7 @@ fn toolbox_prebuilt_sqlite_config_runs() {
          INSERT INTO items VALUES (1, 'pen'), (2, 'ink');",
     )
     .unwrap();
-    let yaml = std::fs::read_to_string(data("toolbox-prebuilt-sqlite.yaml")).unwrap();
-    let files = vec![("sqlite.yaml".to_string(), yaml)];
-    let db_path = db.display().to_string();
-    let mut s = session_with(ToolRegistry::with_builtin_handlers());
-    s.load_config_with_env(&files, &|k| (k == "SQLITE_DATABASE").then(|| db_path.clone()))
-        .unwrap()
-        .unwrap();
+    let mut s = prebuilt_sqlite_session(&db);
     let names: Vec<String> =
         s.tool_specs().unwrap().iter().map(|t| t["name"].as_str().unwrap().to_string()).collect();
     assert!(
@@ -508,6 +502,18 @@ fn toolbox_prebuilt_sqlite_config_runs() {
     assert_eq!(out.envelope["error"]["code"], "invalid-argument", "{}", out.text);
 }
 
+/// A session with Toolbox's prebuilt SQLite configuration over the database `db`.
+fn prebuilt_sqlite_session(db: &Path) -> Session {
+    let yaml = std::fs::read_to_string(data("toolbox-prebuilt-sqlite.yaml")).unwrap();
+    let files = vec![("sqlite.yaml".to_string(), yaml)];
+    let db_path = db.display().to_string();
+    let mut s = session_with(ToolRegistry::with_builtin_handlers());
+    s.load_config_with_env(&files, &|k| (k == "SQLITE_DATABASE").then(|| db_path.clone()))
+        .unwrap()
+        .unwrap();
+    s
+}
+
 /// A model's SQL (`sqlite-execute-sql`) cannot reach other files through SQLite:
 /// `ATTACH` of a file and `VACUUM INTO` a file are refused, whatever spells the name
 /// (a literal, an expression, a `file:` URI); a temporary or in-memory database and
@@ -520,13 +526,8 @@ fn model_sql_cannot_attach_or_vacuum_into_other_files() {
         .unwrap()
         .execute_batch("CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO items VALUES (1, 'pen');")
         .unwrap();
-    let yaml = std::fs::read_to_string(data("toolbox-prebuilt-sqlite.yaml")).unwrap();
-    let files = vec![("sqlite.yaml".to_string(), yaml)];
+    let mut s = prebuilt_sqlite_session(&db);
     let db_path = db.display().to_string();
-    let mut s = session_with(ToolRegistry::with_builtin_handlers());
-    s.load_config_with_env(&files, &|k| (k == "SQLITE_DATABASE").then(|| db_path.clone()))
-        .unwrap()
-        .unwrap();
     let outside = tmp.path().join("outside");
     std::fs::create_dir(&outside).unwrap();
     let o = outside.display();
