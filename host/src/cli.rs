@@ -663,11 +663,8 @@ fn decide_approval(
     out: filestore::CallOutput,
     decision: ApprovalArgs,
 ) -> filestore::Result<Decided> {
-    let Some(id) =
-        out.json.get("pending").and_then(serde_json::Value::as_bool).filter(|p| *p).and(
-            out.json.get("approval_id").and_then(serde_json::Value::as_str).map(str::to_string),
-        )
-    else {
+    let pending = out.json["pending"] == true;
+    let Some(id) = out.json["approval_id"].as_str().filter(|_| pending).map(str::to_string) else {
         if decision.approve || decision.reject {
             eprintln!("note: the call did not wait for approval; --approve/--reject had no effect");
         }

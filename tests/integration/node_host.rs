@@ -54,9 +54,9 @@ pub fn jco() -> PathBuf {
     bin
 }
 
-/// Writes the component and its WIT with the real binary into `dir`, and transpiles
-/// it into `dir/gen`.
-pub fn transpile(dir: &Path) -> PathBuf {
+/// Writes the component (`dir/filestore.wasm`) and its WIT (`dir/wit`) with the real
+/// binary; the component's path.
+fn write_component(dir: &Path) -> PathBuf {
     let wasm = dir.join("filestore.wasm");
     let out = Command::new(BIN)
         .args(["component", "-o"])
@@ -66,6 +66,13 @@ pub fn transpile(dir: &Path) -> PathBuf {
         .output()
         .expect("running filestore component");
     assert!(out.status.success(), "filestore component: {}", String::from_utf8_lossy(&out.stderr));
+    wasm
+}
+
+/// Writes the component and its WIT with the real binary into `dir`, and transpiles
+/// it into `dir/gen`.
+pub fn transpile(dir: &Path) -> PathBuf {
+    let wasm = write_component(dir);
     let gen_dir = dir.join("gen");
     let out = Command::new("node")
         .arg(node_dir().join("scripts/transpile.mjs"))
@@ -144,9 +151,7 @@ fn node_host_matches_the_rust_host_on_the_shared_suite() {
 #[test]
 fn the_npm_tarball_runs_the_readme_quickstart_in_an_empty_directory() {
     let tmp = tempfile::tempdir().unwrap();
-    let wasm = tmp.path().join("filestore.wasm");
-    let out = Command::new(BIN).args(["component", "-o"]).arg(&wasm).output().unwrap();
-    assert!(out.status.success(), "filestore component: {}", String::from_utf8_lossy(&out.stderr));
+    let wasm = write_component(tmp.path());
     let dist = tmp.path().join("dist");
     let out = Command::new("node")
         .arg(node_dir().join("scripts/pack.mjs"))

@@ -549,6 +549,18 @@ fn postgres_tls_follows_sslmode() {
     assert!(e.contains("cannot connect to source 'plain'"), "{e}");
 }
 
+/// What Toolbox's prebuilt postgres tools list, beside a `hotels` table: the
+/// statistics extension, a view, an index, a sequence, a function with its trigger, a
+/// procedure, and fresh statistics.
+pub const PREBUILT_CATALOG_SQL: &str = "CREATE EXTENSION pg_stat_statements;
+     CREATE VIEW basel AS SELECT * FROM hotels WHERE location = 'Basel';
+     CREATE INDEX hotels_location ON hotels (location);
+     CREATE SEQUENCE ticket_seq;
+     CREATE FUNCTION touch() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NEW; END $$;
+     CREATE TRIGGER hotels_touch BEFORE UPDATE ON hotels FOR EACH ROW EXECUTE FUNCTION touch();
+     CREATE PROCEDURE noop() LANGUAGE sql AS $$ SELECT 1 $$;
+     ANALYZE hotels;";
+
 /// Toolbox's own prebuilt PostgreSQL configuration, verbatim (29 tools, among them
 /// 21 `postgres-list-*`-style types whose SQL comes from Toolbox's sources), loads
 /// with Toolbox's environment variables and every tool runs on a real server.
@@ -556,17 +568,7 @@ fn postgres_tls_follows_sslmode() {
 fn toolbox_prebuilt_postgres_config_runs_every_tool() {
     hotels_database("pg_prebuilt");
     let mut db = server().client("pg_prebuilt").unwrap();
-    db.batch_execute(
-        "CREATE EXTENSION pg_stat_statements;
-         CREATE VIEW basel AS SELECT * FROM hotels WHERE location = 'Basel';
-         CREATE INDEX hotels_location ON hotels (location);
-         CREATE SEQUENCE ticket_seq;
-         CREATE FUNCTION touch() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NEW; END $$;
-         CREATE TRIGGER hotels_touch BEFORE UPDATE ON hotels FOR EACH ROW EXECUTE FUNCTION touch();
-         CREATE PROCEDURE noop() LANGUAGE sql AS $$ SELECT 1 $$;
-         ANALYZE hotels;",
-    )
-    .unwrap();
+    db.batch_execute(PREBUILT_CATALOG_SQL).unwrap();
     let yaml = std::fs::read_to_string(
         std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("../guest/tests-data/toolbox-prebuilt-postgres.yaml"),

@@ -304,9 +304,7 @@ fn the_wheel_alone_works_without_rust_or_the_checkout() {
 
     let bin = venv.join("bin/filestore");
     let version = run(clean(&bin).arg("--version")).success();
-    let wit = std::fs::read_to_string(repo_root().join("wit/filestore.wit")).unwrap();
-    let package =
-        wit.lines().find_map(|l| l.strip_prefix("package ")).unwrap().trim_end_matches(';');
+    let package = filestore::engine::WIT_PACKAGE_VERSION;
     assert!(version.stdout().contains(&format!("wit: {package}")), "{}", version.stdout());
     assert!(version.stdout().contains("component: filestore-guest"), "{}", version.stdout());
 

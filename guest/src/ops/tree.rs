@@ -189,23 +189,27 @@ fn render_node(node: &Node, prefix: &str, out: &mut String) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::vfs::entry::Entry;
     use crate::vfs::memory::MemoryVolume;
 
+    /// The files of the tree whose exact rendering `renders_exact_tree` checks (and
+    /// `tree_nodes` checks as data).
+    pub(crate) const SAMPLE_FILES: &[&str] = &[
+        "/README.md",
+        "/src/main.rs",
+        "/src/a.rs",
+        "/src/b.rs",
+        "/src/c.rs",
+        "/src/util/x.rs",
+        "/docs/deep/er/file.md",
+    ];
+
     #[test]
     fn renders_exact_tree() {
         let v = MemoryVolume::new();
-        for f in [
-            "/README.md",
-            "/src/main.rs",
-            "/src/a.rs",
-            "/src/b.rs",
-            "/src/c.rs",
-            "/src/util/x.rs",
-            "/docs/deep/er/file.md",
-        ] {
+        for f in SAMPLE_FILES {
             v.insert(f, "x");
         }
         let mut t = MountTable::new();

@@ -118,15 +118,7 @@ mod tests {
 
     #[test]
     fn nodes_are_the_rendered_tree() {
-        let t = table(&[
-            "/README.md",
-            "/src/main.rs",
-            "/src/a.rs",
-            "/src/b.rs",
-            "/src/c.rs",
-            "/src/util/x.rs",
-            "/docs/deep/er/file.md",
-        ]);
+        let t = table(tree::tests::SAMPLE_FILES);
         let req = TreeRequest { path: "/w".into(), max_depth: 3, ..Default::default() };
         let r = tree_nodes(&t, &Limits::default(), &req).unwrap();
         assert_eq!(r.rendered, tree::tree(&t, &Limits::default(), &req).unwrap().tree);

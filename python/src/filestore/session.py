@@ -325,12 +325,15 @@ class McpSession:
         )
         owns = stderr is None
         errlog = stderr if stderr is not None else tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace")
+        runner = _Runner(lambda: stdio_client(params, errlog=errlog), f"`{command} {' '.join(argv)}`", errlog, owns)
+        self._start(runner, timeout, start_timeout)
+
+    def _start(self, runner: _Runner, timeout: float | None, start_timeout: float) -> None:
+        """Run `runner` (closed by a finaliser) and wait for the MCP handshake."""
         self._timeout = DEFAULT_CALL_TIMEOUT if timeout is None else timeout
-        self._runner = _Runner(
-            lambda: stdio_client(params, errlog=errlog), f"`{command} {' '.join(argv)}`", errlog, owns
-        )
-        self._finalizer = weakref.finalize(self, self._runner.close)
-        self._runner.start(start_timeout)
+        self._runner = runner
+        self._finalizer = weakref.finalize(self, runner.close)
+        runner.start(start_timeout)
 
     @classmethod
     def connect(
@@ -370,11 +373,8 @@ class McpSession:
         self.binary = None
         self.argv = []
         self.url = url
-        self._timeout = DEFAULT_CALL_TIMEOUT if timeout is None else timeout
         errlog = tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace")
-        self._runner = _Runner(transport, url, errlog, True)
-        self._finalizer = weakref.finalize(self, self._runner.close)
-        self._runner.start(start_timeout)
+        self._start(_Runner(transport, url, errlog, True), timeout, start_timeout)
         return self
 
     # -- lifecycle -----------------------------------------------------------------

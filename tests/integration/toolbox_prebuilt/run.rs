@@ -96,18 +96,12 @@ fn pg_database(database: &str, prefix: &str) -> Vec<(String, String)> {
     let server = crate::support::pg_server::server();
     server
         .database(database)
-        .batch_execute(
-            "CREATE EXTENSION pg_stat_statements;
-             CREATE TABLE hotels (id serial PRIMARY KEY, name text NOT NULL, location text);
+        .batch_execute(&format!(
+            "CREATE TABLE hotels (id serial PRIMARY KEY, name text NOT NULL, location text);
              INSERT INTO hotels (name, location) VALUES ('Hilton', 'Basel'), ('Hyatt', 'Zurich');
-             CREATE VIEW basel AS SELECT * FROM hotels WHERE location = 'Basel';
-             CREATE INDEX hotels_location ON hotels (location);
-             CREATE SEQUENCE ticket_seq;
-             CREATE FUNCTION touch() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NEW; END $$;
-             CREATE TRIGGER hotels_touch BEFORE UPDATE ON hotels FOR EACH ROW EXECUTE FUNCTION touch();
-             CREATE PROCEDURE noop() LANGUAGE sql AS $$ SELECT 1 $$;
-             ANALYZE hotels;",
-        )
+             {}",
+            crate::postgres::PREBUILT_CATALOG_SQL
+        ))
         .unwrap();
     // ..._QUERY_PARAMS stays unset: Toolbox 1.12 refuses any value of it but the
     // empty default (its decoder wants a mapping there, and gets a string).
