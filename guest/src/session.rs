@@ -276,18 +276,24 @@ impl Session {
         Ok(r)
     }
 
-    /// Several files read as [`Session::read`] reads one, in order, each with its
+    /// Several files read as [`Session::read_tool`] reads one, in order, each with its
     /// own result or error (one missing file does not fail the others): `request`
-    /// makes each file's request from its path. At most [`MAX_READ_PATHS`] files; a
-    /// skill read this way is not activated (read it alone to activate it). What
+    /// makes each file's request from its path. At most [`MAX_READ_PATHS`] files. A
+    /// skill's `SKILL.md` among them activates its skill, as a read of it alone does
+    /// (issue 40: an agent batching its reads must not lose the skill's tools). What
     /// `filestore_read` with `paths` and the typed `read-many` both run.
+    #[allow(clippy::type_complexity)]
     pub fn read_paths<'p>(
         &self,
         paths: &'p [String],
         request: impl Fn(&str) -> Result<ReadRequest>,
-    ) -> Result<Vec<(&'p str, Result<ReadResult>)>> {
+    ) -> Result<Vec<(&'p str, Result<(ReadResult, Option<crate::skills::active::Activation>)>)>>
+    {
         check_read_paths(paths.len())?;
-        Ok(paths.iter().map(|p| (p.as_str(), request(p).and_then(|r| self.read(&r)))).collect())
+        Ok(paths
+            .iter()
+            .map(|p| (p.as_str(), request(p).and_then(|r| self.read_tool(&r))))
+            .collect())
     }
 
     /// `filestore_read` with `paths` (see [`Session::read_paths`]).
@@ -325,10 +331,17 @@ impl Session {
         for (path, read) in each {
             text.push_str(&format!("==> {path} <==\n"));
             match read {
-                Ok(r) => {
+                Ok((r, activation)) => {
                     text.push_str(&read::render(&r));
                     let mut v = serde_json::to_value(&r).unwrap_or_default();
                     v["path"] = Value::String(path.to_string());
+                    if let Some(act) = activation {
+                        if !text.ends_with('\n') {
+                            text.push('\n');
+                        }
+                        text.push_str(&crate::skills::active::render_activation(&act));
+                        v["activation"] = serde_json::to_value(&act).unwrap_or_default();
+                    }
                     files.push(v);
                 }
                 Err(e) => {
@@ -629,7 +642,7 @@ mod tests {
         let out = s.read_paths(&paths, req).unwrap();
         assert_eq!(out.len(), 3);
         let (p, first) = &out[0];
-        assert_eq!((*p, first.as_ref().unwrap().end_line), ("/w/src/main.rs", 1));
+        assert_eq!((*p, first.as_ref().unwrap().0.end_line), ("/w/src/main.rs", 1));
         assert_eq!(out[1].1.as_ref().unwrap_err().kind(), ErrorKind::NotFound);
         assert_eq!(out[2].1.as_ref().unwrap_err().kind(), ErrorKind::NotAFile);
         for n in [0, MAX_READ_PATHS + 1] {

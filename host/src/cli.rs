@@ -1304,6 +1304,7 @@ impl ServePlan {
         let tools = match filestore::mcp::FilestoreServer::new(&probe) {
             Ok(s) => {
                 started.store(true, std::sync::atomic::Ordering::Release);
+                refuse_skill_orphans(&s)?;
                 s.tool_count()
             }
             Err(filestore::Error::Setup { source: Some(source), .. })
@@ -1406,6 +1407,24 @@ impl ServePlan {
             Err(e) => fail(FailKind::Serve, format!("{e:#}")),
         }
     }
+}
+
+/// Stops the start when a skill names a tool the server does not have
+/// (docs/skills.md#orphans-stop-the-start): listed, each where it is named, as a
+/// configuration error is, rather than found by an agent reading the skill.
+fn refuse_skill_orphans(server: &filestore::mcp::FilestoreServer) -> Result<(), ExitCode> {
+    let orphans = server.skill_orphans().map_err(|e| fail_with(&e))?;
+    if orphans.is_empty() {
+        return Ok(());
+    }
+    eprintln!(
+        "filestore serve: {} name(s) in --skills are no tool of this server (check --config, --toolset and --agent, or the skill):",
+        orphans.len()
+    );
+    for o in &orphans {
+        eprintln!("error[config]: {o}");
+    }
+    Err(ExitCode::FAILURE)
 }
 
 /// Loads `--skills DIR`, validated once: invalid skills are reported and left out.

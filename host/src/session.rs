@@ -749,6 +749,24 @@ impl Session {
         Ok(failed.into_iter().map(from_wit_error).collect())
     }
 
+    /// The names in the skills under `/skills` that no tool of the session answers to
+    /// (the WIT `tools.skill-orphans`), each with where it is named. Call it once the
+    /// configuration and agent are loaded; `filestore serve` refuses to start on any.
+    pub fn skill_orphans(&mut self) -> Result<Vec<filestore_guest::invoke::SkillOrphan>> {
+        let found = self.guarded(|store, b, h| {
+            b.filestore_component_tools(store)?.call_skill_orphans(store, h).map(Ok)
+        })?;
+        Ok(found
+            .into_iter()
+            .map(|o| filestore_guest::invoke::SkillOrphan {
+                skill: o.skill,
+                tool: o.tool,
+                named_at: o.named_at,
+                reason: o.reason,
+            })
+            .collect())
+    }
+
     /// The configured prompts (Toolbox `kind: prompt`), in load order (see the WIT
     /// `tools.list-prompts`).
     pub fn prompts(

@@ -260,3 +260,106 @@ kind: toolset\nname: base\ntools: [setup, count]\n",
     assert!(done.result_path.unwrap().starts_with("/tool_calls/purge/"));
     assert_eq!(ok(&mut s, "count", json!({}))["data"][0]["c"], 2, "the prod row is kept");
 }
+
+/// Issue 40, item 2: a skill naming a tool the session does not have is found before
+/// any agent reads it. `Session::skill_orphans` lists each name with where it is
+/// written (the `allowed-tools` line, the descriptor's `tool` line or metadata key, a
+/// descriptor input the tool lacks), and `filestore serve` refuses to start on them,
+/// each on its own line; without orphans it starts.
+#[test]
+fn orphans_are_found_at_start_with_where_they_are_named() {
+    let tmp = tempfile::tempdir().unwrap();
+    let skills = tmp.path().join("skills");
+    for d in ["ops/admin", "purge", "meta", "fine", "wrongarg"] {
+        std::fs::create_dir_all(skills.join(d)).unwrap();
+    }
+    std::fs::write(skills.join("ops/admin/SKILL.md"), skill_md("admin", "t1 ghost filestore_read"))
+        .unwrap();
+    std::fs::write(skills.join("purge/SKILL.md"), skill_md("purge", "")).unwrap();
+    std::fs::write(skills.join("purge/descriptor.yaml"), "# runs\ntool: delete_everything\n")
+        .unwrap();
+    std::fs::write(
+        skills.join("meta/SKILL.md"),
+        "---\nname: meta\ndescription: Meta.\nmetadata:\n  filestore.tool: vanished\n---\nx\n",
+    )
+    .unwrap();
+    std::fs::write(skills.join("fine/SKILL.md"), skill_md("fine", "t2 t3")).unwrap();
+    std::fs::write(skills.join("wrongarg/SKILL.md"), skill_md("wrongarg", "")).unwrap();
+    std::fs::write(
+        skills.join("wrongarg/descriptor.yaml"),
+        "tool: t4\ninputs: [{name: color, type: string}]\n",
+    )
+    .unwrap();
+    let (mut s, _sv) = session_with_skills(&skills, &tmp.path().join("db.sqlite"));
+    let found: Vec<String> = s.skill_orphans().unwrap().iter().map(|o| o.to_string()).collect();
+    assert_eq!(
+        found,
+        [
+            "/skills/meta/SKILL.md metadata 'filestore.tool': tool 'vanished': skill 'meta' runs tool 'vanished' (/skills/meta/SKILL.md metadata), which is not configured",
+            "/skills/ops/admin/SKILL.md: line 4 (allowed-tools): tool 'ghost': no tool of this name is configured or built in",
+            "/skills/purge/descriptor.yaml: line 2: tool 'delete_everything': skill 'purge' runs tool 'delete_everything' (/skills/purge/descriptor.yaml), which is not configured",
+            "/skills/wrongarg/descriptor.yaml: line 1: tool 't4': skill 'wrongarg' passes 'color' to tool 't4', which has no such parameter",
+        ],
+        "{found:#?}"
+    );
+
+    // `serve` stops before any client: every orphan named, exit status 1.
+    let db = tmp.path().join("db.sqlite");
+    let config_file = tmp.path().join("tools.yaml");
+    std::fs::write(&config_file, &config(&db)[0].1).unwrap();
+    let serve = |skills: &std::path::Path| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_filestore"))
+            .args(["serve", "--mount", "/workspace=mem:", "--config"])
+            .arg(&config_file)
+            .arg("--skills")
+            .arg(skills)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap()
+    };
+    let out = serve(&skills);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    for o in &found {
+        assert!(stderr.contains(&format!("error[config]: {o}")), "missing {o:?} in:\n{stderr}");
+    }
+    // With only the skill whose tools all exist, the same server starts (and ends
+    // when stdin does).
+    let good = tmp.path().join("good");
+    std::fs::create_dir_all(good.join("fine")).unwrap();
+    std::fs::copy(skills.join("fine/SKILL.md"), good.join("fine/SKILL.md")).unwrap();
+    let out = serve(&good);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// Issue 40, item 2: `filestore_read` with `paths` activates each skill it reads, as
+/// a read of that `SKILL.md` alone does (before, a batched read enabled nothing); a
+/// file that is no skill, or missing, changes nothing for the others.
+#[test]
+fn reading_skills_with_paths_activates_each() {
+    let tmp = tempfile::tempdir().unwrap();
+    let skills = tmp.path().join("skills");
+    for (name, tools) in [("alpha", "t1"), ("beta", "t2 t3")] {
+        std::fs::create_dir_all(skills.join(name)).unwrap();
+        std::fs::write(skills.join(name).join("SKILL.md"), skill_md(name, tools)).unwrap();
+    }
+    std::fs::write(skills.join("beta/notes.md"), "notes\n").unwrap();
+    let (mut s, _sv) = session_with_skills(&skills, &tmp.path().join("db.sqlite"));
+    let out = s
+        .call(
+            "filestore_read",
+            &json!({"paths": ["/skills/alpha/SKILL.md", "/skills/beta/notes.md", "/skills/nope/SKILL.md", "/skills/beta/SKILL.md"]}),
+        )
+        .unwrap();
+    let files = out.json["files"].as_array().unwrap();
+    assert_eq!(files[0]["activation"]["added"], json!(["t1"]), "{}", out.json);
+    assert!(files[1].get("activation").is_none() && files[2].get("error").is_some());
+    assert_eq!(files[3]["activation"]["added"], json!(["t2", "t3"]), "{}", out.json);
+    assert!(out.text.contains("[Skill 'alpha' enabled tools: t1.]"), "{}", out.text);
+    assert!(out.text.contains("[Skill 'beta' enabled tools: t2, t3.]"), "{}", out.text);
+    let listed = names(&s.tool_specs().unwrap());
+    for t in ["t1", "t2", "t3"] {
+        assert!(listed.contains(&t.to_string()), "{t} in {listed:?}");
+    }
+    assert_eq!(ok(&mut s, "t3", json!({}))["data"][0]["n"], 3);
+}

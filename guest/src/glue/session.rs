@@ -167,7 +167,9 @@ impl fs::GuestSession for SessionResource {
             .into_iter()
             .map(|(path, read)| fs::ReadManyFile {
                 path: path.to_string(),
-                outcome: read.map(read_side::read_result).map_err(to_wit_error),
+                outcome: read
+                    .map(|(r, _activation)| read_side::read_result(r))
+                    .map_err(to_wit_error),
             })
             .collect())
     }

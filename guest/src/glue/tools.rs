@@ -294,6 +294,28 @@ impl wt::Guest for Component {
             .collect()
     }
 
+    fn skill_orphans(s: wt::SessionBorrow<'_>) -> Vec<wt::SkillOrphan> {
+        // Reading /skills can fail only as a whole (the walk); that is an orphan too,
+        // so a host that refuses to start on orphans refuses on it.
+        match invoke::skill_orphans(&s.get::<SessionResource>().0) {
+            Ok(list) => list
+                .into_iter()
+                .map(|o| wt::SkillOrphan {
+                    skill: o.skill,
+                    tool: o.tool,
+                    named_at: o.named_at,
+                    reason: o.reason,
+                })
+                .collect(),
+            Err(e) => vec![wt::SkillOrphan {
+                skill: String::new(),
+                tool: String::new(),
+                named_at: "/skills".into(),
+                reason: e.to_string(),
+            }],
+        }
+    }
+
     fn system_prompt(
         s: wt::SessionBorrow<'_>,
         max_depth: Option<u32>,

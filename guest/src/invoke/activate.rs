@@ -14,55 +14,12 @@ pub fn activate_skill(
     session: &dyn Sandbox,
     path: &str,
 ) -> Result<crate::skills::active::Activation> {
-    use crate::skills::skill;
-    let (entry, bytes) = session.mounts().read_all(path, skill::MAX_SKILL_FILE_BYTES as u64)?;
-    let text = String::from_utf8(bytes)
-        .map_err(|_| Error::at(ErrorKind::InvalidArgument, path, "SKILL.md is not UTF-8 text"))?;
-    let folder = crate::vfs::paths::parent(&entry.path)
-        .map(crate::vfs::paths::file_name)
-        .unwrap_or_default();
-    let skill = skill::parse(&entry.path, folder, &text)
-        .map_err(|p| Error::at(ErrorKind::InvalidArgument, path, p.reasons.join("; ")))?;
-    let descriptor = read_descriptor(session, &entry.path, &skill)?;
+    let skill = read_skill(session, path)?;
+    let descriptor = read_descriptor(session, &skill.path, &skill)?;
     let mut st = session.tool_state().borrow_mut();
-    let exposed: Vec<String> = st.exposed().into_iter().map(|t| t.name.clone()).collect();
-    let dynamic: Vec<String> = st.dynamic.iter().map(|(n, _)| n.clone()).collect();
-    let configured: Vec<String> = st
-        .config
-        .as_ref()
-        .map(|c| c.tools().iter().map(|t| t.name.clone()).collect())
-        .unwrap_or_default();
-    // With an agent loaded: its offered tools are static, its `available` provider
-    // tools are known (a skill offers them), and so are the built-ins it leaves out.
-    let agent_offered: Vec<String> = st
-        .agent
-        .as_ref()
-        .map(|a| a.offered().map(|(n, _)| n.clone()).collect())
-        .unwrap_or_default();
-    let agent_available: Vec<String> = st
-        .agent
-        .as_ref()
-        .map(|a| {
-            a.provider_names()
-                .filter(|n| !agent_offered.iter().any(|o| o == n))
-                .map(str::to_string)
-                .collect()
-        })
-        .unwrap_or_default();
-    let has_agent = st.agent.is_some();
-    let known = |t: &str| {
-        builtin::is_builtin(t)
-            || configured.iter().any(|c| c == t)
-            || dynamic.iter().any(|d| d == t)
-            || agent_offered.iter().any(|d| d == t)
-            || agent_available.iter().any(|d| d == t)
-    };
-    let is_static = |t: &str| {
-        (builtin::is_builtin(t) && !has_agent)
-            || exposed.iter().any(|e| e == t)
-            || dynamic.iter().any(|d| d == t)
-            || agent_offered.iter().any(|d| d == t)
-    };
+    let names = ToolNames::of(&st);
+    let known = |t: &str| names.known(t);
+    let is_static = |t: &str| names.is_static(t);
     // The skill as a tool: bound to the configuration now (it may have changed since
     // the skills were loaded), and never shadowing a tool the session already has.
     let mut not_callable = None;
@@ -91,6 +48,146 @@ pub fn activate_skill(
         st.version += 1;
     }
     Ok(act)
+}
+
+/// The tool names a session knows, for deciding what a skill's names refer to.
+struct ToolNames {
+    exposed: Vec<String>,
+    dynamic: Vec<String>,
+    configured: Vec<String>,
+    /// With an agent loaded: its offered tools are static, its `available` provider
+    /// tools are known (a skill offers them), and so are the built-ins it leaves out.
+    agent_offered: Vec<String>,
+    agent_available: Vec<String>,
+    has_agent: bool,
+}
+
+impl ToolNames {
+    fn of(st: &super::state::ToolState) -> ToolNames {
+        let agent_offered: Vec<String> = st
+            .agent
+            .as_ref()
+            .map(|a| a.offered().map(|(n, _)| n.clone()).collect())
+            .unwrap_or_default();
+        let agent_available = st
+            .agent
+            .as_ref()
+            .map(|a| {
+                a.provider_names()
+                    .filter(|n| !agent_offered.iter().any(|o| o == n))
+                    .map(str::to_string)
+                    .collect()
+            })
+            .unwrap_or_default();
+        ToolNames {
+            exposed: st.exposed().into_iter().map(|t| t.name.clone()).collect(),
+            dynamic: st.dynamic.iter().map(|(n, _)| n.clone()).collect(),
+            configured: st
+                .config
+                .as_ref()
+                .map(|c| c.tools().iter().map(|t| t.name.clone()).collect())
+                .unwrap_or_default(),
+            agent_offered,
+            agent_available,
+            has_agent: st.agent.is_some(),
+        }
+    }
+
+    /// Whether `t` is a tool of the session (offered now or activatable).
+    fn known(&self, t: &str) -> bool {
+        let has = |list: &[String]| list.iter().any(|n| n == t);
+        builtin::is_builtin(t)
+            || has(&self.configured)
+            || has(&self.dynamic)
+            || has(&self.agent_offered)
+            || has(&self.agent_available)
+    }
+
+    /// Whether `t` is already in the static list (activating it adds nothing).
+    fn is_static(&self, t: &str) -> bool {
+        let has = |list: &[String]| list.iter().any(|n| n == t);
+        (builtin::is_builtin(t) && !self.has_agent)
+            || has(&self.exposed)
+            || has(&self.dynamic)
+            || has(&self.agent_offered)
+    }
+}
+
+/// A name in a skill that no tool of the session answers to: an `allowed-tools`
+/// entry, or a descriptor whose tool is missing or does not take its inputs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SkillOrphan {
+    /// The skill's `SKILL.md`.
+    pub skill: String,
+    /// The tool named.
+    pub tool: String,
+    /// Where it is named: file, line and field (`/skills/x/SKILL.md: line 4
+    /// (allowed-tools)`).
+    pub named_at: String,
+    /// Why it does not resolve.
+    pub reason: String,
+}
+
+impl std::fmt::Display for SkillOrphan {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: tool '{}': {}", self.named_at, self.tool, self.reason)
+    }
+}
+
+/// Every skill under `/skills` checked against the session's tools, as reading it
+/// would: each `allowed-tools` name that is not a tool of the session, and each
+/// descriptor that cannot bind (its tool missing, or lacking an input or fixed
+/// argument). A host calls it once its configuration and agent are loaded, and
+/// refuses to start on any (`filestore serve` does): otherwise the mistake shows only
+/// when an agent reads the skill. A skill that cannot be read or parsed at all is an
+/// orphan of its own (`tool` empty), though the skills volume already left invalid
+/// skills out.
+pub fn skill_orphans(session: &dyn Sandbox) -> Result<Vec<SkillOrphan>> {
+    let limits = crate::vfs::limits::Limits::default();
+    let skills = crate::skills::prompt::discover(session.mounts(), &limits)?;
+    let st = session.tool_state().borrow();
+    let names = ToolNames::of(&st);
+    let mut out = Vec::new();
+    for summary in skills {
+        let orphan = |tool: &str, named_at: String, reason: String| SkillOrphan {
+            skill: summary.path.clone(),
+            tool: tool.to_string(),
+            named_at,
+            reason,
+        };
+        let parsed = read_skill(session, &summary.path)
+            .and_then(|s| Ok((read_descriptor(session, &summary.path, &s)?, s)));
+        let (descriptor, skill) = match parsed {
+            Ok(p) => p,
+            Err(e) => {
+                out.push(orphan("", summary.path.clone(), e.message().to_string()));
+                continue;
+            }
+        };
+        for t in skill.allowed_tools.iter().filter(|t| !names.known(t)) {
+            let at = format!("{}: line {} (allowed-tools)", skill.path, skill.allowed_tools_line);
+            out.push(orphan(t, at, "no tool of this name is configured or built in".into()));
+        }
+        if let Some(d) = descriptor
+            && let Err(why) = crate::skills::descriptor::bind(&skill, &d, st.config.as_ref())
+        {
+            out.push(orphan(&d.tool, d.tool_at.clone(), why));
+        }
+    }
+    Ok(out)
+}
+
+/// Reads and parses the `SKILL.md` at `path`.
+fn read_skill(session: &dyn Sandbox, path: &str) -> Result<crate::skills::skill::Skill> {
+    use crate::skills::skill;
+    let (entry, bytes) = session.mounts().read_all(path, skill::MAX_SKILL_FILE_BYTES as u64)?;
+    let text = String::from_utf8(bytes)
+        .map_err(|_| Error::at(ErrorKind::InvalidArgument, path, "SKILL.md is not UTF-8 text"))?;
+    let folder = crate::vfs::paths::parent(&entry.path)
+        .map(crate::vfs::paths::file_name)
+        .unwrap_or_default();
+    skill::parse(&entry.path, folder, &text)
+        .map_err(|p| Error::at(ErrorKind::InvalidArgument, path, p.reasons.join("; ")))
 }
 
 /// The `SKILL.md` paths of the session's active skills, least recently read first

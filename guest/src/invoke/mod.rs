@@ -70,7 +70,7 @@ use crate::tools::config::ToolConfig;
 use crate::tools::params::{self, VerifiedClaims};
 use crate::vfs::mounts::MountTable;
 
-pub use activate::{activate_skill, active_skills, restore_skills};
+pub use activate::{SkillOrphan, activate_skill, active_skills, restore_skills, skill_orphans};
 pub use agent::{AgentReport, AgentState, check_agent, load_agent};
 pub use state::{
     DynamicTool, PromptSpec, ProviderTool, ToolState, ToolStateCell, activate, get_prompt,

@@ -72,6 +72,9 @@ pub struct Descriptor {
     pub arguments: Map<String, Value>,
     /// Where it was declared (the sidecar path, or `SKILL.md metadata`), for messages.
     pub origin: String,
+    /// Where `tool` is written (`descriptor.yaml: line 1`, or the metadata key), so
+    /// a tool that does not exist is reported where it is named.
+    pub tool_at: String,
 }
 
 impl Descriptor {
@@ -83,6 +86,7 @@ impl Descriptor {
             inputs: Vec::new(),
             arguments: Map::new(),
             origin: origin.to_string(),
+            tool_at: origin.to_string(),
         }
     }
 }
@@ -148,6 +152,7 @@ pub fn from_sidecar(path: &str, text: &str) -> Result<Descriptor, Vec<String>> {
         match e.key.as_str() {
             "tool" => {
                 tool_seen = true;
+                d.tool_at = at.clone();
                 match &e.value.value {
                     Y::Str(s) => d.tool = s.clone(),
                     _ => reasons.push(format!("{at}: tool must be a tool name")),
@@ -194,6 +199,7 @@ pub fn from_metadata(skill: &Skill) -> Result<Descriptor, Vec<String>> {
             "tool" => {
                 tool_seen = true;
                 d.tool = value.clone();
+                d.tool_at = at.clone();
             }
             "requiresApproval" => match value.as_str() {
                 "true" => d.requires_approval = true,

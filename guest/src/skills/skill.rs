@@ -61,6 +61,10 @@ pub struct Skill {
     /// Tools the skill uses, in declared order.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub allowed_tools: Vec<String>,
+    /// Line of `allowed-tools` in the `SKILL.md` (0 when absent): where an unknown
+    /// tool is named, for the orphan check.
+    #[serde(skip)]
+    pub allowed_tools_line: usize,
     /// Path of the `SKILL.md` (virtual, or volume-relative while loading).
     pub path: String,
     /// The instructions after the frontmatter.
@@ -192,6 +196,7 @@ pub fn parse(path: &str, folder: &str, text: &str) -> Result<Skill, SkillProblem
         compatibility: None,
         metadata: BTreeMap::new(),
         allowed_tools: Vec::new(),
+        allowed_tools_line: 0,
         path: path.to_string(),
         body: body.to_string(),
     };
@@ -230,6 +235,7 @@ pub fn parse(path: &str, folder: &str, text: &str) -> Result<Skill, SkillProblem
             },
             "metadata" => metadata(&e.value, first_line, &mut skill.metadata, &mut reasons),
             "allowed-tools" => {
+                skill.allowed_tools_line = line;
                 allowed_tools(&e.value, line, &mut skill.allowed_tools, &mut reasons)
             }
             other => reasons.push(format!(

@@ -82,6 +82,7 @@ fn skill(name: &str, tools: &[String]) -> Skill {
         compatibility: None,
         metadata: BTreeMap::new(),
         allowed_tools: tools.to_vec(),
+        allowed_tools_line: 0,
         path: format!("/skills/{name}/SKILL.md"),
         body: String::new(),
     }

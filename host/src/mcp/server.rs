@@ -561,6 +561,12 @@ impl FilestoreServer {
         lock(&self.sandbox).tools().map_or(0, |t| t.len())
     }
 
+    /// The skills' names that no tool of the session answers to (see
+    /// [`crate::Session::skill_orphans`]).
+    pub fn skill_orphans(&self) -> crate::Result<Vec<filestore_guest::invoke::SkillOrphan>> {
+        lock(&self.sandbox).synced()?.skill_orphans()
+    }
+
     /// Mount points and whether each is read-only, in mount order.
     pub fn mounts(&self) -> Vec<(String, bool)> {
         lock(&self.sandbox).mounts.iter().map(|m| (m.point.clone(), m.read_only)).collect()
