@@ -479,7 +479,12 @@ impl Session {
     /// The block for a system prompt (docs/architecture.md#skills): what each offered
     /// tool is for (name and first sentence), the tree from `/` (`filestore_tree`
     /// rules) and the available skills. Deterministic for a given filestore.
-    pub fn system_prompt(&self, max_depth: u32, max_files_per_folder: u32) -> Result<String> {
+    pub fn system_prompt(
+        &self,
+        max_depth: u32,
+        max_files_per_folder: u32,
+        skills: &crate::skills::prompt::SkillFilter,
+    ) -> Result<String> {
         let specs = crate::invoke::list_tools(self, None)?;
         let tools: Vec<(String, String)> = specs
             .iter()
@@ -496,8 +501,9 @@ impl Session {
             max_files_per_folder,
             exclude: Vec::new(),
         })?;
-        let skills = crate::skills::prompt::discover(&self.mounts, &self.limits)?;
-        Ok(crate::skills::prompt::render_prompt(&tools, &t.tree, &skills))
+        let mut found = crate::skills::prompt::discover(&self.mounts, &self.limits)?;
+        found.retain(|s| skills.admits(s));
+        Ok(crate::skills::prompt::render_prompt(&tools, &t.tree, &found))
     }
 }
 
@@ -715,7 +721,7 @@ mod tests {
             .unwrap();
         let mut s = Session::new(Default::default());
         s.mount("/skills", Box::new(skills), 0, true).unwrap();
-        let p = s.system_prompt(3, 3).unwrap();
+        let p = s.system_prompt(3, 3, &Default::default()).unwrap();
         assert!(p.starts_with("You have a sandboxed virtual filesystem."), "{p}");
         assert!(
             p.contains("- filestore_read: Read a text file by lines, numbered like `cat -n`.\n"),

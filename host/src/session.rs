@@ -767,6 +767,36 @@ impl Session {
             .collect())
     }
 
+    /// The follow-ups a result's `requires_approval` holds, oldest first (the WIT
+    /// `tools.approval-gates`): what a conversation's state keeps.
+    pub fn approval_gates(&mut self) -> Result<Vec<filestore_guest::invoke::ApprovalGate>> {
+        let gates = self.guarded(|store, b, h| {
+            b.filestore_component_tools(store)?.call_approval_gates(store, h).map(Ok)
+        })?;
+        Ok(gates
+            .into_iter()
+            .map(|g| filestore_guest::invoke::ApprovalGate { tool: g.tool, reason: g.reason })
+            .collect())
+    }
+
+    /// Replaces the session's approval gates with recorded ones (the WIT
+    /// `tools.restore-approval-gates`).
+    pub fn restore_approval_gates(
+        &mut self,
+        gates: &[filestore_guest::invoke::ApprovalGate],
+    ) -> Result<()> {
+        use crate::bindings::exports::filestore::component::tools::ApprovalGate;
+        let gates: Vec<ApprovalGate> = gates
+            .iter()
+            .map(|g| ApprovalGate { tool: g.tool.clone(), reason: g.reason.clone() })
+            .collect();
+        self.guarded(|store, b, h| {
+            b.filestore_component_tools(store)?
+                .call_restore_approval_gates(store, h, &gates)
+                .map(Ok)
+        })
+    }
+
     /// The configured prompts (Toolbox `kind: prompt`), in load order (see the WIT
     /// `tools.list-prompts`).
     pub fn prompts(
@@ -798,12 +828,27 @@ impl Session {
         max_depth: Option<u32>,
         max_files_per_folder: Option<u32>,
     ) -> Result<String> {
+        self.system_prompt_for(max_depth, max_files_per_folder, &Default::default())
+    }
+
+    /// [`Session::system_prompt`] listing only the skills `skills` admits (a category,
+    /// a tag: the descriptors' catalog metadata).
+    pub fn system_prompt_for(
+        &mut self,
+        max_depth: Option<u32>,
+        max_files_per_folder: Option<u32>,
+        skills: &filestore_guest::skills::prompt::SkillFilter,
+    ) -> Result<String> {
+        use crate::bindings::exports::filestore::component::tools::SkillFilter;
+        let filter = (skills.category.is_some() || skills.tag.is_some())
+            .then(|| SkillFilter { category: skills.category.clone(), tag: skills.tag.clone() });
         self.guarded(|store, b, h| {
             b.filestore_component_tools(store)?.call_system_prompt(
                 store,
                 h,
                 max_depth,
                 max_files_per_folder,
+                filter.as_ref(),
             )
         })
     }

@@ -906,8 +906,13 @@ class Session:
     def tools_version(self) -> int:
         return self._call(self._t("tools-version"), self.handle)
 
-    def system_prompt(self, max_depth: Optional[int] = None, max_files_per_folder: Optional[int] = None) -> str:
-        return self._ok(self._call(self._t("system-prompt"), self.handle, max_depth, max_files_per_folder))
+    def system_prompt(self, max_depth: Optional[int] = None, max_files_per_folder: Optional[int] = None,
+                      skill_category: Optional[str] = None, skill_tag: Optional[str] = None) -> str:
+        # Only the skills whose descriptor has this category and/or tag, when given.
+        skills = None
+        if skill_category is not None or skill_tag is not None:
+            skills = _rec(category=skill_category, tag=skill_tag)
+        return self._ok(self._call(self._t("system-prompt"), self.handle, max_depth, max_files_per_folder, skills))
 
     def set_offload_tokens(self, tokens: int) -> None:
         self._call(self._t("set-offload-tokens"), self.handle, tokens)

@@ -363,3 +363,173 @@ fn reading_skills_with_paths_activates_each() {
     }
     assert_eq!(ok(&mut s, "t3", json!({}))["data"][0]["n"], 3);
 }
+
+/// A SQLite database with one `hosts` table, and a configuration over it: `plan`
+/// returns its rows' verdict (one row carrying `requires_approval`), `decommission`
+/// deletes, `count`, and `typed` declares an `outputSchema` its result breaks when
+/// asked to.
+fn executor_config(db: &std::path::Path) -> Vec<(String, String)> {
+    let yaml = format!(
+        "kind: source\nname: db\ntype: sqlite\ndatabase: {}\n---\n\
+kind: tool\nname: setup\ntype: sqlite-execute-sql\nsource: db\ndescription: d\n---\n\
+kind: tool\nname: plan\ntype: sqlite-sql\nsource: db\ndescription: d\n\
+statement: SELECT count(*) AS hosts, count(*) > ? AS requires_approval FROM hosts\n\
+parameters:\n  - {{name: threshold, type: integer}}\n---\n\
+kind: tool\nname: decommission\ntype: sqlite-sql\nsource: db\ndescription: d\n\
+statement: DELETE FROM hosts\n---\n\
+kind: tool\nname: count\ntype: sqlite-sql\nsource: db\ndescription: d\n\
+statement: SELECT count(*) AS c FROM hosts\n---\n\
+kind: tool\nname: typed\ntype: sqlite-sql\nsource: db\ndescription: d\n\
+statement: SELECT ? AS label\nparameters:\n  - {{name: label, type: string}}\n\
+outputSchema:\n  type: array\n  items:\n    type: object\n    required: [label]\n    properties:\n      label: {{type: string, maxLength: 5}}\n---\n\
+kind: toolset\nname: base\ntools: [setup, decommission, count, typed]\n",
+        db.display()
+    );
+    vec![("tools.yaml".to_string(), yaml)]
+}
+
+/// Issue 40, item 1: the skill-executor guide's descriptor, whole. `outputs` checks
+/// every result (a mismatch is a `backend` error naming where, the result still
+/// stored) and is the tool's MCP `outputSchema` around the envelope; `category`,
+/// `tags` and `invocationMode` show in the prompt block, which filters on them; a
+/// result saying `requires_approval: true` holds the `followUp` tool's next call for
+/// approval (a rejection keeps the hold, an approval spends it, a result saying
+/// `false` lifts it). A configured tool's own `outputSchema` works the same way.
+#[test]
+fn a_complete_skill_executor_descriptor() {
+    let tmp = tempfile::tempdir().unwrap();
+    let skills = tmp.path().join("skills");
+    std::fs::create_dir_all(skills.join("fleet-plan")).unwrap();
+    std::fs::create_dir_all(skills.join("notes")).unwrap();
+    std::fs::write(skills.join("fleet-plan/SKILL.md"), skill_md("fleet-plan", "")).unwrap();
+    std::fs::write(
+        skills.join("fleet-plan/descriptor.yaml"),
+        "tool: plan\ninputs:\n  - {name: threshold, type: integer, default: 2}\n\
+outputs:\n  type: array\n  items:\n    type: object\n    required: [hosts, requires_approval]\n    properties:\n      hosts: {type: integer}\n      requires_approval: {type: integer, enum: [0, 1]}\n\
+category: fleet\ntags: [decommission, ops]\ninvocationMode: workflow_step\nfollowUp: decommission\n",
+    )
+    .unwrap();
+    std::fs::write(skills.join("notes/SKILL.md"), skill_md("notes", "count")).unwrap();
+    let sv = SkillsVolume::load_dir(&skills).unwrap();
+    assert!(sv.problems().is_empty(), "{:?}", sv.problems());
+    let mut s = skills_session(&sv, executor_config(&tmp.path().join("db.sqlite")));
+    let setup = "CREATE TABLE hosts(name TEXT); INSERT INTO hosts VALUES ('a'), ('b'), ('c');";
+    assert_eq!(ok(&mut s, "setup", json!({"sql": setup}))["success"], true);
+    assert!(s.skill_orphans().unwrap().is_empty());
+
+    // The prompt block: catalog metadata where declared, and the filter.
+    let all = s.system_prompt(Some(1), Some(1)).unwrap();
+    assert!(
+        all.contains("<location>/skills/fleet-plan/SKILL.md</location>\n    <category>fleet</category>\n    <tags>decommission, ops</tags>\n    <invocation_mode>workflow_step</invocation_mode>\n  </skill>"),
+        "{all}"
+    );
+    assert!(all.contains("<name>notes</name>"), "{all}");
+    let mut filter = |category: Option<&str>, tag: Option<&str>| {
+        let f = filestore_guest::skills::prompt::SkillFilter {
+            category: category.map(Into::into),
+            tag: tag.map(Into::into),
+        };
+        s.system_prompt_for(Some(1), Some(1), &f).unwrap()
+    };
+    let fleet = filter(Some("fleet"), None);
+    assert!(fleet.contains("<name>fleet-plan</name>") && !fleet.contains("<name>notes</name>"));
+    assert!(filter(None, Some("ops")).contains("<name>fleet-plan</name>"));
+    assert!(!filter(Some("fleet"), Some("billing")).contains("<skill>"));
+
+    // The skill's MCP outputSchema: the envelope, its data as `outputs` declare.
+    s.call("filestore_read", &json!({"path": "/skills/fleet-plan/SKILL.md"})).unwrap();
+    let specs = s.tool_specs().unwrap();
+    let spec = specs.iter().find(|t| t["name"] == "fleet-plan").unwrap();
+    assert_eq!(spec["outputSchema"]["required"], json!(["success"]), "{spec}");
+    assert_eq!(spec["outputSchema"]["properties"]["data"]["items"]["required"][0], "hosts");
+    let typed = specs.iter().find(|t| t["name"] == "typed").unwrap();
+    assert_eq!(typed["outputSchema"]["properties"]["data"]["type"], "array", "{typed}");
+    let count = specs.iter().find(|t| t["name"] == "count").unwrap();
+    assert!(count.get("outputSchema").is_none(), "no schema declared, none invented");
+
+    // Without the plan asking, the follow-up runs straight away...
+    let ctx = filestore::tools::InvokeContext::default();
+    let calm = s.invoke("fleet-plan", &json!({"threshold": 10}), &ctx).unwrap();
+    assert_eq!(calm.status, filestore::tools::InvokeStatus::Completed, "{:?}", calm.error);
+    assert!(calm.envelope.get("requires_approval").is_none(), "{}", calm.envelope);
+    assert!(s.approval_gates().unwrap().is_empty());
+    // ... once it asks (3 hosts > 2), the next call of `decommission` waits.
+    let asks = s.invoke("fleet-plan", &json!({}), &ctx).unwrap();
+    assert_eq!(asks.envelope["requires_approval"], true, "{}", asks.envelope);
+    assert_eq!(asks.envelope["follow_up"], "decommission");
+    assert_eq!(asks.envelope["data"][0]["hosts"], 3);
+    assert!(asks.text.contains("the next call of 'decommission' waits"), "{}", asks.text);
+    let gates = s.approval_gates().unwrap();
+    assert_eq!(gates.len(), 1);
+    assert_eq!(gates[0].tool, "decommission");
+    let held = s.invoke("decommission", &json!({}), &ctx).unwrap();
+    assert_eq!(held.status, filestore::tools::InvokeStatus::Pending);
+    assert!(held.text.contains("the result of 'fleet-plan'"), "{}", held.text);
+    assert_eq!(ok(&mut s, "count", json!({}))["data"][0]["c"], 3, "nothing ran");
+    // Rejected: the hold stays, a retry waits again.
+    s.reject(&held.approval_id.unwrap()).unwrap();
+    let again = s.invoke("decommission", &json!({}), &ctx).unwrap();
+    assert_eq!(again.status, filestore::tools::InvokeStatus::Pending, "a retry is held too");
+    // Approved: it runs, and the hold is spent.
+    let done = s.approve(&again.approval_id.unwrap()).unwrap();
+    assert_eq!(done.status, filestore::tools::InvokeStatus::Completed, "{:?}", done.error);
+    assert_eq!(ok(&mut s, "count", json!({}))["data"][0]["c"], 0);
+    assert!(s.approval_gates().unwrap().is_empty());
+    let free = s.invoke("decommission", &json!({}), &ctx).unwrap();
+    assert_eq!(free.status, filestore::tools::InvokeStatus::Completed);
+    // A plan that asks, then one that does not: the second lifts the hold.
+    s.invoke("fleet-plan", &json!({"threshold": -1}), &ctx).unwrap();
+    assert_eq!(s.approval_gates().unwrap().len(), 1);
+    s.invoke("fleet-plan", &json!({"threshold": 5}), &ctx).unwrap();
+    assert!(s.approval_gates().unwrap().is_empty());
+
+    // A configured tool's outputSchema: a conforming result passes; one that breaks it
+    // is a backend error naming where, and the result is still stored.
+    assert_eq!(ok(&mut s, "typed", json!({"label": "ok"}))["data"][0]["label"], "ok");
+    let bad = s.invoke("typed", &json!({"label": "far too long"}), &ctx).unwrap();
+    assert_eq!(bad.status, filestore::tools::InvokeStatus::Failed);
+    let e = bad.error.unwrap();
+    assert_eq!(e.kind(), filestore_guest::ErrorKind::Backend);
+    assert!(
+        e.message().contains("the result of 'typed' does not match its output schema: at /0/label"),
+        "{e}"
+    );
+    let stored = bad.result_path.expect("the result is stored");
+    assert!(e.message().contains(&stored), "{e}");
+    let text = ok(&mut s, "filestore_read", json!({"path": stored}));
+    assert!(text["text"].as_str().unwrap().contains("far too long"), "{text}");
+}
+
+/// An `outputSchema` or `outputs` that is no usable JSON Schema is refused where it is
+/// written; so are catalog values of the wrong shape.
+#[test]
+fn unusable_output_schemas_and_catalog_values_are_refused_where_written() {
+    let yaml = "kind: source\nname: db\ntype: sqlite\ndatabase: ':memory:'\n---\n\
+kind: tool\nname: t\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: SELECT 1\n\
+outputSchema: {type: 7}\n";
+    let mut s = engine().session(vec![]).unwrap();
+    let issues =
+        s.load_config(&[("tools.yaml".to_string(), yaml.to_string())]).unwrap().unwrap_err();
+    let all: Vec<String> = issues.iter().map(|i| i.to_string()).collect();
+    assert!(
+        all.iter().any(|i| i.contains("tools.yaml")
+            && i.contains("outputSchema")
+            && i.contains("line 12")),
+        "{all:?}"
+    );
+    let errs = filestore_guest::skills::descriptor::from_sidecar(
+        "/skills/x/descriptor.yaml",
+        "tool: t\noutputs: [1]\ncategory: ''\ntags: [a, [b]]\ninvocationMode: sometimes\nfollowUp: 'no such'\n",
+    )
+    .unwrap_err()
+    .join("\n");
+    for want in [
+        "line 2: outputs must be a usable JSON Schema",
+        "line 3: category must be a non-empty string",
+        "line 4: each tag must be a non-empty string",
+        "line 5: invocationMode must be one of one_shot, workflow_step",
+        "line 6: followUp must be a tool name",
+    ] {
+        assert!(errs.contains(want), "missing {want:?} in:\n{errs}");
+    }
+}

@@ -316,14 +316,33 @@ impl wt::Guest for Component {
         }
     }
 
+    fn approval_gates(s: wt::SessionBorrow<'_>) -> Vec<wt::ApprovalGate> {
+        invoke::approval_gates(&s.get::<SessionResource>().0)
+            .into_iter()
+            .map(|g| wt::ApprovalGate { tool: g.tool, reason: g.reason })
+            .collect()
+    }
+
+    fn restore_approval_gates(s: wt::SessionBorrow<'_>, gates: Vec<wt::ApprovalGate>) {
+        let gates = gates
+            .into_iter()
+            .map(|g| invoke::ApprovalGate { tool: g.tool, reason: g.reason })
+            .collect();
+        invoke::restore_approval_gates(&s.get::<SessionResource>().0, gates)
+    }
+
     fn system_prompt(
         s: wt::SessionBorrow<'_>,
         max_depth: Option<u32>,
         max_files_per_folder: Option<u32>,
+        skills: Option<wt::SkillFilter>,
     ) -> Result<String, Error> {
+        let filter = skills
+            .map(|f| crate::skills::prompt::SkillFilter { category: f.category, tag: f.tag })
+            .unwrap_or_default();
         s.get::<SessionResource>()
             .0
-            .system_prompt(max_depth.unwrap_or(3), max_files_per_folder.unwrap_or(3))
+            .system_prompt(max_depth.unwrap_or(3), max_files_per_folder.unwrap_or(3), &filter)
             .map_err(to_wit_error)
     }
 

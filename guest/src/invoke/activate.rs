@@ -168,10 +168,15 @@ pub fn skill_orphans(session: &dyn Sandbox) -> Result<Vec<SkillOrphan>> {
             let at = format!("{}: line {} (allowed-tools)", skill.path, skill.allowed_tools_line);
             out.push(orphan(t, at, "no tool of this name is configured or built in".into()));
         }
-        if let Some(d) = descriptor
-            && let Err(why) = crate::skills::descriptor::bind(&skill, &d, st.config.as_ref())
-        {
+        let Some(d) = descriptor else { continue };
+        if let Err(why) = crate::skills::descriptor::bind(&skill, &d, st.config.as_ref()) {
             out.push(orphan(&d.tool, d.tool_at.clone(), why));
+        }
+        if let Some((follow_up, at)) = &d.follow_up
+            && !names.known(follow_up)
+        {
+            let why = "the follow-up that a result's requires_approval would hold is no tool of this session";
+            out.push(orphan(follow_up, at.clone(), why.into()));
         }
     }
     Ok(out)

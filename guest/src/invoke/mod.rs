@@ -56,6 +56,7 @@
 
 pub mod activate;
 pub mod agent;
+pub mod result_rules;
 pub mod results;
 pub mod state;
 #[cfg(test)]
@@ -72,6 +73,7 @@ use crate::vfs::mounts::MountTable;
 
 pub use activate::{SkillOrphan, activate_skill, active_skills, restore_skills, skill_orphans};
 pub use agent::{AgentReport, AgentState, check_agent, load_agent};
+pub use result_rules::{ApprovalGate, approval_gates, restore_approval_gates};
 pub use state::{
     DynamicTool, PromptSpec, ProviderTool, ToolState, ToolStateCell, activate, get_prompt,
     list_prompts, list_tools, load_config, resolve, select_toolset, tools_version,
@@ -325,14 +327,22 @@ pub fn invoke(
     match prepare(session, name, args, ctx) {
         Err(e) => InvokeOutcome::failed(e),
         Ok(Prepared::Builtin) => run_builtin(session, name, args),
-        Ok(Prepared::External { call, approval: false }) => run_external(session, &call, exec),
-        Ok(Prepared::External { call, approval: true }) => park(session, *call),
+        Ok(Prepared::External { call, approval, rules }) => {
+            // A result that asked for approval of this tool holds its next call,
+            // whatever the tool's own rule.
+            let held = result_rules::gate_for(session, &call.tool_name);
+            if approval || held.is_some() {
+                park(session, *call, rules, held)
+            } else {
+                run_external(session, &call, &rules, exec)
+            }
+        }
     }
 }
 
 enum Prepared {
     Builtin,
-    External { call: Box<ExternalCall>, approval: bool },
+    External { call: Box<ExternalCall>, approval: bool, rules: result_rules::ResultRules },
 }
 
 fn prepare(
@@ -375,9 +385,14 @@ fn prepare(
                 tool_call_id: call_id(session, &skill.spec.name, &ctx.tool_call_id),
                 claims: claims_json(),
             };
+            let rules = result_rules::ResultRules {
+                output_schema: skill.spec.output_schema.clone(),
+                follow_up: skill.descriptor.follow_up.as_ref().map(|(t, _)| t.clone()),
+            };
             Ok(Prepared::External {
                 call: Box::new(call),
                 approval: skill.spec.annotations.requires_approval,
+                rules,
             })
         }
         Found::Configured(tool) => {
@@ -395,9 +410,14 @@ fn prepare(
                 tool_call_id: call_id(session, &tool.name, &ctx.tool_call_id),
                 claims: claims_json(),
             };
+            let rules = result_rules::ResultRules {
+                output_schema: tool.output_schema.clone(),
+                follow_up: None,
+            };
             Ok(Prepared::External {
                 call: Box::new(call),
                 approval: tool.annotations.requires_approval,
+                rules,
             })
         }
         Found::Provider(tool) => {
@@ -428,7 +448,7 @@ fn prepare(
                 claims: claims_json(),
             };
             let approval = tool.spec.annotations.requires_approval;
-            Ok(Prepared::External { call: Box::new(call), approval })
+            Ok(Prepared::External { call: Box::new(call), approval, rules: Default::default() })
         }
     }
 }
@@ -448,7 +468,12 @@ fn run_builtin(session: &dyn Sandbox, name: &str, args: &Value) -> InvokeOutcome
     }
 }
 
-fn park(session: &dyn Sandbox, call: ExternalCall) -> InvokeOutcome {
+fn park(
+    session: &dyn Sandbox,
+    call: ExternalCall,
+    rules: result_rules::ResultRules,
+    held: Option<result_rules::ApprovalGate>,
+) -> InvokeOutcome {
     let mut st = session.tool_state().borrow_mut();
     if st.pending.len() >= MAX_PENDING_APPROVALS {
         return InvokeOutcome::failed(Error::new(
@@ -460,11 +485,15 @@ fn park(session: &dyn Sandbox, call: ExternalCall) -> InvokeOutcome {
     }
     st.next_approval += 1;
     let id = format!("approval_{}", st.next_approval);
+    let why = match &held {
+        Some(g) => format!("{} asked for approval of its follow-up", g.reason),
+        None => "it requires approval".to_string(),
+    };
     let message = format!(
-        "tool '{}' requires approval; the call waits as '{id}' until the host approves or rejects it",
+        "tool '{}' waits for approval ({why}); the call waits as '{id}' until the host approves or rejects it",
         call.tool_name
     );
-    st.pending.insert(id.clone(), state::PendingCall { call });
+    st.pending.insert(id.clone(), state::PendingCall { call, rules });
     InvokeOutcome {
         status: InvokeStatus::Pending,
         envelope: json!({"success": false, "pending": true, "approval_id": id,
@@ -481,7 +510,11 @@ fn park(session: &dyn Sandbox, call: ExternalCall) -> InvokeOutcome {
 pub fn approve(session: &dyn Sandbox, id: &str, exec: &dyn ToolExecutor) -> Result<InvokeOutcome> {
     let pending = session.tool_state().borrow_mut().pending.remove(id);
     match pending {
-        Some(p) => Ok(run_external(session, &p.call, exec)),
+        Some(p) => {
+            // An approved call spends the hold a result put on its tool.
+            result_rules::release_gate(session, &p.call.tool_name);
+            Ok(run_external(session, &p.call, &p.rules, exec))
+        }
         None => Err(unknown_approval(id)),
     }
 }
@@ -501,6 +534,7 @@ fn unknown_approval(id: &str) -> Error {
 fn run_external(
     session: &dyn Sandbox,
     call: &ExternalCall,
+    rules: &result_rules::ResultRules,
     exec: &dyn ToolExecutor,
 ) -> InvokeOutcome {
     let text = match exec.call(call) {
@@ -557,5 +591,29 @@ fn run_external(
             outcome.text = rendered;
         }
     }
-    outcome
+    match result_rules::apply(session, rules, &call.tool_name, &call.tool_call_id, &data) {
+        Ok(applied) => {
+            if let Some(follow_up) = applied.held {
+                outcome.envelope["requires_approval"] = Value::Bool(true);
+                outcome.envelope["follow_up"] = Value::String(follow_up.clone());
+                outcome.text.push_str(&format!(
+                    "\n[This result asks for approval: the next call of '{follow_up}' waits for the host's approval.]"
+                ));
+            }
+            outcome
+        }
+        // The tool ran and its result is stored: the error says where.
+        Err(e) => {
+            let stored = outcome.result_path.take();
+            let e = match &stored {
+                Some(p) => {
+                    Error::new(e.kind(), format!("{}; the result is stored at {p}", e.message()))
+                }
+                None => e,
+            };
+            let mut failed = InvokeOutcome::failed(e);
+            failed.result_path = stored;
+            failed
+        }
+    }
 }

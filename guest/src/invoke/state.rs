@@ -38,6 +38,8 @@ pub enum DynamicTool {
 #[derive(Clone, Debug)]
 pub(super) struct PendingCall {
     pub(super) call: ExternalCall,
+    /// What its result will be checked against.
+    pub(super) rules: super::result_rules::ResultRules,
 }
 
 /// The tool state of one session: configuration, exposure, dynamic tools, pending
@@ -49,6 +51,9 @@ pub struct ToolState {
     /// Dynamic tools by name, in activation order (the skills extension point).
     pub dynamic: Vec<(String, DynamicTool)>,
     pub(super) pending: BTreeMap<String, PendingCall>,
+    /// Follow-ups held for approval by a result's `requires_approval`, oldest first
+    /// (see [`super::result_rules`]).
+    pub(super) gates: Vec<super::result_rules::ApprovalGate>,
     pub(super) next_approval: u64,
     pub(super) next_call: u64,
     /// Grows whenever the tool list changes.

@@ -57,7 +57,26 @@ pub const METADATA_PREFIX: &str = "filestore.";
 pub const MAX_DESCRIPTOR_BYTES: usize = 64 * 1024;
 
 /// The fields a descriptor may have (sidecar keys; metadata keys add the prefix).
-const FIELDS: [&str; 4] = ["tool", "requiresApproval", "inputs", "arguments"];
+const FIELDS: [&str; 9] = [
+    "tool",
+    "requiresApproval",
+    "inputs",
+    "arguments",
+    "outputs",
+    "category",
+    "tags",
+    "invocationMode",
+    "followUp",
+];
+
+/// The values of `invocationMode`: a skill called on its own, or one step of a
+/// workflow that an orchestrator drives (the skill-executor guide's two modes).
+pub const INVOCATION_MODES: [&str; 2] = ["one_shot", "workflow_step"];
+
+/// Most `tags` of one skill, and longest tag or category, in characters.
+pub const MAX_TAGS: usize = 16;
+/// Longest tag or category, in characters.
+pub const MAX_TAG_CHARS: usize = 64;
 
 /// A skill's descriptor: how calling the skill runs a configured tool.
 #[derive(Clone, Debug)]
@@ -75,6 +94,30 @@ pub struct Descriptor {
     /// Where `tool` is written (`descriptor.yaml: line 1`, or the metadata key), so
     /// a tool that does not exist is reported where it is named.
     pub tool_at: String,
+    /// JSON Schema of the result's data (`outputs`): every result is checked against
+    /// it, and it is the skill's MCP `outputSchema` (around the result envelope).
+    pub outputs: Option<Value>,
+    /// Catalog metadata: the skill's subdomain (`category`), free `tags`, and
+    /// `invocationMode` ([`INVOCATION_MODES`]); shown in the skills prompt block and
+    /// used to filter it.
+    pub catalog: Catalog,
+    /// The tool whose next call waits for approval when a result of this skill says
+    /// `requires_approval: true` (`followUp`), and where it is named.
+    pub follow_up: Option<(String, String)>,
+}
+
+/// A skill's catalog metadata (descriptor `category`, `tags`, `invocationMode`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Catalog {
+    /// The skill's subdomain (`fleet`, `security`...).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub category: Option<String>,
+    /// Free-form tags.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<String>,
+    /// `one_shot` or `workflow_step`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub invocation_mode: Option<String>,
 }
 
 impl Descriptor {
@@ -87,6 +130,9 @@ impl Descriptor {
             arguments: Map::new(),
             origin: origin.to_string(),
             tool_at: origin.to_string(),
+            outputs: None,
+            catalog: Catalog::default(),
+            follow_up: None,
         }
     }
 }
@@ -171,6 +217,11 @@ pub fn from_sidecar(path: &str, text: &str) -> Result<Descriptor, Vec<String>> {
                 _ => reasons
                     .push(format!("{at}: arguments must be a mapping of argument names to values")),
             },
+            field @ ("outputs" | "category" | "tags" | "invocationMode" | "followUp") => {
+                if let Err(why) = set_extra(&mut d, field, e.value.to_json(), &at) {
+                    reasons.push(format!("{at}: {why}"));
+                }
+            }
             other => reasons.push(format!(
                 "{path}: line {}: unknown field '{other}'; allowed: {}",
                 e.key_mark.line,
@@ -206,7 +257,12 @@ pub fn from_metadata(skill: &Skill) -> Result<Descriptor, Vec<String>> {
                 "false" => d.requires_approval = false,
                 v => reasons.push(format!("{at}: must be \"true\" or \"false\", not \"{v}\"")),
             },
-            "inputs" | "arguments" => {
+            "category" | "invocationMode" | "followUp" => {
+                if let Err(why) = set_extra(&mut d, field, Value::String(value.clone()), &at) {
+                    reasons.push(format!("{at}: {why}"));
+                }
+            }
+            "inputs" | "arguments" | "outputs" | "tags" => {
                 let file = format!("{origin} '{key}' (value)");
                 let node = match yaml::parse_stream(value) {
                     Err(errs) => {
@@ -222,7 +278,11 @@ pub fn from_metadata(skill: &Skill) -> Result<Descriptor, Vec<String>> {
                     reasons.push(format!("{at}: is empty"));
                     continue;
                 };
-                if field == "inputs" {
+                if field == "outputs" || field == "tags" {
+                    if let Err(why) = set_extra(&mut d, field, node.to_json(), &at) {
+                        reasons.push(format!("{at}: {why}"));
+                    }
+                } else if field == "inputs" {
                     match Config::parse_parameters(&file, &node, "inputs") {
                         Ok(p) => d.inputs = p,
                         Err(errs) => reasons.extend(errs.iter().map(|c| located(&file, c))),
@@ -248,6 +308,63 @@ pub fn from_metadata(skill: &Skill) -> Result<Descriptor, Vec<String>> {
     }
     check(&mut d, &mut reasons, &origin);
     if reasons.is_empty() { Ok(d) } else { Err(reasons) }
+}
+
+/// Sets one of the fields beyond the tool call (`outputs`, catalog metadata,
+/// `followUp`) from its JSON value; `at` is where it is written. The error says what
+/// the field must be.
+fn set_extra(d: &mut Descriptor, field: &str, value: Value, at: &str) -> Result<(), String> {
+    let text = |v: &Value, what: &str| -> Result<String, String> {
+        match v.as_str().map(str::trim) {
+            Some(s) if !s.is_empty() && s.chars().count() <= MAX_TAG_CHARS => Ok(s.to_string()),
+            _ => Err(format!(
+                "{what} must be a non-empty string of at most {MAX_TAG_CHARS} characters, not {v}"
+            )),
+        }
+    };
+    match field {
+        "outputs" => {
+            crate::tools::schema::ArgsSchema::compile(&value)
+                .map_err(|why| format!("outputs must be a usable JSON Schema: {why}"))?;
+            d.outputs = Some(value);
+        }
+        "category" => d.catalog.category = Some(text(&value, "category")?),
+        "tags" => {
+            let Value::Array(items) = &value else {
+                return Err(format!("tags must be a list of strings, not {value}"));
+            };
+            if items.len() > MAX_TAGS {
+                return Err(format!("{} tags; the limit is {MAX_TAGS}", items.len()));
+            }
+            let mut tags = Vec::new();
+            for t in items {
+                let t = text(t, "each tag")?;
+                if !tags.contains(&t) {
+                    tags.push(t);
+                }
+            }
+            d.catalog.tags = tags;
+        }
+        "invocationMode" => match value.as_str() {
+            Some(m) if INVOCATION_MODES.contains(&m) => {
+                d.catalog.invocation_mode = Some(m.to_string())
+            }
+            _ => {
+                return Err(format!(
+                    "invocationMode must be one of {}, not {value}",
+                    INVOCATION_MODES.join(", ")
+                ));
+            }
+        },
+        "followUp" => match value.as_str() {
+            Some(t) if crate::tools::config::is_valid_name(t) => {
+                d.follow_up = Some((t.to_string(), at.to_string()))
+            }
+            _ => return Err(format!("followUp must be a tool name, not {value}")),
+        },
+        other => return Err(format!("unknown descriptor field '{other}'")),
+    }
+    Ok(())
 }
 
 /// Checks that hold without the configuration.
@@ -304,6 +421,8 @@ pub(crate) fn bind(
     spec.name = skill.name.clone();
     spec.description = skill.description.clone();
     spec.parameters = d.inputs.clone();
+    // The skill's `outputs` describe what its callers get; without them, the tool's.
+    spec.output_schema = d.outputs.clone().or_else(|| target.output_schema.clone());
     spec.annotations = ToolAnnotations {
         requires_approval: d.requires_approval || target.annotations.requires_approval,
         ..target.annotations.clone()

@@ -4,6 +4,7 @@
 
 use serde::Serialize;
 
+use super::descriptor::Catalog;
 use super::skill::TYPE_SKILL;
 use crate::error::Result;
 use crate::vfs::limits::Limits;
@@ -26,10 +27,20 @@ pub fn discover(mounts: &MountTable, limits: &Limits) -> Result<Vec<SkillSummary
         .filter(|e| e.entry_type == TYPE_SKILL)
         .filter_map(|e| {
             let a = e.attributes.as_ref()?;
+            let text = |k: &str| a.get(k).and_then(|v| v.as_str()).map(str::to_string);
             Some(SkillSummary {
-                name: a.get("skill_name")?.as_str()?.to_string(),
-                description: a.get("skill_description")?.as_str()?.to_string(),
+                name: text("skill_name")?,
+                description: text("skill_description")?,
                 path: e.path.clone(),
+                catalog: Catalog {
+                    category: text("skill_category"),
+                    tags: a
+                        .get("skill_tags")
+                        .and_then(|t| t.as_array())
+                        .map(|t| t.iter().filter_map(|v| v.as_str().map(str::to_string)).collect())
+                        .unwrap_or_default(),
+                    invocation_mode: text("skill_invocation_mode"),
+                },
             })
         })
         .collect();
@@ -46,6 +57,27 @@ pub struct SkillSummary {
     pub description: String,
     /// Path of its `SKILL.md`.
     pub path: String,
+    /// Its descriptor's catalog metadata (category, tags, invocation mode).
+    #[serde(flatten)]
+    pub catalog: Catalog,
+}
+
+/// Which skills the prompt block lists: those of a `category`, and/or carrying a
+/// `tag` (both when both are given); all when neither is.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SkillFilter {
+    /// Only skills of this category.
+    pub category: Option<String>,
+    /// Only skills with this tag.
+    pub tag: Option<String>,
+}
+
+impl SkillFilter {
+    /// Whether `s` passes.
+    pub fn admits(&self, s: &SkillSummary) -> bool {
+        self.category.as_ref().is_none_or(|c| s.catalog.category.as_ref() == Some(c))
+            && self.tag.as_ref().is_none_or(|t| s.catalog.tags.contains(t))
+    }
 }
 
 fn xml_escape(s: &str) -> String {
@@ -60,11 +92,23 @@ pub fn render_skills(skills: &[SkillSummary]) -> String {
     let mut out = String::from("<available_skills>\n");
     for s in sorted {
         out.push_str(&format!(
-            "  <skill>\n    <name>{}</name>\n    <description>{}</description>\n    <location>{}</location>\n  </skill>\n",
+            "  <skill>\n    <name>{}</name>\n    <description>{}</description>\n    <location>{}</location>\n",
             xml_escape(&s.name),
             xml_escape(&s.description),
             xml_escape(&s.path)
         ));
+        // Catalog metadata only where a descriptor declares it: the block of plain
+        // skills stays the compact form of the Agent Skills spec.
+        if let Some(c) = &s.catalog.category {
+            out.push_str(&format!("    <category>{}</category>\n", xml_escape(c)));
+        }
+        if !s.catalog.tags.is_empty() {
+            out.push_str(&format!("    <tags>{}</tags>\n", xml_escape(&s.catalog.tags.join(", "))));
+        }
+        if let Some(m) = &s.catalog.invocation_mode {
+            out.push_str(&format!("    <invocation_mode>{}</invocation_mode>\n", xml_escape(m)));
+        }
+        out.push_str("  </skill>\n");
     }
     out.push_str("</available_skills>\n");
     out

@@ -130,13 +130,28 @@ fn prompt_is_exact() {
             name: "b".into(),
             description: "Second <one>.".into(),
             path: "/skills/b/SKILL.md".into(),
+            catalog: crate::skills::descriptor::Catalog {
+                category: Some("fleet".into()),
+                tags: vec!["ops".into(), "a&b".into()],
+                invocation_mode: Some("workflow_step".into()),
+            },
         },
         SkillSummary {
             name: "a".into(),
             description: "First.".into(),
             path: "/skills/a/SKILL.md".into(),
+            catalog: Default::default(),
         },
     ];
+    use crate::skills::prompt::SkillFilter;
+    let only = |category: Option<&str>, tag: Option<&str>| -> Vec<String> {
+        let f = SkillFilter { category: category.map(Into::into), tag: tag.map(Into::into) };
+        skills.iter().filter(|s| f.admits(s)).map(|s| s.name.clone()).collect()
+    };
+    assert_eq!(only(None, None), ["b", "a"]);
+    assert_eq!(only(Some("fleet"), None), ["b"]);
+    assert_eq!(only(None, Some("a&b")), ["b"]);
+    assert!(only(Some("fleet"), Some("nope")).is_empty() && only(Some("x"), None).is_empty());
     let tools = vec![("filestore_read".to_string(), "Read a file. More.".to_string())];
     let p = render_prompt(&tools, "/\n└── skills/\n", &skills);
     assert_eq!(
@@ -145,6 +160,6 @@ fn prompt_is_exact() {
          - filestore_read: Read a file.\n\
          \nFiles:\n/\n└── skills/\n\
          \nSkills: each is a folder with a SKILL.md holding instructions. When a task matches a skill's description, read its SKILL.md with filestore_read first; reading it also enables the tools the skill needs.\n\
-         <available_skills>\n  <skill>\n    <name>a</name>\n    <description>First.</description>\n    <location>/skills/a/SKILL.md</location>\n  </skill>\n  <skill>\n    <name>b</name>\n    <description>Second &lt;one&gt;.</description>\n    <location>/skills/b/SKILL.md</location>\n  </skill>\n</available_skills>\n"
+         <available_skills>\n  <skill>\n    <name>a</name>\n    <description>First.</description>\n    <location>/skills/a/SKILL.md</location>\n  </skill>\n  <skill>\n    <name>b</name>\n    <description>Second &lt;one&gt;.</description>\n    <location>/skills/b/SKILL.md</location>\n    <category>fleet</category>\n    <tags>ops, a&amp;b</tags>\n    <invocation_mode>workflow_step</invocation_mode>\n  </skill>\n</available_skills>\n"
     );
 }

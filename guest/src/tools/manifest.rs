@@ -42,6 +42,11 @@ pub struct ToolSpec {
     /// Behaviour hints.
     #[serde(default)]
     pub annotations: ToolAnnotations,
+    /// JSON Schema of a successful call's structured result (MCP `outputSchema`):
+    /// the result envelope, its `data` as the tool's `outputSchema` or the skill's
+    /// `outputs` declare (see [`envelope_schema`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_schema: Option<Value>,
 }
 
 impl ToolSpec {
@@ -69,7 +74,33 @@ pub fn spec(tool: &ToolConfig) -> ToolSpec {
         description: tool.description.clone(),
         input_schema: input_schema(&tool.parameters),
         annotations: tool.annotations.clone(),
+        output_schema: tool.output_schema.as_ref().map(envelope_schema),
     }
+}
+
+/// The structured result of a configured tool or skill whose result data follows
+/// `data`: the envelope a completed call answers with (`success`, `data`,
+/// `result_path`; or, when the result was too large for the model, `offloaded`,
+/// `result_path`, `tokens` and `preview` without `data`; `requires_approval` and
+/// `follow_up` when the result asked for approval of a follow-up). MCP needs an
+/// object at the top, and a large result is offloaded, so `data` cannot be the
+/// whole answer nor required.
+pub fn envelope_schema(data: &Value) -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "success": {"type": "boolean"},
+            "data": data,
+            "result_path": {"type": "string"},
+            "offloaded": {"type": "boolean"},
+            "tokens": {"type": "integer"},
+            "preview": {"type": "string"},
+            "storage_error": {"type": "string"},
+            "requires_approval": {"type": "boolean"},
+            "follow_up": {"type": "string"}
+        },
+        "required": ["success"]
+    })
 }
 
 /// The specs of a toolset's tools, in the toolset's order; `None` or `""` selects every
@@ -234,6 +265,7 @@ mod tests {
             description: "d".into(),
             input_schema: input_schema(&[]),
             annotations: ToolAnnotations::default(),
+            output_schema: None,
         };
         assert_eq!(
             spec.to_json(),

@@ -105,9 +105,33 @@ impl ArgsSchema {
     /// naming the tool and, for each violation (at most [`MAX_REPORTED_ERRORS`]), where
     /// in the arguments it is and what is wrong.
     pub fn validate(&self, tool: &str, args: &Value) -> Result<()> {
-        let Err(error) = self.schemas.validate(args, self.index) else {
-            return Ok(());
-        };
+        match self.violations(args) {
+            None => Ok(()),
+            Some(v) => Err(Error::new(
+                ErrorKind::InvalidArgument,
+                format!("arguments of '{tool}' do not match its input schema: {v}"),
+            )),
+        }
+    }
+
+    /// Checks a tool's result `data` against the schema as an *output* schema (a
+    /// configured tool's `outputSchema`, a skill descriptor's `outputs`): `backend`
+    /// (the tool broke its declared contract, not the caller), naming the tool and
+    /// where in the result each violation is.
+    pub fn validate_output(&self, tool: &str, data: &Value) -> Result<()> {
+        match self.violations(data) {
+            None => Ok(()),
+            Some(v) => Err(Error::new(
+                ErrorKind::Backend,
+                format!("the result of '{tool}' does not match its output schema: {v}"),
+            )),
+        }
+    }
+
+    /// The violations of `value`, at most [`MAX_REPORTED_ERRORS`] named, each with
+    /// its place; `None` when it conforms.
+    fn violations(&self, value: &Value) -> Option<String> {
+        let error = self.schemas.validate(value, self.index).err()?;
         // The error is a tree (`allOf`, `properties`, references...); its leaves are
         // the violations a caller can act on. Depth-first, in the schema's order.
         let mut shown = Vec::new();
@@ -126,12 +150,11 @@ impl ArgsSchema {
                 more += 1;
             }
         }
-        let mut message =
-            format!("arguments of '{tool}' do not match its input schema: {}", shown.join("; "));
+        let mut message = shown.join("; ");
         if more > 0 {
             message.push_str(&format!(" (and {more} more)"));
         }
-        Err(Error::new(ErrorKind::InvalidArgument, message))
+        Some(message)
     }
 }
 

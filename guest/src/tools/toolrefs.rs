@@ -922,7 +922,13 @@ fn provider_spec(
     let description = info.description.filter(|d| !d.trim().is_empty()).unwrap_or_else(|| {
         format!("Runs the {} action {action} through connection {}.", c.integration, c.connection)
     });
-    let spec = ToolSpec { name: p.tool_name_for(action), description, input_schema, annotations };
+    let spec = ToolSpec {
+        name: p.tool_name_for(action),
+        description,
+        input_schema,
+        annotations,
+        output_schema: None,
+    };
     Ok((spec, compiled.relaxed))
 }
 

@@ -33,6 +33,9 @@ pub struct StateDoc {
     pub catalog_version: u64,
     /// Calls parked for the user's approval, by call id.
     pub pending_approvals: BTreeMap<String, PendingApproval>,
+    /// Follow-ups held for approval by a result's `requires_approval`, oldest first
+    /// (see `filestore_guest::invoke::result_rules`).
+    pub approval_gates: Vec<filestore_guest::invoke::ApprovalGate>,
 }
 
 /// A tool call waiting for an approval: enough to run it when the answer arrives,
@@ -54,6 +57,20 @@ impl StateDoc {
     /// A new conversation's document at `now_ms` (version 0: its first write is 1).
     pub fn new(now_ms: u64) -> StateDoc {
         StateDoc { format: FORMAT, created_ms: now_ms, last_used_ms: now_ms, ..StateDoc::default() }
+    }
+
+    /// Applies one session's change of its approval gates: `removed` (spent or
+    /// lifted there) go, `added` replace any gate of the same tool. A delta, not the
+    /// session's whole list, so that two sessions changing gates at once lose
+    /// neither's change.
+    pub fn apply_gates(
+        &mut self,
+        added: &[filestore_guest::invoke::ApprovalGate],
+        removed: &[filestore_guest::invoke::ApprovalGate],
+    ) {
+        self.approval_gates
+            .retain(|g| !removed.contains(g) && !added.iter().any(|a| a.tool == g.tool));
+        self.approval_gates.extend(added.iter().cloned());
     }
 
     /// Adds `skill` to the activated skills unless it is there; whether it was added

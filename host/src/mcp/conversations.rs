@@ -120,6 +120,7 @@ impl Conversations {
             key,
             volumes,
             skills: Vec::new(),
+            gates: Vec::new(),
             doc_version: 0,
             pulled: false,
             written_ms: 0,
@@ -178,6 +179,8 @@ pub struct Bound {
     volumes: ConversationVolumes,
     /// The active skills as last recorded in, or restored from, the document.
     skills: Vec<String>,
+    /// The approval gates the session has, as last recorded or restored.
+    gates: Vec<filestore_guest::invoke::ApprovalGate>,
     /// The document version last seen (0: none yet).
     doc_version: u64,
     /// Whether the session has been brought up to the document once.
@@ -215,6 +218,7 @@ impl Bound {
     /// [`Bound::pull`] restores every recorded skill into it.
     pub fn new_session(&mut self) {
         self.pulled = false;
+        self.gates.clear();
     }
 
     /// Brings `session` up to the conversation's document: skills another session
@@ -236,6 +240,11 @@ impl Bound {
         }
         self.doc_version = doc.version;
         self.written_ms = self.written_ms.max(doc.last_used_ms);
+        if doc.approval_gates != self.gates {
+            // Held follow-ups are approvals owed: restored before anything else runs.
+            session.restore_approval_gates(&doc.approval_gates)?;
+            self.gates = doc.approval_gates.clone();
+        }
         if self.pulled && doc.activated_skills == self.skills {
             return Ok(false);
         }
@@ -259,7 +268,10 @@ impl Bound {
     /// nothing changed. One guest call, and a write only when due.
     pub fn push(&mut self, session: &mut Session) -> crate::Result<()> {
         let active = session.active_skills()?;
-        let changed = active != self.skills;
+        let gates = session.approval_gates()?;
+        let added: Vec<_> = gates.iter().filter(|g| !self.gates.contains(g)).cloned().collect();
+        let removed: Vec<_> = self.gates.iter().filter(|g| !gates.contains(g)).cloned().collect();
+        let changed = active != self.skills || !added.is_empty() || !removed.is_empty();
         let since = now_ms().saturating_sub(self.written_ms);
         let due = since >= self.conversations.touch_every().as_millis() as u64;
         if !changed && !due {
@@ -268,6 +280,7 @@ impl Bound {
         let cap = filestore_guest::skills::skill::MAX_ACTIVE_SKILLS;
         let record = |doc: &mut crate::conversation::StateDoc| {
             doc.record_active(&active, cap);
+            doc.apply_gates(&added, &removed);
         };
         let store = &self.conversations.store;
         let doc = if self.doc_version > 0 {
@@ -282,12 +295,13 @@ impl Bound {
         };
         self.doc_version = doc.version;
         self.written_ms = doc.last_used_ms;
-        if doc.activated_skills != active {
-            // Skills of another session of the conversation: this one gets them at its
-            // next pull (the document moved on since).
+        if doc.activated_skills != active || doc.approval_gates != gates {
+            // Skills or gates of another session of the conversation: this one gets
+            // them at its next pull (the document moved on since).
             self.doc_version = 0;
         }
         self.skills = active;
+        self.gates = gates;
         Ok(())
     }
 

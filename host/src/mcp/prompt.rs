@@ -30,6 +30,12 @@ pub(crate) fn prompt() -> Prompt {
             PromptArgument::new("max_files_per_folder")
                 .with_description("Files shown per folder before [N more files] (default 3).")
                 .with_required(false),
+            PromptArgument::new("skill_category")
+                .with_description("List only the skills of this category.")
+                .with_required(false),
+            PromptArgument::new("skill_tag")
+                .with_description("List only the skills carrying this tag.")
+                .with_required(false),
         ]),
     )
 }
@@ -64,10 +70,11 @@ pub(crate) fn configured_result(messages: Vec<(String, String)>) -> GetPromptRes
 }
 
 /// Validated prompt arguments.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub(crate) struct PromptArgs {
     max_depth: u32,
     max_files_per_folder: u32,
+    skills: filestore_guest::skills::prompt::SkillFilter,
 }
 
 impl PromptArgs {
@@ -75,7 +82,8 @@ impl PromptArgs {
     pub(crate) fn parse(
         args: Option<&serde_json::Map<String, Value>>,
     ) -> Result<PromptArgs, McpError> {
-        let mut out = PromptArgs { max_depth: 3, max_files_per_folder: 3 };
+        let mut out =
+            PromptArgs { max_depth: 3, max_files_per_folder: 3, skills: Default::default() };
         let Some(args) = args else { return Ok(out) };
         for (k, v) in args {
             let n = match v {
@@ -95,10 +103,21 @@ impl PromptArgs {
                     Some(f) => out.max_files_per_folder = f,
                     None => return Err(bad("expected a non-negative integer")),
                 },
+                "skill_category" | "skill_tag" => {
+                    let Some(text) = v.as_str().map(str::trim).filter(|t| !t.is_empty()) else {
+                        return Err(bad("expected a non-empty string"));
+                    };
+                    let slot = if k == "skill_category" {
+                        &mut out.skills.category
+                    } else {
+                        &mut out.skills.tag
+                    };
+                    *slot = Some(text.to_string());
+                }
                 _ => {
                     return Err(McpError::invalid_params(
                         format!(
-                            "unknown prompt argument '{k}'; expected max_depth or max_files_per_folder"
+                            "unknown prompt argument '{k}'; expected max_depth, max_files_per_folder, skill_category or skill_tag"
                         ),
                         None,
                     ));
@@ -116,7 +135,11 @@ pub(crate) fn render(s: &mut Sandbox, args: &PromptArgs) -> crate::Result<GetPro
     let mounts: Vec<(String, bool)> =
         s.mounts.iter().map(|m| (m.point.clone(), m.read_only)).collect();
     let session = s.session()?;
-    let block = session.system_prompt(Some(args.max_depth), Some(args.max_files_per_folder))?;
+    let block = session.system_prompt_for(
+        Some(args.max_depth),
+        Some(args.max_files_per_folder),
+        &args.skills,
+    )?;
     let mut text = String::from(
         "## Files\n\nYou reach these files only through the filestore_* tools; `..` cannot \
          climb above /.\n\nMounts:\n",

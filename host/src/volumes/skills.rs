@@ -191,10 +191,13 @@ impl SkillsVolume {
                 }
             },
         };
-        if let Err(reasons) = descriptor::load(&skill, sidecar) {
-            self.problems.push(SkillProblem { path: shown, reasons });
-            return;
-        }
+        let catalog = match descriptor::load(&skill, sidecar) {
+            Ok(d) => d.map(|d| d.catalog).unwrap_or_default(),
+            Err(reasons) => {
+                self.problems.push(SkillProblem { path: shown, reasons });
+                return;
+            }
+        };
         if self.skills.iter().any(|s| s.name == skill.name) {
             self.problems.push(SkillProblem {
                 path: shown,
@@ -202,8 +205,18 @@ impl SkillsVolume {
             });
             return;
         }
-        let attributes =
+        let mut attributes =
             serde_json::json!({"skill_name": skill.name, "skill_description": skill.description});
+        // The descriptor's catalog metadata, for listings and the prompt block's filter.
+        if let Some(c) = &catalog.category {
+            attributes["skill_category"] = c.clone().into();
+        }
+        if !catalog.tags.is_empty() {
+            attributes["skill_tags"] = catalog.tags.clone().into();
+        }
+        if let Some(m) = &catalog.invocation_mode {
+            attributes["skill_invocation_mode"] = m.clone().into();
+        }
         for (path, data) in &files {
             let entry_type = if path == skill_md { TYPE_SKILL } else { TYPE_SKILL_REFERENCE };
             let opts = WriteOptions {

@@ -363,8 +363,10 @@ export class Session {
   }
 
   /** The filestore block of a system prompt (tools, tree, skills). */
-  systemPrompt(maxDepth, maxFilesPerFolder) {
-    return this.guard(() => this.exports.tools.systemPrompt(this.handle, maxDepth, maxFilesPerFolder));
+  systemPrompt(maxDepth, maxFilesPerFolder, skills) {
+    // skills: {category?, tag?} lists only the skills whose descriptor matches.
+    return this.guard(() =>
+      this.exports.tools.systemPrompt(this.handle, maxDepth, maxFilesPerFolder, skills));
   }
 
   /** Resolves agent tool refs (array) and registers provider tools. */

@@ -385,6 +385,10 @@ pub struct ToolConfig {
     pub auth_required: Vec<String>,
     /// Behaviour hints (`annotations:`) and `requiresApproval`.
     pub annotations: ToolAnnotations,
+    /// `outputSchema` (filestore's; not in Toolbox): the JSON Schema a successful
+    /// result's data must match. Checked when loaded (it compiles) and on every
+    /// result; MCP clients see it as the tool's `outputSchema` (around the envelope).
+    pub output_schema: Option<Value>,
     /// Type-specific fields not modelled above (http `method`, `path`, `headers`,
     /// `requestBody`; anything of types this host does not know), in order.
     pub fields: Map<String, Value>,

@@ -7,6 +7,7 @@ fn spec(name: &str) -> ToolSpec {
         description: "d".into(),
         input_schema: json!({"type": "object"}),
         annotations: Default::default(),
+        output_schema: None,
     }
 }
 

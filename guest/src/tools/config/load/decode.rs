@@ -403,6 +403,7 @@ pub(super) fn decode_tool(
     let auth_required = decode_auth_required(ctx, f, refs, &user);
 
     let annotations = decode_annotations(ctx, f, &user);
+    let output_schema = decode_output_schema(ctx, f);
 
     let mut fields = Map::new();
     if family == Family::Http {
@@ -451,6 +452,7 @@ pub(super) fn decode_tool(
         parameters,
         auth_required,
         annotations,
+        output_schema,
         fields,
         document: Map::new(),
         location,
@@ -627,6 +629,25 @@ fn decode_annotations(ctx: &mut Ctx<'_>, f: &mut Fields<'_>, user: &str) -> Tool
     }
     annotations.requires_approval = f.boolean(ctx, "requiresApproval").unwrap_or(false);
     annotations
+}
+
+/// `outputSchema` (filestore's): a JSON Schema object of a result's data, compiled
+/// now so that a schema the validator cannot use is refused where it is written.
+fn decode_output_schema(ctx: &mut Ctx<'_>, f: &mut Fields<'_>) -> Option<Value> {
+    let e = f.get("outputSchema")?;
+    let schema = e.value.to_json();
+    match crate::tools::schema::ArgsSchema::compile(&schema) {
+        Ok(_) => Some(schema),
+        Err(why) => {
+            ctx.err(
+                K::InvalidValue,
+                e.value.mark,
+                Some("outputSchema"),
+                format!("not a usable JSON Schema: {why}"),
+            );
+            None
+        }
+    }
 }
 
 /// An http tool's `method`, `path` (its placeholders checked against the path
