@@ -495,3 +495,68 @@ fn idle_conversations_expire() {
     let text = r["content"][0]["text"].as_str().unwrap_or_default();
     assert!(text.contains("removed after 2 s unused"), "{text}");
 }
+
+/// Issue 40, item 1: a skill result that asks for approval of its follow-up holds
+/// that tool in the whole conversation, on every replica. A plan run through replica
+/// A holds `decommission` on replica B (B's client cannot approve: refused, nothing
+/// ran, and a retry is refused too); a later plan on B that does not ask lifts the
+/// hold on A.
+#[test]
+fn a_held_follow_up_is_held_on_every_replica() {
+    let root = tempfile::tempdir().unwrap();
+    let state = root.path().join("state");
+    std::fs::create_dir(&state).unwrap();
+    std::fs::write(
+        root.path().join("tools.yaml"),
+        "kind: source\nname: db\ntype: sqlite\ndatabase: ':memory:'\n\
+         ---\nkind: tool\nname: plan\ntype: sqlite-sql\nsource: db\ndescription: Plan.\n\
+         statement: SELECT 3 AS hosts, 3 > ? AS requires_approval\n\
+         parameters:\n  - {name: threshold, type: integer}\n\
+         ---\nkind: tool\nname: decommission\ntype: sqlite-sql\nsource: db\n\
+         description: Decommission.\nstatement: SELECT 'done' AS decommissioned\n\
+         ---\nkind: toolset\nname: base\ntools: [decommission]\n",
+    )
+    .unwrap();
+    let skill = root.path().join("skills/fleet-plan");
+    std::fs::create_dir_all(&skill).unwrap();
+    std::fs::write(skill.join("SKILL.md"), "---\nname: fleet-plan\ndescription: Plan.\n---\nx\n")
+        .unwrap();
+    std::fs::write(
+        skill.join("descriptor.yaml"),
+        "tool: plan\ninputs: [{name: threshold, type: integer}]\nfollowUp: decommission\n",
+    )
+    .unwrap();
+    let dir = |p: &str| root.path().join(p).display().to_string();
+    let args = [
+        "--state",
+        &dir("state"),
+        "--config",
+        &dir("tools.yaml"),
+        "--toolset",
+        "base",
+        "--skills",
+        &dir("skills"),
+        "--mount",
+        "/workspace=mem:",
+    ];
+    let a = Replica::start(BIN, root.path(), &args);
+    let b = Replica::start(BIN, root.path(), &args);
+    let mut on_a = a.session(Some("fleet"), None).unwrap();
+    let mut on_b = b.session(Some("fleet"), None).unwrap();
+    assert!(on_b.call_ok("decommission", json!({})).contains("done"), "free before any plan");
+    on_a.call_ok("filestore_read", json!({"path": "/skills/fleet-plan/SKILL.md"}));
+    let asked = on_a.call("fleet-plan", json!({"threshold": 1}));
+    assert_eq!(asked["structuredContent"]["requires_approval"], true, "{asked}");
+    assert_eq!(asked["structuredContent"]["follow_up"], "decommission", "{asked}");
+    for attempt in ["first", "retry"] {
+        let held = on_b.call("decommission", json!({}));
+        assert_eq!(held["isError"], true, "{attempt} on B: {held}");
+        let text = held["content"][0]["text"].as_str().unwrap_or_default();
+        assert!(text.contains("approv") && !text.contains("done"), "{attempt}: {held}");
+    }
+    // B's plan does not ask: the hold is lifted for A too.
+    let calm = on_b.call("fleet-plan", json!({"threshold": 5}));
+    assert_ne!(calm["isError"], true, "{calm}");
+    assert!(calm["structuredContent"].get("requires_approval").is_none(), "{calm}");
+    assert!(on_a.call_ok("decommission", json!({})).contains("done"), "lifted on A");
+}

@@ -1057,6 +1057,42 @@ fn cli_call_runs_configured_sqlite_tools() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("error[invalid-argument]"));
 }
 
+/// `filestore call` checks a configured tool's `outputSchema` (issue 40, item 1): a
+/// conforming result is printed; one that breaks it fails (exit 1) with
+/// `error[backend]` naming the place in the result and where it is stored.
+#[test]
+fn cli_call_checks_a_declared_output_schema() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cfg = tmp.path().join("tools.yaml");
+    std::fs::write(
+        &cfg,
+        "kind: source\nname: db\ntype: sqlite\ndatabase: ':memory:'\n---\n\
+kind: tool\nname: label\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: SELECT ? AS label\n\
+parameters: [{name: label, type: string, description: l}]\n\
+outputSchema: {type: array, items: {type: object, properties: {label: {maxLength: 5}}}}\n",
+    )
+    .unwrap();
+    let run = |args: &str| {
+        filestore()
+            .args(["call", "label", args, "--config", cfg.to_str().unwrap()])
+            .output()
+            .unwrap()
+    };
+    let out = run(r#"{"label":"ok"}"#);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let j: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(j["data"], json!([{"label": "ok"}]));
+    let out = run(r#"{"label":"far too long"}"#);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("error[backend]")
+            && err.contains("does not match its output schema: at /0/label")
+            && err.contains("/tool_calls/label/"),
+        "{err}"
+    );
+}
+
 /// `filestore call` and a call that waits for approval: without a decision (and no
 /// terminal) it prints the pending envelope and exits 3, running nothing; `--reject`
 /// drops it (exit 1, `error[rejected]`); `--approve` runs it and prints its result.

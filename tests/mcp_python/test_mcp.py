@@ -504,6 +504,72 @@ class SkillActivationTest(unittest.IsolatedAsyncioTestCase):
             shutil.rmtree(root, ignore_errors=True)
 
 
+class SkillExecutorTest(unittest.IsolatedAsyncioTestCase):
+    """Issue 40, item 1, through the Python SDK, which checks every structured result
+    against the tool's outputSchema itself: a configured tool's `outputSchema` and a
+    skill descriptor's `outputs` reach the client, conforming results pass the SDK's
+    check, a breaking one is an error naming where; the instructions prompt filters
+    skills by category."""
+
+    async def test_output_schemas_and_catalog(self) -> None:
+        root = Path(tempfile.mkdtemp(prefix="filestore-executor-"))
+        try:
+            (root / "tools.yaml").write_text(
+                "kind: source\nname: db\ntype: sqlite\ndatabase: ':memory:'\n"
+                "---\nkind: tool\nname: label\ntype: sqlite-sql\nsource: db\ndescription: Echo a label.\n"
+                "statement: SELECT ? AS label\nparameters:\n  - {name: label, type: string, description: The label.}\n"
+                "outputSchema:\n  type: array\n  items:\n    type: object\n    required: [label]\n"
+                "    properties:\n      label: {type: string, maxLength: 5}\n"
+                "---\nkind: tool\nname: plan\ntype: sqlite-sql\nsource: db\ndescription: Plan.\n"
+                "statement: SELECT 3 AS hosts\n"
+            )
+            skill = root / "skills" / "fleet-plan"
+            skill.mkdir(parents=True)
+            (skill / "SKILL.md").write_text("---\nname: fleet-plan\ndescription: Plan the fleet.\n---\nx\n")
+            (skill / "descriptor.yaml").write_text(
+                "tool: plan\noutputs: {type: array, items: {type: object, required: [hosts]}}\n"
+                "category: fleet\ntags: [ops]\ninvocationMode: one_shot\n"
+            )
+            other = root / "skills" / "notes"
+            other.mkdir(parents=True)
+            (other / "SKILL.md").write_text("---\nname: notes\ndescription: Take notes.\n---\nx\n")
+            params = StdioServerParameters(
+                command=BIN,
+                args=["serve", "--config", str(root / "tools.yaml"), "--skills", str(root / "skills"),
+                      "--mount", "/workspace=mem:"],
+                cwd=str(root),
+            )
+            with open(os.devnull, "w") as devnull:
+                async with stdio_client(params, errlog=devnull) as (read, write):
+                    async with ClientSession(read, write) as s:
+                        await s.initialize()
+                        tools = {t.name: t for t in (await s.list_tools()).tools}
+                        schema = tools["label"].output_schema
+                        self.assertEqual(schema["properties"]["data"]["items"]["required"], ["label"], schema)
+                        self.assertIsNone(tools["plan"].output_schema)
+                        r = await s.call_tool("label", {"label": "ok"})
+                        self.assertFalse(r.is_error, text_of(r))
+                        self.assertEqual(r.structured_content["data"], [{"label": "ok"}])
+                        r = await s.call_tool("label", {"label": "far too long"})
+                        self.assertTrue(r.is_error)
+                        self.assertIn("does not match its output schema: at /0/label", text_of(r))
+                        self.assertIn("/tool_calls/label/", text_of(r))
+                        prompt = await s.get_prompt("filestore_instructions", {"skill_category": "fleet"})
+                        text = prompt.messages[0].content.text
+                        self.assertIn("<category>fleet</category>", text)
+                        self.assertIn("<invocation_mode>one_shot</invocation_mode>", text)
+                        self.assertNotIn("<name>notes</name>", text)
+                        r = await s.call_tool("filestore_read", {"path": "/skills/fleet-plan/SKILL.md"})
+                        self.assertFalse(r.is_error, text_of(r))
+                        tools = {t.name: t for t in (await s.list_tools()).tools}
+                        self.assertEqual(tools["fleet-plan"].output_schema["properties"]["data"]["items"]["required"], ["hosts"])
+                        r = await s.call_tool("fleet-plan", {})
+                        self.assertFalse(r.is_error, text_of(r))
+                        self.assertEqual(r.structured_content["data"], [{"hosts": 3}])
+        finally:
+            shutil.rmtree(root, ignore_errors=True)
+
+
 class LoggingTest(unittest.IsolatedAsyncioTestCase):
     """The logging capability (issue 14): a skill skipped at start reaches the client
     as a warning log message; logging/setLevel is accepted."""

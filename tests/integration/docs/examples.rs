@@ -84,6 +84,27 @@ const EXAMPLES: &[(&str, &str, How)] = &[
         Runs("configured_tools_example_runs"),
     ),
     (
+        "docs/configured-tools.md",
+        "kind: tool\nname: label",
+        Shown(
+            "one tool without its source; tools::cli_call_checks_a_declared_output_schema runs the same tool through `filestore call`",
+        ),
+    ),
+    (
+        "docs/skills.md",
+        "filestore serve: 2 name(s) in --skills",
+        Shown(
+            "what serve prints; skills::orphans_are_found_at_start_with_where_they_are_named checks these lines from a real serve",
+        ),
+    ),
+    (
+        "docs/skills.md",
+        "tool: plan",
+        Shown(
+            "a descriptor over tools the page does not configure; skills::a_complete_skill_executor_descriptor runs one with every field over a real SQLite database",
+        ),
+    ),
+    (
         "docs/deploying.md",
         "# JWTs from your identity provider",
         Shown(
