@@ -56,6 +56,7 @@ fn read_result(r: &fs::ReadResult) -> Value {
             fs::ReadContent::Empty => "empty",
             fs::ReadContent::Binary => "binary",
             fs::ReadContent::Raw => "raw",
+            fs::ReadContent::Pdf => "pdf",
         },
         "text": r.text,
         "total_lines": r.total_lines,

@@ -61,6 +61,8 @@
 //! - `node_host`: the component run by the Node.js host (`hosts/node/`, jco installed into
 //!   a cache on first use): the shared suite with answers identical to the Rust host's,
 //!   a misbehaving JS volume, JS tool handlers, the embedding guide's Node snippet.
+//! - `pdf`: PDFs read as text page by page (`pages`), and hostile PDFs (malformed,
+//!   truncated, a flate bomb, a self-containing page tree, deep nesting) failing alone.
 //! - `python_host`: the component run by wasmtime-py (`hosts/python/`, installed into a
 //!   venv cache on first use): the suite's memory cases, a misbehaving Python volume,
 //!   a deadline, the embedding guide's Python snippet.
@@ -93,6 +95,7 @@ mod model;
 mod mutations;
 mod node_host;
 mod object_store;
+mod pdf;
 mod postgres;
 mod python_host;
 mod python_package;

@@ -19,6 +19,7 @@ pub(super) fn read_result(out: ReadResult) -> fs::ReadResult {
         ReadContent::Empty => fs::ReadContent::Empty,
         ReadContent::Binary => fs::ReadContent::Binary,
         ReadContent::Raw => fs::ReadContent::Raw,
+        ReadContent::Pdf => fs::ReadContent::Pdf,
         // A typed read never asks for base64 (`read-bytes` answers bytes).
         ReadContent::Text | ReadContent::Base64 => fs::ReadContent::Text,
     };

@@ -143,6 +143,7 @@ impl fs::GuestSession for SessionResource {
             encoding: Default::default(),
             byte_offset: 0,
             max_bytes: None,
+            pages: None,
         };
         let (out, _activation) = self.0.read_tool(&req).map_err(to_wit_error)?;
         Ok(read_side::read_result(out))

@@ -3,7 +3,7 @@
 //! the text rendered for a model.
 //!
 //! - [`ls`], [`read`], [`glob`], [`grep`], [`tree`]: the read side ([`tree_nodes`]:
-//!   the tree as data, for the typed API);
+//!   the tree as data, for the typed API; [`pdf`]: a PDF's text, page by page);
 //! - [`mutate`] (write, delete, move) and [`edit`]: the write side;
 //! - [`filetypes`]: grep's ripgrep-like `type` table;
 //! - [`request`]: decoding JSON arguments into request types with errors that name the
@@ -24,6 +24,7 @@ pub mod glob;
 pub mod grep;
 pub mod ls;
 pub mod mutate;
+pub mod pdf;
 pub mod read;
 pub mod request;
 pub mod tree;

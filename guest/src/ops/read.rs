@@ -55,6 +55,10 @@ pub struct ReadRequest {
     /// session's page limit).
     #[serde(default)]
     pub max_bytes: Option<u64>,
+    /// The pages of a PDF to read as text (`"3"`, `"2-5"`, `"1,4-6"`, `"7-"`); a PDF
+    /// read without it starts at page 1 (see [`super::pdf`]).
+    #[serde(default)]
+    pub pages: Option<String>,
 }
 
 /// How file content travels in a JSON argument or result.
@@ -94,6 +98,8 @@ pub enum ReadContent {
     Raw,
     /// `encoding=base64`: `text` is the base64 of the bytes from `byte_offset`.
     Base64,
+    /// A PDF: `text` holds its pages' text, page by page, and `pdf` says which.
+    Pdf,
 }
 
 /// Result of `filestore_read`.
@@ -140,6 +146,10 @@ pub struct ReadResult {
     /// Where the next `base64` page starts; absent at the end of the file.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub next_byte_offset: Option<u64>,
+    /// A PDF's pages read (`content: pdf`): the page count, each page's text, and
+    /// where to go on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pdf: Option<super::pdf::PdfPages>,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -189,6 +199,12 @@ impl Chunks<'_> {
 
 /// Reads one page of a file.
 pub fn read(mounts: &MountTable, limits: &Limits, req: &ReadRequest) -> Result<ReadResult> {
+    if req.pages.is_some() && (req.encoding == Encoding::Base64 || req.raw || req.tail.is_some()) {
+        return Err(Error::invalid_argument(
+            "pages",
+            "pages reads a PDF's text; it does not combine with encoding, raw or tail",
+        ));
+    }
     if req.encoding == Encoding::Base64 {
         return read_bytes(mounts, limits, req);
     }
@@ -213,6 +229,17 @@ pub fn read(mounts: &MountTable, limits: &Limits, req: &ReadRequest) -> Result<R
     let result = text_result(file.entry.clone());
     if req.raw {
         return read_raw(&file, &path, limits, result);
+    }
+    if super::pdf::is_pdf(&first) {
+        return read_pdf(&file, &path, limits, req, result);
+    }
+    if req.pages.is_some() {
+        return Err(Error::invalid_argument(
+            "pages",
+            format!(
+                "{path} is not a PDF (it does not start with %PDF-); page it by offset and limit"
+            ),
+        ));
     }
     read_lines(&file, &path, first, limits, req, result)
 }
@@ -246,6 +273,7 @@ fn text_result(entry: Entry) -> ReadResult {
         byte_offset: None,
         bytes: None,
         next_byte_offset: None,
+        pdf: None,
     }
 }
 
@@ -569,6 +597,7 @@ fn read_tail(
         encoding: Encoding::Utf8,
         byte_offset: 0,
         max_bytes: None,
+        pages: None,
     };
     read(mounts, limits, &page)
 }
@@ -698,7 +727,47 @@ fn read_bytes(mounts: &MountTable, limits: &Limits, req: &ReadRequest) -> Result
         byte_offset: Some(page.offset),
         bytes: Some(page.data.len() as u64),
         next_byte_offset: page.next_offset,
+        pdf: None,
     })
+}
+
+/// A PDF's pages as text (see [`super::pdf`]): the whole file (at most
+/// [`super::pdf::MAX_PDF_BYTES`]) parsed in the sandbox, the pages `req.pages`
+/// selects within the session's read budget.
+fn read_pdf(
+    file: &Resolved<'_>,
+    path: &str,
+    limits: &Limits,
+    req: &ReadRequest,
+    mut result: ReadResult,
+) -> Result<ReadResult> {
+    use super::pdf;
+    if req.offset != 1 {
+        return Err(Error::invalid_argument(
+            "offset",
+            format!("{path} is a PDF: read it by pages (pages: \"2-4\"), not by line offset"),
+        ));
+    }
+    let size = file.entry.size;
+    if size > pdf::MAX_PDF_BYTES {
+        return Err(Error::at(
+            ErrorKind::TooLarge,
+            path,
+            format!(
+                "a PDF of {size} bytes; the limit for reading its text is {} (encoding: \"base64\" returns its bytes)",
+                pdf::MAX_PDF_BYTES
+            ),
+        ));
+    }
+    let bytes = file.mount.volume.read(&file.rel, 0, size).map_err(|e| e.with_path(path))?;
+    let budget = limits.read_tokens.saturating_mul(4);
+    let pages = pdf::extract(path, &bytes, req.pages.as_deref(), budget)?;
+    result.content = ReadContent::Pdf;
+    result.text = pdf::render(path, &pages);
+    result.truncated = pages.next_page.is_some();
+    result.truncated_by = result.truncated.then(|| "pages".into());
+    result.pdf = Some(pages);
+    Ok(result)
 }
 
 fn read_raw(
@@ -747,7 +816,7 @@ pub fn render(r: &ReadResult) -> String {
             "{} is a binary file ({} bytes); its content is not shown (encoding: \"base64\" returns its bytes).",
             r.entry.path, r.entry.size
         ),
-        ReadContent::Raw => r.text.clone(),
+        ReadContent::Raw | ReadContent::Pdf => r.text.clone(),
         ReadContent::Base64 => {
             let from = r.byte_offset.unwrap_or(0);
             let to = from + r.bytes.unwrap_or(0);
@@ -847,6 +916,7 @@ mod tests {
             encoding: Encoding::Utf8,
             byte_offset: 0,
             max_bytes: None,
+            pages: None,
         }
     }
 

@@ -26,6 +26,7 @@ pub mod hostile_tree;
 pub mod install;
 pub mod mcp_http;
 pub mod mcp_stdio;
+pub mod pdf;
 pub mod pg_server;
 pub mod s3_server;
 pub mod toolbox;
