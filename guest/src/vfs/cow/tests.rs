@@ -1,0 +1,235 @@
+//! The copy-on-write volume over memory volumes: the merged view, whiteouts, moves,
+//! the lower layer untouched, changes, and apply with its conflicts.
+
+use std::sync::Arc;
+
+use super::CowVolume;
+use super::apply::apply;
+use super::changes::ChangeStatus;
+use crate::error::ErrorKind;
+use crate::vfs::memory::MemoryVolume;
+use crate::vfs::mounts::MountTable;
+use crate::vfs::volume::Volume;
+
+fn lower() -> Arc<MemoryVolume> {
+    let v = MemoryVolume::new();
+    v.insert("/a.txt", "lower a\n")
+        .insert("/keep.txt", "keep\n")
+        .insert("/dir/x.txt", "x\n")
+        .insert("/dir/sub/y.txt", "y\n")
+        .insert("/other/z.txt", "z\n");
+    Arc::new(v)
+}
+
+/// A cow volume over `lower` with a fresh memory upper layer, and that upper.
+fn cow(lower: &Arc<MemoryVolume>) -> (CowVolume, Arc<MemoryVolume>) {
+    let upper = Arc::new(MemoryVolume::new());
+    let c = CowVolume::new(Box::new(Arc::clone(lower)), Box::new(Arc::clone(&upper))).unwrap();
+    (c, upper)
+}
+
+fn snapshot(v: &MemoryVolume) -> Vec<(String, Vec<u8>)> {
+    let mut out: Vec<(String, Vec<u8>)> = v
+        .walk("/", usize::MAX)
+        .unwrap()
+        .entries
+        .into_iter()
+        .map(|e| {
+            let data = if e.is_dir() { Vec::new() } else { v.read(&e.path, 0, u64::MAX).unwrap() };
+            (e.path, data)
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+fn names(c: &dyn Volume, dir: &str) -> Vec<String> {
+    let mut v: Vec<String> = c.list(dir).unwrap().into_iter().map(|e| e.path).collect();
+    v.sort();
+    v
+}
+
+fn walked(c: &dyn Volume) -> Vec<String> {
+    let mut v: Vec<String> =
+        c.walk("/", usize::MAX).unwrap().entries.into_iter().map(|e| e.path).collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn reads_fall_through_and_writes_land_above() {
+    let l = lower();
+    let before = snapshot(&l);
+    let (c, _) = cow(&l);
+    assert_eq!(c.read("/a.txt", 0, 100).unwrap(), b"lower a\n");
+    c.write("/a.txt", b"upper a\n", &Default::default()).unwrap();
+    c.write("/new/n.txt", b"n\n", &Default::default()).unwrap();
+    assert_eq!(c.read("/a.txt", 0, 100).unwrap(), b"upper a\n");
+    assert_eq!(c.stat("/a.txt").unwrap().size, 8);
+    assert_eq!(c.stat_read("/a.txt", 0, 100).unwrap().1, b"upper a\n");
+    assert_eq!(names(&c, "/"), ["/a.txt", "/dir", "/keep.txt", "/new", "/other"]);
+    assert_eq!(snapshot(&l), before, "the lower layer is never written");
+}
+
+#[test]
+fn whiteouts_hide_files_and_whole_directories() {
+    let l = lower();
+    let before = snapshot(&l);
+    let (c, _) = cow(&l);
+    c.delete("/a.txt", false).unwrap();
+    assert_eq!(c.stat("/a.txt").unwrap_err().kind(), ErrorKind::NotFound);
+    assert_eq!(c.read("/a.txt", 0, 10).unwrap_err().kind(), ErrorKind::NotFound);
+    assert_eq!(c.delete("/dir", false).unwrap_err().kind(), ErrorKind::Conflict);
+    c.delete("/dir", true).unwrap();
+    assert_eq!(c.stat("/dir/sub/y.txt").unwrap_err().kind(), ErrorKind::NotFound);
+    assert_eq!(walked(&c), ["/keep.txt", "/other", "/other/z.txt"]);
+    // Created again: the new content, and nothing of the old directory.
+    c.write("/a.txt", b"again\n", &Default::default()).unwrap();
+    c.write("/dir/fresh.txt", b"f\n", &Default::default()).unwrap();
+    assert_eq!(c.read("/a.txt", 0, 10).unwrap(), b"again\n");
+    assert_eq!(names(&c, "/dir"), ["/dir/fresh.txt"]);
+    assert_eq!(c.stat("/dir/x.txt").unwrap_err().kind(), ErrorKind::NotFound);
+    assert_eq!(snapshot(&l), before);
+}
+
+#[test]
+fn moves_copy_up_and_white_out() {
+    let l = lower();
+    let before = snapshot(&l);
+    let (c, _) = cow(&l);
+    c.rename("/a.txt", "/moved/a.txt", false).unwrap();
+    assert_eq!(c.read("/moved/a.txt", 0, 100).unwrap(), b"lower a\n");
+    assert!(c.stat("/a.txt").is_err());
+    c.rename("/dir", "/dir2", false).unwrap();
+    assert_eq!(c.read("/dir2/sub/y.txt", 0, 10).unwrap(), b"y\n");
+    assert!(c.stat("/dir").is_err());
+    assert_eq!(
+        c.rename("/keep.txt", "/other/z.txt", false).unwrap_err().kind(),
+        ErrorKind::AlreadyExists
+    );
+    c.rename("/keep.txt", "/other/z.txt", true).unwrap();
+    assert_eq!(c.read("/other/z.txt", 0, 10).unwrap(), b"keep\n");
+    assert_eq!(c.rename("/other", "/other/in", false).unwrap_err().kind(), ErrorKind::InvalidArgument);
+    assert_eq!(snapshot(&l), before);
+}
+
+#[test]
+fn refuses_what_a_directory_volume_refuses() {
+    let l = lower();
+    let (c, _) = cow(&l);
+    assert_eq!(c.write("/dir", b"x", &Default::default()).unwrap_err().kind(), ErrorKind::NotAFile);
+    assert_eq!(
+        c.write("/a.txt/x", b"x", &Default::default()).unwrap_err().kind(),
+        ErrorKind::NotADirectory
+    );
+    let create_only = crate::vfs::volume::WriteOptions { create_only: true, ..Default::default() };
+    assert_eq!(c.write("/a.txt", b"x", &create_only).unwrap_err().kind(), ErrorKind::AlreadyExists);
+    assert_eq!(c.create_dir("/a.txt").unwrap_err().kind(), ErrorKind::AlreadyExists);
+    c.create_dir("/empty/deep").unwrap();
+    assert!(c.stat("/empty/deep").unwrap().is_dir());
+    assert_eq!(c.delete("/nope", true).unwrap_err().kind(), ErrorKind::NotFound);
+}
+
+#[test]
+fn through_a_mount_table_with_moves_across_mounts() {
+    let l = lower();
+    let before = snapshot(&l);
+    let (c, _) = cow(&l);
+    let scratch = Arc::new(MemoryVolume::new());
+    scratch.insert("/s.txt", "s\n");
+    let mut t = MountTable::new();
+    t.add("/w", Box::new(c), 0, false).unwrap();
+    t.add("/scratch", Box::new(Arc::clone(&scratch)), 0, false).unwrap();
+    crate::ops::mutate::move_entry(&t, &Default::default(), &req("/w/a.txt", "/scratch/a.txt")).unwrap();
+    crate::ops::mutate::move_entry(&t, &Default::default(), &req("/scratch/s.txt", "/w/s.txt")).unwrap();
+    assert_eq!(scratch.read("/a.txt", 0, 100).unwrap(), b"lower a\n");
+    assert_eq!(t.read("/w/s.txt", 0, 100).unwrap(), b"s\n");
+    assert!(t.stat("/w/a.txt").is_err());
+    assert_eq!(snapshot(&l), before);
+}
+
+fn req(from: &str, to: &str) -> crate::ops::mutate::MoveRequest {
+    serde_json::from_value(serde_json::json!({"source": from, "destination": to})).unwrap()
+}
+
+#[test]
+fn changes_name_added_modified_deleted() {
+    let l = lower();
+    let (c, _) = cow(&l);
+    c.write("/a.txt", b"changed\n", &Default::default()).unwrap();
+    c.write("/keep.txt", b"keep\n", &Default::default()).unwrap(); // same bytes
+    c.write("/n.txt", b"n\n", &Default::default()).unwrap();
+    c.delete("/dir", true).unwrap();
+    let got: Vec<(String, ChangeStatus)> =
+        c.changes("/").unwrap().into_iter().map(|c| (c.path, c.status)).collect();
+    assert_eq!(
+        got,
+        [
+            ("/a.txt".to_string(), ChangeStatus::Modified),
+            ("/dir/sub/y.txt".to_string(), ChangeStatus::Deleted),
+            ("/dir/x.txt".to_string(), ChangeStatus::Deleted),
+            ("/n.txt".to_string(), ChangeStatus::Added),
+        ]
+    );
+    assert_eq!(c.changes("/dir").unwrap().len(), 2);
+}
+
+#[test]
+fn the_state_survives_in_the_upper_layer() {
+    let l = lower();
+    let (c, upper) = cow(&l);
+    c.delete("/dir", true).unwrap();
+    c.write("/a.txt", b"up\n", &Default::default()).unwrap();
+    drop(c);
+    let again = CowVolume::new(Box::new(Arc::clone(&l)), Box::new(upper)).unwrap();
+    assert!(again.stat("/dir").is_err());
+    assert_eq!(again.read("/a.txt", 0, 10).unwrap(), b"up\n");
+}
+
+#[test]
+fn apply_writes_the_merged_tree_onto_the_lower() {
+    let l = lower();
+    let (c, _) = cow(&l);
+    c.write("/a.txt", b"changed\n", &Default::default()).unwrap();
+    c.delete("/dir", true).unwrap();
+    c.write("/dir/fresh.txt", b"f\n", &Default::default()).unwrap();
+    c.rename("/other/z.txt", "/z.txt", false).unwrap();
+    c.create_dir("/made").unwrap();
+    // Files only: a memory volume drops a directory whose last file goes (`/other`).
+    let files = |v: &dyn Volume| -> Vec<(String, Vec<u8>)> {
+        let mut out: Vec<(String, Vec<u8>)> = v
+            .walk("/", usize::MAX)
+            .unwrap()
+            .entries
+            .into_iter()
+            .filter(|e| !e.is_dir())
+            .map(|e| (e.path.clone(), v.read(&e.path, 0, u64::MAX).unwrap()))
+            .collect();
+        out.sort();
+        out
+    };
+    let merged = files(&c);
+    let report = apply(&c, l.as_ref()).unwrap();
+    assert_eq!(report.written, ["/a.txt", "/dir/fresh.txt", "/z.txt"]);
+    assert_eq!(files(l.as_ref()), merged);
+    assert!(l.stat("/made").unwrap().is_dir(), "an empty directory made is applied too");
+    assert_eq!(l.read("/a.txt", 0, 100).unwrap(), b"changed\n");
+    assert!(c.changes("/").unwrap().is_empty(), "the upper layer starts over");
+}
+
+#[test]
+fn apply_refuses_a_lower_file_changed_since() {
+    let l = lower();
+    let (c, _) = cow(&l);
+    c.write("/a.txt", b"mine\n", &Default::default()).unwrap();
+    c.write("/keep.txt", b"mine too\n", &Default::default()).unwrap();
+    c.delete("/dir", true).unwrap();
+    l.insert("/a.txt", "theirs\n");
+    l.insert("/dir/late.txt", "appeared\n");
+    let before = snapshot(&l);
+    let e = apply(&c, l.as_ref()).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Conflict);
+    assert!(e.message().contains("/a.txt") && e.message().contains("/dir/late.txt"), "{e}");
+    assert!(!e.message().contains("/keep.txt"), "{e}");
+    assert_eq!(snapshot(&l), before, "nothing written");
+}
