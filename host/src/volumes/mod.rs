@@ -141,6 +141,31 @@ pub struct MountArg {
     pub source: MountSource,
     /// `:ro` was given.
     pub read_only: bool,
+    /// `:cow` or `:cow=UPPER` was given (docs/cow.md): a copy-on-write mount of the
+    /// directory, with this upper layer.
+    pub cow: Option<CowUpper>,
+}
+
+/// Where a copy-on-write mount keeps its changes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CowUpper {
+    /// In memory, for the session (`:cow`).
+    Memory,
+    /// In this directory, created when missing, kept after the session for
+    /// `filestore diff` and `filestore apply` (`:cow=DIR`).
+    Dir(std::path::PathBuf),
+}
+
+/// The copy-on-write part of a spec: the spec without it, and the upper layer when
+/// the spec ends in `:cow` or has `:cow=UPPER` (the last one: `UPPER` is the rest).
+fn split_cow(spec: &str) -> (&str, Option<CowUpper>) {
+    if let Some((lower, upper)) = spec.rsplit_once(":cow=") {
+        return (lower, Some(CowUpper::Dir(std::path::PathBuf::from(upper))));
+    }
+    match spec.strip_suffix(":cow") {
+        Some(lower) => (lower, Some(CowUpper::Memory)),
+        None => (spec, None),
+    }
 }
 
 /// The storage named by a mount spec.
@@ -166,6 +191,25 @@ impl std::str::FromStr for MountArg {
         })?;
         let point = filestore_guest::vfs::paths::normalize(point)
             .map_err(|e| bad(&format!("mount point: {e}")))?;
+        let (spec, cow) = split_cow(spec);
+        if let Some(upper) = &cow {
+            let lower_ok = !spec.is_empty()
+                && spec != "mem:"
+                && spec != "mem"
+                && object::ObjectSpec::parse(spec).is_none()
+                && !spec.ends_with(":ro")
+                && !spec.ends_with(":rw");
+            if !lower_ok {
+                return Err(bad(
+                    &"a copy-on-write mount is a local directory with no mode: /point=./dir:cow or /point=./dir:cow=./upper-dir",
+                ));
+            }
+            if *upper == CowUpper::Dir(Default::default()) {
+                return Err(bad(&"':cow=' needs the upper directory after it"));
+            }
+            let source = MountSource::Dir(std::path::PathBuf::from(spec));
+            return Ok(MountArg { point, source, read_only: false, cow });
+        }
         let (spec, read_only) = split_mode(spec).map_err(|e| bad(&e))?;
         let source = if spec == "mem:" || spec == "mem" {
             MountSource::Memory
@@ -176,7 +220,7 @@ impl std::str::FromStr for MountArg {
         } else {
             MountSource::Dir(std::path::PathBuf::from(spec))
         };
-        Ok(MountArg { point, source, read_only })
+        Ok(MountArg { point, source, read_only, cow: None })
     }
 }
 
@@ -257,6 +301,9 @@ impl MountArg {
             Some(seg) => s.replace(IDENTITY_PLACEHOLDER, seg),
             None => s.to_string(),
         };
+        if let (Some(upper), MountSource::Dir(lower)) = (&self.cow, &self.source) {
+            return self.open_cow(lower, upper);
+        }
         let volume: SharedVolume = match &self.source {
             MountSource::Memory => Arc::new(quota_memory_volume()),
             MountSource::Dir(p) => {
@@ -314,9 +361,57 @@ impl MountArg {
     }
 }
 
+impl MountArg {
+    /// A copy-on-write mount of `lower` (opened read-only: nothing through the
+    /// mount can write it) with `upper` taking the changes.
+    fn open_cow(
+        &self,
+        lower: &std::path::Path,
+        upper: &CowUpper,
+    ) -> Result<crate::session::MountSpec, crate::error::Error> {
+        let fail = |what: &str, e: filestore_guest::error::Error| {
+            crate::error::Error::mount_with(format!("mount {}: {what}", self.point), e)
+        };
+        let lower_volume =
+            dir::DirVolume::open(lower, true).map_err(|e| fail("the lower directory", e))?;
+        let upper_volume: SharedVolume = match upper {
+            CowUpper::Memory => Arc::new(quota_memory_volume()),
+            CowUpper::Dir(p) => {
+                std::fs::create_dir_all(p).map_err(|e| {
+                    crate::error::Error::mount_with(
+                        format!("mount {}: cannot create the upper directory", self.point),
+                        e,
+                    )
+                })?;
+                Arc::new(
+                    dir::DirVolume::open(p, false).map_err(|e| fail("the upper directory", e))?,
+                )
+            }
+        };
+        Ok(crate::session::MountSpec::cow(self.point.clone(), Arc::new(lower_volume), upper_volume))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn parses_cow_specs() {
+        let m: MountArg = "/w=./repo:cow".parse().unwrap();
+        assert_eq!(
+            (m.source, m.cow, m.read_only),
+            (MountSource::Dir("./repo".into()), Some(CowUpper::Memory), false)
+        );
+        let m: MountArg = "/w=./repo:cow=/tmp/up".parse().unwrap();
+        assert_eq!(m.cow, Some(CowUpper::Dir("/tmp/up".into())));
+        assert_eq!(m.source, MountSource::Dir("./repo".into()));
+        for bad in ["/w=mem::cow", "/w=./repo:ro:cow", "/w=s3://b/p:cow", "/w=:cow", "/w=./r:cow="]
+        {
+            let e = bad.parse::<MountArg>().unwrap_err().to_string();
+            assert!(e.contains(bad.split_once('=').unwrap().1), "{bad}: {e}");
+        }
+    }
 
     #[test]
     fn parses_mount_specs() {
@@ -326,7 +421,8 @@ mod tests {
             MountArg {
                 point: "/w".into(),
                 source: MountSource::Dir("./src".into()),
-                read_only: true
+                read_only: true,
+                cow: None,
             }
         );
         let m: MountArg = "scratch=mem:".parse().unwrap();

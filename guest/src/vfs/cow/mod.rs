@@ -396,7 +396,11 @@ impl Volume for CowVolume {
         match self.merged_stat(path)? {
             Some(e) if e.is_dir() => return Ok(e),
             Some(_) => {
-                return Err(Error::at(ErrorKind::AlreadyExists, path, "a file exists at this path"));
+                return Err(Error::at(
+                    ErrorKind::AlreadyExists,
+                    path,
+                    "a file exists at this path",
+                ));
             }
             None => {}
         }

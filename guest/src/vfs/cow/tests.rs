@@ -109,7 +109,10 @@ fn moves_copy_up_and_white_out() {
     );
     c.rename("/keep.txt", "/other/z.txt", true).unwrap();
     assert_eq!(c.read("/other/z.txt", 0, 10).unwrap(), b"keep\n");
-    assert_eq!(c.rename("/other", "/other/in", false).unwrap_err().kind(), ErrorKind::InvalidArgument);
+    assert_eq!(
+        c.rename("/other", "/other/in", false).unwrap_err().kind(),
+        ErrorKind::InvalidArgument
+    );
     assert_eq!(snapshot(&l), before);
 }
 
@@ -140,8 +143,10 @@ fn through_a_mount_table_with_moves_across_mounts() {
     let mut t = MountTable::new();
     t.add("/w", Box::new(c), 0, false).unwrap();
     t.add("/scratch", Box::new(Arc::clone(&scratch)), 0, false).unwrap();
-    crate::ops::mutate::move_entry(&t, &Default::default(), &req("/w/a.txt", "/scratch/a.txt")).unwrap();
-    crate::ops::mutate::move_entry(&t, &Default::default(), &req("/scratch/s.txt", "/w/s.txt")).unwrap();
+    crate::ops::mutate::move_entry(&t, &Default::default(), &req("/w/a.txt", "/scratch/a.txt"))
+        .unwrap();
+    crate::ops::mutate::move_entry(&t, &Default::default(), &req("/scratch/s.txt", "/w/s.txt"))
+        .unwrap();
     assert_eq!(scratch.read("/a.txt", 0, 100).unwrap(), b"lower a\n");
     assert_eq!(t.read("/w/s.txt", 0, 100).unwrap(), b"s\n");
     assert!(t.stat("/w/a.txt").is_err());
