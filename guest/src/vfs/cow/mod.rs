@@ -27,7 +27,9 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::vfs::entry::Entry;
 use crate::vfs::mounts::is_absent;
 use crate::vfs::paths;
-use crate::vfs::volume::{PackedWalk, PrefetchFile, Volume, Walk, WriteOptions, rename_is_noop};
+use crate::vfs::volume::{
+    PACKED_READ_ONLY, PackedWalk, PrefetchFile, Volume, Walk, WriteOptions, rename_is_noop,
+};
 use state::{Base, CowState, from_upper, lower_state, read_whole, upper_path};
 
 /// See the module docs.
@@ -94,7 +96,7 @@ impl CowVolume {
             return Ok(None);
         }
         match self.lower.stat(rel) {
-            Ok(e) => Ok(Some(e)),
+            Ok(e) => Ok(Some(writable(e))),
             Err(e) if is_absent(&e) => Ok(None),
             Err(e) => Err(e),
         }
@@ -180,7 +182,7 @@ impl CowVolume {
                     && !st.hidden(&e.path)
                     && !under_file(&files, &e.path)
                 {
-                    merged.insert(e.path.clone(), e);
+                    merged.insert(e.path.clone(), writable(e));
                 }
             }
         }
@@ -218,6 +220,18 @@ impl CowVolume {
     }
 }
 
+/// A lower entry as the mount shows it: writable (the change lands in the upper
+/// layer), though the host opened the lower directory read-only.
+fn writable(mut e: Entry) -> Entry {
+    e.read_only = false;
+    e
+}
+
+/// [`writable`] for every entry of a walk or listing.
+fn all_writable(entries: Vec<Entry>) -> Vec<Entry> {
+    entries.into_iter().map(writable).collect()
+}
+
 /// Whether `path` lies beneath one of `files` (a file shadows a directory).
 fn under_file(files: &HashSet<String>, path: &str) -> bool {
     let mut at = paths::parent(path);
@@ -241,14 +255,14 @@ fn upper_err(e: Error) -> Error {
 impl Volume for CowVolume {
     fn stat(&self, path: &str) -> Result<Entry> {
         if self.clean() {
-            return self.lower.stat(path);
+            return self.lower.stat(path).map(writable);
         }
         self.merged_stat(path)?.ok_or_else(|| Error::not_found(path))
     }
 
     fn list(&self, path: &str) -> Result<Vec<Entry>> {
         if self.clean() {
-            return self.lower.list(path);
+            return self.lower.list(path).map(all_writable);
         }
         // A walk capped to one level would still visit everything below; listing
         // both layers' children directly is cheaper.
@@ -267,7 +281,7 @@ impl Volume for CowVolume {
         if !st.hidden(path) && self.lower.stat(path).is_ok_and(|e| e.is_dir()) {
             for e in self.lower.list(path)? {
                 if !merged.contains_key(&e.path) && !st.hidden(&e.path) {
-                    merged.insert(e.path.clone(), e);
+                    merged.insert(e.path.clone(), writable(e));
                 }
             }
         }
@@ -276,14 +290,20 @@ impl Volume for CowVolume {
 
     fn walk(&self, path: &str, max_entries: usize) -> Result<Walk> {
         if self.clean() {
-            return self.lower.walk(path, max_entries);
+            let mut w = self.lower.walk(path, max_entries)?;
+            w.entries = all_writable(w.entries);
+            return Ok(w);
         }
         self.merged_walk(path, max_entries)
     }
 
     fn walk_packed(&self, path: &str, max_entries: usize) -> Result<PackedWalk> {
         if self.clean() {
-            return self.lower.walk_packed(path, max_entries);
+            let mut w = self.lower.walk_packed(path, max_entries)?;
+            for f in &mut w.entry_flags {
+                *f &= !PACKED_READ_ONLY;
+            }
+            return Ok(w);
         }
         self.merged_walk(path, max_entries).map(PackedWalk::from)
     }
@@ -303,7 +323,7 @@ impl Volume for CowVolume {
 
     fn stat_read(&self, path: &str, offset: u64, len: u64) -> Result<(Entry, Vec<u8>)> {
         if self.clean() {
-            return self.lower.stat_read(path, offset, len);
+            return self.lower.stat_read(path, offset, len).map(|(e, d)| (writable(e), d));
         }
         if self.upper_stat(path)?.is_some() {
             let (mut e, data) =
@@ -314,7 +334,7 @@ impl Volume for CowVolume {
         if self.lock().hidden(path) {
             return Err(Error::not_found(path));
         }
-        self.lower.stat_read(path, offset, len)
+        self.lower.stat_read(path, offset, len).map(|(e, d)| (writable(e), d))
     }
 
     fn write(&self, path: &str, content: &[u8], options: &WriteOptions) -> Result<Entry> {

@@ -238,3 +238,77 @@ fn apply_refuses_a_lower_file_changed_since() {
     assert!(!e.message().contains("/keep.txt"), "{e}");
     assert_eq!(snapshot(&l), before, "nothing written");
 }
+
+/// A lower volume whose entries are all read-only, as a dir volume opened read-only
+/// answers.
+struct ReadOnlyEntries(Arc<MemoryVolume>);
+
+impl Volume for ReadOnlyEntries {
+    fn stat(&self, path: &str) -> crate::error::Result<crate::vfs::entry::Entry> {
+        self.0.stat(path).map(|mut e| {
+            e.read_only = true;
+            e
+        })
+    }
+    fn list(&self, path: &str) -> crate::error::Result<Vec<crate::vfs::entry::Entry>> {
+        self.0.list(path).map(|v| {
+            v.into_iter()
+                .map(|mut e| {
+                    e.read_only = true;
+                    e
+                })
+                .collect()
+        })
+    }
+    fn walk(&self, path: &str, max: usize) -> crate::error::Result<crate::vfs::volume::Walk> {
+        self.0.walk(path, max).map(|mut w| {
+            w.entries.iter_mut().for_each(|e| e.read_only = true);
+            w
+        })
+    }
+    fn read(&self, path: &str, offset: u64, len: u64) -> crate::error::Result<Vec<u8>> {
+        self.0.read(path, offset, len)
+    }
+    fn write(
+        &self,
+        path: &str,
+        _: &[u8],
+        _: &crate::vfs::volume::WriteOptions,
+    ) -> crate::error::Result<crate::vfs::entry::Entry> {
+        Err(crate::error::Error::at(ErrorKind::ReadOnly, path, "read-only"))
+    }
+    fn delete(&self, path: &str, _: bool) -> crate::error::Result<()> {
+        Err(crate::error::Error::at(ErrorKind::ReadOnly, path, "read-only"))
+    }
+    fn rename(&self, from: &str, _: &str, _: bool) -> crate::error::Result<()> {
+        Err(crate::error::Error::at(ErrorKind::ReadOnly, from, "read-only"))
+    }
+}
+
+#[test]
+fn a_read_only_lower_shows_writable_and_is_edited_through_the_table() {
+    let l = lower();
+    let before = snapshot(&l);
+    let c =
+        CowVolume::new(Box::new(ReadOnlyEntries(Arc::clone(&l))), Box::new(MemoryVolume::new()))
+            .unwrap();
+    assert!(!c.stat("/a.txt").unwrap().read_only);
+    assert!(c.walk("/", 100).unwrap().entries.iter().all(|e| !e.read_only));
+    assert!(
+        c.walk_packed("/", 100)
+            .unwrap()
+            .entry_flags
+            .iter()
+            .all(|f| f & crate::vfs::volume::PACKED_READ_ONLY == 0)
+    );
+    let mut t = MountTable::new();
+    t.add("/w", Box::new(c), 0, false).unwrap();
+    let req: crate::ops::edit::EditRequest = serde_json::from_value(
+        serde_json::json!({"path": "/w/a.txt", "old_string": "lower", "new_string": "upper"}),
+    )
+    .unwrap();
+    crate::ops::edit::edit(&t, &Default::default(), &req).unwrap();
+    assert_eq!(t.read("/w/a.txt", 0, 100).unwrap(), b"upper a\n");
+    t.write("/w/keep.txt", b"k", &Default::default()).unwrap();
+    assert_eq!(snapshot(&l), before);
+}
