@@ -24,7 +24,7 @@ use std::collections::{BTreeMap, HashSet};
 use std::sync::{Mutex, MutexGuard};
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::vfs::entry::Entry;
+use crate::vfs::entry::{Entry, TYPE_SYMLINK};
 use crate::vfs::mounts::is_absent;
 use crate::vfs::paths;
 use crate::vfs::volume::{
@@ -118,10 +118,12 @@ impl CowVolume {
             if p == "/" {
                 break;
             }
-            if let Some(e) = self.merged_stat(p)?
-                && !e.is_dir()
-            {
-                return Err(Error::at(ErrorKind::NotADirectory, p, "not a directory"));
+            match self.merged_stat(p)? {
+                Some(e) if e.entry_type == TYPE_SYMLINK => return Err(link_error(p)),
+                Some(e) if !e.is_dir() => {
+                    return Err(Error::at(ErrorKind::NotADirectory, p, "not a directory"));
+                }
+                _ => {}
             }
             at = paths::parent(p);
         }
@@ -218,6 +220,16 @@ impl CowVolume {
         }
         Ok(())
     }
+}
+
+/// Writing at or through a link of the lower layer: refused as the dir volume
+/// refuses it (the link is neither followed nor replaced).
+fn link_error(path: &str) -> Error {
+    Error::at(
+        ErrorKind::InvalidPath,
+        path,
+        "is a symbolic link; links are never followed or replaced (delete the link first to put a file there)",
+    )
 }
 
 /// A lower entry as the mount shows it: writable (the change lands in the upper
@@ -345,6 +357,8 @@ impl Volume for CowVolume {
             Some(e) if e.is_dir() => {
                 return Err(Error::at(ErrorKind::NotAFile, path, "is a directory"));
             }
+            // As the dir volume: a link is neither followed nor replaced by a write.
+            Some(e) if e.entry_type == TYPE_SYMLINK => return Err(link_error(path)),
             Some(_) if options.create_only => {
                 return Err(Error::at(ErrorKind::AlreadyExists, path, "file already exists"));
             }
