@@ -733,11 +733,7 @@ pub fn refuse_contentless(e: &Entry, path: &str) -> Result<()> {
     }
 }
 
-/// Whether a `stat` error only says the path does not exist (yet): `not-found`, or
-/// `not-a-directory` when a parent is a file. Any other error is a real failure.
-pub fn is_absent(e: &Error) -> bool {
-    matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory)
-}
+pub use crate::vfs::volume::is_absent;
 
 /// Inserts `e` unless an earlier layer has the path; a file replaces a directory.
 fn merge(merged: &mut BTreeMap<String, Entry>, e: Entry) {

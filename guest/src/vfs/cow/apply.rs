@@ -13,9 +13,9 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::vfs::cow::CowVolume;
 use crate::vfs::cow::changes::{Change, ChangeStatus};
 use crate::vfs::cow::state::{Base, CowState, FILES_DIR, lower_state, upper_path};
-use crate::vfs::mounts::is_absent;
 use crate::vfs::paths;
 use crate::vfs::volume::Volume;
+use crate::vfs::volume::is_absent;
 
 /// A file whose lower version changed since the session first changed it.
 #[derive(Clone, Debug, PartialEq)]

@@ -9,8 +9,8 @@ use crate::error::Result;
 use crate::vfs::cow::CowVolume;
 use crate::vfs::cow::state::{read_whole, upper_path};
 use crate::vfs::entry::{Entry, EntryKind};
-use crate::vfs::mounts::is_absent;
 use crate::vfs::paths;
+use crate::vfs::volume::is_absent;
 use crate::vfs::volume::{Volume, has_content};
 
 /// How a file changed.

@@ -25,8 +25,8 @@ use std::sync::{Mutex, MutexGuard};
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::vfs::entry::{Entry, TYPE_SYMLINK};
-use crate::vfs::mounts::is_absent;
 use crate::vfs::paths;
+use crate::vfs::volume::is_absent;
 use crate::vfs::volume::{
     PACKED_READ_ONLY, PackedWalk, PrefetchFile, Volume, Walk, WriteOptions, rename_is_noop,
 };

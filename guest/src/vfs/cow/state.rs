@@ -12,8 +12,8 @@ use sha2::{Digest, Sha256};
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::vfs::entry::EntryKind;
-use crate::vfs::mounts::is_absent;
 use crate::vfs::paths;
+use crate::vfs::volume::is_absent;
 use crate::vfs::volume::{Volume, has_content};
 
 /// Where the upper volume keeps the changed files: `/files/<path in the mount>`.
