@@ -377,6 +377,10 @@ impl MountArg {
         let upper_volume: SharedVolume = match upper {
             CowUpper::Memory => Arc::new(quota_memory_volume()),
             CowUpper::Dir(p) => {
+                // Before anything is created: an upper directory made inside the lower
+                // one would be a write to it. (The session checks the opened volumes
+                // again, by identity.)
+                check_cow_dirs(&self.point, lower, p)?;
                 std::fs::create_dir_all(p).map_err(|e| {
                     crate::error::Error::mount_with(
                         format!("mount {}: cannot create the upper directory", self.point),
@@ -392,9 +396,74 @@ impl MountArg {
     }
 }
 
+/// Refuses an upper directory inside the lower one or around it: both resolved
+/// (the upper's nearest existing ancestor, when it does not exist yet, with the rest
+/// of its path, which may not contain `.` or `..`).
+fn check_cow_dirs(
+    point: &str,
+    lower: &std::path::Path,
+    upper: &std::path::Path,
+) -> Result<(), crate::error::Error> {
+    let bad = |m: String| crate::error::Error::mount(format!("mount {point}: {m}"));
+    let lower_real = lower
+        .canonicalize()
+        .map_err(|e| bad(format!("the lower directory {}: {e}", lower.display())))?;
+    let mut existing = upper.to_path_buf();
+    let mut rest = Vec::new();
+    while existing.symlink_metadata().is_err() {
+        let Some(name) = existing.file_name() else { break };
+        rest.push(name.to_os_string());
+        if !existing.pop() {
+            break;
+        }
+    }
+    if upper.components().any(|c| matches!(c, std::path::Component::ParentDir)) && !rest.is_empty()
+    {
+        return Err(bad(format!(
+            "the upper directory {} does not exist and names '..'; create it first or name it without '..'",
+            upper.display()
+        )));
+    }
+    let base =
+        if existing.as_os_str().is_empty() { std::path::PathBuf::from(".") } else { existing };
+    let mut upper_real = base
+        .canonicalize()
+        .map_err(|e| bad(format!("the upper directory {}: {e}", upper.display())))?;
+    upper_real.extend(rest.iter().rev());
+    if upper_real.starts_with(&lower_real) || lower_real.starts_with(&upper_real) {
+        return Err(bad(format!(
+            "the upper directory {} and the lower directory {} lie inside one another, so changes would reach the lower directory; keep the upper directory outside it",
+            upper.display(),
+            lower.display()
+        )));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_cow_upper_directory_inside_or_around_the_lower_is_refused_before_it_is_made() {
+        let t = tempfile::tempdir().unwrap();
+        let lower = t.path().join("repo");
+        std::fs::create_dir_all(lower.join("src")).unwrap();
+        for upper in [lower.join("changes"), lower.join("src/../up"), t.path().to_path_buf()] {
+            let spec = format!("/w={}:cow={}", lower.display(), upper.display());
+            let m: MountArg = spec.parse().unwrap();
+            let e = m.open().err().unwrap_or_else(|| panic!("{spec} was accepted")).to_string();
+            assert!(e.contains("/w"), "{e}");
+        }
+        let names: Vec<_> =
+            std::fs::read_dir(&lower).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(names, ["src"], "nothing made in the lower directory");
+        let beside = t.path().join("changes");
+        let m: MountArg =
+            format!("/w={}:cow={}", lower.display(), beside.display()).parse().unwrap();
+        assert!(m.open().unwrap().upper.is_some());
+        assert!(beside.is_dir());
+    }
 
     #[test]
     fn parses_cow_specs() {
