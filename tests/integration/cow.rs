@@ -337,3 +337,37 @@ fn a_session_on_a_cow_checkout_never_writes_it_and_its_diff_applies() {
     let again = run(Command::new(bin).args(["diff", &spec])).success();
     assert_eq!(again.stdout(), "", "the upper layer starts over");
 }
+
+/// Through MCP (`serve` over stdio): a cow `/workspace` offers `filestore_diff`,
+/// takes an edit and a delete, shows them in the diff, and the directory is unchanged
+/// when the session ends (the upper layer in memory, gone with it).
+#[test]
+fn an_mcp_session_on_a_cow_workspace_diffs_and_leaves_the_directory() {
+    let t = tempfile::tempdir().unwrap();
+    let lower = t.path().join("repo");
+    std::fs::create_dir_all(lower.join("src")).unwrap();
+    std::fs::write(lower.join("src/a.txt"), "one\ntwo\n").unwrap();
+    std::fs::write(lower.join("gone.txt"), "bye\n").unwrap();
+    let before = snapshot(t.path(), Path::new("/nonexistent"));
+    let mut command = Command::new(env!("CARGO_BIN_EXE_filestore"));
+    command
+        .args(["serve", "--mount", &format!("/workspace={}:cow", lower.display())])
+        .current_dir(t.path());
+    let (mut client, _) = crate::support::mcp_stdio::McpStdio::start(command);
+    assert!(client.tool_names().iter().any(|n| n == "filestore_diff"));
+    let edit = json!({"path": "/workspace/src/a.txt", "old_string": "two", "new_string": "2"});
+    let r = client.call_tool("filestore_edit", edit);
+    assert_ne!(r["isError"], json!(true), "{r}");
+    let r = client.call_tool("filestore_delete", json!({"path": "/workspace/gone.txt"}));
+    assert_ne!(r["isError"], json!(true), "{r}");
+    let diff = client.call_tool("filestore_diff", json!({}));
+    let patch = diff["structuredContent"]["patch"].as_str().unwrap_or_else(|| panic!("{diff}"));
+    assert!(
+        patch.contains("--- a/src/a.txt\n+++ b/src/a.txt\n@@ -1,2 +1,2 @@\n one\n-two\n+2\n"),
+        "{patch}"
+    );
+    assert!(patch.contains("deleted file mode 100644\n--- a/gone.txt\n+++ /dev/null\n"), "{patch}");
+    let (status, stderr) = client.close();
+    assert!(status.success(), "{stderr}");
+    assert!(changed_entries(&before, &snapshot(t.path(), Path::new("/nonexistent"))).is_empty());
+}
