@@ -320,6 +320,10 @@ fn a_session_on_a_cow_checkout_never_writes_it_and_its_diff_applies() {
 
     // A concurrent change to a changed file: refused, the path named, nothing written.
     std::fs::write(lower.join("src/lib.rs"), "changed meanwhile\n").unwrap();
+    let check = run(Command::new(bin).args(["apply", &spec, "--check"]));
+    assert!(!check.output.status.success(), "{}", check.describe());
+    let listed: Value = serde_json::from_str(&check.stdout()).unwrap();
+    assert_eq!(listed, json!({"conflicts": ["/src/lib.rs"]}), "{}", check.describe());
     let refused = run(Command::new(bin).args(["apply", &spec]));
     assert!(!refused.output.status.success(), "{}", refused.describe());
     assert!(
