@@ -124,16 +124,16 @@ fn remove_whited_out(
                 report.directories.push(w.clone());
             }
             Some(m) if m.is_dir() && lower.is_dir() => {
-                // Recreated: drop what the lower tree has that the merged one lacks,
-                // deepest first.
-                let mut gone: Vec<String> = cow
-                    .lower()
-                    .walk(w, usize::MAX)?
-                    .entries
-                    .into_iter()
-                    .map(|e| e.path)
-                    .filter(|p| !matches!(cow.upper_stat(p), Ok(Some(_))))
-                    .collect();
+                // Recreated: drop what the lower tree has that the merged one lacks
+                // or has as the other kind (a directory that is a file now), deepest
+                // first.
+                let mut gone = Vec::new();
+                for e in cow.lower().walk(w, usize::MAX)?.entries {
+                    let kept = cow.upper_stat(&e.path)?.is_some_and(|u| u.is_dir() == e.is_dir());
+                    if !kept {
+                        gone.push(e.path);
+                    }
+                }
                 gone.sort_by_key(|p| std::cmp::Reverse(paths::depth(p)));
                 for p in gone {
                     if cow.lower().stat(&p).is_ok() {

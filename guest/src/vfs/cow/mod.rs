@@ -387,16 +387,17 @@ impl Volume for CowVolume {
         }
         let mut st = self.lock();
         let lower = self.lower_stat(&st, path)?;
-        match &lower {
-            Some(l) if l.is_dir() => {
+        // What the session saw at and beneath the path, directories included: a file
+        // written later where a directory was must find that directory at apply.
+        if let Some(l) = &lower {
+            self.note_base(&mut st, path)?;
+            if l.is_dir() {
                 for f in self.lower.walk(path, usize::MAX)?.entries {
-                    if !f.is_dir() && !st.hidden(&f.path) {
+                    if !st.hidden(&f.path) {
                         self.note_base(&mut st, &f.path)?;
                     }
                 }
             }
-            Some(_) => self.note_base(&mut st, path)?,
-            None => {}
         }
         if self.upper_stat(path)?.is_some() {
             self.upper.delete(&upper_path(path), true).map_err(upper_err)?;
