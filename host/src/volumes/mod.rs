@@ -381,6 +381,7 @@ impl MountArg {
                 // one would be a write to it. (The session checks the opened volumes
                 // again, by identity.)
                 check_cow_dirs(&self.point, lower, p)?;
+                check_upper_is_ours(&self.point, p)?;
                 std::fs::create_dir_all(p).map_err(|e| {
                     crate::error::Error::mount_with(
                         format!("mount {}: cannot create the upper directory", self.point),
@@ -394,6 +395,28 @@ impl MountArg {
         };
         Ok(crate::session::MountSpec::cow(self.point.clone(), Arc::new(lower_volume), upper_volume))
     }
+}
+
+/// Refuses an existing upper directory that holds anything but an upper layer's
+/// files and state: a mistyped path must not have `files/` and a state file written
+/// into some other directory.
+fn check_upper_is_ours(point: &str, upper: &std::path::Path) -> Result<(), crate::error::Error> {
+    let Ok(entries) = std::fs::read_dir(upper) else { return Ok(()) };
+    let ours = |name: &std::ffi::OsStr| {
+        let state = filestore_guest::vfs::cow::state::STATE_PATH.trim_start_matches('/');
+        let files = filestore_guest::vfs::cow::state::FILES_DIR.trim_start_matches('/');
+        name == state || name == files || name.to_string_lossy().contains(dir::TEMP_MARKER)
+    };
+    for e in entries.flatten() {
+        if !ours(&e.file_name()) {
+            return Err(crate::error::Error::mount(format!(
+                "mount {point}: the upper directory {} holds '{}', so it is not a copy-on-write upper layer; give an empty or new directory",
+                upper.display(),
+                e.file_name().to_string_lossy()
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Refuses an upper directory inside the lower one or around it: both resolved
@@ -463,6 +486,15 @@ mod tests {
             format!("/w={}:cow={}", lower.display(), beside.display()).parse().unwrap();
         assert!(m.open().unwrap().upper.is_some());
         assert!(beside.is_dir());
+        // Some other directory is not taken for an upper layer.
+        let other = t.path().join("other");
+        std::fs::create_dir(&other).unwrap();
+        std::fs::write(other.join("notes.txt"), "mine").unwrap();
+        let m: MountArg =
+            format!("/w={}:cow={}", lower.display(), other.display()).parse().unwrap();
+        let e = m.open().err().expect("refused").to_string();
+        assert!(e.contains("notes.txt"), "{e}");
+        assert!(!other.join("files").exists(), "nothing made there");
     }
 
     #[test]
