@@ -269,6 +269,11 @@ pub const IDENTITY_PLACEHOLDER: &str = "{sub}";
 impl MountArg {
     /// Whether the spec depends on the caller's identity (`{sub}`).
     pub fn per_identity(&self) -> bool {
+        if let Some(CowUpper::Dir(p)) = &self.cow
+            && p.to_string_lossy().contains(IDENTITY_PLACEHOLDER)
+        {
+            return true;
+        }
         match &self.source {
             MountSource::Dir(p) => p.to_string_lossy().contains(IDENTITY_PLACEHOLDER),
             MountSource::Object(o) => {
@@ -302,7 +307,12 @@ impl MountArg {
             None => s.to_string(),
         };
         if let (Some(upper), MountSource::Dir(lower)) = (&self.cow, &self.source) {
-            return self.open_cow(lower, upper);
+            let lower = std::path::PathBuf::from(fill(&lower.to_string_lossy()));
+            let upper = match upper {
+                CowUpper::Dir(p) => CowUpper::Dir(fill(&p.to_string_lossy()).into()),
+                CowUpper::Memory => CowUpper::Memory,
+            };
+            return self.open_cow(&lower, &upper);
         }
         let volume: SharedVolume = match &self.source {
             MountSource::Memory => Arc::new(quota_memory_volume()),
