@@ -508,6 +508,24 @@ mod tests {
     }
 
     #[test]
+    fn a_cow_spec_with_sub_is_per_caller() {
+        let t = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(t.path().join("repos/alice")).unwrap();
+        let spec = format!(
+            "/w={}/repos/{{sub}}:cow={}/uppers/{{sub}}",
+            t.path().display(),
+            t.path().display()
+        );
+        let m: MountArg = spec.parse().unwrap();
+        assert!(m.per_identity());
+        assert!(m.open().is_err(), "no caller");
+        assert!(m.open_for(Some("alice")).unwrap().upper.is_some());
+        assert!(t.path().join("uppers/alice").is_dir());
+        assert!(!t.path().join("uppers/{sub}").exists());
+        assert!(m.open_for(Some("bob")).is_err(), "bob has no lower directory");
+    }
+
+    #[test]
     fn parses_cow_specs() {
         let m: MountArg = "/w=./repo:cow".parse().unwrap();
         assert_eq!(
