@@ -87,6 +87,23 @@ impl Session {
             .add(point, volume, priority, read_only)
     }
 
+    /// Mounts a copy-on-write view of `lower` whose changes land in `upper` (see
+    /// [`crate::vfs::cow`]): writable, and offering `filestore_diff`.
+    pub fn mount_cow(
+        &mut self,
+        point: &str,
+        lower: Box<dyn Volume>,
+        upper: Box<dyn Volume>,
+        priority: i32,
+    ) -> Result<()> {
+        let cow = Arc::new(crate::vfs::cow::CowVolume::new(lower, upper)?);
+        Arc::get_mut(&mut self.mounts)
+            .ok_or_else(|| {
+                Error::new(ErrorKind::Conflict, "a shell command still holds the mount table")
+            })?
+            .add_cow(point, cow, priority)
+    }
+
     /// The mount table as a shared handle (for the shell's filesystem).
     pub fn mounts_shared(&self) -> Arc<MountTable> {
         Arc::clone(&self.mounts)
@@ -115,7 +132,7 @@ impl Session {
 
     /// Specs of the built-in tools this session offers.
     pub fn tool_specs(&self) -> Vec<ToolSpec> {
-        shell::spec::builtin_specs(self.writable(), self.shell_enabled())
+        shell::spec::builtin_specs(self.writable(), self.shell_enabled(), self.mounts.has_cow())
     }
 
     /// Offers (or withdraws) `filestore_execute`, the shell (off by default: a host
@@ -458,6 +475,10 @@ impl Session {
                 let r = self.execute(&decode(tool, args)?)?;
                 output(&r, shell::render(&r))
             }
+            builtin::DIFF_TOOL => {
+                let r = crate::ops::diff::diff(self.mounts.cows(), &decode(tool, args)?)?;
+                output(&r, crate::ops::diff::render(&r))
+            }
             other => Err(Error::new(
                 ErrorKind::NotFound,
                 format!(
@@ -465,7 +486,7 @@ impl Session {
                     builtin::READ_TOOLS
                         .iter()
                         .chain(builtin::WRITE_TOOLS.iter())
-                        .chain([builtin::SHELL_TOOL].iter())
+                        .chain([builtin::SHELL_TOOL, builtin::DIFF_TOOL].iter())
                         .copied()
                         .collect::<Vec<_>>()
                         .join(", ")
@@ -663,7 +684,7 @@ mod tests {
         // the schema advertises but the request rejects would be a broken contract.
         let s = session();
         s.enable_shell(true);
-        for spec in shell::spec::builtin_specs(true, true) {
+        for spec in shell::spec::builtin_specs(true, true, true) {
             let props = spec.input_schema["properties"].as_object().unwrap();
             assert!(spec.input_schema["additionalProperties"] == json!(false), "{}", spec.name);
             for (k, v) in props {

@@ -30,7 +30,10 @@ enum Command {
         args: String,
         /// Mount a volume: /point=./dir, /point=./dir:ro, /point=mem:,
         /// /point=s3://bucket/prefix[:ro] (also gs://, az://, file:///dir). A trailing
-        /// :ro or :rw is the mode; a directory named so is written ./x:rw/. As with
+        /// :ro or :rw is the mode; a directory named so is written ./x:rw/.
+        /// /point=./dir:cow is copy-on-write: the directory is only read, changes
+        /// stay in memory (./dir:cow=./upper keeps them in ./upper for `filestore
+        /// diff` and `filestore apply`; docs/cow.md). As with
         /// serve, the current directory (read-only at /workspace), /scratch and
         /// /tool_calls are mounted where no --mount takes their place.
         #[arg(long = "mount", value_name = "/POINT=SPEC")]
@@ -98,6 +101,31 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         wit: Option<std::path::PathBuf>,
     },
+    /// Print the changes of a copy-on-write mount kept in a directory (the mount of
+    /// a session, /POINT=DIR:cow=UPPER) as a patch `git apply` accepts in DIR, with
+    /// the changed files named first; binary files are named, not patched
+    /// (docs/cow.md#diff). Nothing is written.
+    Diff {
+        /// The mount as the session had it: /POINT=DIR:cow=UPPER.
+        #[arg(value_name = "/POINT=DIR:cow=UPPER")]
+        mount: MountArg,
+        /// Print the structured result (files and patch) as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Write the changes of a copy-on-write mount kept in a directory onto its
+    /// lower directory, each file atomically, and empty the upper directory. Refused,
+    /// writing nothing, when a changed file's lower version is not the one the
+    /// session saw (each such path named, exit 1) (docs/cow.md#apply). The host's
+    /// step: agents cannot run it.
+    Apply {
+        /// The mount as the session had it: /POINT=DIR:cow=UPPER.
+        #[arg(value_name = "/POINT=DIR:cow=UPPER")]
+        mount: MountArg,
+        /// Only check: print the changes and the conflicts, write nothing.
+        #[arg(long)]
+        check: bool,
+    },
     /// Serve the filestore tools, prompt and resources as an MCP server (stdio by
     /// default). Defaults: the current directory read-only at /workspace, an
     /// in-memory /scratch, and the read-only tool-results volume at /tool_calls.
@@ -114,7 +142,10 @@ struct ServeArgs {
     /// Mount a volume: /point=./dir (read-write), /point=./dir:ro, /point=mem:,
     /// /point=s3://bucket/prefix[:ro] (also gs://, az://, file:///dir; credentials
     /// from the environment, e.g. AWS_ACCESS_KEY_ID). A trailing :ro or :rw is the
-    /// mode; a directory named so is written ./x:rw/. A /workspace mount replaces
+    /// mode; a directory named so is written ./x:rw/. /point=./dir:cow is
+    /// copy-on-write: the directory is only read, changes stay in memory
+    /// (./dir:cow=./upper keeps them in ./upper for `filestore diff` and `filestore
+    /// apply`; docs/cow.md). A /workspace mount replaces
     /// the default read-only current directory. A mount at / is a single workspace
     /// as the whole file system: no /workspace or /scratch are added (nor
     /// /tool_calls, unless --config gives tools whose results it holds).
@@ -434,6 +465,8 @@ fn main_with(cli: Cli) -> ExitCode {
             call(&request, &mounts, &configs, &tokens, agent.as_deref())
         }
         Command::Check { files, strict } => tools_cli::check(&files, strict),
+        Command::Diff { mount, json } => cow_cli::diff(&mount, json),
+        Command::Apply { mount, check } => cow_cli::apply(&mount, check),
         Command::Component { output, wit } => write_component(&output, wit.as_deref()),
         Command::Migrate { file, output } => tools_cli::migrate(&file, output.as_deref()),
         Command::Serve(mut args) => {
@@ -1061,6 +1094,7 @@ impl ServePlan {
                 point: filestore::mcp::DEFAULT_TOOL_CALLS.into(),
                 source: filestore::volumes::MountSource::Memory,
                 read_only: true,
+                cow: None,
             });
         }
         if let Some(why) = &self.no_workspace_reason {
@@ -1706,5 +1740,89 @@ mod tests {
         assert!(matches!(plan.roots, RootsPolicy::Within(ref dirs) if dirs.is_empty()));
         assert!(matches!(check(&[]).unwrap().roots, RootsPolicy::Any));
         assert!(matches!(check(&["--mount", "/workspace=mem:"]).unwrap().roots, RootsPolicy::Off));
+    }
+}
+
+/// `filestore diff` and `filestore apply` (docs/cow.md).
+mod cow_cli {
+    use std::process::ExitCode;
+
+    use filestore::cow::{self, CowVolume};
+    use filestore::volumes::{CowUpper, MountArg, MountSource};
+    use filestore_guest::error::ErrorKind;
+
+    use super::{emit, fail, fail_with};
+
+    /// The lower and upper directories of a `/POINT=DIR:cow=UPPER` argument.
+    fn dirs(m: &MountArg) -> Result<(&std::path::Path, &std::path::Path), ExitCode> {
+        match (&m.source, &m.cow) {
+            (MountSource::Dir(lower), Some(CowUpper::Dir(upper))) => Ok((lower, upper)),
+            _ => Err(fail(
+                ErrorKind::InvalidArgument,
+                format!(
+                    "mount {}: give the copy-on-write mount with its upper directory, /POINT=DIR:cow=UPPER (an in-memory upper layer ends with its session)",
+                    m.point
+                ),
+            )),
+        }
+    }
+
+    fn open(m: &MountArg) -> Result<(CowVolume, &std::path::Path), ExitCode> {
+        let (lower, upper) = dirs(m)?;
+        let v = cow::open_dirs(lower, upper).map_err(|e| fail_with(&e))?;
+        Ok((v, lower))
+    }
+
+    pub(super) fn diff(m: &MountArg, json: bool) -> ExitCode {
+        let (v, _) = match open(m) {
+            Ok(x) => x,
+            Err(code) => return code,
+        };
+        match cow::diff(v, &m.point) {
+            Ok(r) if json => {
+                emit(&format!("{}\n", serde_json::to_string_pretty(&r).unwrap_or_default()));
+                ExitCode::SUCCESS
+            }
+            Ok(r) => {
+                // The patch alone on stdout (for `git apply`); the list on stderr.
+                for f in &r.files {
+                    eprintln!(
+                        "{:?} {}{}",
+                        f.status,
+                        f.path,
+                        if f.binary { " (binary, not in the patch)" } else { "" }
+                    );
+                }
+                emit(&r.patch);
+                ExitCode::SUCCESS
+            }
+            Err(e) => fail_with(&e),
+        }
+    }
+
+    pub(super) fn apply(m: &MountArg, check: bool) -> ExitCode {
+        let (v, lower) = match open(m) {
+            Ok(x) => x,
+            Err(code) => return code,
+        };
+        if check {
+            let conflicts = match cow::conflicts(&v) {
+                Ok(c) => c,
+                Err(e) => return fail_with(&e),
+            };
+            let paths: Vec<&str> = conflicts.iter().map(|c| c.path.as_str()).collect();
+            emit(&format!("{}\n", serde_json::json!({"conflicts": paths})));
+            return if paths.is_empty() { ExitCode::SUCCESS } else { ExitCode::FAILURE };
+        }
+        match cow::apply(&v, lower) {
+            Ok(r) => {
+                let out = serde_json::json!({
+                    "written": r.written, "deleted": r.deleted, "directories": r.directories
+                });
+                emit(&format!("{out}\n"));
+                ExitCode::SUCCESS
+            }
+            Err(e) => fail_with(&e),
+        }
     }
 }

@@ -42,6 +42,7 @@ mod bindings;
 pub mod cli;
 pub mod clocks;
 pub mod conversation;
+pub mod cow;
 pub mod engine;
 pub mod error;
 mod glue;

@@ -42,12 +42,23 @@ pub struct MountSpec {
     pub priority: i32,
     /// Refuse every mutation through this mount.
     pub read_only: bool,
+    /// A copy-on-write mount's upper layer (docs/cow.md): `volume` is then the lower
+    /// layer, only ever read, and every change lands here.
+    pub upper: Option<SharedVolume>,
 }
 
 impl MountSpec {
     /// A writable mount at priority 0.
     pub fn new(point: impl Into<String>, volume: SharedVolume) -> MountSpec {
-        MountSpec { point: point.into(), volume, priority: 0, read_only: false }
+        MountSpec { point: point.into(), volume, priority: 0, read_only: false, upper: None }
+    }
+
+    /// A copy-on-write mount (docs/cow.md): reads fall through to `lower`, every
+    /// change lands in `upper` (a fresh [`crate::volumes::MemoryVolume`], or a
+    /// writable directory volume to keep the changes for `filestore apply`). Open
+    /// `lower` read-only: then nothing through this mount can write it.
+    pub fn cow(point: impl Into<String>, lower: SharedVolume, upper: SharedVolume) -> MountSpec {
+        MountSpec { upper: Some(upper), ..MountSpec::new(point, lower) }
     }
 
     /// The same mount, read-only.
@@ -207,7 +218,10 @@ impl Exports {
 ///   attributes, so agents could edit them;
 /// - a read-only mount whose storage lies inside a writable mount's (`--mount /w=.
 ///   --mount /docs=./docs:ro`): its files could be changed through the writable one,
-///   so the read-only promise would be false.
+///   so the read-only promise would be false; a copy-on-write mount's lower
+///   directory counts as read-only, its upper layer as its writable storage;
+/// - a copy-on-write mount whose upper directory and lower directory lie inside one
+///   another.
 pub fn check_mounts(mounts: &[MountSpec]) -> Result<()> {
     let results = filestore_guest::invoke::results::RESULTS_MOUNT;
     if let Some(m) = mounts.iter().find(|m| m.point == results && !m.volume.keeps_entry_metadata())
@@ -217,10 +231,27 @@ pub fn check_mounts(mounts: &[MountSpec]) -> Result<()> {
             m.point
         )));
     }
-    for ro in mounts.iter().filter(|m| m.read_only) {
+    // The upper layer of a copy-on-write mount inside its lower directory (or the
+    // other way round) would write the lower one.
+    for m in mounts {
+        let Some(upper) = &m.upper else { continue };
+        if let (Some(u), Some(l)) = (upper.identity(), m.volume.identity())
+            && u.overlaps(&l)
+        {
+            return Err(Error::mount(format!(
+                "the copy-on-write mount at '{}' has its upper layer and its lower directory inside one another, so changes would reach the lower directory; keep the upper directory outside it",
+                m.point
+            )));
+        }
+    }
+    // A copy-on-write mount's lower layer is read-only storage like a read-only
+    // mount's; what it writes is its upper layer.
+    for ro in mounts.iter().filter(|m| m.read_only || m.upper.is_some()) {
         let Some(ro_id) = ro.volume.identity() else { continue };
         for rw in mounts.iter().filter(|m| !m.read_only) {
-            let Some(rw_id) = rw.volume.identity() else { continue };
+            let Some(rw_id) = rw.upper.as_ref().unwrap_or(&rw.volume).identity() else {
+                continue;
+            };
             if ro_id.storage == rw_id.storage && ro_id.root.starts_with(&rw_id.root) {
                 return Err(Error::mount(format!(
                     "the read-only mount at '{}' lies inside the storage of the writable mount at '{}', through which its files could be changed; mount '{}' read-only too, or choose roots that do not contain each other",
@@ -300,11 +331,22 @@ impl Engine {
                 .table
                 .push(VolumeHandle { volume: m.volume })
                 .map_err(|e| Error::setup("volume table", e))?;
+            let upper = match m.upper {
+                Some(volume) => Some(
+                    store
+                        .data_mut()
+                        .table
+                        .push(VolumeHandle { volume })
+                        .map_err(|e| Error::setup("volume table", e))?,
+                ),
+                None => None,
+            };
             wit_mounts.push(fs::Mount {
                 point: m.point,
                 volume: handle,
                 priority: m.priority,
                 read_only: m.read_only,
+                upper,
             });
         }
         let l = &options.limits;

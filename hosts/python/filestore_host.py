@@ -591,7 +591,8 @@ class Session:
         for i, m in enumerate(mounts):
             self.volumes[i + 1] = m["volume"]
             wit_mounts.append(_rec(point=m["point"], volume=ResourceHost.own(i + 1, _VOLUME),
-                                   priority=m.get("priority", 0), read_only=bool(m.get("read_only"))))
+                                   priority=m.get("priority", 0), read_only=bool(m.get("read_only")),
+                                   upper=None))
         wit_limits = _rec(**{k: limits.get(k) for k in ("read_tokens", "file_bytes", "regex_bytes",
                                                           "walk_entries", "grep_records", "write_bytes")})
         created = self._call(self._f("[static]session.create"), wit_mounts, wit_limits)

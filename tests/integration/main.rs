@@ -52,6 +52,10 @@
 //! - `conversation`: the conversation state store (`filestore::conversation`) on a
 //!   directory and on S3: 50 updates racing over two store handles, writers killed
 //!   with SIGKILL mid-write, torn temporary files, expiry (docs/state.md).
+//! - `cow`: copy-on-write mounts over a real checkout inside the hostile tree,
+//!   changed through `filestore call` and the Rust API: the lower tree unchanged,
+//!   `filestore_diff` against `diff -ruN`, `git apply --check`, `filestore apply` with
+//!   a concurrent change refused (docs/cow.md).
 //! - `replicas`: `serve --http --state` as two replicas on one store (a directory, S3):
 //!   files, stored results and skills of a conversation seen from the other replica
 //!   and after a SIGKILL and restart, 40 racing sessions of one conversation, keys
@@ -86,6 +90,7 @@ mod confinement;
 mod contract;
 mod contract_typed;
 mod conversation;
+mod cow;
 mod docs;
 mod faults;
 mod isolation;

@@ -92,8 +92,22 @@ impl fs::GuestSession for SessionResource {
         };
         let mut s = DomSession::new(limits);
         for m in mounts {
-            s.mount(&m.point, Box::new(Checked::new(WitVolume(m.volume))), m.priority, m.read_only)
-                .map_err(to_wit_error)?;
+            let volume = Box::new(Checked::new(WitVolume(m.volume)));
+            match m.upper {
+                Some(_) if m.read_only => {
+                    return Err(to_wit_error(crate::error::Error::at(
+                        crate::error::ErrorKind::InvalidArgument,
+                        m.point,
+                        "a copy-on-write mount cannot be read-only",
+                    )));
+                }
+                Some(upper) => {
+                    let upper = Box::new(Checked::new(WitVolume(upper)));
+                    s.mount_cow(&m.point, volume, upper, m.priority)
+                }
+                None => s.mount(&m.point, volume, m.priority, m.read_only),
+            }
+            .map_err(to_wit_error)?;
         }
         Ok(fs::Session::new(SessionResource(s)))
     }

@@ -270,16 +270,19 @@ pub fn resolve(
 /// configured tool, and the dynamic tools (but the agent's own provider tools when
 /// `replacing_agent`, which a new load replaces).
 pub(super) fn names(session: &dyn Sandbox, st: &ToolState, replacing_agent: bool) -> Names {
-    let mut offerable: Vec<ToolSpec> =
-        crate::shell::spec::builtin_specs(session.mounts().any_writable(), st.shell)
-            .iter()
-            .filter_map(|s| serde_json::to_value(s).ok())
-            .filter_map(|v| ToolSpec::from_json(&v).ok())
-            .collect();
+    let mut offerable: Vec<ToolSpec> = crate::shell::spec::builtin_specs(
+        session.mounts().any_writable(),
+        st.shell,
+        session.mounts().has_cow(),
+    )
+    .iter()
+    .filter_map(|s| serde_json::to_value(s).ok())
+    .filter_map(|v| ToolSpec::from_json(&v).ok())
+    .collect();
     let mut taken: Vec<(String, &'static str)> = builtin::READ_TOOLS
         .iter()
         .chain(builtin::WRITE_TOOLS.iter())
-        .chain([builtin::SHELL_TOOL].iter())
+        .chain([builtin::SHELL_TOOL, builtin::DIFF_TOOL].iter())
         .map(|n| (n.to_string(), "built-in"))
         .collect();
     if let Some(c) = &st.config {
@@ -308,11 +311,14 @@ pub fn list_tools(session: &dyn Sandbox, toolset: Option<&str>) -> Result<Vec<Va
     let mut out: Vec<Value> = Vec::new();
     let mut seen = std::collections::HashSet::new();
     let st = session.tool_state().borrow();
-    let builtins: Vec<Value> =
-        crate::shell::spec::builtin_specs(session.mounts().any_writable(), st.shell)
-            .into_iter()
-            .filter_map(|s| serde_json::to_value(&s).ok())
-            .collect();
+    let builtins: Vec<Value> = crate::shell::spec::builtin_specs(
+        session.mounts().any_writable(),
+        st.shell,
+        session.mounts().has_cow(),
+    )
+    .into_iter()
+    .filter_map(|s| serde_json::to_value(&s).ok())
+    .collect();
     if let (Some(agent), None) = (&st.agent, toolset) {
         // The agent's order: its built-in, configured and provider tools as listed.
         for (name, tool) in agent.offered() {

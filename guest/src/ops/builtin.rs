@@ -87,6 +87,13 @@ pub fn output_schema(name: &str) -> Value {
                 "diff_note": {"type": "string"}, "written": {"type": "boolean"}
             }})
         }
+        "filestore_diff" => {
+            json!({"type": "object", "required": ["mount", "path", "files", "patch"], "properties": {
+                "mount": {"type": "string"}, "path": {"type": "string"},
+                "files": {"type": "array", "items": {"type": "object", "required": ["path", "status", "binary"]}},
+                "patch": {"type": "string"}
+            }})
+        }
         "filestore_execute" => {
             json!({"type": "object", "required": ["stdout", "stderr", "exit_code", "truncated", "duration_ms"], "properties": {
                 "stdout": {"type": "string"}, "stderr": {"type": "string"},
@@ -113,6 +120,7 @@ pub fn title(name: &str) -> &'static str {
         "filestore_mkdir" => "Create directory",
         "filestore_move" => "Move or rename",
         "filestore_execute" => "Run shell command",
+        "filestore_diff" => "Changes of a copy-on-write mount",
         _ => "",
     }
 }
@@ -127,9 +135,15 @@ pub const WRITE_TOOLS: [&str; 5] =
 /// The shell tool (crate::shell): offered only where a session enables it.
 pub const SHELL_TOOL: &str = "filestore_execute";
 
+/// The diff tool (crate::ops::diff): offered only where a copy-on-write mount is.
+pub const DIFF_TOOL: &str = "filestore_diff";
+
 /// Whether `name` is a built-in filestore tool.
 pub fn is_builtin(name: &str) -> bool {
-    READ_TOOLS.contains(&name) || WRITE_TOOLS.contains(&name) || name == SHELL_TOOL
+    READ_TOOLS.contains(&name)
+        || WRITE_TOOLS.contains(&name)
+        || name == SHELL_TOOL
+        || name == DIFF_TOOL
 }
 
 fn path_prop(what: &str) -> Value {
@@ -260,6 +274,13 @@ pub fn spec(name: &str) -> Option<ToolSpec> {
                 "overwrite": {"type": "boolean", "default": false, "description": "Replace an existing destination file."}
             }, "required": ["source", "destination"], "additionalProperties": false}),
             annotations(false, true, false),
+        ),
+        "filestore_diff" => (
+            "Show what changed in a copy-on-write mount (a workspace whose directory is not written until a person applies the changes): every added, modified, deleted and binary file, and the text changes as a unified diff in git's format. Nothing is applied by this tool.",
+            json!({"type": "object", "properties": {
+                "path": path_prop("A copy-on-write mount point, or a directory or file beneath it to limit the diff to (default: the one copy-on-write mount).")
+            }, "additionalProperties": false}),
+            annotations(true, false, true),
         ),
         _ => return None,
     };

@@ -4,7 +4,8 @@
 //!
 //! - [`ls`], [`read`], [`glob`], [`grep`], [`tree`]: the read side ([`tree_nodes`]:
 //!   the tree as data, for the typed API; [`pdf`]: a PDF's text, page by page);
-//! - [`mutate`] (write, delete, move) and [`edit`]: the write side;
+//! - [`mutate`] (write, delete, move) and [`edit`]: the write side; [`diff`]: the
+//!   changes of a copy-on-write mount;
 //! - [`filetypes`]: grep's ripgrep-like `type` table;
 //! - [`request`]: decoding JSON arguments into request types with errors that name the
 //!   parameter;
@@ -18,6 +19,7 @@
 use serde_json::Value;
 
 pub mod builtin;
+pub mod diff;
 pub mod edit;
 pub mod filetypes;
 pub mod glob;

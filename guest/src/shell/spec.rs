@@ -5,9 +5,13 @@ use serde_json::json;
 
 use crate::ops::builtin::{self, SHELL_TOOL, ToolSpec};
 
-/// The built-in tools' specs (see [`builtin::specs`]) and, when `shell`, this tool's.
-pub fn builtin_specs(writable: bool, shell: bool) -> Vec<ToolSpec> {
+/// The built-in tools' specs (see [`builtin::specs`]), `filestore_diff`'s when `cow`
+/// (a copy-on-write mount is there) and, when `shell`, this tool's.
+pub fn builtin_specs(writable: bool, shell: bool, cow: bool) -> Vec<ToolSpec> {
     let mut out = builtin::specs(writable);
+    if cow {
+        out.extend(builtin::spec(builtin::DIFF_TOOL));
+    }
     if shell {
         out.push(spec(writable));
     }

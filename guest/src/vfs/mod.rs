@@ -10,6 +10,8 @@
 //! - [`memory`]: [`memory::MemoryVolume`], the in-memory implementation;
 //! - [`checked`]: [`checked::Checked`], the volume contract enforced on every answer
 //!   of a host's volume;
+//! - [`cow`]: [`cow::CowVolume`], a copy-on-write view of a lower volume
+//!   (docs/cow.md);
 //! - [`mounts`]: the mount table — longest-prefix routing, overlays, read-only mounts;
 //! - [`limits`]: the per-session caps and the named constants behind them.
 //!
@@ -18,6 +20,7 @@
 #[cfg(test)]
 pub(crate) mod bare;
 pub mod checked;
+pub mod cow;
 pub mod entry;
 pub mod limits;
 pub mod memory;

@@ -19,8 +19,10 @@
 //! parents even when no volume holds them.
 
 use std::collections::{BTreeMap, HashSet};
+use std::sync::Arc;
 
 use crate::error::{Error, ErrorKind, Result};
+use crate::vfs::cow::CowVolume;
 use crate::vfs::entry::{Entry, EntryKind};
 use crate::vfs::paths;
 use crate::vfs::volume::{PackedWalk, PrefetchFile, Volume, Walk, WriteOptions};
@@ -60,6 +62,8 @@ impl std::fmt::Debug for Mount {
 pub struct MountTable {
     /// Sorted by (point, priority, order).
     mounts: Vec<Mount>,
+    /// The copy-on-write mounts among them, by point (for `filestore_diff`).
+    cows: Vec<(String, Arc<CowVolume>)>,
 }
 
 /// The answer of [`MountTable::walk_packed`]: a walk's entries in path order, each
@@ -189,6 +193,25 @@ impl MountTable {
             (a.point.as_str(), a.priority, a.order).cmp(&(b.point.as_str(), b.priority, b.order))
         });
         Ok(())
+    }
+
+    /// Mounts a copy-on-write volume at `point` (writable; see [`crate::vfs::cow`]).
+    pub fn add_cow(&mut self, point: &str, cow: Arc<CowVolume>, priority: i32) -> Result<()> {
+        let normalised = paths::normalize(point)?;
+        self.add(&normalised, Box::new(Arc::clone(&cow)), priority, false)?;
+        self.cows.push((normalised, cow));
+        Ok(())
+    }
+
+    /// The copy-on-write mounts, by point, in the order they were added.
+    pub fn cows(&self) -> &[(String, Arc<CowVolume>)] {
+        &self.cows
+    }
+
+    /// Whether any mount is copy-on-write (decides whether `filestore_diff` is
+    /// offered).
+    pub fn has_cow(&self) -> bool {
+        !self.cows.is_empty()
     }
 
     /// All mounts, sorted by point then overlay order ([`Mount::order`] is the order
@@ -710,11 +733,7 @@ pub fn refuse_contentless(e: &Entry, path: &str) -> Result<()> {
     }
 }
 
-/// Whether a `stat` error only says the path does not exist (yet): `not-found`, or
-/// `not-a-directory` when a parent is a file. Any other error is a real failure.
-pub fn is_absent(e: &Error) -> bool {
-    matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory)
-}
+pub use crate::vfs::volume::is_absent;
 
 /// Inserts `e` unless an earlier layer has the path; a file replaces a directory.
 fn merge(merged: &mut BTreeMap<String, Entry>, e: Entry) {

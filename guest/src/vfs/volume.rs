@@ -225,6 +225,12 @@ pub fn rename_is_noop(from: &str, to: &str) -> Result<bool> {
     Ok(false)
 }
 
+/// Whether a `stat` error only says the path does not exist (yet): `not-found`, or
+/// `not-a-directory` when a parent is a file. Any other error is a real failure.
+pub fn is_absent(e: &Error) -> bool {
+    matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory)
+}
+
 /// Whether a file entry has content to read: not a link or special file, which a
 /// directory volume lists (types `symlink`, `special`) but never opens for reading.
 pub fn has_content(e: &Entry) -> bool {

@@ -200,6 +200,7 @@ pub fn default_mounts(user: Vec<MountArg>) -> Vec<MountArg> {
             point: DEFAULT_WORKSPACE.into(),
             source: MountSource::Dir(".".into()),
             read_only: true,
+            cow: None,
         });
     }
     if !taken(DEFAULT_SCRATCH) {
@@ -207,6 +208,7 @@ pub fn default_mounts(user: Vec<MountArg>) -> Vec<MountArg> {
             point: DEFAULT_SCRATCH.into(),
             source: MountSource::Memory,
             read_only: false,
+            cow: None,
         });
     }
     if !taken(DEFAULT_TOOL_CALLS) {
@@ -214,6 +216,7 @@ pub fn default_mounts(user: Vec<MountArg>) -> Vec<MountArg> {
             point: DEFAULT_TOOL_CALLS.into(),
             source: MountSource::Memory,
             read_only: true,
+            cow: None,
         });
     }
     let mut all = user;
@@ -228,7 +231,7 @@ fn writable_dir_overlaps_cwd(user: &[MountArg]) -> bool {
         return false;
     };
     user.iter().any(|m| match &m.source {
-        MountSource::Dir(p) if !m.read_only => {
+        MountSource::Dir(p) if !m.read_only && m.cow.is_none() => {
             p.canonicalize().is_ok_and(|p| cwd.starts_with(&p) || p.starts_with(&cwd))
         }
         _ => false,
@@ -251,7 +254,13 @@ pub fn describe_mounts(mounts: &[MountArg]) -> String {
                 MountSource::Memory => "mem:".to_string(),
                 MountSource::Object(o) => o.url(),
             };
-            format!("{}={} ({})", m.point, src, if m.read_only { "ro" } else { "rw" })
+            let mode = match (&m.cow, m.read_only) {
+                (Some(crate::volumes::CowUpper::Memory), _) => "cow".to_string(),
+                (Some(crate::volumes::CowUpper::Dir(u)), _) => format!("cow={}", u.display()),
+                (None, true) => "ro".to_string(),
+                (None, false) => "rw".to_string(),
+            };
+            format!("{}={} ({mode})", m.point, src)
         })
         .collect::<Vec<_>>()
         .join(", ")

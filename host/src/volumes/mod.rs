@@ -141,6 +141,31 @@ pub struct MountArg {
     pub source: MountSource,
     /// `:ro` was given.
     pub read_only: bool,
+    /// `:cow` or `:cow=UPPER` was given (docs/cow.md): a copy-on-write mount of the
+    /// directory, with this upper layer.
+    pub cow: Option<CowUpper>,
+}
+
+/// Where a copy-on-write mount keeps its changes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CowUpper {
+    /// In memory, for the session (`:cow`).
+    Memory,
+    /// In this directory, created when missing, kept after the session for
+    /// `filestore diff` and `filestore apply` (`:cow=DIR`).
+    Dir(std::path::PathBuf),
+}
+
+/// The copy-on-write part of a spec: the spec without it, and the upper layer when
+/// the spec ends in `:cow` or has `:cow=UPPER` (the last one: `UPPER` is the rest).
+fn split_cow(spec: &str) -> (&str, Option<CowUpper>) {
+    if let Some((lower, upper)) = spec.rsplit_once(":cow=") {
+        return (lower, Some(CowUpper::Dir(std::path::PathBuf::from(upper))));
+    }
+    match spec.strip_suffix(":cow") {
+        Some(lower) => (lower, Some(CowUpper::Memory)),
+        None => (spec, None),
+    }
 }
 
 /// The storage named by a mount spec.
@@ -166,6 +191,25 @@ impl std::str::FromStr for MountArg {
         })?;
         let point = filestore_guest::vfs::paths::normalize(point)
             .map_err(|e| bad(&format!("mount point: {e}")))?;
+        let (spec, cow) = split_cow(spec);
+        if let Some(upper) = &cow {
+            let lower_ok = !spec.is_empty()
+                && spec != "mem:"
+                && spec != "mem"
+                && object::ObjectSpec::parse(spec).is_none()
+                && !spec.ends_with(":ro")
+                && !spec.ends_with(":rw");
+            if !lower_ok {
+                return Err(bad(
+                    &"a copy-on-write mount is a local directory with no mode: /point=./dir:cow or /point=./dir:cow=./upper-dir",
+                ));
+            }
+            if *upper == CowUpper::Dir(Default::default()) {
+                return Err(bad(&"':cow=' needs the upper directory after it"));
+            }
+            let source = MountSource::Dir(std::path::PathBuf::from(spec));
+            return Ok(MountArg { point, source, read_only: false, cow });
+        }
         let (spec, read_only) = split_mode(spec).map_err(|e| bad(&e))?;
         let source = if spec == "mem:" || spec == "mem" {
             MountSource::Memory
@@ -176,7 +220,7 @@ impl std::str::FromStr for MountArg {
         } else {
             MountSource::Dir(std::path::PathBuf::from(spec))
         };
-        Ok(MountArg { point, source, read_only })
+        Ok(MountArg { point, source, read_only, cow: None })
     }
 }
 
@@ -225,6 +269,11 @@ pub const IDENTITY_PLACEHOLDER: &str = "{sub}";
 impl MountArg {
     /// Whether the spec depends on the caller's identity (`{sub}`).
     pub fn per_identity(&self) -> bool {
+        if let Some(CowUpper::Dir(p)) = &self.cow
+            && p.to_string_lossy().contains(IDENTITY_PLACEHOLDER)
+        {
+            return true;
+        }
         match &self.source {
             MountSource::Dir(p) => p.to_string_lossy().contains(IDENTITY_PLACEHOLDER),
             MountSource::Object(o) => {
@@ -257,6 +306,14 @@ impl MountArg {
             Some(seg) => s.replace(IDENTITY_PLACEHOLDER, seg),
             None => s.to_string(),
         };
+        if let (Some(upper), MountSource::Dir(lower)) = (&self.cow, &self.source) {
+            let lower = std::path::PathBuf::from(fill(&lower.to_string_lossy()));
+            let upper = match upper {
+                CowUpper::Dir(p) => CowUpper::Dir(fill(&p.to_string_lossy()).into()),
+                CowUpper::Memory => CowUpper::Memory,
+            };
+            return self.open_cow(&lower, &upper);
+        }
         let volume: SharedVolume = match &self.source {
             MountSource::Memory => Arc::new(quota_memory_volume()),
             MountSource::Dir(p) => {
@@ -314,9 +371,176 @@ impl MountArg {
     }
 }
 
+impl MountArg {
+    /// A copy-on-write mount of `lower` (opened read-only: nothing through the
+    /// mount can write it) with `upper` taking the changes.
+    fn open_cow(
+        &self,
+        lower: &std::path::Path,
+        upper: &CowUpper,
+    ) -> Result<crate::session::MountSpec, crate::error::Error> {
+        let fail = |what: &str, e: filestore_guest::error::Error| {
+            crate::error::Error::mount_with(format!("mount {}: {what}", self.point), e)
+        };
+        let lower_volume =
+            dir::DirVolume::open(lower, true).map_err(|e| fail("the lower directory", e))?;
+        let upper_volume: SharedVolume = match upper {
+            CowUpper::Memory => Arc::new(quota_memory_volume()),
+            CowUpper::Dir(p) => {
+                // Before anything is created: an upper directory made inside the lower
+                // one would be a write to it. (The session checks the opened volumes
+                // again, by identity.)
+                check_cow_dirs(&self.point, lower, p)?;
+                check_upper_is_ours(&self.point, p)?;
+                std::fs::create_dir_all(p).map_err(|e| {
+                    crate::error::Error::mount_with(
+                        format!("mount {}: cannot create the upper directory", self.point),
+                        e,
+                    )
+                })?;
+                Arc::new(
+                    dir::DirVolume::open(p, false).map_err(|e| fail("the upper directory", e))?,
+                )
+            }
+        };
+        Ok(crate::session::MountSpec::cow(self.point.clone(), Arc::new(lower_volume), upper_volume))
+    }
+}
+
+/// Refuses an existing upper directory that holds anything but an upper layer's
+/// files and state: a mistyped path must not have `files/` and a state file written
+/// into some other directory.
+fn check_upper_is_ours(point: &str, upper: &std::path::Path) -> Result<(), crate::error::Error> {
+    let Ok(entries) = std::fs::read_dir(upper) else { return Ok(()) };
+    let ours = |name: &std::ffi::OsStr| {
+        let state = filestore_guest::vfs::cow::state::STATE_PATH.trim_start_matches('/');
+        let files = filestore_guest::vfs::cow::state::FILES_DIR.trim_start_matches('/');
+        name == state || name == files || name.to_string_lossy().contains(dir::TEMP_MARKER)
+    };
+    for e in entries.flatten() {
+        if !ours(&e.file_name()) {
+            return Err(crate::error::Error::mount(format!(
+                "mount {point}: the upper directory {} holds '{}', so it is not a copy-on-write upper layer; give an empty or new directory",
+                upper.display(),
+                e.file_name().to_string_lossy()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Refuses an upper directory inside the lower one or around it: both resolved
+/// (the upper's nearest existing ancestor, when it does not exist yet, with the rest
+/// of its path, which may not contain `.` or `..`).
+fn check_cow_dirs(
+    point: &str,
+    lower: &std::path::Path,
+    upper: &std::path::Path,
+) -> Result<(), crate::error::Error> {
+    let bad = |m: String| crate::error::Error::mount(format!("mount {point}: {m}"));
+    let lower_real = lower
+        .canonicalize()
+        .map_err(|e| bad(format!("the lower directory {}: {e}", lower.display())))?;
+    let mut existing = upper.to_path_buf();
+    let mut rest = Vec::new();
+    while existing.symlink_metadata().is_err() {
+        let Some(name) = existing.file_name() else { break };
+        rest.push(name.to_os_string());
+        if !existing.pop() {
+            break;
+        }
+    }
+    if upper.components().any(|c| matches!(c, std::path::Component::ParentDir)) && !rest.is_empty()
+    {
+        return Err(bad(format!(
+            "the upper directory {} does not exist and names '..'; create it first or name it without '..'",
+            upper.display()
+        )));
+    }
+    let base =
+        if existing.as_os_str().is_empty() { std::path::PathBuf::from(".") } else { existing };
+    let mut upper_real = base
+        .canonicalize()
+        .map_err(|e| bad(format!("the upper directory {}: {e}", upper.display())))?;
+    upper_real.extend(rest.iter().rev());
+    if upper_real.starts_with(&lower_real) || lower_real.starts_with(&upper_real) {
+        return Err(bad(format!(
+            "the upper directory {} and the lower directory {} lie inside one another, so changes would reach the lower directory; keep the upper directory outside it",
+            upper.display(),
+            lower.display()
+        )));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_cow_upper_directory_inside_or_around_the_lower_is_refused_before_it_is_made() {
+        let t = tempfile::tempdir().unwrap();
+        let lower = t.path().join("repo");
+        std::fs::create_dir_all(lower.join("src")).unwrap();
+        for upper in [lower.join("changes"), lower.join("src/../up"), t.path().to_path_buf()] {
+            let spec = format!("/w={}:cow={}", lower.display(), upper.display());
+            let m: MountArg = spec.parse().unwrap();
+            let e = m.open().err().unwrap_or_else(|| panic!("{spec} was accepted")).to_string();
+            assert!(e.contains("/w"), "{e}");
+        }
+        let names: Vec<_> =
+            std::fs::read_dir(&lower).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(names, ["src"], "nothing made in the lower directory");
+        let beside = t.path().join("changes");
+        let m: MountArg =
+            format!("/w={}:cow={}", lower.display(), beside.display()).parse().unwrap();
+        assert!(m.open().unwrap().upper.is_some());
+        assert!(beside.is_dir());
+        // Some other directory is not taken for an upper layer.
+        let other = t.path().join("other");
+        std::fs::create_dir(&other).unwrap();
+        std::fs::write(other.join("notes.txt"), "mine").unwrap();
+        let m: MountArg =
+            format!("/w={}:cow={}", lower.display(), other.display()).parse().unwrap();
+        let e = m.open().err().expect("refused").to_string();
+        assert!(e.contains("notes.txt"), "{e}");
+        assert!(!other.join("files").exists(), "nothing made there");
+    }
+
+    #[test]
+    fn a_cow_spec_with_sub_is_per_caller() {
+        let t = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(t.path().join("repos/alice")).unwrap();
+        let spec = format!(
+            "/w={}/repos/{{sub}}:cow={}/uppers/{{sub}}",
+            t.path().display(),
+            t.path().display()
+        );
+        let m: MountArg = spec.parse().unwrap();
+        assert!(m.per_identity());
+        assert!(m.open().is_err(), "no caller");
+        assert!(m.open_for(Some("alice")).unwrap().upper.is_some());
+        assert!(t.path().join("uppers/alice").is_dir());
+        assert!(!t.path().join("uppers/{sub}").exists());
+        assert!(m.open_for(Some("bob")).is_err(), "bob has no lower directory");
+    }
+
+    #[test]
+    fn parses_cow_specs() {
+        let m: MountArg = "/w=./repo:cow".parse().unwrap();
+        assert_eq!(
+            (m.source, m.cow, m.read_only),
+            (MountSource::Dir("./repo".into()), Some(CowUpper::Memory), false)
+        );
+        let m: MountArg = "/w=./repo:cow=/tmp/up".parse().unwrap();
+        assert_eq!(m.cow, Some(CowUpper::Dir("/tmp/up".into())));
+        assert_eq!(m.source, MountSource::Dir("./repo".into()));
+        for bad in ["/w=mem::cow", "/w=./repo:ro:cow", "/w=s3://b/p:cow", "/w=:cow", "/w=./r:cow="]
+        {
+            let e = bad.parse::<MountArg>().unwrap_err().to_string();
+            assert!(e.contains(bad.split_once('=').unwrap().1), "{bad}: {e}");
+        }
+    }
 
     #[test]
     fn parses_mount_specs() {
@@ -326,7 +550,8 @@ mod tests {
             MountArg {
                 point: "/w".into(),
                 source: MountSource::Dir("./src".into()),
-                read_only: true
+                read_only: true,
+                cow: None,
             }
         );
         let m: MountArg = "scratch=mem:".parse().unwrap();

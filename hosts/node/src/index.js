@@ -193,6 +193,9 @@ export class Session {
       volume: new WitVolume(m.volume),
       priority: m.priority ?? 0,
       readOnly: Boolean(m.readOnly),
+      // Copy-on-write mounts (docs/cow.md) are made by the Rust host's `:cow` specs;
+      // this host mounts plain volumes only.
+      upper: undefined,
     }));
     const witLimits = {
       readTokens: limits.readTokens,

@@ -204,11 +204,17 @@ fn mount_args(plan: &Plan) -> Result<Vec<MountArg>, Failure> {
             point: filestore::mcp::DEFAULT_TOOL_CALLS.into(),
             source: MountSource::Memory,
             read_only: true,
+            cow: None,
         });
     }
     if let Some(cwd) = &plan.cwd {
         for m in &mut mounts {
             if let MountSource::Dir(p) = &mut m.source
+                && p.is_relative()
+            {
+                *p = cwd.join(&*p);
+            }
+            if let Some(filestore::volumes::CowUpper::Dir(p)) = &mut m.cow
                 && p.is_relative()
             {
                 *p = cwd.join(&*p);

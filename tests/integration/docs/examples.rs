@@ -56,6 +56,13 @@ const EXAMPLES: &[(&str, &str, How)] = &[
         Shown("the test command itself: running it from a test would recurse"),
     ),
     (
+        "docs/cow.md",
+        "# Changes in memory, gone when the session ends (see the diff with filestore_diff):",
+        Shown(
+            "`serve` runs until its client leaves, over the current directory; the same specs and commands run in cow::an_mcp_session_on_a_cow_workspace_diffs_and_leaves_the_directory (serve DIR:cow) and cow::a_session_on_a_cow_checkout_never_writes_it_and_its_diff_applies (DIR:cow=UPPER, filestore diff, apply --check, apply)",
+        ),
+    ),
+    (
         "docs/agents.md",
         "# agent.yaml",
         Shown(
