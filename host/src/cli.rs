@@ -1801,6 +1801,16 @@ mod cow_cli {
     }
 
     pub(super) fn apply(m: &MountArg, check: bool) -> ExitCode {
+        // Not while a session writes the upper layer (diff may look, apply may not).
+        // (A missing upper directory is said by `open`.)
+        let _lock = match dirs(m) {
+            Ok((_, upper)) if upper.is_dir() => match cow::lock_for_apply(&m.point, upper) {
+                Ok(l) => Some(l),
+                Err(e) => return fail_with(&e),
+            },
+            Ok(_) => None,
+            Err(code) => return code,
+        };
         let (v, lower) = match open(m) {
             Ok(x) => x,
             Err(code) => return code,

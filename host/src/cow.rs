@@ -56,6 +56,13 @@ pub fn conflicts(cow: &CowVolume) -> Result<Vec<Conflict>> {
     filestore_guest::vfs::cow::apply::conflicts(cow, &changes).map_err(Error::Filestore)
 }
 
+/// Takes the directory upper layer `upper` for an apply: refused while a session
+/// writes it (it holds the layer's lock, see [`crate::volumes::lock_upper`]), so an
+/// apply never reads a half-written state. Hold the lock until the apply is done.
+pub fn lock_for_apply(point: &str, upper: &Path) -> Result<std::fs::File> {
+    crate::volumes::lock_upper(point, upper)
+}
+
 /// Writes the changes of `cow` onto its lower directory `lower` (see the module
 /// docs) and empties the upper layer. A conflict is an error of kind `conflict`
 /// naming every such path; then nothing is written.

@@ -375,3 +375,43 @@ fn an_mcp_session_on_a_cow_workspace_diffs_and_leaves_the_directory() {
     assert!(status.success(), "{stderr}");
     assert!(changed_entries(&before, &snapshot(t.path(), Path::new("/nonexistent"))).is_empty());
 }
+
+/// A directory upper layer is one session's at a time: a second session over it (a
+/// parallel `filestore call`, another HTTP client) is refused, naming the directory
+/// and what to do, instead of overwriting the first one's whiteouts; and
+/// `filestore apply` is refused while a session writes it. Once the first session
+/// ends, both work.
+#[test]
+fn a_directory_upper_layer_serves_one_session_at_a_time() {
+    let tmp = tempfile::tempdir().unwrap();
+    let lower = tmp.path().join("repo");
+    std::fs::create_dir(&lower).unwrap();
+    std::fs::write(lower.join("a.txt"), "a\n").unwrap();
+    let upper = tmp.path().join("changes");
+    let cow = format!("/w={}:cow={}", lower.display(), upper.display());
+    let spec: MountArg = cow.parse().unwrap();
+    let apply = || {
+        std::process::Command::new(env!("CARGO_BIN_EXE_filestore"))
+            .args(["apply", &cow])
+            .output()
+            .unwrap()
+    };
+    let mut first = engine().session(vec![spec.open().unwrap()]).unwrap();
+    ok(&mut first, "filestore_write", json!({"path": "/w/b.txt", "content": "b\n"}));
+    let refused = spec.open().err().expect("a second session over the upper directory in use");
+    let m = refused.to_string();
+    assert!(m.contains("in use by another session") && m.contains("changes"), "{m}");
+    let out = apply();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("in use by another session"));
+    assert!(!lower.join("b.txt").exists());
+
+    drop(first);
+    let mut again = engine().session(vec![spec.open().unwrap()]).unwrap();
+    let read = ok(&mut again, "filestore_read", json!({"path": "/w/b.txt"}));
+    assert!(read["text"].as_str().unwrap().contains('b'), "the first session's change: {read}");
+    drop(again);
+    let out = apply();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(std::fs::read_to_string(lower.join("b.txt")).unwrap(), "b\n");
+}

@@ -398,12 +398,50 @@ impl MountArg {
                         e,
                     )
                 })?;
+                let lock = lock_upper(&self.point, p)?;
                 Arc::new(
-                    dir::DirVolume::open(p, false).map_err(|e| fail("the upper directory", e))?,
+                    dir::DirVolume::open(p, false)
+                        .map_err(|e| fail("the upper directory", e))?
+                        .holding(lock),
                 )
             }
         };
         Ok(crate::session::MountSpec::cow(self.point.clone(), Arc::new(lower_volume), upper_volume))
+    }
+}
+
+/// The lock file in a copy-on-write upper directory.
+pub const UPPER_LOCK: &str = "cow.lock";
+
+/// Takes the upper directory `upper` for one session: an exclusive OS lock on its
+/// [`UPPER_LOCK`], held by the opened volume until the session ends. Two sessions
+/// over one upper directory would overwrite each other's whiteouts, so the second is
+/// refused, naming the directory, and so is `filestore apply` while a session
+/// writes it.
+pub fn lock_upper(
+    point: &str,
+    upper: &std::path::Path,
+) -> Result<std::fs::File, crate::error::Error> {
+    let path = upper.join(UPPER_LOCK);
+    let file =
+        std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(&path).map_err(
+            |e| {
+                crate::error::Error::mount_with(
+                    format!("mount {point}: cannot open {}", path.display()),
+                    e,
+                )
+            },
+        )?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(std::fs::TryLockError::WouldBlock) => Err(crate::error::Error::mount(format!(
+            "mount {point}: the upper directory {} is in use by another session (it holds {UPPER_LOCK}); a directory upper layer serves one session at a time: give each session its own (`{{sub}}` in the path makes one per caller) or use :cow for an upper layer in memory",
+            upper.display()
+        ))),
+        Err(std::fs::TryLockError::Error(e)) => Err(crate::error::Error::mount_with(
+            format!("mount {point}: cannot lock {}", path.display()),
+            e,
+        )),
     }
 }
 
@@ -415,7 +453,10 @@ fn check_upper_is_ours(point: &str, upper: &std::path::Path) -> Result<(), crate
     let ours = |name: &std::ffi::OsStr| {
         let state = filestore_guest::vfs::cow::state::STATE_PATH.trim_start_matches('/');
         let files = filestore_guest::vfs::cow::state::FILES_DIR.trim_start_matches('/');
-        name == state || name == files || name.to_string_lossy().contains(dir::TEMP_MARKER)
+        name == state
+            || name == files
+            || name == UPPER_LOCK
+            || name.to_string_lossy().contains(dir::TEMP_MARKER)
     };
     for e in entries.flatten() {
         if !ours(&e.file_name()) {

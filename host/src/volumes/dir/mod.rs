@@ -314,6 +314,8 @@ pub struct DirVolume {
     ahead: ahead::ReadAhead,
     /// Whether `prefetch` starts a read-ahead (see [`DirVolume::with_read_ahead`]).
     read_ahead: bool,
+    /// A lock this volume holds for as long as it lives (see [`DirVolume::holding`]).
+    _held: Option<std::fs::File>,
 }
 
 // The host shares volumes between sessions and threads.
@@ -383,7 +385,15 @@ impl DirVolume {
             identity,
             ahead: ahead::ReadAhead::default(),
             read_ahead: true,
+            _held: None,
         }
+    }
+
+    /// This volume, holding `lock` (an open file with an OS lock on it) until it is
+    /// dropped: a copy-on-write upper layer is one session's at a time.
+    pub fn holding(mut self, lock: std::fs::File) -> DirVolume {
+        self._held = Some(lock);
+        self
     }
 
     /// Turns the read-ahead of the files grep names (`volume.prefetch`, on host
