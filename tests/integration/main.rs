@@ -29,6 +29,9 @@
 //! - `object_store`: object-storage volumes on a real S3 server (hostile keys, create
 //!   races between two clients, request counts of walks and grep's read-ahead, the
 //!   server stopped mid-grep, `/tool_calls` on S3, `call`/`serve` with `s3://` mounts).
+//! - `mysql`: `mysql-sql`/`mysql-execute-sql` against a real MariaDB (Debian's
+//!   packages unpacked into the cache): binding, types, errors, the server-side
+//!   statement timeout, cancel reaching the server, no reuse after model SQL, credentials.
 //! - `postgres`: `postgres-sql`/`postgres-execute-sql` against a real PostgreSQL (the
 //!   hotels quickstart, types, errors, timeouts, scripts, credentials, TLS per sslmode).
 //! - `shell`: `filestore_execute`, the shell inside the component: a corpus of 200+
@@ -91,6 +94,7 @@ mod limits;
 mod mcp;
 mod model;
 mod mutations;
+mod mysql;
 mod node_host;
 mod object_store;
 mod postgres;
