@@ -330,6 +330,32 @@ fn mysql_bad_credentials_and_sources_are_clear_and_leak_nothing() {
     assert!(e.contains("queryParams.tsl is not a connection parameter"), "{e}");
     let e = failure(&invoke(&mut s, "three", json!({})));
     assert!(e.contains("source 'slow': queryTimeout 'soon' is not a duration"), "{e}");
+    // The tests' server has no certificate: `tls: true` fails rather than falling
+    // back to plain TCP; `preferred` falls back, as in the Go driver.
+    let tls = |mode: &str| {
+        config(
+            "my_auth",
+            &format!("queryParams: {{tls: '{mode}'}}\n"),
+            &[("one", "mysql-sql", "statement: SELECT 1 AS one")],
+        )
+    };
+    let mut s = session(ToolRegistry::with_builtin_handlers());
+    load(&mut s, &tls("true"));
+    let e = failure(&invoke(&mut s, "one", json!({})));
+    assert!(
+        e.contains("cannot connect to source 'my'") && e.contains("requires secure connection"),
+        "{e}"
+    );
+    let mut s = session(ToolRegistry::with_builtin_handlers());
+    load(&mut s, &tls("preferred"));
+    assert_eq!(data(&invoke(&mut s, "one", json!({}))), json!([{"one": 1}]));
+    let mut s = session(ToolRegistry::with_builtin_handlers());
+    load(&mut s, &tls("maybe"));
+    let e = failure(&invoke(&mut s, "one", json!({})));
+    assert!(
+        e.contains("queryParams.tls 'maybe' is not one of false, true, skip-verify, preferred"),
+        "{e}"
+    );
 }
 
 /// A connection that ran a model's SQL is never reused: what the SQL left (an open
