@@ -84,6 +84,11 @@ const EXAMPLES: &[(&str, &str, How)] = &[
         Runs("configured_tools_example_runs"),
     ),
     (
+        "docs/configured-tools.md",
+        "kind: source\nname: my-mysql",
+        Runs("configured_tools_example_runs"),
+    ),
+    (
         "docs/deploying.md",
         "# JWTs from your identity provider",
         Shown(
@@ -421,6 +426,24 @@ fn configured_tools_example_runs() {
     .success();
     assert!(
         ran.stdout().contains("tool 'book-hotel' (postgres-sql): runnable"),
+        "{}",
+        ran.describe()
+    );
+
+    // The MySQL example checks; tests/integration/mysql.rs runs the same tool shape
+    // against a real server.
+    std::fs::write(
+        dir.path().join("my.yaml"),
+        block("docs/configured-tools.md", "kind: source\nname: my-mysql"),
+    )
+    .unwrap();
+    let ran = run(Command::new(BIN)
+        .args(["check", "my.yaml"])
+        .current_dir(dir.path())
+        .env("MYSQL_PASSWORD", "x"))
+    .success();
+    assert!(
+        ran.stdout().contains("tool 'search-hotels-by-name' (mysql-sql): runnable"),
         "{}",
         ran.describe()
     );
