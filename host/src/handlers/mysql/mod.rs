@@ -149,10 +149,11 @@ impl ToolHandler for MysqlHandler {
                 ))),
             }
         };
-        drop(watchdog);
+        let fired = watchdog.finish();
         // What a model's SQL leaves on its connection must not reach the next call,
-        // which may be another session's: that connection is closed, never pooled.
-        if self.execute {
+        // which may be another session's: that connection is closed, never pooled;
+        // so is one whose statement the watchdog killed (see `Watchdog::finish`).
+        if self.execute || fired {
             client.discard();
         }
         result

@@ -146,13 +146,15 @@ impl ToolHandler for PostgresHandler {
             });
             statement.and_then(|s| run(req, &mut client, s))
         };
-        drop(watchdog);
+        let fired = watchdog.finish();
         // What a model's SQL leaves on its connection (an open transaction and its
         // locks, `SET ROLE`, temporary tables, `DEALLOCATE ALL` under the driver's
         // cached statements) must not reach the next call, which may be another
         // session's: that connection is closed, never pooled. (`DISCARD ALL` would
         // also drop the driver's own prepared statements.)
-        if self.execute {
+        // A connection whose statement the watchdog cancelled goes too: the cancel
+        // may still be on its way (see `Watchdog::finish`).
+        if self.execute || fired {
             client.discard();
         }
         result
