@@ -68,13 +68,13 @@
 //!   venv cache on first use): the suite's memory cases, a misbehaving Python volume,
 //!   a deadline, the embedding guide's Python snippet.
 //! - `toolbox_diff`: issue 38's differential suite: corpora of (tool, arguments) cases
-//!   over SQLite and PostgreSQL run through the real Toolbox 1.12.0 binary (npm,
+//!   over SQLite, PostgreSQL and MySQL (MariaDB) run through the real Toolbox 1.12.0 binary (npm,
 //!   cached) and `filestore call --config`, configs through both loaders, `tools/list`
 //!   of both servers; every difference fixed or recorded in docs/configured-tools.md.
 //! - `toolbox_prebuilt`: Toolbox 1.12.0's 39 prebuilt configurations (vendored
 //!   verbatim): each passes `filestore check` as docs/configured-tools.md's table says;
 //!   the sqlite, postgres and alloydb-omni ones run on real databases and agree with
-//!   `toolbox invoke`.
+//!   `toolbox invoke`; so does mysql's `execute_sql` (its catalog types do not run here).
 //! - `python_package`: the Python package (`python/`: `filestore.Session` and the
 //!   deepagents backend) by its pytest suite against this binary, with deepagents
 //!   agents on a fake model; deepagents' own backend tests when `DEEPAGENTS_TESTS` is set.
