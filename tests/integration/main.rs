@@ -29,6 +29,9 @@
 //! - `object_store`: object-storage volumes on a real S3 server (hostile keys, create
 //!   races between two clients, request counts of walks and grep's read-ahead, the
 //!   server stopped mid-grep, `/tool_calls` on S3, `call`/`serve` with `s3://` mounts).
+//! - `mysql`: `mysql-sql`/`mysql-execute-sql` against a real MariaDB (Debian's
+//!   packages unpacked into the cache): binding, types, errors, the server-side
+//!   statement timeout, cancel reaching the server, no reuse after model SQL, credentials.
 //! - `postgres`: `postgres-sql`/`postgres-execute-sql` against a real PostgreSQL (the
 //!   hotels quickstart, types, errors, timeouts, scripts, credentials, TLS per sslmode).
 //! - `shell`: `filestore_execute`, the shell inside the component: a corpus of 200+
@@ -71,13 +74,13 @@
 //!   venv cache on first use): the suite's memory cases, a misbehaving Python volume,
 //!   a deadline, the embedding guide's Python snippet.
 //! - `toolbox_diff`: issue 38's differential suite: corpora of (tool, arguments) cases
-//!   over SQLite and PostgreSQL run through the real Toolbox 1.12.0 binary (npm,
+//!   over SQLite, PostgreSQL and MySQL (MariaDB) run through the real Toolbox 1.12.0 binary (npm,
 //!   cached) and `filestore call --config`, configs through both loaders, `tools/list`
 //!   of both servers; every difference fixed or recorded in docs/configured-tools.md.
 //! - `toolbox_prebuilt`: Toolbox 1.12.0's 39 prebuilt configurations (vendored
 //!   verbatim): each passes `filestore check` as docs/configured-tools.md's table says;
 //!   the sqlite, postgres and alloydb-omni ones run on real databases and agree with
-//!   `toolbox invoke`.
+//!   `toolbox invoke`; so does mysql's `execute_sql` (its catalog types do not run here).
 //! - `python_package`: the Python package (`python/`: `filestore.Session` and the
 //!   deepagents backend) by its pytest suite against this binary, with deepagents
 //!   agents on a fake model; deepagents' own backend tests when `DEEPAGENTS_TESTS` is set.
@@ -98,6 +101,7 @@ mod limits;
 mod mcp;
 mod model;
 mod mutations;
+mod mysql;
 mod node_host;
 mod object_store;
 mod pdf;

@@ -779,7 +779,7 @@ description: Fails.
 ---
 kind: tool
 name: pg
-type: mysql-sql
+type: mssql-sql
 source: svc
 description: No handler here.
 statement: SELECT 1
@@ -829,7 +829,7 @@ fn host_timeouts_panics_and_failures_are_typed_and_survivable() {
     assert!(out.text.contains("token expired"), "{}", out.text);
     let out = invoke(&mut s, "pg", json!({}));
     assert_eq!(out.envelope["error"]["code"], "unsupported");
-    assert!(out.text.contains("'mysql-sql'"), "{}", out.text);
+    assert!(out.text.contains("'mssql-sql'"), "{}", out.text);
     let out = invoke(&mut s, "no_such_tool", json!({}));
     assert_eq!(out.envelope["error"]["code"], "not-found");
     // Failed calls store nothing, and the session goes on.
@@ -956,7 +956,7 @@ fn cli_check_reports_unrunnable_tools_and_located_errors() {
 
 /// A misspelt tool type (`sqlite-sq`) is refused by `check` and by `call` (naming it
 /// and the type it is nearest, located) instead of passing as "not runnable here"; a
-/// real Toolbox type this host does not run (`mysql-sql`) is a warning at `serve`'s
+/// real Toolbox type this host does not run (`mssql-sql`) is a warning at `serve`'s
 /// start and, on call, "type not supported by this host", not a fault of its source.
 #[test]
 fn cli_refuses_misspelt_tool_types_and_names_unsupported_ones() {
@@ -988,14 +988,14 @@ fn cli_refuses_misspelt_tool_types_and_names_unsupported_ones() {
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(err.contains(expected), "{err}");
 
-    let other = &config("other.yaml", "m", "mysql-sql");
+    let other = &config("other.yaml", "m", "mssql-sql");
     let out = filestore().args(["check", other]).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let out = filestore().args(["call", "m", "{}", "--config", other]).output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.contains(
-            "error[unsupported]: tool 'm' has type 'mysql-sql': type not supported by this host"
+            "error[unsupported]: tool 'm' has type 'mssql-sql': type not supported by this host"
         ),
         "{err}"
     );
@@ -1009,7 +1009,7 @@ fn cli_refuses_misspelt_tool_types_and_names_unsupported_ones() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.contains("warning: ")
-            && err.contains("tool 'm' has type 'mysql-sql': type not supported by this host"),
+            && err.contains("tool 'm' has type 'mssql-sql': type not supported by this host"),
         "serve must warn at start: {err}"
     );
 }

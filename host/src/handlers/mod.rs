@@ -6,5 +6,8 @@
 //! [`ToolRegistry::with_builtin_handlers`](crate::tools::ToolRegistry::with_builtin_handlers).
 
 pub mod http;
+pub mod mysql;
+pub mod pool;
 pub mod postgres;
 pub mod sqlite;
+mod watchdog;

@@ -459,7 +459,7 @@ impl ToolRegistry {
 
     /// A registry with the handlers the `filestore` binary ships: `sqlite-sql`,
     /// `sqlite-execute-sql`, `postgres-sql`, `postgres-execute-sql`, Toolbox's prebuilt
-    /// `postgres-*` types and `http`.
+    /// `postgres-*` types, `mysql-sql`, `mysql-execute-sql` and `http`.
     pub fn with_builtin_handlers() -> ToolRegistry {
         let mut r = ToolRegistry::new();
         r.register("sqlite-sql", Arc::new(crate::handlers::sqlite::SqliteHandler));
@@ -473,6 +473,9 @@ impl ToolRegistry {
             r.register(t.tool_type, Arc::new(pg.same_pools()));
         }
         r.register("postgres-sql", Arc::new(pg));
+        let my = crate::handlers::mysql::MysqlHandler::sql();
+        r.register("mysql-execute-sql", Arc::new(my.execute_sql()));
+        r.register("mysql-sql", Arc::new(my));
         r
     }
 

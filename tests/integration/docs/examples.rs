@@ -92,6 +92,11 @@ const EXAMPLES: &[(&str, &str, How)] = &[
     ),
     (
         "docs/configured-tools.md",
+        "kind: source\nname: my-mysql",
+        Runs("configured_tools_example_runs"),
+    ),
+    (
+        "docs/configured-tools.md",
         "kind: tool\nname: label",
         Shown(
             "one tool without its source; tools::cli_call_checks_a_declared_output_schema runs the same tool through `filestore call`",
@@ -449,6 +454,24 @@ fn configured_tools_example_runs() {
     .success();
     assert!(
         ran.stdout().contains("tool 'book-hotel' (postgres-sql): runnable"),
+        "{}",
+        ran.describe()
+    );
+
+    // The MySQL example checks; tests/integration/mysql.rs runs the same tool shape
+    // against a real server.
+    std::fs::write(
+        dir.path().join("my.yaml"),
+        block("docs/configured-tools.md", "kind: source\nname: my-mysql"),
+    )
+    .unwrap();
+    let ran = run(Command::new(BIN)
+        .args(["check", "my.yaml"])
+        .current_dir(dir.path())
+        .env("MYSQL_PASSWORD", "x"))
+    .success();
+    assert!(
+        ran.stdout().contains("tool 'search-hotels-by-name' (mysql-sql): runnable"),
         "{}",
         ran.describe()
     );

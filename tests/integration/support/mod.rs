@@ -11,6 +11,8 @@
 //!   [`mcp_http::McpHttp`], a raw MCP session with it (headers as on the wire).
 //! - `install`: pinned Python packages in a venv, npm packages in a directory, under
 //!   `~/.cache/filestore/`, installed once across parallel tests and processes.
+//! - `mariadb_server`: a MariaDB server from Debian's packages, unpacked into the
+//!   cache (not installed system-wide), started on a loopback port.
 //! - `pg_server`, `s3_server`: the PostgreSQL and S3 (SeaweedFS) servers, installed
 //!   through `install`, started on loopback ports, stopped when dropped.
 //! - `toolbox`: the real MCP Toolbox 1.12.0 binary (npm package, installed through
@@ -24,6 +26,7 @@
 pub mod cmd;
 pub mod hostile_tree;
 pub mod install;
+pub mod mariadb_server;
 pub mod mcp_http;
 pub mod mcp_stdio;
 pub mod pdf;

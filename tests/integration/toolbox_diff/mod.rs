@@ -1,6 +1,6 @@
 //! Issue 38: filestore against the real MCP Toolbox 1.12.0 binary (installed from npm
 //! by `support::toolbox`). Each case of the corpora (`sqlite.cases`,
-//! `postgres.cases` here) runs through `toolbox invoke` and `filestore call
+//! `postgres.cases`, `mysql.cases` here) runs through `toolbox invoke` and `filestore call
 //! --config`, each config through both loaders; they must agree (equal JSON
 //! results, or both refused) unless the difference is one recorded, with its
 //! reason, in docs/configured-tools.md's table (which this suite reads); a recorded
@@ -82,13 +82,44 @@ fn postgres_cases_agree_with_toolbox() {
     report.assert_clean("postgres");
 }
 
+/// A side for MySQL: its own database on the tests' MariaDB server, set up with
+/// `setup`, the password in `${MY_PASSWORD}`.
+fn mysql_side(root: &std::path::Path, name: &str, setup: &str) -> Side {
+    use mysql::prelude::Queryable;
+    let server = crate::support::mariadb_server::server();
+    let database = format!("toolbox_diff_{name}");
+    let mut client = server.database(&database);
+    client.query_drop(setup).unwrap_or_else(|e| panic!("mysql.cases setup: {e}"));
+    let dir = root.join(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    let password = crate::support::mariadb_server::PASSWORD.to_string();
+    Side {
+        source: server.source_yaml("db", &database, "MY_PASSWORD", ""),
+        dir,
+        env: vec![("MY_PASSWORD".into(), password)],
+    }
+}
+
+/// Every MySQL case (on MariaDB) and `tools/list` entry agrees with Toolbox 1.12, or
+/// differs as recorded.
+#[test]
+fn mysql_cases_agree_with_toolbox() {
+    let corpus = Corpus::read("mysql.cases");
+    let root = tempfile::tempdir().unwrap();
+    let toolbox = mysql_side(root.path(), "toolbox", &corpus.setup);
+    let filestore = mysql_side(root.path(), "filestore", &corpus.setup);
+    let mut report = run::corpus(&corpus, &toolbox, &filestore);
+    schemas::compare(&corpus, &toolbox, &filestore, &mut report);
+    report.assert_clean("mysql");
+}
+
 /// The table of recorded differences and the corpora hold together: every recorded
 /// difference is claimed by some case or config, every claim names a recorded one,
 /// and the corpora have the 150 cases issue 38 asks for.
 #[test]
 fn recorded_differences_are_exercised() {
     let recorded = corpus::recorded();
-    let corpora = ["sqlite.cases", "postgres.cases"].map(Corpus::read);
+    let corpora = ["sqlite.cases", "postgres.cases", "mysql.cases"].map(Corpus::read);
     let normalised = schemas::NORMALISATIONS.map(String::from);
     let claimed: std::collections::BTreeSet<String> =
         corpora.iter().flat_map(Corpus::differences).chain(normalised).collect();

@@ -4,7 +4,7 @@
 //! `toolbox --prebuilt NAME` sets them; what runs here and what does not (and why)
 //! is the table in docs/configured-tools.md, which this module reads. The SQLite and
 //! PostgreSQL ones run against a real database and agree with `toolbox invoke`
-//! (`run`).
+//! (`run`), as does the MySQL one's `execute_sql` on MariaDB.
 
 mod run;
 

@@ -85,8 +85,11 @@ pub struct RunnableType {
 /// Source types Toolbox's PostgreSQL tools accept besides `postgres`.
 const POSTGRES_COMPATIBLE: &[&str] = &["cloud-sql-postgres", "alloydb-postgres"];
 
+/// Source types Toolbox's MySQL tools accept besides `mysql`.
+const MYSQL_COMPATIBLE: &[&str] = &["cloud-sql-mysql"];
+
 /// The tool types the filestore host runs besides the [`prebuilt`] ones (see
-/// [`runnable_type`]). Anything else (`mysql-sql`, ...) loads but is reported as not
+/// [`runnable_type`]). Anything else (`mssql-sql`, ...) loads but is reported as not
 /// runnable here.
 pub const RUNNABLE_TOOL_TYPES: &[RunnableType] = &[
     RunnableType { tool_type: "sqlite-sql", source_type: "sqlite", also_loads_with: &[] },
@@ -100,6 +103,16 @@ pub const RUNNABLE_TOOL_TYPES: &[RunnableType] = &[
         tool_type: "postgres-execute-sql",
         source_type: "postgres",
         also_loads_with: POSTGRES_COMPATIBLE,
+    },
+    RunnableType {
+        tool_type: "mysql-sql",
+        source_type: "mysql",
+        also_loads_with: MYSQL_COMPATIBLE,
+    },
+    RunnableType {
+        tool_type: "mysql-execute-sql",
+        source_type: "mysql",
+        also_loads_with: MYSQL_COMPATIBLE,
     },
     RunnableType { tool_type: "http", source_type: "http", also_loads_with: &[] },
 ];

@@ -58,6 +58,28 @@ pub struct Connection {
     pub tls: MakeRustlsConnect,
 }
 
+impl super::super::pool::Connector for Connection {
+    type Conn = postgres::Client;
+    type Error = postgres::Error;
+
+    fn connect(&self, deadline: std::time::Instant) -> Result<postgres::Client, postgres::Error> {
+        let mut config = self.config.clone();
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        if let Some(t) = config.get_connect_timeout().copied() {
+            config.connect_timeout(t.min(left).max(Duration::from_millis(1)));
+        }
+        config.connect(self.tls.clone())
+    }
+
+    fn check(&self, conn: &mut postgres::Client) -> bool {
+        conn.simple_query("").is_ok()
+    }
+
+    fn is_closed(&self, conn: &postgres::Client) -> bool {
+        conn.is_closed()
+    }
+}
+
 /// How strictly the server certificate is checked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Verify {

@@ -21,7 +21,7 @@
 //! Pools: one per source (keyed by its resolved fields, so an edited configuration
 //! gets a new pool), at most [`POOL_SIZE`] connections, checked on checkout, opened
 //! lazily (a server that is down fails the call with the reason, not the start); see
-//! [`pool`]. A connection that ran a model's SQL (`postgres-execute-sql`) is closed
+//! [`super::pool`]. A connection that ran a model's SQL (`postgres-execute-sql`) is closed
 //! after the call instead of pooled: whatever that SQL left (an open transaction, a
 //! role, temporary tables) never reaches another call. A watchdog cancels a statement
 //! still running [`CANCEL_GRACE`] after the deadline, whatever `statement_timeout` the
@@ -32,17 +32,15 @@
 
 pub mod codec;
 pub mod connect;
-pub mod pool;
 mod regnames;
 
-use std::collections::HashMap;
-use std::sync::Mutex;
 use std::time::Duration;
 
 use postgres::types::ToSql;
 use serde_json::{Map, Value, json};
 
-use pool::Pool;
+use super::pool::{self, Pool, Pools};
+use connect::Connection;
 
 use crate::tools::{ToolError, ToolHandler, ToolRequest};
 
@@ -64,7 +62,7 @@ pub const IDLE_TIMEOUT: Duration = Duration::from_secs(300);
 pub struct PostgresHandler {
     /// `execute-sql` semantics (the model's `sql`) instead of a configured statement.
     execute: bool,
-    pools: std::sync::Arc<Mutex<HashMap<String, std::sync::Arc<Pool>>>>,
+    pools: std::sync::Arc<Pools<Connection>>,
 }
 
 impl std::fmt::Debug for PostgresHandler {
@@ -89,7 +87,7 @@ impl PostgresHandler {
         PostgresHandler { execute: true, pools: self.pools.clone() }
     }
 
-    fn pool(&self, req: &ToolRequest) -> Result<std::sync::Arc<Pool>, ToolError> {
+    fn pool(&self, req: &ToolRequest) -> Result<std::sync::Arc<Pool<Connection>>, ToolError> {
         let source = req.require_source()?;
         if source.source_type != "postgres" {
             return Err(ToolError::invalid_argument(format!(
@@ -97,17 +95,7 @@ impl PostgresHandler {
                 req.tool_name, source.name, source.source_type
             )));
         }
-        // The key holds resolved secrets; it never leaves this map.
-        let key = format!("{}\0{}", source.name, Value::Object(source.fields.clone()));
-        let mut pools = self.pools.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(p) = pools.get(&key) {
-            return Ok(p.clone());
-        }
-        let conn = connect::connection(source)?;
-        let pool = std::sync::Arc::new(Pool::new(conn, POOL_SIZE as usize, IDLE_TIMEOUT));
-        pools.retain(|k, _| !k.starts_with(&format!("{}\0", source.name)));
-        pools.insert(key, pool.clone());
-        Ok(pool)
+        self.pools.of(source, POOL_SIZE as usize, IDLE_TIMEOUT, || connect::connection(source))
     }
 }
 
@@ -136,40 +124,14 @@ impl ToolHandler for PostgresHandler {
         // Whole milliseconds, at least one (0 would mean no timeout at all).
         let ms = req.time_left().as_millis().clamp(1, i32::MAX as u128);
         client.batch_execute(&format!("SET statement_timeout = {ms}")).map_err(|e| fail(req, e))?;
-        // The server stops the statement at the deadline; a watchdog also cancels it
-        // a moment later whatever the SQL did to that setting (a script may `SET
-        // statement_timeout = 0`), so no call keeps running on the server, or holds
-        // its pooled connection, past its deadline.
-        let (stop, stopped) = std::sync::mpsc::channel::<()>();
+        // The server stops the statement at the deadline; the watchdog also cancels
+        // it a moment later whatever the SQL did to that setting, or at once when
+        // the caller cancels the call.
         let token = client.cancel_token();
-        let tls = pool.tls();
-        let deadline = req.deadline + CANCEL_GRACE;
-        let cancel = req.cancel.clone();
-        std::thread::Builder::new()
-            .name("postgres-watchdog".into())
-            .spawn(move || {
-                // Until the statement ends: cancel it at the deadline, or as soon as
-                // the caller cancels the call (looked at every 20 ms).
-                loop {
-                    let left = deadline.saturating_duration_since(std::time::Instant::now());
-                    let slice = left.min(std::time::Duration::from_millis(20));
-                    match stopped.recv_timeout(slice) {
-                        Err(std::sync::mpsc::RecvTimeoutError::Timeout)
-                            if !left.is_zero() && !cancel.is_cancelled() => {}
-                        Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
-                            let _ = token.cancel_query(tls);
-                            return;
-                        }
-                        _ => return,
-                    }
-                }
-            })
-            .map_err(|e| {
-                ToolError::backend(format!(
-                    "tool '{}': cannot start a watchdog: {e}",
-                    req.tool_name
-                ))
-            })?;
+        let tls = pool.connector().tls.clone();
+        let watchdog = super::watchdog::watch(req, CANCEL_GRACE, move || {
+            let _ = token.cancel_query(tls);
+        })?;
         let result = if self.execute {
             let sql = req.arguments.get("sql").and_then(Value::as_str).ok_or_else(|| {
                 ToolError::invalid_argument(format!(
@@ -184,13 +146,15 @@ impl ToolHandler for PostgresHandler {
             });
             statement.and_then(|s| run(req, &mut client, s))
         };
-        drop(stop);
+        let fired = watchdog.finish();
         // What a model's SQL leaves on its connection (an open transaction and its
         // locks, `SET ROLE`, temporary tables, `DEALLOCATE ALL` under the driver's
         // cached statements) must not reach the next call, which may be another
         // session's: that connection is closed, never pooled. (`DISCARD ALL` would
         // also drop the driver's own prepared statements.)
-        if self.execute {
+        // A connection whose statement the watchdog cancelled goes too: the cancel
+        // may still be on its way (see `Watchdog::finish`).
+        if self.execute || fired {
             client.discard();
         }
         result

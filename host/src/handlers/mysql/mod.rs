@@ -1,0 +1,282 @@
+//! `mysql-sql` and `mysql-execute-sql` tools on `mysql` sources, through the
+//! synchronous rust-mysql-simple client (`mysql` crate) with a pool per source (the
+//! pool the postgres handler uses, [`super::pool`]).
+//!
+//! Binding: the statement is prepared on the server and `?` receives the declared
+//! parameters in order, as Toolbox's `database/sql` does with its positional slice;
+//! each JSON value binds by its JSON type ([`codec`]). Values are always bound, never
+//! spliced into the SQL. Template parameters arrive already substituted (validated
+//! and escaped) by the component.
+//!
+//! Results: rows as JSON objects in column order ([`codec`] says how each type
+//! reads); a statement without result columns yields `{"rows_affected": n}` (Toolbox
+//! returns `null`: the deliberate `rows-affected` difference, as for SQLite and
+//! PostgreSQL). At most [`MAX_MYSQL_ROWS`] rows.
+//!
+//! `mysql-execute-sql` runs the model's `sql` unbound through the text protocol; a
+//! script of several statements runs whole and answers with the last statement's
+//! result.
+//!
+//! Connections: a connection that ran a model's SQL is closed after the call instead
+//! of pooled: whatever that SQL left (an open transaction and its locks, session
+//! variables, temporary tables, `SET ROLE`) never reaches another call. Each call sets
+//! the server's statement timeout (MariaDB `max_statement_time`, MySQL
+//! `max_execution_time`) to the time left before its deadline (or the source's
+//! `queryTimeout`, whichever is less), so the server itself stops a runaway query; a
+//! watchdog also sends `KILL QUERY` over a connection of its own a moment after the
+//! deadline, or as soon as the caller cancels the call, whatever the SQL did to that
+//! setting.
+
+pub mod codec;
+pub mod connect;
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use mysql::prelude::Queryable;
+use serde_json::{Map, Value, json};
+
+use super::pool::{Pool, Pools, Unavailable};
+use connect::{Connection, MyConn};
+
+use crate::tools::{ToolError, ToolHandler, ToolRequest};
+
+/// Most rows one call returns (as for SQLite and PostgreSQL).
+pub const MAX_MYSQL_ROWS: usize = 100_000;
+
+/// Connections per source pool.
+pub const POOL_SIZE: usize = 4;
+
+/// How long after a call's deadline the watchdog kills a statement still running.
+pub const CANCEL_GRACE: Duration = Duration::from_millis(250);
+
+/// An idle connection older than this is closed instead of reused.
+pub const IDLE_TIMEOUT: Duration = Duration::from_secs(300);
+
+/// MariaDB's error when `max_statement_time` stopped a statement.
+const ER_STATEMENT_TIMEOUT: u16 = 1969;
+/// MySQL's error when `max_execution_time` stopped a statement.
+const ER_QUERY_TIMEOUT: u16 = 3024;
+/// A statement stopped by `KILL QUERY`.
+const ER_QUERY_INTERRUPTED: u16 = 1317;
+
+/// The `mysql-sql` and `mysql-execute-sql` handlers, sharing the pools.
+#[derive(Default)]
+pub struct MysqlHandler {
+    /// `execute-sql` semantics (the model's `sql`) instead of a configured statement.
+    execute: bool,
+    pools: Arc<Pools<Connection>>,
+}
+
+impl std::fmt::Debug for MysqlHandler {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MysqlHandler").field("execute", &self.execute).finish()
+    }
+}
+
+impl MysqlHandler {
+    /// The `mysql-sql` handler.
+    pub fn sql() -> MysqlHandler {
+        MysqlHandler::default()
+    }
+
+    /// The `mysql-execute-sql` handler, sharing this one's pools.
+    pub fn execute_sql(&self) -> MysqlHandler {
+        MysqlHandler { execute: true, pools: self.pools.clone() }
+    }
+
+    fn pool(&self, req: &ToolRequest) -> Result<Arc<Pool<Connection>>, ToolError> {
+        let source = req.require_source()?;
+        if source.source_type != "mysql" {
+            return Err(ToolError::invalid_argument(format!(
+                "tool '{}' needs a mysql source; '{}' is a {} source",
+                req.tool_name, source.name, source.source_type
+            )));
+        }
+        self.pools.of(source, POOL_SIZE, IDLE_TIMEOUT, || connect::connection(source))
+    }
+}
+
+impl ToolHandler for MysqlHandler {
+    fn call(&self, req: &ToolRequest) -> Result<Value, ToolError> {
+        let pool = self.pool(req)?;
+        let source = req.require_source()?.name.clone();
+        if req.time_left().is_zero() {
+            return Err(ToolError::limit_exceeded(format!(
+                "tool '{}': no time left",
+                req.tool_name
+            )));
+        }
+        let mut client = pool.get(req.deadline).map_err(|e| match e {
+            Unavailable::Connect(e) => ToolError::backend(format!(
+                "tool '{}': cannot connect to source '{source}': {}",
+                req.tool_name,
+                describe(&e)
+            )),
+            Unavailable::Busy => ToolError::limit_exceeded(format!(
+                "tool '{}': all {POOL_SIZE} connections of source '{source}' stayed busy until the call's timeout",
+                req.tool_name
+            )),
+        })?;
+        let bound = match pool.connector().query_timeout {
+            Some(t) if !t.is_zero() => req.time_left().min(t),
+            _ => req.time_left(),
+        };
+        set_statement_timeout(&mut client, bound).map_err(|e| fail(req, e))?;
+        let id = client.conn.connection_id();
+        let killer = pool.clone();
+        let watchdog = super::watchdog::watch(req, CANCEL_GRACE, move || {
+            // A connection of its own: the statement's is busy.
+            let give_up = Instant::now() + Duration::from_secs(5);
+            if let Ok(mut c) = killer.connector().open(give_up) {
+                let _ = c.query_drop(format!("KILL QUERY {id}"));
+            }
+        })?;
+        let result = if self.execute {
+            match req.arguments.get("sql").and_then(Value::as_str) {
+                Some(sql) => execute(req, &mut client.conn, sql),
+                None => Err(ToolError::invalid_argument(format!(
+                    "tool '{}': no 'sql' to execute",
+                    req.tool_name
+                ))),
+            }
+        } else {
+            match req.statement.as_deref() {
+                Some(s) => run(req, &mut client.conn, s),
+                None => Err(ToolError::invalid_argument(format!(
+                    "tool '{}' has no statement",
+                    req.tool_name
+                ))),
+            }
+        };
+        let fired = watchdog.finish();
+        // What a model's SQL leaves on its connection must not reach the next call,
+        // which may be another session's: that connection is closed, never pooled;
+        // so is one whose statement the watchdog killed (see `Watchdog::finish`).
+        if self.execute || fired {
+            client.discard();
+        }
+        result
+    }
+}
+
+/// Sets the server's own statement timeout to `left` (at least 1 ms: 0 means none).
+fn set_statement_timeout(c: &mut MyConn, left: Duration) -> Result<(), mysql::Error> {
+    let ms = left.as_millis().clamp(1, u128::from(u32::MAX));
+    if c.mariadb {
+        c.conn.query_drop(format!("SET SESSION max_statement_time = {}", ms as f64 / 1000.0))
+    } else {
+        c.conn.query_drop(format!("SET SESSION max_execution_time = {ms}"))
+    }
+}
+
+/// A driver error's text: the server's code and message, or the driver's reason.
+fn describe(e: &mysql::Error) -> String {
+    match e {
+        mysql::Error::MySqlError(m) => {
+            format!("{} (error {}, SQLSTATE {})", m.message, m.code, m.state)
+        }
+        other => other.to_string(),
+    }
+}
+
+/// A driver error as a tool error: a statement stopped at the deadline or by a
+/// cancel is a limit, anything else the server's words.
+fn fail(req: &ToolRequest, e: mysql::Error) -> ToolError {
+    let m = format!("tool '{}': {}", req.tool_name, describe(&e));
+    match &e {
+        mysql::Error::MySqlError(s)
+            if matches!(s.code, ER_STATEMENT_TIMEOUT | ER_QUERY_TIMEOUT | ER_QUERY_INTERRUPTED) =>
+        {
+            ToolError::limit_exceeded(format!("{m}: stopped at the call's timeout"))
+        }
+        _ => ToolError::backend(m),
+    }
+}
+
+/// A configured statement, its `?` bound to the declared parameters in order.
+fn run(req: &ToolRequest, conn: &mut mysql::Conn, statement: &str) -> Result<Value, ToolError> {
+    let stmt = conn.prep(statement).map_err(|e| fail(req, e))?;
+    let wanted = usize::from(stmt.num_params());
+    if wanted > req.positional.len() {
+        return Err(ToolError::invalid_argument(format!(
+            "tool '{}': the statement has {wanted} placeholders but the tool declares {} parameters",
+            req.tool_name,
+            req.positional.len()
+        )));
+    }
+    let names = req.positional_names();
+    let params = req.positional[..wanted]
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            codec::encode(v).map_err(|why| {
+                let name = names.get(i).filter(|n| !n.is_empty()).cloned();
+                let name = name.unwrap_or_else(|| format!("#{}", i + 1));
+                ToolError::invalid_argument(format!(
+                    "tool '{}': parameter '{name}': {why}",
+                    req.tool_name
+                ))
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let params =
+        if params.is_empty() { mysql::Params::Empty } else { mysql::Params::Positional(params) };
+    let mut result = conn.exec_iter(&stmt, params).map_err(|e| fail(req, e))?;
+    let mut last = json!({"rows_affected": 0});
+    while let Some(set) = result.iter() {
+        last = read_set(req, set)?;
+    }
+    Ok(last)
+}
+
+/// The model's SQL through the text protocol: the last statement's result.
+fn execute(req: &ToolRequest, conn: &mut mysql::Conn, sql: &str) -> Result<Value, ToolError> {
+    let mut result = conn.query_iter(sql).map_err(|e| fail(req, e))?;
+    let mut last = json!({"rows_affected": 0});
+    while let Some(set) = result.iter() {
+        last = read_set(req, set)?;
+    }
+    Ok(last)
+}
+
+/// One result set: its rows, or `{"rows_affected": n}` when it has no columns.
+fn read_set<T: mysql::prelude::Protocol>(
+    req: &ToolRequest,
+    mut set: mysql::ResultSet<'_, '_, '_, '_, T>,
+) -> Result<Value, ToolError> {
+    let columns = set.columns();
+    let columns: Vec<mysql::Column> = columns.as_ref().to_vec();
+    if columns.is_empty() {
+        let n = set.affected_rows();
+        // Drain (nothing) so the next set can be read.
+        for row in set.by_ref() {
+            row.map_err(|e| fail(req, e))?;
+        }
+        return Ok(json!({"rows_affected": n}));
+    }
+    let mut out = Vec::new();
+    for row in set.by_ref() {
+        let row = row.map_err(|e| fail(req, e))?;
+        if out.len() == MAX_MYSQL_ROWS {
+            return Err(ToolError::limit_exceeded(format!(
+                "tool '{}': the statement returned more than {MAX_MYSQL_ROWS} rows; add a LIMIT",
+                req.tool_name
+            )));
+        }
+        let mut obj = Map::new();
+        for (i, col) in columns.iter().enumerate() {
+            let v = row.as_ref(i).unwrap_or(&mysql::Value::NULL);
+            let v = codec::decode(col, v).map_err(|why| {
+                ToolError::backend(format!(
+                    "tool '{}': column '{}' {why}",
+                    req.tool_name,
+                    col.name_str()
+                ))
+            })?;
+            obj.insert(col.name_str().into_owned(), v);
+        }
+        out.push(Value::Object(obj));
+    }
+    Ok(Value::Array(out))
+}
