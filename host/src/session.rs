@@ -291,6 +291,10 @@ impl Engine {
         );
         store.limiter(|s| s);
         if let Some(flag) = &options.cancel {
+            // A cancellation is for the call that was running when it came: one that
+            // interrupted the session this one replaces must not stop its setup (a
+            // stale flag interrupted the new instance at its first epoch tick).
+            flag.store(false, std::sync::atomic::Ordering::SeqCst);
             store.data_mut().cancel = flag.clone();
         }
         // Every epoch tick: stop for a cancellation, or at the deadline; else go on.
