@@ -6,43 +6,18 @@
 //! and bad credentials without leaking them. The same hostile tests PostgreSQL passes
 //! (`postgres.rs`).
 
-use std::sync::Arc;
 use std::time::Duration;
 
-use filestore::tools::{InvokeContext, InvokeStatus, ToolRegistry, results_mount};
-use filestore::{Session, SessionOptions};
+use filestore::Session;
+use filestore::tools::{InvokeContext, InvokeStatus, ToolRegistry};
 use mysql::prelude::Queryable;
 use serde_json::{Value, json};
 
-use crate::common::engine;
 use crate::support::mariadb_server::{PASSWORD, USER, server};
-
-fn session(registry: ToolRegistry) -> Session {
-    let options = SessionOptions { tools: Arc::new(registry), ..Default::default() };
-    engine().session_with(vec![results_mount()], options).expect("session")
-}
+use crate::support::sql_tools::{data, failure, invoke, load_with_secret, session};
 
 fn load(s: &mut Session, yaml: &str) {
-    let files = vec![("tools.yaml".to_string(), yaml.to_string())];
-    match s.load_config_with_env(&files, &|k| (k == "MY_PASSWORD").then(|| PASSWORD.to_string())) {
-        Ok(Ok(_)) => {}
-        Ok(Err(issues)) => panic!("config: {issues:?}"),
-        Err(e) => panic!("load: {e}"),
-    }
-}
-
-fn invoke(s: &mut Session, tool: &str, args: Value) -> filestore::tools::InvokeOutcome {
-    s.invoke(tool, &args, &InvokeContext::default()).expect("invoke")
-}
-
-fn data(out: &filestore::tools::InvokeOutcome) -> Value {
-    assert_eq!(out.status, InvokeStatus::Completed, "{}", out.text);
-    out.envelope["data"].clone()
-}
-
-fn failure(out: &filestore::tools::InvokeOutcome) -> String {
-    assert_ne!(out.status, InvokeStatus::Completed, "expected a failure: {}", out.text);
-    out.text.clone()
+    load_with_secret(s, yaml, "MY_PASSWORD", PASSWORD);
 }
 
 /// `tool` documents (`name`, `type`, then the rest) after the source `my`.
@@ -240,11 +215,15 @@ fn mysql_errors_timeouts_and_scripts() {
     let e = failure(&invoke(&mut s, "dup", json!({})));
     assert!(e.contains("Duplicate entry '1' for key 'PRIMARY'"), "{e}");
     // The server stops the statement at the call's deadline (max_statement_time):
-    // a clear error, nothing left running, the pooled connection usable.
+    // a clear error, nothing left running, the pooled connection usable. On a busy
+    // machine the host's watchdog may answer first (it kills the query too): either
+    // way the call ends with the deadline named and the server runs nothing after.
     let out = invoke(&mut s, "slow", json!({}));
     assert_eq!(out.status, InvokeStatus::Failed, "{}", out.text);
     assert!(
-        out.text.contains("max_statement_time exceeded") || out.text.contains("timed out"),
+        out.text.contains("max_statement_time exceeded")
+            || out.text.contains("timed out")
+            || out.text.contains("did not finish within its timeout of 2s"),
         "{}",
         out.text
     );

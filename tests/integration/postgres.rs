@@ -5,42 +5,17 @@
 //! timeouts the server itself enforces, scripts, bad credentials without leaking
 //! them, and TLS per `sslmode` through a real TLS endpoint.
 
-use std::sync::Arc;
 use std::time::Duration;
 
-use filestore::tools::{InvokeContext, InvokeStatus, ToolRegistry, results_mount};
-use filestore::{Session, SessionOptions};
-use serde_json::{Value, json};
+use filestore::Session;
+use filestore::tools::{InvokeContext, InvokeStatus, ToolRegistry};
+use serde_json::json;
 
-use crate::common::engine;
 use crate::support::pg_server::{PASSWORD, TlsFront, server};
-
-fn session(registry: ToolRegistry) -> Session {
-    let options = SessionOptions { tools: Arc::new(registry), ..Default::default() };
-    engine().session_with(vec![results_mount()], options).expect("session")
-}
+use crate::support::sql_tools::{data, failure, invoke, load_with_secret, session};
 
 fn load(s: &mut Session, yaml: &str) {
-    let files = vec![("tools.yaml".to_string(), yaml.to_string())];
-    match s.load_config_with_env(&files, &|k| (k == "PG_PASSWORD").then(|| PASSWORD.to_string())) {
-        Ok(Ok(_)) => {}
-        Ok(Err(issues)) => panic!("config: {issues:?}"),
-        Err(e) => panic!("load: {e}"),
-    }
-}
-
-fn invoke(s: &mut Session, tool: &str, args: Value) -> filestore::tools::InvokeOutcome {
-    s.invoke(tool, &args, &InvokeContext::default()).expect("invoke")
-}
-
-fn data(out: &filestore::tools::InvokeOutcome) -> Value {
-    assert_eq!(out.status, InvokeStatus::Completed, "{}", out.text);
-    out.envelope["data"].clone()
-}
-
-fn failure(out: &filestore::tools::InvokeOutcome) -> String {
-    assert_ne!(out.status, InvokeStatus::Completed, "expected a failure: {}", out.text);
-    out.text.clone()
+    load_with_secret(s, yaml, "PG_PASSWORD", PASSWORD);
 }
 
 /// Toolbox's PostgreSQL quickstart schema and data (docs/en/getting-started/introduction).
