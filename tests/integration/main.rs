@@ -114,6 +114,7 @@ mod shell;
 mod shell_spec;
 mod shell_stream;
 mod skills;
+mod sql_tools;
 mod support;
 mod toolbox_diff;
 mod toolbox_prebuilt;

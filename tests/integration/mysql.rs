@@ -13,8 +13,8 @@ use filestore::tools::{InvokeContext, InvokeStatus, ToolRegistry};
 use mysql::prelude::Queryable;
 use serde_json::{Value, json};
 
+use crate::sql_tools::{data, failure, invoke, load_with_secret, session};
 use crate::support::mariadb_server::{PASSWORD, USER, server};
-use crate::support::sql_tools::{data, failure, invoke, load_with_secret, session};
 
 fn load(s: &mut Session, yaml: &str) {
     load_with_secret(s, yaml, "MY_PASSWORD", PASSWORD);

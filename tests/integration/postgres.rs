@@ -11,8 +11,8 @@ use filestore::Session;
 use filestore::tools::{InvokeContext, InvokeStatus, ToolRegistry};
 use serde_json::json;
 
+use crate::sql_tools::{data, failure, invoke, load_with_secret, session};
 use crate::support::pg_server::{PASSWORD, TlsFront, server};
-use crate::support::sql_tools::{data, failure, invoke, load_with_secret, session};
 
 fn load(s: &mut Session, yaml: &str) {
     load_with_secret(s, yaml, "PG_PASSWORD", PASSWORD);

@@ -32,5 +32,4 @@ pub mod mcp_stdio;
 pub mod pdf;
 pub mod pg_server;
 pub mod s3_server;
-pub mod sql_tools;
 pub mod toolbox;
