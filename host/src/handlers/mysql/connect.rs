@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use crate::handlers::pool::Connector;
-use crate::handlers::postgres::connect::parse_query_params;
+use crate::handlers::postgres::connect::checked_query_params;
 use crate::tools::{Source, ToolError};
 
 /// How long connecting may take when the source sets no `timeout`.
@@ -171,33 +171,7 @@ fn checked(source: &Source) -> Result<Connection, String> {
 /// The source's `queryParams` (a mapping, or one string as `${VAR}` resolves to),
 /// each a parameter filestore knows; empty values are skipped, as Toolbox does.
 fn query_params(source: &Source) -> Result<Vec<(String, String)>, String> {
-    let name = &source.name;
-    let params: Vec<(String, String)> = match source.fields.get("queryParams") {
-        None | Some(Value::Null) => Vec::new(),
-        Some(Value::Object(m)) => m
-            .iter()
-            .map(|(k, v)| match v {
-                Value::String(s) => Ok((k.clone(), s.clone())),
-                Value::Number(n) => Ok((k.clone(), n.to_string())),
-                Value::Bool(b) => Ok((k.clone(), b.to_string())),
-                _ => Err(format!("source '{name}': queryParams.{k} must be a string")),
-            })
-            .collect::<Result<_, _>>()?,
-        Some(Value::String(text)) => parse_query_params(text).ok_or_else(|| {
-            format!("source '{name}': queryParams '{text}' is neither empty, `key=value&key=value` nor `{{key: value, ...}}`")
-        })?,
-        Some(_) => return Err(format!("source '{name}': queryParams must be a mapping of strings")),
-    };
-    let params: Vec<_> = params.into_iter().filter(|(_, v)| !v.is_empty()).collect();
-    for (k, _) in &params {
-        if !QUERY_PARAMS.contains(&k.as_str()) {
-            return Err(format!(
-                "source '{name}': queryParams.{k} is not a connection parameter filestore knows (known: {})",
-                QUERY_PARAMS.join(", ")
-            ));
-        }
-    }
-    Ok(params)
+    checked_query_params(source, QUERY_PARAMS, true)
 }
 
 /// A Go duration (`30s`, `1m30s`, `1.5h`, `500ms`, `0`); `None` when it is not one.

@@ -143,8 +143,20 @@ fn checked_connection(source: &Source) -> Result<Connection, String> {
 /// The source's `queryParams` (a mapping, or one string: see [`parse_query_params`]),
 /// each a connection parameter filestore knows.
 fn query_params(source: &Source) -> Result<Vec<(String, String)>, String> {
+    checked_query_params(source, QUERY_PARAMS, false)
+}
+
+/// A source's `queryParams` (a mapping, or one string: see [`parse_query_params`])
+/// as pairs, each named in `known` (else an error listing them). With `skip_empty`,
+/// pairs with an empty value are left out before the check, as Toolbox's MySQL
+/// source does. The PostgreSQL and MySQL handlers both read theirs so.
+pub(crate) fn checked_query_params(
+    source: &Source,
+    known: &[&str],
+    skip_empty: bool,
+) -> Result<Vec<(String, String)>, String> {
     let name = &source.name;
-    let params: Vec<(String, String)> = match source.fields.get("queryParams") {
+    let mut params: Vec<(String, String)> = match source.fields.get("queryParams") {
         None | Some(Value::Null) => Vec::new(),
         Some(Value::Object(m)) => m
             .iter()
@@ -164,11 +176,14 @@ fn query_params(source: &Source) -> Result<Vec<(String, String)>, String> {
             return Err(format!("source '{name}': queryParams must be a mapping of strings"));
         }
     };
+    if skip_empty {
+        params.retain(|(_, v)| !v.is_empty());
+    }
     for (k, _) in &params {
-        if !QUERY_PARAMS.contains(&k.as_str()) {
+        if !known.contains(&k.as_str()) {
             return Err(format!(
                 "source '{name}': queryParams.{k} is not a connection parameter filestore knows (known: {})",
-                QUERY_PARAMS.join(", ")
+                known.join(", ")
             ));
         }
     }
