@@ -201,22 +201,10 @@ fn apply_writes_the_merged_tree_onto_the_lower() {
     c.rename("/other/z.txt", "/z.txt", false).unwrap();
     c.create_dir("/made").unwrap();
     // Files only: a memory volume drops a directory whose last file goes (`/other`).
-    let files = |v: &dyn Volume| -> Vec<(String, Vec<u8>)> {
-        let mut out: Vec<(String, Vec<u8>)> = v
-            .walk("/", usize::MAX)
-            .unwrap()
-            .entries
-            .into_iter()
-            .filter(|e| !e.is_dir())
-            .map(|e| (e.path.clone(), v.read(&e.path, 0, u64::MAX).unwrap()))
-            .collect();
-        out.sort();
-        out
-    };
-    let merged = files(&c);
+    let merged = files_of(&c);
     let report = apply(&c, l.as_ref()).unwrap();
     assert_eq!(report.written, ["/a.txt", "/dir/fresh.txt", "/z.txt"]);
-    assert_eq!(files(l.as_ref()), merged);
+    assert_eq!(files_of(l.as_ref()), merged);
     assert!(l.stat("/made").unwrap().is_dir(), "an empty directory made is applied too");
     assert_eq!(l.read("/a.txt", 0, 100).unwrap(), b"changed\n");
     assert!(c.changes("/").unwrap().is_empty(), "the upper layer starts over");
