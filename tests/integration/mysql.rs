@@ -289,10 +289,7 @@ fn mysql_bad_credentials_and_sources_are_clear_and_leak_nothing() {
         "kind: source\nname: my\ntype: mysql\nhost: 127.0.0.1\nport: {port}\nuser: {USER}\npassword: ${{MY_WRONG}}\ndatabase: my_auth\n---\nkind: tool\nname: one\ntype: mysql-sql\nsource: my\ndescription: d\nstatement: SELECT 1\n"
     );
     let mut s = session(ToolRegistry::with_builtin_handlers());
-    let files = vec![("tools.yaml".to_string(), yaml)];
-    s.load_config_with_env(&files, &|k| (k == "MY_WRONG").then(|| "wrong-Secret-123".to_string()))
-        .unwrap()
-        .unwrap();
+    load_with_secret(&mut s, &yaml, "MY_WRONG", "wrong-Secret-123");
     let e = failure(&invoke(&mut s, "one", json!({})));
     assert!(e.contains("cannot connect to source 'my'") && e.contains("Access denied"), "{e}");
     assert!(!e.contains("wrong-Secret-123"), "{e}");

@@ -440,10 +440,7 @@ fn postgres_bad_credentials_and_sources_are_clear_and_leak_nothing() {
         pg.port
     );
     let mut s = session(ToolRegistry::with_builtin_handlers());
-    let files = vec![("tools.yaml".to_string(), yaml)];
-    s.load_config_with_env(&files, &|k| (k == "PG_WRONG").then(|| "wrong-Secret-123".to_string()))
-        .unwrap()
-        .unwrap();
+    load_with_secret(&mut s, &yaml, "PG_WRONG", "wrong-Secret-123");
     let e = failure(&invoke(&mut s, "one", json!({})));
     assert!(e.contains("source 'pg'") && e.contains("password authentication failed"), "{e}");
     assert!(!e.contains("wrong-Secret-123"), "{e}");
