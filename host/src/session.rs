@@ -1093,6 +1093,9 @@ impl Session {
     /// Runs a call waiting for approval; `not-found` for an unknown id.
     pub fn approve(&mut self, approval_id: &str) -> Result<InvokeOutcome> {
         let attempt = self.awaiting.remove(approval_id);
+        if let (Some(_), Some(t)) = (&attempt, self.store.data_mut().touched.as_mut()) {
+            t.clear();
+        }
         let out = self
             .with_tool_deadline(|s| {
                 s.guarded(|store, b, h| {
