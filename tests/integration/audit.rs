@@ -301,20 +301,18 @@ fn filestore_call_appends_to_an_audit_directory() {
         "filestore_grep",
         json!({"pattern": "filestore_execute", "path": "/audit", "output_mode": "count"}),
     );
-    assert!(String::from_utf8_lossy(&listed.stdout).contains("\"total\""), "{listed:?}");
+    assert!(String::from_utf8_lossy(&listed.stdout).contains("\"total_matches\": 1"), "{listed:?}");
 
     let log = AuditLog::new(crate::common::dir(&audit, true), None);
     let records = log.records().unwrap();
     let e = |k: &str| Some(k.to_string());
-    assert_eq!(
-        summary(&records),
-        vec![
+    let expected: Vec<(String, Status, Option<String>)> = vec![
             ("filestore_write".into(), Status::Ok, None),
             ("filestore_write".into(), Status::Error, e("read-only")),
             ("filestore_execute".into(), Status::Ok, None),
             ("post_note".into(), Status::Ok, None),
-        ]
-    );
+        ];
+    assert_eq!(summary(&records), expected);
     assert_eq!(records[2].paths, ["/scratch/a.txt"]);
     assert!(records.iter().all(|r| r.identity.is_none()));
     assert_eq!(files_holding(root.path(), SOURCE_SECRET), vec![config.display().to_string()]);
@@ -378,17 +376,15 @@ fn an_mcp_session_records_its_callers_mutations_in_the_conversation() {
     let audit = state.join("conversations").join(key.as_str()).join("audit");
     let records = AuditLog::new(crate::common::dir(&audit, true), None).records().unwrap();
     let e = |k: &str| Some(k.to_string());
-    assert_eq!(
-        summary(&records),
-        vec![
+    let expected: Vec<(String, Status, Option<String>)> = vec![
             ("filestore_write".into(), Status::Ok, None),
             ("filestore_edit".into(), Status::Ok, None),
             ("filestore_write".into(), Status::Error, e("read-only")),
             ("filestore_execute".into(), Status::Ok, None),
             ("post_note".into(), Status::Ok, None),
             ("filestore_delete".into(), Status::Error, e("read-only")),
-        ]
-    );
+        ];
+    assert_eq!(summary(&records), expected);
     assert_eq!(records[3].paths, ["/scratch/a.txt"], "what rm removed");
     assert!(records.iter().all(|r| r.identity.as_deref() == Some("alice")));
     assert!(files_holding(&state, SOURCE_SECRET).is_empty());
