@@ -88,7 +88,10 @@ pub fn restore(
         if s.kind == "dir" {
             match volume.create_dir(path) {
                 Ok(_) => {}
-                Err(e) if e.kind() == ErrorKind::AlreadyExists => {}
+                // Object stores imply directories from the files beneath them (and
+                // refuse to make one that holds files already).
+                Err(e) if matches!(e.kind(), ErrorKind::AlreadyExists | ErrorKind::Unsupported) => {
+                }
                 Err(e) => return Err(e),
             }
             continue;
