@@ -368,7 +368,10 @@ fn configured_tools_join_the_session_tool_list() {
 }
 
 /// A one-connection-at-a-time HTTP server on 127.0.0.1 recording each request head.
-fn http_server(status: &'static str, body: &'static str) -> (u16, Arc<Mutex<Vec<String>>>) {
+pub(crate) fn http_server(
+    status: &'static str,
+    body: &'static str,
+) -> (u16, Arc<Mutex<Vec<String>>>) {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
     let seen = Arc::new(Mutex::new(Vec::new()));

@@ -38,6 +38,7 @@ mod prompt;
 mod resources;
 pub mod roots;
 mod server;
+pub mod snapshot_tool;
 pub mod stdio;
 pub mod stdio_transport;
 pub mod stored_sessions;
