@@ -20,6 +20,7 @@ use filestore::volumes::Volume;
 use filestore::volumes::dir::DirVolume;
 
 #[path = "timing/mod.rs"]
+#[allow(dead_code)] // only `us`: this bench times whole snapshots itself
 mod timing;
 
 use timing::us;

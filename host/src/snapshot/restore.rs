@@ -46,7 +46,7 @@ pub fn restore(
     let mut removed = std::collections::HashSet::new();
     let mut same = std::collections::HashSet::new();
     for e in &current {
-        if std::iter::successors(parent(&e.path), |p| parent(*p)).any(|p| removed.contains(p)) {
+        if std::iter::successors(parent(&e.path), |p| parent(p)).any(|p| removed.contains(p)) {
             continue;
         }
         let is_dir = e.kind == EntryKind::Directory;
