@@ -1093,8 +1093,8 @@ impl Session {
     /// Runs a call waiting for approval; `not-found` for an unknown id.
     pub fn approve(&mut self, approval_id: &str) -> Result<InvokeOutcome> {
         let attempt = self.awaiting.remove(approval_id);
-        if let (Some(_), Some(t)) = (&attempt, self.store.data_mut().touched.as_mut()) {
-            t.clear();
+        if attempt.is_some() {
+            self.start_touching();
         }
         let out = self
             .with_tool_deadline(|s| {
@@ -1128,10 +1128,16 @@ impl Session {
         if !crate::audit::is_audited(tool, args) {
             return None;
         }
+        self.start_touching();
+        Some(crate::audit::Attempt::new(tool, args, call_id))
+    }
+
+    /// Empties the list of paths changed through the volumes, so that what the
+    /// next audited call changes is all it holds.
+    fn start_touching(&mut self) {
         if let Some(t) = self.store.data_mut().touched.as_mut() {
             t.clear();
         }
-        Some(crate::audit::Attempt::new(tool, args, call_id))
     }
 
     /// Records an invocation's outcome: a pending call is kept until its approval
