@@ -161,3 +161,31 @@ fn every_prebuilt_config_checks_as_documented() {
         problems.join("\n")
     );
 }
+
+/// The MySQL catalog types' statements and parameter descriptions
+/// (`guest/src/tools/config/prebuilt/mysql.rs`) are Toolbox 1.12's own: each occurs,
+/// byte for byte, in the release binary (Go keeps string constants verbatim).
+#[test]
+fn mysql_catalog_is_toolboxs() {
+    use filestore_guest::tools::config::prebuilt::mysql::{LIST_ALL_LOCKS_57, TOOLS};
+    let bytes = std::fs::read(crate::support::toolbox::binary()).unwrap();
+    let text = String::from_utf8_lossy(&bytes);
+    let mut missing = Vec::new();
+    let query_plan = "EXPLAIN FORMAT=JSON %s";
+    for t in TOOLS {
+        let mut wanted = vec![t.tool.statement, t.tool.tool_type];
+        wanted.extend(t.tool.parameters.iter().flat_map(|p| [p.name, p.description]));
+        for w in wanted {
+            if !text.contains(w) {
+                missing.push(format!("{}: {w:?}", t.tool.tool_type));
+            }
+        }
+    }
+    for w in [LIST_ALL_LOCKS_57, query_plan] {
+        if !text.contains(w) {
+            missing.push(format!("{w:?}"));
+        }
+    }
+    assert!(missing.is_empty(), "not in Toolbox 1.12's binary:\n{}", missing.join("\n"));
+    assert_eq!(TOOLS.len(), 8);
+}
