@@ -66,6 +66,7 @@ statement: INSERT INTO users (name) VALUES (?)
 parameters:
   - name: name
     type: string
+    description: The name.
 ---
 kind: tool
 name: find_user
@@ -76,6 +77,7 @@ statement: SELECT id, name FROM users WHERE name = ? ORDER BY id
 parameters:
   - name: name
     type: string
+    description: The name.
 ---
 kind: tool
 name: from_table
@@ -87,6 +89,7 @@ templateParameters:
   - name: table
     type: string
     escape: double-quotes
+    description: The table.
 ---
 kind: tool
 name: delete_all
@@ -422,12 +425,15 @@ description: Fetch an item.
 pathParams:
   - name: id
     type: string
+    description: The item.
 queryParams:
   - name: q
     type: string
+    description: The query.
 bodyParams:
   - name: note
     type: string
+    description: A note.
 "#
     )
 }
@@ -583,6 +589,7 @@ description: Search pets.
 bodyParams:
   - name: q
     type: string
+    description: The query.
 ---
 kind: source
 name: db
@@ -599,6 +606,7 @@ templateParameters:
   - name: who
     type: string
     escape: single-quotes
+    description: Whom.
 "#,
         db = empty_database(&tempfile::tempdir().unwrap().keep()).display()
     );

@@ -2,9 +2,9 @@
 //! files `toolbox --prebuilt` accepts, vendored verbatim: see `configs/NOTICE.md`).
 //! Each passes `filestore check` with its environment variables set, as a user of
 //! `toolbox --prebuilt NAME` sets them; what runs here and what does not (and why)
-//! is the table in docs/configured-tools.md, which this module reads. The SQLite and
-//! PostgreSQL ones run against a real database and agree with `toolbox invoke`
-//! (`run`), as does the MySQL one's `execute_sql` on MariaDB.
+//! is the table in docs/configured-tools.md, which this module reads. The SQLite,
+//! PostgreSQL and MySQL ones run against a real database (MariaDB for MySQL) and agree
+//! with `toolbox invoke` (`run`).
 
 mod run;
 

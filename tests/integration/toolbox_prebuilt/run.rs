@@ -240,15 +240,7 @@ fn prebuilt_mysql_runs_like_toolbox() {
              INSERT INTO tbp_rooms VALUES (10, 1), (11, 2)",
         )
         .unwrap();
-    let env: Vec<(String, String)> = [
-        ("MYSQL_HOST", "127.0.0.1".to_string()),
-        ("MYSQL_PORT", server.port.to_string()),
-        ("MYSQL_DATABASE", DB.to_string()),
-        ("MYSQL_USER", crate::support::mariadb_server::USER.to_string()),
-        ("MYSQL_PASSWORD", crate::support::mariadb_server::PASSWORD.to_string()),
-    ]
-    .map(|(k, v)| (k.to_string(), v))
-    .into();
+    let env = my_env(server, DB);
     let dir = tempfile::tempdir().unwrap();
     let config = config_path("mysql");
     let off = "enable performance_schema to run this tool";
@@ -295,4 +287,62 @@ fn prebuilt_mysql_runs_like_toolbox() {
         .query_first("SELECT COUNT(*) FROM tbp_rooms")
         .unwrap();
     assert_eq!(n, Some(2));
+}
+
+/// The environment the prebuilt `mysql` configuration needs to reach `database` on
+/// `server`.
+fn my_env(server: &crate::support::mariadb_server::MariaDb, database: &str) -> Vec<(String, String)> {
+    [
+        ("MYSQL_HOST", "127.0.0.1".to_string()),
+        ("MYSQL_PORT", server.port.to_string()),
+        ("MYSQL_DATABASE", database.to_string()),
+        ("MYSQL_USER", crate::support::mariadb_server::USER.to_string()),
+        ("MYSQL_PASSWORD", crate::support::mariadb_server::PASSWORD.to_string()),
+    ]
+    .map(|(k, v)| (k.to_string(), v))
+    .into()
+}
+
+/// The two tools of the prebuilt `mysql` configuration that read `performance_schema`,
+/// on a MariaDB server that has it on: `show_query_stats` answers in both with the
+/// same columns (its latencies and counts change from call to call, so the rows
+/// themselves are compared only where they cannot: none, and a refused schema);
+/// `list_all_locks` reads MySQL 8's `performance_schema.data_locks`, which MariaDB
+/// does not have: both fail on it.
+#[test]
+fn prebuilt_mysql_performance_schema_tools_run_like_toolbox() {
+    use mysql::prelude::Queryable;
+    const DB: &str = "toolbox_prebuilt_ps";
+    let server = crate::support::mariadb_server::server_with_performance_schema();
+    let mut db = server.database(DB);
+    db.query_drop("CREATE TABLE t (id INT PRIMARY KEY); INSERT INTO t VALUES (1); SELECT * FROM t")
+        .unwrap();
+    let env = my_env(server, DB);
+    let dir = tempfile::tempdir().unwrap();
+    let config = config_path("mysql");
+    let (tb, fs) = both(dir.path(), &env, &config, "show_query_stats", "{}");
+    let columns = |o: &Outcome| match o {
+        Outcome::Result(serde_json::Value::Array(rows)) if !rows.is_empty() => {
+            Some(rows[0].as_object().unwrap().keys().cloned().collect::<Vec<_>>())
+        }
+        _ => None,
+    };
+    assert!(
+        columns(&fs).is_some() && columns(&fs) == columns(&tb),
+        "toolbox:   {}\nfilestore: {}",
+        tb.show(),
+        fs.show()
+    );
+    let cases = [
+        ("show_query_stats", r#"{"limit": 0}"#),
+        ("show_query_stats", r#"{"table_schema": "another_db"}"#),
+        ("list_all_locks", "{}"),
+    ];
+    let refused = [
+        ("show_query_stats", r#"{"table_schema": "another_db"}"#),
+        ("list_all_locks", "{}"),
+    ];
+    agree(dir.path(), &env, &config, &cases, &refused);
+    let locks = Outcome::of_filestore(&filestore_call(dir.path(), &env, &config, "list_all_locks", "{}"));
+    assert!(locks.show().contains("performance_schema.data_locks"), "{}", locks.show());
 }

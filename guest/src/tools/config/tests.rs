@@ -413,7 +413,7 @@ config_errors! {
     unknown_tool_field: ["t.yaml" => &format!("{SRC}---\nkind: tool\nname: t\ntype: sqlite-sql\nsource: db\ndescripton: d\nstatement: S\n")] =>
         [(E::MissingField, "t.yaml", 2, 6, 1, Some("description"), "tool 't' has no 'description'"),
          (E::UnknownField, "t.yaml", 2, 10, 1, Some("descripton"), "unknown field 'descripton' of tool 't'")];
-    unknown_parameter_field: ["t.yaml" => &format!("{SRC}---\nkind: tool\nname: t\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: S\nparameters:\n  - name: a\n    type: string\n    requird: false\n")] =>
+    unknown_parameter_field: ["t.yaml" => &format!("{SRC}---\nkind: tool\nname: t\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: S\nparameters:\n  - name: a\n    type: string\n    requird: false\n    description: x\n")] =>
         [(E::UnknownField, "t.yaml", 2, 15, 5, Some("parameters[0].requird"), "unknown field 'requird' of parameter 'a'")];
     unknown_toolset_and_source_fields: ["t.yaml" => "kind: toolset\nname: s\ntype: x\ntools: []\n---\nkind: source\nname: db\ntype: sqlite\ndatabase: a\npath: b\n"] =>
         [(E::UnknownField, "t.yaml", 1, 3, 1, Some("type"), "unknown field 'type' of toolset 's'"),
@@ -463,17 +463,17 @@ config_errors! {
          (E::InvalidValue, "t.yaml", 2, 26, 5, Some("parameters[13]"), "a parameter must be a mapping, got a string")];
     escape_on_a_bound_parameter_is_refused: ["t.yaml" => &format!("{SRC}---\nkind: tool\nname: t\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: INSERT INTO t VALUES (?)\nparameters:\n  - {{name: a, type: string, description: x, escape: single-quotes}}\n")] =>
         [(E::InvalidValue, "t.yaml", 2, 13, 53, Some("parameters[0].escape"), "'a' is declared in parameters, so its value is bound as data and never needs escaping")];
-    duplicate_parameter_names: ["t.yaml" => &format!("{SRC}---\nkind: tool\nname: t\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: SELECT ? {{{{.a}}}}\nparameters:\n  - {{name: a, type: string}}\ntemplateParameters:\n  - {{name: a, type: string}}\n")] =>
+    duplicate_parameter_names: ["t.yaml" => &format!("{SRC}---\nkind: tool\nname: t\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: SELECT ? {{{{.a}}}}\nparameters:\n  - {{name: a, type: string, description: x}}\ntemplateParameters:\n  - {{name: a, type: string, description: x}}\n")] =>
         [(E::DuplicateName, "t.yaml", 2, 15, 5, Some("templateParameters[0]"), "parameter 'a' is already declared at parameters[0]")];
-    missing_auth_services: ["t.yaml" => &format!("{SRC}---\nkind: tool\nname: t\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: S\nauthRequired: [g]\nparameters:\n  - name: u\n    type: string\n    authServices:\n      - {{name: h, field: sub}}\n      - {{name: g}}\n")] =>
+    missing_auth_services: ["t.yaml" => &format!("{SRC}---\nkind: tool\nname: t\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: S\nauthRequired: [g]\nparameters:\n  - name: u\n    type: string\n    authServices:\n      - {{name: h, field: sub}}\n      - {{name: g}}\n    description: x\n")] =>
         [(E::MissingAuthService, "t.yaml", 2, 12, 16, Some("authRequired[0]"), "tool 't' names auth service 'g', which is not defined"),
          (E::MissingAuthService, "t.yaml", 2, 17, 16, Some("parameters[0].authServices[0].name"), "parameter 'u' of tool 't' names auth service 'h'"),
          (E::MissingField, "t.yaml", 2, 18, 9, Some("parameters[0].authServices[1].field"), "has no 'field'")];
     source_type_mismatch: ["t.yaml" => &format!("{HTTP_SRC}---\nkind: tool\nname: t\ntype: sqlite-sql\nsource: api\ndescription: d\nstatement: S\n")] =>
         [(E::SourceMismatch, "t.yaml", 2, 9, 9, Some("source"), "tool 't' of type sqlite-sql needs a source of type sqlite; 'api' is http")];
-    bad_templates: ["t.yaml" => &format!("{SRC}---\nkind: tool\nname: t\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: SELECT {{{{.cols}}}} FROM {{{{array .table}}}} {{{{.nope}}}} {{{{if .x}}}}\ntemplateParameters:\n  - {{name: cols, type: array, items: {{type: string}}}}\n  - {{name: table, type: string}}\n")] =>
+    bad_templates: ["t.yaml" => &format!("{SRC}---\nkind: tool\nname: t\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: SELECT {{{{.cols}}}} FROM {{{{array .table}}}} {{{{.nope}}}} {{{{if .x}}}}\ntemplateParameters:\n  - {{name: cols, type: array, items: {{type: string, description: y}}, description: x}}\n  - {{name: table, type: string, description: x}}\n")] =>
         [(E::InvalidTemplate, "t.yaml", 2, 11, 12, Some("statement"), "'{{if .x}}' has no {{end}}")];
-    go_template_error_at_its_line: ["t.yaml" => &format!("{SRC}---\nkind: tool\nname: t\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: |\n  SELECT *\n  FROM {{{{.table}}}}\n  {{{{if .desc}}}}ORDER BY id DESC\ntemplateParameters:\n  - {{name: table, type: string}}\n  - {{name: desc, type: boolean}}\n")] =>
+    go_template_error_at_its_line: ["t.yaml" => &format!("{SRC}---\nkind: tool\nname: t\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: |\n  SELECT *\n  FROM {{{{.table}}}}\n  {{{{if .desc}}}}ORDER BY id DESC\ntemplateParameters:\n  - {{name: table, type: string, description: x}}\n  - {{name: desc, type: boolean, description: x}}\n")] =>
         [(E::InvalidTemplate, "t.yaml", 2, 14, 3, Some("statement"), "'{{if .desc}}' has no {{end}}")];
     postgres_source_fields_checked_as_toolbox_does: ["t.yaml" => "kind: source\nname: pg\ntype: postgres\nhost: localhost\nport: 5432\nuser: u\ndatabase: d\nqueryParams: {sslmode: [a]}\nqueryExecMode: fast\npasword: p\n"] =>
         [(E::MissingField, "t.yaml", 1, 1, 1, Some("password"), "postgres source 'pg' has no 'password'"),
@@ -488,7 +488,7 @@ config_errors! {
     execute_sql_tools_take_no_statement: ["t.yaml" => "kind: source\nname: pg\ntype: postgres\nhost: h\nport: 1\nuser: u\npassword: p\ndatabase: d\n---\nkind: tool\nname: run\ntype: postgres-execute-sql\nsource: pg\ndescription: Run SQL.\nstatement: SELECT 1\n---\nkind: tool\nname: q\ntype: spanner-sql\nsource: pg\ndescription: d\nstatement: SELECT 1\nreadOnly: 'true'\n"] =>
         [(E::UnknownField, "t.yaml", 2, 15, 1, Some("statement"), "unknown field 'statement' of tool 'run'"),
          (E::InvalidValue, "t.yaml", 3, 23, 11, Some("readOnly"), "expected true or false, got a string")];
-    bad_template_references: ["t.yaml" => &format!("{SRC}---\nkind: tool\nname: t\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: SELECT {{{{.cols}}}} FROM {{{{array .table}}}} {{{{.nope}}}} {{{{.m}}}}\ntemplateParameters:\n  - {{name: cols, type: array, items: {{type: string}}}}\n  - {{name: table, type: string}}\n  - {{name: m, type: map}}\n")] =>
+    bad_template_references: ["t.yaml" => &format!("{SRC}---\nkind: tool\nname: t\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: SELECT {{{{.cols}}}} FROM {{{{array .table}}}} {{{{.nope}}}} {{{{.m}}}}\ntemplateParameters:\n  - {{name: cols, type: array, items: {{type: string, description: y}}, description: x}}\n  - {{name: table, type: string, description: x}}\n  - {{name: m, type: map, description: x}}\n")] =>
         [(E::InvalidTemplate, "t.yaml", 2, 11, 12, Some("statement"), "'cols' is an array; insert it with {{array .cols}}"),
          (E::InvalidTemplate, "t.yaml", 2, 11, 12, Some("statement"), "{{array .table}} needs an array parameter; 'table' is string"),
          (E::InvalidTemplate, "t.yaml", 2, 11, 12, Some("statement"), "template names 'nope', which is not declared in templateParameters"),
