@@ -258,12 +258,21 @@ fn prebuilt_mysql_runs_like_toolbox() {
         ("list_tables", r#"{"table_names": "tbp_no_such_table"}"#),
         ("list_tables", r#"{"table_names": "tbp_hotels", "output_format": "wide"}"#),
         ("get_query_plan", my_args("get_query_plan")),
-        ("get_query_plan", r#"{"sql_statement": "SELECT h.name FROM tbp_hotels h JOIN tbp_rooms r ON r.hotel = h.id"}"#),
+        (
+            "get_query_plan",
+            r#"{"sql_statement": "SELECT h.name FROM tbp_hotels h JOIN tbp_rooms r ON r.hotel = h.id"}"#,
+        ),
         ("get_query_plan", r#"{"sql_statement": "SELECT * FROM no_such_table"}"#),
         ("get_query_plan", r#"{"sql_statement": "SELECT 1; DROP TABLE tbp_rooms"}"#),
         ("list_tables_missing_unique_indexes", schema),
-        ("list_tables_missing_unique_indexes", r#"{"table_schema": "toolbox_prebuilt_my", "limit": 0}"#),
-        ("list_table_fragmentation", r#"{"table_schema": "toolbox_prebuilt_my", "data_free_threshold_bytes": 0}"#),
+        (
+            "list_tables_missing_unique_indexes",
+            r#"{"table_schema": "toolbox_prebuilt_my", "limit": 0}"#,
+        ),
+        (
+            "list_table_fragmentation",
+            r#"{"table_schema": "toolbox_prebuilt_my", "data_free_threshold_bytes": 0}"#,
+        ),
         ("list_table_fragmentation", schema),
         ("list_table_stats", schema),
         ("list_table_stats", elsewhere),
@@ -282,16 +291,16 @@ fn prebuilt_mysql_runs_like_toolbox() {
     ];
     agree(dir.path(), &env, &config, &cases, &refused);
     // The second statement of a query plan never ran, in either.
-    let n: Option<i64> = server
-        .database(DB)
-        .query_first("SELECT COUNT(*) FROM tbp_rooms")
-        .unwrap();
+    let n: Option<i64> = server.database(DB).query_first("SELECT COUNT(*) FROM tbp_rooms").unwrap();
     assert_eq!(n, Some(2));
 }
 
 /// The environment the prebuilt `mysql` configuration needs to reach `database` on
 /// `server`.
-fn my_env(server: &crate::support::mariadb_server::MariaDb, database: &str) -> Vec<(String, String)> {
+fn my_env(
+    server: &crate::support::mariadb_server::MariaDb,
+    database: &str,
+) -> Vec<(String, String)> {
     [
         ("MYSQL_HOST", "127.0.0.1".to_string()),
         ("MYSQL_PORT", server.port.to_string()),
@@ -338,11 +347,10 @@ fn prebuilt_mysql_performance_schema_tools_run_like_toolbox() {
         ("show_query_stats", r#"{"table_schema": "another_db"}"#),
         ("list_all_locks", "{}"),
     ];
-    let refused = [
-        ("show_query_stats", r#"{"table_schema": "another_db"}"#),
-        ("list_all_locks", "{}"),
-    ];
+    let refused =
+        [("show_query_stats", r#"{"table_schema": "another_db"}"#), ("list_all_locks", "{}")];
     agree(dir.path(), &env, &config, &cases, &refused);
-    let locks = Outcome::of_filestore(&filestore_call(dir.path(), &env, &config, "list_all_locks", "{}"));
+    let locks =
+        Outcome::of_filestore(&filestore_call(dir.path(), &env, &config, "list_all_locks", "{}"));
     assert!(locks.show().contains("performance_schema.data_locks"), "{}", locks.show());
 }

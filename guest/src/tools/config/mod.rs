@@ -60,8 +60,7 @@ use serde_json::{Map, Value};
 use crate::error::{Error, ErrorKind, Result};
 use crate::tools::params::{
     ParamRole, Parameter, Template, ValidatedCall, VerifiedClaims, check_auth_required,
-    check_scopes_required,
-    percent_encode, validate_args,
+    check_scopes_required, percent_encode, validate_args,
 };
 
 /// Deepest nesting of mappings and sequences accepted in a configuration document.

@@ -701,15 +701,23 @@ fn scopes_required_need_an_mcp_enabled_auth_service() {
     let oauth = "kind: authService\nname: o\ntype: generic\nmcpEnabled: true\naudience: x\nauthorizationServer: https://i\n---\n";
     let cfg = Config::load(&[("t.yaml", format!("{oauth}{tool}"))]).unwrap();
     let t = cfg.tool("t").unwrap();
-    assert_eq!((t.scopes_required.as_slice(), t.scope_services.as_slice()), (&["a".to_string(), "b".to_string()][..], &["o".to_string()][..]));
+    assert_eq!(
+        (t.scopes_required.as_slice(), t.scope_services.as_slice()),
+        (&["a".to_string(), "b".to_string()][..], &["o".to_string()][..])
+    );
     let token = VerifiedClaims::new().with("o", json!({"scope": "b a"}));
     assert!(t.validate_call(&json!({}), &token).is_ok());
-    let e = t.validate_call(&json!({}), &VerifiedClaims::new().with("o", json!({"scope": "a"}))).unwrap_err();
+    let e = t
+        .validate_call(&json!({}), &VerifiedClaims::new().with("o", json!({"scope": "a"})))
+        .unwrap_err();
     assert!(e.message().contains("lacks 'b'"), "{}", e.message());
     let errors = Config::load(&[("t.yaml", tool)]).unwrap_err();
     assert_eq!(errors.len(), 1, "{errors:?}");
     assert_eq!(errors[0].field.as_deref(), Some("scopesRequired"));
-    assert!(errors[0].message.contains("needs an auth service of type generic with mcpEnabled: true"));
-    let not_a_list = Config::load(&[("t.yaml", format!("{oauth}{}", tool.replace("[a, b]", "a")))]).unwrap_err();
+    assert!(
+        errors[0].message.contains("needs an auth service of type generic with mcpEnabled: true")
+    );
+    let not_a_list =
+        Config::load(&[("t.yaml", format!("{oauth}{}", tool.replace("[a, b]", "a")))]).unwrap_err();
     assert_eq!(not_a_list[0].field.as_deref(), Some("scopesRequired"), "{not_a_list:?}");
 }

@@ -64,8 +64,7 @@ mod validate;
 pub use template::{Template, TemplatePart, percent_encode};
 pub use validate::{
     ValidatedArg, ValidatedArgs, ValidatedCall, VerifiedClaims, check_auth_required,
-    check_scopes_required, validate_args,
-    validate_value,
+    check_scopes_required, validate_args, validate_value,
 };
 
 use regex::Regex;

@@ -120,7 +120,8 @@ fn load_file(
     text: &str,
     vars: Option<&super::variables::Variables>,
 ) {
-    let mut ctx = Ctx { file, text, document: 1, errors: &mut state.errors, descriptions_optional: false };
+    let mut ctx =
+        Ctx { file, text, document: 1, errors: &mut state.errors, descriptions_optional: false };
     if text.len() > MAX_CONFIG_BYTES {
         ctx.err(
             K::TooLarge,
@@ -148,13 +149,25 @@ fn load_file(
         let mut written: Option<Vec<Raw>> = None;
         if vars.is_some() && text.contains("${") {
             let mut ignored = Vec::new();
-            let mut ctx = Ctx { file, text, document: doc.index, errors: &mut ignored, descriptions_optional: false };
+            let mut ctx = Ctx {
+                file,
+                text,
+                document: doc.index,
+                errors: &mut ignored,
+                descriptions_optional: false,
+            };
             let mut raws = Vec::new();
             split_document(&mut ctx, &root, &mut raws);
             written = Some(raws);
         }
         {
-            let mut ctx = Ctx { file, text, document: doc.index, errors: &mut state.errors, descriptions_optional: false };
+            let mut ctx = Ctx {
+                file,
+                text,
+                document: doc.index,
+                errors: &mut state.errors,
+                descriptions_optional: false,
+            };
             if let Some(vars) = vars {
                 super::variables::visit_shaping(&mut root, &mut |s, mark| {
                     if !s.contains("${") {
@@ -179,7 +192,13 @@ fn load_file(
         }
         let mut written = written.map(Vec::into_iter);
         for raw in decoded {
-            let mut ctx = Ctx { file, text, document: doc.index, errors: &mut state.errors, descriptions_optional: false };
+            let mut ctx = Ctx {
+                file,
+                text,
+                document: doc.index,
+                errors: &mut state.errors,
+                descriptions_optional: false,
+            };
             let mut refs = Vec::new();
             let resource = decode_resource(&mut ctx, &raw, &mut refs);
             let as_written = written.as_mut().and_then(Iterator::next);
@@ -414,7 +433,8 @@ fn register(
     resource: Option<Resource>,
     refs: Vec<Ref>,
 ) {
-    let mut ctx = Ctx { file, text: "", document, errors: &mut state.errors, descriptions_optional: false };
+    let mut ctx =
+        Ctx { file, text: "", document, errors: &mut state.errors, descriptions_optional: false };
     let noun = if raw.group { GROUP } else { raw.kind.noun() };
     let Some((name, name_mark)) = raw.name else {
         let message = if raw.kind == ResourceKind::Toolset {

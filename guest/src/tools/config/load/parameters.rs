@@ -129,7 +129,12 @@ pub(super) fn decode_param(
         if let Some((d, m)) = &d
             && d.trim().is_empty()
         {
-            ctx.err(K::MissingField, *m, Some(&f.path("description")), format!("{what} has an empty 'description'"));
+            ctx.err(
+                K::MissingField,
+                *m,
+                Some(&f.path("description")),
+                format!("{what} has an empty 'description'"),
+            );
         }
         d.map(|(s, _)| s).unwrap_or_default()
     };
