@@ -70,7 +70,7 @@ pub fn run(req: &ToolRequest, c: &mut MyConn) -> Result<Value, ToolError> {
         }
         _ => {}
     }
-    let values: Vec<Value> = tool.binds.iter().map(|b| arg(b)).collect();
+    let values: Vec<Value> = tool.binds.iter().map(|&b| arg(b)).collect();
     let names: Vec<String> = tool.binds.iter().map(|b| b.to_string()).collect();
     super::run_with(req, &mut c.conn, statement, &values, &names)
 }
