@@ -1606,10 +1606,18 @@ mod tools_cli {
     }
 
     fn checked(paths: &[PathBuf]) -> Result<ConfigReport, ExitCode> {
+        checked_with_env(paths, &|k| std::env::var(k).ok())
+    }
+
+    /// [`checked`] with `${VAR}` in names and descriptions taken from `env`.
+    fn checked_with_env(
+        paths: &[PathBuf],
+        env: &dyn Fn(&str) -> Option<String>,
+    ) -> Result<ConfigReport, ExitCode> {
         let files = read_files(paths)?;
         let engine = Engine::new().map(super::warn_uncached).map_err(|e| fail_with(&e))?;
         let mut session = engine.session(Vec::new()).map_err(|e| fail_with(&e))?;
-        match session.check_config(&files) {
+        match session.check_config_with_env(&files, env) {
             Ok(Ok(r)) => Ok(r),
             Ok(Err(issues)) => Err(print_issues(&issues)),
             Err(e) => Err(fail_with(&e)),
@@ -1673,9 +1681,12 @@ mod tools_cli {
         ExitCode::SUCCESS
     }
 
-    /// `filestore migrate FILE [-o OUT]`.
+    /// `filestore migrate FILE [-o OUT]`. The output keeps every `${VAR}` as written
+    /// (it is the component's `v2_yaml`), so this environment does not matter: each
+    /// variable is checked as if set to its own name (distinct variables stay distinct
+    /// names; an unset one is no error).
     pub fn migrate(path: &Path, output: Option<&Path>) -> ExitCode {
-        let report = match checked(&[path.to_path_buf()]) {
+        let report = match checked_with_env(&[path.to_path_buf()], &|k| Some(k.to_string())) {
             Ok(r) => r,
             Err(code) => return code,
         };

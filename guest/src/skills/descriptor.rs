@@ -444,7 +444,8 @@ mod tests {
     const CONFIG: &str = "kind: source\nname: db\ntype: sqlite\ndatabase: /tmp/x.db\n---\n\
 kind: tool\nname: delete_orders\ntype: sqlite-sql\nsource: db\ndescription: d\n\
 statement: DELETE FROM orders WHERE customer = ? AND status = ? LIMIT ?\n\
-parameters:\n  - {name: customer, type: string}\n  - {name: status, type: string}\n  - {name: limit, type: integer}\n";
+parameters:\n  - {name: customer, type: string, description: c}\n  - {name: status, type: string, description: s}\n\
+  - {name: limit, type: integer, description: l}\n";
 
     #[test]
     fn sidecar_descriptor() {

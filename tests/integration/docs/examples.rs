@@ -132,6 +132,13 @@ const EXAMPLES: &[(&str, &str, How)] = &[
     ),
     (
         "docs/configured-tools.md",
+        "kind: authService\nname: my-oauth",
+        Shown(
+            "its authorization server is not reachable here; tests/mcp_python/test_auth.py (ScopesRequiredTest) serves the same fields with a local issuer over HTTP",
+        ),
+    ),
+    (
+        "docs/configured-tools.md",
         "kind: tool\nname: label",
         Shown(
             "one tool without its source; tools::cli_call_checks_a_declared_output_schema runs the same tool through `filestore call`",

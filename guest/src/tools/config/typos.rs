@@ -13,10 +13,10 @@ use super::load::{STRICT_SQL_TYPES, execute_sql_types};
 use super::{RUNNABLE_TOOL_TYPES, prebuilt};
 
 /// Every tool type this build knows by name: the ones the host runs, the prebuilt
-/// PostgreSQL ones, and the Toolbox types whose fields `check` judges.
+/// PostgreSQL and MySQL ones, and the Toolbox types whose fields `check` judges.
 pub fn known_tool_types() -> Vec<&'static str> {
     let mut out: Vec<&'static str> = RUNNABLE_TOOL_TYPES.iter().map(|r| r.tool_type).collect();
-    out.extend(prebuilt::postgres::TOOLS.iter().map(|t| t.tool_type));
+    out.extend(prebuilt::all_types());
     out.extend(STRICT_SQL_TYPES);
     out.extend(execute_sql_types());
     out.sort_unstable();
