@@ -167,10 +167,10 @@ fn runnable_tools_and_manifests() {
     assert_eq!(
         spec.input_schema,
         json!({"type": "object", "properties": {
-            "q": {"type": "string"},
-            "limit": {"type": "integer", "default": 10, "maximum": 100},
-            "X-Trace": {"type": "string"},
-            "section": {"type": "string", "enum": ["docs", "blog"]},
+            "q": {"type": "string", "description": "What to search for."},
+            "limit": {"type": "integer", "description": "How many results.", "default": 10, "maximum": 100},
+            "X-Trace": {"type": "string", "description": "A trace id."},
+            "section": {"type": "string", "description": "Where to search.", "enum": ["docs", "blog"]},
         }, "required": ["q", "section"], "additionalProperties": false})
     );
     let del = manifest::spec(cfg.tool("delete_user").unwrap());
