@@ -1059,7 +1059,7 @@ fn cli_migrate_keeps_variables_as_written() {
         "sources:\n  db:\n    kind: sqlite\n    database: ${FS_MIGRATE_DB:./a.db}\n\
          tools:\n  ${FS_MIGRATE_UNSET_PREFIX}_search:\n    kind: sqlite-sql\n    source: db\n\
          \x20   description: Search ${FS_MIGRATE_SET} in ${FS_MIGRATE_UNSET_CITY:Basel}.\n\
-         \x20   statement: SELECT 1 AS a\n    parameters:\n\
+         \x20   statement: SELECT ? AS a\n    parameters:\n\
          \x20     - {name: q, type: string, description: 'Query for ${FS_MIGRATE_UNSET_PREFIX}.'}\n\
          toolsets:\n  ${FS_MIGRATE_SET}_set:\n    - ${FS_MIGRATE_UNSET_PREFIX}_search\n",
     )
@@ -1074,16 +1074,17 @@ fn cli_migrate_keeps_variables_as_written() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let v2 = String::from_utf8_lossy(&out.stdout).to_string();
     for kept in [
-        "database: ${FS_MIGRATE_DB:./a.db}",
-        "name: ${FS_MIGRATE_UNSET_PREFIX}_search",
+        // YAML quotes a value that starts with `$`; the quotes do not reach the value.
+        "database: \"${FS_MIGRATE_DB:./a.db}\"",
+        "name: \"${FS_MIGRATE_UNSET_PREFIX}_search\"",
         "Search ${FS_MIGRATE_SET} in ${FS_MIGRATE_UNSET_CITY:Basel}.",
         "Query for ${FS_MIGRATE_UNSET_PREFIX}.",
-        "name: ${FS_MIGRATE_SET}_set",
-        "${FS_MIGRATE_UNSET_PREFIX}_search",
+        "name: \"${FS_MIGRATE_SET}_set\"",
+        "  - \"${FS_MIGRATE_UNSET_PREFIX}_search\"",
     ] {
         assert!(v2.contains(kept), "{kept} missing from:\n{v2}");
     }
-    assert!(!v2.contains("resolved-here") && !v2.contains("kind: tools"), "{v2}");
+    assert!(!v2.contains("resolved-here"), "{v2}");
     // The output loads as the input did, once its variables are set.
     let dest = tmp.path().join("v2.yaml");
     std::fs::write(&dest, &v2).unwrap();

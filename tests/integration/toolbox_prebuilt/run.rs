@@ -291,7 +291,7 @@ fn prebuilt_mysql_runs_like_toolbox() {
     ];
     agree(dir.path(), &env, &config, &cases, &refused);
     // The second statement of a query plan never ran, in either.
-    let n: Option<i64> = server.database(DB).query_first("SELECT COUNT(*) FROM tbp_rooms").unwrap();
+    let n: Option<i64> = server.client(DB).query_first("SELECT COUNT(*) FROM tbp_rooms").unwrap();
     assert_eq!(n, Some(2));
 }
 
