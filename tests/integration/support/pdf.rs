@@ -39,18 +39,24 @@ pub fn stream(dict: &str, bytes: &[u8]) -> Vec<u8> {
     out
 }
 
-/// A plain PDF with one page per entry of `pages`, each page showing its text (one
-/// line per `\n`) in Helvetica. Pages without text (`""`) have an empty content.
-pub fn text_pdf(pages: &[&str]) -> Vec<u8> {
-    // 1 catalog, 2 pages, 3 font, then per page: the page and its content.
-    let n = pages.len();
-    let kids: Vec<String> = (0..n).map(|i| format!("{} 0 R", 4 + 2 * i)).collect();
-    let mut objects = vec![
+/// Objects 1 to 3 of a document of `n` pages: the catalog, the page tree (its kids
+/// objects `first`, `first + 2`, ...: each page followed by its content) and
+/// Helvetica.
+fn head(n: usize, first: usize) -> Vec<Vec<u8>> {
+    let kids: Vec<String> = (0..n).map(|i| format!("{} 0 R", first + 2 * i)).collect();
+    vec![
         b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
         format!("<< /Type /Pages /Kids [{}] /Count {n} >>", kids.join(" ")).into_bytes(),
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>"
             .to_vec(),
-    ];
+    ]
+}
+
+/// A plain PDF with one page per entry of `pages`, each page showing its text (one
+/// line per `\n`) in Helvetica. Pages without text (`""`) have an empty content.
+pub fn text_pdf(pages: &[&str]) -> Vec<u8> {
+    // 1 catalog, 2 pages, 3 font, then per page: the page and its content.
+    let mut objects = head(pages.len(), 4);
     for (i, text) in pages.iter().enumerate() {
         objects.push(
             format!(
@@ -106,20 +112,15 @@ pub fn scan_pixels() -> Vec<u8> {
 /// nothing else: no text layer), as a scanner's PDF is made.
 pub fn scan_pdf(pages: &[Page<'_>]) -> Vec<u8> {
     // 1 catalog, 2 pages, 3 font, 4 the scan's image, then per page: page, content.
-    let n = pages.len();
-    let kids: Vec<String> = (0..n).map(|i| format!("{} 0 R", 5 + 2 * i)).collect();
-    let mut objects = vec![
-        b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
-        format!("<< /Type /Pages /Kids [{}] /Count {n} >>", kids.join(" ")).into_bytes(),
-        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>"
-            .to_vec(),
+    let mut objects = head(pages.len(), 5);
+    objects.push(
         stream(
             &format!(
                 "/Type /XObject /Subtype /Image /Width {SCAN_W} /Height {SCAN_H} /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode"
             ),
             &scan_pixels(),
         ),
-    ];
+    );
     for (i, page) in pages.iter().enumerate() {
         objects.push(
             format!(
