@@ -217,6 +217,11 @@ pub fn preflight(page: &Page<'_>) -> std::result::Result<(), String> {
     ] {
         walk.push(MaybeRef::NotRef(Object::Dict(d.clone())))?;
     }
+    if let Some(r) = drawing_cycle(page) {
+        return Err(format!(
+            "form or pattern {r:?} draws itself (through its resources): the page never ends"
+        ));
+    }
     while let Some(obj) = walk.stack.pop() {
         match obj {
             Object::Dict(d) => walk.entries(&d)?,
@@ -233,6 +238,70 @@ pub fn preflight(page: &Page<'_>) -> std::result::Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// A form XObject or pattern that draws itself through its resources, if the page has
+/// one. hayro stops such a recursion at a depth of 50, but a form that draws itself
+/// twice is 2^50 draws: such a page is refused before drawing. (Forms that are
+/// distinct at every level but multiply alike are left to the call's deadline.)
+fn drawing_cycle(page: &Page<'_>) -> Option<ObjRef> {
+    let xref = page.xref();
+    // What an object draws: the forms and patterns its resources name.
+    let draws = |d: &Dict<'_>| -> Vec<ObjRef> {
+        let Some(res) = d.get::<Dict<'_>>(b"Resources".as_slice()) else { return Vec::new() };
+        [b"XObject".as_slice(), b"Pattern".as_slice()]
+            .iter()
+            .filter_map(|k| res.get::<Dict<'_>>(*k))
+            .flat_map(|named| {
+                named.entries().filter_map(|(_, v)| v.as_obj_ref()).collect::<Vec<_>>()
+            })
+            .collect()
+    };
+    let children = |r: ObjRef| -> Vec<ObjRef> {
+        match xref.get::<Object<'_>>(r.into()) {
+            Some(Object::Stream(s)) => draws(s.dict()),
+            Some(Object::Dict(d)) => draws(&d),
+            _ => Vec::new(),
+        }
+    };
+    let res = page.resources();
+    let roots: Vec<ObjRef> = [&res.x_objects, &res.patterns]
+        .iter()
+        .flat_map(|d| d.entries().filter_map(|(_, v)| v.as_obj_ref()).collect::<Vec<_>>())
+        .collect();
+    // Depth-first, without recursion (a chain of forms may be long): `open` holds the
+    // objects on the current path, `done` those fully explored.
+    let mut done = std::collections::HashSet::new();
+    let mut open = std::collections::HashSet::new();
+    for root in roots {
+        let mut stack: Vec<(ObjRef, Vec<ObjRef>)> = Vec::new();
+        if done.contains(&root) {
+            continue;
+        }
+        open.insert(root);
+        stack.push((root, children(root)));
+        while let Some((node, pending)) = stack.last_mut() {
+            let node = *node;
+            match pending.pop() {
+                Some(next) if open.contains(&next) => return Some(next),
+                Some(next) if done.contains(&next) => {}
+                Some(next) => {
+                    if done.len() + open.len() > MAX_PAGE_OBJECTS {
+                        return None;
+                    }
+                    open.insert(next);
+                    let grand = children(next);
+                    stack.push((next, grand));
+                }
+                None => {
+                    open.remove(&node);
+                    done.insert(node);
+                    stack.pop();
+                }
+            }
+        }
+    }
+    None
 }
 
 /// What [`preflight`] has seen so far, and what it has still to visit.
