@@ -14,8 +14,9 @@
 //! object the page reaches (its content, resources, fonts, images, forms, patterns,
 //! annotations; not its parent) and refuses it as `too-large` when a stream inflates
 //! past [`super::pdf::MAX_STREAM_BYTES`], the page's streams together past
-//! [`MAX_PAGE_DECODED_BYTES`], an image has more than [`MAX_IMAGE_PIXELS`] pixels, or
-//! the page reaches more than [`MAX_PAGE_OBJECTS`] objects. The output is at most
+//! [`MAX_PAGE_DECODED_BYTES`], an image has more than [`MAX_IMAGE_PIXELS`] pixels,
+//! the page reaches more than [`MAX_PAGE_OBJECTS`] objects, or a form or pattern draws
+//! itself. The output is at most
 //! [`MAX_SIDE_PX`] on a side and [`MAX_PIXELS`] in all (a page of any size is scaled
 //! down), and its PNG at most [`MAX_PNG_BYTES`] (a larger one is drawn again at half
 //! the scale). CPU is the session's deadline and fuel; memory the session's cap.
