@@ -307,9 +307,15 @@ impl Session {
     ) -> Result<Vec<(&'p str, Result<(ReadResult, Option<crate::skills::active::Activation>)>)>>
     {
         check_read_paths(paths.len())?;
+        // Pages drawn as images are for one PDF a call: 32 PDFs' images would not
+        // fit one answer (nor the sandbox's memory).
+        let text_only = |mut r: ReadRequest| {
+            r.render.get_or_insert(crate::ops::pdf_render::RenderMode::None);
+            r
+        };
         Ok(paths
             .iter()
-            .map(|p| (p.as_str(), request(p).and_then(|r| self.read_tool(&r))))
+            .map(|p| (p.as_str(), request(p).map(text_only).and_then(|r| self.read_tool(&r))))
             .collect())
     }
 
@@ -324,6 +330,12 @@ impl Session {
         check_read_paths(paths.len())?;
         // Byte pages of several files at once would hold several pages (and their
         // base64, twice) in one answer: one file per call, paged.
+        if rest.get("render").is_some_and(|r| r != "none") {
+            return Err(Error::invalid_argument(
+                "render",
+                "pages are drawn as images for one PDF per call: give path (several files read as text)",
+            ));
+        }
         if rest.get("encoding").and_then(Value::as_str) == Some("base64") {
             return Err(Error::invalid_argument(
                 "paths",

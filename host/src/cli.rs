@@ -858,10 +858,23 @@ fn print_call_result(
     }
     if text {
         emit(&out.text);
+        if has_page_images(&out.json) {
+            // A terminal cannot show the PNGs the text names: say where they are.
+            emit(
+                "[the page images are base64 PNGs in the JSON result (pdf.pages[].image.data): run without --text to get them]\n",
+            );
+        }
     } else {
         emit(&format!("{}\n", serde_json::to_string_pretty(&out.json).unwrap_or_default()));
     }
     ExitCode::SUCCESS
+}
+
+/// Whether a read result holds PDF pages drawn as images.
+fn has_page_images(json: &serde_json::Value) -> bool {
+    json.pointer("/pdf/pages")
+        .and_then(serde_json::Value::as_array)
+        .is_some_and(|pages| pages.iter().any(|p| p.get("image").is_some()))
 }
 
 /// The mounts of `filestore call`: those of `filestore serve` (the user's, plus the

@@ -50,7 +50,7 @@ pub const VERSION: &str = concat!(
     env!("FILESTORE_WIT_PACKAGE"),
 );
 
-/// The WIT package [`COMPONENT`] implements, `name@version` (`filestore:component@0.8.0`).
+/// The WIT package [`COMPONENT`] implements, `name@version` (`filestore:component@0.9.0`).
 pub const WIT_PACKAGE_VERSION: &str = env!("FILESTORE_WIT_PACKAGE");
 
 /// Epoch tick period: the granularity of call deadlines.

@@ -41,7 +41,7 @@ ERROR_KINDS = (
     "unsupported", "limit-exceeded", "unauthorized", "backend",
 )
 #: The WIT package version this host implements.
-PACKAGE = "filestore:component@0.8.0"
+PACKAGE = "filestore:component@0.9.0"
 #: Most bytes one volume ``read`` hands the component (as the Rust host).
 MAX_READ_CALL_BYTES = 16 * 1024 * 1024
 #: Default wall-clock deadline of one call, seconds.

@@ -241,7 +241,7 @@ class MisbehavingVolume(unittest.TestCase):
         a = fs.session([{"point": "/w", "volume": MemoryVolume({"/a.txt": "a\n"})}])
         b = fs.session([{"point": "/w", "volume": MemoryVolume({"/b.txt": "b\n"})}])
         spin = a.instance.get_func(a.store, a.instance.get_export_index(
-            a.store, "spin", a.instance.get_export_index(a.store, "filestore:component/diagnostics@0.8.0")))
+            a.store, "spin", a.instance.get_export_index(a.store, "filestore:component/diagnostics@0.9.0")))
         with self.assertRaises(FilestoreError) as cm:
             a._call(spin, 2**64 - 1)
         self.assertEqual(cm.exception.kind, "trap")

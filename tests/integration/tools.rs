@@ -1357,3 +1357,38 @@ fn variables_in_names_and_descriptions_are_substituted() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8_lossy(&out.stdout).contains("tool 'count_prod'"));
 }
+
+/// A tool's compiled `outputSchema` is kept between calls (result_rules: compiled
+/// once per tool and schema, not per result), and a reloaded configuration whose
+/// schema changed checks results against the new one, in the same session.
+#[test]
+fn a_reloaded_output_schema_takes_effect() {
+    let yaml = |max: u32| {
+        format!(
+            "kind: source\nname: db\ntype: sqlite\ndatabase: ':memory:'\n---\n\
+kind: tool\nname: label\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: SELECT ? AS label\n\
+parameters: [{{name: label, type: string, description: l}}]\n\
+outputSchema: {{type: array, items: {{type: object, properties: {{label: {{maxLength: {max}}}}}}}}}\n"
+        )
+    };
+    let mut s = session_with(ToolRegistry::with_builtin_handlers());
+    load(&mut s, &yaml(5));
+    for _ in 0..2 {
+        let out = invoke(&mut s, "label", json!({"label": "abcd"}));
+        assert_eq!(out.status, InvokeStatus::Completed, "{:?}", out.error);
+    }
+    let out = invoke(&mut s, "label", json!({"label": "abcdefg"}));
+    assert_eq!(out.status, InvokeStatus::Failed);
+    // The same tool reloaded with a stricter schema: "abcd" now breaks it.
+    load(&mut s, &yaml(2));
+    let out = invoke(&mut s, "label", json!({"label": "abcd"}));
+    assert_eq!(out.status, InvokeStatus::Failed, "the new schema holds");
+    let e = out.error.expect("the schema's error").to_string();
+    assert!(e.contains("does not match its output schema: at /0/label"), "{e}");
+    let out = invoke(&mut s, "label", json!({"label": "ab"}));
+    assert_eq!(out.status, InvokeStatus::Completed, "{:?}", out.error);
+    // And back: the looser schema is compiled again, not the stricter one kept.
+    load(&mut s, &yaml(5));
+    let out = invoke(&mut s, "label", json!({"label": "abcd"}));
+    assert_eq!(out.status, InvokeStatus::Completed, "{:?}", out.error);
+}

@@ -45,6 +45,39 @@ pub(super) fn read_result(out: ReadResult) -> fs::ReadResult {
     }
 }
 
+/// A PDF's read as the WIT `read-pdf-result`; a file that is not a PDF is refused
+/// (`read` reads it).
+pub(super) fn read_pdf_result(out: ReadResult) -> crate::error::Result<fs::ReadPdfResult> {
+    let Some(pdf) = out.pdf else {
+        return Err(crate::error::Error::invalid_argument(
+            "path",
+            format!("{} is not a PDF (it does not start with %PDF-)", out.entry.path),
+        ));
+    };
+    let pages = pdf
+        .pages
+        .into_iter()
+        .map(|p| fs::PdfPage {
+            page: p.page,
+            text: p.text,
+            truncated: p.truncated,
+            image: p.image.map(|i| fs::PdfPageImage {
+                mime_type: i.mime_type,
+                width: i.width,
+                height: i.height,
+                data: i.data,
+            }),
+        })
+        .collect();
+    Ok(fs::ReadPdfResult {
+        entry: to_wit_entry(out.entry),
+        page_count: pdf.page_count,
+        pages,
+        next_page: pdf.next_page,
+        text: out.text,
+    })
+}
+
 /// `filestore_grep`'s JSON answer and text as the WIT `grep-result`.
 pub(super) fn grep_result(j: &Value, rendered: String) -> fs::GrepResult {
     let files = j["files"]

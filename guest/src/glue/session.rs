@@ -158,9 +158,34 @@ impl fs::GuestSession for SessionResource {
             byte_offset: 0,
             max_bytes: None,
             pages: None,
+            // `read-result` has no place for images: `read-pdf` returns them.
+            render: Some(crate::ops::pdf_render::RenderMode::None),
         };
         let (out, _activation) = self.0.read_tool(&req).map_err(to_wit_error)?;
         Ok(read_side::read_result(out))
+    }
+
+    fn read_pdf(&self, r: fs::ReadPdfRequest) -> Result<fs::ReadPdfResult, Error> {
+        use crate::ops::pdf_render::RenderMode;
+        let req = crate::ops::read::ReadRequest {
+            path: r.path,
+            offset: 1,
+            limit: crate::vfs::limits::DEFAULT_READ_LINES as u64,
+            raw: false,
+            tail: None,
+            encoding: Default::default(),
+            byte_offset: 0,
+            max_bytes: None,
+            // An empty selection would read nothing: the default is from page 1.
+            pages: Some(r.pages.unwrap_or_else(|| "1-".into())),
+            render: Some(match r.render.unwrap_or(fs::PdfRender::Auto) {
+                fs::PdfRender::Auto => RenderMode::Auto,
+                fs::PdfRender::All => RenderMode::All,
+                fs::PdfRender::None => RenderMode::None,
+            }),
+        };
+        let (out, _activation) = self.0.read_tool(&req).map_err(to_wit_error)?;
+        read_side::read_pdf_result(out).map_err(to_wit_error)
     }
 
     fn read_many(&self, r: fs::ReadManyRequest) -> Result<Vec<fs::ReadManyFile>, Error> {

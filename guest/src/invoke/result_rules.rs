@@ -23,7 +23,6 @@ use serde_json::Value;
 
 use super::Sandbox;
 use crate::error::Result;
-use crate::tools::schema::ArgsSchema;
 
 /// Most approval gates a session holds (one per follow-up tool; a skill re-asking for
 /// the same tool replaces its gate).
@@ -65,9 +64,11 @@ pub fn apply(
     data: &Value,
 ) -> Result<Applied> {
     if let Some(schema) = &rules.output_schema {
-        // Compiled when the tool or descriptor was loaded, so this cannot fail
-        // on a schema that loaded; said as the tool's fault if it somehow does.
-        let compiled = ArgsSchema::compile(schema).map_err(|why| {
+        // Checked when the tool or descriptor was loaded, so this cannot fail on a
+        // schema that loaded; said as the tool's fault if it somehow does. Compiled
+        // once per tool and schema (the session's tool state keeps it).
+        let compiled = session.tool_state().borrow_mut().output_schema(tool, schema);
+        let compiled = compiled.map_err(|why| {
             crate::error::Error::new(
                 crate::error::ErrorKind::Backend,
                 format!("the output schema of '{tool}' cannot be used: {why}"),

@@ -70,6 +70,13 @@ pub struct ToolState {
     /// Compiled input schemas of provider tools, by tool name (compiled on first call;
     /// cleared whenever provider tools change).
     pub(super) schemas: std::collections::HashMap<String, std::rc::Rc<ArgsSchema>>,
+    /// Compiled output schemas (a configured tool's `outputSchema`, a skill's
+    /// `outputs`), by tool name, each with the schema it was compiled from: a result
+    /// is checked without compiling its schema again, and a tool whose schema changed
+    /// (a reloaded configuration, another skill) compiles the new one. Cleared when a
+    /// configuration loads.
+    pub(super) output_schemas:
+        std::collections::HashMap<String, (serde_json::Value, std::rc::Rc<ArgsSchema>)>,
 }
 
 impl ToolState {
@@ -134,6 +141,23 @@ impl ToolState {
         None
     }
 
+    /// The compiled output schema `schema` of tool `tool` (compiled once per schema,
+    /// then cached); why it cannot be used, if it cannot.
+    pub(super) fn output_schema(
+        &mut self,
+        tool: &str,
+        schema: &serde_json::Value,
+    ) -> std::result::Result<std::rc::Rc<ArgsSchema>, String> {
+        if let Some((compiled_from, compiled)) = self.output_schemas.get(tool)
+            && compiled_from == schema
+        {
+            return Ok(compiled.clone());
+        }
+        let compiled = std::rc::Rc::new(ArgsSchema::compile(schema)?);
+        self.output_schemas.insert(tool.to_string(), (schema.clone(), compiled.clone()));
+        Ok(compiled)
+    }
+
     /// The compiled input schema of provider tool `tool` (compiled once, then cached).
     pub(super) fn schema(&mut self, tool: &ProviderTool) -> Result<std::rc::Rc<ArgsSchema>> {
         if let Some(s) = self.schemas.get(&tool.spec.name) {
@@ -164,6 +188,7 @@ pub fn load_config<N: AsRef<str>, T: AsRef<str>>(
     let report = config.check_report();
     let mut st = session.tool_state().borrow_mut();
     st.config = Some(config);
+    st.output_schemas.clear();
     st.toolset = None;
     st.version += 1;
     Ok(report)

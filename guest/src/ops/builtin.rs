@@ -167,7 +167,7 @@ pub fn spec(name: &str) -> Option<ToolSpec> {
             annotations(true, false, true),
         ),
         "filestore_read" => (
-            "Read a text file by lines, numbered like `cat -n`. Use offset/limit to page through large files (the result says which offset continues). Long lines are cut at 2000 characters; binary files are reported, not dumped. A PDF returns its pages' text (pages selects them, e.g. \"2-5\"). raw=true returns stored content untouched (e.g. JSON tool results). paths reads several files at once, each with its own result or error.",
+            "Read a text file by lines, numbered like `cat -n`. Use offset/limit to page through large files (the result says which offset continues). Long lines are cut at 2000 characters; binary files are reported, not dumped. A PDF returns its pages' text (pages selects them, e.g. \"2-5\"); a page without text (a scan) comes as a PNG image, and render=\"all\" draws every page read (diagrams, figures). raw=true returns stored content untouched (e.g. JSON tool results). paths reads several files at once, each with its own result or error.",
             json!({"type": "object", "properties": {
                 "path": path_prop("File to read."),
                 "paths": {"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": crate::ops::read::MAX_READ_PATHS, "description": "Several files to read instead of path, with the same options; each gets its own result or error."},
@@ -178,7 +178,8 @@ pub fn spec(name: &str) -> Option<ToolSpec> {
                 "encoding": {"type": "string", "enum": ["utf-8", "base64"], "default": "utf-8", "description": "base64 returns the file's bytes (any file, binary too) as base64 in text, paged by byte_offset/max_bytes; next_byte_offset continues."},
                 "byte_offset": {"type": "integer", "minimum": 0, "default": 0, "description": "First byte of a base64 page."},
                 "max_bytes": {"type": "integer", "minimum": 1, "maximum": crate::vfs::limits::MAX_READ_PAGE_BYTES, "default": crate::ops::read::DEFAULT_BYTE_PAGE, "description": "Most bytes in a base64 page."},
-                "pages": {"type": "string", "description": "Pages of a PDF to read as text: \"3\", \"2-5\", \"1,4-6\" or \"7-\" (default: from page 1, as many as fit)."}
+                "pages": {"type": "string", "description": "Pages of a PDF to read as text: \"3\", \"2-5\", \"1,4-6\" or \"7-\" (default: from page 1, as many as fit)."},
+                "render": {"type": "string", "enum": ["auto", "all", "none"], "default": "auto", "description": "Which pages of a PDF are drawn as PNG images (at most 4 per call): auto those without text (scans), all every page read, none no page."}
             }, "anyOf": [{"required": ["path"]}, {"required": ["paths"]}], "additionalProperties": false}),
             annotations(true, false, true),
         ),

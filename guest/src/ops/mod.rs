@@ -3,7 +3,8 @@
 //! the text rendered for a model.
 //!
 //! - [`ls`], [`read`], [`glob`], [`grep`], [`tree`]: the read side ([`tree_nodes`]:
-//!   the tree as data, for the typed API; [`pdf`]: a PDF's text, page by page);
+//!   the tree as data, for the typed API; [`pdf`]: a PDF's text, page by page,
+//!   [`pdf_render`] its pages drawn as PNG images);
 //! - [`mutate`] (write, delete, move) and [`edit`]: the write side; [`diff`]: the
 //!   changes of a copy-on-write mount;
 //! - [`filetypes`]: grep's ripgrep-like `type` table;
@@ -27,6 +28,7 @@ pub mod grep;
 pub mod ls;
 pub mod mutate;
 pub mod pdf;
+pub mod pdf_render;
 pub mod read;
 pub mod request;
 pub mod tree;

@@ -12,11 +12,15 @@
 //! page's text at most [`MAX_PAGE_CHARS`] characters. A malformed or encrypted PDF is
 //! an error naming the file and what the parser said.
 //!
-//! Not done: rendering a page without a text layer (a scan) as an image. That needs a
-//! rasteriser the component does not have; such a page says it has no text.
+//! A page without a text layer (a scan) is drawn as a PNG image instead
+//! ([`super::pdf_render`]), at most [`super::pdf_render::MAX_IMAGES_PER_READ`] a read;
+//! `render: "all"` draws every page read (its text too), `render: "none"` none.
+
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
+use super::pdf_render::{MAX_IMAGES_PER_READ, PageImage, RenderMode, Renderer};
 use crate::error::{Error, ErrorKind, Result};
 
 /// Largest PDF read, bytes.
@@ -57,6 +61,10 @@ pub struct PdfPage {
     /// The text was cut at [`MAX_PAGE_CHARS`].
     #[serde(skip_serializing_if = "std::ops::Not::not", default)]
     pub truncated: bool,
+    /// The page drawn as a PNG: when it has no text (`render: "auto"`, the default)
+    /// or every page (`render: "all"`).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub image: Option<PageImage>,
 }
 
 /// Parses a `pages` selection (`"3"`, `"2-5"`, `"1,4-6"`, `"7-"` to the end) against
@@ -96,16 +104,18 @@ pub fn select(spec: &str, count: u32) -> Result<Vec<u32>> {
 
 /// Extracts the text of the pages `spec` selects (the first pages when `None`) from
 /// the PDF `bytes` at `path`, at most [`MAX_PAGES_PER_READ`] pages and `budget_chars`
-/// characters in all (at least one page is always returned).
+/// characters in all (at least one page is always returned), drawing the pages
+/// `render` asks for as images, at most [`MAX_IMAGES_PER_READ`] of them.
 pub fn extract(
     path: &str,
-    bytes: &[u8],
+    bytes: Arc<Vec<u8>>,
     spec: Option<&str>,
     budget_chars: usize,
+    render: RenderMode,
 ) -> Result<PdfPages> {
     let options =
         lopdf::LoadOptions { max_decompressed_size: Some(MAX_STREAM_BYTES), ..Default::default() };
-    let doc = lopdf::Document::load_mem_with_options(bytes, options)
+    let doc = lopdf::Document::load_mem_with_options(&bytes, options)
         .map_err(|e| parse_error(path, &e))?;
     if doc.is_encrypted() {
         return Err(Error::at(
@@ -122,8 +132,11 @@ pub fn extract(
         Some(s) => select(s, page_count)?,
         None => (1..=page_count).collect(),
     };
+    // Opened when a page first needs drawing: a text PDF never parses twice.
+    let mut renderer: Option<Renderer> = None;
     let mut pages = Vec::new();
     let mut used = 0usize;
+    let mut images = 0usize;
     let mut next_page = None;
     for &n in &wanted {
         if pages.len() >= MAX_PAGES_PER_READ || (!pages.is_empty() && used >= budget_chars) {
@@ -134,8 +147,27 @@ pub fn extract(
             .extract_text_with_limit(&[n], MAX_STREAM_BYTES)
             .map_err(|e| parse_error(&format!("{path} (page {n})"), &e))?;
         let (text, truncated) = cut(text.trim_end(), MAX_PAGE_CHARS);
+        let draw = match render {
+            RenderMode::All => true,
+            RenderMode::Auto => text.trim().is_empty(),
+            RenderMode::None => false,
+        };
+        let image = if draw {
+            if images >= MAX_IMAGES_PER_READ {
+                next_page = Some(n);
+                break;
+            }
+            let r = match &mut renderer {
+                Some(r) => r,
+                None => renderer.insert(Renderer::open(path, bytes.clone())?),
+            };
+            images += 1;
+            Some(r.render(path, n)?)
+        } else {
+            None
+        };
         used += text.chars().count();
-        pages.push(PdfPage { page: n, text, truncated });
+        pages.push(PdfPage { page: n, text, truncated, image });
     }
     Ok(PdfPages { page_count, pages, next_page })
 }
@@ -166,22 +198,36 @@ fn parse_error(path: &str, e: &lopdf::Error) -> Error {
     Error::at(ErrorKind::InvalidArgument, path, format!("not a readable PDF: {detail}"))
 }
 
-/// The text a model sees for `pdf` (the pages of `path`).
+/// The text a model sees for `pdf` (the pages of `path`); an image drawn of a page
+/// is named where the page is, its PNG travelling beside the text (MCP image content,
+/// `pdf.pages[i].image` in JSON).
 pub fn render(path: &str, pdf: &PdfPages) -> String {
     let m = pdf.page_count;
     let mut out = String::new();
     if pdf.pages.is_empty() {
         out.push_str(&format!("{path} is a PDF with no pages.\n"));
     }
+    let mut k = 0;
     for p in &pdf.pages {
         out.push_str(&format!("--- page {} of {m} ---\n", p.page));
-        if p.text.trim().is_empty() {
-            out.push_str(
-                "[no text on this page (a scanned image?); filestore does not render pages as images]\n",
-            );
-        } else {
+        let blank = p.text.trim().is_empty();
+        if !blank {
             out.push_str(&p.text);
             out.push('\n');
+        }
+        match (&p.image, blank) {
+            (Some(img), _) => {
+                k += 1;
+                let why = if blank { "no text on this page (a scan?): " } else { "" };
+                out.push_str(&format!(
+                    "[{why}page {} drawn as image {k} of this answer ({}×{} PNG, {} bytes)]\n",
+                    p.page, img.width, img.height, img.bytes
+                ));
+            }
+            (None, true) => out.push_str(
+                "[no text on this page (a scan?); render: \"auto\" draws it as an image]\n",
+            ),
+            (None, false) => {}
         }
         if p.truncated {
             out.push_str(&format!("[page cut at {MAX_PAGE_CHARS} characters]\n"));
@@ -214,7 +260,8 @@ mod tests {
     #[test]
     fn garbage_after_the_header_is_a_named_error() {
         for bytes in [&b"%PDF-1.7\n"[..], b"%PDF-1.4\n1 0 obj << /Type /Catalog", b"%PDF-"] {
-            let e = extract("/w/x.pdf", bytes, None, 1000).unwrap_err();
+            let e = extract("/w/x.pdf", Arc::new(bytes.to_vec()), None, 1000, RenderMode::Auto)
+                .unwrap_err();
             assert_eq!(e.kind(), ErrorKind::InvalidArgument, "{e}");
             assert!(
                 e.to_string().contains("/w/x.pdf") && e.to_string().contains("not a readable PDF")

@@ -59,6 +59,10 @@ pub struct ReadRequest {
     /// read without it starts at page 1 (see [`super::pdf`]).
     #[serde(default)]
     pub pages: Option<String>,
+    /// Which pages of a PDF are drawn as PNG images: `auto` (those without text, the
+    /// default), `all`, `none` (see [`super::pdf_render`]).
+    #[serde(default)]
+    pub render: Option<super::pdf_render::RenderMode>,
 }
 
 /// How file content travels in a JSON argument or result.
@@ -199,10 +203,17 @@ impl Chunks<'_> {
 
 /// Reads one page of a file.
 pub fn read(mounts: &MountTable, limits: &Limits, req: &ReadRequest) -> Result<ReadResult> {
-    if req.pages.is_some() && (req.encoding == Encoding::Base64 || req.raw || req.tail.is_some()) {
+    let pdf_option = match (&req.pages, &req.render) {
+        (Some(_), _) => Some("pages"),
+        (None, Some(_)) => Some("render"),
+        (None, None) => None,
+    };
+    if let Some(name) = pdf_option
+        && (req.encoding == Encoding::Base64 || req.raw || req.tail.is_some())
+    {
         return Err(Error::invalid_argument(
-            "pages",
-            "pages reads a PDF's text; it does not combine with encoding, raw or tail",
+            name,
+            format!("{name} reads a PDF's pages; it does not combine with encoding, raw or tail"),
         ));
     }
     if req.encoding == Encoding::Base64 {
@@ -233,11 +244,11 @@ pub fn read(mounts: &MountTable, limits: &Limits, req: &ReadRequest) -> Result<R
     if super::pdf::is_pdf(&first) {
         return read_pdf(&file, &path, limits, req, result);
     }
-    if req.pages.is_some() {
+    if let Some(name) = pdf_option {
         return Err(Error::invalid_argument(
-            "pages",
+            name,
             format!(
-                "{path} is not a PDF (it does not start with %PDF-); page it by offset and limit"
+                "{path} is not a PDF (it does not start with %PDF-); {name} applies to PDFs only"
             ),
         ));
     }
@@ -598,6 +609,7 @@ fn read_tail(
         byte_offset: 0,
         max_bytes: None,
         pages: None,
+        render: None,
     };
     read(mounts, limits, &page)
 }
@@ -761,7 +773,9 @@ fn read_pdf(
     }
     let bytes = file.mount.volume.read(&file.rel, 0, size).map_err(|e| e.with_path(path))?;
     let budget = limits.read_tokens.saturating_mul(4);
-    let pages = pdf::extract(path, &bytes, req.pages.as_deref(), budget)?;
+    let render = req.render.unwrap_or_default();
+    let pages =
+        pdf::extract(path, std::sync::Arc::new(bytes), req.pages.as_deref(), budget, render)?;
     result.content = ReadContent::Pdf;
     result.text = pdf::render(path, &pages);
     result.truncated = pages.next_page.is_some();
@@ -917,6 +931,7 @@ mod tests {
             byte_offset: 0,
             max_bytes: None,
             pages: None,
+            render: None,
         }
     }
 

@@ -5,6 +5,10 @@
 //! bytes from the host side of the mount (the same confined volume) when the file
 //! is an image or audio type by its extension and within [`MAX_MEDIA_BYTES`]. Other
 //! binaries keep the component's message.
+//!
+//! A PDF's pages the component drew (docs/architecture.md#pdf-pages) arrive the
+//! same way: each PNG as image content after the text that names it, its base64
+//! taken out of the structured content so it does not travel twice.
 
 use base64::Engine as _;
 use rmcp::model::{CallToolResult, ContentBlock};
@@ -31,6 +35,25 @@ pub fn media_type(path: &str) -> Option<&'static str> {
         "m4a" => "audio/mp4",
         _ => return None,
     })
+}
+
+/// The MCP result of a PDF read: its text, then each page image the component drew
+/// as `image/png` content, in page order; the structured content keeps each image's
+/// size but not its data.
+pub(crate) fn pdf_pages(mut out: crate::session::CallOutput) -> CallToolResult {
+    let mut images = Vec::new();
+    if let Some(pages) = out.json.pointer_mut("/pdf/pages").and_then(Value::as_array_mut) {
+        for image in pages.iter_mut().filter_map(|p| p.get_mut("image")) {
+            let data = image.as_object_mut().and_then(|i| i.remove("data"));
+            let mime = image["mime_type"].as_str().unwrap_or("image/png").to_string();
+            if let Some(Value::String(data)) = data {
+                images.push(ContentBlock::image(data, mime));
+            }
+        }
+    }
+    let mut result = super::server::success(out);
+    result.content.extend(images);
+    result
 }
 
 /// Adds the image or audio content of a `filestore_read` result that the component

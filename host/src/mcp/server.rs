@@ -1473,6 +1473,10 @@ impl ServerHandler for FilestoreServer {
                 let result = success(out);
                 self.with_sandbox(move |s| super::media::attach(s, &json, result)).await?
             }
+            // A PDF's pages drawn as images: PNG content beside the text.
+            Ok(out) if tool == "filestore_read" && out.json["content"] == "pdf" => {
+                super::media::pdf_pages(out)
+            }
             Ok(out) => success(out),
             Err(e) => failure(&e, called.poisoned),
         }

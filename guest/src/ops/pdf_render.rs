@@ -1,0 +1,488 @@
+//! PDF pages rendered as PNG images inside the component
+//! (docs/architecture.md#pdf-pages): what an agent gets for a page without a text
+//! layer (a scan), or for any page when it asks (`render: "all"`, a diagram).
+//!
+//! The rasteriser is `hayro` (pure Rust, no unsafe, MIT/Apache-2.0): the most
+//! complete pure-Rust PDF renderer, and it needs nothing of the host — no fonts
+//! from the system (the 14 standard fonts are embedded), no threads, no clock — so
+//! the component imports nothing new. Its PNG is encoded here with the `png` crate
+//! (already in the tree through hayro's `vello_cpu`), as grayscale when the page is
+//! gray (a scan usually is: a third of the bytes of RGB).
+//!
+//! Bounds, because a PDF is a program of sorts and hayro decodes what the page asks
+//! for without limits of its own: before a page is drawn, [`preflight`] walks every
+//! object the page reaches (its content, resources, fonts, images, forms, patterns,
+//! annotations; not its parent) and refuses it as `too-large` when a stream inflates
+//! past [`super::pdf::MAX_STREAM_BYTES`], the page's streams together past
+//! [`MAX_PAGE_DECODED_BYTES`], an image has more than [`MAX_IMAGE_PIXELS`] pixels,
+//! the page reaches more than [`MAX_PAGE_OBJECTS`] objects, or a form or pattern draws
+//! itself. The output is at most
+//! [`MAX_SIDE_PX`] on a side and [`MAX_PIXELS`] in all (a page of any size is scaled
+//! down), and its PNG at most [`MAX_PNG_BYTES`] (a larger one is drawn again at half
+//! the scale). CPU is the session's deadline and fuel; memory the session's cap.
+
+use std::sync::Arc;
+
+use hayro::hayro_syntax::object::{Dict, MaybeRef, Name, ObjRef, Object, Stream};
+use hayro::hayro_syntax::page::Page;
+use hayro::hayro_syntax::xref::XRef;
+use hayro::hayro_syntax::{Filter, LoadPdfError, Pdf};
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, ErrorKind, Result};
+
+/// Pixels per PDF point at which a page is drawn (144 dpi: a US Letter page is
+/// 1224×1584), unless the caps below make it smaller.
+pub const SCALE: f32 = 2.0;
+/// Longest side of a rendered page, pixels (what vision models take without
+/// scaling it again).
+pub const MAX_SIDE_PX: u32 = 1600;
+/// Most pixels of a rendered page.
+pub const MAX_PIXELS: u64 = 2_000_000;
+/// Largest PNG of one page, bytes (base64 makes it a third larger).
+pub const MAX_PNG_BYTES: usize = 3 * 1024 * 1024;
+/// Most images in one read's answer; the pages after the last one that fits are
+/// left to the next read (`next_page`).
+pub const MAX_IMAGES_PER_READ: usize = 4;
+/// Most pixels of one image a page draws (a 600 dpi US Letter scan is 33.7 M).
+pub const MAX_IMAGE_PIXELS: u64 = 40_000_000;
+/// Most bytes all the streams a page reaches may inflate to together.
+pub const MAX_PAGE_DECODED_BYTES: u64 = 96 * 1024 * 1024;
+/// Most objects one page may reach.
+pub const MAX_PAGE_OBJECTS: usize = 50_000;
+/// Times a PNG over [`MAX_PNG_BYTES`] is drawn again at half the scale.
+const SHRINK_TRIES: u32 = 3;
+
+/// One page drawn as a PNG.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PageImage {
+    /// Always `image/png`.
+    pub mime_type: String,
+    /// Pixels across.
+    pub width: u32,
+    /// Pixels down.
+    pub height: u32,
+    /// The PNG's size in bytes.
+    pub bytes: u64,
+    /// The PNG, as standard base64 in JSON.
+    #[serde(with = "base64_bytes")]
+    pub data: Vec<u8>,
+}
+
+/// Which pages of a PDF read are drawn as images.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RenderMode {
+    /// The pages without text (a scan): the default.
+    #[default]
+    Auto,
+    /// Every page read (its text too): diagrams, figures, layout.
+    All,
+    /// None: text only.
+    None,
+}
+
+/// A PDF opened for drawing its pages (the same bytes the text came from, shared).
+pub struct Renderer {
+    pdf: Pdf,
+}
+
+impl Renderer {
+    /// Opens the PDF `bytes` at `path` (its errors name the file).
+    pub fn open(path: &str, bytes: Arc<Vec<u8>>) -> Result<Renderer> {
+        match Pdf::new(bytes) {
+            Ok(pdf) => Ok(Renderer { pdf }),
+            Err(LoadPdfError::Decryption(e)) => Err(Error::at(
+                ErrorKind::Unsupported,
+                path,
+                format!(
+                    "the PDF is encrypted ({e:?}); filestore renders no password-protected PDF"
+                ),
+            )),
+            Err(LoadPdfError::Invalid) => Err(Error::at(
+                ErrorKind::InvalidArgument,
+                path,
+                "not a readable PDF: the renderer found no page tree",
+            )),
+        }
+    }
+
+    /// Page `n` (from 1) drawn within the bounds above; `path` names it in errors.
+    pub fn render(&self, path: &str, n: u32) -> Result<PageImage> {
+        let at = format!("{path} (page {n})");
+        let pages = self.pdf.pages();
+        let page = pages.get(n as usize - 1).ok_or_else(|| {
+            Error::at(
+                ErrorKind::InvalidArgument,
+                &at,
+                format!("the renderer finds {} pages in this PDF, not {n}", pages.len()),
+            )
+        })?;
+        preflight(page).map_err(|why| Error::at(ErrorKind::TooLarge, &at, why))?;
+        let (w, h) = page.render_dimensions();
+        let mut scale = fit_scale(w, h).ok_or_else(|| {
+            Error::at(
+                ErrorKind::InvalidArgument,
+                &at,
+                format!("the page is {w}×{h} points: nothing to draw"),
+            )
+        })?;
+        for _ in 0..=SHRINK_TRIES {
+            let image = draw(page, scale)?;
+            if image.data.len() <= MAX_PNG_BYTES {
+                return Ok(image);
+            }
+            scale /= 2.0;
+        }
+        Err(Error::at(
+            ErrorKind::TooLarge,
+            &at,
+            format!("its PNG stays over {MAX_PNG_BYTES} bytes even at a quarter of the size"),
+        ))
+    }
+}
+
+/// The scale that fits a `w`×`h`-point page within [`MAX_SIDE_PX`] and
+/// [`MAX_PIXELS`], at most [`SCALE`]; none for a page without area (or whose size
+/// is not a number).
+pub fn fit_scale(w: f32, h: f32) -> Option<f32> {
+    if !(w.is_finite() && h.is_finite() && w >= 1.0 && h >= 1.0) {
+        return None;
+    }
+    let side = MAX_SIDE_PX as f32 / w.max(h);
+    let area = (MAX_PIXELS as f32 / (w * h)).sqrt();
+    Some(SCALE.min(side).min(area))
+}
+
+/// `page` drawn at `scale` on white, encoded as PNG.
+fn draw(page: &Page<'_>, scale: f32) -> Result<PageImage> {
+    use hayro::vello_cpu::color::palette::css::WHITE;
+    let cache = hayro::RenderCache::new();
+    let settings = hayro::hayro_interpret::InterpreterSettings::default();
+    let pixmap = hayro::render(
+        page,
+        &cache,
+        &settings,
+        &hayro::RenderSettings::default(),
+        &hayro::PixmapSettings { x_scale: scale, y_scale: scale, bg_color: WHITE },
+    );
+    let (width, height) = (u32::from(pixmap.width()), u32::from(pixmap.height()));
+    let data = encode_png(pixmap.data_as_u8_slice(), width, height)?;
+    Ok(PageImage { mime_type: "image/png".into(), width, height, bytes: data.len() as u64, data })
+}
+
+/// Opaque RGBA pixels (drawn on white) as a PNG: grayscale when every pixel is
+/// gray, RGB otherwise (no alpha channel: the page is opaque).
+pub fn encode_png(rgba: &[u8], width: u32, height: u32) -> Result<Vec<u8>> {
+    let gray = rgba.chunks_exact(4).all(|p| p[0] == p[1] && p[1] == p[2]);
+    let (color, samples): (png::ColorType, Vec<u8>) = if gray {
+        (png::ColorType::Grayscale, rgba.chunks_exact(4).map(|p| p[0]).collect())
+    } else {
+        (png::ColorType::Rgb, rgba.chunks_exact(4).flat_map(|p| [p[0], p[1], p[2]]).collect())
+    };
+    let mut out = Vec::new();
+    let failed = |e: png::EncodingError| {
+        Error::new(ErrorKind::Backend, format!("encoding a rendered page as PNG failed: {e}"))
+    };
+    let mut encoder = png::Encoder::new(&mut out, width, height);
+    encoder.set_color(color);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder.set_compression(png::Compression::Balanced);
+    let mut writer = encoder.write_header().map_err(failed)?;
+    writer.write_image_data(&samples).map_err(failed)?;
+    writer.finish().map_err(failed)?;
+    Ok(out)
+}
+
+/// Why `page` may not be drawn within the bounds (see the module's doc), if it may
+/// not: every dictionary, array and stream it reaches is visited once, each stream's
+/// inflated size and each image's pixels counted, without decoding anything whole.
+pub fn preflight(page: &Page<'_>) -> std::result::Result<(), String> {
+    let mut walk = Walk {
+        xref: page.xref(),
+        seen: Default::default(),
+        stack: Vec::new(),
+        decoded: 0,
+        visits: 0,
+    };
+    walk.push(MaybeRef::NotRef(Object::Dict(page.raw().clone())))?;
+    let res = page.resources();
+    for d in [
+        &res.ext_g_states,
+        &res.fonts,
+        &res.properties,
+        &res.color_spaces,
+        &res.x_objects,
+        &res.patterns,
+        &res.shadings,
+    ] {
+        walk.push(MaybeRef::NotRef(Object::Dict(d.clone())))?;
+    }
+    if let Some(r) = drawing_cycle(page) {
+        return Err(format!(
+            "form or pattern {r:?} draws itself (through its resources): the page never ends"
+        ));
+    }
+    while let Some(obj) = walk.stack.pop() {
+        match obj {
+            Object::Dict(d) => walk.entries(&d)?,
+            Object::Array(a) => {
+                for value in a.raw_iter() {
+                    walk.push(value)?;
+                }
+            }
+            Object::Stream(s) => {
+                walk.entries(s.dict())?;
+                walk.stream(&s)?;
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// A form XObject or pattern that draws itself through its resources, if the page has
+/// one. hayro stops such a recursion at a depth of 50, but a form that draws itself
+/// twice is 2^50 draws: such a page is refused before drawing. (Forms that are
+/// distinct at every level but multiply alike are left to the call's deadline.)
+fn drawing_cycle(page: &Page<'_>) -> Option<ObjRef> {
+    let xref = page.xref();
+    // What an object draws: the forms and patterns its resources name.
+    let draws = |d: &Dict<'_>| -> Vec<ObjRef> {
+        let Some(res) = d.get::<Dict<'_>>(b"Resources".as_slice()) else { return Vec::new() };
+        [b"XObject".as_slice(), b"Pattern".as_slice()]
+            .iter()
+            .filter_map(|k| res.get::<Dict<'_>>(*k))
+            .flat_map(|named| {
+                named.entries().filter_map(|(_, v)| v.as_obj_ref()).collect::<Vec<_>>()
+            })
+            .collect()
+    };
+    let children = |r: ObjRef| -> Vec<ObjRef> {
+        match xref.get::<Object<'_>>(r.into()) {
+            Some(Object::Stream(s)) => draws(s.dict()),
+            Some(Object::Dict(d)) => draws(&d),
+            _ => Vec::new(),
+        }
+    };
+    let res = page.resources();
+    let roots: Vec<ObjRef> = [&res.x_objects, &res.patterns]
+        .iter()
+        .flat_map(|d| d.entries().filter_map(|(_, v)| v.as_obj_ref()).collect::<Vec<_>>())
+        .collect();
+    // Depth-first, without recursion (a chain of forms may be long): `open` holds the
+    // objects on the current path, `done` those fully explored.
+    let mut done = std::collections::HashSet::new();
+    let mut open = std::collections::HashSet::new();
+    for root in roots {
+        let mut stack: Vec<(ObjRef, Vec<ObjRef>)> = Vec::new();
+        if done.contains(&root) {
+            continue;
+        }
+        open.insert(root);
+        stack.push((root, children(root)));
+        while let Some((node, pending)) = stack.last_mut() {
+            let node = *node;
+            match pending.pop() {
+                Some(next) if open.contains(&next) => return Some(next),
+                Some(next) if done.contains(&next) => {}
+                Some(next) => {
+                    if done.len() + open.len() > MAX_PAGE_OBJECTS {
+                        return None;
+                    }
+                    open.insert(next);
+                    let grand = children(next);
+                    stack.push((next, grand));
+                }
+                None => {
+                    open.remove(&node);
+                    done.insert(node);
+                    stack.pop();
+                }
+            }
+        }
+    }
+    None
+}
+
+/// What [`preflight`] has seen so far, and what it has still to visit.
+struct Walk<'a> {
+    xref: &'a XRef,
+    seen: std::collections::HashSet<ObjRef>,
+    stack: Vec<Object<'a>>,
+    decoded: u64,
+    visits: usize,
+}
+
+impl<'a> Walk<'a> {
+    /// Queues `value` (resolved, once per object) when it holds other objects.
+    fn push(&mut self, value: MaybeRef<Object<'a>>) -> std::result::Result<(), String> {
+        let obj = match value {
+            MaybeRef::Ref(r) if self.seen.insert(r) => {
+                match self.xref.get::<Object<'a>>(r.into()) {
+                    Some(o) => o,
+                    None => return Ok(()),
+                }
+            }
+            MaybeRef::Ref(_) => return Ok(()),
+            MaybeRef::NotRef(o) => o,
+        };
+        if matches!(obj, Object::Dict(_) | Object::Array(_) | Object::Stream(_)) {
+            self.visits += 1;
+            if self.visits > MAX_PAGE_OBJECTS {
+                return Err(format!("the page reaches more than {MAX_PAGE_OBJECTS} objects"));
+            }
+            self.stack.push(obj);
+        }
+        Ok(())
+    }
+
+    /// Queues every value of `d` but its `/Parent` (the page tree above: other
+    /// pages) and `/P` (an annotation's page).
+    fn entries(&mut self, d: &Dict<'a>) -> std::result::Result<(), String> {
+        for (key, value) in d.entries() {
+            if key.as_ref() != b"Parent" && key.as_ref() != b"P" {
+                self.push(value)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Counts one stream: its pixels when it is an image, its inflated size.
+    fn stream(&mut self, s: &Stream<'_>) -> std::result::Result<(), String> {
+        let dict = s.dict();
+        let id = s.obj_id();
+        let is_image =
+            dict.get::<Name<'_>>(b"Subtype".as_slice()).is_some_and(|n| n.as_ref() == b"Image");
+        if is_image {
+            let w = dict.get::<f32>(b"Width".as_slice()).unwrap_or(0.0).max(0.0) as u64;
+            let h = dict.get::<f32>(b"Height".as_slice()).unwrap_or(0.0).max(0.0) as u64;
+            if w.saturating_mul(h) > MAX_IMAGE_PIXELS {
+                return Err(format!(
+                    "image {id:?} is {w}×{h} pixels; the limit is {MAX_IMAGE_PIXELS} pixels"
+                ));
+            }
+            // An image's decoded size is its pixels (hayro never decodes more than
+            // Width×Height, whatever the JPEG header says); what is checked below is
+            // the inflate before the image codec.
+        }
+        let size = inflated_size(s);
+        if size > super::pdf::MAX_STREAM_BYTES as u64 {
+            return Err(format!(
+                "stream {id:?} inflates past {} bytes (a decompression bomb?)",
+                super::pdf::MAX_STREAM_BYTES
+            ));
+        }
+        self.decoded += size;
+        if self.decoded > MAX_PAGE_DECODED_BYTES {
+            return Err(format!(
+                "the page's streams inflate past {MAX_PAGE_DECODED_BYTES} bytes together"
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// An upper bound of the bytes stream `s` decodes to before any image codec, never
+/// more than one past the stream limit: the flate step counted by inflating into
+/// nothing, the other general filters by their largest expansion.
+fn inflated_size(s: &Stream<'_>) -> u64 {
+    let cap = super::pdf::MAX_STREAM_BYTES as u64;
+    let raw = s.raw_data();
+    let mut size = raw.len() as u64;
+    let mut first = true;
+    for filter in s.filters() {
+        size = match filter {
+            // The first flate step is measured exactly: the common case, and the one
+            // a bomb uses. A later one (after ASCII85, say) is bounded by deflate's
+            // largest ratio.
+            Filter::FlateDecode if first => flate_size(&raw, cap + 1),
+            Filter::FlateDecode => size.saturating_mul(1032),
+            // LZW emits at most a 4 KiB string per 9-bit code; run-length 128 bytes
+            // per 2.
+            Filter::LzwDecode => size.saturating_mul(4096 * 8 / 9),
+            Filter::RunLengthDecode => size.saturating_mul(64),
+            // The ASCII encodings shrink; image codecs are bounded by the pixels.
+            _ => size,
+        };
+        first = matches!(filter, Filter::Crypt);
+        if size > cap {
+            break;
+        }
+    }
+    size
+}
+
+/// The bytes `data` inflates to (zlib, else raw deflate, as hayro tries them),
+/// counted up to `limit`; a stream that does not inflate counts as its own size (the
+/// renderer then draws nothing of it).
+fn flate_size(data: &[u8], limit: u64) -> u64 {
+    use std::io::Read;
+    let count = |r: &mut dyn Read| -> Option<u64> {
+        let n = std::io::copy(&mut r.take(limit), &mut std::io::sink()).ok()?;
+        Some(n)
+    };
+    count(&mut flate2::read::ZlibDecoder::new(data))
+        .or_else(|| count(&mut flate2::read::DeflateDecoder::new(data)))
+        .unwrap_or(data.len() as u64)
+}
+
+/// Bytes as standard base64 in JSON.
+mod base64_bytes {
+    use base64::Engine as _;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(bytes: &[u8], s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&base64::engine::general_purpose::STANDARD.encode(bytes))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
+        let text = String::deserialize(d)?;
+        base64::engine::general_purpose::STANDARD.decode(text).map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pages_of_any_size_fit_the_caps() {
+        // US Letter at the full scale.
+        assert_eq!(fit_scale(612.0, 792.0), Some(2.0));
+        for (w, h) in
+            [(612.0, 792.0), (14_400.0, 14_400.0), (1e9, 10.0), (3.0, 1e7), (2384.0, 3370.0)]
+        {
+            let s = fit_scale(w, h).unwrap();
+            let (pw, ph) = ((w * s) as u64, (h * s) as u64);
+            assert!(pw <= MAX_SIDE_PX as u64 && ph <= MAX_SIDE_PX as u64, "{w}×{h}: {pw}×{ph}");
+            assert!(pw * ph <= MAX_PIXELS, "{w}×{h}: {pw}×{ph}");
+        }
+        for (w, h) in [(0.0, 792.0), (f32::NAN, 1.0), (f32::INFINITY, 1.0), (-5.0, 10.0)] {
+            assert_eq!(fit_scale(w, h), None, "{w}×{h}");
+        }
+    }
+
+    #[test]
+    fn gray_pages_encode_as_grayscale() {
+        let gray: Vec<u8> = [[0u8, 0, 0, 255], [255, 255, 255, 255]].repeat(8).concat();
+        let png = encode_png(&gray, 4, 4).unwrap();
+        let info = png::Decoder::new(std::io::Cursor::new(&png)).read_info().unwrap();
+        assert_eq!(info.info().color_type, png::ColorType::Grayscale);
+        let red: Vec<u8> = [[255u8, 0, 0, 255]].repeat(16).concat();
+        let png = encode_png(&red, 4, 4).unwrap();
+        let info = png::Decoder::new(std::io::Cursor::new(&png)).read_info().unwrap();
+        assert_eq!(info.info().color_type, png::ColorType::Rgb);
+    }
+
+    #[test]
+    fn a_flate_bomb_is_counted_not_inflated() {
+        use std::io::Write;
+        let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
+        z.write_all(&vec![0u8; 8 << 20]).unwrap();
+        let bomb = z.finish().unwrap();
+        assert_eq!(flate_size(&bomb, 1 << 20), 1 << 20, "stops at the limit");
+        assert_eq!(flate_size(&bomb, 16 << 20), 8 << 20);
+        assert_eq!(flate_size(b"not deflate", 100), 11);
+    }
+}
