@@ -203,10 +203,12 @@ impl Chunks<'_> {
 
 /// Reads one page of a file.
 pub fn read(mounts: &MountTable, limits: &Limits, req: &ReadRequest) -> Result<ReadResult> {
+    // `render: none` asks for nothing a text read of any file does not do (a batch
+    // read sets it for every path), so only a drawing mode is PDF-only.
     let pdf_option = match (&req.pages, &req.render) {
         (Some(_), _) => Some("pages"),
-        (None, Some(_)) => Some("render"),
-        (None, None) => None,
+        (None, Some(mode)) if *mode != super::pdf_render::RenderMode::None => Some("render"),
+        (None, _) => None,
     };
     if let Some(name) = pdf_option
         && (req.encoding == Encoding::Base64 || req.raw || req.tail.is_some())
