@@ -261,6 +261,7 @@ fn bench_call(rows: &mut Vec<Row>) {
         byte_offset: 0,
         max_bytes: None,
         pages: None,
+        render: None,
     };
     let t = s.with_typed(|st, api, h| api.call_read(st, h, &typed_req())).expect("typed read");
     assert_eq!(t.text, native.read(&native_req).expect("read").text);
