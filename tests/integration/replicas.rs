@@ -555,14 +555,14 @@ fn one_identity_cannot_create_conversations_without_end() {
     for n in 0..3 {
         // Alternating replicas: the count is the store's, not one process's.
         let port = if n % 2 == 0 { a.port } else { b.port };
-        let ok = write(port, &alice, &format!("alice-{n}"));
+        let ok = write(port, &alice[..], &format!("alice-{n}"));
         assert_eq!(ok.status, 200, "{ok:?}");
         assert_ne!(ok.message()["result"]["isError"], true, "{ok:?}");
     }
     assert_eq!(conversations(), 3);
     for n in 3..40 {
         let port = if n % 2 == 0 { a.port } else { b.port };
-        let refused = write(port, &alice, &format!("alice-{n}"));
+        let refused = write(port, &alice[..], &format!("alice-{n}"));
         assert_eq!(refused.status, 429, "key {n}: {refused:?}");
         assert!(refused.body.contains("--max-conversations-per-identity 3"), "{}", refused.body);
     }
@@ -585,7 +585,7 @@ fn one_identity_cannot_create_conversations_without_end() {
         json!({"name": "filestore_read", "arguments": {"path": "/scratch/f.txt"}}),
     );
     assert!(read.body.contains("alice-1"), "{read:?}");
-    let theirs = write(a.port, &bob, "bob-0");
+    let theirs = write(a.port, &bob[..], "bob-0");
     assert_ne!(theirs.message()["result"]["isError"], true, "{theirs:?}");
     assert_eq!(conversations(), 4);
 }

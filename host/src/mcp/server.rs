@@ -420,7 +420,7 @@ impl FilestoreServer {
             match (&config.sandbox_cache, &config.conversations, &requested.named) {
                 // A 2026-07-28 request naming a conversation: its cached sandbox.
                 (Some(cache), Some(c), Some(named)) if requested.per_request => {
-                    let (name, key) = c.key_of(caller.as_deref(), Some(named))?;
+                    let (name, key) = c.key_of(caller.as_deref(), Some(named.as_str()))?;
                     let sandbox = cached_sandbox(config, cache, c, caller.as_deref(), &key, named)?;
                     let back = GiveBack { cache: cache.clone(), key, sandbox: sandbox.clone() };
                     (sandbox, Some(name), Some(Arc::new(back)))

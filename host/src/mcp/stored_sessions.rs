@@ -108,9 +108,9 @@ impl StoredSessions {
         let name = record_name(id);
         {
             let mut absent = self.absent.lock().unwrap_or_else(|p| p.into_inner());
-            match absent.get(&name) {
-                Some(t) if t.elapsed() < ABSENT_FOR => return None,
-                Some(_) => {
+            match absent.get(&name).map(|t| t.elapsed() < ABSENT_FOR) {
+                Some(true) => return None,
+                Some(false) => {
                     absent.pop(&name);
                 }
                 None => {}
