@@ -163,15 +163,21 @@ fn replicas_on_s3_share_conversations_and_survive_a_kill() {
 /// stored results and skills follow the conversation its requests name.
 #[test]
 fn a_2026_07_28_client_alternates_between_replicas() {
+    let script = crate::contract::repo_root().join("tests/mcp_python/stateless_client.py");
+    let mut python = std::process::Command::new(crate::mcp::python());
+    python.arg(&script);
+    client_alternates(python);
+}
+
+/// Runs `client` with the URLs of two replicas on one directory store appended; it
+/// must succeed and print `ok` last.
+fn client_alternates(mut client: std::process::Command) {
     let root = tempfile::tempdir().unwrap();
     let state = root.path().join("state");
     std::fs::create_dir(&state).unwrap();
     let (a, b, _) = replicas(root.path(), state.to_str().unwrap(), &[]);
     let url = |r: &Replica| format!("http://127.0.0.1:{}/mcp", r.port);
-    let script = crate::contract::repo_root().join("tests/mcp_python/stateless_client.py");
-    let ran = crate::support::cmd::run(
-        std::process::Command::new(crate::mcp::python()).arg(&script).arg(url(&a)).arg(url(&b)),
-    );
+    let ran = crate::support::cmd::run(client.arg(url(&a)).arg(url(&b)));
     assert!(
         ran.output.status.success() && ran.stdout().trim_end().ends_with("ok"),
         "{}\nA: {}\nB: {}",
@@ -194,22 +200,10 @@ fn a_typescript_2026_07_28_client_alternates_between_replicas() {
     let entry = dir.join("node_modules/@modelcontextprotocol/client/dist/index.mjs");
     let args = ["install", "--silent", "--no-audit", "--no-fund", "--prefix", ".", TS_CLIENT];
     crate::support::install::npm(&dir, &entry, |_| {}, &args);
-    let root = tempfile::tempdir().unwrap();
-    let state = root.path().join("state");
-    std::fs::create_dir(&state).unwrap();
-    let (a, b, _) = replicas(root.path(), state.to_str().unwrap(), &[]);
-    let url = |r: &Replica| format!("http://127.0.0.1:{}/mcp", r.port);
     let script = crate::contract::repo_root().join("tests/mcp_node/stateless_client.mjs");
-    let ran = crate::support::cmd::run(
-        std::process::Command::new("node").arg(&script).arg(&entry).arg(url(&a)).arg(url(&b)),
-    );
-    assert!(
-        ran.output.status.success() && ran.stdout().trim_end().ends_with("ok"),
-        "{}\nA: {}\nB: {}",
-        ran.describe(),
-        a.stderr(),
-        b.stderr()
-    );
+    let mut node = std::process::Command::new("node");
+    node.arg(&script).arg(&entry);
+    client_alternates(node);
 }
 
 /// The tool names a 2026-07-28 `tools/list` of `conversation` on `port` gives.
