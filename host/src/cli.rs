@@ -58,6 +58,11 @@ enum Command {
         /// exactly its tools are callable.
         #[arg(long = "agent", value_name = "FILE")]
         agent: Option<std::path::PathBuf>,
+        /// Append the call's audit record (docs/audit.md) to this store: DIR (which
+        /// must exist), s3://bucket/prefix (also gs://, az://) or mem: (the default:
+        /// gone with the process). It is mounted read-only at /audit for the call.
+        #[arg(long, value_name = "SPEC")]
+        audit: Option<String>,
         #[command(flatten)]
         decision: ApprovalArgs,
         #[command(flatten)]
@@ -126,6 +131,9 @@ enum Command {
         #[arg(long)]
         check: bool,
     },
+    /// A conversation's snapshots in a state store (docs/snapshots.md): create, list,
+    /// restore, delete, or fork one into a new conversation.
+    Snapshot(Box<snapshot::SnapshotArgs>),
     /// Serve the filestore tools, prompt and resources as an MCP server (stdio by
     /// default). Defaults: the current directory read-only at /workspace, an
     /// in-memory /scratch, and the read-only tool-results volume at /tool_calls.
@@ -466,6 +474,7 @@ fn main_with(cli: Cli) -> ExitCode {
             configs,
             tokens,
             agent,
+            audit,
             decision,
             timeouts,
             quotas,
@@ -473,13 +482,21 @@ fn main_with(cli: Cli) -> ExitCode {
         } => {
             quotas.apply();
             objects.apply(&mut mounts);
-            let request = CallRequest { tool: &tool, args: &args, text, decision, timeouts };
+            let audit = match audit.map(|spec| audit_mount(&spec)).transpose() {
+                Ok(mut m) => {
+                    objects.apply(m.as_mut_slice());
+                    m
+                }
+                Err(e) => return fail_with(&e),
+            };
+            let request = CallRequest { tool: &tool, args: &args, text, decision, timeouts, audit };
             call(&request, &mounts, &configs, &tokens, agent.as_deref())
         }
         Command::Check { files, strict } => tools_cli::check(&files, strict),
         Command::Diff { mount, json } => cow_cli::diff(&mount, json),
         Command::Apply { mount, check } => cow_cli::apply(&mount, check),
         Command::Component { output, wit } => write_component(&output, wit.as_deref()),
+        Command::Snapshot(args) => snapshot::run(*args),
         Command::Migrate { file, output } => tools_cli::migrate(&file, output.as_deref()),
         Command::Serve(mut args) => {
             args.quotas.apply();
@@ -594,6 +611,20 @@ struct CallRequest<'a> {
     text: bool,
     decision: ApprovalArgs,
     timeouts: TimeoutArgs,
+    /// `--audit`: where the call's record goes (`None`: memory).
+    audit: Option<MountArg>,
+}
+
+/// `call --audit SPEC` as a writable mount at `/audit` (the store's spec, checked
+/// as a mount source: no `:ro`, no `:cow`).
+fn audit_mount(spec: &str) -> filestore::Result<MountArg> {
+    let m: MountArg = format!("{}={spec}", filestore::audit::AUDIT_MOUNT).parse()?;
+    if m.read_only || m.cow.is_some() {
+        return Err(filestore::Error::mount(format!(
+            "--audit {spec}: the audit store is written; give DIR, s3://bucket/prefix or mem: without a mode"
+        )));
+    }
+    Ok(m)
 }
 
 fn call(
@@ -648,6 +679,12 @@ fn call(
     };
     request.timeouts.apply(&mut options, &mut registry);
     options.tools = std::sync::Arc::new(registry);
+    let audit = match request.audit.as_ref().map(MountArg::open).transpose() {
+        Ok(Some(m)) => filestore::audit::AuditLog::new(m.volume, None),
+        Ok(None) => filestore::audit::AuditLog::memory(None),
+        Err(e) => return fail_with(&e),
+    };
+    options.audit = Some(std::sync::Arc::new(audit));
     let mut session = match engine.session_with(specs, options) {
         Ok(s) => s,
         Err(e) => return fail_with(&e),
@@ -1587,10 +1624,18 @@ mod tools_cli {
     }
 
     fn checked(paths: &[PathBuf]) -> Result<ConfigReport, ExitCode> {
+        checked_with_env(paths, &|k| std::env::var(k).ok())
+    }
+
+    /// [`checked`] with `${VAR}` in names and descriptions taken from `env`.
+    fn checked_with_env(
+        paths: &[PathBuf],
+        env: &dyn Fn(&str) -> Option<String>,
+    ) -> Result<ConfigReport, ExitCode> {
         let files = read_files(paths)?;
         let engine = Engine::new().map(super::warn_uncached).map_err(|e| fail_with(&e))?;
         let mut session = engine.session(Vec::new()).map_err(|e| fail_with(&e))?;
-        match session.check_config(&files) {
+        match session.check_config_with_env(&files, env) {
             Ok(Ok(r)) => Ok(r),
             Ok(Err(issues)) => Err(print_issues(&issues)),
             Err(e) => Err(fail_with(&e)),
@@ -1654,9 +1699,12 @@ mod tools_cli {
         ExitCode::SUCCESS
     }
 
-    /// `filestore migrate FILE [-o OUT]`.
+    /// `filestore migrate FILE [-o OUT]`. The output keeps every `${VAR}` as written
+    /// (it is the component's `v2_yaml`), so this environment does not matter: each
+    /// variable is checked as if set to its own name (distinct variables stay distinct
+    /// names; an unset one is no error).
     pub fn migrate(path: &Path, output: Option<&Path>) -> ExitCode {
-        let report = match checked(&[path.to_path_buf()]) {
+        let report = match checked_with_env(&[path.to_path_buf()], &|k| Some(k.to_string())) {
             Ok(r) => r,
             Err(code) => return code,
         };
@@ -1762,6 +1810,8 @@ mod tests {
 }
 
 /// `filestore diff` and `filestore apply` (docs/cow.md).
+mod snapshot;
+
 mod cow_cli {
     use std::process::ExitCode;
 

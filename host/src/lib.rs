@@ -37,6 +37,7 @@
 extern crate self as filestore;
 
 pub mod agent;
+pub mod audit;
 #[allow(missing_docs)]
 mod bindings;
 pub mod cli;
@@ -51,6 +52,7 @@ pub mod mcp;
 pub mod providers;
 pub mod session;
 pub mod shell_output;
+pub mod snapshot;
 mod state;
 pub mod tools;
 pub mod volumes;

@@ -105,6 +105,10 @@ pub struct SessionOptions {
     /// (a conversation served by several replicas), where a sequence checked against
     /// the volume could hand one id to two writers.
     pub unique_call_ids: bool,
+    /// Record every mutating call in this audit timeline (docs/audit.md), mounted
+    /// read-only at `/audit` unless a mount takes that point (or `/`). `None`: no
+    /// timeline.
+    pub audit: Option<Arc<crate::audit::AuditLog>>,
 }
 
 impl Default for SessionOptions {
@@ -119,6 +123,7 @@ impl Default for SessionOptions {
             cancel: None,
             shell: false,
             unique_call_ids: false,
+            audit: None,
         }
     }
 }
@@ -156,6 +161,10 @@ pub struct Session {
     agent_loaded: bool,
     /// See [`SessionOptions::unique_call_ids`].
     unique_call_ids: bool,
+    /// See [`SessionOptions::audit`].
+    audit: Option<Arc<crate::audit::AuditLog>>,
+    /// Audited calls waiting for approval, by approval id: recorded when approved.
+    awaiting: std::collections::HashMap<String, crate::audit::Attempt>,
 }
 
 /// Where each exported interface's functions are in the component, found once per
@@ -274,6 +283,10 @@ impl Engine {
     /// Refused ([`Error::Mount`]) when the mounts would not keep their
     /// promises (see [`check_mounts`]).
     pub fn session_with(&self, mounts: Vec<MountSpec>, options: SessionOptions) -> Result<Session> {
+        let mut mounts = mounts;
+        if let Some(audit) = &options.audit {
+            crate::audit::mount_point(&mut mounts, audit);
+        }
         check_mounts(&mounts)?;
         let mem = options
             .memory_bytes
@@ -329,18 +342,25 @@ impl Engine {
             diagnostics: Default::default(),
         };
         let mut wit_mounts = Vec::with_capacity(mounts.len());
+        let audited = options.audit.is_some();
+        if audited {
+            store.data_mut().touched = Some(Vec::new());
+        }
         for m in mounts {
+            let touch = |cow_upper| {
+                audited.then(|| crate::audit::TouchPoint { point: m.point.clone(), cow_upper })
+            };
             let handle: Resource<VolumeHandle> = store
                 .data_mut()
                 .table
-                .push(VolumeHandle { volume: m.volume })
+                .push(VolumeHandle { volume: m.volume, touch: touch(false) })
                 .map_err(|e| Error::setup("volume table", e))?;
             let upper = match m.upper {
                 Some(volume) => Some(
                     store
                         .data_mut()
                         .table
-                        .push(VolumeHandle { volume })
+                        .push(VolumeHandle { volume, touch: touch(true) })
                         .map_err(|e| Error::setup("volume table", e))?,
                 ),
                 None => None,
@@ -378,6 +398,8 @@ impl Engine {
             memory_cap: mem,
             agent_loaded: false,
             unique_call_ids: options.unique_call_ids,
+            audit: options.audit.clone(),
+            awaiting: Default::default(),
         };
         if options.shell {
             session.enable_shell(true)?;
@@ -504,11 +526,14 @@ impl Session {
             out.json = out.json.get_mut("data").map(serde_json::Value::take).unwrap_or_default();
             return Ok(out);
         }
+        let attempt = self.audit_attempt(tool, args, None);
         // Into a buffer directly (`Value`'s `Display` goes through the formatter).
         let args = serde_json::to_string(args).unwrap_or_else(|_| args.to_string());
         let out = self.guarded(|store, b, h| {
             b.filestore_component_filestore().session().call_call(store, h, tool, &args)
-        })?;
+        });
+        self.audit_end(attempt, out.as_ref().err().map(Error::kind_name));
+        let out = out?;
         let json = serde_json::from_str(&out.json)
             .map_err(|e| Error::setup("guest returned invalid JSON", e))?;
         Ok(CallOutput { json, text: out.text })
@@ -1048,34 +1073,106 @@ impl Session {
         args: &Value,
         ctx: &InvokeContext,
     ) -> Result<InvokeOutcome> {
+        let attempt = self.audit_attempt(name, args, ctx.tool_call_id.clone());
         let args = args.to_string();
         let wctx = tw::InvokeContext {
             tool_call_id: ctx.tool_call_id.clone(),
             claims: if ctx.claims.is_null() { "{}".to_string() } else { ctx.claims.to_string() },
         };
-        self.with_tool_deadline(|s| {
-            s.guarded(|store, b, h| {
-                b.filestore_component_tools(store)?.call_invoke(store, h, name, &args, &wctx)
+        let out = self
+            .with_tool_deadline(|s| {
+                s.guarded(|store, b, h| {
+                    b.filestore_component_tools(store)?.call_invoke(store, h, name, &args, &wctx)
+                })
             })
-        })
-        .map(from_wit_outcome)
+            .map(from_wit_outcome);
+        self.audit_outcome(attempt, &out);
+        out
     }
 
     /// Runs a call waiting for approval; `not-found` for an unknown id.
     pub fn approve(&mut self, approval_id: &str) -> Result<InvokeOutcome> {
-        self.with_tool_deadline(|s| {
-            s.guarded(|store, b, h| {
-                b.filestore_component_tools(store)?.call_approve(store, h, approval_id)
+        let attempt = self.awaiting.remove(approval_id);
+        if attempt.is_some() {
+            self.start_touching();
+        }
+        let out = self
+            .with_tool_deadline(|s| {
+                s.guarded(|store, b, h| {
+                    b.filestore_component_tools(store)?.call_approve(store, h, approval_id)
+                })
             })
-        })
-        .map(from_wit_outcome)
+            .map(from_wit_outcome);
+        self.audit_outcome(attempt, &out);
+        out
     }
 
-    /// Drops a call waiting for approval (nothing runs, nothing is stored).
+    /// Drops a call waiting for approval (nothing runs, nothing is stored, nothing
+    /// is audited).
     pub fn reject(&mut self, approval_id: &str) -> Result<()> {
+        self.awaiting.remove(approval_id);
         self.guarded(|store, b, h| {
             b.filestore_component_tools(store)?.call_reject(store, h, approval_id)
         })
+    }
+
+    /// The audit timeline's attempt for a call of `tool`, when the session keeps
+    /// one and the call is audited; starts collecting the paths it changes.
+    fn audit_attempt(
+        &mut self,
+        tool: &str,
+        args: &Value,
+        call_id: Option<String>,
+    ) -> Option<crate::audit::Attempt> {
+        self.audit.as_ref()?;
+        if !crate::audit::is_audited(tool, args) {
+            return None;
+        }
+        self.start_touching();
+        Some(crate::audit::Attempt::new(tool, args, call_id))
+    }
+
+    /// Empties the list of paths changed through the volumes, so that what the
+    /// next audited call changes is all it holds.
+    fn start_touching(&mut self) {
+        if let Some(t) = self.store.data_mut().touched.as_mut() {
+            t.clear();
+        }
+    }
+
+    /// Records an invocation's outcome: a pending call is kept until its approval
+    /// (a rejected one never ran, and is not recorded).
+    fn audit_outcome(
+        &mut self,
+        attempt: Option<crate::audit::Attempt>,
+        out: &Result<InvokeOutcome>,
+    ) {
+        let Some(attempt) = attempt else { return };
+        match out {
+            Ok(o) if o.status == InvokeStatus::Pending => {
+                if let Some(id) = &o.approval_id {
+                    self.awaiting.insert(id.clone(), attempt);
+                }
+            }
+            Ok(o) => {
+                let kind = o.error.as_ref().map(|e| e.kind().as_str());
+                let kind = (o.status == InvokeStatus::Failed).then(|| kind.unwrap_or("backend"));
+                self.audit_end(Some(attempt), kind);
+            }
+            Err(e) => self.audit_end(Some(attempt), Some(e.kind_name())),
+        }
+    }
+
+    /// Writes the record of `attempt`, which failed with the error kind `error`
+    /// (`None`: it succeeded). A record that cannot be written does not undo the
+    /// call (its changes are made): it is said on stderr, with the tool's name.
+    fn audit_end(&mut self, attempt: Option<crate::audit::Attempt>, error: Option<&str>) {
+        let (Some(attempt), Some(audit)) = (attempt, self.audit.clone()) else { return };
+        let touched =
+            self.store.data_mut().touched.as_mut().map(std::mem::take).unwrap_or_default();
+        if let Err(e) = audit.record(&attempt, error, touched) {
+            eprintln!("filestore: audit: recording a call of '{}' failed: {e}", attempt.tool);
+        }
     }
 
     fn call_tool(&mut self, tool: &str, args: &Value, claims: &Value) -> Result<CallOutput> {

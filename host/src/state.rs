@@ -34,6 +34,9 @@ pub struct HostState {
     pub output: Option<crate::shell_output::OutputSink>,
     /// Whether the last interruption was a cancellation (not the deadline).
     pub cancelled: bool,
+    /// Virtual paths the running call changed through its volumes, collected for
+    /// its audit record (`None`: the session keeps no audit, nothing is collected).
+    pub touched: Option<Vec<String>>,
     /// Whether the limiter refused a memory growth (explains the trap that follows).
     denied: bool,
     /// Linear memory currently allocated.
@@ -59,6 +62,7 @@ impl HostState {
             deadline_at: std::time::Instant::now(),
             output: None,
             cancelled: false,
+            touched: None,
             denied: false,
             memory: 0,
         }
@@ -66,6 +70,18 @@ impl HostState {
 }
 
 impl HostState {
+    /// Notes that the running call changed `rel` through the volume `handle`'s
+    /// mount (see [`crate::audit::TouchPoint`]); at most a few more paths than a
+    /// record lists are kept.
+    pub(crate) fn touch(&mut self, point: Option<&crate::audit::TouchPoint>, rel: &str) {
+        if let (Some(point), Some(list)) = (point, self.touched.as_mut())
+            && list.len() <= crate::audit::MAX_PATHS
+            && let Some(p) = point.virtual_path(rel)
+        {
+            list.push(p);
+        }
+    }
+
     /// Whether a memory growth was refused by the cap.
     pub fn limits_hit(&self) -> bool {
         self.denied

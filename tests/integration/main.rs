@@ -3,6 +3,11 @@
 //!
 //! Modules:
 //! - `common`: a shared engine and fixtures.
+//! - `snapshots`: snapshots, restores and forks of conversations on memory,
+//!   directory and S3 stores (docs/snapshots.md), the `snapshot` command.
+//! - `audit`: the audit timeline (docs/audit.md) through the Rust API, `filestore
+//!   call` and an MCP session: exactly the mutations made, no secret in the store, two
+//!   replicas appending to one directory store, `/audit` read-only to the agent.
 //! - `read_side`: ls/read/glob/grep/tree through the component
 //!   (docs/architecture.md#operations).
 //! - `mutations`: write/edit/delete/move, read-only mounts and entries.
@@ -86,6 +91,7 @@
 //!   agents on a fake model; deepagents' own backend tests when `DEEPAGENTS_TESTS` is set.
 
 mod agent;
+mod audit;
 mod cli;
 mod common;
 mod concurrency;
@@ -114,6 +120,7 @@ mod shell;
 mod shell_spec;
 mod shell_stream;
 mod skills;
+mod snapshots;
 mod sql_tools;
 mod support;
 mod toolbox_diff;

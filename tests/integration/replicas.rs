@@ -791,7 +791,7 @@ fn a_held_follow_up_is_held_on_every_replica() {
         "kind: source\nname: db\ntype: sqlite\ndatabase: ':memory:'\n\
          ---\nkind: tool\nname: plan\ntype: sqlite-sql\nsource: db\ndescription: Plan.\n\
          statement: SELECT 3 AS hosts, 3 > ? AS requires_approval\n\
-         parameters:\n  - {name: threshold, type: integer}\n\
+         parameters:\n  - {name: threshold, type: integer, description: x}\n\
          ---\nkind: tool\nname: decommission\ntype: sqlite-sql\nsource: db\n\
          description: Decommission.\nstatement: SELECT 'done' AS decommissioned\n\
          ---\nkind: toolset\nname: base\ntools: [decommission]\n",

@@ -224,7 +224,7 @@ statement: CREATE TABLE items AS SELECT 1 AS n, 'test' AS kind UNION ALL SELECT 
 kind: tool\nname: count\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: SELECT count(*) AS c FROM items\n---\n\
 kind: tool\nname: delete_rows\ntype: sqlite-sql\nsource: db\ndescription: d\n\
 statement: DELETE FROM items WHERE n >= ? AND kind = ?\n\
-parameters:\n  - {{name: min, type: integer}}\n  - {{name: kind, type: string}}\n---\n\
+parameters:\n  - {{name: min, type: integer, description: m}}\n  - {{name: kind, type: string, description: k}}\n---\n\
 kind: toolset\nname: base\ntools: [setup, count]\n",
         db.display()
     );
@@ -374,13 +374,13 @@ fn executor_config(db: &std::path::Path) -> Vec<(String, String)> {
 kind: tool\nname: setup\ntype: sqlite-execute-sql\nsource: db\ndescription: d\n---\n\
 kind: tool\nname: plan\ntype: sqlite-sql\nsource: db\ndescription: d\n\
 statement: SELECT count(*) AS hosts, count(*) > ? AS requires_approval FROM hosts\n\
-parameters:\n  - {{name: threshold, type: integer}}\n---\n\
+parameters:\n  - {{name: threshold, type: integer, description: t}}\n---\n\
 kind: tool\nname: decommission\ntype: sqlite-sql\nsource: db\ndescription: d\n\
 statement: DELETE FROM hosts\n---\n\
 kind: tool\nname: count\ntype: sqlite-sql\nsource: db\ndescription: d\n\
 statement: SELECT count(*) AS c FROM hosts\n---\n\
 kind: tool\nname: typed\ntype: sqlite-sql\nsource: db\ndescription: d\n\
-statement: SELECT ? AS label\nparameters:\n  - {{name: label, type: string}}\n\
+statement: SELECT ? AS label\nparameters:\n  - {{name: label, type: string, description: l}}\n\
 outputSchema:\n  type: array\n  items:\n    type: object\n    required: [label]\n    properties:\n      label: {{type: string, maxLength: 5}}\n---\n\
 kind: toolset\nname: base\ntools: [setup, decommission, count, typed]\n",
         db.display()

@@ -66,6 +66,7 @@ statement: INSERT INTO users (name) VALUES (?)
 parameters:
   - name: name
     type: string
+    description: The name.
 ---
 kind: tool
 name: find_user
@@ -76,6 +77,7 @@ statement: SELECT id, name FROM users WHERE name = ? ORDER BY id
 parameters:
   - name: name
     type: string
+    description: The name.
 ---
 kind: tool
 name: from_table
@@ -87,6 +89,7 @@ templateParameters:
   - name: table
     type: string
     escape: double-quotes
+    description: The table.
 ---
 kind: tool
 name: delete_all
@@ -368,7 +371,10 @@ fn configured_tools_join_the_session_tool_list() {
 }
 
 /// A one-connection-at-a-time HTTP server on 127.0.0.1 recording each request head.
-fn http_server(status: &'static str, body: &'static str) -> (u16, Arc<Mutex<Vec<String>>>) {
+pub(crate) fn http_server(
+    status: &'static str,
+    body: &'static str,
+) -> (u16, Arc<Mutex<Vec<String>>>) {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
     let seen = Arc::new(Mutex::new(Vec::new()));
@@ -422,12 +428,15 @@ description: Fetch an item.
 pathParams:
   - name: id
     type: string
+    description: The item.
 queryParams:
   - name: q
     type: string
+    description: The query.
 bodyParams:
   - name: note
     type: string
+    description: A note.
 "#
     )
 }
@@ -583,6 +592,7 @@ description: Search pets.
 bodyParams:
   - name: q
     type: string
+    description: The query.
 ---
 kind: source
 name: db
@@ -599,6 +609,7 @@ templateParameters:
   - name: who
     type: string
     escape: single-quotes
+    description: Whom.
 "#,
         db = empty_database(&tempfile::tempdir().unwrap().keep()).display()
     );
@@ -1034,6 +1045,58 @@ fn cli_migrate_writes_v2() {
     // The v2 output checks clean.
     let out = filestore().args(["check", dest.to_str().unwrap()]).output().unwrap();
     assert!(out.status.success());
+}
+
+/// `filestore migrate` keeps `${VAR}` as written in names, descriptions and toolset
+/// members (and everywhere else), whether the variable is set here or not: the output
+/// is the input's, not this environment's (issue 38, part 4).
+#[test]
+fn cli_migrate_keeps_variables_as_written() {
+    let tmp = tempfile::tempdir().unwrap();
+    let v1 = tmp.path().join("v1.yaml");
+    std::fs::write(
+        &v1,
+        "sources:\n  db:\n    kind: sqlite\n    database: ${FS_MIGRATE_DB:./a.db}\n\
+         tools:\n  ${FS_MIGRATE_UNSET_PREFIX}_search:\n    kind: sqlite-sql\n    source: db\n\
+         \x20   description: Search ${FS_MIGRATE_SET} in ${FS_MIGRATE_UNSET_CITY:Basel}.\n\
+         \x20   statement: SELECT ? AS a\n    parameters:\n\
+         \x20     - {name: q, type: string, description: 'Query for ${FS_MIGRATE_UNSET_PREFIX}.'}\n\
+         toolsets:\n  ${FS_MIGRATE_SET}_set:\n    - ${FS_MIGRATE_UNSET_PREFIX}_search\n",
+    )
+    .unwrap();
+    let out = filestore()
+        .args(["migrate", v1.to_str().unwrap()])
+        .env("FS_MIGRATE_SET", "resolved-here")
+        .env_remove("FS_MIGRATE_UNSET_PREFIX")
+        .env_remove("FS_MIGRATE_UNSET_CITY")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v2 = String::from_utf8_lossy(&out.stdout).to_string();
+    for kept in [
+        // YAML quotes a value that starts with `$`; the quotes do not reach the value.
+        "database: \"${FS_MIGRATE_DB:./a.db}\"",
+        "name: \"${FS_MIGRATE_UNSET_PREFIX}_search\"",
+        "Search ${FS_MIGRATE_SET} in ${FS_MIGRATE_UNSET_CITY:Basel}.",
+        "Query for ${FS_MIGRATE_UNSET_PREFIX}.",
+        "name: \"${FS_MIGRATE_SET}_set\"",
+        "  - \"${FS_MIGRATE_UNSET_PREFIX}_search\"",
+    ] {
+        assert!(v2.contains(kept), "{kept} missing from:\n{v2}");
+    }
+    assert!(!v2.contains("resolved-here"), "{v2}");
+    // The output loads as the input did, once its variables are set.
+    let dest = tmp.path().join("v2.yaml");
+    std::fs::write(&dest, &v2).unwrap();
+    let out = filestore()
+        .args(["check", dest.to_str().unwrap()])
+        .env("FS_MIGRATE_SET", "here")
+        .env("FS_MIGRATE_UNSET_PREFIX", "hotel")
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{said}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(said.contains("tool 'hotel_search'"), "{said}");
 }
 
 #[test]

@@ -411,6 +411,84 @@ authorizationServer: {issuer.url}
             shutil.rmtree(d, ignore_errors=True)
 
 
+class ScopesRequiredTest(unittest.IsolatedAsyncioTestCase):
+    """Toolbox 1.12's `scopesRequired`: every scope a tool lists must be in the `scope`
+    claim of the bearer token the server verified (through a `generic` auth service
+    with `mcpEnabled: true`); a tool without the field is not affected."""
+
+    async def test_scopes_required_are_checked_against_the_bearer_token(self) -> None:
+        keys = Keys()
+        issuer = OidcIssuer(keys.jwks)
+        d = Path(tempfile.mkdtemp(prefix="filestore-scopes-"))
+        try:
+            db = d / "hotels.db"
+            with sqlite3.connect(db) as c:
+                c.execute("CREATE TABLE hotels (id INTEGER PRIMARY KEY, name TEXT)")
+                c.executemany("INSERT INTO hotels VALUES (?, ?)", [(1, "Hilton"), (2, "Hyatt")])
+            (d / "tools.yaml").write_text(f"""
+kind: source
+name: hotels
+type: sqlite
+database: {db}
+---
+kind: authService
+name: my-oauth
+type: generic
+audience: https://tools.example.com/mcp
+mcpEnabled: true
+authorizationServer: {issuer.url}
+---
+kind: tool
+name: delete_hotel
+type: sqlite-sql
+source: hotels
+description: Delete a hotel.
+statement: DELETE FROM hotels WHERE id = ?
+parameters:
+  - {{name: id, type: integer, description: The hotel's id.}}
+scopesRequired: [hotels:write, hotels:read]
+---
+kind: tool
+name: count_hotels
+type: sqlite-sql
+source: hotels
+description: How many hotels there are.
+statement: SELECT count(*) AS n FROM hotels
+""")
+            server = Server(d, "--config", str(d / "tools.yaml"), "--mount", "/workspace=mem:")
+            aud = "https://tools.example.com/mcp"
+            try:
+                lacking = keys.token("erin", aud, iss=issuer.url, scope="hotels:read profile")
+                unscoped = keys.token("erin", aud, iss=issuer.url)
+                full = keys.token("frank", aud, iss=issuer.url, scope="profile hotels:write hotels:read")
+                for token, missing in [(lacking, "'hotels:write'"), (unscoped, "'hotels:write', 'hotels:read'")]:
+                    async with connect(server.url, token) as s:
+                        listed = {t.name for t in (await s.list_tools()).tools}
+                        self.assertIn("delete_hotel", listed)
+                        r = await s.call_tool("delete_hotel", {"id": 1})
+                        self.assertTrue(r.is_error, text_of(r))
+                        why = text_of(r)
+                        self.assertIn("unauthorized", why)
+                        self.assertIn("insufficient scopes for tool 'delete_hotel'", why)
+                        self.assertIn(f"lacks {missing}", why)
+                        # A tool without scopesRequired is not affected.
+                        r = await s.call_tool("count_hotels", {})
+                        self.assertFalse(r.is_error, text_of(r))
+                        self.assertRegex(text_of(r), r'"n":\s*2')
+                with sqlite3.connect(db) as c:
+                    self.assertEqual(c.execute("SELECT count(*) FROM hotels").fetchone()[0], 2)
+                async with connect(server.url, full) as s:
+                    r = await s.call_tool("delete_hotel", {"id": 1})
+                    self.assertFalse(r.is_error, text_of(r))
+                with sqlite3.connect(db) as c:
+                    self.assertEqual(c.execute("SELECT count(*) FROM hotels").fetchone()[0], 1)
+            finally:
+                server.stop()
+        finally:
+            issuer.stop()
+            shutil.rmtree(d, ignore_errors=True)
+
+
 class ServiceHeaderTokensTest(unittest.IsolatedAsyncioTestCase):
     """Toolbox's per-service tokens: a `generic` auth service's token in the
     `{name}_token` header, verified against the keys its authorizationServer

@@ -806,7 +806,7 @@ class ApprovalTest(unittest.IsolatedAsyncioTestCase):
             f"kind: source\nname: db\ntype: sqlite\ndatabase: {self.db}\n"
             "---\nkind: tool\nname: delete_from\ntype: sqlite-sql\nsource: db\n"
             "description: Delete rows.\nstatement: DELETE FROM items WHERE n >= ?\n"
-            "parameters:\n  - {name: min, type: integer}\n"
+            "parameters:\n  - {name: min, type: integer, description: Lowest n.}\n"
             "---\nkind: toolset\nname: base\ntools: []\n"
         )
         skill = self.root / "skills" / "purge"

@@ -46,7 +46,7 @@
 //! s.mount("/tool_calls", Box::new(MemoryVolume::new()), 0, true).unwrap();
 //! let yaml = "kind: source\nname: db\ntype: sqlite\ndatabase: /tmp/x.db\n---\n\
 //!     kind: tool\nname: find\ntype: sqlite-sql\nsource: db\ndescription: d\n\
-//!     statement: SELECT ?\nparameters:\n  - {name: id, type: integer}\n";
+//!     statement: SELECT ?\nparameters:\n  - {name: id, type: integer, description: x}\n";
 //! invoke::load_config(&s, &[("tools.yaml", yaml)], &Default::default()).unwrap();
 //! let host = |c: &ExternalCall| Ok(json!([{"id": c.positional[0]}]).to_string());
 //! let out = invoke::invoke(&s, "find", &json!({"id": 7}), &InvokeContext::default(), &host);

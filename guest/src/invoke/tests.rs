@@ -6,11 +6,11 @@ use crate::vfs::memory::MemoryVolume;
 
 const YAML: &str = "kind: source\nname: db\ntype: sqlite\ndatabase: /tmp/x.db\n---\n\
 kind: tool\nname: find\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: SELECT ?\n\
-parameters:\n  - {name: id, type: integer}\n---\n\
+parameters:\n  - {name: id, type: integer, description: x}\n---\n\
 kind: tool\nname: drop\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: DELETE FROM t\n\
 requiresApproval: true\n---\n\
 kind: tool\nname: secret\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: SELECT ?\n\
-authRequired: [g]\nparameters:\n  - {name: email, type: string, authServices: [{name: g, field: email}]}\n---\n\
+authRequired: [g]\nparameters:\n  - {name: email, type: string, description: x, authServices: [{name: g, field: email}]}\n---\n\
 kind: authService\nname: g\ntype: google\nclientId: x\n---\n\
 kind: toolset\nname: small\ntools: [find]\n";
 

@@ -444,7 +444,9 @@ mod tests {
     const CONFIG: &str = "kind: source\nname: db\ntype: sqlite\ndatabase: /tmp/x.db\n---\n\
 kind: tool\nname: delete_orders\ntype: sqlite-sql\nsource: db\ndescription: d\n\
 statement: DELETE FROM orders WHERE customer = ? AND status = ? LIMIT ?\n\
-parameters:\n  - {name: customer, type: string}\n  - {name: status, type: string}\n  - {name: limit, type: integer}\n";
+parameters:\n  - {name: customer, type: string, description: c}\n\
+\x20 - {name: status, type: string, description: s}\n\
+\x20 - {name: limit, type: integer, description: l}\n";
 
     #[test]
     fn sidecar_descriptor() {

@@ -13,7 +13,7 @@
 //! use filestore_guest::tools::config::Config;
 //! use filestore_guest::tools::manifest;
 //! let cfg = Config::load(&[("t.yaml", "kind: tool\nname: t\ntype: http\nsource: s\nmethod: GET\npath: /\n\
-//!     description: d\nqueryParams:\n  - {name: ratio, type: float, default: 0.5}\n---\n\
+//!     description: d\nqueryParams:\n  - {name: ratio, type: float, default: 0.5, description: r}\n---\n\
 //!     kind: source\nname: s\ntype: http\nbaseUrl: https://example.com\n")]).unwrap();
 //! let spec = manifest::spec(cfg.tool("t").unwrap());
 //! assert_eq!(spec.input_schema["properties"]["ratio"]["type"], "number");

@@ -10,6 +10,14 @@ const ALPHABET: &[u8; 32] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 /// one millisecond, a chance of about 4 × 10⁻¹³). Ids sort by creation time to the
 /// millisecond, which keeps `/tool_calls` listings in call order.
 pub fn new_call_id() -> String {
+    format!("call_{}", new_ulid())
+}
+
+/// A new ULID (26 characters of Crockford's base32: 48 bits of Unix milliseconds,
+/// 80 random bits), unique across processes without coordination and sorting by
+/// creation time to the millisecond (and by creation order within one process):
+/// the names of audit records and snapshots.
+pub fn new_ulid() -> String {
     let ms = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_millis() as u64)
@@ -23,8 +31,18 @@ pub fn new_call_id() -> String {
     for (i, b) in random.iter().enumerate() {
         value |= (*b as u128) << (8 * (9 - i));
     }
-    let mut out = String::with_capacity(31);
-    out.push_str("call_");
+    // Monotonic within the process (as the ULID spec's monotonic variant): an id
+    // made in the same millisecond as the last one follows it, so records written
+    // one after the other sort in that order. Across processes, ids of one
+    // millisecond sort at random.
+    static LAST: std::sync::Mutex<u128> = std::sync::Mutex::new(0);
+    let mut last = LAST.lock().unwrap_or_else(|p| p.into_inner());
+    if *last >> 80 == value >> 80 && value <= *last {
+        value = *last + 1;
+    }
+    *last = value;
+    drop(last);
+    let mut out = String::with_capacity(26);
     for i in (0..26).rev() {
         out.push(ALPHABET[((value >> (5 * i)) & 31) as usize] as char);
     }

@@ -15,6 +15,7 @@
 //! conversations/<key>/state.lock     directories only: the writers' flock
 //! conversations/<key>/scratch/…      the /scratch volume
 //! conversations/<key>/tool_calls/…   the /tool_calls volume (results + metadata)
+//! conversations/<key>/audit/…        the audit timeline (one file per record)
 //! sessions/<digest>.json             an MCP session another replica can take over
 //! ```
 //!
@@ -29,6 +30,7 @@ mod ids;
 mod key;
 mod owners;
 mod records;
+mod snapshots;
 #[cfg(test)]
 mod tests;
 
@@ -38,7 +40,7 @@ use std::time::Duration;
 
 pub use cas::LOCK_WAIT;
 pub use doc::{FORMAT, MAX_DOC_BYTES, PendingApproval, StateDoc};
-pub use ids::new_call_id;
+pub use ids::{new_call_id, new_ulid};
 pub use key::{ConversationKey, MAX_IDENTITY_BYTES, MAX_KEY_BYTES};
 pub use records::MAX_RECORD_BYTES;
 
@@ -168,6 +170,9 @@ pub struct ConversationVolumes {
     /// read-only flags (on a directory store, through `object_store`'s local file
     /// system with metadata sidecars, since a plain directory cannot keep them).
     pub tool_calls: SharedVolume,
+    /// `conversations/<key>/audit/`: the conversation's audit timeline (one file per
+    /// record, appended by every session and replica; see [`crate::audit`]).
+    pub audit: SharedVolume,
 }
 
 /// What [`StateStore::sweep`] did.
@@ -336,6 +341,7 @@ impl StateStore {
                     .or_insert_with(|| ConversationVolumes {
                         scratch: Arc::new(crate::volumes::quota_memory_volume()),
                         tool_calls: Arc::new(crate::volumes::quota_memory_volume()),
+                        audit: Arc::new(crate::volumes::quota_memory_volume()),
                     })
                     .clone())
             }
@@ -346,9 +352,13 @@ impl StateStore {
                 let results = root
                     .sub_volume(&format!("{base}/tool_calls"), true, false)
                     .map_err(StateError::storage)?;
+                let audit = root
+                    .sub_volume(&format!("{base}/audit"), true, false)
+                    .map_err(StateError::storage)?;
                 Ok(ConversationVolumes {
                     scratch: Arc::new(QuotaVolume::new(scratch, crate::volumes::volume_quota())),
                     tool_calls: Arc::new(dir_results_volume(&results)?),
+                    audit: Arc::new(audit),
                 })
             }
             Docs::Object(root) => {
@@ -358,9 +368,11 @@ impl StateStore {
                     sub("tool_calls").map_err(StateError::storage)?.with_trusted_entry_types(&[
                         filestore_guest::invoke::results::TYPE_TOOL_RESULT,
                     ]);
+                let audit = sub("audit").map_err(StateError::storage)?;
                 Ok(ConversationVolumes {
                     scratch: Arc::new(QuotaVolume::new(scratch, crate::volumes::volume_quota())),
                     tool_calls: Arc::new(results),
+                    audit: Arc::new(audit),
                 })
             }
         }

@@ -18,6 +18,8 @@ use crate::volumes::SharedVolume;
 pub struct VolumeHandle {
     /// The backend.
     pub volume: SharedVolume,
+    /// Where its changes show, for the audit timeline (`None`: not audited).
+    pub touch: Option<crate::audit::TouchPoint>,
 }
 
 /// Most bytes one `read` (or `stat-read`) call hands the guest: the guest pages in 256 KiB chunks, and
@@ -30,6 +32,15 @@ type R<T> = wasmtime::Result<Result<T, Error>>;
 impl HostState {
     fn vol(&self, v: &Resource<VolumeHandle>) -> wasmtime::Result<SharedVolume> {
         Ok(self.table.get(v)?.volume.clone())
+    }
+
+    /// Notes a change of `rel` through `v` for the running call's audit record.
+    fn note_change(&mut self, v: &Resource<VolumeHandle>, rel: &str) -> wasmtime::Result<()> {
+        if self.touched.is_some() {
+            let point = self.table.get(v)?.touch.clone();
+            self.touch(point.as_ref(), rel);
+        }
+        Ok(())
     }
 }
 
@@ -131,15 +142,20 @@ impl wit::HostVolume for HostState {
             entry_type: options.entry_type,
             attributes: options.attributes.and_then(|a| serde_json::from_str(&a).ok()),
         };
-        Ok(vol
-            .write(&path, &content, &opts)
-            .map(to_wit_entry)
-            .map_err(|e| to_wit_error(e, Some(&path))))
+        let written = vol.write(&path, &content, &opts);
+        if written.is_ok() {
+            self.note_change(&v, &path)?;
+        }
+        Ok(written.map(to_wit_entry).map_err(|e| to_wit_error(e, Some(&path))))
     }
 
     fn delete(&mut self, v: Resource<VolumeHandle>, path: String, recursive: bool) -> R<()> {
         let vol = self.vol(&v)?;
-        Ok(vol.delete(&path, recursive).map_err(|e| to_wit_error(e, Some(&path))))
+        let deleted = vol.delete(&path, recursive);
+        if deleted.is_ok() {
+            self.note_change(&v, &path)?;
+        }
+        Ok(deleted.map_err(|e| to_wit_error(e, Some(&path))))
     }
 
     fn rename(
@@ -150,12 +166,21 @@ impl wit::HostVolume for HostState {
         overwrite: bool,
     ) -> R<()> {
         let vol = self.vol(&v)?;
-        Ok(vol.rename(&source, &destination, overwrite).map_err(|e| to_wit_error(e, Some(&source))))
+        let renamed = vol.rename(&source, &destination, overwrite);
+        if renamed.is_ok() {
+            self.note_change(&v, &source)?;
+            self.note_change(&v, &destination)?;
+        }
+        Ok(renamed.map_err(|e| to_wit_error(e, Some(&source))))
     }
 
     fn create_dir(&mut self, v: Resource<VolumeHandle>, path: String) -> R<Entry> {
         let vol = self.vol(&v)?;
-        Ok(vol.create_dir(&path).map(to_wit_entry).map_err(|e| to_wit_error(e, Some(&path))))
+        let made = vol.create_dir(&path);
+        if made.is_ok() {
+            self.note_change(&v, &path)?;
+        }
+        Ok(made.map(to_wit_entry).map_err(|e| to_wit_error(e, Some(&path))))
     }
 
     fn prefetch(

@@ -264,6 +264,17 @@ impl Bound {
         self.conversations.supplied(|| self.volumes.clone())
     }
 
+    /// The store the conversation is kept in.
+    pub fn store(&self) -> &StateStore {
+        &self.conversations.store
+    }
+
+    /// The conversation's audit timeline (mounted at `/audit` by the session its
+    /// audit option makes, see [`crate::audit`]).
+    pub fn audit_volume(&self) -> crate::volumes::SharedVolume {
+        self.volumes.audit.clone()
+    }
+
     /// Mount points the conversation supplies.
     pub fn points(&self) -> Vec<&'static str> {
         self.conversations.points()
@@ -519,7 +530,11 @@ impl Conversations {
     pub fn ephemeral_mounts(&self) -> Vec<MountSpec> {
         let memory =
             || -> crate::volumes::SharedVolume { Arc::new(crate::volumes::quota_memory_volume()) };
-        self.supplied(|| ConversationVolumes { scratch: memory(), tool_calls: memory() })
+        self.supplied(|| ConversationVolumes {
+            scratch: memory(),
+            tool_calls: memory(),
+            audit: memory(),
+        })
     }
 
     /// The mounts at the points the store supplies, over `volumes`: `/scratch`

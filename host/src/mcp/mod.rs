@@ -39,6 +39,7 @@ mod resources;
 pub mod roots;
 pub mod sandbox_cache;
 mod server;
+pub mod snapshot_tool;
 pub mod stdio;
 pub mod stdio_transport;
 pub mod stored_sessions;

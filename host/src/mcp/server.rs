@@ -135,6 +135,7 @@ impl Sandbox {
         let mut mounts = (config.mounts)()?;
         mounts.extend(extra_mounts);
         let mut options = SessionOptions { cancel: Some(cancel), ..config.options.clone() };
+        audit_options(&mut options, conversation.as_ref());
         if let Some(bound) = &conversation {
             mounts.extend(bound.mounts());
             conversation_options(&mut options, bound);
@@ -188,6 +189,7 @@ impl Sandbox {
         self.mounts.retain(|m| !points.contains(&m.point.as_str()));
         self.mounts.extend(bound.mounts());
         conversation_options(&mut self.options, &bound);
+        audit_options(&mut self.options, Some(&bound));
         self.conversation = Some(bound);
         self.stale = true;
         self.session()?;
@@ -279,6 +281,9 @@ impl Sandbox {
         claims: &Value,
         output: Option<crate::shell_output::OutputSink>,
     ) -> Called {
+        if tool == super::snapshot_tool::TOOL && self.conversation.is_some() {
+            return self.snapshot(args);
+        }
         let out = match (self.synced(), output) {
             (Ok(s), Some(sink)) => s.with_output(sink, |s| s.call_with_claims(tool, args, claims)),
             (Ok(s), None) => s.call_with_claims(tool, args, claims),
@@ -287,6 +292,24 @@ impl Sandbox {
         let poisoned = self.session.is_poisoned();
         self.record();
         Called { out, specs_changed: self.refresh_specs(), poisoned }
+    }
+
+    /// Runs `filestore_snapshot` for the session's conversation (host-side: it is
+    /// the store's, not the component's). After a restore the conversation's files,
+    /// skills and gates changed under the session: a new one is made over them.
+    fn snapshot(&mut self, args: &Value) -> Called {
+        let Some(bound) = &self.conversation else {
+            return Called { out: Err(no_conversations()), specs_changed: false, poisoned: false };
+        };
+        let ran = super::snapshot_tool::run(bound, args, self.options.audit.as_deref());
+        let mut specs_changed = false;
+        if ran.restored {
+            self.stale = true;
+            if self.synced().is_ok() {
+                specs_changed = self.refresh_specs();
+            }
+        }
+        Called { out: ran.out, specs_changed, poisoned: false }
     }
 
     /// Approves (runs) or rejects a call parked for approval.
@@ -373,9 +396,12 @@ impl Sandbox {
     fn tools(&mut self) -> crate::Result<Vec<Value>> {
         let session = self.synced()?;
         let version = session.tools_version().ok();
-        let specs = session.tool_specs()?;
+        let mut specs = session.tool_specs()?;
         self.specs = Some(specs.clone());
         self.version = version;
+        if self.conversation.is_some() {
+            specs.push(super::snapshot_tool::spec());
+        }
         Ok(specs)
     }
 }
@@ -709,6 +735,23 @@ fn no_conversations() -> Error {
 fn conversation_options(options: &mut SessionOptions, bound: &super::conversations::Bound) {
     options.unique_call_ids = true;
     options.session_id = Some(format!("conversation-{}", bound.key()));
+}
+
+/// The session's audit timeline (docs/audit.md): the conversation's, else one in
+/// memory for the sandbox (kept across the sessions replacing a poisoned one); the
+/// caller is the verified principal of an authenticated HTTP request. An embedder's
+/// own timeline in the server's options is kept as it is.
+fn audit_options(options: &mut SessionOptions, bound: Option<&super::conversations::Bound>) {
+    let identity = match &options.audit {
+        Some(_) if bound.is_none() => return,
+        Some(a) => a.identity().map(str::to_string),
+        None => super::http_auth::current_identity().map(|i| i.subject),
+    };
+    let log = match bound {
+        Some(b) => crate::audit::AuditLog::new(b.audit_volume(), identity),
+        None => crate::audit::AuditLog::memory(identity),
+    };
+    options.audit = Some(Arc::new(log));
 }
 
 /// The `_meta` key that marks a tool as requiring the user's approval (MCP tool

@@ -459,7 +459,8 @@ impl ToolRegistry {
 
     /// A registry with the handlers the `filestore` binary ships: `sqlite-sql`,
     /// `sqlite-execute-sql`, `postgres-sql`, `postgres-execute-sql`, Toolbox's prebuilt
-    /// `postgres-*` types, `mysql-sql`, `mysql-execute-sql` and `http`.
+    /// `postgres-*` types, `mysql-sql`, `mysql-execute-sql`, Toolbox's prebuilt
+    /// `mysql-*` catalog types and `http`.
     pub fn with_builtin_handlers() -> ToolRegistry {
         let mut r = ToolRegistry::new();
         r.register("sqlite-sql", Arc::new(crate::handlers::sqlite::SqliteHandler));
@@ -475,6 +476,10 @@ impl ToolRegistry {
         r.register("postgres-sql", Arc::new(pg));
         let my = crate::handlers::mysql::MysqlHandler::sql();
         r.register("mysql-execute-sql", Arc::new(my.execute_sql()));
+        // Toolbox's prebuilt mysql-* catalog types (`handlers::mysql::catalog`).
+        for t in filestore_guest::tools::config::prebuilt::mysql::TOOLS {
+            r.register(t.tool.tool_type, Arc::new(my.catalog()));
+        }
         r.register("mysql-sql", Arc::new(my));
         r
     }

@@ -63,6 +63,41 @@ const EXAMPLES: &[(&str, &str, How)] = &[
         ),
     ),
     (
+        "docs/audit.md",
+        "{\"format\":1",
+        Shown(
+            "a record as stored; audit::the_rust_api_records_exactly_the_mutations_and_no_secret reads such records back and checks every field",
+        ),
+    ),
+    (
+        "docs/audit.md",
+        "/audit/<YYYY-MM-DD>/",
+        Shown(
+            "the naming pattern; audit::the_rust_api_records_exactly_the_mutations_and_no_secret globs by tool and status on it",
+        ),
+    ),
+    (
+        "docs/snapshots.md",
+        "filestore snapshot --state ./state --conversation conv-1 create before-refactor",
+        Shown(
+            "needs a conversation in ./state; snapshots::the_snapshot_command_creates_lists_restores_and_forks runs create, list, restore and fork against a store it fills",
+        ),
+    ),
+    (
+        "docs/snapshots.md",
+        "use filestore::conversation::{ConversationKey, StateSpec, StateStore};",
+        Shown(
+            "a fragment; snapshots::snapshot_restore_and_fork_on_a_directory_store makes the same calls",
+        ),
+    ),
+    (
+        "docs/snapshots.md",
+        "use filestore::snapshot::Snapshots;",
+        Shown(
+            "a fragment over volumes the reader has; snapshots::an_unchanged_tree_is_neither_read_nor_written_again makes the same calls",
+        ),
+    ),
+    (
         "docs/agents.md",
         "# agent.yaml",
         Shown(
@@ -94,6 +129,13 @@ const EXAMPLES: &[(&str, &str, How)] = &[
         "docs/configured-tools.md",
         "kind: source\nname: my-mysql",
         Runs("configured_tools_example_runs"),
+    ),
+    (
+        "docs/configured-tools.md",
+        "kind: authService\nname: my-oauth",
+        Shown(
+            "its authorization server is not reachable here; tests/mcp_python/test_auth.py (ScopesRequiredTest) serves the same fields with a local issuer over HTTP",
+        ),
     ),
     (
         "docs/configured-tools.md",

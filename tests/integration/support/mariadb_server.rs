@@ -125,17 +125,25 @@ pub struct MariaDb {
 /// The server of this process, started on first use.
 pub fn server() -> &'static MariaDb {
     static SERVER: OnceLock<MariaDb> = OnceLock::new();
-    SERVER.get_or_init(MariaDb::start)
+    SERVER.get_or_init(|| MariaDb::start(&[]))
+}
+
+/// A second server of this process with `performance_schema` on (MariaDB leaves it
+/// off by default), for the tools that read it; started on first use.
+pub fn server_with_performance_schema() -> &'static MariaDb {
+    static SERVER: OnceLock<MariaDb> = OnceLock::new();
+    SERVER.get_or_init(|| MariaDb::start(&["--performance-schema=ON"]))
 }
 
 impl MariaDb {
-    fn start() -> MariaDb {
+    /// A server started with `options` besides the usual ones.
+    fn start(options: &[&str]) -> MariaDb {
         let root = install();
         // A port picked free can be taken before the server binds it: retried.
         let mut attempt = 1;
         loop {
             let dir = MariaDb::init(&root);
-            match MariaDb::launch(&root, &dir) {
+            match MariaDb::launch(&root, &dir, options) {
                 Ok(server) => return server,
                 Err(why) if attempt < 5 && why.contains("Address already in use") => {
                     eprintln!("MariaDB lost its port to another process; retrying: {why}");
@@ -162,7 +170,7 @@ impl MariaDb {
         dir
     }
 
-    fn launch(root: &Path, dir: &Path) -> Result<MariaDb, String> {
+    fn launch(root: &Path, dir: &Path, options: &[&str]) -> Result<MariaDb, String> {
         let log = dir.join("mariadb.log");
         let port = free_port();
         let mut cmd = Command::new("sh");
@@ -187,6 +195,7 @@ impl MariaDb {
                 "--character-set-server=utf8mb4",
                 "--collation-server=utf8mb4_general_ci",
             ])
+            .args(options)
             .env("FILESTORE_MARIADB_DATA", dir)
             .stdin(Stdio::piped())
             .stdout(Stdio::null())

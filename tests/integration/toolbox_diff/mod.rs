@@ -93,10 +93,16 @@ fn mysql_side(root: &std::path::Path, name: &str, setup: &str) -> Side {
     let dir = root.join(name);
     std::fs::create_dir_all(&dir).unwrap();
     let password = crate::support::mariadb_server::PASSWORD.to_string();
+    // The connection's parts too, for configs with a source of their own.
+    let env = [
+        ("MY_PASSWORD", password),
+        ("MY_PORT", server.port.to_string()),
+        ("MY_USER", crate::support::mariadb_server::USER.to_string()),
+    ];
     Side {
         source: server.source_yaml("db", &database, "MY_PASSWORD", ""),
         dir,
-        env: vec![("MY_PASSWORD".into(), password)],
+        env: env.map(|(k, v)| (k.to_string(), v)).into(),
     }
 }
 

@@ -2,9 +2,9 @@
 //! files `toolbox --prebuilt` accepts, vendored verbatim: see `configs/NOTICE.md`).
 //! Each passes `filestore check` with its environment variables set, as a user of
 //! `toolbox --prebuilt NAME` sets them; what runs here and what does not (and why)
-//! is the table in docs/configured-tools.md, which this module reads. The SQLite and
-//! PostgreSQL ones run against a real database and agree with `toolbox invoke`
-//! (`run`), as does the MySQL one's `execute_sql` on MariaDB.
+//! is the table in docs/configured-tools.md, which this module reads. The SQLite,
+//! PostgreSQL and MySQL ones run against a real database (MariaDB for MySQL) and agree
+//! with `toolbox invoke` (`run`).
 
 mod run;
 
@@ -160,4 +160,32 @@ fn every_prebuilt_config_checks_as_documented() {
         "docs/configured-tools.md `{TABLE_HEADING}`:\n{}",
         problems.join("\n")
     );
+}
+
+/// The MySQL catalog types' statements and parameter descriptions
+/// (`guest/src/tools/config/prebuilt/mysql.rs`) are Toolbox 1.12's own: each occurs,
+/// byte for byte, in the release binary (Go keeps string constants verbatim).
+#[test]
+fn mysql_catalog_is_toolboxs() {
+    use filestore_guest::tools::config::prebuilt::mysql::{LIST_ALL_LOCKS_57, TOOLS};
+    let bytes = std::fs::read(crate::support::toolbox::binary()).unwrap();
+    let text = String::from_utf8_lossy(&bytes);
+    let mut missing = Vec::new();
+    let query_plan = "EXPLAIN FORMAT=JSON %s";
+    for t in TOOLS {
+        let mut wanted = vec![t.tool.statement, t.tool.tool_type];
+        wanted.extend(t.tool.parameters.iter().flat_map(|p| [p.name, p.description]));
+        for w in wanted {
+            if !text.contains(w) {
+                missing.push(format!("{}: {w:?}", t.tool.tool_type));
+            }
+        }
+    }
+    for w in [LIST_ALL_LOCKS_57, query_plan] {
+        if !text.contains(w) {
+            missing.push(format!("{w:?}"));
+        }
+    }
+    assert!(missing.is_empty(), "not in Toolbox 1.12's binary:\n{}", missing.join("\n"));
+    assert_eq!(TOOLS.len(), 8);
 }

@@ -60,7 +60,7 @@ use serde_json::{Map, Value};
 use crate::error::{Error, ErrorKind, Result};
 use crate::tools::params::{
     ParamRole, Parameter, Template, ValidatedCall, VerifiedClaims, check_auth_required,
-    percent_encode, validate_args,
+    check_scopes_required, percent_encode, validate_args,
 };
 
 /// Deepest nesting of mappings and sequences accepted in a configuration document.
@@ -118,14 +118,18 @@ pub const RUNNABLE_TOOL_TYPES: &[RunnableType] = &[
 ];
 
 /// The handler this host runs `tool_type` with: one of [`RUNNABLE_TOOL_TYPES`], or a
-/// Toolbox prebuilt PostgreSQL type ([`prebuilt`]), which runs as a statement tool
-/// on a `postgres` source.
+/// Toolbox prebuilt type ([`prebuilt`]), which runs as a statement tool on a
+/// `postgres` or `mysql` source.
 pub fn runnable_type(tool_type: &str) -> Option<RunnableType> {
     RUNNABLE_TOOL_TYPES.iter().find(|r| r.tool_type == tool_type).copied().or_else(|| {
-        prebuilt::find(tool_type).map(|t| RunnableType {
+        prebuilt::find_with_source(tool_type).map(|(t, source_type)| RunnableType {
             tool_type: t.tool_type,
-            source_type: "postgres",
-            also_loads_with: POSTGRES_COMPATIBLE,
+            source_type,
+            also_loads_with: if source_type == "mysql" {
+                MYSQL_COMPATIBLE
+            } else {
+                POSTGRES_COMPATIBLE
+            },
         })
     })
 }
@@ -396,6 +400,13 @@ pub struct ToolConfig {
     pub parameters: Vec<Parameter>,
     /// Auth services of which any one must have verified the caller.
     pub auth_required: Vec<String>,
+    /// `scopesRequired` (Toolbox 1.12): OAuth scopes the caller's bearer token must
+    /// all carry in its `scope` claim.
+    pub scopes_required: Vec<String>,
+    /// The auth services whose claims are the bearer token's: the configuration's
+    /// `generic` services with `mcpEnabled: true` (set when the configuration loads;
+    /// a tool with `scopesRequired` needs one).
+    pub scope_services: Vec<String>,
     /// Behaviour hints (`annotations:`) and `requiresApproval`.
     pub annotations: ToolAnnotations,
     /// `outputSchema` (filestore's; not in Toolbox): the JSON Schema a successful
@@ -424,11 +435,12 @@ impl ToolConfig {
         self.parameters.iter().find(|p| p.name == name)
     }
 
-    /// Validates one call of this tool: `authRequired`, every parameter of every
-    /// role, then template substitution into the statement.
+    /// Validates one call of this tool: `authRequired`, `scopesRequired`, every
+    /// parameter of every role, then template substitution into the statement.
     pub fn validate_call(&self, args: &Value, claims: &VerifiedClaims) -> Result<ValidatedCall> {
         let tool = self;
         check_auth_required(&tool.name, &tool.auth_required, claims)?;
+        check_scopes_required(&tool.name, &tool.scopes_required, &tool.scope_services, claims)?;
         let args = validate_args(&tool.parameters, args, claims)?;
         let statement = match &tool.statement {
             Some(s) if tool.parameters.iter().any(|p| p.role == ParamRole::Template) => {
@@ -572,8 +584,12 @@ pub struct Config {
     auth_services: Vec<AuthServiceConfig>,
     tools: Vec<ToolConfig>,
     toolsets: Vec<ToolsetConfig>,
-    /// Every resource in load order as its v2 document, for [`Config::to_v2_yaml`].
+    /// Every resource in load order as its v2 document (names and descriptions with
+    /// `${VAR}` substituted).
     documents: Vec<Value>,
+    /// The same documents as written (`${VAR}` kept everywhere), for
+    /// [`Config::to_v2_yaml`]: a migration must not write this environment's values.
+    written: Vec<Value>,
 }
 
 impl Config {
@@ -740,7 +756,7 @@ impl Config {
     /// `name`, then the resource's fields in their original order. Values are written
     /// as loaded: `${VAR}` references are not resolved.
     pub fn to_v2_yaml(&self) -> String {
-        yaml::emit_documents(&self.documents)
+        yaml::emit_documents(&self.written)
     }
 }
 
@@ -802,8 +818,9 @@ impl fmt::Display for CheckReport {
                     .map(|r| format!("{} on {}", r.tool_type, r.source_type))
                     .collect();
                 handlers.push(format!(
-                    "{} prebuilt postgres-* types on postgres",
-                    prebuilt::postgres::TOOLS.len()
+                    "{} prebuilt postgres-* types on postgres, {} prebuilt mysql-* types on mysql",
+                    prebuilt::postgres::TOOLS.len(),
+                    prebuilt::mysql::TOOLS.len()
                 ));
                 writeln!(
                     f,

@@ -167,10 +167,10 @@ fn runnable_tools_and_manifests() {
     assert_eq!(
         spec.input_schema,
         json!({"type": "object", "properties": {
-            "q": {"type": "string"},
-            "limit": {"type": "integer", "default": 10, "maximum": 100},
-            "X-Trace": {"type": "string"},
-            "section": {"type": "string", "enum": ["docs", "blog"]},
+            "q": {"type": "string", "description": "What to search for."},
+            "limit": {"type": "integer", "description": "How many results.", "default": 10, "maximum": 100},
+            "X-Trace": {"type": "string", "description": "A trace id."},
+            "section": {"type": "string", "description": "Where to search.", "enum": ["docs", "blog"]},
         }, "required": ["q", "section"], "additionalProperties": false})
     );
     let del = manifest::spec(cfg.tool("delete_user").unwrap());
@@ -211,7 +211,7 @@ fn runnable_tools_and_manifests() {
 fn http_path_values_are_percent_encoded() {
     let text = "kind: source\nname: api\ntype: http\nbaseUrl: https://x\n---\n\
         kind: tool\nname: t\ntype: http\nsource: api\ndescription: d\nmethod: GET\n\
-        path: /users/{{.id}}/posts\npathParams:\n  - {name: id, type: string}\n";
+        path: /users/{{.id}}/posts\npathParams:\n  - {name: id, type: string, description: x}\n";
     let cfg = load1(text).unwrap();
     let call = cfg
         .tool("t")
@@ -387,8 +387,6 @@ config_errors! {
         [(E::MissingSource, "t.yaml", 1, 4, 9, Some("source"), "tool 't' names source 'nope', which is not defined")];
     toolset_names_missing_tool: ["t.yaml" => "kind: toolset\nname: s\ntools:\n  - a\n  - b\n---\nkind: tool\nname: a\ntype: custom\ndescription: d\n"] =>
         [(E::MissingTool, "t.yaml", 1, 5, 5, Some("tools[1]"), "toolset 's' names tool 'b', which is not defined")];
-    toolset_lists_tool_twice: ["t.yaml" => "kind: toolset\nname: s\ntools: [a, a]\n---\nkind: tool\nname: a\ntype: custom\ndescription: d\n"] =>
-        [(E::DuplicateName, "t.yaml", 1, 3, 12, Some("tools[1]"), "lists tool 'a' twice")];
     group_names_missing_tool: ["t.yaml" => "kind: group\nname: g\ndescription: d\ntools: [nope]\n"] =>
         [(E::MissingTool, "t.yaml", 1, 4, 9, Some("tools[0]"), "group 'g' names tool 'nope', which is not defined")];
     groups_and_toolsets_share_names: ["t.yaml" => "kind: tool\nname: a\ntype: custom\ndescription: d\n---\nkind: toolset\nname: s\ntools: [a]\n---\nkind: group\nname: s\ntools: [a]\n"] =>
@@ -415,7 +413,7 @@ config_errors! {
     unknown_tool_field: ["t.yaml" => &format!("{SRC}---\nkind: tool\nname: t\ntype: sqlite-sql\nsource: db\ndescripton: d\nstatement: S\n")] =>
         [(E::MissingField, "t.yaml", 2, 6, 1, Some("description"), "tool 't' has no 'description'"),
          (E::UnknownField, "t.yaml", 2, 10, 1, Some("descripton"), "unknown field 'descripton' of tool 't'")];
-    unknown_parameter_field: ["t.yaml" => &format!("{SRC}---\nkind: tool\nname: t\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: S\nparameters:\n  - name: a\n    type: string\n    requird: false\n")] =>
+    unknown_parameter_field: ["t.yaml" => &format!("{SRC}---\nkind: tool\nname: t\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: S\nparameters:\n  - name: a\n    type: string\n    requird: false\n    description: x\n")] =>
         [(E::UnknownField, "t.yaml", 2, 15, 5, Some("parameters[0].requird"), "unknown field 'requird' of parameter 'a'")];
     unknown_toolset_and_source_fields: ["t.yaml" => "kind: toolset\nname: s\ntype: x\ntools: []\n---\nkind: source\nname: db\ntype: sqlite\ndatabase: a\npath: b\n"] =>
         [(E::UnknownField, "t.yaml", 1, 3, 1, Some("type"), "unknown field 'type' of toolset 's'"),
@@ -434,19 +432,19 @@ config_errors! {
          (E::InvalidValue, "t.yaml", 1, 7, 6, Some("toolsets.s"), "expected a list of tool names (or a mapping with 'tools'), got a string"),
          (E::UnknownField, "t.yaml", 1, 10, 5, Some("tools.t.name"), "a v1 entry is named by its key")];
     bad_parameters: ["t.yaml" => &format!("{SRC}---\nkind: tool\nname: t\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: S\nparameters:
-  - {{name: a, type: strng}}
-  - {{name: b, type: array}}
-  - {{name: c, type: integer, escape: backticks}}
-  - {{name: d, type: string, minValue: 1}}
-  - {{name: e, type: integer, default: 1.5}}
-  - {{name: 'f g', type: string}}
-  - {{name: h, type: string, valueType: integer}}
-  - {{name: i, type: map, valueType: array}}
-  - {{name: j, type: string, escape: quotes}}
-  - {{name: k, type: integer, minValue: 5, maxValue: 1}}
-  - {{type: string}}
-  - {{name: l, type: string, items: {{type: string}}}}
-  - {{name: m, type: integer, default: 7, allowedValues: [1, 2]}}
+  - {{name: a, type: strng, description: x}}
+  - {{name: b, type: array, description: x}}
+  - {{name: c, type: integer, escape: backticks, description: x}}
+  - {{name: d, type: string, minValue: 1, description: x}}
+  - {{name: e, type: integer, default: 1.5, description: x}}
+  - {{name: 'f g', type: string, description: x}}
+  - {{name: h, type: string, valueType: integer, description: x}}
+  - {{name: i, type: map, valueType: array, description: x}}
+  - {{name: j, type: string, escape: quotes, description: x}}
+  - {{name: k, type: integer, minValue: 5, maxValue: 1, description: x}}
+  - {{type: string, description: x}}
+  - {{name: l, type: string, items: {{type: string, description: y}}, description: x}}
+  - {{name: m, type: integer, default: 7, allowedValues: [1, 2], description: x}}
   - just-a-string
 ")] =>
         [(E::InvalidValue, "t.yaml", 2, 13, 21, Some("parameters[0].type"), "unknown parameter type 'strng'"),
@@ -465,17 +463,17 @@ config_errors! {
          (E::InvalidValue, "t.yaml", 2, 26, 5, Some("parameters[13]"), "a parameter must be a mapping, got a string")];
     escape_on_a_bound_parameter_is_refused: ["t.yaml" => &format!("{SRC}---\nkind: tool\nname: t\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: INSERT INTO t VALUES (?)\nparameters:\n  - {{name: a, type: string, description: x, escape: single-quotes}}\n")] =>
         [(E::InvalidValue, "t.yaml", 2, 13, 53, Some("parameters[0].escape"), "'a' is declared in parameters, so its value is bound as data and never needs escaping")];
-    duplicate_parameter_names: ["t.yaml" => &format!("{SRC}---\nkind: tool\nname: t\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: SELECT ? {{{{.a}}}}\nparameters:\n  - {{name: a, type: string}}\ntemplateParameters:\n  - {{name: a, type: string}}\n")] =>
+    duplicate_parameter_names: ["t.yaml" => &format!("{SRC}---\nkind: tool\nname: t\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: SELECT ? {{{{.a}}}}\nparameters:\n  - {{name: a, type: string, description: x}}\ntemplateParameters:\n  - {{name: a, type: string, description: x}}\n")] =>
         [(E::DuplicateName, "t.yaml", 2, 15, 5, Some("templateParameters[0]"), "parameter 'a' is already declared at parameters[0]")];
-    missing_auth_services: ["t.yaml" => &format!("{SRC}---\nkind: tool\nname: t\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: S\nauthRequired: [g]\nparameters:\n  - name: u\n    type: string\n    authServices:\n      - {{name: h, field: sub}}\n      - {{name: g}}\n")] =>
+    missing_auth_services: ["t.yaml" => &format!("{SRC}---\nkind: tool\nname: t\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: S\nauthRequired: [g]\nparameters:\n  - name: u\n    type: string\n    authServices:\n      - {{name: h, field: sub}}\n      - {{name: g}}\n    description: x\n")] =>
         [(E::MissingAuthService, "t.yaml", 2, 12, 16, Some("authRequired[0]"), "tool 't' names auth service 'g', which is not defined"),
          (E::MissingAuthService, "t.yaml", 2, 17, 16, Some("parameters[0].authServices[0].name"), "parameter 'u' of tool 't' names auth service 'h'"),
          (E::MissingField, "t.yaml", 2, 18, 9, Some("parameters[0].authServices[1].field"), "has no 'field'")];
     source_type_mismatch: ["t.yaml" => &format!("{HTTP_SRC}---\nkind: tool\nname: t\ntype: sqlite-sql\nsource: api\ndescription: d\nstatement: S\n")] =>
         [(E::SourceMismatch, "t.yaml", 2, 9, 9, Some("source"), "tool 't' of type sqlite-sql needs a source of type sqlite; 'api' is http")];
-    bad_templates: ["t.yaml" => &format!("{SRC}---\nkind: tool\nname: t\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: SELECT {{{{.cols}}}} FROM {{{{array .table}}}} {{{{.nope}}}} {{{{if .x}}}}\ntemplateParameters:\n  - {{name: cols, type: array, items: {{type: string}}}}\n  - {{name: table, type: string}}\n")] =>
+    bad_templates: ["t.yaml" => &format!("{SRC}---\nkind: tool\nname: t\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: SELECT {{{{.cols}}}} FROM {{{{array .table}}}} {{{{.nope}}}} {{{{if .x}}}}\ntemplateParameters:\n  - {{name: cols, type: array, items: {{type: string, description: y}}, description: x}}\n  - {{name: table, type: string, description: x}}\n")] =>
         [(E::InvalidTemplate, "t.yaml", 2, 11, 12, Some("statement"), "'{{if .x}}' has no {{end}}")];
-    go_template_error_at_its_line: ["t.yaml" => &format!("{SRC}---\nkind: tool\nname: t\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: |\n  SELECT *\n  FROM {{{{.table}}}}\n  {{{{if .desc}}}}ORDER BY id DESC\ntemplateParameters:\n  - {{name: table, type: string}}\n  - {{name: desc, type: boolean}}\n")] =>
+    go_template_error_at_its_line: ["t.yaml" => &format!("{SRC}---\nkind: tool\nname: t\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: |\n  SELECT *\n  FROM {{{{.table}}}}\n  {{{{if .desc}}}}ORDER BY id DESC\ntemplateParameters:\n  - {{name: table, type: string, description: x}}\n  - {{name: desc, type: boolean, description: x}}\n")] =>
         [(E::InvalidTemplate, "t.yaml", 2, 14, 3, Some("statement"), "'{{if .desc}}' has no {{end}}")];
     postgres_source_fields_checked_as_toolbox_does: ["t.yaml" => "kind: source\nname: pg\ntype: postgres\nhost: localhost\nport: 5432\nuser: u\ndatabase: d\nqueryParams: {sslmode: [a]}\nqueryExecMode: fast\npasword: p\n"] =>
         [(E::MissingField, "t.yaml", 1, 1, 1, Some("password"), "postgres source 'pg' has no 'password'"),
@@ -490,7 +488,7 @@ config_errors! {
     execute_sql_tools_take_no_statement: ["t.yaml" => "kind: source\nname: pg\ntype: postgres\nhost: h\nport: 1\nuser: u\npassword: p\ndatabase: d\n---\nkind: tool\nname: run\ntype: postgres-execute-sql\nsource: pg\ndescription: Run SQL.\nstatement: SELECT 1\n---\nkind: tool\nname: q\ntype: spanner-sql\nsource: pg\ndescription: d\nstatement: SELECT 1\nreadOnly: 'true'\n"] =>
         [(E::UnknownField, "t.yaml", 2, 15, 1, Some("statement"), "unknown field 'statement' of tool 'run'"),
          (E::InvalidValue, "t.yaml", 3, 23, 11, Some("readOnly"), "expected true or false, got a string")];
-    bad_template_references: ["t.yaml" => &format!("{SRC}---\nkind: tool\nname: t\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: SELECT {{{{.cols}}}} FROM {{{{array .table}}}} {{{{.nope}}}} {{{{.m}}}}\ntemplateParameters:\n  - {{name: cols, type: array, items: {{type: string}}}}\n  - {{name: table, type: string}}\n  - {{name: m, type: map}}\n")] =>
+    bad_template_references: ["t.yaml" => &format!("{SRC}---\nkind: tool\nname: t\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: SELECT {{{{.cols}}}} FROM {{{{array .table}}}} {{{{.nope}}}} {{{{.m}}}}\ntemplateParameters:\n  - {{name: cols, type: array, items: {{type: string, description: y}}, description: x}}\n  - {{name: table, type: string, description: x}}\n  - {{name: m, type: map, description: x}}\n")] =>
         [(E::InvalidTemplate, "t.yaml", 2, 11, 12, Some("statement"), "'cols' is an array; insert it with {{array .cols}}"),
          (E::InvalidTemplate, "t.yaml", 2, 11, 12, Some("statement"), "{{array .table}} needs an array parameter; 'table' is string"),
          (E::InvalidTemplate, "t.yaml", 2, 11, 12, Some("statement"), "template names 'nope', which is not declared in templateParameters"),
@@ -680,4 +678,46 @@ fn groups_are_toolsets_with_a_description() {
     let v2 = cfg.to_v2_yaml();
     assert!(v2.contains("kind: group\nname: data\ndescription: Use these to read.\n"), "{v2}");
     assert!(v2.contains("kind: toolset\nname: plain\n"), "{v2}");
+}
+
+/// A toolset or group listing a tool twice loads, with the tool once (Toolbox 1.12
+/// accepts the repetition too).
+#[test]
+fn toolset_listing_a_tool_twice_serves_it_once() {
+    let text = "kind: toolset\nname: s\ntools: [a, a]\n---\nkind: group\nname: g\ndescription: d\ntools: [a, a]\n---\nkind: tool\nname: a\ntype: custom\ndescription: d\n";
+    let cfg = Config::load(&[("t.yaml", text)]).unwrap();
+    for name in ["s", "g"] {
+        let names: Vec<&str> = cfg.toolset(name).unwrap().iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(names, ["a"], "{name}");
+    }
+}
+
+/// `scopesRequired` needs an auth service that verifies bearer tokens (`generic`,
+/// `mcpEnabled: true`): with one the tool checks its scopes against that service's
+/// claims; without one the file is refused (Toolbox would ignore the scopes).
+#[test]
+fn scopes_required_need_an_mcp_enabled_auth_service() {
+    let tool = "kind: tool\nname: t\ntype: custom\ndescription: d\nscopesRequired: [a, b]\n";
+    let oauth = "kind: authService\nname: o\ntype: generic\nmcpEnabled: true\naudience: x\nauthorizationServer: https://i\n---\n";
+    let cfg = Config::load(&[("t.yaml", format!("{oauth}{tool}"))]).unwrap();
+    let t = cfg.tool("t").unwrap();
+    assert_eq!(
+        (t.scopes_required.as_slice(), t.scope_services.as_slice()),
+        (&["a".to_string(), "b".to_string()][..], &["o".to_string()][..])
+    );
+    let token = VerifiedClaims::new().with("o", json!({"scope": "b a"}));
+    assert!(t.validate_call(&json!({}), &token).is_ok());
+    let e = t
+        .validate_call(&json!({}), &VerifiedClaims::new().with("o", json!({"scope": "a"})))
+        .unwrap_err();
+    assert!(e.message().contains("lacks 'b'"), "{}", e.message());
+    let errors = Config::load(&[("t.yaml", tool)]).unwrap_err();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert_eq!(errors[0].field.as_deref(), Some("scopesRequired"));
+    assert!(
+        errors[0].message.contains("needs an auth service of type generic with mcpEnabled: true")
+    );
+    let not_a_list =
+        Config::load(&[("t.yaml", format!("{oauth}{}", tool.replace("[a, b]", "a")))]).unwrap_err();
+    assert_eq!(not_a_list[0].field.as_deref(), Some("scopesRequired"), "{not_a_list:?}");
 }

@@ -13,10 +13,10 @@ use super::load::{STRICT_SQL_TYPES, execute_sql_types};
 use super::{RUNNABLE_TOOL_TYPES, prebuilt};
 
 /// Every tool type this build knows by name: the ones the host runs, the prebuilt
-/// PostgreSQL ones, and the Toolbox types whose fields `check` judges.
+/// PostgreSQL and MySQL ones, and the Toolbox types whose fields `check` judges.
 pub fn known_tool_types() -> Vec<&'static str> {
     let mut out: Vec<&'static str> = RUNNABLE_TOOL_TYPES.iter().map(|r| r.tool_type).collect();
-    out.extend(prebuilt::postgres::TOOLS.iter().map(|t| t.tool_type));
+    out.extend(prebuilt::all_types());
     out.extend(STRICT_SQL_TYPES);
     out.extend(execute_sql_types());
     out.sort_unstable();
@@ -34,10 +34,61 @@ pub fn misspelling_of(tool_type: &str, also_known: &[String]) -> Option<String> 
         return None;
     }
     candidates
+        .filter(|k| !other_family(tool_type, k))
         .map(|k| (edit_distance(tool_type, k), k))
         .filter(|&(d, k)| d <= 2 && d * 4 <= k.chars().count())
         .min()
         .map(|(_, k)| k.to_string())
+}
+
+/// Toolbox's database families: the first word of many tool types. Different
+/// families have tools of the same name (`mssql-list-tables`, `mysql-list-tables`), a
+/// single edit apart, so a type of another known family is never a misspelling of a
+/// known type (an unknown first word, `postgress-list-tables`, still can be).
+const TOOLBOX_FAMILIES: &[&str] = &[
+    "alloydb",
+    "bigquery",
+    "bigtable",
+    "cassandra",
+    "clickhouse",
+    "cloud",
+    "couchbase",
+    "dataplex",
+    "dataproc",
+    "dgraph",
+    "elasticsearch",
+    "falkordb",
+    "firebird",
+    "firestore",
+    "looker",
+    "mindsdb",
+    "mongodb",
+    "mssql",
+    "mysql",
+    "neo4j",
+    "oceanbase",
+    "oracle",
+    "postgres",
+    "redis",
+    "serverless",
+    "singlestore",
+    "snowflake",
+    "spanner",
+    "sqlite",
+    "tidb",
+    "trino",
+    "valkey",
+    "yugabytedb",
+];
+
+/// Whether `a` and `b` start with two different known families.
+fn other_family(a: &str, b: &str) -> bool {
+    matches!((family(a), family(b)), (Some(x), Some(y)) if x != y)
+}
+
+/// The known family `tool_type` starts with, if any.
+fn family(tool_type: &str) -> Option<&str> {
+    tool_type.split('-').next().filter(|f| TOOLBOX_FAMILIES.contains(f))
 }
 
 /// Levenshtein distance (insertions, deletions, substitutions), by characters.
@@ -70,6 +121,10 @@ mod tests {
             Some("postgres-list-tables")
         );
         assert_eq!(misspelling_of("wether", &["weather".into()]).as_deref(), Some("weather"));
+        assert_eq!(
+            misspelling_of("postgress-list-tables", &[]).as_deref(),
+            Some("postgres-list-tables")
+        );
     }
 
     /// Real Toolbox types this host does not run stay "valid, not runnable".
@@ -88,6 +143,8 @@ mod tests {
             "mindsdb-sql",
             "yugabytedb-sql",
             "mysql-list-tables",
+            "mssql-list-tables",
+            "mssql-execute-sql",
             "mysql-execute-sql",
             "spanner-list-tables",
             "looker-get-models",

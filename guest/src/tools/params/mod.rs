@@ -63,8 +63,8 @@ mod validate;
 
 pub use template::{Template, TemplatePart, percent_encode};
 pub use validate::{
-    ValidatedArg, ValidatedArgs, ValidatedCall, VerifiedClaims, check_auth_required, validate_args,
-    validate_value,
+    ValidatedArg, ValidatedArgs, ValidatedCall, VerifiedClaims, check_auth_required,
+    check_scopes_required, validate_args, validate_value,
 };
 
 use regex::Regex;

@@ -223,6 +223,27 @@ fn auth_required_is_any_of() {
 }
 
 #[test]
+fn scopes_required_are_all_of_the_mcp_tokens_scope_claim() {
+    let req = vec!["r".to_string(), "w".to_string()];
+    let mcp = vec!["oauth".to_string()];
+    let token = |scope: &str| VerifiedClaims::new().with("oauth", json!({"scope": scope}));
+    assert!(check_scopes_required("t", &[], &mcp, &VerifiedClaims::new()).is_ok());
+    assert!(check_scopes_required("t", &req, &mcp, &token("x w  r")).is_ok());
+    let e = check_scopes_required("t", &req, &mcp, &token("r x")).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Unauthorized);
+    assert_eq!(
+        e.message(),
+        "insufficient scopes for tool 't': it requires 'r', 'w' (scopesRequired); the token's scope claim lacks 'w'"
+    );
+    // A scope is a whole word of the claim, not a part of one.
+    assert!(check_scopes_required("t", &req, &mcp, &token("rw")).is_err());
+    // Another service's token does not carry the MCP token's scopes.
+    let other = VerifiedClaims::new().with("google", json!({"scope": "r w"}));
+    let e = check_scopes_required("t", &req, &mcp, &other).unwrap_err();
+    assert!(e.message().contains("no verified bearer token"), "{}", e.message());
+}
+
+#[test]
 fn templates_substitute_after_escaping() {
     let params = vec![
         p("tableName", ParamType::String).role(ParamRole::Template).escape(Escape::Backticks),

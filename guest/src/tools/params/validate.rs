@@ -176,6 +176,47 @@ pub fn check_auth_required(tool: &str, required: &[String], claims: &VerifiedCla
     ))
 }
 
+/// Checks `scopesRequired` as Toolbox 1.12 does: every scope listed must be in the
+/// space-separated `scope` claim of the bearer token, whose claims are those of the
+/// auth services in `services` (the configuration's `generic` services with
+/// `mcpEnabled: true`). Passes when `required` is empty; fails `unauthorized`,
+/// naming the scopes, without such a token or when one is missing from it.
+pub fn check_scopes_required(
+    tool: &str,
+    required: &[String],
+    services: &[String],
+    claims: &VerifiedClaims,
+) -> Result<()> {
+    if required.is_empty() {
+        return Ok(());
+    }
+    let list = |v: &[&str]| v.iter().map(|s| format!("'{s}'")).collect::<Vec<_>>().join(", ");
+    let wanted: Vec<&str> = required.iter().map(String::as_str).collect();
+    let Some(token) = services.iter().find_map(|s| claims.claims(s)) else {
+        return Err(Error::new(
+            ErrorKind::Unauthorized,
+            format!(
+                "tool '{tool}' requires the scopes {} (scopesRequired): no verified bearer token (missing claims for MCP authorization)",
+                list(&wanted)
+            ),
+        ));
+    };
+    let granted: Vec<&str> =
+        token.get("scope").and_then(Value::as_str).unwrap_or("").split_whitespace().collect();
+    let missing: Vec<&str> = wanted.iter().copied().filter(|s| !granted.contains(s)).collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    Err(Error::new(
+        ErrorKind::Unauthorized,
+        format!(
+            "insufficient scopes for tool '{tool}': it requires {} (scopesRequired); the token's scope claim lacks {}",
+            list(&wanted),
+            list(&missing)
+        ),
+    ))
+}
+
 /// Validates the arguments of one call against `params` (see the module docs for the
 /// order). `args` must be a JSON object; `null` means no arguments.
 pub fn validate_args(

@@ -15,7 +15,8 @@
 //!
 //! `mysql-execute-sql` runs the model's `sql` unbound through the text protocol; a
 //! script of several statements runs whole and answers with the last statement's
-//! result.
+//! result. Toolbox's prebuilt `mysql-list-tables`... types run Toolbox's own
+//! statements through [`catalog`].
 //!
 //! Connections: a connection that ran a model's SQL is closed after the call instead
 //! of pooled: whatever that SQL left (an open transaction and its locks, session
@@ -27,6 +28,7 @@
 //! deadline, or as soon as the caller cancels the call, whatever the SQL did to that
 //! setting.
 
+pub mod catalog;
 pub mod codec;
 pub mod connect;
 
@@ -60,17 +62,28 @@ const ER_QUERY_TIMEOUT: u16 = 3024;
 /// A statement stopped by `KILL QUERY`.
 const ER_QUERY_INTERRUPTED: u16 = 1317;
 
-/// The `mysql-sql` and `mysql-execute-sql` handlers, sharing the pools.
+/// What a handler runs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Mode {
+    /// The configured statement (`mysql-sql`).
+    #[default]
+    Sql,
+    /// The model's `sql` (`mysql-execute-sql`).
+    Execute,
+    /// Toolbox's prebuilt catalog types ([`catalog`]).
+    Catalog,
+}
+
+/// The `mysql-sql`, `mysql-execute-sql` and catalog handlers, sharing the pools.
 #[derive(Default)]
 pub struct MysqlHandler {
-    /// `execute-sql` semantics (the model's `sql`) instead of a configured statement.
-    execute: bool,
+    mode: Mode,
     pools: Arc<Pools<Connection>>,
 }
 
 impl std::fmt::Debug for MysqlHandler {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("MysqlHandler").field("execute", &self.execute).finish()
+        f.debug_struct("MysqlHandler").field("mode", &self.mode).finish()
     }
 }
 
@@ -82,7 +95,13 @@ impl MysqlHandler {
 
     /// The `mysql-execute-sql` handler, sharing this one's pools.
     pub fn execute_sql(&self) -> MysqlHandler {
-        MysqlHandler { execute: true, pools: self.pools.clone() }
+        MysqlHandler { mode: Mode::Execute, pools: self.pools.clone() }
+    }
+
+    /// The handler of Toolbox's prebuilt catalog types ([`catalog`]), sharing this
+    /// one's pools.
+    pub fn catalog(&self) -> MysqlHandler {
+        MysqlHandler { mode: Mode::Catalog, pools: self.pools.clone() }
     }
 
     fn pool(&self, req: &ToolRequest) -> Result<Arc<Pool<Connection>>, ToolError> {
@@ -132,28 +151,33 @@ impl ToolHandler for MysqlHandler {
                 let _ = c.query_drop(format!("KILL QUERY {id}"));
             }
         })?;
-        let result = if self.execute {
-            match req.arguments.get("sql").and_then(Value::as_str) {
+        let result = match self.mode {
+            Mode::Execute => match req.arguments.get("sql").and_then(Value::as_str) {
                 Some(sql) => execute(req, &mut client.conn, sql),
                 None => Err(ToolError::invalid_argument(format!(
                     "tool '{}': no 'sql' to execute",
                     req.tool_name
                 ))),
-            }
-        } else {
-            match req.statement.as_deref() {
+            },
+            Mode::Sql => match req.statement.as_deref() {
                 Some(s) => run(req, &mut client.conn, s),
                 None => Err(ToolError::invalid_argument(format!(
                     "tool '{}' has no statement",
                     req.tool_name
                 ))),
-            }
+            },
+            Mode::Catalog => catalog::run(req, &mut client),
         };
         let fired = watchdog.finish();
         // What a model's SQL leaves on its connection must not reach the next call,
         // which may be another session's: that connection is closed, never pooled;
         // so is one whose statement the watchdog killed (see `Watchdog::finish`).
-        if self.execute || fired {
+        let model_sql = match self.mode {
+            Mode::Execute => true,
+            Mode::Catalog => catalog::runs_model_sql(&req.tool_type),
+            Mode::Sql => false,
+        };
+        if model_sql || fired {
             client.discard();
         }
         result
@@ -196,17 +220,28 @@ fn fail(req: &ToolRequest, e: mysql::Error) -> ToolError {
 
 /// A configured statement, its `?` bound to the declared parameters in order.
 fn run(req: &ToolRequest, conn: &mut mysql::Conn, statement: &str) -> Result<Value, ToolError> {
+    run_with(req, conn, statement, &req.positional, &req.positional_names())
+}
+
+/// `statement` with its `?` bound to `values` in order (`names[i]` names the
+/// parameter of `values[i]` in errors); the last result set.
+fn run_with(
+    req: &ToolRequest,
+    conn: &mut mysql::Conn,
+    statement: &str,
+    values: &[Value],
+    names: &[String],
+) -> Result<Value, ToolError> {
     let stmt = conn.prep(statement).map_err(|e| fail(req, e))?;
     let wanted = usize::from(stmt.num_params());
-    if wanted > req.positional.len() {
+    if wanted > values.len() {
         return Err(ToolError::invalid_argument(format!(
             "tool '{}': the statement has {wanted} placeholders but the tool declares {} parameters",
             req.tool_name,
-            req.positional.len()
+            values.len()
         )));
     }
-    let names = req.positional_names();
-    let params = req.positional[..wanted]
+    let params = values[..wanted]
         .iter()
         .enumerate()
         .map(|(i, v)| {

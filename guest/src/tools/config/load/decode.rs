@@ -139,7 +139,8 @@ fn decode_auth_service(
     })
 }
 
-/// A `toolset`: its `tools`, each a reference to a tool, none listed twice.
+/// A `toolset`: its `tools`, each a reference to a tool. A tool listed twice is
+/// served once (Toolbox 1.12 accepts the repetition too).
 fn decode_toolset(
     ctx: &mut Ctx<'_>,
     f: &mut Fields<'_>,
@@ -171,12 +172,6 @@ fn decode_toolset(
                         continue;
                     };
                     if tools.contains(&name) {
-                        ctx.err(
-                            K::DuplicateName,
-                            item.mark,
-                            Some(&field),
-                            format!("{user} lists tool '{name}' twice"),
-                        );
                         continue;
                     }
                     refs.push(Ref {
@@ -401,6 +396,7 @@ pub(super) fn decode_tool(
     }
 
     let auth_required = decode_auth_required(ctx, f, refs, &user);
+    let scopes_required = decode_scopes_required(ctx, f);
 
     let annotations = decode_annotations(ctx, f, &user);
     let output_schema = decode_output_schema(ctx, f);
@@ -451,6 +447,8 @@ pub(super) fn decode_tool(
         statement: statement.map(|(s, _)| s),
         parameters,
         auth_required,
+        scopes_required,
+        scope_services: Vec::new(),
         annotations,
         output_schema,
         fields,
@@ -603,6 +601,26 @@ fn decode_auth_required(
         }
     }
     auth_required
+}
+
+/// `scopesRequired`: the OAuth scopes a caller's bearer token must carry.
+fn decode_scopes_required(ctx: &mut Ctx<'_>, f: &mut Fields<'_>) -> Vec<String> {
+    let mut scopes = Vec::new();
+    let Some(items) = f.list(ctx, "scopesRequired", "scope names") else {
+        return scopes;
+    };
+    for (i, item) in items.iter().enumerate() {
+        match item.scalar_string() {
+            Some(s) => scopes.push(s),
+            None => ctx.err(
+                K::InvalidValue,
+                item.mark,
+                Some(&format!("scopesRequired[{i}]")),
+                format!("expected a scope name, got a {}", item.type_name()),
+            ),
+        }
+    }
+    scopes
 }
 
 /// `annotations` (MCP's hints) and `requiresApproval`.

@@ -75,6 +75,9 @@ struct Ctx<'a> {
     text: &'a str,
     document: usize,
     errors: &'a mut Vec<ConfigError>,
+    /// Parameters may omit `description` (a skill descriptor's `inputs`); Toolbox
+    /// requires one of every parameter, item and prompt argument of a tools file.
+    descriptions_optional: bool,
 }
 
 impl Ctx<'_> {
@@ -99,6 +102,7 @@ pub(super) fn load<'a>(
         load_file(&mut state, file, text, vars);
     }
     check_refs(&mut state);
+    check_scopes(&mut state);
     if state.errors.is_empty() {
         return Ok(state.config);
     }
@@ -116,7 +120,8 @@ fn load_file(
     text: &str,
     vars: Option<&super::variables::Variables>,
 ) {
-    let mut ctx = Ctx { file, text, document: 1, errors: &mut state.errors };
+    let mut ctx =
+        Ctx { file, text, document: 1, errors: &mut state.errors, descriptions_optional: false };
     if text.len() > MAX_CONFIG_BYTES {
         ctx.err(
             K::TooLarge,
@@ -139,8 +144,30 @@ fn load_file(
     for doc in docs {
         let Some(mut root) = doc.root else { continue };
         let mut decoded = Vec::new();
+        // The document as written, when substitution may change it: what a migration
+        // writes back (see `Config::to_v2_yaml`).
+        let mut written: Option<Vec<Raw>> = None;
+        if vars.is_some() && text.contains("${") {
+            let mut ignored = Vec::new();
+            let mut ctx = Ctx {
+                file,
+                text,
+                document: doc.index,
+                errors: &mut ignored,
+                descriptions_optional: false,
+            };
+            let mut raws = Vec::new();
+            split_document(&mut ctx, &root, &mut raws);
+            written = Some(raws);
+        }
         {
-            let mut ctx = Ctx { file, text, document: doc.index, errors: &mut state.errors };
+            let mut ctx = Ctx {
+                file,
+                text,
+                document: doc.index,
+                errors: &mut state.errors,
+                descriptions_optional: false,
+            };
             if let Some(vars) = vars {
                 super::variables::visit_shaping(&mut root, &mut |s, mark| {
                     if !s.contains("${") {
@@ -163,11 +190,19 @@ fn load_file(
             }
             split_document(&mut ctx, &root, &mut decoded);
         }
+        let mut written = written.map(Vec::into_iter);
         for raw in decoded {
-            let mut ctx = Ctx { file, text, document: doc.index, errors: &mut state.errors };
+            let mut ctx = Ctx {
+                file,
+                text,
+                document: doc.index,
+                errors: &mut state.errors,
+                descriptions_optional: false,
+            };
             let mut refs = Vec::new();
             let resource = decode_resource(&mut ctx, &raw, &mut refs);
-            register(state, file, doc.index, raw, resource, refs);
+            let as_written = written.as_mut().and_then(Iterator::next);
+            register(state, file, doc.index, raw, as_written, resource, refs);
         }
     }
 }
@@ -394,10 +429,12 @@ fn register(
     file: &str,
     document: usize,
     raw: Raw,
+    as_written: Option<Raw>,
     resource: Option<Resource>,
     refs: Vec<Ref>,
 ) {
-    let mut ctx = Ctx { file, text: "", document, errors: &mut state.errors };
+    let mut ctx =
+        Ctx { file, text: "", document, errors: &mut state.errors, descriptions_optional: false };
     let noun = if raw.group { GROUP } else { raw.kind.noun() };
     let Some((name, name_mark)) = raw.name else {
         let message = if raw.kind == ResourceKind::Toolset {
@@ -437,14 +474,22 @@ fn register(
     state.defined.insert((raw.kind, name.clone()), here);
     state.refs.extend(refs);
     let Some(resource) = resource else { return };
-    let mut doc = Map::new();
     let kind = if raw.group { GROUP } else { raw.kind.as_str() };
-    doc.insert("kind".into(), Value::String(kind.into()));
-    doc.insert("name".into(), Value::String(name.clone()));
-    for e in &raw.body {
-        doc.insert(e.key.clone(), e.value.to_json());
-    }
-    state.config.documents.push(Value::Object(doc));
+    let document_of = |name: &str, body: &[Entry]| {
+        let mut doc = Map::new();
+        doc.insert("kind".into(), Value::String(kind.into()));
+        doc.insert("name".into(), Value::String(name.to_string()));
+        for e in body {
+            doc.insert(e.key.clone(), e.value.to_json());
+        }
+        Value::Object(doc)
+    };
+    let written = match &as_written {
+        Some(w) => document_of(w.name.as_ref().map_or(name.as_str(), |(n, _)| n.as_str()), &w.body),
+        None => document_of(&name, &raw.body),
+    };
+    state.config.written.push(written);
+    state.config.documents.push(document_of(&name, &raw.body));
     let c = &mut state.config;
     match resource {
         Resource::Source(mut s) => {
@@ -520,6 +565,42 @@ fn check_refs(state: &mut State) {
                 ),
             });
         }
+    }
+}
+
+/// Gives each tool with `scopesRequired` the auth services whose claims are the
+/// bearer token's (`generic` with `mcpEnabled: true`, as Toolbox checks scopes only
+/// against the token of such a service). Without one the scopes could never be
+/// checked: Toolbox then ignores them and runs the tool for anyone; filestore refuses
+/// the file instead.
+fn check_scopes(state: &mut State) {
+    let services: Vec<String> = state
+        .config
+        .auth_services
+        .iter()
+        .filter(|a| {
+            let on = match a.fields.get("mcpEnabled") {
+                Some(Value::Bool(b)) => *b,
+                Some(Value::String(s)) => s == "true",
+                _ => false,
+            };
+            a.service_type == "generic" && on
+        })
+        .map(|a| a.name.clone())
+        .collect();
+    for t in state.config.tools.iter_mut().filter(|t| !t.scopes_required.is_empty()) {
+        if services.is_empty() {
+            state.errors.push(ConfigError {
+                kind: K::MissingAuthService,
+                location: t.location.clone(),
+                field: Some("scopesRequired".into()),
+                message: format!(
+                    "tool '{}' has scopesRequired, which needs an auth service of type generic with mcpEnabled: true (the bearer token whose scope claim is checked); none is defined",
+                    t.name
+                ),
+            });
+        }
+        t.scope_services = services.clone();
     }
 }
 

@@ -120,7 +120,24 @@ pub(super) fn decode_param(
     let name = decode_param_name(ctx, &mut f, item, &what);
     let param_type = decode_param_type(ctx, &mut f, &what);
     let mut p = Parameter::new(name, param_type.unwrap_or(ParamType::String)).role(role);
-    p.description = f.string(ctx, "description").map(|(s, _)| s).unwrap_or_default();
+    p.description = if ctx.descriptions_optional {
+        f.string(ctx, "description").map(|(s, _)| s).unwrap_or_default()
+    } else {
+        // As Toolbox 1.12, which refuses a parameter, item or prompt argument without
+        // one (or with an empty one): the model would be told nothing about it.
+        let d = f.required_string(ctx, "description", &what);
+        if let Some((d, m)) = &d
+            && d.trim().is_empty()
+        {
+            ctx.err(
+                K::MissingField,
+                *m,
+                Some(&f.path("description")),
+                format!("{what} has an empty 'description'"),
+            );
+        }
+        d.map(|(s, _)| s).unwrap_or_default()
+    };
     let required = f.boolean(ctx, "required");
     let default = f.get("default").map(|e| (e.value.to_json(), e.value.mark));
     if !item {
@@ -417,7 +434,8 @@ pub(crate) fn decode_parameters(
     field: &str,
 ) -> Result<Vec<Parameter>, Vec<ConfigError>> {
     let mut errors = Vec::new();
-    let mut ctx = Ctx { file, text: "", document: 1, errors: &mut errors };
+    let mut ctx =
+        Ctx { file, text: "", document: 1, errors: &mut errors, descriptions_optional: true };
     let mut out: Vec<Parameter> = Vec::new();
     let Some(items) = list_of(&mut ctx, node, field, "parameters") else { return Err(errors) };
     let mut refs = Vec::new();

@@ -61,11 +61,13 @@ pub(super) const SOURCE_SCHEMAS: &[(&str, &[FieldSpec])] = &[
     (
         "mysql",
         &[
+            // Toolbox 1.12 requires only these two (a login without a user or
+            // default database is the server's to accept or refuse).
             ("host", Str, true),
             ("port", Str, true),
-            ("user", Str, true),
-            ("password", Str, true),
-            ("database", Str, true),
+            ("user", Str, false),
+            ("password", Str, false),
+            ("database", Str, false),
             ("queryTimeout", Str, false),
             ("queryParams", StrMap, false),
         ],

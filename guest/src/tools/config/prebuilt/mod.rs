@@ -1,10 +1,13 @@
 //! Toolbox's prebuilt tool types that are one fixed SQL statement with fixed
-//! parameters (`postgres-list-tables`, `postgres-list-views`, ...), as data: a
+//! parameters (`postgres-list-tables`, `mysql-list-tables`, ...), as data: a
 //! configuration naming such a type gets that statement, those parameters (with
 //! Toolbox's defaults and descriptions) and Toolbox's default description, and runs
-//! like a `postgres-sql` tool. The table is generated from Toolbox's sources
-//! ([`postgres`]; see `scripts/toolbox_postgres_tools.py`), so the SQL is Toolbox's own.
+//! like a `postgres-sql` tool on a `postgres` source, or through the host's MySQL
+//! catalog handler on a `mysql` source. The tables hold Toolbox's own SQL: [`postgres`]
+//! is generated from its sources (see `scripts/toolbox_postgres_tools.py`), [`mysql`]
+//! from its release binary (`scripts/toolbox_mysql_tools.py`).
 
+pub mod mysql;
 pub mod postgres;
 
 use serde_json::Value;
@@ -57,7 +60,20 @@ impl PrebuiltParam {
 
 /// The prebuilt tool of `tool_type`, when there is one.
 pub fn find(tool_type: &str) -> Option<&'static PrebuiltTool> {
-    postgres::TOOLS.iter().find(|t| t.tool_type == tool_type)
+    find_with_source(tool_type).map(|(t, _)| t)
+}
+
+/// The prebuilt tool of `tool_type` and the source type it runs on.
+pub fn find_with_source(tool_type: &str) -> Option<(&'static PrebuiltTool, &'static str)> {
+    let pg = postgres::TOOLS.iter().find(|t| t.tool_type == tool_type).map(|t| (t, "postgres"));
+    pg.or_else(|| {
+        mysql::TOOLS.iter().find(|t| t.tool.tool_type == tool_type).map(|t| (&t.tool, "mysql"))
+    })
+}
+
+/// Every prebuilt tool type, PostgreSQL's then MySQL's.
+pub fn all_types() -> impl Iterator<Item = &'static str> {
+    postgres::TOOLS.iter().map(|t| t.tool_type).chain(mysql::TOOLS.iter().map(|t| t.tool.tool_type))
 }
 
 #[cfg(test)]
@@ -78,5 +94,24 @@ mod tests {
         }
         assert!(find("postgres-list-views").is_some());
         assert!(find("postgres-sql").is_none());
+    }
+
+    #[test]
+    fn every_mysql_statement_binds_its_placeholders_to_declared_parameters() {
+        assert_eq!(mysql::TOOLS.len(), 8);
+        for t in mysql::TOOLS {
+            let names: Vec<&str> = t.tool.parameters.iter().map(|p| p.name).collect();
+            let marks = crate::tools::placeholders::scan(t.tool.statement, Dialect::Mysql).len();
+            assert_eq!(marks, t.binds.len(), "{}", t.tool.tool_type);
+            for b in t.binds {
+                assert!(names.contains(b), "{}: {b}", t.tool.tool_type);
+            }
+            for p in t.tool.parameters {
+                let _ = p.to_parameter();
+            }
+        }
+        assert_eq!(find_with_source("mysql-list-tables").map(|(_, s)| s), Some("mysql"));
+        assert_eq!(find_with_source("postgres-list-views").map(|(_, s)| s), Some("postgres"));
+        assert!(find("mysql-sql").is_none());
     }
 }
