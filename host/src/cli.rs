@@ -195,6 +195,17 @@ struct ServeArgs {
     /// one session of stdio: a restarted server continues it.
     #[arg(long, value_name = "KEY", requires = "state")]
     conversation: Option<String>,
+    /// Sandboxes kept for the next MCP 2026-07-28 request of their conversation
+    /// (with --state; 0: none), so a request does not load the configuration and
+    /// restore the skills again. Each is checked against the conversation's state
+    /// before use: one another replica changed since is made anew.
+    #[arg(long, value_name = "N", default_value_t = filestore::mcp::sandbox_cache::DEFAULT_CAPACITY)]
+    conversation_cache: usize,
+    /// Most conversations one authenticated identity may have in --state (0: no
+    /// cap). A request naming a new conversation past it is refused (429) before
+    /// anything of it is made. Without authentication there is no identity to cap.
+    #[arg(long, value_name = "N", default_value_t = filestore::mcp::conversations::DEFAULT_MAX_PER_IDENTITY)]
+    max_conversations_per_identity: usize,
     #[command(flatten)]
     timeouts: TimeoutArgs,
     #[command(flatten)]
@@ -343,8 +354,9 @@ impl AuthArgs {
 /// Memory quotas of in-memory volumes (`/scratch`, `/tool_calls`, `mem:` mounts).
 #[derive(clap::Args)]
 struct QuotaArgs {
-    /// Most MiB of content in each in-memory volume of a session (default 256). A write
-    /// past it fails with limit-exceeded; the session goes on.
+    /// Most MiB of content in each in-memory volume of a session, and in each
+    /// conversation's /scratch in a --state store (default 256). A write past it
+    /// fails with limit-exceeded and changes nothing; the session goes on.
     #[arg(long, value_name = "MIB", default_value_t = filestore::volumes::DEFAULT_VOLUME_QUOTA >> 20)]
     volume_quota_mib: u64,
     /// Most MiB of content in all in-memory volumes of this process together
@@ -1101,6 +1113,11 @@ impl ServePlan {
             ));
         }
         let mut config = filestore::mcp::ServerConfig::new(engine, session_mounts(mounts, skills));
+        if conversations.is_some() {
+            config.sandbox_cache =
+                filestore::mcp::sandbox_cache::SandboxCache::new(self.args.conversation_cache)
+                    .map(std::sync::Arc::new);
+        }
         config.conversations = conversations;
         let service_tokens = match self.auth_services(config_files.as_deref(), &mut config) {
             Ok(t) => t,
@@ -1213,7 +1230,8 @@ impl ServePlan {
         let tool_calls = supplied(filestore::mcp::DEFAULT_TOOL_CALLS);
         let idle = std::time::Duration::from_secs(self.args.conversation_idle_timeout.max(1));
         let c = Conversations::new(store, idle, scratch, tool_calls)
-            .with_default_key(self.args.conversation.clone());
+            .with_default_key(self.args.conversation.clone())
+            .with_max_per_identity(self.args.max_conversations_per_identity);
         Ok((mounts, Some(std::sync::Arc::new(c))))
     }
 

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use crate::support::mcp_http::{McpHttp, Replica};
+use crate::support::mcp_http::{McpHttp, Replica, stateless, stateless_with};
 use crate::support::s3_server;
 
 const BIN: &str = env!("CARGO_BIN_EXE_filestore");
@@ -163,15 +163,21 @@ fn replicas_on_s3_share_conversations_and_survive_a_kill() {
 /// stored results and skills follow the conversation its requests name.
 #[test]
 fn a_2026_07_28_client_alternates_between_replicas() {
+    let script = crate::contract::repo_root().join("tests/mcp_python/stateless_client.py");
+    let mut python = std::process::Command::new(crate::mcp::python());
+    python.arg(&script);
+    client_alternates(python);
+}
+
+/// Runs `client` with the URLs of two replicas on one directory store appended; it
+/// must succeed and print `ok` last.
+fn client_alternates(mut client: std::process::Command) {
     let root = tempfile::tempdir().unwrap();
     let state = root.path().join("state");
     std::fs::create_dir(&state).unwrap();
     let (a, b, _) = replicas(root.path(), state.to_str().unwrap(), &[]);
     let url = |r: &Replica| format!("http://127.0.0.1:{}/mcp", r.port);
-    let script = crate::contract::repo_root().join("tests/mcp_python/stateless_client.py");
-    let ran = crate::support::cmd::run(
-        std::process::Command::new(crate::mcp::python()).arg(&script).arg(url(&a)).arg(url(&b)),
-    );
+    let ran = crate::support::cmd::run(client.arg(url(&a)).arg(url(&b)));
     assert!(
         ran.output.status.success() && ran.stdout().trim_end().ends_with("ok"),
         "{}\nA: {}\nB: {}",
@@ -181,48 +187,202 @@ fn a_2026_07_28_client_alternates_between_replicas() {
     );
 }
 
+/// The TypeScript SDK release line that speaks 2026-07-28 (v2; the single
+/// `@modelcontextprotocol/sdk` package, 1.x, stops at 2025-11-25).
+const TS_CLIENT: &str = "@modelcontextprotocol/client@2.4.0";
+
+/// The same as [`a_2026_07_28_client_alternates_between_replicas`] with the
+/// TypeScript SDK (`tests/mcp_node/stateless_client.mjs`), installed from npm into
+/// the cache.
+#[test]
+fn a_typescript_2026_07_28_client_alternates_between_replicas() {
+    let dir = crate::support::install::cache_dir("FILESTORE_MCP_CLIENT_TS", "mcp-client-ts-2.4.0");
+    let entry = dir.join("node_modules/@modelcontextprotocol/client/dist/index.mjs");
+    let args = ["install", "--silent", "--no-audit", "--no-fund", "--prefix", ".", TS_CLIENT];
+    crate::support::install::npm(&dir, &entry, |_| {}, &args);
+    let script = crate::contract::repo_root().join("tests/mcp_node/stateless_client.mjs");
+    let mut node = std::process::Command::new("node");
+    node.arg(&script).arg(&entry);
+    client_alternates(node);
+}
+
+/// The tool names a 2026-07-28 `tools/list` of `conversation` on `port` gives.
+fn stateless_tools(port: u16, conversation: &str) -> Vec<String> {
+    let m = stateless(port, Some(conversation), "tools/list", json!({}));
+    let tools = m["result"]["tools"].as_array().unwrap_or_else(|| panic!("tools/list: {m}"));
+    tools.iter().map(|t| t["name"].as_str().unwrap_or_default().to_string()).collect()
+}
+
+/// A 2026-07-28 `tools/call` of `conversation` on `port` that must succeed: its text.
+fn stateless_ok(port: u16, conversation: &str, tool: &str, arguments: Value) -> String {
+    let m = stateless(
+        port,
+        Some(conversation),
+        "tools/call",
+        json!({"name": tool, "arguments": arguments}),
+    );
+    assert_ne!(m["result"]["isError"], true, "{tool}: {m}");
+    assert!(m.get("error").is_none(), "{tool}: {m}");
+    m["result"]["content"][0]["text"].as_str().unwrap_or_default().to_string()
+}
+
+/// A 2026-07-28 request takes the sandbox an earlier request of its conversation
+/// left on its replica (`--conversation-cache`) only when that sandbox is current
+/// with the conversation's state. A skill activated on B reaches A's cached
+/// sandbox; then the conversation is removed (idle) and made again on B, its new
+/// document at the version A's cached sandbox saw: A serves the new conversation
+/// (no skill, B's new file), never its cached sandbox of the old one.
+#[test]
+fn a_cached_sandbox_never_serves_a_changed_conversation() {
+    let root = tempfile::tempdir().unwrap();
+    let state = root.path().join("state");
+    std::fs::create_dir(&state).unwrap();
+    let idle = ["--conversation-idle-timeout", "5"];
+    let (a, b, _) = replicas(root.path(), state.to_str().unwrap(), &idle);
+    let conv = "cached";
+    stateless_ok(
+        a.port,
+        conv,
+        "filestore_write",
+        json!({"path": "/scratch/old.txt", "content": "old\n"}),
+    );
+    assert!(!stateless_tools(a.port, conv).contains(&"hidden_report".to_string()));
+    // Changed on B: A's cached sandbox is behind, and is not used as it is.
+    stateless_ok(b.port, conv, "filestore_read", json!({"path": "/skills/reporting/SKILL.md"}));
+    assert!(stateless_tools(a.port, conv).contains(&"hidden_report".to_string()));
+    assert!(stateless_ok(a.port, conv, "hidden_report", json!({})).contains('7'));
+    // Removed for being idle (both replicas sweep), then made again on B.
+    let conversations = state.join("conversations");
+    // Not a timing assertion: a bound so a sweep that never runs fails instead of hanging.
+    let give_up = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while std::fs::read_dir(&conversations).unwrap().count() > 0 {
+        assert!(std::time::Instant::now() < give_up, "not swept: {}", a.stderr());
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    stateless_ok(
+        b.port,
+        conv,
+        "filestore_write",
+        json!({"path": "/scratch/new.txt", "content": "new\n"}),
+    );
+    let doc: Value = serde_json::from_slice(
+        &std::fs::read(
+            walk(&conversations).into_iter().find(|p| p.ends_with("state.json")).unwrap(),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    assert!(doc["activated_skills"].as_array().unwrap().is_empty(), "{doc}");
+    let tools = stateless_tools(a.port, conv);
+    assert!(
+        !tools.contains(&"hidden_report".to_string()),
+        "A served the removed conversation's skill: {tools:?}"
+    );
+    assert!(
+        stateless_ok(a.port, conv, "filestore_read", json!({"path": "/scratch/new.txt"}))
+            .contains("new")
+    );
+    let old = stateless(
+        a.port,
+        Some(conv),
+        "tools/call",
+        json!({"name": "filestore_read", "arguments": {"path": "/scratch/old.txt"}}),
+    );
+    assert_eq!(old["result"]["isError"], true, "the removed conversation's file: {old}");
+}
+
+/// A `subscriptions/listen` (2026-07-28) stream opened on `port` for tool-list
+/// changes of `conversation`: waits for `what` in it, with what it read so far.
+struct Listener {
+    lines: std::io::Lines<std::io::BufReader<std::net::TcpStream>>,
+    seen: String,
+}
+
+impl Listener {
+    /// Opens the stream; the HTTP status line when it was refused instead.
+    fn open(port: u16, conversation: &str) -> Result<Listener, String> {
+        use std::io::{BufRead, BufReader, Write};
+        let meta = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                          "io.modelcontextprotocol/clientCapabilities": {}});
+        let listen = json!({"jsonrpc": "2.0", "id": "listen-1", "method": "subscriptions/listen",
+            "params": {"_meta": meta, "notifications": {"toolsListChanged": true}}})
+        .to_string();
+        let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+        // A guard against a hung stream; not a timing check.
+        stream.set_read_timeout(Some(std::time::Duration::from_secs(60))).unwrap();
+        write!(
+            stream,
+            "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: subscriptions/listen\r\nFilestore-Conversation: {conversation}\r\nContent-Length: {}\r\n\r\n{listen}",
+            listen.len()
+        )
+        .unwrap();
+        let mut lines = BufReader::new(stream).lines();
+        let status = lines.next().and_then(Result::ok).unwrap_or_default();
+        if !status.contains(" 200 ") {
+            return Err(status);
+        }
+        let mut listener = Listener { lines, seen: String::new() };
+        listener.wait_for("notifications/subscriptions/acknowledged");
+        Ok(listener)
+    }
+
+    fn wait_for(&mut self, what: &str) {
+        for line in self.lines.by_ref() {
+            let line =
+                line.unwrap_or_else(|e| panic!("waiting for {what}: {e}; got:\n{}", self.seen));
+            self.seen.push_str(&line);
+            self.seen.push('\n');
+            if line.contains(what) {
+                return;
+            }
+        }
+        panic!("the stream ended before {what}:\n{}", self.seen);
+    }
+}
+
 /// `subscriptions/listen` (2026-07-28) on replica B, naming a conversation, hears
 /// `notifications/tools/list_changed` when a skill read through replica A adds a
 /// tool to that conversation.
 #[test]
 fn a_listener_hears_a_skill_activated_on_another_replica() {
-    use std::io::{BufRead, BufReader, Write};
     let root = tempfile::tempdir().unwrap();
     let state = root.path().join("state");
     std::fs::create_dir(&state).unwrap();
     let (a, b, _) = replicas(root.path(), state.to_str().unwrap(), &[]);
-    let meta = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28",
-                      "io.modelcontextprotocol/clientCapabilities": {}});
-    let listen = json!({"jsonrpc": "2.0", "id": "listen-1", "method": "subscriptions/listen",
-        "params": {"_meta": meta, "notifications": {"toolsListChanged": true}}})
-    .to_string();
-    let mut stream = std::net::TcpStream::connect(("127.0.0.1", b.port)).unwrap();
-    // A guard against a hung stream; not a timing check.
-    stream.set_read_timeout(Some(std::time::Duration::from_secs(60))).unwrap();
-    write!(
-        stream,
-        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: subscriptions/listen\r\nFilestore-Conversation: listened\r\nContent-Length: {}\r\n\r\n{listen}",
-        listen.len()
-    )
-    .unwrap();
-    let mut lines = BufReader::new(stream).lines();
-    let mut seen = String::new();
-    let mut wait_for = |what: &str| {
-        for line in lines.by_ref() {
-            let line = line.unwrap_or_else(|e| panic!("waiting for {what}: {e}; got:\n{seen}"));
-            seen.push_str(&line);
-            seen.push('\n');
-            if line.contains(what) {
-                return;
-            }
-        }
-        panic!("the stream ended before {what}:\n{seen}");
-    };
-    wait_for("notifications/subscriptions/acknowledged");
+    let mut listener = Listener::open(b.port, "listened").unwrap();
     let mut on_a = a.session(Some("listened"), None).unwrap();
     on_a.call_ok("filestore_read", json!({"path": "/skills/reporting/SKILL.md"}));
-    wait_for("notifications/tools/list_changed");
+    listener.wait_for("notifications/tools/list_changed");
+    let seen = &listener.seen;
     assert!(seen.contains("\"io.modelcontextprotocol/subscriptionId\":\"listen-1\""), "{seen}");
+}
+
+/// A `subscriptions/listen` stream holds a sandbox as a session does: it counts
+/// against `--max-sessions` while open (a new session or stream is refused with
+/// 503, the stream never closed to make room), and its place is free once its
+/// client closed it.
+#[test]
+fn listen_streams_count_against_max_sessions() {
+    let root = tempfile::tempdir().unwrap();
+    let state = root.path().join("state");
+    std::fs::create_dir(&state).unwrap();
+    let (a, _b, _) = replicas(root.path(), state.to_str().unwrap(), &["--max-sessions", "1"]);
+    let listener = Listener::open(a.port, "streams").unwrap();
+    let refused = McpHttp::initialize(a.port, None, None, json!({}))
+        .err()
+        .expect("a session beyond --max-sessions 1 was admitted beside an open stream");
+    assert_eq!(refused.status, 503, "{refused:?}");
+    assert!(refused.body.contains("listen streams included"), "{refused:?}");
+    let second = Listener::open(a.port, "streams").err().expect("a second stream was admitted");
+    assert!(second.contains(" 503 "), "{second}");
+    drop(listener);
+    // Not a timing assertion: the server notices the closed stream at its next write
+    // (a keep-alive); a bound so a place never given back fails instead of hanging.
+    let give_up = std::time::Instant::now() + std::time::Duration::from_secs(90);
+    while McpHttp::initialize(a.port, None, None, json!({})).is_err() {
+        assert!(std::time::Instant::now() < give_up, "the stream's place was never given back");
+        std::thread::sleep(std::time::Duration::from_millis(250));
+    }
 }
 
 /// 40 sessions of one conversation, alternating between the replicas, each write
@@ -302,6 +462,126 @@ fn alice_and_bob() -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf
     )
     .unwrap();
     (root, state, tokens)
+}
+
+/// A conversation's `/scratch` in the store holds at most `--volume-quota-mib`: a
+/// write past it fails with `limit-exceeded` and leaves the old content; deleting
+/// makes room again. On a directory and on S3.
+fn scratch_quota_holds(state: &str, extra: &[&str], env: &[(&str, String)]) {
+    let root = tempfile::tempdir().unwrap();
+    let mut args = vec!["--state", state, "--volume-quota-mib", "1", "--mount", "/workspace=mem:"];
+    args.extend(extra);
+    let server = Replica::start_with_env(BIN, root.path(), &args, env);
+    let conv = Some("quota");
+    let write = |path: &str, bytes: usize| {
+        let args = json!({"path": path, "content": "x".repeat(bytes)});
+        let call = json!({"name": "filestore_write", "arguments": args});
+        stateless(server.port, conv, "tools/call", call)["result"].clone()
+    };
+    let read_len = |path: &str| {
+        let call = json!({"name": "filestore_read", "arguments": {"path": path, "limit": 100000}});
+        let r = stateless(server.port, conv, "tools/call", call)["result"].clone();
+        r["structuredContent"]["entry"]["size"].as_u64().unwrap_or_else(|| panic!("{r}"))
+    };
+    assert_ne!(write("/scratch/a.txt", 700_000)["isError"], true);
+    let over = write("/scratch/b.txt", 400_000);
+    assert_eq!(over["isError"], true, "{over}");
+    assert_eq!(over["structuredContent"]["error"]["kind"], "limit-exceeded", "{over}");
+    let said = over["structuredContent"]["error"]["message"].as_str().unwrap_or_default();
+    assert!(said.contains("--volume-quota-mib") && said.contains("/b.txt"), "{said}");
+    // A replacement past it fails too, and the old content stays.
+    let over = write("/scratch/a.txt", 1_100_000);
+    assert_eq!(over["structuredContent"]["error"]["kind"], "limit-exceeded", "{over}");
+    assert_eq!(read_len("/scratch/a.txt"), 700_000);
+    let deleted = stateless(
+        server.port,
+        conv,
+        "tools/call",
+        json!({"name": "filestore_delete", "arguments": {"path": "/scratch/a.txt"}}),
+    );
+    assert_ne!(deleted["result"]["isError"], true, "{deleted}");
+    assert_ne!(write("/scratch/b.txt", 900_000)["isError"], true);
+}
+
+#[test]
+fn a_conversations_scratch_in_a_directory_store_has_a_quota() {
+    let root = tempfile::tempdir().unwrap();
+    scratch_quota_holds(root.path().to_str().unwrap(), &[], &[]);
+}
+
+#[test]
+fn a_conversations_scratch_on_s3_has_a_quota() {
+    let srv = s3_server::shared();
+    let state = format!("s3://{}/{}", s3_server::BUCKET, s3_server::prefix("quota"));
+    let env: Vec<(&str, String)> = srv.env().into_iter().collect();
+    scratch_quota_holds(&state, &["--s3-endpoint", &srv.endpoint], &env);
+}
+
+/// One identity creating conversation keys in a loop: past
+/// `--max-conversations-per-identity` each new key is refused with 429, naming the
+/// flag, and nothing of it is made in the store; the identity's conversations keep
+/// working, and another identity still gets conversations of its own.
+#[test]
+fn one_identity_cannot_create_conversations_without_end() {
+    let (root, state, tokens) = alice_and_bob();
+    let args = [
+        "--state",
+        state.to_str().unwrap(),
+        "--auth-tokens",
+        tokens.to_str().unwrap(),
+        "--max-conversations-per-identity",
+        "3",
+    ];
+    let (a, b) = (Replica::start(BIN, root.path(), &args), Replica::start(BIN, root.path(), &args));
+    let alice = ["Authorization: Bearer alice-token-0123456789abcdef".to_string()];
+    let bob = ["Authorization: Bearer bob-token-0123456789abcdef01".to_string()];
+    let write = |port: u16, who: &[String], conv: &str| {
+        let args = json!({"path": "/scratch/f.txt", "content": format!("{conv}\n")});
+        stateless_with(
+            port,
+            who,
+            Some(conv),
+            "tools/call",
+            json!({"name": "filestore_write", "arguments": args}),
+        )
+    };
+    let conversations = || std::fs::read_dir(state.join("conversations")).map_or(0, |d| d.count());
+    for n in 0..3 {
+        // Alternating replicas: the count is the store's, not one process's.
+        let port = if n % 2 == 0 { a.port } else { b.port };
+        let ok = write(port, &alice[..], &format!("alice-{n}"));
+        assert_eq!(ok.status, 200, "{ok:?}");
+        assert_ne!(ok.message()["result"]["isError"], true, "{ok:?}");
+    }
+    assert_eq!(conversations(), 3);
+    for n in 3..40 {
+        let port = if n % 2 == 0 { a.port } else { b.port };
+        let refused = write(port, &alice[..], &format!("alice-{n}"));
+        assert_eq!(refused.status, 429, "key {n}: {refused:?}");
+        assert!(refused.body.contains("--max-conversations-per-identity 3"), "{}", refused.body);
+    }
+    // The same through a 2025-11-25 session naming a new key.
+    let refused = McpHttp::initialize(
+        a.port,
+        Some("alice-new"),
+        Some("alice-token-0123456789abcdef"),
+        json!({}),
+    )
+    .err()
+    .expect("a session of a new conversation past the cap was made");
+    assert_eq!(refused.status, 429, "{refused:?}");
+    assert_eq!(conversations(), 3, "refused keys made something in the store");
+    let read = stateless_with(
+        b.port,
+        &alice,
+        Some("alice-1"),
+        "tools/call",
+        json!({"name": "filestore_read", "arguments": {"path": "/scratch/f.txt"}}),
+    );
+    assert!(read.body.contains("alice-1"), "{read:?}");
+    let theirs = write(a.port, &bob[..], "bob-0");
+    assert_ne!(theirs.message()["result"]["isError"], true, "{theirs:?}");
+    assert_eq!(conversations(), 4);
 }
 
 /// A 2025-11-25 session is not tied to the replica that created it: a request

@@ -28,6 +28,7 @@ mod cas;
 mod doc;
 mod ids;
 mod key;
+mod owners;
 mod records;
 mod snapshots;
 #[cfg(test)]
@@ -45,6 +46,7 @@ pub use records::MAX_RECORD_BYTES;
 
 use crate::volumes::dir::DirVolume;
 use crate::volumes::object::{ObjectSpec, ObjectVolume, StoreKind};
+use crate::volumes::quota::QuotaVolume;
 use crate::volumes::{ErrorKind, MemoryVolume, SharedVolume};
 use cas::{Docs, Seen};
 
@@ -66,6 +68,9 @@ pub enum StateErrorKind {
     Contended,
     /// The change would make the document larger than [`MAX_DOC_BYTES`].
     TooLarge,
+    /// The identity has as many conversations as it may have (see
+    /// [`StateStore::claim`]).
+    TooMany,
 }
 
 /// An error of the state store: its kind, and what it was about.
@@ -351,7 +356,7 @@ impl StateStore {
                     .sub_volume(&format!("{base}/audit"), true, false)
                     .map_err(StateError::storage)?;
                 Ok(ConversationVolumes {
-                    scratch: Arc::new(scratch),
+                    scratch: Arc::new(QuotaVolume::new(scratch, crate::volumes::volume_quota())),
                     tool_calls: Arc::new(dir_results_volume(&results)?),
                     audit: Arc::new(audit),
                 })
@@ -365,7 +370,7 @@ impl StateStore {
                     ]);
                 let audit = sub("audit").map_err(StateError::storage)?;
                 Ok(ConversationVolumes {
-                    scratch: Arc::new(scratch),
+                    scratch: Arc::new(QuotaVolume::new(scratch, crate::volumes::volume_quota())),
                     tool_calls: Arc::new(results),
                     audit: Arc::new(audit),
                 })
@@ -375,6 +380,7 @@ impl StateStore {
 
     /// Removes the conversation: its document and its files.
     pub fn remove(&self, key: &ConversationKey) -> Result<(), StateError> {
+        self.release(key)?;
         self.memory.lock().unwrap_or_else(|p| p.into_inner()).remove(key);
         match self.docs.root().delete(&format!("/conversations/{key}"), true) {
             Ok(()) => Ok(()),
@@ -402,7 +408,11 @@ impl StateStore {
             let Some(key) = ConversationKey::from_stored(&name) else { continue };
             let last_used = match self.docs.load(&key) {
                 Ok(Some((doc, _))) => Some(doc.last_used_ms),
-                Ok(None) => e.modified_ms,
+                // Object stores know no time of a prefix: its owner file's, if any.
+                Ok(None) => e.modified_ms.or_else(|| {
+                    let owner = format!("/conversations/{key}/owner");
+                    self.docs.root().stat(&owner).ok().and_then(|o| o.modified_ms)
+                }),
                 // A document no request can use either: judged by the directory's
                 // time, like one without a document, so it does not stay forever.
                 Err(err) if err.kind == StateErrorKind::Corrupt && e.modified_ms.is_some() => {

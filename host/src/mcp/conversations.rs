@@ -32,7 +32,7 @@ use std::time::Duration;
 use filestore_guest::error::{Error as FsError, ErrorKind};
 
 use crate::conversation::{
-    ConversationKey, ConversationVolumes, StateError, StateErrorKind, StateStore, now_ms,
+    ConversationKey, ConversationVolumes, StateDoc, StateError, StateErrorKind, StateStore, now_ms,
 };
 use crate::{MountSpec, Session};
 
@@ -45,6 +45,14 @@ pub const META_KEY: &str = "filestore/conversation";
 pub const MAX_PENDING_APPROVALS: usize = 16;
 /// Largest arguments (JSON bytes) of a call waiting for approval.
 pub const MAX_PARKED_ARGUMENT_BYTES: usize = 64 * 1024;
+
+/// The default of `--max-conversations-per-identity`: far more than one user's
+/// agents keep within the idle limit, few enough that one identity creating keys
+/// in a loop stops long before the store fills.
+pub const DEFAULT_MAX_PER_IDENTITY: usize = 1000;
+/// What the refusal of a conversation past that cap names (the HTTP layer answers
+/// it with 429, [`super::http_pool`]).
+pub const CAP_FLAG: &str = "--max-conversations-per-identity";
 
 /// The default of `--conversation-idle-timeout`: a week, since agent platforms keep
 /// conversations for days.
@@ -61,6 +69,9 @@ pub struct Conversations {
     idle: Duration,
     /// The key of a session that names none (`--conversation`, stdio).
     default_key: Option<String>,
+    /// Most conversations of one authenticated identity
+    /// (`--max-conversations-per-identity`); `None`: no cap.
+    max_per_identity: Option<usize>,
 }
 
 impl Conversations {
@@ -72,7 +83,22 @@ impl Conversations {
         scratch: bool,
         tool_calls: bool,
     ) -> Conversations {
-        Conversations { store: Arc::new(store), scratch, tool_calls, idle, default_key: None }
+        Conversations {
+            store: Arc::new(store),
+            scratch,
+            tool_calls,
+            idle,
+            default_key: None,
+            max_per_identity: None,
+        }
+    }
+
+    /// Caps the conversations of each authenticated identity at `cap` (0: no cap).
+    /// Without authentication every caller is one identity, so there is none to
+    /// cap: the limit applies only to callers with an identity.
+    pub fn with_max_per_identity(mut self, cap: usize) -> Conversations {
+        self.max_per_identity = (cap > 0).then_some(cap);
+        self
     }
 
     /// The conversation of a session that names none (instead of a fresh one).
@@ -108,11 +134,12 @@ impl Conversations {
         identity: Option<&str>,
         requested: Option<&str>,
     ) -> crate::Result<Bound> {
-        let name = match requested.or(self.default_key.as_deref()) {
-            Some(k) => k.to_string(),
-            None => format!("session-{}", &crate::conversation::new_call_id()["call_".len()..]),
-        };
-        let key = ConversationKey::scoped(identity.unwrap_or(""), &name).map_err(state_error)?;
+        let (name, key) = self.key_of(identity, requested)?;
+        if let (Some(cap), Some(who)) = (self.max_per_identity, identity) {
+            // Before anything of a new conversation is made: one refused makes nothing.
+            let owner = super::stored_sessions::owner_digest(Some(who));
+            self.store.claim(&key, &owner, cap).map_err(state_error)?;
+        }
         let volumes = self.store.volumes(&key).map_err(state_error)?;
         Ok(Bound {
             conversations: self.clone(),
@@ -122,9 +149,31 @@ impl Conversations {
             skills: Vec::new(),
             gates: Vec::new(),
             doc_version: 0,
+            doc_created_ms: 0,
             pulled: false,
             written_ms: 0,
+            preloaded: None,
         })
+    }
+
+    /// The name and store key of the conversation `requested` names (or the
+    /// default, or a fresh one) for the caller `identity`; nothing is opened.
+    pub fn key_of(
+        &self,
+        identity: Option<&str>,
+        requested: Option<&str>,
+    ) -> crate::Result<(String, ConversationKey)> {
+        let name = match requested.or(self.default_key.as_deref()) {
+            Some(k) => k.to_string(),
+            None => format!("session-{}", &crate::conversation::new_call_id()["call_".len()..]),
+        };
+        let key = ConversationKey::scoped(identity.unwrap_or(""), &name).map_err(state_error)?;
+        Ok((name, key))
+    }
+
+    /// The conversation's state document as it is now (`None`: it has none).
+    pub fn load(&self, key: &ConversationKey) -> crate::Result<Option<StateDoc>> {
+        self.store.load(key).map_err(state_error)
     }
 
     /// Removes conversations idle longer than the limit every so often, until the
@@ -183,6 +232,9 @@ pub struct Bound {
     gates: Vec<filestore_guest::invoke::ApprovalGate>,
     /// The document version last seen (0: none yet).
     doc_version: u64,
+    /// The `created_ms` of that document (0: none yet): a conversation removed and
+    /// made again starts its versions over.
+    doc_created_ms: u64,
     /// Whether the session has been brought up to the document once.
     pulled: bool,
     /// When the document was last written (Unix ms) as far as this session knows:
@@ -190,6 +242,9 @@ pub struct Bound {
     /// request-long session of a conversation in use writes nothing when nothing
     /// changed.
     written_ms: u64,
+    /// The document as just read for this request ([`Bound::preload`]): the next
+    /// [`Bound::pull`] uses it instead of reading it again.
+    preloaded: Option<Option<StateDoc>>,
 }
 
 impl Bound {
@@ -232,13 +287,41 @@ impl Bound {
         self.gates.clear();
     }
 
+    /// The document as the request just read it: the next [`Bound::pull`] uses it.
+    pub fn preload(&mut self, doc: Option<StateDoc>) {
+        self.preloaded = Some(doc);
+    }
+
+    /// The document the session was last brought up to, once it was
+    /// ([`super::sandbox_cache`]); `None` before the first pull.
+    pub fn stamp(&self) -> Option<super::sandbox_cache::Stamp> {
+        self.pulled.then_some(super::sandbox_cache::Stamp {
+            version: self.doc_version,
+            created_ms: self.doc_created_ms,
+        })
+    }
+
+    /// `doc` is what this session's own change of the pending approvals made of the
+    /// document: when nothing else changed it since the session last saw it (its
+    /// version is the next), the session is still current with it.
+    fn advance(&mut self, doc: &StateDoc) {
+        let same_conversation = self.doc_created_ms == 0 || self.doc_created_ms == doc.created_ms;
+        if self.pulled && same_conversation && doc.version == self.doc_version + 1 {
+            self.doc_version = doc.version;
+            self.doc_created_ms = doc.created_ms;
+        }
+    }
+
     /// Brings `session` up to the conversation's document: skills another session
     /// of the conversation activated (here or on another replica) are activated in
     /// this one, in the recorded order. One read of the document; restoring reads
     /// the skills' `SKILL.md`s only when the recorded skills changed. Whether the
     /// tools may have changed.
     pub fn pull(&mut self, session: &mut Session) -> crate::Result<bool> {
-        let doc = self.conversations.store.load(&self.key).map_err(state_error)?;
+        let doc = match self.preloaded.take() {
+            Some(doc) => doc,
+            None => self.conversations.store.load(&self.key).map_err(state_error)?,
+        };
         let Some(doc) = doc else {
             if self.doc_version > 0 {
                 return Err(self.expired());
@@ -250,6 +333,7 @@ impl Bound {
             return Ok(false);
         }
         self.doc_version = doc.version;
+        self.doc_created_ms = doc.created_ms;
         self.written_ms = self.written_ms.max(doc.last_used_ms);
         if doc.approval_gates != self.gates {
             // Held follow-ups are approvals owed: restored before anything else runs.
@@ -305,6 +389,7 @@ impl Bound {
             store.update(&self.key, record).map_err(state_error)?.0
         };
         self.doc_version = doc.version;
+        self.doc_created_ms = doc.created_ms;
         self.written_ms = doc.last_used_ms;
         if doc.activated_skills != active || doc.approval_gates != gates {
             // Skills or gates of another session of the conversation: this one gets
@@ -322,7 +407,7 @@ impl Bound {
     /// [`MAX_PENDING_APPROVALS`], so calls never answered cannot fill the document;
     /// arguments over [`MAX_PARKED_ARGUMENT_BYTES`] are refused (`too-large`).
     pub fn park_approval(
-        &self,
+        &mut self,
         tool: &str,
         arguments: &serde_json::Value,
         ttl: Duration,
@@ -346,7 +431,8 @@ impl Bound {
             asked_ms: now,
         };
         let cutoff = now.saturating_sub(ttl.as_millis() as u64);
-        self.conversations
+        let (doc, ()) = self
+            .conversations
             .store
             .update(&self.key, |doc| {
                 doc.pending_approvals.retain(|_, p| p.asked_ms >= cutoff);
@@ -364,6 +450,7 @@ impl Bound {
                 doc.pending_approvals.insert(id.clone(), pending.clone());
             })
             .map_err(state_error)?;
+        self.advance(&doc);
         Ok(id)
     }
 
@@ -372,15 +459,16 @@ impl Bound {
     /// already, never asked, another conversation's) or was asked longer than
     /// `ttl` ago.
     pub fn take_approval(
-        &self,
+        &mut self,
         id: &str,
         ttl: Duration,
     ) -> crate::Result<Option<crate::conversation::PendingApproval>> {
-        let (_, taken) = self
+        let (doc, taken) = self
             .conversations
             .store
             .update(&self.key, |doc| doc.pending_approvals.remove(id))
             .map_err(state_error)?;
+        self.advance(&doc);
         let cutoff = now_ms().saturating_sub(ttl.as_millis() as u64);
         Ok(taken.filter(|p| p.asked_ms >= cutoff))
     }
@@ -406,6 +494,7 @@ pub fn state_error(e: StateError) -> crate::Error {
         StateErrorKind::Corrupt => ErrorKind::Backend,
         StateErrorKind::Contended => ErrorKind::Conflict,
         StateErrorKind::TooLarge => ErrorKind::TooLarge,
+        StateErrorKind::TooMany => ErrorKind::LimitExceeded,
     };
     crate::Error::Filestore(FsError::new(kind, format!("conversation state: {e}")))
 }
@@ -521,6 +610,26 @@ pub async fn capture(
         .is_some_and(|v| v >= "2026-07-28");
     let creates = request.method() == axum::http::Method::POST
         && !request.headers().contains_key(super::http_pool::SESSION_HEADER);
+    // A 2026-07-28 request naming its conversation in `_meta` only: the server made
+    // for it is made for that conversation (from the cache of its sandboxes), not
+    // for none and then rebuilt. A `_meta` value outside the rules is left to the
+    // handler, which refuses it.
+    let (value, request) = match value {
+        None if per_request && keeps && creates => {
+            let (parts, body) = request.into_parts();
+            let Ok(bytes) = axum::body::to_bytes(body, super::http_body::MAX_HTTP_BODY_BYTES).await
+            else {
+                let m = format!(
+                    "the request body is unreadable or larger than {} bytes",
+                    super::http_body::MAX_HTTP_BODY_BYTES
+                );
+                return (axum::http::StatusCode::PAYLOAD_TOO_LARGE, m).into_response();
+            };
+            let named = meta_conversation(&bytes);
+            (named, axum::extract::Request::from_parts(parts, axum::body::Body::from(bytes)))
+        }
+        value => (value, request),
+    };
     let created = super::stored_sessions::CreatedServer::default();
     let asked = RequestConversation { named: value, per_request, created: created.clone() };
     let response = REQUESTED.scope(asked, next.run(request)).await;
@@ -535,4 +644,45 @@ pub async fn capture(
         stored.bind(id, created.conversation(), owner).await;
     }
     response
+}
+
+/// The conversation a JSON-RPC request body names in `params._meta`, when it is a
+/// key within the rules ([`ConversationKey`]). Only that value is built: the rest of
+/// the body is skipped, not parsed into values.
+fn meta_conversation(body: &[u8]) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    struct Message {
+        params: Option<Params>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Params {
+        #[serde(rename = "_meta")]
+        meta: Option<Meta>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Meta {
+        #[serde(rename = "filestore/conversation")]
+        conversation: Option<serde_json::Value>,
+    }
+    let message: Message = serde_json::from_slice(body).ok()?;
+    let key = message.params?.meta?.conversation?.as_str()?.to_string();
+    ConversationKey::scoped("", &key).is_ok().then_some(key)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_requests_meta_names_its_conversation() {
+        let named = |body: &str| super::meta_conversation(body.as_bytes());
+        let body = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x",
+            "arguments":{"big":[1,2,{"a":"b"}]},"_meta":{"filestore/conversation":"c-1"}}}"#;
+        assert_eq!(named(body).as_deref(), Some("c-1"));
+        // Outside the rules, not a string, absent, or not a message: left to the handler.
+        assert_eq!(named(r#"{"params":{"_meta":{"filestore/conversation":"a/b"}}}"#), None);
+        assert_eq!(named(r#"{"params":{"_meta":{"filestore/conversation":7}}}"#), None);
+        assert_eq!(named(r#"{"params":{"_meta":{}}}"#), None);
+        assert_eq!(named(r#"{"method":"tools/list"}"#), None);
+        assert_eq!(named(r#"[{"params":{"_meta":{"filestore/conversation":"c"}}}]"#), None);
+        assert_eq!(named("not json"), None);
+    }
 }

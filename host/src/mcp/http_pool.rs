@@ -24,6 +24,11 @@
 //!
 //! Sessions idle for [`PoolConfig::idle_timeout`] are closed by rmcp itself.
 //!
+//! A `subscriptions/listen` stream (MCP 2026-07-28) holds a sandbox for as long as
+//! it is open, as a session does: it is admitted and counted like one, under the
+//! same limits, until its response ends (the client closed it). A stream is in
+//! use while open, so it is never closed to make room.
+//!
 //! With authentication, each session is bound to the identity that created it: a
 //! request naming the session with any other identity (a leaked or guessed
 //! `Mcp-Session-Id` with another user's valid token) is answered `404`, as for a
@@ -80,6 +85,9 @@ struct Tracked {
     /// The identity that created it (with authentication).
     owner: Option<IdentityKey>,
     last_used: Instant,
+    /// A `subscriptions/listen` stream (not an rmcp session): counted until it ends,
+    /// never closed to make room.
+    stream: bool,
 }
 
 /// The pool's state: the sessions it admitted, by id.
@@ -126,7 +134,8 @@ fn choose_victim(
     // newcomer's (without authentication every session is "own", the address being
     // all there is). Past the client's limit, only one at its address makes room.
     let counts = |t: &Tracked| mine(t) && (!client_full || at_client(t));
-    let idle = |t: &Tracked| now.duration_since(t.last_used) >= config.evict_idle_after;
+    let idle =
+        |t: &Tracked| !t.stream && now.duration_since(t.last_used) >= config.evict_idle_after;
     map.iter()
         .filter(|(_, t)| counts(t) && idle(t))
         .min_by_key(|(_, t)| t.last_used)
@@ -161,7 +170,7 @@ impl SessionPool {
             self.manager.sessions.read().await.keys().map(|k| k.to_string()).collect();
         let victim = {
             let mut map = self.lock();
-            map.retain(|id, _| live.contains(id));
+            map.retain(|id, t| t.stream || live.contains(id));
             let victim = choose_victim(&map, &self.config, client, owner, Instant::now())?;
             if let Some(id) = &victim {
                 map.remove(id);
@@ -175,7 +184,34 @@ impl SessionPool {
     }
 
     fn record(&self, id: &str, client: IpAddr, owner: Option<IdentityKey>) {
-        self.lock().insert(id.to_string(), Tracked { client, owner, last_used: Instant::now() });
+        let tracked = Tracked { client, owner, last_used: Instant::now(), stream: false };
+        self.lock().insert(id.to_string(), tracked);
+    }
+
+    /// A `subscriptions/listen` request: admitted as a new session would be, and
+    /// counted as one until its response (the stream) ends.
+    async fn hold_stream(
+        self: &Arc<SessionPool>,
+        client: IpAddr,
+        owner: Option<IdentityKey>,
+        request: Request,
+        next: Next,
+    ) -> Response {
+        if let Err(why) = self.admit(client, owner.as_ref()).await {
+            return self.refusal(why);
+        }
+        // Not an rmcp session id: no client can name it.
+        let id = format!("listen stream {}", crate::conversation::new_call_id());
+        let tracked = Tracked { client, owner, last_used: Instant::now(), stream: true };
+        self.lock().insert(id.clone(), tracked);
+        let slot = StreamSlot { pool: self.clone(), id };
+        let (parts, body) = next.run(request).await.into_parts();
+        // The slot goes with the body: when the stream ends or its client goes.
+        let body = futures::StreamExt::map(body.into_data_stream(), move |chunk| {
+            let _held = &slot;
+            chunk
+        });
+        Response::from_parts(parts, axum::body::Body::from_stream(body))
     }
 
     /// Notes a use of session `id` by `owner`: `Some(false)` when the session
@@ -226,21 +262,21 @@ impl SessionPool {
             Refusal::Client => (
                 StatusCode::TOO_MANY_REQUESTS,
                 format!(
-                    "this client address already has {} sessions, all in use; close one (DELETE with its Mcp-Session-Id) or retry later",
+                    "this client address already has {} sessions (listen streams included), all in use; close one (DELETE with its Mcp-Session-Id, or end a stream) or retry later",
                     self.config.max_per_client
                 ),
             ),
             Refusal::Identity => (
                 StatusCode::TOO_MANY_REQUESTS,
                 format!(
-                    "this identity already has {} sessions, all in use; close one (DELETE with its Mcp-Session-Id) or retry later",
+                    "this identity already has {} sessions (listen streams included), all in use; close one (DELETE with its Mcp-Session-Id, or end a stream) or retry later",
                     self.config.max_per_identity
                 ),
             ),
             Refusal::Full => (
                 StatusCode::SERVICE_UNAVAILABLE,
                 format!(
-                    "the server holds its maximum of {} sessions, all in use; retry later",
+                    "the server holds its maximum of {} sessions (listen streams included), all in use; retry later",
                     self.config.max_sessions
                 ),
             ),
@@ -249,6 +285,25 @@ impl SessionPool {
         resp.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(retry));
         resp
     }
+}
+
+/// A `subscriptions/listen` stream's place in the pool, given up when dropped.
+struct StreamSlot {
+    pool: Arc<SessionPool>,
+    id: String,
+}
+
+impl Drop for StreamSlot {
+    fn drop(&mut self) {
+        self.pool.lock().remove(&self.id);
+    }
+}
+
+/// Whether the request opens a `subscriptions/listen` stream (MCP 2026-07-28, whose
+/// `Mcp-Method` header rmcp checks against the body).
+fn opens_stream(request: &Request) -> bool {
+    request.method() == Method::POST
+        && request.headers().get("mcp-method").is_some_and(|m| m == "subscriptions/listen")
 }
 
 /// The middleware: admits new sessions (a `POST` without `Mcp-Session-Id`), records
@@ -269,6 +324,7 @@ pub async fn guard(
             Some(false) => (StatusCode::NOT_FOUND, "Not Found: Session not found").into_response(),
             None => pool.take_over(&id, peer.ip(), owner, request, next).await,
         },
+        None if opens_stream(&request) => pool.hold_stream(peer.ip(), owner, request, next).await,
         None if request.method() == Method::POST => {
             if let Err(why) = pool.admit(peer.ip(), owner.as_ref()).await {
                 return pool.refusal(why);
@@ -282,8 +338,13 @@ pub async fn guard(
                 // (a setup that fails) is passed on as it is, with its reason.
                 let (parts, body) = response.into_parts();
                 let text = axum::body::to_bytes(body, 64 * 1024).await.unwrap_or_default();
-                if String::from_utf8_lossy(&text).contains(super::INSTANTIATION_FAILED) {
+                let said = String::from_utf8_lossy(&text);
+                if said.contains(super::INSTANTIATION_FAILED) {
                     return pool.refusal(Refusal::Full);
+                }
+                if said.contains(super::conversations::CAP_FLAG) {
+                    // The caller's own limit, not a fault of the server.
+                    return (StatusCode::TOO_MANY_REQUESTS, said.into_owned()).into_response();
                 }
                 return Response::from_parts(parts, axum::body::Body::from(text));
             }
@@ -325,7 +386,12 @@ mod tests {
                 let last_used = now.checked_sub(Duration::from_secs(idle)).unwrap();
                 (
                     id.to_string(),
-                    Tracked { client: client.parse().unwrap(), owner: owner.map(key), last_used },
+                    Tracked {
+                        client: client.parse().unwrap(),
+                        owner: owner.map(key),
+                        last_used,
+                        stream: false,
+                    },
                 )
             })
             .collect()

@@ -37,6 +37,7 @@ pub mod media;
 mod prompt;
 mod resources;
 pub mod roots;
+pub mod sandbox_cache;
 mod server;
 pub mod snapshot_tool;
 pub mod stdio;
@@ -121,6 +122,9 @@ pub struct ServerConfig {
     /// `/scratch`, `/tool_calls` and activated skills live there. `None`: each
     /// session's are its own, in memory.
     pub conversations: Option<Arc<conversations::Conversations>>,
+    /// Sandboxes kept between MCP 2026-07-28 requests of a conversation (see
+    /// [`sandbox_cache`]; with `conversations`). `None`: each request makes its own.
+    pub sandbox_cache: Option<Arc<sandbox_cache::SandboxCache>>,
 }
 
 impl ServerConfig {
@@ -141,6 +145,7 @@ impl ServerConfig {
             bearer_services: Vec::new(),
             call_limits: None,
             conversations: None,
+            sandbox_cache: None,
         }
     }
 

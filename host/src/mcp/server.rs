@@ -68,6 +68,30 @@ pub struct FilestoreServer {
     /// Made for one MCP 2026-07-28 HTTP request (no session): the conversation its
     /// `_meta` names is bound when the handler reads it.
     per_request: bool,
+    /// Gives the sandbox back to its conversation's cache when the last clone of
+    /// this server is dropped (a 2026-07-28 request, see [`super::sandbox_cache`]).
+    /// Last: dropped after `sandbox`.
+    give_back: Option<Arc<GiveBack>>,
+}
+
+/// Gives a 2026-07-28 request's sandbox back to the cache when dropped, if nothing
+/// else holds it and it is fit to serve another request of its conversation.
+struct GiveBack {
+    cache: Arc<super::sandbox_cache::SandboxCache>,
+    key: crate::conversation::ConversationKey,
+    sandbox: Arc<Mutex<Sandbox>>,
+}
+
+impl Drop for GiveBack {
+    fn drop(&mut self) {
+        if Arc::strong_count(&self.sandbox) != 1 {
+            return;
+        }
+        let stamp = lock(&self.sandbox).stamp();
+        if let Some(stamp) = stamp {
+            self.cache.give_back(self.key.clone(), stamp, self.sandbox.clone());
+        }
+    }
 }
 
 /// One MCP session's sandbox and what the client has been told about it.
@@ -96,6 +120,9 @@ pub(crate) struct Sandbox {
     version: Option<u64>,
     /// The conversation whose state the session follows (`serve --state`).
     conversation: Option<super::conversations::Bound>,
+    /// Still over the server's own mounts (no client's roots replaced
+    /// `/workspace`): another request of its conversation may take it.
+    own_mounts: bool,
 }
 
 impl Sandbox {
@@ -135,7 +162,23 @@ impl Sandbox {
             specs: None,
             version,
             conversation,
+            own_mounts: true,
         })
+    }
+
+    /// The state document the sandbox is current with, when another request of its
+    /// conversation may take it ([`super::sandbox_cache`]): its session live and
+    /// over the server's own mounts, and brought up to the document once.
+    fn stamp(&self) -> Option<super::sandbox_cache::Stamp> {
+        if self.stale || !self.own_mounts || self.session.is_poisoned() {
+            return None;
+        }
+        self.conversation.as_ref()?.stamp()
+    }
+
+    /// The flag cancelling the sandbox's running call.
+    fn cancel_flag(&self) -> Arc<std::sync::atomic::AtomicBool> {
+        self.options.cancel.clone().unwrap_or_default()
     }
 
     /// Serves the conversation `bound` from now on (a client named it at
@@ -192,6 +235,7 @@ impl Sandbox {
             self.mounts.iter().filter(|m| !under(&m.point)).cloned().collect();
         mounts.splice(0..0, workspace);
         self.mounts = mounts;
+        self.own_mounts = false;
         self.stale = true;
         self.session()?;
         self.refresh_specs();
@@ -295,7 +339,7 @@ impl Sandbox {
     fn park(&mut self, approval_id: &str, tool: &str, args: &Value) -> crate::Result<String> {
         // The guest's parked call dies with this request's sandbox: dropped now.
         let _ = self.session()?.reject(approval_id);
-        let Some(bound) = &self.conversation else {
+        let Some(bound) = &mut self.conversation else {
             return Err(Error::Filestore(filestore_guest::Error::new(
                 ErrorKind::Unauthorized,
                 format!(
@@ -312,7 +356,7 @@ impl Sandbox {
         &mut self,
         id: &str,
     ) -> crate::Result<Option<crate::conversation::PendingApproval>> {
-        match &self.conversation {
+        match &mut self.conversation {
             Some(bound) => bound.take_approval(id, APPROVAL_TIMEOUT),
             None => Ok(None),
         }
@@ -394,24 +438,41 @@ struct Called {
 impl FilestoreServer {
     /// A server over a new sandboxed session built from `config`.
     pub fn new(config: &ServerConfig) -> crate::Result<FilestoreServer> {
-        let cancel = Arc::new(std::sync::atomic::AtomicBool::new(false));
         // Over HTTP, the caller of the request creating the session: `{sub}` in the
         // directories roots are allowed in is theirs, and so is its conversation.
         let caller = super::http_auth::current_identity().map(|i| i.segment);
         let requested = super::conversations::requested();
-        let (bound, ephemeral) = match (&config.conversations, &requested.named) {
-            // A 2026-07-28 request naming no conversation (in its header; its `_meta`
-            // is read by the handler) keeps nothing: no conversation is made for it.
-            (Some(c), None) if requested.per_request => (None, c.ephemeral_mounts()),
-            (Some(c), named) => (Some(c.bind(caller.as_deref(), named.as_deref())?), Vec::new()),
-            (None, Some(_)) => return Err(no_conversations()),
-            (None, None) => (None, Vec::new()),
-        };
-        let conversation = Arc::new(Mutex::new(bound.as_ref().map(|b| b.name().to_string())));
+        let (sandbox, name, give_back) =
+            match (&config.sandbox_cache, &config.conversations, &requested.named) {
+                // A 2026-07-28 request naming a conversation: its cached sandbox.
+                (Some(cache), Some(c), Some(named)) if requested.per_request => {
+                    let (name, key) = c.key_of(caller.as_deref(), Some(named.as_str()))?;
+                    let sandbox = cached_sandbox(config, cache, c, caller.as_deref(), &key, named)?;
+                    let back = GiveBack { cache: cache.clone(), key, sandbox: sandbox.clone() };
+                    (sandbox, Some(name), Some(Arc::new(back)))
+                }
+                (_, conversations, named) => {
+                    let (bound, ephemeral) = match (conversations, named) {
+                        // A 2026-07-28 request naming no conversation keeps nothing: no
+                        // conversation is made for it.
+                        (Some(c), None) if requested.per_request => (None, c.ephemeral_mounts()),
+                        (Some(c), named) => {
+                            (Some(c.bind(caller.as_deref(), named.as_deref())?), Vec::new())
+                        }
+                        (None, Some(_)) => return Err(no_conversations()),
+                        (None, None) => (None, Vec::new()),
+                    };
+                    let name = bound.as_ref().map(|b| b.name().to_string());
+                    let cancel = Arc::new(std::sync::atomic::AtomicBool::new(false));
+                    let sandbox = Sandbox::new(config, cancel, bound, ephemeral)?;
+                    (Arc::new(Mutex::new(sandbox)), name, None)
+                }
+            };
+        let conversation = Arc::new(Mutex::new(name));
         requested.created.set(&conversation);
-        let sandbox = Sandbox::new(config, cancel.clone(), bound, ephemeral)?;
+        let cancel = lock(&sandbox).cancel_flag();
         Ok(FilestoreServer {
-            sandbox: Arc::new(Mutex::new(sandbox)),
+            sandbox,
             cancel,
             running: Default::default(),
             next_ticket: Default::default(),
@@ -425,6 +486,7 @@ impl FilestoreServer {
             conversations: config.conversations.clone(),
             conversation,
             per_request: requested.per_request,
+            give_back,
         })
     }
 
@@ -597,6 +659,35 @@ impl FilestoreServer {
     pub fn mounts(&self) -> Vec<(String, bool)> {
         lock(&self.sandbox).mounts.iter().map(|m| (m.point.clone(), m.read_only)).collect()
     }
+}
+
+/// The sandbox of a 2026-07-28 request naming the conversation `key` (`named` by
+/// `caller`): the one an earlier request of it left in `cache` when that one is
+/// current with the conversation's document (read here, once for the request),
+/// else a new one. A cancellation meant for the previous request is cleared.
+fn cached_sandbox(
+    config: &ServerConfig,
+    cache: &super::sandbox_cache::SandboxCache,
+    conversations: &Arc<super::conversations::Conversations>,
+    caller: Option<&str>,
+    key: &crate::conversation::ConversationKey,
+    named: &str,
+) -> crate::Result<Arc<Mutex<Sandbox>>> {
+    let doc = conversations.load(key)?;
+    let current = super::sandbox_cache::Stamp::of(doc.as_ref());
+    if let Some(sandbox) = cache.take(key, current) {
+        let mut s = lock(&sandbox);
+        if let Some(bound) = &mut s.conversation {
+            bound.preload(doc);
+        }
+        s.cancel_flag().store(false, std::sync::atomic::Ordering::SeqCst);
+        drop(s);
+        return Ok(sandbox);
+    }
+    let mut bound = conversations.bind(caller, Some(named))?;
+    bound.preload(doc);
+    let cancel = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    Ok(Arc::new(Mutex::new(Sandbox::new(config, cancel, Some(bound), Vec::new())?)))
 }
 
 /// Whether blocking work can run in place: in a task of a multi-threaded runtime,

@@ -27,9 +27,19 @@ use sha2::{Digest, Sha256};
 
 use crate::conversation::StateStore;
 
+/// Session ids asked for and found in no record, remembered (at most this many,
+/// for [`ABSENT_FOR`]) so that a client repeating an id that does not exist (a
+/// session deleted or expired, or made up) is answered without a store read each
+/// time. Ids are random: one asked for before it exists is not a real client's.
+const ABSENT_IDS: usize = 4096;
+/// How long an id found in no record is answered as unknown without a read.
+const ABSENT_FOR: std::time::Duration = std::time::Duration::from_secs(60);
+
 /// The store's sessions (see the module docs).
 pub struct StoredSessions {
     store: Arc<StateStore>,
+    /// Record names found absent, and when (see [`ABSENT_IDS`]).
+    absent: Mutex<lru::LruCache<String, std::time::Instant>>,
 }
 
 impl std::fmt::Debug for StoredSessions {
@@ -56,7 +66,8 @@ fn hex(bytes: &[u8]) -> String {
 impl StoredSessions {
     /// Sessions recorded in `store`.
     pub fn new(store: Arc<StateStore>) -> StoredSessions {
-        StoredSessions { store }
+        let absent = std::num::NonZeroUsize::new(ABSENT_IDS).expect("not zero");
+        StoredSessions { store, absent: Mutex::new(lru::LruCache::new(absent)) }
     }
 
     /// Records which conversation session `id` serves and who created it, beside
@@ -92,8 +103,25 @@ impl StoredSessions {
     }
 
     /// The owner digest recorded for session `id`, when a replica recorded it whole.
+    /// An id found in no record in the last [`ABSENT_FOR`] is not read again.
     pub async fn owner(&self, id: &str) -> Option<String> {
-        let record = self.load_record(id).await.ok()??;
+        let name = record_name(id);
+        {
+            let mut absent = self.absent.lock().unwrap_or_else(|p| p.into_inner());
+            match absent.get(&name).map(|t| t.elapsed() < ABSENT_FOR) {
+                Some(true) => return None,
+                Some(false) => {
+                    absent.pop(&name);
+                }
+                None => {}
+            }
+        }
+        let found = self.load_record(id).await.ok()?;
+        let Some(record) = found else {
+            let mut absent = self.absent.lock().unwrap_or_else(|p| p.into_inner());
+            absent.put(name, std::time::Instant::now());
+            return None;
+        };
         record.get("initialize_params")?;
         record.get("owner")?.as_str().map(str::to_string)
     }
@@ -180,5 +208,19 @@ mod tests {
         stored.delete("sid-1").await.unwrap();
         assert!(stored.load("sid-1").await.unwrap().is_none());
         assert_eq!(stored.owner("sid-1").await, None);
+    }
+
+    /// An id found in no record is answered as unknown without reading the store
+    /// again for a while: a record written for it meanwhile (no real client names an
+    /// id before it exists) is not looked for.
+    #[tokio::test(flavor = "multi_thread")]
+    async fn an_unknown_session_id_is_read_once() {
+        let store = Arc::new(StateStore::memory());
+        let stored = StoredSessions::new(store.clone());
+        assert_eq!(stored.owner("made-up").await, None);
+        let planted = json!({"initialize_params": {}, "owner": owner_digest(None)});
+        store.put_record(&record_name("made-up"), &planted).unwrap();
+        assert_eq!(stored.owner("made-up").await, None, "the store was read again");
+        assert_eq!(StoredSessions::new(store).owner("made-up").await, Some(owner_digest(None)));
     }
 }

@@ -27,6 +27,7 @@ pub mod dir;
 #[path = "../../../tests/integration/support/hostile_tree.rs"]
 mod hostile_tree;
 pub mod object;
+pub mod quota;
 pub mod skills;
 
 thread_local! {
@@ -109,6 +110,12 @@ pub fn quota_memory_volume() -> MemoryVolume {
         ByteBudget::new("the memory-volume quota", q.per_volume),
         q.process.clone(),
     ])
+}
+
+/// The per-volume quota (`--volume-quota-mib`, bytes): what an in-memory volume may
+/// hold, and a conversation's `/scratch` in a state store ([`quota::QuotaVolume`]).
+pub fn volume_quota() -> u64 {
+    quotas().per_volume
 }
 
 /// The process's shared memory-volume budget (for reports and tests).

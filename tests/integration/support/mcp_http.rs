@@ -160,6 +160,35 @@ pub fn post(port: u16, headers: &[String], body: &Value) -> Answer {
     Answer { status: status.unwrap_or(0), headers, body: dechunk(body) }
 }
 
+/// One MCP 2026-07-28 request (no session, no `initialize`) naming `conversation`
+/// in its `Filestore-Conversation` header (`None`: none); the JSON-RPC answer.
+pub fn stateless(port: u16, conversation: Option<&str>, method: &str, params: Value) -> Value {
+    stateless_with(port, &[], conversation, method, params).message()
+}
+
+/// [`stateless`] with `extra` headers (`Authorization: Bearer ...`); the whole answer.
+pub fn stateless_with(
+    port: u16,
+    extra: &[String],
+    conversation: Option<&str>,
+    method: &str,
+    mut params: Value,
+) -> Answer {
+    let mut headers =
+        vec!["MCP-Protocol-Version: 2026-07-28".to_string(), format!("Mcp-Method: {method}")];
+    if let Some(name) = params.get("name").and_then(Value::as_str) {
+        headers.push(format!("Mcp-Name: {name}"));
+    }
+    if let Some(c) = conversation {
+        headers.push(format!("Filestore-Conversation: {c}"));
+    }
+    headers.extend(extra.iter().cloned());
+    params["_meta"] = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                             "io.modelcontextprotocol/clientCapabilities": {}});
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
+    post(port, &headers, &body)
+}
+
 /// The body of a `Transfer-Encoding: chunked` answer as sent (a plain body as is).
 fn dechunk(body: &str) -> String {
     let mut out = String::new();
