@@ -64,6 +64,7 @@ fn failed(e: filestore::conversation::StateError) -> ExitCode {
         StateErrorKind::InvalidKey | StateErrorKind::InvalidSpec => ErrorKind::InvalidArgument,
         StateErrorKind::Contended => ErrorKind::Conflict,
         StateErrorKind::TooLarge => ErrorKind::TooLarge,
+        StateErrorKind::TooMany => ErrorKind::LimitExceeded,
         StateErrorKind::Corrupt => ErrorKind::Backend,
     };
     fail(kind, e)

@@ -70,7 +70,8 @@ pub struct FilestoreServer {
     per_request: bool,
     /// Gives the sandbox back to its conversation's cache when the last clone of
     /// this server is dropped (a 2026-07-28 request, see [`super::sandbox_cache`]).
-    /// Last: dropped after `sandbox`.
+    /// Last: dropped after `sandbox`. Never read: held for its `Drop`.
+    #[allow(dead_code)]
     give_back: Option<Arc<GiveBack>>,
 }
 
