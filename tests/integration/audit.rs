@@ -29,7 +29,7 @@ fn tools_yaml(port: u16) -> String {
         "kind: source\nname: api\ntype: http\nbaseUrl: http://127.0.0.1:{port}\n\
          headers:\n  Authorization: Bearer ${{API_KEY}}\n---\n\
          kind: tool\nname: post_note\ntype: http\nsource: api\nmethod: POST\npath: /notes\n\
-         description: Post a note.\nbodyParams:\n  - name: note\n    type: string\n"
+         description: Post a note.\nbodyParams:\n  - name: note\n    type: string\n    description: The note.\n"
     )
 }
 
