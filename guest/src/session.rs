@@ -309,8 +309,10 @@ impl Session {
         check_read_paths(paths.len())?;
         // Pages drawn as images are for one PDF a call: 32 PDFs' images would not
         // fit one answer (nor the sandbox's memory).
+        // (`render: "auto"`, the default, is taken as "none" here: a client that
+        // fills in defaults sends it with every read.)
         let text_only = |mut r: ReadRequest| {
-            r.render.get_or_insert(crate::ops::pdf_render::RenderMode::None);
+            r.render = Some(crate::ops::pdf_render::RenderMode::None);
             r
         };
         Ok(paths
@@ -330,7 +332,7 @@ impl Session {
         check_read_paths(paths.len())?;
         // Byte pages of several files at once would hold several pages (and their
         // base64, twice) in one answer: one file per call, paged.
-        if rest.get("render").is_some_and(|r| r != "none") {
+        if rest.get("render").is_some_and(|r| r == "all") {
             return Err(Error::invalid_argument(
                 "render",
                 "pages are drawn as images for one PDF per call: give path (several files read as text)",

@@ -180,7 +180,7 @@ fn hostile_pdfs_fail_alone() {
         assert!(after["text"].as_str().unwrap().contains("still fine"), "after {name}: {after}");
     }
     // The bomb in particular is refused by size, not by running out of memory; the
-    // broken ones say what the parser found; the cycle and the nesting have no pages.
+    // broken ones say what the parser found.
     let (kind, msg) = err(&mut s, "filestore_read", json!({"path": "/w/bomb.pdf"}));
     assert_eq!(kind, "too-large", "{msg}");
     assert!(msg.contains("/w/bomb.pdf (page 1)") && msg.contains("inflates past"), "{msg}");
@@ -189,10 +189,14 @@ fn hostile_pdfs_fail_alone() {
         assert_eq!(kind, "invalid-argument", "{name}: {msg}");
         assert!(msg.contains("not a readable PDF"), "{name}: {msg}");
     }
-    for name in ["cycle", "nested"] {
-        let out = ok(&mut s, "filestore_read", json!({"path": format!("/w/{name}.pdf")}));
-        assert_eq!(out["pdf"]["page_count"], 0, "{name}: {out}");
-    }
+    // The cycle's tree declares 2 pages and holds none: malformed, not empty.
+    let (kind, msg) = err(&mut s, "filestore_read", json!({"path": "/w/cycle.pdf"}));
+    assert_eq!(kind, "invalid-argument", "{msg}");
+    assert!(msg.contains("declares 2 page(s) and none of them parses"), "{msg}");
+    // The nesting is in the catalog, which the parser gives up on: no tree to read.
+    let (kind, msg) = err(&mut s, "filestore_read", json!({"path": "/w/nested.pdf"}));
+    assert_eq!(kind, "invalid-argument", "{msg}");
+    assert!(msg.contains("its page tree cannot be read"), "{msg}");
 }
 
 /// The same through the binary: `filestore call filestore_read` with `pages` over a
@@ -305,7 +309,7 @@ fn a_scanned_page_reads_as_a_png_image() {
         s.call("filestore_read", &json!({"path": "/w/mixed.pdf", "render": "none"})).unwrap();
     assert!(none.json["pdf"]["pages"].as_array().unwrap().iter().all(|p| p.get("image").is_none()));
     assert!(
-        none.text.contains("[no text on this page (a scan?); render: \"auto\" draws it"),
+        none.text.contains("[no text on this page (a scan?); a read of this file alone (path, render \"auto\") draws it"),
         "{}",
         none.text
     );
@@ -492,6 +496,64 @@ fn drawing_within_and_past_the_memory_cap() {
     assert_eq!(after["content"], "pdf", "the other session goes on");
 }
 
+/// The edges a user met: a page so long its short side is under a pixel at 1600
+/// pixels, a page object the parser cannot read, a page that cannot be drawn among
+/// pages that can, and `render: "auto"` (the schema's default, which clients fill
+/// in) on files without pages and with `paths`.
+#[test]
+fn page_edges_and_the_render_default() {
+    let scan = "q 612 0 0 792 0 0 cm /Im1 Do Q";
+    let huge_image = stream(
+        "/Type /XObject /Subtype /Image /Width 100000 /Height 100000 /ColorSpace /DeviceGray /BitsPerComponent 8",
+        b"x",
+    );
+    let nested = format!("[0 0 612 792] /Foo {}1{}", "<< /A ".repeat(50_000), " >>".repeat(50_000));
+    let (_tmp, mut s) = pdf_session(&[
+        ("wide.pdf", one_page("[0 0 1000000000 792]", "", b"1 0 0 rg 10 10 200 200 re f", &[])),
+        ("nested.pdf", one_page(&nested, "", b"", &[])),
+        (
+            "huge-image.pdf",
+            one_page("[0 0 612 792]", "/XObject << /Im1 5 0 R >>", scan.as_bytes(), &[huge_image]),
+        ),
+        ("mixed.pdf", scan_pdf(&[Page::Text("Cover page"), Page::Scan])),
+        ("notes.txt", b"text\n".to_vec()),
+    ]);
+    let (kind, msg) =
+        err(&mut s, "filestore_read", json!({"path": "/w/wide.pdf", "render": "all"}));
+    assert_eq!(kind, "invalid-argument", "{msg}");
+    assert!(msg.contains("/w/wide.pdf (page 1)") && msg.contains("under one pixel"), "{msg}");
+    let (kind, msg) = err(&mut s, "filestore_read", json!({"path": "/w/nested.pdf"}));
+    assert_eq!(kind, "invalid-argument", "{msg}");
+    assert!(
+        msg.contains("/w/nested.pdf") && msg.contains("declares 1 page(s) and none of them parses"),
+        "{msg}"
+    );
+    let (kind, msg) = err(&mut s, "filestore_read", json!({"path": "/w/huge-image.pdf"}));
+    assert_eq!(kind, "too-large", "{msg}");
+    assert!(
+        msg.contains("image object 5 0 R is 100000×100000") && msg.contains("render \"none\""),
+        "{msg}"
+    );
+    assert!(!msg.contains("ObjectIdentifier"), "{msg}");
+    // "auto" is accepted wherever leaving render out is.
+    let out = ok(&mut s, "filestore_read", json!({"path": "/w/notes.txt", "render": "auto"}));
+    assert!(out["text"].as_str().unwrap().contains("text"), "{out}");
+    let out = ok(
+        &mut s,
+        "filestore_read",
+        json!({"paths": ["/w/notes.txt", "/w/mixed.pdf"], "render": "auto"}),
+    );
+    let files = out["files"].as_array().unwrap();
+    assert!(files[1]["pdf"]["pages"][1]["image"].is_null(), "{out}");
+    assert!(files[1]["text"].as_str().unwrap().contains("a read of this file alone"), "{out}");
+    let (kind, msg) =
+        err(&mut s, "filestore_read", json!({"paths": ["/w/mixed.pdf"], "render": "all"}));
+    assert_eq!(kind, "invalid-argument", "{msg}");
+    let (kind, msg) =
+        err(&mut s, "filestore_read", json!({"path": "/w/notes.txt", "render": "all"}));
+    assert_eq!(kind, "invalid-argument", "{msg}");
+}
+
 /// The typed `read-pdf` (WIT 0.9.0) returns the pages and the PNG bytes themselves,
 /// as the JSON tool does; a file that is not a PDF is refused.
 #[test]
@@ -535,7 +597,11 @@ fn the_typed_read_pdf_returns_page_images() {
         tail: None,
     };
     let r = s.with_typed(|st, f, h| f.call_read(st, h, &req)).unwrap();
-    assert!(r.text.contains("[no text on this page (a scan?); render"), "{}", r.text);
+    assert!(
+        r.text.contains("[no text on this page (a scan?); a read of this file alone"),
+        "{}",
+        r.text
+    );
 }
 
 /// Through the binary: `filestore call` prints the JSON with the PNG in base64, and

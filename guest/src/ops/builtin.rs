@@ -170,7 +170,7 @@ pub fn spec(name: &str) -> Option<ToolSpec> {
             "Read a text file by lines, numbered like `cat -n`. Use offset/limit to page through large files (the result says which offset continues). Long lines are cut at 2000 characters; binary files are reported, not dumped. A PDF returns its pages' text (pages selects them, e.g. \"2-5\"); a page without text (a scan) comes as a PNG image, and render=\"all\" draws every page read (diagrams, figures). raw=true returns stored content untouched (e.g. JSON tool results). paths reads several files at once, each with its own result or error.",
             json!({"type": "object", "properties": {
                 "path": path_prop("File to read."),
-                "paths": {"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": crate::ops::read::MAX_READ_PATHS, "description": "Several files to read instead of path, with the same options; each gets its own result or error."},
+                "paths": {"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": crate::ops::read::MAX_READ_PATHS, "description": "Several files to read instead of path, with the same options; each gets its own result or error. PDFs are read as text (render \"all\" is refused; \"auto\" draws nothing here)."},
                 "offset": {"type": "integer", "minimum": 1, "default": 1, "description": "First line to return (1-based)."},
                 "limit": {"type": "integer", "minimum": 1, "default": 2000, "description": "Number of lines to return."},
                 "raw": {"type": "boolean", "default": false, "description": "Return the stored content without numbering or paging."},

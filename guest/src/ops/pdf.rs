@@ -102,6 +102,12 @@ pub fn select(spec: &str, count: u32) -> Result<Vec<u32>> {
     Ok(out)
 }
 
+/// The page count the catalog's page tree declares (`/Pages /Count`), if readable.
+fn declared_pages(doc: &lopdf::Document) -> Option<i64> {
+    let pages = doc.catalog().ok()?.get(b"Pages").ok()?.as_reference().ok()?;
+    doc.get_dictionary(pages).ok()?.get(b"Count").ok()?.as_i64().ok()
+}
+
 /// Extracts the text of the pages `spec` selects (the first pages when `None`) from
 /// the PDF `bytes` at `path`, at most [`MAX_PAGES_PER_READ`] pages and `budget_chars`
 /// characters in all (at least one page is always returned), drawing the pages
@@ -126,7 +132,21 @@ pub fn extract(
     }
     let page_count = doc.get_pages().len() as u32;
     if page_count == 0 {
-        return Ok(PdfPages { page_count, pages: Vec::new(), next_page: None });
+        // lopdf leaves out a page object it cannot parse: a page tree that declares
+        // pages none of which came through is a malformed PDF, not an empty one.
+        return match declared_pages(&doc) {
+            Some(0) => Ok(PdfPages { page_count, pages: Vec::new(), next_page: None }),
+            declared => Err(Error::at(
+                ErrorKind::InvalidArgument,
+                path,
+                match declared {
+                    Some(n) => format!(
+                        "not a readable PDF: its page tree declares {n} page(s) and none of them parses"
+                    ),
+                    None => "not a readable PDF: its page tree cannot be read".to_string(),
+                },
+            )),
+        };
     }
     let wanted = match spec {
         Some(s) => select(s, page_count)?,
@@ -162,7 +182,14 @@ pub fn extract(
                 None => renderer.insert(Renderer::open(path, bytes.clone())?),
             };
             images += 1;
-            Some(r.render(path, n)?)
+            // One page that cannot be drawn fails the read (a partial answer would
+            // hide it); the message says how to read around it.
+            Some(r.render(path, n).map_err(|e| {
+                let hint = format!(
+                    "; render \"none\" reads this page's text, and pages without {n} the others"
+                );
+                Error::at(e.kind(), e.path().unwrap_or(path), format!("{}{hint}", e.message()))
+            })?)
         } else {
             None
         };
@@ -187,7 +214,9 @@ fn parse_error(path: &str, e: &lopdf::Error) -> Error {
         return Error::at(
             ErrorKind::TooLarge,
             path,
-            format!("a stream of the PDF inflates past {limit} bytes (a decompression bomb?)"),
+            format!(
+                "a stream of the PDF, or a page's content streams joined, inflates past {limit} bytes (a decompression bomb?); pages and render \"none\" read the other pages"
+            ),
         );
     }
     let detail = match e {
@@ -225,7 +254,7 @@ pub fn render(path: &str, pdf: &PdfPages) -> String {
                 ));
             }
             (None, true) => out.push_str(
-                "[no text on this page (a scan?); render: \"auto\" draws it as an image]\n",
+                "[no text on this page (a scan?); a read of this file alone (path, render \"auto\") draws it as an image]\n",
             ),
             (None, false) => {}
         }

@@ -128,7 +128,18 @@ impl Renderer {
             )
         })?;
         for _ in 0..=SHRINK_TRIES {
-            let image = draw(page, scale)?;
+            // A page far longer than wide (or the reverse) fits 1600 pixels only
+            // with its short side under one: there is nothing to see.
+            if w.min(h) * scale < 1.0 {
+                return Err(Error::at(
+                    ErrorKind::InvalidArgument,
+                    &at,
+                    format!(
+                        "the page is {w}×{h} points: within {MAX_SIDE_PX} pixels a side its short side is under one pixel, nothing to draw (render \"none\" reads its text)"
+                    ),
+                ));
+            }
+            let image = draw(page, scale).map_err(|e| Error::at(e.kind(), &at, e.message()))?;
             if image.data.len() <= MAX_PNG_BYTES {
                 return Ok(image);
             }
@@ -220,7 +231,8 @@ pub fn preflight(page: &Page<'_>) -> std::result::Result<(), String> {
     }
     if let Some(r) = drawing_cycle(page) {
         return Err(format!(
-            "form or pattern {r:?} draws itself (through its resources): the page never ends"
+            "form or pattern {} draws itself (through its resources): the page never ends",
+            object_name(r.obj_number, r.gen_number)
         ));
     }
     while let Some(obj) = walk.stack.pop() {
@@ -239,6 +251,11 @@ pub fn preflight(page: &Page<'_>) -> std::result::Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// An object as a PDF names it: `object 6 0 R`.
+fn object_name(number: u32, generation: i32) -> String {
+    format!("object {number} {generation} R")
 }
 
 /// A form XObject or pattern that draws itself through its resources, if the page has
@@ -359,7 +376,8 @@ impl<'a> Walk<'a> {
             let h = dict.get::<f32>(b"Height".as_slice()).unwrap_or(0.0).max(0.0) as u64;
             if w.saturating_mul(h) > MAX_IMAGE_PIXELS {
                 return Err(format!(
-                    "image {id:?} is {w}×{h} pixels; the limit is {MAX_IMAGE_PIXELS} pixels"
+                    "image {} is {w}×{h} pixels; the limit is {MAX_IMAGE_PIXELS} pixels",
+                    object_name(id.obj_number, id.gen_number)
                 ));
             }
             // An image's decoded size is its pixels (hayro never decodes more than
@@ -369,7 +387,8 @@ impl<'a> Walk<'a> {
         let size = inflated_size(s);
         if size > super::pdf::MAX_STREAM_BYTES as u64 {
             return Err(format!(
-                "stream {id:?} inflates past {} bytes (a decompression bomb?)",
+                "stream {} inflates past {} bytes (a decompression bomb?)",
+                object_name(id.obj_number, id.gen_number),
                 super::pdf::MAX_STREAM_BYTES
             ));
         }

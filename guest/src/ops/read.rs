@@ -203,11 +203,12 @@ impl Chunks<'_> {
 
 /// Reads one page of a file.
 pub fn read(mounts: &MountTable, limits: &Limits, req: &ReadRequest) -> Result<ReadResult> {
-    // `render: none` asks for nothing a text read of any file does not do (a batch
-    // read sets it for every path), so only a drawing mode is PDF-only.
+    // `render: "none"` and `"auto"` (the default, which clients that fill in
+    // schema defaults send with every read) ask nothing of a file without pages, so
+    // only `"all"` is PDF-only.
     let pdf_option = match (&req.pages, &req.render) {
         (Some(_), _) => Some("pages"),
-        (None, Some(mode)) if *mode != super::pdf_render::RenderMode::None => Some("render"),
+        (None, Some(super::pdf_render::RenderMode::All)) => Some("render"),
         (None, _) => None,
     };
     if let Some(name) = pdf_option

@@ -124,7 +124,20 @@ fn classify(line: &[u8]) -> Option<Incoming> {
 /// a notification of a method outside MCP is ignored, anything else is answered
 /// "Invalid request" without an id.
 fn unknown_message(line: &[u8]) -> Option<Incoming> {
-    let value: serde_json::Value = serde_json::from_slice(line).ok()?;
+    let value: serde_json::Value = match serde_json::from_slice(line) {
+        Ok(value) => value,
+        // `malformed`'s skim (IgnoredAny) lets through what a full parse refuses, a
+        // lone surrogate escape (`"\ud800"`): answered, with the request's id, or
+        // the client would wait forever.
+        Err(e) => {
+            let reply = serde_json::json!({
+                "jsonrpc": "2.0",
+                "id": request_id(line).unwrap_or(serde_json::Value::Null),
+                "error": {"code": -32700, "message": format!("parse error: the message is not JSON: {e}")},
+            });
+            return Some(Incoming::Reply(reply.to_string()));
+        }
+    };
     if let Some(method) = value.get("method").and_then(serde_json::Value::as_str) {
         let notification = value.get("id").is_none();
         let mcp = is_standard_method(method);
@@ -371,6 +384,21 @@ mod tests {
         assert_eq!(
             passed,
             [(serde_json::Value::Null, "lsp/x".into()), (6.into(), "ping".into())],
+            "{items:?}"
+        );
+    }
+
+    /// A lone surrogate escape passes the skim but not rmcp's parse: it is answered
+    /// as a parse error with the request's id (the client waited forever before).
+    #[test]
+    fn a_lone_surrogate_is_answered_with_its_id() {
+        let input = "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{\"name\":\"t\",\"arguments\":{\"q\":\"x\\ud800\"}}}\n";
+        let items = read(input.as_bytes());
+        assert_eq!(items.len(), 1, "{items:?}");
+        let reply = &items[0]["reply"];
+        assert_eq!(
+            (reply["id"].clone(), reply["error"]["code"].clone()),
+            (5.into(), (-32700).into()),
             "{items:?}"
         );
     }
