@@ -200,6 +200,9 @@ fn describe(e: &mysql::Error) -> String {
         mysql::Error::MySqlError(m) => {
             format!("{} (error {}, SQLSTATE {})", m.message, m.code, m.state)
         }
+        // The crate's Display of these wraps its Debug (`DriverError { ... }`).
+        mysql::Error::DriverError(d) => d.to_string(),
+        mysql::Error::IoError(io) => format!("I/O error: {io}"),
         other => other.to_string(),
     }
 }
