@@ -139,7 +139,7 @@ impl Renderer {
                     ),
                 ));
             }
-            let image = draw(page, scale).map_err(|e| Error::at(e.kind(), &at, e.message()))?;
+            let image = draw(page, scale).map_err(|e| e.with_path(at.as_str()))?;
             if image.data.len() <= MAX_PNG_BYTES {
                 return Ok(image);
             }

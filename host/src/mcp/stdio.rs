@@ -130,12 +130,9 @@ fn unknown_message(line: &[u8]) -> Option<Incoming> {
         // lone surrogate escape (`"\ud800"`): answered, with the request's id, or
         // the client would wait forever.
         Err(e) => {
-            let reply = serde_json::json!({
-                "jsonrpc": "2.0",
-                "id": request_id(line).unwrap_or(serde_json::Value::Null),
-                "error": {"code": -32700, "message": format!("parse error: the message is not JSON: {e}")},
-            });
-            return Some(Incoming::Reply(reply.to_string()));
+            let id = request_id(line).unwrap_or(serde_json::Value::Null);
+            let message = format!("parse error: the message is not JSON: {e}");
+            return Some(Incoming::Reply(error_reply(id, -32700, message)));
         }
     };
     if let Some(method) = value.get("method").and_then(serde_json::Value::as_str) {
@@ -220,6 +217,12 @@ fn stand_in(head: &[u8], bytes: usize) -> Option<Incoming> {
         }
     }
 }
+/// A JSON-RPC error reply, as one line of text.
+fn error_reply(id: serde_json::Value, code: i64, message: String) -> String {
+    serde_json::json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
+        .to_string()
+}
+
 /// The error reply for a line that is not a JSON-RPC message, or `None` for one
 /// that is (or a blank line, which rmcp skips). A batch (array) is passed on: which
 /// batches to accept is the protocol version's business, rmcp's.
@@ -228,10 +231,6 @@ pub(crate) fn malformed(line: &[u8]) -> Option<String> {
     if line.iter().all(u8::is_ascii_whitespace) {
         return None;
     }
-    let error = |id: Value, code: i64, message: String| {
-        serde_json::json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
-            .to_string()
-    };
     /// Only what tells a message apart; `params`/`result` are skipped, not built.
     #[derive(serde::Deserialize)]
     struct Probe {
@@ -242,7 +241,7 @@ pub(crate) fn malformed(line: &[u8]) -> Option<String> {
     }
     match serde_json::from_slice::<serde::de::IgnoredAny>(line) {
         Err(e) => {
-            return Some(error(
+            return Some(error_reply(
                 Value::Null,
                 -32700,
                 format!("parse error: the message is not JSON: {e}"),
@@ -253,17 +252,17 @@ pub(crate) fn malformed(line: &[u8]) -> Option<String> {
     }
     let id = request_id(line).unwrap_or(Value::Null);
     match serde_json::from_slice::<Probe>(line) {
-        Err(_) => Some(error(
+        Err(_) => Some(error_reply(
             id,
             -32600,
             "invalid request: a JSON-RPC message is a JSON object".to_string(),
         )),
-        Ok(p) if p.jsonrpc.as_deref() != Some("2.0") => Some(error(
+        Ok(p) if p.jsonrpc.as_deref() != Some("2.0") => Some(error_reply(
             id,
             -32600,
             "invalid request: \"jsonrpc\" must be \"2.0\"".to_string(),
         )),
-        Ok(p) if p.method.is_none() && p.result.is_none() && p.error.is_none() => Some(error(
+        Ok(p) if p.method.is_none() && p.result.is_none() && p.error.is_none() => Some(error_reply(
             id,
             -32600,
             "invalid request: a message has a \"method\" (or is a response with \"result\" or \"error\")"
