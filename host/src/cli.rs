@@ -130,6 +130,12 @@ enum Command {
         /// Only check: print the changes and the conflicts, write nothing.
         #[arg(long)]
         check: bool,
+        /// Append a record of the apply (tool `host:apply`, the paths written and
+        /// deleted, or the conflict) to this audit store, the one the sessions of
+        /// the mount recorded into: DIR (which must exist), s3://bucket/prefix or
+        /// mem: (docs/audit.md). A `--check` writes nothing and records nothing.
+        #[arg(long, value_name = "SPEC")]
+        audit: Option<String>,
     },
     /// A conversation's snapshots in a state store (docs/snapshots.md): create, list,
     /// restore, delete, or fork one into a new conversation.
@@ -494,7 +500,13 @@ fn main_with(cli: Cli) -> ExitCode {
         }
         Command::Check { files, strict } => tools_cli::check(&files, strict),
         Command::Diff { mount, json } => cow_cli::diff(&mount, json),
-        Command::Apply { mount, check } => cow_cli::apply(&mount, check),
+        Command::Apply { mount, check, audit } => {
+            let audit = match audit.map(|spec| audit_mount(&spec)).transpose() {
+                Ok(a) => a,
+                Err(e) => return fail_with(&e),
+            };
+            cow_cli::apply(&mount, check, audit.as_ref())
+        }
         Command::Component { output, wit } => write_component(&output, wit.as_deref()),
         Command::Snapshot(args) => snapshot::run(*args),
         Command::Migrate { file, output } => tools_cli::migrate(&file, output.as_deref()),
@@ -1881,7 +1893,11 @@ mod cow_cli {
         }
     }
 
-    pub(super) fn apply(m: &MountArg, check: bool) -> ExitCode {
+    pub(super) fn apply(m: &MountArg, check: bool, audit: Option<&MountArg>) -> ExitCode {
+        let audit = match audit.map(MountArg::open).transpose() {
+            Ok(a) => a.map(|m| filestore::audit::AuditLog::new(m.volume, None)),
+            Err(e) => return fail_with(&e),
+        };
         // Not while a session writes the upper layer (diff may look, apply may not).
         // (A missing upper directory is said by `open`.)
         let _lock = match dirs(m) {
@@ -1905,7 +1921,11 @@ mod cow_cli {
             emit(&format!("{}\n", serde_json::json!({"conflicts": paths})));
             return if paths.is_empty() { ExitCode::SUCCESS } else { ExitCode::FAILURE };
         }
-        match cow::apply(&v, lower) {
+        let applied = cow::apply(&v, lower);
+        if let Some(log) = &audit {
+            record_apply(log, m, &applied);
+        }
+        match applied {
             Ok(r) => {
                 let out = serde_json::json!({
                     "written": r.written, "deleted": r.deleted, "directories": r.directories
@@ -1914,6 +1934,29 @@ mod cow_cli {
                 ExitCode::SUCCESS
             }
             Err(e) => fail_with(&e),
+        }
+    }
+
+    /// Records an apply of `m` on its audit timeline: the paths it wrote, deleted
+    /// and removed or made (as the mount shows them), or the error's kind. A record
+    /// that cannot be written is said on stderr; the apply stands.
+    fn record_apply(
+        log: &filestore::audit::AuditLog,
+        m: &MountArg,
+        applied: &filestore::Result<cow::ApplyReport>,
+    ) {
+        use filestore::audit::{APPLY_TOOL, Attempt};
+        let args = serde_json::json!({"mount": m.point});
+        let attempt = Attempt::new(APPLY_TOOL, &args, None);
+        let (touched, error) = match applied {
+            Ok(r) => {
+                let all = r.written.iter().chain(&r.deleted).chain(&r.directories);
+                (all.map(|p| filestore_guest::vfs::paths::under(&m.point, p)).collect(), None)
+            }
+            Err(e) => (Vec::new(), Some(e.kind_name())),
+        };
+        if let Err(e) = log.record(&attempt, error, touched) {
+            eprintln!("filestore apply: audit: recording the apply failed: {e}");
         }
     }
 }

@@ -45,12 +45,23 @@ pub struct MountSpec {
     /// A copy-on-write mount's upper layer (docs/cow.md): `volume` is then the lower
     /// layer, only ever read, and every change lands here.
     pub upper: Option<SharedVolume>,
+    /// `upper` is the session's own in-memory layer (`:cow`): a server keeping
+    /// conversations (`serve --state`) mounts the conversation's upper layer in its
+    /// place, kept in the state store (docs/cow.md#under-serve---state).
+    pub upper_from_conversation: bool,
 }
 
 impl MountSpec {
     /// A writable mount at priority 0.
     pub fn new(point: impl Into<String>, volume: SharedVolume) -> MountSpec {
-        MountSpec { point: point.into(), volume, priority: 0, read_only: false, upper: None }
+        MountSpec {
+            point: point.into(),
+            volume,
+            priority: 0,
+            read_only: false,
+            upper: None,
+            upper_from_conversation: false,
+        }
     }
 
     /// A copy-on-write mount (docs/cow.md): reads fall through to `lower`, every
@@ -59,6 +70,13 @@ impl MountSpec {
     /// `lower` read-only: then nothing through this mount can write it.
     pub fn cow(point: impl Into<String>, lower: SharedVolume, upper: SharedVolume) -> MountSpec {
         MountSpec { upper: Some(upper), ..MountSpec::new(point, lower) }
+    }
+
+    /// The same copy-on-write mount, its upper layer the conversation's when a
+    /// server keeps conversations (see [`MountSpec::upper_from_conversation`](MountSpec#structfield.upper_from_conversation)).
+    pub fn with_conversation_upper(mut self) -> MountSpec {
+        self.upper_from_conversation = true;
+        self
     }
 
     /// The same mount, read-only.
@@ -569,7 +587,23 @@ impl Session {
             std::result::Result<T, crate::bindings::filestore::component::types::Error>,
         >,
     ) -> Result<T> {
-        self.guarded(|store, b, h| f(store, &b.filestore_component_filestore().session(), h))
+        // A typed call names no tool the timeline knows (`session.write`, or a JSON
+        // tool through `session.call`), so it is recorded by what it changed: as
+        // [`crate::audit::TYPED_TOOL`], with the paths written through the volumes,
+        // when it wrote any (a read records nothing).
+        let audited = self.audit.is_some();
+        if audited {
+            self.start_touching();
+        }
+        let out =
+            self.guarded(|store, b, h| f(store, &b.filestore_component_filestore().session(), h));
+        let changed = self.store.data().touched.as_ref().is_some_and(|t| !t.is_empty());
+        if audited && changed {
+            let attempt = crate::audit::Attempt::new(crate::audit::TYPED_TOOL, &Value::Null, None);
+            let error = out.as_ref().err().map(|e| e.kind_name());
+            self.audit_end(Some(attempt), error);
+        }
+        out
     }
 
     /// The session's id, as external tool handlers receive it in every call

@@ -75,6 +75,30 @@ impl TouchPoint {
     }
 }
 
+impl TouchPoint {
+    /// The virtual paths a copy-on-write upper layer's new state file deletes: the
+    /// whiteouts in `written` (the file's new bytes) that `before` did not have. A
+    /// delete of a lower file writes nothing under `/files/`, only this file, so
+    /// without these the record of a shell `rm` would name no path.
+    pub fn new_whiteouts(
+        &self,
+        before: &filestore_guest::vfs::cow::state::CowState,
+        written: &[u8],
+    ) -> Vec<String> {
+        let Ok(after) =
+            serde_json::from_slice::<filestore_guest::vfs::cow::state::CowState>(written)
+        else {
+            return Vec::new();
+        };
+        after
+            .whiteouts
+            .iter()
+            .filter(|w| !before.whiteouts.contains(*w))
+            .map(|w| filestore_guest::vfs::paths::under(&self.point, w))
+            .collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -110,5 +134,19 @@ mod tests {
         let plain = TouchPoint { point: "/scratch".into(), cow_upper: false };
         assert_eq!(plain.virtual_path("/a").as_deref(), Some("/scratch/a"));
         assert_eq!(plain.virtual_path("/").as_deref(), Some("/scratch"));
+    }
+
+    #[test]
+    fn new_whiteouts_are_the_deleted_paths() {
+        use filestore_guest::vfs::cow::state::CowState;
+        let upper = TouchPoint { point: "/workspace".into(), cow_upper: true };
+        let mut before = CowState::default();
+        before.add_whiteout("/old");
+        let mut after = before.clone();
+        after.add_whiteout("/src/lib.rs");
+        let bytes = serde_json::to_vec(&after).unwrap();
+        assert_eq!(upper.new_whiteouts(&before, &bytes), ["/workspace/src/lib.rs"]);
+        assert!(upper.new_whiteouts(&after, &bytes).is_empty());
+        assert!(upper.new_whiteouts(&before, b"not json").is_empty());
     }
 }

@@ -136,6 +136,15 @@ impl AuditLog {
     }
 }
 
+/// The tool a typed call ([`crate::Session::with_typed`]) is recorded as: it names
+/// no tool of the catalog, and its arguments are not JSON (`args_sha256` is the
+/// digest of `null`).
+pub const TYPED_TOOL: &str = "typed";
+
+/// The tool `filestore apply --audit` records: the host writing a copy-on-write
+/// mount's changes onto its lower directory (no agent can call it).
+pub const APPLY_TOOL: &str = "host:apply";
+
 /// Where the timeline shows in a session.
 pub const AUDIT_MOUNT: &str = "/audit";
 

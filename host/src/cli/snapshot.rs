@@ -37,6 +37,16 @@ pub(super) enum Action {
         #[arg(long, value_name = "KEY")]
         into: String,
     },
+    /// Remove the snapshot objects (file contents, directories) no snapshot of any
+    /// conversation of the store needs any more, once older than the grace period;
+    /// deleted snapshots count for that long too (docs/snapshots.md). Store-wide:
+    /// takes no --conversation. Prints what it removed (JSON).
+    Gc {
+        /// How long an unneeded object, or a deleted snapshot, is kept, seconds:
+        /// longer than the longest snapshot takes.
+        #[arg(long, value_name = "SECS", default_value_t = 3600)]
+        grace: u64,
+    },
 }
 
 /// Options of `filestore snapshot`.
@@ -45,9 +55,9 @@ pub(super) struct SnapshotArgs {
     /// The state store (as `serve --state`): DIR, s3://bucket/prefix, gs://, az://.
     #[arg(long, value_name = "SPEC")]
     state: String,
-    /// The conversation's key, as its client names it.
+    /// The conversation's key, as its client names it (every action but gc).
     #[arg(long, value_name = "KEY")]
-    conversation: String,
+    conversation: Option<String>,
     /// The verified principal (token subject) the conversation belongs to on a
     /// server with authentication; none for an unauthenticated one.
     #[arg(long, value_name = "SUB", default_value = "")]
@@ -88,7 +98,17 @@ pub(super) fn run(args: SnapshotArgs) -> ExitCode {
         Ok(s) => s,
         Err(e) => return failed(e),
     };
-    let key = match ConversationKey::scoped(&args.identity, &args.conversation) {
+    if let Action::Gc { grace } = args.action {
+        let grace = std::time::Duration::from_secs(grace);
+        return store.collect_snapshot_objects(grace).map(|s| print(&s)).unwrap_or_else(failed);
+    }
+    let Some(conversation) = &args.conversation else {
+        return fail(
+            ErrorKind::InvalidArgument,
+            "--conversation KEY is needed: the snapshots are the conversation's (only gc takes none)",
+        );
+    };
+    let key = match ConversationKey::scoped(&args.identity, conversation) {
         Ok(k) => k,
         Err(e) => return failed(e),
     };
@@ -101,6 +121,7 @@ pub(super) fn run(args: SnapshotArgs) -> ExitCode {
             Ok(to) => store.fork(&key, &name, &to).map(|r| print(&r)),
             Err(e) => Err(e),
         },
+        Action::Gc { .. } => unreachable!("handled above"),
     };
     done.unwrap_or_else(failed)
 }

@@ -36,6 +36,12 @@ pub struct StateDoc {
     /// Follow-ups held for approval by a result's `requires_approval`, oldest first
     /// (see `filestore_guest::invoke::result_rules`).
     pub approval_gates: Vec<filestore_guest::invoke::ApprovalGate>,
+    /// The whiteouts and bases of each copy-on-write mount whose upper layer the
+    /// conversation keeps (`:cow` under `serve --state`), by mount point: here, not
+    /// beside the upper layer's files, so that sessions on several replicas change
+    /// them by compare-and-swap and merge (see [`super::cow`]).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub cow: BTreeMap<String, filestore_guest::vfs::cow::state::CowState>,
 }
 
 /// A tool call waiting for an approval: enough to run it when the answer arrives,

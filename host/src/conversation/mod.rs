@@ -16,6 +16,9 @@
 //! conversations/<key>/scratch/…      the /scratch volume
 //! conversations/<key>/tool_calls/…   the /tool_calls volume (results + metadata)
 //! conversations/<key>/audit/…        the audit timeline (one file per record)
+//! conversations/<key>/cow/<point>/…   a copy-on-write mount's upper files ([`cow`])
+//! conversations/<key>/snapshots/…    its snapshots' records ([`crate::snapshot`])
+//! snapshots/…                        the snapshots' objects, shared by all
 //! sessions/<digest>.json             an MCP session another replica can take over
 //! ```
 //!
@@ -25,6 +28,7 @@
 //! is not atomic is in docs/state.md.
 
 mod cas;
+pub mod cow;
 mod doc;
 mod ids;
 mod key;
@@ -193,6 +197,9 @@ pub struct StateStore {
     /// Memory stores: each conversation's volumes (a memory volume has no subtree
     /// to hand out).
     memory: Mutex<HashMap<ConversationKey, ConversationVolumes>>,
+    /// Memory stores: the files of each conversation's copy-on-write upper layers,
+    /// by mount point.
+    memory_cow: Mutex<HashMap<(ConversationKey, String), SharedVolume>>,
     max_attempts: usize,
 }
 
@@ -238,7 +245,12 @@ impl StateStore {
     }
 
     fn over(docs: Docs) -> StateStore {
-        StateStore { docs, memory: Mutex::default(), max_attempts: MAX_UPDATE_ATTEMPTS }
+        StateStore {
+            docs,
+            memory: Mutex::default(),
+            memory_cow: Mutex::default(),
+            max_attempts: MAX_UPDATE_ATTEMPTS,
+        }
     }
 
     /// Sets how many swaps [`StateStore::update`] tries before `contended`.
@@ -382,6 +394,7 @@ impl StateStore {
     pub fn remove(&self, key: &ConversationKey) -> Result<(), StateError> {
         self.release(key)?;
         self.memory.lock().unwrap_or_else(|p| p.into_inner()).remove(key);
+        self.memory_cow.lock().unwrap_or_else(|p| p.into_inner()).retain(|(k, _), _| k != key);
         match self.docs.root().delete(&format!("/conversations/{key}"), true) {
             Ok(()) => Ok(()),
             Err(e) if e.kind() == ErrorKind::NotFound => Ok(()),

@@ -1,5 +1,6 @@
 //! Snapshots of a whole conversation (docs/snapshots.md): its `/scratch`, its stored
-//! tool results and the skills and approval gates its document holds, under a name
+//! tool results, the upper layers of its copy-on-write mounts (files, whiteouts and
+//! bases; [`super::cow`]) and the skills and approval gates its document holds, under a name
 //! in `conversations/<key>/snapshots/`; restored in place, or forked into a new
 //! conversation. The objects ([`crate::snapshot::tree`]) are the store's, shared.
 //! The audit timeline is not part of a snapshot: a restore does not take back what
@@ -10,12 +11,21 @@ use std::collections::BTreeMap;
 use serde_json::{Value, json};
 
 use super::{ConversationKey, StateError, StateErrorKind, StateStore};
+use crate::snapshot::capture::Index;
+use crate::snapshot::tree::Objects;
 use crate::snapshot::{RestoreStats, SnapshotRecord, Snapshots, restore_record};
-use crate::volumes::Volume;
+use crate::volumes::{SharedVolume, Volume};
 
 /// The names a conversation's volumes have in its snapshots.
 const SCRATCH: &str = "scratch";
 const TOOL_CALLS: &str = "tool_calls";
+/// A copy-on-write upper layer's name is this followed by its mount point.
+const COW: &str = "cow:";
+
+/// Named volumes as [`Snapshots::create`] and [`restore_record`] take them.
+fn named_refs(owned: &[(String, SharedVolume)]) -> Vec<(&str, &dyn Volume)> {
+    owned.iter().map(|(n, v)| (n.as_str(), v.as_ref() as &dyn Volume)).collect()
+}
 
 impl StateStore {
     fn snapshot_scope(&self, key: &ConversationKey) -> Snapshots<'_> {
@@ -29,15 +39,31 @@ impl StateStore {
         key: &ConversationKey,
         name: &str,
     ) -> Result<SnapshotRecord, StateError> {
-        let v = self.volumes(key)?;
+        let volumes = self.snapshot_volumes(key)?;
         let doc = self.load(key)?.unwrap_or_default();
         let state = json!({
             "activated_skills": doc.activated_skills,
             "approval_gates": doc.approval_gates,
+            "cow": doc.cow,
         });
-        let volumes: [(&str, &dyn Volume); 2] =
-            [(SCRATCH, v.scratch.as_ref()), (TOOL_CALLS, v.tool_calls.as_ref())];
-        self.snapshot_scope(key).create(name, &volumes, Some(state)).map_err(|e| named(key, e))
+        self.snapshot_scope(key)
+            .create(name, &named_refs(&volumes), Some(state))
+            .map_err(|e| named(key, e))
+    }
+
+    /// The conversation's volumes under their snapshot names: `/scratch`,
+    /// `/tool_calls`, and the files of each copy-on-write upper layer it keeps.
+    fn snapshot_volumes(
+        &self,
+        key: &ConversationKey,
+    ) -> Result<Vec<(String, SharedVolume)>, StateError> {
+        let v = self.volumes(key)?;
+        let mut out =
+            vec![(SCRATCH.to_string(), v.scratch), (TOOL_CALLS.to_string(), v.tool_calls)];
+        for point in self.cow_points(key)? {
+            out.push((format!("{COW}{point}"), self.cow_files(key, &point)?));
+        }
+        Ok(out)
     }
 
     /// The conversation's snapshots, oldest first.
@@ -45,13 +71,35 @@ impl StateStore {
         self.snapshot_scope(key).list().map_err(|e| named(key, e))
     }
 
+    /// Removes the snapshot objects no snapshot of any conversation in the store
+    /// needs (see [`crate::snapshot::gc`]): unreachable and older than `grace`.
+    /// Run it from one process or from several: removing twice is harmless.
+    pub fn collect_snapshot_objects(
+        &self,
+        grace: std::time::Duration,
+    ) -> Result<crate::snapshot::gc::GcStats, StateError> {
+        let root = self.docs.root();
+        let scopes: Vec<String> = match root.list("/conversations") {
+            Ok(entries) => entries
+                .iter()
+                .filter(|e| e.is_dir())
+                .map(|e| format!("/conversations/{}/snapshots", e.name()))
+                .collect(),
+            Err(e) if e.kind() == crate::volumes::ErrorKind::NotFound => Vec::new(),
+            Err(e) => return Err(StateError::storage(e)),
+        };
+        crate::snapshot::gc::collect(root, &scopes, grace, super::now_ms())
+            .map_err(StateError::storage)
+    }
+
     /// Removes the snapshot `name` of the conversation.
     pub fn delete_snapshot(&self, key: &ConversationKey, name: &str) -> Result<(), StateError> {
         self.snapshot_scope(key).delete(name).map_err(|e| named(key, e))
     }
 
-    /// Puts the conversation back to its snapshot `name`: `/scratch` and
-    /// `/tool_calls` hold exactly what they held, and its document the skills and
+    /// Puts the conversation back to its snapshot `name`: `/scratch`,
+    /// `/tool_calls` and its copy-on-write upper layers hold exactly what they held
+    /// (an upper layer made since is emptied), and its document the skills and
     /// approval gates it had (the tool catalog's version moves on, so clients list
     /// again). What changed in each volume.
     pub fn restore_snapshot(
@@ -80,6 +128,7 @@ impl StateStore {
         if self.load(into)?.is_some()
             || !empty(target.scratch.as_ref())
             || !empty(target.tool_calls.as_ref())
+            || !self.cow_points(into)?.is_empty()
         {
             return Err(StateError::new(
                 StateErrorKind::Storage(crate::volumes::ErrorKind::AlreadyExists),
@@ -97,21 +146,44 @@ impl StateStore {
         record: &SnapshotRecord,
     ) -> Result<BTreeMap<String, RestoreStats>, StateError> {
         let v = self.volumes(key)?;
-        let volumes: [(&str, &dyn Volume); 2] =
-            [(SCRATCH, v.scratch.as_ref()), (TOOL_CALLS, v.tool_calls.as_ref())];
-        let stats =
-            restore_record(self.docs.root(), record, &volumes).map_err(|e| named(key, e))?;
+        let mut held: Vec<(String, SharedVolume)> =
+            vec![(SCRATCH.to_string(), v.scratch), (TOOL_CALLS.to_string(), v.tool_calls)];
+        let mut dropped = Vec::new();
+        let points: Vec<String> =
+            record.volumes.keys().filter_map(|n| n.strip_prefix(COW).map(str::to_string)).collect();
+        for point in self.cow_points(key)? {
+            if !points.contains(&point) {
+                dropped.push((format!("{COW}{point}"), self.cow_files(key, &point)?));
+            }
+        }
+        for point in &points {
+            held.push((format!("{COW}{point}"), self.cow_files(key, point)?));
+        }
+        let mut stats = restore_record(self.docs.root(), record, &named_refs(&held))
+            .map_err(|e| named(key, e))?;
+        // Upper layers made after the snapshot: emptied, as a volume it did not hold.
+        let objects = Objects::new(self.docs.root());
+        for (vname, volume) in &dropped {
+            let s = crate::snapshot::restore::restore(&objects, volume.as_ref(), &Index::default())
+                .map_err(|e| named(key, e))?;
+            stats.insert(vname.clone(), s);
+        }
         let state = record.state.clone().unwrap_or(Value::Null);
         let skills: Vec<String> =
             serde_json::from_value(state["activated_skills"].clone()).unwrap_or_default();
         let gates: Vec<filestore_guest::invoke::ApprovalGate> =
             serde_json::from_value(state["approval_gates"].clone()).unwrap_or_default();
+        let cow: BTreeMap<String, filestore_guest::vfs::cow::state::CowState> =
+            serde_json::from_value(state["cow"].clone()).unwrap_or_default();
         self.update(key, |doc| {
             if doc.activated_skills != skills {
                 doc.activated_skills = skills.clone();
                 doc.catalog_version += 1;
             }
             doc.approval_gates = gates.clone();
+            // Sessions holding another state of a mount are made again before their
+            // next call (see `super::cow::HeldCow`).
+            doc.cow = cow.clone();
         })?;
         Ok(stats)
     }

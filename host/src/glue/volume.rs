@@ -6,6 +6,7 @@
 
 use wasmtime::component::Resource;
 
+use filestore_guest::vfs::cow::state::CowState;
 use filestore_guest::vfs::volume::{PrefetchFile, WriteOptions as DomWriteOptions};
 
 use crate::bindings::filestore::component::types::{Entry, Error};
@@ -41,6 +42,27 @@ impl HostState {
             self.touch(point.as_ref(), rel);
         }
         Ok(())
+    }
+}
+
+impl HostState {
+    /// When the running call is audited and `path` is the state file of a
+    /// copy-on-write upper layer: the state before this write, so the record can
+    /// name the paths the write deletes ([`crate::audit::TouchPoint::new_whiteouts`]).
+    fn cow_state_before(
+        &self,
+        v: &Resource<VolumeHandle>,
+        path: &str,
+        vol: &(dyn filestore_guest::vfs::volume::Volume + Send + Sync),
+    ) -> wasmtime::Result<Option<(crate::audit::TouchPoint, CowState)>> {
+        if self.touched.is_none() || path != filestore_guest::vfs::cow::state::STATE_PATH {
+            return Ok(None);
+        }
+        let Some(point) = self.table.get(v)?.touch.clone().filter(|t| t.cow_upper) else {
+            return Ok(None);
+        };
+        // Unreadable: no whiteout is named, the write goes on as it would.
+        Ok(CowState::load(vol).ok().map(|s| (point, s)))
     }
 }
 
@@ -142,7 +164,14 @@ impl wit::HostVolume for HostState {
             entry_type: options.entry_type,
             attributes: options.attributes.and_then(|a| serde_json::from_str(&a).ok()),
         };
+        let before = self.cow_state_before(&v, &path, vol.as_ref())?;
         let written = vol.write(&path, &content, &opts);
+        if let (Ok(_), Some((point, before)), Some(list)) =
+            (&written, before, self.touched.as_mut())
+        {
+            let room = (crate::audit::MAX_PATHS + 1).saturating_sub(list.len());
+            list.extend(point.new_whiteouts(&before, &content).into_iter().take(room));
+        }
         if written.is_ok() {
             self.note_change(&v, &path)?;
         }

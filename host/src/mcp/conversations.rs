@@ -153,6 +153,8 @@ impl Conversations {
             pulled: false,
             written_ms: 0,
             preloaded: None,
+            held_cow: Default::default(),
+            cow_behind: false,
         })
     }
 
@@ -245,6 +247,11 @@ pub struct Bound {
     /// The document as just read for this request ([`Bound::preload`]): the next
     /// [`Bound::pull`] uses it instead of reading it again.
     preloaded: Option<Option<StateDoc>>,
+    /// The copy-on-write states the session's component holds.
+    held_cow: crate::conversation::cow::HeldCow,
+    /// The document holds a copy-on-write state the component does not: the
+    /// session is made again before its next call ([`Bound::take_cow_behind`]).
+    cow_behind: bool,
 }
 
 impl Bound {
@@ -262,6 +269,28 @@ impl Bound {
     /// `/tool_calls` (read-only for agents), as far as the store supplies them.
     pub fn mounts(&self) -> Vec<MountSpec> {
         self.conversations.supplied(|| self.volumes.clone())
+    }
+
+    /// Puts the conversation's upper layer (kept in the store) in place of the
+    /// session's own in memory, in each copy-on-write mount of `mounts` that takes
+    /// one (`:cow`; docs/cow.md#under-serve---state).
+    pub fn bind_cow_uppers(&self, mounts: &mut [MountSpec]) -> crate::Result<()> {
+        for m in mounts.iter_mut().filter(|m| m.upper.is_some() && m.upper_from_conversation) {
+            let upper = self
+                .conversations
+                .store
+                .cow_upper(&self.key, &m.point, self.held_cow.clone())
+                .map_err(state_error)?;
+            m.upper = Some(upper);
+        }
+        Ok(())
+    }
+
+    /// Whether the last [`Bound::pull`] found a copy-on-write state the session's
+    /// component does not hold (another session changed the mount): then make the
+    /// session again, so that it reads the state anew. Reset by the call.
+    pub fn take_cow_behind(&mut self) -> bool {
+        std::mem::take(&mut self.cow_behind)
     }
 
     /// The store the conversation is kept in.
@@ -331,6 +360,9 @@ impl Bound {
         };
         if self.pulled && doc.version == self.doc_version {
             return Ok(false);
+        }
+        if self.pulled && self.held_cow.behind(&doc) {
+            self.cow_behind = true;
         }
         self.doc_version = doc.version;
         self.doc_created_ms = doc.created_ms;

@@ -139,6 +139,7 @@ impl Sandbox {
         audit_options(&mut options, conversation.as_ref());
         if let Some(bound) = &conversation {
             mounts.extend(bound.mounts());
+            bound.bind_cow_uppers(&mut mounts)?;
             conversation_options(&mut options, bound);
         }
         // Read before the setup resolves the agent: a change after it is then seen.
@@ -189,6 +190,7 @@ impl Sandbox {
         let points = bound.points();
         self.mounts.retain(|m| !points.contains(&m.point.as_str()));
         self.mounts.extend(bound.mounts());
+        bound.bind_cow_uppers(&mut self.mounts)?;
         conversation_options(&mut self.options, &bound);
         audit_options(&mut self.options, Some(&bound));
         self.conversation = Some(bound);
@@ -206,6 +208,13 @@ impl Sandbox {
             && bound.pull(&mut self.session)?
         {
             self.version = None;
+        }
+        if self.conversation.as_mut().is_some_and(|b| b.take_cow_behind()) {
+            // A copy-on-write mount changed in another session: its component reads
+            // the state anew (in-memory state of the session goes with it, skills
+            // are restored from the document).
+            self.stale = true;
+            self.session()?;
         }
         Ok(&mut self.session)
     }

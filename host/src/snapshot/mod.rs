@@ -14,6 +14,7 @@
 //! `conversations/<key>/snapshots/`), one file per name, written create-only.
 
 pub mod capture;
+pub mod gc;
 pub mod restore;
 pub mod tree;
 
@@ -32,7 +33,7 @@ pub const FORMAT: u32 = 1;
 /// Longest snapshot name, bytes.
 pub const MAX_NAME_BYTES: usize = 128;
 /// Largest record read back, bytes.
-const MAX_RECORD_BYTES: u64 = 4 * 1024 * 1024;
+pub(crate) const MAX_RECORD_BYTES: u64 = 4 * 1024 * 1024;
 
 /// A snapshot: when it was taken, and the root tree of each volume it holds.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -189,10 +190,24 @@ impl<'a> Snapshots<'a> {
         }
     }
 
-    /// Removes the record `name` (its objects stay: others may share them).
+    /// Removes the record `name`. Its objects stay (others may share them) until a
+    /// collection ([`gc::collect`]) finds them unreachable; the record goes to the
+    /// scope's [`gc::TRASH`] first, where it still counts as a root for the grace
+    /// period (a snapshot being taken from it meanwhile keeps its objects).
     pub fn delete(&self, name: &str) -> Result<(), Error> {
-        self.get(name)?;
-        self.store.delete(&self.record_path(name)?, false)
+        let record = self.get(name)?;
+        let path = self.record_path(name)?;
+        let trash = format!(
+            "{}/{}/{:013}-{}.json",
+            self.scope,
+            gc::TRASH,
+            crate::conversation::now_ms(),
+            crate::conversation::new_ulid()
+        );
+        let bytes = serde_json::to_vec_pretty(&record).expect("a record serialises");
+        let options = WriteOptions { create_only: true, ..WriteOptions::default() };
+        self.store.write(&trash, &bytes, &options)?;
+        self.store.delete(&path, false)
     }
 
     /// Puts each of `volumes` (by name) back to what the snapshot `name` holds of

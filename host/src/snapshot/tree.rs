@@ -13,6 +13,14 @@ use crate::volumes::{Error, ErrorKind, Volume, WriteOptions};
 /// Where objects live beneath the store's root.
 pub const OBJECTS: &str = "/snapshots";
 
+/// An existing object older than this is rewritten when a snapshot reuses it: half
+/// of [`super::gc::DEFAULT_GRACE`].
+const REFRESH_MS: u64 = super::gc::DEFAULT_GRACE.as_millis() as u64 / 2;
+
+fn now() -> u64 {
+    crate::conversation::now_ms()
+}
+
 /// Largest tree object read back, bytes (a directory of ~100,000 entries).
 pub const MAX_TREE_BYTES: u64 = 32 * 1024 * 1024;
 
@@ -97,6 +105,15 @@ impl<'a> Objects<'a> {
         }
         let path = object_path(kind, &hash)?;
         match self.store.stat(&path) {
+            Ok(found)
+                if found.modified_ms.is_some_and(|m| m.saturating_add(REFRESH_MS) < now()) =>
+            {
+                // An old object this snapshot will name: written again (the same
+                // bytes, replaced whole) so that its time is young, and a collection
+                // running meanwhile keeps it even while no record names it yet
+                // (see `super::gc`).
+                self.store.write(&path, bytes, &WriteOptions::default())?;
+            }
             Ok(_) => {}
             Err(e) if e.kind() == ErrorKind::NotFound => {
                 let options = WriteOptions { create_only: true, ..WriteOptions::default() };

@@ -413,7 +413,15 @@ impl MountArg {
                 )
             }
         };
-        Ok(crate::session::MountSpec::cow(self.point.clone(), Arc::new(lower_volume), upper_volume))
+        let spec = crate::session::MountSpec::cow(
+            self.point.clone(),
+            Arc::new(lower_volume),
+            upper_volume,
+        );
+        Ok(match upper {
+            CowUpper::Memory => spec.with_conversation_upper(),
+            CowUpper::Dir(_) => spec,
+        })
     }
 }
 

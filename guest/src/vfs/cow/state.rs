@@ -82,6 +82,25 @@ impl CowState {
         self.whiteouts.insert(rel.to_string());
     }
 
+    /// Takes in what `other` knows that this state does not: its whiteouts (one
+    /// already covered here adds nothing, one above whiteouts here replaces them)
+    /// and the bases of paths this state has none for (a base is the lower state
+    /// when a path was *first* changed, so the one recorded first stays). Two
+    /// sessions of one conversation changing one mount at once (replicas over a
+    /// shared state store) each keep their changes this way: the state only grows,
+    /// until an apply empties it.
+    pub fn merge(&mut self, other: &CowState) {
+        for w in &other.whiteouts {
+            if !self.hidden(w) {
+                self.add_whiteout(w);
+            }
+        }
+        for (path, base) in &other.bases {
+            self.bases.entry(path.clone()).or_insert_with(|| base.clone());
+        }
+        self.touched |= other.touched;
+    }
+
     /// Loads the state kept in `upper`, or a fresh one when there is none.
     pub fn load(upper: &dyn Volume) -> Result<CowState> {
         let e = match upper.stat(STATE_PATH) {

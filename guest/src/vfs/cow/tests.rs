@@ -400,3 +400,29 @@ fn a_file_where_a_lower_directory_was_applies() {
         assert!(l.stat("/dir/sub/y.txt").is_err());
     }
 }
+
+#[test]
+fn merged_states_keep_both_sides_changes() {
+    use super::state::{Base, CowState};
+    let mut a = CowState::default();
+    a.add_whiteout("/src/old.rs");
+    a.bases.insert("/src/old.rs".into(), Base::Absent);
+    a.bases.insert("/both".into(), Base::Other { entry_type: "directory".into() });
+    let mut b = CowState { touched: true, ..CowState::default() };
+    b.add_whiteout("/src");
+    b.add_whiteout("/docs/a.md");
+    b.bases.insert("/both".into(), Base::Absent);
+    b.bases.insert("/new".into(), Base::Absent);
+    let mut merged = a.clone();
+    merged.merge(&b);
+    // `/src` covers `/src/old.rs`; the base recorded first stays.
+    assert_eq!(merged.whiteouts.iter().collect::<Vec<_>>(), ["/docs/a.md", "/src"]);
+    assert_eq!(merged.bases["/both"], Base::Other { entry_type: "directory".into() });
+    assert_eq!(merged.bases["/new"], Base::Absent);
+    assert!(merged.touched);
+    // A whiteout beneath one already there adds nothing; merging is idempotent.
+    let mut again = merged.clone();
+    again.merge(&a);
+    again.merge(&merged);
+    assert_eq!(again, merged);
+}
