@@ -11,6 +11,7 @@ use std::sync::Arc;
 use filestore::audit::{AuditLog, AuditRecord, Status, read_records};
 use filestore::conversation::{ConversationKey, StateSpec, StateStore};
 use filestore::tools::ToolRegistry;
+use filestore::volumes::MountArg;
 use filestore::{MountSpec, Session, SessionOptions};
 use serde_json::{Value, json};
 
@@ -390,4 +391,104 @@ fn an_mcp_session_records_its_callers_mutations_in_the_conversation() {
     assert!(records.iter().all(|r| r.identity.as_deref() == Some("alice")));
     assert!(files_holding(&state, SOURCE_SECRET).is_empty());
     assert!(files_holding(&state, "hunter2").is_empty());
+}
+
+/// A typed call (`Session::with_typed`) names no tool the timeline knows: one that
+/// changed files is recorded as `typed` with the paths it wrote; a typed read is
+/// not recorded. A shell `rm` of a file of a copy-on-write mount's lower layer
+/// (which writes only the layer's whiteouts) names the deleted path.
+#[test]
+fn typed_calls_and_deletes_through_a_cow_mount_name_their_paths() {
+    use filestore::wit::exports::filestore::component::filestore as fs;
+    let lower = tempfile::tempdir().unwrap();
+    std::fs::write(lower.path().join("keep.txt"), "k\n").unwrap();
+    std::fs::write(lower.path().join("gone.txt"), "g\n").unwrap();
+    let cow: MountArg = format!("/repo={}:cow", lower.path().display()).parse().unwrap();
+    let log = AuditLog::memory(None);
+    let options =
+        SessionOptions { shell: true, audit: Some(Arc::new(log.clone())), ..Default::default() };
+    let mounts = vec![cow.open().unwrap(), MountSpec::new("/scratch", crate::common::mem(&[]))];
+    let mut s = engine().session_with(mounts, options).unwrap();
+
+    let req = fs::WriteRequest {
+        path: "/scratch/typed.txt".into(),
+        content: "t\n".into(),
+        create_only: None,
+    };
+    s.with_typed(|st, f, h| f.call_write(st, h, &req)).unwrap();
+    s.with_typed(|st, f, h| f.call_stat(st, h, "/scratch/typed.txt")).unwrap();
+    let rm = s.call("filestore_execute", &json!({"command": "rm /repo/gone.txt"})).unwrap();
+    assert_eq!(rm.json["exit_code"], 0, "{}", rm.text);
+
+    let records = log.records().unwrap();
+    let got: Vec<(String, Vec<String>)> =
+        records.iter().map(|r| (r.tool.clone(), r.paths.clone())).collect();
+    assert_eq!(
+        got,
+        [
+            (filestore::audit::TYPED_TOOL.to_string(), vec!["/scratch/typed.txt".to_string()]),
+            ("filestore_execute".to_string(), vec!["/repo/gone.txt".to_string()]),
+        ]
+    );
+    assert!(lower.path().join("gone.txt").exists(), "the lower file is untouched");
+}
+
+/// `filestore apply --audit DIR` records the apply on the timeline the mount's
+/// sessions recorded into (`filestore call --audit DIR`): `host:apply`, with every
+/// path it wrote or deleted; a refused apply as a `conflict` error. `--check` is not
+/// recorded.
+#[test]
+fn filestore_apply_is_on_the_audit_timeline() {
+    let top = tempfile::tempdir().unwrap();
+    let (lower, upper, audit) =
+        (top.path().join("repo"), top.path().join("changes"), top.path().join("audit"));
+    std::fs::create_dir_all(&lower).unwrap();
+    std::fs::create_dir(&audit).unwrap();
+    std::fs::write(lower.join("a.txt"), "a\n").unwrap();
+    std::fs::write(lower.join("b.txt"), "b\n").unwrap();
+    let mount = format!("/w={}:cow={}", lower.display(), upper.display());
+    let filestore = |args: &[&str]| {
+        let out = std::process::Command::new(BIN).args(args).output().unwrap();
+        (out.status.code(), String::from_utf8_lossy(&out.stderr).to_string())
+    };
+    let audit_dir = audit.to_str().unwrap();
+    for (tool, args) in [
+        ("filestore_write", json!({"path": "/w/a.txt", "content": "A\n"})),
+        ("filestore_delete", json!({"path": "/w/b.txt"})),
+    ] {
+        let (code, err) =
+            filestore(&["call", tool, &args.to_string(), "--mount", &mount, "--audit", audit_dir]);
+        assert_eq!(code, Some(0), "{tool}: {err}");
+    }
+    // A concurrent change to a lower file: refused, and recorded as refused.
+    std::fs::write(lower.join("a.txt"), "changed meanwhile\n").unwrap();
+    let (code, _) = filestore(&["apply", &mount, "--audit", audit_dir]);
+    assert_eq!(code, Some(1));
+    std::fs::write(lower.join("a.txt"), "a\n").unwrap();
+    let (code, err) = filestore(&["apply", &mount, "--check", "--audit", audit_dir]);
+    assert_eq!(code, Some(0), "{err}");
+    let (code, err) = filestore(&["apply", &mount, "--audit", audit_dir]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(std::fs::read_to_string(lower.join("a.txt")).unwrap(), "A\n");
+
+    let store = filestore::volumes::dir::DirVolume::open(&audit, true).unwrap();
+    let records = read_records(&store).unwrap();
+    let got: Vec<(String, Status, Option<String>, Vec<String>)> = records
+        .iter()
+        .map(|r| (r.tool.clone(), r.status, r.error.clone(), r.paths.clone()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("filestore_write".into(), Status::Ok, None, vec!["/w/a.txt".into()]),
+            ("filestore_delete".into(), Status::Ok, None, vec!["/w/b.txt".into()]),
+            (filestore::audit::APPLY_TOOL.into(), Status::Error, Some("conflict".into()), vec![]),
+            (
+                filestore::audit::APPLY_TOOL.into(),
+                Status::Ok,
+                None,
+                vec!["/w/a.txt".into(), "/w/b.txt".into()]
+            ),
+        ]
+    );
 }

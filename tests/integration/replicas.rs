@@ -840,3 +840,159 @@ fn a_held_follow_up_is_held_on_every_replica() {
     assert!(calm["structuredContent"].get("requires_approval").is_none(), "{calm}");
     assert!(on_a.call_ok("decommission", json!({})).contains("done"), "lifted on A");
 }
+
+/// A `:cow` workspace under `serve --state` is the conversation's (docs/cow.md#under-serve---state):
+/// 2026-07-28 requests alternating between two replicas on one directory store see
+/// each other's writes and deletes of lower files, a 2025-11-25 session held on one
+/// replica sees a delete made on the other, deletes racing on both replicas all
+/// stay deleted, the diff on either lists every change, a snapshot taken on one and
+/// restored on the other gives the state back, the audit names a shell `rm`'s path,
+/// and the lower directory is never written.
+#[test]
+fn a_cow_workspace_is_the_conversations_on_every_replica() {
+    let root = tempfile::tempdir().unwrap();
+    let state = root.path().join("state");
+    std::fs::create_dir(&state).unwrap();
+    let lower = root.path().join("repo");
+    std::fs::create_dir_all(lower.join("src")).unwrap();
+    std::fs::create_dir_all(lower.join("many")).unwrap();
+    for (p, c) in [("src/a.txt", "a\n"), ("src/b.txt", "b\n"), ("README.md", "readme\n")] {
+        std::fs::write(lower.join(p), c).unwrap();
+    }
+    for i in 0..20 {
+        std::fs::write(lower.join(format!("many/{i}.txt")), format!("{i}\n")).unwrap();
+    }
+    let skip = root.path().join("none");
+    let before = crate::support::hostile_tree::snapshot(&lower, &skip);
+    let cow = format!("/repo={}:cow", lower.display());
+    let (a, b, _) = replicas(root.path(), state.to_str().unwrap(), &["--mount", &cow, "--shell"]);
+    let conv = "cow-conv";
+    let read = |port: u16, path: &str| {
+        stateless(
+            port,
+            Some(conv),
+            "tools/call",
+            json!({"name": "filestore_read", "arguments": {"path": path}}),
+        )
+    };
+    let missing = |port: u16, path: &str| {
+        let m = read(port, path);
+        m["result"]["isError"] == true
+            && m["result"]["content"][0]["text"].as_str().unwrap_or("").contains("not-found")
+    };
+
+    // A 2025-11-25 session on A, holding its sandbox, reads a lower file first.
+    let mut held = a.session(Some(conv), None).unwrap();
+    assert!(held.call_ok("filestore_read", json!({"path": "/repo/src/b.txt"})).contains('b'));
+
+    stateless_ok(
+        a.port,
+        conv,
+        "filestore_write",
+        json!({"path": "/repo/src/a.txt", "content": "A2\n"}),
+    );
+    assert!(
+        stateless_ok(b.port, conv, "filestore_read", json!({"path": "/repo/src/a.txt"}))
+            .contains("A2")
+    );
+    stateless_ok(b.port, conv, "filestore_delete", json!({"path": "/repo/src/b.txt"}));
+    assert!(missing(a.port, "/repo/src/b.txt"), "A still shows the file B deleted");
+    let gone = held.call("filestore_read", json!({"path": "/repo/src/b.txt"}));
+    assert_eq!(gone["isError"], true, "the held session is behind: {gone}");
+    let rm = stateless_ok(
+        a.port,
+        conv,
+        "filestore_execute",
+        json!({"command": "rm /repo/README.md && echo new > /repo/new.txt"}),
+    );
+    assert!(!rm.contains("No such"), "{rm}");
+    assert!(
+        stateless_ok(b.port, conv, "filestore_read", json!({"path": "/repo/new.txt"}))
+            .contains("new")
+    );
+
+    // Deletes of twenty lower files racing on both replicas: each stays deleted.
+    std::thread::scope(|s| {
+        for i in 0..20 {
+            let port = if i % 2 == 0 { a.port } else { b.port };
+            s.spawn(move || {
+                stateless_ok(
+                    port,
+                    conv,
+                    "filestore_delete",
+                    json!({"path": format!("/repo/many/{i}.txt")}),
+                )
+            });
+        }
+    });
+    for i in 0..20 {
+        let port = if i % 2 == 0 { b.port } else { a.port };
+        assert!(missing(port, &format!("/repo/many/{i}.txt")), "many/{i}.txt shows again");
+    }
+
+    let diff = |port: u16| {
+        let m = stateless(
+            port,
+            Some(conv),
+            "tools/call",
+            json!({"name": "filestore_diff", "arguments": {}}),
+        );
+        let files =
+            m["result"]["structuredContent"]["files"].as_array().cloned().unwrap_or_default();
+        let mut out: Vec<String> = files
+            .iter()
+            .map(|f| {
+                format!(
+                    "{} {}",
+                    f["status"].as_str().unwrap_or(""),
+                    f["path"].as_str().unwrap_or("")
+                )
+            })
+            .collect();
+        out.sort();
+        (out, m)
+    };
+    let (on_a, m) = diff(a.port);
+    let mut expected: Vec<String> = vec![
+        "modified /repo/src/a.txt".into(),
+        "deleted /repo/src/b.txt".into(),
+        "deleted /repo/README.md".into(),
+        "added /repo/new.txt".into(),
+    ];
+    expected.extend((0..20).map(|i| format!("deleted /repo/many/{i}.txt")));
+    expected.sort();
+    assert_eq!(on_a, expected, "{m}");
+    assert_eq!(diff(b.port).0, expected);
+
+    // A snapshot on A, changes, a restore on B: the state of the snapshot on both.
+    stateless_ok(a.port, conv, "filestore_snapshot", json!({"action": "create", "name": "s1"}));
+    stateless_ok(
+        a.port,
+        conv,
+        "filestore_write",
+        json!({"path": "/repo/src/a.txt", "content": "A3\n"}),
+    );
+    stateless_ok(a.port, conv, "filestore_delete", json!({"path": "/repo/src", "recursive": true}));
+    stateless_ok(b.port, conv, "filestore_snapshot", json!({"action": "restore", "name": "s1"}));
+    assert!(
+        stateless_ok(a.port, conv, "filestore_read", json!({"path": "/repo/src/a.txt"}))
+            .contains("A2")
+    );
+    assert_eq!(diff(a.port).0, expected);
+    assert!(held.call_ok("filestore_read", json!({"path": "/repo/src/a.txt"})).contains("A2"));
+
+    // The audit names the path the shell deleted (only a whiteout was written).
+    let audit = stateless_ok(
+        b.port,
+        conv,
+        "filestore_grep",
+        json!({"pattern": "\"/repo/README.md\"", "path": "/audit", "fixed": true, "output_mode": "content"}),
+    );
+    assert!(audit.contains("filestore_execute"), "{audit}");
+
+    assert_eq!(
+        crate::support::hostile_tree::snapshot(&lower, &skip),
+        before,
+        "the lower directory changed"
+    );
+}

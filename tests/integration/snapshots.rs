@@ -9,6 +9,7 @@
 //! tool over MCP.
 
 use std::collections::BTreeMap;
+use std::path::Path;
 use std::sync::Arc;
 
 use filestore::conversation::{ConversationKey, StateErrorKind, StateSpec, StateStore};
@@ -174,6 +175,99 @@ fn snapshot_restore_and_fork_on_s3() {
     round_trip(&open(), &open());
 }
 
+/// A conversation's copy-on-write upper layer (as `serve --state` keeps it: files in
+/// the store, whiteouts and bases in the state document) is in its snapshots: a
+/// restore puts back the files, the deletions and the bases, a fork carries them,
+/// and the lower directory is never written.
+fn cow_round_trip(store: Arc<StateStore>, other: Arc<StateStore>) {
+    let lower = tempfile::tempdir().unwrap();
+    let l = lower.path();
+    std::fs::create_dir(l.join("d")).unwrap();
+    for (p, c) in [("a.txt", "a\n"), ("b.txt", "b\n"), ("d/c.txt", "c\n")] {
+        std::fs::write(l.join(p), c).unwrap();
+    }
+    let before = crate::support::hostile_tree::snapshot(l, Path::new("/nonexistent"));
+    let key = ConversationKey::scoped("alice", "cow-snapped").unwrap();
+    let open = |store: &Arc<StateStore>, key: &ConversationKey| {
+        let held = filestore::conversation::cow::HeldCow::default();
+        let upper = store.cow_upper(key, "/repo", held).unwrap();
+        let lower_volume = filestore::volumes::dir::DirVolume::open(l, true).unwrap();
+        let mounts = vec![MountSpec::cow("/repo", Arc::new(lower_volume), upper)];
+        engine().session_with(mounts, SessionOptions::default()).unwrap()
+    };
+    let read = |s: &mut Session, p: &str| {
+        s.call("filestore_read", &json!({"path": p, "raw": true})).map(|o| o.text)
+    };
+    let mut s = open(&store, &key);
+    write(&mut s, "/repo/a.txt", "A\n");
+    s.call("filestore_delete", &json!({"path": "/repo/b.txt"})).unwrap();
+    write(&mut s, "/repo/new.txt", "n\n");
+    let taken = store.snapshot(&key, "s1").unwrap();
+    assert!(taken.volumes.contains_key("cow:/repo"), "{:?}", taken.volumes);
+    assert_eq!(taken.state.as_ref().unwrap()["cow"]["/repo"]["whiteouts"], json!(["/b.txt"]));
+
+    s.call("filestore_delete", &json!({"path": "/repo/d", "recursive": true})).unwrap();
+    write(&mut s, "/repo/a.txt", "AA\n");
+    store.restore_snapshot(&key, "s1").unwrap();
+    let check = |s: &mut Session| {
+        assert_eq!(read(s, "/repo/a.txt").unwrap(), "A\n");
+        assert_eq!(read(s, "/repo/d/c.txt").unwrap(), "c\n");
+        assert_eq!(read(s, "/repo/new.txt").unwrap(), "n\n");
+        assert_eq!(read(s, "/repo/b.txt").unwrap_err().kind_name(), "not-found");
+        let diff = s.call("filestore_diff", &json!({})).unwrap();
+        let files: Vec<(String, String)> = diff.json["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| (f["path"].as_str().unwrap().into(), f["status"].as_str().unwrap().into()))
+            .collect();
+        assert_eq!(
+            files,
+            [
+                ("/repo/a.txt".into(), "modified".into()),
+                ("/repo/b.txt".into(), "deleted".into()),
+                ("/repo/new.txt".into(), "added".into())
+            ],
+            "{}",
+            diff.text
+        );
+    };
+    // A session made now reads the restored state (a server makes its sessions again
+    // when the document's state is not the one they hold).
+    check(&mut open(&store, &key));
+    // The fork, from another handle on the store, has the same.
+    let fork = ConversationKey::scoped("alice", "cow-forked").unwrap();
+    other.fork(&key, "s1", &fork).unwrap();
+    let mut in_fork = open(&other, &fork);
+    check(&mut in_fork);
+    write(&mut in_fork, "/repo/only-in-fork.txt", "f\n");
+    assert_eq!(
+        read(&mut open(&store, &key), "/repo/only-in-fork.txt").unwrap_err().kind_name(),
+        "not-found"
+    );
+    assert_eq!(crate::support::hostile_tree::snapshot(l, Path::new("/nonexistent")), before);
+}
+
+#[test]
+fn cow_upper_layers_are_in_snapshots_on_memory_directory_and_s3_stores() {
+    let memory = Arc::new(StateStore::memory());
+    cow_round_trip(memory.clone(), memory);
+    let dir = tempfile::tempdir().unwrap();
+    let open = || Arc::new(StateStore::open(&StateSpec::Dir(dir.path().into())).unwrap());
+    cow_round_trip(open(), open());
+    let server = shared();
+    let p = prefix("cow-snapshots");
+    let open = || {
+        Arc::new(
+            StateStore::open_s3_with(&server.spec(&p), |b| {
+                b.with_access_key_id(ACCESS_KEY).with_secret_access_key(SECRET_KEY)
+            })
+            .unwrap(),
+        )
+    };
+    cow_round_trip(open(), open());
+}
+
 /// A second snapshot of a tree whose files are older than the racy window reads
 /// only the changed files, and writes only their blobs and the trees above them.
 #[test]
@@ -256,6 +350,34 @@ fn the_snapshot_command_creates_lists_restores_and_forks() {
     assert!(!ok && err.starts_with("error[not-found]"), "{err}");
     let (ok, _, err) = run(&["create", "../x"]);
     assert!(!ok && err.starts_with("error[invalid-argument]"), "{err}");
+
+    // Collecting with no grace keeps what the fork's copy of s1 still needs: the
+    // fork restores after it.
+    let (ok, _, err) = run(&["delete", "s1"]);
+    assert!(ok, "{err}");
+    let gc = std::process::Command::new(BIN)
+        .args(["snapshot", "--state", state, "gc", "--grace", "0"])
+        .output()
+        .unwrap();
+    let printed = String::from_utf8_lossy(&gc.stdout);
+    assert!(gc.status.success(), "{}", String::from_utf8_lossy(&gc.stderr));
+    let stats: serde_json::Value = serde_json::from_str(&printed).unwrap();
+    assert!(
+        stats["roots"].as_u64().unwrap() >= 1 && stats["reachable"].as_u64().unwrap() >= 2,
+        "{stats}"
+    );
+    let restored = std::process::Command::new(BIN)
+        .args(["snapshot", "--state", state, "--conversation", "cli-fork", "restore", "s1"])
+        .output()
+        .unwrap();
+    assert!(restored.status.success(), "{}", String::from_utf8_lossy(&restored.stderr));
+    // Every other action names the conversation it needs.
+    let nameless = std::process::Command::new(BIN)
+        .args(["snapshot", "--state", state, "list"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&nameless.stderr);
+    assert!(!nameless.status.success() && err.contains("--conversation"), "{err}");
 }
 
 /// The agent's tool over MCP (`serve --state`): create, list, restore within its
