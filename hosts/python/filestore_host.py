@@ -59,7 +59,7 @@ RESULTS_MOUNT = "/tool_calls"
 BUILTIN = {
     "filestore_ls", "filestore_read", "filestore_glob", "filestore_grep", "filestore_tree",
     "filestore_write", "filestore_edit", "filestore_delete", "filestore_move", "filestore_mkdir",
-    "filestore_execute",
+    "filestore_execute", "filestore_diff",
 }
 _VOLUME = 1  # the host resource type id of `volume`
 
@@ -588,11 +588,22 @@ class Session:
         self._f = lambda name: self.instance.get_func(self.store, self.instance.get_export_index(self.store, name, fsx))
         self._t = lambda name: self.instance.get_func(self.store, self.instance.get_export_index(self.store, name, tls))
         wit_mounts = []
-        for i, m in enumerate(mounts):
-            self.volumes[i + 1] = m["volume"]
-            wit_mounts.append(_rec(point=m["point"], volume=ResourceHost.own(i + 1, _VOLUME),
+
+        def own(volume) -> ResourceHost:
+            rid = len(self.volumes) + 1
+            self.volumes[rid] = volume
+            return ResourceHost.own(rid, _VOLUME)
+
+        for m in mounts:
+            # `upper`: a copy-on-write mount (docs/cow.md): `volume` is only read,
+            # every change lands in `upper`.
+            upper = m.get("upper")
+            if upper is not None and m.get("read_only"):
+                raise FilestoreError("invalid-argument", f"the copy-on-write mount at '{m['point']}' "
+                                     "cannot be read-only: its changes land in its upper volume")
+            wit_mounts.append(_rec(point=m["point"], volume=own(m["volume"]),
                                    priority=m.get("priority", 0), read_only=bool(m.get("read_only")),
-                                   upper=None))
+                                   upper=None if upper is None else own(upper)))
         wit_limits = _rec(**{k: limits.get(k) for k in ("read_tokens", "file_bytes", "regex_bytes",
                                                           "walk_entries", "grep_records", "write_bytes")})
         created = self._call(self._f("[static]session.create"), wit_mounts, wit_limits)

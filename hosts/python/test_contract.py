@@ -312,6 +312,27 @@ class ShellStreaming(unittest.TestCase):
         self.assertEqual(s.execute({"command": "echo x"}, on_output=boom)["json"]["stdout"], "x\n")
 
 
+class CowMount(unittest.TestCase):
+    """A copy-on-write mount (``upper``): every change lands in the upper volume, the
+    lower one is only read, and ``filestore_diff`` lists the changes."""
+
+    def test_changes_land_in_the_upper_volume(self):
+        lower = MemoryVolume({"/a.txt": "a\n", "/b.txt": "b\n"})
+        upper = MemoryVolume({})
+        before = {k: dict(v) for k, v in lower.files.items()}
+        s = filestore().session([{"point": "/w", "volume": lower, "upper": upper}])
+        s.call("filestore_write", {"path": "/w/a.txt", "content": "A\n"})
+        s.call("filestore_delete", {"path": "/w/b.txt"})
+        diff = s.call("filestore_diff", {})["json"]
+        self.assertEqual(sorted((f["status"], f["path"]) for f in diff["files"]),
+                         [("deleted", "/w/b.txt"), ("modified", "/w/a.txt")])
+        self.assertEqual(lower.files, before)
+        self.assertIn("/files/a.txt", upper.files)
+        with self.assertRaises(FilestoreError) as refused:
+            filestore().session([{"point": "/w", "volume": lower, "upper": upper, "read_only": True}])
+        self.assertEqual(refused.exception.kind, "invalid-argument")
+
+
 class GuideSnippet(unittest.TestCase):
     def test_the_embedding_guide_python_snippet_is_this_file_and_runs(self):
         example = read(os.path.join(HERE, "example.py"))

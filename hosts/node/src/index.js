@@ -15,6 +15,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { FilestoreError, ToolError } from './errors.js';
 import { WitVolume } from './guard.js';
+import { DirVolume } from './dir.js';
 import { MemoryVolume } from './memory.js';
 import { ToolHost } from './tools.js';
 import { wasiImports, GuestExit } from './wasi.js';
@@ -43,6 +44,7 @@ const BUILTIN = new Set([
   'filestore_move',
   'filestore_mkdir',
   'filestore_execute',
+  'filestore_diff',
 ]);
 
 /** The WIT package this host implements (`filestore component --wit` writes it). */
@@ -100,7 +102,9 @@ export class Filestore {
   /**
    * A new session (one per conversation): its own component instance over `mounts`.
    * @param {object} options
-   * @param {Array<{point: string, volume: object, priority?: number, readOnly?: boolean}>} options.mounts
+   * @param {Array<{point: string, volume: object, priority?: number, readOnly?: boolean, upper?: object}>} options.mounts
+   *   `upper`: a copy-on-write mount (docs/cow.md): `volume` is the lower layer, opened
+   *   read-only, and every change lands in `upper` (see {@link cowMount})
    * @param {ToolHost} [options.tools] runs configured tools (default: none)
    * @param {object} [options.limits] component limits (`readTokens`, `fileBytes`,
    *   `regexBytes`, `walkEntries`, `grepRecords`, `writeBytes`); absent: defaults
@@ -113,8 +117,41 @@ export class Filestore {
   }
 }
 
+/**
+ * A copy-on-write mount (docs/cow.md) of the host directory `lower` at `point`: reads
+ * fall through to the directory, opened read-only so nothing through the mount can
+ * write it; writes, edits, moves and deletes land in `upper` (a new in-memory volume
+ * by default: keep it to read the changes, or give a `DirVolume` to keep them). The
+ * session offers `filestore_diff` over it.
+ * @param {string} point
+ * @param {string} lower a host directory
+ * @param {object} [upper] the volume taking the changes
+ */
+export function cowMount(point, lower, upper = new MemoryVolume()) {
+  return { point, volume: new DirVolume(lower, { readOnly: true }), upper };
+}
+
 /** Refuses mounts that would break a promise, as the Rust host's `check_mounts`. */
 function checkMounts(mounts) {
+  for (const cow of mounts.filter((m) => m.upper !== undefined)) {
+    if (cow.readOnly) {
+      throw new FilestoreError('invalid-argument', `the copy-on-write mount at '${cow.point}' cannot be read-only: its changes land in its upper volume`);
+    }
+    if (cow.volume instanceof DirVolume && !cow.volume.readOnly) {
+      throw new FilestoreError(
+        'invalid-argument',
+        `the lower directory of the copy-on-write mount at '${cow.point}' is writable; open it read-only (new DirVolume(dir, { readOnly: true }), or use cowMount) so nothing through the mount can write it`,
+      );
+    }
+    const [l, u] = [cow.volume.identity?.(), cow.upper.identity?.()];
+    const within = (a, b) => a.storage === b.storage && b.root.every((t, i) => a.root[i] === t);
+    if (l && u && (within(u, l) || within(l, u))) {
+      throw new FilestoreError(
+        'invalid-argument',
+        `the copy-on-write mount at '${cow.point}' has its upper layer and its lower directory inside one another, so changes would reach the lower directory; keep the upper directory outside it`,
+      );
+    }
+  }
   const results = mounts.find((m) => m.point === RESULTS_MOUNT && !m.volume.keepsEntryMetadata?.());
   if (results) {
     throw new FilestoreError(
@@ -193,9 +230,7 @@ export class Session {
       volume: new WitVolume(m.volume),
       priority: m.priority ?? 0,
       readOnly: Boolean(m.readOnly),
-      // Copy-on-write mounts (docs/cow.md) are made by the Rust host's `:cow` specs;
-      // this host mounts plain volumes only.
-      upper: undefined,
+      upper: m.upper === undefined ? undefined : new WitVolume(m.upper),
     }));
     const witLimits = {
       readTokens: limits.readTokens,
