@@ -107,7 +107,8 @@ enum Command {
         wit: Option<std::path::PathBuf>,
     },
     /// Print the changes of a copy-on-write mount kept in a directory (the mount of
-    /// a session, /POINT=DIR:cow=UPPER) as a patch `git apply` accepts in DIR, with
+    /// a session, /POINT=DIR:cow=UPPER), or in a conversation (/POINT=DIR:cow with
+    /// --state and --conversation), as a patch `git apply` accepts in DIR, with
     /// the changed files named first; binary files are named, not patched
     /// (docs/cow.md#diff). Nothing is written.
     Diff {
@@ -117,9 +118,11 @@ enum Command {
         /// Print the structured result (files and patch) as JSON.
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        conversation: cow_cli::ConversationArgs,
     },
-    /// Write the changes of a copy-on-write mount kept in a directory onto its
-    /// lower directory, each file atomically, and empty the upper directory. Refused,
+    /// Write the changes of a copy-on-write mount kept in a directory (or in a
+    /// conversation, with --state and --conversation) onto its lower directory, each file atomically, and empty the upper directory. Refused,
     /// writing nothing, when a changed file's lower version is not the one the
     /// session saw (each such path named, exit 1) (docs/cow.md#apply). The host's
     /// step: agents cannot run it.
@@ -136,6 +139,8 @@ enum Command {
         /// mem: (docs/audit.md). A `--check` writes nothing and records nothing.
         #[arg(long, value_name = "SPEC")]
         audit: Option<String>,
+        #[command(flatten)]
+        conversation: cow_cli::ConversationArgs,
     },
     /// A conversation's snapshots in a state store (docs/snapshots.md): create, list,
     /// restore, delete, or fork one into a new conversation.
@@ -499,13 +504,13 @@ fn main_with(cli: Cli) -> ExitCode {
             call(&request, &mounts, &configs, &tokens, agent.as_deref())
         }
         Command::Check { files, strict } => tools_cli::check(&files, strict),
-        Command::Diff { mount, json } => cow_cli::diff(&mount, json),
-        Command::Apply { mount, check, audit } => {
+        Command::Diff { mount, json, conversation } => cow_cli::diff(&mount, json, &conversation),
+        Command::Apply { mount, check, audit, conversation } => {
             let audit = match audit.map(|spec| audit_mount(&spec)).transpose() {
                 Ok(a) => a,
                 Err(e) => return fail_with(&e),
             };
-            cow_cli::apply(&mount, check, audit.as_ref())
+            cow_cli::apply(&mount, check, audit.as_ref(), &conversation)
         }
         Command::Component { output, wit } => write_component(&output, wit.as_deref()),
         Command::Snapshot(args) => snapshot::run(*args),
@@ -1860,14 +1865,77 @@ mod cow_cli {
         }
     }
 
-    fn open(m: &MountArg) -> Result<(CowVolume, &std::path::Path), ExitCode> {
+    /// Where a `/POINT=DIR:cow` mount's upper layer is: the conversation a
+    /// `serve --state` server kept it in (docs/cow.md#under-serve---state).
+    #[derive(clap::Args)]
+    pub(super) struct ConversationArgs {
+        /// The state store of the server (as `serve --state`): the upper layer of a
+        /// /POINT=DIR:cow mount is the conversation's there.
+        #[arg(long, value_name = "SPEC", requires = "conversation")]
+        state: Option<String>,
+        /// The conversation's key, as its client names it.
+        #[arg(long, value_name = "KEY", requires = "state")]
+        conversation: Option<String>,
+        /// The verified principal the conversation belongs to (none unauthenticated).
+        #[arg(long, value_name = "SUB", default_value = "", requires = "state")]
+        identity: String,
+        /// Endpoint of an S3-compatible server for an s3:// store.
+        #[arg(long, value_name = "URL", requires = "state")]
+        s3_endpoint: Option<String>,
+    }
+
+    /// The conversation's upper layer of the mount `m` (`/POINT=DIR:cow`).
+    fn conversation_upper(
+        m: &MountArg,
+        c: &ConversationArgs,
+        state: &str,
+    ) -> Result<filestore::volumes::SharedVolume, ExitCode> {
+        use filestore::conversation::{ConversationKey, StateSpec, StateStore};
+        if m.cow != Some(CowUpper::Memory) {
+            return Err(fail(
+                ErrorKind::InvalidArgument,
+                format!(
+                    "mount {}: with --state, give the mount as the server had it, /POINT=DIR:cow (its upper layer is the conversation's)",
+                    m.point
+                ),
+            ));
+        }
+        let bad = |e: filestore::conversation::StateError| fail(ErrorKind::InvalidArgument, e);
+        let mut spec: StateSpec = state.parse().map_err(bad)?;
+        if let StateSpec::Object(o) = &mut spec {
+            o.endpoint = c.s3_endpoint.clone().or(o.endpoint.take());
+        }
+        let store = std::sync::Arc::new(StateStore::open(&spec).map_err(bad)?);
+        let key = ConversationKey::scoped(&c.identity, c.conversation.as_deref().unwrap_or(""))
+            .map_err(bad)?;
+        if store.load(&key).map_err(bad)?.is_none() {
+            return Err(fail(
+                ErrorKind::NotFound,
+                format!(
+                    "no conversation '{}' in the store",
+                    c.conversation.as_deref().unwrap_or("")
+                ),
+            ));
+        }
+        store.cow_upper(&key, &m.point, Default::default()).map_err(bad)
+    }
+
+    fn open<'m>(
+        m: &'m MountArg,
+        c: &ConversationArgs,
+    ) -> Result<(CowVolume, &'m std::path::Path), ExitCode> {
+        if let (Some(state), MountSource::Dir(lower)) = (&c.state, &m.source) {
+            let upper = conversation_upper(m, c, state)?;
+            let v = cow::open(lower, upper).map_err(|e| fail_with(&e))?;
+            return Ok((v, lower));
+        }
         let (lower, upper) = dirs(m)?;
         let v = cow::open_dirs(lower, upper).map_err(|e| fail_with(&e))?;
         Ok((v, lower))
     }
 
-    pub(super) fn diff(m: &MountArg, json: bool) -> ExitCode {
-        let (v, _) = match open(m) {
+    pub(super) fn diff(m: &MountArg, json: bool, c: &ConversationArgs) -> ExitCode {
+        let (v, _) = match open(m, c) {
             Ok(x) => x,
             Err(code) => return code,
         };
@@ -1893,14 +1961,22 @@ mod cow_cli {
         }
     }
 
-    pub(super) fn apply(m: &MountArg, check: bool, audit: Option<&MountArg>) -> ExitCode {
+    pub(super) fn apply(
+        m: &MountArg,
+        check: bool,
+        audit: Option<&MountArg>,
+        c: &ConversationArgs,
+    ) -> ExitCode {
         let audit = match audit.map(MountArg::open).transpose() {
             Ok(a) => a.map(|m| filestore::audit::AuditLog::new(m.volume, None)),
             Err(e) => return fail_with(&e),
         };
         // Not while a session writes the upper layer (diff may look, apply may not).
         // (A missing upper directory is said by `open`.)
+        // (A conversation's upper layer has no lock: its state changes by
+        // compare-and-swap; apply while no request of it runs, docs/cow.md.)
         let _lock = match dirs(m) {
+            _ if c.state.is_some() => None,
             Ok((_, upper)) if upper.is_dir() => match cow::lock_for_apply(&m.point, upper) {
                 Ok(l) => Some(l),
                 Err(e) => return fail_with(&e),
@@ -1908,7 +1984,7 @@ mod cow_cli {
             Ok(_) => None,
             Err(code) => return code,
         };
-        let (v, lower) = match open(m) {
+        let (v, lower) = match open(m, c) {
             Ok(x) => x,
             Err(code) => return code,
         };

@@ -995,4 +995,28 @@ fn a_cow_workspace_is_the_conversations_on_every_replica() {
         before,
         "the lower directory changed"
     );
+
+    // The host's step: the conversation's changes as a patch, then applied onto the
+    // directory; both replicas then see the applied tree with no change left.
+    let host = |args: &[&str]| {
+        let out = std::process::Command::new(BIN)
+            .args(args)
+            .args(["--state", state.to_str().unwrap(), "--conversation", conv])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).to_string()
+    };
+    let patch = host(&["diff", &cow]);
+    assert!(patch.contains("+++ b/new.txt") && patch.contains("--- a/README.md"), "{patch}");
+    assert!(host(&["apply", &cow, "--check"]).contains("\"conflicts\":[]"));
+    host(&["apply", &cow]);
+    assert_eq!(std::fs::read_to_string(lower.join("src/a.txt")).unwrap(), "A2\n");
+    assert_eq!(std::fs::read_to_string(lower.join("new.txt")).unwrap(), "new\n");
+    assert!(!lower.join("README.md").exists() && !lower.join("many/3.txt").exists());
+    assert!(diff(b.port).0.is_empty(), "a change is left after the apply");
+    assert!(
+        stateless_ok(a.port, conv, "filestore_read", json!({"path": "/repo/new.txt"}))
+            .contains("new")
+    );
 }

@@ -235,8 +235,17 @@ impl Volume for ConversationUpper {
             )
         })?;
         let point = self.point.clone();
+        // A session's state is never the empty one (its first change marks it
+        // touched): an empty state is an apply emptying the layer, and replaces it.
+        let reset = incoming == CowState::default();
         self.store
-            .update(&self.key, |doc| doc.cow.entry(point.clone()).or_default().merge(&incoming))
+            .update(&self.key, |doc| {
+                if reset {
+                    doc.cow.remove(&point);
+                } else {
+                    doc.cow.entry(point.clone()).or_default().merge(&incoming);
+                }
+            })
             .map_err(|e| self.storage(e))?;
         // The component holds what it wrote; what others merged in makes the
         // document differ from it, and the session is made again ([`HeldCow`]).
@@ -318,6 +327,9 @@ mod tests {
         assert!(held_b.behind(&doc), "b has not seen /x");
         assert_eq!(CowState::load(a.as_ref()).unwrap(), doc.cow["/w"]);
         assert!(!held_a.behind(&doc));
+        // An apply's empty state empties it.
+        CowState::default().save(a.as_ref()).unwrap();
+        assert!(!store.load(&key).unwrap().unwrap().cow.contains_key("/w"));
         // Files go to the store's volume; the state file cannot be deleted.
         a.write("/files/f", b"1", &WriteOptions::default()).unwrap();
         assert_eq!(store.cow_files(&key, "/w").unwrap().read("/files/f", 0, 9).unwrap(), b"1");
