@@ -41,6 +41,7 @@ pub mod sandbox_cache;
 mod server;
 pub mod snapshot_tool;
 pub mod stdio;
+pub mod stdio_fast;
 pub mod stdio_transport;
 pub mod stored_sessions;
 
@@ -280,9 +281,17 @@ pub fn describe_mounts(mounts: &[MountArg]) -> String {
 pub async fn serve_stdio(config: ServerConfig) -> anyhow::Result<()> {
     let server = FilestoreServer::new(&config)?;
     let writer = stdio_transport::Writer::start(std::io::stdout())?;
-    let transport = stdio_transport::StdioTransport::start(std::io::stdin(), writer.clone())?;
-    let running = match rmcp::serve_server(server, transport).await {
-        Ok(r) => r,
+    let fast = Arc::new(stdio_fast::FastPath::default());
+    let transport = stdio_transport::StdioTransport::start_with(
+        std::io::stdin(),
+        writer.clone(),
+        fast.clone(),
+    )?;
+    let running = match rmcp::serve_server(server.clone(), transport).await {
+        Ok(r) => {
+            fast.ready(server, r.peer().clone());
+            r
+        }
         // Input ended before `initialize` (a client that gave up, `< /dev/null`):
         // nothing was asked, so nothing failed; the process ends quietly, status 0.
         Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => {

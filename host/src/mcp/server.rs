@@ -645,6 +645,11 @@ impl FilestoreServer {
         let failed = |e: &dyn std::fmt::Display| {
             McpError::internal_error(format!("sandbox task failed: {e}"), None)
         };
+        if super::stdio_fast::on_fast_path() {
+            // The stdio reader thread answering a call itself: its own to block.
+            let run = std::panic::AssertUnwindSafe(|| f(&mut lock(&sandbox)));
+            return std::panic::catch_unwind(run).map_err(|p| failed(&panic_message(p.as_ref())));
+        }
         if lends_threads() {
             let run = std::panic::AssertUnwindSafe(|| {
                 tokio::task::block_in_place(|| f(&mut lock(&sandbox)))

@@ -6,21 +6,20 @@
 //! hand-off to a pool thread and back for the read, another pair for the write, and
 //! (with the guard in front, [`super::stdio`]) two more copies of the line through
 //! in-memory pipes, each parsed again. Here one thread blocks in `read` and parses
-//! each line once ([`super::stdio::read_messages`]), handing rmcp the message; one
-//! thread writes what rmcp and the guard send, in order, whole lines. A request
-//! costs one wake-up of the runtime on the way in and one of the writer on the way
-//! out.
+//! each line once ([`super::stdio::read_messages`]), handing rmcp the message, or
+//! answering it itself when it is a call the fast path takes
+//! ([`super::stdio_fast`]); every sender writes its whole lines to stdout in place
+//! ([`Writer`]).
 //!
-//! Neither thread belongs to the runtime, so neither can hold up its shutdown: the
-//! reader may stay blocked in `read` until the process ends.
+//! The reader thread does not belong to the runtime, so it cannot hold up its
+//! shutdown: it may stay blocked in `read` until the process ends.
 
 use std::io::Write;
-use std::sync::mpsc as std_mpsc;
 
 use rmcp::RoleServer;
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::mpsc;
 
 use super::stdio::Incoming;
 
@@ -28,78 +27,44 @@ use super::stdio::Incoming;
 /// on the reader, and little memory when each may be 16 MiB.
 const READ_AHEAD: usize = 4;
 
-/// What the writer thread is asked to do.
-enum Out {
-    /// One line, its newline included.
-    Line(Vec<u8>),
-    /// Answer once everything sent before is written and flushed.
-    Flush(oneshot::Sender<()>),
-}
-
-/// The writer thread's end: lines go out in the order sent.
+/// Where every line goes: stdout, written in place by whoever sends (the reader
+/// thread's guard answers, rmcp's messages, the fast path's answers), one whole
+/// line per lock, so lines never interleave.
+///
+/// In place, not on a thread of its own: a hand-off to a writer thread was one more
+/// wake-up and context switch per call (issue 36's stdio target). A write to a pipe
+/// the client reads returns at once; one the client stopped reading blocks the
+/// sender, as a full pipe must (nothing more can reach the client anyway).
 #[derive(Clone)]
-pub struct Writer(std_mpsc::Sender<Out>);
+pub struct Writer(std::sync::Arc<std::sync::Mutex<Box<dyn Write + Send>>>);
 
 impl Writer {
-    /// Starts the writer thread over `out`. It ends when every [`Writer`] is
-    /// dropped, or at the first failed write (stdout closed): later sends fail.
+    /// Writes to `out`.
     pub fn start(out: impl Write + Send + 'static) -> std::io::Result<Writer> {
-        let (tx, rx) = std_mpsc::channel();
-        std::thread::Builder::new()
-            .name("filestore-stdout".into())
-            .spawn(move || write_lines(rx, out))?;
-        Ok(Writer(tx))
+        Ok(Writer(std::sync::Arc::new(std::sync::Mutex::new(Box::new(out)))))
     }
 
-    /// Queues `line` (a newline is added).
+    /// Writes `line` and a newline, and flushes.
     fn line(&self, mut line: Vec<u8>) -> std::io::Result<()> {
         line.push(b'\n');
-        self.0.send(Out::Line(line)).map_err(|_| closed())
+        let mut out = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        out.write_all(&line)?;
+        out.flush()
     }
 
-    /// Waits until everything queued so far is written (or cannot be).
+    /// Everything sent so far is written (each line is flushed as it goes); kept
+    /// for the callers that end a session with it.
     pub async fn flush(&self) {
-        let (done, written) = oneshot::channel();
-        if self.0.send(Out::Flush(done)).is_ok() {
-            let _ = written.await;
-        }
+        let _ = self.0.lock().unwrap_or_else(|p| p.into_inner()).flush();
     }
-}
-
-/// The writer thread: writes each queued line, flushing once the queue is empty
-/// (a burst of notifications goes out in one write where it can).
-fn write_lines(rx: std_mpsc::Receiver<Out>, mut out: impl Write) {
-    let mut flushed = Vec::new();
-    while let Ok(first) = rx.recv() {
-        let mut next = Some(first);
-        while let Some(item) = next.take() {
-            match item {
-                Out::Line(line) => {
-                    if out.write_all(&line).is_err() {
-                        return;
-                    }
-                }
-                Out::Flush(done) => flushed.push(done),
-            }
-            next = rx.try_recv().ok();
-        }
-        if out.flush().is_err() {
-            return;
-        }
-        for done in flushed.drain(..) {
-            let _ = done.send(());
-        }
-    }
-}
-
-fn closed() -> std::io::Error {
-    std::io::Error::new(std::io::ErrorKind::BrokenPipe, "stdout is closed")
 }
 
 /// rmcp's transport over the reader and writer threads.
 pub struct StdioTransport {
     incoming: mpsc::Receiver<Box<RxJsonRpcMessage<RoleServer>>>,
     writer: Writer,
+    /// Counts the requests rmcp has not answered yet (see [`super::stdio_fast`]).
+    pending: std::sync::Arc<super::stdio_fast::FastPath>,
 }
 
 impl StdioTransport {
@@ -109,17 +74,34 @@ impl StdioTransport {
         input: impl std::io::Read + Send + 'static,
         writer: Writer,
     ) -> std::io::Result<StdioTransport> {
+        Self::start_with(input, writer, std::sync::Arc::default())
+    }
+
+    /// [`StdioTransport::start`] with `fast`: once it is ready, the reader thread
+    /// answers the calls it takes itself ([`super::stdio_fast`]).
+    pub fn start_with(
+        input: impl std::io::Read + Send + 'static,
+        writer: Writer,
+        fast: std::sync::Arc<super::stdio_fast::FastPath>,
+    ) -> std::io::Result<StdioTransport> {
         let (tx, incoming) = mpsc::channel(READ_AHEAD);
         let replies = writer.clone();
+        let pending = fast.clone();
         std::thread::Builder::new().name("filestore-stdin".into()).spawn(move || {
             // A read error ends the input, as the end of input does.
             let input = std::io::BufReader::with_capacity(64 * 1024, input);
             let _ = super::stdio::read_messages(input, |item| match item {
-                Incoming::Message(m) => tx.blocking_send(m).is_ok(),
+                Incoming::Message(m) => match fast.answer(m) {
+                    Ok(line) => replies.line(line).is_ok(),
+                    Err(m) => {
+                        fast.delivered(&m);
+                        tx.blocking_send(m).is_ok()
+                    }
+                },
                 Incoming::Reply(r) => replies.line(r.into_bytes()).is_ok(),
             });
         })?;
-        Ok(StdioTransport { incoming, writer })
+        Ok(StdioTransport { incoming, writer, pending })
     }
 }
 
@@ -130,7 +112,8 @@ impl Transport<RoleServer> for StdioTransport {
         &mut self,
         item: TxJsonRpcMessage<RoleServer>,
     ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
-        // Serialized here, queued in order; the write itself is the writer's.
+        self.pending.answered(&item);
+        // Serialized and written here, in order.
         let sent = serde_json::to_vec(&item)
             .map_err(std::io::Error::other)
             .and_then(|line| self.writer.line(line));
