@@ -130,7 +130,8 @@ enum Command {
         /// The mount as the session had it: /POINT=DIR:cow=UPPER.
         #[arg(value_name = "/POINT=DIR:cow=UPPER")]
         mount: MountArg,
-        /// Only check: print the changes and the conflicts, write nothing.
+        /// Only check: print the conflicts and the paths an apply refuses (inside
+        /// .git), as JSON; write nothing (exit 1 when there are any).
         #[arg(long)]
         check: bool,
         /// Append a record of the apply (tool `host:apply`, the paths written and
@@ -1056,8 +1057,32 @@ impl ServePlan {
         let workspace_from_roots =
             !args.mounts.iter().any(|m| m.point == filestore::mcp::DEFAULT_WORKSPACE)
                 && !filestore::mcp::is_single_workspace(&args.mounts);
-        let no_workspace_reason =
+        let store = state_dir(args.state.as_deref());
+        if let Some((m, dir)) = store.as_ref().and_then(|s| mount_over_store(&args.mounts, s)) {
+            return Err(FsError::new(
+                ErrorKind::InvalidArgument,
+                format!(
+                    "--state {}: the store and the directory mounted at {} ({}) lie inside one another, so every conversation's files, results and audit would be reachable through the mount; keep the store outside every mounted directory",
+                    args.state.as_deref().unwrap_or_default(),
+                    m.point,
+                    dir.display()
+                ),
+            ));
+        }
+        let mut no_workspace_reason =
             filestore::mcp::check_default_workspace(&args.mounts).err().map(|e| e.to_string());
+        let default_workspace =
+            !args.mounts.iter().any(|m| m.point == filestore::mcp::DEFAULT_WORKSPACE);
+        if let (Some(store), true, Ok(cwd)) =
+            (&store, default_workspace, std::env::current_dir().and_then(|d| d.canonicalize()))
+            && (store.starts_with(&cwd) || cwd.starts_with(store))
+        {
+            // The default /workspace is the current directory, not asked for: left out
+            // (said at start, as for a home directory) rather than refusing to start.
+            no_workspace_reason.get_or_insert_with(|| {
+                "the current directory holds the --state store (every conversation's files would be readable through it), so it is not the default /workspace".to_string()
+            });
+        }
         let roots = roots_policy(&args, workspace_from_roots)?;
         let per_identity = args.mounts.iter().any(MountArg::per_identity);
         if per_identity && !(args.http.is_some() && args.auth.enabled()) {
@@ -1572,6 +1597,37 @@ fn load_skills(
     })
 }
 
+/// The local directory of a `--state` spec, resolved, when it is one that exists.
+fn state_dir(spec: Option<&str>) -> Option<std::path::PathBuf> {
+    match spec?.parse().ok()? {
+        filestore::conversation::StateSpec::Dir(p) => p.canonicalize().ok(),
+        _ => None,
+    }
+}
+
+/// The first mount whose local directory (a directory mount, a copy-on-write mount's
+/// lower or upper directory) and the state store `store` lie inside one another,
+/// with that directory.
+fn mount_over_store<'m>(
+    mounts: &'m [MountArg],
+    store: &std::path::Path,
+) -> Option<(&'m MountArg, std::path::PathBuf)> {
+    use filestore::volumes::{CowUpper, MountSource};
+    mounts.iter().find_map(|m| {
+        let mut dirs = Vec::new();
+        if let MountSource::Dir(p) = &m.source {
+            dirs.push(p.clone());
+        }
+        if let Some(CowUpper::Dir(p)) = &m.cow {
+            dirs.push(p.clone());
+        }
+        dirs.into_iter().find_map(|d| {
+            let d = d.canonicalize().ok()?;
+            (store.starts_with(&d) || d.starts_with(store)).then_some((m, d))
+        })
+    })
+}
+
 /// The mounts of each new session: `mounts` opened for its caller, and the skills.
 fn session_mounts(
     mounts: Vec<MountArg>,
@@ -1884,12 +1940,14 @@ mod cow_cli {
         s3_endpoint: Option<String>,
     }
 
-    /// The conversation's upper layer of the mount `m` (`/POINT=DIR:cow`).
+    /// The conversation's upper layer of the mount `m` (`/POINT=DIR:cow`), and the
+    /// conversation's audit timeline (where an apply is recorded by default).
     fn conversation_upper(
         m: &MountArg,
         c: &ConversationArgs,
         state: &str,
-    ) -> Result<filestore::volumes::SharedVolume, ExitCode> {
+    ) -> Result<(filestore::volumes::SharedVolume, filestore::volumes::SharedVolume), ExitCode>
+    {
         use filestore::conversation::{ConversationKey, StateSpec, StateStore};
         if m.cow != Some(CowUpper::Memory) {
             return Err(fail(
@@ -1917,25 +1975,43 @@ mod cow_cli {
                 ),
             ));
         }
-        store.cow_upper(&key, &m.point, Default::default()).map_err(bad)
+        // A mount the conversation never changed has nothing to show or apply; one
+        // named wrong would otherwise be made in the store, empty.
+        let points = store.cow_points(&key).map_err(bad)?;
+        if !points.contains(&m.point) {
+            return Err(fail(
+                ErrorKind::NotFound,
+                format!(
+                    "mount {}: conversation '{}' has no copy-on-write changes there; it has them at: {}",
+                    m.point,
+                    c.conversation.as_deref().unwrap_or(""),
+                    if points.is_empty() { "(none)".to_string() } else { points.join(", ") }
+                ),
+            ));
+        }
+        let audit = store.volumes(&key).map_err(bad)?.audit;
+        Ok((store.cow_upper(&key, &m.point, Default::default()).map_err(bad)?, audit))
     }
 
+    /// The mount's cow view, its lower directory, and (with `--state`) the
+    /// conversation's audit timeline.
     fn open<'m>(
         m: &'m MountArg,
         c: &ConversationArgs,
-    ) -> Result<(CowVolume, &'m std::path::Path), ExitCode> {
+    ) -> Result<(CowVolume, &'m std::path::Path, Option<filestore::volumes::SharedVolume>), ExitCode>
+    {
         if let (Some(state), MountSource::Dir(lower)) = (&c.state, &m.source) {
-            let upper = conversation_upper(m, c, state)?;
+            let (upper, audit) = conversation_upper(m, c, state)?;
             let v = cow::open(lower, upper).map_err(|e| fail_with(&e))?;
-            return Ok((v, lower));
+            return Ok((v, lower, Some(audit)));
         }
         let (lower, upper) = dirs(m)?;
         let v = cow::open_dirs(lower, upper).map_err(|e| fail_with(&e))?;
-        Ok((v, lower))
+        Ok((v, lower, None))
     }
 
     pub(super) fn diff(m: &MountArg, json: bool, c: &ConversationArgs) -> ExitCode {
-        let (v, _) = match open(m, c) {
+        let (v, _, _) = match open(m, c) {
             Ok(x) => x,
             Err(code) => return code,
         };
@@ -1972,30 +2048,46 @@ mod cow_cli {
             Err(e) => return fail_with(&e),
         };
         // Not while a session writes the upper layer (diff may look, apply may not).
-        // (A missing upper directory is said by `open`.)
-        // (A conversation's upper layer has no lock: its state changes by
-        // compare-and-swap; apply while no request of it runs, docs/cow.md.)
-        let _lock = match dirs(m) {
-            _ if c.state.is_some() => None,
-            Ok((_, upper)) if upper.is_dir() => match cow::lock_for_apply(&m.point, upper) {
-                Ok(l) => Some(l),
-                Err(e) => return fail_with(&e),
-            },
-            Ok(_) => None,
-            Err(code) => return code,
+        // (A missing upper directory is said by `open`.) A conversation's upper layer
+        // has no lock: its state changes by compare-and-swap; apply while no request
+        // of it runs (docs/cow.md).
+        let _lock = if c.state.is_some() {
+            None
+        } else {
+            match dirs(m) {
+                Ok((_, upper)) if upper.is_dir() => match cow::lock_for_apply(&m.point, upper) {
+                    Ok(l) => Some(l),
+                    Err(e) => return fail_with(&e),
+                },
+                Ok(_) => None,
+                Err(code) => return code,
+            }
         };
-        let (v, lower) = match open(m, c) {
+        let (v, lower, timeline) = match open(m, c) {
             Ok(x) => x,
             Err(code) => return code,
         };
+        // With --state the apply goes on the conversation's own timeline, unless
+        // --audit names another.
+        let audit = audit.or_else(|| timeline.map(|t| filestore::audit::AuditLog::new(t, None)));
         if check {
             let conflicts = match cow::conflicts(&v) {
                 Ok(c) => c,
                 Err(e) => return fail_with(&e),
             };
-            let paths: Vec<&str> = conflicts.iter().map(|c| c.path.as_str()).collect();
-            emit(&format!("{}\n", serde_json::json!({"conflicts": paths})));
-            return if paths.is_empty() { ExitCode::SUCCESS } else { ExitCode::FAILURE };
+            // Paths as the mount shows them (as the diff names them).
+            let under = |p: &str| filestore_guest::vfs::paths::under(&m.point, p);
+            let paths: Vec<String> = conflicts.iter().map(|c| under(&c.path)).collect();
+            let refused: Vec<String> = match v.changes("/") {
+                Ok(changes) => filestore_guest::vfs::cow::apply::refused_paths(&v, &changes)
+                    .iter()
+                    .map(|p| under(p))
+                    .collect(),
+                Err(e) => return fail_with(&filestore::Error::Filestore(e)),
+            };
+            let clean = paths.is_empty() && refused.is_empty();
+            emit(&format!("{}\n", serde_json::json!({"conflicts": paths, "refused": refused})));
+            return if clean { ExitCode::SUCCESS } else { ExitCode::FAILURE };
         }
         let applied = cow::apply(&v, lower);
         if let Some(log) = &audit {

@@ -862,6 +862,9 @@ fn a_cow_workspace_is_the_conversations_on_every_replica() {
     for i in 0..20 {
         std::fs::write(lower.join(format!("many/{i}.txt")), format!("{i}\n")).unwrap();
     }
+    for i in 0..10 {
+        std::fs::write(lower.join(format!("many/burst{i}.txt")), "b\n").unwrap();
+    }
     let skip = root.path().join("none");
     let before = crate::support::hostile_tree::snapshot(&lower, &skip);
     let cow = format!("/repo={}:cow", lower.display());
@@ -964,6 +967,32 @@ fn a_cow_workspace_is_the_conversations_on_every_replica() {
     assert_eq!(on_a, expected, "{m}");
     assert_eq!(diff(b.port).0, expected);
 
+    // A burst of deletes on one replica in a new conversation: its later calls show
+    // them all (no session of it stays behind the merges it made with the others).
+    let burst = "cow-burst";
+    std::thread::scope(|s| {
+        for i in 0..20 {
+            let port = a.port;
+            s.spawn(move || {
+                let path = format!(
+                    "/repo/many/{}.txt",
+                    if i < 10 { format!("burst{i}") } else { (i - 10).to_string() }
+                );
+                stateless_ok(port, burst, "filestore_delete", json!({"path": path}))
+            });
+        }
+    });
+    for port in [a.port, a.port, a.port, b.port] {
+        let m = stateless(
+            port,
+            Some(burst),
+            "tools/call",
+            json!({"name": "filestore_diff", "arguments": {}}),
+        );
+        let files = m["result"]["structuredContent"]["files"].as_array().map_or(0, Vec::len);
+        assert_eq!(files, 20, "a session of the conversation is behind: {m}");
+    }
+
     // A snapshot on A, changes, a restore on B: the state of the snapshot on both.
     stateless_ok(a.port, conv, "filestore_snapshot", json!({"action": "create", "name": "s1"}));
     stateless_ok(
@@ -1019,4 +1048,34 @@ fn a_cow_workspace_is_the_conversations_on_every_replica() {
         stateless_ok(a.port, conv, "filestore_read", json!({"path": "/repo/new.txt"}))
             .contains("new")
     );
+}
+
+/// A state store reachable through a mount would show every conversation to every
+/// agent: `serve` refuses a mounted directory holding the store (or inside it), and
+/// leaves out the default `/workspace` (the current directory) when it holds it.
+#[test]
+fn a_state_store_is_never_reachable_through_a_mount() {
+    let root = tempfile::tempdir().unwrap();
+    let state = root.path().join("state");
+    std::fs::create_dir(&state).unwrap();
+    let out = std::process::Command::new(BIN)
+        .args(["serve", "--state", state.to_str().unwrap(), "--mount"])
+        .arg(format!("/data={}:ro", root.path().display()))
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && err.contains("lie inside one another") && err.contains("/data"),
+        "{err}"
+    );
+    let server = Replica::start(BIN, root.path(), &["--state", state.to_str().unwrap()]);
+    assert!(server.stderr().contains("holds the --state store"), "{}", server.stderr());
+    let m = stateless(
+        server.port,
+        Some("c"),
+        "tools/call",
+        json!({"name": "filestore_ls", "arguments": {"path": "/workspace"}}),
+    );
+    assert_eq!(m["result"]["isError"], true, "{m}");
 }

@@ -351,12 +351,18 @@ fn the_snapshot_command_creates_lists_restores_and_forks() {
     let (ok, _, err) = run(&["create", "../x"]);
     assert!(!ok && err.starts_with("error[invalid-argument]"), "{err}");
 
-    // Collecting with no grace keeps what the fork's copy of s1 still needs: the
-    // fork restores after it.
+    // A grace too short to protect a snapshot being taken is refused; a collection
+    // keeps what the fork's copy of s1 still needs: the fork restores after it.
     let (ok, _, err) = run(&["delete", "s1"]);
     assert!(ok, "{err}");
-    let gc = std::process::Command::new(BIN)
+    let short = std::process::Command::new(BIN)
         .args(["snapshot", "--state", state, "gc", "--grace", "0"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&short.stderr);
+    assert!(!short.status.success() && err.contains("--grace 0"), "{err}");
+    let gc = std::process::Command::new(BIN)
+        .args(["snapshot", "--state", state, "gc", "--grace", "60"])
         .output()
         .unwrap();
     let printed = String::from_utf8_lossy(&gc.stdout);

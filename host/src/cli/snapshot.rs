@@ -42,12 +42,15 @@ pub(super) enum Action {
     /// deleted snapshots count for that long too (docs/snapshots.md). Store-wide:
     /// takes no --conversation. Prints what it removed (JSON).
     Gc {
-        /// How long an unneeded object, or a deleted snapshot, is kept, seconds:
-        /// longer than the longest snapshot takes.
+        /// How long an unneeded object, or a deleted snapshot, is kept, seconds
+        /// (at least 60): longer than the longest snapshot takes.
         #[arg(long, value_name = "SECS", default_value_t = 3600)]
         grace: u64,
     },
 }
+
+/// The shortest grace `gc` takes: longer than a snapshot of a large tree takes.
+const MIN_GRACE_SECS: u64 = 60;
 
 /// Options of `filestore snapshot`.
 #[derive(clap::Args)]
@@ -99,6 +102,14 @@ pub(super) fn run(args: SnapshotArgs) -> ExitCode {
         Err(e) => return failed(e),
     };
     if let Action::Gc { grace } = args.action {
+        if grace < MIN_GRACE_SECS {
+            return fail(
+                ErrorKind::InvalidArgument,
+                format!(
+                    "--grace {grace}: at least {MIN_GRACE_SECS} s; a snapshot being taken meanwhile names objects no record names yet, and a shorter grace could remove them (docs/snapshots.md#garbage-collection)"
+                ),
+            );
+        }
         let grace = std::time::Duration::from_secs(grace);
         return store.collect_snapshot_objects(grace).map(|s| print(&s)).unwrap_or_else(failed);
     }
@@ -116,7 +127,9 @@ pub(super) fn run(args: SnapshotArgs) -> ExitCode {
         Action::Create { name } => store.snapshot(&key, &name).map(|r| print(&r)),
         Action::List => store.snapshots(&key).map(|l| print(&l)),
         Action::Restore { name } => store.restore_snapshot(&key, &name).map(|s| print(&s)),
-        Action::Delete { name } => store.delete_snapshot(&key, &name).map(|()| ExitCode::SUCCESS),
+        Action::Delete { name } => store
+            .delete_snapshot(&key, &name)
+            .map(|()| print(&serde_json::json!({"deleted": name}))),
         Action::Fork { name, into } => match ConversationKey::scoped(&args.identity, &into) {
             Ok(to) => store.fork(&key, &name, &to).map(|r| print(&r)),
             Err(e) => Err(e),

@@ -47,6 +47,7 @@ pub use doc::{FORMAT, MAX_DOC_BYTES, PendingApproval, StateDoc};
 pub use ids::{new_call_id, new_ulid};
 pub use key::{ConversationKey, MAX_IDENTITY_BYTES, MAX_KEY_BYTES};
 pub use records::MAX_RECORD_BYTES;
+pub use snapshots::MAX_SNAPSHOTS;
 
 use crate::volumes::dir::DirVolume;
 use crate::volumes::object::{ObjectSpec, ObjectVolume, StoreKind};

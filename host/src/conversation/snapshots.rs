@@ -19,6 +19,10 @@ use crate::volumes::{SharedVolume, Volume};
 /// The names a conversation's volumes have in its snapshots.
 const SCRATCH: &str = "scratch";
 const TOOL_CALLS: &str = "tool_calls";
+/// Most snapshots one conversation keeps: an agent may take them (`filestore_snapshot`)
+/// but not delete them, and each may hold up to a volume quota of new content.
+pub const MAX_SNAPSHOTS: usize = 100;
+
 /// A copy-on-write upper layer's name is this followed by its mount point.
 const COW: &str = "cow:";
 
@@ -39,6 +43,15 @@ impl StateStore {
         key: &ConversationKey,
         name: &str,
     ) -> Result<SnapshotRecord, StateError> {
+        let taken = self.snapshots(key)?.len();
+        if taken >= MAX_SNAPSHOTS {
+            return Err(StateError::new(
+                StateErrorKind::Storage(crate::volumes::ErrorKind::LimitExceeded),
+                format!(
+                    "conversation {key} keeps {taken} snapshots, the most it may (each holds what changed since the one before, so they bound the store's growth); delete some from the host (filestore snapshot delete)"
+                ),
+            ));
+        }
         let volumes = self.snapshot_volumes(key)?;
         let doc = self.load(key)?.unwrap_or_default();
         let state = json!({

@@ -423,9 +423,13 @@ impl Bound {
         self.doc_version = doc.version;
         self.doc_created_ms = doc.created_ms;
         self.written_ms = doc.last_used_ms;
-        if doc.activated_skills != active || doc.approval_gates != gates {
-            // Skills or gates of another session of the conversation: this one gets
-            // them at its next pull (the document moved on since).
+        if doc.activated_skills != active
+            || doc.approval_gates != gates
+            || self.held_cow.behind(&doc)
+        {
+            // Skills, gates or copy-on-write changes of another session of the
+            // conversation: this one gets them at its next pull (the document moved
+            // on since).
             self.doc_version = 0;
         }
         self.skills = active;

@@ -66,11 +66,17 @@ pub fn check_name(name: &str) -> Result<(), Error> {
     if ok {
         return Ok(());
     }
+    let why =
+        match name.chars().find(|c| !c.is_ascii_alphanumeric() && !matches!(c, '.' | '_' | '-')) {
+            _ if name.is_empty() => "it is empty".to_string(),
+            _ if name.len() > MAX_NAME_BYTES => format!("it has {} bytes", name.len()),
+            Some(c) => format!("it holds {c:?}"),
+            None => "it starts with '.'".to_string(),
+        };
     Err(Error::new(
         ErrorKind::InvalidArgument,
         format!(
-            "a snapshot name is 1 to {MAX_NAME_BYTES} ASCII letters, digits and . _ - (not starting with .); got {} bytes",
-            name.len()
+            "a snapshot name is 1 to {MAX_NAME_BYTES} ASCII letters, digits and . _ - (not starting with .); {why}"
         ),
     ))
 }
@@ -105,10 +111,10 @@ impl<'a> Snapshots<'a> {
     ) -> Result<SnapshotRecord, Error> {
         let path = self.record_path(name)?;
         if self.store.stat(&path).is_ok() {
-            return Err(Error::at(
+            // Not the record's path: the store's layout is not the caller's business.
+            return Err(Error::new(
                 ErrorKind::AlreadyExists,
-                &path,
-                format!("snapshot '{name}' exists"),
+                format!("snapshot '{name}' exists (delete it first to take another so named)"),
             ));
         }
         let mut objects = Objects::new(self.store);
@@ -118,7 +124,17 @@ impl<'a> Snapshots<'a> {
         for (vname, volume) in volumes {
             let (index, since) =
                 match earlier.as_ref().and_then(|r| r.volumes.get(*vname).map(|t| (r, t))) {
-                    Some((r, root)) => (capture::index(&mut objects, root)?, r.created_ms),
+                    Some((r, root)) => match capture::index(&mut objects, root) {
+                        Ok(index) => (index, r.created_ms),
+                        // The earlier snapshot's objects are gone (collected with too
+                        // short a grace, or damaged): this one is taken whole, and
+                        // nothing the earlier one named is trusted to be there.
+                        Err(e) if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::Backend) => {
+                            objects.forget();
+                            (Default::default(), 0)
+                        }
+                        Err(e) => return Err(e),
+                    },
                     None => (Default::default(), 0),
                 };
             let root = capture::capture(&mut objects, *volume, &index, since, &mut stats)?;
@@ -146,11 +162,7 @@ impl<'a> Snapshots<'a> {
         let options = WriteOptions { create_only: true, ..WriteOptions::default() };
         self.store.write(&path, &bytes, &options).map(|_| ()).map_err(|e| {
             if e.kind() == ErrorKind::AlreadyExists {
-                Error::at(
-                    ErrorKind::AlreadyExists,
-                    &path,
-                    format!("snapshot '{}' exists", record.name),
-                )
+                Error::new(ErrorKind::AlreadyExists, format!("snapshot '{}' exists", record.name))
             } else {
                 e
             }

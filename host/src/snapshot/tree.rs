@@ -90,6 +90,11 @@ impl<'a> Objects<'a> {
         Objects { store, known: HashSet::new(), written: 0, written_bytes: 0 }
     }
 
+    /// Forgets which objects are in the store: each is looked up again.
+    pub fn forget(&mut self) {
+        self.known.clear();
+    }
+
     /// Notes that the object `hash` is in the store (read from it, or written).
     pub fn know(&mut self, hash: &str) {
         self.known.insert(hash.to_string());

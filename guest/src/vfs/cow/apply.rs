@@ -68,11 +68,52 @@ pub fn conflict_error(conflicts: &[Conflict]) -> Error {
     )
 }
 
+/// Whether `path` has a component git keeps for itself: `.git`, in any case and
+/// with the trailing dots or spaces some file systems drop (git's own
+/// `verify_path` rule).
+fn in_git_dir(path: &str) -> bool {
+    path.split('/').any(|c| c.trim_end_matches(['.', ' ']).eq_ignore_ascii_case(".git"))
+}
+
+/// The changed paths (files, and deleted paths) an apply refuses: those inside a
+/// `.git` directory. Writing there can make git run a command (`core.fsmonitor`,
+/// hooks) the next time someone runs git in the directory, so, as `git apply`
+/// does, an agent's change never reaches it.
+pub fn refused_paths(cow: &CowVolume, changes: &[Change]) -> Vec<String> {
+    let st = cow.state();
+    let mut out: Vec<String> = changes
+        .iter()
+        .map(|c| c.path.clone())
+        .chain(st.whiteouts.iter().cloned())
+        .filter(|p| in_git_dir(p))
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// The error of an apply refused for `paths` ([`refused_paths`]).
+pub fn refused_error(paths: &[String]) -> Error {
+    Error::at(
+        ErrorKind::InvalidPath,
+        &paths[0],
+        format!(
+            "changes inside a .git directory are never applied (git could run what they hold, as `git apply` refuses them too): {}; nothing was applied",
+            paths.join(", ")
+        ),
+    )
+}
+
 /// Applies the changes of `cow` to `target`, a writable view of its lower directory
 /// (see the module docs). Refuses with `conflict`, writing nothing, when any changed
-/// file's lower version is not the one the session saw.
+/// file's lower version is not the one the session saw, and with `invalid-path` when
+/// any change is inside a `.git` directory ([`refused_paths`]).
 pub fn apply(cow: &CowVolume, target: &dyn Volume) -> Result<ApplyReport> {
     let changes = cow.changes("/")?;
+    let refused = refused_paths(cow, &changes);
+    if !refused.is_empty() {
+        return Err(refused_error(&refused));
+    }
     let found = conflicts(cow, &changes)?;
     if !found.is_empty() {
         return Err(conflict_error(&found));

@@ -143,7 +143,16 @@ impl CowVolume {
 
     fn save(&self, st: &mut CowState) -> Result<()> {
         st.touched = true;
-        st.save(self.upper.as_ref())
+        if let Err(e) = st.save(self.upper.as_ref()) {
+            // Not stored (a full store, a state over its size limit): the state in
+            // memory goes back to the stored one, or the next calls would show a
+            // change the error said was not made.
+            if let Ok(stored) = CowState::load(self.upper.as_ref()) {
+                *st = stored;
+            }
+            return Err(e);
+        }
+        Ok(())
     }
 
     /// The merged content of the file at `rel` (for a move).

@@ -426,3 +426,73 @@ fn merged_states_keep_both_sides_changes() {
     again.merge(&merged);
     assert_eq!(again, merged);
 }
+
+#[test]
+fn changes_inside_a_git_directory_are_never_applied() {
+    let l = lower();
+    let (c, _) = cow(&l);
+    c.write("/.git/config", b"[core]\n\tfsmonitor = touch pwned\n", &Default::default()).unwrap();
+    c.write("/sub/.GIT./hooks/pre-commit", b"x", &Default::default()).unwrap();
+    c.write("/ok.txt", b"fine", &Default::default()).unwrap();
+    let target = MemoryVolume::new();
+    let e = apply(&c, &target).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidPath, "{e}");
+    assert!(e.to_string().contains("/.git/config") && e.to_string().contains("pre-commit"), "{e}");
+    assert!(target.stat("/ok.txt").is_err(), "nothing was applied");
+    // `.github` and `x.git` are ordinary names.
+    let (c2, _) = cow(&l);
+    c2.write("/.github/workflows/ci.yml", b"on: push", &Default::default()).unwrap();
+    c2.write("/x.git", b"y", &Default::default()).unwrap();
+    apply(&c2, &target).unwrap();
+}
+
+/// An upper volume whose state file cannot be written (a store refusing it).
+struct RefusingState(Arc<MemoryVolume>);
+
+impl Volume for RefusingState {
+    fn stat(&self, p: &str) -> crate::error::Result<crate::vfs::entry::Entry> {
+        self.0.stat(p)
+    }
+    fn list(&self, p: &str) -> crate::error::Result<Vec<crate::vfs::entry::Entry>> {
+        self.0.list(p)
+    }
+    fn walk(&self, p: &str, m: usize) -> crate::error::Result<crate::vfs::volume::Walk> {
+        self.0.walk(p, m)
+    }
+    fn read(&self, p: &str, o: u64, l: u64) -> crate::error::Result<Vec<u8>> {
+        self.0.read(p, o, l)
+    }
+    fn write(
+        &self,
+        p: &str,
+        c: &[u8],
+        o: &crate::vfs::volume::WriteOptions,
+    ) -> crate::error::Result<crate::vfs::entry::Entry> {
+        if p == super::state::STATE_PATH {
+            return Err(crate::error::Error::new(ErrorKind::TooLarge, "the state is too large"));
+        }
+        self.0.write(p, c, o)
+    }
+    fn delete(&self, p: &str, r: bool) -> crate::error::Result<()> {
+        self.0.delete(p, r)
+    }
+    fn rename(&self, f: &str, t: &str, o: bool) -> crate::error::Result<()> {
+        self.0.rename(f, t, o)
+    }
+}
+
+#[test]
+fn a_change_whose_state_is_not_stored_is_not_shown() {
+    let l = lower();
+    let c = CowVolume::new(
+        Box::new(Arc::clone(&l)),
+        Box::new(RefusingState(Arc::new(MemoryVolume::new()))),
+    )
+    .unwrap();
+    let e = c.delete("/dir", true).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::TooLarge);
+    // The refused delete does not show: the directory and its files are there.
+    assert!(c.stat("/dir/x.txt").is_ok());
+    assert_eq!(names(&c, "/"), names(l.as_ref(), "/"));
+    assert!(c.state().whiteouts.is_empty());
+}
