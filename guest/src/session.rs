@@ -418,6 +418,19 @@ impl Session {
             };
             return Ok((json, text));
         }
+        if tool == "filestore_ls"
+            && args.trim_start().starts_with('{')
+            && let Ok(req) = serde_json::from_str::<LsRequest>(args)
+        {
+            // Straight into text, as the read above (no `Value` between).
+            let r = self.ls(&req)?;
+            return if req.details {
+                Ok((serde_json::to_string(&r).map_err(serialising)?, ls::render(&r)))
+            } else {
+                let json = serde_json::to_string(&ls::LeanResult::of(&r)).map_err(serialising)?;
+                Ok((json, ls::lean_text(&r)))
+            };
+        }
         let o = self.call(tool, &crate::ops::request::parse_args(tool, args)?)?;
         // `to_string` writes into a buffer; `Value`'s `Display` goes through the
         // formatter a token at a time (a third of a small read's call in wasm).
@@ -607,6 +620,11 @@ mod tests {
             ("filestore_read", "   "),
             ("filestore_read", "{"),
             ("filestore_ls", r#"{"path": "/w"}"#),
+            ("filestore_ls", r#"{"path": "/w", "details": true, "depth": 3}"#),
+            ("filestore_ls", r#"{"path": "/w", "depth": 2, "limit": 2}"#),
+            ("filestore_ls", r#"{"path": "/w", "sort_by": "size", "details": true}"#),
+            ("filestore_ls", r#"{"path": "/w/nope"}"#),
+            ("filestore_ls", r#"{"path": "/w", "bogus": 1}"#),
             ("filestore_glob", r#"{"pattern": "**/*.rs"}"#),
             ("filestore_nope", "{}"),
         ];

@@ -144,6 +144,12 @@ impl Engine {
     /// An engine with `config`.
     pub fn with_config(config: EngineConfig) -> Result<Engine> {
         let mut wc = Config::new();
+        // `FILESTORE_PERF_MAP=1`: the component's compiled functions are named in
+        // /tmp/perf-<pid>.map, so `perf report` shows the guest's own symbols
+        // (docs/benchmarks-log.md); off by default (a file per process).
+        if std::env::var_os("FILESTORE_PERF_MAP").is_some_and(|v| v == "1") {
+            wc.profiler(wasmtime::ProfilingStrategy::PerfMap);
+        }
         wc.wasm_component_model(true);
         wc.epoch_interruption(true);
         wc.consume_fuel(config.fuel);

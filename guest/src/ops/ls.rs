@@ -179,23 +179,50 @@ fn lean_kind(e: &Entry) -> &'static str {
     }
 }
 
+/// One entry of the lean answer's JSON: its name and kind (and children).
+#[derive(Serialize)]
+struct LeanNode<'a> {
+    name: &'a str,
+    kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    children: Option<Vec<LeanNode<'a>>>,
+}
+
+/// The lean answer's JSON (see [`lean`]).
+#[derive(Serialize)]
+pub struct LeanResult<'a> {
+    path: &'a str,
+    entries: Vec<LeanNode<'a>>,
+    truncated: bool,
+}
+
+impl<'a> LeanResult<'a> {
+    /// The lean JSON of `r`, to serialise (straight into text: building a
+    /// `serde_json::Value` first was most of a listing's time in the component).
+    pub fn of(r: &'a LsResult) -> LeanResult<'a> {
+        fn nodes(ns: &[LsNode]) -> Vec<LeanNode<'_>> {
+            ns.iter()
+                .map(|n| LeanNode {
+                    name: &n.name,
+                    kind: lean_kind(&n.entry),
+                    children: n.children.as_deref().map(nodes),
+                })
+                .collect()
+        }
+        LeanResult { path: &r.path, entries: nodes(&r.entries), truncated: r.truncated }
+    }
+}
+
 /// The lean answer (`details: false`): the JSON keeps each entry's name and kind
 /// (and children), the text one name per line (`name/` for a directory, `name@` for a link), as the
 /// official filesystem server's `list_directory` does.
 pub fn lean(r: &LsResult) -> (serde_json::Value, String) {
-    fn nodes(ns: &[LsNode]) -> Vec<serde_json::Value> {
-        ns.iter()
-            .map(|n| {
-                let mut o = serde_json::Map::new();
-                o.insert("name".into(), n.name.clone().into());
-                o.insert("kind".into(), lean_kind(&n.entry).into());
-                if let Some(c) = &n.children {
-                    o.insert("children".into(), nodes(c).into());
-                }
-                serde_json::Value::Object(o)
-            })
-            .collect()
-    }
+    let json = serde_json::to_value(LeanResult::of(r)).unwrap_or_default();
+    (json, lean_text(r))
+}
+
+/// The lean answer's text (see [`lean`]).
+pub fn lean_text(r: &LsResult) -> String {
     fn text(ns: &[LsNode], indent: usize, out: &mut String) {
         for n in ns {
             for _ in 0..indent {
@@ -221,9 +248,7 @@ pub fn lean(r: &LsResult) -> (serde_json::Value, String) {
     if r.truncated {
         out.push_str("[Listing truncated at the limit; list a subdirectory or raise limit.]\n");
     }
-    let json =
-        serde_json::json!({"path": r.path, "entries": nodes(&r.entries), "truncated": r.truncated});
-    (json, out)
+    out
 }
 
 /// Text form with details: one entry per line, indented by depth, directories with a

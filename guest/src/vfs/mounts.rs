@@ -432,6 +432,24 @@ impl MountTable {
         let mut merged: BTreeMap<String, Entry> = BTreeMap::new();
         if let Some((point, layers)) = self.layers(path) {
             let rel = paths::strip_dir(path, point);
+            // One volume and no mount beneath: nothing to merge (a volume lists each
+            // name once), only to order as the merge would, by path.
+            if let [m] = layers[..]
+                && self.points_below(path).next().is_none()
+            {
+                let mut entries: Vec<Entry> = match m.volume.list(rel) {
+                    Ok(v) => v.into_iter().map(|e| Self::virtual_entry(m, e)).collect(),
+                    Err(e)
+                        if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) =>
+                    {
+                        Vec::new()
+                    }
+                    Err(e) => return Err(Self::rename_err(e, point)),
+                };
+                entries.sort_unstable_by(|a, b| a.path.cmp(&b.path));
+                entries.dedup_by(|a, b| a.path == b.path);
+                return Ok(entries);
+            }
             for m in layers {
                 let entries = match m.volume.list(rel) {
                     Ok(v) => v,

@@ -420,7 +420,9 @@ impl Sandbox {
 struct CallWatch {
     /// The call's ticket: the running call a cancellation may interrupt.
     ticket: u64,
-    watcher: tokio::task::JoinHandle<()>,
+    /// Sets the cancel flag once the request is cancelled; none on the stdio fast
+    /// path, whose requests are not cancellable (`super::stdio_fast`).
+    watcher: Option<tokio::task::JoinHandle<()>>,
     progress: Option<tokio::task::JoinHandle<()>>,
     /// What a shell command printed, for the progress notifications.
     output: Option<Arc<Mutex<ProgressOutput>>>,
@@ -429,7 +431,9 @@ struct CallWatch {
 impl CallWatch {
     /// Ends the watch: the call is over (or never started).
     fn stop(&self) {
-        self.watcher.abort();
+        if let Some(w) = &self.watcher {
+            w.abort();
+        }
         if let Some(p) = &self.progress {
             p.abort();
         }
@@ -1012,16 +1016,21 @@ impl FilestoreServer {
     ) -> CallWatch {
         let ticket = self.next_ticket.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
         let (cancel, running, ct) = (self.cancel.clone(), self.running.clone(), context.ct.clone());
-        let watcher = tokio::spawn(async move {
-            ct.cancelled().await;
-            // Until aborted: the call may not have started yet, and each call clears
-            // the flag when it starts.
-            loop {
-                if *running.lock().unwrap_or_else(|p| p.into_inner()) == ticket {
-                    cancel.store(true, std::sync::atomic::Ordering::SeqCst);
+        // A task woken per call is a wake-up of another thread: not spent where no
+        // cancellation can arrive.
+        let cancellable = !super::stdio_fast::on_fast_path();
+        let watcher = cancellable.then(|| {
+            tokio::spawn(async move {
+                ct.cancelled().await;
+                // Until aborted: the call may not have started yet, and each call clears
+                // the flag when it starts.
+                loop {
+                    if *running.lock().unwrap_or_else(|p| p.into_inner()) == ticket {
+                        cancel.store(true, std::sync::atomic::Ordering::SeqCst);
+                    }
+                    tokio::time::sleep(Duration::from_millis(10)).await;
                 }
-                tokio::time::sleep(Duration::from_millis(10)).await;
-            }
+            })
         });
         // No total: a grep does not know its size in advance.
         let output = token.is_some().then(|| Arc::new(Mutex::new(ProgressOutput::default())));
