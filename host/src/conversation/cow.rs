@@ -39,7 +39,7 @@ fn segment(point: &str) -> String {
 
 /// The mount point a [`segment`] was made from.
 fn point_of(segment: &str) -> Option<String> {
-    if segment.len() % 2 != 0 {
+    if !segment.len().is_multiple_of(2) {
         return None;
     }
     let bytes: Option<Vec<u8>> = (0..segment.len())

@@ -298,6 +298,11 @@ impl Drop for Held<'_> {
 }
 
 impl Gate {
+    /// Whether requests pass now (no application of roots under way or expected).
+    pub(crate) fn is_open(&self) -> bool {
+        *self.pending.borrow() == 0
+    }
+
     pub(crate) fn new() -> Gate {
         Gate {
             pending: tokio::sync::watch::Sender::new(0),

@@ -626,7 +626,12 @@ impl FilestoreServer {
         &self,
         f: impl FnOnce(&mut Sandbox) -> T + Send + 'static,
     ) -> Result<T, McpError> {
-        self.roots_gate.wait().await.map_err(|m| McpError::internal_error(m, None))?;
+        // Not on the stdio fast path: it runs only while the gate is open (checked
+        // before, `roots_settled`), and waiting there could never end, since the
+        // client's answer with its roots is on the input its thread would read.
+        if !super::stdio_fast::on_fast_path() {
+            self.roots_gate.wait().await.map_err(|m| McpError::internal_error(m, None))?;
+        }
         self.on_sandbox(f).await
     }
 
@@ -661,6 +666,12 @@ impl FilestoreServer {
             return std::panic::catch_unwind(run).map_err(|p| failed(&panic_message(p.as_ref())));
         }
         tokio::task::spawn_blocking(move || f(&mut lock(&sandbox))).await.map_err(|e| failed(&e))
+    }
+
+    /// Whether the client's roots are applied (none being listed or mounted): what
+    /// the stdio fast path needs to run a call now (`super::stdio_fast`).
+    pub(crate) fn roots_settled(&self) -> bool {
+        self.roots_gate.is_open()
     }
 
     /// How many tools the session offers now.

@@ -19,7 +19,10 @@
 //! - without a progress token (no progress notifications to send meanwhile);
 //! - while rmcp answers no request ([`FastPath::delivered`] and
 //!   [`FastPath::answered`] count them): a client that sent a write and then a read
-//!   without waiting gets them run in that order, as before.
+//!   without waiting gets them run in that order, as before;
+//! - while the client's roots are settled (none being listed or mounted): waiting
+//!   for them here would never end, since the client's answer with its roots is on
+//!   the input this thread reads.
 //!
 //! Anything else goes to rmcp as before.
 
@@ -92,11 +95,15 @@ impl FastPath {
         message: Box<RxJsonRpcMessage<RoleServer>>,
     ) -> Result<Vec<u8>, Box<RxJsonRpcMessage<RoleServer>>> {
         let Some(ready) = self.ready.get() else { return Err(message) };
-        if self.pending.load(Ordering::SeqCst) != 0 || !takes(&message) {
+        if self.pending.load(Ordering::SeqCst) != 0
+            || !ready.server.roots_settled()
+            || !takes(&message)
+        {
             return Err(message);
         }
-        let JsonRpcMessage::Request(JsonRpcRequest { id, mut request, .. }) = *message else {
-            unreachable!("`takes` accepts requests only")
+        let (id, mut request) = match *message {
+            JsonRpcMessage::Request(JsonRpcRequest { id, request, .. }) => (id, request),
+            other => return Err(Box::new(other)),
         };
         let mut context = RequestContext::new(id.clone(), ready.peer.clone());
         std::mem::swap(&mut context.meta, request.get_meta_mut());
