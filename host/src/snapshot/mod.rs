@@ -70,7 +70,7 @@ pub fn check_name(name: &str) -> Result<(), Error> {
         match name.chars().find(|c| !c.is_ascii_alphanumeric() && !matches!(c, '.' | '_' | '-')) {
             _ if name.is_empty() => "it is empty".to_string(),
             _ if name.len() > MAX_NAME_BYTES => format!("it has {} bytes", name.len()),
-            Some(c) => format!("it holds {c:?}"),
+            Some(c) => format!("it holds U+{:04X}", u32::from(c)),
             None => "it starts with '.'".to_string(),
         };
     Err(Error::new(
