@@ -58,6 +58,9 @@ pub struct FilestoreServer {
     roots: Arc<super::roots::RootsPolicy>,
     /// Requests that reach the sandbox wait here while roots are being applied.
     roots_gate: Arc<super::roots::Gate>,
+    /// `roots/list_changed` notifications the stdio reader handed to rmcp that the
+    /// handler has not taken up yet (see `roots_notice_sent`).
+    roots_notices: Arc<std::sync::atomic::AtomicUsize>,
     /// Why no default `/workspace` was mounted, if none was.
     no_workspace_reason: Option<Arc<str>>,
     /// The server's conversations (`serve --state`); `None`: none are kept.
@@ -496,6 +499,7 @@ impl FilestoreServer {
             catalog_changes: config.catalog_refresh.as_ref().map(|r| r.changes.clone()),
             roots: Arc::new(config.roots.for_caller(caller.as_deref())),
             roots_gate: Arc::new(super::roots::Gate::new()),
+            roots_notices: Default::default(),
             no_workspace_reason: config.no_workspace_reason.as_deref().map(Arc::from),
             conversations: config.conversations.clone(),
             conversation,
@@ -668,10 +672,19 @@ impl FilestoreServer {
         tokio::task::spawn_blocking(move || f(&mut lock(&sandbox))).await.map_err(|e| failed(&e))
     }
 
-    /// Whether the client's roots are applied (none being listed or mounted): what
-    /// the stdio fast path needs to run a call now (`super::stdio_fast`).
+    /// Whether the client's roots are applied (none being listed or mounted, no
+    /// `roots/list_changed` on its way to the handler): what the stdio fast path
+    /// needs to run a call now (`super::stdio_fast`).
     pub(crate) fn roots_settled(&self) -> bool {
-        self.roots_gate.is_open()
+        self.roots_notices.load(std::sync::atomic::Ordering::SeqCst) == 0
+            && self.roots_gate.is_open()
+    }
+
+    /// A `roots/list_changed` was handed to rmcp: the roots are unsettled until
+    /// [`FilestoreServer::on_roots_list_changed`] takes it up (and closes the gate
+    /// while it applies them).
+    pub(crate) fn roots_notice_sent(&self) {
+        self.roots_notices.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
     }
 
     /// How many tools the session offers now.
@@ -1394,10 +1407,21 @@ impl ServerHandler for FilestoreServer {
     /// not read (over HTTP without `--http-roots-within`), nothing changes: the client
     /// was told at `initialized`.
     async fn on_roots_list_changed(&self, context: rmcp::service::NotificationContext<RoleServer>) {
+        // Taken up: the gate below (or the application already waiting) now stands
+        // for it (see `roots_notice_sent`).
+        let taken = || {
+            let _ = self.roots_notices.fetch_update(
+                std::sync::atomic::Ordering::SeqCst,
+                std::sync::atomic::Ordering::SeqCst,
+                |n| n.checked_sub(1),
+            );
+        };
         if !self.roots.reads_roots() || !self.roots_gate.queue() {
+            taken();
             return;
         }
         let _applying = self.roots_gate.hold();
+        taken();
         self.apply_roots(&context.peer).await;
     }
 

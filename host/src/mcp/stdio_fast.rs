@@ -11,32 +11,39 @@
 //!
 //! It takes only what cannot tell the difference:
 //! - after the session is initialized (rmcp's handshake done, [`FastPath::ready`]);
-//! - `tools/call` of `filestore_read` and `filestore_ls`: bounded work (a page, a
-//!   listing under its limit), never an approval, an upstream call or a shell
-//!   command, so that it needs no cancellation: while it runs the reader is busy
-//!   and would not see a `notifications/cancelled` for it (rmcp would not either:
-//!   the request is not rmcp's);
+//! - `tools/call` of `filestore_read` of one page of one file that is not a PDF
+//!   (no `paths`, `pages` or `render`; a PDF may be drawn, which takes long), and of
+//!   `filestore_ls` of one level of at most 1,000 entries (the defaults): bounded
+//!   work, never an approval, an upstream call or a shell command, so that it needs
+//!   no cancellation, which could not reach it (the thread that would read a
+//!   `notifications/cancelled` is running the call);
 //! - without a progress token (no progress notifications to send meanwhile);
 //! - while rmcp answers no request ([`FastPath::delivered`] and
-//!   [`FastPath::answered`] count them): a client that sent a write and then a read
-//!   without waiting gets them run in that order, as before;
-//! - while the client's roots are settled (none being listed or mounted): waiting
-//!   for them here would never end, since the client's answer with its roots is on
-//!   the input this thread reads.
+//!   [`FastPath::answered`] track them by id; a cancelled one, which rmcp never
+//!   answers, ends with its `notifications/cancelled`): the fast path never runs a
+//!   call before a request sent earlier (rmcp itself runs its requests
+//!   concurrently, so requests sent without waiting were never ordered);
+//! - while the client's roots are settled: no `notifications/roots/list_changed`
+//!   handed to rmcp and not yet taken up by it, and no application of roots under
+//!   way. Waiting for roots here could never end: the client's answer with them is
+//!   on the input this thread reads.
 //!
 //! Anything else goes to rmcp as before.
 
-use std::sync::OnceLock;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
 
 use rmcp::RoleServer;
-use rmcp::model::{ClientRequest, GetMeta, JsonRpcMessage, JsonRpcRequest};
+use rmcp::model::{
+    ClientNotification, ClientRequest, GetMeta, JsonRpcMessage, JsonRpcNotification,
+    JsonRpcRequest, RequestId,
+};
 use rmcp::service::{Peer, RequestContext, RxJsonRpcMessage, Service, TxJsonRpcMessage};
 
 use super::server::FilestoreServer;
 
-/// The calls the fast path takes (see the module docs).
-const FAST_TOOLS: [&str; 2] = ["filestore_read", "filestore_ls"];
+/// The largest listing the fast path takes (`filestore_ls`'s default limit).
+const MAX_FAST_LIST: u64 = 1000;
 
 /// What answering needs, once the session is initialized.
 struct Ready {
@@ -49,8 +56,9 @@ struct Ready {
 #[derive(Default)]
 pub struct FastPath {
     ready: OnceLock<Ready>,
-    /// Requests handed to rmcp and not answered yet.
-    pending: AtomicUsize,
+    /// Requests handed to rmcp and not answered yet, by id (how many of each: a
+    /// client may reuse one).
+    pending: Mutex<HashMap<RequestId, usize>>,
 }
 
 thread_local! {
@@ -73,19 +81,54 @@ impl FastPath {
         let _ = self.ready.set(Ready { server, peer, runtime });
     }
 
-    /// A message handed to rmcp: a request counts until [`FastPath::answered`].
+    /// A message handed to rmcp: a request counts until [`FastPath::answered`], or
+    /// until a `notifications/cancelled` names it (rmcp never answers a request
+    /// cancelled while it runs); a `notifications/roots/list_changed` unsettles the
+    /// roots until the server takes it up.
     pub fn delivered(&self, message: &RxJsonRpcMessage<RoleServer>) {
-        if matches!(message, JsonRpcMessage::Request(_)) {
-            self.pending.fetch_add(1, Ordering::SeqCst);
+        match message {
+            JsonRpcMessage::Request(r) => {
+                *self.pending().entry(r.id.clone()).or_default() += 1;
+            }
+            JsonRpcMessage::Notification(JsonRpcNotification { notification, .. }) => {
+                match notification {
+                    ClientNotification::CancelledNotification(c) => {
+                        if let Some(id) = &c.params.request_id {
+                            self.pending().remove(id);
+                        }
+                    }
+                    ClientNotification::RootsListChangedNotification(_) => {
+                        if let Some(ready) = self.ready.get() {
+                            ready.server.roots_notice_sent();
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
         }
     }
 
-    /// A message rmcp sends: an answer (result or error) ends a request's count.
+    /// A message rmcp sends: an answer (result or error) ends its request's count.
     pub fn answered(&self, message: &TxJsonRpcMessage<RoleServer>) {
-        if matches!(message, JsonRpcMessage::Response(_) | JsonRpcMessage::Error(_)) {
-            let _ =
-                self.pending.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1));
+        let id = match message {
+            JsonRpcMessage::Response(r) => Some(&r.id),
+            JsonRpcMessage::Error(e) => e.id.as_ref(),
+            _ => None,
+        };
+        if let Some(id) = id {
+            let mut pending = self.pending();
+            if let Some(n) = pending.get_mut(id) {
+                *n -= 1;
+                if *n == 0 {
+                    pending.remove(id);
+                }
+            }
         }
+    }
+
+    fn pending(&self) -> std::sync::MutexGuard<'_, HashMap<RequestId, usize>> {
+        self.pending.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     /// The answer to `message` as a line (without its newline) when the fast path
@@ -95,10 +138,7 @@ impl FastPath {
         message: Box<RxJsonRpcMessage<RoleServer>>,
     ) -> Result<Vec<u8>, Box<RxJsonRpcMessage<RoleServer>>> {
         let Some(ready) = self.ready.get() else { return Err(message) };
-        if self.pending.load(Ordering::SeqCst) != 0
-            || !ready.server.roots_settled()
-            || !takes(&message)
-        {
+        if !self.pending().is_empty() || !ready.server.roots_settled() || !takes(&message) {
             return Err(message);
         }
         let (id, mut request) = match *message {
@@ -132,5 +172,85 @@ fn takes(message: &RxJsonRpcMessage<RoleServer>) -> bool {
     let params = &call.params;
     let progress = request.get_meta().get_progress_token().is_some()
         || params.meta.as_ref().is_some_and(|m| m.get_progress_token().is_some());
-    FAST_TOOLS.contains(&params.name.as_ref()) && params.request_state.is_none() && !progress
+    if progress || params.request_state.is_some() {
+        return false;
+    }
+    let empty = serde_json::Map::new();
+    let args = params.arguments.as_ref().unwrap_or(&empty);
+    let absent_or =
+        |key: &str, ok: &dyn Fn(&serde_json::Value) -> bool| args.get(key).is_none_or(ok);
+    match params.name.as_ref() {
+        "filestore_read" => {
+            let pdf = args
+                .get("path")
+                .and_then(serde_json::Value::as_str)
+                .is_some_and(|p| p.to_ascii_lowercase().ends_with(".pdf"));
+            !pdf && ["paths", "pages", "render"].iter().all(|k| args.get(*k).is_none())
+        }
+        "filestore_ls" => {
+            absent_or("depth", &|v| v.as_u64() == Some(1))
+                && absent_or("limit", &|v| v.as_u64().is_some_and(|n| n <= MAX_FAST_LIST))
+        }
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn message(v: serde_json::Value) -> RxJsonRpcMessage<RoleServer> {
+        serde_json::from_value(v).unwrap()
+    }
+
+    fn call(id: u64, name: &str, arguments: serde_json::Value) -> RxJsonRpcMessage<RoleServer> {
+        message(json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+                       "params": {"name": name, "arguments": arguments}}))
+    }
+
+    #[test]
+    fn takes_only_bounded_calls_without_progress() {
+        assert!(takes(&call(1, "filestore_read", json!({"path": "/w/a.rs"}))));
+        assert!(takes(&call(1, "filestore_ls", json!({"path": "/w", "details": true}))));
+        assert!(takes(&call(1, "filestore_ls", json!({"path": "/w", "depth": 1, "limit": 1000}))));
+        for (name, args) in [
+            ("filestore_read", json!({"path": "/w/scan.PDF"})),
+            ("filestore_read", json!({"paths": ["/w/a", "/w/b"]})),
+            ("filestore_read", json!({"path": "/w/a", "render": "none"})),
+            ("filestore_ls", json!({"path": "/w", "depth": 2})),
+            ("filestore_ls", json!({"path": "/w", "limit": 100000})),
+            ("filestore_grep", json!({"pattern": "x"})),
+            ("filestore_write", json!({"path": "/w/a", "content": ""})),
+        ] {
+            assert!(!takes(&call(1, name, args.clone())), "{name} {args}");
+        }
+        let progress = message(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+            "params": {"name": "filestore_read", "arguments": {"path": "/w/a"},
+                       "_meta": {"progressToken": 7}}}));
+        assert!(!takes(&progress));
+    }
+
+    /// A request rmcp never answers (cancelled) or answers once for two of one id
+    /// does not leave the fast path off for good.
+    #[test]
+    fn requests_in_flight_are_tracked_by_id() {
+        let fast = FastPath::default();
+        let grep = call(3, "filestore_grep", json!({"pattern": "x"}));
+        fast.delivered(&grep);
+        assert!(!fast.pending().is_empty());
+        fast.delivered(&message(json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                                        "params": {"requestId": 3}})));
+        assert!(fast.pending().is_empty(), "a cancelled request is not waited for");
+        fast.delivered(&call(7, "filestore_ls", json!({})));
+        fast.delivered(&call(7, "filestore_ls", json!({})));
+        let answer: TxJsonRpcMessage<RoleServer> = JsonRpcMessage::response(
+            rmcp::model::ServerResult::empty(()),
+            rmcp::model::NumberOrString::Number(7),
+        );
+        fast.answered(&answer);
+        assert!(!fast.pending().is_empty(), "one of the two is answered");
+        fast.answered(&answer);
+        assert!(fast.pending().is_empty());
+    }
 }

@@ -8,18 +8,21 @@
 //! in-memory pipes, each parsed again. Here one thread blocks in `read` and parses
 //! each line once ([`super::stdio::read_messages`]), handing rmcp the message, or
 //! answering it itself when it is a call the fast path takes
-//! ([`super::stdio_fast`]); every sender writes its whole lines to stdout in place
-//! ([`Writer`]).
+//! ([`super::stdio_fast`]); one thread writes what rmcp, the fast path and the guard
+//! send, in order, whole lines. A writer of its own, not writes in place: a client
+//! may send a large batch before it reads any answer, and a reader thread blocked
+//! on a full stdout would stop reading its input (both sides would wait forever).
 //!
-//! The reader thread does not belong to the runtime, so it cannot hold up its
-//! shutdown: it may stay blocked in `read` until the process ends.
+//! Neither thread belongs to the runtime, so neither can hold up its shutdown.
 
 use std::io::Write;
 
 use rmcp::RoleServer;
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
-use tokio::sync::mpsc;
+use std::sync::mpsc as std_mpsc;
+
+use tokio::sync::{mpsc, oneshot};
 
 use super::stdio::Incoming;
 
@@ -27,36 +30,72 @@ use super::stdio::Incoming;
 /// on the reader, and little memory when each may be 16 MiB.
 const READ_AHEAD: usize = 4;
 
-/// Where every line goes: stdout, written in place by whoever sends (the reader
-/// thread's guard answers, rmcp's messages, the fast path's answers), one whole
-/// line per lock, so lines never interleave.
-///
-/// In place, not on a thread of its own: a hand-off to a writer thread was one more
-/// wake-up and context switch per call (issue 36's stdio target). A write to a pipe
-/// the client reads returns at once; one the client stopped reading blocks the
-/// sender, as a full pipe must (nothing more can reach the client anyway).
+/// What the writer thread is asked to do.
+enum Out {
+    /// One line, its newline included.
+    Line(Vec<u8>),
+    /// Answer once everything sent before is written and flushed.
+    Flush(oneshot::Sender<()>),
+}
+
+/// The writer thread's end: lines go out in the order sent.
 #[derive(Clone)]
-pub struct Writer(std::sync::Arc<std::sync::Mutex<Box<dyn Write + Send>>>);
+pub struct Writer(std_mpsc::Sender<Out>);
 
 impl Writer {
-    /// Writes to `out`.
+    /// Starts the writer thread over `out`. It ends when every [`Writer`] is
+    /// dropped, or at the first failed write (stdout closed): later sends fail.
     pub fn start(out: impl Write + Send + 'static) -> std::io::Result<Writer> {
-        Ok(Writer(std::sync::Arc::new(std::sync::Mutex::new(Box::new(out)))))
+        let (tx, rx) = std_mpsc::channel();
+        std::thread::Builder::new()
+            .name("filestore-stdout".into())
+            .spawn(move || write_lines(rx, out))?;
+        Ok(Writer(tx))
     }
 
-    /// Writes `line` and a newline, and flushes.
+    /// Queues `line` (a newline is added).
     fn line(&self, mut line: Vec<u8>) -> std::io::Result<()> {
         line.push(b'\n');
-        let mut out = self.0.lock().unwrap_or_else(|p| p.into_inner());
-        out.write_all(&line)?;
-        out.flush()
+        self.0.send(Out::Line(line)).map_err(|_| closed())
     }
 
-    /// Everything sent so far is written (each line is flushed as it goes); kept
-    /// for the callers that end a session with it.
+    /// Waits until everything queued so far is written (or cannot be).
     pub async fn flush(&self) {
-        let _ = self.0.lock().unwrap_or_else(|p| p.into_inner()).flush();
+        let (done, written) = oneshot::channel();
+        if self.0.send(Out::Flush(done)).is_ok() {
+            let _ = written.await;
+        }
     }
+}
+
+/// The writer thread: writes each queued line, flushing once the queue is empty
+/// (a burst of notifications goes out in one write where it can).
+fn write_lines(rx: std_mpsc::Receiver<Out>, mut out: impl Write) {
+    let mut flushed = Vec::new();
+    while let Ok(first) = rx.recv() {
+        let mut next = Some(first);
+        while let Some(item) = next.take() {
+            match item {
+                Out::Line(line) => {
+                    if out.write_all(&line).is_err() {
+                        return;
+                    }
+                }
+                Out::Flush(done) => flushed.push(done),
+            }
+            next = rx.try_recv().ok();
+        }
+        if out.flush().is_err() {
+            return;
+        }
+        for done in flushed.drain(..) {
+            let _ = done.send(());
+        }
+    }
+}
+
+fn closed() -> std::io::Error {
+    std::io::Error::new(std::io::ErrorKind::BrokenPipe, "stdout is closed")
 }
 
 /// rmcp's transport over the reader and writer threads.
@@ -113,7 +152,7 @@ impl Transport<RoleServer> for StdioTransport {
         item: TxJsonRpcMessage<RoleServer>,
     ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
         self.pending.answered(&item);
-        // Serialized and written here, in order.
+        // Serialized here, queued in order; the write itself is the writer's.
         let sent = serde_json::to_vec(&item)
             .map_err(std::io::Error::other)
             .and_then(|line| self.writer.line(line));
