@@ -280,7 +280,7 @@ pub fn describe_mounts(mounts: &[MountArg]) -> String {
 /// JSON-RPC message, still gets its answer ([`stdio`]; rmcp drops both).
 pub async fn serve_stdio(config: ServerConfig) -> anyhow::Result<()> {
     let server = FilestoreServer::new(&config)?;
-    let writer = stdio_transport::Writer::start(std::io::stdout())?;
+    let writer = stdio_transport::Writer::stdout()?;
     let fast = Arc::new(stdio_fast::FastPath::default());
     let transport = stdio_transport::StdioTransport::start_with(
         std::io::stdin(),
