@@ -4,7 +4,7 @@
 
 use std::process::ExitCode;
 
-use filestore::conversation::{ConversationKey, StateErrorKind, StateSpec, StateStore};
+use filestore::conversation::{ConversationKey, StateSpec, StateStore};
 use filestore_guest::error::ErrorKind;
 
 use super::{ObjectArgs, emit, fail};
@@ -72,15 +72,7 @@ pub(super) struct SnapshotArgs {
 }
 
 fn failed(e: filestore::conversation::StateError) -> ExitCode {
-    let kind = match e.kind {
-        StateErrorKind::Storage(k) => k,
-        StateErrorKind::InvalidKey | StateErrorKind::InvalidSpec => ErrorKind::InvalidArgument,
-        StateErrorKind::Contended => ErrorKind::Conflict,
-        StateErrorKind::TooLarge => ErrorKind::TooLarge,
-        StateErrorKind::TooMany => ErrorKind::LimitExceeded,
-        StateErrorKind::Corrupt => ErrorKind::Backend,
-    };
-    fail(kind, e)
+    fail(e.kind.error_kind(), e)
 }
 
 fn print(value: &impl serde::Serialize) -> ExitCode {

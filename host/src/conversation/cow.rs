@@ -160,11 +160,7 @@ struct ConversationUpper {
 impl ConversationUpper {
     fn storage(&self, e: StateError) -> Error {
         Error::at(
-            match e.kind {
-                super::StateErrorKind::Storage(kind) => kind,
-                super::StateErrorKind::TooLarge => ErrorKind::TooLarge,
-                _ => ErrorKind::Backend,
-            },
+            e.kind.error_kind(),
             STATE_PATH,
             format!("the copy-on-write state of {} in the conversation: {e}", self.point),
         )

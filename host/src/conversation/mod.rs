@@ -78,6 +78,21 @@ pub enum StateErrorKind {
     TooMany,
 }
 
+impl StateErrorKind {
+    /// The filestore error kind a state error is reported as (to agents, on the
+    /// command line, through a volume).
+    pub fn error_kind(self) -> ErrorKind {
+        match self {
+            StateErrorKind::InvalidKey | StateErrorKind::InvalidSpec => ErrorKind::InvalidArgument,
+            StateErrorKind::Storage(k) => k,
+            StateErrorKind::Corrupt => ErrorKind::Backend,
+            StateErrorKind::Contended => ErrorKind::Conflict,
+            StateErrorKind::TooLarge => ErrorKind::TooLarge,
+            StateErrorKind::TooMany => ErrorKind::LimitExceeded,
+        }
+    }
+}
+
 /// An error of the state store: its kind, and what it was about.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{context}")]

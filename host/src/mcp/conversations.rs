@@ -32,7 +32,7 @@ use std::time::Duration;
 use filestore_guest::error::{Error as FsError, ErrorKind};
 
 use crate::conversation::{
-    ConversationKey, ConversationVolumes, StateDoc, StateError, StateErrorKind, StateStore, now_ms,
+    ConversationKey, ConversationVolumes, StateDoc, StateError, StateStore, now_ms,
 };
 use crate::{MountSpec, Session};
 
@@ -524,15 +524,7 @@ impl Bound {
 /// A state-store error as a host error: a bad key is the caller's mistake, a store
 /// failure the store's kind.
 pub fn state_error(e: StateError) -> crate::Error {
-    let kind = match e.kind {
-        StateErrorKind::InvalidKey | StateErrorKind::InvalidSpec => ErrorKind::InvalidArgument,
-        StateErrorKind::Storage(k) => k,
-        StateErrorKind::Corrupt => ErrorKind::Backend,
-        StateErrorKind::Contended => ErrorKind::Conflict,
-        StateErrorKind::TooLarge => ErrorKind::TooLarge,
-        StateErrorKind::TooMany => ErrorKind::LimitExceeded,
-    };
-    crate::Error::Filestore(FsError::new(kind, format!("conversation state: {e}")))
+    crate::Error::Filestore(FsError::new(e.kind.error_kind(), format!("conversation state: {e}")))
 }
 
 /// What the HTTP request being handled says about its conversation, for the server

@@ -218,7 +218,7 @@ fn stand_in(head: &[u8], bytes: usize) -> Option<Incoming> {
     }
 }
 /// A JSON-RPC error reply, as one line of text.
-fn error_reply(id: serde_json::Value, code: i64, message: String) -> String {
+pub(crate) fn error_reply(id: serde_json::Value, code: i64, message: String) -> String {
     serde_json::json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
         .to_string()
 }

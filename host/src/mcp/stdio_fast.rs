@@ -157,10 +157,8 @@ impl FastPath {
         // A reply that does not serialise (it always does) is rmcp's to fail on:
         // rather than lose the call, say so in the same shape rmcp would.
         Ok(serde_json::to_vec(&reply).unwrap_or_else(|e| {
-            serde_json::json!({"jsonrpc": "2.0", "id": serde_json::Value::Null,
-                               "error": {"code": -32603, "message": format!("serialising the answer: {e}")}})
-            .to_string()
-            .into_bytes()
+            let message = format!("serialising the answer: {e}");
+            super::stdio::error_reply(serde_json::Value::Null, -32603, message).into_bytes()
         }))
     }
 }
