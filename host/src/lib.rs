@@ -65,7 +65,7 @@ pub struct EmbeddingGuideExample;
 
 pub use engine::{Engine, EngineConfig};
 pub use error::{Error, Result, SandboxLimit};
-pub use session::{CallOutput, MountSpec, Session, SessionOptions};
+pub use session::{CallOutput, MountSpec, Session, SessionOptions, UnparsedCallOutput};
 pub use state::HostState;
 
 /// The generated WIT bindings, for embedders using the typed interface.

@@ -164,6 +164,15 @@ pub struct CallOutput {
     pub text: String,
 }
 
+/// A tool's result with its JSON as text: see [`Session::call_unparsed`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct UnparsedCallOutput {
+    /// Structured result, as JSON text (well-formed; an object for a built-in).
+    pub json: String,
+    /// Rendered text.
+    pub text: String,
+}
+
 /// A sandboxed filestore session.
 pub struct Session {
     store: Store<HostState>,
@@ -544,6 +553,39 @@ impl Session {
             out.json = out.json.get_mut("data").map(serde_json::Value::take).unwrap_or_default();
             return Ok(out);
         }
+        let out = self.call_builtin_unparsed(tool, args)?;
+        let json = serde_json::from_str(&out.json)
+            .map_err(|e| Error::setup("guest returned invalid JSON", e))?;
+        Ok(CallOutput { json, text: out.text })
+    }
+
+    /// [`Session::call_with_claims`] with the result's JSON as text, as the component
+    /// wrote it, for a caller that only passes it on (the stdio server's fast path:
+    /// parsing a listing's JSON into a `Value` and writing it out again was a sixth
+    /// of the call). The text is checked to be well-formed JSON; a call that does not
+    /// run a built-in directly is made as `call_with_claims` and its JSON written.
+    pub fn call_unparsed(
+        &mut self,
+        tool: &str,
+        args: &Value,
+        claims: &Value,
+    ) -> Result<UnparsedCallOutput> {
+        if !filestore_guest::ops::builtin::is_builtin(tool) || self.agent_loaded {
+            let out = self.call_with_claims(tool, args, claims)?;
+            let json = serde_json::to_string(&out.json)
+                .map_err(|e| Error::setup("serialising a result", e))?;
+            return Ok(UnparsedCallOutput { json, text: out.text });
+        }
+        let out = self.call_builtin_unparsed(tool, args)?;
+        // Checked without building anything: no allocation per key or string.
+        serde_json::from_str::<serde::de::IgnoredAny>(&out.json)
+            .map_err(|e| Error::setup("guest returned invalid JSON", e))?;
+        Ok(out)
+    }
+
+    /// A built-in tool run directly by the component, audited; its JSON unparsed
+    /// and unchecked.
+    fn call_builtin_unparsed(&mut self, tool: &str, args: &Value) -> Result<UnparsedCallOutput> {
         let attempt = self.audit_attempt(tool, args, None);
         // Into a buffer directly (`Value`'s `Display` goes through the formatter).
         let args = serde_json::to_string(args).unwrap_or_else(|_| args.to_string());
@@ -552,9 +594,7 @@ impl Session {
         });
         self.audit_end(attempt, out.as_ref().err().map(Error::kind_name));
         let out = out?;
-        let json = serde_json::from_str(&out.json)
-            .map_err(|e| Error::setup("guest returned invalid JSON", e))?;
-        Ok(CallOutput { json, text: out.text })
+        Ok(UnparsedCallOutput { json: out.json, text: out.text })
     }
 
     /// Metadata of one path.

@@ -254,7 +254,7 @@ pub fn lean_text(r: &LsResult) -> String {
 /// Text form with details: one entry per line, indented by depth, directories with a
 /// trailing `/`, files with size, token estimate and type.
 pub fn render(r: &LsResult) -> String {
-    let mut out = String::new();
+    let mut out = String::with_capacity(r.entries.len() * 40);
     if r.entries.is_empty() {
         out.push_str(&format!("{} is an empty directory.\n", r.path));
     }
@@ -266,21 +266,27 @@ pub fn render(r: &LsResult) -> String {
 }
 
 fn render_nodes(nodes: &[LsNode], indent: usize, out: &mut String) {
+    use std::fmt::Write as _;
+    // Pieces pushed in place: a `format!` per line (and per type) allocated and
+    // copied each line once more.
     for n in nodes {
-        let pad = "  ".repeat(indent);
+        for _ in 0..indent {
+            out.push_str("  ");
+        }
+        out.push_str(&n.name);
         if n.entry.is_dir() {
-            out.push_str(&format!("{pad}{}/\n", n.name));
+            out.push_str("/\n");
         } else {
-            let ro = if n.entry.read_only { ", read-only" } else { "" };
-            let ty = if n.entry.entry_type != crate::vfs::entry::TYPE_FILE {
-                format!(", {}", n.entry.entry_type)
-            } else {
-                String::new()
-            };
-            out.push_str(&format!(
-                "{pad}{} ({} bytes, ~{} tokens{ro}{ty})\n",
-                n.name, n.entry.size, n.tokens
-            ));
+            // Writing into a `String` cannot fail.
+            let _ = write!(out, " ({} bytes, ~{} tokens", n.entry.size, n.tokens);
+            if n.entry.read_only {
+                out.push_str(", read-only");
+            }
+            if n.entry.entry_type != crate::vfs::entry::TYPE_FILE {
+                out.push_str(", ");
+                out.push_str(&n.entry.entry_type);
+            }
+            out.push_str(")\n");
         }
         if let Some(c) = &n.children {
             render_nodes(c, indent + 1, out);

@@ -29,6 +29,10 @@
 //!   on the input this thread reads.
 //!
 //! Anything else goes to rmcp as before.
+//!
+//! A listing's structured content passes through as the component wrote it
+//! ([`passes_json_through`]): parsed into a `Value` for rmcp's result type and
+//! written out again, it was a sixth of a listing with details.
 
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
@@ -36,7 +40,7 @@ use std::sync::{Mutex, OnceLock};
 use rmcp::RoleServer;
 use rmcp::model::{
     ClientNotification, ClientRequest, GetMeta, JsonRpcMessage, JsonRpcNotification,
-    JsonRpcRequest, RequestId,
+    JsonRpcRequest, RequestId, ServerResult,
 };
 use rmcp::service::{Peer, RequestContext, RxJsonRpcMessage, Service, TxJsonRpcMessage};
 
@@ -71,6 +75,83 @@ thread_local! {
 /// Whether the current thread is the fast path's, running a call.
 pub(crate) fn on_fast_path() -> bool {
     ON_FAST_PATH.with(std::cell::Cell::get)
+}
+
+thread_local! {
+    /// The structured content of the fast path's call, as JSON text, when the call
+    /// passed it through ([`pass_json_through`]); taken when the answer is written.
+    static PASSED_JSON: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Whether a successful call of `tool` should hand its JSON over unparsed: on the
+/// fast path, for a listing (the largest JSON it answers; a read's result is looked
+/// into for media, and is small).
+pub(crate) fn passes_json_through(tool: &str) -> bool {
+    on_fast_path() && tool == "filestore_ls"
+}
+
+/// Keeps `out`'s JSON for the answer ([`splice_structured`]), and gives the call's
+/// result on with an empty object in its place: nothing between here and the answer
+/// looks into a listing's JSON (approvals and media concern other tools).
+pub(crate) fn pass_json_through(out: filestore::UnparsedCallOutput) -> filestore::CallOutput {
+    PASSED_JSON.with(|p| *p.borrow_mut() = Some(out.json));
+    filestore::CallOutput { json: serde_json::Value::Object(Default::default()), text: out.text }
+}
+
+/// The answer line: `reply` serialised, with the JSON a call passed through as its
+/// result's `structuredContent` (written as is, not parsed; it was checked to be
+/// well-formed JSON when the component returned it).
+fn serialise_reply(mut reply: TxJsonRpcMessage<RoleServer>, passed: Option<String>) -> Vec<u8> {
+    let serialise = |reply: &TxJsonRpcMessage<RoleServer>| {
+        serde_json::to_vec(reply).unwrap_or_else(|e| {
+            // A reply that does not serialise (it always does) is rmcp's to fail on:
+            // rather than lose the call, say so in the same shape rmcp would.
+            let message = format!("serialising the answer: {e}");
+            super::stdio::error_reply(serde_json::Value::Null, -32603, message).into_bytes()
+        })
+    };
+    let Some(json) = passed else { return serialise(&reply) };
+    let result = match &mut reply {
+        JsonRpcMessage::Response(r) => match &mut r.result {
+            ServerResult::CallToolResult(result)
+                if result.is_error != Some(true) && result.structured_content.is_some() =>
+            {
+                result
+            }
+            _ => return serialise(&reply),
+        },
+        _ => return serialise(&reply),
+    };
+    if !json.trim_start().starts_with('{') {
+        // Not an object (a built-in's JSON always is): as `server::success` would.
+        let value = serde_json::from_str(&json).unwrap_or(serde_json::Value::Null);
+        result.structured_content = Some(serde_json::json!({ "result": value }));
+        return serialise(&reply);
+    }
+    result.structured_content = None;
+    let mut line = serialise(&reply);
+    // The result is the message's last member and the structured content would be
+    // the result's: `...}}` becomes `...,"structuredContent":JSON}}`.
+    if !line.ends_with(b"}}") {
+        result_back(&mut reply, &json);
+        return serialise(&reply);
+    }
+    line.truncate(line.len() - 2);
+    line.reserve(json.len() + 24);
+    line.extend_from_slice(b",\"structuredContent\":");
+    line.extend_from_slice(json.as_bytes());
+    line.extend_from_slice(b"}}");
+    line
+}
+
+/// Puts the passed-through `json` back into `reply`'s result, parsed (the fallback
+/// when the answer is not shaped as [`serialise_reply`] expects).
+fn result_back(reply: &mut TxJsonRpcMessage<RoleServer>, json: &str) {
+    if let JsonRpcMessage::Response(r) = reply
+        && let ServerResult::CallToolResult(result) = &mut r.result
+    {
+        result.structured_content = serde_json::from_str(json).ok();
+    }
 }
 
 impl FastPath {
@@ -147,19 +228,16 @@ impl FastPath {
         };
         let mut context = RequestContext::new(id.clone(), ready.peer.clone());
         std::mem::swap(&mut context.meta, request.get_meta_mut());
+        PASSED_JSON.with(|p| p.borrow_mut().take());
         ON_FAST_PATH.with(|f| f.set(true));
         let result = ready.runtime.block_on(ready.server.handle_request(request, context));
         ON_FAST_PATH.with(|f| f.set(false));
+        let passed = PASSED_JSON.with(|p| p.borrow_mut().take());
         let reply: TxJsonRpcMessage<RoleServer> = match result {
             Ok(result) => JsonRpcMessage::response(result, id),
             Err(error) => JsonRpcMessage::error(error, Some(id)),
         };
-        // A reply that does not serialise (it always does) is rmcp's to fail on:
-        // rather than lose the call, say so in the same shape rmcp would.
-        Ok(serde_json::to_vec(&reply).unwrap_or_else(|e| {
-            let message = format!("serialising the answer: {e}");
-            super::stdio::error_reply(serde_json::Value::Null, -32603, message).into_bytes()
-        }))
+        Ok(serialise_reply(reply, passed))
     }
 }
 
@@ -205,6 +283,40 @@ mod tests {
     fn call(id: u64, name: &str, arguments: serde_json::Value) -> RxJsonRpcMessage<RoleServer> {
         message(json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
                        "params": {"name": name, "arguments": arguments}}))
+    }
+
+    /// A passed-through listing's JSON lands as the result's `structuredContent`,
+    /// exactly as rmcp would write the parsed value; an error answer or a result
+    /// without structured content ignores it; JSON that is not an object is wrapped
+    /// as `server::success` wraps it.
+    #[test]
+    fn passed_json_is_the_structured_content() {
+        use rmcp::model::{CallToolResult, ContentBlock, ErrorData};
+        let listing =
+            r#"{"path":"/w","entries":[{"name":"a \"b\"\n","size":3}],"truncated":false}"#;
+        let reply = |structured: Option<serde_json::Value>| -> TxJsonRpcMessage<RoleServer> {
+            let mut r = CallToolResult::success(vec![ContentBlock::text("a \"b\"\n (3 bytes)\n")]);
+            r.structured_content = structured;
+            JsonRpcMessage::response(ServerResult::CallToolResult(r), RequestId::Number(7))
+        };
+        let parsed = |line: Vec<u8>| serde_json::from_slice::<serde_json::Value>(&line).unwrap();
+        let expected =
+            parsed(serde_json::to_vec(&reply(serde_json::from_str(listing).ok())).unwrap());
+        let spliced = serialise_reply(reply(Some(json!({}))), Some(listing.to_string()));
+        assert_eq!(parsed(spliced), expected);
+
+        let wrapped = parsed(serialise_reply(reply(Some(json!({}))), Some("[1,2]".into())));
+        assert_eq!(wrapped["result"]["structuredContent"], json!({"result": [1, 2]}));
+
+        let plain = reply(None);
+        let alone = serde_json::to_vec(&plain).unwrap();
+        assert_eq!(serialise_reply(plain, Some(listing.to_string())), alone);
+        let error: TxJsonRpcMessage<RoleServer> = JsonRpcMessage::error(
+            ErrorData::invalid_params("no", None),
+            Some(RequestId::Number(7)),
+        );
+        let alone = serde_json::to_vec(&error).unwrap();
+        assert_eq!(serialise_reply(error, Some(listing.to_string())), alone);
     }
 
     #[test]
