@@ -113,7 +113,8 @@ fn list_level(
     budget: &mut usize,
     truncated: &mut bool,
 ) -> Result<Vec<LsNode>> {
-    let mut children = mounts.list(dir)?;
+    // `dir` is a directory: `ls` stat'ed it, or it is an entry of the level above.
+    let mut children = mounts.list_stated_dir(dir)?;
     sort_entries_by(&mut children, sort_by);
     let mut out = Vec::with_capacity(children.len().min(*budget));
     for e in children {
@@ -266,9 +267,9 @@ pub fn render(r: &LsResult) -> String {
 }
 
 fn render_nodes(nodes: &[LsNode], indent: usize, out: &mut String) {
-    use std::fmt::Write as _;
-    // Pieces pushed in place: a `format!` per line (and per type) allocated and
-    // copied each line once more.
+    // Pieces pushed in place, numbers through `itoa`: a `format!` per line (and per
+    // type) allocated and copied each line once more, through `core::fmt`.
+    let mut number = itoa::Buffer::new();
     for n in nodes {
         for _ in 0..indent {
             out.push_str("  ");
@@ -277,8 +278,11 @@ fn render_nodes(nodes: &[LsNode], indent: usize, out: &mut String) {
         if n.entry.is_dir() {
             out.push_str("/\n");
         } else {
-            // Writing into a `String` cannot fail.
-            let _ = write!(out, " ({} bytes, ~{} tokens", n.entry.size, n.tokens);
+            out.push_str(" (");
+            out.push_str(number.format(n.entry.size));
+            out.push_str(" bytes, ~");
+            out.push_str(number.format(n.tokens));
+            out.push_str(" tokens");
             if n.entry.read_only {
                 out.push_str(", read-only");
             }

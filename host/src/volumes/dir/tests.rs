@@ -517,7 +517,7 @@ fn walk_on_helper_threads_is_the_one_thread_walk() {
         for max in [1, 2, 7, 8, 30, 100, 10_000] {
             let walk = |helpers| {
                 let comps = components(dir).unwrap();
-                let top = v.descend(dir, &comps, false, true).unwrap();
+                let top = v.open_listable(dir, &comps).unwrap();
                 v.walk_from(top, dir, max, helpers).unwrap()
             };
             let one = walk(0);
@@ -1064,7 +1064,7 @@ fn walk_helpers_never_list_outside_while_directories_are_swapped() {
                 for _ in 0..60 {
                     for max in [50, 100_000] {
                         let comps = components("/").unwrap();
-                        let top = v.descend("/", &comps, false, true).unwrap();
+                        let top = v.open_listable("/", &comps).unwrap();
                         let w = v.walk_from(top, "/", max, 3).unwrap();
                         assert!(w.entries.len() <= max);
                         for e in &w.entries {
@@ -1101,7 +1101,7 @@ fn concurrent_walks_stay_within_the_helper_bound() {
             std::thread::spawn(move || {
                 for _ in 0..20 {
                     let comps = components("/").unwrap();
-                    let top = v.descend("/", &comps, false, true).unwrap();
+                    let top = v.open_listable("/", &comps).unwrap();
                     let w = v.walk_from(top, "/", 100_000, WALK_HELPERS).unwrap();
                     assert_eq!(w.entries.len(), 40 + 40 * 10 * 2);
                     peak.fetch_max(threads_named("filestore-walk"), Ordering::Relaxed);
@@ -1136,7 +1136,7 @@ fn a_panic_while_listing_on_walk_threads_is_a_panic_not_a_hang() {
         let _tmp = tmp;
         let walked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let comps = components("/").unwrap();
-            let top = v.descend("/", &comps, false, true).unwrap();
+            let top = v.open_listable("/", &comps).unwrap();
             v.walk_from(top, "/", 100_000, WALK_HELPERS)
         }));
         let _ = tx.send(walked.is_err());
@@ -1145,4 +1145,64 @@ fn a_panic_while_listing_on_walk_threads_is_a_panic_not_a_hang() {
         .recv_timeout(std::time::Duration::from_secs(20))
         .expect("the walk hangs: its threads wait for the directory whose listing panicked");
     assert!(panicked);
+}
+
+/// A listing's entries (read from the handle's own stream, `lstat`ed through rustix)
+/// are what `stat` (cap-std's metadata) says of each path: files, directories, links
+/// and FIFOs alike, sizes and times included. The root lists the same every time,
+/// also from several threads at once (its listing handle is its own, not a
+/// duplicate sharing the stream's position).
+#[test]
+fn listed_entries_match_stat_and_the_root_lists_alike_every_time() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    std::fs::write(root.join("file.txt"), "hello\n").unwrap();
+    std::fs::create_dir(root.join("sub")).unwrap();
+    std::fs::write(root.join("sub/inner.rs"), "fn main() {}\n").unwrap();
+    symlink("file.txt", root.join("link")).unwrap();
+    rustix::fs::mknodat(
+        rustix::fs::CWD,
+        root.join("fifo"),
+        rustix::fs::FileType::Fifo,
+        rustix::fs::Mode::RUSR | rustix::fs::Mode::WUSR,
+        0,
+    )
+    .unwrap();
+    // More names than one small `getdents64` buffer holds.
+    for i in 0..300 {
+        std::fs::write(root.join(format!("n{i:03}")), "x").unwrap();
+    }
+    let v = Arc::new(DirVolume::open(root, false).unwrap());
+    for dir in ["/", "/sub"] {
+        let listed = v.list(dir).unwrap();
+        assert!(!listed.is_empty());
+        for e in &listed {
+            assert_eq!(e, &v.stat(&e.path).unwrap(), "{}", e.path);
+        }
+    }
+    let kinds: Vec<(String, String)> = v
+        .list("/")
+        .unwrap()
+        .into_iter()
+        .filter(|e| !e.path.starts_with("/n"))
+        .map(|e| (e.path, e.entry_type))
+        .collect();
+    let want =
+        [("/fifo", "special"), ("/file.txt", "file"), ("/link", "symlink"), ("/sub", "directory")];
+    let want: Vec<(String, String)> =
+        want.iter().map(|(p, t)| (p.to_string(), t.to_string())).collect();
+    assert_eq!(kinds, want);
+    let first = v.list("/").unwrap();
+    let threads: Vec<_> = (0..4)
+        .map(|_| {
+            let v = v.clone();
+            std::thread::spawn(move || (0..50).map(|_| v.list("/").unwrap()).collect::<Vec<_>>())
+        })
+        .collect();
+    for t in threads {
+        for listing in t.join().unwrap() {
+            assert_eq!(listing, first);
+        }
+    }
+    assert_eq!(v.walk("/", 10_000).unwrap().entries.len(), first.len() + 1);
 }

@@ -107,7 +107,7 @@ impl DirVolume {
             panic!("test: listing {dir_path}");
         }
         let c = components(dir_path).ok()?;
-        let dir = self.descend(dir_path, &c, false, true).ok()?;
+        let dir = self.open_listable(dir_path, &c).ok()?;
         self.children(&dir, dir_path).ok()
     }
 
