@@ -425,14 +425,7 @@ impl Session {
             // Straight into text, as the read above (no `Value` between).
             let r = self.ls(&req)?;
             return if req.details {
-                // Sized for a top level of about 160 bytes per entry: no regrowth.
-                let mut json = Vec::with_capacity(64 + r.entries.len() * 160);
-                serde_json::to_writer(&mut json, &r).map_err(serialising)?;
-                // serde_json writes only UTF-8: this cannot fail.
-                let json = String::from_utf8(json).map_err(|e| {
-                    Error::new(ErrorKind::Backend, format!("serialising the result: {e}"))
-                })?;
-                Ok((json, ls::render(&r)))
+                Ok((crate::ops::ls_json::details_json(&r), ls::render(&r)))
             } else {
                 let json = serde_json::to_string(&ls::LeanResult::of(&r)).map_err(serialising)?;
                 Ok((json, ls::lean_text(&r)))

@@ -26,6 +26,7 @@ pub mod filetypes;
 pub mod glob;
 pub mod grep;
 pub mod ls;
+pub mod ls_json;
 pub mod mutate;
 pub mod pdf;
 pub mod pdf_render;

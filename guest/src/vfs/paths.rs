@@ -194,7 +194,9 @@ pub fn join(base: &str, rel: &str) -> Result<String> {
 
 /// The last component of a normalised path (`""` for `/`).
 pub fn file_name(path: &str) -> &str {
-    match path.rfind('/') {
+    // A byte search: `rfind('/')`'s char searcher cost more than the search on
+    // short paths (every name comparison of a listing's sort makes two).
+    match memchr::memrchr(b'/', path.as_bytes()) {
         Some(i) => &path[i + 1..],
         None => path,
     }
@@ -205,7 +207,7 @@ pub fn parent(path: &str) -> Option<&str> {
     if path == "/" {
         return None;
     }
-    match path.rfind('/') {
+    match memchr::memrchr(b'/', path.as_bytes()) {
         Some(0) => Some("/"),
         Some(i) => Some(&path[..i]),
         None => None,
