@@ -389,6 +389,81 @@ fn oversized_stdio_requests_are_answered() {
     assert_eq!(answers[&3]["result"], json!({}), "the session goes on");
 }
 
+/// A listing over stdio (answered on the fast path, the component's JSON passed
+/// through to the answer unparsed) is the listing `filestore call` prints, text and
+/// JSON, on a directory of hostile names (quotes, backslashes, control characters,
+/// bytes that are not UTF-8, links, a FIFO), lean and with details, nested, cut by
+/// `limit`; an error is the same typed error; and every answer line is one JSON
+/// message, also for 200 listings sent without waiting.
+#[test]
+fn stdio_listings_are_the_listings_call_prints() {
+    use std::os::unix::ffi::OsStrExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    std::fs::create_dir_all(dir.join("sub/deeper")).unwrap();
+    for name in
+        ["plain.txt", "quote\"d", "back\\slash", "new\nline\ttab", "ctl\u{1}x", "émoji 😀.md"]
+    {
+        std::fs::write(dir.join(name), name.repeat(3)).unwrap();
+    }
+    std::fs::write(dir.join(std::ffi::OsStr::from_bytes(b"not-utf8-\xff\xfe")), "x").unwrap();
+    std::fs::write(dir.join("sub/deeper/leaf.rs"), "fn main() {}\n").unwrap();
+    std::os::unix::fs::symlink("/etc", dir.join("link-out")).unwrap();
+    let fifo = dir.join("fifo");
+    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let mount = format!("/w={}:ro", dir.display());
+    let mut serve = Command::new(BIN);
+    serve.args(["serve", "--mount", &mount]).current_dir(dir);
+    let (mut client, _) = crate::support::mcp_stdio::McpStdio::start(serve);
+    let call = |args: &Value, text: bool| -> (bool, String) {
+        let mut c = Command::new(BIN);
+        c.args(["call", "--mount", &mount, "filestore_ls", &args.to_string()]).current_dir(dir);
+        if text {
+            c.arg("--text");
+        }
+        let out = c.output().unwrap();
+        let shown = if out.status.success() { out.stdout } else { out.stderr };
+        (out.status.success(), String::from_utf8_lossy(&shown).into_owned())
+    };
+    let cases = [
+        json!({"path": "/w"}),
+        json!({"path": "/w", "details": true}),
+        json!({"path": "/w", "details": true, "depth": 3, "sort_by": "size"}),
+        json!({"path": "/w", "details": true, "depth": 3, "limit": 4}),
+        json!({"path": "/w/sub", "depth": 2}),
+    ];
+    for args in &cases {
+        let answer = client.call_tool("filestore_ls", args.clone());
+        assert_ne!(answer["isError"], true, "{args}: {answer}");
+        let (ok, json_out) = call(args, false);
+        assert!(ok, "{args}: {json_out}");
+        let printed: Value = serde_json::from_str(&json_out).unwrap();
+        assert_eq!(answer["structuredContent"], printed, "{args}");
+        let (_, text) = call(args, true);
+        assert_eq!(answer["content"][0]["text"].as_str().unwrap().trim_end(), text.trim_end());
+    }
+    let answer = client.call_tool("filestore_ls", json!({"path": "/w/plain.txt"}));
+    assert_eq!(answer["isError"], true, "{answer}");
+    assert_eq!(answer["structuredContent"]["error"]["kind"], "not-a-directory", "{answer}");
+    let (ok, err) = call(&json!({"path": "/w/plain.txt"}), false);
+    assert!(!ok && err.contains("not-a-directory"), "{err}");
+    // Pipelined: every id answered once, each a whole listing.
+    for id in 1000..1200 {
+        let call = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
+            "name": "filestore_ls", "arguments": {"path": "/w", "details": id % 2 == 0}}});
+        client.send_line(&call.to_string());
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    while seen.len() < 200 {
+        let m = client.next_message();
+        let Some(id) = m["id"].as_i64() else { continue };
+        assert!(seen.insert(id), "{id} answered twice");
+        let entries = m["result"]["structuredContent"]["entries"].as_array().unwrap();
+        assert_eq!(entries.len(), 10, "{m}");
+    }
+    let _ = client.close();
+}
+
 /// The official MCP conformance suite (`@modelcontextprotocol/conformance`, the
 /// last release that runs on Node 20), installed with npm into the cache on first use.
 const CONFORMANCE: &str = "@modelcontextprotocol/conformance@0.1.10";
