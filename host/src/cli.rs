@@ -1449,7 +1449,9 @@ impl ServePlan {
             Ok(s) => {
                 started.store(true, std::sync::atomic::Ordering::Release);
                 refuse_skill_orphans(&s)?;
-                s.tool_count()
+                // The probe has no conversation, so not the `filestore_snapshot`
+                // every conversation's session lists with a state store.
+                s.tool_count() + usize::from(config.conversations.is_some())
             }
             Err(filestore::Error::Setup { source: Some(source), .. })
                 if agent.is_some() && source.is::<filestore::agent::AgentError>() =>

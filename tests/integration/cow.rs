@@ -421,3 +421,26 @@ fn a_directory_upper_layer_serves_one_session_at_a_time() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(std::fs::read_to_string(lower.join("b.txt")).unwrap(), "b\n");
 }
+
+/// A link and a FIFO in a cow mount's lower directory cannot be moved (a link is
+/// never followed; a FIFO has no content to copy): each refusal names what the entry
+/// is, and nothing changes in the lower directory.
+#[test]
+fn links_and_special_files_are_not_moved_and_each_is_named() {
+    let tmp = tempfile::tempdir().unwrap();
+    let lower = tmp.path().join("lower");
+    std::fs::create_dir(&lower).unwrap();
+    std::os::unix::fs::symlink("/etc/hostname", lower.join("link")).unwrap();
+    run(Command::new("mkfifo").arg(lower.join("fifo"))).success();
+    let before = snapshot(&lower, &tmp.path().join("none"));
+    let spec: MountArg = format!("/workspace={}:cow", lower.display()).parse().unwrap();
+    let mut s = engine().session(vec![spec.open().unwrap()]).unwrap();
+    for (name, noun) in [("link", "a link"), ("fifo", "a special file")] {
+        let args =
+            json!({"source": format!("/workspace/{name}"), "destination": "/workspace/moved"});
+        let (kind, message) = err(&mut s, "filestore_move", args);
+        assert_eq!(kind, "unsupported", "{message}");
+        assert!(message.contains(noun) && message.contains(name), "{message}");
+    }
+    assert!(changed_entries(&before, &snapshot(&lower, &tmp.path().join("none"))).is_empty());
+}

@@ -464,6 +464,28 @@ fn stdio_listings_are_the_listings_call_prints() {
     let _ = client.close();
 }
 
+/// The start-up line counts the tools a client is listed, with and without a state
+/// store (whose conversations add `filestore_snapshot`).
+#[test]
+fn the_banner_counts_the_tools_listed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let state = tmp.path().join("state");
+    std::fs::create_dir(&state).unwrap();
+    for with_state in [false, true] {
+        let mut serve = Command::new(BIN);
+        serve.args(["serve", "--mount", "/w=mem:"]).current_dir(tmp.path());
+        if with_state {
+            serve.args(["--state", state.to_str().unwrap()]);
+        }
+        let (mut client, _) = crate::support::mcp_stdio::McpStdio::start(serve);
+        let listed = client.tool_names();
+        assert_eq!(listed.iter().any(|t| t == "filestore_snapshot"), with_state, "{listed:?}");
+        let (_, stderr) = client.close();
+        let counted = format!("; {} tools", listed.len());
+        assert!(stderr.contains(&counted), "{counted} in {stderr}");
+    }
+}
+
 /// The official MCP conformance suite (`@modelcontextprotocol/conformance`, the
 /// last release that runs on Node 20), installed with npm into the cache on first use.
 const CONFORMANCE: &str = "@modelcontextprotocol/conformance@0.1.10";

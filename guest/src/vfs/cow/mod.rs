@@ -207,11 +207,13 @@ impl CowVolume {
     fn copy_entry(&self, from: &Entry, to: &str) -> Result<()> {
         if !from.is_dir() {
             if !crate::vfs::volume::has_content(from) {
-                return Err(Error::at(
-                    ErrorKind::Unsupported,
-                    from.path.clone(),
-                    "a link in a copy-on-write mount cannot be moved (links are never followed)",
-                ));
+                let what = if from.entry_type == TYPE_SYMLINK {
+                    "a link in a copy-on-write mount cannot be moved (links are never followed)"
+                } else {
+                    "a special file (FIFO, socket or device) in a copy-on-write mount cannot be \
+                     moved (it has no content to copy)"
+                };
+                return Err(Error::at(ErrorKind::Unsupported, from.path.clone(), what));
             }
             let data = self.read_merged(&from.path, from.size)?;
             self.write(to, &data, &WriteOptions::default())?;
