@@ -366,9 +366,13 @@ fn oversized_stdio_requests_are_answered() {
     // Text that is not JSON, and JSON that is not a message (issue 14 item 6).
     client.send_line("this is not json");
     client.send_line(&json!({"jsonrpc": "2.0", "id": 4}).to_string());
+    // A request whose params are not of its method's shape: answered with its id.
+    let bad_meta = json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {
+        "name": "filestore_ls", "arguments": {}, "_meta": "not an object"}});
+    client.send_line(&bad_meta.to_string());
     let mut answers = std::collections::BTreeMap::new();
     let mut parse_error = None;
-    while answers.len() < 3 || parse_error.is_none() {
+    while answers.len() < 4 || parse_error.is_none() {
         let v = client.next_message();
         match v["id"].as_i64() {
             Some(id) => {
@@ -381,6 +385,9 @@ fn oversized_stdio_requests_are_answered() {
     let parse_error = parse_error.unwrap();
     assert_eq!(parse_error["error"]["code"], -32700, "{parse_error}");
     assert_eq!(answers[&4]["error"]["code"], -32600, "{}", answers[&4]);
+    assert_eq!(answers[&5]["error"]["code"], -32602, "{}", answers[&5]);
+    let why = answers[&5]["error"]["message"].as_str().unwrap();
+    assert!(why.contains("tools/call") && why.contains("expected a map"), "{why}");
     let _ = client.close();
     let err = &answers[&2]["error"];
     assert_eq!(err["code"], -32600, "{err}");

@@ -112,18 +112,21 @@ fn classify(line: &[u8]) -> Option<Incoming> {
     }
     match serde_json::from_slice::<RxJsonRpcMessage<RoleServer>>(line) {
         Ok(message) => Some(Incoming::Message(Box::new(message))),
-        Err(_) => match malformed(line) {
+        Err(e) => match malformed(line) {
             Some(reply) => Some(Incoming::Reply(reply)),
-            None => unknown_message(line),
+            None => unknown_message(line, &e),
         },
     }
 }
 
 /// A JSON-RPC message rmcp's message type does not take (a batch, a notification
-/// of a method it does not know), handled as rmcp's own stdio transport does:
-/// a notification of a method outside MCP is ignored, anything else is answered
-/// "Invalid request" without an id.
-fn unknown_message(line: &[u8]) -> Option<Incoming> {
+/// of a method it does not know, a request whose params are not of its method's
+/// shape), handled as rmcp's own stdio transport does, with one difference: a
+/// notification of a method outside MCP is ignored; a request of an MCP method with
+/// an id gets its id back and "invalid params" naming what rmcp refused (`error`),
+/// where rmcp answers "Invalid request" without an id, which no client can match to
+/// its request; anything else is answered "Invalid request" without an id.
+fn unknown_message(line: &[u8], error: &serde_json::Error) -> Option<Incoming> {
     let value: serde_json::Value = match serde_json::from_slice(line) {
         Ok(value) => value,
         // `malformed`'s skim (IgnoredAny) lets through what a full parse refuses, a
@@ -141,6 +144,25 @@ fn unknown_message(line: &[u8]) -> Option<Incoming> {
         let notice = method.starts_with("notifications/");
         if (notification && !mcp) || (notice && !is_standard_notification(method)) {
             return None;
+        }
+        if let Some(id) = value.get("id").filter(|id| id.is_string() || id.is_i64() || id.is_u64())
+            && mcp
+            && !notice
+        {
+            // rmcp's message types are untagged enums, whose error says only that
+            // nothing matched; a call's params parsed alone name the field.
+            let params = value.get("params").cloned().unwrap_or_default();
+            let why = match method {
+                "tools/call" => {
+                    serde_json::from_value::<rmcp::model::CallToolRequestParams>(params)
+                        .err()
+                        .map(|e| e.to_string())
+                }
+                _ => None,
+            };
+            let why = why.unwrap_or_else(|| format!("not the shape MCP defines ({error})"));
+            let message = format!("invalid params of {method}: {why}");
+            return Some(Incoming::Reply(error_reply(id.clone(), -32602, message)));
         }
     }
     let error = TxJsonRpcMessage::<RoleServer>::error(
