@@ -824,6 +824,14 @@ fn http_malformed_bodies_get_json_rpc_errors() {
     let (status, sid, _) = server.initialize("127.0.0.1");
     assert_eq!(status, 200);
     assert!(sid.is_some());
+    // A request whose params rmcp's types refuse: its id and the field named.
+    let bad_meta = json!({"jsonrpc": "2.0", "id": 10, "method": "tools/call", "params": {
+        "name": "filestore_ls", "arguments": {}, "_meta": "not an object"}});
+    let (status, _, body) = server.post_with("127.0.0.1", sid.as_deref(), "", &bad_meta);
+    assert_eq!(status, 400, "{body}");
+    let v: Value = serde_json::from_str(body.trim()).unwrap();
+    assert_eq!((v["id"].clone(), v["error"]["code"].clone()), (json!(10), json!(-32602)), "{v}");
+    assert!(v["error"]["message"].as_str().unwrap().contains("expected a map"), "{v}");
 }
 
 #[test]

@@ -5,8 +5,9 @@
 //! first (it is buffered by rmcp anyway) and answers one that is not a JSON-RPC
 //! message with `400` and the error the stdio transport gives (see
 //! [`super::stdio`]): `-32700` for text that is not JSON, `-32600` for JSON that is
-//! not a message. Bodies larger than [`MAX_HTTP_BODY_BYTES`] get `413` before any
-//! of them is held.
+//! not a message, `-32602` with its id for a request of an MCP method whose params
+//! rmcp's types refuse. Bodies larger than [`MAX_HTTP_BODY_BYTES`] get `413` before
+//! any of them is held.
 
 use axum::body::{Body, to_bytes};
 use axum::extract::Request;
@@ -48,7 +49,17 @@ pub async fn check(request: Request, next: Next) -> Response {
     if let Some(reply) = super::stdio::malformed(&bytes) {
         return json_error(StatusCode::BAD_REQUEST, reply);
     }
-    next.run(Request::from_parts(parts, Body::from(bytes))).await
+    let response = next.run(Request::from_parts(parts, Body::from(bytes.clone()))).await;
+    // A message rmcp's types refuse (a `tools/call` whose `_meta` is not an object)
+    // is its `415` with a line of text: a request of an MCP method gets its id and
+    // `-32602` naming the field instead, as on stdio. Read again only then.
+    if response.status() == StatusCode::UNSUPPORTED_MEDIA_TYPE
+        && let Ok(value) = serde_json::from_slice::<serde_json::Value>(&bytes)
+        && let Some(reply) = super::stdio::invalid_params(&value)
+    {
+        return json_error(StatusCode::BAD_REQUEST, reply);
+    }
+    response
 }
 
 fn json_error(status: StatusCode, body: String) -> Response {

@@ -112,9 +112,9 @@ fn classify(line: &[u8]) -> Option<Incoming> {
     }
     match serde_json::from_slice::<RxJsonRpcMessage<RoleServer>>(line) {
         Ok(message) => Some(Incoming::Message(Box::new(message))),
-        Err(e) => match malformed(line) {
+        Err(_) => match malformed(line) {
             Some(reply) => Some(Incoming::Reply(reply)),
-            None => unknown_message(line, &e),
+            None => unknown_message(line),
         },
     }
 }
@@ -123,10 +123,10 @@ fn classify(line: &[u8]) -> Option<Incoming> {
 /// of a method it does not know, a request whose params are not of its method's
 /// shape), handled as rmcp's own stdio transport does, with one difference: a
 /// notification of a method outside MCP is ignored; a request of an MCP method with
-/// an id gets its id back and "invalid params" naming what rmcp refused (`error`),
-/// where rmcp answers "Invalid request" without an id, which no client can match to
-/// its request; anything else is answered "Invalid request" without an id.
-fn unknown_message(line: &[u8], error: &serde_json::Error) -> Option<Incoming> {
+/// an id gets [`invalid_params`], where rmcp answers "Invalid request" without an id,
+/// which no client can match to its request; anything else is answered "Invalid
+/// request" without an id.
+fn unknown_message(line: &[u8]) -> Option<Incoming> {
     let value: serde_json::Value = match serde_json::from_slice(line) {
         Ok(value) => value,
         // `malformed`'s skim (IgnoredAny) lets through what a full parse refuses, a
@@ -145,24 +145,8 @@ fn unknown_message(line: &[u8], error: &serde_json::Error) -> Option<Incoming> {
         if (notification && !mcp) || (notice && !is_standard_notification(method)) {
             return None;
         }
-        if let Some(id) = value.get("id").filter(|id| id.is_string() || id.is_i64() || id.is_u64())
-            && mcp
-            && !notice
-        {
-            // rmcp's message types are untagged enums, whose error says only that
-            // nothing matched; a call's params parsed alone name the field.
-            let params = value.get("params").cloned().unwrap_or_default();
-            let why = match method {
-                "tools/call" => {
-                    serde_json::from_value::<rmcp::model::CallToolRequestParams>(params)
-                        .err()
-                        .map(|e| e.to_string())
-                }
-                _ => None,
-            };
-            let why = why.unwrap_or_else(|| format!("not the shape MCP defines ({error})"));
-            let message = format!("invalid params of {method}: {why}");
-            return Some(Incoming::Reply(error_reply(id.clone(), -32602, message)));
+        if let Some(reply) = invalid_params(&value) {
+            return Some(Incoming::Reply(reply));
         }
     }
     let error = TxJsonRpcMessage::<RoleServer>::error(
@@ -170,6 +154,28 @@ fn unknown_message(line: &[u8], error: &serde_json::Error) -> Option<Incoming> {
         None,
     );
     serde_json::to_string(&error).ok().map(Incoming::Reply)
+}
+
+/// The answer to a request (`value`, a JSON object) of an MCP method that rmcp's
+/// message type refused: `-32602` with the request's id, naming the field for a
+/// `tools/call` (rmcp's types are untagged enums, whose error says only that nothing
+/// matched; a call's params parsed alone name the field). `None` when it has no id
+/// to answer or its method is not a request of MCP's.
+pub(crate) fn invalid_params(value: &serde_json::Value) -> Option<String> {
+    let method = value.get("method")?.as_str()?;
+    let id = value.get("id").filter(|id| id.is_string() || id.is_i64() || id.is_u64())?;
+    if !is_standard_method(method) || method.starts_with("notifications/") {
+        return None;
+    }
+    let params = value.get("params").cloned().unwrap_or_default();
+    let why = match method {
+        "tools/call" => serde_json::from_value::<rmcp::model::CallToolRequestParams>(params)
+            .err()
+            .map(|e| e.to_string()),
+        _ => None,
+    };
+    let why = why.unwrap_or_else(|| "not of the shape MCP defines for it".to_string());
+    Some(error_reply(id.clone(), -32602, format!("invalid params of {method}: {why}")))
 }
 
 /// The MCP methods (rmcp's list, protocol 2026-07-28): a notification of another
