@@ -345,3 +345,63 @@ fn version_names_the_component_and_wit() {
         )
     );
 }
+
+/// A directory that cannot be read (mode 000), or read but not searched (644), is
+/// refused "permission denied" by every tool that lists it, never answered as empty.
+/// Run with the permission checks in force: as root, with the two capabilities that
+/// bypass them dropped (`setpriv`, from util-linux).
+#[test]
+fn unreadable_directories_are_refused_not_listed_empty() {
+    use serde_json::json;
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = tempfile::tempdir().unwrap();
+    for (dir, mode) in [("noread", 0o000), ("noexec", 0o644)] {
+        std::fs::create_dir(tmp.path().join(dir)).unwrap();
+        std::fs::write(tmp.path().join(dir).join("inside.txt"), "x\n").unwrap();
+        std::fs::set_permissions(tmp.path().join(dir), std::fs::Permissions::from_mode(mode))
+            .unwrap();
+    }
+    let mount = format!("/w={}:ro", tmp.path().display());
+    let run = |tool: &str, args: serde_json::Value| {
+        let mut c = if rustix::process::geteuid().is_root() {
+            let mut c = Command::new("setpriv");
+            c.args(["--bounding-set", "-dac_override,-dac_read_search"]);
+            c.arg(env!("CARGO_BIN_EXE_filestore"));
+            c
+        } else {
+            filestore()
+        };
+        c.args(["call", "--mount", &mount, tool, &args.to_string()]);
+        c.output().unwrap_or_else(|e| panic!("{c:?}: {e}; install util-linux for setpriv"))
+    };
+    for dir in ["noread", "noexec"] {
+        let path = format!("/w/{dir}");
+        for (tool, args) in [
+            ("filestore_ls", json!({"path": path})),
+            ("filestore_ls", json!({"path": path, "details": true})),
+            ("filestore_glob", json!({"pattern": "**/*", "path": path})),
+            ("filestore_grep", json!({"pattern": "x", "path": path})),
+        ] {
+            let out = run(tool, args.clone());
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(
+                !out.status.success(),
+                "{tool} {args} answered: {}",
+                String::from_utf8_lossy(&out.stdout)
+            );
+            assert!(
+                err.contains("permission denied") && err.contains(&path),
+                "{tool} {args}: {err}"
+            );
+        }
+    }
+    // The listing of the parent still shows both.
+    let out = run("filestore_ls", json!({"path": "/w"}));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let listed = String::from_utf8_lossy(&out.stdout);
+    assert!(listed.contains("noread") && listed.contains("noexec"), "{listed}");
+    for dir in ["noread", "noexec"] {
+        let _ =
+            std::fs::set_permissions(tmp.path().join(dir), std::fs::Permissions::from_mode(0o755));
+    }
+}

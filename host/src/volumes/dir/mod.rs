@@ -552,24 +552,33 @@ impl DirVolume {
         e
     }
 
-    /// A handle of the directory at `path` to list: one of its own (its own open
-    /// file description), since [`Self::children`] reads its directory stream from
-    /// where it stands. `descend` opens every directory but the root afresh; the
-    /// root's is reopened rather than duplicated (a duplicate shares the position).
+    /// A handle of the directory at `path` to list, readable and of its own (its own
+    /// open file description), since [`Self::children`] reads its directory stream
+    /// from where it stands.
+    ///
+    /// The `openat2` fast path opens it so (for reading, afresh). Otherwise the
+    /// component-wise walk's handle is reopened for reading: cap-std opens the
+    /// directories it traverses `O_PATH`, which cannot be read, and the root's handle
+    /// is shared (a duplicate would share the stream's position). Reopening needs the
+    /// permissions a listing needs, read and search: without them the listing is
+    /// refused, "permission denied".
     fn open_listable(&self, path: &str, comps: &[std::borrow::Cow<'_, OsStr>]) -> Result<Dir> {
-        if !comps.is_empty() {
-            return self.descend(path, comps, false, true);
+        if !comps.is_empty()
+            && let Some(f) = open_beneath(&self.dir, comps, true)
+        {
+            return Ok(Dir::from_std_file(f));
         }
+        let walked =
+            if comps.is_empty() { None } else { Some(self.descend(path, comps, false, true)?) };
         use rustix::fs::{Mode, OFlags};
         let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC | OFlags::NOFOLLOW;
-        rustix::fs::openat(&self.dir, c".", flags, Mode::empty())
+        rustix::fs::openat(walked.as_ref().unwrap_or(&self.dir), c".", flags, Mode::empty())
             .map(|fd| Dir::from_std_file(std::fs::File::from(fd)))
             .map_err(|e| io_error(path, e.into()))
     }
 
     /// The addressable children of a directory opened by [`Self::open_listable`],
-    /// sorted by name. Entries that vanish or cannot be stat'ed (permission) are
-    /// skipped.
+    /// sorted by name. Entries that vanish meanwhile are skipped.
     ///
     /// On Linux the handle's own stream is read (`getdents64` into one buffer) and
     /// each entry `lstat`ed relative to it: cap-std's `entries` reopens the directory
@@ -592,11 +601,19 @@ impl DirVolume {
                 let os_name = std::os::unix::ffi::OsStrExt::from_bytes(bytes);
                 // `AT_SYMLINK_NOFOLLOW`: a link is reported, not followed.
                 let stat = || statat(dir, c_name, AtFlags::SYMLINK_NOFOLLOW);
-                if let Some(child) = self.child_path(dir, dir_path, os_name, &|| {
+                let Some(child) = self.child_path(dir, dir_path, os_name, &|| {
                     stat().ok().map(|st| self.entry_of_stat(String::new(), &st))
-                }) && let Ok(st) = stat()
-                {
-                    out.push(self.entry_of_stat(child, &st));
+                }) else {
+                    continue;
+                };
+                match stat() {
+                    Ok(st) => out.push(self.entry_of_stat(child, &st)),
+                    // Gone since it was read: not listed.
+                    Err(rustix::io::Errno::NOENT) => {}
+                    // A directory that can be read but not searched (no `x`): every
+                    // `lstat` fails. Refused, as opening it for listing would be,
+                    // rather than listed as empty.
+                    Err(e) => return Err(io_error(dir_path, e.into())),
                 }
             }
         }

@@ -104,7 +104,18 @@ pub(super) fn open_beneath<C: AsRef<OsStr>>(
     // O_NONBLOCK: a FIFO must not block the host (it is then refused as not a file).
     flags |= if directory { OFlags::DIRECTORY } else { OFlags::NONBLOCK };
     let resolve = ResolveFlags::BENEATH | ResolveFlags::NO_SYMLINKS | ResolveFlags::NO_MAGICLINKS;
+    #[cfg(test)]
+    if WITHOUT_OPENAT2.with(std::cell::Cell::get) {
+        return None;
+    }
     openat2(root, rel.as_os_str(), flags, Mode::empty(), resolve).ok().map(std::fs::File::from)
+}
+
+#[cfg(all(test, target_os = "linux"))]
+thread_local! {
+    /// Tests of the component-wise walk: `open_beneath` fails on this thread, as on
+    /// a kernel without `openat2`, under a seccomp filter, or in a race.
+    pub(super) static WITHOUT_OPENAT2: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// `renameat2(RENAME_NOREPLACE)`: the kernel refuses an existing destination, so a file

@@ -1206,3 +1206,25 @@ fn listed_entries_match_stat_and_the_root_lists_alike_every_time() {
     }
     assert_eq!(v.walk("/", 10_000).unwrap().entries.len(), first.len() + 1);
 }
+
+/// Without the `openat2` fast path (an old kernel, a seccomp filter, a race), a
+/// listing and a walk take the component-wise walk, whose handles cap-std opens
+/// `O_PATH`: they are reopened for reading, and answer as the fast path does.
+#[cfg(target_os = "linux")]
+#[test]
+fn listings_without_openat2_answer_as_with_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(tmp.path().join("a/b/c")).unwrap();
+    std::fs::write(tmp.path().join("a/one.txt"), "1").unwrap();
+    std::fs::write(tmp.path().join("a/b/two.txt"), "22").unwrap();
+    let v = DirVolume::open(tmp.path(), false).unwrap();
+    let fast: Vec<_> = ["/a", "/a/b", "/"].iter().map(|p| v.list(p).unwrap()).collect();
+    let walked = v.walk("/a", 100).unwrap();
+    super::resolve::WITHOUT_OPENAT2.with(|w| w.set(true));
+    let slow: Vec<_> = ["/a", "/a/b", "/"].iter().map(|p| v.list(p)).collect();
+    let slow_walk = v.walk("/a", 100);
+    super::resolve::WITHOUT_OPENAT2.with(|w| w.set(false));
+    let slow: Vec<_> = slow.into_iter().map(|l| l.expect("listed without openat2")).collect();
+    assert_eq!(slow, fast);
+    assert_eq!(slow_walk.expect("walked without openat2").entries, walked.entries);
+}
