@@ -304,7 +304,9 @@ impl ReadAhead {
                 // The readers have not reached it: the component reads it itself.
                 st.next = j + 1;
             }
-            while matches!(st.slots[j], Slot::Reading) && !st.stopped {
+            // `stopped` first: a stop (another session's grep replacing this
+            // read-ahead) empties the slots while this waits.
+            while !st.stopped && matches!(st.slots[j], Slot::Reading) {
                 st.consumer_waiting = true;
                 st = shared.ready.wait(st).unwrap_or_else(|e| e.into_inner());
             }
@@ -470,4 +472,46 @@ fn fetch(root: &Dir, path: &str, want: u64) -> Option<Fetched> {
 #[cfg(test)]
 pub(super) fn active_read_aheads() -> usize {
     ACTIVE.load(Ordering::Acquire)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A read-ahead stopped (replaced by another grep's, on another thread) while
+    /// the component waits for a file a reader is reading: the component reads the
+    /// file itself (`None`), it does not index the emptied slots (a panic, found
+    /// racing two sessions' greps on one volume).
+    #[test]
+    fn a_stop_while_waiting_for_a_file_is_a_miss() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = Dir::open_ambient_dir(tmp.path(), cap_std::ambient_authority()).unwrap();
+        let files = vec![PrefetchFile { path: "/a.txt".into(), size: 3 }];
+        let shared = Arc::new(Shared {
+            root,
+            state: Mutex::new(State {
+                files,
+                slots: vec![Slot::Reading],
+                next: 1,
+                cursor: 0,
+                held_files: 1,
+                held_bytes: 4,
+                stopped: false,
+                consumer_waiting: false,
+                readers_waiting: 0,
+                takes: 0,
+            }),
+            ready: Condvar::new(),
+            room: Condvar::new(),
+        });
+        let ahead = ReadAhead { current: Mutex::new(Some(Running { shared: shared.clone() })) };
+        let stopper = std::thread::spawn(move || {
+            while !shared.lock().consumer_waiting {
+                std::thread::yield_now();
+            }
+            shared.stop();
+        });
+        assert_eq!(ahead.take("/a.txt", 3), None);
+        stopper.join().unwrap();
+    }
 }
