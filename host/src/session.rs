@@ -164,6 +164,15 @@ pub struct CallOutput {
     pub text: String,
 }
 
+/// Whether JSON text (from the component) can be passed on as it is, if it parses:
+/// one line (no raw `\n` or `\r`, which would end an MCP stdio message) and no `\u`
+/// escape (which could be a lone surrogate, refused by strict parsers). serde_json
+/// writes neither for text without control characters.
+fn passes_as_is(json: &str) -> bool {
+    let bytes = json.as_bytes();
+    memchr::memchr2(b'\n', b'\r', bytes).is_none() && memchr::memmem::find(bytes, b"\\u").is_none()
+}
+
 /// A tool's result with its JSON as text: see [`Session::call_unparsed`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct UnparsedCallOutput {
@@ -562,8 +571,10 @@ impl Session {
     /// [`Session::call_with_claims`] with the result's JSON as text, as the component
     /// wrote it, for a caller that only passes it on (the stdio server's fast path:
     /// parsing a listing's JSON into a `Value` and writing it out again was a sixth
-    /// of the call). The text is checked to be well-formed JSON; a call that does not
-    /// run a built-in directly is made as `call_with_claims` and its JSON written.
+    /// of the call). The text is checked to be JSON, on one line, without `\u`
+    /// escapes (which could be a lone surrogate `Value` refuses): text that is not
+    /// is parsed and written again, as `call_with_claims` would. A call that does
+    /// not run a built-in directly is made as `call_with_claims` and its JSON written.
     pub fn call_unparsed(
         &mut self,
         tool: &str,
@@ -576,10 +587,18 @@ impl Session {
                 .map_err(|e| Error::setup("serialising a result", e))?;
             return Ok(UnparsedCallOutput { json, text: out.text });
         }
-        let out = self.call_builtin_unparsed(tool, args)?;
-        // Checked without building anything: no allocation per key or string.
-        serde_json::from_str::<serde::de::IgnoredAny>(&out.json)
-            .map_err(|e| Error::setup("guest returned invalid JSON", e))?;
+        let mut out = self.call_builtin_unparsed(tool, args)?;
+        // Checked without building anything (no allocation per key or string) when
+        // it can be passed on as it is, the usual case.
+        if passes_as_is(&out.json) {
+            serde_json::from_str::<serde::de::IgnoredAny>(&out.json)
+                .map_err(|e| Error::setup("guest returned invalid JSON", e))?;
+        } else {
+            let json: Value = serde_json::from_str(&out.json)
+                .map_err(|e| Error::setup("guest returned invalid JSON", e))?;
+            out.json = serde_json::to_string(&json)
+                .map_err(|e| Error::setup("serialising a result", e))?;
+        }
         Ok(out)
     }
 
@@ -1256,6 +1275,22 @@ impl Session {
         match (out.status, out.error) {
             (InvokeStatus::Failed, Some(e)) => Err(Error::Filestore(e)),
             _ => Ok(CallOutput { json: out.envelope, text: out.text }),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::passes_as_is;
+
+    /// What serde_json writes of plain text passes as is; a raw line break, a `\u`
+    /// escape (a lone surrogate among them) does not, and is parsed and written again.
+    #[test]
+    fn only_one_line_json_without_unicode_escapes_passes_as_is() {
+        let plain = serde_json::json!({"path": "/w/ünï \"q\" \\ 😀", "n": 1});
+        assert!(passes_as_is(&serde_json::to_string(&plain).unwrap()));
+        for text in ["{\"a\":\n1}", "{\"a\":1}\r", r#"{"a":"\ud800"}"#, r#"{"a":"\u0001"}"#] {
+            assert!(!passes_as_is(text), "{text}");
         }
     }
 }

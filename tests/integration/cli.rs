@@ -350,6 +350,7 @@ fn version_names_the_component_and_wit() {
 /// refused "permission denied" by every tool that lists it, never answered as empty.
 /// Run with the permission checks in force: as root, with the two capabilities that
 /// bypass them dropped (`setpriv`, from util-linux).
+#[cfg(target_os = "linux")]
 #[test]
 fn unreadable_directories_are_refused_not_listed_empty() {
     use serde_json::json;

@@ -432,9 +432,12 @@ fn stdio_listings_are_the_listings_call_prints() {
         let shown = if out.status.success() { out.stdout } else { out.stderr };
         (out.status.success(), String::from_utf8_lossy(&shown).into_owned())
     };
+    // One level (the fast path's), and deeper (rmcp's).
     let cases = [
         json!({"path": "/w"}),
         json!({"path": "/w", "details": true}),
+        json!({"path": "/w", "details": true, "sort_by": "modified", "limit": 5}),
+        json!({"path": "/w/sub", "details": true, "depth": 1}),
         json!({"path": "/w", "details": true, "depth": 3, "sort_by": "size"}),
         json!({"path": "/w", "details": true, "depth": 3, "limit": 4}),
         json!({"path": "/w/sub", "depth": 2}),

@@ -49,11 +49,20 @@ pub async fn check(request: Request, next: Next) -> Response {
     if let Some(reply) = super::stdio::malformed(&bytes) {
         return json_error(StatusCode::BAD_REQUEST, reply);
     }
+    // rmcp takes only `application/json` itself (parameters aside): its `415` for
+    // any other type stays.
+    let exactly_json = parts
+        .headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|t| t.split(';').next())
+        .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/json"));
     let response = next.run(Request::from_parts(parts, Body::from(bytes.clone()))).await;
     // A message rmcp's types refuse (a `tools/call` whose `_meta` is not an object)
     // is its `415` with a line of text: a request of an MCP method gets its id and
     // `-32602` naming the field instead, as on stdio. Read again only then.
     if response.status() == StatusCode::UNSUPPORTED_MEDIA_TYPE
+        && exactly_json
         && let Ok(value) = serde_json::from_slice::<serde_json::Value>(&bytes)
         && let Some(reply) = super::stdio::invalid_params(&value)
     {

@@ -99,8 +99,8 @@ pub(crate) fn pass_json_through(out: filestore::UnparsedCallOutput) -> filestore
 }
 
 /// The answer line: `reply` serialised, with the JSON a call passed through as its
-/// result's `structuredContent` (written as is, not parsed; it was checked to be
-/// well-formed JSON when the component returned it).
+/// result's `structuredContent` (written as is, not parsed: `Session::call_unparsed`
+/// checked it is JSON that can be, one line without `\u` escapes).
 fn serialise_reply(mut reply: TxJsonRpcMessage<RoleServer>, passed: Option<String>) -> Vec<u8> {
     let serialise = |reply: &TxJsonRpcMessage<RoleServer>| {
         serde_json::to_vec(reply).unwrap_or_else(|e| {
@@ -113,8 +113,14 @@ fn serialise_reply(mut reply: TxJsonRpcMessage<RoleServer>, passed: Option<Strin
     let Some(json) = passed else { return serialise(&reply) };
     let result = match &mut reply {
         JsonRpcMessage::Response(r) => match &mut r.result {
+            // The placeholder `pass_json_through` gave, and nothing else.
             ServerResult::CallToolResult(result)
-                if result.is_error != Some(true) && result.structured_content.is_some() =>
+                if result.is_error != Some(true)
+                    && result
+                        .structured_content
+                        .as_ref()
+                        .and_then(serde_json::Value::as_object)
+                        .is_some_and(serde_json::Map::is_empty) =>
             {
                 result
             }

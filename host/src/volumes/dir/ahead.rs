@@ -126,6 +126,24 @@ struct State {
     takes: u64,
 }
 
+impl State {
+    /// Nothing read yet: every file waiting.
+    fn new(files: Vec<PrefetchFile>) -> State {
+        State {
+            slots: files.iter().map(|_| Slot::Waiting).collect(),
+            files,
+            next: 0,
+            cursor: 0,
+            held_files: 0,
+            held_bytes: 0,
+            stopped: false,
+            consumer_waiting: false,
+            readers_waiting: 0,
+            takes: 0,
+        }
+    }
+}
+
 struct Shared {
     root: Dir,
     state: Mutex<State>,
@@ -247,18 +265,7 @@ impl ReadAhead {
         let Ok(root) = root.try_clone() else { return };
         let shared = Arc::new(Shared {
             root,
-            state: Mutex::new(State {
-                files: files.to_vec(),
-                slots: files.iter().map(|_| Slot::Waiting).collect(),
-                next: 0,
-                cursor: 0,
-                held_files: 0,
-                held_bytes: 0,
-                stopped: false,
-                consumer_waiting: false,
-                readers_waiting: 0,
-                takes: 0,
-            }),
+            state: Mutex::new(State::new(files.to_vec())),
             ready: Condvar::new(),
             room: Condvar::new(),
         });
@@ -486,21 +493,12 @@ mod tests {
     fn a_stop_while_waiting_for_a_file_is_a_miss() {
         let tmp = tempfile::tempdir().unwrap();
         let root = Dir::open_ambient_dir(tmp.path(), cap_std::ambient_authority()).unwrap();
-        let files = vec![PrefetchFile { path: "/a.txt".into(), size: 3 }];
+        // A reader has claimed the one file and is reading it.
+        let mut state = State::new(vec![PrefetchFile { path: "/a.txt".into(), size: 3 }]);
+        (state.slots[0], state.next, state.held_files, state.held_bytes) = (Slot::Reading, 1, 1, 4);
         let shared = Arc::new(Shared {
             root,
-            state: Mutex::new(State {
-                files,
-                slots: vec![Slot::Reading],
-                next: 1,
-                cursor: 0,
-                held_files: 1,
-                held_bytes: 4,
-                stopped: false,
-                consumer_waiting: false,
-                readers_waiting: 0,
-                takes: 0,
-            }),
+            state: Mutex::new(state),
             ready: Condvar::new(),
             room: Condvar::new(),
         });

@@ -556,29 +556,42 @@ impl DirVolume {
     /// open file description), since [`Self::children`] reads its directory stream
     /// from where it stands.
     ///
-    /// The `openat2` fast path opens it so (for reading, afresh). Otherwise the
-    /// component-wise walk's handle is reopened for reading: cap-std opens the
-    /// directories it traverses `O_PATH`, which cannot be read, and the root's handle
-    /// is shared (a duplicate would share the stream's position). Reopening needs the
-    /// permissions a listing needs, read and search: without them the listing is
-    /// refused, "permission denied".
+    /// The `openat2` fast path opens it so (for reading, afresh). Otherwise, on
+    /// Linux, the component-wise walk's handle is reopened for reading: cap-std opens
+    /// the directories it traverses `O_PATH`, which cannot be read, and the root's
+    /// handle is shared (a duplicate would share the stream's position). Reopening
+    /// needs the permissions a listing needs, read and search: without them the
+    /// listing is refused, "permission denied". Elsewhere cap-std's `entries` reopens
+    /// the directory itself.
     fn open_listable(&self, path: &str, comps: &[std::borrow::Cow<'_, OsStr>]) -> Result<Dir> {
         if !comps.is_empty()
             && let Some(f) = open_beneath(&self.dir, comps, true)
         {
             return Ok(Dir::from_std_file(f));
         }
-        let walked =
-            if comps.is_empty() { None } else { Some(self.descend(path, comps, false, true)?) };
-        use rustix::fs::{Mode, OFlags};
-        let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC | OFlags::NOFOLLOW;
-        rustix::fs::openat(walked.as_ref().unwrap_or(&self.dir), c".", flags, Mode::empty())
-            .map(|fd| Dir::from_std_file(std::fs::File::from(fd)))
-            .map_err(|e| io_error(path, e.into()))
+        let walked = if comps.is_empty() {
+            None
+        } else {
+            Some(self.descend_stepwise(path, comps, false, true)?)
+        };
+        #[cfg(target_os = "linux")]
+        {
+            use rustix::fs::{Mode, OFlags};
+            let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC | OFlags::NOFOLLOW;
+            rustix::fs::openat(walked.as_ref().unwrap_or(&self.dir), c".", flags, Mode::empty())
+                .map(|fd| Dir::from_std_file(std::fs::File::from(fd)))
+                .map_err(|e| io_error(path, e.into()))
+        }
+        #[cfg(not(target_os = "linux"))]
+        match walked {
+            Some(dir) => Ok(dir),
+            None => self.dir.try_clone().map_err(|e| io_error(path, e)),
+        }
     }
 
     /// The addressable children of a directory opened by [`Self::open_listable`],
-    /// sorted by name. Entries that vanish meanwhile are skipped.
+    /// sorted by name. Entries that vanish meanwhile, or cannot be stat'ed alone,
+    /// are skipped; a directory that cannot be searched is refused.
     ///
     /// On Linux the handle's own stream is read (`getdents64` into one buffer) and
     /// each entry `lstat`ed relative to it: cap-std's `entries` reopens the directory
@@ -608,12 +621,15 @@ impl DirVolume {
                 };
                 match stat() {
                     Ok(st) => out.push(self.entry_of_stat(child, &st)),
-                    // Gone since it was read: not listed.
-                    Err(rustix::io::Errno::NOENT) => {}
                     // A directory that can be read but not searched (no `x`): every
-                    // `lstat` fails. Refused, as opening it for listing would be,
-                    // rather than listed as empty.
-                    Err(e) => return Err(io_error(dir_path, e.into())),
+                    // `lstat` in it is refused. Refused as a whole, as opening it for
+                    // listing is elsewhere, rather than listed as empty.
+                    Err(e @ rustix::io::Errno::ACCESS) => {
+                        return Err(io_error(dir_path, e.into()));
+                    }
+                    // Gone since it was read, or this one entry cannot be stat'ed (a
+                    // dead mount point under it, a stale handle): not listed.
+                    Err(_) => {}
                 }
             }
         }

@@ -24,6 +24,19 @@ impl DirVolume {
         {
             return Ok(Dir::from_std_file(f));
         }
+        self.descend_stepwise(path, comps, create, is_target)
+    }
+
+    /// [`Self::descend`] without the `openat2` fast path: one component at a time.
+    /// Its handles are cap-std's (`O_PATH` on Linux: they can be walked from, not
+    /// read), and the root's is a duplicate of the volume's own.
+    pub(super) fn descend_stepwise<C: AsRef<OsStr>>(
+        &self,
+        path: &str,
+        comps: &[C],
+        create: bool,
+        is_target: bool,
+    ) -> Result<Dir> {
         let mut cur: Option<Dir> = None;
         let mut shown = String::new();
         for (i, c) in comps.iter().enumerate() {
