@@ -20,11 +20,16 @@ pub const MAX_HTTP_BODY_BYTES: usize = super::stdio::MAX_STDIO_MESSAGE_BYTES;
 
 /// The middleware.
 pub async fn check(request: Request, next: Next) -> Response {
-    let json = request
+    // The media type, parameters aside: this reads any `application/json...` body;
+    // rmcp itself takes `application/json` only.
+    let media_type = request
         .headers()
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
-        .is_some_and(|t| t.trim_start().to_ascii_lowercase().starts_with("application/json"));
+        .and_then(|t| t.split(';').next())
+        .map(|t| t.trim().to_ascii_lowercase());
+    let json = media_type.as_deref().is_some_and(|t| t.starts_with("application/json"));
+    let exactly_json = media_type.as_deref() == Some("application/json");
     if request.method() != Method::POST || !json {
         return next.run(request).await;
     }
@@ -49,18 +54,11 @@ pub async fn check(request: Request, next: Next) -> Response {
     if let Some(reply) = super::stdio::malformed(&bytes) {
         return json_error(StatusCode::BAD_REQUEST, reply);
     }
-    // rmcp takes only `application/json` itself (parameters aside): its `415` for
-    // any other type stays.
-    let exactly_json = parts
-        .headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|t| t.split(';').next())
-        .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/json"));
     let response = next.run(Request::from_parts(parts, Body::from(bytes.clone()))).await;
     // A message rmcp's types refuse (a `tools/call` whose `_meta` is not an object)
     // is its `415` with a line of text: a request of an MCP method gets its id and
-    // `-32602` naming the field instead, as on stdio. Read again only then.
+    // `-32602` naming the field instead, as on stdio. Read again only then. rmcp's
+    // `415` for another media type stays.
     if response.status() == StatusCode::UNSUPPORTED_MEDIA_TYPE
         && exactly_json
         && let Ok(value) = serde_json::from_slice::<serde_json::Value>(&bytes)

@@ -90,12 +90,19 @@ pub(crate) fn passes_json_through(tool: &str) -> bool {
     on_fast_path() && tool == "filestore_ls"
 }
 
-/// Keeps `out`'s JSON for the answer ([`splice_structured`]), and gives the call's
-/// result on with an empty object in its place: nothing between here and the answer
-/// looks into a listing's JSON (approvals and media concern other tools).
+/// Keeps `out`'s JSON object for the answer ([`serialise_reply`]), and gives the
+/// call's result on with an empty object in its place: nothing between here and the
+/// answer looks into a listing's JSON (approvals and media concern other tools).
+/// JSON that is not an object (a built-in's always is) is given on parsed, for
+/// `server::success` to wrap as it wraps any other.
 pub(crate) fn pass_json_through(out: filestore::UnparsedCallOutput) -> filestore::CallOutput {
-    PASSED_JSON.with(|p| *p.borrow_mut() = Some(out.json));
-    filestore::CallOutput { json: serde_json::Value::Object(Default::default()), text: out.text }
+    let filestore::UnparsedCallOutput { json, text } = out;
+    if !json.trim_start().starts_with('{') {
+        let json = serde_json::from_str(&json).unwrap_or(serde_json::Value::Null);
+        return filestore::CallOutput { json, text };
+    }
+    PASSED_JSON.with(|p| *p.borrow_mut() = Some(json));
+    filestore::CallOutput { json: serde_json::Value::Object(Default::default()), text }
 }
 
 /// The answer line: `reply` serialised, with the JSON a call passed through as its
@@ -128,12 +135,6 @@ fn serialise_reply(mut reply: TxJsonRpcMessage<RoleServer>, passed: Option<Strin
         },
         _ => return serialise(&reply),
     };
-    if !json.trim_start().starts_with('{') {
-        // Not an object (a built-in's JSON always is): as `server::success` would.
-        let value = serde_json::from_str(&json).unwrap_or(serde_json::Value::Null);
-        result.structured_content = Some(serde_json::json!({ "result": value }));
-        return serialise(&reply);
-    }
     result.structured_content = None;
     let mut line = serialise(&reply);
     // The result is the message's last member and the structured content would be
@@ -293,8 +294,8 @@ mod tests {
 
     /// A passed-through listing's JSON lands as the result's `structuredContent`,
     /// exactly as rmcp would write the parsed value; an error answer or a result
-    /// without structured content ignores it; JSON that is not an object is wrapped
-    /// as `server::success` wraps it.
+    /// without structured content ignores it; JSON that is not an object is not kept
+    /// but wrapped as `server::success` wraps any other.
     #[test]
     fn passed_json_is_the_structured_content() {
         use rmcp::model::{CallToolResult, ContentBlock, ErrorData};
@@ -311,8 +312,13 @@ mod tests {
         let spliced = serialise_reply(reply(Some(json!({}))), Some(listing.to_string()));
         assert_eq!(parsed(spliced), expected);
 
-        let wrapped = parsed(serialise_reply(reply(Some(json!({}))), Some("[1,2]".into())));
-        assert_eq!(wrapped["result"]["structuredContent"], json!({"result": [1, 2]}));
+        let out = pass_json_through(filestore::UnparsedCallOutput {
+            json: "[1,2]".into(),
+            text: String::new(),
+        });
+        assert_eq!(PASSED_JSON.with(|p| p.borrow_mut().take()), None);
+        let written = serde_json::to_value(super::super::server::success(out)).unwrap();
+        assert_eq!(written["structuredContent"], json!({"result": [1, 2]}));
 
         let plain = reply(None);
         let alone = serde_json::to_vec(&plain).unwrap();
