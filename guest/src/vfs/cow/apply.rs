@@ -8,14 +8,22 @@
 //! temporary file and renames it over the old one, so each file changes at once),
 //! deleted files are deleted, whiteouts of directories remove what is left of them,
 //! and the upper layer is emptied.
+//!
+//! An apply is all or nothing: a step can still fail after every check passed (a
+//! file made immutable, a full disk, a permission), so each step is journalled
+//! ([`Journal`]) and a failure puts every earlier step back before the error is
+//! returned. What a step deletes or replaces is moved aside into an undo directory
+//! at the lower root (`.filestore-apply-undo…`, a rename: cheap, and exact, inode and
+//! mode included) rather than deleted, and removed once the whole apply succeeded.
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::vfs::cow::CowVolume;
 use crate::vfs::cow::changes::{Change, ChangeStatus};
-use crate::vfs::cow::state::{Base, CowState, FILES_DIR, lower_state, upper_path};
+use crate::vfs::cow::state::{Base, CowState, FILES_DIR, lower_state, read_whole, upper_path};
+use crate::vfs::entry::EntryKind;
 use crate::vfs::paths;
 use crate::vfs::volume::Volume;
-use crate::vfs::volume::is_absent;
+use crate::vfs::volume::{has_content, is_absent};
 
 /// A file whose lower version changed since the session first changed it.
 #[derive(Clone, Debug, PartialEq)]
@@ -118,19 +126,12 @@ pub fn apply(cow: &CowVolume, target: &dyn Volume) -> Result<ApplyReport> {
     if !found.is_empty() {
         return Err(conflict_error(&found));
     }
+    let mut journal = Journal::new(cow, target, &changes)?;
     let mut report = ApplyReport::default();
-    for c in changes.iter().filter(|c| c.status == ChangeStatus::Deleted) {
-        target.delete(&c.path, false)?;
-        report.deleted.push(c.path.clone());
+    if let Err(e) = apply_steps(cow, &changes, &mut journal, &mut report) {
+        return Err(journal.roll_back(e));
     }
-    let st = cow.state();
-    remove_whited_out(cow, target, &st, &mut report)?;
-    create_dirs(cow, target, &mut report)?;
-    for c in changes.iter().filter(|c| c.status != ChangeStatus::Deleted) {
-        let data = c.new.as_deref().unwrap_or_default();
-        target.write(&c.path, data, &Default::default())?;
-        report.written.push(c.path.clone());
-    }
+    journal.finish()?;
     // Applied: the upper layer starts over.
     if cow.upper().stat(FILES_DIR).is_ok() {
         cow.upper().delete(FILES_DIR, true)?;
@@ -140,11 +141,191 @@ pub fn apply(cow: &CowVolume, target: &dyn Volume) -> Result<ApplyReport> {
     Ok(report)
 }
 
+/// The steps of an apply, in order, each through `journal`.
+fn apply_steps(
+    cow: &CowVolume,
+    changes: &[Change],
+    journal: &mut Journal<'_>,
+    report: &mut ApplyReport,
+) -> Result<()> {
+    for c in changes.iter().filter(|c| c.status == ChangeStatus::Deleted) {
+        journal.remove(&c.path)?;
+        report.deleted.push(c.path.clone());
+    }
+    let st = cow.state();
+    remove_whited_out(cow, journal, &st, report)?;
+    create_dirs(cow, journal, report)?;
+    for c in changes.iter().filter(|c| c.status != ChangeStatus::Deleted) {
+        journal.write(&c.path, c.new.as_deref().unwrap_or_default())?;
+        report.written.push(c.path.clone());
+    }
+    Ok(())
+}
+
+/// Name of the undo directory at the lower root (a number follows it when a
+/// directory of that name is there already).
+pub const UNDO_DIR: &str = ".filestore-apply-undo";
+
+/// One step of an apply, as it is undone.
+enum Undo {
+    /// A file or directory the step created: deleted.
+    Created(String),
+    /// An entry the step moved or copied aside into the undo directory (to replace
+    /// or delete it): moved back over whatever is there.
+    MovedAside { path: String, aside: String },
+}
+
+/// The steps of one apply on `target`, so that a failure can put them back (see the
+/// module docs).
+struct Journal<'a> {
+    target: &'a dyn Volume,
+    /// The undo directory, made at the first step that moves something aside.
+    undo_dir: String,
+    made_undo_dir: bool,
+    /// Names given out in the undo directory.
+    taken: usize,
+    steps: Vec<Undo>,
+}
+
+impl<'a> Journal<'a> {
+    /// A journal whose undo directory's name is neither in the lower directory nor
+    /// among the `changes`.
+    fn new(cow: &CowVolume, target: &'a dyn Volume, changes: &[Change]) -> Result<Journal<'a>> {
+        let taken = |name: &str| {
+            let changed = changes.iter().any(|c| paths::is_within(&c.path, name));
+            Ok::<bool, Error>(changed || !is_absent_or(cow.lower().stat(name))?)
+        };
+        let mut undo_dir = format!("/{UNDO_DIR}");
+        let mut n = 1;
+        while taken(&undo_dir)? {
+            n += 1;
+            undo_dir = format!("/{UNDO_DIR}-{n}");
+        }
+        Ok(Journal { target, undo_dir, made_undo_dir: false, taken: 0, steps: Vec::new() })
+    }
+
+    /// Moves `path` (a file, a link or a whole directory) aside: a delete that can
+    /// be put back.
+    fn remove(&mut self, path: &str) -> Result<()> {
+        let aside = self.aside()?;
+        self.target.rename(path, &aside, false)?;
+        self.steps.push(Undo::MovedAside { path: path.to_string(), aside });
+        Ok(())
+    }
+
+    /// Writes `data` at `path`. A file there is copied aside first, so the write
+    /// still replaces it at once; anything else there (a link, a special file) is
+    /// moved aside.
+    fn write(&mut self, path: &str, data: &[u8]) -> Result<()> {
+        let existing = match self.target.stat(path) {
+            Ok(e) => Some(e),
+            Err(e) if is_absent(&e) => None,
+            Err(e) => return Err(e),
+        };
+        match existing {
+            Some(e) if e.kind == EntryKind::File && has_content(&e) => {
+                let aside = self.aside()?;
+                let old = read_whole(self.target, path, e.size)?;
+                self.target.write(&aside, &old, &Default::default())?;
+                self.target.write(path, data, &Default::default())?;
+                self.steps.push(Undo::MovedAside { path: path.to_string(), aside });
+            }
+            other => {
+                if other.is_some() {
+                    self.remove(path)?;
+                }
+                self.target.write(path, data, &Default::default())?;
+                self.steps.push(Undo::Created(path.to_string()));
+            }
+        }
+        Ok(())
+    }
+
+    /// A fresh name in the undo directory (made at its first use).
+    fn aside(&mut self) -> Result<String> {
+        if !self.made_undo_dir {
+            match self.target.create_dir(&self.undo_dir) {
+                // A volume without empty directories makes it with what goes in.
+                Err(e) if e.kind() != ErrorKind::Unsupported => return Err(e),
+                _ => self.made_undo_dir = true,
+            }
+        }
+        self.taken += 1;
+        Ok(format!("{}/{}", self.undo_dir, self.taken))
+    }
+
+    /// Creates the directory `path`.
+    fn create_dir(&mut self, path: &str) -> Result<()> {
+        self.target.create_dir(path)?;
+        self.steps.push(Undo::Created(path.to_string()));
+        Ok(())
+    }
+
+    /// The whole apply succeeded: what was moved aside goes.
+    fn finish(self) -> Result<()> {
+        if self.made_undo_dir {
+            match self.target.delete(&self.undo_dir, true) {
+                Err(e) if !is_absent(&e) => return Err(e),
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// Puts every step back, last first, and returns `failure` saying so; if a step
+    /// cannot be put back, the error says which and where the rest is kept.
+    fn roll_back(self, failure: Error) -> Error {
+        for step in self.steps.iter().rev() {
+            let undone = match step {
+                Undo::Created(p) => match self.target.delete(p, true) {
+                    Err(e) if !is_absent(&e) => Err((p, e)),
+                    _ => Ok(()),
+                },
+                Undo::MovedAside { path, aside } => {
+                    self.target.rename(aside, path, true).map_err(|e| (path, e))
+                }
+            };
+            if let Err((path, e)) = undone {
+                return Error::at(
+                    failure.kind(),
+                    failure.path().unwrap_or(path),
+                    format!(
+                        "{}; the apply stopped, and putting back what it had changed failed at {path} ({e}): what it replaced or deleted is kept in {}",
+                        failure.message(),
+                        self.undo_dir
+                    ),
+                );
+            }
+        }
+        if self.made_undo_dir {
+            let _ = self.target.delete(&self.undo_dir, true);
+        }
+        let path = failure.path().unwrap_or("/").to_string();
+        Error::at(
+            failure.kind(),
+            &path,
+            format!(
+                "{}; nothing was applied (every change made before it was put back)",
+                failure.message()
+            ),
+        )
+    }
+}
+
+/// Whether a stat found nothing (`Ok(true)`), found something (`Ok(false)`), or failed.
+fn is_absent_or<T>(r: Result<T>) -> Result<bool> {
+    match r {
+        Ok(_) => Ok(false),
+        Err(e) if is_absent(&e) => Ok(true),
+        Err(e) => Err(e),
+    }
+}
+
 /// What is left in the lower directory under a whiteout once its files are deleted
 /// (directories, links): removed unless the merged view has it again.
 fn remove_whited_out(
     cow: &CowVolume,
-    target: &dyn Volume,
+    journal: &mut Journal<'_>,
     st: &CowState,
     report: &mut ApplyReport,
 ) -> Result<()> {
@@ -156,12 +337,15 @@ fn remove_whited_out(
         };
         let merged = cow.upper_stat(w)?;
         match merged {
+            // Gone, or of another kind now (a directory where a link or special
+            // file was, a file where a directory was): what the lower has goes
+            // first, so that what replaces it can be made.
             None => {
-                target.delete(w, true)?;
+                journal.remove(w)?;
                 report.directories.push(w.clone());
             }
-            Some(m) if !m.is_dir() && lower.is_dir() => {
-                target.delete(w, true)?;
+            Some(m) if m.is_dir() != lower.is_dir() => {
+                journal.remove(w)?;
                 report.directories.push(w.clone());
             }
             Some(m) if m.is_dir() && lower.is_dir() => {
@@ -178,7 +362,7 @@ fn remove_whited_out(
                 gone.sort_by_key(|p| std::cmp::Reverse(paths::depth(p)));
                 for p in gone {
                     if cow.lower().stat(&p).is_ok() {
-                        target.delete(&p, true)?;
+                        journal.remove(&p)?;
                         report.directories.push(p);
                     }
                 }
@@ -190,7 +374,7 @@ fn remove_whited_out(
 }
 
 /// Directories of the upper layer the lower one lacks (made empty by the session).
-fn create_dirs(cow: &CowVolume, target: &dyn Volume, report: &mut ApplyReport) -> Result<()> {
+fn create_dirs(cow: &CowVolume, journal: &mut Journal<'_>, report: &mut ApplyReport) -> Result<()> {
     let root = upper_path("/");
     if cow.upper().stat(&root).is_err() {
         return Ok(());
@@ -198,7 +382,7 @@ fn create_dirs(cow: &CowVolume, target: &dyn Volume, report: &mut ApplyReport) -
     for e in cow.upper().walk(&root, usize::MAX)?.entries {
         let rel = super::state::from_upper(&e.path);
         if e.is_dir() && cow.lower().stat(&rel).is_err() {
-            target.create_dir(&rel)?;
+            journal.create_dir(&rel)?;
             report.directories.push(rel);
         }
     }

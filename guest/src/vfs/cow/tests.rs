@@ -496,3 +496,86 @@ fn a_change_whose_state_is_not_stored_is_not_shown() {
     assert_eq!(names(&c, "/"), names(l.as_ref(), "/"));
     assert!(c.state().whiteouts.is_empty());
 }
+
+/// A target whose writes of one path fail (a file made immutable, a full disk): the
+/// failure an apply meets after every check passed.
+struct FailingWrite(Arc<MemoryVolume>, &'static str);
+
+impl Volume for FailingWrite {
+    fn stat(&self, p: &str) -> crate::error::Result<crate::vfs::entry::Entry> {
+        self.0.stat(p)
+    }
+    fn list(&self, p: &str) -> crate::error::Result<Vec<crate::vfs::entry::Entry>> {
+        self.0.list(p)
+    }
+    fn walk(&self, p: &str, m: usize) -> crate::error::Result<crate::vfs::volume::Walk> {
+        self.0.walk(p, m)
+    }
+    fn read(&self, p: &str, o: u64, l: u64) -> crate::error::Result<Vec<u8>> {
+        self.0.read(p, o, l)
+    }
+    fn write(
+        &self,
+        p: &str,
+        c: &[u8],
+        o: &crate::vfs::volume::WriteOptions,
+    ) -> crate::error::Result<crate::vfs::entry::Entry> {
+        if p == self.1 {
+            return Err(crate::error::Error::at(ErrorKind::Backend, p, "operation not permitted"));
+        }
+        self.0.write(p, c, o)
+    }
+    fn delete(&self, p: &str, r: bool) -> crate::error::Result<()> {
+        self.0.delete(p, r)
+    }
+    fn rename(&self, f: &str, t: &str, o: bool) -> crate::error::Result<()> {
+        self.0.rename(f, t, o)
+    }
+    fn create_dir(&self, p: &str) -> crate::error::Result<crate::vfs::entry::Entry> {
+        self.0.create_dir(p)
+    }
+}
+
+/// A step that fails after earlier ones changed the lower directory (a directory
+/// removed, files written and replaced) puts them all back: the lower directory is
+/// as it was, no undo directory is left, the upper layer still holds every change
+/// (the apply can be run again once the cause is gone), and the error says so.
+#[test]
+fn an_apply_that_fails_midway_puts_back_what_it_changed() {
+    let l = lower();
+    let (c, _) = cow(&l);
+    c.delete("/dir", true).unwrap();
+    c.delete("/keep.txt", false).unwrap();
+    c.write("/a.txt", b"changed\n", &Default::default()).unwrap();
+    c.write("/new/fresh.txt", b"f\n", &Default::default()).unwrap();
+    c.write("/zz.txt", b"refused\n", &Default::default()).unwrap();
+    let before = snapshot(&l);
+    let changes = c.changes("/").unwrap().len();
+    let e = apply(&c, &FailingWrite(Arc::clone(&l), "/zz.txt")).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Backend, "{e}");
+    assert_eq!(e.path(), Some("/zz.txt"), "{e}");
+    assert!(e.message().contains("nothing was applied"), "{e}");
+    assert_eq!(snapshot(&l), before, "the lower directory is as it was");
+    assert_eq!(c.changes("/").unwrap().len(), changes, "the upper layer keeps every change");
+    // Once the cause is gone, the same apply goes through.
+    apply(&c, l.as_ref()).unwrap();
+    assert_eq!(l.read("/zz.txt", 0, 100).unwrap(), b"refused\n");
+    assert!(l.stat("/dir").is_err() && l.stat("/keep.txt").is_err());
+    assert!(names(l.as_ref(), "/").iter().all(|n| !n.contains(super::apply::UNDO_DIR)));
+}
+
+/// The undo directory never takes a name the lower directory or a change uses.
+#[test]
+fn the_undo_directory_takes_a_free_name() {
+    let l = lower();
+    l.insert(&format!("/{}/mine.txt", super::apply::UNDO_DIR), "the user's\n");
+    let (c, _) = cow(&l);
+    c.write(&format!("/{}-2/also.txt", super::apply::UNDO_DIR), b"x\n", &Default::default())
+        .unwrap();
+    c.write("/a.txt", b"changed\n", &Default::default()).unwrap();
+    apply(&c, l.as_ref()).unwrap();
+    let undo = format!("/{}/mine.txt", super::apply::UNDO_DIR);
+    assert_eq!(l.read(&undo, 0, 100).unwrap(), b"the user's\n");
+    assert_eq!(l.read(&format!("/{}-2/also.txt", super::apply::UNDO_DIR), 0, 100).unwrap(), b"x\n");
+    assert!(l.stat(&format!("/{}-3", super::apply::UNDO_DIR)).is_err(), "removed when done");
+}
