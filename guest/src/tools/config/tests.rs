@@ -361,6 +361,8 @@ macro_rules! config_errors {
 
 const SRC: &str = "kind: source\nname: db\ntype: sqlite\ndatabase: a.db\n";
 const PG_SRC: &str = "kind: source\nname: db\ntype: postgres\nhost: h\nport: 5432\nuser: u\npassword: p\ndatabase: d\n";
+const MY_SRC: &str =
+    "kind: source\nname: db\ntype: mysql\nhost: h\nport: 3306\nuser: u\npassword: p\ndatabase: d\n";
 const HTTP_SRC: &str = "kind: source\nname: api\ntype: http\nbaseUrl: https://x\n";
 
 use ConfigErrorKind as E;
@@ -463,6 +465,12 @@ config_errors! {
          (E::InvalidValue, "t.yaml", 2, 26, 5, Some("parameters[13]"), "a parameter must be a mapping, got a string")];
     escape_on_a_bound_parameter_is_refused: ["t.yaml" => &format!("{SRC}---\nkind: tool\nname: t\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: INSERT INTO t VALUES (?)\nparameters:\n  - {{name: a, type: string, description: x, escape: single-quotes}}\n")] =>
         [(E::InvalidValue, "t.yaml", 2, 13, 53, Some("parameters[0].escape"), "'a' is declared in parameters, so its value is bound as data and never needs escaping")];
+    escape_modes_must_quote_in_the_tool_dialect: ["t.yaml" => &format!("{PG_SRC}---\nkind: tool\nname: t\ntype: postgres-sql\nsource: db\ndescription: d\nstatement: SELECT {{{{.v}}}}, {{{{array .w}}}}\ntemplateParameters:\n  - {{name: v, type: string, description: x, escape: backticks}}\n  - {{name: w, type: array, description: x, items: {{type: string, description: y, escape: square-brackets}}}}\n")] =>
+        [(E::InvalidValue, "t.yaml", 2, 17, 53, Some("templateParameters[0].escape"), "escape 'backticks' is not a quoting in PostgreSQL, the SQL of this tool (its escapes: single-quotes, double-quotes)"),
+         (E::InvalidValue, "t.yaml", 2, 18, 90, Some("templateParameters[1].items.escape"), "escape 'square-brackets' is not a quoting in PostgreSQL")];
+    mysql_escapes_and_defaults_are_checked_for_mysql: ["t.yaml" => &format!("{MY_SRC}---\nkind: tool\nname: t\ntype: mysql-sql\nsource: db\ndescription: d\nstatement: SELECT {{{{.v}}}}, {{{{.w}}}}\ntemplateParameters:\n  - {{name: v, type: string, description: x, escape: square-brackets}}\n  - {{name: w, type: string, description: x, escape: single-quotes, default: 'a\\b'}}\n")] =>
+        [(E::InvalidValue, "t.yaml", 2, 17, 53, Some("templateParameters[0].escape"), "escape 'square-brackets' is not a quoting in MySQL/MariaDB, the SQL of this tool (its escapes: single-quotes, double-quotes, backticks)"),
+         (E::InvalidValue, "t.yaml", 2, 18, 77, Some("templateParameters[1].default"), "default of 'w' is invalid: value \"a\\\\b\" contains a backslash")];
     duplicate_parameter_names: ["t.yaml" => &format!("{SRC}---\nkind: tool\nname: t\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: SELECT ? {{{{.a}}}}\nparameters:\n  - {{name: a, type: string, description: x}}\ntemplateParameters:\n  - {{name: a, type: string, description: x}}\n")] =>
         [(E::DuplicateName, "t.yaml", 2, 15, 5, Some("templateParameters[0]"), "parameter 'a' is already declared at parameters[0]")];
     missing_auth_services: ["t.yaml" => &format!("{SRC}---\nkind: tool\nname: t\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: S\nauthRequired: [g]\nparameters:\n  - name: u\n    type: string\n    authServices:\n      - {{name: h, field: sub}}\n      - {{name: g}}\n    description: x\n")] =>
@@ -720,4 +728,60 @@ fn scopes_required_need_an_mcp_enabled_auth_service() {
     let not_a_list =
         Config::load(&[("t.yaml", format!("{oauth}{}", tool.replace("[a, b]", "a")))]).unwrap_err();
     assert_eq!(not_a_list[0].field.as_deref(), Some("scopesRequired"), "{not_a_list:?}");
+}
+
+/// A template parameter's escape quotes for its tool's dialect: every mode loads on
+/// SQLite and in a prompt (no dialect), and calls of loaded tools quote or refuse
+/// as that dialect needs.
+#[test]
+fn template_escapes_quote_for_the_tool_dialect() {
+    let tool = |src: &str, ty: &str, escapes: &[&str]| {
+        let mut yaml = format!(
+            "{src}---\nkind: tool\nname: t\ntype: {ty}\nsource: db\ndescription: d\nstatement: SELECT "
+        );
+        yaml.push_str(
+            &(0..escapes.len()).map(|i| format!("{{{{.v{i}}}}}")).collect::<Vec<_>>().join(", "),
+        );
+        yaml.push_str("\ntemplateParameters:\n");
+        for (i, e) in escapes.iter().enumerate() {
+            yaml.push_str(&format!(
+                "  - {{name: v{i}, type: string, description: x, escape: {e}}}\n"
+            ));
+        }
+        yaml
+    };
+    let all = ["single-quotes", "double-quotes", "backticks", "square-brackets"];
+    let cfg = load1(&tool(SRC, "sqlite-sql", &all)).unwrap();
+    let args = json!({"v0": "a'b", "v1": "a\"b", "v2": "a`b", "v3": "a[b"});
+    let call = cfg.tool("t").unwrap().validate_call(&args, &VerifiedClaims::new()).unwrap();
+    assert_eq!(call.statement.as_deref(), Some("SELECT 'a''b', \"a\"\"b\", `a``b`, [a[b]"));
+    let prompt = "kind: prompt\nname: p\nmessages:\n  - content: 'x {{.a}}'\narguments:\n  - {name: a, description: x, escape: square-brackets}\n";
+    let cfg = load1(prompt).unwrap();
+    assert_eq!(cfg.prompt("p").unwrap().render(&json!({"a": "b]"})).unwrap()[0].1, "x [b]]]");
+
+    let cfg = load1(&tool(MY_SRC, "mysql-sql", &all[..3])).unwrap();
+    let t = cfg.tool("t").unwrap();
+    let e = t
+        .validate_call(
+            &json!({"v0": "\\' OR 1=1 -- ", "v1": "x", "v2": "y"}),
+            &VerifiedClaims::new(),
+        )
+        .unwrap_err();
+    assert_eq!(e.kind(), crate::error::ErrorKind::InvalidArgument);
+    assert!(
+        e.message().starts_with("parameter 'v0': value \"\\\\' OR 1=1 -- \" contains a backslash"),
+        "{}",
+        e.message()
+    );
+    let call =
+        t.validate_call(&json!({"v0": "it's", "v1": "\\", "v2": "a\\`"}), &VerifiedClaims::new());
+    assert!(call.unwrap_err().message().starts_with("parameter 'v1'"));
+
+    let cfg = load1(&tool(PG_SRC, "postgres-sql", &all[..2])).unwrap();
+    let call = cfg
+        .tool("t")
+        .unwrap()
+        .validate_call(&json!({"v0": "\\' OR 1=1 -- ", "v1": "a\"b"}), &VerifiedClaims::new())
+        .unwrap();
+    assert_eq!(call.statement.as_deref(), Some("SELECT E'\\\\'' OR 1=1 -- ', \"a\"\"b\""));
 }

@@ -13,7 +13,8 @@
 //!    - otherwise a missing value or JSON `null` takes the default, if there is one,
 //!      else is an error when the parameter is required, else stays absent;
 //!    - the value (defaults included) is checked: type, array items / map values,
-//!      allowed values, excluded values, minimum, maximum — then escaped.
+//!      allowed values, excluded values, minimum, maximum — then escaped for the
+//!      tool's SQL dialect, or refused where no quoting is right ([`Escape::quote`]).
 //! 4. Template parameters are substituted into the statement, after escaping
 //!    ([`Template`]); plain parameters stay positional ([`ValidatedArgs::positional`]).
 //!
@@ -56,11 +57,13 @@
 
 use std::fmt;
 
+mod escape;
 mod template;
 #[cfg(test)]
 mod tests;
 mod validate;
 
+pub use escape::{Escape, Unquotable};
 pub use template::{Template, TemplatePart, percent_encode};
 pub use validate::{
     ValidatedArg, ValidatedArgs, ValidatedCall, VerifiedClaims, check_auth_required,
@@ -70,6 +73,7 @@ pub use validate::{
 use regex::Regex;
 use serde_json::{Number, Value};
 
+use crate::tools::placeholders::Dialect;
 use crate::vfs::limits::MAX_REGEX_BYTES;
 
 /// Characters of a value quoted in an error message, at most.
@@ -182,68 +186,6 @@ impl ParamRole {
             ParamRole::Header => "headerParams",
             ParamRole::Path => "pathParams",
         }
-    }
-}
-
-/// How a string value is delimited for a template: the value is wrapped in the
-/// delimiters and every closing delimiter inside it is doubled (SQL identifier/literal
-/// quoting), so the value cannot end the quoted span early.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Escape {
-    /// `'value'`, `'` doubled.
-    SingleQuotes,
-    /// `"value"`, `"` doubled.
-    DoubleQuotes,
-    /// `` `value` ``, `` ` `` doubled.
-    Backticks,
-    /// `[value]`, `]` doubled.
-    SquareBrackets,
-}
-
-impl Escape {
-    /// Every escape, in the order of the reference.
-    pub const ALL: [Escape; 4] =
-        [Escape::SingleQuotes, Escape::DoubleQuotes, Escape::Backticks, Escape::SquareBrackets];
-
-    /// The name used in `tools.yaml`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Escape::SingleQuotes => "single-quotes",
-            Escape::DoubleQuotes => "double-quotes",
-            Escape::Backticks => "backticks",
-            Escape::SquareBrackets => "square-brackets",
-        }
-    }
-
-    /// Parses a `tools.yaml` escape name.
-    pub fn parse(name: &str) -> Option<Escape> {
-        Escape::ALL.into_iter().find(|e| e.as_str() == name)
-    }
-
-    /// Wraps `value` in the delimiters, doubling the closing delimiter inside it.
-    ///
-    /// ```
-    /// use filestore_guest::tools::params::Escape;
-    /// assert_eq!(Escape::Backticks.apply("users` OR 1=1--"), "`users`` OR 1=1--`");
-    /// assert_eq!(Escape::SquareBrackets.apply("col] OR 1=1--"), "[col]] OR 1=1--]");
-    /// ```
-    pub fn apply(self, value: &str) -> String {
-        let (open, close) = match self {
-            Escape::SingleQuotes => ('\'', '\''),
-            Escape::DoubleQuotes => ('"', '"'),
-            Escape::Backticks => ('`', '`'),
-            Escape::SquareBrackets => ('[', ']'),
-        };
-        let mut out = String::with_capacity(value.len() + 2);
-        out.push(open);
-        for c in value.chars() {
-            if c == close {
-                out.push(close);
-            }
-            out.push(c);
-        }
-        out.push(close);
-        out
     }
 }
 
@@ -375,6 +317,9 @@ pub struct Parameter {
     pub excluded_values: Vec<ValueMatcher>,
     /// Delimiters for string values (on an array: for each string item).
     pub escape: Option<Escape>,
+    /// The SQL dialect `escape` quotes for: its tool's, when that is one this host
+    /// runs; `None` wraps and doubles whatever the dialect ([`Escape::quote`]).
+    pub dialect: Option<Dialect>,
     /// Smallest number allowed (integer and float).
     pub min_value: Option<Number>,
     /// Largest number allowed (integer and float).
@@ -408,6 +353,7 @@ impl Parameter {
             allowed_values: Vec::new(),
             excluded_values: Vec::new(),
             escape: None,
+            dialect: None,
             min_value: None,
             max_value: None,
             items: None,
@@ -452,6 +398,12 @@ impl Parameter {
     /// Sets the escape.
     pub fn escape(mut self, escape: Escape) -> Parameter {
         self.escape = Some(escape);
+        self
+    }
+
+    /// Sets the SQL dialect the escape quotes for.
+    pub fn dialect(mut self, dialect: Dialect) -> Parameter {
+        self.dialect = Some(dialect);
         self
     }
 

@@ -6,8 +6,9 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Number, Value};
 
-use super::{ParamRole, ParamType, Parameter, ValueMatcher, compare, describe, short};
+use super::{Escape, ParamRole, ParamType, Parameter, ValueMatcher, compare, describe, short};
 use crate::error::{Error, ErrorKind, Result};
+use crate::tools::placeholders::Dialect;
 
 /// The claims of the auth services that verified the caller's tokens, by service name.
 ///
@@ -286,7 +287,7 @@ pub fn validate_args(
 /// allowed, excluded, minimum, maximum; then applies the escape. Returns the final value.
 pub fn validate_value(param: &Parameter, value: &Value) -> Result<Value> {
     let checked = check(param, value, &param.name, "")?;
-    Ok(apply_escape(param, checked))
+    apply_escape(param, checked)
 }
 
 fn from_claims(p: &Parameter, claims: &VerifiedClaims) -> Result<Value> {
@@ -386,28 +387,42 @@ fn check(p: &Parameter, value: &Value, name: &str, at: &str) -> Result<Value> {
     Ok(normalised)
 }
 
-fn apply_escape(p: &Parameter, value: Value) -> Value {
+/// Quotes the string value, or each string item of an array, with the escape of `p`
+/// (an array's own escape applies to items without one) in `p`'s dialect. A value
+/// no quoting of that dialect can hold is `invalid-argument`, naming the parameter,
+/// the item, and why.
+fn apply_escape(p: &Parameter, value: Value) -> Result<Value> {
     match value {
         Value::String(s) => match p.escape {
-            Some(e) => Value::String(e.apply(&s)),
-            None => Value::String(s),
+            Some(e) => quote(p, e, p.dialect, &s, "").map(Value::String),
+            None => Ok(Value::String(s)),
         },
         Value::Array(items) => {
-            let Some(ip) = &p.items else { return Value::Array(items) };
-            // An escape on the array itself applies to string items without their own.
-            let outer = if ip.escape.is_none() { p.escape } else { None };
-            Value::Array(
-                items
-                    .into_iter()
-                    .map(|item| match (outer, item) {
-                        (Some(e), Value::String(s)) => Value::String(e.apply(&s)),
-                        (_, item) => apply_escape(ip, item),
-                    })
-                    .collect(),
-            )
+            let Some(ip) = &p.items else { return Ok(Value::Array(items)) };
+            let (escape, dialect) = match ip.escape {
+                Some(e) => (Some(e), ip.dialect),
+                None => (p.escape, p.dialect),
+            };
+            let mut out = Vec::with_capacity(items.len());
+            for (i, item) in items.into_iter().enumerate() {
+                out.push(match (escape, item) {
+                    (Some(e), Value::String(s)) => {
+                        Value::String(quote(p, e, dialect, &s, &format!("item {i}: "))?)
+                    }
+                    (_, item) => apply_escape(ip, item)?,
+                });
+            }
+            Ok(Value::Array(out))
         }
-        other => other,
+        other => Ok(other),
     }
+}
+
+fn quote(p: &Parameter, e: Escape, dialect: Option<Dialect>, s: &str, at: &str) -> Result<String> {
+    e.quote(dialect, s).map_err(|why| {
+        let value = short(&Value::String(s.to_string()).to_string());
+        Error::invalid_argument(&p.name, format!("{at}value {value} {}", why.reason(e, dialect)))
+    })
 }
 
 fn entry_text(m: &ValueMatcher) -> String {

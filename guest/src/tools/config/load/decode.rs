@@ -380,7 +380,10 @@ pub(super) fn decode_tool(
     };
 
     let errors_before_parameters = ctx.errors.len();
+    // Template parameters' escapes quote for the tool's SQL dialect.
+    ctx.dialect = tool_type.as_deref().and_then(placeholders::Dialect::of_tool_type);
     let (mut parameters, declared_at) = decode_tool_parameters(ctx, f, family, refs, &user);
+    ctx.dialect = None;
 
     check_values_from_params(ctx, f, &parameters, &declared_at, &user);
 

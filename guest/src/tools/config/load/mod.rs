@@ -78,6 +78,9 @@ struct Ctx<'a> {
     /// Parameters may omit `description` (a skill descriptor's `inputs`); Toolbox
     /// requires one of every parameter, item and prompt argument of a tools file.
     descriptions_optional: bool,
+    /// The SQL dialect of the tool whose parameters are being decoded: what their
+    /// `escape` quotes for (`params::Escape`); `None` outside SQL this host runs.
+    dialect: Option<placeholders::Dialect>,
 }
 
 impl Ctx<'_> {
@@ -120,8 +123,14 @@ fn load_file(
     text: &str,
     vars: Option<&super::variables::Variables>,
 ) {
-    let mut ctx =
-        Ctx { file, text, document: 1, errors: &mut state.errors, descriptions_optional: false };
+    let mut ctx = Ctx {
+        file,
+        text,
+        document: 1,
+        errors: &mut state.errors,
+        descriptions_optional: false,
+        dialect: None,
+    };
     if text.len() > MAX_CONFIG_BYTES {
         ctx.err(
             K::TooLarge,
@@ -155,6 +164,7 @@ fn load_file(
                 document: doc.index,
                 errors: &mut ignored,
                 descriptions_optional: false,
+                dialect: None,
             };
             let mut raws = Vec::new();
             split_document(&mut ctx, &root, &mut raws);
@@ -167,6 +177,7 @@ fn load_file(
                 document: doc.index,
                 errors: &mut state.errors,
                 descriptions_optional: false,
+                dialect: None,
             };
             if let Some(vars) = vars {
                 super::variables::visit_shaping(&mut root, &mut |s, mark| {
@@ -198,6 +209,7 @@ fn load_file(
                 document: doc.index,
                 errors: &mut state.errors,
                 descriptions_optional: false,
+                dialect: None,
             };
             let mut refs = Vec::new();
             let resource = decode_resource(&mut ctx, &raw, &mut refs);
@@ -433,8 +445,14 @@ fn register(
     resource: Option<Resource>,
     refs: Vec<Ref>,
 ) {
-    let mut ctx =
-        Ctx { file, text: "", document, errors: &mut state.errors, descriptions_optional: false };
+    let mut ctx = Ctx {
+        file,
+        text: "",
+        document,
+        errors: &mut state.errors,
+        descriptions_optional: false,
+        dialect: None,
+    };
     let noun = if raw.group { GROUP } else { raw.kind.noun() };
     let Some((name, name_mark)) = raw.name else {
         let message = if raw.kind == ResourceKind::Toolset {

@@ -264,7 +264,9 @@ fn decode_value_type(ctx: &mut Ctx<'_>, f: &mut Fields<'_>, p: &mut Parameter) {
     }
 }
 
-/// `escape`, for template parameters of strings or arrays of strings only.
+/// `escape`, for template parameters of strings or arrays of strings only, in a mode
+/// that is a quoting of the tool's SQL dialect (`ctx.dialect`), which the parameter
+/// keeps: its values are quoted for that dialect (`Escape::quote`).
 fn decode_escape(ctx: &mut Ctx<'_>, f: &mut Fields<'_>, p: &mut Parameter, role: ParamRole) {
     let t = p.param_type;
     if let Some((v, m)) = f.string(ctx, "escape") {
@@ -274,7 +276,14 @@ fn decode_escape(ctx: &mut Ctx<'_>, f: &mut Fields<'_>, p: &mut Parameter, role:
             // spliced into the statement. A bound value is data: quoting it would
             // store `'it''s'` for `it's`, so it is refused rather than ignored.
             Some(_) if role != ParamRole::Template => ctx.err(K::InvalidValue, m, Some(&f.path("escape")), format!("'escape' applies to template parameters (templateParameters), whose values are spliced into the statement; '{}' is declared in {}, so its value is bound as data and never needs escaping: remove 'escape'", p.name, role.field())),
-            Some(e) if t == ParamType::String || string_items => p.escape = Some(e),
+            Some(e) if e.check_dialect(ctx.dialect).is_err() => {
+                let problem = e.check_dialect(ctx.dialect).unwrap_err();
+                ctx.err(K::InvalidValue, m, Some(&f.path("escape")), problem)
+            }
+            Some(e) if t == ParamType::String || string_items => {
+                p.escape = Some(e);
+                p.dialect = ctx.dialect;
+            }
             Some(_) => ctx.err(K::InvalidValue, m, Some(&f.path("escape")), format!("'escape' applies to string parameters and arrays of strings; '{}' is {t}", p.name)),
             None => ctx.err(K::InvalidValue, m, Some(&f.path("escape")), format!("unknown escape '{}' (expected single-quotes, double-quotes, backticks or square-brackets)", short(&v))),
         }
@@ -434,8 +443,14 @@ pub(crate) fn decode_parameters(
     field: &str,
 ) -> Result<Vec<Parameter>, Vec<ConfigError>> {
     let mut errors = Vec::new();
-    let mut ctx =
-        Ctx { file, text: "", document: 1, errors: &mut errors, descriptions_optional: true };
+    let mut ctx = Ctx {
+        file,
+        text: "",
+        document: 1,
+        errors: &mut errors,
+        descriptions_optional: true,
+        dialect: None,
+    };
     let mut out: Vec<Parameter> = Vec::new();
     let Some(items) = list_of(&mut ctx, node, field, "parameters") else { return Err(errors) };
     let mut refs = Vec::new();
