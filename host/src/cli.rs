@@ -223,6 +223,8 @@ struct ServeArgs {
     #[command(flatten)]
     quotas: QuotaArgs,
     #[command(flatten)]
+    sandbox_memory: SandboxMemoryArgs,
+    #[command(flatten)]
     objects: ObjectArgs,
     /// Most live HTTP sessions (each holds a sandbox). When full, the least recently
     /// used idle session is closed for a new one; if none is idle, 503 + Retry-After.
@@ -402,6 +404,41 @@ impl TimeoutArgs {
     ) {
         options.deadline = std::time::Duration::from_secs(self.call_timeout);
         registry.set_timeout(std::time::Duration::from_secs(self.tool_timeout));
+    }
+}
+
+/// The memory budget of the live sandboxes (docs/security.md#memory).
+#[derive(clap::Args, Clone, Copy)]
+struct SandboxMemoryArgs {
+    /// Most MiB of linear memory all sandboxes may hold together (0: no bound).
+    /// Default: half the memory of the machine (or of the cgroup, when lower). A call
+    /// whose sandbox would grow past it fails with limit-exceeded naming this flag;
+    /// the host and the other sessions go on.
+    #[arg(long, value_name = "MIB")]
+    sandbox_memory_mib: Option<u64>,
+    /// Most MiB of linear memory the sandboxes of one authenticated identity may hold
+    /// together (0: no bound). Default: a quarter of --sandbox-memory-mib. Without
+    /// authentication there is no identity: the total applies alone.
+    #[arg(long, value_name = "MIB")]
+    sandbox_memory_per_identity_mib: Option<u64>,
+}
+
+impl SandboxMemoryArgs {
+    /// The budget the flags give (their defaults from
+    /// `MemoryBudgetConfig::server_default`).
+    fn budget(self) -> filestore::memory_budget::MemoryBudgetConfig {
+        let cap = filestore::engine::DEFAULT_MEMORY_BYTES;
+        let default = filestore::memory_budget::MemoryBudgetConfig::server_default(cap);
+        let bytes = |mib: u64| (mib > 0).then(|| usize::try_from(mib << 20).unwrap_or(usize::MAX));
+        let total = self.sandbox_memory_mib.map_or(default.total_bytes, bytes);
+        let per_identity = match self.sandbox_memory_per_identity_mib {
+            Some(mib) => bytes(mib),
+            None => total.map(|t| (t / 4).max(cap)).or(default.per_identity_bytes),
+        };
+        filestore::memory_budget::MemoryBudgetConfig {
+            total_bytes: total,
+            per_identity_bytes: per_identity,
+        }
     }
 }
 
@@ -1131,7 +1168,9 @@ impl ServePlan {
                 Err(code) => return code,
             },
         };
-        let engine = match Engine::new() {
+        let budget = self.args.sandbox_memory.budget();
+        let engine = filestore::EngineConfig { memory_budget: budget, ..Default::default() };
+        let engine = match Engine::with_config(engine) {
             Ok(e) => warn_uncached(e),
             Err(e) => return fail_with(&e),
         };

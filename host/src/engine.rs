@@ -86,6 +86,11 @@ pub struct EngineConfig {
     pub cache_dir: Option<PathBuf>,
     /// The component bytes (default: the embedded [`COMPONENT`]).
     pub component: Option<Vec<u8>>,
+    /// How much linear memory all live sessions may hold together, and all those of
+    /// one identity ([`crate::memory_budget`]). Default: no bound beyond each
+    /// session's `memory_bytes`; `serve` sets
+    /// [`MemoryBudgetConfig::server_default`](crate::memory_budget::MemoryBudgetConfig::server_default).
+    pub memory_budget: crate::memory_budget::MemoryBudgetConfig,
 }
 
 impl Default for EngineConfig {
@@ -97,6 +102,7 @@ impl Default for EngineConfig {
             fuel: false,
             cache_dir: default_cache_dir(),
             component: None,
+            memory_budget: Default::default(),
         }
     }
 }
@@ -123,6 +129,8 @@ struct Inner {
     pre: FilestoreComponentPre<HostState>,
     exports: Arc<crate::session::ExportIndices>,
     config: EngineConfig,
+    /// Charged by every session's memory ([`crate::memory_budget`]).
+    budget: Arc<crate::memory_budget::MemoryBudget>,
     stop: Arc<AtomicBool>,
     cache_hit: bool,
     precompiled: bool,
@@ -213,12 +221,14 @@ impl Engine {
             .map_err(|e| Error::setup("component exports", e))?;
         let stop = Arc::new(AtomicBool::new(false));
         spawn_ticker(engine.weak(), stop.clone());
+        let budget = crate::memory_budget::MemoryBudget::new(config.memory_budget);
         Ok(Engine {
             inner: Arc::new(Inner {
                 engine,
                 pre,
                 exports: Arc::new(exports),
                 config,
+                budget,
                 stop,
                 cache_hit,
                 precompiled: from_build,
@@ -245,6 +255,12 @@ impl Engine {
     /// The configuration the engine was built with.
     pub fn config(&self) -> &EngineConfig {
         &self.inner.config
+    }
+
+    /// The memory budget every session of this engine charges: what is in use now,
+    /// in all and per identity.
+    pub fn memory_budget(&self) -> &Arc<crate::memory_budget::MemoryBudget> {
+        &self.inner.budget
     }
 
     /// Whether the component was loaded without compiling it: from the build's

@@ -49,6 +49,7 @@ pub mod error;
 mod glue;
 pub mod handlers;
 pub mod mcp;
+pub mod memory_budget;
 pub mod providers;
 pub mod session;
 pub mod shell_output;
@@ -66,7 +67,7 @@ pub struct EmbeddingGuideExample;
 pub use engine::{Engine, EngineConfig};
 pub use error::{Error, Result, SandboxLimit};
 pub use session::{CallOutput, MountSpec, Session, SessionOptions, UnparsedCallOutput};
-pub use state::HostState;
+pub use state::{HostState, MemoryDenial};
 
 /// The generated WIT bindings, for embedders using the typed interface.
 pub mod wit {

@@ -127,6 +127,10 @@ pub struct SessionOptions {
     /// read-only at `/audit` unless a mount takes that point (or `/`). `None`: no
     /// timeline.
     pub audit: Option<Arc<crate::audit::AuditLog>>,
+    /// Whose share of the engine's memory budget the session's linear memory counts
+    /// against ([`crate::memory_budget`]; the MCP server gives the authenticated
+    /// caller's identity). `None`: the budget of all sessions only.
+    pub memory_identity: Option<String>,
 }
 
 impl Default for SessionOptions {
@@ -142,6 +146,7 @@ impl Default for SessionOptions {
             shell: false,
             unique_call_ids: false,
             audit: None,
+            memory_identity: None,
         }
     }
 }
@@ -201,6 +206,9 @@ pub struct Session {
     audit: Option<Arc<crate::audit::AuditLog>>,
     /// Audited calls waiting for approval, by approval id: recorded when approved.
     awaiting: std::collections::HashMap<String, crate::audit::Attempt>,
+    /// The ids of the calls waiting for approval in the instance (audited or not):
+    /// while there is one, the instance must not be replaced.
+    parked: std::collections::HashSet<String>,
 }
 
 /// Where each exported interface's functions are in the component, found once per
@@ -338,6 +346,9 @@ impl Engine {
             self.wasmtime(),
             HostState::new(limits, options.tools.clone(), session_id(&options)),
         );
+        // Charged from the first page of the instance's memory on.
+        let account = self.memory_budget().account(options.memory_identity.as_deref());
+        store.data_mut().charge_to(account);
         store.limiter(|s| s);
         if let Some(flag) = &options.cancel {
             // A cancellation is for the call that was running when it came: one that
@@ -365,7 +376,7 @@ impl Engine {
             .instance_pre()
             .instance_pre()
             .instantiate(&mut store)
-            .map_err(|e| Error::setup("instantiating the component", e))?;
+            .map_err(|e| setup_failure(&store, mem, "instantiating the component", e))?;
         let indices = self.export_indices().clone();
         let exports = Exports {
             filestore: indices
@@ -422,7 +433,7 @@ impl Engine {
             .filestore_component_filestore()
             .session()
             .call_create(&mut store, &wit_mounts, wit_limits)
-            .map_err(|e| Error::setup("creating the session", e))?
+            .map_err(|e| setup_failure(&store, mem, "creating the session", e))?
             .map_err(|e| Error::Filestore(from_wit_error(e)))?;
         let mut session = Session {
             store,
@@ -436,11 +447,36 @@ impl Engine {
             unique_call_ids: options.unique_call_ids,
             audit: options.audit.clone(),
             awaiting: Default::default(),
+            parked: Default::default(),
         };
         if options.shell {
             session.enable_shell(true)?;
         }
         Ok(session)
+    }
+}
+
+/// A failure while a session is made: `limit-exceeded` when the memory it needed
+/// was refused (its cap, or a budget other sessions hold), else a setup error.
+fn setup_failure(store: &Store<HostState>, cap: usize, context: &str, e: wasmtime::Error) -> Error {
+    match store.data().memory_denial() {
+        Some(denial) => Error::LimitExceeded {
+            limit: SandboxLimit::Memory,
+            message: format!("{context}: {}", memory_message(denial, cap)),
+        },
+        None => Error::setup(context, e),
+    }
+}
+
+/// What a refused memory growth says: the session's cap, or the budget and its flag.
+fn memory_message(denial: &crate::state::MemoryDenial, cap: usize) -> String {
+    match denial {
+        crate::state::MemoryDenial::Cap => {
+            format!("linear memory would grow past the cap of {cap} bytes")
+        }
+        crate::state::MemoryDenial::Budget(refusal) => {
+            format!("linear memory could not grow: {refusal}")
+        }
     }
 }
 
@@ -506,14 +542,9 @@ impl Session {
                     )),
                     // Not the trap's text: it is the guest's abort with a wasm
                     // backtrace, which says nothing to the model or the user.
-                    _ if self.store.data().limits_hit() => Some((
-                        SandboxLimit::Memory,
-                        format!(
-                            "linear memory would grow past the cap of {} bytes",
-                            self.memory_cap
-                        ),
-                    )),
-                    _ => None,
+                    _ => self.store.data().memory_denial().map(|denial| {
+                        (SandboxLimit::Memory, memory_message(denial, self.memory_cap))
+                    }),
                 };
                 match limit {
                     Some((limit, message)) => {
@@ -683,9 +714,30 @@ impl Session {
         self.store.data().cancel.clone()
     }
 
-    /// Bytes of linear memory the session's instance uses now.
+    /// Bytes of linear memory the session's instance uses now (what it grew to: linear
+    /// memory never shrinks while the instance lives).
     pub fn memory_bytes(&self) -> usize {
         self.store.data().memory_in_use()
+    }
+
+    /// Whether a call is waiting for approval in the instance ([`Session::approve`],
+    /// [`Session::reject`]): replacing the instance would drop it.
+    pub fn has_parked_calls(&self) -> bool {
+        !self.parked.is_empty()
+    }
+
+    /// Drops the instance now: its linear memory goes back to the engine's pool and
+    /// its budget ([`crate::memory_budget`]), without waiting for the session itself
+    /// to be dropped (a server about to make its replacement). The session is
+    /// unusable after, as after a trap; the volumes are the host's and keep their
+    /// content.
+    pub fn release(&mut self) {
+        let bare = HostState::new(Default::default(), Arc::new(NoTools), self.id().to_string());
+        let engine = self.store.engine().clone();
+        let old = std::mem::replace(&mut self.store, Store::new(&engine, bare));
+        drop(old);
+        self.poisoned.get_or_insert_with(|| "the sandbox was released".to_string());
+        self.parked.clear();
     }
 }
 
@@ -1179,12 +1231,19 @@ impl Session {
                 })
             })
             .map(from_wit_outcome);
+        if let Ok(o) = &out
+            && o.status == InvokeStatus::Pending
+            && let Some(id) = &o.approval_id
+        {
+            self.parked.insert(id.clone());
+        }
         self.audit_outcome(attempt, &out);
         out
     }
 
     /// Runs a call waiting for approval; `not-found` for an unknown id.
     pub fn approve(&mut self, approval_id: &str) -> Result<InvokeOutcome> {
+        self.parked.remove(approval_id);
         let attempt = self.awaiting.remove(approval_id);
         if attempt.is_some() {
             self.start_touching();
@@ -1203,6 +1262,7 @@ impl Session {
     /// Drops a call waiting for approval (nothing runs, nothing is stored, nothing
     /// is audited).
     pub fn reject(&mut self, approval_id: &str) -> Result<()> {
+        self.parked.remove(approval_id);
         self.awaiting.remove(approval_id);
         self.guarded(|store, b, h| {
             b.filestore_component_tools(store)?.call_reject(store, h, approval_id)

@@ -37,10 +37,23 @@ pub struct HostState {
     /// Virtual paths the running call changed through its volumes, collected for
     /// its audit record (`None`: the session keeps no audit, nothing is collected).
     pub touched: Option<Vec<String>>,
-    /// Whether the limiter refused a memory growth (explains the trap that follows).
-    denied: bool,
+    /// Why the limiter refused a memory growth, if it did (explains the trap that
+    /// follows).
+    denied: Option<MemoryDenial>,
     /// Linear memory currently allocated.
     memory: usize,
+    /// The session's share of its engine's memory budget, charged as memory grows and
+    /// credited back when the store (and with it this state) is dropped.
+    account: crate::memory_budget::MemoryAccount,
+}
+
+/// Why a memory growth was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MemoryDenial {
+    /// The session's own cap.
+    Cap,
+    /// A budget shared with other sessions ([`crate::memory_budget`]).
+    Budget(crate::memory_budget::Refusal),
 }
 
 impl HostState {
@@ -63,8 +76,9 @@ impl HostState {
             output: None,
             cancelled: false,
             touched: None,
-            denied: false,
+            denied: None,
             memory: 0,
+            account: crate::memory_budget::MemoryAccount::unbudgeted(),
         }
     }
 }
@@ -82,9 +96,20 @@ impl HostState {
         }
     }
 
-    /// Whether a memory growth was refused by the cap.
+    /// Whether a memory growth was refused, by the cap or a budget.
     pub fn limits_hit(&self) -> bool {
-        self.denied
+        self.denied.is_some()
+    }
+
+    /// Why a memory growth was refused, if one was.
+    pub fn memory_denial(&self) -> Option<&MemoryDenial> {
+        self.denied.as_ref()
+    }
+
+    /// Charges the session's memory to `account` from now on (before the instance
+    /// exists: its first memory is charged too).
+    pub(crate) fn charge_to(&mut self, account: crate::memory_budget::MemoryAccount) {
+        self.account = account;
     }
 
     /// Linear memory in use, bytes (as reported to the limiter).
@@ -106,13 +131,18 @@ impl ResourceLimiter for HostState {
         desired: usize,
         maximum: Option<usize>,
     ) -> wasmtime::Result<bool> {
-        let ok = self.limits.memory_growing(current, desired, maximum)?;
-        if ok {
-            self.memory = self.memory - self.memory.min(current) + desired;
-        } else {
-            self.denied = true;
+        if !self.limits.memory_growing(current, desired, maximum)? {
+            self.denied = Some(MemoryDenial::Cap);
+            return Ok(false);
         }
-        Ok(ok)
+        // Then the budget shared with other sessions: refused the same way, so the
+        // guest's allocation fails and the call ends with `limit-exceeded`.
+        if let Err(refusal) = self.account.grow(desired.saturating_sub(current)) {
+            self.denied = Some(MemoryDenial::Budget(refusal));
+            return Ok(false);
+        }
+        self.memory = self.memory - self.memory.min(current) + desired;
+        Ok(true)
     }
     fn table_growing(
         &mut self,

@@ -15,6 +15,10 @@
 //!   sockets, http), and no environment or arguments visible inside the guest.
 //! - `limits`: guest and host limits hold with typed errors; traps poison one
 //!   session only; the compiled-component cache is rebuilt when corrupt or stale.
+//! - `memory`: the memory budget of live sandboxes (global and per identity) through
+//!   the host library and `serve --http`; idle sessions and cached 2026-07-28
+//!   sandboxes give back what a large read grew (the server's VmRSS), keeping their
+//!   skills and held follow-ups (docs/security.md#memory).
 //! - `concurrency`: 10,000 live sessions and 100 concurrent callers on one engine.
 //! - `tools`: configured tools end to end (sqlite, http on loopback, results volume,
 //!   offloading, timeouts, approval) and `check`/`migrate`/`call --config`.
@@ -104,6 +108,7 @@ mod docs;
 mod faults;
 mod isolation;
 mod limits;
+mod memory;
 mod mcp;
 mod model;
 mod mutations;

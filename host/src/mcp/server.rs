@@ -127,6 +127,23 @@ pub(crate) struct Sandbox {
     /// Still over the server's own mounts (no client's roots replaced
     /// `/workspace`): another request of its conversation may take it.
     own_mounts: bool,
+    /// Serves more than one request: its session is replaced when a call left it
+    /// large ([`Sandbox::reclaim`]). Not for a 2026-07-28 request's own sandbox,
+    /// dropped with its request.
+    lasting: bool,
+    /// What a session without a conversation held that its replacement must get
+    /// (a conversation's session gets it from the document instead).
+    carried: Option<Carried>,
+}
+
+/// The state of a session without a conversation, carried to its replacement:
+/// what [`super::conversations::Bound::pull`] restores from a conversation's
+/// document. The rest of what an agent relies on is the host's and stays (the
+/// mounts and their content, the configuration and agent loaded again by the
+/// setup, the audit timeline); each shell command starts afresh anyway.
+struct Carried {
+    skills: Vec<String>,
+    gates: Vec<filestore_guest::invoke::ApprovalGate>,
 }
 
 impl Sandbox {
@@ -140,6 +157,10 @@ impl Sandbox {
         mounts.extend(extra_mounts);
         let mut options = SessionOptions { cancel: Some(cancel), ..config.options.clone() };
         audit_options(&mut options, conversation.as_ref());
+        if options.memory_identity.is_none() {
+            // The memory budget per identity counts the authenticated caller's.
+            options.memory_identity = super::http_auth::current_identity().map(|i| i.segment);
+        }
         if let Some(bound) = &conversation {
             mounts.extend(bound.mounts());
             bound.bind_cow_uppers(&mut mounts)?;
@@ -168,6 +189,8 @@ impl Sandbox {
             version,
             conversation,
             own_mounts: true,
+            lasting: true,
+            carried: None,
         })
     }
 
@@ -176,6 +199,10 @@ impl Sandbox {
     /// over the server's own mounts, and brought up to the document once.
     fn stamp(&self) -> Option<super::sandbox_cache::Stamp> {
         if self.stale || !self.own_mounts || self.session.is_poisoned() {
+            return None;
+        }
+        // Not cached large (its replacement failed, or it holds a parked call).
+        if self.session.memory_bytes() > crate::memory_budget::RECLAIM_ABOVE_BYTES {
             return None;
         }
         self.conversation.as_ref()?.stamp()
@@ -259,6 +286,9 @@ impl Sandbox {
     /// since replaced).
     pub(crate) fn session(&mut self) -> crate::Result<&mut Session> {
         if self.stale || self.session.is_poisoned() {
+            // The old instance goes first: its memory is back in the budget before
+            // the new one asks for any (it is not used again in any case).
+            self.session.release();
             let mut fresh = self.engine.session_with(self.mounts.clone(), self.options.clone())?;
             if let Some(setup) = &self.setup {
                 setup(&mut fresh)?;
@@ -266,7 +296,14 @@ impl Sandbox {
             if let Some(bound) = &mut self.conversation {
                 bound.new_session();
                 bound.pull(&mut fresh)?;
+            } else if let Some(carried) = &self.carried {
+                // Gates first: held follow-ups are approvals owed (as `pull` does).
+                fresh.restore_approval_gates(&carried.gates)?;
+                for e in fresh.restore_skills(&carried.skills)? {
+                    eprintln!("filestore serve: skill not restored in a new sandbox: {e}");
+                }
             }
+            self.carried = None;
             self.session = fresh;
             self.stale = false;
             // A new session counts versions from its own start: compare specs next time.
@@ -283,6 +320,32 @@ impl Sandbox {
             }
         }
         Ok(&mut self.session)
+    }
+
+    /// Replaces the session by a fresh one with the same state once a request is
+    /// over, when its linear memory grew past
+    /// [`RECLAIM_ABOVE_BYTES`](crate::memory_budget::RECLAIM_ABOVE_BYTES) or a
+    /// trap left it unusable: linear memory never shrinks, so an idle sandbox would
+    /// otherwise keep (and keep charged to the memory budget) what its largest call
+    /// needed. Done now rather than when the budget runs short: an idle sandbox's
+    /// memory is resident until then, and the replacement costs little beside the
+    /// call that grew it. Not while a call waits for approval in the instance. A
+    /// replacement that cannot be made now is made by the next request, which
+    /// then says why it could not.
+    fn reclaim(&mut self) {
+        let poisoned = self.session.is_poisoned();
+        let large = self.session.memory_bytes() > crate::memory_budget::RECLAIM_ABOVE_BYTES;
+        if !self.lasting || self.stale || !(poisoned || large) || self.session.has_parked_calls() {
+            return;
+        }
+        if !poisoned && self.conversation.is_none() {
+            let skills = self.session.active_skills();
+            let gates = self.session.approval_gates();
+            let (Ok(skills), Ok(gates)) = (skills, gates) else { return };
+            self.carried = Some(Carried { skills, gates });
+        }
+        self.stale = true;
+        let _ = self.session();
     }
 
     /// Runs one tool for a caller with `claims` (verified; `null`: none), a shell
@@ -484,7 +547,9 @@ impl FilestoreServer {
                     };
                     let name = bound.as_ref().map(|b| b.name().to_string());
                     let cancel = Arc::new(std::sync::atomic::AtomicBool::new(false));
-                    let sandbox = Sandbox::new(config, cancel, bound, ephemeral)?;
+                    let mut sandbox = Sandbox::new(config, cancel, bound, ephemeral)?;
+                    // A 2026-07-28 request's own sandbox ends with it.
+                    sandbox.lasting = !requested.per_request;
                     (Arc::new(Mutex::new(sandbox)), name, None)
                 }
             };
@@ -660,6 +725,12 @@ impl FilestoreServer {
         let sandbox = self.sandbox.clone();
         let failed = |e: &dyn std::fmt::Display| {
             McpError::internal_error(format!("sandbox task failed: {e}"), None)
+        };
+        // Every request's work, then the sandbox made small again if it grew large.
+        let f = move |s: &mut Sandbox| {
+            let out = f(s);
+            s.reclaim();
+            out
         };
         if super::stdio_fast::on_fast_path() {
             // The stdio reader thread answering a call itself: its own to block.

@@ -72,6 +72,11 @@ impl Replica {
         let _ = self.child.wait();
     }
 
+    /// The server's process id (its `/proc/PID/status`, for memory figures).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// What the server printed on stderr so far.
     pub fn stderr(&self) -> String {
         self.stderr.lock().unwrap().clone()
