@@ -377,6 +377,13 @@ struct QuotaArgs {
     /// (default 4096).
     #[arg(long, value_name = "MIB", default_value_t = filestore::volumes::DEFAULT_PROCESS_QUOTA >> 20)]
     process_quota_mib: u64,
+    /// Most MiB one conversation keeps in its state store, everything together: its
+    /// /scratch, stored tool results, copy-on-write upper layers, audit timeline and
+    /// what its snapshots add (default 1024). Past it a write fails with
+    /// limit-exceeded and changes nothing; the audit timeline alone may pass it by
+    /// 16 MiB, then calls that change files are refused until room is made.
+    #[arg(long, value_name = "MIB", default_value_t = filestore::volumes::DEFAULT_CONVERSATION_QUOTA >> 20)]
+    conversation_quota_mib: u64,
 }
 
 /// How long a call may run (docs/mcp-server.md#time-limits).
@@ -492,6 +499,7 @@ impl QuotaArgs {
             self.volume_quota_mib << 20,
             self.process_quota_mib << 20,
         );
+        filestore::volumes::set_conversation_quota(self.conversation_quota_mib << 20);
     }
 }
 

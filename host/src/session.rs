@@ -637,6 +637,7 @@ impl Session {
     /// and unchecked.
     fn call_builtin_unparsed(&mut self, tool: &str, args: &Value) -> Result<UnparsedCallOutput> {
         let attempt = self.audit_attempt(tool, args, None);
+        self.audit_room(&attempt)?;
         // Into a buffer directly (`Value`'s `Display` goes through the formatter).
         let args = serde_json::to_string(args).unwrap_or_else(|_| args.to_string());
         let out = self.guarded(|store, b, h| {
@@ -1219,6 +1220,7 @@ impl Session {
         ctx: &InvokeContext,
     ) -> Result<InvokeOutcome> {
         let attempt = self.audit_attempt(name, args, ctx.tool_call_id.clone());
+        self.audit_room(&attempt)?;
         let args = args.to_string();
         let wctx = tw::InvokeContext {
             tool_call_id: ctx.tool_call_id.clone(),
@@ -1283,6 +1285,15 @@ impl Session {
         }
         self.start_touching();
         Some(crate::audit::Attempt::new(tool, args, call_id))
+    }
+
+    /// Refuses a call the audit timeline has no room to record (see
+    /// [`crate::audit::AuditLog::check_room`]): it does not run.
+    fn audit_room(&self, attempt: &Option<crate::audit::Attempt>) -> Result<()> {
+        match (attempt, &self.audit) {
+            (Some(_), Some(audit)) => audit.check_room().map_err(Error::Filestore),
+            _ => Ok(()),
+        }
     }
 
     /// Empties the list of paths changed through the volumes, so that what the

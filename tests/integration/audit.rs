@@ -1,4 +1,4 @@
-//! The audit timeline (issue 39, item 4; docs/audit.md): a known set of mutations,
+//! The audit timeline (docs/audit.md): a known set of mutations,
 //! failing ones and a configured tool call with a secret in its source and a
 //! secret-looking argument included, made through the Rust API, `filestore call`
 //! and an MCP session; the timeline lists exactly those, and no byte of the store
@@ -491,4 +491,45 @@ fn filestore_apply_is_on_the_audit_timeline() {
             ),
         ]
     );
+}
+
+/// A call that changes anything runs only when its record fits: once the quota the
+/// timeline is charged to, and its headroom, are used up, such calls are refused
+/// before they run (`limit-exceeded` naming the timeline), while reads go on.
+#[test]
+fn no_call_that_changes_files_runs_without_room_for_its_record() {
+    use filestore::volumes::quota::{Counter, Quota, QuotaVolume};
+    let quota = Quota::new(
+        "conversation quota",
+        "--conversation-quota-mib",
+        0,
+        Counter::With(Box::new(|| Ok(0))),
+    );
+    let headroom = filestore::audit::MAX_RECORD_BYTES + 2000;
+    let timeline = QuotaVolume::shared(filestore::volumes::MemoryVolume::new(), quota.clone())
+        .with_headroom(headroom);
+    let log = AuditLog::new(Arc::new(timeline), None).with_quota(quota, headroom);
+    let options = SessionOptions { audit: Some(Arc::new(log.clone())), ..Default::default() };
+    let mounts = vec![MountSpec::new("/w", crate::common::mem(&[]))];
+    let mut s = engine().session_with(mounts, options).unwrap();
+    let mut written = 0;
+    let refusal = loop {
+        let path = format!("/w/{written}.txt");
+        match s.call("filestore_write", &json!({"path": path, "content": "x"})) {
+            Ok(_) => written += 1,
+            Err(e) => break (path, format!("{}: {e}", e.kind_name())),
+        }
+        assert!(written < 100, "never refused");
+    };
+    assert!(written >= 2, "{refusal:?}");
+    assert!(
+        refusal.1.contains("limit-exceeded") && refusal.1.contains("audit timeline"),
+        "{refusal:?}"
+    );
+    assert!(
+        s.call("filestore_read", &json!({"path": refusal.0})).is_err(),
+        "the refused write did not run"
+    );
+    assert_eq!(log.records().unwrap().len(), written, "every call that ran is recorded");
+    s.call("filestore_read", &json!({"path": "/w/0.txt"})).unwrap();
 }

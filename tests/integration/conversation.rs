@@ -1,8 +1,8 @@
-//! The conversation state store (`filestore::conversation`, issue 36 item 1) on a real
+//! The conversation state store (`filestore::conversation`) on a real
 //! directory and on a real S3 server (SeaweedFS, `support::s3_server`): two store
 //! handles racing as two replicas would, writers killed with SIGKILL in the middle
 //! of their write loop, leftover temporary files, expiry, and the conversation's
-//! volumes seen from another handle.
+//! volumes seen from another handle; one quota over everything a conversation keeps.
 
 use std::collections::BTreeSet;
 use std::process::{Command, Stdio};
@@ -288,4 +288,89 @@ fn a_conversations_volumes_on_s3_are_seen_by_another_replica() {
     let k = object_store::path::Path::parse(format!("{p}/conversations/{key}/scratch/notes/a.txt"))
         .unwrap();
     rt.block_on(async { object_store::ObjectStoreExt::head(&client, &k).await }).unwrap();
+}
+
+/// Bytes beneath `dir`, files only; and those beneath its `audit/` folder.
+fn stored_bytes(dir: &std::path::Path) -> (u64, u64) {
+    let (mut all, mut audit) = (0, 0);
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let e = e.unwrap();
+            let meta = e.metadata().unwrap();
+            if meta.is_dir() {
+                stack.push(e.path());
+            } else {
+                all += meta.len();
+                if e.path().components().any(|c| c.as_os_str() == "audit") {
+                    audit += meta.len();
+                }
+            }
+        }
+    }
+    (all, audit)
+}
+
+/// Everything a conversation keeps counts against one quota
+/// (`--conversation-quota-mib`): shell output stored as tool results (each call's
+/// over a MiB), `/scratch` files and a copy-on-write upper layer fill it together, a
+/// change past it is refused with `limit-exceeded` naming the quota and changes
+/// nothing, the folder never holds more than the quota and the audit records, and
+/// the audit timeline records every call made, the refused ones included.
+#[test]
+fn everything_a_conversation_keeps_counts_against_its_quota() {
+    use filestore::audit::AuditLog;
+    use filestore::{MountSpec, SessionOptions};
+    const QUOTA: u64 = 4 << 20;
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir_store(dir.path()).with_conversation_quota(QUOTA);
+    let key = ConversationKey::scoped("alice", "filler").unwrap();
+    let v = store.volumes(&key).unwrap();
+    let log = AuditLog::new(v.audit.clone(), None)
+        .with_quota(store.quota(&key), filestore::conversation::AUDIT_HEADROOM);
+    let options = SessionOptions {
+        shell: true,
+        unique_call_ids: true,
+        audit: Some(Arc::new(log.clone())),
+        ..Default::default()
+    };
+    // The files of a copy-on-write upper layer the conversation keeps.
+    let cow = store.cow_files(&key, "/repo").unwrap();
+    let mounts = vec![
+        MountSpec::new("/scratch", v.scratch.clone()),
+        MountSpec::new("/tool_calls", v.tool_calls.clone()).read_only(),
+        MountSpec::new("/upper", cow),
+    ];
+    let write = |s: &mut filestore::Session, path: &str, mib: usize| {
+        s.call(
+            "filestore_write",
+            &serde_json::json!({"path": path, "content": "x".repeat(mib << 20)}),
+        )
+    };
+    let mut s = crate::common::engine().session_with(mounts, options).unwrap();
+    write(&mut s, "/scratch/a.txt", 1).unwrap();
+    write(&mut s, "/upper/files/b.txt", 1).unwrap();
+    let mut refused = None;
+    for i in 0..10 {
+        match s.call("filestore_execute", &serde_json::json!({"command": "seq 1 200000"})) {
+            Ok(out) => assert!(out.text.contains("/tool_calls/"), "stored: {}", out.text),
+            Err(e) => {
+                refused = Some((i, format!("{}: {e}", e.kind_name())));
+                break;
+            }
+        }
+    }
+    let (calls, why) = refused.expect("the stored results stop at the quota");
+    assert!(calls >= 1, "{why}");
+    assert!(why.contains("limit-exceeded") && why.contains("--conversation-quota-mib"), "{why}");
+    for path in ["/scratch/c.txt", "/upper/files/c.txt"] {
+        let e = write(&mut s, path, 1).unwrap_err().to_string();
+        assert!(e.contains("--conversation-quota-mib"), "{path}: {e}");
+    }
+    let folder = dir.path().join("conversations").join(key.to_string());
+    let (all, audit) = stored_bytes(&folder);
+    assert!(all - audit <= QUOTA, "{all} bytes kept ({audit} of them audit), quota {QUOTA}");
+    assert!(all <= QUOTA + filestore::conversation::AUDIT_HEADROOM, "{all}");
+    // Every call is on the record, the refused ones too.
+    assert_eq!(log.records().unwrap().len(), 2 + calls + 1 + 2);
 }

@@ -6,7 +6,6 @@
 //! volume contract (lying listings, sizes, paths) gets a typed error per call.
 
 use std::path::Path;
-use std::process::Command;
 use std::sync::Arc;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -18,6 +17,7 @@ use filestore_guest::vfs::entry::Entry;
 use serde_json::{Value, json};
 
 use crate::common::*;
+use crate::support::immutable::Immutable;
 
 /// Wraps a real volume and fails its `fail_at`-th primitive operation (1-based; 0:
 /// never) with a `backend` error `injected fault at op N (OP)`. Every operation is
@@ -174,29 +174,6 @@ fn every_injected_fault_leaves_the_previous_content() {
     assert!(checked >= 2 * 4 * 3, "only {checked} fault cases");
 }
 
-/// Sets the immutable attribute (`chattr +i`) on a file for the guard's lifetime.
-struct Immutable<'a>(&'a Path);
-
-impl<'a> Immutable<'a> {
-    fn set(path: &'a Path) -> std::result::Result<Immutable<'a>, String> {
-        let out = Command::new("chattr")
-            .arg("+i")
-            .arg(path)
-            .output()
-            .map_err(|e| format!("cannot run chattr: {e}"))?;
-        if !out.status.success() {
-            return Err(String::from_utf8_lossy(&out.stderr).trim().to_string());
-        }
-        Ok(Immutable(path))
-    }
-}
-
-impl Drop for Immutable<'_> {
-    fn drop(&mut self) {
-        let _ = Command::new("chattr").arg("-i").arg(self.0).status();
-    }
-}
-
 fn temp_files(dir: &Path) -> Vec<String> {
     std::fs::read_dir(dir)
         .unwrap()
@@ -217,13 +194,7 @@ fn dir_write_whose_rename_fails_leaves_no_temp_file() {
     // Without chattr, CAP_LINUX_IMMUTABLE or a file system with the attribute there
     // is no way to make only the rename fail: the test fails saying what it needs,
     // rather than pass on something weaker.
-    let guard = Immutable::set(&f).unwrap_or_else(|why| {
-        panic!(
-            "chattr +i {}: {why}\nthis test needs chattr (e2fsprogs), run as root (or with \
-             CAP_LINUX_IMMUTABLE), on a file system with the immutable attribute (ext4, xfs, btrfs)",
-            f.display()
-        )
-    });
+    let guard = Immutable::set(&f);
     let mut s = session_with("/w", dir(tmp.path(), false));
     // The directory is writable: a write next to the immutable file succeeds, so the
     // failures below happen at the rename over `f.txt`, after the temp file was made.

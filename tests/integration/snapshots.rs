@@ -1,4 +1,4 @@
-//! Snapshots and forks of conversations (issue 39, item 3; docs/snapshots.md) on a
+//! Snapshots and forks of conversations (docs/snapshots.md) on a
 //! memory store, a directory store and the S3 server: a real session changes
 //! `/scratch` and stores a tool result, the conversation is snapshotted, changed,
 //! snapshotted again (reading only what changed), restored to the first snapshot
@@ -422,4 +422,73 @@ fn an_agent_snapshots_and_restores_its_conversation_over_mcp() {
     // Restores and creations are on the timeline; lists are not.
     let audit = s.call_ok("filestore_glob", json!({"pattern": "/audit/**/*.filestore_snapshot.*"}));
     assert!(audit.matches("filestore_snapshot").count() >= 6, "{audit}");
+}
+
+/// Approval gates are the operator's pending decisions, not the agent's state: a
+/// follow-up held by a skill's result stays held after the agent restores a snapshot
+/// taken before the hold, in a new session on the conversation, and in a fork made
+/// from that earlier snapshot (`filestore snapshot fork`).
+#[test]
+fn a_restore_or_a_fork_never_lifts_an_approval_gate() {
+    let root = tempfile::tempdir().unwrap();
+    let state = root.path().join("state");
+    std::fs::create_dir(&state).unwrap();
+    std::fs::write(
+        root.path().join("tools.yaml"),
+        "kind: source\nname: db\ntype: sqlite\ndatabase: ':memory:'\n\
+         ---\nkind: tool\nname: plan\ntype: sqlite-sql\nsource: db\ndescription: Plan.\n\
+         statement: SELECT 3 AS hosts, 3 > ? AS requires_approval\n\
+         parameters:\n  - {name: threshold, type: integer, description: x}\n\
+         ---\nkind: tool\nname: decommission\ntype: sqlite-sql\nsource: db\n\
+         description: Decommission.\nstatement: SELECT 'done' AS decommissioned\n\
+         ---\nkind: toolset\nname: base\ntools: [decommission]\n",
+    )
+    .unwrap();
+    let skill = root.path().join("skills/fleet-plan");
+    std::fs::create_dir_all(&skill).unwrap();
+    std::fs::write(skill.join("SKILL.md"), "---\nname: fleet-plan\ndescription: Plan.\n---\nx\n")
+        .unwrap();
+    std::fs::write(
+        skill.join("descriptor.yaml"),
+        "tool: plan\ninputs: [{name: threshold, type: integer}]\nfollowUp: decommission\n",
+    )
+    .unwrap();
+    let dir = |p: &str| root.path().join(p).display().to_string();
+    let args = [
+        "--state",
+        &dir("state"),
+        "--config",
+        &dir("tools.yaml"),
+        "--toolset",
+        "base",
+        "--skills",
+        &dir("skills"),
+        "--mount",
+        "/workspace=mem:",
+    ];
+    let server = crate::support::mcp_http::Replica::start(BIN, root.path(), &args);
+    let held = |s: &mut crate::support::mcp_http::McpHttp, when: &str| {
+        let r = s.call("decommission", json!({}));
+        let text = r["content"][0]["text"].as_str().unwrap_or_default().to_string();
+        assert!(r["isError"] == true && text.contains("approv"), "{when}: {r}");
+        assert!(!text.contains("done"), "{when}: {r}");
+    };
+    let mut s = server.session(Some("fleet"), None).unwrap();
+    s.call_ok("filestore_read", json!({"path": "/skills/fleet-plan/SKILL.md"}));
+    s.call_ok("filestore_snapshot", json!({"action": "create", "name": "before"}));
+    let asked = s.call("fleet-plan", json!({"threshold": 1}));
+    assert_eq!(asked["structuredContent"]["requires_approval"], true, "{asked}");
+    held(&mut s, "held");
+    s.call_ok("filestore_snapshot", json!({"action": "restore", "name": "before"}));
+    held(&mut s, "after the agent's restore");
+    let mut again = server.session(Some("fleet"), None).unwrap();
+    held(&mut again, "in a new session on the conversation");
+    let fork = std::process::Command::new(BIN)
+        .args(["snapshot", "--state", &dir("state"), "--conversation", "fleet"])
+        .args(["fork", "before", "--into", "fleet-fork"])
+        .output()
+        .unwrap();
+    assert!(fork.status.success(), "{}", String::from_utf8_lossy(&fork.stderr));
+    let mut forked = server.session(Some("fleet-fork"), None).unwrap();
+    held(&mut forked, "in a fork of the earlier snapshot");
 }

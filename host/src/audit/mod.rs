@@ -1,4 +1,4 @@
-//! The audit timeline (issue 39, item 4; docs/audit.md): a record of every mutating
+//! The audit timeline (docs/audit.md): a record of every mutating
 //! call a session runs — when, by whom, which tool, the paths it named or changed,
 //! a digest of its arguments and how it ended — kept in a volume and shown to the
 //! agent, read-only, at `/audit`.
@@ -26,7 +26,7 @@ use filestore_guest::error::ErrorKind;
 use filestore_guest::vfs::volume::WriteOptions;
 
 pub use calls::{TouchPoint, is_audited, named_paths};
-pub use record::{AuditRecord, MAX_PATHS, Status, args_digest};
+pub use record::{AuditRecord, MAX_PATHS, MAX_RECORD_BYTES, Status, args_digest};
 
 use crate::volumes::{MemoryVolume, SharedVolume};
 
@@ -35,6 +35,9 @@ use crate::volumes::{MemoryVolume, SharedVolume};
 pub struct AuditLog {
     volume: SharedVolume,
     identity: Option<String>,
+    /// The quota the records are charged to and the room they have past it (a
+    /// conversation's: see [`AuditLog::check_room`]).
+    room: Option<(Arc<crate::volumes::quota::Quota>, u64)>,
 }
 
 /// What a session knows of one call when it ends, before it is recorded.
@@ -66,7 +69,37 @@ impl AuditLog {
     /// Records into `volume` (written, create-only) for the caller `identity` (a
     /// verified principal; `None` when the caller is not authenticated).
     pub fn new(volume: SharedVolume, identity: Option<String>) -> AuditLog {
-        AuditLog { volume, identity }
+        AuditLog { volume, identity, room: None }
+    }
+
+    /// The same log, its records charged to `quota` with `headroom` bytes past its
+    /// limit (the volume charges them; this is what [`AuditLog::check_room`] asks).
+    pub fn with_quota(
+        mut self,
+        quota: Arc<crate::volumes::quota::Quota>,
+        headroom: u64,
+    ) -> AuditLog {
+        self.room = Some((quota, headroom));
+        self
+    }
+
+    /// Whether one more record fits: checked before a call that changes anything
+    /// runs, so that no such call runs without its record (an agent that fills its
+    /// quota, then its timeline's headroom, can no longer change anything; reads go
+    /// on). `limit-exceeded` naming the quota when it does not fit.
+    pub fn check_room(&self) -> Result<(), crate::volumes::Error> {
+        let Some((quota, headroom)) = &self.room else { return Ok(()) };
+        if quota.has_room(MAX_RECORD_BYTES, *headroom)? {
+            return Ok(());
+        }
+        Err(crate::volumes::Error::new(
+            ErrorKind::LimitExceeded,
+            format!(
+                "the audit timeline has no room left: the conversation keeps {} bytes, its quota is {} (--conversation-quota-mib) and the timeline may pass it by {headroom}; nothing that changes files can run in this conversation until files or snapshots are deleted (reads still work)",
+                quota.used()?,
+                quota.limit()
+            ),
+        ))
     }
 
     /// Records in a new memory volume: the timeline of one process's sessions.
@@ -77,7 +110,7 @@ impl AuditLog {
     /// The same caller, recording into `volume` (a session bound to another
     /// conversation).
     pub fn with_volume(&self, volume: SharedVolume) -> AuditLog {
-        AuditLog { volume, identity: self.identity.clone() }
+        AuditLog { volume, identity: self.identity.clone(), room: None }
     }
 
     /// The volume the records are in (mounted read-only at `/audit`).

@@ -78,22 +78,34 @@ impl StateStore {
         point: &str,
     ) -> Result<SharedVolume, StateError> {
         let path = format!("/conversations/{key}/{COW_DIR}/{}", segment(point));
-        let quota = crate::volumes::volume_quota();
+        let per_volume = crate::volumes::volume_quota();
+        // Under the volume quota, and with everything else of the conversation
+        // under its quota.
+        let conversation = self.quota(key);
+        let bounded = |v: crate::volumes::MemoryVolume| -> SharedVolume {
+            Arc::new(QuotaVolume::shared(v, conversation.clone()))
+        };
         match &self.docs {
             super::Docs::Memory(..) => {
                 let mut map = self.memory_cow.lock().unwrap_or_else(|p| p.into_inner());
                 Ok(map
                     .entry((key.clone(), point.to_string()))
-                    .or_insert_with(|| Arc::new(crate::volumes::quota_memory_volume()))
+                    .or_insert_with(|| bounded(crate::volumes::quota_memory_volume()))
                     .clone())
             }
             super::Docs::Dir(root) => {
                 let v = root.sub_volume(&path, true, false).map_err(StateError::storage)?;
-                Ok(Arc::new(QuotaVolume::new(v, quota)))
+                Ok(Arc::new(QuotaVolume::shared(
+                    QuotaVolume::new(v, per_volume),
+                    conversation.clone(),
+                )))
             }
             super::Docs::Object(root) => {
                 let v = root.sub_volume(&path, false).map_err(StateError::storage)?;
-                Ok(Arc::new(QuotaVolume::new(v, quota)))
+                Ok(Arc::new(QuotaVolume::shared(
+                    QuotaVolume::new(v, per_volume),
+                    conversation.clone(),
+                )))
             }
         }
     }

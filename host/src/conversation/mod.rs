@@ -51,12 +51,18 @@ pub use snapshots::MAX_SNAPSHOTS;
 
 use crate::volumes::dir::DirVolume;
 use crate::volumes::object::{ObjectSpec, ObjectVolume, StoreKind};
-use crate::volumes::quota::QuotaVolume;
+use crate::volumes::quota::{Counter, Quota, QuotaVolume};
 use crate::volumes::{ErrorKind, MemoryVolume, SharedVolume};
 use cas::{Docs, Seen};
 
 /// Attempts of one [`StateStore::update`] before it gives up with `contended`.
 pub const MAX_UPDATE_ATTEMPTS: usize = 100;
+
+/// Bytes the audit timeline may hold beyond a full conversation quota: an agent that
+/// fills its quota still has every call it makes recorded (at most 256 KiB each), and
+/// once this is used too, calls that change anything are refused before they run
+/// ([`crate::audit::AuditLog::check_room`]), so none goes unrecorded.
+pub const AUDIT_HEADROOM: u64 = 16 * 1024 * 1024;
 
 /// What went wrong with conversation state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -216,6 +222,11 @@ pub struct StateStore {
     /// Memory stores: the files of each conversation's copy-on-write upper layers,
     /// by mount point.
     memory_cow: Mutex<HashMap<(ConversationKey, String), SharedVolume>>,
+    /// Each conversation's quota, shared by every volume of it this process opens
+    /// (so two sessions of one conversation cannot both take its last room).
+    quotas: Mutex<HashMap<ConversationKey, Arc<Quota>>>,
+    /// Bytes each conversation may keep (`--conversation-quota-mib`).
+    conversation_quota: u64,
     max_attempts: usize,
 }
 
@@ -265,8 +276,41 @@ impl StateStore {
             docs,
             memory: Mutex::default(),
             memory_cow: Mutex::default(),
+            quotas: Mutex::default(),
+            conversation_quota: crate::volumes::conversation_quota(),
             max_attempts: MAX_UPDATE_ATTEMPTS,
         }
+    }
+
+    /// Sets how many bytes each conversation may keep (default: the process's
+    /// [`crate::volumes::conversation_quota`]).
+    pub fn with_conversation_quota(mut self, bytes: u64) -> StateStore {
+        self.conversation_quota = bytes;
+        self
+    }
+
+    /// The conversation's quota: everything the store keeps of it (`/scratch`,
+    /// stored results, copy-on-write upper layers, the audit timeline, its document,
+    /// and what its snapshots added to the shared objects) counts against one limit.
+    /// Counted by a walk of the conversation's folder at its first change; a memory
+    /// store's conversations are charged from their first byte.
+    pub fn quota(&self, key: &ConversationKey) -> Arc<Quota> {
+        let mut map = self.quotas.lock().unwrap_or_else(|p| p.into_inner());
+        map.entry(key.clone())
+            .or_insert_with(|| {
+                let counter = match &self.docs {
+                    Docs::Memory(..) => Counter::With(Box::new(|| Ok(0))),
+                    Docs::Dir(root) => conversation_counter(root.clone(), key),
+                    Docs::Object(root) => conversation_counter(root.clone(), key),
+                };
+                Quota::new(
+                    "conversation quota",
+                    "--conversation-quota-mib",
+                    self.conversation_quota,
+                    counter,
+                )
+            })
+            .clone()
     }
 
     /// Sets how many swaps [`StateStore::update`] tries before `contended`.
@@ -363,13 +407,18 @@ impl StateStore {
         let base = format!("/conversations/{key}");
         match &self.docs {
             Docs::Memory(..) => {
+                let quota = self.quota(key);
                 let mut map = self.memory.lock().unwrap_or_else(|p| p.into_inner());
+                let shared = |v| QuotaVolume::shared(v, quota.clone());
                 Ok(map
                     .entry(key.clone())
                     .or_insert_with(|| ConversationVolumes {
-                        scratch: Arc::new(crate::volumes::quota_memory_volume()),
-                        tool_calls: Arc::new(crate::volumes::quota_memory_volume()),
-                        audit: Arc::new(crate::volumes::quota_memory_volume()),
+                        scratch: Arc::new(shared(crate::volumes::quota_memory_volume())),
+                        tool_calls: Arc::new(shared(crate::volumes::quota_memory_volume())),
+                        audit: Arc::new(
+                            shared(crate::volumes::quota_memory_volume())
+                                .with_headroom(AUDIT_HEADROOM),
+                        ),
                     })
                     .clone())
             }
@@ -383,11 +432,7 @@ impl StateStore {
                 let audit = root
                     .sub_volume(&format!("{base}/audit"), true, false)
                     .map_err(StateError::storage)?;
-                Ok(ConversationVolumes {
-                    scratch: Arc::new(QuotaVolume::new(scratch, crate::volumes::volume_quota())),
-                    tool_calls: Arc::new(dir_results_volume(&results)?),
-                    audit: Arc::new(audit),
-                })
+                Ok(self.bounded(key, scratch, dir_results_volume(&results)?, audit))
             }
             Docs::Object(root) => {
                 let sub = |p: &str| root.sub_volume(&format!("{base}/{p}"), false);
@@ -397,18 +442,33 @@ impl StateStore {
                         filestore_guest::invoke::results::TYPE_TOOL_RESULT,
                     ]);
                 let audit = sub("audit").map_err(StateError::storage)?;
-                Ok(ConversationVolumes {
-                    scratch: Arc::new(QuotaVolume::new(scratch, crate::volumes::volume_quota())),
-                    tool_calls: Arc::new(results),
-                    audit: Arc::new(audit),
-                })
+                Ok(self.bounded(key, scratch, results, audit))
             }
+        }
+    }
+
+    /// A durable store's conversation volumes under the conversation's quota, and
+    /// `/scratch` under the volume quota too.
+    fn bounded(
+        &self,
+        key: &ConversationKey,
+        scratch: impl crate::volumes::Volume + Send + Sync + 'static,
+        tool_calls: impl crate::volumes::Volume + Send + Sync + 'static,
+        audit: impl crate::volumes::Volume + Send + Sync + 'static,
+    ) -> ConversationVolumes {
+        let quota = self.quota(key);
+        let scratch = QuotaVolume::new(scratch, crate::volumes::volume_quota());
+        ConversationVolumes {
+            scratch: Arc::new(QuotaVolume::shared(scratch, quota.clone())),
+            tool_calls: Arc::new(QuotaVolume::shared(tool_calls, quota.clone())),
+            audit: Arc::new(QuotaVolume::shared(audit, quota).with_headroom(AUDIT_HEADROOM)),
         }
     }
 
     /// Removes the conversation: its document and its files.
     pub fn remove(&self, key: &ConversationKey) -> Result<(), StateError> {
         self.release(key)?;
+        self.quotas.lock().unwrap_or_else(|p| p.into_inner()).remove(key);
         self.memory.lock().unwrap_or_else(|p| p.into_inner()).remove(key);
         self.memory_cow.lock().unwrap_or_else(|p| p.into_inner()).retain(|(k, _), _| k != key);
         match self.docs.root().delete(&format!("/conversations/{key}"), true) {
@@ -468,6 +528,25 @@ impl StateStore {
     pub fn sweep(&self, idle: Duration) -> Result<SweepReport, StateError> {
         self.sweep_at(idle, now_ms())
     }
+}
+
+/// What a durable store keeps of conversation `key`: every file of its folder, and
+/// the objects its snapshots added to the store's shared ones (each snapshot's record
+/// says how many bytes it wrote).
+fn conversation_counter<V: crate::volumes::Volume + Send + Sync + 'static>(
+    root: Arc<V>,
+    key: &ConversationKey,
+) -> Counter {
+    let dir = format!("/conversations/{key}");
+    Counter::With(Box::new(move || {
+        let files = crate::volumes::quota::content_bytes(root.as_ref(), &dir)?;
+        let snapshots = crate::snapshot::Snapshots::new(root.as_ref(), format!("{dir}/snapshots"))
+            .list()?
+            .iter()
+            .map(|r| r.stats.bytes_written)
+            .sum::<u64>();
+        Ok(files.saturating_add(snapshots))
+    }))
 }
 
 /// `/tool_calls` of a directory store: the same directory, through `object_store`'s

@@ -4,7 +4,9 @@
 //! in `conversations/<key>/snapshots/`; restored in place, or forked into a new
 //! conversation. The objects ([`crate::snapshot::tree`]) are the store's, shared.
 //! The audit timeline is not part of a snapshot: a restore does not take back what
-//! was done.
+//! was done. Nor are approval gates the agent's to take back: they are the operator's
+//! pending decisions, so a restore keeps every gate the conversation has, and a fork
+//! starts with the gates of its snapshot and of its source as it is now.
 
 use std::collections::BTreeMap;
 
@@ -52,6 +54,19 @@ impl StateStore {
                 ),
             ));
         }
+        // A snapshot adds what changed since the last to the shared objects, charged
+        // to the conversation's quota once taken: none is taken past the quota.
+        let quota = self.quota(key);
+        if !quota.has_room(0, 0).map_err(|e| named(key, e))? {
+            return Err(StateError::new(
+                StateErrorKind::Storage(crate::volumes::ErrorKind::LimitExceeded),
+                format!(
+                    "conversation {key} keeps {} bytes, past its quota of {} (--conversation-quota-mib; snapshots count what they add): delete files or snapshots to take another",
+                    quota.used().map_err(|e| named(key, e))?,
+                    quota.limit()
+                ),
+            ));
+        }
         let volumes = self.snapshot_volumes(key)?;
         let doc = self.load(key)?.unwrap_or_default();
         let state = json!({
@@ -59,9 +74,12 @@ impl StateStore {
             "approval_gates": doc.approval_gates,
             "cow": doc.cow,
         });
-        self.snapshot_scope(key)
+        let record = self
+            .snapshot_scope(key)
             .create(name, &named_refs(&volumes), Some(state))
-            .map_err(|e| named(key, e))
+            .map_err(|e| named(key, e))?;
+        quota.add(record.stats.bytes_written);
+        Ok(record)
     }
 
     /// The conversation's volumes under their snapshot names: `/scratch`,
@@ -112,21 +130,23 @@ impl StateStore {
 
     /// Puts the conversation back to its snapshot `name`: `/scratch`,
     /// `/tool_calls` and its copy-on-write upper layers hold exactly what they held
-    /// (an upper layer made since is emptied), and its document the skills and
-    /// approval gates it had (the tool catalog's version moves on, so clients list
-    /// again). What changed in each volume.
+    /// (an upper layer made since is emptied), and its document the skills it had
+    /// (the tool catalog's version moves on, so clients list again). Its approval
+    /// gates stay as they are: the agent may restore its snapshots, and a gate set
+    /// since is a decision only the operator may lift. What changed in each volume.
     pub fn restore_snapshot(
         &self,
         key: &ConversationKey,
         name: &str,
     ) -> Result<BTreeMap<String, RestoreStats>, StateError> {
         let record = self.snapshot_scope(key).get(name).map_err(|e| named(key, e))?;
-        let stats = self.restore_into(key, &record)?;
-        Ok(stats)
+        self.restore_into(key, &record, Gates::Keep)
     }
 
     /// Makes the new conversation `into` from the snapshot `name` of `key`: its
-    /// files, results, skills and gates, and a copy of the snapshot's record (so
+    /// files, results and skills, the approval gates of the snapshot and those `key`
+    /// has now (a fork is no way round a pending approval), and a copy of the
+    /// snapshot's record (so
     /// it can be restored to the fork point). `already-exists` when `into` has a
     /// document or files already. The two conversations share no volume after.
     pub fn fork(
@@ -148,7 +168,13 @@ impl StateStore {
                 format!("conversation {into} exists; fork into a new conversation"),
             ));
         }
-        self.restore_into(into, &record)?;
+        let mut gates = recorded_gates(&record);
+        for g in self.load(key)?.map(|d| d.approval_gates).unwrap_or_default() {
+            if !gates.contains(&g) {
+                gates.push(g);
+            }
+        }
+        self.restore_into(into, &record, Gates::Set(gates))?;
         self.snapshot_scope(into).put_record(&record).map_err(|e| named(into, e))?;
         Ok(record)
     }
@@ -157,6 +183,7 @@ impl StateStore {
         &self,
         key: &ConversationKey,
         record: &SnapshotRecord,
+        gates: Gates,
     ) -> Result<BTreeMap<String, RestoreStats>, StateError> {
         let v = self.volumes(key)?;
         let mut held: Vec<(String, SharedVolume)> =
@@ -184,8 +211,6 @@ impl StateStore {
         let state = record.state.clone().unwrap_or(Value::Null);
         let skills: Vec<String> =
             serde_json::from_value(state["activated_skills"].clone()).unwrap_or_default();
-        let gates: Vec<filestore_guest::invoke::ApprovalGate> =
-            serde_json::from_value(state["approval_gates"].clone()).unwrap_or_default();
         let cow: BTreeMap<String, filestore_guest::vfs::cow::state::CowState> =
             serde_json::from_value(state["cow"].clone()).unwrap_or_default();
         self.update(key, |doc| {
@@ -193,13 +218,32 @@ impl StateStore {
                 doc.activated_skills = skills.clone();
                 doc.catalog_version += 1;
             }
-            doc.approval_gates = gates.clone();
+            if let Gates::Set(gates) = &gates {
+                doc.approval_gates = gates.clone();
+            }
             // Sessions holding another state of a mount are made again before their
             // next call (see `super::cow::HeldCow`).
             doc.cow = cow.clone();
         })?;
         Ok(stats)
     }
+}
+
+/// What a restore does with the conversation's approval gates.
+enum Gates {
+    /// Leaves them as they are (a restore in place).
+    Keep,
+    /// Sets them (a new conversation's, made by a fork).
+    Set(Vec<filestore_guest::invoke::ApprovalGate>),
+}
+
+/// The approval gates `record`'s conversation had when it was taken.
+fn recorded_gates(record: &SnapshotRecord) -> Vec<filestore_guest::invoke::ApprovalGate> {
+    record
+        .state
+        .as_ref()
+        .and_then(|s| serde_json::from_value(s["approval_gates"].clone()).ok())
+        .unwrap_or_default()
 }
 
 /// A snapshot error of conversation `key` as a state error of the same kind.

@@ -299,9 +299,13 @@ impl Bound {
     }
 
     /// The conversation's audit timeline (mounted at `/audit` by the session its
-    /// audit option makes, see [`crate::audit`]).
-    pub fn audit_volume(&self) -> crate::volumes::SharedVolume {
-        self.volumes.audit.clone()
+    /// audit option makes, see [`crate::audit`]) for the caller `identity`: its
+    /// records charged to the conversation's quota, with their headroom.
+    pub fn audit_log(&self, identity: Option<String>) -> crate::audit::AuditLog {
+        crate::audit::AuditLog::new(self.volumes.audit.clone(), identity).with_quota(
+            self.conversations.store.quota(&self.key),
+            crate::conversation::AUDIT_HEADROOM,
+        )
     }
 
     /// Mount points the conversation supplies.
@@ -521,10 +525,52 @@ impl Bound {
     }
 }
 
-/// A state-store error as a host error: a bad key is the caller's mistake, a store
-/// failure the store's kind.
+/// A state-store error as a host error for the agent: a bad key is the caller's
+/// mistake, a store failure the store's kind. The store's own names stay out of it
+/// ([`agent_facing`]).
 pub fn state_error(e: StateError) -> crate::Error {
-    crate::Error::Filestore(FsError::new(e.kind.error_kind(), format!("conversation state: {e}")))
+    let message = agent_facing(&e.to_string());
+    crate::Error::Filestore(FsError::new(
+        e.kind.error_kind(),
+        format!("conversation state: {message}"),
+    ))
+}
+
+/// `message` without what only the store knows: a conversation's digest (`conversation
+/// 3fa…` is `this conversation`) and any path into the store (a word holding
+/// `/conversations/<digest>`, the store's folder on the host included, is `(the
+/// conversation's store)`). The agent knows its conversation by the name it gave; the
+/// layout of the store and where it lives are the operator's.
+pub fn agent_facing(message: &str) -> String {
+    const DIGEST_LEN: usize = 64;
+    let is_digest = |s: &str| {
+        s.len() >= DIGEST_LEN && s.as_bytes()[..DIGEST_LEN].iter().all(u8::is_ascii_hexdigit)
+    };
+    let mut out = String::with_capacity(message.len());
+    let mut after_conversation = false;
+    for (i, word) in message.split(' ').enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        let core = word.trim_end_matches([':', ',', ';', '.', ')']);
+        let tail = &word[core.len()..];
+        let in_store = core
+            .find("/conversations/")
+            .is_some_and(|at| is_digest(&core[at + "/conversations/".len()..]));
+        if in_store {
+            out.push_str("(the conversation's store)");
+            out.push_str(tail);
+        } else if after_conversation && core.len() == DIGEST_LEN && is_digest(core) {
+            // "conversation <digest>" became "conversation this one".
+            out.truncate(out.len() - "conversation ".len());
+            out.push_str("this conversation");
+            out.push_str(tail);
+        } else {
+            out.push_str(word);
+        }
+        after_conversation = word == "conversation";
+    }
+    out
 }
 
 /// What the HTTP request being handled says about its conversation, for the server
@@ -695,6 +741,24 @@ fn meta_conversation(body: &[u8]) -> Option<String> {
     let message: Message = serde_json::from_slice(body).ok()?;
     let key = message.params?.meta?.conversation?.as_str()?.to_string();
     ConversationKey::scoped("", &key).is_ok().then_some(key)
+}
+
+#[cfg(test)]
+mod agent_facing_tests {
+    use super::agent_facing;
+
+    #[test]
+    fn the_stores_names_stay_out_of_what_the_agent_reads() {
+        let d = "3f".repeat(32);
+        let message = format!(
+            "conversation {d}: /conversations/{d}/snapshots/x.json: not found; /srv/state/conversations/{d}/tool_calls/a, and more"
+        );
+        assert_eq!(
+            agent_facing(&message),
+            "this conversation: (the conversation's store): not found; (the conversation's store), and more"
+        );
+        assert_eq!(agent_facing("no snapshot named 'v1'"), "no snapshot named 'v1'");
+    }
 }
 
 #[cfg(test)]

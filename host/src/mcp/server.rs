@@ -865,7 +865,7 @@ fn audit_options(options: &mut SessionOptions, bound: Option<&super::conversatio
         None => super::http_auth::current_identity().map(|i| i.subject),
     };
     let log = match bound {
-        Some(b) => crate::audit::AuditLog::new(b.audit_volume(), identity),
+        Some(b) => b.audit_log(identity),
         None => crate::audit::AuditLog::memory(identity),
     };
     options.audit = Some(Arc::new(log));

@@ -68,6 +68,24 @@ pub const DEFAULT_VOLUME_QUOTA: u64 = 256 * 1024 * 1024;
 /// sessions each within their own quota must still not exhaust the host.
 pub const DEFAULT_PROCESS_QUOTA: u64 = 4 * 1024 * 1024 * 1024;
 
+/// Default bytes one conversation may keep in a state store (`--conversation-quota-mib`):
+/// its `/scratch`, stored results, copy-on-write upper layers, audit timeline and what
+/// its snapshots add, together (see [`crate::conversation::StateStore::quota`]).
+pub const DEFAULT_CONVERSATION_QUOTA: u64 = 1024 * 1024 * 1024;
+
+static CONVERSATION_QUOTA: std::sync::atomic::AtomicU64 =
+    std::sync::atomic::AtomicU64::new(DEFAULT_CONVERSATION_QUOTA);
+
+/// Sets the conversation quota of the state stores this process opens from now on.
+pub fn set_conversation_quota(bytes: u64) {
+    CONVERSATION_QUOTA.store(bytes, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// The conversation quota a state store opened now takes (bytes).
+pub fn conversation_quota() -> u64 {
+    CONVERSATION_QUOTA.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// The quotas of the in-memory volumes this process creates (see
 /// [`set_memory_quotas`]).
 #[derive(Debug)]

@@ -1,43 +1,175 @@
-//! A byte quota over any volume: a conversation's `/scratch` in a directory or a
-//! bucket (`serve --state`, docs/state.md#serving), bounded by `--volume-quota-mib`
-//! as an in-memory `/scratch` is.
+//! Byte quotas over volumes: a conversation's `/scratch` in a directory or a bucket
+//! (`serve --state`, docs/state.md#serving), bounded by `--volume-quota-mib` as an
+//! in-memory `/scratch` is, and everything a conversation keeps in its store (its
+//! files, stored results, copy-on-write upper layers, audit timeline, snapshots),
+//! bounded together by `--conversation-quota-mib`.
 //!
-//! What the volume holds is counted once, by a walk, at its first change (reads
-//! cost nothing), then kept up to date by every change made through this volume: a
-//! write counts its size less the size of the file it replaces, a delete gives
-//! back what it removed, a rename onto a file gives back the file replaced. A
-//! change that would pass the quota is refused with `limit-exceeded` before it is
-//! made, so the old content stays. Changes made elsewhere meanwhile (another
-//! replica or request of the same conversation) are not seen until the next
-//! count: together, writers on several replicas can pass the quota by what they
-//! write at once.
+//! A [`Quota`] is a limit and a count of the bytes it covers; any number of
+//! [`QuotaVolume`]s charge one quota (the volumes of one conversation share one), and a
+//! volume may be under several (nested wrappers, the inner quota taken last). What a
+//! quota covers is counted once, at its first change (reads cost nothing), by a walk
+//! ([`Counter`]), then kept up to date by every change made through its volumes: a
+//! write counts its size less the size of the file it replaces, a delete gives back
+//! what it removed, a rename onto a file gives back the file replaced. A change that
+//! would pass the quota is refused with `limit-exceeded` before it is made, so the old
+//! content stays. Changes made elsewhere meanwhile (another replica or process of
+//! the same conversation) are not seen until the next count: together, writers on
+//! several replicas can pass the quota by what they write at once.
 
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use filestore_guest::vfs::volume::{PackedWalk, VolumeIdentity};
 
 use super::{Entry, EntryKind, Error, ErrorKind, PrefetchFile, Volume, Walk, WriteOptions};
 
 /// Entries a count walks at most: a volume with more is counted as full.
-const MAX_COUNTED_ENTRIES: usize = 1_000_000;
+pub const MAX_COUNTED_ENTRIES: usize = 1_000_000;
 
-/// `inner`, holding at most `limit` bytes of file content.
-pub struct QuotaVolume<V> {
-    inner: V,
+/// How a quota learns what it covers when it is first charged.
+pub enum Counter {
+    /// The one volume it is charged through (a per-volume quota).
+    Member,
+    /// A function of the quota's owner: the bytes of a whole conversation, say.
+    With(Box<dyn Fn() -> Result<u64, Error> + Send + Sync>),
+}
+
+/// A byte limit and the count of what it covers, charged by [`QuotaVolume`]s.
+pub struct Quota {
+    /// What the quota is, as its errors say it: `the volume quota of N bytes
+    /// (--volume-quota-mib)`.
+    name: String,
     limit: u64,
-    /// Bytes held, once counted.
+    counter: Counter,
+    /// Bytes covered, once counted.
     used: Mutex<Option<u64>>,
 }
 
+impl Quota {
+    /// A quota of `limit` bytes called `what` (`volume quota`) set by `flag`
+    /// (`--volume-quota-mib`), counted by `counter`.
+    pub fn new(what: &str, flag: &str, limit: u64, counter: Counter) -> Arc<Quota> {
+        Arc::new(Quota {
+            name: format!("the {what} of {limit} bytes ({flag})"),
+            limit,
+            counter,
+            used: Mutex::new(None),
+        })
+    }
+
+    /// The limit, bytes.
+    pub fn limit(&self) -> u64 {
+        self.limit
+    }
+
+    /// Bytes covered now (counted first if they have not been).
+    pub fn used(&self) -> Result<u64, Error> {
+        let mut used = self.lock();
+        self.counted(&mut used, None)
+    }
+
+    /// Whether `bytes` more fit within the limit and `headroom` beyond it.
+    pub fn has_room(&self, bytes: u64, headroom: u64) -> Result<bool, Error> {
+        let used = self.used()?;
+        Ok(used.saturating_add(bytes) <= self.limit.saturating_add(headroom))
+    }
+
+    /// Adds `bytes` written outside its volumes (a snapshot's new objects) to the
+    /// count, if it has been counted (a later count finds them itself).
+    pub fn add(&self, bytes: u64) {
+        if let Some(n) = self.lock().as_mut() {
+            *n = n.saturating_add(bytes);
+        }
+    }
+
+    /// Forgets the count: changes made around its volumes (a restore) are counted
+    /// at the next change.
+    pub fn forget(&self) {
+        *self.lock() = None;
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Option<u64>> {
+        self.used.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn counted(&self, used: &mut Option<u64>, member: Option<&dyn Volume>) -> Result<u64, Error> {
+        if let Some(n) = *used {
+            return Ok(n);
+        }
+        let n = match (&self.counter, member) {
+            (Counter::With(count), _) => count()?,
+            (Counter::Member, Some(v)) => content_bytes(v, "/")?,
+            (Counter::Member, None) => 0,
+        };
+        *used = Some(n);
+        Ok(n)
+    }
+
+    /// The refusal of a change at `path` that needs `more` bytes beyond `now`.
+    fn refusal(&self, path: &str, now: u64, more: u64) -> Error {
+        Error::at(
+            ErrorKind::LimitExceeded,
+            path,
+            format!(
+                "{} is used up ({now} used; this change needs {more} more); nothing was changed: delete files to make room",
+                self.name
+            ),
+        )
+    }
+}
+
+/// Bytes of file content at and beneath `path` of `v` (0 when nothing is there; a
+/// tree of more than [`MAX_COUNTED_ENTRIES`] counts as full).
+pub fn content_bytes(v: &dyn Volume, path: &str) -> Result<u64, Error> {
+    let entry = match v.stat(path) {
+        Ok(e) => e,
+        Err(e) if filestore_guest::vfs::volume::is_absent(&e) => return Ok(0),
+        Err(e) => return Err(e),
+    };
+    if entry.kind == EntryKind::File {
+        return Ok(entry.size);
+    }
+    let walk = match v.walk(path, MAX_COUNTED_ENTRIES) {
+        Ok(w) => w,
+        Err(e) if filestore_guest::vfs::volume::is_absent(&e) => return Ok(0),
+        Err(e) => return Err(e),
+    };
+    if walk.truncated {
+        return Ok(u64::MAX);
+    }
+    Ok(walk.entries.iter().filter(|e| e.kind == EntryKind::File).map(|e| e.size).sum())
+}
+
+/// `inner`, its changes charged to a [`Quota`].
+pub struct QuotaVolume<V> {
+    inner: V,
+    quota: Arc<Quota>,
+    /// Bytes this volume may write beyond the quota's limit (the audit timeline's,
+    /// so that an agent filling its quota cannot keep its calls off the record).
+    headroom: u64,
+}
+
 impl<V: Volume> QuotaVolume<V> {
-    /// `inner` with a quota of `limit` bytes.
+    /// `inner` with a quota of its own of `limit` bytes (`--volume-quota-mib`).
     pub fn new(inner: V, limit: u64) -> QuotaVolume<V> {
-        QuotaVolume { inner, limit, used: Mutex::new(None) }
+        let quota = Quota::new("volume quota", "--volume-quota-mib", limit, Counter::Member);
+        QuotaVolume::shared(inner, quota)
+    }
+
+    /// `inner` charging `quota`, which other volumes may charge too.
+    pub fn shared(inner: V, quota: Arc<Quota>) -> QuotaVolume<V> {
+        QuotaVolume { inner, quota, headroom: 0 }
+    }
+
+    /// The same, allowed `headroom` bytes past the limit.
+    pub fn with_headroom(mut self, headroom: u64) -> QuotaVolume<V> {
+        self.headroom = headroom;
+        self
     }
 
     /// Runs `change`, which adds `grows` bytes and frees `frees`, if the quota has
-    /// room for it; counts the result when it succeeded. The lock is held across the
-    /// change, so two changes through this volume cannot both take the last room.
+    /// room for it; counts the result when it succeeded. The quota's lock is held
+    /// across the change, so two changes through its volumes cannot both take the
+    /// last room.
     fn charged<T>(
         &self,
         path: &str,
@@ -45,22 +177,11 @@ impl<V: Volume> QuotaVolume<V> {
         frees: u64,
         change: impl FnOnce() -> Result<T, Error>,
     ) -> Result<T, Error> {
-        let mut used = self.used.lock().unwrap_or_else(|p| p.into_inner());
-        let now = match *used {
-            Some(n) => n,
-            None => self.count()?,
-        };
+        let mut used = self.quota.lock();
+        let now = self.quota.counted(&mut used, Some(&self.inner))?;
         let after = now.saturating_sub(frees).saturating_add(grows);
-        if grows > frees && after > self.limit {
-            return Err(Error::at(
-                ErrorKind::LimitExceeded,
-                path,
-                format!(
-                    "the volume quota of {} bytes (--volume-quota-mib) is used up ({now} used; this change needs {} more); nothing was changed: delete files to make room",
-                    self.limit,
-                    grows - frees
-                ),
-            ));
+        if grows > frees && after > self.quota.limit.saturating_add(self.headroom) {
+            return Err(self.quota.refusal(path, now, grows - frees));
         }
         let out = change();
         // On a failure nothing is known of what changed: counted again next time.
@@ -68,31 +189,9 @@ impl<V: Volume> QuotaVolume<V> {
         out
     }
 
-    /// Bytes of file content the volume holds now.
-    fn count(&self) -> Result<u64, Error> {
-        let walk = match self.inner.walk("/", MAX_COUNTED_ENTRIES) {
-            Ok(w) => w,
-            Err(e) if e.kind() == ErrorKind::NotFound => return Ok(0),
-            Err(e) => return Err(e),
-        };
-        if walk.truncated {
-            return Ok(u64::MAX);
-        }
-        Ok(walk.entries.iter().filter(|e| e.kind == EntryKind::File).map(|e| e.size).sum())
-    }
-
     /// Bytes of file content at and beneath `path` (0 when nothing is there).
     fn size_at(&self, path: &str) -> Result<u64, Error> {
-        let entry = match self.inner.stat(path) {
-            Ok(e) => e,
-            Err(e) if filestore_guest::vfs::volume::is_absent(&e) => return Ok(0),
-            Err(e) => return Err(e),
-        };
-        if entry.kind == EntryKind::File {
-            return Ok(entry.size);
-        }
-        let walk = self.inner.walk(path, MAX_COUNTED_ENTRIES)?;
-        Ok(walk.entries.iter().filter(|e| e.kind == EntryKind::File).map(|e| e.size).sum())
+        content_bytes(&self.inner, path)
     }
 }
 
@@ -172,6 +271,39 @@ mod tests {
         v.rename("/c.txt", "/a.txt", true).unwrap();
         write(&v, "/d.txt", 700).unwrap();
         assert!(write(&v, "/e.txt", 1).is_err());
+    }
+
+    /// Volumes sharing a quota take its room together; one with headroom may go
+    /// past the limit by it, the others not.
+    #[test]
+    fn volumes_sharing_a_quota_take_its_room_together() {
+        let quota = Quota::new(
+            "conversation quota",
+            "--conversation-quota-mib",
+            1000,
+            Counter::With(Box::new(|| Ok(100))),
+        );
+        let a = QuotaVolume::shared(MemoryVolume::new(), quota.clone());
+        let b = QuotaVolume::shared(MemoryVolume::new(), quota.clone());
+        let log = QuotaVolume::shared(MemoryVolume::new(), quota.clone()).with_headroom(300);
+        write(&a, "/a", 500).unwrap();
+        let e = write(&b, "/b", 401).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("the conversation quota of 1000 bytes (--conversation-quota-mib)"),
+            "{e}"
+        );
+        write(&b, "/b", 400).unwrap();
+        assert_eq!(quota.used().unwrap(), 1000);
+        assert!(!quota.has_room(1, 0).unwrap() && quota.has_room(300, 300).unwrap());
+        write(&log, "/r1", 300).unwrap();
+        assert!(write(&log, "/r2", 1).is_err());
+        a.delete("/a", false).unwrap();
+        write(&b, "/c", 200).unwrap();
+        quota.add(50);
+        assert_eq!(quota.used().unwrap(), 1050);
+        quota.forget();
+        assert_eq!(quota.used().unwrap(), 100, "counted again by its counter");
     }
 
     #[test]

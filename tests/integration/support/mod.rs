@@ -17,6 +17,8 @@
 //!   through `install`, started on loopback ports, stopped when dropped.
 //! - `toolbox`: the real MCP Toolbox 1.12.0 binary (npm package, installed through
 //!   `install`), the reference of the differential suite.
+//! - `immutable`: [`immutable::Immutable`], a file made immutable (`chattr +i`) for
+//!   the fault tests.
 //! - `hostile_tree`: the directory tree of links and siblings the confinement suites
 //!   attack (the dir volume's unit table includes it too).
 //!
@@ -25,6 +27,7 @@
 
 pub mod cmd;
 pub mod hostile_tree;
+pub mod immutable;
 pub mod install;
 pub mod mariadb_server;
 pub mod mcp_http;

@@ -379,12 +379,26 @@ fn create_dirs(cow: &CowVolume, journal: &mut Journal<'_>, report: &mut ApplyRep
     if cow.upper().stat(&root).is_err() {
         return Ok(());
     }
-    for e in cow.upper().walk(&root, usize::MAX)?.entries {
-        let rel = super::state::from_upper(&e.path);
-        if e.is_dir() && cow.lower().stat(&rel).is_err() {
-            journal.create_dir(&rel)?;
-            report.directories.push(rel);
+    let mut dirs: Vec<String> = cow
+        .upper()
+        .walk(&root, usize::MAX)?
+        .entries
+        .into_iter()
+        .filter(|e| e.is_dir())
+        .map(|e| super::state::from_upper(&e.path))
+        .collect();
+    // Parents first: a link replaced by a directory goes before what is made in it.
+    dirs.sort_by_key(|p| paths::depth(p));
+    for rel in dirs {
+        match cow.lower().stat(&rel) {
+            Ok(e) if e.is_dir() => continue,
+            // A link or a file where the session made a directory (it deleted the
+            // entry first: the merged view shows the directory).
+            Ok(_) => journal.remove(&rel)?,
+            Err(_) => {}
         }
+        journal.create_dir(&rel)?;
+        report.directories.push(rel);
     }
     Ok(())
 }

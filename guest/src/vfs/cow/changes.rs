@@ -43,7 +43,7 @@ fn file_at(v: &dyn Volume, rel: &str) -> Result<Option<Entry>> {
     match v.stat(rel) {
         Ok(e) if e.kind == EntryKind::File && has_content(&e) => Ok(Some(e)),
         Ok(_) => Ok(None),
-        Err(e) if is_absent(&e) => Ok(None),
+        Err(e) if is_absent(&e) || super::state::beneath_non_dir(v, rel) => Ok(None),
         Err(e) => Err(e),
     }
 }

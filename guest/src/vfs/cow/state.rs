@@ -132,7 +132,7 @@ impl CowState {
 pub fn lower_state(lower: &dyn Volume, rel: &str) -> Result<Base> {
     let e = match lower.stat(rel) {
         Ok(e) => e,
-        Err(e) if is_absent(&e) => return Ok(Base::Absent),
+        Err(e) if is_absent(&e) || beneath_non_dir(lower, rel) => return Ok(Base::Absent),
         Err(e) => return Err(e),
     };
     if e.kind != EntryKind::File || !has_content(&e) {
@@ -140,6 +140,23 @@ pub fn lower_state(lower: &dyn Volume, rel: &str) -> Result<Base> {
     }
     let data = read_whole(lower, rel, e.size)?;
     Ok(Base::File { size: data.len() as u64, sha256: sha256_hex(&data) })
+}
+
+/// Whether a directory above `rel` is something else in `v` (a link, a file): a
+/// volume refuses to look through such an entry, and nothing is beneath it. The case
+/// of a link or file in the lower directory that the session deleted and made a
+/// directory in its place.
+pub fn beneath_non_dir(v: &dyn Volume, rel: &str) -> bool {
+    // The nearest ancestor the volume answers for decides: one it can stat was
+    // reached through directories only.
+    let mut above = paths::parent(rel);
+    while let Some(dir) = above.filter(|d| *d != "/") {
+        match v.stat(dir) {
+            Ok(e) => return !e.is_dir(),
+            Err(_) => above = paths::parent(dir),
+        }
+    }
+    false
 }
 
 /// SHA-256 of `data`, lowercase hex.
