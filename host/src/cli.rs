@@ -267,7 +267,7 @@ struct ServeArgs {
     http_roots_within: Vec<std::path::PathBuf>,
     /// An `Origin` allowed to use the HTTP server besides loopback ones (repeatable),
     /// e.g. https://app.example.com. Other origins get 403.
-    #[arg(long = "allowed-origin", value_name = "ORIGIN")]
+    #[arg(long = "allowed-origin", value_name = "ORIGIN", value_parser = crate::mcp::http_origin::parse_allowed_origin)]
     allowed_origins: Vec<String>,
     /// A `Host` header value the HTTP server answers besides loopback names and the
     /// address it is bound to (repeatable): the public name a proxy or a load balancer

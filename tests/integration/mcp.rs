@@ -854,11 +854,28 @@ fn http_origins_are_validated() {
             server.post_with("127.0.0.1", None, &format!("Origin: {origin}\r\n"), &init);
         assert_eq!(status, want, "{origin}: {body}");
         if want == 403 {
+    let port = server.port;
             assert!(body.contains("is not allowed"), "{body}");
         }
     }
     assert_eq!(server.post("127.0.0.1", None, &init).0, 200, "no Origin: not a browser");
+        // The origin is parsed, not split: user information, look-alike hosts,
+        // paths and odd ports are refused.
+        (&format!("http://127.0.0.1:{port}@evil.com") as &str, 403),
+        ("http://localhost@evil.com", 403),
+        ("http://127.0.0.1.evil.com", 403),
+        ("http://localhost.:5173", 403),
+        ("http://[::1]@evil.com", 403),
+        ("http://[::ffff:127.0.0.1]", 403),
+        ("http://localhost:5173/path", 403),
+        ("http://localhost:", 403),
+        ("http://localhost:65536", 403),
+        ("https://app.example.com@evil.com", 403),
+        ("https://app.example.com.evil.com", 403),
 }
+        (&format!("http://127.0.0.1:{port}"), 200),
+        ("http://[::1]:5173", 200),
+        ("HTTP://LOCALHOST:5173", 200),
 
 /// `Host` headers are checked (DNS-rebinding protection): loopback names, and the
 /// names a proxy forwards given with `--allowed-host` (any port, or the one given);
@@ -869,6 +886,19 @@ fn http_hosts_are_validated_and_allowed_hosts_answered() {
     let server = HttpServer::start(&[
         "--allowed-host",
         "agents.example.com",
+    for bad in ["app.example.com", "https://app.example.com/path", "https://u@app.example.com"] {
+        let out = Command::new(BIN)
+            .args(["serve", "--http", "127.0.0.1:0", "--allowed-origin", bad])
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{bad:?} accepted");
+        assert!(
+            stderr.contains("--allowed-origin") && stderr.contains("is not an origin"),
+            "{bad:?}: {stderr}"
+        );
+    }
         "--allowed-host",
         "API.example.com:8443",
     ]);
