@@ -7,9 +7,10 @@
 //! [`super::stdio`]): `-32700` for text that is not JSON, `-32600` for JSON that is
 //! not a message, `-32602` with its id for a request of an MCP method whose params
 //! rmcp's types refuse. Bodies larger than [`MAX_HTTP_BODY_BYTES`] get `413` before
-//! any of them is held.
+//! any of them is held: at once when their `Content-Length` says so (of any
+//! request), else when the limit is reached.
 
-use axum::body::{Body, to_bytes};
+use axum::body::{Body, HttpBody, to_bytes};
 use axum::extract::Request;
 use axum::http::{Method, StatusCode, header};
 use axum::middleware::Next;
@@ -30,6 +31,12 @@ pub async fn check(request: Request, next: Next) -> Response {
         .map(|t| t.trim().to_ascii_lowercase());
     let json = media_type.as_deref().is_some_and(|t| t.starts_with("application/json"));
     let exactly_json = media_type.as_deref() == Some("application/json");
+    // A body announced larger than the limit (its `Content-Length`) is refused
+    // before any of it is waited for: else the request sits until the body deadline
+    // and is answered `408` for a body that could never have been taken.
+    if request.body().size_hint().lower() > MAX_HTTP_BODY_BYTES as u64 {
+        return too_large();
+    }
     if request.method() != Method::POST || !json {
         return next.run(request).await;
     }
@@ -43,13 +50,7 @@ pub async fn check(request: Request, next: Next) -> Response {
             }});
             return json_error(StatusCode::REQUEST_TIMEOUT, reply.to_string());
         }
-        Err(_) => {
-            let reply = serde_json::json!({"jsonrpc": "2.0", "id": null, "error": {
-                "code": -32600,
-                "message": format!("the message is larger than {MAX_HTTP_BODY_BYTES} bytes; nothing was done"),
-            }});
-            return json_error(StatusCode::PAYLOAD_TOO_LARGE, reply.to_string());
-        }
+        Err(_) => return too_large(),
     };
     if let Some(reply) = super::stdio::malformed(&bytes) {
         return json_error(StatusCode::BAD_REQUEST, reply);
@@ -67,6 +68,15 @@ pub async fn check(request: Request, next: Next) -> Response {
         return json_error(StatusCode::BAD_REQUEST, reply);
     }
     response
+}
+
+/// `413` with the JSON-RPC error naming the limit.
+fn too_large() -> Response {
+    let reply = serde_json::json!({"jsonrpc": "2.0", "id": null, "error": {
+        "code": -32600,
+        "message": format!("the message is larger than {MAX_HTTP_BODY_BYTES} bytes; nothing was done"),
+    }});
+    json_error(StatusCode::PAYLOAD_TOO_LARGE, reply.to_string())
 }
 
 fn json_error(status: StatusCode, body: String) -> Response {

@@ -379,6 +379,39 @@ fn slow_bodies_are_cut_at_their_deadline() {
     });
 }
 
+/// A request head announcing a body over the 16 MiB message limit (`Content-Length`
+/// 17 MiB) is answered `413` naming the limit without waiting for the body, with a
+/// valid token and without authentication (it waited for the body deadline and was
+/// answered `408`). The body is never sent; the deadline is long enough that a
+/// server waiting for it answers `408`.
+#[test]
+fn a_body_announced_over_the_limit_is_refused_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let tokens = tokens_file(dir.path());
+    let limits = ["--header-timeout", "600", "--body-timeout", "5"];
+    let authed = HttpServer::start(&[&["--auth-tokens", tokens.as_str()][..], &limits].concat());
+    let open = HttpServer::start(&limits);
+    let announce = |port: u16, from: &'static str, token: Option<&'static str>| async move {
+        let mut stream = connect(port, from).await;
+        let auth = token.map(bearer).unwrap_or_default();
+        let head = format!(
+            "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n{auth}Content-Length: {}\r\n\r\n",
+            17 << 20
+        );
+        stream.write_all(head.as_bytes()).await.unwrap();
+        read_until_closed(&mut stream).await.expect("the connection was closed")
+    };
+    runtime().block_on(async {
+        for answer in [
+            announce(authed.port, "127.0.0.2", Some(ALICE)).await,
+            announce(open.port, "127.0.0.3", None).await,
+        ] {
+            assert!(answer.starts_with("HTTP/1.1 413"), "{answer}");
+            assert!(answer.contains("the message is larger than"), "{answer}");
+        }
+    });
+}
+
 /// Hostile re-review M3: without authentication a connection was protected from
 /// eviction as soon as a request head arrived on it, so request heads with trickling
 /// bodies filled the server for good. Only a complete request being answered protects
