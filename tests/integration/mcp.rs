@@ -843,22 +843,11 @@ fn http_origins_are_validated() {
     let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": "2025-06-18", "capabilities": {},
         "clientInfo": {"name": "origin", "version": "1"}}});
+    let port = server.port;
     for (origin, want) in [
         ("http://evil.example.com", 403),
         ("null", 403),
         ("http://localhost.evil.com:8765", 403),
-        ("http://localhost:5173", 200),
-        ("https://app.example.com", 200),
-    ] {
-        let (status, _, body) =
-            server.post_with("127.0.0.1", None, &format!("Origin: {origin}\r\n"), &init);
-        assert_eq!(status, want, "{origin}: {body}");
-        if want == 403 {
-    let port = server.port;
-            assert!(body.contains("is not allowed"), "{body}");
-        }
-    }
-    assert_eq!(server.post("127.0.0.1", None, &init).0, 200, "no Origin: not a browser");
         // The origin is parsed, not split: user information, look-alike hosts,
         // paths and odd ports are refused.
         (&format!("http://127.0.0.1:{port}@evil.com") as &str, 403),
@@ -872,20 +861,20 @@ fn http_origins_are_validated() {
         ("http://localhost:65536", 403),
         ("https://app.example.com@evil.com", 403),
         ("https://app.example.com.evil.com", 403),
-}
+        ("http://localhost:5173", 200),
         (&format!("http://127.0.0.1:{port}"), 200),
         ("http://[::1]:5173", 200),
         ("HTTP://LOCALHOST:5173", 200),
-
-/// `Host` headers are checked (DNS-rebinding protection): loopback names, and the
-/// names a proxy forwards given with `--allowed-host` (any port, or the one given);
-/// a malformed `--allowed-host` is refused at start, naming it.
-#[test]
-fn http_hosts_are_validated_and_allowed_hosts_answered() {
-    use crate::support::mcp_http::post;
-    let server = HttpServer::start(&[
-        "--allowed-host",
-        "agents.example.com",
+        ("https://app.example.com", 200),
+    ] {
+        let (status, _, body) =
+            server.post_with("127.0.0.1", None, &format!("Origin: {origin}\r\n"), &init);
+        assert_eq!(status, want, "{origin}: {body}");
+        if want == 403 {
+            assert!(body.contains("is not allowed"), "{body}");
+        }
+    }
+    assert_eq!(server.post("127.0.0.1", None, &init).0, 200, "no Origin: not a browser");
     for bad in ["app.example.com", "https://app.example.com/path", "https://u@app.example.com"] {
         let out = Command::new(BIN)
             .args(["serve", "--http", "127.0.0.1:0", "--allowed-origin", bad])
@@ -899,6 +888,17 @@ fn http_hosts_are_validated_and_allowed_hosts_answered() {
             "{bad:?}: {stderr}"
         );
     }
+}
+
+/// `Host` headers are checked (DNS-rebinding protection): loopback names, and the
+/// names a proxy forwards given with `--allowed-host` (any port, or the one given);
+/// a malformed `--allowed-host` is refused at start, naming it.
+#[test]
+fn http_hosts_are_validated_and_allowed_hosts_answered() {
+    use crate::support::mcp_http::post;
+    let server = HttpServer::start(&[
+        "--allowed-host",
+        "agents.example.com",
         "--allowed-host",
         "API.example.com:8443",
     ]);
