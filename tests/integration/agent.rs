@@ -449,3 +449,51 @@ fn upstream_text_in_warnings_is_redacted() {
     assert!(said.contains(&format!("the backend refused key {PLACEHOLDER}")), "{said}");
     assert_no_key("the provider's warnings", &said);
 }
+
+/// The processes whose environment has `UPSTREAM_LOG` set to `log`: the upstream
+/// servers started for one test's agent.
+fn upstream_pids(log: &Path) -> Vec<u32> {
+    let wanted = format!("UPSTREAM_LOG={}", log.display());
+    std::fs::read_dir("/proc")
+        .expect("reading /proc (Linux)")
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            std::fs::read(format!("/proc/{pid}/environ"))
+                .is_ok_and(|env| env.split(|b| *b == 0).any(|v| v == wanted.as_bytes()))
+        })
+        .collect()
+}
+
+/// `filestore serve --agent` with an upstream stdio server ends cleanly when its
+/// client closes stdin: exit status 0, nothing panicked, and the upstream stopped and
+/// waited for before the server exits (it panicked, "Cannot start a runtime from
+/// within a runtime", exit 101, the upstream left running).
+#[test]
+fn serve_with_an_upstream_ends_cleanly_when_stdin_closes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let text = agent_text(
+        tmp.path(),
+        "tools:\n  - {type: mcp, integration: py, action: echo, connection: default, name: say}\n",
+    );
+    std::fs::write(tmp.path().join("agent.yaml"), text).unwrap();
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_filestore"));
+    command
+        .args(["serve", "--agent", "agent.yaml", "--mount", "/workspace=mem:"])
+        .current_dir(tmp.path());
+    let (mut client, _) = crate::support::mcp_stdio::McpStdio::start(command);
+    let said = client.call_tool("say", json!({"text": "hello"}));
+    assert_ne!(said["isError"], true, "{said}");
+    assert_eq!(upstream_calls(tmp.path()), ["echo"]);
+    let log = tmp.path().join("upstream.log");
+    let running = upstream_pids(&log);
+    assert_eq!(running.len(), 1, "the upstream runs during the session: {running:?}");
+    let (status, stderr) = client.close();
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(status.code(), Some(0), "{stderr}");
+    // Waited for by the server (reaped), not left to stop after it: gone now.
+    let pid = running[0];
+    assert!(
+        !Path::new(&format!("/proc/{pid}")).exists(),
+        "the upstream (pid {pid}) outlived the server: {stderr}"
+    );
+}

@@ -74,6 +74,9 @@ const MAX_WARNINGS: usize = 256;
 /// The longest warning kept, in characters.
 const MAX_WARNING_CHARS: usize = 1000;
 
+/// The longest closing waits for one connection to end (see [`McpProvider::close`]).
+const CLOSE_WAIT: Duration = Duration::from_secs(5);
+
 /// The protocol version offered upstream: the newest with `initialize`, which every
 /// server of the last two years answers.
 const PROTOCOL: ProtocolVersion = ProtocolVersion::V_2025_11_25;
@@ -88,7 +91,8 @@ type Slot = Arc<tokio::sync::Mutex<Option<Arc<Upstream>>>>;
 
 /// The `mcp` provider: upstream MCP servers of one agent configuration.
 pub struct McpProvider {
-    runtime: tokio::runtime::Runtime,
+    /// Taken when the provider is dropped, to be shut down off any async context.
+    runtime: Option<tokio::runtime::Runtime>,
     servers: HashMap<String, ServerDecl>,
     base_dir: PathBuf,
     env: EnvLookup,
@@ -312,7 +316,7 @@ impl McpProvider {
             .enable_all()
             .build()?;
         Ok(McpProvider {
-            runtime,
+            runtime: Some(runtime),
             servers: servers.into_iter().map(|s| (s.name.clone(), s)).collect(),
             base_dir: base_dir.to_path_buf(),
             env,
@@ -334,27 +338,38 @@ impl McpProvider {
         lock(&self.warnings).clone()
     }
 
-    /// Closes every connection (stdio servers are stopped).
+    /// Closes every connection, all at once, from any thread (inside another
+    /// runtime too: the server's, as it stops): a stdio server is told to exit (its
+    /// stdin closed), killed if it has not within a second, and waited for; its
+    /// process group is stopped with it. Each connection gets at most
+    /// [`CLOSE_WAIT`]; one a call still holds is cancelled, its group stopped as
+    /// that call lets go of it.
     pub fn close(&self) {
         let slots: Vec<_> = lock(&self.slots).drain().map(|(_, s)| s).collect();
-        self.runtime.block_on(async {
-            for s in slots {
-                if let Some(up) = s.lock().await.take()
-                    && let Ok(up) = Arc::try_unwrap(up)
-                {
-                    let _ = up.service.cancel().await;
+        if slots.is_empty() {
+            return;
+        }
+        let closing = slots.into_iter().map(|slot| async move {
+            let Ok(mut slot) = tokio::time::timeout(CLOSE_WAIT, slot.lock_owned()).await else {
+                return; // still connecting: dropped with the runtime, its child killed
+            };
+            match slot.take().map(Arc::try_unwrap) {
+                Some(Ok(mut up)) => {
+                    let _ = up.service.close_with_timeout(CLOSE_WAIT).await;
                 }
+                Some(Err(shared)) => shared.service.cancellation_token().cancel(),
+                None => {}
             }
         });
+        self.block_on(futures::future::join_all(closing));
     }
 
     /// Runs `f` on this provider's runtime from any thread: a thread of its own, so
     /// a caller inside another runtime does not block it.
     fn block_on<T: Send>(&self, f: impl std::future::Future<Output = T> + Send) -> T {
+        let runtime = self.runtime.as_ref().expect("the runtime is taken only on drop");
         std::thread::scope(|s| {
-            s.spawn(|| self.runtime.block_on(f))
-                .join()
-                .unwrap_or_else(|p| std::panic::resume_unwind(p))
+            s.spawn(|| runtime.block_on(f)).join().unwrap_or_else(|p| std::panic::resume_unwind(p))
         })
     }
 
@@ -820,6 +835,11 @@ impl Drop for McpProvider {
         // Stop stdio servers with the provider rather than leaving them to the
         // runtime's shutdown order.
         self.close();
+        // Dropping a runtime where blocking is not allowed (in another runtime's
+        // task) panics: shut it down on a thread of its own, bounded.
+        if let Some(runtime) = self.runtime.take() {
+            let _ = std::thread::spawn(move || runtime.shutdown_timeout(CLOSE_WAIT)).join();
+        }
     }
 }
 
