@@ -638,6 +638,52 @@ fn a_2025_session_continues_on_any_replica_by_its_id() {
     assert!(here.get("error").is_some(), "the session is initialized already: {here}");
 }
 
+/// A 2025-11-25 session taken over by another replica serves its own conversation
+/// and makes no other: at `--max-conversations-per-identity` (1, the session's own)
+/// the takeover succeeds and the store still holds one conversation. The takeover
+/// made an empty conversation first, counted against the cap, so at the cap it
+/// failed with 500. A new conversation past the cap is refused with 429 on either
+/// replica, and a takeover naming another conversation in its header with 400.
+#[test]
+fn a_taken_over_session_makes_no_conversation() {
+    let (root, state, tokens) = alice_and_bob();
+    let tokens = tokens.display().to_string();
+    let alice = "alice-token-0123456789abcdef";
+    let cap = ["--auth-tokens", &tokens, "--max-conversations-per-identity", "1"];
+    let (a, b, _) = replicas(root.path(), state.to_str().unwrap(), &cap);
+    let conversations = || std::fs::read_dir(state.join("conversations")).map_or(0, |d| d.count());
+    // A fresh conversation: the one alice may have.
+    let mut s = a.session(None, Some(alice)).unwrap();
+    let conversation = s.conversation.clone().expect("a fresh conversation");
+    s.call_ok("filestore_write", json!({"path": "/scratch/a.md", "content": "from A\n"}));
+    assert_eq!(conversations(), 1);
+    // A second session of the same conversation, for the header check below.
+    let second = a.session(Some(&conversation), Some(alice)).unwrap();
+    s.move_to(b.port);
+    let text = s.call_ok("filestore_read", json!({"path": "/scratch/a.md"}));
+    assert!(text.contains("from A"), "{text}");
+    s.call_ok("filestore_write", json!({"path": "/scratch/b.md", "content": "from B\n"}));
+    assert_eq!(conversations(), 1, "the takeover made a conversation");
+    for port in [a.port, b.port] {
+        let refused = McpHttp::initialize(port, Some("another"), Some(alice), json!({}))
+            .err()
+            .expect("a session of a new conversation past the cap was made");
+        assert_eq!(refused.status, 429, "{refused:?}");
+        assert!(refused.body.contains("--max-conversations-per-identity 1"), "{}", refused.body);
+    }
+    let headers = [
+        "Mcp-Protocol-Version: 2025-11-25".to_string(),
+        format!("Authorization: Bearer {alice}"),
+        format!("Mcp-Session-Id: {}", second.session_id()),
+        "Filestore-Conversation: another".to_string(),
+    ];
+    let list = json!({"jsonrpc": "2.0", "id": 5, "method": "tools/list", "params": {}});
+    let refused = crate::support::mcp_http::post(b.port, &headers, &list);
+    assert_eq!(refused.status, 400, "{refused:?}");
+    assert!(refused.body.contains(&format!("serves conversation '{conversation}'")), "{refused:?}");
+    assert_eq!(conversations(), 1);
+}
+
 #[test]
 fn conversation_keys_are_scoped_checked_and_fixed_per_session() {
     let (root, state, tokens) = alice_and_bob();

@@ -640,7 +640,8 @@ pub struct CaptureState {
 /// `keeps` says whether the server keeps conversations (`--state`): when it does
 /// not, a request naming one is refused here (400), saying to start it with
 /// `--state`, rather than after a session was set up for it. A session the request
-/// created is recorded with its conversation and its creator in `stored`.
+/// created is recorded with its conversation and its creator in `stored`; a session
+/// it takes over (see [`super::stored_sessions::Recorded`]) keeps its conversation.
 pub async fn capture(
     axum::extract::State(state): axum::extract::State<CaptureState>,
     request: axum::extract::Request,
@@ -676,6 +677,21 @@ pub async fn capture(
         let m = format!("the {HEADER} header: {e}");
         return (axum::http::StatusCode::BAD_REQUEST, m).into_response();
     }
+    // A request taking over a session recorded by another replica (or before a
+    // restart): the server made for it serves the session's own conversation, so no
+    // other is made (and counted against the cap) for a moment. A header naming
+    // another one is refused before anything is made.
+    let recorded = request.extensions().get::<super::stored_sessions::Recorded>();
+    let taken_over = recorded.and_then(|r| r.conversation.clone());
+    if let (Some(theirs), Some(named)) = (&taken_over, &value)
+        && theirs != named
+    {
+        let m = format!(
+            "this MCP session serves conversation '{theirs}'; a request naming another conversation ({HEADER} header) needs a session of its own"
+        );
+        return (axum::http::StatusCode::BAD_REQUEST, m).into_response();
+    }
+    let value = value.or(taken_over);
     // Sessionless revisions name themselves in every request's header.
     let per_request = request
         .headers()

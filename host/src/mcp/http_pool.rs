@@ -237,23 +237,46 @@ impl SessionPool {
         id: &str,
         peer: IpAddr,
         owner: Option<IdentityKey>,
-        request: Request,
+        mut request: Request,
         next: Next,
     ) -> Response {
         let Some(stored) = &self.stored else { return next.run(request).await };
-        let Some(recorded) = stored.owner(id).await else { return next.run(request).await };
+        let Some(recorded) = stored.recorded(id).await else { return next.run(request).await };
         let caller = super::http_auth::current_identity().map(|i| i.segment);
-        if recorded != super::stored_sessions::owner_digest(caller.as_deref()) {
+        if recorded.owner != super::stored_sessions::owner_digest(caller.as_deref()) {
             return (StatusCode::NOT_FOUND, "Not Found: Session not found").into_response();
         }
         if let Err(why) = self.admit(peer, owner.as_ref()).await {
             return self.refusal(why);
         }
-        let response = next.run(request).await;
-        if response.status() != StatusCode::NOT_FOUND {
+        // The server made for it serves the recorded conversation.
+        request.extensions_mut().insert(recorded);
+        let response = self.not_a_fault(next.run(request).await).await;
+        // Held here only once restored: a refused takeover is tried again whole.
+        if response.status().is_success() {
             self.record(id, peer, owner);
         }
         response
+    }
+
+    /// A `500` of a request that makes a sandbox, when it is not a fault: every
+    /// instance slot taken by sessions this pool does not know of is capacity
+    /// (`503`), the caller's `--max-conversations-per-identity` its own limit
+    /// (`429`). Anything else (a setup that fails) is passed on as it is.
+    async fn not_a_fault(&self, response: Response) -> Response {
+        if response.status() != StatusCode::INTERNAL_SERVER_ERROR {
+            return response;
+        }
+        let (parts, body) = response.into_parts();
+        let text = axum::body::to_bytes(body, 64 * 1024).await.unwrap_or_default();
+        let said = String::from_utf8_lossy(&text);
+        if said.contains(super::INSTANTIATION_FAILED) {
+            return self.refusal(Refusal::Full);
+        }
+        if said.contains(super::conversations::CAP_FLAG) {
+            return (StatusCode::TOO_MANY_REQUESTS, said.into_owned()).into_response();
+        }
+        Response::from_parts(parts, axum::body::Body::from(text))
     }
 
     fn refusal(&self, why: Refusal) -> Response {
@@ -332,23 +355,10 @@ pub async fn guard(
             let response = next.run(request).await;
             if let Some(id) = response.headers().get(SESSION_HEADER).and_then(|v| v.to_str().ok()) {
                 pool.record(id, peer.ip(), owner);
-            } else if response.status() == StatusCode::INTERNAL_SERVER_ERROR {
-                // A sandbox could not be created. Every instance slot taken by sessions
-                // this pool does not know of is capacity, not a fault; anything else
-                // (a setup that fails) is passed on as it is, with its reason.
-                let (parts, body) = response.into_parts();
-                let text = axum::body::to_bytes(body, 64 * 1024).await.unwrap_or_default();
-                let said = String::from_utf8_lossy(&text);
-                if said.contains(super::INSTANTIATION_FAILED) {
-                    return pool.refusal(Refusal::Full);
-                }
-                if said.contains(super::conversations::CAP_FLAG) {
-                    // The caller's own limit, not a fault of the server.
-                    return (StatusCode::TOO_MANY_REQUESTS, said.into_owned()).into_response();
-                }
-                return Response::from_parts(parts, axum::body::Body::from(text));
+                return response;
             }
-            response
+            // A sandbox that could not be created, maybe for a reason not a fault.
+            pool.not_a_fault(response).await
         }
         None => next.run(request).await,
     }

@@ -8,9 +8,11 @@
 //! session serves and a digest of the identity that created it. A replica that gets a
 //! request for a session it does not hold finds the record, checks the caller is that
 //! identity ([`super::http_pool`]: anyone else gets the 404 an unknown session gets),
-//! makes a sandbox for it and replays the `initialize` (rmcp's restore) with the
-//! conversation named in its `_meta`, so the session continues on the same files,
-//! stored results and skills.
+//! makes a sandbox for it, bound to the recorded conversation, and replays the
+//! `initialize` (rmcp's restore) with that conversation named in its `_meta`, so the
+//! session continues on the same files, stored results and skills; no other
+//! conversation is made for it (nothing counts against
+//! `--max-conversations-per-identity`).
 //!
 //! Records are `sessions/<SHA-256 of the session id>.json` in the store (the id is a
 //! credential of sorts: it is not written down). A `DELETE` removes the record;
@@ -46,6 +48,18 @@ impl std::fmt::Debug for StoredSessions {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("StoredSessions")
     }
+}
+
+/// What a replica recorded of a session: who created it and the conversation it
+/// serves. A request taking the session over carries it (a request extension, set
+/// by [`super::http_pool`]) so that the server made for it serves that conversation
+/// from the start ([`super::conversations::capture`]): no other is made for it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Recorded {
+    /// The digest of the identity that created it ([`owner_digest`]).
+    pub owner: String,
+    /// Its conversation, when the server keeps one.
+    pub conversation: Option<String>,
 }
 
 /// The record name of session `id`.
@@ -105,6 +119,11 @@ impl StoredSessions {
     /// The owner digest recorded for session `id`, when a replica recorded it whole.
     /// An id found in no record in the last [`ABSENT_FOR`] is not read again.
     pub async fn owner(&self, id: &str) -> Option<String> {
+        self.recorded(id).await.map(|r| r.owner)
+    }
+
+    /// What a replica recorded of session `id` (see [`StoredSessions::owner`]).
+    pub async fn recorded(&self, id: &str) -> Option<Recorded> {
         let name = record_name(id);
         {
             let mut absent = self.absent.lock().unwrap_or_else(|p| p.into_inner());
@@ -123,7 +142,9 @@ impl StoredSessions {
             return None;
         };
         record.get("initialize_params")?;
-        record.get("owner")?.as_str().map(str::to_string)
+        let owner = record.get("owner")?.as_str()?.to_string();
+        let conversation = record.get("conversation").and_then(Value::as_str).map(str::to_string);
+        Some(Recorded { owner, conversation })
     }
 
     async fn load_record(&self, id: &str) -> Result<Option<Value>, SessionStoreError> {
