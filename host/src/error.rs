@@ -14,7 +14,7 @@ pub enum Error {
     /// poisoned: it refuses further calls and should be replaced.
     #[error("sandbox trap: {0}")]
     Trap(String),
-    /// A sandbox limit stopped the call (deadline, fuel or memory cap). Like a trap,
+    /// A sandbox limit stopped the call (deadline, fuel, memory cap or stack). Like a trap,
     /// it poisons the session: replace it with a new one.
     #[error("limit-exceeded ({limit}): {message}")]
     LimitExceeded {
@@ -128,6 +128,8 @@ pub enum SandboxLimit {
     Fuel,
     /// The linear-memory cap.
     Memory,
+    /// The WebAssembly call stack (input or a command nested too deeply).
+    Stack,
 }
 
 impl std::fmt::Display for SandboxLimit {
@@ -136,6 +138,7 @@ impl std::fmt::Display for SandboxLimit {
             SandboxLimit::Deadline => "deadline",
             SandboxLimit::Fuel => "fuel",
             SandboxLimit::Memory => "memory",
+            SandboxLimit::Stack => "stack",
         })
     }
 }

@@ -492,6 +492,25 @@ fn set_budget(store: &mut Store<HostState>, deadline: Duration, fuel: Option<u64
     Ok(())
 }
 
+/// Logs a trap whole, with its WebAssembly backtrace, on stderr (the server's log):
+/// the caller is told only [`trap_line`] or the limit it hit.
+fn log_trap(e: &wasmtime::Error) {
+    eprintln!("filestore: the sandbox trapped: {e:?}");
+}
+
+/// What a trap says to the caller (and through it the agent): one line, the trap's
+/// own description (`wasm trap: ...`) or the innermost error's first line, never
+/// the WebAssembly backtrace that comes with it, which says nothing to a model or
+/// a user.
+fn trap_line(e: &wasmtime::Error) -> String {
+    let cause = match e.downcast_ref::<Trap>() {
+        Some(trap) => trap.to_string(),
+        None => e.root_cause().to_string(),
+    };
+    let line: String = cause.lines().next().unwrap_or_default().chars().take(300).collect();
+    format!("{line} (the server's log has the details)")
+}
+
 impl Session {
     /// Runs one guest call with the per-call budget, converting traps into a
     /// poisoned session.
@@ -540,6 +559,13 @@ impl Session {
                             self.fuel.unwrap_or(0)
                         ),
                     )),
+                    Some(Trap::StackOverflow) => {
+                        log_trap(&e);
+                        Some((
+                            SandboxLimit::Stack,
+                            "the call ran out of stack: what it worked on (a JSON value, a pattern, a command) is nested too deeply".to_string(),
+                        ))
+                    }
                     // Not the trap's text: it is the guest's abort with a wasm
                     // backtrace, which says nothing to the model or the user.
                     _ => self.store.data().memory_denial().map(|denial| {
@@ -552,7 +578,8 @@ impl Session {
                         Err(Error::LimitExceeded { limit, message })
                     }
                     None => {
-                        let why = format!("{e:#}");
+                        log_trap(&e);
+                        let why = trap_line(&e);
                         self.poisoned = Some(why.clone());
                         Err(Error::Trap(why))
                     }
@@ -1362,6 +1389,23 @@ mod tests {
         assert!(passes_as_is(&serde_json::to_string(&plain).unwrap()));
         for text in ["{\"a\":\n1}", "{\"a\":1}\r", r#"{"a":"\ud800"}"#, r#"{"a":"\u0001"}"#] {
             assert!(!passes_as_is(text), "{text}");
+        }
+    }
+
+    /// A trap is told in one line, without the WebAssembly backtrace wasmtime puts
+    /// around it (the error's outer context).
+    #[test]
+    fn a_trap_is_told_in_one_line() {
+        let backtrace = "error while executing at wasm backtrace:\n    0: 0x1f2e3 - jaq::parse\n    1: 0x1f2e4 - <unknown>";
+        let trap = wasmtime::Error::new(wasmtime::Trap::UnreachableCodeReached).context(backtrace);
+        let host = wasmtime::Error::msg("a host import failed\nsecond line").context(backtrace);
+        for (e, says) in [
+            (trap, "wasm trap: wasm `unreachable` instruction executed"),
+            (host, "a host import failed"),
+        ] {
+            let line = super::trap_line(&e);
+            assert_eq!(line, format!("{says} (the server's log has the details)"));
+            assert!(format!("{e:#}").contains("0x1f2e3"), "the backtrace is the error's own");
         }
     }
 }

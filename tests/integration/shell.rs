@@ -1028,3 +1028,34 @@ fn io_errors_are_a_status_and_static_bounds_are_limits() {
     assert!(message.contains("brace range too large"), "{message}");
     assert_eq!(ran(&mut s, "echo still").pointer("/stdout").unwrap(), "still\n");
 }
+
+/// A trap reaching the agent says what happened in one line: `jq` with a filter
+/// nested 30,000 deep runs the sandbox out of stack, told as `limit-exceeded`
+/// (stack) without the WebAssembly backtrace, which goes to the server's stderr
+/// only (the agent was sent the whole backtrace). The next call runs in a fresh
+/// sandbox.
+#[test]
+fn a_trap_reaches_the_agent_in_one_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let depth = 30_000;
+    let filter = format!("{}1{}", "[".repeat(depth), "]".repeat(depth));
+    std::fs::write(tmp.path().join("deep.jq"), filter).unwrap();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_filestore"));
+    command.args(["serve", "--shell", "--mount", &format!("/w={}", tmp.path().display())]);
+    let (mut client, _) = crate::support::mcp_stdio::McpStdio::start(command);
+    let r = client.call_tool("filestore_execute", json!({"command": "echo 1 | jq -f /w/deep.jq"}));
+    assert_eq!(r["isError"], true, "{r}");
+    let text = r["content"][0]["text"].as_str().unwrap_or_default();
+    assert_eq!(text.lines().count(), 1, "{text}");
+    assert!(text.starts_with("error[limit-exceeded]: limit-exceeded (stack): "), "{text}");
+    assert!(text.contains("ran out of stack"), "{text}");
+    assert!(!text.contains("backtrace") && !text.contains("0x"), "{text}");
+    assert_eq!(r["_meta"]["filestore/error"]["kind"], "limit-exceeded", "{r}");
+    let next = client.call_tool("filestore_execute", json!({"command": "echo ok"}));
+    assert_eq!(next["structuredContent"]["stdout"], "ok\n", "{next}");
+    let (_, stderr) = client.close();
+    assert!(
+        stderr.contains("wasm backtrace") && stderr.contains("call stack exhausted"),
+        "{stderr}"
+    );
+}
