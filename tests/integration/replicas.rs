@@ -189,7 +189,7 @@ fn client_alternates(mut client: std::process::Command) {
 
 /// The TypeScript SDK release line that speaks 2026-07-28 (v2; the single
 /// `@modelcontextprotocol/sdk` package, 1.x, stops at 2025-11-25).
-const TS_CLIENT: &str = "@modelcontextprotocol/client@2.4.0";
+pub(crate) const TS_CLIENT: &str = "@modelcontextprotocol/client@2.4.0";
 
 /// The same as [`a_2026_07_28_client_alternates_between_replicas`] with the
 /// TypeScript SDK (`tests/mcp_node/stateless_client.mjs`), installed from npm into
@@ -486,12 +486,12 @@ fn scratch_quota_holds(state: &str, extra: &[&str], env: &[(&str, String)]) {
     assert_ne!(write("/scratch/a.txt", 700_000)["isError"], true);
     let over = write("/scratch/b.txt", 400_000);
     assert_eq!(over["isError"], true, "{over}");
-    assert_eq!(over["structuredContent"]["error"]["kind"], "limit-exceeded", "{over}");
-    let said = over["structuredContent"]["error"]["message"].as_str().unwrap_or_default();
+    assert_eq!(over["_meta"]["filestore/error"]["kind"], "limit-exceeded", "{over}");
+    let said = over["_meta"]["filestore/error"]["message"].as_str().unwrap_or_default();
     assert!(said.contains("--volume-quota-mib") && said.contains("/b.txt"), "{said}");
     // A replacement past it fails too, and the old content stays.
     let over = write("/scratch/a.txt", 1_100_000);
-    assert_eq!(over["structuredContent"]["error"]["kind"], "limit-exceeded", "{over}");
+    assert_eq!(over["_meta"]["filestore/error"]["kind"], "limit-exceeded", "{over}");
     assert_eq!(read_len("/scratch/a.txt"), 700_000);
     let deleted = stateless(
         server.port,

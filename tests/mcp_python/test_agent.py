@@ -25,6 +25,7 @@ from pathlib import Path
 import anyio
 from mcp import ClientSession, types
 from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.shared.exceptions import MCPError
 
 from test_mcp import BIN, HttpServer, anyio_sleep, text_of
 
@@ -124,10 +125,12 @@ class AgentTest(unittest.IsolatedAsyncioTestCase):
                 self.assertEqual(mine.description, tool.description, name)
                 self.assertEqual(mine.input_schema, tool.input_schema, name)
             self.assertTrue(listed["py__add"].annotations.read_only_hint)
-            # A built-in the agent does not list is not callable either.
-            r = await s.call_tool("filestore_write", {"path": "/workspace/x", "content": "x"})
-            self.assertTrue(r.is_error)
-            self.assertIn("not among the tools of agent 'researcher'", text_of(r))
+            # A built-in the agent does not list is not callable either: a tool the
+            # session does not offer is a protocol error (-32602), saying why.
+            with self.assertRaises(MCPError) as raised:
+                await s.call_tool("filestore_write", {"path": "/workspace/x", "content": "x"})
+            self.assertEqual(raised.exception.error.code, -32602)
+            self.assertIn("not among the tools of agent 'researcher'", raised.exception.error.message)
 
     async def test_calls_run_through_the_component(self) -> None:
         async with self.connect() as s:
@@ -252,8 +255,9 @@ class AgentTest(unittest.IsolatedAsyncioTestCase):
             # Calls go on, promptly: the storm was coalesced, not queued.
             r = await s.call_tool("py__echo", {"text": "after the storm"})
             self.assertFalse(r.is_error, text_of(r))
-            r = await s.call_tool("doomed_one", {})
-            self.assertTrue(r.is_error)
+            with self.assertRaises(MCPError) as raised:
+                await s.call_tool("doomed_one", {})
+            self.assertEqual(raised.exception.error.code, -32602)
             changed = [m for m in seen if "ToolListChanged" in repr(m) or "list_changed" in repr(m)]
             self.assertGreaterEqual(len(changed), 1)
             self.assertLess(len(changed), 20, "one notification per real change, not per upstream one")

@@ -26,6 +26,7 @@ from pathlib import Path
 from mcp import ClientSession, types
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.exceptions import MCPError
 
 BIN = os.environ.get("FILESTORE_BIN", "")
 
@@ -182,10 +183,16 @@ class Checks:
             self.assertIn("error[invalid-path]", msg)
             msg = await self.call_err(s, "filestore_grep", {"pattern": "("})
             self.assertIn("error[invalid-pattern]", msg)
+            # No structuredContent on an error (it would be checked against the
+            # tool's outputSchema); the kind and message are in `_meta`.
             r = await s.call_tool("filestore_read", {"path": "/workspace/missing.txt"})
-            self.assertEqual(r.structured_content["error"]["kind"], "not-found")
-            msg = await self.call_err(s, "filestore_nope", {})
-            self.assertIn("filestore_nope", msg)
+            self.assertIsNone(r.structured_content)
+            self.assertEqual(r.meta["filestore/error"]["kind"], "not-found")
+            # A tool the server does not offer is a protocol error (-32602).
+            with self.assertRaises(MCPError) as raised:
+                await s.call_tool("filestore_nope", {})
+            self.assertEqual(raised.exception.error.code, -32602)
+            self.assertIn("unknown tool 'filestore_nope'", raised.exception.error.message)
 
     async def test_instructions_prompt(self) -> None:
         async with self.connect() as s:

@@ -11,7 +11,9 @@
 //! What a client sees:
 //! - **tools**: every `filestore_*` tool the session offers, with its JSON Schema and
 //!   annotations; results carry `structuredContent` (the JSON) and the rendered text;
-//!   failures are `isError: true` results whose text is `error[KIND]: message`.
+//!   failures are `isError: true` results whose text is `error[KIND]: message`, the
+//!   kind and message under `_meta["filestore/error"]`, without `structuredContent`
+//!   (see `server::failure`); a tool the session does not offer is a JSON-RPC error.
 //! - **prompts**: `filestore_instructions`, the system-prompt block: the mounts, what
 //!   each tool is for, and the `filestore_tree` of the mounts.
 //! - **resources**: the files of the mounts as `filestore:///workspace/src/main.rs`
@@ -56,7 +58,7 @@ use crate::{Engine, MountSpec, SessionOptions};
 
 pub use prompt::INSTRUCTIONS_PROMPT;
 pub use resources::{RESOURCE_MAX_BYTES, RESOURCE_PAGE_SIZE, RESOURCE_WALK_LIMIT, URI_SCHEME};
-pub use server::FilestoreServer;
+pub use server::{ERROR_META, FilestoreServer};
 
 /// Where the streamable HTTP endpoint is mounted.
 pub const HTTP_PATH: &str = "/mcp";

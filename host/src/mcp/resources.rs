@@ -150,9 +150,26 @@ pub(crate) fn list(s: &mut Sandbox, cursor: Option<&str>) -> Result<ListResource
 }
 
 /// Reads one resource: text when the file is UTF-8, else a base64 blob.
-pub(crate) fn read(s: &mut Sandbox, uri: &str) -> Result<ReadResourceResult, McpError> {
-    let path = path_of(uri)?;
-    let (path, bytes) = read_bytes(s, &path, RESOURCE_MAX_BYTES)?;
+///
+/// A resource that does not exist (no such file, or a URI that is not one of ours)
+/// is an error whose `data` is `{"uri": URI}` (SEP-2164), with code `-32602` under
+/// MCP 2026-07-28 (`modern`) and `-32002` before, as each revision says.
+pub(crate) fn read(
+    s: &mut Sandbox,
+    uri: &str,
+    modern: bool,
+) -> Result<ReadResourceResult, McpError> {
+    let not_found = |mut e: McpError| {
+        e.data = Some(json!({ "uri": uri }));
+        if modern {
+            e.code = rmcp::model::ErrorCode::INVALID_PARAMS;
+        }
+        e
+    };
+    let path = path_of(uri).map_err(not_found)?;
+    let (path, bytes) = read_bytes(s, &path, RESOURCE_MAX_BYTES).map_err(|e| {
+        if e.code == rmcp::model::ErrorCode::RESOURCE_NOT_FOUND { not_found(e) } else { e }
+    })?;
     let uri = uri_of(&path);
     // Text when it is UTF-8 without a NUL near the start (the binary test of
     // docs/architecture.md#filestore_read).

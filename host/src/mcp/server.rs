@@ -472,6 +472,24 @@ impl Sandbox {
         }
     }
 
+    /// Whether a call of `tool` that ended in `out` was of a tool the session does
+    /// not offer: `not-found` from the component for a name missing from the specs
+    /// (a name of a configured tool not yet activated included). A `not-found` of a
+    /// listed tool is about its arguments (a missing file).
+    ///
+    /// The specs are read here when no listing or change read them yet (a client
+    /// may call without listing).
+    fn unknown_tool(&mut self, tool: &str, out: &crate::Result<CallOutput>) -> bool {
+        let not_found = matches!(out, Err(e) if e.kind() == Some(ErrorKind::NotFound));
+        if !not_found || (tool == super::snapshot_tool::TOOL && self.conversation.is_some()) {
+            return false;
+        }
+        if self.specs.is_none() {
+            self.specs = self.session.tool_specs().ok();
+        }
+        self.specs.as_ref().is_some_and(|specs| !specs.iter().any(|s| s["name"] == tool))
+    }
+
     fn tools(&mut self) -> crate::Result<Vec<Value>> {
         let session = self.synced()?;
         let version = session.tools_version().ok();
@@ -909,8 +927,17 @@ pub(crate) fn success(out: CallOutput) -> CallToolResult {
     r
 }
 
-/// The MCP result of a failed call: `isError: true`, the text `error[KIND]: message`
-/// and `{"error": {"kind", "message"}}` as structured content.
+/// The `_meta` key of a failed call's result holding `{"kind", "message"}`.
+pub const ERROR_META: &str = "filestore/error";
+
+/// The MCP result of a failed call, of every tool (the component's, configured and
+/// host tools alike): `isError: true`, the text `error[KIND]: message`, and the kind
+/// and message under `_meta["filestore/error"]` for programs.
+///
+/// No `structuredContent`: a client checks it against the tool's `outputSchema`,
+/// which describes a success, and TypeScript SDK 1.x does so for errors too (it
+/// throws `-32602 Structured content does not match the tool's output schema`
+/// instead of returning the result, so the user never sees the error).
 pub(crate) fn failure(e: &Error, poisoned: bool) -> CallToolResult {
     let kind = e.kind_name();
     let mut message = e.to_string();
@@ -921,7 +948,9 @@ pub(crate) fn failure(e: &Error, poisoned: bool) -> CallToolResult {
     }
     let mut r =
         CallToolResult::error(vec![ContentBlock::text(format!("error[{kind}]: {message}"))]);
-    r.structured_content = Some(json!({"error": {"kind": kind, "message": message}}));
+    let mut meta = serde_json::Map::new();
+    meta.insert(ERROR_META.into(), json!({"kind": kind, "message": message}));
+    r.meta = Some(rmcp::model::MetaObject(meta));
     r
 }
 
@@ -1669,11 +1698,17 @@ impl ServerHandler for FilestoreServer {
                 let out = s.call(&name, &args, &claims, sink);
                 *running.lock().unwrap_or_else(|p| p.into_inner()) = 0;
                 cancel.store(false, std::sync::atomic::Ordering::SeqCst);
-                (out, args)
+                let unknown = s.unknown_tool(&name, &out.out);
+                (out, args, unknown)
             })
             .await;
         watch.stop();
-        let (mut called, args) = called?;
+        let (mut called, args, unknown) = called?;
+        if unknown && let Err(e) = &called.out {
+            // A tool the client was not offered is a protocol error, not a tool's
+            // failure (the spec's "Unknown tool"), still saying what is offered.
+            return Err(McpError::invalid_params(format!("error[{}]: {e}", e.kind_name()), None));
+        }
         if let Some(id) = called.out.as_ref().ok().and_then(|o| pending_approval(&o.json)) {
             if is_modern(&context) {
                 return self.ask_input(&context, id, &tool, &args).await;
@@ -1783,8 +1818,8 @@ impl ServerHandler for FilestoreServer {
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, McpError> {
         self.check_conversation(&context).await?;
-        let uri = request.uri;
-        let result = self.with_sandbox(move |s| super::resources::read(s, &uri)).await??;
+        let (uri, modern) = (request.uri, is_modern(&context));
+        let result = self.with_sandbox(move |s| super::resources::read(s, &uri, modern)).await??;
         Ok(result.into())
     }
 }

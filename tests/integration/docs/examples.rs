@@ -34,6 +34,12 @@ enum How {
 
 use How::{Runs, Shown};
 
+/// The starts of docs/mcp-server.md's two LangChain examples (alike up to their
+/// imports), which `mcp::clients` runs.
+const LANGCHAIN_ONE_SESSION: &str = "import asyncio\n\nfrom langchain_mcp_adapters.client import MultiServerMCPClient\nfrom langchain_mcp_adapters.tools";
+const LANGCHAIN_PER_CALL: &str =
+    "import asyncio\n\nfrom langchain_mcp_adapters.client import MultiServerMCPClient\n\nclient";
+
 /// Every fenced block of the README and `docs/`: page, first line, how it is exercised.
 const EXAMPLES: &[(&str, &str, How)] = &[
     ("README.md", "cargo run --release -p filestore -- serve", Runs("serve_lines_start")),
@@ -219,6 +225,21 @@ const EXAMPLES: &[(&str, &str, How)] = &[
         "docs/mcp-server.md",
         "{",
         Runs("docs::the_readme_client_configuration_starts_a_server (the same configuration)"),
+    ),
+    (
+        "docs/mcp-server.md",
+        LANGCHAIN_ONE_SESSION,
+        Runs("mcp::clients::the_langchain_examples_keep_one_workspace"),
+    ),
+    (
+        "docs/mcp-server.md",
+        LANGCHAIN_PER_CALL,
+        Runs("mcp::clients::the_langchain_examples_keep_one_workspace"),
+    ),
+    (
+        "docs/mcp-server.md",
+        "filestore serve --http 127.0.0.1:8765 --state mem:",
+        Runs("mcp::clients::the_langchain_examples_keep_one_workspace (on a free port)"),
     ),
     (
         "docs/python.md",

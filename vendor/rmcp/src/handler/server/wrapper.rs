@@ -1,0 +1,4 @@
+mod json;
+mod parameters;
+pub use json::*;
+pub use parameters::*;

@@ -1,0 +1,2 @@
+#[cfg(feature = "transport-streamable-http-client-reqwest")]
+mod streamable_http_client;
