@@ -164,6 +164,10 @@ fn checked(source: &Source) -> Result<Connection, String> {
         .db_name(field("database")?)
         // The configured host and port, never a local socket found through them.
         .prefer_socket(false)
+        // utf8mb4 whatever the server's default (a server may ignore the handshake's):
+        // in GBK, Big5 or SJIS a multibyte character can swallow the quote that a
+        // template value's escaping doubles (filestore_guest::tools::params::Escape).
+        .init(vec!["SET NAMES utf8mb4"])
         .connect_attrs(Some(std::collections::HashMap::from([("program_name", "filestore")])));
     Ok(Connection { opts, tls, connect_timeout, query_timeout })
 }
