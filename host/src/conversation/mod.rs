@@ -452,9 +452,9 @@ impl StateStore {
     fn bounded(
         &self,
         key: &ConversationKey,
-        scratch: impl crate::volumes::Volume + Send + Sync + 'static,
-        tool_calls: impl crate::volumes::Volume + Send + Sync + 'static,
-        audit: impl crate::volumes::Volume + Send + Sync + 'static,
+        scratch: impl crate::volumes::Volume + 'static,
+        tool_calls: impl crate::volumes::Volume + 'static,
+        audit: impl crate::volumes::Volume + 'static,
     ) -> ConversationVolumes {
         let quota = self.quota(key);
         let scratch = QuotaVolume::new(scratch, crate::volumes::volume_quota());
@@ -533,7 +533,7 @@ impl StateStore {
 /// What a durable store keeps of conversation `key`: every file of its folder, and
 /// the objects its snapshots added to the store's shared ones (each snapshot's record
 /// says how many bytes it wrote).
-fn conversation_counter<V: crate::volumes::Volume + Send + Sync + 'static>(
+fn conversation_counter<V: crate::volumes::Volume + 'static>(
     root: Arc<V>,
     key: &ConversationKey,
 ) -> Counter {
