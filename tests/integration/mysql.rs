@@ -407,3 +407,78 @@ fn mysql_query_timeout_is_enforced_on_the_server() {
         gone(&mut server().client("my_qtimeout"), "%SLEEP(10)%", "max_statement_time");
     }
 }
+
+/// Template values quoted by `escape` stay one literal or identifier on MariaDB in
+/// its default mode (a backslash escapes) and with `NO_BACKSLASH_ESCAPES` (it does
+/// not): no literal is right in both for a backslash, so `single-quotes` and
+/// `double-quotes` refuse one; `backticks` double the backtick. Every hostile value
+/// comes back exactly or is refused clearly, never another row or a syntax error;
+/// the attack that read every row and another table is refused. The connection's
+/// character set is utf8mb4, so no multibyte character can hide a quote.
+#[test]
+fn mysql_template_escapes_hold_with_and_without_backslash_escapes() {
+    use crate::sql_tools::{EscapeCase, Quoted, check_escapes, escape_tools_yaml, same};
+    use crate::support::mariadb_server::{MariaDb, server_without_backslash_escapes};
+    fn quote_refuses(v: &str) -> Option<&'static str> {
+        if v.contains('\0') {
+            Some("NUL")
+        } else if v.contains('\\') {
+            Some("backslash")
+        } else {
+            None
+        }
+    }
+    fn backtick_refuses(v: &str) -> Option<&'static str> {
+        if v.contains('\0') {
+            Some("NUL")
+        } else {
+            v.chars().any(|c| c > '\u{FFFF}').then_some("beyond U+FFFF")
+        }
+    }
+    // MariaDB drops an alias's leading white space (warning 1466).
+    fn alias(v: &str) -> String {
+        v.trim_start_matches(|c: char| c.is_ascii_whitespace()).to_string()
+    }
+    let literal = |escape| EscapeCase {
+        escape,
+        quoted: Quoted::Literal,
+        refuses: quote_refuses,
+        column: same,
+    };
+    let cases = [
+        literal("single-quotes"),
+        literal("double-quotes"),
+        EscapeCase {
+            escape: "backticks",
+            quoted: Quoted::Identifier,
+            refuses: backtick_refuses,
+            column: alias,
+        },
+    ];
+    let servers: [(&MariaDb, &str, bool); 2] = [
+        (server(), "my_escapes", false),
+        (server_without_backslash_escapes(), "my_escapes_nbe", true),
+    ];
+    for (server, database, no_backslash_escapes) in servers {
+        server
+            .database(database)
+            .query_drop(
+                "CREATE TABLE people (name VARCHAR(100)); INSERT INTO people VALUES ('ann'), ('bob');
+                 CREATE TABLE secrets (secret VARCHAR(100)); INSERT INTO secrets VALUES ('s3cret')",
+            )
+            .unwrap();
+        let mut yaml = server.source_yaml("my", database, "MY_PASSWORD", "");
+        yaml.push_str(&escape_tools_yaml("mysql-sql", "my", &cases));
+        yaml.push_str(
+            "---\nkind: tool\nname: session\ntype: mysql-sql\nsource: my\ndescription: d\nstatement: SELECT @@SESSION.sql_mode AS mode, @@character_set_client AS client, @@character_set_connection AS conn\n",
+        );
+        let mut s = session(ToolRegistry::with_builtin_handlers());
+        load(&mut s, &yaml);
+        let got = data(&invoke(&mut s, "session", json!({})));
+        let mode = got[0]["mode"].as_str().unwrap();
+        assert_eq!(mode.contains("NO_BACKSLASH_ESCAPES"), no_backslash_escapes, "{got}");
+        assert_eq!((&got[0]["client"], &got[0]["conn"]), (&json!("utf8mb4"), &json!("utf8mb4")));
+        let label = if no_backslash_escapes { "NO_BACKSLASH_ESCAPES" } else { "default mode" };
+        check_escapes(&mut s, label, &cases);
+    }
+}

@@ -653,3 +653,53 @@ fn execute_sql_leaves_nothing_for_the_next_call() {
         std::thread::sleep(Duration::from_millis(100));
     }
 }
+
+/// Template values quoted by `escape` stay one literal or identifier whether
+/// `standard_conforming_strings` is on or off (off, `'\'` is an escaped quote):
+/// `single-quotes` writes `E'…'` with every backslash doubled, which reads the same
+/// in both; `double-quotes` doubles the quote and refuses an empty identifier. Every
+/// hostile value comes back exactly or is refused clearly, never another row or a
+/// syntax error.
+#[test]
+fn postgres_template_escapes_hold_whatever_standard_conforming_strings() {
+    use crate::sql_tools::{EscapeCase, Quoted, check_escapes, escape_tools_yaml, same};
+    fn literal_refuses(v: &str) -> Option<&'static str> {
+        v.contains('\0').then_some("NUL")
+    }
+    fn identifier_refuses(v: &str) -> Option<&'static str> {
+        if v.contains('\0') { Some("NUL") } else { v.is_empty().then_some("is empty") }
+    }
+    let cases = [
+        EscapeCase {
+            escape: "single-quotes",
+            quoted: Quoted::Literal,
+            refuses: literal_refuses,
+            column: same,
+        },
+        EscapeCase {
+            escape: "double-quotes",
+            quoted: Quoted::Identifier,
+            refuses: identifier_refuses,
+            column: same,
+        },
+    ];
+    for (database, conforming) in [("pg_escapes", "on"), ("pg_escapes_off", "off")] {
+        let mut db = server().database(database);
+        db.batch_execute(&format!(
+            "ALTER DATABASE \"{database}\" SET standard_conforming_strings = {conforming};
+             CREATE TABLE people (name text); INSERT INTO people VALUES ('ann'), ('bob');
+             CREATE TABLE secrets (secret text); INSERT INTO secrets VALUES ('s3cret')"
+        ))
+        .unwrap();
+        let mut yaml = server().source_yaml("pg", database, "PG_PASSWORD", "");
+        yaml.push_str(&escape_tools_yaml("postgres-sql", "pg", &cases));
+        yaml.push_str("---\nkind: tool\nname: setting\ntype: postgres-sql\nsource: pg\ndescription: d\nstatement: SELECT current_setting('standard_conforming_strings') AS scs, current_setting('client_encoding') AS enc\n");
+        let mut s = session(ToolRegistry::with_builtin_handlers());
+        load(&mut s, &yaml);
+        assert_eq!(
+            data(&invoke(&mut s, "setting", json!({}))),
+            json!([{"scs": conforming, "enc": "UTF8"}])
+        );
+        check_escapes(&mut s, &format!("standard_conforming_strings {conforming}"), &cases);
+    }
+}

@@ -135,6 +135,23 @@ pub fn server_with_performance_schema() -> &'static MariaDb {
     SERVER.get_or_init(|| MariaDb::start(&["--performance-schema=ON"]))
 }
 
+/// A server of this process in `NO_BACKSLASH_ESCAPES` mode (a backslash in a string
+/// literal is itself, not an escape) whose connections start in GBK whatever the
+/// client asks (a multibyte character set in which a character can swallow a
+/// quote), for the template escape tests; started on first use. Its own server, so
+/// no other test's connections change.
+pub fn server_without_backslash_escapes() -> &'static MariaDb {
+    static SERVER: OnceLock<MariaDb> = OnceLock::new();
+    SERVER.get_or_init(|| {
+        MariaDb::start(&[
+            "--sql-mode=NO_BACKSLASH_ESCAPES",
+            "--character-set-server=gbk",
+            "--collation-server=gbk_chinese_ci",
+            "--skip-character-set-client-handshake",
+        ])
+    })
+}
+
 impl MariaDb {
     /// A server started with `options` besides the usual ones.
     fn start(options: &[&str]) -> MariaDb {
