@@ -1,8 +1,8 @@
 """The errors a `filestore.Session` raises.
 
 A failed filestore tool call is an MCP result with `isError: true` whose text is
-`error[KIND]: message` (and whose `structuredContent` is
-`{"error": {"kind": KIND, "message": message}}`); KIND is the typed error kind of the
+`error[KIND]: message` (and whose `_meta["filestore/error"]` is
+`{"kind": KIND, "message": message}`); KIND is the typed error kind of the
 product (`not-found`, `invalid-path`, `read-only`, `conflict`, `too-large`, ...).
 `FilestoreError` carries that kind and message so callers can branch on the kind
 instead of parsing text. Failures of the connection itself use kinds of their own,

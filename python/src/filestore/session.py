@@ -528,10 +528,9 @@ def _text_of(result: types.CallToolResult) -> str:
 
 
 def _error_from_result(tool: str, result: types.CallToolResult) -> FilestoreError:
-    """The `FilestoreError` of an `isError` result: structured error first, else the text."""
-    content = result.structured_content
-    if isinstance(content, dict) and isinstance(content.get("error"), dict):
-        err = content["error"]
+    """The `FilestoreError` of an `isError` result: `_meta["filestore/error"]` first, else the text."""
+    err = (result.meta or {}).get("filestore/error")
+    if isinstance(err, dict):
         kind, message = err.get("kind"), err.get("message")
         if isinstance(kind, str) and isinstance(message, str):
             return FilestoreError(kind, message, tool=tool)
