@@ -400,6 +400,11 @@ struct TimeoutArgs {
     /// than --call-timeout.
     #[arg(long, value_name = "SECS", default_value_t = filestore::tools::DEFAULT_TOOL_TIMEOUT.as_secs(), value_parser = clap::value_parser!(u64).range(1..=86_400))]
     tool_timeout: u64,
+    /// Most MiB of one configured tool's result (default 16, at most 64: the
+    /// sandbox must hold it several times over). Rows and response bodies are
+    /// counted as they arrive; past it the call fails with limit-exceeded.
+    #[arg(long, value_name = "MIB", default_value_t = filestore::tools::DEFAULT_MAX_RESULT_BYTES >> 20, value_parser = clap::value_parser!(u64).range(1..=64))]
+    tool_result_mib: u64,
 }
 
 impl TimeoutArgs {
@@ -411,6 +416,7 @@ impl TimeoutArgs {
     ) {
         options.deadline = std::time::Duration::from_secs(self.call_timeout);
         registry.set_timeout(std::time::Duration::from_secs(self.tool_timeout));
+        registry.set_max_result_bytes(self.tool_result_mib << 20);
     }
 }
 

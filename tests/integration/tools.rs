@@ -604,7 +604,7 @@ name: greet
 type: sqlite-sql
 source: db
 description: Greets.
-statement: SELECT '${{GREETING}}' || ' ' || {{{{.who}}}} AS g
+statement: SELECT '${{GREETING}}' || ' ' || {{{{.who}}}} AS g, length('${{GREETING}}') AS n
 templateParameters:
   - name: who
     type: string
@@ -632,8 +632,10 @@ templateParameters:
     let specs = serde_json::to_string(&s.tool_specs().unwrap()).unwrap();
     assert!(!specs.contains("tk-secret") && !out.envelope.to_string().contains("tk-secret"));
 
+    // `hello` was substituted (5 characters), and comes back as its reference: a
+    // value taken from the environment is redacted from results as from errors.
     let out = invoke(&mut s, "greet", json!({"who": "Ada"}));
-    assert_eq!(out.envelope["data"], json!([{"g": "hello Ada"}]), "{}", out.text);
+    assert_eq!(out.envelope["data"], json!([{"g": "${GREETING} Ada", "n": 5}]), "{}", out.text);
     let out = invoke(&mut s, "greet", json!({"who": "${GREETING}"}));
     assert_eq!(out.envelope["error"]["code"], "invalid-argument", "{}", out.text);
     assert!(out.text.contains("argument who contains '${'"), "{}", out.text);
@@ -1296,7 +1298,7 @@ fn sqlite_creates_a_missing_database_only_for_a_create_statement() {
 fn component_and_host_read_the_same_variable_names() {
     let yaml = "kind: source\nname: db\ntype: sqlite\ndatabase: ${DB:x}\n---\nkind: tool\nname: t\n\
         type: sqlite-sql\nsource: db\ndescription: Lives ${9LIVES} ${a-b}.\n\
-        statement: SELECT '${9LIVES} ${a-b}' AS v\n";
+        statement: SELECT length('${9LIVES}') AS n, '${a-b}' AS v\n";
     let files = vec![("tools.yaml".to_string(), yaml.to_string())];
     let mut s = session_with(ToolRegistry::with_builtin_handlers());
     let env = |k: &str| match k {
@@ -1309,9 +1311,10 @@ fn component_and_host_read_the_same_variable_names() {
     let tool = specs.iter().find(|t| t["name"] == "t").expect("tool t");
     assert_eq!(tool["description"], "Lives cat ${a-b}.", "the component's reading");
     let out = invoke(&mut s, "t", json!({}));
+    // `cat` (3 characters) was substituted; `${a-b}` stayed text.
     assert_eq!(
         out.envelope["data"],
-        json!([{"v": "cat ${a-b}"}]),
+        json!([{"n": 3, "v": "${a-b}"}]),
         "the host's reading: {}",
         out.text
     );
@@ -1391,4 +1394,486 @@ outputSchema: {{type: array, items: {{type: object, properties: {{label: {{maxLe
     load(&mut s, &yaml(5));
     let out = invoke(&mut s, "label", json!({"label": "abcd"}));
     assert_eq!(out.status, InvokeStatus::Completed, "{:?}", out.error);
+}
+
+// ---- redaction at the one place where host text becomes agent text ------------
+
+/// The `queryParams` key of the echoing source (20 characters).
+const ECHO_KEY: &str = "qk7Z3pX9vR2mW8tL4nB6";
+/// The bearer token of its `Authorization` header (26 characters).
+const ECHO_TOKEN: &str = "tA1b2C3d4E5f6G7h8I9j0K1L2m";
+
+/// A loopback upstream that echoes what it is sent. `X-Status: 200` answers JSON
+/// holding the request target and `Authorization` header (the target also as a key);
+/// any other status answers an error body of `X-Pad` characters of padding, then the
+/// target (or, for `/auth...`, the `Authorization` header), then more text.
+fn echo_server() -> u16 {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            let mut first = String::new();
+            let _ = reader.read_line(&mut first);
+            let target = first.split(' ').nth(1).unwrap_or("").to_string();
+            let mut headers = std::collections::HashMap::new();
+            loop {
+                let mut line = String::new();
+                if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+                    break;
+                }
+                if let Some((k, v)) = line.split_once(':') {
+                    headers.insert(k.trim().to_ascii_lowercase(), v.trim().to_string());
+                }
+            }
+            let header = |k: &str| headers.get(k).cloned().unwrap_or_default();
+            let auth = header("authorization");
+            let (status, body) = match header("x-status").as_str() {
+                "200" => (
+                    "200 OK".to_string(),
+                    json!({"target": target, "authorization": auth, target.clone(): "asked"})
+                        .to_string(),
+                ),
+                code => {
+                    let pad = "p".repeat(header("x-pad").parse().unwrap_or(0));
+                    let echoed = if target.starts_with("/auth") { auth } else { target };
+                    (format!("{code} Failed"), format!("{pad}{echoed} and more text after it"))
+                }
+            };
+            let _ = stream.write_all(
+                format!(
+                    "HTTP/1.1 {status}\r\nContent-Type: text/plain\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                    body.len()
+                )
+                .as_bytes(),
+            );
+        }
+    });
+    port
+}
+
+/// An `http` source on the echo server sending both secrets, and three tools: two
+/// whose error bodies put a secret across the old 300-character cut (19 of the
+/// key's 20 characters, 32 of the 33 of `Bearer <token>` before it), one that
+/// answers with both echoed.
+fn echo_yaml(port: u16) -> String {
+    let url_pad = 300 - 19 - "/url?key=".len();
+    let auth_pad = 300 - 32;
+    let tool = |name: &str, path: &str, status: &str, pad: usize| {
+        format!(
+            "---\nkind: tool\nname: {name}\ntype: http\nsource: echo\nmethod: GET\npath: {path}\n\
+             description: Echoes.\nheaders:\n  X-Status: \"{status}\"\n  X-Pad: \"{pad}\"\n"
+        )
+    };
+    format!(
+        "kind: source\nname: echo\ntype: http\nbaseUrl: http://127.0.0.1:{port}\n\
+         headers:\n  Authorization: Bearer ${{ECHO_TOKEN}}\nqueryParams:\n  key: ${{ECHO_KEY}}\n{}{}{}",
+        tool("url_fails", "/url", "500", url_pad),
+        tool("auth_fails", "/auth", "502", auth_pad),
+        tool("echoes", "/ok", "200", 0),
+    )
+}
+
+/// Every 6 characters of `secret` in a row, as a regex alternation (the secrets are
+/// alphanumeric).
+fn pieces(secret: &str) -> Vec<String> {
+    let chars: Vec<char> = secret.chars().collect();
+    chars.windows(6).map(|w| w.iter().collect()).collect()
+}
+
+/// Secrets are redacted before anything is cut, and in results as in errors: an
+/// upstream's error body that puts the `queryParams` key or the `Authorization`
+/// token across the old 300-character cut, and a successful answer echoing both
+/// (as values and as a key), show no piece of either in the answer, the stored
+/// result under `/tool_calls` or the audit timeline; each shows `${VAR}` instead.
+#[test]
+fn secrets_are_redacted_before_any_cut_in_errors_and_results() {
+    let port = echo_server();
+    let options = SessionOptions {
+        tools: Arc::new(ToolRegistry::with_builtin_handlers()),
+        audit: Some(Arc::new(filestore::audit::AuditLog::memory(None))),
+        ..Default::default()
+    };
+    let mut s = engine().session_with(vec![results_mount()], options).expect("session");
+    let files = vec![("tools.yaml".to_string(), echo_yaml(port))];
+    let env = |k: &str| match k {
+        "ECHO_KEY" => Some(ECHO_KEY.to_string()),
+        "ECHO_TOKEN" => Some(ECHO_TOKEN.to_string()),
+        _ => None,
+    };
+    s.load_config_with_env(&files, &env).unwrap().unwrap();
+    let all: Vec<String> = [pieces(ECHO_KEY), pieces(ECHO_TOKEN)].concat();
+    let leaks =
+        |text: &str| all.iter().filter(|p| text.contains(p.as_str())).cloned().collect::<Vec<_>>();
+
+    let out = invoke(&mut s, "url_fails", json!({}));
+    let seen = format!("{} {}", out.text, out.envelope);
+    assert_eq!(out.envelope["error"]["code"], "backend", "{seen}");
+    assert!(seen.contains("/url?key=${ECHO_KEY} and more text"), "{seen}");
+    assert_eq!(leaks(&seen), Vec::<String>::new(), "{seen}");
+
+    let out = invoke(&mut s, "auth_fails", json!({}));
+    let seen = format!("{} {}", out.text, out.envelope);
+    assert!(seen.contains("502") && seen.contains("Bearer ${ECHO_TOKEN} and more"), "{seen}");
+    assert_eq!(leaks(&seen), Vec::<String>::new(), "{seen}");
+
+    let out = invoke(&mut s, "echoes", json!({}));
+    assert_eq!(out.status, InvokeStatus::Completed, "{}", out.text);
+    assert_eq!(
+        out.envelope["data"],
+        json!({"target": "/ok?key=${ECHO_KEY}", "authorization": "Bearer ${ECHO_TOKEN}",
+               "/ok?key=${ECHO_KEY}": "asked"})
+    );
+    assert_eq!(leaks(&format!("{} {}", out.text, out.envelope)), Vec::<String>::new());
+    let stored = ok(
+        &mut s,
+        "filestore_grep",
+        json!({"pattern": r"Bearer \$\{ECHO_TOKEN\}", "path": out.result_path, "output_mode": "count"}),
+    );
+    assert_eq!(stored["total_matches"], 1, "{stored}");
+
+    // Nothing anywhere in the stored results or the audit timeline, which has
+    // recorded the three calls.
+    let pattern = all.join("|");
+    for place in ["/tool_calls", "/audit"] {
+        let found = ok(
+            &mut s,
+            "filestore_grep",
+            json!({"pattern": pattern, "path": place, "output_mode": "count"}),
+        );
+        assert_eq!(found["total_matches"], 0, "{place}: {found}");
+    }
+    let audited = ok(
+        &mut s,
+        "filestore_grep",
+        json!({"pattern": "url_fails|auth_fails|echoes", "path": "/audit", "output_mode": "files_with_matches"}),
+    );
+    assert_eq!(audited["files"].as_array().map(Vec::len), Some(3), "{audited}");
+}
+
+/// A successful result of an upstream MCP server (a provider tool) is redacted at
+/// the same place: its `echo` answers with a greeting the connection took from the
+/// environment.
+#[test]
+fn provider_results_are_redacted_too() {
+    const GREETING: &str = "greet-8d7c6b5a4f3e2d1c";
+    let tmp = tempfile::tempdir().unwrap();
+    let script =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/mcp_python/upstream_server.py");
+    let text = format!(
+        "name: helper\nservers:\n  py:\n    command: {py:?}\n    args: [{script:?}]\n    timeout: 10s\n    env: {{UPSTREAM_GREETING: \"${{GREETING_VAR}}\"}}\n\
+         tools:\n  - filestore_grep\n  - {{type: mcp, integration: py, action: echo, connection: default, name: say}}\n",
+        py = crate::mcp::python().display().to_string(),
+        script = script.display().to_string(),
+    );
+    let env: filestore::providers::mcp::EnvLookup =
+        Arc::new(|k: &str| (k == "GREETING_VAR").then(|| GREETING.to_string()));
+    let agent =
+        filestore::agent::Agent::from_text_with_env(engine(), "agent.yaml", text, tmp.path(), env)
+            .unwrap();
+    let mut registry = ToolRegistry::with_builtin_handlers();
+    agent.install(&mut registry);
+    let mut s = session_with(registry);
+    agent.load_into(&mut s).unwrap();
+    let out = invoke(&mut s, "say", json!({"text": " and hello"}));
+    assert_eq!(out.status, InvokeStatus::Completed, "{}", out.text);
+    assert_eq!(out.envelope["data"], "${GREETING_VAR} and hello", "{}", out.envelope);
+    let found = ok(
+        &mut s,
+        "filestore_grep",
+        json!({"pattern": "greet-8d7c", "path": "/tool_calls", "output_mode": "count"}),
+    );
+    assert_eq!(found["total_matches"], 0, "{found}");
+}
+
+// ---- the result limit, counted where rows and bodies are read -------------------
+
+/// A registry with the shipped handlers and a result limit of 1 MiB.
+fn limited_registry() -> ToolRegistry {
+    let mut r = ToolRegistry::with_builtin_handlers();
+    r.set_max_result_bytes(1 << 20);
+    r
+}
+
+/// `out` failed at the result limit of 1 MiB, naming it.
+#[track_caller]
+fn assert_at_limit(out: &filestore::tools::InvokeOutcome, what: &str) {
+    assert_eq!(out.envelope["error"]["code"], "limit-exceeded", "{what}: {}", out.text);
+    assert!(
+        out.text.contains("the tool result limit of 1 MiB (1048576 bytes) (--tool-result-mib)"),
+        "{what}: {}",
+        out.text
+    );
+}
+
+/// SQLite: one value past the limit is never built (SQLite's own length limit),
+/// and rows stop at the first past it, whether the statement is configured or the
+/// model's; what fits still comes back whole.
+#[test]
+fn sqlite_result_bombs_stop_at_the_result_limit() {
+    let tmp = tempfile::tempdir().unwrap();
+    let yaml = format!(
+        "kind: source\nname: db\ntype: sqlite\ndatabase: {}\n---\n\
+         kind: tool\nname: blob\ntype: sqlite-sql\nsource: db\ndescription: A blob.\n\
+         statement: SELECT randomblob(?) AS b\nparameters: [{{name: n, type: integer, description: Bytes.}}]\n---\n\
+         kind: tool\nname: rows\ntype: sqlite-sql\nsource: db\ndescription: Rows of blobs.\n\
+         statement: WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < ?) SELECT i, hex(randomblob(50000)) AS b FROM c\n\
+         parameters: [{{name: n, type: integer, description: Rows.}}]\n---\n\
+         kind: tool\nname: run\ntype: sqlite-execute-sql\nsource: db\ndescription: Runs SQL.\n",
+        empty_database(tmp.path()).display()
+    );
+    let mut s = session_with(limited_registry());
+    load(&mut s, &yaml);
+    assert_at_limit(&invoke(&mut s, "blob", json!({"n": 900_000_000})), "randomblob(900000000)");
+    assert_at_limit(&invoke(&mut s, "rows", json!({"n": 100_000})), "100000 rows of 100 kB");
+    for sql in [
+        "SELECT zeroblob(500000000) AS z",
+        "SELECT 1; SELECT randomblob(300000000) AS b",
+        "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c) SELECT i, 'padding' AS p FROM c",
+    ] {
+        assert_at_limit(&invoke(&mut s, "run", json!({"sql": sql})), sql);
+    }
+    // Under the limit, whole.
+    let out = invoke(&mut s, "rows", json!({"n": 5}));
+    assert_eq!(out.status, InvokeStatus::Completed, "{}", out.text);
+    let out = invoke(&mut s, "blob", json!({"n": 500_000}));
+    assert_eq!(out.status, InvokeStatus::Completed, "{}", out.text);
+}
+
+/// A loopback upstream answering every request with `bytes` bytes of `x`.
+fn big_body_server(bytes: usize) -> u16 {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            loop {
+                let mut line = String::new();
+                if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+                    break;
+                }
+            }
+            let head = format!(
+                "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: {bytes}\r\nConnection: close\r\n\r\n"
+            );
+            let _ = stream.write_all(head.as_bytes());
+            let chunk = vec![b'x'; 64 * 1024];
+            let mut left = bytes;
+            while left > 0 {
+                let n = left.min(chunk.len());
+                if stream.write_all(&chunk[..n]).is_err() {
+                    break;
+                }
+                left -= n;
+            }
+        }
+    });
+    port
+}
+
+/// HTTP: a body past the limit is read no further than it.
+#[test]
+fn http_bodies_stop_at_the_result_limit() {
+    let yaml = |port: u16| {
+        format!(
+            "kind: source\nname: big\ntype: http\nbaseUrl: http://127.0.0.1:{port}\n---\n\
+             kind: tool\nname: fetch\ntype: http\nsource: big\nmethod: GET\npath: /\ndescription: Fetches.\n"
+        )
+    };
+    let mut s = session_with(limited_registry());
+    load(&mut s, &yaml(big_body_server(300 << 20)));
+    assert_at_limit(&invoke(&mut s, "fetch", json!({})), "a 300 MiB body");
+    let mut s = session_with(limited_registry());
+    load(&mut s, &yaml(big_body_server(500_000)));
+    let out = invoke(&mut s, "fetch", json!({}));
+    assert_eq!(out.status, InvokeStatus::Completed, "{}", out.text);
+}
+
+/// PostgreSQL: rows stop at the first past the limit, and a single row much larger
+/// than it is refused as it arrives (the socket stops taking it in), for
+/// configured statements, the model's SQL and scripts; the source keeps working.
+#[test]
+fn postgres_result_bombs_stop_at_the_result_limit() {
+    use crate::support::pg_server::{PASSWORD, server};
+    server().database("result_bombs");
+    let yaml = format!(
+        "{}---\nkind: tool\nname: run\ntype: postgres-execute-sql\nsource: pg\ndescription: Runs SQL.\n---\n\
+         kind: tool\nname: text\ntype: postgres-sql\nsource: pg\ndescription: Text.\n\
+         statement: SELECT repeat('x', $1::int) AS s\nparameters: [{{name: n, type: integer, description: Length.}}]\n",
+        server().source_yaml("pg", "result_bombs", "PG_PASSWORD", "")
+    );
+    let mut s = crate::sql_tools::session(limited_registry());
+    crate::sql_tools::load_with_secret(&mut s, &yaml, "PG_PASSWORD", PASSWORD);
+    let small = |s: &mut Session| {
+        let out = invoke(s, "text", json!({"n": 3}));
+        assert_eq!(out.envelope["data"], json!([{"s": "xxx"}]), "{}", out.text);
+    };
+    small(&mut s);
+    assert_at_limit(&invoke(&mut s, "text", json!({"n": 200_000_000})), "one 200 MB row");
+    small(&mut s);
+    for sql in [
+        "SELECT repeat('x', 100000) AS s FROM generate_series(1, 1000)",
+        "SELECT decode(repeat('ab', 50000000), 'hex') AS b",
+        "SELECT 1; SELECT repeat('x', 100000) AS s FROM generate_series(1, 1000)",
+        "SELECT 1; SELECT repeat('x', 200000000) AS s",
+    ] {
+        assert_at_limit(&invoke(&mut s, "run", json!({"sql": sql})), sql);
+        small(&mut s);
+    }
+}
+
+/// MySQL (MariaDB): rows stop at the first past the limit (the statement is killed,
+/// not read to its end), and a row larger than it is refused by its packet's size
+/// as it arrives; the source keeps working.
+#[test]
+fn mysql_result_bombs_stop_at_the_result_limit() {
+    use crate::support::mariadb_server::{PASSWORD, server};
+    server().database("result_bombs");
+    let yaml = format!(
+        "{}---\nkind: tool\nname: run\ntype: mysql-execute-sql\nsource: my\ndescription: Runs SQL.\n---\n\
+         kind: tool\nname: text\ntype: mysql-sql\nsource: my\ndescription: Text.\n\
+         statement: SELECT REPEAT('x', ?) AS s\nparameters: [{{name: n, type: integer, description: Length.}}]\n",
+        server().source_yaml("my", "result_bombs", "MY_PASSWORD", "")
+    );
+    let mut s = crate::sql_tools::session(limited_registry());
+    crate::sql_tools::load_with_secret(&mut s, &yaml, "MY_PASSWORD", PASSWORD);
+    let small = |s: &mut Session| {
+        let out = invoke(s, "text", json!({"n": 3}));
+        assert_eq!(out.envelope["data"], json!([{"s": "xxx"}]), "{}", out.text);
+    };
+    small(&mut s);
+    assert_at_limit(&invoke(&mut s, "text", json!({"n": 8_000_000})), "one 8 MB row");
+    small(&mut s);
+    for sql in [
+        "SELECT REPEAT('x', 100000) AS s FROM seq_1_to_100000",
+        "SELECT REPEAT('x', 8000000) AS s",
+        "SELECT 1; SELECT REPEAT('x', 100000) AS s FROM seq_1_to_100000",
+    ] {
+        assert_at_limit(&invoke(&mut s, "run", json!({"sql": sql})), sql);
+        small(&mut s);
+    }
+}
+
+/// What the kernel says `pid` has held resident at most (VmHWM), bytes.
+fn peak_resident(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let line = status.lines().find(|l| l.starts_with("VmHWM:")).expect("VmHWM in /proc status");
+    let kb: u64 = line.split_whitespace().nth(1).unwrap().parse().unwrap();
+    kb * 1024
+}
+
+/// The server's memory stays near the limit whatever a statement returns: result
+/// bombs of 400 MB through `filestore serve --tool-result-mib 1` (SQLite, PostgreSQL,
+/// MariaDB) raise its peak resident memory by a small fraction of that.
+#[test]
+fn result_bombs_leave_the_server_memory_near_the_limit() {
+    use crate::support::{mariadb_server, pg_server};
+    pg_server::server().database("memory_bombs");
+    mariadb_server::server().database("memory_bombs");
+    let tmp = tempfile::tempdir().unwrap();
+    let run = |name: &str, source: &str, ty: &str| {
+        format!(
+            "---\nkind: tool\nname: {name}\ntype: {ty}\nsource: {source}\ndescription: Runs SQL.\n"
+        )
+    };
+    let yaml = format!(
+        "kind: source\nname: lite\ntype: sqlite\ndatabase: {}\n---\n{}---\n{}{}{}{}",
+        empty_database(tmp.path()).display(),
+        pg_server::server().source_yaml("pg", "memory_bombs", "PG_PASSWORD", ""),
+        mariadb_server::server().source_yaml("my", "memory_bombs", "MY_PASSWORD", ""),
+        run("lite_run", "lite", "sqlite-execute-sql"),
+        run("pg_run", "pg", "postgres-execute-sql"),
+        run("my_run", "my", "mysql-execute-sql"),
+    );
+    std::fs::write(tmp.path().join("tools.yaml"), yaml).unwrap();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_filestore"));
+    command
+        .args(["serve", "--config", "tools.yaml", "--tool-result-mib", "1"])
+        .args(["--mount", "/workspace=mem:"])
+        .env("PG_PASSWORD", pg_server::PASSWORD)
+        .env("MY_PASSWORD", mariadb_server::PASSWORD)
+        .current_dir(tmp.path());
+    let (mut client, _) = crate::support::mcp_stdio::McpStdio::start(command);
+    // Each handler set up (pools, runtimes) before the peak is taken.
+    for tool in ["lite_run", "pg_run", "my_run"] {
+        let answer = client.call_tool(tool, json!({"sql": "SELECT 1 AS one"}));
+        assert_ne!(answer["isError"], true, "{tool}: {answer}");
+    }
+    let before = peak_resident(client.pid());
+    for (tool, sql) in [
+        ("lite_run", "SELECT randomblob(400000000) AS b"),
+        ("pg_run", "SELECT repeat('x', 400000000) AS s"),
+        ("my_run", "SELECT REPEAT('x', 1000000) AS s FROM seq_1_to_400"),
+    ] {
+        let answer = client.call_tool(tool, json!({"sql": sql}));
+        let text = answer.to_string();
+        assert_eq!(answer["isError"], true, "{tool}: {text}");
+        assert!(text.contains("tool result limit of 1 MiB"), "{tool}: {text}");
+    }
+    let grown = peak_resident(client.pid()).saturating_sub(before);
+    assert!(grown < 64 << 20, "the peak grew by {} MiB for 400 MB bombs", grown >> 20);
+    let (status, stderr) = client.close();
+    assert!(status.success(), "{stderr}");
+}
+
+/// SQLite sources refuse the pragmas that make SQLite write files of its choosing
+/// (a temp directory anywhere, a WAL journal beside the database, sticking to the
+/// file), from the model's SQL and from configured statements; reading the journal
+/// mode, or setting another, still works.
+#[test]
+fn sqlite_pragmas_that_write_files_elsewhere_are_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("shop.db");
+    rusqlite::Connection::open(&db)
+        .unwrap()
+        .execute_batch("CREATE TABLE items (id INTEGER)")
+        .unwrap();
+    let outside = tmp.path().join("outside");
+    std::fs::create_dir(&outside).unwrap();
+    let mut s = prebuilt_sqlite_session(&db);
+    for sql in [
+        "PRAGMA journal_mode=WAL".to_string(),
+        "PRAGMA main.journal_mode = 'wal'".to_string(),
+        "SELECT 1; pragma JOURNAL_MODE = Wal".to_string(),
+        format!("PRAGMA temp_store_directory = '{}'", outside.display()),
+    ] {
+        let out = invoke(&mut s, "execute_sql", json!({"sql": sql}));
+        assert_eq!(out.status, InvokeStatus::Failed, "{sql}: {}", out.text);
+        assert!(out.text.contains("not authorized"), "{sql}: {}", out.text);
+    }
+    let mode = |s: &mut Session| {
+        let out = invoke(s, "execute_sql", json!({"sql": "PRAGMA journal_mode"}));
+        out.envelope["data"][0]["journal_mode"].clone()
+    };
+    assert_eq!(mode(&mut s), "delete");
+    let out = invoke(&mut s, "execute_sql", json!({"sql": "PRAGMA journal_mode = TRUNCATE"}));
+    assert_eq!(out.status, InvokeStatus::Completed, "{}", out.text);
+    let out = invoke(
+        &mut s,
+        "execute_sql",
+        json!({"sql": "PRAGMA journal_mode = DELETE; INSERT INTO items VALUES (1)"}),
+    );
+    assert_eq!(out.status, InvokeStatus::Completed, "{}", out.text);
+    assert_eq!(mode(&mut s), "delete");
+    let beside: Vec<String> = std::fs::read_dir(tmp.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("shop.db-"))
+        .collect();
+    assert!(beside.is_empty(), "files beside the database: {beside:?}");
+    assert_eq!(std::fs::read_dir(&outside).unwrap().count(), 0);
+    // A configured statement is refused the same.
+    let mut s = session_with(ToolRegistry::with_builtin_handlers());
+    load(
+        &mut s,
+        &format!(
+            "kind: source\nname: db\ntype: sqlite\ndatabase: {}\n---\nkind: tool\nname: wal\ntype: sqlite-sql\n\
+             source: db\ndescription: Turns WAL on.\nstatement: PRAGMA journal_mode = WAL\n",
+            db.display()
+        ),
+    );
+    let out = invoke(&mut s, "wal", json!({}));
+    assert!(out.text.contains("not authorized"), "{}", out.text);
 }

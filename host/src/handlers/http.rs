@@ -17,26 +17,32 @@
 //!
 //! **Refused**: a final URL whose scheme is not http(s) or whose host is not allowed
 //! (this also catches `baseUrl` + `path` tricks such as `@evil.example/`), redirects
-//! (never followed: a redirect could leave the allow-list), responses over
-//! [`MAX_HTTP_RESPONSE_BYTES`]. A non-2xx status is an error naming the method, the
-//! URL without its query (which may carry keys) and the status. Header values and the
-//! query never appear in errors.
+//! (never followed: a redirect could leave the allow-list), and a response body over
+//! the tool result limit ([`ToolRequest::max_result_bytes`]), which is read no
+//! further than that. A non-2xx status is an error naming the method, the URL without
+//! its query (which may carry keys) and the status, and quoting the body's start
+//! (read up to [`ERROR_BODY_READ_BYTES`]; the registry redacts the message, then
+//! cuts it: see [`crate::tools::redaction`]). Header values and the query never
+//! appear in errors.
 //!
 //! The result is the response body: parsed JSON when it parses, else the text.
 
+use std::io::Read as _;
 use std::time::Duration;
 
 use serde_json::{Map, Value};
 use ureq::http::{Method, Request, Uri};
 
-use crate::tools::{Source, ToolError, ToolHandler, ToolRequest};
+use crate::tools::{Source, ToolError, ToolHandler, ToolRequest, budget};
 
-/// Largest response body read, bytes. Bounds host memory per call; a larger body is
-/// an error (the tool should page or filter).
-pub const MAX_HTTP_RESPONSE_BYTES: u64 = 16 * 1024 * 1024;
+/// Most bytes of an error response's body read to quote it: bounds memory only. The
+/// message is cut far sooner, by the registry, once it is redacted
+/// ([`crate::tools::redaction::MAX_ERROR_CHARS`]): a cut here, before redaction,
+/// could split a secret the upstream echoed, so it must lie beyond that one.
+pub const ERROR_BODY_READ_BYTES: u64 = 64 * 1024;
 
-/// Characters of an error response body quoted in the error message.
-const ERROR_BODY_CHARS: usize = 300;
+// The read bound lies beyond the message cut, whatever the characters' widths.
+const _: () = assert!(ERROR_BODY_READ_BYTES >= 4 * crate::tools::redaction::MAX_ERROR_CHARS as u64);
 
 /// The `http` handler.
 #[derive(Debug, Default, Clone, Copy)]
@@ -268,8 +274,8 @@ fn request_body(req: &ToolRequest) -> Option<String> {
 }
 
 /// Sends `request` within the call's time left, redirects not followed, and returns
-/// the response body (JSON when it parses); a non-2xx status is an error quoting the
-/// start of the body.
+/// the response body (JSON when it parses), read up to the result limit; a non-2xx
+/// status is an error quoting the body (its start, past [`ERROR_BODY_READ_BYTES`]).
 fn send(
     req: &ToolRequest,
     request: Request<String>,
@@ -295,23 +301,28 @@ fn send(
         e => ToolError::backend(format!("tool '{tool}': {method} {shown} failed: {e}")),
     })?;
     let status = resp.status();
-    let text = resp
-        .body_mut()
-        .with_config()
-        .limit(MAX_HTTP_RESPONSE_BYTES)
-        .read_to_string()
-        .map_err(|e| match e {
-            ureq::Error::BodyExceedsLimit(_) => ToolError::limit_exceeded(format!(
-                "tool '{tool}': the response of {method} {shown} is larger than {MAX_HTTP_RESPONSE_BYTES} bytes"
-            )),
-            e => ToolError::backend(format!("tool '{tool}': reading the response of {method} {shown}: {e}")),
-        })?;
+    let reading = |e: &dyn std::fmt::Display| {
+        format!("tool '{tool}': reading the response of {method} {shown}: {e}")
+    };
     if !status.is_success() {
-        let quoted: String = text.chars().take(ERROR_BODY_CHARS).collect();
+        // The start of the body, whole: the registry redacts the message, then cuts it.
+        let mut start = Vec::new();
+        resp.body_mut()
+            .as_reader()
+            .take(ERROR_BODY_READ_BYTES)
+            .read_to_end(&mut start)
+            .map_err(|e| ToolError::backend(reading(&e)))?;
+        let quoted = String::from_utf8_lossy(&start);
         return Err(ToolError::backend(format!(
             "tool '{tool}': {method} {shown} returned {status}: {quoted}"
         )));
     }
+    let limit = req.max_result_bytes;
+    let text =
+        resp.body_mut().with_config().limit(limit).read_to_string().map_err(|e| match e {
+            ureq::Error::BodyExceedsLimit(_) => budget::limit_exceeded(tool, limit),
+            e => ToolError::backend(reading(&e)),
+        })?;
     Ok(serde_json::from_str(&text).unwrap_or(Value::String(text)))
 }
 

@@ -162,16 +162,22 @@ impl<C: Connector> Default for Pools<C> {
 }
 
 impl<C: Connector> Pools<C> {
-    /// The pool of `source`, made with `make` (its connector) on first use.
+    /// The pool of `source` and `variant` (what else shapes its connections), made
+    /// with `make` (its connector) on first use.
     pub fn of<E>(
         &self,
         source: &crate::tools::Source,
+        variant: &str,
         max: usize,
         idle_timeout: Duration,
         make: impl FnOnce() -> Result<C, E>,
     ) -> Result<std::sync::Arc<Pool<C>>, E> {
         // The key holds resolved secrets; it never leaves this map.
-        let key = format!("{}\0{}", source.name, serde_json::Value::Object(source.fields.clone()));
+        let key = format!(
+            "{}\0{variant}\0{}",
+            source.name,
+            serde_json::Value::Object(source.fields.clone())
+        );
         let mut pools = self.map.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(p) = pools.get(&key) {
             return Ok(p.clone());

@@ -16,6 +16,17 @@
 //! which cannot tell an UPDATE that changed nothing from one that changed rows. The connection is interrupted
 //! at the request's deadline, so a runaway query stops with the timeout, and when the call is
 //! cancelled.
+//!
+//! Size: rows are counted against the tool result limit ([`ToolRequest::max_result_bytes`])
+//! as they are stepped, and the first one past it ends the call (`limit-exceeded`).
+//! SQLite's own `SQLITE_LIMIT_LENGTH` is set to the same limit, so no single value
+//! (`randomblob(900000000)`) is built larger than it in the first place.
+//!
+//! Refused in every tool's statement (SQLite's authorizer, [`confine`]): `PRAGMA
+//! temp_store_directory` and `data_store_directory` (SQLite would write its files
+//! wherever they say) and `PRAGMA journal_mode = WAL` (it leaves `-wal` and `-shm`
+//! files beside the database, and the mode sticks to the file); in a model's SQL,
+//! `ATTACH` of a file and `VACUUM INTO` a file too.
 
 use base64::Engine as _;
 use rusqlite::types::{Value as SqlValue, ValueRef};
@@ -24,11 +35,7 @@ use serde_json::{Map, Value, json};
 
 use filestore_guest::tools::placeholders;
 
-use crate::tools::{ToolError, ToolHandler, ToolRequest};
-
-/// Most rows one call returns. Bounds the memory a `SELECT *` over a huge table can
-/// take in the host; past it the call fails and says to add a `LIMIT`.
-pub const MAX_SQLITE_ROWS: usize = 100_000;
+use crate::tools::{ResultBudget, ToolError, ToolHandler, ToolRequest, budget};
 
 /// SQLite progress-handler period (virtual-machine instructions between deadline
 /// checks).
@@ -75,6 +82,18 @@ fn to_json(v: ValueRef<'_>) -> Value {
         // driver gives a nil slice, written `null`, which a SQL NULL also gives.
         ValueRef::Blob(b) => Value::String(base64::engine::general_purpose::STANDARD.encode(b)),
     }
+}
+
+/// The least length `"name":value,` can have as JSON text: what a row's value is
+/// counted as against the result limit before it is converted.
+fn json_len_at_least(name: &str, v: ValueRef<'_>) -> u64 {
+    let value = match v {
+        ValueRef::Null => 4,
+        ValueRef::Integer(_) | ValueRef::Real(_) => 1,
+        ValueRef::Text(t) => t.len() + 2,
+        ValueRef::Blob(b) => b.len().div_ceil(3) * 4 + 2,
+    };
+    (name.len() + 4 + value) as u64
 }
 
 /// The `sqlite-execute-sql` handler: runs the statement the model gives in the `sql`
@@ -136,20 +155,43 @@ fn open(source: &str, db: &str, statement: &str) -> Result<Connection, ToolError
     })
 }
 
-/// Refuses, in a model's SQL, `ATTACH` of any file and `VACUUM INTO` a file, which
-/// would read, create or overwrite SQLite files anywhere the host process may write
-/// (Toolbox allows both). A temporary or in-memory database (`ATTACH ''`,
-/// `ATTACH ':memory:'`) stays allowed, and so does plain `VACUUM`, whose copy is one.
-/// SQLite asks the authorizer while it prepares each statement; a file name that is
-/// not a literal arrives as none and is refused too.
-fn confine_attach(conn: &Connection) {
+/// Refuses what would make SQLite write files other than the database's own
+/// (SQLite asks the authorizer while it prepares each statement, so a refused one
+/// never runs):
+/// - in every statement, `PRAGMA temp_store_directory` / `data_store_directory`
+///   (SQLite's files wherever they say) and `PRAGMA journal_mode = WAL` (`-wal` and
+///   `-shm` files beside the database, and the mode stays with the file); reading
+///   the journal mode, or setting another, stays allowed;
+/// - when `model_sql`, `ATTACH` of any file and `VACUUM INTO` a file, which would
+///   read, create or overwrite SQLite files anywhere the host process may write
+///   (Toolbox allows both). A temporary or in-memory database (`ATTACH ''`,
+///   `ATTACH ':memory:'`) stays allowed, and so does plain `VACUUM`, whose copy is
+///   one. A file name that is not a literal arrives as none and is refused too.
+fn confine(conn: &Connection, model_sql: bool) {
     use rusqlite::hooks::{AuthAction, AuthContext, Authorization};
-    conn.authorizer(Some(|ctx: AuthContext<'_>| match ctx.action {
+    conn.authorizer(Some(move |ctx: AuthContext<'_>| match ctx.action {
+        AuthAction::Pragma { pragma_name, pragma_value }
+            if writes_files(pragma_name, pragma_value) =>
+        {
+            Authorization::Deny
+        }
         AuthAction::Attach { filename: "" | ":memory:" } => Authorization::Allow,
-        AuthAction::Attach { .. } => Authorization::Deny,
-        AuthAction::Unknown { code: rusqlite::ffi::SQLITE_ATTACH, .. } => Authorization::Deny,
+        AuthAction::Attach { .. } if model_sql => Authorization::Deny,
+        AuthAction::Unknown { code: rusqlite::ffi::SQLITE_ATTACH, .. } if model_sql => {
+            Authorization::Deny
+        }
         _ => Authorization::Allow,
     }));
+}
+
+/// Whether `PRAGMA name = value` makes SQLite write files of its choosing (see
+/// [`confine`]). SQLite hands the authorizer the name without its schema and the
+/// value unquoted.
+fn writes_files(name: &str, value: Option<&str>) -> bool {
+    let is = |n: &str| name.eq_ignore_ascii_case(n);
+    is("temp_store_directory")
+        || is("data_store_directory")
+        || (is("journal_mode") && value.is_some_and(|v| v.trim().eq_ignore_ascii_case("wal")))
 }
 
 /// Whether `statement` starts with `CREATE` (after white space and `--` comments).
@@ -172,9 +214,12 @@ fn run(req: &ToolRequest, statement: &str, bind: bool) -> Result<Value, ToolErro
         ))
     })?;
     let conn = open(&source.name, db, statement)?;
-    if !bind {
-        confine_attach(&conn);
-    }
+    confine(&conn, !bind);
+    // No value built larger than the result may be (SQLite's limit is an i32).
+    let length = req.max_result_bytes.clamp(1, i32::MAX as u64) as i32;
+    conn.set_limit(rusqlite::limits::Limit::SQLITE_LIMIT_LENGTH, length).map_err(|e| {
+        ToolError::backend(format!("tool '{}': cannot limit SQLite's lengths: {e}", req.tool_name))
+    })?;
     let (deadline, cancel) = (req.deadline, req.cancel.clone());
     conn.progress_handler(
         PROGRESS_STEPS,
@@ -187,6 +232,9 @@ fn run(req: &ToolRequest, statement: &str, bind: bool) -> Result<Value, ToolErro
         ))
     };
     let fail = |e: rusqlite::Error| match e {
+        rusqlite::Error::SqliteFailure(f, _) if f.code == rusqlite::ErrorCode::TooBig => {
+            budget::limit_exceeded(&req.tool_name, req.max_result_bytes)
+        }
         rusqlite::Error::SqliteFailure(f, _)
             if f.code == rusqlite::ErrorCode::OperationInterrupted =>
         {
@@ -243,16 +291,17 @@ fn collect(
     let names: Vec<String> = stmt.column_names().into_iter().map(String::from).collect();
     let mut rows = stmt.query(params).map_err(fail)?;
     let mut out = Vec::new();
+    let mut budget = ResultBudget::of(req);
+    budget.charge(2)?;
     while let Some(row) = rows.next().map_err(fail)? {
-        if out.len() == MAX_SQLITE_ROWS {
-            return Err(ToolError::limit_exceeded(format!(
-                "tool '{}': the statement returned more than {MAX_SQLITE_ROWS} rows; add a LIMIT",
-                req.tool_name
-            )));
-        }
+        budget.row()?;
         let mut obj = Map::new();
         for (i, name) in names.iter().enumerate() {
-            obj.insert(name.clone(), to_json(row.get_ref(i).map_err(fail)?));
+            let value = row.get_ref(i).map_err(fail)?;
+            // Counted before it is copied out of SQLite: a value past the limit is
+            // never turned into JSON.
+            budget.charge(json_len_at_least(name, value))?;
+            obj.insert(name.clone(), to_json(value));
         }
         out.push(Value::Object(obj));
     }

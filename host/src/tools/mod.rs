@@ -20,7 +20,13 @@
 //! **Secrets.** Source fields are resolved here, from the host's environment, after
 //! the component has parsed the configuration; they never travel back into the
 //! component, into a manifest, or into an error message (errors name the variable,
-//! never its value).
+//! never its value). [`ToolRegistry::run`] is the one place where what a handler or
+//! provider gives back becomes agent text: results and errors are redacted there,
+//! before anything is cut ([`redaction`]).
+//!
+//! **Result size.** One limit ([`ToolRegistry::set_max_result_bytes`]) reaches every
+//! call as [`ToolRequest::max_result_bytes`]; the shipped handlers count rows and
+//! bodies against it as they read them and stop at once past it ([`budget`]).
 //!
 //! **Timeouts.** A handler that overruns is abandoned: the call returns
 //! `limit-exceeded` at once and the worker thread finishes on its own (Rust cannot
@@ -183,13 +189,14 @@ pub fn results_mount() -> crate::session::MountSpec {
     .read_only()
 }
 
+pub mod budget;
 pub mod env;
+pub mod redaction;
 mod sources;
 
-pub use sources::{
-    MIN_REDACTED_LEN, Secret, Source, SourceSet, UnresolvedSource, redact, redact_prefix,
-    resolve_sources,
-};
+pub use budget::{DEFAULT_MAX_RESULT_BYTES, ResultBudget};
+pub use redaction::{MIN_REDACTED_LEN, Redactor, redact, redact_prefix};
+pub use sources::{IDENTITY_FIELDS, Secret, Source, SourceSet, UnresolvedSource, resolve_sources};
 
 // ---- handlers ------------------------------------------------------------------
 
@@ -224,6 +231,9 @@ pub struct ToolRequest {
     pub claims: Value,
     /// When the registry gives up on this call; handlers should stop by then.
     pub deadline: Instant,
+    /// The most bytes of JSON text the result may have: handlers count rows and
+    /// bodies against it as they read them ([`ResultBudget`]).
+    pub max_result_bytes: u64,
     /// Set when the caller cancelled the call; handlers should stop soon after.
     pub cancel: Cancel,
 }
@@ -408,6 +418,13 @@ pub trait ToolProvider: Send + Sync + 'static {
     fn timeout(&self, call_ref: &CallRef) -> Duration;
     /// The longest any call may take (a session extends its guest deadline by it).
     fn max_timeout(&self) -> Duration;
+    /// The values the connection of `call_ref` took from the environment: the
+    /// registry removes them from everything a call or a check gives back (see
+    /// [`redaction`]).
+    fn secrets(&self, call_ref: &CallRef) -> Vec<Secret> {
+        let _ = call_ref;
+        Vec::new()
+    }
 }
 
 /// The call ref type providers receive (parsed and checked by the component's rules).
@@ -427,6 +444,7 @@ pub struct ToolRegistry {
     providers: Arc<HashMap<String, Arc<dyn ToolProvider>>>,
     sources: Arc<SourceSet>,
     timeout: Duration,
+    max_result_bytes: u64,
 }
 
 impl Default for ToolRegistry {
@@ -442,6 +460,7 @@ impl std::fmt::Debug for ToolRegistry {
             .field("providers", &self.providers.keys().collect::<Vec<_>>())
             .field("sources", &self.sources.names())
             .field("timeout", &self.timeout)
+            .field("max_result_bytes", &self.max_result_bytes)
             .finish()
     }
 }
@@ -454,6 +473,7 @@ impl ToolRegistry {
             providers: Arc::new(HashMap::new()),
             sources: Arc::new(SourceSet::default()),
             timeout: DEFAULT_TOOL_TIMEOUT,
+            max_result_bytes: DEFAULT_MAX_RESULT_BYTES,
         }
     }
 
@@ -531,6 +551,17 @@ impl ToolRegistry {
         self
     }
 
+    /// Sets the limit of one call's result, bytes of JSON text (see [`budget`]).
+    pub fn set_max_result_bytes(&mut self, bytes: u64) -> &mut ToolRegistry {
+        self.max_result_bytes = bytes;
+        self
+    }
+
+    /// The limit of one call's result, bytes of JSON text.
+    pub fn max_result_bytes(&self) -> u64 {
+        self.max_result_bytes
+    }
+
     /// The registered tool types, sorted.
     pub fn tool_types(&self) -> Vec<String> {
         let mut v: Vec<String> = self.handlers.keys().cloned().collect();
@@ -567,25 +598,64 @@ impl ToolRegistry {
 
     /// Runs one request through its handler (or, for a provider tool, its provider)
     /// on a worker thread under the timeout.
+    ///
+    /// The one place where what a tool gives back becomes agent text: every string
+    /// of the result and every error message is redacted of the call's secrets (its
+    /// source's, its own `${VAR}` references', its provider connection's), and only
+    /// then is an error cut to its bound or the result held to
+    /// [`ToolRequest::max_result_bytes`] (see [`redaction`]).
     pub fn run(&self, request: ToolRequest) -> Result<Value, ToolError> {
-        if request.tool_type == filestore_guest::invoke::PROVIDER_TOOL_TYPE {
-            return self.run_provider(request);
+        let (all, for_results) = self.secrets_of(&request);
+        let (errors, results) = (Redactor::new(&all), Redactor::new(&for_results));
+        let (tool, limit) = (request.tool_name.clone(), request.max_result_bytes);
+        let outcome = if request.tool_type == filestore_guest::invoke::PROVIDER_TOOL_TYPE {
+            self.run_provider(request)
+        } else {
+            self.run_handler(request)
+        };
+        match outcome {
+            Ok(value) => {
+                let value = results.value(value);
+                // Handlers count as they read; this holds providers and embedders'
+                // handlers to the same limit.
+                if budget::json_len(&value) > limit {
+                    return Err(budget::limit_exceeded(&tool, limit));
+                }
+                Ok(value)
+            }
+            Err(e) => Err(errors.error(e)),
         }
+    }
+
+    /// Every value `request` may carry that came from the environment (redacted from
+    /// errors), and those of them redacted from results: all but a source's
+    /// [`IDENTITY_FIELDS`] (see [`Source::result_secrets`]).
+    fn secrets_of(&self, request: &ToolRequest) -> (Vec<Secret>, Vec<Secret>) {
+        let mut others = self.sources.tool_env().secrets(&request.tool_name);
+        if let Some(call_ref) = &request.call_ref
+            && let Ok((parsed, provider)) = self.provider(call_ref)
+        {
+            others.extend(provider.secrets(&parsed));
+        }
+        let (mut all, mut for_results) = match &request.source {
+            Some(s) => (s.secrets.clone(), s.result_secrets()),
+            None => (Vec::new(), Vec::new()),
+        };
+        all.extend(others.iter().cloned());
+        for_results.extend(others);
+        (all, for_results)
+    }
+
+    fn run_handler(&self, mut request: ToolRequest) -> Result<Value, ToolError> {
         let handler = self
             .handlers
             .get(&request.tool_type)
             .cloned()
             .ok_or_else(|| self.unsupported(&request.tool_name, &request.tool_type))?;
         let tool = request.tool_name.clone();
-        // Every error leaves through `redact`: no message may carry a resolved secret
-        // (the source's, or those of the tool's own `${VAR}` references).
-        let mut secrets = request.source.as_ref().map(|s| s.secrets.clone()).unwrap_or_default();
-        secrets.extend(self.sources.tool_env().secrets(&tool));
-        let redact = |e: ToolError| e.map_message(|m| redact(&secrets, &m));
-        let mut request = request;
-        self.sources.tool_env().apply(&mut request).map_err(redact)?;
+        self.sources.tool_env().apply(&mut request)?;
         let cancel = request.cancel.clone();
-        on_worker(&tool, self.timeout, &cancel, move || handler.call(&request)).map_err(redact)
+        on_worker(&tool, self.timeout, &cancel, move || handler.call(&request))
     }
 
     fn run_provider(&self, mut request: ToolRequest) -> Result<Value, ToolError> {
@@ -645,6 +715,7 @@ impl ToolRegistry {
             tool_call_id: call.context.tool_call_id,
             session_id: call.context.session_id,
             deadline: Instant::now() + self.timeout,
+            max_result_bytes: self.max_result_bytes,
             cancel: Cancel::never(),
         })
     }
@@ -730,7 +801,15 @@ impl ToolHost for ToolRegistry {
         let Ok((parsed, provider)) = self.provider(call_ref) else {
             return Ok(ConnectionStatus::Missing);
         };
-        Ok(provider.check_connection(&parsed)?)
+        // Why a connection is inactive or failed is upstream text: redacted as a
+        // call's is. (Its catalog is redacted by the provider, which cuts it.)
+        let redactor = Redactor::new(&provider.secrets(&parsed));
+        match provider.check_connection(&parsed).map_err(|e| redactor.error(e))? {
+            ConnectionStatus::Inactive(Some(why)) => Ok(ConnectionStatus::Inactive(Some(
+                redactor.error(ToolError::backend(why)).message().to_string(),
+            ))),
+            other => Ok(other),
+        }
     }
 
     fn timeout(&self) -> Option<Duration> {
@@ -748,6 +827,7 @@ impl ToolHost for ToolRegistry {
             providers: self.providers.clone(),
             sources,
             timeout: self.timeout,
+            max_result_bytes: self.max_result_bytes,
         }))
     }
 }
@@ -807,6 +887,7 @@ mod tests {
             session_id: "s".into(),
             claims: Value::Null,
             deadline: Instant::now() + DEFAULT_TOOL_TIMEOUT,
+            max_result_bytes: DEFAULT_MAX_RESULT_BYTES,
             cancel: Cancel::never(),
         }
     }
@@ -838,6 +919,27 @@ mod tests {
         assert!(e.contains("'PORT'") && e.contains("'KEY'") && e.contains("api.headers.A"), "{e}");
         // Sources nobody uses are not resolved.
         assert!(resolve_sources(&[src], &|_| false, &none).unwrap().names().is_empty());
+    }
+
+    /// Results keep the values that went only into where-and-who fields (`user`,
+    /// `database`...), which the backend reports itself; errors redact them too.
+    #[test]
+    fn results_keep_identity_values_and_redact_credentials() {
+        let src = UnresolvedSource {
+            name: "pg".into(),
+            source_type: "postgres".into(),
+            fields: json!({"user": "${U}", "database": "${D}", "password": "${P}-${U}"})
+                .as_object()
+                .unwrap()
+                .clone(),
+        };
+        let env = |k: &str| Some(format!("value-of-{k}"));
+        let set = resolve_sources(&[src], &|_| true, &env).unwrap();
+        let s = set.get("pg").unwrap();
+        let names = |v: Vec<Secret>| v.into_iter().map(|s| s.variable).collect::<Vec<_>>();
+        assert_eq!(names(s.secrets.clone()), ["U", "D", "P"]);
+        // `U` also went into the password: a credential, redacted.
+        assert_eq!(names(s.result_secrets()), ["U", "P"]);
     }
 
     #[test]

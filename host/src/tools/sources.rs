@@ -1,12 +1,14 @@
 //! Sources: a configuration's `source` documents as the host holds them, with
 //! `${VAR}` references resolved from its environment (secrets never enter the
-//! component), and the redaction that keeps resolved values out of every error.
+//! component). What keeps the resolved values out of what agents see is
+//! [`super::redaction`].
 
 use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
 use super::ToolError;
+use super::redaction::redact;
 
 /// A configured source with its `${VAR}` references resolved. Held by the host only.
 #[derive(Clone, PartialEq)]
@@ -18,7 +20,7 @@ pub struct Source {
     /// Every other field, resolved.
     pub fields: Map<String, Value>,
     /// The values substituted from the environment, with the variable each came from:
-    /// what [`Source::redact`] removes from messages.
+    /// what [`super::redaction`] removes from what agents see.
     pub secrets: Vec<Secret>,
 }
 
@@ -31,97 +33,40 @@ pub struct Secret {
     pub value: String,
 }
 
-/// Shortest substituted value that [`Source::redact`] removes. Shorter values (a
-/// one- or two-character flag) would turn every occurrence of common text in a
-/// message into a placeholder, and are no secret worth the name. The same bound
-/// applies to each line of a value of several lines.
-pub const MIN_REDACTED_LEN: usize = 3;
+/// The fields of a source that say where a backend is and who the source is on it.
+/// The backend reports these values itself in ordinary results (a catalog's owner
+/// and schema columns, `current_user`, `PRAGMA database_list`), so results keep
+/// them: hiding them there protects nothing. Errors still redact them.
+pub const IDENTITY_FIELDS: [&str; 4] = ["host", "port", "user", "database"];
 
 impl Source {
     /// `message` with every value this source took from the environment replaced by
     /// the configured reference (`${BOT_TOKEN}`), in each form [`redact`] knows.
-    /// Every handler error passes through this before it leaves the registry, so no
-    /// error path can leak a resolved secret, including ones added later.
     pub fn redact(&self, message: &str) -> String {
         redact(&self.secrets, message)
     }
-}
 
-/// `message` with each of `secrets` replaced by its reference (`${VAR}`), wherever
-/// it appears as written, percent-encoded (as in a URL an HTTP client prints),
-/// escaped inside a JSON or Rust-quoted string (`\"`, `\\`, `\n`), or, for a
-/// value of several lines (a PEM key), line by line. Values shorter than
-/// [`MIN_REDACTED_LEN`] are left alone.
-///
-/// The one redaction of host messages: sources' errors, and everything an upstream
-/// MCP server's text reaches the agent through (see `providers::mcp`). Redact a
-/// text before cutting it: a cut can leave a prefix of a secret that no longer
-/// matches.
-pub fn redact(secrets: &[Secret], message: &str) -> String {
-    let mut forms: Vec<(String, String)> = Vec::new();
-    for s in secrets {
-        let placeholder = format!("${{{}}}", s.variable);
-        for form in secret_forms(&s.value) {
-            if !forms.iter().any(|(f, _)| *f == form) {
-                forms.push((form, placeholder.clone()));
+    /// The values redacted from results: every one this source took from the
+    /// environment but those that went only into its [`IDENTITY_FIELDS`].
+    pub fn result_secrets(&self) -> Vec<Secret> {
+        fn holds(v: &Value, value: &str) -> bool {
+            match v {
+                Value::String(s) => s.contains(value),
+                Value::Array(a) => a.iter().any(|x| holds(x, value)),
+                Value::Object(m) => m.values().any(|x| holds(x, value)),
+                _ => false,
             }
         }
+        self.secrets
+            .iter()
+            .filter(|s| {
+                self.fields
+                    .iter()
+                    .any(|(k, v)| !IDENTITY_FIELDS.contains(&k.as_str()) && holds(v, &s.value))
+            })
+            .cloned()
+            .collect()
     }
-    // Longest first, so a value containing another is replaced whole.
-    forms.sort_by_key(|(f, _)| std::cmp::Reverse(f.len()));
-    let mut out = message.to_string();
-    for (form, placeholder) in forms {
-        if out.contains(&form) {
-            out = out.replace(&form, &placeholder);
-        }
-    }
-    out
-}
-
-/// The forms `value` may take in a message (see [`redact`]), each at least
-/// [`MIN_REDACTED_LEN`] characters.
-fn secret_forms(value: &str) -> Vec<String> {
-    let quoted = |q: String| q[1..q.len() - 1].to_string();
-    let mut forms = vec![
-        value.to_string(),
-        percent_encode_all(value),
-        quoted(serde_json::Value::from(value).to_string()),
-        quoted(format!("{value:?}")),
-    ];
-    if value.contains('\n') {
-        forms.extend(value.lines().map(|l| l.trim().to_string()));
-    }
-    forms.retain(|f| f.chars().count() >= MIN_REDACTED_LEN);
-    forms
-}
-
-/// [`redact`] for `text` that is the start of a longer text, cut by the caller (a
-/// line kept up to a bound): any end of it that begins a form of a secret (the cut
-/// split the secret) is removed too. What remains may lose a few innocent
-/// characters at its end; it never holds a piece of a secret.
-pub fn redact_prefix(secrets: &[Secret], text: &str) -> String {
-    let mut out = redact(secrets, text);
-    let split = secrets
-        .iter()
-        .flat_map(|s| secret_forms(&s.value))
-        .filter_map(|f| {
-            (1..f.len()).rev().filter(|&k| f.is_char_boundary(k)).find(|&k| out.ends_with(&f[..k]))
-        })
-        .max();
-    if let Some(k) = split {
-        out.truncate(out.len() - k);
-    }
-    out
-}
-
-/// Every byte outside `A-Z a-z 0-9 - . _ ~` percent-encoded (the form a URL shows).
-fn percent_encode_all(text: &str) -> String {
-    percent_encoding::utf8_percent_encode(text, percent_encoding::NON_ALPHANUMERIC)
-        .to_string()
-        .replace("%2D", "-")
-        .replace("%2E", ".")
-        .replace("%5F", "_")
-        .replace("%7E", "~")
 }
 
 impl std::fmt::Debug for Secret {

@@ -72,6 +72,11 @@ impl McpStdio {
         (client, init)
     }
 
+    /// The server's process id (to read what the kernel says of it).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Sends a notification.
     pub fn notify(&mut self, method: &str, params: Value) {
         self.send(&json!({"jsonrpc": "2.0", "method": method, "params": params}));

@@ -36,7 +36,7 @@ pub fn runs_model_sql(tool_type: &str) -> bool {
 }
 
 /// Runs one call of a catalog type.
-pub fn run(req: &ToolRequest, c: &mut MyConn) -> Result<Value, ToolError> {
+pub fn run(req: &ToolRequest, c: &mut MyConn, stop: super::Stop<'_>) -> Result<Value, ToolError> {
     let tool = TOOLS.iter().find(|t| t.tool.tool_type == req.tool_type).ok_or_else(|| {
         ToolError::unsupported(format!(
             "tool '{}': '{}' is not a MySQL catalog type",
@@ -72,7 +72,7 @@ pub fn run(req: &ToolRequest, c: &mut MyConn) -> Result<Value, ToolError> {
     }
     let values: Vec<Value> = tool.binds.iter().map(|&b| arg(b)).collect();
     let names: Vec<String> = tool.binds.iter().map(|b| b.to_string()).collect();
-    super::run_with(req, &mut c.conn, statement, &values, &names)
+    super::run_with(req, &mut c.conn, statement, &values, &names, stop)
 }
 
 /// The value of parameter `name`: the call's, else Toolbox's default, else `null`.

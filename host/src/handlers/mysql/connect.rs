@@ -81,6 +81,16 @@ impl Connection {
     }
 }
 
+impl Connection {
+    /// The same connection, its driver refusing any packet (a row) past `bytes` as
+    /// it arrives.
+    pub fn max_packet(mut self, bytes: u64) -> Connection {
+        let bytes = usize::try_from(bytes).unwrap_or(usize::MAX);
+        self.opts = self.opts.max_allowed_packet(Some(bytes));
+        self
+    }
+}
+
 impl Connector for Connection {
     type Conn = MyConn;
     type Error = mysql::Error;

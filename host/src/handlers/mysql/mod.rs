@@ -11,7 +11,10 @@
 //! Results: rows as JSON objects in column order ([`codec`] says how each type
 //! reads); a statement without result columns yields `{"rows_affected": n}` (Toolbox
 //! returns `null`: the deliberate `rows-affected` difference, as for SQLite and
-//! PostgreSQL). At most [`MAX_MYSQL_ROWS`] rows.
+//! PostgreSQL). Rows are counted against the tool result limit
+//! ([`ToolRequest::max_result_bytes`]) as they arrive; past it the statement is killed
+//! and the call fails `limit-exceeded`. The driver's own `max_allowed_packet` is set
+//! to the limit (and a little more), so no single row larger than that is taken in.
 //!
 //! `mysql-execute-sql` runs the model's `sql` unbound through the text protocol; a
 //! script of several statements runs whole and answers with the last statement's
@@ -41,10 +44,12 @@ use serde_json::{Map, Value, json};
 use super::pool::{Pool, Pools, Unavailable};
 use connect::{Connection, MyConn};
 
-use crate::tools::{ToolError, ToolHandler, ToolRequest};
+use crate::tools::{ResultBudget, ToolError, ToolHandler, ToolRequest, budget};
+use filestore_guest::error::ErrorKind;
 
-/// Most rows one call returns (as for SQLite and PostgreSQL).
-pub const MAX_MYSQL_ROWS: usize = 100_000;
+/// Bytes one packet (a row) may have beyond the result limit: its framing, and room
+/// for a statement's own text and parameters, which travel in packets too.
+pub const PACKET_SLACK: u64 = 1024 * 1024;
 
 /// Connections per source pool.
 pub const POOL_SIZE: usize = 4;
@@ -112,7 +117,12 @@ impl MysqlHandler {
                 req.tool_name, source.name, source.source_type
             )));
         }
-        self.pools.of(source, POOL_SIZE, IDLE_TIMEOUT, || connect::connection(source))
+        // The driver refuses a packet past this as it arrives (its header tells the
+        // size): a row larger than the result limit is never taken in whole.
+        let packet = req.max_result_bytes.saturating_add(PACKET_SLACK);
+        self.pools.of(source, &packet.to_string(), POOL_SIZE, IDLE_TIMEOUT, || {
+            connect::connection(source).map(|c| c.max_packet(packet))
+        })
     }
 }
 
@@ -143,30 +153,34 @@ impl ToolHandler for MysqlHandler {
         };
         set_statement_timeout(&mut client, bound).map_err(|e| fail(req, e))?;
         let id = client.conn.connection_id();
-        let killer = pool.clone();
-        let watchdog = super::watchdog::watch(req, CANCEL_GRACE, move || {
-            // A connection of its own: the statement's is busy.
+        // A connection of its own: the statement's is busy.
+        let kill = move |pool: &Pool<Connection>| {
             let give_up = Instant::now() + Duration::from_secs(5);
-            if let Ok(mut c) = killer.connector().open(give_up) {
+            if let Ok(mut c) = pool.connector().open(give_up) {
                 let _ = c.query_drop(format!("KILL QUERY {id}"));
             }
-        })?;
+        };
+        let killer = pool.clone();
+        let watchdog = super::watchdog::watch(req, CANCEL_GRACE, move || kill(killer.as_ref()))?;
+        // A result past its limit stops being read at once; the driver would read
+        // (and drop) every row still coming: the statement is killed first.
+        let stop = || kill(pool.as_ref());
         let result = match self.mode {
             Mode::Execute => match req.arguments.get("sql").and_then(Value::as_str) {
-                Some(sql) => execute(req, &mut client.conn, sql),
+                Some(sql) => execute(req, &mut client.conn, sql, &stop),
                 None => Err(ToolError::invalid_argument(format!(
                     "tool '{}': no 'sql' to execute",
                     req.tool_name
                 ))),
             },
             Mode::Sql => match req.statement.as_deref() {
-                Some(s) => run(req, &mut client.conn, s),
+                Some(s) => run(req, &mut client.conn, s, &stop),
                 None => Err(ToolError::invalid_argument(format!(
                     "tool '{}' has no statement",
                     req.tool_name
                 ))),
             },
-            Mode::Catalog => catalog::run(req, &mut client),
+            Mode::Catalog => catalog::run(req, &mut client, &stop),
         };
         let fired = watchdog.finish();
         // What a model's SQL leaves on its connection must not reach the next call,
@@ -177,7 +191,9 @@ impl ToolHandler for MysqlHandler {
             Mode::Catalog => catalog::runs_model_sql(&req.tool_type),
             Mode::Sql => false,
         };
-        if model_sql || fired {
+        // A result stopped at its limit leaves its connection mid-result.
+        let stopped = result.as_ref().is_err_and(|e| e.kind() == ErrorKind::LimitExceeded);
+        if model_sql || fired || stopped {
             client.discard();
         }
         result
@@ -208,10 +224,16 @@ fn describe(e: &mysql::Error) -> String {
 }
 
 /// A driver error as a tool error: a statement stopped at the deadline or by a
-/// cancel is a limit, anything else the server's words.
+/// cancel is a limit, so is a packet past `max_allowed_packet` (set from the result
+/// limit), anything else the server's words.
 fn fail(req: &ToolRequest, e: mysql::Error) -> ToolError {
     let m = format!("tool '{}': {}", req.tool_name, describe(&e));
     match &e {
+        // `mysql_common`'s PacketCodecError::PacketTooLarge (that crate is not ours to
+        // name).
+        mysql::Error::CodecError(c) if format!("{c:?}") == "PacketTooLarge" => {
+            budget::limit_exceeded(&req.tool_name, req.max_result_bytes)
+        }
         mysql::Error::MySqlError(s)
             if matches!(s.code, ER_STATEMENT_TIMEOUT | ER_QUERY_TIMEOUT | ER_QUERY_INTERRUPTED) =>
         {
@@ -221,9 +243,17 @@ fn fail(req: &ToolRequest, e: mysql::Error) -> ToolError {
     }
 }
 
+/// What reading a result calls when it stops at its limit (kills the statement).
+type Stop<'a> = &'a dyn Fn();
+
 /// A configured statement, its `?` bound to the declared parameters in order.
-fn run(req: &ToolRequest, conn: &mut mysql::Conn, statement: &str) -> Result<Value, ToolError> {
-    run_with(req, conn, statement, &req.positional, &req.positional_names())
+fn run(
+    req: &ToolRequest,
+    conn: &mut mysql::Conn,
+    statement: &str,
+    stop: Stop<'_>,
+) -> Result<Value, ToolError> {
+    run_with(req, conn, statement, &req.positional, &req.positional_names(), stop)
 }
 
 /// `statement` with its `?` bound to `values` in order (`names[i]` names the
@@ -234,6 +264,7 @@ fn run_with(
     statement: &str,
     values: &[Value],
     names: &[String],
+    stop: Stop<'_>,
 ) -> Result<Value, ToolError> {
     let stmt = conn.prep(statement).map_err(|e| fail(req, e))?;
     let wanted = usize::from(stmt.num_params());
@@ -263,25 +294,45 @@ fn run_with(
     let mut result = conn.exec_iter(&stmt, params).map_err(|e| fail(req, e))?;
     let mut last = json!({"rows_affected": 0});
     while let Some(set) = result.iter() {
-        last = read_set(req, set)?;
+        last = read_set(req, set, stop)?;
     }
     Ok(last)
 }
 
 /// The model's SQL through the text protocol: the last statement's result.
-fn execute(req: &ToolRequest, conn: &mut mysql::Conn, sql: &str) -> Result<Value, ToolError> {
+fn execute(
+    req: &ToolRequest,
+    conn: &mut mysql::Conn,
+    sql: &str,
+    stop: Stop<'_>,
+) -> Result<Value, ToolError> {
     let mut result = conn.query_iter(sql).map_err(|e| fail(req, e))?;
     let mut last = json!({"rows_affected": 0});
     while let Some(set) = result.iter() {
-        last = read_set(req, set)?;
+        last = read_set(req, set, stop)?;
     }
     Ok(last)
 }
 
-/// One result set: its rows, or `{"rows_affected": n}` when it has no columns.
+/// One result set: its rows, or `{"rows_affected": n}` when it has no columns;
+/// counted against the result limit as they arrive (past it, `stop` and the error).
 fn read_set<T: mysql::prelude::Protocol>(
     req: &ToolRequest,
+    set: mysql::ResultSet<'_, '_, '_, '_, T>,
+    stop: Stop<'_>,
+) -> Result<Value, ToolError> {
+    let mut budget = ResultBudget::of(req);
+    read_rows(req, set, &mut budget).inspect_err(|e| {
+        if e.kind() == ErrorKind::LimitExceeded {
+            stop();
+        }
+    })
+}
+
+fn read_rows<T: mysql::prelude::Protocol>(
+    req: &ToolRequest,
     mut set: mysql::ResultSet<'_, '_, '_, '_, T>,
+    budget: &mut ResultBudget,
 ) -> Result<Value, ToolError> {
     let columns = set.columns();
     let columns: Vec<mysql::Column> = columns.as_ref().to_vec();
@@ -294,14 +345,10 @@ fn read_set<T: mysql::prelude::Protocol>(
         return Ok(json!({"rows_affected": n}));
     }
     let mut out = Vec::new();
+    budget.charge(2)?;
     for row in set.by_ref() {
         let row = row.map_err(|e| fail(req, e))?;
-        if out.len() == MAX_MYSQL_ROWS {
-            return Err(ToolError::limit_exceeded(format!(
-                "tool '{}': the statement returned more than {MAX_MYSQL_ROWS} rows; add a LIMIT",
-                req.tool_name
-            )));
-        }
+        budget.row()?;
         let mut obj = Map::new();
         for (i, col) in columns.iter().enumerate() {
             let v = row.as_ref(i).unwrap_or(&mysql::Value::NULL);
@@ -312,6 +359,7 @@ fn read_set<T: mysql::prelude::Protocol>(
                     col.name_str()
                 ))
             })?;
+            budget.charge(budget::json_len(&v) + col.name_ref().len() as u64 + 4)?;
             obj.insert(col.name_str().into_owned(), v);
         }
         out.push(Value::Object(obj));

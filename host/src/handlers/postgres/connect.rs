@@ -23,14 +23,15 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use postgres::config::{ChannelBinding, SslMode, SslNegotiation, TargetSessionAttrs};
 use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer, ServerName, UnixTime};
 use rustls::{DigitallySignedStruct, RootCertStore, SignatureScheme};
 use serde_json::Value;
+use tokio_postgres::config::{ChannelBinding, SslMode, SslNegotiation, TargetSessionAttrs};
 use tokio_postgres_rustls::MakeRustlsConnect;
 
+use super::client::{Client, ConnectError};
 use crate::tools::{Source, ToolError};
 
 /// How long connecting may take when the source sets no `connect_timeout`.
@@ -53,29 +54,24 @@ pub const QUERY_PARAMS: &[&str] = &[
 /// A source's connection: the driver configuration and its TLS connector.
 pub struct Connection {
     /// Host, port, credentials, database, options.
-    pub config: postgres::Config,
+    pub config: tokio_postgres::Config,
     /// TLS per `sslmode`.
     pub tls: MakeRustlsConnect,
 }
 
 impl super::super::pool::Connector for Connection {
-    type Conn = postgres::Client;
-    type Error = postgres::Error;
+    type Conn = Client;
+    type Error = ConnectError;
 
-    fn connect(&self, deadline: std::time::Instant) -> Result<postgres::Client, postgres::Error> {
-        let mut config = self.config.clone();
-        let left = deadline.saturating_duration_since(std::time::Instant::now());
-        if let Some(t) = config.get_connect_timeout().copied() {
-            config.connect_timeout(t.min(left).max(Duration::from_millis(1)));
-        }
-        config.connect(self.tls.clone())
+    fn connect(&self, deadline: std::time::Instant) -> Result<Client, ConnectError> {
+        Client::connect(&self.config, &self.tls, deadline)
     }
 
-    fn check(&self, conn: &mut postgres::Client) -> bool {
+    fn check(&self, conn: &mut Client) -> bool {
         conn.simple_query("").is_ok()
     }
 
-    fn is_closed(&self, conn: &postgres::Client) -> bool {
+    fn is_closed(&self, conn: &Client) -> bool {
         conn.is_closed()
     }
 }
@@ -105,7 +101,7 @@ fn checked_connection(source: &Source) -> Result<Connection, String> {
             None => Err(format!("source '{name}': '{key}' is required for a postgres source")),
         }
     };
-    let mut config = postgres::Config::new();
+    let mut config = tokio_postgres::Config::new();
     let host = field("host")?;
     let port = field("port")?;
     let port: u16 =
@@ -214,7 +210,7 @@ fn ssl_mode(name: &str, sslmode: &str, has_root: bool) -> Result<(SslMode, Verif
 /// The other connection parameters of `queryParams` (`get` reads one), set on `config`.
 fn connection_options<'p>(
     name: &str,
-    config: &mut postgres::Config,
+    config: &mut tokio_postgres::Config,
     get: impl Fn(&str) -> Option<&'p str>,
 ) -> Result<(), String> {
     if let Some(v) = get("application_name") {

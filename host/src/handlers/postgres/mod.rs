@@ -11,12 +11,15 @@
 //! Results: rows as JSON objects in column order ([`codec`] says how each type reads);
 //! a statement without result columns yields `{"rows_affected": n}` (Toolbox returns
 //! `null`, which cannot tell an UPDATE that changed nothing from one that changed
-//! rows: a deliberate extension, as for SQLite). At most [`MAX_PG_ROWS`] rows.
+//! rows: a deliberate extension, as for SQLite). Rows are counted against the tool
+//! result limit ([`ToolRequest::max_result_bytes`]) as they arrive, and the socket
+//! itself refuses to take in a row much larger than it ([`client::Meter`]): past the
+//! limit the call fails `limit-exceeded` and its connection is closed.
 //!
 //! `postgres-execute-sql` runs the model's `sql` unbound. One statement is prepared
 //! and typed like the above; a script of several statements (which the extended
 //! protocol refuses) runs through the simple protocol, where the server sends text:
-//! the last statement's rows come back as strings.
+//! the last statement's rows come back as strings, counted as they arrive too.
 //!
 //! Pools: one per source (keyed by its resolved fields, so an edited configuration
 //! gets a new pool), at most [`POOL_SIZE`] connections, checked on checkout, opened
@@ -30,6 +33,7 @@
 //! cancels a runaway query when the call times out, and the connection returns to
 //! the pool usable.
 
+pub mod client;
 pub mod codec;
 pub mod connect;
 mod regnames;
@@ -40,13 +44,14 @@ use postgres::types::ToSql;
 use serde_json::{Map, Value, json};
 
 use super::pool::{self, Pool, Pools};
+use client::{Client, ConnectError};
 use connect::Connection;
 
-use crate::tools::{ToolError, ToolHandler, ToolRequest};
+use crate::tools::{ResultBudget, ToolError, ToolHandler, ToolRequest, budget};
 
-/// Most rows one call returns (as for SQLite): past it the call fails and says to
-/// add a `LIMIT`, instead of the host buffering a whole table.
-pub const MAX_PG_ROWS: usize = 100_000;
+/// Bytes a connection may take in ahead of the next row beyond the result limit
+/// itself: the driver's read-ahead of small rows and protocol framing.
+pub const READ_AHEAD_SLACK: u64 = 1024 * 1024;
 
 /// Connections per source pool (pgxpool's default is max(4, CPUs)).
 pub const POOL_SIZE: u32 = 4;
@@ -95,7 +100,7 @@ impl PostgresHandler {
                 req.tool_name, source.name, source.source_type
             )));
         }
-        self.pools.of(source, POOL_SIZE as usize, IDLE_TIMEOUT, || connect::connection(source))
+        self.pools.of(source, "", POOL_SIZE as usize, IDLE_TIMEOUT, || connect::connection(source))
     }
 }
 
@@ -110,9 +115,12 @@ impl ToolHandler for PostgresHandler {
                 req.tool_name
             )));
         }
-        let mut client = pool.get(req.deadline).map_err(|e| match e {
+        let client = pool.get(req.deadline).map_err(|e| match e {
             pool::Unavailable::Connect(e) => {
-                let why = fail(req, e).to_string();
+                let why = match e {
+                    ConnectError::Driver(e) => fail(req, e).to_string(),
+                    ConnectError::Other(why) => why,
+                };
                 let why = why.strip_prefix(&format!("tool '{}': ", req.tool_name)).unwrap_or(&why).to_string();
                 ToolError::backend(format!("tool '{}': cannot connect to source '{source}': {why}", req.tool_name))
             }
@@ -127,11 +135,9 @@ impl ToolHandler for PostgresHandler {
         // The server stops the statement at the deadline; the watchdog also cancels
         // it a moment later whatever the SQL did to that setting, or at once when
         // the caller cancels the call.
-        let token = client.cancel_token();
-        let tls = pool.connector().tls.clone();
-        let watchdog = super::watchdog::watch(req, CANCEL_GRACE, move || {
-            let _ = token.cancel_query(tls);
-        })?;
+        let canceller = client.canceller(pool.connector().tls.clone());
+        let watchdog = super::watchdog::watch(req, CANCEL_GRACE, move || canceller.cancel())?;
+        client.meter().arm(req.max_result_bytes.saturating_add(READ_AHEAD_SLACK));
         let result = if self.execute {
             let sql = req.arguments.get("sql").and_then(Value::as_str).ok_or_else(|| {
                 ToolError::invalid_argument(format!(
@@ -139,14 +145,23 @@ impl ToolHandler for PostgresHandler {
                     req.tool_name
                 ))
             });
-            sql.and_then(|sql| execute(req, &mut client, sql))
+            sql.and_then(|sql| execute(req, &client, sql))
         } else {
             let statement = req.statement.as_deref().ok_or_else(|| {
                 ToolError::invalid_argument(format!("tool '{}' has no statement", req.tool_name))
             });
-            statement.and_then(|s| run(req, &mut client, s))
+            statement.and_then(|s| run(req, &client, s))
         };
         let fired = watchdog.finish();
+        client.meter().disarm();
+        // A row past the limit ended the connection as it arrived: the driver's
+        // error says only that it closed.
+        let tripped = client.meter().tripped();
+        let result = if tripped {
+            Err(budget::limit_exceeded(&req.tool_name, req.max_result_bytes))
+        } else {
+            result
+        };
         // What a model's SQL leaves on its connection (an open transaction and its
         // locks, `SET ROLE`, temporary tables, `DEALLOCATE ALL` under the driver's
         // cached statements) must not reach the next call, which may be another
@@ -154,7 +169,7 @@ impl ToolHandler for PostgresHandler {
         // also drop the driver's own prepared statements.)
         // A connection whose statement the watchdog cancelled goes too: the cancel
         // may still be on its way (see `Watchdog::finish`).
-        if self.execute || fired {
+        if self.execute || fired || tripped {
             client.discard();
         }
         result
@@ -163,7 +178,7 @@ impl ToolHandler for PostgresHandler {
 
 /// A driver error as a tool error: the server's own message (with its detail and
 /// hint), a timeout as a limit.
-fn fail(req: &ToolRequest, e: postgres::Error) -> ToolError {
+fn fail(req: &ToolRequest, e: tokio_postgres::Error) -> ToolError {
     if let Some(db) = e.as_db_error() {
         let mut m = format!("tool '{}': {}: {}", req.tool_name, db.severity(), db.message());
         if let Some(d) = db.detail() {
@@ -191,11 +206,7 @@ fn fail(req: &ToolRequest, e: postgres::Error) -> ToolError {
 }
 
 /// A configured statement, its parameters bound by number.
-fn run(
-    req: &ToolRequest,
-    client: &mut postgres::Client,
-    statement: &str,
-) -> Result<Value, ToolError> {
+fn run(req: &ToolRequest, client: &Client, statement: &str) -> Result<Value, ToolError> {
     let stmt = client.prepare(statement).map_err(|e| fail(req, e))?;
     let names = req.positional_names();
     let wanted = stmt.params().len();
@@ -222,9 +233,10 @@ fn run(
     rows(req, client, &stmt, &refs)
 }
 
+/// `stmt`'s rows as JSON, counted against the result limit as they arrive.
 fn rows(
     req: &ToolRequest,
-    client: &mut postgres::Client,
+    client: &Client,
     stmt: &postgres::Statement,
     params: &[&(dyn ToSql + Sync)],
 ) -> Result<Value, ToolError> {
@@ -233,15 +245,11 @@ fn rows(
         return Ok(json!({"rows_affected": n}));
     }
     let mut out = Vec::new();
-    let mut it = client.query_raw(stmt, params.iter().copied()).map_err(|e| fail(req, e))?;
-    use postgres::fallible_iterator::FallibleIterator;
-    while let Some(row) = it.next().map_err(|e| fail(req, e))? {
-        if out.len() == MAX_PG_ROWS {
-            return Err(ToolError::limit_exceeded(format!(
-                "tool '{}': the statement returned more than {MAX_PG_ROWS} rows; add a LIMIT",
-                req.tool_name
-            )));
-        }
+    let mut budget = ResultBudget::of(req);
+    budget.charge(2)?;
+    let mut it = client.rows(stmt, params).map_err(|e| fail(req, e))?;
+    while let Some(row) = it.fetch().map_err(|e| fail(req, e))? {
+        budget.row()?;
         let mut obj = Map::new();
         for (i, col) in row.columns().iter().enumerate() {
             let raw: codec::Raw = row.try_get(i).map_err(|e| fail(req, e))?;
@@ -250,6 +258,7 @@ fn rows(
                     format!("tool '{}': column '{}' {why}", req.tool_name, col.name())
                 })
             })?;
+            budget.charge(budget::json_len(&v) + col.name().len() as u64 + 4)?;
             obj.insert(col.name().to_string(), v);
         }
         out.push(Value::Object(obj));
@@ -260,16 +269,12 @@ fn rows(
 }
 
 /// The model's SQL: one statement typed, a script through the simple protocol.
-fn execute(
-    req: &ToolRequest,
-    client: &mut postgres::Client,
-    sql: &str,
-) -> Result<Value, ToolError> {
+fn execute(req: &ToolRequest, client: &Client, sql: &str) -> Result<Value, ToolError> {
     match client.prepare(sql) {
         Ok(stmt) => rows(req, client, &stmt, &[]),
         // 42601 "cannot insert multiple commands into a prepared statement".
         Err(e)
-            if e.code() == Some(&postgres::error::SqlState::SYNTAX_ERROR)
+            if e.code() == Some(&tokio_postgres::error::SqlState::SYNTAX_ERROR)
                 && e.as_db_error().is_some_and(|d| d.message().contains("multiple commands")) =>
         {
             script(req, client, sql)
@@ -278,25 +283,28 @@ fn execute(
     }
 }
 
-fn script(req: &ToolRequest, client: &mut postgres::Client, sql: &str) -> Result<Value, ToolError> {
-    let messages = client.simple_query(sql).map_err(|e| fail(req, e))?;
+/// A script's messages as they arrive: the last statement's rows (or count), each
+/// result counted against the limit while it is read.
+fn script(req: &ToolRequest, client: &Client, sql: &str) -> Result<Value, ToolError> {
+    let mut messages = client.simple(sql).map_err(|e| fail(req, e))?;
     let mut current: Vec<Value> = Vec::new();
     let mut described = false;
     let mut last: Value = json!({"rows_affected": 0});
-    for m in messages {
+    let mut budget = ResultBudget::of(req);
+    while let Some(m) = messages.fetch().map_err(|e| fail(req, e))? {
         match m {
             postgres::SimpleQueryMessage::Row(row) => {
-                if current.len() == MAX_PG_ROWS {
-                    return Err(ToolError::limit_exceeded(format!(
-                        "tool '{}': the script returned more than {MAX_PG_ROWS} rows; add a LIMIT",
-                        req.tool_name
-                    )));
-                }
-                current.push(codec::text_row(&row));
+                budget.row()?;
+                let row = codec::text_row(&row);
+                budget.charge_json(&row)?;
+                current.push(row);
             }
             postgres::SimpleQueryMessage::RowDescription(_) => {
                 described = true;
                 current.clear();
+                // The result before is replaced by this one (which counts from 0).
+                last = Value::Null;
+                budget.reset();
             }
             postgres::SimpleQueryMessage::CommandComplete(n) => {
                 last = if std::mem::take(&mut described) {

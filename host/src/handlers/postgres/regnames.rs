@@ -32,7 +32,7 @@ fn cast(ty: &Type) -> Option<&'static str> {
 /// Replaces, in `rows` (objects keyed by column name), the OIDs of every alias-typed
 /// column of `columns` with their names. `0` stays as the server prints it (`-`).
 pub fn resolve(
-    client: &mut postgres::Client,
+    client: &super::client::Client,
     columns: &[postgres::Column],
     rows: &mut [Value],
 ) -> Result<(), postgres::Error> {

@@ -30,16 +30,16 @@
 //! process: an upstream server sees one client, the host.
 //!
 //! **Redaction.** The values a connection's `${VAR}` resolved to (its `env`,
-//! `headers`, `url`, `args`) are removed ([`crate::tools::redact`]) from everything
-//! of the upstream's that reaches the agent or the logs: errors (a connection that
-//! fails or times out, a call that fails or times out, with the quoted stdout line
-//! and stderr tail), inactive reasons, warnings, and the catalog's descriptions,
-//! titles and schemas. Two layers: upstream text is redacted where it is taken in,
-//! before anything cuts it (a cut could split a secret: [`upstream_text`],
-//! [`stderr`], [`stdio`], [`Catalog::new`]), and every error and warning leaves
-//! through [`redact`] again ([`McpProvider::upstream`], [`McpProvider::call_async`],
-//! [`warn`]), so a path added later cannot skip it. Tool results are data, not
-//! redacted. Upstream names, titles and descriptions are bounded ([`catalog`]).
+//! `headers`, `url`, `args`) are removed from everything of the upstream's that
+//! reaches the agent or the logs. Calls' results and errors, and the errors and
+//! inactive reasons of connection checks, are redacted by the registry, the one
+//! place where host text becomes agent text ([`crate::tools::redaction`]; this
+//! provider tells it the values, [`ToolProvider::secrets`]). What the registry
+//! cannot see is redacted here: text that is cut as it is taken in (a cut could
+//! split a secret: the stderr tail [`stderr`] and a skipped stdout line [`stdio`],
+//! through [`upstream_text`]), the catalog's names, descriptions, titles and
+//! schemas (listed, and bounded, before any call: [`Catalog::new`]), and warnings,
+//! which go to the operator's log ([`warn`]).
 
 pub mod catalog;
 pub mod spec;
@@ -222,7 +222,7 @@ impl rmcp::ClientHandler for Client {
                         &format!(
                             "{}: re-listing tools after list_changed: {}",
                             me.label,
-                            upstream_error(&me.secrets, &e)
+                            upstream_error(&e)
                         ),
                     ),
                 }
@@ -288,9 +288,10 @@ fn without_split_char(bytes: &[u8]) -> &[u8] {
 }
 
 /// An error of the MCP client whose text may carry the upstream's (an HTTP body, a
-/// JSON-RPC error message), redacted, then tidied and cut ([`tidy`]).
-fn upstream_error(secrets: &[Secret], e: &dyn std::fmt::Display) -> String {
-    tidy(&redact(secrets, &e.to_string()))
+/// JSON-RPC error message), tidied ([`tidy`]). Not redacted or cut: the registry
+/// redacts what reaches an agent, then cuts it; [`warn`] does the same for the log.
+fn upstream_error(e: &dyn std::fmt::Display) -> String {
+    tidy(&e.to_string())
 }
 
 impl McpProvider {
@@ -405,11 +406,12 @@ impl McpProvider {
         };
         let label = format!("server '{}' (connection '{connection}')", server.name);
         let secrets: Arc<[Secret]> = Arc::from(resolved.secrets.clone());
-        // Every way out carries upstream text: redacted here whatever the path.
-        let up = match self.connect_in_time(&label, resolved, secrets.clone()).await {
+        // The reasons carry upstream text: the registry redacts them (see the
+        // module docs), with this connection's secrets (`ToolProvider::secrets`).
+        let up = match self.connect_in_time(&label, resolved, secrets).await {
             Ok(up) => Arc::new(up),
-            Err(Failure::Inactive(why)) => return Ok(Err(redact(&secrets, &why))),
-            Err(Failure::Error(e)) => return Err(e.map_message(|m| redact(&secrets, &m))),
+            Err(Failure::Inactive(why)) => return Ok(Err(why)),
+            Err(Failure::Error(e)) => return Err(e),
         };
         *slot = Some(up.clone());
         Ok(Ok(up))
@@ -488,7 +490,7 @@ impl McpProvider {
                     std::thread::sleep(Duration::from_millis(50));
                     Failure::Error(ToolError::backend(format!(
                         "{label}: initialize failed: {}{}{}",
-                        upstream_error(&secrets, &e),
+                        upstream_error(&e),
                         stderr_note(&stderr),
                         lock(&skipped).note()
                     )))
@@ -520,7 +522,7 @@ impl McpProvider {
                     rmcp::transport::StreamableHttpClientTransport::with_client(http, config);
                 client.serve(transport).await.map_err(|e| {
                     let dbg = format!("{e:?}");
-                    let text = upstream_error(&secrets, &e);
+                    let text = upstream_error(&e);
                     if ["401", "403", "AuthRequired", "Unauthorized", "Forbidden"]
                         .iter()
                         .any(|s| text.contains(s) || dbg.contains(s))
@@ -539,7 +541,7 @@ impl McpProvider {
         let tools = service.list_all_tools().await.map_err(|e| {
             Failure::Error(ToolError::backend(format!(
                 "{label}: tools/list failed: {}{}{}",
-                upstream_error(&secrets, &e),
+                upstream_error(&e),
                 lock(&skipped).note(),
                 stderr_note(&stderr)
             )))
@@ -566,11 +568,8 @@ impl McpProvider {
             Ok(up) => up,
             Err(why) => return Err(ToolError::unauthorized(why)),
         };
-        // Every way out carries upstream text: redacted here whatever the path.
-        let secrets = &up.resolved.secrets;
-        call_on(&label, &up, call_ref, request)
-            .await
-            .map_err(|e| e.map_message(|m| redact(secrets, &m)))
+        // Results and errors carry upstream text: the registry redacts them.
+        call_on(&label, &up, call_ref, request).await
     }
 }
 
@@ -641,10 +640,11 @@ enum Failure {
 }
 
 /// An error of the MCP client as a message: without the transport's Rust type
-/// (`Transport [rmcp::transport::worker::WorkerTransport<...>]`), and at most
-/// [`MAX_ERROR_TEXT`] characters (an HTTP error may carry a whole HTML page).
+/// (`Transport [rmcp::transport::worker::WorkerTransport<...>]`), on one line. Not
+/// cut: an HTTP error may carry a whole HTML page, which the registry cuts once it
+/// is redacted.
 fn tidy(text: &str) -> String {
-    let mut out = String::with_capacity(text.len().min(MAX_ERROR_TEXT));
+    let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(at) = rest.find(" [rmcp::") {
         out.push_str(&rest[..at]);
@@ -666,15 +666,8 @@ fn tidy(text: &str) -> String {
         rest = &rest[end..];
     }
     out.push_str(rest);
-    let out = out.split_whitespace().collect::<Vec<_>>().join(" ");
-    match out.char_indices().nth(MAX_ERROR_TEXT) {
-        Some((cut, _)) => format!("{}... ({} characters in all)", &out[..cut], out.chars().count()),
-        None => out,
-    }
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
 }
-
-/// The longest upstream error text kept in a message.
-const MAX_ERROR_TEXT: usize = 400;
 
 /// A duration as people write it in a message (`3 s`, `1.5 s`, `250 ms`).
 fn seconds(d: Duration) -> String {
@@ -726,7 +719,7 @@ fn stderr_note(stderr: &Mutex<StderrTail>) -> String {
     if t.is_empty() { String::new() } else { format!("; its stderr ends with: {t}") }
 }
 
-/// A failed `tools/call` as an error (redacted by the caller, [`call_on`]).
+/// A failed `tools/call` as an error (redacted by the registry).
 fn service_error(label: &str, tool: &str, e: ServiceError, up: &Upstream) -> ToolError {
     match e {
         ServiceError::McpError(d) => {
@@ -749,10 +742,7 @@ fn service_error(label: &str, tool: &str, e: ServiceError, up: &Upstream) -> Too
             "{label} did not answer tool '{tool}' within {}",
             seconds(timeout)
         )),
-        other => ToolError::backend(format!(
-            "{label}: tool '{tool}': {}",
-            upstream_error(&up.resolved.secrets, &other)
-        )),
+        other => ToolError::backend(format!("{label}: tool '{tool}': {}", upstream_error(&other))),
     }
 }
 
@@ -828,6 +818,15 @@ impl ToolProvider for McpProvider {
     fn max_timeout(&self) -> Duration {
         self.servers.values().map(ServerDecl::timeout).max().unwrap_or_default()
     }
+
+    fn secrets(&self, call_ref: &CallRef) -> Vec<Secret> {
+        // Resolved as a connection is made (cheap: no process, no I/O), so the
+        // values are known even for a connection that failed to start.
+        self.server(call_ref)
+            .and_then(|s| spec::resolve(s, &call_ref.connection, &self.base_dir, &*self.env).ok())
+            .map(|r| r.secrets)
+            .unwrap_or_default()
+    }
 }
 
 impl Drop for McpProvider {
@@ -854,9 +853,8 @@ mod tests {
             tidy(e),
             "Send message error Transport error: Client error: HTTP status client error (404 Not Found)"
         );
-        let page = format!("status 404: <html>\n{}</html>", "<p>x</p>\n".repeat(500));
-        let t = tidy(&page);
-        assert!(t.len() < 500 && t.ends_with("characters in all)") && !t.contains('\n'), "{t}");
+        let page = format!("status 404: <html>\n{}</html>", "<p>x</p>\n".repeat(3));
+        assert_eq!(tidy(&page), "status 404: <html> <p>x</p> <p>x</p> <p>x</p> </html>");
         assert_eq!(seconds(Duration::from_millis(3999)), "4.0 s");
         assert_eq!(seconds(Duration::from_secs(30)), "30 s");
         assert_eq!(seconds(Duration::from_millis(250)), "250 ms");
