@@ -1813,6 +1813,7 @@ fn result_bombs_leave_the_server_memory_near_the_limit() {
         assert!(text.contains("tool result limit of 1 MiB"), "{tool}: {text}");
     }
     let grown = peak_resident(client.pid()).saturating_sub(before);
+    eprintln!("400 MB result bombs: the server's peak resident memory grew by {} KiB", grown >> 10);
     assert!(grown < 64 << 20, "the peak grew by {} MiB for 400 MB bombs", grown >> 20);
     let (status, stderr) = client.close();
     assert!(status.success(), "{stderr}");
