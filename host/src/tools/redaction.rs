@@ -153,12 +153,18 @@ pub fn redact(secrets: &[Secret], message: &str) -> String {
 /// [`MIN_REDACTED_LEN`] characters.
 fn secret_forms(value: &str) -> Vec<String> {
     let quoted = |q: String| q[1..q.len() - 1].to_string();
+    let encoded = percent_encode_all(value);
     let mut forms = vec![
         value.to_string(),
-        percent_encode_all(value),
+        // As URLs show it, with either case of hex digits, and as a form (`+` for
+        // a space): an upstream echoing a query re-encodes it its own way.
+        lower_hex(&encoded),
+        encoded.replace("%20", "+"),
+        encoded,
         quoted(serde_json::Value::from(value).to_string()),
         quoted(format!("{value:?}")),
     ];
+    forms.dedup();
     if value.contains('\n') {
         forms.extend(value.lines().map(|l| l.trim().to_string()));
     }
@@ -181,6 +187,24 @@ pub fn redact_prefix(secrets: &[Secret], text: &str) -> String {
         .max();
     if let Some(k) = split {
         out.truncate(out.len() - k);
+    }
+    out
+}
+
+/// `encoded` (percent-encoded) with the hex digits of its escapes in lower case.
+fn lower_hex(encoded: &str) -> String {
+    let mut out = String::with_capacity(encoded.len());
+    let mut escape = 0;
+    for c in encoded.chars() {
+        if c == '%' {
+            escape = 2;
+            out.push(c);
+        } else if escape > 0 {
+            escape -= 1;
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
     }
     out
 }
@@ -209,6 +233,10 @@ mod tests {
     #[test]
     fn results_and_errors_are_redacted_before_any_cut() {
         let r = Redactor::new(&[secret("KEY", "qk-0123456789abcdef"), secret("PIN", "918273")]);
+        let spaced = Redactor::new(&[secret("PW", "Pa ss/Wörd")]);
+        for echoed in ["Pa%20ss%2FW%C3%B6rd", "Pa%20ss%2fW%c3%b6rd", "Pa+ss%2FW%C3%B6rd"] {
+            assert_eq!(spaced.text(&format!("q={echoed}&")), "q=${PW}&", "{echoed}");
+        }
         let v = r.value(json!({
             "url": "http://h/x?key=qk-0123456789abcdef",
             "qk-0123456789abcdef": [1, {"pin": 918273, "n": 5, "count": 19182730}]
