@@ -370,10 +370,12 @@ fn the_inspector_cli_shows_every_answer_over_stdio_and_http() {
                 let (node, launcher, home) = (&node, &launcher, &home);
                 scope.spawn(move || {
                     let mut wrong = Vec::new();
-                    for (step, expect) in steps() {
+                    for (step, expect) in steps().into_iter().filter(for_the_inspector) {
                         let mut c = Command::new(node);
                         c.arg(launcher).args(["--cli", "--format", "json"]).args(target);
                         c.env("HOME", home);
+                        // Node's compile cache, kept with the install: its modules compile once.
+                        c.env("NODE_COMPILE_CACHE", launcher.with_file_name("compile-cache"));
                         match step.get("resource") {
                             Some(uri) => {
                                 c.args([
@@ -404,6 +406,16 @@ fn the_inspector_cli_shows_every_answer_over_stdio_and_http() {
         runs.into_iter().flat_map(|r| r.join().unwrap()).collect()
     });
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// The steps the Inspector runs: a process per call (most of a second each), so the
+/// scenario less what the SDKs cover enough (grep, the listing's success, the
+/// resource's success): still a success and an error of every tool family.
+fn for_the_inspector((step, expect): &(Value, Expect)) -> bool {
+    let ok = matches!(expect, Expect::Ok(_));
+    let skipped = step["tool"] == "filestore_grep"
+        || (ok && (step["tool"] == "filestore_ls" || step.get("resource").is_some()));
+    !skipped
 }
 
 /// Checks one Inspector run against `expect` (see
