@@ -15,15 +15,16 @@
 //! returned. What a step deletes or replaces is moved aside into an undo directory
 //! at the lower root (`.filestore-apply-undo…`, a rename: cheap, and exact, inode and
 //! mode included) rather than deleted, and removed once the whole apply succeeded.
+//! A file moved aside is checked again there against what the session saw, and a
+//! new file is created only where nothing appeared meanwhile, so an edit made in the
+//! lower directory while the apply runs is never written over: it is a conflict.
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::vfs::cow::CowVolume;
 use crate::vfs::cow::changes::{Change, ChangeStatus};
-use crate::vfs::cow::state::{Base, CowState, FILES_DIR, lower_state, read_whole, upper_path};
-use crate::vfs::entry::EntryKind;
+use crate::vfs::cow::state::{Base, CowState, FILES_DIR, lower_state, upper_path};
 use crate::vfs::paths;
-use crate::vfs::volume::Volume;
-use crate::vfs::volume::{has_content, is_absent};
+use crate::vfs::volume::{Volume, WriteOptions, is_absent};
 
 /// A file whose lower version changed since the session first changed it.
 #[derive(Clone, Debug, PartialEq)]
@@ -148,15 +149,15 @@ fn apply_steps(
     journal: &mut Journal<'_>,
     report: &mut ApplyReport,
 ) -> Result<()> {
+    let st = cow.state();
     for c in changes.iter().filter(|c| c.status == ChangeStatus::Deleted) {
-        journal.remove(&c.path)?;
+        journal.delete_file(&c.path, st.bases.get(&c.path))?;
         report.deleted.push(c.path.clone());
     }
-    let st = cow.state();
     remove_whited_out(cow, journal, &st, report)?;
     create_dirs(cow, journal, report)?;
     for c in changes.iter().filter(|c| c.status != ChangeStatus::Deleted) {
-        journal.write(&c.path, c.new.as_deref().unwrap_or_default())?;
+        journal.write(&c.path, c.new.as_deref().unwrap_or_default(), st.bases.get(&c.path))?;
         report.written.push(c.path.clone());
     }
     Ok(())
@@ -170,8 +171,8 @@ pub const UNDO_DIR: &str = ".filestore-apply-undo";
 enum Undo {
     /// A file or directory the step created: deleted.
     Created(String),
-    /// An entry the step moved or copied aside into the undo directory (to replace
-    /// or delete it): moved back over whatever is there.
+    /// An entry the step moved aside into the undo directory (to replace or delete
+    /// it): moved back over whatever is there.
     MovedAside { path: String, aside: String },
 }
 
@@ -206,37 +207,52 @@ impl<'a> Journal<'a> {
 
     /// Moves `path` (a file, a link or a whole directory) aside: a delete that can
     /// be put back.
-    fn remove(&mut self, path: &str) -> Result<()> {
+    fn remove(&mut self, path: &str) -> Result<String> {
         let aside = self.aside()?;
         self.target.rename(path, &aside, false)?;
-        self.steps.push(Undo::MovedAside { path: path.to_string(), aside });
+        self.steps.push(Undo::MovedAside { path: path.to_string(), aside: aside.clone() });
+        Ok(aside)
+    }
+
+    /// Deletes the file `path`, which must still be `expected` (what the session saw):
+    /// it is moved aside first and checked there, where no one else changes it, so an
+    /// edit made after the conflict check is never lost (it is put back, and the apply
+    /// fails as a conflict).
+    fn delete_file(&mut self, path: &str, expected: Option<&Base>) -> Result<()> {
+        let aside = self.remove(path)?;
+        self.check_aside(path, &aside, expected)
+    }
+
+    /// Writes `data` at `path`, where the lower directory must still hold `expected`:
+    /// what is there is moved aside and checked (as [`Journal::delete_file`]), then
+    /// the new file is created only if nothing was created there meanwhile. (Between
+    /// the two, a reader finds no file at `path`: that is the price of never writing
+    /// over an edit.)
+    fn write(&mut self, path: &str, data: &[u8], expected: Option<&Base>) -> Result<()> {
+        match self.target.stat(path) {
+            Ok(_) => {
+                let aside = self.remove(path)?;
+                self.check_aside(path, &aside, expected)?;
+            }
+            Err(e) if is_absent(&e) => {}
+            Err(e) => return Err(e),
+        }
+        let create_only = WriteOptions { create_only: true, ..WriteOptions::default() };
+        self.target.write(path, data, &create_only).map_err(|e| {
+            if e.kind() == ErrorKind::AlreadyExists { changed_meanwhile(path) } else { e }
+        })?;
+        self.steps.push(Undo::Created(path.to_string()));
         Ok(())
     }
 
-    /// Writes `data` at `path`. A file there is copied aside first, so the write
-    /// still replaces it at once; anything else there (a link, a special file) is
-    /// moved aside.
-    fn write(&mut self, path: &str, data: &[u8]) -> Result<()> {
-        let existing = match self.target.stat(path) {
-            Ok(e) => Some(e),
-            Err(e) if is_absent(&e) => None,
-            Err(e) => return Err(e),
+    /// Checks that `aside`, what was at `path`, is the file the session saw there.
+    fn check_aside(&self, path: &str, aside: &str, expected: Option<&Base>) -> Result<()> {
+        // A directory or a link has no content to compare (the session replaced it).
+        let Some(expected) = expected.filter(|b| !matches!(b, Base::Other { .. })) else {
+            return Ok(());
         };
-        match existing {
-            Some(e) if e.kind == EntryKind::File && has_content(&e) => {
-                let aside = self.aside()?;
-                let old = read_whole(self.target, path, e.size)?;
-                self.target.write(&aside, &old, &Default::default())?;
-                self.target.write(path, data, &Default::default())?;
-                self.steps.push(Undo::MovedAside { path: path.to_string(), aside });
-            }
-            other => {
-                if other.is_some() {
-                    self.remove(path)?;
-                }
-                self.target.write(path, data, &Default::default())?;
-                self.steps.push(Undo::Created(path.to_string()));
-            }
+        if lower_state(self.target, aside)? != *expected {
+            return Err(changed_meanwhile(path));
         }
         Ok(())
     }
@@ -310,6 +326,15 @@ impl<'a> Journal<'a> {
             ),
         )
     }
+}
+
+/// The conflict of a file changed in the lower directory while the apply ran.
+fn changed_meanwhile(path: &str) -> Error {
+    Error::at(
+        ErrorKind::Conflict,
+        path,
+        "the lower directory changed this file while the apply ran (after its check); the change is kept",
+    )
 }
 
 /// Whether a stat found nothing (`Ok(true)`), found something (`Ok(false)`), or failed.
@@ -394,7 +419,9 @@ fn create_dirs(cow: &CowVolume, journal: &mut Journal<'_>, report: &mut ApplyRep
             Ok(e) if e.is_dir() => continue,
             // A link or a file where the session made a directory (it deleted the
             // entry first: the merged view shows the directory).
-            Ok(_) => journal.remove(&rel)?,
+            Ok(_) => {
+                journal.remove(&rel)?;
+            }
             Err(_) => {}
         }
         journal.create_dir(&rel)?;

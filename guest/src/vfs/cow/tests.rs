@@ -579,3 +579,77 @@ fn the_undo_directory_takes_a_free_name() {
     assert_eq!(l.read(&format!("/{}-2/also.txt", super::apply::UNDO_DIR), 0, 100).unwrap(), b"x\n");
     assert!(l.stat(&format!("/{}-3", super::apply::UNDO_DIR)).is_err(), "removed when done");
 }
+
+/// A target on which someone else writes `edit` (path, content) at the apply's first
+/// step: an edit made in the lower directory after the conflict check.
+struct EditsMeanwhile(Arc<MemoryVolume>, std::sync::Mutex<Option<(&'static str, &'static str)>>);
+
+impl EditsMeanwhile {
+    fn meddle(&self) {
+        if let Some((path, content)) = self.1.lock().unwrap().take() {
+            self.0.insert(path, content);
+        }
+    }
+}
+
+impl Volume for EditsMeanwhile {
+    fn stat(&self, p: &str) -> crate::error::Result<crate::vfs::entry::Entry> {
+        self.0.stat(p)
+    }
+    fn list(&self, p: &str) -> crate::error::Result<Vec<crate::vfs::entry::Entry>> {
+        self.0.list(p)
+    }
+    fn walk(&self, p: &str, m: usize) -> crate::error::Result<crate::vfs::volume::Walk> {
+        self.0.walk(p, m)
+    }
+    fn read(&self, p: &str, o: u64, l: u64) -> crate::error::Result<Vec<u8>> {
+        self.0.read(p, o, l)
+    }
+    fn write(
+        &self,
+        p: &str,
+        c: &[u8],
+        o: &crate::vfs::volume::WriteOptions,
+    ) -> crate::error::Result<crate::vfs::entry::Entry> {
+        self.meddle();
+        self.0.write(p, c, o)
+    }
+    fn delete(&self, p: &str, r: bool) -> crate::error::Result<()> {
+        self.meddle();
+        self.0.delete(p, r)
+    }
+    fn rename(&self, f: &str, t: &str, o: bool) -> crate::error::Result<()> {
+        self.meddle();
+        self.0.rename(f, t, o)
+    }
+    fn create_dir(&self, p: &str) -> crate::error::Result<crate::vfs::entry::Entry> {
+        self.meddle();
+        self.0.create_dir(p)
+    }
+}
+
+/// An edit made in the lower directory while the apply runs (after its conflict
+/// check) is never written over: a changed file or a file that appeared where the
+/// session added one stops the apply as a conflict, everything is put back, and the
+/// edit is kept.
+#[test]
+fn an_edit_made_while_the_apply_runs_is_never_written_over() {
+    for (edit, content) in [("/z.txt", "their z\n"), ("/added.txt", "theirs too\n")] {
+        let l = lower();
+        l.insert("/z.txt", "lower z\n");
+        let (c, _) = cow(&l);
+        c.delete("/dir", true).unwrap();
+        c.write("/z.txt", b"mine\n", &Default::default()).unwrap();
+        c.write("/added.txt", b"mine\n", &Default::default()).unwrap();
+        let target = EditsMeanwhile(Arc::clone(&l), std::sync::Mutex::new(Some((edit, content))));
+        let bases = format!("{:?}", c.state().bases);
+        let e = match apply(&c, &target) {
+            Ok(r) => panic!("{edit}: applied {r:?}; bases {bases}"),
+            Err(e) => e,
+        };
+        assert_eq!(e.kind(), ErrorKind::Conflict, "{edit}: {e}");
+        assert!(e.message().contains("nothing was applied"), "{e}");
+        assert_eq!(l.read(edit, 0, 100).unwrap(), content.as_bytes(), "{edit}: the edit is kept");
+        assert!(l.stat("/dir/x.txt").is_ok(), "{edit}: put back");
+    }
+}
