@@ -7,6 +7,9 @@
 //! - in-process tests: an rmcp client connected to a `FilestoreServer` over an
 //!   in-memory duplex pipe, on memory volumes.
 //! - CLI: `serve` refuses what it cannot do with a clear error.
+//! - `clients`: every client family users run (Python `mcp` 1.x and 2.x, TypeScript
+//!   SDK 1.x and 2.x, the MCP Inspector CLI, LangChain's adapters) through one
+//!   scenario over stdio and HTTP, and the protocol fixes they needed (DELETE, resume).
 //! - `http_limits`: hostile and greedy HTTP clients (half-open connections, slow bodies, sessions
 //!   of one identity against another's, messages up to 16 MiB).
 
