@@ -251,3 +251,36 @@ fn sqlite_template_escapes_hold() {
     load_with_secret(&mut s, &yaml, "UNUSED", "");
     check_escapes(&mut s, "SQLite", &cases);
 }
+
+/// `filestore check` refuses an escape mode that is no quoting of the tool's SQL,
+/// naming the file, the line and the modes that dialect has, as the server does at
+/// start (both load the configuration the same way).
+#[test]
+fn check_refuses_an_escape_mode_the_dialect_lacks() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("tools.yaml");
+    std::fs::write(
+        &file,
+        "kind: source\nname: my\ntype: mysql\nhost: 127.0.0.1\nport: 3306\nuser: u\npassword: p\ndatabase: d\n\
+         ---\nkind: source\nname: pg\ntype: postgres\nhost: 127.0.0.1\nport: 5432\nuser: u\npassword: p\ndatabase: d\n\
+         ---\nkind: tool\nname: by_column\ntype: mysql-sql\nsource: my\ndescription: d\nstatement: SELECT {{.c}} FROM t\n\
+         templateParameters:\n  - {name: c, type: string, description: c, escape: square-brackets}\n\
+         ---\nkind: tool\nname: pg_column\ntype: postgres-sql\nsource: pg\ndescription: d\nstatement: SELECT {{.c}} FROM t\n\
+         templateParameters:\n  - {name: c, type: string, description: c, escape: backticks}\n",
+    )
+    .unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_filestore"))
+        .arg("check")
+        .arg(&file)
+        .output()
+        .unwrap();
+    let text =
+        format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(!out.status.success(), "{text}");
+    for want in [
+        "tools.yaml: document 3, line 26, column 53: field 'templateParameters[0].escape': escape 'square-brackets' is not a quoting in MySQL/MariaDB, the SQL of this tool (its escapes: single-quotes, double-quotes, backticks)",
+        "tools.yaml: document 4, line 35, column 53: field 'templateParameters[0].escape': escape 'backticks' is not a quoting in PostgreSQL, the SQL of this tool (its escapes: single-quotes, double-quotes)",
+    ] {
+        assert!(text.contains(want), "lacks {want:?}:\n{text}");
+    }
+}
