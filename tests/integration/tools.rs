@@ -1627,6 +1627,10 @@ fn sqlite_result_bombs_stop_at_the_result_limit() {
     load(&mut s, &yaml);
     assert_at_limit(&invoke(&mut s, "blob", json!({"n": 900_000_000})), "randomblob(900000000)");
     assert_at_limit(&invoke(&mut s, "rows", json!({"n": 100_000})), "100000 rows of 100 kB");
+    // A row of 400 values under the limit each is 360 MB: SQLite is not let build it.
+    let out = invoke(&mut s, "run", json!({"sql": wide_row(400, 900_000)}));
+    assert_at_limit(&out, "a row of 400 values of 900 kB");
+    assert!(out.text.contains("over the columns of a row"), "{}", out.text);
     for sql in [
         "SELECT zeroblob(500000000) AS z",
         "SELECT 1; SELECT randomblob(300000000) AS b",
@@ -1639,6 +1643,13 @@ fn sqlite_result_bombs_stop_at_the_result_limit() {
     assert_eq!(out.status, InvokeStatus::Completed, "{}", out.text);
     let out = invoke(&mut s, "blob", json!({"n": 500_000}));
     assert_eq!(out.status, InvokeStatus::Completed, "{}", out.text);
+}
+
+/// A statement whose one row has `columns` random blobs of `bytes` each.
+fn wide_row(columns: usize, bytes: usize) -> String {
+    let values: Vec<String> =
+        (0..columns).map(|i| format!("randomblob({bytes}) AS c{i}")).collect();
+    format!("SELECT {}", values.join(", "))
 }
 
 /// A loopback upstream answering every request with `bytes` bytes of `x`.
@@ -1765,8 +1776,9 @@ fn peak_resident(pid: u32) -> u64 {
 }
 
 /// The server's memory stays near the limit whatever a statement returns: result
-/// bombs of 400 MB through `filestore serve --tool-result-mib 1` (SQLite, PostgreSQL,
-/// MariaDB) raise its peak resident memory by a small fraction of that.
+/// bombs of 400 MB through `filestore serve --tool-result-mib 1` (SQLite one value
+/// and one row of 400 values, PostgreSQL, MariaDB) raise its peak resident memory
+/// by a small fraction of that.
 #[test]
 fn result_bombs_leave_the_server_memory_near_the_limit() {
     use crate::support::{mariadb_server, pg_server};
@@ -1803,9 +1815,10 @@ fn result_bombs_leave_the_server_memory_near_the_limit() {
     }
     let before = peak_resident(client.pid());
     for (tool, sql) in [
-        ("lite_run", "SELECT randomblob(400000000) AS b"),
-        ("pg_run", "SELECT repeat('x', 400000000) AS s"),
-        ("my_run", "SELECT REPEAT('x', 1000000) AS s FROM seq_1_to_400"),
+        ("lite_run", "SELECT randomblob(400000000) AS b".to_string()),
+        ("lite_run", wide_row(400, 1_000_000)),
+        ("pg_run", "SELECT repeat('x', 400000000) AS s".to_string()),
+        ("my_run", "SELECT REPEAT('x', 1000000) AS s FROM seq_1_to_400".to_string()),
     ] {
         let answer = client.call_tool(tool, json!({"sql": sql}));
         let text = answer.to_string();

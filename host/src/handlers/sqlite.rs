@@ -19,8 +19,9 @@
 //!
 //! Size: rows are counted against the tool result limit ([`ToolRequest::max_result_bytes`])
 //! as they are stepped, and the first one past it ends the call (`limit-exceeded`).
-//! SQLite's own `SQLITE_LIMIT_LENGTH` is set to the same limit, so no single value
-//! (`randomblob(900000000)`) is built larger than it in the first place.
+//! SQLite's own `SQLITE_LIMIT_LENGTH` is set from the same limit, so no single value
+//! (`randomblob(900000000)`) is built larger than it in the first place, nor a row of
+//! many columns larger than a few times it ([`value_limit`]).
 //!
 //! Refused in every tool's statement (SQLite's authorizer, [`confine`]): `PRAGMA
 //! temp_store_directory` and `data_store_directory` (SQLite would write its files
@@ -215,11 +216,6 @@ fn run(req: &ToolRequest, statement: &str, bind: bool) -> Result<Value, ToolErro
     })?;
     let conn = open(&source.name, db, statement)?;
     confine(&conn, !bind);
-    // No value built larger than the result may be (SQLite's limit is an i32).
-    let length = req.max_result_bytes.clamp(1, i32::MAX as u64) as i32;
-    conn.set_limit(rusqlite::limits::Limit::SQLITE_LIMIT_LENGTH, length).map_err(|e| {
-        ToolError::backend(format!("tool '{}': cannot limit SQLite's lengths: {e}", req.tool_name))
-    })?;
     let (deadline, cancel) = (req.deadline, req.cancel.clone());
     conn.progress_handler(
         PROGRESS_STEPS,
@@ -233,7 +229,12 @@ fn run(req: &ToolRequest, statement: &str, bind: bool) -> Result<Value, ToolErro
     };
     let fail = |e: rusqlite::Error| match e {
         rusqlite::Error::SqliteFailure(f, _) if f.code == rusqlite::ErrorCode::TooBig => {
-            budget::limit_exceeded(&req.tool_name, req.max_result_bytes)
+            budget::limit_exceeded(&req.tool_name, req.max_result_bytes).map_message(|m| {
+                format!(
+                    "{m}; SQLite builds no value past it, nor past {ROW_LIMITS} times it over \
+                     the columns of a row"
+                )
+            })
         }
         rusqlite::Error::SqliteFailure(f, _)
             if f.code == rusqlite::ErrorCode::OperationInterrupted =>
@@ -255,7 +256,7 @@ fn run(req: &ToolRequest, statement: &str, bind: bool) -> Result<Value, ToolErro
         let mut batch = rusqlite::Batch::new(&conn, statement);
         let mut last = json!({"rows_affected": 0});
         while let Some(mut stmt) = batch.next().map_err(refused)? {
-            last = collect(req, &mut stmt, &[], &fail)?;
+            last = collect(req, &conn, &mut stmt, &[], &fail)?;
         }
         return Ok(last);
     }
@@ -272,17 +273,35 @@ fn run(req: &ToolRequest, statement: &str, bind: bool) -> Result<Value, ToolErro
         ToolError::invalid_argument(format!("tool '{}': {}", req.tool_name, e.message))
     })?;
     let values: Vec<SqlValue> = order.iter().map(|&p| to_sql(&req.positional[p])).collect();
-    collect(req, &mut stmt, &values, &fail)
+    collect(req, &conn, &mut stmt, &values, &fail)
 }
 
-/// Runs the prepared `stmt` with `values` bound: its rows, or `{"rows_affected": n}`
-/// for a statement without result columns.
+/// How many times the result limit the values of one row may take in SQLite: it
+/// computes a row whole before the row can be counted, so each value of a row of
+/// `n` columns is held to this many limits over `n` (and never past one limit).
+const ROW_LIMITS: u64 = 4;
+
+/// SQLite's `SQLITE_LIMIT_LENGTH` for a statement of `columns` result columns
+/// under a result limit of `limit` bytes (see [`ROW_LIMITS`]).
+fn value_limit(limit: u64, columns: usize) -> i32 {
+    let per_value = (limit.saturating_mul(ROW_LIMITS) / columns.max(1) as u64).min(limit);
+    per_value.clamp(1, i32::MAX as u64) as i32
+}
+
+/// Runs the prepared `stmt` (of `conn`) with `values` bound: its rows, or
+/// `{"rows_affected": n}` for a statement without result columns.
 fn collect(
     req: &ToolRequest,
+    conn: &Connection,
     stmt: &mut rusqlite::Statement<'_>,
     values: &[SqlValue],
     fail: &dyn Fn(rusqlite::Error) -> ToolError,
 ) -> Result<Value, ToolError> {
+    // No value is built past what this statement's rows may hold.
+    let length = value_limit(req.max_result_bytes, stmt.column_count());
+    conn.set_limit(rusqlite::limits::Limit::SQLITE_LIMIT_LENGTH, length).map_err(|e| {
+        ToolError::backend(format!("tool '{}': cannot limit SQLite's lengths: {e}", req.tool_name))
+    })?;
     let params = params_from_iter(values.iter());
     if stmt.column_count() == 0 {
         let n = stmt.execute(params).map_err(fail)?;
@@ -306,4 +325,18 @@ fn collect(
         out.push(Value::Object(obj));
     }
     Ok(Value::Array(out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One value may take the whole limit; a row of many columns a few limits.
+    #[test]
+    fn a_row_is_held_to_a_few_limits() {
+        assert_eq!(value_limit(1 << 20, 0), 1 << 20);
+        assert_eq!(value_limit(1 << 20, 4), 1 << 20);
+        assert_eq!(value_limit(1 << 20, 400), (4 << 20) / 400);
+        assert_eq!(value_limit(u64::MAX, 1), i32::MAX);
+    }
 }
