@@ -503,7 +503,7 @@ fn no_call_that_changes_files_runs_without_room_for_its_record() {
         "conversation quota",
         "--conversation-quota-mib",
         0,
-        Counter::With(Box::new(|| Ok(0))),
+        Counter::Once(Box::new(|| Ok(0))),
     );
     let headroom = filestore::audit::MAX_RECORD_BYTES + 2000;
     let timeline = QuotaVolume::shared(filestore::volumes::MemoryVolume::new(), quota.clone())

@@ -299,7 +299,7 @@ impl StateStore {
         map.entry(key.clone())
             .or_insert_with(|| {
                 let counter = match &self.docs {
-                    Docs::Memory(..) => Counter::With(Box::new(|| Ok(0))),
+                    Docs::Memory(..) => Counter::Once(Box::new(|| Ok(0))),
                     Docs::Dir(root) => conversation_counter(root.clone(), key),
                     Docs::Object(root) => conversation_counter(root.clone(), key),
                 };

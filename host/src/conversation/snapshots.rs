@@ -55,31 +55,34 @@ impl StateStore {
             ));
         }
         // A snapshot adds what changed since the last to the shared objects, charged
-        // to the conversation's quota once taken: none is taken past the quota.
+        // to the conversation's quota once taken: none is taken past the quota, and
+        // they take turns, so that several at once do not each take the room left.
         let quota = self.quota(key);
-        if !quota.has_room(0, 0).map_err(|e| named(key, e))? {
-            return Err(StateError::new(
+        let taken = quota
+            .after_the_fact(|| {
+                let volumes = self.snapshot_volumes(key).map_err(as_volume_error)?;
+                let doc = self.load(key).map_err(as_volume_error)?.unwrap_or_default();
+                let state = json!({
+                    "activated_skills": doc.activated_skills,
+                    "approval_gates": doc.approval_gates,
+                    "cow": doc.cow,
+                });
+                let record =
+                    self.snapshot_scope(key).create(name, &named_refs(&volumes), Some(state))?;
+                let added = record.stats.bytes_written;
+                Ok((record, added))
+            })
+            .map_err(|e| named(key, e))?;
+        taken.ok_or_else(|| {
+            StateError::new(
                 StateErrorKind::Storage(crate::volumes::ErrorKind::LimitExceeded),
                 format!(
-                    "conversation {key} keeps {} bytes, past its quota of {} (--conversation-quota-mib; snapshots count what they add): delete files or snapshots to take another",
-                    quota.used().map_err(|e| named(key, e))?,
+                    "conversation {key} keeps {} bytes, at or past its quota of {} (--conversation-quota-mib; snapshots count what they add): delete files to take another",
+                    quota.used().unwrap_or(u64::MAX),
                     quota.limit()
                 ),
-            ));
-        }
-        let volumes = self.snapshot_volumes(key)?;
-        let doc = self.load(key)?.unwrap_or_default();
-        let state = json!({
-            "activated_skills": doc.activated_skills,
-            "approval_gates": doc.approval_gates,
-            "cow": doc.cow,
-        });
-        let record = self
-            .snapshot_scope(key)
-            .create(name, &named_refs(&volumes), Some(state))
-            .map_err(|e| named(key, e))?;
-        quota.add(record.stats.bytes_written);
-        Ok(record)
+            )
+        })
     }
 
     /// The conversation's volumes under their snapshot names: `/scratch`,
@@ -244,6 +247,11 @@ fn recorded_gates(record: &SnapshotRecord) -> Vec<filestore_guest::invoke::Appro
         .as_ref()
         .and_then(|s| serde_json::from_value(s["approval_gates"].clone()).ok())
         .unwrap_or_default()
+}
+
+/// A state error as a volume error of the same kind (inside a quota's charge).
+fn as_volume_error(e: StateError) -> crate::volumes::Error {
+    crate::volumes::Error::new(e.kind.error_kind(), e.context)
 }
 
 /// A snapshot error of conversation `key` as a state error of the same kind.

@@ -12,9 +12,15 @@
 //! write counts its size less the size of the file it replaces, a delete gives back
 //! what it removed, a rename onto a file gives back the file replaced. A change that
 //! would pass the quota is refused with `limit-exceeded` before it is made, so the old
-//! content stays. Changes made elsewhere meanwhile (another replica or process of
-//! the same conversation) are not seen until the next count: together, writers on
-//! several replicas can pass the quota by what they write at once.
+//! content stays. A quota shared with other processes (a conversation, whose other
+//! replicas write the same store: [`Counter::With`]) is counted again at a change
+//! once its count is [`RECOUNT_AFTER`] old, so what other processes wrote is seen
+//! within that time: together, writers on several replicas can pass the quota by
+//! what they write within it.
+//!
+//! Charges made after the fact ([`Quota::after_the_fact`]: a snapshot, whose cost is
+//! known once it is taken) take turns, so that several at once cannot each pass the
+//! check and then add up to several times the room left.
 
 use std::sync::{Arc, Mutex};
 
@@ -25,12 +31,21 @@ use super::{Entry, EntryKind, Error, ErrorKind, PrefetchFile, Volume, Walk, Writ
 /// Entries a count walks at most: a volume with more is counted as full.
 pub const MAX_COUNTED_ENTRIES: usize = 1_000_000;
 
+/// Age after which a shared quota's count is made again at its next change, so that
+/// what other processes wrote is seen: a walk of what it covers at most this often
+/// per process while it changes.
+pub const RECOUNT_AFTER: std::time::Duration = std::time::Duration::from_secs(2);
+
 /// How a quota learns what it covers when it is first charged.
 pub enum Counter {
     /// The one volume it is charged through (a per-volume quota).
     Member,
-    /// A function of the quota's owner: the bytes of a whole conversation, say.
+    /// A function of the quota's owner: the bytes of a whole conversation, say,
+    /// which other processes may change too (counted again when [`RECOUNT_AFTER`]
+    /// old).
     With(Box<dyn Fn() -> Result<u64, Error> + Send + Sync>),
+    /// The same for what only this process changes (a memory store's): counted once.
+    Once(Box<dyn Fn() -> Result<u64, Error> + Send + Sync>),
 }
 
 /// A byte limit and the count of what it covers, charged by [`QuotaVolume`]s.
@@ -40,8 +55,17 @@ pub struct Quota {
     name: String,
     limit: u64,
     counter: Counter,
-    /// Bytes covered, once counted.
-    used: Mutex<Option<u64>>,
+    /// Bytes covered, once counted, and when they were counted.
+    used: Mutex<Option<Count>>,
+    /// Held by charges made after the fact ([`Quota::after_the_fact`]).
+    turns: Mutex<()>,
+}
+
+/// A quota's count: bytes covered, and when they were counted.
+#[derive(Clone, Copy)]
+struct Count {
+    bytes: u64,
+    at: std::time::Instant,
 }
 
 impl Quota {
@@ -53,6 +77,7 @@ impl Quota {
             limit,
             counter,
             used: Mutex::new(None),
+            turns: Mutex::new(()),
         })
     }
 
@@ -73,35 +98,50 @@ impl Quota {
         Ok(used.saturating_add(bytes) <= self.limit.saturating_add(headroom))
     }
 
-    /// Adds `bytes` written outside its volumes (a snapshot's new objects) to the
-    /// count, if it has been counted (a later count finds them itself).
-    pub fn add(&self, bytes: u64) {
-        if let Some(n) = self.lock().as_mut() {
-            *n = n.saturating_add(bytes);
+    /// Runs `charge`, a change made outside the quota's volumes whose bytes are
+    /// known only once it is made (a snapshot's new objects), if the quota has room
+    /// left, and adds what it returns; `Ok(None)` when there is no room (nothing
+    /// ran). One such change at a time: each sees what the one before added.
+    pub fn after_the_fact<T>(
+        &self,
+        charge: impl FnOnce() -> Result<(T, u64), Error>,
+    ) -> Result<Option<T>, Error> {
+        let _turn = self.turns.lock().unwrap_or_else(|p| p.into_inner());
+        if !self.has_room(0, 0)? {
+            return Ok(None);
         }
+        let (out, bytes) = charge()?;
+        if let Some(c) = self.lock().as_mut() {
+            c.bytes = c.bytes.saturating_add(bytes);
+        }
+        Ok(Some(out))
     }
 
-    /// Forgets the count: changes made around its volumes (a restore) are counted
-    /// at the next change.
+    /// Forgets the count: changes made around its volumes are counted at the next
+    /// change.
     pub fn forget(&self) {
         *self.lock() = None;
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Option<u64>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Option<Count>> {
         self.used.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    fn counted(&self, used: &mut Option<u64>, member: Option<&dyn Volume>) -> Result<u64, Error> {
-        if let Some(n) = *used {
-            return Ok(n);
+    fn counted(&self, used: &mut Option<Count>, member: Option<&dyn Volume>) -> Result<u64, Error> {
+        let fresh = |c: &Count| match self.counter {
+            Counter::With(_) => c.at.elapsed() < RECOUNT_AFTER,
+            Counter::Once(_) | Counter::Member => true,
+        };
+        if let Some(c) = used.as_ref().filter(|c| fresh(c)) {
+            return Ok(c.bytes);
         }
-        let n = match (&self.counter, member) {
-            (Counter::With(count), _) => count()?,
+        let bytes = match (&self.counter, member) {
+            (Counter::With(count) | Counter::Once(count), _) => count()?,
             (Counter::Member, Some(v)) => content_bytes(v, "/")?,
             (Counter::Member, None) => 0,
         };
-        *used = Some(n);
-        Ok(n)
+        *used = Some(Count { bytes, at: std::time::Instant::now() });
+        Ok(bytes)
     }
 
     /// The refusal of a change at `path` that needs `more` bytes beyond `now`.
@@ -185,7 +225,10 @@ impl<V: Volume> QuotaVolume<V> {
         }
         let out = change();
         // On a failure nothing is known of what changed: counted again next time.
-        *used = out.is_ok().then_some(after);
+        *used = match (out.is_ok(), *used) {
+            (true, Some(c)) => Some(Count { bytes: after, at: c.at }),
+            _ => None,
+        };
         out
     }
 
@@ -300,10 +343,31 @@ mod tests {
         assert!(write(&log, "/r2", 1).is_err());
         a.delete("/a", false).unwrap();
         write(&b, "/c", 200).unwrap();
-        quota.add(50);
+        assert_eq!(quota.after_the_fact(|| Ok(((), 50))).unwrap(), Some(()));
         assert_eq!(quota.used().unwrap(), 1050);
+        assert_eq!(quota.after_the_fact(|| Ok(((), 1))).unwrap(), None, "no room: it does not run");
         quota.forget();
         assert_eq!(quota.used().unwrap(), 100, "counted again by its counter");
+    }
+
+    /// A quota other processes change too is counted again once its count is old:
+    /// what another replica wrote is seen.
+    #[test]
+    fn a_shared_count_is_made_again_when_old() {
+        let elsewhere = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+        let seen = elsewhere.clone();
+        let quota = Quota::new(
+            "conversation quota",
+            "--conversation-quota-mib",
+            1000,
+            Counter::With(Box::new(move || Ok(seen.load(std::sync::atomic::Ordering::SeqCst)))),
+        );
+        let v = QuotaVolume::shared(MemoryVolume::new(), quota.clone());
+        write(&v, "/a", 100).unwrap();
+        elsewhere.store(950, std::sync::atomic::Ordering::SeqCst);
+        write(&v, "/b", 100).unwrap();
+        std::thread::sleep(RECOUNT_AFTER);
+        assert!(write(&v, "/c", 100).is_err(), "another replica's 950 bytes are seen");
     }
 
     #[test]
