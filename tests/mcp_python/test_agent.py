@@ -137,9 +137,12 @@ class AgentTest(unittest.IsolatedAsyncioTestCase):
             r = await s.call_tool("py__add", {"a": 2, "b": 40})
             self.assertFalse(r.is_error, text_of(r))
             self.assertIn("42", text_of(r))
-            # The declared env reached the upstream, resolved host-side.
+            # The declared env reached the upstream, resolved host-side (it echoes
+            # "hello world"); like every value resolved from the environment, the
+            # agent reads its reference in place of it.
             r = await s.call_tool("py__echo", {"text": "world"})
-            self.assertIn("hello world", text_of(r))
+            self.assertIn("${TEST_GREETING}world", text_of(r))
+            self.assertNotIn("hello", text_of(r))
             # Checked against the upstream schema in the sandbox: never sent upstream.
             r = await s.call_tool("py__add", {"a": "two", "b": 1})
             self.assertTrue(r.is_error)
