@@ -278,7 +278,7 @@ fn check_refuses_an_escape_mode_the_dialect_lacks() {
         format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert!(!out.status.success(), "{text}");
     for want in [
-        "tools.yaml: document 3, line 26, column 53: field 'templateParameters[0].escape': escape 'square-brackets' is not a quoting in MySQL/MariaDB, the SQL of this tool (its escapes: single-quotes, double-quotes, backticks)",
+        "tools.yaml: document 3, line 26, column 53: field 'templateParameters[0].escape': escape 'square-brackets' is not a quoting in MySQL/MariaDB, the SQL of this tool (its escapes: single-quotes, backticks)",
         "tools.yaml: document 4, line 35, column 53: field 'templateParameters[0].escape': escape 'backticks' is not a quoting in PostgreSQL, the SQL of this tool (its escapes: single-quotes, double-quotes)",
     ] {
         assert!(text.contains(want), "lacks {want:?}:\n{text}");

@@ -98,9 +98,10 @@ impl Escape {
     pub fn of_dialect(dialect: Option<Dialect>) -> &'static [Escape] {
         match dialect {
             Some(Dialect::Postgres) => &[Escape::SingleQuotes, Escape::DoubleQuotes],
-            Some(Dialect::Mysql) => {
-                &[Escape::SingleQuotes, Escape::DoubleQuotes, Escape::Backticks]
-            }
+            // No double-quotes: a string in MySQL's default mode, an identifier under
+            // ANSI_QUOTES, so a value naming a column (`owner = "owner"`) would match
+            // every row there. Values take single-quotes, identifiers backticks.
+            Some(Dialect::Mysql) => &[Escape::SingleQuotes, Escape::Backticks],
             Some(Dialect::Sqlite) | None => &Escape::ALL,
         }
     }
@@ -147,9 +148,7 @@ impl Escape {
             return Err(Unquotable::Nul);
         }
         match (dialect, self) {
-            (Mysql, Escape::SingleQuotes | Escape::DoubleQuotes) if value.contains('\\') => {
-                Err(Unquotable::Backslash)
-            }
+            (Mysql, Escape::SingleQuotes) if value.contains('\\') => Err(Unquotable::Backslash),
             (Postgres, Escape::DoubleQuotes) if value.is_empty() => {
                 Err(Unquotable::EmptyIdentifier)
             }

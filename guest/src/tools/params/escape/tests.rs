@@ -191,12 +191,6 @@ const MODES: &[Mode] = &[
     },
     Mode {
         dialect: Some(Mysql),
-        escape: Escape::DoubleQuotes,
-        readings: &[Reading::Doubled('"'), Reading::Backslash('"')],
-        refuses: nul_or_backslash,
-    },
-    Mode {
-        dialect: Some(Mysql),
         escape: Escape::Backticks,
         readings: &[Reading::Doubled('`')],
         refuses: nul_or_beyond_the_bmp,
@@ -257,13 +251,14 @@ fn modes_that_are_not_quotings_of_a_dialect_are_refused() {
         (Postgres, Escape::Backticks),
         (Postgres, Escape::SquareBrackets),
         (Mysql, Escape::SquareBrackets),
+        (Mysql, Escape::DoubleQuotes),
     ] {
         assert_eq!(escape.quote(Some(dialect), "x"), Err(Unquotable::NotAQuoting));
         assert!(escape.check_dialect(Some(dialect)).is_err());
     }
     assert_eq!(
         Escape::SquareBrackets.check_dialect(Some(Mysql)).unwrap_err(),
-        "escape 'square-brackets' is not a quoting in MySQL/MariaDB, the SQL of this tool (its escapes: single-quotes, double-quotes, backticks)"
+        "escape 'square-brackets' is not a quoting in MySQL/MariaDB, the SQL of this tool (its escapes: single-quotes, backticks)"
     );
     for m in MODES {
         assert_eq!(m.escape.check_dialect(m.dialect), Ok(()), "{:?} {}", m.dialect, m.escape);
@@ -296,8 +291,7 @@ quoted! {
     postgres_refuses_nul: Some(Postgres), SingleQuotes, "\0" => Err::<&str, _>(Unquotable::Nul);
     mysql_single_doubles_the_quote: Some(Mysql), SingleQuotes, "O'Brien -- #" => Ok("'O''Brien -- #'");
     mysql_single_refuses_a_backslash: Some(Mysql), SingleQuotes, r"\' OR 1=1 -- " => Err::<&str, _>(Unquotable::Backslash);
-    mysql_double_refuses_a_trailing_backslash: Some(Mysql), DoubleQuotes, "x\\" => Err::<&str, _>(Unquotable::Backslash);
-    mysql_double_doubles_the_quote: Some(Mysql), DoubleQuotes, "a\"b'c" => Ok("\"a\"\"b'c\"");
+    mysql_has_no_double_quotes: Some(Mysql), DoubleQuotes, "owner" => Err::<&str, _>(Unquotable::NotAQuoting);
     mysql_backticks_keep_a_backslash: Some(Mysql), Backticks, r"a\`b" => Ok(r"`a\``b`");
     mysql_backticks_refuse_beyond_the_bmp: Some(Mysql), Backticks, "a🦀" => Err::<&str, _>(Unquotable::Supplementary);
     mysql_single_keeps_beyond_the_bmp: Some(Mysql), SingleQuotes, "a🦀" => Ok("'a🦀'");
