@@ -209,7 +209,10 @@ impl<'a> Journal<'a> {
     /// be put back.
     fn remove(&mut self, path: &str) -> Result<String> {
         let aside = self.aside()?;
-        self.target.rename(path, &aside, false)?;
+        // Said of the path being changed: the undo directory is the apply's own.
+        self.target
+            .rename(path, &aside, false)
+            .map_err(|e| Error::at(e.kind(), path, format!("{} (moving it aside)", e.message())))?;
         self.steps.push(Undo::MovedAside { path: path.to_string(), aside: aside.clone() });
         Ok(aside)
     }
