@@ -119,6 +119,17 @@ impl Session {
         &self.limits
     }
 
+    /// The permission bits the shell's `chmod` set, by virtual path (see
+    /// [`shell::Modes`]): what a host hands to a session replacing this one.
+    pub fn shell_modes(&self) -> Vec<(String, u32)> {
+        self.shell_modes.entries()
+    }
+
+    /// Replaces the shell's permission bits with recorded ones.
+    pub fn restore_shell_modes(&self, modes: Vec<(String, u32)>) {
+        self.shell_modes.replace(modes)
+    }
+
     /// The session's tool state: configuration, dynamic tools, pending approvals
     /// (used by [`crate::invoke`]).
     pub fn tool_state(&self) -> &crate::invoke::ToolStateCell {

@@ -1041,6 +1041,22 @@ impl Session {
         })
     }
 
+    /// The permission bits the shell's `chmod` set, by virtual path (the WIT
+    /// `tools.shell-modes`): what a session replacing this one is given.
+    pub fn shell_modes(&mut self) -> Result<Vec<(String, u32)>> {
+        self.guarded(|store, b, h| {
+            b.filestore_component_tools(store)?.call_shell_modes(store, h).map(Ok)
+        })
+    }
+
+    /// Replaces the shell's permission bits with recorded ones (the WIT
+    /// `tools.restore-shell-modes`).
+    pub fn restore_shell_modes(&mut self, modes: &[(String, u32)]) -> Result<()> {
+        self.guarded(|store, b, h| {
+            b.filestore_component_tools(store)?.call_restore_shell_modes(store, h, modes).map(Ok)
+        })
+    }
+
     /// The configured prompts (Toolbox `kind: prompt`), in load order (see the WIT
     /// `tools.list-prompts`).
     pub fn prompts(

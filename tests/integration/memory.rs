@@ -44,13 +44,19 @@ fn rss(pid: u32) -> usize {
     kib * 1024
 }
 
-/// A workspace directory holding `big.txt` ([`BIG_BYTES`] of text lines).
+/// A workspace directory holding `big.txt` ([`BIG_BYTES`] of text lines), mounted
+/// read-only.
 fn workspace(root: &Path) -> String {
+    format!("/workspace={}:ro", big_file_dir(root).display())
+}
+
+/// The directory holding `big.txt`, made.
+fn big_file_dir(root: &Path) -> std::path::PathBuf {
     let ws = root.join("ws");
     std::fs::create_dir_all(&ws).unwrap();
     let line = format!("{}\n", "x".repeat(99));
     std::fs::write(ws.join("big.txt"), line.repeat(BIG_BYTES / line.len())).unwrap();
-    format!("/workspace={}:ro", ws.display())
+    ws
 }
 
 /// The text of a tool result.
@@ -329,14 +335,20 @@ fn skills_fixture(root: &Path) -> Vec<String> {
         .map(|s| s.to_string())
         .collect();
     args.extend(["--skills".to_string(), path("skills"), "--shell".to_string()]);
-    args.extend(["--mount".to_string(), workspace(root)]);
+    // Copy-on-write: the session's changes are kept beside the directory.
+    let ws = big_file_dir(root);
+    std::fs::write(ws.join("run.sh"), "echo ran\n").unwrap();
+    std::fs::write(ws.join("gone.txt"), "soon deleted\n").unwrap();
+    args.extend(["--mount".to_string(), format!("/workspace={}:cow", ws.display())]);
     args
 }
 
-/// A session activates a skill and gets a follow-up held for approval, then reads
-/// the 60 MB file: its sandbox is replaced (the server's memory back near where it
-/// was, where the old behaviour kept about 90 MiB), and the replacement still offers
-/// the skill's tool and still holds the follow-up.
+/// A session activates a skill, gets a follow-up held for approval, makes a script
+/// executable (`chmod`: bits only the instance knows) and changes its copy-on-write
+/// workspace, then reads the 60 MB file: its sandbox is replaced (the server's
+/// memory back near where it was, where the old behaviour kept about 90 MiB), and
+/// the replacement still offers the skill's tool, still holds the follow-up, still
+/// runs the script and still sees the workspace as changed.
 fn a_replaced_sandbox_keeps(extra: &[&str]) {
     let root = tempfile::tempdir().unwrap();
     let mut args = skills_fixture(root.path());
@@ -349,6 +361,13 @@ fn a_replaced_sandbox_keeps(extra: &[&str]) {
     s.call_ok("filestore_read", json!({"path": "/skills/fleet-plan/SKILL.md"}));
     let asked = s.call("fleet-plan", json!({"threshold": 1}));
     assert_eq!(asked["structuredContent"]["requires_approval"], true, "{asked}");
+    let shell = |s: &mut McpHttp, command: &str| {
+        s.call_ok("filestore_execute", json!({"command": command})).trim().to_string()
+    };
+    let changes =
+        "chmod +x /workspace/run.sh && rm /workspace/gone.txt && echo new > /workspace/new.txt";
+    shell(&mut s, changes);
+    assert_eq!(shell(&mut s, "/workspace/run.sh"), "ran");
     let before = rss(server.pid());
     read_big(&mut s);
     let grown = rss(server.pid()).saturating_sub(before);
@@ -362,6 +381,9 @@ fn a_replaced_sandbox_keeps(extra: &[&str]) {
     let held = s.call("decommission", json!({}));
     assert_eq!(held["isError"], true, "the held follow-up ran: {held}");
     assert!(text(&held).contains("approv") && !text(&held).contains("done"), "{held}");
+    assert_eq!(shell(&mut s, "/workspace/run.sh"), "ran", "the chmod bits are gone");
+    let seen = "test -e /workspace/gone.txt || echo gone; cat /workspace/new.txt";
+    assert_eq!(shell(&mut s, seen), "gone\nnew");
 }
 
 /// Without `--state` the session's skills and held follow-ups are carried from the

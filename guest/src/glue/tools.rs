@@ -331,6 +331,14 @@ impl wt::Guest for Component {
         invoke::restore_approval_gates(&s.get::<SessionResource>().0, gates)
     }
 
+    fn shell_modes(s: wt::SessionBorrow<'_>) -> Vec<(String, u32)> {
+        s.get::<SessionResource>().0.shell_modes()
+    }
+
+    fn restore_shell_modes(s: wt::SessionBorrow<'_>, modes: Vec<(String, u32)>) {
+        s.get::<SessionResource>().0.restore_shell_modes(modes)
+    }
+
     fn system_prompt(
         s: wt::SessionBorrow<'_>,
         max_depth: Option<u32>,

@@ -65,6 +65,16 @@ impl Modes {
         self.map().insert(path.to_string(), mode & 0o7777);
     }
 
+    /// Every path's bits.
+    pub fn entries(&self) -> Vec<(String, u32)> {
+        self.map().iter().map(|(p, m)| (p.clone(), *m)).collect()
+    }
+
+    /// Replaces every path's bits with `entries`.
+    pub fn replace(&self, entries: Vec<(String, u32)>) {
+        *self.map() = entries.into_iter().map(|(p, m)| (p, m & 0o7777)).collect();
+    }
+
     /// Forgets `path` and everything beneath it.
     pub(crate) fn forget(&self, path: &str) {
         let beneath = format!("{path}/");

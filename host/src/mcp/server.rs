@@ -136,14 +136,18 @@ pub(crate) struct Sandbox {
     carried: Option<Carried>,
 }
 
-/// The state of a session without a conversation, carried to its replacement:
-/// what [`super::conversations::Bound::pull`] restores from a conversation's
-/// document. The rest of what an agent relies on is the host's and stays (the
-/// mounts and their content, the configuration and agent loaded again by the
+/// What a session's instance holds that its replacement must get. The rest of what
+/// an agent relies on is the host's and stays (the mounts and their content, a
+/// copy-on-write mount's changes, the configuration and agent loaded again by the
 /// setup, the audit timeline); each shell command starts afresh anyway.
 struct Carried {
+    /// The active skills and approval gates of a session without a conversation
+    /// (a conversation's replacement gets them from its document, through
+    /// [`super::conversations::Bound::pull`]).
     skills: Vec<String>,
     gates: Vec<filestore_guest::invoke::ApprovalGate>,
+    /// The shell's `chmod` bits (no document keeps them).
+    modes: Vec<(String, u32)>,
 }
 
 impl Sandbox {
@@ -303,6 +307,9 @@ impl Sandbox {
                     eprintln!("filestore serve: skill not restored in a new sandbox: {e}");
                 }
             }
+            if let Some(carried) = &self.carried {
+                fresh.restore_shell_modes(&carried.modes)?;
+            }
             self.carried = None;
             self.session = fresh;
             self.stale = false;
@@ -338,11 +345,16 @@ impl Sandbox {
         if !self.lasting || self.stale || !(poisoned || large) || self.session.has_parked_calls() {
             return;
         }
-        if !poisoned && self.conversation.is_none() {
-            let skills = self.session.active_skills();
-            let gates = self.session.approval_gates();
-            let (Ok(skills), Ok(gates)) = (skills, gates) else { return };
-            self.carried = Some(Carried { skills, gates });
+        if !poisoned {
+            let Ok(modes) = self.session.shell_modes() else { return };
+            let (skills, gates) = match &self.conversation {
+                Some(_) => Default::default(),
+                None => match (self.session.active_skills(), self.session.approval_gates()) {
+                    (Ok(skills), Ok(gates)) => (skills, gates),
+                    _ => return,
+                },
+            };
+            self.carried = Some(Carried { skills, gates, modes });
         }
         self.stale = true;
         let _ = self.session();
