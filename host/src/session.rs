@@ -457,12 +457,14 @@ impl Engine {
 }
 
 /// A failure while a session is made: `limit-exceeded` when the memory it needed
-/// was refused (its cap, or a budget other sessions hold), else a setup error.
+/// was refused (its cap, or a budget other sessions hold), else a setup error. The
+/// refusal does not say `context`: a server answers an instantiation failure as a
+/// full pool, and this one names its own bound.
 fn setup_failure(store: &Store<HostState>, cap: usize, context: &str, e: wasmtime::Error) -> Error {
     match store.data().memory_denial() {
         Some(denial) => Error::LimitExceeded {
             limit: SandboxLimit::Memory,
-            message: format!("{context}: {}", memory_message(denial, cap)),
+            message: format!("a new sandbox: {}", memory_message(denial, cap)),
         },
         None => Error::setup(context, e),
     }

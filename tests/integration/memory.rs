@@ -21,7 +21,7 @@ use filestore::{Engine, EngineConfig, Error, MountSpec, SandboxLimit, SessionOpt
 use serde_json::{Value, json};
 
 use crate::common::mem;
-use crate::support::mcp_http::{McpHttp, Replica, stateless};
+use crate::support::mcp_http::{Answer, McpHttp, Replica, stateless};
 
 const BIN: &str = env!("CARGO_BIN_EXE_filestore");
 const MIB: usize = 1 << 20;
@@ -292,6 +292,48 @@ fn a_call_past_the_identity_budget_names_it() {
     assert_eq!(alice.call_ok("filestore_execute", json!({"command": "echo a"})).trim(), "a");
     let mut bob = server.session(None, Some("bob-token-0123456789abcdef01")).unwrap();
     assert_eq!(bob.call_ok("filestore_execute", json!({"command": "echo b"})).trim(), "b");
+}
+
+/// Opens sessions (kept open) until one is refused; how many were made, and the
+/// refusal.
+fn sessions_until_refused(server: &Replica, token: Option<&str>) -> (usize, Answer) {
+    let mut open = Vec::new();
+    for _ in 0..16 {
+        match server.session(None, token) {
+            Ok(s) => open.push(s),
+            Err(refused) => return (open.len(), refused),
+        }
+    }
+    panic!("16 sessions were made within a budget meant for a few");
+}
+
+/// A new session the budget has no room for is refused at once, never with `500`:
+/// `503` with `Retry-After` past the server's budget, `429` past an identity's while
+/// another identity still gets one, each naming its flag.
+#[test]
+fn a_session_past_a_budget_is_refused_naming_it() {
+    let root = tempfile::tempdir().unwrap();
+    let server = Replica::start(BIN, root.path(), &["--sandbox-memory-mib", "8"]);
+    let (made, refused) = sessions_until_refused(&server, None);
+    assert!(made >= 1, "not even one session fit: {refused:?}");
+    assert_eq!(refused.status, 503, "{refused:?}");
+    assert!(refused.body.contains(TOTAL_FLAG), "{refused:?}");
+    assert!(refused.header("retry-after").is_some(), "{refused:?}");
+
+    let tokens = root.path().join("tokens.json");
+    std::fs::write(
+        &tokens,
+        r#"{"tokens": [{"token": "alice-token-0123456789abcdef", "sub": "alice"}, {"token": "bob-token-0123456789abcdef01", "sub": "bob"}]}"#,
+    )
+    .unwrap();
+    let tokens = tokens.to_str().unwrap();
+    let args = ["--auth-tokens", tokens, "--sandbox-memory-per-identity-mib", "8"];
+    let server = Replica::start(BIN, root.path(), &args);
+    let (made, refused) = sessions_until_refused(&server, Some("alice-token-0123456789abcdef"));
+    assert!(made >= 1, "not even one session fit: {refused:?}");
+    assert_eq!(refused.status, 429, "{refused:?}");
+    assert!(refused.body.contains(PER_IDENTITY_FLAG), "{refused:?}");
+    server.session(None, Some("bob-token-0123456789abcdef01")).expect("bob has a share of his own");
 }
 
 // ---- what a replaced sandbox keeps ---------------------------------------------------

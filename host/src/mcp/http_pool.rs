@@ -276,6 +276,20 @@ impl SessionPool {
         if said.contains(super::conversations::CAP_FLAG) {
             return (StatusCode::TOO_MANY_REQUESTS, said.into_owned()).into_response();
         }
+        // The sandboxes' memory budget (crate::memory_budget): the server's is
+        // capacity, an identity's its own limit; both pass when calls end.
+        let budget = [
+            (crate::memory_budget::TOTAL_FLAG, StatusCode::SERVICE_UNAVAILABLE),
+            (crate::memory_budget::PER_IDENTITY_FLAG, StatusCode::TOO_MANY_REQUESTS),
+        ];
+        if let Some((_, status)) =
+            budget.iter().find(|(flag, _)| said.contains(&format!("({flag})")))
+        {
+            let retry = self.config.evict_idle_after.as_secs().max(1);
+            let mut resp = (*status, said.into_owned()).into_response();
+            resp.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(retry));
+            return resp;
+        }
         Response::from_parts(parts, axum::body::Body::from(text))
     }
 
