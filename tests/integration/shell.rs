@@ -826,8 +826,11 @@ async fn mcp_offers_the_shell_only_when_enabled() {
     let off = mcp_client(false).await;
     let tools = off.peer().list_all_tools().await.unwrap();
     assert!(!tools.iter().any(|t| t.name == "filestore_execute"));
-    let r = off.peer().call_tool(execute_params("echo hi")).await.unwrap();
-    assert_eq!(r.is_error, Some(true), "{r:?}");
+    // A tool the session does not list is unknown to it: a protocol error (-32602)
+    // that says how to enable it.
+    let err = off.peer().call_tool(execute_params("echo hi")).await.unwrap_err();
+    let text = err.to_string();
+    assert!(text.contains("-32602") && text.contains("serve --shell"), "{text}");
     off.cancel().await.unwrap();
 
     let on = mcp_client(true).await;
@@ -905,14 +908,18 @@ fn serve_stdio(extra: &[&str]) -> (Vec<String>, Value) {
         .iter()
         .map(|t| t["name"].as_str().unwrap().to_string())
         .collect();
-    (names, answers.get(&3).map(|a| a["result"].clone()).unwrap_or_default())
+    // A result, or the error when the call was refused as a protocol error.
+    let call = answers
+        .get(&3)
+        .map(|a| if a.get("error").is_some() { a["error"].clone() } else { a["result"].clone() });
+    (names, call.unwrap_or_default())
 }
 
 #[test]
 fn serve_offers_the_shell_with_the_shell_flag_only() {
     let (names, call) = serve_stdio(&[]);
     assert!(!names.iter().any(|n| n == "filestore_execute"), "{names:?}");
-    assert_eq!(call["isError"], true, "{call}");
+    assert_eq!(call["code"], -32602, "{call}");
     let (names, call) = serve_stdio(&["--shell"]);
     assert!(names.iter().any(|n| n == "filestore_execute"), "{names:?}");
     assert_eq!(call["structuredContent"]["stdout"], "hi\n", "{call}");
