@@ -385,15 +385,29 @@ fn skills_fixture(root: &Path) -> Vec<String> {
     args
 }
 
+/// What makes the server replace a session's sandbox.
+#[derive(Clone, Copy)]
+enum Replaced {
+    /// A call grows it past the reclaim threshold (it reads the 60 MB file).
+    ByGrowth,
+    /// A call traps it (`jq` out of stack): the old instance can no longer be
+    /// asked what it held, so an agent could otherwise drop an approval gate on
+    /// purpose this way.
+    ByTrap,
+}
+
 /// A session activates a skill, gets a follow-up held for approval, makes a script
 /// executable (`chmod`: bits only the instance knows) and changes its copy-on-write
-/// workspace, then reads the 60 MB file: its sandbox is replaced (the server's
-/// memory back near where it was, where the old behaviour kept about 90 MiB), and
-/// the replacement still offers the skill's tool, still holds the follow-up, still
-/// runs the script and still sees the workspace as changed.
-fn a_replaced_sandbox_keeps(extra: &[&str]) {
+/// workspace; then its sandbox is replaced (`how`), and the replacement still
+/// offers the skill's tool, still holds the follow-up, still runs the script and
+/// still sees the workspace as changed. Replaced by growth, the server's memory is
+/// back near where it was (where the old behaviour kept about 90 MiB).
+fn a_replaced_sandbox_keeps(extra: &[&str], how: Replaced) {
     let root = tempfile::tempdir().unwrap();
     let mut args = skills_fixture(root.path());
+    let depth = 30_000;
+    let deep = format!("{}1{}", "[".repeat(depth), "]".repeat(depth));
+    std::fs::write(root.path().join("ws/deep.jq"), deep).unwrap();
     args.extend(extra.iter().map(|s| s.to_string()));
     let refs: Vec<&str> = args.iter().map(String::as_str).collect();
     let server = Replica::start(BIN, root.path(), &refs);
@@ -410,14 +424,24 @@ fn a_replaced_sandbox_keeps(extra: &[&str]) {
         "chmod +x /workspace/run.sh && rm /workspace/gone.txt && echo new > /workspace/new.txt";
     shell(&mut s, changes);
     assert_eq!(shell(&mut s, "/workspace/run.sh"), "ran");
-    let before = rss(server.pid());
-    read_big(&mut s);
-    let grown = rss(server.pid()).saturating_sub(before);
-    assert!(
-        grown < RECLAIM_ABOVE_BYTES,
-        "the session that read {BIG_BYTES} bytes left the server {} MiB larger",
-        grown / MIB
-    );
+    match how {
+        Replaced::ByGrowth => {
+            let before = rss(server.pid());
+            read_big(&mut s);
+            let grown = rss(server.pid()).saturating_sub(before);
+            assert!(
+                grown < RECLAIM_ABOVE_BYTES,
+                "the session that read {BIG_BYTES} bytes left the server {} MiB larger",
+                grown / MIB
+            );
+        }
+        Replaced::ByTrap => {
+            let trapped = s
+                .call("filestore_execute", json!({"command": "echo 1 | jq -f /workspace/deep.jq"}));
+            assert_eq!(trapped["_meta"]["filestore/error"]["kind"], "limit-exceeded", "{trapped}");
+            assert!(text(&trapped).contains("ran out of stack"), "{trapped}");
+        }
+    }
     assert!(s.tool_names().contains(&"hidden_report".to_string()), "the skill's tool is gone");
     assert!(s.call_ok("hidden_report", json!({})).contains('7'));
     let held = s.call("decommission", json!({}));
@@ -432,11 +456,24 @@ fn a_replaced_sandbox_keeps(extra: &[&str]) {
 /// old instance to the new one.
 #[test]
 fn a_replaced_sandbox_keeps_its_skills_and_held_follow_ups() {
-    a_replaced_sandbox_keeps(&[]);
+    a_replaced_sandbox_keeps(&[], Replaced::ByGrowth);
 }
 
 /// With `--state` the replacement is brought up to the conversation's document.
 #[test]
 fn a_replaced_conversation_sandbox_keeps_its_skills_and_held_follow_ups() {
-    a_replaced_sandbox_keeps(&["--state", "mem:"]);
+    a_replaced_sandbox_keeps(&["--state", "mem:"], Replaced::ByGrowth);
+}
+
+/// A trap poisons the instance before anything can be read from it: what it held
+/// is carried from the end of the call before.
+#[test]
+fn a_trapped_sandbox_keeps_its_skills_and_held_follow_ups() {
+    a_replaced_sandbox_keeps(&[], Replaced::ByTrap);
+}
+
+/// The same with `--state`: the conversation's document has it.
+#[test]
+fn a_trapped_conversation_sandbox_keeps_its_skills_and_held_follow_ups() {
+    a_replaced_sandbox_keeps(&["--state", "mem:"], Replaced::ByTrap);
 }

@@ -131,19 +131,23 @@ pub(crate) struct Sandbox {
     /// large ([`Sandbox::reclaim`]). Not for a 2026-07-28 request's own sandbox,
     /// dropped with its request.
     lasting: bool,
-    /// What a session without a conversation held that its replacement must get
-    /// (a conversation's session gets it from the document instead).
-    carried: Option<Carried>,
+    /// What the session's instance held after its last call, which a replacement
+    /// gets ([`Held`]).
+    held: Held,
 }
 
-/// What a session's instance holds that its replacement must get. The rest of what
-/// an agent relies on is the host's and stays (the mounts and their content, a
-/// copy-on-write mount's changes, the configuration and agent loaded again by the
-/// setup, the audit timeline); each shell command starts afresh anyway.
-struct Carried {
+/// What a session's instance holds that its replacement must get, read after every
+/// call: an instance a trap poisoned can no longer be asked, so what it held is
+/// known only from before. Without this an agent could drop an approval gate by
+/// making a call trap on purpose. The rest of what an agent relies on is the
+/// host's and stays (the mounts and their content, a copy-on-write mount's
+/// changes, the configuration and agent loaded again by the setup, the audit
+/// timeline); each shell command starts afresh anyway.
+#[derive(Default)]
+struct Held {
     /// The active skills and approval gates of a session without a conversation
-    /// (a conversation's replacement gets them from its document, through
-    /// [`super::conversations::Bound::pull`]).
+    /// (a conversation's document keeps them, and its replacement gets them
+    /// through [`super::conversations::Bound::pull`]).
     skills: Vec<String>,
     gates: Vec<filestore_guest::invoke::ApprovalGate>,
     /// The shell's `chmod` bits (no document keeps them).
@@ -194,7 +198,7 @@ impl Sandbox {
             conversation,
             own_mounts: true,
             lasting: true,
-            carried: None,
+            held: Held::default(),
         })
     }
 
@@ -257,8 +261,15 @@ impl Sandbox {
     /// is the operator's to see; the call's own answer stands (its files are
     /// written), only its skills would be missing in another session.
     fn record(&mut self) {
+        if self.session.is_poisoned() {
+            return;
+        }
+        if let Err(e) = self.hold() {
+            // Not expected of a live instance; the replacement then has what the
+            // last call before this one left.
+            eprintln!("filestore serve: reading what the sandbox holds failed: {e}");
+        }
         if let Some(bound) = &mut self.conversation
-            && !self.session.is_poisoned()
             && let Err(e) = bound.push(&mut self.session)
         {
             eprintln!(
@@ -266,6 +277,17 @@ impl Sandbox {
                 bound.name()
             );
         }
+    }
+
+    /// Reads into [`Held`] what a replacement of the session must get.
+    fn hold(&mut self) -> crate::Result<()> {
+        let modes = self.session.shell_modes()?;
+        let (skills, gates) = match &self.conversation {
+            Some(_) => Default::default(),
+            None => (self.session.active_skills()?, self.session.approval_gates()?),
+        };
+        self.held = Held { skills, gates, modes };
+        Ok(())
     }
 
     /// Replaces what is mounted at and beneath `/workspace` by `workspace` (the
@@ -300,17 +322,14 @@ impl Sandbox {
             if let Some(bound) = &mut self.conversation {
                 bound.new_session();
                 bound.pull(&mut fresh)?;
-            } else if let Some(carried) = &self.carried {
+            } else {
                 // Gates first: held follow-ups are approvals owed (as `pull` does).
-                fresh.restore_approval_gates(&carried.gates)?;
-                for e in fresh.restore_skills(&carried.skills)? {
+                fresh.restore_approval_gates(&self.held.gates)?;
+                for e in fresh.restore_skills(&self.held.skills)? {
                     eprintln!("filestore serve: skill not restored in a new sandbox: {e}");
                 }
             }
-            if let Some(carried) = &self.carried {
-                fresh.restore_shell_modes(&carried.modes)?;
-            }
-            self.carried = None;
+            fresh.restore_shell_modes(&self.held.modes)?;
             self.session = fresh;
             self.stale = false;
             // A new session counts versions from its own start: compare specs next time.
@@ -345,17 +364,7 @@ impl Sandbox {
         if !self.lasting || self.stale || !(poisoned || large) || self.session.has_parked_calls() {
             return;
         }
-        if !poisoned {
-            let Ok(modes) = self.session.shell_modes() else { return };
-            let (skills, gates) = match &self.conversation {
-                Some(_) => Default::default(),
-                None => match (self.session.active_skills(), self.session.approval_gates()) {
-                    (Ok(skills), Ok(gates)) => (skills, gates),
-                    _ => return,
-                },
-            };
-            self.carried = Some(Carried { skills, gates, modes });
-        }
+        // `held` is current: every call and decision ends with `record`.
         self.stale = true;
         let _ = self.session();
     }
