@@ -34,8 +34,8 @@ enum Command {
         /// /point=./dir:cow is copy-on-write: the directory is only read, changes
         /// stay in memory (./dir:cow=./upper keeps them in ./upper for `filestore
         /// diff` and `filestore apply`; docs/cow.md). As with
-        /// serve, the current directory (read-only at /workspace), /scratch and
-        /// /tool_calls are mounted where no --mount takes their place.
+        /// serve, the current directory (read-only at /workspace), /scratch,
+        /// /tool_calls and /tmp are mounted where no --mount takes their place.
         #[arg(long = "mount", value_name = "/POINT=SPEC")]
         mounts: Vec<MountArg>,
         /// Print the rendered text instead of the JSON result. A result large enough
@@ -148,7 +148,7 @@ enum Command {
     Snapshot(Box<snapshot::SnapshotArgs>),
     /// Serve the filestore tools, prompt and resources as an MCP server (stdio by
     /// default). Defaults: the current directory read-only at /workspace, an
-    /// in-memory /scratch, and the read-only tool-results volume at /tool_calls.
+    /// in-memory /scratch and /tmp, and the read-only tool-results volume at /tool_calls.
     Serve(Box<ServeArgs>),
 }
 
@@ -167,7 +167,7 @@ struct ServeArgs {
     /// (./dir:cow=./upper keeps them in ./upper for `filestore diff` and `filestore
     /// apply`; docs/cow.md). A /workspace mount replaces
     /// the default read-only current directory. A mount at / is a single workspace
-    /// as the whole file system: no /workspace or /scratch are added (nor
+    /// as the whole file system: no /workspace, /scratch or /tmp are added (nor
     /// /tool_calls, unless --config gives tools whose results it holds).
     #[arg(long = "mount", value_name = "/POINT=SPEC")]
     mounts: Vec<MountArg>,
@@ -959,7 +959,7 @@ fn has_page_images(json: &serde_json::Value) -> bool {
 }
 
 /// The mounts of `filestore call`: those of `filestore serve` (the user's, plus the
-/// current directory read-only at /workspace, /scratch and /tool_calls where the user
+/// current directory read-only at /workspace, /scratch, /tool_calls and /tmp where the user
 /// took no such point), so a call answers as the server would. A current directory
 /// that serve would refuse (/ or a home) is left out, saying so on stderr.
 fn call_mounts(user: &[MountArg]) -> Vec<MountArg> {

@@ -1066,3 +1066,51 @@ fn a_trap_reaches_the_agent_in_one_line() {
         "{stderr}"
     );
 }
+
+/// `serve` and `call` give the shell an in-memory `/tmp`: `mktemp`, `mktemp -d` and
+/// `> /tmp/x` work as in bash; each session has its own (another session does not
+/// see its files); it is bounded as memory volumes are (`--volume-quota-mib`), and
+/// it is no host directory (nothing lands in the host's `/tmp`).
+#[test]
+fn the_shell_has_a_tmp_of_its_own() {
+    let tmp = tempfile::tempdir().unwrap();
+    let line = "f=$(mktemp) && echo one > $f && d=$(mktemp -d) && echo two > $d/x && \
+                printf 'b\\na\\n' > /tmp/list && sort /tmp/list > /tmp/sorted && \
+                cat $f $d/x /tmp/sorted && dirname $f && test -d $d && echo $f";
+    let out = Command::new(env!("CARGO_BIN_EXE_filestore"))
+        .args(["call", "filestore_execute"])
+        .arg(json!({"command": line}).to_string())
+        .current_dir(tmp.path())
+        .output()
+        .unwrap();
+    let result: Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+    assert_eq!(result["exit_code"], 0, "{result} {}", String::from_utf8_lossy(&out.stderr));
+    let stdout = result["stdout"].as_str().unwrap();
+    let made = stdout.lines().last().unwrap();
+    assert!(stdout.starts_with("one\ntwo\na\nb\n/tmp\n"), "{stdout}");
+    assert!(made.starts_with("/tmp/tmp."), "{stdout}");
+    // The name the sandbox made is not a file of the host's /tmp.
+    assert!(!Path::new(made).exists(), "{made} was made on the host");
+
+    // Two sessions of one server: each its own /tmp, bounded by the volume quota.
+    let server = crate::support::mcp_http::Replica::start(
+        env!("CARGO_BIN_EXE_filestore"),
+        tmp.path(),
+        &["--shell", "--volume-quota-mib", "1", "--mount", "/w=mem:"],
+    );
+    let mut a = server.session(None, None).unwrap();
+    let mut b = server.session(None, None).unwrap();
+    a.call_ok("filestore_execute", json!({"command": "echo mine > /tmp/a"}));
+    let seen = b.call_ok("filestore_execute", json!({"command": "ls -A /tmp; echo end"}));
+    assert_eq!(seen.trim(), "end", "{seen}");
+    let kept = a.call_ok("filestore_execute", json!({"command": "cat /tmp/a"}));
+    assert_eq!(kept.trim(), "mine");
+    let big = a.call(
+        "filestore_execute",
+        json!({"command": "s=xxxxxxxx; for i in $(seq 18); do s=$s$s; done; echo $s > /tmp/big"}),
+    );
+    let said = big.to_string();
+    assert!(said.contains("quota"), "a 2 MB file in a 1 MiB /tmp: {said}");
+    let kept = a.call_ok("filestore_execute", json!({"command": "cat /tmp/a; ls /tmp"}));
+    assert_eq!(kept.trim(), "mine\na", "{kept}");
+}

@@ -70,6 +70,10 @@ pub const DEFAULT_WORKSPACE: &str = "/workspace";
 pub const DEFAULT_SCRATCH: &str = "/scratch";
 /// The tool-results volume (docs/architecture.md#tool-results), read-only for agents.
 pub const DEFAULT_TOOL_CALLS: &str = "/tool_calls";
+/// In-memory temporary files, writable, one per sandbox: where `mktemp` and the
+/// `> /tmp/x` agents write by habit land. Never a host directory, and bounded as
+/// every in-memory volume is (`--volume-quota-mib`, `--process-quota-mib`).
+pub const DEFAULT_TMP: &str = "/tmp";
 
 /// Builds the mounts of one new MCP session.
 ///
@@ -187,7 +191,8 @@ pub fn check_default_workspace(user: &[MountArg]) -> Result<(), crate::Error> {
 
 /// The mounts of `filestore serve`: the user's `--mount`s, plus each default whose
 /// mount point the user did not take — `/workspace` (the current directory,
-/// read-only), `/scratch` (memory) and `/tool_calls` (memory, read-only).
+/// read-only), `/scratch` (memory), `/tool_calls` (memory, read-only) and `/tmp`
+/// (memory; last, so a command's default directory stays `/scratch`).
 ///
 /// The default `/workspace` is left out when a writable `--mount` directory contains
 /// the current directory or lies inside it (`--mount /w=.`): the session would refuse
@@ -225,6 +230,14 @@ pub fn default_mounts(user: Vec<MountArg>) -> Vec<MountArg> {
             point: DEFAULT_TOOL_CALLS.into(),
             source: MountSource::Memory,
             read_only: true,
+            cow: None,
+        });
+    }
+    if !taken(DEFAULT_TMP) {
+        out.push(MountArg {
+            point: DEFAULT_TMP.into(),
+            source: MountSource::Memory,
+            read_only: false,
             cow: None,
         });
     }

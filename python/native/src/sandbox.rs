@@ -180,7 +180,7 @@ impl Sandbox {
 
 /// `plan`'s mounts as `serve` makes them: parsed, relative directories taken from
 /// `cwd`, serve's defaults added (`/workspace` = `cwd` read-only, `/scratch`,
-/// `/tool_calls`; none beside a mount at `/`, except a `/tool_calls` for configured
+/// `/tool_calls`, `/tmp`; none beside a mount at `/`, except a `/tool_calls` for configured
 /// tools' results).
 fn mount_args(plan: &Plan) -> Result<Vec<MountArg>, Failure> {
     let mut user = Vec::with_capacity(plan.mounts.len());
