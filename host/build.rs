@@ -72,7 +72,7 @@ fn main() {
     version_env(&dest, &root);
 }
 
-/// What `filestore --version` names besides the crate version (issue 37, item 5): the
+/// What `filestore --version` names besides the crate version: the
 /// WIT package the component implements (the `package` line of wit/filestore.wit) and
 /// the component itself (its crate version and the first 12 hex digits of the SHA-256
 /// of the exact bytes embedded), so two binaries of one version but different
@@ -93,8 +93,8 @@ fn version_env(component: &Path, root: &Path) {
 /// Compiles the component for this host with the engine settings of
 /// `Engine::with_config`'s default (component model, epoch interruption, no fuel,
 /// copy-on-write memory images), so a start deserialises it instead of compiling
-/// (issue 20, target 3). Writes an empty file when cross-compiling or when
-/// compilation fails: the engine then falls back to its cache.
+/// (milliseconds instead of seconds). Writes an empty file when cross-compiling or
+/// when compilation fails: the engine then falls back to its cache.
 fn precompile(wasm: &Path, dest: &Path) {
     println!("cargo:rerun-if-env-changed=FILESTORE_NO_PRECOMPILE");
     let cross = env::var("TARGET").ok() != env::var("HOST").ok();

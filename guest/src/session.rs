@@ -308,7 +308,7 @@ impl Session {
     /// own result or error (one missing file does not fail the others): `request`
     /// makes each file's request from its path. At most [`MAX_READ_PATHS`] files. A
     /// skill's `SKILL.md` among them activates its skill, as a read of it alone does
-    /// (issue 40: an agent batching its reads must not lose the skill's tools). What
+    /// (an agent batching its reads must not lose the skill's tools). What
     /// `filestore_read` with `paths` and the typed `read-many` both run.
     #[allow(clippy::type_complexity)]
     pub fn read_paths<'p>(
@@ -407,8 +407,8 @@ impl Session {
     ///
     /// A `filestore_read` whose text is a plain object of its parameters is decoded
     /// straight into the request and its result serialised straight to text, without
-    /// the intermediate `Value`s (issue 20: in the component those were most of a
-    /// small read). Anything that does not decode that way (an error, `paths`, a
+    /// the intermediate `Value`s (in the component those were most of a small
+    /// read). Anything that does not decode that way (an error, `paths`, a
     /// duplicate key) takes the general path, so errors keep their exact wording.
     pub fn call_json(&self, tool: &str, args: &str) -> Result<(String, String)> {
         if tool == "filestore_read"
@@ -671,7 +671,7 @@ mod tests {
         }
     }
 
-    /// Issue 14: several files in one read, each with its own result or error.
+    /// Several files in one read, each with its own result or error.
     #[test]
     fn read_many_paths() {
         let s = session();

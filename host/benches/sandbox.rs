@@ -181,7 +181,7 @@ fn bench_session(rows: &mut Vec<Row>) {
         baseline: us(o_pre),
         ratio: ratio(p_pre, o_pre),
     });
-    // What a store costs before the component runs (issue 20, target 2's profile):
+    // What a store costs before the component runs (a new session's profile):
     // `HostState::new` (an empty `WasiCtx` and resource table) and the `Store`.
     let state_only = median_us(200, 2000, || {
         let limits = StoreLimitsBuilder::new().build();
@@ -241,7 +241,7 @@ fn bench_call(rows: &mut Vec<Row>) {
         baseline: us(nat),
         ratio: ratio(wasm, nat),
     });
-    // The typed export (issue 20): the same read with no JSON either way, against
+    // The typed export: the same read with no JSON either way, against
     // the native typed call.
     use filestore::wit::exports::filestore::component::filestore as fs;
     let typed_req = || fs::ReadRequest {
@@ -298,7 +298,7 @@ fn bench_call(rows: &mut Vec<Row>) {
         baseline: us(nst),
         ratio: ratio(st, nst),
     });
-    // The boundary alone (issue 20, target 1's profile): an export that does nothing
+    // The boundary alone (a small read's profile): an export that does nothing
     // (`diagnostics.spin(0)`), through the session (deadline, budget, trap handling)
     // and as a bare typed call on a store of its own.
     let spin = median_us(2000, 20_000, || {
@@ -504,7 +504,7 @@ fn bench_grep(rows: &mut Vec<Row>) {
     drop(files);
     let mem: Arc<MemoryVolume> = Arc::new(mem);
     let dir = Arc::new(DirVolume::open(&tree, true).expect("dir volume"));
-    // The same directory without the host read-ahead (issue 20, target 4: the before).
+    // The same directory without the host read-ahead (what the read-ahead buys).
     let dir_plain =
         Arc::new(DirVolume::open(&tree, true).expect("dir volume").with_read_ahead(false));
     let opts =
@@ -644,7 +644,7 @@ fn bench_memory(rows: &mut Vec<Row>) {
 
 // ---- 10,000 live sessions ----------------------------------------------------------
 
-/// Issue 20 target 5: 10,000 live sessions in one process (one engine, pooling
+/// 10,000 live sessions in one process (one engine, pooling
 /// allocator), each after a read; RSS per session, and the latency of a small read on
 /// sessions picked across all of them against the same read with one live session.
 fn bench_many_sessions(rows: &mut Vec<Row>) {

@@ -1,4 +1,4 @@
-//! Shell benchmarks (issue 34, "Performance"): `filestore_execute` on a session
+//! Shell benchmarks: `filestore_execute` on a session
 //! against `bash -c` with the GNU tools, measured in the same run, reported as ratios
 //! (`BENCHMARKS.md`, "Shell").
 //!

@@ -1,8 +1,8 @@
 //! A snapshot of a 10,000-file workspace with 10 files changed, against the first
-//! (full) snapshot of the same workspace in the same run (docs/snapshots.md, issue
-//! 39): time, files read, objects and bytes written, and the store's growth on
-//! disk. The workspace and the store are directories (dir volumes); files are 1 KiB
-//! in 100 directories of 100.
+//! (full) snapshot of the same workspace in the same run (docs/snapshots.md): time,
+//! files read, objects and bytes written, and the store's growth on disk. The workspace
+//! and the store are directories (dir volumes); files are 1 KiB in 100 directories of
+//! 100.
 //!
 //! ```sh
 //! cargo bench -p filestore --bench snapshot

@@ -1,8 +1,8 @@
 //! A small read over HTTP: an MCP 2026-07-28 request (no session; its conversation
 //! named in the `Filestore-Conversation` header, kept by `--state`) against the same
 //! read in a 2025-11-25 session of the same server, with the state in a directory
-//! and on S3 (the tests' local SeaweedFS). Issue 36's target: the stateless call
-//! costs at most 1.5x the session's.
+//! and on S3 (the tests' local SeaweedFS). The aim: the stateless call costs at most
+//! 1.5x the session's, so replicas need not pin a client to one server.
 //!
 //! ```sh
 //! cargo bench -p filestore --bench stateless

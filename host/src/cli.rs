@@ -2,7 +2,7 @@
 //!
 //! In the library (not only the binary) so that other executables run the same
 //! command: the `filestore` the Python wheel installs calls [`run`] from its native
-//! extension (issue 37, item 1).
+//! extension.
 
 use std::process::ExitCode;
 

@@ -1,7 +1,7 @@
 //! The clocks the guest sees: coarse, so a command cannot time the host finely.
 //!
-//! The component imports `wasi:clocks` for the shell's timeouts (issue 34: the
-//! interpreter's deadline and its runtime's timers). What it reads is deliberately
+//! The component imports `wasi:clocks` for the shell's timeouts (the interpreter's
+//! deadline and its runtime's timers). What it reads is deliberately
 //! blunt: the monotonic clock moves in steps of [`MONOTONIC_STEP`] (the epoch tick,
 //! the granularity of call deadlines anyway) and starts at 0 for each session; the
 //! wall clock moves in whole seconds. A fine clock is a measuring instrument for

@@ -23,8 +23,9 @@ pub static COMPONENT: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/filestor
 
 /// [`COMPONENT`] compiled by the build script for the host it was built on, with the
 /// default engine settings (empty when cross-compiled or when that failed). An engine
-/// for the embedded component deserialises it instead of compiling (issue 20, target
-/// 3) when its settings and this CPU match; otherwise the disk cache, then Cranelift.
+/// for the embedded component deserialises it instead of compiling (a cold start in
+/// milliseconds, not the seconds Cranelift takes) when its settings and this CPU
+/// match; otherwise the disk cache, then Cranelift.
 /// `FILESTORE_NO_PRECOMPILED` set in the environment skips it.
 pub static PRECOMPILED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/filestore.cwasm"));
 
@@ -154,7 +155,8 @@ impl Engine {
         let mut wc = Config::new();
         // `FILESTORE_PERF_MAP=1`: the component's compiled functions are named in
         // /tmp/perf-<pid>.map, so `perf report` shows the guest's own symbols
-        // (docs/benchmarks-log.md); off by default (a file per process).
+        // (for profiling a call's share inside the component); off by default (a
+        // file per process).
         if std::env::var_os("FILESTORE_PERF_MAP").is_some_and(|v| v == "1") {
             wc.profiler(wasmtime::ProfilingStrategy::PerfMap);
         }
@@ -173,7 +175,7 @@ impl Engine {
             // A freed slot's dirty pages are reset in place (found with the
             // PAGEMAP_SCAN ioctl, Linux 6.7+) instead of dropped with `madvise`, so
             // the next session does not fault them in again: the whole session
-            // went from ~34 to ~17 µs (issue 20, target 2). Without the ioctl the
+            // went from ~34 to ~17 µs. Without the ioctl the
             // first bytes would be reset blindly, which was slower: keep the default.
             if PoolingAllocationConfig::is_pagemap_scan_available() {
                 pool.pagemap_scan(wasmtime::Enabled::Yes);

@@ -221,8 +221,8 @@ pub(crate) struct ExportIndices {
 }
 
 /// One session's exported functions. Loading an interface type-checks every one
-/// of its functions against the component (issue 20: the three together were ~6 µs
-/// of each new session), so `filestore` is loaded when the session is created (it
+/// of its functions against the component (the three together were ~6 µs of each
+/// new session), so `filestore` is loaded when the session is created (it
 /// creates the session) and `tools` and `diagnostics` when first called: a session
 /// that never configures tools never pays for them.
 struct Exports {

@@ -241,7 +241,7 @@ fn error_of(out: &filestore::tools::InvokeOutcome) -> String {
     out.error.as_ref().expect("a failed call has an error").to_string()
 }
 
-/// Issue 33 item 2: what an upstream prints during a call that times out (the
+/// What an upstream prints during a call that times out (the
 /// quoted stdout line, the stderr tail) and what a failed call returns (as JSON)
 /// never carries the credential it was given.
 #[test]
@@ -272,7 +272,7 @@ fn upstream_text_in_call_errors_is_redacted() {
     assert_no_key("the isError content", &e);
 }
 
-/// Issue 33 item 2: a server that prints its credential at start and then hangs
+/// A server that prints its credential at start and then hangs
 /// or exits: the connection's error (the entry's, for a required ref) and the
 /// start-up warning (for an optional one) are redacted.
 #[test]
@@ -300,7 +300,7 @@ fn upstream_text_at_start_up_is_redacted() {
     }
 }
 
-/// Issue 33 item 2: the catalog (`check-connection`'s answer) is redacted too: a
+/// The catalog (`check-connection`'s answer) is redacted too: a
 /// server that describes a tool with its credential (a connection string).
 #[test]
 fn upstream_catalogs_are_redacted() {
@@ -351,9 +351,9 @@ impl Logs {
     }
 }
 
-/// Issue 33 items 2 and 7 through `filestore serve --agent` and an rmcp client: an
-/// upstream's 12 MB description, 100,000-character title and 20,000-character name
-/// leave `tools/list` small; the start-up warnings (sent to the client as log
+/// Through `filestore serve --agent` and an rmcp client, a hostile upstream cannot
+/// flood the client or leak another's secret: its 12 MB description,
+/// 100,000-character title and 20,000-character name leave `tools/list` small; the start-up warnings (sent to the client as log
 /// messages, and on stderr) are short, and redacted of another upstream's
 /// credential, which it printed as it failed to start.
 #[test]
@@ -424,7 +424,7 @@ fn serve_bounds_and_redacts_what_upstreams_send() {
     }
 }
 
-/// Issue 33 item 2: a warning made of an upstream's answer (its `tools/list`
+/// A warning made of an upstream's answer (its `tools/list`
 /// failing after `list_changed`, quoting the credential) is redacted.
 #[test]
 fn upstream_text_in_warnings_is_redacted() {

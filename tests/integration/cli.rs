@@ -35,9 +35,9 @@ fn call_prints_json_and_typed_errors() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("invalid-argument"));
 }
 
-/// `call` mounts what `serve` mounts (issue 35): without `--mount`, the current
-/// directory read-only at /workspace, /scratch and /tool_calls; before, it mounted
-/// nothing and a grep answered "0 files" silently.
+/// `call` mounts what `serve` mounts: without `--mount`, the current directory
+/// read-only at /workspace, /scratch and /tool_calls (with nothing mounted, a grep
+/// would answer "0 files" silently).
 #[test]
 fn call_mounts_what_serve_mounts() {
     let tmp = tempfile::tempdir().unwrap();
@@ -67,7 +67,7 @@ fn call_mounts_what_serve_mounts() {
 
 /// A configured tool's result too large for a model is offloaded into /tool_calls,
 /// which ends with the process: `call` prints it whole (JSON `data`, and `--text`),
-/// not the preview and a path nobody can read afterwards (issue 35).
+/// not the preview and a path nobody can read afterwards.
 #[test]
 fn call_prints_an_offloaded_result_whole() {
     let tmp = tempfile::tempdir().unwrap();
@@ -99,7 +99,7 @@ fn call_prints_an_offloaded_result_whole() {
     assert_eq!(&text, &j["data"], "--text prints the stored result");
 }
 
-/// Issue 33, item 9: `--mount /x=DIR:rw` where `DIR:rw` is itself a directory never
+/// `--mount /x=DIR:rw` where `DIR:rw` is itself a directory never
 /// silently serves `DIR`: refused, naming both spellings; each spelling serves the
 /// directory it names.
 #[test]
@@ -312,9 +312,9 @@ fn component_and_wit_are_written() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("error[backend]: creating"));
 }
 
-/// `--version` names the component and the WIT package the binary carries (issue 37,
-/// item 5): the package line of wit/filestore.wit and the digest of the embedded
-/// component, which `filestore component` writes out.
+/// `--version` names the component and the WIT package the binary carries, so two
+/// builds of one version are told apart: the package line of wit/filestore.wit and
+/// the digest of the embedded component, which `filestore component` writes out.
 #[test]
 fn version_names_the_component_and_wit() {
     use sha2::{Digest, Sha256};

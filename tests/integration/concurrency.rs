@@ -12,7 +12,8 @@ use serde_json::json;
 
 use crate::common::*;
 
-/// Sessions kept alive at once by the 10,000-session test (issue 20 target 5).
+/// Sessions kept alive at once by the 10,000-session test (a server's worth of idle
+/// conversations in one process).
 const LIVE_SESSIONS: usize = 10_000;
 /// Concurrent callers.
 const THREADS: usize = 100;

@@ -1,5 +1,5 @@
-//! The hostile-path regression suite through the real component (issue 3;
-//! docs/security.md#what-is-denied-with-examples, docs/architecture.md#virtual-paths).
+//! The hostile-path regression suite through the real component
+//! (docs/security.md#what-is-denied-with-examples, docs/architecture.md#virtual-paths).
 //!
 //! Every case runs one or two tool calls (`filestore_*` through a real [`Session`]) on a
 //! fresh fixture: a real temporary directory holding `root/` (mounted read-write at

@@ -1,4 +1,4 @@
-//! Fault injection (issue 3): a volume wrapper that fails its Nth primitive operation,
+//! Fault injection: a volume wrapper that fails its Nth primitive operation,
 //! mounted into a real session, shows that a failed write, edit or multi-edit leaves
 //! the previous content intact and that the error names the cause, for every N over
 //! the operations the call makes; and a directory volume whose final `rename` really
@@ -218,8 +218,8 @@ fn dir_write_whose_rename_fails_leaves_no_temp_file() {
     assert!(temp_files(tmp.path()).is_empty());
 }
 
-/// A host volume that breaks the volume contract in one way per instance (issue 16):
-/// the component refuses the broken answer, whichever host language sent it.
+/// A host volume that breaks the volume contract in one way per instance: the
+/// component refuses the broken answer, whichever host language sent it.
 struct LyingVolume {
     inner: MemoryVolume,
     lie: &'static str,

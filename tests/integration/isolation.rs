@@ -14,7 +14,7 @@ use crate::common::*;
 /// environment and arguments (empty, see below), exit, stdio streams and terminals
 /// (not connected: the host gives none), the streams they use, and the random seed
 /// of `HashMap`; and the clocks, which the shell of `filestore_execute` needs for its
-/// timeouts (issue 34) and which the host makes coarse (`filestore::clocks`: 10 ms
+/// timeouts and which the host makes coarse (`filestore::clocks`: 10 ms
 /// steps, whole seconds; tested in shell.rs). `filestore:component/shell-output` is a
 /// one-way sink for a running command's output (the host receives bytes the command
 /// printed, bounded by the component; it gives nothing back), added with streaming

@@ -299,11 +299,11 @@ fn corrupt_or_stale_cache_is_rebuilt_not_trusted() {
 /// A cache directory that cannot be written still gives a working engine, with a
 /// warning that names the directory and the cost (every start compiles again); a
 /// writable one gives none. The CLI prints it on stderr, `serve` also logs it to the
-/// client (issue 20 target 3).
+/// client (a start that compiles takes seconds, not milliseconds).
 #[test]
 fn the_embedded_component_starts_precompiled_without_the_cache() {
     // Built for this host: the default engine deserialises the build's artifact and
-    // neither compiles nor touches the cache directory (issue 20, target 3).
+    // neither compiles nor touches the cache directory (a start in milliseconds).
     assert!(
         !filestore::engine::PRECOMPILED.is_empty(),
         "the build did not precompile the component for this host (cross-compiled, or \

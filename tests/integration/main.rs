@@ -26,8 +26,8 @@
 //!   servers (the Python SDK server of tests/mcp_python/upstream_server.py):
 //!   `check-connection` answered from live connections, approval and skill activation
 //!   of upstream tools, located errors, the redaction of upstream text on every path
-//!   and the bounds on upstream names, titles and descriptions (issue 33;
-//!   tests/mcp_python/test_agent.py drives `serve --agent` with a real client).
+//!   and the bounds on upstream names, titles and descriptions
+//!   (tests/mcp_python/test_agent.py drives `serve --agent` with a real client).
 //! - `cli`: the `filestore` binary (`call`), grep equivalence with ripgrep's engine, a
 //!   closed stdout.
 //! - `mcp`: `filestore serve` driven by the Python `mcp` SDK (stdio, HTTP) and an
@@ -82,7 +82,7 @@
 //! - `python_host`: the component run by wasmtime-py (`hosts/python/`, installed into a
 //!   venv cache on first use): the suite's memory cases, a misbehaving Python volume,
 //!   a deadline, the embedding guide's Python snippet.
-//! - `toolbox_diff`: issue 38's differential suite: corpora of (tool, arguments) cases
+//! - `toolbox_diff`: the differential suite: corpora of (tool, arguments) cases
 //!   over SQLite, PostgreSQL and MySQL (MariaDB) run through the real Toolbox 1.12.0 binary (npm,
 //!   cached) and `filestore call --config`, configs through both loaders, `tools/list`
 //!   of both servers; every difference fixed or recorded in docs/configured-tools.md.

@@ -1,4 +1,4 @@
-//! Model-based property test of the mutations (issue 3): random sequences of
+//! Model-based property test of the mutations: random sequences of
 //! write/edit/delete/move/read, over a small alphabet of nested paths so that files and
 //! directories collide, run against
 //!

@@ -271,7 +271,7 @@ fn very_deep_trees_are_deleted_within_the_deadline() {
     assert!(!tmp.path().join("d").exists());
 }
 
-/// `filestore_mkdir` (issue 14) on a real directory: parents created, an existing
+/// `filestore_mkdir` on a real directory: parents created, an existing
 /// directory is success, a file or a link in the way is refused (the link never
 /// followed), an escape is confined, a read-only mount refuses; the empty directory
 /// is listed, and on memory volumes it lives on after its last file is deleted.

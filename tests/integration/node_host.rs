@@ -144,7 +144,7 @@ fn node_host_matches_the_rust_host_on_the_shared_suite() {
     eprintln!("node host: {same} of {total} answers identical to the Rust host's");
 }
 
-/// The npm package (issue 37): `scripts/pack.mjs` bundles the transpiled component;
+/// The npm package: `scripts/pack.mjs` bundles the transpiled component;
 /// the tarball installs into an empty directory without a registry (`--offline`: it
 /// has no dependencies) and the README's quickstart runs there with nothing else
 /// present.

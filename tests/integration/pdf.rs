@@ -1,5 +1,5 @@
-//! PDFs read as text, page by page, through the real component (issue 40, item 4;
-//! docs/architecture.md#pdf-pages): real files in a directory volume, written byte by
+//! PDFs read as text, page by page, through the real component
+//! (docs/architecture.md#pdf-pages): real files in a directory volume, written byte by
 //! byte (support/pdf.rs), read with `filestore_read` and its `pages` option; and
 //! hostile PDFs — malformed, truncated, a flate bomb, a page tree that contains
 //! itself, arrays nested thousands deep — each answered with an error naming the

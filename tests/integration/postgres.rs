@@ -160,7 +160,7 @@ fn toolbox_hotels_quickstart_runs_on_postgres() {
     assert_eq!(rows[0]["booked"], "1");
     assert_eq!(rows[0]["checkin_date"], "2024-05-01T00:00:00Z");
     assert_eq!(rows[0]["checkout_date"], "2024-05-09T00:00:00Z");
-    // Only hotel 3 changed (the wrong-row bug of issue 15 cannot recur here).
+    // Only hotel 3 changed (binding `$N` by first appearance would change another).
     let mut db = server().client("hotels_quickstart").unwrap();
     let booked: Vec<i32> = db
         .query("SELECT id FROM hotels WHERE booked = B'1'", &[])
@@ -597,8 +597,8 @@ fn toolbox_prebuilt_postgres_config_runs_every_tool() {
     assert!(plan[0]["QUERY PLAN"][0]["Plan"]["Node Type"].is_string(), "{plan}");
 }
 
-/// A model's SQL cannot leave anything behind for the next call (issue 15, tried as
-/// an attacker): an open transaction, a role, a disabled timeout; and a statement
+/// A model's SQL cannot leave anything behind for the next call (the next call may
+/// be another user's): an open transaction, a role, a disabled timeout; and a statement
 /// that turned its timeout off is still cancelled at the call's deadline.
 #[test]
 fn execute_sql_leaves_nothing_for_the_next_call() {

@@ -1,5 +1,5 @@
 //! `serve --state`: conversations kept in a state store that several
-//! `filestore serve --http` processes share (issue 36, docs/state.md#serving). Two
+//! `filestore serve --http` processes share (docs/state.md#serving). Two
 //! replicas on one store, on a directory and on the S3 server; a replica killed with
 //! SIGKILL and restarted; 40 sessions of one conversation racing over both; keys of
 //! another identity, forged and oversized keys; expiry; a server without `--state`.
@@ -822,7 +822,7 @@ fn idle_conversations_expire() {
     assert!(text.contains("removed after 2 s unused"), "{text}");
 }
 
-/// Issue 40, item 1: a skill result that asks for approval of its follow-up holds
+/// A skill result that asks for approval of its follow-up holds
 /// that tool in the whole conversation, on every replica. A plan run through replica
 /// A holds `decommission` on replica B (B's client cannot approve: refused, nothing
 /// ran, and a retry is refused too); a later plan on B that does not ask lifts the

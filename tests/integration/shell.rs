@@ -1,5 +1,5 @@
-//! `filestore_execute`, the shell inside the component (issue 34), on real
-//! directories through the host library.
+//! `filestore_execute`, the shell inside the component, on real directories through
+//! the host library.
 //!
 //! - The corpus: every command of [`CORPUS`] runs twice on two copies of one tree, by
 //!   `/bin/bash` with the system's GNU tools and by `filestore_execute` over a

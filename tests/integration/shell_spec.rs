@@ -1,5 +1,5 @@
-//! bashkit's own spec corpus through `filestore_execute` (issue 34: "include the corpus
-//! of a shell crate's own tests if one is used").
+//! bashkit's own spec corpus through `filestore_execute`: the shell crate's own
+//! behaviour tests, run through the component's filesystem and limits.
 //!
 //! bashkit ships its behaviour tests as `tests/spec_cases/<group>/*.test.sh` files in
 //! its crate: each case is a script, its expected stdout and sometimes an exit code,

@@ -261,8 +261,8 @@ kind: toolset\nname: base\ntools: [setup, count]\n",
     assert_eq!(ok(&mut s, "count", json!({}))["data"][0]["c"], 2, "the prod row is kept");
 }
 
-/// Issue 40, item 2: a skill naming a tool the session does not have is found before
-/// any agent reads it. `Session::skill_orphans` lists each name with where it is
+/// A skill naming a tool the session does not have is found before any agent reads
+/// it (an agent would otherwise follow instructions for a tool it cannot call). `Session::skill_orphans` lists each name with where it is
 /// written (the `allowed-tools` line, the descriptor's `tool` line or metadata key, a
 /// descriptor input the tool lacks), and `filestore serve` refuses to start on them,
 /// each on its own line; without orphans it starts.
@@ -332,8 +332,8 @@ fn orphans_are_found_at_start_with_where_they_are_named() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
 }
 
-/// Issue 40, item 2: `filestore_read` with `paths` activates each skill it reads, as
-/// a read of that `SKILL.md` alone does (before, a batched read enabled nothing); a
+/// `filestore_read` with `paths` activates each skill it reads, as a read of that
+/// `SKILL.md` alone does (an agent batching its reads must not lose the tools); a
 /// file that is no skill, or missing, changes nothing for the others.
 #[test]
 fn reading_skills_with_paths_activates_each() {
@@ -388,7 +388,7 @@ kind: toolset\nname: base\ntools: [setup, decommission, count, typed]\n",
     vec![("tools.yaml".to_string(), yaml)]
 }
 
-/// Issue 40, item 1: the skill-executor guide's descriptor, whole. `outputs` checks
+/// The skill-executor guide's descriptor, whole. `outputs` checks
 /// every result (a mismatch is a `backend` error naming where, the result still
 /// stored) and is the tool's MCP `outputSchema` around the envelope; `category`,
 /// `tags` and `invocationMode` show in the prompt block, which filters on them; a

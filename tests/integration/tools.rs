@@ -125,8 +125,8 @@ fn sqlite_session(dir: &Path) -> Session {
     s
 }
 
-/// Issue 15 defect 1: `$N` binds the N-th declared parameter. SQLite numbers `$2` by
-/// its first appearance, so binding in declared order updated the wrong hotel.
+/// `$N` binds the N-th declared parameter. SQLite numbers `$2` by its first
+/// appearance, so binding in declared order would update the wrong row.
 #[test]
 fn sqlite_dollar_n_binds_by_number_and_names_by_name() {
     let tmp = tempfile::tempdir().unwrap();
@@ -565,10 +565,11 @@ fn model_sql_cannot_attach_or_vacuum_into_other_files() {
     assert_eq!(out.envelope["data"], json!([{"name": "pen"}]), "{}", out.text);
 }
 
-/// Issue 15 defects 2 and 3: `${VAR}` in a tool's handler fields (headers, path,
-/// requestBody, statement) is resolved by the host when the call runs, never inside
-/// the component; an unset variable without default fails the load naming it and
-/// the tool; an argument cannot smuggle a reference into a statement that has them.
+/// `${VAR}` in a tool's handler fields (headers, path, requestBody, statement) is
+/// resolved by the host when the call runs, never inside the component (secrets stay
+/// out of the sandbox and out of what agents see); an unset variable without default
+/// fails the load naming it and the tool; an argument cannot smuggle a reference into
+/// a statement that has them.
 #[test]
 fn tool_field_variables_resolve_in_the_host() {
     let (port, seen) = http_server("200 OK", r#"{"ok": true}"#);
@@ -1051,7 +1052,7 @@ fn cli_migrate_writes_v2() {
 
 /// `filestore migrate` keeps `${VAR}` as written in names, descriptions and toolset
 /// members (and everywhere else), whether the variable is set here or not: the output
-/// is the input's, not this environment's (issue 38, part 4).
+/// is the input's, not this environment's (a migrated file must not carry secrets).
 #[test]
 fn cli_migrate_keeps_variables_as_written() {
     let tmp = tempfile::tempdir().unwrap();
@@ -1122,7 +1123,7 @@ fn cli_call_runs_configured_sqlite_tools() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("error[invalid-argument]"));
 }
 
-/// `filestore call` checks a configured tool's `outputSchema` (issue 40, item 1): a
+/// `filestore call` checks a configured tool's `outputSchema`, as `serve` does: a
 /// conforming result is printed; one that breaks it fails (exit 1) with
 /// `error[backend]` naming the place in the result and where it is stored.
 #[test]
@@ -1320,9 +1321,9 @@ fn component_and_host_read_the_same_variable_names() {
     );
 }
 
-/// `${VAR}` in names, descriptions and toolset members is substituted from the
-/// host's environment before agents see them (issue 15); a reference without a value
-/// or default is a located load error, and `filestore check` says the same.
+/// `${VAR}` in names, descriptions and toolset members is substituted from the host's
+/// environment before agents see them (as Toolbox does); a reference without a value or
+/// default is a located load error, and `filestore check` says the same.
 #[test]
 fn variables_in_names_and_descriptions_are_substituted() {
     let tmp = tempfile::tempdir().unwrap();

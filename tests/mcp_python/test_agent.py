@@ -1,5 +1,5 @@
 """`filestore serve --agent`: upstream MCP servers' tools offered through filestore,
-driven by the Python SDK's client (issue 19).
+driven by the Python SDK's client (a client we did not write).
 
 Upstreams, all real and started here: the SDK server of upstream_server.py (stdio),
 another `filestore serve` over stdio, and one over streamable HTTP. The client sees

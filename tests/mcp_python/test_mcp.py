@@ -113,8 +113,8 @@ class Checks:
             )
 
     async def test_images_come_back_as_image_content(self) -> None:
-        """Issue 14: an image read through filestore_read is MCP image content
-        (base64 + MIME type); another binary keeps its text answer."""
+        """An image read through filestore_read is MCP image content (base64 + MIME
+        type), so a client shows it to the model; another binary keeps its text answer."""
         import base64
         async with self.connect() as s:
             r = await self.call_ok(s, "filestore_read", {"path": "/workspace/pixel.png"})
@@ -345,8 +345,9 @@ class WritableWorkspaceTest(unittest.IsolatedAsyncioTestCase):
 
 
 class SingleWorkspaceTest(unittest.IsolatedAsyncioTestCase):
-    """`--mount /=DIR`: one workspace as the whole file system (issue 21 item 6), and
-    bytes in and out as base64, paged past resources' old 4 MiB cap (item 2)."""
+    """`--mount /=DIR`: one workspace as the whole file system, and bytes in and out
+    as base64 in pages; a resource read goes past the component's 4 MiB page (up to
+    the 16 MiB message limit)."""
 
     async def test_root_workspace_and_binary_content(self) -> None:
         fixture = make_fixture()
@@ -512,11 +513,11 @@ class SkillActivationTest(unittest.IsolatedAsyncioTestCase):
 
 
 class SkillExecutorTest(unittest.IsolatedAsyncioTestCase):
-    """Issue 40, item 1, through the Python SDK, which checks every structured result
-    against the tool's outputSchema itself: a configured tool's `outputSchema` and a
-    skill descriptor's `outputs` reach the client, conforming results pass the SDK's
-    check, a breaking one is an error naming where; the instructions prompt filters
-    skills by category."""
+    """Skill executors' typed results through the Python SDK, which checks every
+    structured result against the tool's outputSchema itself: a configured tool's
+    `outputSchema` and a skill descriptor's `outputs` reach the client, conforming
+    results pass the SDK's check, a breaking one is an error naming where; the
+    instructions prompt filters skills by category."""
 
     async def test_output_schemas_and_catalog(self) -> None:
         root = Path(tempfile.mkdtemp(prefix="filestore-executor-"))
@@ -578,7 +579,7 @@ class SkillExecutorTest(unittest.IsolatedAsyncioTestCase):
 
 
 class LoggingTest(unittest.IsolatedAsyncioTestCase):
-    """The logging capability (issue 14): a skill skipped at start reaches the client
+    """The logging capability: a skill skipped at start reaches the client
     as a warning log message; logging/setLevel is accepted."""
 
     async def test_skipped_skills_are_logged(self) -> None:
@@ -616,7 +617,7 @@ class LoggingTest(unittest.IsolatedAsyncioTestCase):
 
 
 class RootsTest(unittest.IsolatedAsyncioTestCase):
-    """MCP roots (issue 14 item 2): without --mount /workspace, the client's roots
+    """MCP roots: without --mount /workspace, the client's roots
     become /workspace (one root) or /workspace/NAME (several), read-only, at
     initialization and again on notifications/roots/list_changed; a server started
     in a home directory serves none of it."""
@@ -670,9 +671,10 @@ class RootsTest(unittest.IsolatedAsyncioTestCase):
 
 
 class ToolboxConfigTest(unittest.IsolatedAsyncioTestCase):
-    """Toolbox configurations through `serve --config` (issue 15): configured prompts
-    are MCP prompts rendered with their arguments, and `$N` placeholders bind the N-th
-    declared parameter (the hotels quickstart's booking updated the wrong row)."""
+    """Toolbox configurations through `serve --config`: configured prompts are MCP
+    prompts rendered with their arguments, and `$N` placeholders bind the N-th
+    declared parameter (bound by first appearance, the hotels quickstart's booking
+    would update the wrong row)."""
 
     async def test_prompts_and_numbered_placeholders(self) -> None:
         import sqlite3

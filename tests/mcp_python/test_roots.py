@@ -1,5 +1,5 @@
 """MCP roots offered by a client we did not write (the Python SDK), hostile ones
-included (issue 33 item 1).
+included.
 
 - Over HTTP a client is remote: its roots never choose a host directory unless the
   operator allowed directories with `--http-roots-within`, and then only roots that

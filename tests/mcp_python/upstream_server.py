@@ -8,7 +8,8 @@ Every call is appended to $UPSTREAM_LOG (one JSON line) when set, so tests can s
 what reached the upstream and what did not.
 
 $UPSTREAM_MODE makes it misbehave, for the tests of what filestore takes from an
-upstream (issue 33); $API_KEY is the credential it was given, which it leaks:
+upstream (an untrusted party); $API_KEY is the credential it was given, which it
+leaks:
 
     leaky                    tools that print $API_KEY on stdout or stderr and hang,
                              fail quoting it (a call, or tools/list from then on),

@@ -235,8 +235,8 @@ fn tool_names(s: &Session) -> Vec<String> {
     list_tools(s, None).unwrap().iter().map(|t| t["name"].as_str().unwrap().to_string()).collect()
 }
 
-/// Issue 33, item 3: a skill's authority comes from the mount the host gave that
-/// role, `/skills`. A `SKILL.md` typed `skill` anywhere else (a workspace an
+/// A skill's authority comes from the mount the host gave that role, `/skills`, so a
+/// file an agent can write elsewhere cannot grant tools. A `SKILL.md` typed `skill` anywhere else (a workspace an
 /// embedder's volume types so, a volume at `/` holding a `skills` folder) reads as
 /// text and enables nothing.
 #[test]
@@ -271,7 +271,7 @@ fn skills_activate_only_from_the_skills_mount() {
     assert_eq!(read.json["activation"]["added"], json!(["drop"]), "{}", read.json);
 }
 
-/// Issue 33, item 3: a `descriptor.yaml` beside a loaded skill that was not loaded
+/// A `descriptor.yaml` beside a loaded skill that was not loaded
 /// with it (a plain file from another overlay layer at `/skills`) is not the
 /// skill's: it cannot make the skill a tool running what its writer chose.
 #[test]

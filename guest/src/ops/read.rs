@@ -629,8 +629,8 @@ pub fn is_binary_prefix(head: &[u8], whole: bool) -> bool {
 
 /// Whether `b` holds a NUL, and how many of its bytes are ASCII controls (below 0x20,
 /// or DEL) other than tab, newline, carriage return, form feed and escape. Eight
-/// bytes at a time (issue 20: a byte loop was a tenth of a small read in wasm, which
-/// has no SIMD here); proptested against the byte-wise definition.
+/// bytes at a time (a byte loop was a tenth of a small read in wasm, which has no
+/// SIMD here); proptested against the byte-wise definition.
 fn control_bytes(b: &[u8]) -> (bool, usize) {
     let (mut nul, mut count) = (0u64, 0usize);
     let mut words = b.chunks_exact(8);

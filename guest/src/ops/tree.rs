@@ -266,9 +266,9 @@ pub(crate) mod tests {
         }
     }
 
-    /// Issue 14: a depth-limited tree lists only the levels it shows (one listing
-    /// per directory shown, never a walk of everything beneath), and keeps only the
-    /// files it shows.
+    /// A depth-limited tree lists only the levels it shows (one listing per
+    /// directory shown, never a walk of everything beneath), and keeps only the
+    /// files it shows: a shallow tree of a huge workspace stays cheap.
     #[test]
     fn shallow_tree_never_walks_deeper() {
         let v = MemoryVolume::new();

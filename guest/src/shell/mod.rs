@@ -1,5 +1,5 @@
 //! `filestore_execute`: a bash-like shell inside the component, over the session's
-//! mounts (issue 34).
+//! mounts.
 //!
 //! Commands run in [bashkit](https://docs.rs/bashkit) (MIT): a bash interpreter with
 //! its commands (`grep`, `sed`, `awk`, `jq`, `find`, `sort`...) written in Rust, no

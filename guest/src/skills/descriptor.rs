@@ -1,5 +1,5 @@
 //! Skill descriptors: a skill that is also a tool
-//! (docs/skills.md#skill-descriptors-a-skill-that-is-also-a-tool; issue 6, item 4).
+//! (docs/skills.md#skill-descriptors-a-skill-that-is-also-a-tool).
 //!
 //! A plain skill is instructions plus the tools it lists in `allowed-tools`. A skill
 //! with a *descriptor* can also be called: once its `SKILL.md` has been read, the

@@ -684,7 +684,7 @@ mod tests {
         assert!(v.walk("/", 2).unwrap().truncated);
     }
 
-    /// The walk before issue 20 (a set of every directory seen, a `String` per
+    /// The straightforward walk (a set of every directory seen, a `String` per
     /// implied directory per file): the reference the faster walk must agree with.
     fn reference_walk(v: &MemoryVolume, path: &str, max_entries: usize) -> Result<Walk> {
         let map = v.files.read().unwrap();

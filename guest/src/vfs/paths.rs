@@ -33,7 +33,7 @@ pub fn is_normalized(path: &str) -> bool {
     if plainly_normalized(b) {
         return true;
     }
-    // One pass over the bytes (issue 20: a walk checks 100,000 of these). A control
+    // One pass over the bytes (a walk checks 100,000 of these). A control
     // character is C0 (< 0x20), DEL, or C1 (U+0080..=U+009F: 0xC2 0x80..=0x9F in UTF-8,
     // the only encodings that start with 0xC2 and continue below 0xA0).
     let mut start = 1;
@@ -354,9 +354,10 @@ mod tests {
     }
 
     /// The one-pass byte scan of `is_normalized` answers what the straightforward
-    /// definition (the code before issue 20) answers, on paths built from the
-    /// characters that matter: separators, dots, backslash, C0/DEL/C1 controls,
-    /// multi-byte letters (including ones whose UTF-8 starts with 0xC2), long names.
+    /// definition (each rule checked in turn with `str` methods) answers, on paths
+    /// built from the characters that matter: separators, dots, backslash,
+    /// C0/DEL/C1 controls, multi-byte letters (including ones whose UTF-8 starts with
+    /// 0xC2), long names.
     #[test]
     fn is_normalized_matches_its_definition() {
         fn reference(path: &str) -> bool {

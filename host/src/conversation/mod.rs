@@ -1,4 +1,4 @@
-//! Conversation state as data: the state store (issue 36, item 1).
+//! Conversation state as data: the state store.
 //!
 //! A conversation is its `/scratch` files, its stored tool results (`/tool_calls`,
 //! with their metadata), and a small state document ([`StateDoc`]: activated skills,

@@ -920,7 +920,7 @@ mod tests {
         }
     }
 
-    /// Issue 33 item 5: a short subject shaped like a long one's hashed segment
+    /// A short subject shaped like a long one's hashed segment
     /// (`h-` then 32 hex digits was kept as is) must not share its workspace.
     #[test]
     fn distinct_subjects_never_share_a_segment() {
@@ -950,8 +950,8 @@ mod tests {
                 panic!("{s:?} and {other:?} share the segment {}", path_segment(s));
             }
         }
-        // Hostile re-review: on a case-insensitive file system `Alice` and `alice` named
-        // one directory. Segments must differ other than by case.
+        // On a case-insensitive file system `Alice` and `alice` would name one
+        // directory. Segments must differ other than by case.
         let cased = [
             "alice", "Alice", "ALICE", "aLiCe", "%41lice", "%61lice", "a%2fb", "a%2Fb", "a/b",
             "A/B", "\u{e9}", "\u{c9}", "x-Y_z.@+", "X-y_Z.@+",
@@ -969,7 +969,7 @@ mod tests {
         assert!(!path_segment(&hashed).contains('~'), "a kept subject's ~ is escaped");
     }
 
-    /// Issue 33 item 10: a static token's caller and a JWT's caller with the same
+    /// A static token's caller and a JWT's caller with the same
     /// subject are two callers (sessions and call slots by [`Identity::key`]); on a
     /// server accepting both, their workspaces differ too, and no JWT subject can
     /// name the token's.
@@ -1005,7 +1005,7 @@ mod tests {
         assert!(limits.acquire(&jwt_carol).is_ok(), "call slots are counted per caller");
     }
 
-    /// Issue 33 item 10: a token whose header has `crit` is refused (RFC 7515
+    /// A token whose header has `crit` is refused (RFC 7515
     /// §4.1.11: this server understands no extension), before any key is fetched.
     #[test]
     fn critical_header_extensions_are_refused() {
@@ -1023,8 +1023,9 @@ mod tests {
         assert!(why.contains("crit") && why.contains("urn:example:must-check"), "{why}");
     }
 
-    /// Issue 35 item 3: a key source that cannot be read says so, and keeps the I/O
-    /// error as its source (the message is the one operators have always read).
+    /// A key source that cannot be read says so, and keeps the I/O error as its
+    /// source, so an operator sees why (the message is the one operators have always
+    /// read).
     #[test]
     fn unreadable_keys_keep_their_cause() {
         let dir = tempfile::tempdir().unwrap();

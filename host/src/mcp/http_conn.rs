@@ -713,7 +713,7 @@ mod tests {
         assert_eq!(c.admit(ip("10.0.0.6")).unwrap().evicted(), Some(user.id()));
     }
 
-    /// Hostile re-review M3: one identity holds at most the per-client cap of
+    /// One identity holds at most the per-client cap of
     /// connections, from however many addresses; past it, its own oldest connection
     /// not answering a request is closed, and while every one is, its request is
     /// refused. Another identity's connections are never touched.

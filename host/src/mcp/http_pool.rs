@@ -421,8 +421,8 @@ mod tests {
             .collect()
     }
 
-    /// Issue 33 item 6: past a limit a newcomer closes only its own idle session; behind
-    /// a proxy (every session from `P`), bob's newcomer never closes alice's.
+    /// Past a limit a newcomer closes only its own idle session; behind a proxy
+    /// (every session from `P`), bob's newcomer never closes alice's.
     #[test]
     fn newcomers_close_only_their_own_idle_sessions() {
         use Refusal::*;

@@ -402,9 +402,10 @@ mod tests {
         assert_eq!(file_path("file://server/x"), None);
     }
 
-    /// Issue 33 item 1: a root is mounted only when its resolved path lies within an
-    /// allowed directory; `..`, links, sibling prefixes and the host's own
-    /// directories are refused, each with the same message.
+    /// A root is mounted only when its resolved path lies within an allowed
+    /// directory (a client's roots are its word, not the operator's); `..`, links,
+    /// sibling prefixes and the host's own directories are refused, each with the
+    /// same message.
     #[test]
     fn roots_within_allowed_directories_only() {
         let top = tempfile::tempdir().unwrap();

@@ -3,7 +3,7 @@
 //! Through rmcp, a call over stdio passes from the reader thread to a runtime worker
 //! (rmcp's serve loop), to the task rmcp spawns for the request, and back to the
 //! serve loop to be written: each hand-off a wake-up and a context switch, most of a
-//! small read's time on a 2-CPU machine (issue 36's stdio target, BENCHMARKS.md).
+//! small read's time on a 2-CPU machine (BENCHMARKS.md, "MCP server").
 //! Here the reader thread, which already holds the parsed request, runs the same
 //! handler ([`rmcp::Service::handle_request`] of the same [`FilestoreServer`]: the
 //! same checks, result shapes, protocol-version handling and notifications) on

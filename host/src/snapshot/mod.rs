@@ -1,4 +1,4 @@
-//! Snapshots of volumes under a name (issue 39, item 3; docs/snapshots.md):
+//! Snapshots of volumes under a name (docs/snapshots.md):
 //! create, list, restore, and the records a fork copies.
 //!
 //! Content-addressed, as git is: a file's content is a *blob* and a directory a

@@ -644,8 +644,8 @@ mod tests {
         assert!("/../x=.".parse::<MountArg>().is_err());
     }
 
-    /// Issue 33, item 9: a directory whose name ends in `:rw` or `:ro` is never
-    /// silently read as another directory with a mode.
+    /// A directory whose name ends in `:rw` or `:ro` is never silently read as
+    /// another directory with a mode (which would mount what the user did not name).
     #[test]
     fn a_mode_suffix_has_one_reading() {
         let t = tempfile::tempdir().unwrap();

@@ -1,6 +1,6 @@
 //! `filestore._native`: the filestore host (engine, component, volumes, tool handlers)
 //! inside CPython, for the Python package's in-process `filestore.Session` and the
-//! `filestore` command the wheel installs (issue 37, item 1).
+//! `filestore` command the wheel installs.
 //!
 //! The Python side (`python/src/filestore/session.py`) keeps the API; this module is
 //! the thin typed bridge: JSON strings in and out (Python's `json` does the

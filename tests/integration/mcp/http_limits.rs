@@ -1,10 +1,9 @@
-//! Limits of `filestore serve --http` against hostile or greedy clients (issue 33 and
-//! its re-review): slow request bodies with and without a valid token,
-//! connections before authentication (half-open "slowloris" connections, caps per
-//! address and in total, a header-read timeout), sessions of one identity never
-//! closing another's, and messages as large over HTTP as over stdio. Raw HTTP over
-//! loopback, from several loopback addresses (127.0.0.2 and up bind on Linux), to the
-//! real binary.
+//! Limits of `filestore serve --http` against hostile or greedy clients: slow request
+//! bodies with and without a valid token, connections before authentication (half-open
+//! "slowloris" connections, caps per address and in total, a header-read timeout),
+//! sessions of one identity never closing another's, and messages as large over HTTP as
+//! over stdio. Raw HTTP over loopback, from several loopback addresses (127.0.0.2 and
+//! up bind on Linux), to the real binary.
 
 use std::path::Path;
 use std::time::Duration;
@@ -103,11 +102,10 @@ async fn post_kept_alive(stream: &mut TcpStream, extra_headers: &str, body: &str
     answer.await.unwrap_or(0)
 }
 
-/// Issue 33 item 4: 260 half-open connections (the count that starved every user of a
-/// server limited to 256 descriptors) no longer lock an authenticated user out: the
-/// connections are capped below the descriptor limit, a newcomer closes the oldest
-/// connection not yet authenticated, and every half-open one is closed after the
-/// header timeout.
+/// 260 half-open connections (enough to starve every user of a server limited to 256
+/// descriptors) do not lock an authenticated user out: the connections are capped
+/// below the descriptor limit, a newcomer closes the oldest connection not yet
+/// authenticated, and every half-open one is closed after the header timeout.
 #[test]
 fn slowloris_connections_do_not_starve_authenticated_users() {
     let dir = tempfile::tempdir().unwrap();
@@ -134,7 +132,7 @@ fn slowloris_connections_do_not_starve_authenticated_users() {
     assert_eq!(open, 0, "{open} half-open connections were still open");
 }
 
-/// Issue 33 item 4: a client address holds at most `--max-connections-per-client`
+/// A client address holds at most `--max-connections-per-client`
 /// connections and the server `--max-connections`; past a cap the oldest connection
 /// not yet authenticated is closed, and an authenticated user's kept-alive
 /// connection never is.
@@ -178,7 +176,7 @@ fn connection_caps_close_unauthenticated_connections_first() {
     });
 }
 
-/// Issue 33 item 6: behind a proxy every user shares one address. Past the address's
+/// Behind a proxy every user shares one address. Past the address's
 /// session limit, or in a full pool, a new session closes only an idle session of its
 /// own identity: bob's newcomer gets 429 or 503 and alice keeps her sessions (and her
 /// `/scratch`).
@@ -243,8 +241,8 @@ fn one_identity_never_closes_anothers_sessions() {
     }
 }
 
-/// Issue 33 item 10: a message may be as large over HTTP as over stdio (16 MiB; rmcp's
-/// own HTTP cap was 4 MiB): a 10 MiB write is served.
+/// A message may be as large over HTTP as over stdio (16 MiB; rmcp's own HTTP cap is
+/// 4 MiB, which a client could not know of): a 10 MiB write is served.
 #[test]
 fn http_messages_up_to_the_stdio_limit_are_served() {
     let server = HttpServer::start(&[]);
@@ -291,7 +289,8 @@ fn initialize_request() -> Value {
         "clientInfo": {"name": "user", "version": "1"}}})
 }
 
-/// Hostile re-review M3: a valid token no longer makes a connection untouchable. One
+/// A valid token does not make a connection untouchable (a user with a token could
+/// otherwise hold the server with slow bodies). One
 /// identity holds at most `--max-connections-per-client` connections from however
 /// many addresses (its oldest is closed past it), and connections whose bodies
 /// trickle are not protected: a server full of them still serves another user.
@@ -346,7 +345,7 @@ fn slow_bodies_with_a_valid_token_do_not_hold_the_server() {
     });
 }
 
-/// Hostile re-review M3: a body that does not arrive within `--body-timeout` (plus
+/// A body that does not arrive within `--body-timeout` (plus
 /// its size at 16 KiB/s) is answered 408 and its connection closed, with a valid
 /// token or without authentication; a request refused before its body was read
 /// closes its connection instead of draining a trickle.
@@ -412,10 +411,9 @@ fn a_body_announced_over_the_limit_is_refused_at_once() {
     });
 }
 
-/// Hostile re-review M3: without authentication a connection was protected from
-/// eviction as soon as a request head arrived on it, so request heads with trickling
-/// bodies filled the server for good. Only a complete request being answered protects
-/// a connection now.
+/// Without authentication, only a complete request being answered protects a
+/// connection from eviction: were a request head enough, request heads with
+/// trickling bodies would fill the server for good.
 #[test]
 fn without_authentication_only_complete_requests_protect_a_connection() {
     let server = HttpServer::start(&[

@@ -1,4 +1,4 @@
-//! Issue 38, part 2: Toolbox 1.12.0's prebuilt configurations (`configs/`, the 39
+//! Toolbox 1.12.0's prebuilt configurations (`configs/`, the 39
 //! files `toolbox --prebuilt` accepts, vendored verbatim: see `configs/NOTICE.md`).
 //! Each passes `filestore check` with its environment variables set, as a user of
 //! `toolbox --prebuilt NAME` sets them; what runs here and what does not (and why)

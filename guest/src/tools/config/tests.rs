@@ -318,8 +318,8 @@ fn mixed_v1_and_v2_inputs() {
     let json_v1 =
         r#"{"sources": {"db": {"kind": "sqlite", "database": "a.db"}}, "toolsets": {"s": ["q"]}}"#;
     assert!(Config::load(&[("db.json", json_v1), ("b.yaml", v2)]).is_ok());
-    // A v1 toolset written as a mapping (issue 15), and its errors checked as a v2
-    // toolset's.
+    // A v1 toolset written as a mapping (Toolbox accepts it), and its errors checked
+    // as a v2 toolset's.
     let mapped = format!("{v1}toolsets:\n  s:\n    tools: [q]\n");
     let cfg = Config::load(&[("a.yaml", mapped.as_str()), ("b.yaml", v2)]).unwrap();
     assert_eq!(cfg.toolset("s").unwrap().len(), 1);
@@ -590,8 +590,9 @@ parameters:\n  - {name: kind, type: string, description: k, allowedValues: [a, b
     assert_eq!(call.statement.as_deref(), Some("SELECT * FROM t WHERE name = 'ok' AND kind = ?"));
 }
 
-/// Issue 15 defect 4: Toolbox's prompts (v2 `kind: prompt(s)` and the v1 `prompts:`
-/// section) load, check their templates against their arguments, and render.
+/// Toolbox's prompts (v2 `kind: prompt(s)` and the v1 `prompts:` section) load,
+/// check their templates against their arguments, and render, so a Toolbox
+/// configuration with prompts loads unchanged.
 #[test]
 fn prompts_load_check_and_render() {
     let v2 = "kind: prompts\nname: review\ndescription: Review code.\nmessages:\n  - content: Review this {{.language}} code.\n  - role: assistant\n    content: Sure.\narguments:\n  - name: language\n    description: The language.\n";
@@ -630,7 +631,8 @@ fn prompts_load_check_and_render() {
     assert!(errs[0].message.contains("has no 'messages'"), "{errs:?}");
 }
 
-/// Issue 15 defect 4: embedding models load and are referenced by `embeddedBy`
+/// Embedding models (a Toolbox configuration may declare them) load and are
+/// referenced by `embeddedBy`
 /// (string parameters only; a tool using one is not runnable here); `valueFromParam`
 /// fills a hidden parameter from another.
 #[test]

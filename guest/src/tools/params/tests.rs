@@ -293,8 +293,8 @@ fn template_parse_errors() {
     );
 }
 
-/// Issue 15 defect 4: Go template actions beyond `{{.x}}`, rendered by a Go template
-/// engine with only the parameters the template names, escaped first.
+/// Go template actions beyond `{{.x}}` (Toolbox configurations use them), rendered by
+/// a Go template engine with only the parameters the template names, escaped first.
 #[test]
 fn go_template_actions_render() {
     let params = vec![

@@ -764,7 +764,7 @@ fn recursive_delete_stops_at_the_work_deadline_and_says_so() {
     assert!(!tmp.path().join("d").exists());
 }
 
-/// Issue 14 item 7: names an agent cannot type as they are (not UTF-8, with a
+/// Names an agent cannot type as they are (not UTF-8, with a
 /// control character or a backslash, or starting with the escape marker) are
 /// listed escaped instead of hidden, and the escaped name reaches the same file for
 /// read, write, rename and delete; a malformed escape is an invalid path, and the

@@ -4,9 +4,9 @@
 //! thread.
 //!
 //! Why: a walk lists every directory (`getdents`) and `lstat`s every entry for its
-//! size and time, and grep waits for all of it before its first read (issue 20,
-//! target 4: ~100 ms for 26,000 entries, a third of `rg -j1`'s whole search). The
-//! component is blocked in the call meanwhile, so the other cores are idle.
+//! size and time, and grep waits for all of it before its first read (~100 ms for
+//! 26,000 entries, a third of `rg -j1`'s whole search). The component is blocked in
+//! the call meanwhile, so the other cores are idle.
 //!
 //! What does not change: each directory is opened by the same confined
 //! [`DirVolume::descend`] (kernel `RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS`, else one

@@ -239,8 +239,9 @@ mod tests {
     /// The client's text as object_store 0.14 writes it for a refused S3 request.
     const DENIED: &str = "Error performing GET http://127.0.0.1:46003/bkt9/ws/x.txt?X-Amz-Signature=SECRET in 2ms, after 3 retries, max_retries: 3, retry_timeout: 15s  - Server returned non-2xx status code: 403 Forbidden: <?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Error><Code>AccessDenied</Code><Message>Access Denied to bkt9 for arn:aws:iam::123:user/x</Message><Resource>/bkt9/ws/x.txt</Resource><RequestId>17A0</RequestId></Error>";
 
-    /// Issue 33, item 8: what reaches an agent names the status, the store's code
-    /// and the retries, never the endpoint, the bucket, the key or the body.
+    /// What reaches an agent names the status, the store's code and the retries,
+    /// never the endpoint, the bucket, the key or the body (the store's own text
+    /// carries signatures and account names).
     #[test]
     fn agents_are_told_facts_not_the_stores_text() {
         let denied = object_store::Error::PermissionDenied {

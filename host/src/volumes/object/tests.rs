@@ -257,9 +257,9 @@ fn read_ahead_serves_the_reads_in_order_and_drops_what_is_skipped() {
     assert_eq!(v.read(&files[1].path, 0, 100).unwrap(), b"content 1");
 }
 
-/// Issue 33, item 3: a sidecar is anyone's word. Whatever type a sidecar gives an
-/// object (written here through the volume, as a bucket writer could write it
-/// directly), a volume whose role does not trust that type shows a plain file
+/// A sidecar is the word of whoever can write the bucket. Whatever type a sidecar
+/// gives an object (written here through the volume, as a bucket writer could write
+/// it directly), a volume whose role does not trust that type shows a plain file
 /// without attributes; only the read-only flag, which takes rights away, applies.
 #[test]
 fn untrusted_sidecar_types_are_plain_files() {
