@@ -62,6 +62,20 @@ const EXAMPLES: &[(&str, &str, How)] = &[
         Shown("the test command itself: running it from a test would recurse"),
     ),
     (
+        "README.md",
+        "cargo install --locked --path host",
+        Shown(
+            "a release build of the binary into ~/.cargo/bin (about 25 minutes): the tests run the same crate's binary, built by cargo for them",
+        ),
+    ),
+    (
+        "README.md",
+        "cargo build --locked --release -p filestore",
+        Shown(
+            "a release build (about 25 minutes the first time): the tests run the same crate's binary, built by cargo for them",
+        ),
+    ),
+    (
         "docs/cow.md",
         "# Changes in memory, gone when the session ends (see the diff with filestore_diff):",
         Shown(
