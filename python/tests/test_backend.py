@@ -306,8 +306,8 @@ def test_read_only_backend_reads_but_never_writes(root: Path) -> None:
 
 
 def test_a_root_named_like_a_mode_is_that_directory(tmp_path: Path) -> None:
-    """Issue 33, item 9: `root3:rw` and `root3:ro` are directories of their own, never
-    `root3` with a mode, whichever of them exist."""
+    """`root3:rw` and `root3:ro` are directories of their own, never `root3` with a
+    mode, whichever of them exist (a mount must serve the directory it names)."""
     for name in ("root3", "root3:rw", "root3:ro"):
         (tmp_path / name).mkdir()
         (tmp_path / name / "which.txt").write_text(name)

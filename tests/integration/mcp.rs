@@ -174,7 +174,7 @@ async fn in_process_tools_results_and_errors() {
     client.cancel().await.unwrap();
 }
 
-/// Issue 14 defect 1: a tree of 500,000 files (500 directories of 1,000) answers
+/// A tree of 500,000 files (500 directories of 1,000) answers
 /// every tool, the prompt and resources/list within limits, with truncated answers
 /// that say so and no wasm backtrace in any text.
 #[tokio::test(flavor = "multi_thread")]
@@ -371,7 +371,7 @@ fn oversized_stdio_requests_are_answered() {
         "arguments": {"path": "/s/big.txt", "content": "x".repeat(17 << 20)}}});
     client.send_line(&big.to_string());
     client.send_line(&json!({"jsonrpc": "2.0", "id": 3, "method": "ping"}).to_string());
-    // Text that is not JSON, and JSON that is not a message (issue 14 item 6).
+    // Text that is not JSON, and JSON that is not a message: answered, not fatal.
     client.send_line("this is not json");
     client.send_line(&json!({"jsonrpc": "2.0", "id": 4}).to_string());
     // A request whose params are not of its method's shape: answered with its id.
@@ -523,7 +523,7 @@ const CONFORMANCE_SCENARIOS: [&str; 8] = [
     "server-sse-multiple-streams",
 ];
 
-/// Issue 14: the applicable conformance scenarios pass against `serve --http`.
+/// The applicable conformance scenarios pass against `serve --http`.
 #[test]
 fn conformance_scenarios_for_a_generic_server_pass() {
     let dir = crate::support::install::cache_dir("FILESTORE_CONFORMANCE", "conformance-0.1.10");
@@ -579,7 +579,7 @@ const CONFORMANCE_2026_FIXTURE_CHECKS: [&str; 4] = [
     "sep-2575-server-no-log-without-loglevel",
 ];
 
-/// Issue 36: the 2026-07-28 conformance scenarios pass against `serve --http
+/// The 2026-07-28 conformance scenarios pass against `serve --http
 /// --state`, but for the checks that need the reference server's fixture tools.
 #[test]
 fn conformance_2026_07_28_scenarios_pass() {
@@ -824,7 +824,7 @@ fn http_session_flood_does_not_lock_out_newcomers() {
 /// allowed with `--allowed-origin`; clients that send no `Origin` are not affected.
 /// A POST body that is not a JSON-RPC message gets 400 and the JSON-RPC error
 /// (-32700 for text that is not JSON, -32600 with the id for JSON that is not a
-/// message), not rmcp's 415 text; the server goes on serving (issue 14 item 6).
+/// message), not rmcp's 415 text; the server goes on serving.
 #[test]
 fn http_malformed_bodies_get_json_rpc_errors() {
     let server = HttpServer::start(&[]);
@@ -952,7 +952,7 @@ fn http_hosts_are_validated_and_allowed_hosts_answered() {
 /// mount of the same directory is served.
 #[test]
 fn serve_refuses_root_or_home_as_the_default_workspace() {
-    // (issue 14 item 2)
+    // Serving all of `/` or a home directory is never a default.
     let home = tempfile::tempdir().unwrap();
     for (cwd, what) in [(std::path::Path::new("/"), "the root"), (home.path(), "home directory")] {
         let out = Command::new(BIN)
@@ -1223,7 +1223,7 @@ async fn ls(client: &RunningService<RoleClient, RootsClient>, path: &str) -> (bo
     (r.is_error == Some(true), text)
 }
 
-/// Issue 33 item 1: a call made right after `initialize` by a client whose
+/// A call made right after `initialize` by a client whose
 /// `roots/list` answer comes late waits for the roots: it never sees the directory
 /// the server was started in instead.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1240,7 +1240,7 @@ async fn calls_wait_for_roots_answered_late() {
     assert!(!text.contains("server-default.txt"), "{text}");
 }
 
-/// Issue 33 item 1: when the client cannot give its roots (`roots/list` fails, or
+/// When the client cannot give its roots (`roots/list` fails, or
 /// is never answered), `/workspace` is not mounted at all, rather than left as the
 /// server's directory, which the client did not choose; the other mounts serve and
 /// the client is told why.
@@ -1340,7 +1340,7 @@ fn holds_open(dir: &std::path::Path) -> bool {
         .any(|target| target == dir)
 }
 
-/// Hostile re-review M1: under `--http-roots-within`, a root that was checked when the
+/// Under `--http-roots-within`, a root that was checked when the
 /// `roots/list` answer arrived is mounted later, once the call holding the sandbox
 /// ends. A root swapped for a link (to a directory outside) in between must not be
 /// followed: the mount serves the directory that was checked, never the link's target.
