@@ -34,7 +34,8 @@ from typing import Any, Callable, Optional
 from wasmtime import Config, Engine, Store, WasiConfig, WasmtimeError
 from wasmtime.component import Component, Linker, Record, ResourceHost, ResourceType, Variant
 
-#: The error kinds of the WIT ``types.error`` variant.
+#: The error kinds of the WIT ``types.error`` variant (``python/tests/test_error_kinds.py``
+#: checks that they are exactly its cases).
 ERROR_KINDS = (
     "not-found", "not-a-file", "not-a-directory", "already-exists", "read-only",
     "invalid-path", "invalid-pattern", "invalid-argument", "too-large", "conflict",

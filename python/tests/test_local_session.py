@@ -42,6 +42,7 @@ def test_errors_carry_the_typed_kind(work: Path, cwd: Path) -> None:
             s.call("filestore_read", {"path": "/w/missing.txt"})
         err = info.value
         assert (err.kind, err.tool) == ("not-found", "filestore_read")
+        assert err.kind is filestore.ErrorKind.NOT_FOUND
         assert "/w/missing.txt" in err.message
         assert str(err) == f"error[not-found]: {err.message}"
         with pytest.raises(FilestoreError) as info:

@@ -17,7 +17,15 @@ from pathlib import Path
 import pytest
 
 import filestore.session
-from filestore import BinaryNotFoundError, FilestoreError, McpSession, SessionClosedError, SessionStartError, find_binary
+from filestore import (
+    BinaryNotFoundError,
+    ErrorKind,
+    FilestoreError,
+    McpSession,
+    SessionClosedError,
+    SessionStartError,
+    find_binary,
+)
 
 
 def test_call_returns_structured_content_and_writes_through(work: Path, cwd: Path, binary: str) -> None:
@@ -37,6 +45,7 @@ def test_errors_carry_the_typed_kind(work: Path, cwd: Path, binary: str) -> None
             s.call("filestore_read", {"path": "/w/missing.txt"})
         err = info.value
         assert err.kind == "not-found"
+        assert err.kind is ErrorKind.NOT_FOUND
         assert "/w/missing.txt" in err.message
         assert err.tool == "filestore_read"
         assert str(err) == f"error[not-found]: {err.message}"

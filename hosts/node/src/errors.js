@@ -4,6 +4,7 @@
 /**
  * The error kinds of the WIT `types.error` variant, in WIT order. A volume or tool
  * handler that throws a {@link VolumeError} or {@link ToolError} picks one of these.
+ * `python/tests/test_error_kinds.py` checks that they are exactly the WIT's cases.
  */
 export const ERROR_KINDS = Object.freeze([
   'not-found',

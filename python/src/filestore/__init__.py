@@ -3,7 +3,7 @@ and a deepagents backend on top of it.
 
 - `Session` runs one filestore sandbox in this process (the wheel's native
   extension embeds the Rust host) and calls its tools (`call`, `acall`), raising
-  `FilestoreError` with the product's typed error kind.
+  `FilestoreError` whose `kind` is an `ErrorKind` (the product's typed error kinds).
 - `McpSession` does the same over MCP with a `filestore serve` child process (a
   binary of your choosing, any `serve` flag).
 - `filestore.deepagents.FilestoreBackend` (with the `deepagents` extra) is a
@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from filestore.errors import (
     BinaryNotFoundError,
+    ErrorKind,
     FilestoreError,
     SessionClosedError,
     SessionStartError,
@@ -45,6 +46,7 @@ __all__ = [
     "DEFAULT_CALL_TIMEOUT",
     "SESSION_CALL_DEADLINE",
     "BinaryNotFoundError",
+    "ErrorKind",
     "FilestoreError",
     "McpSession",
     "Session",

@@ -56,7 +56,7 @@ from deepagents.backends.protocol import (
 )
 from deepagents.backends.utils import EMPTY_CONTENT_WARNING, check_empty_content, normalize_read_bounds
 
-from filestore.errors import FilestoreError
+from filestore.errors import ErrorKind, FilestoreError
 from filestore.local import Session
 from filestore.session import McpSession
 
@@ -75,8 +75,8 @@ DOWNLOAD_PAGE = 4 * 1024 * 1024
 
 # A numbered text line of `filestore_read`: right-aligned line number, a tab, the line.
 _GUTTER = re.compile(r" *(\d+)\t")
-_OCCURS = re.compile(r"old_string occurs (\d+) times")
-_HAS_LINES = re.compile(r"has (\d+) lines")
+#: Kinds deepagents reports as a missing file (`File '/x' not found`).
+_MISSING_FILE = (ErrorKind.NOT_FOUND, ErrorKind.NOT_A_FILE)
 
 
 def _file_type(path: str) -> str:
@@ -126,12 +126,12 @@ def _raise_if_traversal(path: str | None, err: FilestoreError) -> None:
 def _upload_code(err: FilestoreError) -> str:
     """A product error kind as deepagents' `FileOperationError` code (else the error text)."""
     return {
-        "not-found": FILE_NOT_FOUND,
-        "not-a-file": IS_DIRECTORY,
-        "not-a-directory": INVALID_PATH,
-        "invalid-path": INVALID_PATH,
-        "read-only": PERMISSION_DENIED,
-        "unauthorized": PERMISSION_DENIED,
+        ErrorKind.NOT_FOUND: FILE_NOT_FOUND,
+        ErrorKind.NOT_A_FILE: IS_DIRECTORY,
+        ErrorKind.NOT_A_DIRECTORY: INVALID_PATH,
+        ErrorKind.INVALID_PATH: INVALID_PATH,
+        ErrorKind.READ_ONLY: PERMISSION_DENIED,
+        ErrorKind.UNAUTHORIZED: PERMISSION_DENIED,
     }.get(err.kind, str(err))
 
 
@@ -243,6 +243,27 @@ class FilestoreBackend(BackendProtocol):
     async def _call(self, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
         return await self.session._call_on_loop(tool, arguments)
 
+    async def _total_lines(self, file_path: str) -> int | None:
+        """The file's line count as `filestore_read` reports it (`total_lines` of a
+        one-line `tail` read); `None` when that read fails too."""
+        try:
+            r = await self._call("filestore_read", {"path": self._where(file_path), "tail": 1})
+        except FilestoreError:
+            return None
+        total = r.get("total_lines")
+        return total if isinstance(total, int) else None
+
+    async def _occurrences(self, edit: dict[str, Any]) -> int | None:
+        """How often the edit's `old_string` occurs in the file now, counted by
+        filestore's own matcher (line endings included): the `replacements` of a
+        `replace_all` dry run, 0 when that finds none (`conflict`); `None` when the
+        dry run fails otherwise."""
+        try:
+            r = await self._call("filestore_edit", {**edit, "replace_all": True, "dry_run": True})
+        except FilestoreError as e:
+            return 0 if e.kind is ErrorKind.CONFLICT else None
+        return int(r.get("replacements", 0))
+
     # -- ls ------------------------------------------------------------------------
 
     def ls(self, path: str) -> LsResult:
@@ -257,9 +278,9 @@ class FilestoreBackend(BackendProtocol):
         try:
             r = await self._call("filestore_ls", {"path": self._where(path), "details": True, "limit": MAX_LISTING})
         except FilestoreError as e:
-            if e.kind == "not-found":
+            if e.kind is ErrorKind.NOT_FOUND:
                 return LsResult(error=f"Path '{path}': path_not_found", entries=None)
-            if e.kind == "not-a-directory":
+            if e.kind is ErrorKind.NOT_A_DIRECTORY:
                 return LsResult(error=f"Path '{path}': not_a_directory", entries=None)
             _raise_if_traversal(path, e)
             return LsResult(error=f"Cannot list '{path}': {e.message}", entries=None)
@@ -300,13 +321,13 @@ class FilestoreBackend(BackendProtocol):
         try:
             r = await self._call("filestore_read", {"path": self._where(file_path), "offset": offset + 1, "limit": max(limit, 1)})
         except FilestoreError as e:
-            if e.kind in ("not-found", "not-a-file"):
+            if e.kind in _MISSING_FILE:
                 return ReadResult(error=f"File '{file_path}' not found")
             _raise_if_traversal(file_path, e)
-            if e.kind == "invalid-argument" and "offset" in e.message:
-                m = _HAS_LINES.search(e.message)
-                if m is not None:
-                    return ReadResult(error=f"Line offset {offset} exceeds file length ({m.group(1)} lines)")
+            if e.kind is ErrorKind.INVALID_ARGUMENT:  # the offset may be past the end
+                total = await self._total_lines(file_path)
+                if total is not None and offset >= total:
+                    return ReadResult(error=f"Line offset {offset} exceeds file length ({total} lines)")
             return ReadResult(error=f"Error reading file '{file_path}': {e.message}")
         content_kind = r.get("content")
         if content_kind == "empty":
@@ -342,7 +363,7 @@ class FilestoreBackend(BackendProtocol):
         try:
             data = await self._download_one(file_path)
         except FilestoreError as e:
-            if e.kind in ("not-found", "not-a-file"):
+            if e.kind in _MISSING_FILE:
                 return ReadResult(error=f"File '{file_path}' not found")
             _raise_if_traversal(file_path, e)
             return ReadResult(error=f"Error reading file '{file_path}': {e.message}")
@@ -387,16 +408,18 @@ class FilestoreBackend(BackendProtocol):
         try:
             r = await self._call("filestore_edit", args)
         except FilestoreError as e:
-            if e.kind in ("not-found", "not-a-file"):
+            if e.kind in _MISSING_FILE:
                 return EditResult(error=f"Error: File '{file_path}' not found")
             _raise_if_traversal(file_path, e)
-            if e.kind == "conflict":
-                m = _OCCURS.search(e.message)
-                if m is not None and m.group(1) == "0" and "newline" not in e.message:
-                    return EditResult(error=f"Error: String not found in file: '{old_string}'")
-                if m is not None and int(m.group(1)) > 1:
+            if e.kind is ErrorKind.CONFLICT:  # old_string is missing or ambiguous, or the file changed
+                found = await self._occurrences(args)
+                if found == 0:
+                    # The product explains a final newline the file's end lacks.
+                    why = f" ({e.message})" if old_string.endswith("\n") else ""
+                    return EditResult(error=f"Error: String not found in file: '{old_string}'{why}")
+                if found is not None and found > 1 and not replace_all:
                     return EditResult(
-                        error=f"Error: String '{old_string}' appears {m.group(1)} times in file. Use replace_all=True to "
+                        error=f"Error: String '{old_string}' appears {found} times in file. Use replace_all=True to "
                         "replace all instances, or provide a more specific string with surrounding context."
                     )
                 return EditResult(error=f"Error: {e.message}")
@@ -415,7 +438,7 @@ class FilestoreBackend(BackendProtocol):
         try:
             await self._call("filestore_delete", {"path": self._where(file_path), "recursive": True})
         except FilestoreError as e:
-            if e.kind == "not-found":
+            if e.kind is ErrorKind.NOT_FOUND:
                 return DeleteResult(error=f"Error: '{file_path}' not found")
             _raise_if_traversal(file_path, e)
             return DeleteResult(error=f"Error deleting '{file_path}': {e.message}")
@@ -475,7 +498,7 @@ class FilestoreBackend(BackendProtocol):
             try:
                 r = await self._call("filestore_grep", {**args, "head_limit": page, "offset": at})
             except FilestoreError as e:
-                if e.kind == "not-found" or (e.kind == "invalid-path" and _traversal(path)):
+                if e.kind is ErrorKind.NOT_FOUND or (e.kind is ErrorKind.INVALID_PATH and _traversal(path)):
                     return GrepResult(matches=[])  # as FilesystemBackend: nothing there to search
                 return GrepResult(error=f"Error searching path '{path or '.'}': {e.message}", matches=[])
             records.extend(r.get("lines", []))
@@ -507,9 +530,9 @@ class FilestoreBackend(BackendProtocol):
         try:
             r = await self._call("filestore_glob", {"pattern": pattern, "path": self._where(path), "limit": MAX_LISTING})
         except FilestoreError as e:
-            if e.kind in ("not-found", "not-a-directory"):
+            if e.kind in (ErrorKind.NOT_FOUND, ErrorKind.NOT_A_DIRECTORY):
                 return GlobResult(matches=[])
-            if e.kind == "invalid-path":
+            if e.kind is ErrorKind.INVALID_PATH:
                 _raise_if_traversal(path, e)
                 if _traversal(pattern.lstrip("/")):
                     raise ValueError(f"Path traversal not allowed in glob pattern: {e.message}") from e

@@ -22,7 +22,7 @@ import threading
 from collections.abc import Coroutine, Mapping, Sequence
 from typing import Any, TypeVar
 
-from filestore.errors import FilestoreError, SessionClosedError, SessionStartError
+from filestore.errors import ErrorKind, FilestoreError, SessionClosedError, SessionStartError
 
 __all__ = ["SESSION_CALL_DEADLINE", "Session"]
 
@@ -76,12 +76,13 @@ def _options(args: Sequence[str]) -> dict[str, Any]:
 
 def _error(tool: str | None, exc: RuntimeError) -> FilestoreError:
     """The typed error of the extension's `RuntimeError((kind, message))`."""
-    kind, message = exc.args if len(exc.args) == 2 else ("unknown", str(exc))
-    if kind == "session-closed":
+    name, message = exc.args if len(exc.args) == 2 else (ErrorKind.UNKNOWN, str(exc))
+    kind = ErrorKind.parse(name)
+    if kind is ErrorKind.SESSION_CLOSED:
         return SessionClosedError(message)
-    if kind == "session-start":
+    if kind is ErrorKind.SESSION_START:
         return SessionStartError(message)
-    return FilestoreError(kind, message, tool=tool)
+    return FilestoreError(name, message, tool=tool)
 
 
 class Session:

@@ -20,7 +20,7 @@ from typing import Any
 from deepagents.backends.protocol import ExecuteResponse, SandboxBackendProtocol
 
 from filestore.backend import FilestoreBackend
-from filestore.errors import FilestoreError
+from filestore.errors import ErrorKind, FilestoreError
 
 __all__ = ["MAX_EXECUTE_TIMEOUT", "FilestoreSandbox"]
 
@@ -77,9 +77,9 @@ class FilestoreSandbox(FilestoreBackend, SandboxBackendProtocol):
         try:
             result = await self._call("filestore_execute", args)
         except FilestoreError as e:
-            if e.kind == "limit-exceeded":
+            if e.kind is ErrorKind.LIMIT_EXCEEDED:
                 return ExecuteResponse(output=f"{e}\n", exit_code=LIMIT_EXIT_CODE, truncated=False)
-            if e.kind == "invalid-argument":
+            if e.kind is ErrorKind.INVALID_ARGUMENT:
                 raise ValueError(str(e)) from e
             raise
         return _response(result)

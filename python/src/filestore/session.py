@@ -38,6 +38,7 @@ from mcp.shared.exceptions import MCPError
 
 from filestore.errors import (
     BinaryNotFoundError,
+    ErrorKind,
     FilestoreError,
     SessionClosedError,
     SessionStartError,
@@ -512,7 +513,7 @@ class McpSession:
             parsed = parse_error_text(e.message)
             if parsed is not None:  # e.g. error[too-large] for a message over the stdio cap
                 raise FilestoreError(parsed[0], parsed[1], tool=tool) from e
-            raise FilestoreError("protocol", f"{tool}: JSON-RPC error {e.code}: {e.message}", tool=tool) from e
+            raise FilestoreError(ErrorKind.PROTOCOL, f"{tool}: JSON-RPC error {e.code}: {e.message}", tool=tool) from e
         if result.is_error:
             raise _error_from_result(tool, result)
         content = result.structured_content
@@ -538,4 +539,4 @@ def _error_from_result(tool: str, result: types.CallToolResult) -> FilestoreErro
     parsed = parse_error_text(text)
     if parsed is not None:
         return FilestoreError(parsed[0], parsed[1], tool=tool)
-    return FilestoreError("unknown", text or f"{tool} failed without a message", tool=tool)
+    return FilestoreError(ErrorKind.UNKNOWN, text or f"{tool} failed without a message", tool=tool)
