@@ -1114,3 +1114,41 @@ fn the_shell_has_a_tmp_of_its_own() {
     let kept = a.call_ok("filestore_execute", json!({"command": "cat /tmp/a; ls /tmp"}));
     assert_eq!(kept.trim(), "mine\na", "{kept}");
 }
+
+/// A missing program is bash's `command not found` and status 127 (as `/bin/bash`
+/// on a machine without it), followed by one sentence true of this sandbox: no
+/// build advice for the interpreter's embedders, no network hint (there is no
+/// network), no guessed look-alikes (`perl` is not `curl`).
+#[test]
+fn a_missing_program_says_so_plainly() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut s = shell_session(tmp.path());
+    let said = |s: &mut Session, program: &str| {
+        let r = ran(s, &format!("{program} --version"));
+        assert_eq!(r["exit_code"], 127, "{program}: {r}");
+        r["stderr"].as_str().unwrap().to_string()
+    };
+    let expect = [
+        ("ssh", "This sandbox has no network"),
+        ("rsync", "This sandbox has no network"),
+        ("perl", "No such interpreter in this sandbox"),
+        ("pytest", "No Python in this sandbox"),
+        ("uv", "No Python in this sandbox"),
+        ("git", "No git in this sandbox"),
+        ("zcat", "Use gzip -dc FILE"),
+    ];
+    for (program, hint) in expect {
+        let stderr = said(&mut s, program);
+        let want = format!("bash: line 1: {program}: command not found. {hint}");
+        assert!(stderr.starts_with(&want), "{program}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        for wrong in ["feature", "Did you mean", "curl/wget", "Enable with"] {
+            assert!(!stderr.contains(wrong), "{program}: {stderr}");
+        }
+    }
+    // A name nothing is known of: bash's plain line.
+    assert_eq!(said(&mut s, "frobnicatx"), "bash: line 1: frobnicatx: command not found\n");
+    // `command -v` still finds nothing: the program is missing, not a stub.
+    let r = ran(&mut s, "command -v python3 || echo none");
+    assert_eq!(r["stdout"], "none\n", "{r}");
+}

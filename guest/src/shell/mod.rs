@@ -18,6 +18,7 @@ mod find;
 mod fs;
 mod grep;
 pub mod limits;
+mod missing;
 mod nested;
 mod output;
 pub mod request;

@@ -17,6 +17,7 @@ use super::find::EngineFind;
 use super::fs::MountFs;
 use super::grep::EngineGrep;
 use super::limits;
+use super::missing;
 use super::request::ExecuteRequest;
 use super::stream;
 use super::wc::EngineWc;
@@ -90,7 +91,7 @@ pub(crate) fn run(bash: &mut Bash, req: &ExecuteRequest) -> Result<Ran> {
     let streamer: stream::Shared = Arc::new(std::sync::Mutex::new(stream::Streamer::new()));
     let to_stream = Arc::clone(&streamer);
     let mut options = ExecOptions::new().streaming(Box::new(move |out, err| {
-        stream::lock(&to_stream).push(out.as_bytes(), err.as_bytes());
+        stream::lock(&to_stream).push(out.as_bytes(), missing::explain(err).as_bytes());
     }));
     if let Some(stdin) = &req.stdin {
         options = options.stdin(stdin.as_str());
@@ -155,7 +156,10 @@ fn ran(r: ExecResult) -> Ran {
     Ran {
         capture_truncated: r.stdout_truncated || r.stderr_truncated,
         stdout: r.stdout.into_bytes(),
-        stderr: r.stderr.into_bytes(),
+        stderr: match missing::explain(&r.stderr) {
+            std::borrow::Cow::Borrowed(_) => r.stderr.into_bytes(),
+            std::borrow::Cow::Owned(explained) => explained.into_bytes(),
+        },
         exit_code: r.exit_code,
     }
 }

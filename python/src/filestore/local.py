@@ -90,7 +90,7 @@ class Session:
 
     `mounts` are `serve --mount` specs (`"/=/path/to/root"`, `"/workspace=./src:ro"`,
     `"/notes=mem:"`), with `serve`'s defaults where none takes their place (`cwd`
-    read-only at `/workspace`, `/scratch`, `/tool_calls`; nothing beside a mount at
+    read-only at `/workspace`, `/scratch`, `/tool_calls`, `/tmp`; nothing beside a mount at
     `/`). `args` takes the `serve` flags that shape a session: `--shell`,
     `--config FILE`, `--toolset NAME`, `--skills DIR`. `cwd` is the directory relative
     mount paths and the default `/workspace` are taken from (default: this process's).
