@@ -342,19 +342,9 @@ fn a_session_past_a_budget_is_refused_naming_it() {
 /// a `fleet-plan` skill whose result may hold `decommission` for approval; the
 /// server arguments using them.
 fn skills_fixture(root: &Path) -> Vec<String> {
-    std::fs::write(
-        root.join("tools.yaml"),
-        "kind: source\nname: db\ntype: sqlite\ndatabase: ':memory:'\n\
-         ---\nkind: tool\nname: hidden_report\ntype: sqlite-sql\nsource: db\n\
-         description: A report only the reporting skill enables.\nstatement: SELECT 7 AS n;\n\
-         ---\nkind: tool\nname: plan\ntype: sqlite-sql\nsource: db\ndescription: Plan.\n\
-         statement: SELECT 3 AS hosts, 3 > ? AS requires_approval\n\
-         parameters:\n  - {name: threshold, type: integer, description: x}\n\
-         ---\nkind: tool\nname: decommission\ntype: sqlite-sql\nsource: db\n\
-         description: Decommission.\nstatement: SELECT 'done' AS decommissioned\n\
-         ---\nkind: toolset\nname: base\ntools: [decommission]\n",
-    )
-    .unwrap();
+    let hidden_report = "---\nkind: tool\nname: hidden_report\ntype: sqlite-sql\nsource: db\n\
+         description: A report only the reporting skill enables.\nstatement: SELECT 7 AS n;\n";
+    let mut args = crate::support::fleet::write(root, hidden_report);
     let reporting = root.join("skills/reporting");
     std::fs::create_dir_all(&reporting).unwrap();
     std::fs::write(

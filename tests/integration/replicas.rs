@@ -832,39 +832,11 @@ fn a_held_follow_up_is_held_on_every_replica() {
     let root = tempfile::tempdir().unwrap();
     let state = root.path().join("state");
     std::fs::create_dir(&state).unwrap();
-    std::fs::write(
-        root.path().join("tools.yaml"),
-        "kind: source\nname: db\ntype: sqlite\ndatabase: ':memory:'\n\
-         ---\nkind: tool\nname: plan\ntype: sqlite-sql\nsource: db\ndescription: Plan.\n\
-         statement: SELECT 3 AS hosts, 3 > ? AS requires_approval\n\
-         parameters:\n  - {name: threshold, type: integer, description: x}\n\
-         ---\nkind: tool\nname: decommission\ntype: sqlite-sql\nsource: db\n\
-         description: Decommission.\nstatement: SELECT 'done' AS decommissioned\n\
-         ---\nkind: toolset\nname: base\ntools: [decommission]\n",
-    )
-    .unwrap();
-    let skill = root.path().join("skills/fleet-plan");
-    std::fs::create_dir_all(&skill).unwrap();
-    std::fs::write(skill.join("SKILL.md"), "---\nname: fleet-plan\ndescription: Plan.\n---\nx\n")
-        .unwrap();
-    std::fs::write(
-        skill.join("descriptor.yaml"),
-        "tool: plan\ninputs: [{name: threshold, type: integer}]\nfollowUp: decommission\n",
-    )
-    .unwrap();
     let dir = |p: &str| root.path().join(p).display().to_string();
-    let args = [
-        "--state",
-        &dir("state"),
-        "--config",
-        &dir("tools.yaml"),
-        "--toolset",
-        "base",
-        "--skills",
-        &dir("skills"),
-        "--mount",
-        "/workspace=mem:",
-    ];
+    let mut args = vec!["--state".to_string(), dir("state")];
+    args.extend(crate::support::fleet::write(root.path(), ""));
+    args.extend(["--mount".to_string(), "/workspace=mem:".to_string()]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let a = Replica::start(BIN, root.path(), &args);
     let b = Replica::start(BIN, root.path(), &args);
     let mut on_a = a.session(Some("fleet"), None).unwrap();

@@ -433,39 +433,11 @@ fn a_restore_or_a_fork_never_lifts_an_approval_gate() {
     let root = tempfile::tempdir().unwrap();
     let state = root.path().join("state");
     std::fs::create_dir(&state).unwrap();
-    std::fs::write(
-        root.path().join("tools.yaml"),
-        "kind: source\nname: db\ntype: sqlite\ndatabase: ':memory:'\n\
-         ---\nkind: tool\nname: plan\ntype: sqlite-sql\nsource: db\ndescription: Plan.\n\
-         statement: SELECT 3 AS hosts, 3 > ? AS requires_approval\n\
-         parameters:\n  - {name: threshold, type: integer, description: x}\n\
-         ---\nkind: tool\nname: decommission\ntype: sqlite-sql\nsource: db\n\
-         description: Decommission.\nstatement: SELECT 'done' AS decommissioned\n\
-         ---\nkind: toolset\nname: base\ntools: [decommission]\n",
-    )
-    .unwrap();
-    let skill = root.path().join("skills/fleet-plan");
-    std::fs::create_dir_all(&skill).unwrap();
-    std::fs::write(skill.join("SKILL.md"), "---\nname: fleet-plan\ndescription: Plan.\n---\nx\n")
-        .unwrap();
-    std::fs::write(
-        skill.join("descriptor.yaml"),
-        "tool: plan\ninputs: [{name: threshold, type: integer}]\nfollowUp: decommission\n",
-    )
-    .unwrap();
     let dir = |p: &str| root.path().join(p).display().to_string();
-    let args = [
-        "--state",
-        &dir("state"),
-        "--config",
-        &dir("tools.yaml"),
-        "--toolset",
-        "base",
-        "--skills",
-        &dir("skills"),
-        "--mount",
-        "/workspace=mem:",
-    ];
+    let mut args = vec!["--state".to_string(), dir("state")];
+    args.extend(crate::support::fleet::write(root.path(), ""));
+    args.extend(["--mount".to_string(), "/workspace=mem:".to_string()]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let server = crate::support::mcp_http::Replica::start(BIN, root.path(), &args);
     let held = |s: &mut crate::support::mcp_http::McpHttp, when: &str| {
         let r = s.call("decommission", json!({}));

@@ -19,6 +19,8 @@
 //!   `install`), the reference of the differential suite.
 //! - `immutable`: [`immutable::Immutable`], a file made immutable (`chattr +i`) for
 //!   the fault tests.
+//! - `fleet`: the approval fixture: a skill whose result holds a follow-up tool for
+//!   approval.
 //! - `hostile_tree`: the directory tree of links and siblings the confinement suites
 //!   attack (the dir volume's unit table includes it too).
 //!
@@ -26,6 +28,7 @@
 //! its S3 server.
 
 pub mod cmd;
+pub mod fleet;
 pub mod hostile_tree;
 pub mod immutable;
 pub mod install;
