@@ -1,0 +1,814 @@
+//! The host crate's top-level modules are layers, and this test keeps them so.
+//!
+//! Each module of `host/src/` (a file or a folder) may use only the modules of the
+//! layers below its own, never one of its own layer or above ([`LAYERS`], lowest
+//! first). An import that goes up, or closes a circle between modules, fails with the
+//! file and line that made it. The few known exceptions are listed, each with its
+//! reason, in [`UPWARD_ALLOWED`] and [`CYCLES_ALLOWED`]; an entry that no longer
+//! holds fails too, so those lists only shrink.
+//!
+//! What counts as an import: every path of non-test code that starts at the crate
+//! (`crate::`, `filestore::`, which names this crate inside it, `super::`, `self::`),
+//! in `use` trees and in code alike, with the crate root's re-exports
+//! (`crate::MountSpec`) followed to the module that defines them. Comments, string
+//! literals, `tests.rs` files and `#[cfg(test)]` items are not imports.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// The layers, lowest first: a module may use the modules of lower layers only.
+const LAYERS: &[(&str, &[&str])] = &[
+    // Leaves: errors, the guest's clocks, the shared memory budget, shell output sinks.
+    ("foundations", &["error", "clocks", "memory_budget", "shell_output"]),
+    // Volume backends and mounts.
+    ("storage", &["volumes"]),
+    // What is kept in volumes: copy-on-write upper layers, the audit timeline,
+    // snapshots.
+    ("records", &["cow", "audit", "snapshot"]),
+    // Conversations kept in a state store (they snapshot their volumes).
+    ("conversations", &["conversation"]),
+    // The generated WIT types (and the host type behind the `volume` resource).
+    ("wit", &["bindings"]),
+    // The tool registry and the traits of tool hosts, handlers and providers (which
+    // speak WIT types).
+    ("tools", &["tools"]),
+    // What runs tools: the handlers the CLI ships, providers of agent tool refs.
+    ("tool implementations", &["handlers", "providers"]),
+    // The store's data of one sandbox.
+    ("sandbox state", &["state"]),
+    // Host side of each imported WIT interface.
+    ("glue", &["glue"]),
+    // The compiled component and its instance pool.
+    ("engine", &["engine"]),
+    // One sandbox: an instance with its mounts and limits.
+    ("session", &["session"]),
+    // Agent configurations: providers built for them, loaded into sessions.
+    ("agent", &["agent"]),
+    // `filestore serve`.
+    ("mcp", &["mcp"]),
+    // The command line.
+    ("cli", &["cli"]),
+];
+
+/// The crate root and the binary: they compose everything, and nothing uses them.
+const TOP: &[&str] = &["lib", "main"];
+
+/// Known imports against the layering: (from, to, why it is still there). Each goes
+/// when its cause is fixed (and this test fails until the entry goes with it).
+const UPWARD_ALLOWED: &[(&str, &str, &str)] = &[
+    (
+        "audit",
+        "conversation",
+        "the id and clock helpers (`new_ulid`, `now_ms`) live in conversation/",
+    ),
+    ("audit", "session", "`MountSpec` lives in session.rs (`audit::mount_point` adds `/audit`)"),
+    (
+        "bindings",
+        "glue",
+        "bindgen's `with:` maps the `volume` resource to `glue::volume::VolumeHandle`",
+    ),
+    (
+        "clocks",
+        "engine",
+        "`EPOCH_TICK`, the step of the guest's monotonic clock, lives in engine.rs",
+    ),
+    ("engine", "session", "`ExportIndices`, which the engine finds once, lives in session.rs"),
+    (
+        "glue",
+        "agent",
+        "`AgentReport` (the WIT `agent-report` lifted) lives in agent.rs beside `Agent`",
+    ),
+    (
+        "session",
+        "agent",
+        "`AgentReport` (what `load_agent` returns) lives in agent.rs beside `Agent`",
+    ),
+    (
+        "snapshot",
+        "conversation",
+        "the id and clock helpers (`new_ulid`, `now_ms`) live in conversation/",
+    ),
+    ("tools", "engine", "budget.rs asserts its default result bound against the engine's memory"),
+    ("tools", "glue", "`ToolError` becomes the WIT error through `glue::types::wit_error`"),
+    (
+        "tools",
+        "handlers",
+        "`ToolRegistry::with_builtin_handlers` builds the handlers, which implement `ToolHandler`",
+    ),
+    ("tools", "session", "`MountSpec` (of `results_mount`) lives in session.rs"),
+    ("volumes", "session", "`MountSpec` (which `MountArg::open` returns) lives in session.rs"),
+];
+
+/// Known circles of modules (module paths, `a::b` for `src/a/b.rs`) that import each
+/// other, with why: each must be exactly what the scan finds, so a module that joins a
+/// circle fails, and so does one that leaves it (shrink the entry then).
+const CYCLES_ALLOWED: &[(&[&str], &str)] = &[
+    (
+        &[
+            "agent",
+            "audit",
+            "bindings",
+            "clocks",
+            "conversation",
+            "engine",
+            "glue::tools",
+            "glue::types",
+            "glue::volume",
+            "handlers::http",
+            "handlers::mysql",
+            "handlers::pool",
+            "handlers::postgres",
+            "handlers::sqlite",
+            "handlers::watchdog",
+            "providers::mcp",
+            "providers::mcp::spec",
+            "session",
+            "snapshot",
+            "state",
+            "tools",
+            "tools::budget",
+            "volumes",
+        ],
+        "the upward imports of UPWARD_ALLOWED close it",
+    ),
+    (
+        &[
+            "mcp::conversations",
+            "mcp::http_pool",
+            "mcp::media",
+            "mcp::prompt",
+            "mcp::resources",
+            "mcp::sandbox_cache",
+            "mcp::server",
+            "mcp::snapshot_tool",
+            "mcp::stdio_fast",
+            "mcp::stored_sessions",
+        ],
+        "server.rs holds `Sandbox` and the reply helpers every sibling imports, and uses the siblings",
+    ),
+    (
+        &["mcp::http_auth", "mcp::http_conn"],
+        "the auth middleware reads the connection's `RequestMark`; the connection counts by the auth's `IdentityKey`",
+    ),
+    (
+        &["snapshot::gc", "snapshot::tree"],
+        "tree.rs refreshes objects at half of gc.rs's `DEFAULT_GRACE`; gc.rs walks tree.rs's objects",
+    ),
+    (
+        &["tools::env", "tools::sources"],
+        "env.rs resolves to sources.rs's `Secret`; a source set holds env.rs's `ToolEnv`",
+    ),
+];
+
+/// Names the crate root defines that lead into a module, besides its `pub use`s
+/// (which the test reads from `lib.rs`).
+const ROOT_ALIASES: &[(&str, &str)] = &[("wit", "bindings")];
+
+fn src() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+/// Every `.rs` file beneath `dir` but the `tests.rs` files (test modules).
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            rust_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "rs")
+            && p.file_name().is_some_and(|n| n != "tests.rs")
+        {
+            out.push(p);
+        }
+    }
+}
+
+/// The module path of a file: `src/tools/env.rs` is `tools::env`, `src/tools/mod.rs`
+/// is `tools`, `src/lib.rs` is `lib` (the root).
+fn module_of(src: &Path, file: &Path) -> Vec<String> {
+    let rel = file.strip_prefix(src).unwrap().with_extension("");
+    let mut parts: Vec<String> =
+        rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
+    if parts.last().is_some_and(|p| p == "mod") {
+        parts.pop();
+    }
+    parts
+}
+
+fn is_ident(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_'
+}
+
+/// `text` with comments and the contents of string and character literals blanked
+/// (newlines kept, so byte offsets and line numbers stay those of the file).
+fn code_only(text: &str) -> String {
+    let s = text.as_bytes();
+    let mut out = s.to_vec();
+    let blank = |out: &mut Vec<u8>, from: usize, to: usize| {
+        for b in &mut out[from..to.min(s.len())] {
+            if *b != b'\n' {
+                *b = b' ';
+            }
+        }
+    };
+    let mut i = 0;
+    while i < s.len() {
+        let prev_ident = i > 0 && is_ident(s[i - 1]);
+        if s[i..].starts_with(b"//") {
+            let end = s[i..].iter().position(|&b| b == b'\n').map_or(s.len(), |n| i + n);
+            blank(&mut out, i, end);
+            i = end;
+        } else if s[i..].starts_with(b"/*") {
+            let (mut depth, mut j) = (0usize, i);
+            while j < s.len() {
+                if s[j..].starts_with(b"/*") {
+                    depth += 1;
+                    j += 2;
+                } else if s[j..].starts_with(b"*/") {
+                    depth -= 1;
+                    j += 2;
+                    if depth == 0 {
+                        break;
+                    }
+                } else {
+                    j += 1;
+                }
+            }
+            blank(&mut out, i, j);
+            i = j;
+        } else if !prev_ident && (s[i] == b'r' || s[i..].starts_with(b"br")) {
+            // A raw string (`r"…"`, `r#"…"#`, `br"…"`), or an identifier.
+            let start = if s[i] == b'b' { i + 2 } else { i + 1 };
+            let hashes = s[start..].iter().take_while(|&&b| b == b'#').count();
+            if s.get(start + hashes) == Some(&b'"') {
+                let close: Vec<u8> =
+                    std::iter::once(b'"').chain(std::iter::repeat_n(b'#', hashes)).collect();
+                let body = start + hashes + 1;
+                let end = s[body..]
+                    .windows(close.len())
+                    .position(|w| w == close.as_slice())
+                    .map_or(s.len(), |n| body + n + close.len());
+                blank(&mut out, body, end - close.len());
+                i = end;
+            } else {
+                i = start;
+            }
+        } else if s[i] == b'"' {
+            let mut j = i + 1;
+            while j < s.len() && s[j] != b'"' {
+                j += if s[j] == b'\\' { 2 } else { 1 };
+            }
+            blank(&mut out, i + 1, j);
+            i = j + 1;
+        } else if s[i] == b'\''
+            && (!prev_ident || (s[i - 1] == b'b' && (i < 2 || !is_ident(s[i - 2]))))
+        {
+            // A character literal (`'{'`, `'\''`, `'\u{7f}'`), or a lifetime (`'a`).
+            let len = if s.get(i + 1) == Some(&b'\\') {
+                s[i + 3..].iter().position(|&b| b == b'\'').map(|n| n + 4)
+            } else {
+                let ch = text[i + 1..].chars().next().map_or(1, char::len_utf8);
+                (s.get(i + 1 + ch) == Some(&b'\'')).then_some(ch + 2)
+            };
+            match len {
+                Some(n) => {
+                    blank(&mut out, i + 1, i + n - 1);
+                    i += n;
+                }
+                None => i += 1,
+            }
+        } else {
+            i += 1;
+        }
+    }
+    String::from_utf8(out).unwrap()
+}
+
+/// The end of the bracketed group opening at `open` (one past its closing bracket).
+fn group_end(s: &[u8], open: usize) -> usize {
+    let mut depth = 0i64;
+    for (j, &b) in s.iter().enumerate().skip(open) {
+        match b {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return j + 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    s.len()
+}
+
+/// `code` (from [`code_only`]) with every `#[cfg(test)]` item blanked: the attribute,
+/// the attributes after it and the item up to its `;`, its `,` or the end of its
+/// `{ … }` block.
+fn without_test_items(code: &str) -> String {
+    let s = code.as_bytes();
+    let mut out = s.to_vec();
+    let mut i = 0;
+    while let Some(at) = code[i..].find("#[").map(|n| n + i) {
+        let end = group_end(s, at + 1);
+        let attr: String = code[at + 2..end - 1].split_whitespace().collect();
+        let is_test = attr.starts_with("cfg(")
+            && !attr.contains("not(")
+            && attr.split(|c: char| !c.is_ascii_alphanumeric() && c != '_').any(|w| w == "test");
+        if !is_test {
+            i = end;
+            continue;
+        }
+        // Further attributes of the same item.
+        let mut j = end;
+        loop {
+            while j < s.len() && s[j].is_ascii_whitespace() {
+                j += 1;
+            }
+            if s[j..].starts_with(b"#[") {
+                j = group_end(s, j + 1);
+            } else {
+                break;
+            }
+        }
+        let mut depth = 0i64;
+        while j < s.len() {
+            match s[j] {
+                b'(' | b'[' | b'{' => depth += 1,
+                b')' | b']' | b'}' => {
+                    depth -= 1;
+                    if depth < 0 {
+                        break;
+                    }
+                    if depth == 0 && s[j] == b'}' {
+                        j += 1;
+                        break;
+                    }
+                }
+                b';' | b',' if depth == 0 => {
+                    j += 1;
+                    break;
+                }
+                _ => {}
+            }
+            j += 1;
+        }
+        for b in &mut out[at..j] {
+            if *b != b'\n' {
+                *b = b' ';
+            }
+        }
+        i = j;
+    }
+    String::from_utf8(out).unwrap()
+}
+
+/// Inline modules (`mod name { … }`) of `code`: (start, end, name).
+fn inline_modules(code: &str) -> Vec<(usize, usize, String)> {
+    let s = code.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some(at) = code[i..].find("mod ").map(|n| n + i) {
+        i = at + 4;
+        if at > 0 && is_ident(s[at - 1]) {
+            continue;
+        }
+        let rest = code[i..].trim_start();
+        let name: String = rest.bytes().take_while(|&b| is_ident(b)).map(char::from).collect();
+        let after = rest[name.len()..].trim_start();
+        if !name.is_empty() && after.starts_with('{') {
+            let open = code.len() - after.len();
+            out.push((open, group_end(s, open), name));
+        }
+    }
+    out
+}
+
+/// A parser of the paths of a `use` tree or an expression, over code.
+struct Paths<'a> {
+    s: &'a [u8],
+    i: usize,
+}
+
+impl Paths<'_> {
+    fn skip_ws(&mut self) {
+        while self.i < self.s.len() && self.s[self.i].is_ascii_whitespace() {
+            self.i += 1;
+        }
+    }
+
+    fn ident(&mut self) -> Option<String> {
+        self.skip_ws();
+        if self.s[self.i..].starts_with(b"r#") {
+            self.i += 2;
+        }
+        let start = self.i;
+        while self.i < self.s.len() && is_ident(self.s[self.i]) {
+            self.i += 1;
+        }
+        (self.i > start).then(|| String::from_utf8_lossy(&self.s[start..self.i]).into_owned())
+    }
+
+    fn eat(&mut self, token: &[u8]) -> bool {
+        self.skip_ws();
+        let ok = self.s[self.i..].starts_with(token);
+        if ok {
+            self.i += token.len();
+        }
+        ok
+    }
+
+    /// One tree after `prefix`: `a::b::c`, `a::{…}`, `a::*`, `{…}`, `self`; each
+    /// whole path it names goes to `out` as (offset, segments). A path ending in a
+    /// macro (`crate::m!`) names none.
+    fn tree(&mut self, prefix: &[String], out: &mut Vec<(usize, Vec<String>)>) {
+        self.skip_ws();
+        let at = self.i;
+        let mut path = prefix.to_vec();
+        loop {
+            if self.eat(b"{") {
+                loop {
+                    self.skip_ws();
+                    if self.eat(b"}") || self.i >= self.s.len() {
+                        return;
+                    }
+                    self.tree(&path, out);
+                    if !self.eat(b",") {
+                        self.eat(b"}");
+                        return;
+                    }
+                }
+            }
+            if self.eat(b"*") {
+                break;
+            }
+            match self.ident() {
+                Some(seg) if seg == "self" => {}
+                Some(seg) => path.push(seg),
+                None => break,
+            }
+            if !self.eat(b"::") {
+                break;
+            }
+        }
+        if self.s.get(self.i) == Some(&b'!') {
+            return;
+        }
+        // `a::b as c`: the alias names nothing more.
+        let before = self.i;
+        if self.ident().as_deref() == Some("as") {
+            self.ident();
+        } else {
+            self.i = before;
+        }
+        out.push((at, path));
+    }
+}
+
+/// Every crate path (absolute segments from the crate root) named by the non-test
+/// code of the file of module `module`, with its line number.
+fn crate_paths(module: &[String], text: &str) -> Vec<(usize, Vec<String>)> {
+    let code = without_test_items(&code_only(text));
+    let s = code.as_bytes();
+    let inline = inline_modules(&code);
+    let line_of = |at: usize| code[..at].matches('\n').count() + 1;
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < s.len() {
+        let starts_word = i == 0 || !(is_ident(s[i - 1]) || s[i - 1] == b':');
+        let key = ["crate::", "filestore::", "super::", "self::"]
+            .into_iter()
+            .find(|k| starts_word && s[i..].starts_with(k.as_bytes()));
+        let Some(key) = key else {
+            i += 1;
+            continue;
+        };
+        // The module this code is in: the file's, then any inline modules around it.
+        let mut here: Vec<String> = module.to_vec();
+        if here == ["lib"] {
+            here.clear();
+        }
+        here.extend(inline.iter().filter(|(a, b, _)| *a < i && i < *b).map(|m| m.2.clone()));
+        let mut parser = Paths { s, i };
+        let base = match key {
+            "crate::" | "filestore::" => {
+                parser.i += key.len();
+                Vec::new()
+            }
+            _ => {
+                let mut base = here;
+                while parser.eat(b"super::") {
+                    base.pop();
+                }
+                parser.eat(b"self::");
+                base
+            }
+        };
+        let mut found = Vec::new();
+        parser.tree(&base, &mut found);
+        out.extend(found.into_iter().map(|(at, p)| (line_of(at), p)));
+        i = parser.i.max(i + 1);
+    }
+    out
+}
+
+/// The crate root's re-exports (`pub use engine::{Engine, …}` in `lib.rs`): name →
+/// the path it stands for.
+fn root_exports(src: &Path) -> BTreeMap<String, Vec<String>> {
+    let code =
+        without_test_items(&code_only(&std::fs::read_to_string(src.join("lib.rs")).unwrap()));
+    let inline = inline_modules(&code);
+    let mut out: BTreeMap<String, Vec<String>> = ROOT_ALIASES
+        .iter()
+        .map(|(name, module)| (name.to_string(), vec![module.to_string()]))
+        .collect();
+    let mut i = 0;
+    while let Some(at) = code[i..].find("pub use ").map(|n| n + i) {
+        i = at + "pub use ".len();
+        if inline.iter().any(|(a, b, _)| *a < at && at < *b) {
+            continue;
+        }
+        let mut parser = Paths { s: code.as_bytes(), i };
+        let mut found = Vec::new();
+        parser.tree(&[], &mut found);
+        for (_, path) in found {
+            if let Some(name) = path.last() {
+                out.insert(name.clone(), path.clone());
+            }
+        }
+        i = parser.i;
+    }
+    out
+}
+
+/// One import: the file and line, the module it is in, the path it names.
+struct Import {
+    file: String,
+    line: usize,
+    module: Vec<String>,
+    path: Vec<String>,
+}
+
+/// Every import of non-test code in `src/`, re-exports of the root followed.
+fn imports() -> Vec<Import> {
+    let src = src();
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    files.sort();
+    let exports = root_exports(&src);
+    let mut out = Vec::new();
+    for file in &files {
+        let module = module_of(&src, file);
+        let text = std::fs::read_to_string(file).unwrap();
+        for (line, mut path) in crate_paths(&module, &text) {
+            if let Some(target) = path.first().and_then(|first| exports.get(first)) {
+                path.splice(0..1, target.iter().cloned());
+            }
+            let file = format!("src/{}", file.strip_prefix(&src).unwrap().display());
+            out.push(Import { file, line, module: module.clone(), path });
+        }
+    }
+    out
+}
+
+/// The circles of a graph: its strongly connected components of more than one node.
+fn circles(edges: &BTreeMap<String, BTreeSet<String>>) -> Vec<BTreeSet<String>> {
+    struct Tarjan<'a> {
+        edges: &'a BTreeMap<String, BTreeSet<String>>,
+        index: BTreeMap<&'a str, usize>,
+        low: BTreeMap<&'a str, usize>,
+        stack: Vec<&'a str>,
+        out: Vec<BTreeSet<String>>,
+    }
+    impl<'a> Tarjan<'a> {
+        fn visit(&mut self, v: &'a str) {
+            let n = self.index.len();
+            self.index.insert(v, n);
+            self.low.insert(v, n);
+            self.stack.push(v);
+            for w in self.edges.get(v).into_iter().flatten() {
+                if !self.index.contains_key(w.as_str()) {
+                    self.visit(w);
+                    let lw = self.low[w.as_str()];
+                    let lv = self.low.get_mut(v).unwrap();
+                    *lv = (*lv).min(lw);
+                } else if self.stack.contains(&w.as_str()) {
+                    let iw = self.index[w.as_str()];
+                    let lv = self.low.get_mut(v).unwrap();
+                    *lv = (*lv).min(iw);
+                }
+            }
+            if self.low[v] == self.index[v] {
+                let at = self.stack.iter().position(|x| *x == v).unwrap();
+                let group: BTreeSet<String> = self.stack.drain(at..).map(str::to_string).collect();
+                if group.len() > 1 {
+                    self.out.push(group);
+                }
+            }
+        }
+    }
+    let mut t = Tarjan {
+        edges,
+        index: BTreeMap::new(),
+        low: BTreeMap::new(),
+        stack: Vec::new(),
+        out: Vec::new(),
+    };
+    for v in edges.keys() {
+        if !t.index.contains_key(v.as_str()) {
+            t.visit(v);
+        }
+    }
+    t.out
+}
+
+/// The layer of each module named in [`LAYERS`] (its index, lowest 0).
+fn layer_of() -> BTreeMap<&'static str, usize> {
+    let mut out = BTreeMap::new();
+    for (n, (_, modules)) in LAYERS.iter().enumerate() {
+        for m in *modules {
+            assert!(out.insert(*m, n).is_none(), "`{m}` is in two layers of LAYERS");
+        }
+    }
+    out
+}
+
+#[test]
+fn top_level_modules_use_only_the_layers_below_them() {
+    let layers = layer_of();
+    let src = src();
+    let mut top: BTreeSet<String> = BTreeSet::new();
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    for f in &files {
+        top.insert(module_of(&src, f)[0].clone());
+    }
+    for m in &top {
+        assert!(
+            layers.contains_key(m.as_str()) || TOP.contains(&m.as_str()),
+            "module `{m}` is in no layer: add it to LAYERS in {}",
+            file!()
+        );
+    }
+    for m in layers.keys() {
+        assert!(top.contains(*m), "LAYERS names `{m}`, which is no module of src/");
+    }
+
+    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut upward: BTreeMap<(String, String), Vec<String>> = BTreeMap::new();
+    let mut unresolved = Vec::new();
+    let imports = imports();
+    for imp in &imports {
+        let from = imp.module[0].clone();
+        let Some(to) = imp.path.first().cloned() else { continue };
+        if !top.contains(&to) {
+            unresolved.push(format!("{}:{}: `crate::{}`", imp.file, imp.line, imp.path.join("::")));
+            continue;
+        }
+        if to == from {
+            continue;
+        }
+        edges.entry(from.clone()).or_default().insert(to.clone());
+        if TOP.contains(&from.as_str()) {
+            continue;
+        }
+        assert!(!TOP.contains(&to.as_str()), "{}:{}: `{from}` uses `{to}`", imp.file, imp.line);
+        if layers[to.as_str()] >= layers[from.as_str()] {
+            let at = upward.entry((from, to)).or_default();
+            let here = format!("{}:{}", imp.file, imp.line);
+            if !at.contains(&here) {
+                at.push(here);
+            }
+        }
+    }
+    // The scan must have found the crate's real imports, or it checks nothing.
+    assert!(imports.len() > 300, "only {} crate paths found: the scan is broken", imports.len());
+    assert!(edges.get("session").is_some_and(|e| e.contains("engine")), "{edges:?}");
+    assert!(unresolved.is_empty(), "paths the test cannot place:\n{}", unresolved.join("\n"));
+
+    let allowed: BTreeSet<(String, String)> =
+        UPWARD_ALLOWED.iter().map(|(a, b, _)| (a.to_string(), b.to_string())).collect();
+    let mut problems = Vec::new();
+    for ((from, to), at) in &upward {
+        if !allowed.contains(&(from.clone(), to.clone())) {
+            problems.push(format!(
+                "`{from}` (layer {}) uses `{to}` (layer {}) at {}",
+                LAYERS[layers[from.as_str()]].0,
+                LAYERS[layers[to.as_str()]].0,
+                at.join(", ")
+            ));
+        }
+    }
+    for (from, to) in &allowed {
+        if !upward.contains_key(&(from.clone(), to.clone())) {
+            problems.push(format!(
+                "UPWARD_ALLOWED lists `{from}` -> `{to}`, which is no longer an upward import: remove the entry"
+            ));
+        }
+    }
+    let report: Vec<String> =
+        circles(&edges).into_iter().map(|c| c.into_iter().collect::<Vec<_>>().join(", ")).collect();
+    assert!(
+        problems.is_empty(),
+        "imports against the layering (see the doc of {}):\n{}\n\ntop-level modules in circles now:\n{}",
+        file!(),
+        problems.join("\n"),
+        report.join("\n")
+    );
+}
+
+#[test]
+fn no_circles_between_modules_but_the_listed_ones() {
+    let src = src();
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let modules: BTreeSet<String> = files.iter().map(|f| module_of(&src, f).join("::")).collect();
+    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut at: BTreeMap<(String, String), String> = BTreeMap::new();
+    for imp in imports() {
+        let from = imp.module.join("::");
+        // The longest module the path names.
+        let Some(to) = (1..=imp.path.len())
+            .rev()
+            .map(|k| imp.path[..k].join("::"))
+            .find(|m| modules.contains(m))
+        else {
+            continue;
+        };
+        // A module and its own submodules use each other by design (`mod.rs` declares
+        // and re-exports them).
+        let nested = to.starts_with(&format!("{from}::")) || from.starts_with(&format!("{to}::"));
+        if to != from && !nested {
+            at.entry((from.clone(), to.clone())).or_insert(format!("{}:{}", imp.file, imp.line));
+            edges.entry(from).or_default().insert(to);
+        }
+    }
+    assert!(edges.len() > 50, "too few modules with imports: the scan is broken: {edges:?}");
+    let found = circles(&edges);
+    let allowed: Vec<BTreeSet<String>> = CYCLES_ALLOWED
+        .iter()
+        .map(|(group, _)| group.iter().map(|m| m.to_string()).collect())
+        .collect();
+    let mut problems = Vec::new();
+    for c in &found {
+        if !allowed.contains(c) {
+            let inner: Vec<String> = at
+                .iter()
+                .filter(|((a, b), _)| c.contains(a) && c.contains(b))
+                .map(|((a, b), where_)| format!("  {a} -> {b} ({where_})"))
+                .collect();
+            problems.push(format!(
+                "these modules import each other in a circle:\n{}",
+                inner.join("\n")
+            ));
+        }
+    }
+    for a in &allowed {
+        if !found.contains(a) {
+            problems.push(format!(
+                "CYCLES_ALLOWED lists a circle that is no longer one: {a:?} (found: {found:?})"
+            ));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n\n"));
+}
+
+#[test]
+fn the_scan_sees_paths_and_skips_comments_strings_and_test_code() {
+    let text = r##"
+use crate::vfs::paths;
+use super::{sibling::Thing, other};
+// crate::commented
+/// [`crate::documented`]
+fn f() { let s = "crate::quoted {"; let c = '{'; crate::ops::ls(); g::<'a>(); }
+#[cfg(test)]
+mod tests {
+    use crate::session::Session;
+}
+#[cfg(all(test, unix))]
+fn helper(
+    a: crate::helper::A,
+) {}
+mod inner {
+    use super::up;
+}
+use crate::{a::{b::C, d}, e as f};
+fn h() { crate::m!(); let r = r#"crate::raw"#; }
+"##;
+    let paths: Vec<String> = crate_paths(&["x".into(), "y".into()], text)
+        .into_iter()
+        .map(|(_, p)| p.join("::"))
+        .collect();
+    assert_eq!(
+        paths,
+        [
+            "vfs::paths",
+            "x::sibling::Thing",
+            "x::other",
+            "ops::ls",
+            "x::y::up",
+            "a::b::C",
+            "a::d",
+            "e"
+        ]
+    );
+}
