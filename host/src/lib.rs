@@ -66,8 +66,9 @@ pub struct EmbeddingGuideExample;
 
 pub use engine::{Engine, EngineConfig};
 pub use error::{Error, Result, SandboxLimit};
-pub use session::{CallOutput, MountSpec, Session, SessionOptions, UnparsedCallOutput};
+pub use session::{CallOutput, Session, SessionOptions, UnparsedCallOutput};
 pub use state::{HostState, MemoryDenial};
+pub use volumes::MountSpec;
 
 /// The generated WIT bindings, for embedders using the typed interface.
 pub mod wit {

@@ -181,8 +181,8 @@ pub use filestore_guest::invoke::{InvokeContext, InvokeOutcome, InvokeStatus};
 /// The tool-results volume as a session mount: an in-memory volume at
 /// `/tool_calls`, read-only for agents (the component writes results through its
 /// own privileged path).
-pub fn results_mount() -> crate::session::MountSpec {
-    crate::session::MountSpec::new(
+pub fn results_mount() -> crate::volumes::MountSpec {
+    crate::volumes::MountSpec::new(
         filestore_guest::invoke::results::RESULTS_MOUNT,
         Arc::new(crate::volumes::quota_memory_volume()),
     )

@@ -8,6 +8,9 @@
 //! - [`dir::DirVolume`]: a local directory, confined beneath its root.
 //! - [`object::ObjectVolume`]: a prefix of an object store (S3, GCS, Azure,
 //!   `file://`), through `object_store`.
+//!
+//! A [`MountSpec`] says where a session sees a volume; [`check_mounts`] refuses the
+//! combinations of mounts that would break a promise.
 
 use std::sync::{Arc, OnceLock};
 
@@ -26,9 +29,12 @@ pub mod dir;
 #[cfg(test)]
 #[path = "../../../tests/integration/support/hostile_tree.rs"]
 mod hostile_tree;
+mod mount;
 pub mod object;
 pub mod quota;
 pub mod skills;
+
+pub use mount::{MountSpec, check_mounts};
 
 thread_local! {
     /// When host-side volume work on this thread should stop (see [`with_work_deadline`]).
@@ -309,7 +315,7 @@ impl MountArg {
     }
 
     /// Opens the backend and returns the session mount.
-    pub fn open(&self) -> Result<crate::session::MountSpec, crate::error::Error> {
+    pub fn open(&self) -> Result<MountSpec, crate::error::Error> {
         self.open_for(None)
     }
 
@@ -319,7 +325,7 @@ impl MountArg {
     pub fn open_for(
         &self,
         segment: Option<&str>,
-    ) -> Result<crate::session::MountSpec, crate::error::Error> {
+    ) -> Result<MountSpec, crate::error::Error> {
         let mount_err =
             |e: String| crate::error::Error::mount(format!("mount {}: {e}", self.point));
         if self.per_identity() && segment.is_none() {
@@ -391,7 +397,7 @@ impl MountArg {
                 }
             }
         };
-        let spec = crate::session::MountSpec::new(self.point.clone(), volume);
+        let spec = MountSpec::new(self.point.clone(), volume);
         Ok(if self.read_only { spec.read_only() } else { spec })
     }
 }
@@ -403,7 +409,7 @@ impl MountArg {
         &self,
         lower: &std::path::Path,
         upper: &CowUpper,
-    ) -> Result<crate::session::MountSpec, crate::error::Error> {
+    ) -> Result<MountSpec, crate::error::Error> {
         let fail = |what: &str, e: filestore_guest::error::Error| {
             crate::error::Error::mount_with(format!("mount {}: {what}", self.point), e)
         };
@@ -431,7 +437,7 @@ impl MountArg {
                 )
             }
         };
-        let spec = crate::session::MountSpec::cow(
+        let spec = MountSpec::cow(
             self.point.clone(),
             Arc::new(lower_volume),
             upper_volume,
