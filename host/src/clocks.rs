@@ -12,8 +12,11 @@ use std::time::{Duration, Instant, SystemTime};
 
 use wasmtime_wasi::{HostMonotonicClock, HostWallClock};
 
+/// Epoch tick period: the granularity of call deadlines (the engine's ticker advances
+/// the epoch once per tick).
+pub const EPOCH_TICK: Duration = Duration::from_millis(10);
 /// Resolution of the guest's monotonic clock.
-pub const MONOTONIC_STEP: Duration = crate::engine::EPOCH_TICK;
+pub const MONOTONIC_STEP: Duration = EPOCH_TICK;
 /// Resolution of the guest's wall clock.
 pub const WALL_STEP: Duration = Duration::from_secs(1);
 

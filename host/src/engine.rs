@@ -54,8 +54,9 @@ pub const VERSION: &str = concat!(
 /// The WIT package [`COMPONENT`] implements, `name@version` (`filestore:component@0.9.0`).
 pub const WIT_PACKAGE_VERSION: &str = env!("FILESTORE_WIT_PACKAGE");
 
-/// Epoch tick period: the granularity of call deadlines.
-pub const EPOCH_TICK: Duration = Duration::from_millis(10);
+/// Epoch tick period: the granularity of call deadlines (defined with the clocks, whose
+/// monotonic clock moves in the same steps).
+pub use crate::clocks::EPOCH_TICK;
 /// Default linear-memory cap per session. Bounds what one hostile or buggy call can
 /// make the host allocate.
 pub const DEFAULT_MEMORY_BYTES: usize = 256 * 1024 * 1024;

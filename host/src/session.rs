@@ -17,7 +17,8 @@ use filestore_guest::vfs::limits::Limits;
 use crate::bindings::exports::filestore::component::diagnostics as diag;
 use crate::bindings::exports::filestore::component::filestore as fs;
 use crate::bindings::exports::filestore::component::tools as tw;
-use crate::engine::{DEFAULT_CALL_DEADLINE, EPOCH_TICK, Engine};
+use crate::clocks::EPOCH_TICK;
+use crate::engine::{DEFAULT_CALL_DEADLINE, Engine};
 use crate::error::{Error, Result, SandboxLimit};
 use crate::glue::tools::{
     from_wit_agent_report, from_wit_config_error, from_wit_outcome, from_wit_report,

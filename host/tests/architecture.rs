@@ -66,11 +66,6 @@ const UPWARD_ALLOWED: &[(&str, &str, &str)] = &[
         "glue",
         "bindgen's `with:` maps the `volume` resource to `glue::volume::VolumeHandle`",
     ),
-    (
-        "clocks",
-        "engine",
-        "`EPOCH_TICK`, the step of the guest's monotonic clock, lives in engine.rs",
-    ),
     ("engine", "session", "`ExportIndices`, which the engine finds once, lives in session.rs"),
     (
         "glue",
@@ -104,7 +99,6 @@ const CYCLES_ALLOWED: &[(&[&str], &str)] = &[
         &[
             "agent",
             "bindings",
-            "clocks",
             "engine",
             "glue::tools",
             "glue::types",
