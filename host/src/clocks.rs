@@ -7,6 +7,8 @@
 //! wall clock moves in whole seconds. A fine clock is a measuring instrument for
 //! timing side channels (cache probes, the duration of host operations); these
 //! clocks tell a shell the date and how long a command ran, and no more.
+//!
+//! [`now_ms`] is the host's own clock, for the times its records keep.
 
 use std::time::{Duration, Instant, SystemTime};
 
@@ -19,6 +21,15 @@ pub const EPOCH_TICK: Duration = Duration::from_millis(10);
 pub const MONOTONIC_STEP: Duration = EPOCH_TICK;
 /// Resolution of the guest's wall clock.
 pub const WALL_STEP: Duration = Duration::from_secs(1);
+
+/// The host's own wall clock, as its records keep it (conversation state documents,
+/// audit records, snapshots): Unix milliseconds (0 before 1970).
+pub fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or(0)
+}
 
 /// Whole seconds of Unix time.
 pub struct CoarseWallClock;

@@ -48,6 +48,7 @@ pub mod engine;
 pub mod error;
 mod glue;
 pub mod handlers;
+pub mod ids;
 pub mod mcp;
 pub mod memory_budget;
 pub mod providers;

@@ -132,7 +132,7 @@ impl AuditLog {
         error: Option<&str>,
         touched: Vec<String>,
     ) -> Result<AuditRecord, crate::volumes::Error> {
-        let now = crate::conversation::now_ms();
+        let now = crate::clocks::now_ms();
         let mut paths = attempt.named.clone();
         paths.extend(touched);
         paths.sort();
@@ -144,7 +144,7 @@ impl AuditLog {
             .to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
         let record = AuditRecord {
             format: record::FORMAT,
-            id: crate::conversation::new_ulid(),
+            id: crate::ids::new_ulid(),
             time_ms: now,
             time,
             identity: self.identity.clone(),

@@ -30,7 +30,6 @@
 mod cas;
 pub mod cow;
 mod doc;
-mod ids;
 mod key;
 mod owners;
 mod records;
@@ -44,7 +43,8 @@ use std::time::Duration;
 
 pub use cas::LOCK_WAIT;
 pub use doc::{FORMAT, MAX_DOC_BYTES, PendingApproval, StateDoc};
-pub use ids::{new_call_id, new_ulid};
+pub use crate::clocks::now_ms;
+pub use crate::ids::{new_call_id, new_ulid};
 pub use key::{ConversationKey, MAX_IDENTITY_BYTES, MAX_KEY_BYTES};
 pub use records::MAX_RECORD_BYTES;
 pub use snapshots::MAX_SNAPSHOTS;
@@ -228,14 +228,6 @@ pub struct StateStore {
     /// Bytes each conversation may keep (`--conversation-quota-mib`).
     conversation_quota: u64,
     max_attempts: usize,
-}
-
-/// The clock as the state document keeps it: Unix milliseconds (0 before 1970).
-pub fn now_ms() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as u64)
-        .unwrap_or(0)
 }
 
 impl StateStore {

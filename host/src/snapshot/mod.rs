@@ -145,8 +145,8 @@ impl<'a> Snapshots<'a> {
         let record = SnapshotRecord {
             format: FORMAT,
             name: name.to_string(),
-            id: crate::conversation::new_ulid(),
-            created_ms: crate::conversation::now_ms(),
+            id: crate::ids::new_ulid(),
+            created_ms: crate::clocks::now_ms(),
             volumes: roots,
             state,
             stats,
@@ -213,8 +213,8 @@ impl<'a> Snapshots<'a> {
             "{}/{}/{:013}-{}.json",
             self.scope,
             gc::TRASH,
-            crate::conversation::now_ms(),
-            crate::conversation::new_ulid()
+            crate::clocks::now_ms(),
+            crate::ids::new_ulid()
         );
         let bytes = serde_json::to_vec_pretty(&record).expect("a record serialises");
         let options = WriteOptions { create_only: true, ..WriteOptions::default() };

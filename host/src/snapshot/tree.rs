@@ -18,7 +18,7 @@ pub const OBJECTS: &str = "/snapshots";
 const REFRESH_MS: u64 = super::gc::DEFAULT_GRACE.as_millis() as u64 / 2;
 
 fn now() -> u64 {
-    crate::conversation::now_ms()
+    crate::clocks::now_ms()
 }
 
 /// Largest tree object read back, bytes (a directory of ~100,000 entries).

@@ -1,4 +1,6 @@
-//! Tool-call ids unique across replicas, without coordination.
+//! Ids unique across processes and replicas, without coordination: tool-call ids
+//! ([`new_call_id`]) and the ULIDs that name audit records and snapshots
+//! ([`new_ulid`]).
 
 /// Crockford's base32 alphabet (no I, L, O, U): ids read unambiguously.
 const ALPHABET: &[u8; 32] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ";
@@ -47,4 +49,29 @@ pub fn new_ulid() -> String {
         out.push(ALPHABET[((value >> (5 * i)) & 31) as usize] as char);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+    use std::time::Duration;
+
+    use super::*;
+
+    #[test]
+    fn call_ids_are_ulids_and_do_not_repeat() {
+        let ids: Vec<String> = (0..10_000).map(|_| new_call_id()).collect();
+        let distinct: BTreeSet<&String> = ids.iter().collect();
+        assert_eq!(distinct.len(), ids.len());
+        for id in &ids[..10] {
+            let rest = id.strip_prefix("call_").unwrap();
+            assert_eq!(rest.len(), 26, "{id}");
+            assert!(rest.bytes().all(|b| b"0123456789ABCDEFGHJKMNPQRSTVWXYZ".contains(&b)), "{id}");
+        }
+        // The time comes first: an id made later never sorts before (to the millisecond).
+        let a = new_call_id();
+        std::thread::sleep(Duration::from_millis(2));
+        let b = new_call_id();
+        assert!(a[5..15] < b[5..15], "{a} {b}");
+    }
 }
