@@ -183,9 +183,15 @@ struct ServeArgs {
     /// stops the start, naming the ref and the reason, unless marked optional.
     #[arg(long, value_name = "FILE")]
     agent: Option<std::path::PathBuf>,
-    /// A directory of skills, mounted at /skills.
+    /// A directory of skills, mounted at /skills. It is watched while the server
+    /// runs: skills added, changed or removed there reach every session at its next
+    /// call (docs/skills.md#reloading).
     #[arg(long, value_name = "DIR")]
     skills: Option<std::path::PathBuf>,
+    /// Seconds between two looks at --skills for changes; a change is loaded once
+    /// two looks in a row saw the same (0: load --skills once, at start).
+    #[arg(long, value_name = "SECS", default_value_t = filestore::volumes::skills::watch::DEFAULT_POLL.as_secs(), requires = "skills")]
+    skills_poll_secs: u64,
     /// Offer filestore_execute: a bash-like shell over the mounts, run inside the
     /// sandbox (docs/shell.md). Off by default: with a writable mount it can change
     /// many files in one call.
@@ -1170,6 +1176,12 @@ impl ServePlan {
         }
         let mut summary = filestore::mcp::describe_mounts(&mounts);
         let mut startup_warnings = Vec::new();
+        // Read before the skills load, so a change made meanwhile is seen by the watch.
+        let skills_signature = self
+            .args
+            .skills
+            .as_deref()
+            .and_then(|d| filestore::volumes::skills::watch::DirSignature::read(d).ok());
         let skills =
             match load_skills(self.args.skills.as_deref(), &mut summary, &mut startup_warnings) {
                 Ok(s) => s,
@@ -1207,7 +1219,9 @@ impl ServePlan {
                 points.join(", ")
             ));
         }
-        let mut config = filestore::mcp::ServerConfig::new(engine, session_mounts(mounts, skills));
+        let skills_volume = skills.as_ref().map(|s| s.volume());
+        let mut config =
+            filestore::mcp::ServerConfig::new(engine, session_mounts(mounts, skills_volume));
         if conversations.is_some() {
             config.sandbox_cache =
                 filestore::mcp::sandbox_cache::SandboxCache::new(self.args.conversation_cache)
@@ -1236,6 +1250,12 @@ impl ServePlan {
             Ok(n) => n,
             Err(code) => return code,
         };
+        if let (Some(dir), Some(live)) = (&self.args.skills, skills)
+            && self.args.skills_poll_secs > 0
+        {
+            let every = std::time::Duration::from_secs(self.args.skills_poll_secs);
+            skills_reload::start(dir.clone(), every, skills_signature, live, &config);
+        }
         self.listen(config, summary, tools, service_tokens)
     }
 
@@ -1626,12 +1646,12 @@ fn refuse_skill_orphans(server: &filestore::mcp::FilestoreServer) -> Result<(), 
     Err(ExitCode::FAILURE)
 }
 
-/// Loads `--skills DIR`, validated once: invalid skills are reported and left out.
+/// Loads `--skills DIR` at start: invalid skills are reported and left out.
 fn load_skills(
     dir: Option<&std::path::Path>,
     summary: &mut String,
     startup_warnings: &mut Vec<String>,
-) -> Result<Option<filestore::volumes::MemoryVolume>, ExitCode> {
+) -> Result<Option<filestore::volumes::skills::SkillsVolume>, ExitCode> {
     Ok(match dir {
         None => None,
         Some(dir) => match filestore::volumes::skills::SkillsVolume::load_dir(dir) {
@@ -1645,7 +1665,7 @@ fn load_skills(
                     dir.display(),
                     sv.skills().len()
                 ));
-                Some(sv.volume())
+                Some(sv)
             }
             Err(e) => return Err(fail(e.kind(), format!("--skills {}: {e}", dir.display()))),
         },
@@ -1951,6 +1971,7 @@ mod tests {
 }
 
 /// `filestore diff` and `filestore apply` (docs/cow.md).
+mod skills_reload;
 mod snapshot;
 
 mod cow_cli {

@@ -52,6 +52,8 @@
 //!   equal to the result, bounded for a flood; a cancellation and the call deadline
 //!   end a sleeping command.
 //! - `skills`: skills volume, activation by reading SKILL.md, LRU and caps, the prompt block.
+//! - `skills_reload`: `serve --skills` while it runs: skills added, changed, deleted
+//!   and orphaned in the directory, seen by a live HTTP session.
 //! - `docs`: the documentation holds together: relative links and `#anchors` of the
 //!   README, BENCHMARKS.md and docs/ resolve, so do the sources' `docs/*.md#...`
 //!   citations; the README's quickstart call and client configuration run; the
@@ -125,6 +127,7 @@ mod shell;
 mod shell_spec;
 mod shell_stream;
 mod skills;
+mod skills_reload;
 mod snapshots;
 mod sql_tools;
 mod support;

@@ -205,6 +205,29 @@ impl MemoryVolume {
         self.len() == 0
     }
 
+    /// Replaces every file of this volume (and of its clones) with `other`'s in one
+    /// step under the write lock: a reader sees the old set or the new one, never a
+    /// mix (how a reloaded skills directory reaches live sessions). Content is shared,
+    /// not copied. With budgets, the new content is charged as a write of it would
+    /// be (`limit-exceeded` changes nothing).
+    pub fn replace_with(&self, other: &MemoryVolume) -> Result<()> {
+        if Arc::ptr_eq(&self.files, &other.files) {
+            return Ok(());
+        }
+        // One lock at a time: `other`'s is released before this one is taken.
+        let fresh = other.files.read().expect("lock").clone();
+        let bytes = |m: &BTreeMap<String, MemFile>| -> u64 {
+            m.values().map(|f| f.content.len() as u64).sum()
+        };
+        let new = bytes(&fresh);
+        let mut map = self.files.write().expect("lock");
+        let old = bytes(&map);
+        self.grow(old, new, "/")?;
+        *map = fresh;
+        self.shrink(old, new);
+        Ok(())
+    }
+
     fn entry(path: &str, f: &MemFile) -> Entry {
         Entry {
             path: path.to_string(),
@@ -875,5 +898,36 @@ mod tests {
         assert_eq!(process.used(), 10, "a clone still holds the storage");
         drop(clone);
         assert_eq!(process.used(), 0);
+    }
+
+    /// `replace_with` swaps the whole file set for every clone at once, and charges
+    /// budgets as writing the new set would.
+    #[test]
+    fn replace_with_swaps_every_clone_at_once() {
+        let live = MemoryVolume::new();
+        live.insert("/old/SKILL.md", "old");
+        live.insert("/kept/SKILL.md", "v1");
+        let mounted = live.clone();
+        let fresh = MemoryVolume::new();
+        fresh.insert("/kept/SKILL.md", "v2");
+        fresh.insert("/new/SKILL.md", "new");
+        live.replace_with(&fresh).unwrap();
+        let all = |v: &MemoryVolume| -> Vec<String> {
+            v.walk("/", 100).unwrap().entries.into_iter().map(|e| e.path).collect()
+        };
+        assert_eq!(all(&mounted), ["/kept", "/kept/SKILL.md", "/new", "/new/SKILL.md"]);
+        assert_eq!(mounted.read("/kept/SKILL.md", 0, 10).unwrap(), b"v2");
+        live.replace_with(&mounted).unwrap(); // the same storage: nothing to do
+
+        let budget = ByteBudget::new("the volume quota", 5);
+        let small = MemoryVolume::with_budgets(vec![budget.clone()]);
+        small.insert("/a", "ab");
+        let big = MemoryVolume::new();
+        big.insert("/b", "abcdef");
+        let e = small.replace_with(&big).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::LimitExceeded);
+        assert_eq!(all(&small), ["/a"], "a refused replacement changes nothing");
+        small.replace_with(&fresh).unwrap();
+        assert_eq!(budget.used(), 5);
     }
 }

@@ -8,7 +8,13 @@
 //! [`MemoryVolume`] with entry type `skill` (the `SKILL.md`) or `skill_reference`
 //! (everything else in the folder) and the attributes `skill_name` and
 //! `skill_description`, so `ls`/`glob`/`grep`/`read` show what they are.
+//!
+//! [`SkillsVolume::replace_with`] swaps a freshly loaded set into the volume every
+//! session mounts, at once; [`watch`] polls a directory for changes to load
+//! (docs/skills.md#reloading).
 
+use std::collections::BTreeMap;
+use std::hash::{Hash, Hasher};
 use std::path::Path;
 
 use filestore_guest::skills::descriptor::{self, DESCRIPTOR_FILE};
@@ -32,6 +38,46 @@ pub struct SkillsVolume {
     volume: MemoryVolume,
     skills: Vec<Skill>,
     problems: Vec<SkillProblem>,
+    /// Each loaded skill's name and a digest of its files (paths and bytes): what
+    /// tells a changed skill from an unchanged one on reload.
+    digests: BTreeMap<String, u64>,
+}
+
+pub mod watch;
+
+/// What a reload changed: skill names, each list sorted.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SkillChanges {
+    /// Skills that were not loaded before.
+    pub added: Vec<String>,
+    /// Skills whose files differ.
+    pub changed: Vec<String>,
+    /// Skills no longer loaded.
+    pub removed: Vec<String>,
+}
+
+impl SkillChanges {
+    /// Whether nothing changed.
+    pub fn is_empty(&self) -> bool {
+        self.added.is_empty() && self.changed.is_empty() && self.removed.is_empty()
+    }
+}
+
+impl std::fmt::Display for SkillChanges {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.is_empty() {
+            return f.write_str("no skill added, changed or removed");
+        }
+        let mut parts = Vec::new();
+        for (what, names) in
+            [("added", &self.added), ("changed", &self.changed), ("removed", &self.removed)]
+        {
+            if !names.is_empty() {
+                parts.push(format!("{what} {}", names.join(", ")));
+            }
+        }
+        f.write_str(&parts.join("; "))
+    }
 }
 
 impl SkillsVolume {
@@ -205,6 +251,9 @@ impl SkillsVolume {
             });
             return;
         }
+        let mut digest = std::hash::DefaultHasher::new();
+        files.hash(&mut digest);
+        self.digests.insert(skill.name.clone(), digest.finish());
         let mut attributes =
             serde_json::json!({"skill_name": skill.name, "skill_description": skill.description});
         // The descriptor's catalog metadata, for listings and the prompt block's filter.
@@ -245,6 +294,74 @@ impl SkillsVolume {
     /// The volume to mount at `/skills` (read-only).
     pub fn volume(&self) -> MemoryVolume {
         self.volume.clone()
+    }
+
+    /// This set without the skills whose `SKILL.md` (as shown, `/skills/x/SKILL.md`)
+    /// is in `left_out`: their files are gone (a file belongs to the innermost skill
+    /// folder holding it), the others are kept as they are.
+    pub fn without(&self, left_out: &[String]) -> SkillsVolume {
+        let folder = |s: &Skill| {
+            let md = s.path.strip_prefix("/skills").unwrap_or(&s.path);
+            filestore_guest::vfs::paths::parent(md).unwrap_or("/").to_string()
+        };
+        let folders: Vec<(String, bool)> =
+            self.skills.iter().map(|s| (folder(s), !left_out.contains(&s.path))).collect();
+        let mut out = SkillsVolume { problems: self.problems.clone(), ..SkillsVolume::new() };
+        for s in self.skills.iter().filter(|s| !left_out.contains(&s.path)) {
+            out.skills.push(s.clone());
+            if let Some(d) = self.digests.get(&s.name) {
+                out.digests.insert(s.name.clone(), *d);
+            }
+        }
+        // The volume is private to this set: every entry of it reads and copies.
+        let Ok(walk) = self.volume.walk("/", MAX_SKILL_ENTRIES) else { return out };
+        for e in walk.entries.iter().filter(|e| !e.is_dir()) {
+            let owner = folders
+                .iter()
+                .filter(|(f, _)| filestore_guest::vfs::paths::is_within(&e.path, f))
+                .max_by_key(|(f, _)| f.len());
+            if !owner.is_some_and(|(_, kept)| *kept) {
+                continue;
+            }
+            let Ok(data) = self.volume.read(&e.path, 0, e.size) else { continue };
+            let opts = WriteOptions {
+                create_only: false,
+                read_only: e.read_only,
+                entry_type: Some(e.entry_type.clone()),
+                attributes: e.attributes.clone(),
+            };
+            let _ = out.volume.write(&e.path, &data, &opts);
+        }
+        out
+    }
+
+    /// Makes `fresh` this set: its files replace this volume's at once for every
+    /// session that mounts it (a reader sees the old set or the new one, never a
+    /// mix), and its skills and problems replace these. Returns what changed.
+    pub fn replace_with(&mut self, fresh: SkillsVolume) -> Result<SkillChanges, Error> {
+        self.volume.replace_with(&fresh.volume)?;
+        let mut changes = SkillChanges::default();
+        for (name, digest) in &fresh.digests {
+            match self.digests.get(name) {
+                None => changes.added.push(name.clone()),
+                Some(d) if d != digest => changes.changed.push(name.clone()),
+                Some(_) => {}
+            }
+        }
+        changes.removed =
+            self.digests.keys().filter(|n| !fresh.digests.contains_key(*n)).cloned().collect();
+        self.skills = fresh.skills;
+        self.problems = fresh.problems;
+        self.digests = fresh.digests;
+        Ok(changes)
+    }
+
+    /// Loads `dir` afresh (validated as [`SkillsVolume::load_dir`] does: invalid
+    /// skills are in [`SkillsVolume::problems`] and left out) and makes it this set
+    /// ([`SkillsVolume::replace_with`]). When `dir` cannot be opened, the set is kept.
+    pub fn reload(&mut self, dir: impl AsRef<Path>) -> Result<SkillChanges, Error> {
+        let fresh = SkillsVolume::load_dir(dir)?;
+        self.replace_with(fresh)
     }
 }
 
@@ -288,6 +405,52 @@ mod tests {
         assert_eq!(v.stat("/team/pdf/refs/forms.md").unwrap().entry_type, "skill_reference");
         assert!(v.stat("/broken/SKILL.md").is_err(), "invalid skills are not loaded");
         assert!(v.stat("/notes/README.md").is_err(), "files outside skills are not loaded");
+    }
+
+    /// A reload replaces the set every clone of the volume serves, and says which
+    /// skills came, changed and went; `without` leaves a skill's files out.
+    #[test]
+    fn reload_replaces_the_set_and_names_the_changes() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        let put = |dir: &str, text: String| {
+            std::fs::create_dir_all(root.join(dir)).unwrap();
+            std::fs::write(root.join(dir).join("SKILL.md"), text).unwrap();
+        };
+        put("keep", md("keep", ""));
+        put("edit", md("edit", ""));
+        put("gone", md("gone", ""));
+        let mut live = SkillsVolume::load_dir(root).unwrap();
+        let mounted = live.volume();
+        put("edit", md("edit", "license: MIT\n"));
+        put("fresh", md("fresh", ""));
+        std::fs::write(root.join("fresh/guide.md"), "guide").unwrap();
+        std::fs::remove_dir_all(root.join("gone")).unwrap();
+        let changes = live.reload(root).unwrap();
+        let names = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            changes,
+            SkillChanges {
+                added: names(&["fresh"]),
+                changed: names(&["edit"]),
+                removed: names(&["gone"])
+            }
+        );
+        assert_eq!(changes.to_string(), "added fresh; changed edit; removed gone");
+        assert!(mounted.stat("/gone/SKILL.md").is_err(), "the mounted clone sees the new set");
+        assert_eq!(mounted.stat("/fresh/guide.md").unwrap().entry_type, TYPE_SKILL_REFERENCE);
+        let fresh = SkillsVolume::load_dir(root).unwrap();
+        let fewer = fresh.without(&["/skills/fresh/SKILL.md".to_string()]);
+        assert_eq!(fewer.skills().len(), 2);
+        assert!(fewer.volume().stat("/fresh/guide.md").is_err());
+        let kept = fewer.volume().stat("/keep/SKILL.md").unwrap();
+        assert!(kept.read_only && kept.entry_type == TYPE_SKILL);
+        let changes = live.replace_with(fewer).unwrap();
+        assert_eq!(changes.removed, names(&["fresh"]));
+        assert!(changes.added.is_empty() && changes.changed.is_empty());
+        assert!(mounted.stat("/fresh/SKILL.md").is_err());
+        assert!(live.reload(root.join("missing")).is_err());
+        assert_eq!(live.skills().len(), 2, "a directory that cannot be read keeps the set");
     }
 
     #[test]
