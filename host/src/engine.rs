@@ -15,6 +15,7 @@ use wasmtime::component::{Component, Linker};
 use wasmtime::{Config, InstanceAllocationStrategy, PoolingAllocationConfig};
 
 use crate::bindings::FilestoreComponentPre;
+use crate::bindings::exports::filestore::component as exported;
 use crate::error::{Error, Result};
 use crate::state::HostState;
 
@@ -120,6 +121,15 @@ pub fn default_cache_dir() -> Option<PathBuf> {
     std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache").join("filestore"))
 }
 
+/// Where each exported interface's functions are in the component, found once per
+/// engine (see [`Engine::export_indices`]); each session loads its interfaces from it.
+#[derive(Clone)]
+pub(crate) struct ExportIndices {
+    pub(crate) filestore: exported::filestore::GuestIndices,
+    pub(crate) tools: exported::tools::GuestIndices,
+    pub(crate) diagnostics: exported::diagnostics::GuestIndices,
+}
+
 /// The shared engine. Cheap to clone; share it across threads.
 #[derive(Clone)]
 pub struct Engine {
@@ -129,7 +139,7 @@ pub struct Engine {
 struct Inner {
     engine: wasmtime::Engine,
     pre: FilestoreComponentPre<HostState>,
-    exports: Arc<crate::session::ExportIndices>,
+    exports: Arc<ExportIndices>,
     config: EngineConfig,
     /// Charged by every session's memory ([`crate::memory_budget`]).
     budget: Arc<crate::memory_budget::MemoryBudget>,
@@ -211,12 +221,11 @@ impl Engine {
         let instance_pre = linker
             .instantiate_pre(&component)
             .map_err(|e| Error::setup("pre-instantiating the component", e))?;
-        let exports = (|| -> wasmtime::Result<crate::session::ExportIndices> {
-            use crate::bindings::exports::filestore::component as c;
-            Ok(crate::session::ExportIndices {
-                filestore: c::filestore::GuestIndices::new(&instance_pre)?,
-                tools: c::tools::GuestIndices::new(&instance_pre)?,
-                diagnostics: c::diagnostics::GuestIndices::new(&instance_pre)?,
+        let exports = (|| -> wasmtime::Result<ExportIndices> {
+            Ok(ExportIndices {
+                filestore: exported::filestore::GuestIndices::new(&instance_pre)?,
+                tools: exported::tools::GuestIndices::new(&instance_pre)?,
+                diagnostics: exported::diagnostics::GuestIndices::new(&instance_pre)?,
             })
         })()
         .map_err(|e| Error::setup("component exports", e))?;
@@ -251,7 +260,7 @@ impl Engine {
     }
 
     /// Where each exported interface's functions are (sessions load them from it).
-    pub(crate) fn export_indices(&self) -> &Arc<crate::session::ExportIndices> {
+    pub(crate) fn export_indices(&self) -> &Arc<ExportIndices> {
         &self.inner.exports
     }
 

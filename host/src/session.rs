@@ -18,7 +18,7 @@ use crate::bindings::exports::filestore::component::diagnostics as diag;
 use crate::bindings::exports::filestore::component::filestore as fs;
 use crate::bindings::exports::filestore::component::tools as tw;
 use crate::clocks::EPOCH_TICK;
-use crate::engine::{DEFAULT_CALL_DEADLINE, Engine};
+use crate::engine::{DEFAULT_CALL_DEADLINE, Engine, ExportIndices};
 use crate::error::{Error, Result, SandboxLimit};
 use crate::glue::tools::{
     from_wit_agent_report, from_wit_config_error, from_wit_outcome, from_wit_report,
@@ -150,15 +150,6 @@ pub struct Session {
     /// The ids of the calls waiting for approval in the instance (audited or not):
     /// while there is one, the instance must not be replaced.
     parked: std::collections::HashSet<String>,
-}
-
-/// Where each exported interface's functions are in the component, found once per
-/// engine (see [`Engine::export_indices`]).
-#[derive(Clone)]
-pub(crate) struct ExportIndices {
-    pub(crate) filestore: fs::GuestIndices,
-    pub(crate) tools: tw::GuestIndices,
-    pub(crate) diagnostics: diag::GuestIndices,
 }
 
 /// One session's exported functions. Loading an interface type-checks every one
