@@ -13,6 +13,7 @@ use crate::ops::glob::{self, GlobRequest, GlobResult};
 use crate::ops::grep::{self, GrepRequest, GrepResult};
 use crate::ops::ls::{self, LsRequest, LsResult};
 use crate::ops::mutate::{self, DeleteRequest, MoveRequest, MutationResult, WriteRequest};
+use crate::ops::path_hint;
 use crate::ops::read::{self, MAX_READ_PATHS, ReadRequest, ReadResult};
 use crate::ops::request::decode;
 use crate::ops::tree::{self, TreeRequest, TreeResult};
@@ -328,7 +329,10 @@ impl Session {
         };
         Ok(paths
             .iter()
-            .map(|p| (p.as_str(), request(p).map(text_only).and_then(|r| self.read_tool(&r))))
+            .map(|p| {
+                let read = request(p).map(text_only).and_then(|r| self.read_tool(&r));
+                (p.as_str(), read.map_err(|e| path_hint::explain(&self.mounts, p, e)))
+            })
             .collect())
     }
 
@@ -415,7 +419,8 @@ impl Session {
             && args.trim_start().starts_with('{')
             && let Ok(req) = serde_json::from_str::<ReadRequest>(args)
         {
-            let (r, activation) = self.read_tool(&req)?;
+            let (r, activation) =
+                self.read_tool(&req).map_err(|e| path_hint::explain(&self.mounts, &req.path, e))?;
             let mut text = read::render(&r);
             let json = match activation {
                 None => serde_json::to_string(&r).map_err(serialising)?,
@@ -434,7 +439,7 @@ impl Session {
             && let Ok(req) = serde_json::from_str::<LsRequest>(args)
         {
             // Straight into text, as the read above (no `Value` between).
-            let r = self.ls(&req)?;
+            let r = self.ls(&req).map_err(|e| path_hint::explain(&self.mounts, &req.path, e))?;
             return if req.details {
                 Ok((crate::ops::ls_json::details_json(&r), ls::render(&r)))
             } else {
@@ -448,8 +453,21 @@ impl Session {
         Ok((serde_json::to_string(&o.json).map_err(serialising)?, o.text))
     }
 
-    /// Runs a built-in tool by name with JSON arguments.
+    /// Runs a built-in tool by name with JSON arguments. A `not-found` about a
+    /// relative path the call named says what it was read as ([`path_hint`]): the
+    /// one place every path-taking tool's error goes through.
     pub fn call(&self, tool: &str, args: &Value) -> Result<ToolOutput> {
+        self.run_builtin(tool, args).map_err(|mut e| {
+            for key in ["path", "source", "destination"] {
+                if let Some(raw) = args.get(key).and_then(Value::as_str) {
+                    e = path_hint::explain(&self.mounts, raw, e);
+                }
+            }
+            e
+        })
+    }
+
+    fn run_builtin(&self, tool: &str, args: &Value) -> Result<ToolOutput> {
         match tool {
             "filestore_ls" => {
                 let req: LsRequest = decode(tool, args)?;

@@ -4,6 +4,8 @@
 use std::collections::BTreeSet;
 use std::process::Command;
 
+use crate::support::cmd::Ran;
+
 fn filestore() -> Command {
     Command::new(env!("CARGO_BIN_EXE_filestore"))
 }
@@ -404,5 +406,139 @@ fn unreadable_directories_are_refused_not_listed_empty() {
     for dir in ["noread", "noexec"] {
         let _ =
             std::fs::set_permissions(tmp.path().join(dir), std::fs::Permissions::from_mode(0o755));
+    }
+}
+
+/// `filestore call` in `dir` (its current directory is `/workspace`, read-only),
+/// with `extra` arguments; the run, for its status and both outputs.
+fn call_in(dir: &std::path::Path, tool: &str, args: serde_json::Value, extra: &[&str]) -> Ran {
+    crate::support::cmd::run(
+        filestore().args(["call", tool, &args.to_string()]).args(extra).current_dir(dir),
+    )
+}
+
+/// A relative path is read from `/`, not from a working directory: a newcomer's
+/// `README.md` that is not found says what it was read as and where that name is
+/// (`/workspace/README.md`), whichever tool took the path, and for each file of a
+/// read of several.
+#[test]
+fn a_relative_path_not_found_says_what_it_was_read_as() {
+    use serde_json::json;
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(tmp.path().join("README.md"), "# Hello\n").unwrap();
+    std::fs::create_dir(tmp.path().join("src")).unwrap();
+    std::fs::write(tmp.path().join("src/main.rs"), "fn main() {}\n").unwrap();
+    let ran = call_in(tmp.path(), "filestore_read", json!({"path": "README.md"}), &[]);
+    assert!(!ran.output.status.success(), "{}", ran.describe());
+    assert!(
+        ran.stderr().contains(
+            "error[not-found]: /README.md: no such file or directory: 'README.md' was read as /README.md (relative paths start at '/'"
+        ) && ran.stderr().contains("; /workspace/README.md exists"),
+        "{}",
+        ran.describe()
+    );
+    for (tool, args, exists) in [
+        ("filestore_grep", json!({"pattern": "main", "path": "src"}), "/workspace/src exists"),
+        ("filestore_ls", json!({"path": "src"}), "/workspace/src exists"),
+        ("filestore_tree", json!({"path": "./src"}), "/workspace/src exists"),
+        ("filestore_glob", json!({"pattern": "*.rs", "path": "src"}), "/workspace/src exists"),
+        ("filestore_read", json!({"path": "src/main.rs"}), "/workspace/src/main.rs exists"),
+        (
+            "filestore_read",
+            json!({"path": "nope.md"}),
+            "; the mounts are /audit, /scratch, /tmp, /tool_calls, /workspace",
+        ),
+    ] {
+        let ran = call_in(tmp.path(), tool, args.clone(), &[]);
+        let err = ran.stderr();
+        assert!(err.contains("was read as /") && err.contains(exists), "{tool} {args}: {err}");
+    }
+    // Each file of a read of several gets it too.
+    let ran = call_in(tmp.path(), "filestore_read", json!({"paths": ["README.md"]}), &[]);
+    let out: serde_json::Value = serde_json::from_str(&ran.success().stdout()).unwrap();
+    let message = out["files"][0]["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("/workspace/README.md exists"), "{out}");
+}
+
+/// One rule for an `offset` past the end (an error naming the parameter and the
+/// count, the read tool's) and for a `head_limit` below the schema's minimum;
+/// an empty file's read has no `ends_with_newline` (it has no last byte).
+#[test]
+fn paging_past_the_end_and_empty_files_follow_one_rule() {
+    use serde_json::json;
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(tmp.path().join("a.txt"), "hi\nhi again\n").unwrap();
+    std::fs::write(tmp.path().join("empty.txt"), "").unwrap();
+    let refused = |key: &str, value: u64, want: &str| {
+        let mut args = json!({"pattern": "hi", "path": "/workspace", "output_mode": "content"});
+        args[key] = json!(value);
+        let ran = call_in(tmp.path(), "filestore_grep", args, &[]);
+        assert!(!ran.output.status.success(), "{}", ran.describe());
+        assert!(ran.stderr().contains(want), "{}", ran.describe());
+    };
+    refused(
+        "offset",
+        5,
+        "error[invalid-argument]: parameter 'offset': the search under /workspace has 2 lines in all; offset 5 is past the end",
+    );
+    refused(
+        "head_limit",
+        0,
+        "error[invalid-argument]: parameter 'head_limit': must be at least 1, got 0",
+    );
+    let ran = call_in(
+        tmp.path(),
+        "filestore_read",
+        json!({"path": "/workspace/a.txt", "offset": 5}),
+        &[],
+    );
+    assert!(
+        ran.stderr().contains("error[invalid-argument]: parameter 'offset': /workspace/a.txt has 2 lines; offset 5 is past the end"),
+        "{}",
+        ran.describe()
+    );
+    let ran = call_in(tmp.path(), "filestore_read", json!({"path": "/workspace/empty.txt"}), &[]);
+    let out: serde_json::Value = serde_json::from_str(&ran.success().stdout()).unwrap();
+    assert_eq!(out["content"], "empty", "{out}");
+    assert!(out.get("ends_with_newline").is_none(), "absent for an empty file: {out}");
+}
+
+/// `filestore_write` and `filestore_edit` (and delete, move) word a read-only
+/// mount the same way, naming where writing works.
+#[test]
+fn a_read_only_mount_is_worded_once_for_every_writing_tool() {
+    use serde_json::json;
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(tmp.path().join("a.txt"), "one\n").unwrap();
+    let want = "the mount at '/workspace' is read-only (writable: /scratch, /tmp)";
+    for (tool, args, path) in [
+        (
+            "filestore_write",
+            json!({"path": "/workspace/new.txt", "content": "x"}),
+            "/workspace/new.txt",
+        ),
+        (
+            "filestore_write",
+            json!({"path": "/workspace/a.txt", "content": "x"}),
+            "/workspace/a.txt",
+        ),
+        (
+            "filestore_edit",
+            json!({"path": "/workspace/a.txt", "old_string": "one", "new_string": "two"}),
+            "/workspace/a.txt",
+        ),
+        ("filestore_delete", json!({"path": "/workspace/a.txt"}), "/workspace/a.txt"),
+        (
+            "filestore_move",
+            json!({"source": "/workspace/a.txt", "destination": "/scratch/a.txt"}),
+            "/workspace/a.txt",
+        ),
+    ] {
+        let ran = call_in(tmp.path(), tool, args.clone(), &[]);
+        assert!(
+            ran.stderr().contains(&format!("error[read-only]: {path}: {want}")),
+            "{tool} {args}: {}",
+            ran.describe()
+        );
     }
 }

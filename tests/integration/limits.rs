@@ -85,11 +85,11 @@ fn grep_result_set_is_capped_per_session() {
         &[("/m.txt", &many)],
         SessionOptions { limits, ..SessionOptions::default() },
     );
-    // head_limit 0 means "no page size": the session's record limit still applies.
+    // A page size past the session's record limit is held to it.
     let j = ok(
         &mut s,
         "filestore_grep",
-        json!({"pattern": "match", "path": "/w", "output_mode": "content", "head_limit": 0}),
+        json!({"pattern": "match", "path": "/w", "output_mode": "content", "head_limit": 500}),
     );
     assert_eq!(j["lines"].as_array().unwrap().len(), 20);
     assert_eq!(j["truncated"], true);

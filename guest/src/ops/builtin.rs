@@ -171,7 +171,7 @@ pub fn spec(name: &str) -> Option<ToolSpec> {
             json!({"type": "object", "properties": {
                 "path": path_prop("File to read."),
                 "paths": {"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": crate::ops::read::MAX_READ_PATHS, "description": "Several files to read instead of path, with the same options; each gets its own result or error. PDFs are read as text (render \"all\" is refused; \"auto\" draws nothing here)."},
-                "offset": {"type": "integer", "minimum": 1, "default": 1, "description": "First line to return (1-based)."},
+                "offset": {"type": "integer", "minimum": 1, "default": 1, "description": "First line to return (1-based); past the last line it is an error naming the line count."},
                 "limit": {"type": "integer", "minimum": 1, "default": 2000, "description": "Number of lines to return."},
                 "raw": {"type": "boolean", "default": false, "description": "Return the stored content without numbering or paging."},
                 "tail": {"type": "integer", "minimum": 1, "description": "Return the last N lines (e.g. the end of a log), numbered as in the whole file; instead of offset."},
@@ -195,7 +195,7 @@ pub fn spec(name: &str) -> Option<ToolSpec> {
             annotations(true, false, true),
         ),
         "filestore_grep" => (
-            "Search file contents with a regular expression (Rust regex syntax, linear time) or a fixed string. Filter files with glob or type (rust, py, ts, json, md...). output_mode: files_with_matches (default), content (path:line:text with optional context), or count. Page with head_limit/offset.",
+            "Search file contents with a regular expression (Rust regex syntax, linear time) or a fixed string. Filter files with glob or type (rust, py, ts, json, md...). output_mode: files_with_matches (default), content (path:line:text with optional context), or count. Page with head_limit/offset: an offset past the last result is an error naming how many there are, as filestore_read's offset past the last line.",
             json!({"type": "object", "properties": {
                 "pattern": {"type": "string", "description": "Regular expression, or literal text with fixed=true."},
                 "path": {"type": "string", "default": "/", "description": "File or directory to search (default /)."},
@@ -210,7 +210,7 @@ pub fn spec(name: &str) -> Option<ToolSpec> {
                 "context": {"type": "integer", "minimum": 0, "default": 0, "description": "Context lines before and after each match (content mode)."},
                 "output_mode": {"type": "string", "enum": ["files_with_matches", "content", "count"], "default": "files_with_matches", "description": "What to return."},
                 "head_limit": {"type": "integer", "minimum": 1, "default": 250, "description": "Most records (files, lines or counts) per page."},
-                "offset": {"type": "integer", "minimum": 0, "default": 0, "description": "Records to skip, to fetch the next page."},
+                "offset": {"type": "integer", "minimum": 0, "default": 0, "description": "Records to skip, to fetch the next page (next_offset); past the last record it is an error naming the count."},
                 "hidden": {"type": "boolean", "default": false, "description": "Search hidden files and directories too (names starting with '.'); skipped otherwise unless glob names them."}
             }, "required": ["pattern"], "additionalProperties": false}),
             annotations(true, false, true),

@@ -287,8 +287,8 @@ pub fn edit(mounts: &MountTable, limits: &Limits, req: &EditRequest) -> Result<E
     if before.is_dir() {
         return Err(Error::at(ErrorKind::NotAFile, &path, "is a directory"));
     }
-    if before.read_only && !req.dry_run {
-        return Err(Error::at(ErrorKind::ReadOnly, &path, "entry is read-only"));
+    if !req.dry_run {
+        mounts.refuse_read_only(&path, &before)?;
     }
     let (entry, bytes) = mounts.read_all(&path, limits.file_bytes)?;
     let text = String::from_utf8(bytes).map_err(|_| {

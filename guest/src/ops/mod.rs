@@ -9,7 +9,7 @@
 //!   changes of a copy-on-write mount;
 //! - [`filetypes`]: grep's ripgrep-like `type` table;
 //! - [`request`]: decoding JSON arguments into request types with errors that name the
-//!   parameter;
+//!   parameter; [`path_hint`]: what a relative path that was not found was read as;
 //! - [`builtin`]: the specs (names, descriptions, JSON Schemas, annotations) of the
 //!   built-in `filestore_*` tools.
 //!
@@ -28,6 +28,7 @@ pub mod grep;
 pub mod ls;
 pub mod ls_json;
 pub mod mutate;
+pub mod path_hint;
 pub mod pdf;
 pub mod pdf_render;
 pub mod read;

@@ -203,9 +203,7 @@ fn decode_base64(path: &str, text: &str) -> Result<Vec<u8>> {
 pub fn delete(mounts: &MountTable, req: &DeleteRequest) -> Result<MutationResult> {
     let path = paths::normalize(&req.path)?;
     let entry = mounts.stat(&path)?;
-    if entry.read_only && !entry.is_dir() {
-        return Err(Error::at(ErrorKind::ReadOnly, &path, "entry is read-only"));
-    }
+    mounts.refuse_read_only(&path, &entry)?;
     let (first, rel) = mounts.writable(&path)?;
     // Overlays: the entry goes from every layer that holds it, or the delete is
     // refused, so that a copy in another layer never reappears in its place.
@@ -246,9 +244,7 @@ pub fn move_entry(
     let src = paths::normalize(&req.source)?;
     let dst = paths::normalize(&req.destination)?;
     let entry = mounts.stat(&src)?;
-    if entry.read_only && !entry.is_dir() {
-        return Err(Error::at(ErrorKind::ReadOnly, &src, "entry is read-only"));
-    }
+    mounts.refuse_read_only(&src, &entry)?;
     if src == dst {
         return Err(Error::invalid_argument(
             "destination",
@@ -278,9 +274,7 @@ pub fn move_entry(
                 },
             ));
         }
-        if existing.read_only {
-            return Err(Error::at(ErrorKind::ReadOnly, &dst, "entry is read-only"));
-        }
+        mounts.refuse_read_only(&dst, &existing)?;
     }
     let (first, first_rel) = mounts.writable(&src)?;
     // Overlays: move the entry from the layer that holds it; refuse when several do

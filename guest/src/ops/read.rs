@@ -138,7 +138,8 @@ pub struct ReadResult {
     pub lossy_lines: u32,
     /// Whether the file's last byte is a newline: present when the read went through
     /// to the end of the file (every page of a file under the line-count limit, the
-    /// last page otherwise), so an edit of the last line can be written exactly.
+    /// last page otherwise, a raw read), so an edit of the last line can be written
+    /// exactly; absent for empty and binary files, which have no last line.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ends_with_newline: Option<bool>,
     /// First byte of a `base64` page.
@@ -304,9 +305,10 @@ fn read_lines(
 ) -> Result<ReadResult> {
     let size = file.entry.size;
     if size == 0 {
+        // No last byte to be a newline: `ends_with_newline` stays absent (the WIT's
+        // `ends-with-newline`: none for empty and binary files).
         result.content = ReadContent::Empty;
         result.total_lines = Some(0);
-        result.ends_with_newline = Some(false);
         return Ok(result);
     }
     let head = &first[..first.len().min(BINARY_SNIFF_BYTES as usize)];
@@ -809,6 +811,8 @@ fn read_raw(
         Ok(t) => {
             result.content = if t.is_empty() { ReadContent::Empty } else { ReadContent::Raw };
             result.total_lines = Some(count_lines(t.as_bytes()));
+            // A raw read is the whole file: whether it ends with a newline is known.
+            result.ends_with_newline = (!t.is_empty()).then(|| t.ends_with('\n'));
             result.text = t;
             Ok(result)
         }
@@ -1037,7 +1041,16 @@ mod tests {
         let at = |p: &str| read(&t, &Limits::default(), &req(p, 1, 1)).unwrap().ends_with_newline;
         assert_eq!(at("/w/no.txt"), Some(false));
         assert_eq!(at("/w/yes.txt"), Some(true));
-        assert_eq!(at("/w/e.txt"), Some(false));
+        // An empty file has no last byte: absent, as the WIT says.
+        assert_eq!(at("/w/e.txt"), None);
+        let raw = |p: &str| {
+            let r = ReadRequest { raw: true, ..req(p, 1, 1) };
+            read(&t, &Limits::default(), &r).unwrap().ends_with_newline
+        };
+        assert_eq!(
+            (raw("/w/no.txt"), raw("/w/yes.txt"), raw("/w/e.txt")),
+            (Some(false), Some(true), None)
+        );
         // Past the line-count limit, a first page does not read to the end: not
         // known there; the last page knows.
         let line = format!("{}\n", "x".repeat(1023));

@@ -664,19 +664,11 @@ impl MountTable {
     /// refused with `read-only` naming the path.
     pub fn writable(&self, path: &str) -> Result<(&Mount, String)> {
         let Some((point, layers)) = self.layers(path) else {
-            return Err(Error::at(
-                ErrorKind::ReadOnly,
-                path,
-                "not inside any mount; only mounted volumes can be written",
-            ));
+            return Err(self.read_only_error(path));
         };
         let rel = paths::strip_dir(path, point).to_string();
         let Some(m) = layers.into_iter().find(|m| !m.read_only) else {
-            return Err(Error::at(
-                ErrorKind::ReadOnly,
-                path,
-                format!("the mount at '{point}' is read-only"),
-            ));
+            return Err(self.read_only_error(path));
         };
         if rel == "/" {
             return Err(Error::at(
@@ -695,15 +687,47 @@ impl MountTable {
         Ok((m, rel))
     }
 
+    /// The `read-only` error of a change to `path`, worded once for every tool
+    /// (write, edit, delete, move): a read-only mount is named as such, with the
+    /// writable mount points; otherwise the entry itself is read-only.
+    pub fn read_only_error(&self, path: &str) -> Error {
+        let Some((point, layers)) = self.layers(path) else {
+            return Error::at(
+                ErrorKind::ReadOnly,
+                path,
+                "not inside any mount; only mounted volumes can be written",
+            );
+        };
+        if layers.iter().any(|m| !m.read_only) {
+            return Error::at(ErrorKind::ReadOnly, path, "entry is read-only");
+        }
+        let mut writable: Vec<&str> =
+            self.mounts.iter().filter(|m| !m.read_only).map(|m| m.point.as_str()).collect();
+        writable.dedup();
+        let elsewhere = if writable.is_empty() {
+            String::new()
+        } else {
+            format!(" (writable: {})", writable.join(", "))
+        };
+        Error::at(
+            ErrorKind::ReadOnly,
+            path,
+            format!("the mount at '{point}' is read-only{elsewhere}"),
+        )
+    }
+
+    /// `Ok` unless `entry` (at `path`) refuses changes: a read-only file, or any entry
+    /// of a read-only mount; the error is [`MountTable::read_only_error`]'s.
+    pub fn refuse_read_only(&self, path: &str, entry: &Entry) -> Result<()> {
+        if entry.read_only && !entry.is_dir() { Err(self.read_only_error(path)) } else { Ok(()) }
+    }
+
     /// Writes through [`MountTable::writable`], refusing read-only entries first.
     pub fn write(&self, path: &str, content: &[u8], options: &WriteOptions) -> Result<Entry> {
         // Only a missing entry may skip the read-only check: a volume that fails to
         // answer (an I/O error, a refused link) fails the write, naming the cause.
         match self.stat(path) {
-            Ok(existing) if existing.read_only && !existing.is_dir() => {
-                return Err(Error::at(ErrorKind::ReadOnly, path, "entry is read-only"));
-            }
-            Ok(_) => {}
+            Ok(existing) => self.refuse_read_only(path, &existing)?,
             Err(e) if is_absent(&e) => {}
             Err(e) => return Err(e),
         }

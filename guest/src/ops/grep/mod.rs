@@ -45,7 +45,7 @@ use memchr::memchr;
 use regex::bytes::Regex;
 use serde::{Deserialize, Serialize};
 
-use crate::error::{ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Result};
 use crate::ops::filetypes::TypeMatcher;
 use crate::ops::glob::GlobMatcher;
 use crate::vfs::entry::{TYPE_SPECIAL, TYPE_SYMLINK};
@@ -128,10 +128,12 @@ pub struct GrepRequest {
     /// `files_with_matches` (default), `content` or `count`.
     #[serde(default)]
     pub output_mode: OutputMode,
-    /// Records per page (default 250; 0 means as many as the session allows).
+    /// Records per page (default 250; at least 1, at most the session's record
+    /// limit).
     #[serde(default = "default_head_limit")]
     pub head_limit: usize,
-    /// Records to skip before the page starts.
+    /// Records to skip before the page starts; past the last record of a search
+    /// that found some it is an error, as a read's `offset` past the last line.
     #[serde(default)]
     pub offset: usize,
     /// Search hidden files and directories too (a `.` name beneath `path`), which
@@ -285,15 +287,20 @@ pub(super) struct Pager {
 }
 
 impl Pager {
-    /// The pager of `req`: `offset`, and `head_limit` (0 for none) held to the
-    /// session's record limit.
-    fn for_request(req: &GrepRequest, limits: &Limits) -> Pager {
-        let cap = if req.head_limit == 0 {
-            limits.grep_records
-        } else {
-            req.head_limit.min(limits.grep_records)
-        };
-        Pager { skip: req.offset, cap, seen: 0, taken: 0, more: false }
+    /// The pager of `req`: `offset`, and `head_limit` held to the session's record
+    /// limit. A `head_limit` of 0 is refused, naming the parameter: the schema's
+    /// minimum is 1, and a page of nothing is no page.
+    fn for_request(req: &GrepRequest, limits: &Limits) -> Result<Pager> {
+        if req.head_limit == 0 {
+            return Err(Error::invalid_argument(
+                "head_limit",
+                format!(
+                    "must be at least 1, got 0 (the default is {DEFAULT_HEAD_LIMIT} records a page; page on with offset)"
+                ),
+            ));
+        }
+        let cap = req.head_limit.min(limits.grep_records);
+        Ok(Pager { skip: req.offset, cap, seen: 0, taken: 0, more: false })
     }
 
     fn admit(&mut self) -> Admit {
@@ -318,6 +325,7 @@ impl Pager {
 /// nothing is not an error.
 pub fn grep(mounts: &MountTable, limits: &Limits, req: &GrepRequest) -> Result<GrepResult> {
     let path = paths::normalize(&req.path)?;
+    let mut pager = Pager::for_request(req, limits)?;
     let re = compile(req, limits)?;
     let filters = FileFilters::new(req, &path)?;
     let me = mounts.stat(&path)?;
@@ -335,7 +343,6 @@ pub fn grep(mounts: &MountTable, limits: &Limits, req: &GrepRequest) -> Result<G
         candidates
     };
 
-    let mut pager = Pager::for_request(req, limits);
     for (entry_path, size) in &candidates {
         let (entry_path, size) = (entry_path.as_str(), *size);
         if !single && !filters.admits(entry_path) {
@@ -359,6 +366,23 @@ pub fn grep(mounts: &MountTable, limits: &Limits, req: &GrepRequest) -> Result<G
     }
     if result.complete {
         result.total_records = Some(pager.seen);
+    }
+    // An empty page after records were found: the offset went past them (the read
+    // tool's rule for its `offset`). A search that found nothing is an answer.
+    if req.offset > 0 && pager.taken == 0 && pager.seen > 0 {
+        let (one, many) = match req.output_mode {
+            OutputMode::FilesWithMatches => ("file", "files"),
+            OutputMode::Content => ("line", "lines"),
+            OutputMode::Count => ("file count", "file counts"),
+        };
+        let unit = if pager.seen == 1 { one } else { many };
+        return Err(Error::invalid_argument(
+            "offset",
+            format!(
+                "the search under {path} has {} {unit} in all; offset {} is past the end",
+                pager.seen, req.offset
+            ),
+        ));
     }
     Ok(result)
 }

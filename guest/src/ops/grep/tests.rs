@@ -323,19 +323,27 @@ fn paging_files_and_lines() {
     let r = run(&GrepRequest { head_limit: 4, offset: 4, ..base.clone() });
     assert_eq!(r.lines.as_ref().unwrap().iter().map(|l| l.line).collect::<Vec<_>>(), vec![15, 16]);
     assert_eq!((r.truncated, r.next_offset, r.total_records), (false, None, Some(6)));
-    // Past the end.
-    let r = run(&GrepRequest { offset: 50, ..base.clone() });
-    assert!(r.lines.as_ref().unwrap().is_empty());
-    assert_eq!(
-        render(&r),
-        "No results at offset 50: there are 6 results in all; use a smaller offset\n"
-    );
-    // head_limit 0 means "as many as the session allows".
-    let r = run(&GrepRequest { head_limit: 0, ..content("", "/w/ctx.txt") });
-    assert_eq!(r.lines.unwrap().len(), 20);
+    // Past the end: an error naming the parameter and the count, as a read's
+    // `offset` past the last line is; a search that found nothing is no error.
+    for offset in [6, 50] {
+        let e = run_err(&GrepRequest { offset, ..base.clone() });
+        assert_eq!(e.kind(), ErrorKind::InvalidArgument);
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "parameter 'offset': the search under /w/ctx.txt has 6 lines in all; offset {offset} is past the end"
+            )
+        );
+    }
+    let r = run(&GrepRequest { offset: 50, ..content("no such line", "/w") });
+    assert!(r.lines.unwrap().is_empty());
+    // head_limit 0 is refused, naming the parameter (the schema's minimum is 1).
+    let e = run_err(&GrepRequest { head_limit: 0, ..content("", "/w/ctx.txt") });
+    assert_eq!(e.kind(), ErrorKind::InvalidArgument);
+    assert!(e.to_string().starts_with("parameter 'head_limit': must be at least 1, got 0"), "{e}");
     // The session's record cap bounds every page.
     let limits = Limits { grep_records: 5, ..Limits::default() };
-    let r = grep(&table(), &limits, &GrepRequest { head_limit: 0, ..content("", "/w/ctx.txt") })
+    let r = grep(&table(), &limits, &GrepRequest { head_limit: 100, ..content("", "/w/ctx.txt") })
         .unwrap();
     assert_eq!((r.lines.unwrap().len(), r.truncated, r.next_offset), (5, true, Some(5)));
 }
