@@ -1206,17 +1206,24 @@ impl ServePlan {
             Err(e) => return fail(e.kind(), e),
         };
         if let Some(c) = &conversations {
-            // The store's volumes replace the in-memory ones the summary named.
+            // The store's volumes replace the in-memory ones the summary named: still
+            // mounts a client sees, each conversation's own.
             let points = c.points();
             summary = summary
                 .split(", ")
-                .filter(|m| !points.iter().any(|p| m.starts_with(&format!("{p}="))))
+                .filter(|m| !m.is_empty())
+                .map(|m| match points.iter().find(|p| m.starts_with(&format!("{p}="))) {
+                    Some(p) => {
+                        let mode = m.rsplit_once(' ').map_or("", |(_, mode)| mode);
+                        format!("{p}=per conversation {mode}")
+                    }
+                    None => m.to_string(),
+                })
                 .collect::<Vec<_>>()
                 .join(", ");
             summary.push_str(&format!(
-                "; conversations in {} ({} per conversation)",
-                self.args.state.as_deref().unwrap_or_default(),
-                points.join(", ")
+                "; conversations in {}",
+                self.args.state.as_deref().unwrap_or_default()
             ));
         }
         let skills_volume = skills.as_ref().map(|s| s.volume());
@@ -1517,7 +1524,21 @@ impl ServePlan {
         // The first session resolves the agent: a ref that cannot be used stops the
         // start here, located, before any client connects. It serves no one, so it
         // makes no conversation in the store.
-        let probe = filestore::mcp::ServerConfig { conversations: None, ..config.clone() };
+        // In place of a conversation's volumes (its writable /scratch decides whether
+        // the writing tools are offered), the empty ones of a request naming none, so
+        // that the count is what a client lists.
+        let mounts = match &config.conversations {
+            None => config.mounts.clone(),
+            Some(c) => {
+                let (base, c) = (config.mounts.clone(), c.clone());
+                std::sync::Arc::new(move || {
+                    let mut specs = base()?;
+                    specs.extend(c.ephemeral_mounts());
+                    Ok(specs)
+                }) as filestore::mcp::MountFactory
+            }
+        };
+        let probe = filestore::mcp::ServerConfig { conversations: None, mounts, ..config.clone() };
         let tools = match filestore::mcp::FilestoreServer::new(&probe) {
             Ok(s) => {
                 started.store(true, std::sync::atomic::Ordering::Release);

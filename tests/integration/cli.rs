@@ -542,3 +542,69 @@ fn a_read_only_mount_is_worded_once_for_every_writing_tool() {
         );
     }
 }
+
+/// `serve --state` says at start which mounts a client gets, the store's per
+/// conversation among them, and as many tools as a client lists (the conversation's
+/// writable /scratch brings the writing tools, even where no other mount is
+/// writable).
+#[test]
+fn serve_with_state_names_its_mounts_and_counts_the_listed_tools() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let (work, state, ro) =
+        (tmp.path().join("work"), tmp.path().join("state"), tmp.path().join("ro"));
+    for d in [&work, &state, &ro] {
+        std::fs::create_dir(d).unwrap();
+    }
+    std::fs::set_permissions(&state, std::fs::Permissions::from_mode(0o700)).unwrap();
+    let mut command = filestore();
+    command
+        .args(["serve", "--state", state.to_str().unwrap()])
+        .args(["--mount", &format!("/tmp={}:ro", ro.display())])
+        .current_dir(&work);
+    let (mut client, _) = crate::support::mcp_stdio::McpStdio::start(command);
+    let listed = client.tool_names();
+    let (status, stderr) = client.close();
+    assert!(status.success(), "{stderr}");
+    let line = stderr
+        .lines()
+        .find(|l| l.starts_with("filestore serve: MCP over stdio; mounts: "))
+        .unwrap_or_else(|| panic!("no start-up line: {stderr}"));
+    for mount in
+        ["/workspace=. (ro)", "/scratch=per conversation (rw)", "/tool_calls=per conversation (ro)"]
+    {
+        assert!(line.contains(mount), "{mount} in {line}");
+    }
+    assert!(line.ends_with(&format!("; {} tools", listed.len())), "{line} vs {listed:?}");
+    assert!(listed.iter().any(|t| t == "filestore_write"), "{listed:?}");
+}
+
+/// A missing snapshot is named by the conversation's name, as the command was
+/// given it, not by the store's hash of it.
+#[test]
+fn snapshot_errors_name_the_conversation_as_given() {
+    let tmp = tempfile::tempdir().unwrap();
+    let state = tmp.path().join("state");
+    std::fs::create_dir(&state).unwrap();
+    let snapshot = |args: &[&str]| {
+        crate::support::cmd::run(
+            filestore()
+                .args(["snapshot", "--state", state.to_str().unwrap(), "--conversation", "alice"])
+                .args(args),
+        )
+    };
+    snapshot(&["create", "v1"]).success();
+    for args in [&["restore", "nope"][..], &["delete", "nope"], &["fork", "--into", "bob", "nope"]]
+    {
+        let ran = snapshot(args);
+        assert!(!ran.output.status.success(), "{}", ran.describe());
+        let err = ran.stderr();
+        assert!(
+            err.contains("conversation 'alice': no snapshot named 'nope'"),
+            "{args:?}: {}",
+            ran.describe()
+        );
+        let digest = err.split(|c: char| !c.is_ascii_hexdigit()).any(|w| w.len() == 64);
+        assert!(!digest, "no hash: {err}");
+    }
+}

@@ -13,9 +13,40 @@ pub const MAX_IDENTITY_BYTES: usize = 1024;
 /// the key the caller gave, in hex. The store never sees the key itself, so one
 /// identity cannot name another's conversation (the digests differ), and no
 /// character of a key can reach a path (the digest is 64 hex digits).
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+///
+/// The key as the caller gave it is kept beside the digest for messages only
+/// ([`ConversationKey::described`]): an operator or a client knows a conversation by
+/// its name, not by a hash. It takes no part in equality, order or paths.
+#[derive(Clone, Debug)]
 pub struct ConversationKey {
     digest: String,
+    name: Option<String>,
+}
+
+impl PartialEq for ConversationKey {
+    fn eq(&self, other: &Self) -> bool {
+        self.digest == other.digest
+    }
+}
+
+impl Eq for ConversationKey {}
+
+impl std::hash::Hash for ConversationKey {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.digest.hash(state)
+    }
+}
+
+impl PartialOrd for ConversationKey {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for ConversationKey {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.digest.cmp(&other.digest)
+    }
 }
 
 impl ConversationKey {
@@ -59,19 +90,28 @@ impl ConversationKey {
         h.update((key.len() as u64).to_be_bytes());
         h.update(key.as_bytes());
         let digest = h.finalize().iter().map(|b| format!("{b:02x}")).collect();
-        Ok(ConversationKey { digest })
+        Ok(ConversationKey { digest, name: Some(key.to_string()) })
     }
 
     /// A key read back from the store's layout (a directory name under
     /// `conversations/`); `None` unless it is 64 lowercase hex digits.
     pub(super) fn from_stored(name: &str) -> Option<ConversationKey> {
         (name.len() == 64 && name.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')))
-            .then(|| ConversationKey { digest: name.to_string() })
+            .then(|| ConversationKey { digest: name.to_string(), name: None })
     }
 
     /// The digest: the conversation's directory name in the store.
     pub fn as_str(&self) -> &str {
         &self.digest
+    }
+
+    /// How a message names the conversation: `'alice'`, the key its client gave,
+    /// or the digest of one read back from the store (whose name is not kept).
+    pub fn described(&self) -> String {
+        match &self.name {
+            Some(n) => format!("'{n}'"),
+            None => self.digest.clone(),
+        }
     }
 }
 

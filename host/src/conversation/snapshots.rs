@@ -50,7 +50,8 @@ impl StateStore {
             return Err(StateError::new(
                 StateErrorKind::Storage(crate::volumes::ErrorKind::LimitExceeded),
                 format!(
-                    "conversation {key} keeps {taken} snapshots, the most it may (each holds what changed since the one before, so they bound the store's growth); delete some from the host (filestore snapshot delete)"
+                    "conversation {} keeps {taken} snapshots, the most it may (each holds what changed since the one before, so they bound the store's growth); delete some from the host (filestore snapshot delete)",
+                    key.described()
                 ),
             ));
         }
@@ -77,7 +78,8 @@ impl StateStore {
             StateError::new(
                 StateErrorKind::Storage(crate::volumes::ErrorKind::LimitExceeded),
                 format!(
-                    "conversation {key} keeps {} bytes, at or past its quota of {} (--conversation-quota-mib; snapshots count what they add): delete files to take another",
+                    "conversation {} keeps {} bytes, at or past its quota of {} (--conversation-quota-mib; snapshots count what they add): delete files to take another",
+                    key.described(),
                     quota.used().unwrap_or(u64::MAX),
                     quota.limit()
                 ),
@@ -255,6 +257,10 @@ fn as_volume_error(e: StateError) -> crate::volumes::Error {
 }
 
 /// A snapshot error of conversation `key` as a state error of the same kind.
+/// `e` about the conversation `key`, named as its client names it.
 fn named(key: &ConversationKey, e: crate::volumes::Error) -> StateError {
-    StateError::new(StateErrorKind::Storage(e.kind()), format!("conversation {key}: {e}"))
+    StateError::new(
+        StateErrorKind::Storage(e.kind()),
+        format!("conversation {}: {e}", key.described()),
+    )
 }
