@@ -818,3 +818,63 @@ fn s3_errors_say_what_to_do_and_a_bucket_mount_hides_other_mounts_sidecars() {
     assert_eq!(paths, [format!("/w/{p}/results/answer/call_1/result-1.json")], "{found}");
     assert_eq!(found["hidden_skipped"].as_u64().unwrap_or(0), 0, "{found}");
 }
+
+/// Refused credentials, and none at all, say what to set: the `AWS_*` variables,
+/// and that an MCP client starting the server passes them only through its `env`.
+/// A wrong secret is refused by the real server; with no key, the client asks the
+/// instance metadata service, here a loopback server answering 403 as a sandbox's
+/// proxy answers for the real one (never 169.254.169.254 from a test).
+#[test]
+fn refused_or_missing_s3_credentials_say_what_to_set() {
+    use std::io::{Read, Write};
+    let srv = shared();
+    let p = prefix("creds");
+    let mount = format!("/w=s3://{}/{p}", crate::support::s3_server::BUCKET);
+    let ls = |c: &mut Command| {
+        c.args(["call", "filestore_ls", r#"{"path":"/w"}"#, "--mount", &mount])
+            .args(["--s3-endpoint", &srv.endpoint]);
+        let out = c.output().unwrap();
+        assert!(!out.status.success(), "{c:?} succeeded");
+        String::from_utf8_lossy(&out.stderr).to_string()
+    };
+    let what_to_set = ["AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY", "drops AWS_*", "`env`"];
+    let err = ls(filestore(srv).env("AWS_SECRET_ACCESS_KEY", "wrong"));
+    assert!(err.contains("HTTP 403 Forbidden"), "{err}");
+    for want in what_to_set {
+        assert!(err.contains(want), "{want}: {err}");
+    }
+
+    let imds = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let metadata = format!("http://{}", imds.local_addr().unwrap());
+    let asked = Arc::new(Mutex::new(Vec::<String>::new()));
+    let seen = asked.clone();
+    std::thread::spawn(move || {
+        // Bounded: the client's retries of one lookup, then the test is over.
+        for conn in imds.incoming().take(16) {
+            let Ok(mut conn) = conn else { break };
+            let mut head = [0u8; 2048];
+            let n = conn.read(&mut head).unwrap_or(0);
+            let line = String::from_utf8_lossy(&head[..n]).lines().next().unwrap_or("").to_string();
+            seen.lock().unwrap().push(line);
+            let _ = conn.write_all(
+                b"HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+            );
+        }
+    });
+    let mut c = Command::new(BIN);
+    for (k, _) in std::env::vars().filter(|(k, _)| k.starts_with("AWS_")) {
+        c.env_remove(k);
+    }
+    c.env("AWS_METADATA_ENDPOINT", &metadata).env("AWS_REGION", "us-east-1");
+    let err = ls(&mut c);
+    assert!(err.contains("no credentials"), "{err}");
+    for want in what_to_set {
+        assert!(err.contains(want), "{want}: {err}");
+    }
+    assert!(!err.contains(&metadata), "{err}");
+    let asked = asked.lock().unwrap().clone();
+    assert!(
+        asked.first().is_some_and(|l| l.contains("/latest/api/token")),
+        "the lookup went to the loopback service: {asked:?}"
+    );
+}

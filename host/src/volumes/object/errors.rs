@@ -4,7 +4,8 @@
 //! |---------------------------------------|------------------|
 //! | no such key (404, `NoSuchKey`)        | `not-found`      |
 //! | precondition failed (412: the key exists for a create) | `already-exists` |
-//! | access denied (403), bad credentials (401) | `backend`, with the status and the store's error code |
+//! | access denied (403), bad credentials (401) | `backend`, with the status, the store's error code and where credentials come from |
+//! | no credentials found (the instance metadata service, asked when no key is set, refused or did not answer) | `backend`, saying so |
 //! | operation not supported by this store | `unsupported`    |
 //! | throttled (503 `SlowDown`), a 5xx, a dropped connection | retried with backoff by the client; `backend` once retries are spent |
 //! | no answer within the bounds (see `wait`) | `backend` (timeout) or `limit-exceeded` (call deadline) |
@@ -17,10 +18,12 @@
 //! sometimes an account): none of that reaches a component, which the README
 //! promises never sees them. The host's operator gets a little more when a mount
 //! fails at start ([`startup_reason`]: the store's own `<Message>`), beside the
-//! spec they wrote.
+//! spec they wrote, and, when credentials were refused or missing, what to set
+//! ([`credentials_hint`]).
 
 use filestore_guest::error::{Error, ErrorKind};
 
+use super::spec::StoreKind;
 use super::wait::{OP_TIMEOUT, Unanswered};
 
 /// `e` as a volume error about `path`, where `what` says what the volume was doing
@@ -38,13 +41,9 @@ pub(super) fn store_error(e: object_store::Error, path: &str, what: &str) -> Err
             path,
             format!("{what}: this object store does not support it ({})", reason(&e)),
         ),
-        E::PermissionDenied { .. } | E::Unauthenticated { .. } => refused(&e, path, what),
-        // The S3 client reports a refused HEAD or LIST as a generic error.
-        _ if status_of(&e.to_string())
-            .is_some_and(|s| s.starts_with("401") || s.starts_with("403")) =>
-        {
-            refused(&e, path, what)
-        }
+        // The S3 client reports a refused HEAD or LIST, and a failed credential
+        // lookup, as generic errors.
+        _ if is_credentials(&e) => refused(&e, path, what),
         _ => Error::at(
             ErrorKind::Backend,
             path,
@@ -57,8 +56,49 @@ fn refused(e: &object_store::Error, path: &str, what: &str) -> Error {
     Error::at(
         ErrorKind::Backend,
         path,
-        format!("{what}: the object store refused access ({})", reason(e)),
+        format!(
+            "{what}: the object store refused access ({}): the credentials the server was started with were refused or are missing; its operator sets them in the server's environment",
+            reason(e)
+        ),
     )
+}
+
+/// Whether `e` says the store refused the request's credentials (401, 403), or that
+/// no credentials could be found: what [`credentials_hint`] is for.
+pub(super) fn is_credentials(e: &object_store::Error) -> bool {
+    matches!(
+        e,
+        object_store::Error::PermissionDenied { .. } | object_store::Error::Unauthenticated { .. }
+    ) || is_credential_lookup(e)
+        || status_of(&e.to_string()).is_some_and(|s| s.starts_with("401") || s.starts_with("403"))
+}
+
+/// Whether `e` is the failure of looking credentials up from a cloud's instance
+/// metadata service, which the clients ask when no key is configured (AWS's IMDS,
+/// Google's and Azure's metadata endpoints): no credentials were found at all.
+fn is_credential_lookup(e: &object_store::Error) -> bool {
+    let text = e.to_string();
+    ["/latest/api/token", "/latest/meta-data/iam/", "/computeMetadata/", "/metadata/identity/"]
+        .iter()
+        .any(|p| text.contains(p))
+}
+
+/// What to set when a store of `kind` refused the credentials or found none: the
+/// environment variables its client reads (a mount spec takes no credentials). An
+/// MCP client that starts the server passes it only some of its own environment.
+pub(super) fn credentials_hint(kind: StoreKind) -> &'static str {
+    match kind {
+        StoreKind::S3 => {
+            "set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN for temporary credentials) in the environment filestore runs in; an MCP client that starts it passes few of its own variables (the Python SDK's stdio client drops AWS_*) unless they are in the server's `env`"
+        }
+        StoreKind::Gcs => {
+            "set GOOGLE_SERVICE_ACCOUNT (a service account key file) or GOOGLE_APPLICATION_CREDENTIALS in the environment filestore runs in; an MCP client that starts it passes few of its own variables unless they are in the server's `env`"
+        }
+        StoreKind::Azure => {
+            "set AZURE_STORAGE_ACCOUNT_NAME and AZURE_STORAGE_ACCOUNT_KEY (or AZURE_STORAGE_SAS_KEY) in the environment filestore runs in; an MCP client that starts it passes few of its own variables unless they are in the server's `env`"
+        }
+        StoreKind::File => "check the directory's permissions",
+    }
 }
 
 /// What went wrong, as facts an agent may see: the transport failure, the HTTP
@@ -67,8 +107,12 @@ fn refused(e: &object_store::Error, path: &str, what: &str) -> Error {
 pub(super) fn reason(e: &object_store::Error) -> String {
     let text = e.to_string();
     let mut facts: Vec<String> = Vec::new();
+    let lookup = is_credential_lookup(e);
+    if lookup {
+        facts.push("no credentials: none is configured, and the instance metadata service asked for them did not give any".into());
+    }
     if let Some(k) = transport_failure(e) {
-        facts.push(k.to_string());
+        facts.push(if lookup { k.replace(" the store", " it") } else { k.to_string() });
     }
     if let Some(s) = status_of(&text) {
         facts.push(format!("HTTP {s}"));
@@ -239,6 +283,10 @@ mod tests {
     /// The client's text as object_store 0.14 writes it for a refused S3 request.
     const DENIED: &str = "Error performing GET http://127.0.0.1:46003/bkt9/ws/x.txt?X-Amz-Signature=SECRET in 2ms, after 3 retries, max_retries: 3, retry_timeout: 15s  - Server returned non-2xx status code: 403 Forbidden: <?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Error><Code>AccessDenied</Code><Message>Access Denied to bkt9 for arn:aws:iam::123:user/x</Message><Resource>/bkt9/ws/x.txt</Resource><RequestId>17A0</RequestId></Error>";
 
+    /// The client's text when the instance metadata service refuses the token
+    /// request it makes for credentials.
+    const IMDS_REFUSED: &str = "Error performing PUT http://169.254.169.254/latest/api/token in 1ms - Server returned non-2xx status code: 403 Forbidden: ";
+
     /// What reaches an agent names the status, the store's code and the retries,
     /// never the endpoint, the bucket, the key or the body (the store's own text
     /// carries signatures and account names).
@@ -252,7 +300,7 @@ mod tests {
         assert_eq!(e.kind(), ErrorKind::Backend);
         assert_eq!(
             e.message(),
-            "reading: the object store refused access (HTTP 403 Forbidden, AccessDenied, after 3 retries)"
+            "reading: the object store refused access (HTTP 403 Forbidden, AccessDenied, after 3 retries): the credentials the server was started with were refused or are missing; its operator sets them in the server's environment"
         );
         let generic = object_store::Error::Generic { store: "S3", source: DENIED.into() };
         let e = store_error(generic, "/x.txt", "reading");
@@ -268,6 +316,13 @@ mod tests {
             store_error(odd, "/x", "listing").message(),
             "listing: object store error (unexpected answer)"
         );
+        // No key configured, and the instance metadata service (asked instead)
+        // refused: said as missing credentials, not as the store's refusal of a key.
+        let lookup = object_store::Error::Generic { store: "S3", source: IMDS_REFUSED.into() };
+        assert!(is_credentials(&lookup));
+        let e = store_error(lookup, "/x.txt", "reading");
+        assert!(e.message().contains("no credentials: none is configured"), "{e}");
+        assert!(!e.message().contains("169.254"), "{e}");
         // The operator, at start, also gets the store's own message.
         let at_start = object_store::Error::Generic { store: "S3", source: DENIED.into() };
         assert_eq!(

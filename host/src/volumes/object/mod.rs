@@ -384,7 +384,16 @@ impl ObjectVolume {
                 ),
             )),
             Ok(Err(e)) => {
-                Err(mount_error(format!("{}: {what}: {}", spec.url(), errors::startup_reason(&e))))
+                let hint = if errors::is_credentials(&e) {
+                    format!(" — {}", errors::credentials_hint(spec.kind))
+                } else {
+                    String::new()
+                };
+                Err(mount_error(format!(
+                    "{}: {what}: {}{hint}",
+                    spec.url(),
+                    errors::startup_reason(&e)
+                )))
             }
             Err(why) => Err(mount_error(format!(
                 "{}: {}",
