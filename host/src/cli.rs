@@ -1829,15 +1829,19 @@ mod tools_cli {
     /// default: one message per variable, naming where it is used.
     fn missing_variables(paths: &[PathBuf], report: &ConfigReport) -> Vec<String> {
         let env = |k: &str| std::env::var(k).ok();
-        let mut out = Vec::new();
-        if let Err(e) = filestore::tools::resolve_sources(&report.sources, &|_| true, &env) {
-            out.extend(e.to_string().split("; ").map(String::from));
-        }
-        let Ok(files) = read_files(paths) else { return out };
+        let files = read_files(paths).unwrap_or_default();
         let native: Vec<(&str, &str)> =
             files.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
         let vars = filestore::session::shaping_variables(&files, &env);
-        if let Ok(c) = filestore_guest::tools::config::Config::load_with_variables(&native, &vars) {
+        let parsed = filestore_guest::tools::config::Config::load_with_variables(&native, &vars);
+        let located = parsed.as_ref().map(|c| c.sources()).unwrap_or_default();
+        let mut out = Vec::new();
+        if let Err(e) =
+            filestore::tools::resolve_sources_located(&report.sources, located, &|_| true, &env)
+        {
+            out.extend(e.to_string().split("; ").map(String::from));
+        }
+        if let Ok(c) = &parsed {
             out.extend(filestore::tools::env::missing_variables(c.tools(), &env));
         }
         out

@@ -27,7 +27,7 @@ use crate::glue::types::{from_wit_entry, from_wit_error};
 use crate::glue::volume::VolumeHandle;
 use crate::state::HostState;
 use crate::tools::{
-    ConfigIssue, ConfigReport, InvokeContext, InvokeOutcome, InvokeStatus, resolve_sources,
+    ConfigIssue, ConfigReport, InvokeContext, InvokeOutcome, InvokeStatus, resolve_sources_located,
 };
 use crate::tools::{NoTools, ToolHost};
 /// Mounts live with the volumes; a session is created over them.
@@ -800,20 +800,21 @@ impl Session {
             .collect();
         let native: Vec<(&str, &str)> =
             files.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
-        let tools: Vec<filestore_guest::tools::config::ToolConfig> =
-            filestore_guest::tools::config::Config::load_with_variables(&native, &variables)
-                .map(|c| {
-                    c.tools()
-                        .iter()
-                        .filter(|t| runnable.contains(t.name.as_str()))
-                        .cloned()
-                        .collect()
-                })
-                .unwrap_or_default();
+        let parsed =
+            filestore_guest::tools::config::Config::load_with_variables(&native, &variables).ok();
+        let tools: Vec<filestore_guest::tools::config::ToolConfig> = parsed
+            .iter()
+            .flat_map(|c| c.tools())
+            .filter(|t| runnable.contains(t.name.as_str()))
+            .cloned()
+            .collect();
+        // The sources as parsed here too: they say where a missing variable is written.
+        let located = parsed.as_ref().map(|c| c.sources()).unwrap_or_default();
         let mut problems = Vec::new();
-        let sources = resolve_sources(&report.sources, &|n| needed.contains(n), env)
-            .map_err(|e| problems.push(e.to_string()))
-            .ok();
+        let sources =
+            resolve_sources_located(&report.sources, located, &|n| needed.contains(n), env)
+                .map_err(|e| problems.push(e.to_string()))
+                .ok();
         let tool_env = crate::tools::env::ToolEnv::resolve(&tools, env)
             .map_err(|e| problems.push(e.to_string()))
             .ok();

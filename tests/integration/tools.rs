@@ -1892,3 +1892,26 @@ fn sqlite_pragmas_that_write_files_elsewhere_are_refused() {
     let out = invoke(&mut s, "wal", json!({}));
     assert!(out.text.contains("not authorized"), "{}", out.text);
 }
+
+/// A source field's `${VAR}` that is not set is reported with the file, document,
+/// line and column where the field is written, by `check` and by `call --config`.
+#[test]
+fn unset_source_variables_are_located() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("tools.yaml");
+    std::fs::write(
+        &path,
+        "kind: source\nname: db\ntype: sqlite\ndatabase: ${FILESTORE_TEST_UNSET_DIR}/app.db\n---\nkind: tool\nname: q\ntype: sqlite-sql\nsource: db\ndescription: d\nstatement: SELECT 1\n",
+    )
+    .unwrap();
+    let file = path.to_str().unwrap();
+    let want = format!(
+        "{file}: document 1, line 4, column 11: source field 'db.database' references environment variable 'FILESTORE_TEST_UNSET_DIR', which is not set"
+    );
+    for args in [vec!["check", file], vec!["call", "q", "{}", "--config", file]] {
+        let out = filestore().args(&args).env_remove("FILESTORE_TEST_UNSET_DIR").output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?}: {err}");
+        assert!(err.contains(&want), "{args:?}: {err}");
+    }
+}

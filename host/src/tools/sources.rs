@@ -139,17 +139,38 @@ pub fn resolve_sources(
     needed: &dyn Fn(&str) -> bool,
     env: &dyn Fn(&str) -> Option<String>,
 ) -> Result<SourceSet, ToolError> {
+    resolve_sources_located(sources, &[], needed, env)
+}
+
+/// [`resolve_sources`], a missing variable also located (file, document, line and
+/// column of the field that references it) from `located`, the same sources as
+/// the configuration files parsed natively (the component's report carries no
+/// locations of sources); a source not among them is named without one.
+pub fn resolve_sources_located(
+    sources: &[UnresolvedSource],
+    located: &[filestore_guest::tools::config::SourceConfig],
+    needed: &dyn Fn(&str) -> bool,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<SourceSet, ToolError> {
     let mut set = SourceSet::default();
     let mut missing = Vec::new();
     for s in sources {
         if !needed(&s.name) {
             continue;
         }
+        let native = located.iter().find(|n| n.name == s.name);
         let mut fields = Map::new();
         let mut secrets = Vec::new();
         for (k, v) in &s.fields {
             let at = format!("{}.{k}", s.name);
+            let before = missing.len();
             fields.insert(k.clone(), resolve_value(v, &at, env, &mut missing, &mut secrets));
+            if let Some(native) = native {
+                let loc = native.field_location(k);
+                for m in &mut missing[before..] {
+                    *m = format!("{loc}: {m}");
+                }
+            }
         }
         set.insert(Source {
             name: s.name.clone(),
@@ -214,7 +235,7 @@ fn substitute(
                 }
                 (None, Some(d)) => out.push_str(&d),
                 (None, None) => missing.push(format!(
-                    "source field '{at}' references environment variable '{}', which is not set",
+                    "source field '{at}' references environment variable '{0}', which is not set (and has no ${{{0}:default}})",
                     r.name
                 )),
             }

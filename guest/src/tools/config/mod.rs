@@ -366,6 +366,17 @@ pub struct SourceConfig {
     pub fields: Map<String, Value>,
     /// Where it is defined.
     pub location: Location,
+    /// Where each of `fields` starts (its value), so that the host, which resolves
+    /// their `${VAR}` references, can say where an unset one is written.
+    pub field_locations: Vec<(String, Location)>,
+}
+
+impl SourceConfig {
+    /// Where the field `name` (a top-level field) is written; the source's own
+    /// location when it has no such field.
+    pub fn field_location(&self, name: &str) -> &Location {
+        self.field_locations.iter().find(|(f, _)| f == name).map_or(&self.location, |(_, l)| l)
+    }
 }
 
 /// An `authService` resource.

@@ -274,7 +274,11 @@ tools:
         again.sources(),
         v1.sources()
             .iter()
-            .map(|s| SourceConfig { location: again.sources()[0].location.clone(), ..s.clone() })
+            .map(|s| SourceConfig {
+                location: again.sources()[0].location.clone(),
+                field_locations: again.sources()[0].field_locations.clone(),
+                ..s.clone()
+            })
             .collect::<Vec<_>>()
     );
     // v1 locations point into the v1 file.

@@ -70,8 +70,20 @@ fn decode_source(
         f.report_unknown(ctx, &format!("source '{display_name}'"));
     }
     let fields = fields_but_type(raw);
+    let field_locations = raw
+        .body
+        .iter()
+        .filter(|e| e.key != "type")
+        .map(|e| (e.key.clone(), ctx.loc(e.value.mark)))
+        .collect();
     source_type.map(|(source_type, _)| {
-        Resource::Source(SourceConfig { name: String::new(), source_type, fields, location })
+        Resource::Source(SourceConfig {
+            name: String::new(),
+            source_type,
+            fields,
+            location,
+            field_locations,
+        })
     })
 }
 
