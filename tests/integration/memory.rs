@@ -352,21 +352,7 @@ fn skills_fixture(root: &Path) -> Vec<String> {
         "---\nname: reporting\ndescription: Build reports.\nallowed-tools: hidden_report\n---\nRun it.\n",
     )
     .unwrap();
-    let plan = root.join("skills/fleet-plan");
-    std::fs::create_dir_all(&plan).unwrap();
-    std::fs::write(plan.join("SKILL.md"), "---\nname: fleet-plan\ndescription: Plan.\n---\nx\n")
-        .unwrap();
-    std::fs::write(
-        plan.join("descriptor.yaml"),
-        "tool: plan\ninputs: [{name: threshold, type: integer}]\nfollowUp: decommission\n",
-    )
-    .unwrap();
-    let path = |p: &str| root.join(p).display().to_string();
-    let mut args: Vec<String> = ["--config", &path("tools.yaml"), "--toolset", "base"]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-    args.extend(["--skills".to_string(), path("skills"), "--shell".to_string()]);
+    args.push("--shell".to_string());
     // Copy-on-write: the session's changes are kept beside the directory.
     let ws = big_file_dir(root);
     std::fs::write(ws.join("run.sh"), "echo ran\n").unwrap();
