@@ -61,6 +61,9 @@ pub use crate::clocks::EPOCH_TICK;
 /// Default linear-memory cap per session. Bounds what one hostile or buggy call can
 /// make the host allocate.
 pub const DEFAULT_MEMORY_BYTES: usize = 256 * 1024 * 1024;
+// The component must hold a tool result several times over (its text, its parse,
+// the stored copy): the default result bound leaves it room.
+const _: () = assert!(crate::tools::DEFAULT_MAX_RESULT_BYTES * 4 <= DEFAULT_MEMORY_BYTES as u64);
 /// Default wall-clock deadline of one call: a pathological request is stopped
 /// instead of holding a thread forever.
 pub const DEFAULT_CALL_DEADLINE: Duration = Duration::from_secs(30);

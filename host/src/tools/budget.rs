@@ -13,7 +13,7 @@
 //! The default ([`DEFAULT_MAX_RESULT_BYTES`]) stays well under the component's own
 //! cap: a session's linear memory ([`crate::engine::DEFAULT_MEMORY_BYTES`]), which
 //! must hold the result's text, its parse and the copy it stores under
-//! `/tool_calls` at once.
+//! `/tool_calls` at once (engine.rs asserts that the default leaves that room).
 
 use serde_json::Value;
 
@@ -27,10 +27,6 @@ pub const MAX_RESULT_ROWS: u64 = 100_000;
 
 /// The command-line flag that sets the limit (named in its errors).
 pub const RESULT_LIMIT_FLAG: &str = "--tool-result-mib";
-
-// The component must hold a result several times over (its text, its parse, the
-// stored copy): the default leaves it room.
-const _: () = assert!(DEFAULT_MAX_RESULT_BYTES * 4 <= crate::engine::DEFAULT_MEMORY_BYTES as u64);
 
 /// The error of a result past `limit` bytes, for tool `tool`.
 pub fn limit_exceeded(tool: &str, limit: u64) -> ToolError {
