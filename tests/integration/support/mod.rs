@@ -5,6 +5,9 @@
 //! Modules:
 //! - `cmd`: [`cmd::run`] and [`cmd::Ran`]: a finished command that can say, on
 //!   failure, what ran where and what it printed.
+//! - `suite`: [`suite::Runner`] and [`suite::Tally`]: an outside test suite's run
+//!   (unittest, pytest, `node --test`, the MCP conformance runner) read from its
+//!   summary, failing when it ran fewer tests than its stated minimum or any failed.
 //! - `mcp_stdio`: [`mcp_stdio::McpStdio`], a JSON-RPC/MCP client of a
 //!   `filestore serve` (or any stdio MCP server) child process.
 //! - `mcp_http`: [`mcp_http::Replica`], a `filestore serve --http` process, and
@@ -38,4 +41,5 @@ pub mod mcp_stdio;
 pub mod pdf;
 pub mod pg_server;
 pub mod s3_server;
+pub mod suite;
 pub mod toolbox;
