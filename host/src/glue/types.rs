@@ -27,6 +27,13 @@ pub fn wit_error(kind: ErrorKind, message: String) -> Error {
     kind_to_wit(kind, message)
 }
 
+/// A tool handler's error as the WIT error the component receives.
+impl From<crate::tools::ToolError> for Error {
+    fn from(e: crate::tools::ToolError) -> Error {
+        wit_error(e.kind(), e.message().to_string())
+    }
+}
+
 /// Converts a WIT error (from the guest) into a domain error.
 pub fn from_wit_error(e: Error) -> DomError {
     let (k, m) = kind_from_wit(e);

@@ -66,7 +66,6 @@ use serde_json::{Map, Value};
 
 use crate::bindings::filestore::component::tool_host::{ConnectionStatus, ToolCall};
 use crate::bindings::filestore::component::types::Error;
-use crate::glue::types::wit_error;
 use filestore_guest::error::ErrorKind;
 
 /// Default per-call timeout of external tools. Bounds how long one model request can
@@ -380,12 +379,6 @@ impl ToolError {
     /// The same error with its message rewritten by `f`.
     pub fn map_message(self, f: impl FnOnce(String) -> String) -> ToolError {
         ToolError { kind: self.kind, message: f(self.message) }
-    }
-}
-
-impl From<ToolError> for Error {
-    fn from(e: ToolError) -> Error {
-        wit_error(e.kind, e.message)
     }
 }
 
