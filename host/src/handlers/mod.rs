@@ -11,3 +11,38 @@ pub mod pool;
 pub mod postgres;
 pub mod sqlite;
 mod watchdog;
+
+use std::sync::Arc;
+
+use crate::tools::ToolRegistry;
+
+// Defined here, not in tools/: the registry does not import the handlers that implement
+// its traits.
+impl ToolRegistry {
+    /// A registry with the handlers the `filestore` binary ships: `sqlite-sql`,
+    /// `sqlite-execute-sql`, `postgres-sql`, `postgres-execute-sql`, Toolbox's prebuilt
+    /// `postgres-*` types, `mysql-sql`, `mysql-execute-sql`, Toolbox's prebuilt
+    /// `mysql-*` catalog types and `http`.
+    pub fn with_builtin_handlers() -> ToolRegistry {
+        let mut r = ToolRegistry::new();
+        r.register("sqlite-sql", Arc::new(sqlite::SqliteHandler));
+        r.register("sqlite-execute-sql", Arc::new(sqlite::SqliteExecuteHandler));
+        r.register("http", Arc::new(http::HttpHandler));
+        let pg = postgres::PostgresHandler::sql();
+        r.register("postgres-execute-sql", Arc::new(pg.execute_sql()));
+        // Toolbox's prebuilt postgres-* types: statement tools whose statement and
+        // parameters the component supplies.
+        for t in filestore_guest::tools::config::prebuilt::postgres::TOOLS {
+            r.register(t.tool_type, Arc::new(pg.same_pools()));
+        }
+        r.register("postgres-sql", Arc::new(pg));
+        let my = mysql::MysqlHandler::sql();
+        r.register("mysql-execute-sql", Arc::new(my.execute_sql()));
+        // Toolbox's prebuilt mysql-* catalog types (`handlers::mysql::catalog`).
+        for t in filestore_guest::tools::config::prebuilt::mysql::TOOLS {
+            r.register(t.tool.tool_type, Arc::new(my.catalog()));
+        }
+        r.register("mysql-sql", Arc::new(my));
+        r
+    }
+}

@@ -473,33 +473,6 @@ impl ToolRegistry {
         }
     }
 
-    /// A registry with the handlers the `filestore` binary ships: `sqlite-sql`,
-    /// `sqlite-execute-sql`, `postgres-sql`, `postgres-execute-sql`, Toolbox's prebuilt
-    /// `postgres-*` types, `mysql-sql`, `mysql-execute-sql`, Toolbox's prebuilt
-    /// `mysql-*` catalog types and `http`.
-    pub fn with_builtin_handlers() -> ToolRegistry {
-        let mut r = ToolRegistry::new();
-        r.register("sqlite-sql", Arc::new(crate::handlers::sqlite::SqliteHandler));
-        r.register("sqlite-execute-sql", Arc::new(crate::handlers::sqlite::SqliteExecuteHandler));
-        r.register("http", Arc::new(crate::handlers::http::HttpHandler));
-        let pg = crate::handlers::postgres::PostgresHandler::sql();
-        r.register("postgres-execute-sql", Arc::new(pg.execute_sql()));
-        // Toolbox's prebuilt postgres-* types: statement tools whose statement and
-        // parameters the component supplies.
-        for t in filestore_guest::tools::config::prebuilt::postgres::TOOLS {
-            r.register(t.tool_type, Arc::new(pg.same_pools()));
-        }
-        r.register("postgres-sql", Arc::new(pg));
-        let my = crate::handlers::mysql::MysqlHandler::sql();
-        r.register("mysql-execute-sql", Arc::new(my.execute_sql()));
-        // Toolbox's prebuilt mysql-* catalog types (`handlers::mysql::catalog`).
-        for t in filestore_guest::tools::config::prebuilt::mysql::TOOLS {
-            r.register(t.tool.tool_type, Arc::new(my.catalog()));
-        }
-        r.register("mysql-sql", Arc::new(my));
-        r
-    }
-
     /// Registers (or replaces) the handler of a tool type.
     pub fn register(
         &mut self,
