@@ -1014,7 +1014,7 @@ impl Session {
         &mut self,
         file: &str,
         text: &str,
-    ) -> Result<std::result::Result<crate::agent::AgentReport, Vec<ConfigIssue>>> {
+    ) -> Result<std::result::Result<crate::providers::AgentReport, Vec<ConfigIssue>>> {
         let file = tw::ConfigFile { name: file.to_string(), text: text.to_string() };
         let r = self.guarded(|store, b, _| {
             b.filestore_component_tools(store)?.call_check_agent(store, &file).map(Ok)
@@ -1033,7 +1033,7 @@ impl Session {
         &mut self,
         file: &str,
         text: &str,
-    ) -> Result<std::result::Result<crate::agent::AgentReport, Vec<ConfigIssue>>> {
+    ) -> Result<std::result::Result<crate::providers::AgentReport, Vec<ConfigIssue>>> {
         self.load_agent_with(file, text, false, None)
     }
 
@@ -1045,7 +1045,7 @@ impl Session {
         &mut self,
         file: &str,
         text: &str,
-    ) -> Result<std::result::Result<crate::agent::AgentReport, Vec<ConfigIssue>>> {
+    ) -> Result<std::result::Result<crate::providers::AgentReport, Vec<ConfigIssue>>> {
         self.load_agent_with(file, text, true, None)
     }
 
@@ -1057,7 +1057,7 @@ impl Session {
         text: &str,
         lenient: bool,
         servers: Option<usize>,
-    ) -> Result<std::result::Result<crate::agent::AgentReport, Vec<ConfigIssue>>> {
+    ) -> Result<std::result::Result<crate::providers::AgentReport, Vec<ConfigIssue>>> {
         // Resolution may connect to every server in turn, each within the tool
         // host's timeout: the guest deadline allows for all of them.
         let servers = match servers {

@@ -12,3 +12,6 @@
 //!   host starts, or a streamable-HTTP URL), declared in an agent configuration.
 
 pub mod mcp;
+mod report;
+
+pub use report::{AgentEntryInfo, AgentReport};
