@@ -14,6 +14,7 @@ use wasmtime::{Store, StoreLimitsBuilder, Trap};
 
 use filestore_guest::vfs::limits::Limits;
 
+use crate::bindings::VolumeHandle;
 use crate::bindings::exports::filestore::component::diagnostics as diag;
 use crate::bindings::exports::filestore::component::filestore as fs;
 use crate::bindings::exports::filestore::component::tools as tw;
@@ -24,7 +25,6 @@ use crate::glue::tools::{
     from_wit_agent_report, from_wit_config_error, from_wit_outcome, from_wit_report,
 };
 use crate::glue::types::{from_wit_entry, from_wit_error};
-use crate::glue::volume::VolumeHandle;
 use crate::state::HostState;
 use crate::tools::{
     ConfigIssue, ConfigReport, InvokeContext, InvokeOutcome, InvokeStatus, resolve_sources_located,

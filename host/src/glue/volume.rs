@@ -9,19 +9,12 @@ use wasmtime::component::Resource;
 use filestore_guest::vfs::cow::state::CowState;
 use filestore_guest::vfs::volume::{PrefetchFile, WriteOptions as DomWriteOptions};
 
+use crate::bindings::VolumeHandle;
 use crate::bindings::filestore::component::types::{Entry, Error};
 use crate::bindings::filestore::component::volume::{self as wit, WalkResult, WriteOptions};
 use crate::glue::types::{to_wit_entry, to_wit_error};
 use crate::state::HostState;
 use crate::volumes::SharedVolume;
-
-/// The host object behind a guest `volume` handle.
-pub struct VolumeHandle {
-    /// The backend.
-    pub volume: SharedVolume,
-    /// Where its changes show, for the audit timeline (`None`: not audited).
-    pub touch: Option<crate::audit::TouchPoint>,
-}
 
 /// Most bytes one `read` (or `stat-read`) call hands the guest: the guest pages in 256 KiB chunks, and
 /// a larger request (from a buggy or hostile guest) must not make the host allocate
