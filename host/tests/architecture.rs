@@ -88,10 +88,6 @@ const CYCLES_ALLOWED: &[(&[&str], &str)] = &[
         &["volumes::object::errors", "volumes::object::spec"],
         "errors.rs names spec.rs's `StoreKind` in its credentials hint; spec.rs cleans the store's messages with errors.rs's `clean`",
     ),
-    (
-        &["tools::env", "tools::sources"],
-        "env.rs resolves to sources.rs's `Secret`; a source set holds env.rs's `ToolEnv`",
-    ),
 ];
 
 /// Names the crate root defines that lead into a module, besides its `pub use`s

@@ -29,7 +29,7 @@ use serde_json::Value;
 use filestore_guest::tools::config::ToolConfig;
 
 use super::ToolError;
-use super::sources::Secret;
+use super::redaction::Secret;
 
 /// The handler-only fields of a tool document where references are resolved.
 pub const HANDLER_FIELDS: [&str; 4] = ["headers", "path", "requestBody", "statement"];

@@ -194,10 +194,9 @@ pub mod redaction;
 mod sources;
 
 pub use budget::{DEFAULT_MAX_RESULT_BYTES, ResultBudget};
-pub use redaction::{MIN_REDACTED_LEN, Redactor, redact, redact_prefix};
+pub use redaction::{MIN_REDACTED_LEN, Redactor, Secret, redact, redact_prefix};
 pub use sources::{
-    IDENTITY_FIELDS, Secret, Source, SourceSet, UnresolvedSource, resolve_sources,
-    resolve_sources_located,
+    IDENTITY_FIELDS, Source, SourceSet, UnresolvedSource, resolve_sources, resolve_sources_located,
 };
 
 // ---- handlers ------------------------------------------------------------------

@@ -20,7 +20,25 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 
-use super::{Secret, ToolError};
+use super::ToolError;
+
+/// One value substituted from the environment (into a source, a tool's handler
+/// fields or a provider's connection), with the variable it came from: what is
+/// redacted.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret {
+    /// The variable's name (`BOT_TOKEN`).
+    pub variable: String,
+    /// Its value.
+    pub value: String,
+}
+
+impl std::fmt::Debug for Secret {
+    // The value is the point of this type: never print it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Secret(${{{}}})", self.variable)
+    }
+}
 
 /// Shortest substituted value that [`redact`] removes. Shorter values (a one- or
 /// two-character flag) would turn every occurrence of common text in a message into

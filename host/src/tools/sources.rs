@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value};
 
 use super::ToolError;
-use super::redaction::redact;
+use super::redaction::{Secret, redact};
 
 /// A configured source with its `${VAR}` references resolved. Held by the host only.
 #[derive(Clone, PartialEq)]
@@ -22,15 +22,6 @@ pub struct Source {
     /// The values substituted from the environment, with the variable each came from:
     /// what [`super::redaction`] removes from what agents see.
     pub secrets: Vec<Secret>,
-}
-
-/// One value substituted from the environment into a source.
-#[derive(Clone, PartialEq, Eq)]
-pub struct Secret {
-    /// The variable's name (`BOT_TOKEN`).
-    pub variable: String,
-    /// Its value.
-    pub value: String,
 }
 
 /// The fields of a source that say where a backend is and who the source is on it.
@@ -66,13 +57,6 @@ impl Source {
             })
             .cloned()
             .collect()
-    }
-}
-
-impl std::fmt::Debug for Secret {
-    // The value is the point of this type: never print it.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Secret(${{{}}})", self.variable)
     }
 }
 
