@@ -81,10 +81,6 @@ const CYCLES_ALLOWED: &[(&[&str], &str)] = &[
         "the auth middleware reads the connection's `RequestMark`; the connection counts by the auth's `IdentityKey`",
     ),
     (
-        &["snapshot::gc", "snapshot::tree"],
-        "tree.rs refreshes objects at half of gc.rs's `DEFAULT_GRACE`; gc.rs walks tree.rs's objects",
-    ),
-    (
         &["volumes::object::errors", "volumes::object::spec"],
         "errors.rs names spec.rs's `StoreKind` in its credentials hint; spec.rs cleans the store's messages with errors.rs's `clean`",
     ),

@@ -32,8 +32,9 @@ use crate::volumes::{Error, ErrorKind, Volume};
 /// is over.
 pub const TRASH: &str = ".deleted";
 
-/// How long an unreachable object, and a deleted record, is kept by default.
-pub const DEFAULT_GRACE: Duration = Duration::from_secs(3600);
+/// How long an unreachable object, and a deleted record, is kept by default: defined
+/// for the whole snapshot store, since the object writer ([`super::tree`]) obeys it too.
+pub use super::DEFAULT_GRACE;
 
 /// What a collection did.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

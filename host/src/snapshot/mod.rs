@@ -19,6 +19,7 @@ pub mod restore;
 pub mod tree;
 
 use std::collections::BTreeMap;
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
@@ -34,6 +35,10 @@ pub const FORMAT: u32 = 1;
 pub const MAX_NAME_BYTES: usize = 128;
 /// Largest record read back, bytes.
 pub(crate) const MAX_RECORD_BYTES: u64 = 4 * 1024 * 1024;
+/// How long an unreachable object, and a deleted record, is kept by default before
+/// [`gc`] removes it; an object older than half of it is rewritten when a snapshot
+/// reuses it ([`tree::Objects`]), so a collection running meanwhile keeps it.
+pub const DEFAULT_GRACE: Duration = Duration::from_secs(3600);
 
 /// A snapshot: when it was taken, and the root tree of each volume it holds.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

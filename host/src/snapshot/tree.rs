@@ -14,8 +14,8 @@ use crate::volumes::{Error, ErrorKind, Volume, WriteOptions};
 pub const OBJECTS: &str = "/snapshots";
 
 /// An existing object older than this is rewritten when a snapshot reuses it: half
-/// of [`super::gc::DEFAULT_GRACE`].
-const REFRESH_MS: u64 = super::gc::DEFAULT_GRACE.as_millis() as u64 / 2;
+/// of [`super::DEFAULT_GRACE`].
+const REFRESH_MS: u64 = super::DEFAULT_GRACE.as_millis() as u64 / 2;
 
 fn now() -> u64 {
     crate::clocks::now_ms()
