@@ -41,10 +41,10 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-pub use cas::LOCK_WAIT;
-pub use doc::{FORMAT, MAX_DOC_BYTES, PendingApproval, StateDoc};
 pub use crate::clocks::now_ms;
 pub use crate::ids::{new_call_id, new_ulid};
+pub use cas::LOCK_WAIT;
+pub use doc::{FORMAT, MAX_DOC_BYTES, PendingApproval, StateDoc};
 pub use key::{ConversationKey, MAX_IDENTITY_BYTES, MAX_KEY_BYTES};
 pub use records::MAX_RECORD_BYTES;
 pub use snapshots::MAX_SNAPSHOTS;

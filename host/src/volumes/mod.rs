@@ -322,10 +322,7 @@ impl MountArg {
     /// Opens the backend for the caller whose identity's path segment is `segment`:
     /// `{sub}` in the spec becomes it (a directory is created when missing). A spec
     /// with `{sub}` and no identity is refused.
-    pub fn open_for(
-        &self,
-        segment: Option<&str>,
-    ) -> Result<MountSpec, crate::error::Error> {
+    pub fn open_for(&self, segment: Option<&str>) -> Result<MountSpec, crate::error::Error> {
         let mount_err =
             |e: String| crate::error::Error::mount(format!("mount {}: {e}", self.point));
         if self.per_identity() && segment.is_none() {
@@ -437,11 +434,7 @@ impl MountArg {
                 )
             }
         };
-        let spec = MountSpec::cow(
-            self.point.clone(),
-            Arc::new(lower_volume),
-            upper_volume,
-        );
+        let spec = MountSpec::cow(self.point.clone(), Arc::new(lower_volume), upper_volume);
         Ok(match upper {
             CowUpper::Memory => spec.with_conversation_upper(),
             CowUpper::Dir(_) => spec,

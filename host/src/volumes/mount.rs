@@ -1,8 +1,8 @@
 //! Mounts: which volume a session sees where ([`MountSpec`]), and the combinations
 //! of mounts refused because they would break a promise ([`check_mounts`]).
 
-use crate::error::{Error, Result};
 use super::SharedVolume;
+use crate::error::{Error, Result};
 
 /// One volume to mount into a session.
 #[derive(Clone)]
