@@ -1,4 +1,5 @@
-//! The host crate's top-level modules are layers, and this test keeps them so.
+//! The host crate's top-level modules are layers, and this test keeps them so (the
+//! layers are described in docs/architecture.md#layout, whose table this test reads).
 //!
 //! Each module of `host/src/` (a file or a folder) may use only the modules of the
 //! layers below its own, never one of its own layer or above ([`LAYERS`], lowest
@@ -28,7 +29,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     // Conversations kept in a state store (they snapshot their volumes).
     ("conversations", &["conversation"]),
     // The generated WIT types (and the host type behind the `volume` resource).
-    ("wit", &["bindings"]),
+    ("WIT", &["bindings"]),
     // The tool registry and the traits of tool hosts, handlers and providers (which
     // speak WIT types).
     ("tools", &["tools"]),
@@ -53,8 +54,8 @@ const LAYERS: &[(&str, &[&str])] = &[
 /// The crate root and the binary: they compose everything, and nothing uses them.
 const TOP: &[&str] = &["lib", "main"];
 
-/// Known imports against the layering: (from, to, why it is still there). Each goes
-/// when its cause is fixed (and this test fails until the entry goes with it).
+/// Known imports against the layering: (from, to, why it is still there). None is
+/// left; an entry goes when its cause is fixed (this test fails until it does).
 const UPWARD_ALLOWED: &[(&str, &str, &str)] = &[];
 
 /// Known circles of modules (module paths, `a::b` for `src/a/b.rs`) that import each
@@ -74,7 +75,7 @@ const CYCLES_ALLOWED: &[(&[&str], &str)] = &[
             "mcp::stdio_fast",
             "mcp::stored_sessions",
         ],
-        "server.rs holds `Sandbox` and the reply helpers every sibling imports, and uses the siblings",
+        "server.rs holds `Sandbox` and the reply helpers every sibling imports, and uses the siblings (they belong in a file of their own)",
     ),
     (
         &["mcp::http_auth", "mcp::http_conn"],
@@ -696,6 +697,42 @@ fn no_circles_between_modules_but_the_listed_ones() {
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n\n"));
+}
+
+/// docs/architecture.md's host table names these layers, in this order, with these
+/// modules: the page says what the test holds.
+#[test]
+fn the_architecture_doc_lists_these_layers() {
+    let doc = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/architecture.md");
+    let text = std::fs::read_to_string(&doc).unwrap();
+    let table = text
+        .split("\n| layer | modules | owns |\n")
+        .nth(1)
+        .expect("docs/architecture.md has the host's table (`| layer | modules | owns |`)");
+    let rows: Vec<(String, BTreeSet<String>)> = table
+        .lines()
+        .skip(1)
+        .take_while(|l| l.starts_with('|'))
+        .map(|row| {
+            let cells: Vec<&str> = row.split(" | ").collect();
+            let layer = cells[0].trim_start_matches("| ").to_string();
+            let modules = cells[1]
+                .split('`')
+                .skip(1)
+                .step_by(2)
+                .map(|m| m.trim_end_matches('/').trim_end_matches(".rs").to_string())
+                .collect();
+            (layer, modules)
+        })
+        .collect();
+    let expected: Vec<(String, BTreeSet<String>)> = LAYERS
+        .iter()
+        .chain([("top", TOP)].iter())
+        .map(|(layer, modules)| {
+            (layer.to_string(), modules.iter().map(|m| m.to_string()).collect())
+        })
+        .collect();
+    assert_eq!(rows, expected, "the host table of docs/architecture.md#layout and LAYERS differ");
 }
 
 #[test]
