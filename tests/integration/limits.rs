@@ -397,10 +397,11 @@ fn memory_volume_quota_refuses_without_poisoning() {
     assert_eq!(kind, "limit-exceeded", "{msg}");
     assert!(msg.contains("the test quota of 1000 bytes") && msg.contains("/s/b.txt"), "{msg}");
     assert!(!s.is_poisoned(), "a quota is an ordinary error");
-    assert_eq!(budget.used(), 800);
+    // Content, name and the entry's own cost (MemoryVolume::charge_of).
+    assert_eq!(budget.used(), MemoryVolume::charge_of("/a.txt", 800));
     ok(&mut s, "filestore_delete", json!({"path": "/s/a.txt"}));
     ok(&mut s, "filestore_write", json!({"path": "/s/b.txt", "content": "b".repeat(400)}));
-    assert_eq!(budget.used(), 400);
+    assert_eq!(budget.used(), MemoryVolume::charge_of("/b.txt", 400));
     drop(s);
     assert_eq!(budget.used(), 0, "a dropped session gives its memory back");
 

@@ -143,6 +143,24 @@ fn common_dirs(a: &str, b: &str) -> usize {
     if boundary(a) && boundary(b) { n } else { b[..n].rfind('/').unwrap_or(0) }
 }
 
+/// What one entry costs the host beside its content: the map's node and key
+/// header, the record's fields. Charged per file and per empty-directory marker,
+/// with the key's bytes, so that names and entries count against the budgets as
+/// content does: without it a session could hold unbounded memory in empty files
+/// with long names (480,000 of them took 115 MB under a 1 MiB quota).
+pub const ENTRY_BYTES: u64 = 128;
+
+/// What the entry `key` holding `f` is charged (see [`ENTRY_BYTES`]).
+fn footprint(key: &str, f: &MemFile) -> u64 {
+    let entry_type = f.entry_type.as_ref().map_or(0, String::len);
+    ENTRY_BYTES + (key.len() + entry_type + f.content.len()) as u64
+}
+
+/// The footprints of every entry of `map`.
+fn footprints(map: &BTreeMap<String, MemFile>) -> u64 {
+    map.iter().map(|(k, f)| footprint(k, f)).sum()
+}
+
 /// Whether `key` is an empty-directory marker (`/a/b/` for `/a/b`).
 fn is_marker(key: &str) -> bool {
     key.len() > 1 && key.ends_with('/')
@@ -168,7 +186,14 @@ impl MemoryVolume {
         }
     }
 
-    /// Content bytes this volume holds against its budgets (0 without budgets).
+    /// What a file of `bytes` bytes at `path` is charged: its content, its name and
+    /// [`ENTRY_BYTES`].
+    pub fn charge_of(path: &str, bytes: u64) -> u64 {
+        ENTRY_BYTES + path.len() as u64 + bytes
+    }
+
+    /// Bytes this volume holds against its budgets: content, names and per-entry
+    /// costs ([`ENTRY_BYTES`]); 0 without budgets.
     pub fn charged_bytes(&self) -> u64 {
         self.charge.as_ref().map_or(0, |c| c.held.load(Ordering::SeqCst))
     }
@@ -216,12 +241,9 @@ impl MemoryVolume {
         }
         // One lock at a time: `other`'s is released before this one is taken.
         let fresh = other.files.read().expect("lock").clone();
-        let bytes = |m: &BTreeMap<String, MemFile>| -> u64 {
-            m.values().map(|f| f.content.len() as u64).sum()
-        };
-        let new = bytes(&fresh);
+        let new = footprints(&fresh);
         let mut map = self.files.write().expect("lock");
-        let old = bytes(&map);
+        let old = footprints(&map);
         self.grow(old, new, "/")?;
         *map = fresh;
         self.shrink(old, new);
@@ -459,9 +481,6 @@ impl Volume for MemoryVolume {
                 return Err(Error::at(ErrorKind::ReadOnly, path, "entry is read-only"));
             }
         }
-        let old = map.get(path).map_or(0, |f| f.content.len() as u64);
-        self.grow(old, content.len() as u64, path)?;
-        self.shrink(old, content.len() as u64);
         let f = MemFile {
             content: Arc::from(content),
             modified_ms: now_ms(),
@@ -469,6 +488,10 @@ impl Volume for MemoryVolume {
             entry_type: options.entry_type.clone(),
             attributes: options.attributes.clone(),
         };
+        let old = map.get(path).map_or(0, |f| footprint(path, f));
+        let new = footprint(path, &f);
+        self.grow(old, new, path)?;
+        self.shrink(old, new);
         let e = Self::entry(path, &f);
         map.insert(path.to_string(), f);
         Ok(e)
@@ -480,7 +503,7 @@ impl Volume for MemoryVolume {
             if f.read_only {
                 return Err(Error::at(ErrorKind::ReadOnly, path, "entry is read-only"));
             }
-            let freed = f.content.len() as u64;
+            let freed = footprint(path, f);
             map.remove(path);
             self.shrink(freed, 0);
             return Ok(());
@@ -498,7 +521,9 @@ impl Volume for MemoryVolume {
         let marker = format!("{path}/");
         if Self::under(&map, path).all(|(k, _)| *k == marker) {
             // An empty directory: only its marker.
-            map.remove(&marker);
+            if let Some(f) = map.remove(&marker) {
+                self.shrink(footprint(&marker, &f), 0);
+            }
             return Ok(());
         }
         if !recursive {
@@ -514,7 +539,7 @@ impl Volume for MemoryVolume {
         }
         for k in keys {
             if let Some(f) = map.remove(&k) {
-                self.shrink(f.content.len() as u64, 0);
+                self.shrink(footprint(&k, &f), 0);
             }
         }
         Ok(())
@@ -558,9 +583,13 @@ impl Volume for MemoryVolume {
                 }
             }
             Self::check_no_file_parent(&map, to)?;
+            // The name is charged too: a longer one costs more.
+            let (old, new) = (footprint(from, &f), footprint(to, &f));
+            self.grow(old, new, to)?;
+            self.shrink(old, new);
             map.remove(from);
             if let Some(replaced) = map.insert(to.to_string(), f) {
-                self.shrink(replaced.content.len() as u64, 0);
+                self.shrink(footprint(to, &replaced), 0);
             }
             return Ok(());
         }
@@ -578,9 +607,15 @@ impl Volume for MemoryVolume {
         if let Some((k, _)) = moved.iter().find(|(_, f)| f.read_only) {
             return Err(Error::at(ErrorKind::ReadOnly, k.clone(), "entry is read-only"));
         }
+        // Every key beneath changes its prefix: charged by how its length changes.
+        let renamed = |k: &str| format!("{to}{}", &k[from.len()..]);
+        let old: u64 = moved.iter().map(|(k, f)| footprint(k, f)).sum();
+        let new: u64 = moved.iter().map(|(k, f)| footprint(&renamed(k), f)).sum();
+        self.grow(old, new, to)?;
+        self.shrink(old, new);
         for (k, f) in moved {
             map.remove(&k);
-            map.insert(format!("{to}{}", &k[from.len()..]), f);
+            map.insert(renamed(&k), f);
         }
         Ok(())
     }
@@ -604,15 +639,17 @@ impl Volume for MemoryVolume {
             missing.push(d);
             dir = paths::parent(d);
         }
+        let marker = || MemFile {
+            content: Arc::from(&[][..]),
+            modified_ms: now_ms(),
+            read_only: false,
+            entry_type: None,
+            attributes: None,
+        };
+        let cost: u64 = missing.iter().map(|d| footprint(&format!("{d}/"), &marker())).sum();
+        self.grow(0, cost, path)?;
         for d in missing {
-            let f = MemFile {
-                content: Arc::from(&[][..]),
-                modified_ms: now_ms(),
-                read_only: false,
-                entry_type: None,
-                attributes: None,
-            };
-            map.insert(format!("{d}/"), f);
+            map.insert(format!("{d}/"), marker());
         }
         Ok(Entry::directory(path, None))
     }
@@ -867,9 +904,14 @@ mod tests {
 
     #[test]
     fn budgets_bound_content_and_come_back() {
-        let process = ByteBudget::new("the process memory quota", 100);
+        let c = MemoryVolume::charge_of;
+        // Room for /x of 50 bytes in the volume's own quota; in the process's, for
+        // /x of 10, /z of 60 and /w of 5 together, not for /x of 50 and /z of 200.
+        let process =
+            ByteBudget::new("the process memory quota", c("/x", 10) + c("/z", 60) + c("/w", 5));
+        let volume_quota = c("/x", 50) + 10;
         let a = MemoryVolume::with_budgets(vec![
-            ByteBudget::new("the volume quota", 60),
+            ByteBudget::new("the volume quota", volume_quota),
             process.clone(),
         ]);
         let b = MemoryVolume::with_budgets(vec![process.clone()]);
@@ -878,26 +920,75 @@ mod tests {
         // Over the volume's own quota: refused, nothing changed.
         let e = a.write("/y", &[1; 20], &o).unwrap_err();
         assert_eq!(e.kind(), ErrorKind::LimitExceeded);
-        assert!(e.to_string().contains("the volume quota of 60 bytes"), "{e}");
-        assert!(a.stat("/y").is_err() && a.charged_bytes() == 50);
+        assert!(
+            e.to_string().contains(&format!("the volume quota of {volume_quota} bytes")),
+            "{e}"
+        );
+        assert!(a.stat("/y").is_err() && a.charged_bytes() == c("/x", 50));
         // Over the shared process quota through another volume.
-        let e = b.write("/z", &[1; 60], &o).unwrap_err();
-        assert!(e.to_string().contains("the process memory quota of 100 bytes"), "{e}");
-        assert_eq!(process.used(), 50, "a refused write takes nothing");
+        let e = b.write("/z", &[1; 200], &o).unwrap_err();
+        assert!(e.to_string().contains("the process memory quota of"), "{e}");
+        assert_eq!(process.used(), c("/x", 50), "a refused write takes nothing");
         // Smaller overwrites, deletes, renames over a file and dropping give bytes back.
         a.write("/x", &[1; 10], &o).unwrap();
-        assert_eq!(process.used(), 10);
+        assert_eq!(process.used(), c("/x", 10));
         b.write("/z", &[1; 60], &o).unwrap();
         b.write("/w", &[1; 5], &o).unwrap();
         b.rename("/w", "/z", true).unwrap();
-        assert_eq!(process.used(), 15);
+        assert_eq!(process.used(), c("/x", 10) + c("/z", 5));
         b.delete("/z", false).unwrap();
-        assert_eq!(process.used(), 10);
+        assert_eq!(process.used(), c("/x", 10));
         let clone = a.clone();
         drop(a);
-        assert_eq!(process.used(), 10, "a clone still holds the storage");
+        assert_eq!(process.used(), c("/x", 10), "a clone still holds the storage");
         drop(clone);
         assert_eq!(process.used(), 0);
+    }
+
+    /// Names and entries are charged as content is: empty files and directories
+    /// with long names run into the quota (they held unbounded memory when only
+    /// content counted), a rename to a longer name or under a longer directory is
+    /// charged the difference, and deleting gives every byte back.
+    #[test]
+    fn names_and_entries_are_charged() {
+        let budget = ByteBudget::new("the volume quota", 64 * 1024);
+        let v = MemoryVolume::with_budgets(vec![budget.clone()]);
+        let o = WriteOptions::default();
+        let long = "n".repeat(200);
+        let mut made = 0;
+        let refused = loop {
+            match v.write(&format!("/{long}{made}"), b"", &o) {
+                Ok(_) => made += 1,
+                Err(e) => break e,
+            }
+            assert!(made < 1000, "64 KiB of empty files with long names was never refused");
+        };
+        assert_eq!(refused.kind(), ErrorKind::LimitExceeded);
+        assert!(made > 100 && budget.used() <= 64 * 1024, "{made} files, {} bytes", budget.used());
+        v.delete("/", true).unwrap();
+        assert_eq!(budget.used(), 0);
+        // Empty directories are entries too.
+        v.create_dir("/a/b").unwrap();
+        let dirs = budget.used();
+        assert_eq!(dirs, 2 * ENTRY_BYTES + ("/a/".len() + "/a/b/".len()) as u64);
+        v.delete("/a", true).unwrap();
+        assert_eq!(budget.used(), 0);
+        // A rename is charged how the names' lengths change.
+        v.write("/d/f", b"x", &o).unwrap();
+        let before = budget.used();
+        v.rename("/d", "/dd", false).unwrap();
+        assert_eq!(budget.used(), before + 1);
+        v.rename("/dd/f", "/dd/ff", false).unwrap();
+        assert_eq!(budget.used(), before + 2);
+        let tight = ByteBudget::new("the tight quota", MemoryVolume::charge_of("/f", 1));
+        let t = MemoryVolume::with_budgets(vec![tight.clone()]);
+        t.write("/f", b"x", &o).unwrap();
+        let e = t.rename("/f", "/longer", false).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::LimitExceeded);
+        assert!(
+            t.stat("/f").is_ok() && t.stat("/longer").is_err(),
+            "a refused rename changes nothing"
+        );
     }
 
     /// `replace_with` swaps the whole file set for every clone at once, and charges
@@ -919,15 +1010,17 @@ mod tests {
         assert_eq!(mounted.read("/kept/SKILL.md", 0, 10).unwrap(), b"v2");
         live.replace_with(&mounted).unwrap(); // the same storage: nothing to do
 
-        let budget = ByteBudget::new("the volume quota", 5);
+        let c = MemoryVolume::charge_of;
+        let fresh_bytes = c("/kept/SKILL.md", 2) + c("/new/SKILL.md", 3);
+        let budget = ByteBudget::new("the volume quota", fresh_bytes);
         let small = MemoryVolume::with_budgets(vec![budget.clone()]);
         small.insert("/a", "ab");
         let big = MemoryVolume::new();
-        big.insert("/b", "abcdef");
+        big.insert("/b", "b".repeat(fresh_bytes as usize));
         let e = small.replace_with(&big).unwrap_err();
         assert_eq!(e.kind(), ErrorKind::LimitExceeded);
         assert_eq!(all(&small), ["/a"], "a refused replacement changes nothing");
         small.replace_with(&fresh).unwrap();
-        assert_eq!(budget.used(), 5);
+        assert_eq!(budget.used(), fresh_bytes);
     }
 }
