@@ -6,9 +6,11 @@
 //! (`rsync`: "Network access is limited to curl/wget", when this sandbox has no
 //! network at all) or misleading (`perl` → "Did you mean: curl, pr?", `pytest` →
 //! `test`, `uv` → `mv`). It has no hook for that hint, so the line is rewritten on
-//! its way out, in the streamed output and in the result alike: whatever follows
-//! `command not found` on such a line is replaced by ours, or dropped when we have
-//! nothing better than bash's plain message.
+//! its way out, in the streamed output and in the result alike: on a line exactly
+//! as the interpreter writes it (its own hint or guess, or none, after `command
+//! not found`), that tail is replaced by ours, or dropped when we have nothing
+//! better than bash's plain message. A command's own output that merely looks like
+//! such a line (`cat build.log >&2`) keeps its words.
 
 use std::borrow::Cow;
 
@@ -42,11 +44,38 @@ pub(crate) fn explain(stderr: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// For a line `bash: [line N: ]NAME: command not found[...]`: the line up to and
-/// with `command not found`, and NAME.
+/// The hints bashkit 0.20 writes after `command not found` (its
+/// `unavailable_command_hint`), each after `. `.
+const INTERPRETER_HINTS: &[&str] = &[
+    "Package managers are not available in the sandbox.",
+    "All commands run without privilege restrictions.",
+    "SSH requires the 'ssh' feature. Enable with: features = [\"ssh\"]",
+    "Network access is limited to curl/wget.",
+    "Container and service management is not available in the sandbox.",
+    "Compilers and build tools are not available in the sandbox.",
+    "Interactive editors are not available. Use echo/printf/cat to write files.",
+    "Info pages are not available; try `man CMD` or `CMD --help`.",
+];
+
+/// Whether `tail`, what follows `command not found` on a line, is what the
+/// interpreter writes there: nothing, a look-alike guess or one of its hints. Any
+/// other line is a command's own output (`cat build.log >&2`) and is left as it is.
+fn interpreters_tail(tail: &str) -> bool {
+    if tail.is_empty() {
+        return true;
+    }
+    let Some(hint) = tail.strip_prefix(". ") else { return false };
+    (hint.starts_with("Did you mean: ") && hint.ends_with('?')) || INTERPRETER_HINTS.contains(&hint)
+}
+
+/// For a line `bash: [line N: ]NAME: command not found[TAIL]` as the interpreter
+/// writes it: the line up to and with `command not found`, and NAME.
 fn not_found_line(line: &str) -> Option<(&str, &str)> {
     let rest = line.strip_prefix("bash: ")?;
     let at = rest.find(NOT_FOUND)?;
+    if !interpreters_tail(&rest[at + NOT_FOUND.len()..]) {
+        return None;
+    }
     let who = &rest[..at];
     let name = match who.strip_prefix("line ") {
         Some(numbered) => {
@@ -136,6 +165,10 @@ mod tests {
     fn other_lines_are_left_alone() {
         let text = "grep: x: No such file or directory\nsaid: command not found. really\nbash: line x: y: command not found. z\n";
         assert_eq!(explain(text), text);
+        // A command's own output that looks like the interpreter's line keeps its
+        // words (`cat build.log >&2`).
+        let logged = "bash: line 7: mydata: command not found, keep THIS payload\nbash: git: command not found -- user data\nbash: git: command not found. Did you mean: gut\n";
+        assert_eq!(explain(logged), logged);
         let mixed = "a\nbash: line 2: uv: command not found. Did you mean: mv?\nb";
         assert_eq!(
             explain(mixed),
