@@ -446,10 +446,13 @@ fn changes_inside_a_git_directory_are_never_applied() {
     apply(&c2, &target).unwrap();
 }
 
-/// An upper volume whose state file cannot be written (a store refusing it).
-struct RefusingState(Arc<MemoryVolume>);
+/// A volume over a memory volume whose `hook` runs before each change (write,
+/// delete, rename, create_dir) with the path it changes (a rename's source): an
+/// error from it refuses the change, so one forwarding wrapper serves every test
+/// that needs a volume failing or changed underneath at a given step.
+struct Hooked<F: Fn(&str) -> crate::error::Result<()> + Send + Sync>(Arc<MemoryVolume>, F);
 
-impl Volume for RefusingState {
+impl<F: Fn(&str) -> crate::error::Result<()> + Send + Sync> Volume for Hooked<F> {
     fn stat(&self, p: &str) -> crate::error::Result<crate::vfs::entry::Entry> {
         self.0.stat(p)
     }
@@ -468,72 +471,54 @@ impl Volume for RefusingState {
         c: &[u8],
         o: &crate::vfs::volume::WriteOptions,
     ) -> crate::error::Result<crate::vfs::entry::Entry> {
-        if p == super::state::STATE_PATH {
-            return Err(crate::error::Error::new(ErrorKind::TooLarge, "the state is too large"));
-        }
+        (self.1)(p)?;
         self.0.write(p, c, o)
     }
     fn delete(&self, p: &str, r: bool) -> crate::error::Result<()> {
+        (self.1)(p)?;
         self.0.delete(p, r)
     }
     fn rename(&self, f: &str, t: &str, o: bool) -> crate::error::Result<()> {
+        (self.1)(f)?;
         self.0.rename(f, t, o)
     }
+    fn create_dir(&self, p: &str) -> crate::error::Result<crate::vfs::entry::Entry> {
+        (self.1)(p)?;
+        self.0.create_dir(p)
+    }
+}
+
+/// An upper volume whose state file cannot be written (a store refusing it).
+fn refusing_state() -> impl Volume {
+    Hooked(Arc::new(MemoryVolume::new()), |p: &str| {
+        if p == super::state::STATE_PATH {
+            return Err(crate::error::Error::new(ErrorKind::TooLarge, "the state is too large"));
+        }
+        Ok(())
+    })
+}
+
+/// A target whose writes of `failing` fail (a file made immutable, a full disk):
+/// the failure an apply meets after every check passed.
+fn failing_write(target: &Arc<MemoryVolume>, failing: &'static str) -> impl Volume {
+    Hooked(Arc::clone(target), move |p: &str| {
+        if p == failing {
+            return Err(crate::error::Error::at(ErrorKind::Backend, p, "operation not permitted"));
+        }
+        Ok(())
+    })
 }
 
 #[test]
 fn a_change_whose_state_is_not_stored_is_not_shown() {
     let l = lower();
-    let c = CowVolume::new(
-        Box::new(Arc::clone(&l)),
-        Box::new(RefusingState(Arc::new(MemoryVolume::new()))),
-    )
-    .unwrap();
+    let c = CowVolume::new(Box::new(Arc::clone(&l)), Box::new(refusing_state())).unwrap();
     let e = c.delete("/dir", true).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::TooLarge);
     // The refused delete does not show: the directory and its files are there.
     assert!(c.stat("/dir/x.txt").is_ok());
     assert_eq!(names(&c, "/"), names(l.as_ref(), "/"));
     assert!(c.state().whiteouts.is_empty());
-}
-
-/// A target whose writes of one path fail (a file made immutable, a full disk): the
-/// failure an apply meets after every check passed.
-struct FailingWrite(Arc<MemoryVolume>, &'static str);
-
-impl Volume for FailingWrite {
-    fn stat(&self, p: &str) -> crate::error::Result<crate::vfs::entry::Entry> {
-        self.0.stat(p)
-    }
-    fn list(&self, p: &str) -> crate::error::Result<Vec<crate::vfs::entry::Entry>> {
-        self.0.list(p)
-    }
-    fn walk(&self, p: &str, m: usize) -> crate::error::Result<crate::vfs::volume::Walk> {
-        self.0.walk(p, m)
-    }
-    fn read(&self, p: &str, o: u64, l: u64) -> crate::error::Result<Vec<u8>> {
-        self.0.read(p, o, l)
-    }
-    fn write(
-        &self,
-        p: &str,
-        c: &[u8],
-        o: &crate::vfs::volume::WriteOptions,
-    ) -> crate::error::Result<crate::vfs::entry::Entry> {
-        if p == self.1 {
-            return Err(crate::error::Error::at(ErrorKind::Backend, p, "operation not permitted"));
-        }
-        self.0.write(p, c, o)
-    }
-    fn delete(&self, p: &str, r: bool) -> crate::error::Result<()> {
-        self.0.delete(p, r)
-    }
-    fn rename(&self, f: &str, t: &str, o: bool) -> crate::error::Result<()> {
-        self.0.rename(f, t, o)
-    }
-    fn create_dir(&self, p: &str) -> crate::error::Result<crate::vfs::entry::Entry> {
-        self.0.create_dir(p)
-    }
 }
 
 /// A step that fails after earlier ones changed the lower directory (a directory
@@ -551,7 +536,7 @@ fn an_apply_that_fails_midway_puts_back_what_it_changed() {
     c.write("/zz.txt", b"refused\n", &Default::default()).unwrap();
     let before = snapshot(&l);
     let changes = c.changes("/").unwrap().len();
-    let e = apply(&c, &FailingWrite(Arc::clone(&l), "/zz.txt")).unwrap_err();
+    let e = apply(&c, &failing_write(&l, "/zz.txt")).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Backend, "{e}");
     assert_eq!(e.path(), Some("/zz.txt"), "{e}");
     assert!(e.message().contains("nothing was applied"), "{e}");
@@ -580,52 +565,20 @@ fn the_undo_directory_takes_a_free_name() {
     assert!(l.stat(&format!("/{}-3", super::apply::UNDO_DIR)).is_err(), "removed when done");
 }
 
-/// A target on which someone else writes `edit` (path, content) at the apply's first
-/// step: an edit made in the lower directory after the conflict check.
-struct EditsMeanwhile(Arc<MemoryVolume>, std::sync::Mutex<Option<(&'static str, &'static str)>>);
-
-impl EditsMeanwhile {
-    fn meddle(&self) {
-        if let Some((path, content)) = self.1.lock().unwrap().take() {
-            self.0.insert(path, content);
+/// A target on which someone else writes `content` at `path` at the apply's first
+/// change: an edit made in the lower directory after the conflict check.
+fn edits_meanwhile(
+    target: &Arc<MemoryVolume>,
+    path: &'static str,
+    content: &'static str,
+) -> impl Volume {
+    let edit = std::sync::Mutex::new(Some((Arc::clone(target), path, content)));
+    Hooked(Arc::clone(target), move |_: &str| {
+        if let Some((v, path, content)) = edit.lock().unwrap().take() {
+            v.insert(path, content);
         }
-    }
-}
-
-impl Volume for EditsMeanwhile {
-    fn stat(&self, p: &str) -> crate::error::Result<crate::vfs::entry::Entry> {
-        self.0.stat(p)
-    }
-    fn list(&self, p: &str) -> crate::error::Result<Vec<crate::vfs::entry::Entry>> {
-        self.0.list(p)
-    }
-    fn walk(&self, p: &str, m: usize) -> crate::error::Result<crate::vfs::volume::Walk> {
-        self.0.walk(p, m)
-    }
-    fn read(&self, p: &str, o: u64, l: u64) -> crate::error::Result<Vec<u8>> {
-        self.0.read(p, o, l)
-    }
-    fn write(
-        &self,
-        p: &str,
-        c: &[u8],
-        o: &crate::vfs::volume::WriteOptions,
-    ) -> crate::error::Result<crate::vfs::entry::Entry> {
-        self.meddle();
-        self.0.write(p, c, o)
-    }
-    fn delete(&self, p: &str, r: bool) -> crate::error::Result<()> {
-        self.meddle();
-        self.0.delete(p, r)
-    }
-    fn rename(&self, f: &str, t: &str, o: bool) -> crate::error::Result<()> {
-        self.meddle();
-        self.0.rename(f, t, o)
-    }
-    fn create_dir(&self, p: &str) -> crate::error::Result<crate::vfs::entry::Entry> {
-        self.meddle();
-        self.0.create_dir(p)
-    }
+        Ok(())
+    })
 }
 
 /// An edit made in the lower directory while the apply runs (after its conflict
@@ -641,7 +594,7 @@ fn an_edit_made_while_the_apply_runs_is_never_written_over() {
         c.delete("/dir", true).unwrap();
         c.write("/z.txt", b"mine\n", &Default::default()).unwrap();
         c.write("/added.txt", b"mine\n", &Default::default()).unwrap();
-        let target = EditsMeanwhile(Arc::clone(&l), std::sync::Mutex::new(Some((edit, content))));
+        let target = edits_meanwhile(&l, edit, content);
         let bases = format!("{:?}", c.state().bases);
         let e = match apply(&c, &target) {
             Ok(r) => panic!("{edit}: applied {r:?}; bases {bases}"),
