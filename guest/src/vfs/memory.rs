@@ -152,8 +152,8 @@ pub const ENTRY_BYTES: u64 = 128;
 
 /// What the entry `key` holding `f` is charged (see [`ENTRY_BYTES`]).
 fn footprint(key: &str, f: &MemFile) -> u64 {
-    let entry_type = f.entry_type.as_ref().map_or(0, String::len);
-    ENTRY_BYTES + (key.len() + entry_type + f.content.len()) as u64
+    let entry_type = f.entry_type.as_ref().map_or(0, String::len) as u64;
+    MemoryVolume::charge_of(key, f.content.len() as u64) + entry_type
 }
 
 /// The footprints of every entry of `map`.
@@ -646,7 +646,7 @@ impl Volume for MemoryVolume {
             entry_type: None,
             attributes: None,
         };
-        let cost: u64 = missing.iter().map(|d| footprint(&format!("{d}/"), &marker())).sum();
+        let cost: u64 = missing.iter().map(|d| Self::charge_of(&format!("{d}/"), 0)).sum();
         self.grow(0, cost, path)?;
         for d in missing {
             map.insert(format!("{d}/"), marker());
