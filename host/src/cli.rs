@@ -1524,21 +1524,7 @@ impl ServePlan {
         // The first session resolves the agent: a ref that cannot be used stops the
         // start here, located, before any client connects. It serves no one, so it
         // makes no conversation in the store.
-        // In place of a conversation's volumes (its writable /scratch decides whether
-        // the writing tools are offered), the empty ones of a request naming none, so
-        // that the count is what a client lists.
-        let mounts = match &config.conversations {
-            None => config.mounts.clone(),
-            Some(c) => {
-                let (base, c) = (config.mounts.clone(), c.clone());
-                std::sync::Arc::new(move || {
-                    let mut specs = base()?;
-                    specs.extend(c.ephemeral_mounts());
-                    Ok(specs)
-                }) as filestore::mcp::MountFactory
-            }
-        };
-        let probe = filestore::mcp::ServerConfig { conversations: None, mounts, ..config.clone() };
+        let probe = config.probe();
         let tools = match filestore::mcp::FilestoreServer::new(&probe) {
             Ok(s) => {
                 started.store(true, std::sync::atomic::Ordering::Release);

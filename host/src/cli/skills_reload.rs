@@ -7,7 +7,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use filestore::MountSpec;
-use filestore::mcp::conversations::Conversations;
 use filestore::mcp::{FilestoreServer, ServerConfig};
 use filestore::volumes::MemoryVolume;
 use filestore::volumes::skills::SkillsVolume;
@@ -27,10 +26,8 @@ pub(super) fn start(
     mut live: SkillsVolume,
     config: &ServerConfig,
 ) {
-    // The check runs on a session as the start's did, without a conversation: it
-    // serves no one.
-    let probe = ServerConfig { conversations: None, sandbox_cache: None, ..config.clone() };
-    let conversations = config.conversations.clone();
+    // The check runs on a session as the start's did: it serves no one.
+    let probe = config.probe();
     let shown = dir.display().to_string();
     let watched = dir.clone();
     let reload = move || {
@@ -44,7 +41,7 @@ pub(super) fn start(
         for p in fresh.problems() {
             eprintln!("filestore serve: skipped {p}");
         }
-        let orphans = match orphans_of(&probe, conversations.as_ref(), fresh.volume()) {
+        let orphans = match orphans_of(&probe, fresh.volume()) {
             Ok(o) => o,
             Err(e) => {
                 eprintln!(
@@ -78,21 +75,16 @@ pub(super) fn start(
 }
 
 /// The orphans (`allowed-tools` names or descriptors that no tool of the server
-/// answers to) among the skills of `candidate`, found by a session of `probe` that
-/// mounts it at `/skills`: the check `serve` makes at start. With a state store, the
-/// empty volumes of a request naming no conversation stand in for a conversation's
-/// (a writable `/scratch` decides whether the writing tools are offered), as at start.
+/// answers to) among the skills of `candidate`, found by a session of `probe`
+/// ([`ServerConfig::probe`]) that mounts it at `/skills`: the check `serve` makes
+/// at start.
 fn orphans_of(
     probe: &ServerConfig,
-    conversations: Option<&Arc<Conversations>>,
     candidate: MemoryVolume,
 ) -> filestore::Result<Vec<filestore_guest::invoke::SkillOrphan>> {
-    let (mounts, conversations) = (probe.mounts.clone(), conversations.cloned());
+    let mounts = probe.mounts.clone();
     let factory = move || -> filestore::Result<Vec<MountSpec>> {
         let mut specs = mounts()?;
-        if let Some(c) = &conversations {
-            specs.extend(c.ephemeral_mounts());
-        }
         specs.retain(|m| m.point != "/skills");
         specs.push(MountSpec::new("/skills", Arc::new(candidate.clone())).read_only());
         Ok(specs)

@@ -160,6 +160,26 @@ impl ServerConfig {
     pub fn from_mount_args(engine: Engine, args: Vec<MountArg>) -> ServerConfig {
         ServerConfig::new(engine, move || args.iter().map(MountArg::open).collect())
     }
+
+    /// The configuration of a session that serves no one (the checks `serve` makes
+    /// at start and when its skills are reloaded): no conversation, so nothing is
+    /// made in the store, and in place of a conversation's volumes the empty ones of
+    /// a request naming none, since a writable `/scratch` decides whether the
+    /// writing tools are offered: the probe lists what a client would.
+    pub fn probe(&self) -> ServerConfig {
+        let mounts = match &self.conversations {
+            None => self.mounts.clone(),
+            Some(c) => {
+                let (base, c) = (self.mounts.clone(), c.clone());
+                Arc::new(move || {
+                    let mut specs = base()?;
+                    specs.extend(c.ephemeral_mounts());
+                    Ok(specs)
+                }) as MountFactory
+            }
+        };
+        ServerConfig { conversations: None, sandbox_cache: None, mounts, ..self.clone() }
+    }
 }
 
 /// Refuses the default workspace (the directory the server was started in) when that
