@@ -2,7 +2,7 @@
 import json, sys
 from filestore_host import Filestore, MemoryVolume, ToolError, ToolHost, VolumeError, results_mount
 
-filestore = Filestore(sys.argv[1])  # compiled once; one session per conversation
+filestore = Filestore(sys.argv[1])  # compiled on the first run, then cached; one session per conversation
 
 class Frozen(MemoryVolume):  # a volume of your own: any object with the volume methods
     def write(self, path, content, options):

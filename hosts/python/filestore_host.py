@@ -22,17 +22,23 @@ Every session is its own store and instance, with a wall-clock deadline per call
 (epoch interruption) and a linear-memory cap: a trap or a limit poisons that
 session only. Whatever a Python volume or handler does (raise anything, return the
 wrong types), the component gets a well-formed answer or a typed error.
+
+The compiled component is cached on disk (``compiled_cache.py``), so only the first
+process compiles it; see :class:`Filestore`'s ``cache_dir``.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import threading
 import time
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, Union
 
 from wasmtime import Config, Engine, Store, WasiConfig, WasmtimeError
-from wasmtime.component import Component, Linker, Record, ResourceHost, ResourceType, Variant
+from wasmtime.component import Linker, Record, ResourceHost, ResourceType, Variant
+
+import compiled_cache
 
 #: The error kinds of the WIT ``types.error`` variant (``python/tests/test_error_kinds.py``
 #: checks that they are exactly its cases).
@@ -56,6 +62,9 @@ EPOCH_TICK_S = 0.01
 WASI_CLOCKS = "0.2.6"
 #: Where stored tool results live.
 RESULTS_MOUNT = "/tool_calls"
+#: The engine's settings (wasmtime ``Config`` attributes): the one place they are
+#: set, so the compiled-component cache keys on exactly what the engine runs with.
+ENGINE_SETTINGS = {"epoch_interruption": True}
 
 BUILTIN = {
     "filestore_ls", "filestore_read", "filestore_glob", "filestore_grep", "filestore_tree",
@@ -536,22 +545,51 @@ def _resolve(v: Any, at: str, env: dict, missing: list) -> Any:
 
 
 class Filestore:
-    """The component compiled once; :meth:`session` instantiates it per conversation."""
+    """The component compiled once; :meth:`session` instantiates it per conversation.
 
-    def __init__(self, component: str | bytes, deadline_s: float = DEFAULT_DEADLINE_S,
-                 memory_bytes: int = DEFAULT_MEMORY_BYTES):
+    The compiled component is cached on disk (``compiled_cache``), so a later process
+    loads it instead of compiling again: ``cache_dir`` None (the default) caches in
+    ``$XDG_CACHE_HOME/filestore/python-host`` (``~/.cache/...``), a path caches there,
+    False turns the cache off."""
+
+    def __init__(self, component: Union[str, os.PathLike, bytes], deadline_s: float = DEFAULT_DEADLINE_S,
+                 memory_bytes: int = DEFAULT_MEMORY_BYTES,
+                 cache_dir: Union[str, os.PathLike, bool, None] = None):
+        if cache_dir is None or cache_dir is True:
+            directory = compiled_cache.default_dir()
+        elif cache_dir is False:
+            directory = None
+        elif isinstance(cache_dir, (str, os.PathLike)):
+            directory = os.fspath(cache_dir)
+        else:
+            raise FilestoreError("invalid-argument", "cache_dir must be a directory path, None (the default "
+                                 f"cache directory) or False (no cache), not {type(cache_dir).__name__}")
         config = Config()
-        config.epoch_interruption = True
+        for name, value in ENGINE_SETTINGS.items():
+            setattr(config, name, value)
         self.engine = Engine(config)
         if isinstance(component, (bytes, bytearray)):
-            self.component = Component(self.engine, bytes(component))
+            wasm = bytes(component)
         else:
-            self.component = Component.from_file(self.engine, component)
+            with open(component, "rb") as f:
+                wasm = f.read()
+        self.component, self._loaded_from_cache, self._cache_path = compiled_cache.load(
+            self.engine, wasm, ENGINE_SETTINGS, directory)
         self.deadline_ticks = max(1, int(deadline_s / EPOCH_TICK_S))
         self.memory_bytes = memory_bytes
         self._next = 1
         ticker = threading.Thread(target=self._tick, name="filestore-epoch", daemon=True)
         ticker.start()
+
+    @property
+    def loaded_from_cache(self) -> bool:
+        """Whether the compiled component came from the cache (else it was compiled here)."""
+        return self._loaded_from_cache
+
+    @property
+    def cache_path(self) -> Optional[str]:
+        """The compiled component's cache file (None when the cache is off)."""
+        return self._cache_path
 
     def _tick(self) -> None:
         while True:

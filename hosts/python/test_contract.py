@@ -1,5 +1,6 @@
 """The Python host (wasmtime-py) against the shared contract suite, a misbehaving
-volume and the embedding guide's Python snippet (docs/embedding.md).
+volume, the compiled-component cache and the embedding guide's Python snippet
+(docs/embedding.md).
 
 Run by tests/integration/python_host.rs, which writes the component with the real
 binary (FILESTORE_COMPONENT) and the Rust host's answers (FILESTORE_RUST_ANSWERS);
@@ -9,13 +10,17 @@ memory-backend cases run here (the Python host ships no directory volume).
 
 import json
 import os
+import stat
 import subprocess
 import sys
+import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import wasmtime  # noqa: E402
 from wasmtime.component import Record  # noqa: E402
+import compiled_cache  # noqa: E402
 from filestore_host import (  # noqa: E402
     ConfigErrors, Filestore, FilestoreError, MemoryVolume, ToolError, ToolHost, VolumeError,
 )
@@ -331,6 +336,90 @@ class CowMount(unittest.TestCase):
         with self.assertRaises(FilestoreError) as refused:
             filestore().session([{"point": "/w", "volume": lower, "upper": upper, "read_only": True}])
         self.assertEqual(refused.exception.kind, "invalid-argument")
+
+
+class CompiledComponentCache(unittest.TestCase):
+    """The compiled component is cached on disk: a second Filestore loads it instead
+    of compiling, a corrupt cache file is compiled over and rewritten, and a file that
+    someone else could have written is never loaded (it would run as native code)."""
+
+    def works(self, fs: Filestore) -> None:
+        s = fs.session([{"point": "/w", "volume": MemoryVolume({"/a.txt": "cached\n"})}])
+        self.assertEqual(s.call("filestore_read", {"path": "/w/a.txt"})["json"]["text"], "     1\tcached\n")
+        s.close()
+
+    def test_a_second_filestore_loads_the_compiled_component_from_the_cache(self):
+        wasm = os.environ["FILESTORE_COMPONENT"]
+        with tempfile.TemporaryDirectory() as tmp:
+            cache = os.path.join(tmp, "python-host")
+            first = Filestore(wasm, cache_dir=cache)
+            self.assertFalse(first.loaded_from_cache)
+            self.assertEqual(stat.S_IMODE(os.stat(cache).st_mode), 0o700)
+            self.assertEqual(os.listdir(cache), [os.path.basename(first.cache_path)])
+            self.assertEqual(stat.S_IMODE(os.stat(first.cache_path).st_mode), 0o600)
+            del first
+
+            second = Filestore(wasm, cache_dir=cache)
+            self.assertTrue(second.loaded_from_cache)
+            self.works(second)
+            path = second.cache_path
+            del second
+
+            with open(path, "wb") as f:
+                f.write(b"not a compiled component\n" * 4096)
+            recompiled = Filestore(wasm, cache_dir=cache)
+            self.assertFalse(recompiled.loaded_from_cache)
+            self.works(recompiled)
+            del recompiled
+            rewritten = Filestore(wasm, cache_dir=cache)
+            self.assertTrue(rewritten.loaded_from_cache)
+            self.works(rewritten)
+            self.assertEqual(os.listdir(cache), [os.path.basename(path)], "no temporary file is left behind")
+
+        with self.assertRaises(FilestoreError) as bad:
+            Filestore(wasm, cache_dir=3)
+        self.assertEqual(bad.exception.kind, "invalid-argument")
+        self.assertIn("cache_dir", bad.exception.message)
+
+    def test_a_cache_file_others_could_have_written_is_not_loaded(self):
+        # A tiny component through the same loader: each refusal compiles again.
+        tiny, engine = bytes(wasmtime.wat2wasm("(component)")), wasmtime.Engine()
+
+        def load(directory):
+            _, cached, path = compiled_cache.load(engine, tiny, {}, directory)
+            return cached, path
+
+        with tempfile.TemporaryDirectory() as tmp:
+            cache = os.path.join(tmp, "c")
+            self.assertEqual(load(cache)[0], False)
+            cached, path = load(cache)
+            self.assertTrue(cached)
+
+            os.chmod(path, 0o620)
+            with self.assertWarnsRegex(RuntimeWarning, "only you can write"):
+                self.assertEqual(load(cache), (False, path))
+            self.assertEqual(stat.S_IMODE(os.stat(path).st_mode), 0o600, "the fallback rewrites it")
+            self.assertTrue(load(cache)[0])
+
+            elsewhere = os.path.join(tmp, "elsewhere.cwasm")
+            os.replace(path, elsewhere)
+            os.symlink(elsewhere, path)
+            with self.assertWarns(RuntimeWarning):
+                self.assertFalse(load(cache)[0])
+            self.assertFalse(os.path.islink(path), "the fallback replaces the link with a file")
+
+            os.link(path, os.path.join(tmp, "second-name.cwasm"))
+            with self.assertWarnsRegex(RuntimeWarning, "only you can write"):
+                self.assertFalse(load(cache)[0])
+            self.assertTrue(load(cache)[0])
+
+            mine = os.stat(path)
+            self.assertTrue(compiled_cache.trusted(mine))
+            theirs = list(mine)
+            theirs[stat.ST_UID] = os.getuid() + 1
+            self.assertFalse(compiled_cache.trusted(os.stat_result(theirs)))
+
+            self.assertEqual(load(None), (False, None), "no directory: no cache")
 
 
 class GuideSnippet(unittest.TestCase):

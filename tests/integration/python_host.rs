@@ -6,7 +6,8 @@
 //! `~/.cache/filestore/wasmtime-py-<hash of requirements.txt>`), as `mcp.rs` does for
 //! the MCP SDK. The Python tests run the shared suite's memory-backend cases (answers
 //! must equal the Rust host's), a misbehaving Python volume, a deadline that poisons
-//! one session only, and the embedding guide's Python snippet (`docs/embedding.md`).
+//! one session only, the compiled-component cache, and the embedding guide's Python
+//! snippet (`docs/embedding.md`).
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -81,7 +82,7 @@ fn python_host_matches_the_rust_host_on_the_shared_suite() {
 }
 
 /// The `test_*` methods of hosts/python/test_contract.py.
-const PYTHON_HOST_TESTS: usize = 7;
+const PYTHON_HOST_TESTS: usize = 9;
 
 /// The answers of tests/contract/suite.json's memory-backend cases (a step each).
 const PYTHON_HOST_ANSWERS: usize = 262;
