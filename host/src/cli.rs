@@ -7,6 +7,7 @@
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use filestore::handlers::ShippedHandlers as _;
 use filestore::volumes::MountArg;
 use filestore::{Engine, MountSpec};
 use filestore_guest::error::{Error as FsError, ErrorKind};
@@ -1739,6 +1740,7 @@ mod tools_cli {
     use std::process::ExitCode;
 
     use filestore::Engine;
+    use filestore::handlers::ShippedHandlers as _;
     use filestore::tools::{ConfigIssue, ConfigReport, ToolStatus};
 
     use super::{fail, fail_with};

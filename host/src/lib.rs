@@ -1,10 +1,12 @@
 //! # filestore
 //!
 //! The wasmtime host of the filestore component: a sandboxed virtual filesystem for
-//! AI agents. The component (built from `guest/` by this crate's build script) holds
-//! all the logic; this crate supplies storage ([`volumes`]), runs the component in
-//! cheap isolated sessions ([`Engine`], [`Session`]) and serves it to MCP clients
-//! (the `filestore` binary).
+//! AI agents. The sandbox itself (the component, sessions, memory and directory
+//! volumes, the tool registry) is the `filestore-sandbox` crate, re-exported here
+//! module by module; this crate adds what a server needs: object-store volumes, the
+//! SQL and HTTP tool handlers, upstream MCP providers, conversation stores and
+//! snapshots, the MCP server ([`mcp`]) and the `filestore` command line ([`cli`]).
+//! An embedder that wants only the sandbox depends on `filestore-sandbox`.
 //!
 //! ```no_run
 //! use std::sync::Arc;
@@ -37,41 +39,20 @@
 extern crate self as filestore;
 
 pub mod agent;
-pub mod audit;
-#[allow(missing_docs)]
-mod bindings;
 pub mod cli;
-pub mod clocks;
 pub mod conversation;
-pub mod cow;
-pub mod engine;
-pub mod error;
-mod glue;
 pub mod handlers;
-pub mod ids;
 pub mod mcp;
-pub mod memory_budget;
 pub mod providers;
-pub mod session;
-pub mod shell_output;
 pub mod snapshot;
-mod state;
-pub mod tools;
 pub mod volumes;
 
-/// The embedding guide's example (`examples/embed.rs`, shown in `docs/embedding.md`),
-/// run as a doctest so the guide cannot drift from what compiles and runs.
-#[cfg(doctest)]
-#[doc = concat!("```\n", include_str!("../examples/embed.rs"), "\n```")]
-pub struct EmbeddingGuideExample;
+// The sandbox's modules, under the paths they have always had here.
+pub use filestore_sandbox::{
+    audit, clocks, cow, engine, error, ids, memory_budget, session, shell_output, tools, wit,
+};
 
-pub use engine::{Engine, EngineConfig};
-pub use error::{Error, Result, SandboxLimit};
-pub use session::{CallOutput, Session, SessionOptions, UnparsedCallOutput};
-pub use state::{HostState, MemoryDenial};
-pub use volumes::MountSpec;
-
-/// The generated WIT bindings, for embedders using the typed interface.
-pub mod wit {
-    pub use crate::bindings::*;
-}
+pub use filestore_sandbox::{
+    CallOutput, Engine, EngineConfig, Error, HostState, MemoryDenial, MountSpec, Result,
+    SandboxLimit, Session, SessionOptions, UnparsedCallOutput,
+};

@@ -4,6 +4,7 @@
 //! real client; this covers what the library user sees: the catalog crossing the WIT,
 //! approval and skill activation of upstream tools, re-resolution, and errors.
 
+use filestore::handlers::ShippedHandlers as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 

@@ -5,6 +5,7 @@
 //! holds a secret. Two replicas appending to one directory store lose no record;
 //! the agent cannot write or delete `/audit`.
 
+use filestore::handlers::ShippedHandlers as _;
 use std::path::Path;
 use std::sync::Arc;
 

@@ -411,14 +411,14 @@ fn the_readme_client_configuration_starts_a_server() {
 }
 
 /// The embedding guide shows the examples the tests run, verbatim: the Rust one
-/// (`host/examples/embed.rs`, run as a doctest of the crate), the Node one (run by
+/// (`sandbox/examples/embed.rs`, run as a doctest of the crate), the Node one (run by
 /// `hosts/node/test/guide.test.js`) and the Python one (run by
 /// `hosts/python/test_contract.py`).
 #[test]
 fn the_embedding_guide_shows_the_tested_examples() {
     let guide = std::fs::read_to_string(repo_root().join("docs/embedding.md")).unwrap();
     for (lang, file) in [
-        ("rust", "host/examples/embed.rs"),
+        ("rust", "sandbox/examples/embed.rs"),
         ("js", "hosts/node/examples/embed.mjs"),
         ("python", "hosts/python/example.py"),
     ] {

@@ -6,6 +6,7 @@
 //! and bad credentials without leaking them. The same hostile tests PostgreSQL passes
 //! (`postgres.rs`).
 
+use filestore::handlers::ShippedHandlers as _;
 use std::time::Duration;
 
 use filestore::Session;

@@ -7,6 +7,7 @@
 //! (`model`) runs the same random mutation sequences on S3 as on memory and dir
 //! volumes.
 
+use filestore::handlers::ShippedHandlers as _;
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Barrier, Mutex};

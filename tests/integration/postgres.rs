@@ -5,6 +5,7 @@
 //! timeouts the server itself enforces, scripts, bad credentials without leaking
 //! them, and TLS per `sslmode` through a real TLS endpoint.
 
+use filestore::handlers::ShippedHandlers as _;
 use std::time::Duration;
 
 use filestore::Session;

@@ -3,6 +3,7 @@
 //! (tool list and change counter), LRU eviction, the per-skill cap, and the exact
 //! prompt block.
 
+use filestore::handlers::ShippedHandlers as _;
 use std::sync::Arc;
 
 use filestore::MountSpec;

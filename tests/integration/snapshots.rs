@@ -8,6 +8,7 @@
 //! replica). The `filestore snapshot` command and the agent's `filestore_snapshot`
 //! tool over MCP.
 
+use filestore::handlers::ShippedHandlers as _;
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;

@@ -2,6 +2,7 @@
 //! session with a tool registry and the results mount, a configuration loaded with
 //! one secret variable, and the outcome of an invocation read as data or failure.
 
+use filestore::handlers::ShippedHandlers as _;
 use std::sync::Arc;
 
 use filestore::tools::{InvokeContext, InvokeOutcome, InvokeStatus, ToolRegistry, results_mount};

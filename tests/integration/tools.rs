@@ -5,6 +5,7 @@
 //! paging, host timeouts, panicking and failing handlers, unknown tools, approval;
 //! and the `check` / `migrate` / `call --config` commands.
 
+use filestore::handlers::ShippedHandlers as _;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
 use std::path::Path;

@@ -3,7 +3,7 @@
 //! `sqlite` sources, embedded SQLite), [`postgres`] (`postgres-sql` and
 //! `postgres-execute-sql` tools on `postgres` sources, pooled, TLS per `sslmode`) and
 //! [`http`] (`http` tools on `http` sources, restricted to an allow-list of hosts). Register them with
-//! [`ToolRegistry::with_builtin_handlers`](crate::tools::ToolRegistry::with_builtin_handlers).
+//! [`ShippedHandlers::with_builtin_handlers`].
 
 pub mod http;
 pub mod mysql;
@@ -16,14 +16,20 @@ use std::sync::Arc;
 
 use crate::tools::ToolRegistry;
 
-// Defined here, not in tools/: the registry does not import the handlers that implement
-// its traits.
-impl ToolRegistry {
+/// The registry of the handlers this crate ships (a trait, since the registry is the
+/// sandbox crate's, which builds no SQL driver or HTTP client): bring it in scope and
+/// call `ToolRegistry::with_builtin_handlers()`.
+pub trait ShippedHandlers {
+    /// A registry with the handlers the `filestore` binary ships.
+    fn with_builtin_handlers() -> ToolRegistry;
+}
+
+impl ShippedHandlers for ToolRegistry {
     /// A registry with the handlers the `filestore` binary ships: `sqlite-sql`,
     /// `sqlite-execute-sql`, `postgres-sql`, `postgres-execute-sql`, Toolbox's prebuilt
     /// `postgres-*` types, `mysql-sql`, `mysql-execute-sql`, Toolbox's prebuilt
     /// `mysql-*` catalog types and `http`.
-    pub fn with_builtin_handlers() -> ToolRegistry {
+    fn with_builtin_handlers() -> ToolRegistry {
         let mut r = ToolRegistry::new();
         r.register("sqlite-sql", Arc::new(sqlite::SqliteHandler));
         r.register("sqlite-execute-sql", Arc::new(sqlite::SqliteExecuteHandler));

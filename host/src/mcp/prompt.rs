@@ -42,7 +42,7 @@ pub(crate) fn prompt() -> Prompt {
 
 /// A configured prompt as `prompts/list` shows it.
 pub(crate) fn configured(
-    p: crate::bindings::exports::filestore::component::tools::PromptSpec,
+    p: crate::wit::exports::filestore::component::tools::PromptSpec,
 ) -> Prompt {
     let arguments: Vec<PromptArgument> = p
         .arguments

@@ -12,6 +12,4 @@
 //!   host starts, or a streamable-HTTP URL), declared in an agent configuration.
 
 pub mod mcp;
-mod report;
-
-pub use report::{AgentEntryInfo, AgentReport};
+pub use filestore_sandbox::tools::{AgentEntryInfo, AgentReport};

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::sync::OnceLock;
 use std::sync::atomic::AtomicBool;
 
+use filestore::handlers::ShippedHandlers as _;
 use filestore::volumes::{MountArg, MountSource};
 use filestore::{Engine, MountSpec, Session, SessionOptions};
 use serde_json::{Value, json};

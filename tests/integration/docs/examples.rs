@@ -215,7 +215,7 @@ const EXAMPLES: &[(&str, &str, How)] = &[
         "docs/embedding.md",
         "//! Embedding filestore in Rust.",
         Runs(
-            "docs::the_embedding_guide_shows_the_tested_examples (host/examples/embed.rs, a doctest)",
+            "docs::the_embedding_guide_shows_the_tested_examples (sandbox/examples/embed.rs, a doctest)",
         ),
     ),
     (

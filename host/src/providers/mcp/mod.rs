@@ -59,8 +59,8 @@ use rmcp::model::{
 use rmcp::service::{NotificationContext, RoleClient, RunningService, ServiceError};
 use serde_json::{Value, json};
 
-use crate::bindings::filestore::component::tool_host::ConnectionStatus;
 use crate::tools::{CallRef, Secret, ToolError, ToolProvider, ToolRequest, redact, redact_prefix};
+use crate::wit::filestore::component::tool_host::ConnectionStatus;
 use catalog::Catalog;
 use spec::{Endpoint, Resolved, ServerDecl};
 use stderr::StderrTail;

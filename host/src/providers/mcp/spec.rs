@@ -14,60 +14,13 @@ use serde_json::{Map, Value};
 
 use crate::tools::{Secret, ToolError, UnresolvedSource, resolve_sources};
 
-/// How long a server may take to connect and to answer one call, when its
-/// declaration gives no `timeout`.
-pub const DEFAULT_SERVER_TIMEOUT: Duration = Duration::from_secs(30);
-
 /// Variables a stdio server inherits from the host: what a program needs to find its
 /// interpreter and home, and nothing else. Everything else (the host's credentials
 /// above all) must be declared in the server's `env` to reach it. The same list the
 /// official MCP SDKs pass by default.
 pub const INHERITED_ENV: &[&str] = &["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "LANG"];
 
-/// One declared server, as the component's `check-agent` reported it.
-#[derive(Clone, Debug)]
-pub struct ServerDecl {
-    /// Its name (the refs' `integration`).
-    pub name: String,
-    /// `stdio` or `http`.
-    pub transport: String,
-    /// Its fields, normalised by the component (`command`, `args`, `env`, `cwd`,
-    /// `url`, `headers`, `timeoutMs`, `connections`), unresolved.
-    pub fields: Map<String, Value>,
-    /// Where it is declared: `file: line L, column C`.
-    pub location: String,
-}
-
-impl ServerDecl {
-    /// The server's per-call timeout.
-    pub fn timeout(&self) -> Duration {
-        self.fields
-            .get("timeoutMs")
-            .and_then(Value::as_u64)
-            .map(Duration::from_millis)
-            .unwrap_or(DEFAULT_SERVER_TIMEOUT)
-    }
-
-    /// Whether `connection` is declared (`default` always is).
-    pub fn has_connection(&self, connection: &str) -> bool {
-        connection == DEFAULT_CONNECTION || self.connection(connection).is_some()
-    }
-
-    fn connection(&self, connection: &str) -> Option<&Map<String, Value>> {
-        self.fields.get("connections")?.get(connection)?.as_object()
-    }
-
-    /// Whether `connection` is declared `disabled: true`.
-    pub fn is_disabled(&self, connection: &str) -> bool {
-        self.connection(connection)
-            .and_then(|c| c.get("disabled"))
-            .and_then(Value::as_bool)
-            .unwrap_or(false)
-    }
-}
-
-/// The connection every server has.
-pub const DEFAULT_CONNECTION: &str = "default";
+pub use filestore_sandbox::tools::{DEFAULT_CONNECTION, DEFAULT_SERVER_TIMEOUT, ServerDecl};
 
 /// How to reach a server through one connection, resolved.
 #[derive(Clone, Debug)]

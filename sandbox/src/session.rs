@@ -59,7 +59,7 @@ pub struct SessionOptions {
     /// by default. See [`Session::enable_shell`].
     pub shell: bool,
     /// Give each stored tool result an id unique across processes
-    /// ([`crate::conversation::new_call_id`], a ULID) instead of the session's
+    /// ([`crate::ids::new_call_id`], a ULID) instead of the session's
     /// `call_N` sequence: for sessions whose `/tool_calls` other processes write too
     /// (a conversation served by several replicas), where a sequence checked against
     /// the volume could hand one id to two writers.
@@ -1014,7 +1014,7 @@ impl Session {
         &mut self,
         file: &str,
         text: &str,
-    ) -> Result<std::result::Result<crate::providers::AgentReport, Vec<ConfigIssue>>> {
+    ) -> Result<std::result::Result<crate::tools::AgentReport, Vec<ConfigIssue>>> {
         let file = tw::ConfigFile { name: file.to_string(), text: text.to_string() };
         let r = self.guarded(|store, b, _| {
             b.filestore_component_tools(store)?.call_check_agent(store, &file).map(Ok)
@@ -1033,7 +1033,7 @@ impl Session {
         &mut self,
         file: &str,
         text: &str,
-    ) -> Result<std::result::Result<crate::providers::AgentReport, Vec<ConfigIssue>>> {
+    ) -> Result<std::result::Result<crate::tools::AgentReport, Vec<ConfigIssue>>> {
         self.load_agent_with(file, text, false, None)
     }
 
@@ -1045,19 +1045,20 @@ impl Session {
         &mut self,
         file: &str,
         text: &str,
-    ) -> Result<std::result::Result<crate::providers::AgentReport, Vec<ConfigIssue>>> {
+    ) -> Result<std::result::Result<crate::tools::AgentReport, Vec<ConfigIssue>>> {
         self.load_agent_with(file, text, true, None)
     }
 
     /// Loads the agent; `servers` is the number of servers it declares when the caller
-    /// already checked it ([`crate::agent::Agent`] has), else it is checked here first.
-    pub(crate) fn load_agent_with(
+    /// already checked it (the `filestore` crate's agents have), else it is checked
+    /// here first.
+    pub fn load_agent_with(
         &mut self,
         file: &str,
         text: &str,
         lenient: bool,
         servers: Option<usize>,
-    ) -> Result<std::result::Result<crate::providers::AgentReport, Vec<ConfigIssue>>> {
+    ) -> Result<std::result::Result<crate::tools::AgentReport, Vec<ConfigIssue>>> {
         // Resolution may connect to every server in turn, each within the tool
         // host's timeout: the guest deadline allows for all of them.
         let servers = match servers {
@@ -1266,7 +1267,7 @@ impl Session {
     }
 
     fn call_tool(&mut self, tool: &str, args: &Value, claims: &Value) -> Result<CallOutput> {
-        let tool_call_id = self.unique_call_ids.then(crate::conversation::new_call_id);
+        let tool_call_id = self.unique_call_ids.then(crate::ids::new_call_id);
         let ctx = InvokeContext { claims: claims.clone(), tool_call_id };
         let out = self.invoke(tool, args, &ctx)?;
         match (out.status, out.error) {

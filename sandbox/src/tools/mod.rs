@@ -43,7 +43,7 @@
 //!
 //! ```
 //! use std::sync::Arc;
-//! use filestore::tools::{ToolHandler, ToolRegistry, ToolRequest, ToolError};
+//! use filestore_sandbox::tools::{ToolHandler, ToolRegistry, ToolRequest, ToolError};
 //! struct Echo;
 //! impl ToolHandler for Echo {
 //!     fn call(&self, req: &ToolRequest) -> Result<serde_json::Value, ToolError> {
@@ -188,11 +188,15 @@ pub fn results_mount() -> crate::volumes::MountSpec {
     .read_only()
 }
 
+mod agent_report;
 pub mod budget;
 pub mod env;
 pub mod redaction;
 mod sources;
 
+pub use agent_report::{
+    AgentEntryInfo, AgentReport, DEFAULT_CONNECTION, DEFAULT_SERVER_TIMEOUT, ServerDecl,
+};
 pub use budget::{DEFAULT_MAX_RESULT_BYTES, ResultBudget};
 pub use redaction::{MIN_REDACTED_LEN, Redactor, Secret, redact, redact_prefix};
 pub use sources::{

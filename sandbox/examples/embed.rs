@@ -1,11 +1,15 @@
-//! Embedding filestore in Rust. Run: `cargo run -p filestore --example embed -- host/src`
-//! (the directory to mount read-only at /workspace; default `./src`).
+//! Embedding the filestore sandbox in Rust. Run:
+//! `cargo run --locked -p filestore-sandbox --example embed -- sandbox/src` (the
+//! directory to mount read-only at /workspace; default `./src`). It depends on the
+//! `filestore-sandbox` crate only: no MCP server, SQL driver or object-store client.
 use std::sync::Arc;
 
-use filestore::tools::{InvokeContext, ToolError, ToolRegistry, ToolRequest, results_mount};
-use filestore::volumes::{Entry, MemoryVolume, Volume, Walk, WriteOptions, dir::DirVolume};
-use filestore::volumes::{Error as VolumeError, ErrorKind};
-use filestore::{Engine, MountSpec, SessionOptions};
+use filestore_sandbox::tools::{
+    InvokeContext, ToolError, ToolRegistry, ToolRequest, results_mount,
+};
+use filestore_sandbox::volumes::{Entry, MemoryVolume, Volume, Walk, WriteOptions, dir::DirVolume};
+use filestore_sandbox::volumes::{Error as VolumeError, ErrorKind};
+use filestore_sandbox::{Engine, MountSpec, SessionOptions};
 use serde_json::{Value, json};
 
 /// A volume of your own: anything implementing `Volume`. Paths arrive
@@ -51,7 +55,8 @@ fn weather(req: &ToolRequest) -> Result<Value, ToolError> {
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let root = std::env::args().nth(1).unwrap_or_else(|| "./src".into());
     let engine = Engine::new()?; // precompiled by the build (else cached on disk); share it
-    let mut tools = ToolRegistry::with_builtin_handlers(); // sqlite, postgres, http
+    // The `filestore` crate's `ShippedHandlers` adds its sqlite, postgres, mysql, http.
+    let mut tools = ToolRegistry::new();
     tools.register("weather", Arc::new(weather));
     let notes = MemoryVolume::new();
     notes.insert("/todo.md", "- ship the Rust host\n");

@@ -83,9 +83,9 @@ pub fn from_wit_outcome(o: wit::InvokeOutcome) -> InvokeOutcome {
 }
 
 /// A WIT agent report as a host record.
-pub fn from_wit_agent_report(r: wit::AgentReport) -> crate::providers::AgentReport {
-    use crate::providers::mcp::spec::ServerDecl;
-    use crate::providers::{AgentEntryInfo, AgentReport};
+pub fn from_wit_agent_report(r: wit::AgentReport) -> crate::tools::AgentReport {
+    use crate::tools::ServerDecl;
+    use crate::tools::{AgentEntryInfo, AgentReport};
     AgentReport {
         name: r.name,
         description: r.description,

@@ -312,8 +312,8 @@ fn try_flock(_: &File) -> io::Result<bool> {
 /// [`SharedVolume`](crate::volumes::SharedVolume).
 ///
 /// ```no_run
-/// use filestore::volumes::dir::DirVolume;
-/// use filestore::volumes::Volume;
+/// use filestore_sandbox::volumes::dir::DirVolume;
+/// use filestore_sandbox::volumes::Volume;
 /// let vol = DirVolume::open("./project", true).unwrap();
 /// let entries = vol.list("/").unwrap();
 /// ```
