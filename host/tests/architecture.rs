@@ -113,20 +113,20 @@ const HOST: Layout = Layout {
         (
             &[
                 "mcp::conversations",
-                "mcp::http_pool",
+                "mcp::http::pool",
                 "mcp::media",
                 "mcp::prompt",
                 "mcp::resources",
                 "mcp::sandbox_cache",
                 "mcp::server",
                 "mcp::snapshot_tool",
-                "mcp::stdio_fast",
+                "mcp::stdio::fast",
                 "mcp::stored_sessions",
             ],
             "server.rs holds `Sandbox` and the reply helpers every sibling imports, and uses the siblings (they belong in a file of their own)",
         ),
         (
-            &["mcp::http_auth", "mcp::http_conn"],
+            &["mcp::http::auth", "mcp::http::conn"],
             "the auth middleware reads the connection's `RequestMark`; the connection counts by the auth's `IdentityKey`",
         ),
         (

@@ -51,7 +51,7 @@ pub const MAX_PARKED_ARGUMENT_BYTES: usize = 64 * 1024;
 /// in a loop stops long before the store fills.
 pub const DEFAULT_MAX_PER_IDENTITY: usize = 1000;
 /// What the refusal of a conversation past that cap names (the HTTP layer answers
-/// it with 429, [`super::http_pool`]).
+/// it with 429, [`super::http::pool`]).
 pub const CAP_FLAG: &str = "--max-conversations-per-identity";
 
 /// The default of `--conversation-idle-timeout`: a week, since agent platforms keep
@@ -699,7 +699,7 @@ pub async fn capture(
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v >= "2026-07-28");
     let creates = request.method() == axum::http::Method::POST
-        && !request.headers().contains_key(super::http_pool::SESSION_HEADER);
+        && !request.headers().contains_key(super::http::pool::SESSION_HEADER);
     // A 2026-07-28 request naming its conversation in `_meta` only: the server made
     // for it is made for that conversation (from the cache of its sandboxes), not
     // for none and then rebuilt. A `_meta` value outside the rules is left to the
@@ -707,11 +707,12 @@ pub async fn capture(
     let (value, request) = match value {
         None if per_request && keeps && creates => {
             let (parts, body) = request.into_parts();
-            let Ok(bytes) = axum::body::to_bytes(body, super::http_body::MAX_HTTP_BODY_BYTES).await
+            let Ok(bytes) =
+                axum::body::to_bytes(body, super::http::body::MAX_HTTP_BODY_BYTES).await
             else {
                 let m = format!(
                     "the request body is unreadable or larger than {} bytes",
-                    super::http_body::MAX_HTTP_BODY_BYTES
+                    super::http::body::MAX_HTTP_BODY_BYTES
                 );
                 return (axum::http::StatusCode::PAYLOAD_TOO_LARGE, m).into_response();
             };
@@ -726,10 +727,10 @@ pub async fn capture(
     if let Some(stored) = &state.stored
         && creates
         && let Some(id) =
-            response.headers().get(super::http_pool::SESSION_HEADER).and_then(|v| v.to_str().ok())
+            response.headers().get(super::http::pool::SESSION_HEADER).and_then(|v| v.to_str().ok())
     {
         // Still inside the authentication's scope: the caller is the request's.
-        let caller = super::http_auth::current_identity().map(|i| i.segment);
+        let caller = super::http::auth::current_identity().map(|i| i.segment);
         let owner = super::stored_sessions::owner_digest(caller.as_deref());
         stored.bind(id, created.conversation(), owner).await;
     }

@@ -22,18 +22,14 @@
 //!
 //! Transports: [`serve_stdio`] (stdout is the transport; this module never prints
 //! to it) and [`serve_http`] (streamable HTTP, stateful sessions, loopback `Host`
-//! validation, connections bounded before authentication: [`http_conn`]).
+//! validation, connections bounded before authentication: [`http::conn`]).
 //!
 //! [`Session`]: crate::Session
 //! [`Session::tool_specs`]: crate::Session::tool_specs
 //! [`Session::call`]: crate::Session::call
 
 pub mod conversations;
-pub mod http_auth;
-pub mod http_body;
-pub mod http_conn;
-pub mod http_origin;
-pub mod http_pool;
+pub mod http;
 pub mod logging;
 pub mod media;
 mod prompt;
@@ -43,8 +39,6 @@ pub mod sandbox_cache;
 mod server;
 pub mod snapshot_tool;
 pub mod stdio;
-pub mod stdio_fast;
-pub mod stdio_transport;
 pub mod stored_sessions;
 
 use std::net::SocketAddr;
@@ -56,6 +50,11 @@ use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, Stream
 use crate::volumes::{MountArg, MountSource};
 use crate::{Engine, MountSpec, SessionOptions};
 
+// The HTTP layers under the names the CLI and embedders use.
+pub use http::{
+    auth as http_auth, body as http_body, conn as http_conn, origin as http_origin,
+    pool as http_pool,
+};
 pub use prompt::INSTRUCTIONS_PROMPT;
 pub use resources::{RESOURCE_MAX_BYTES, RESOURCE_PAGE_SIZE, RESOURCE_WALK_LIMIT, URI_SCHEME};
 pub use server::{ERROR_META, FilestoreServer};
@@ -124,7 +123,7 @@ pub struct ServerConfig {
     /// token's claims for `authRequired` and auth-bound parameters.
     pub bearer_services: Vec<String>,
     /// Concurrent tool calls per authenticated identity (HTTP with authentication).
-    pub call_limits: Option<Arc<http_auth::CallLimits>>,
+    pub call_limits: Option<Arc<http::auth::CallLimits>>,
     /// The conversation store (`serve --state`, see [`conversations`]): sessions'
     /// `/scratch`, `/tool_calls` and activated skills live there. `None`: each
     /// session's are its own, in memory.
@@ -311,13 +310,13 @@ pub fn describe_mounts(mounts: &[MountArg]) -> String {
 /// Serves one MCP session over stdin/stdout until the client disconnects.
 ///
 /// Stdin and stdout are read and written on threads of their own
-/// ([`stdio_transport`]); a message too large to read, or a line that is not a
-/// JSON-RPC message, still gets its answer ([`stdio`]; rmcp drops both).
+/// ([`stdio::transport`]); a message too large to read, or a line that is not a
+/// JSON-RPC message, still gets its answer ([`stdio::guard`]; rmcp drops both).
 pub async fn serve_stdio(config: ServerConfig) -> anyhow::Result<()> {
     let server = FilestoreServer::new(&config)?;
-    let writer = stdio_transport::Writer::stdout()?;
-    let fast = Arc::new(stdio_fast::FastPath::default());
-    let transport = stdio_transport::StdioTransport::start_with(
+    let writer = stdio::transport::Writer::stdout()?;
+    let fast = Arc::new(stdio::fast::FastPath::default());
+    let transport = stdio::transport::StdioTransport::start_with(
         std::io::stdin(),
         writer.clone(),
         fast.clone(),
@@ -356,7 +355,7 @@ pub fn http_service(
 /// HTTP pool answers it as capacity (503), other setup failures as they are.
 pub(crate) const INSTANTIATION_FAILED: &str = "instantiating the component";
 
-/// [`http_service`] over a given session manager (shared with a [`http_pool::SessionPool`]),
+/// [`http_service`] over a given session manager (shared with a [`http::pool::SessionPool`]),
 /// its sessions recorded in `stored` for other replicas to take over
 /// ([`stored_sessions`]).
 pub fn http_service_with(
@@ -370,10 +369,10 @@ pub fn http_service_with(
     let mut hosts: Vec<String> = vec!["localhost".into(), "127.0.0.1".into(), "::1".into()];
     hosts.extend(extra_hosts);
     // rmcp's own cap is 4 MiB; a message may be as large over HTTP as over stdio
-    // (http_body answers a larger one with 413 before rmcp reads it).
+    // (http::body answers a larger one with 413 before rmcp reads it).
     let mut http_config = StreamableHttpServerConfig::default()
         .with_allowed_hosts(hosts)
-        .with_max_request_body_bytes(http_body::MAX_HTTP_BODY_BYTES);
+        .with_max_request_body_bytes(http::body::MAX_HTTP_BODY_BYTES);
     http_config.session_store = stored
         .map(|s| s as Arc<dyn rmcp::transport::streamable_http_server::session::SessionStore>);
     StreamableHttpService::new(
@@ -405,23 +404,23 @@ pub async fn serve_http(
 #[derive(Clone, Debug, Default)]
 pub struct HttpOptions {
     /// The session pool's limits.
-    pub pool: http_pool::PoolConfig,
-    /// The limits of connections before authentication (see [`http_conn`]).
-    pub connections: http_conn::ConnLimits,
+    pub pool: http::pool::PoolConfig,
+    /// The limits of connections before authentication (see [`http::conn`]).
+    pub connections: http::conn::ConnLimits,
     /// Origins allowed besides loopback ones.
     pub allowed_origins: Vec<String>,
     /// `Host` header values answered besides loopback names and the bound address
     /// (`HOST` for any port, `HOST:PORT`): the names a proxy forwards.
     pub allowed_hosts: Vec<String>,
-    /// Bearer-token authentication (see [`http_auth`]); `None`: none.
-    pub auth: Option<Arc<http_auth::Authenticator>>,
+    /// Bearer-token authentication (see [`http::auth`]); `None`: none.
+    pub auth: Option<Arc<http::auth::Authenticator>>,
     /// The tool configuration's auth services whose `{name}_token` headers are read.
-    pub service_tokens: Option<Arc<http_auth::ServiceTokens>>,
+    pub service_tokens: Option<Arc<http::auth::ServiceTokens>>,
 }
 
-/// [`serve_http`] with options: the session pool's limits (see [`http_pool`]), the
-/// limits of connections (see [`http_conn`]) and the allowed origins (see
-/// [`http_origin`]).
+/// [`serve_http`] with options: the session pool's limits (see [`http::pool`]), the
+/// limits of connections (see [`http::conn`]) and the allowed origins (see
+/// [`http::origin`]).
 pub async fn serve_http_with(
     config: ServerConfig,
     options: HttpOptions,
@@ -433,7 +432,7 @@ pub async fn serve_http_with(
         if addr.ip().is_loopback() { vec![] } else { vec![addr.ip().to_string()] };
     extra_hosts.extend(options.allowed_hosts);
     let pool = options.pool;
-    let origins = Arc::new(http_origin::AllowedOrigins(options.allowed_origins));
+    let origins = Arc::new(http::origin::AllowedOrigins(options.allowed_origins));
     let mut manager = LocalSessionManager::default();
     manager.session_config.keep_alive = Some(pool.idle_timeout);
     let manager = Arc::new(manager);
@@ -441,7 +440,7 @@ pub async fn serve_http_with(
         .conversations
         .as_ref()
         .map(|c| Arc::new(stored_sessions::StoredSessions::new(c.store())));
-    let pool = http_pool::SessionPool::with_stored(pool, manager.clone(), stored.clone());
+    let pool = http::pool::SessionPool::with_stored(pool, manager.clone(), stored.clone());
     let capture = conversations::CaptureState {
         keeps: config.conversations.is_some(),
         stored: stored.clone(),
@@ -450,27 +449,27 @@ pub async fn serve_http_with(
     let mut router = axum::Router::new()
         .nest_service(HTTP_PATH, service)
         .layer(axum::middleware::from_fn_with_state(capture, conversations::capture))
-        .layer(axum::middleware::from_fn(http_body::check))
-        .layer(axum::middleware::from_fn_with_state(pool, http_pool::guard));
+        .layer(axum::middleware::from_fn(http::body::check))
+        .layer(axum::middleware::from_fn_with_state(pool, http::pool::guard));
     if let Some(services) = options.service_tokens.filter(|s| !s.is_empty()) {
-        router =
-            router.layer(axum::middleware::from_fn_with_state(services, http_auth::service_claims));
+        router = router
+            .layer(axum::middleware::from_fn_with_state(services, http::auth::service_claims));
     }
     // Authentication before the pool, which binds each session to its identity.
     let authenticates = options.auth.is_some();
     if let Some(auth) = options.auth {
         router = router
             .route(
-                http_auth::PRM_PATH,
-                axum::routing::get(http_auth::metadata).with_state(auth.clone()),
+                http::auth::PRM_PATH,
+                axum::routing::get(http::auth::metadata).with_state(auth.clone()),
             )
             .route(
                 "/.well-known/oauth-protected-resource",
-                axum::routing::get(http_auth::metadata).with_state(auth.clone()),
+                axum::routing::get(http::auth::metadata).with_state(auth.clone()),
             )
-            .layer(axum::middleware::from_fn_with_state(auth, http_auth::check));
+            .layer(axum::middleware::from_fn_with_state(auth, http::auth::check));
     }
-    let router = router.layer(axum::middleware::from_fn_with_state(origins, http_origin::check));
-    http_conn::serve(listener, router, options.connections, authenticates, shutdown).await;
+    let router = router.layer(axum::middleware::from_fn_with_state(origins, http::origin::check));
+    http::conn::serve(listener, router, options.connections, authenticates, shutdown).await;
     Ok(())
 }

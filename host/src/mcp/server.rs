@@ -49,7 +49,7 @@ pub struct FilestoreServer {
     /// Auth services whose claims are the bearer token's (see [`super::ServerConfig`]).
     bearer_services: Arc<Vec<String>>,
     /// Concurrent calls per identity (see [`super::ServerConfig`]).
-    call_limits: Option<Arc<super::http_auth::CallLimits>>,
+    call_limits: Option<Arc<super::http::auth::CallLimits>>,
     /// Upstream catalog changes (see [`super::CatalogRefresh`]): watched once the
     /// client is initialized, to tell it to re-list.
     catalog_changes: Option<tokio::sync::watch::Receiver<u64>>,
@@ -167,7 +167,7 @@ impl Sandbox {
         audit_options(&mut options, conversation.as_ref());
         if options.memory_identity.is_none() {
             // The memory budget per identity counts the authenticated caller's.
-            options.memory_identity = super::http_auth::current_identity().map(|i| i.segment);
+            options.memory_identity = super::http::auth::current_identity().map(|i| i.segment);
         }
         if let Some(bound) = &conversation {
             mounts.extend(bound.mounts());
@@ -383,8 +383,8 @@ impl Sandbox {
         }
         let out = match (self.synced(), output) {
             (Ok(s), Some(sink)) => s.with_output(sink, |s| s.call_with_claims(tool, args, claims)),
-            (Ok(s), None) if super::stdio_fast::passes_json_through(tool) => {
-                s.call_unparsed(tool, args, claims).map(super::stdio_fast::pass_json_through)
+            (Ok(s), None) if super::stdio::fast::passes_json_through(tool) => {
+                s.call_unparsed(tool, args, claims).map(super::stdio::fast::pass_json_through)
             }
             (Ok(s), None) => s.call_with_claims(tool, args, claims),
             (Err(e), _) => return Called { out: Err(e), specs_changed: false, poisoned: false },
@@ -529,7 +529,7 @@ struct CallWatch {
     /// The call's ticket: the running call a cancellation may interrupt.
     ticket: u64,
     /// Sets the cancel flag once the request is cancelled; none on the stdio fast
-    /// path, whose requests are not cancellable (`super::stdio_fast`).
+    /// path, whose requests are not cancellable (`super::stdio::fast`).
     watcher: Option<tokio::task::JoinHandle<()>>,
     progress: Option<tokio::task::JoinHandle<()>>,
     /// What a shell command printed, for the progress notifications.
@@ -562,7 +562,7 @@ impl FilestoreServer {
     pub fn new(config: &ServerConfig) -> crate::Result<FilestoreServer> {
         // Over HTTP, the caller of the request creating the session: `{sub}` in the
         // directories roots are allowed in is theirs, and so is its conversation.
-        let caller = super::http_auth::current_identity().map(|i| i.segment);
+        let caller = super::http::auth::current_identity().map(|i| i.segment);
         let requested = super::conversations::requested();
         let (sandbox, name, give_back) =
             match (&config.sandbox_cache, &config.conversations, &requested.named) {
@@ -718,7 +718,7 @@ impl FilestoreServer {
         let caller = context
             .extensions
             .get::<axum::http::request::Parts>()
-            .and_then(|p| p.extensions.get::<super::http_auth::Identity>())
+            .and_then(|p| p.extensions.get::<super::http::auth::Identity>())
             .map(|i| i.segment.clone());
         let name = named.clone();
         self.on_sandbox(move |s| -> crate::Result<()> {
@@ -740,7 +740,7 @@ impl FilestoreServer {
         // Not on the stdio fast path: it runs only while the gate is open (checked
         // before, `roots_settled`), and waiting there could never end, since the
         // client's answer with its roots is on the input its thread would read.
-        if !super::stdio_fast::on_fast_path() {
+        if !super::stdio::fast::on_fast_path() {
             self.roots_gate.wait().await.map_err(|m| McpError::internal_error(m, None))?;
         }
         self.on_sandbox(f).await
@@ -771,7 +771,7 @@ impl FilestoreServer {
             s.reclaim();
             out
         };
-        if super::stdio_fast::on_fast_path() {
+        if super::stdio::fast::on_fast_path() {
             // The stdio reader thread answering a call itself: its own to block.
             let run = std::panic::AssertUnwindSafe(|| f(&mut lock(&sandbox)));
             return std::panic::catch_unwind(run).map_err(|p| failed(&panic_message(p.as_ref())));
@@ -787,7 +787,7 @@ impl FilestoreServer {
 
     /// Whether the client's roots are applied (none being listed or mounted, no
     /// `roots/list_changed` on its way to the handler): what the stdio fast path
-    /// needs to run a call now (`super::stdio_fast`).
+    /// needs to run a call now (`super::stdio::fast`).
     pub(crate) fn roots_settled(&self) -> bool {
         self.roots_notices.load(std::sync::atomic::Ordering::SeqCst) == 0
             && self.roots_gate.is_open()
@@ -901,7 +901,7 @@ fn audit_options(options: &mut SessionOptions, bound: Option<&super::conversatio
     let identity = match &options.audit {
         Some(_) if bound.is_none() => return,
         Some(a) => a.identity().map(str::to_string),
-        None => super::http_auth::current_identity().map(|i| i.subject),
+        None => super::http::auth::current_identity().map(|i| i.subject),
     };
     let log = match bound {
         Some(b) => b.audit_log(identity),
@@ -1123,9 +1123,9 @@ impl FilestoreServer {
     fn call_slot(
         &self,
         context: &RequestContext<RoleServer>,
-    ) -> Result<Option<super::http_auth::CallSlot>, Box<CallToolResult>> {
+    ) -> Result<Option<super::http::auth::CallSlot>, Box<CallToolResult>> {
         let parts = context.extensions.get::<axum::http::request::Parts>();
-        let caller = parts.and_then(|p| p.extensions.get::<super::http_auth::Identity>());
+        let caller = parts.and_then(|p| p.extensions.get::<super::http::auth::Identity>());
         match (&self.call_limits, caller) {
             (Some(limits), Some(who)) => limits.acquire(who).map(Some).map_err(|why| {
                 let e = Error::Filestore(filestore_guest::Error::new(
@@ -1142,10 +1142,10 @@ impl FilestoreServer {
     /// that take it (`mcpEnabled`); never a token.
     fn claims(&self, context: &RequestContext<RoleServer>) -> Value {
         let parts = context.extensions.get::<axum::http::request::Parts>();
-        super::http_auth::claims_for(
-            parts.and_then(|p| p.extensions.get::<super::http_auth::Identity>()),
+        super::http::auth::claims_for(
+            parts.and_then(|p| p.extensions.get::<super::http::auth::Identity>()),
             &self.bearer_services,
-            parts.and_then(|p| p.extensions.get::<super::http_auth::ServiceClaims>()),
+            parts.and_then(|p| p.extensions.get::<super::http::auth::ServiceClaims>()),
         )
     }
 
@@ -1166,7 +1166,7 @@ impl FilestoreServer {
         let (cancel, running, ct) = (self.cancel.clone(), self.running.clone(), context.ct.clone());
         // A task woken per call is a wake-up of another thread: not spent where no
         // cancellation can arrive.
-        let cancellable = !super::stdio_fast::on_fast_path();
+        let cancellable = !super::stdio::fast::on_fast_path();
         let watcher = cancellable.then(|| {
             tokio::spawn(async move {
                 ct.cancelled().await;
@@ -1549,14 +1549,14 @@ impl ServerHandler for FilestoreServer {
         self.apply_roots(&context.peer).await;
     }
 
-    /// The stand-in for a stdio message too large to read ([`super::stdio`]) is
+    /// The stand-in for a stdio message too large to read ([`super::stdio::guard`]) is
     /// answered with an error saying so; any other unknown method is not found.
     async fn on_custom_request(
         &self,
         request: rmcp::model::CustomRequest,
         _context: RequestContext<RoleServer>,
     ) -> Result<rmcp::model::CustomResult, McpError> {
-        if request.method == super::stdio::TOO_LARGE_METHOD {
+        if request.method == super::stdio::guard::TOO_LARGE_METHOD {
             let params = request.params.unwrap_or_default();
             return Err(McpError::new(
                 rmcp::model::ErrorCode::INVALID_REQUEST,

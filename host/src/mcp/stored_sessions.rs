@@ -7,7 +7,7 @@
 //! [`SessionStore`]: the client's `initialize` parameters), with the conversation the
 //! session serves and a digest of the identity that created it. A replica that gets a
 //! request for a session it does not hold finds the record, checks the caller is that
-//! identity ([`super::http_pool`]: anyone else gets the 404 an unknown session gets),
+//! identity ([`super::http::pool`]: anyone else gets the 404 an unknown session gets),
 //! makes a sandbox for it, bound to the recorded conversation, and replays the
 //! `initialize` (rmcp's restore) with that conversation named in its `_meta`, so the
 //! session continues on the same files, stored results and skills; no other
@@ -52,7 +52,7 @@ impl std::fmt::Debug for StoredSessions {
 
 /// What a replica recorded of a session: who created it and the conversation it
 /// serves. A request taking the session over carries it (a request extension, set
-/// by [`super::http_pool`]) so that the server made for it serves that conversation
+/// by [`super::http::pool`]) so that the server made for it serves that conversation
 /// from the start ([`super::conversations::capture`]): no other is made for it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Recorded {

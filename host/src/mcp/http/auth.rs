@@ -563,7 +563,7 @@ pub const GOOGLE_JWKS_URL: &str = "https://www.googleapis.com/oauth2/v3/certs";
 /// `$FILESTORE_GOOGLE_JWKS_URL` for an air-gapped mirror), `iss` Google's, `aud` the
 /// `clientId`. `generic`: the keys of the `authorizationServer`'s OpenID discovery,
 /// `iss` that server, `aud` the `audience` (a `mcpEnabled` one is verified by the
-/// bearer token instead, see [`super::ServerConfig::bearer_services`]). Keys are
+/// bearer token instead, see [`crate::mcp::ServerConfig::bearer_services`]). Keys are
 /// fetched when a first token arrives.
 #[derive(Default)]
 pub struct ServiceTokens {
@@ -886,7 +886,7 @@ pub async fn check(
     };
     // The connection counts toward the identity's cap, and is protected from
     // eviction once this request is complete (its body arrived).
-    if let Some(mark) = request.extensions().get::<super::http_conn::RequestMark>()
+    if let Some(mark) = request.extensions().get::<super::conn::RequestMark>()
         && let Err(why) = mark.verified(&identity.key())
     {
         let mut resp = (StatusCode::TOO_MANY_REQUESTS, why.to_string()).into_response();

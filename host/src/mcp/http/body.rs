@@ -4,7 +4,7 @@
 //! which a client cannot match to anything. This middleware reads a JSON POST body
 //! first (it is buffered by rmcp anyway) and answers one that is not a JSON-RPC
 //! message with `400` and the error the stdio transport gives (see
-//! [`super::stdio`]): `-32700` for text that is not JSON, `-32600` for JSON that is
+//! [`crate::mcp::stdio::guard`]): `-32700` for text that is not JSON, `-32600` for JSON that is
 //! not a message, `-32602` with its id for a request of an MCP method whose params
 //! rmcp's types refuse. Bodies larger than [`MAX_HTTP_BODY_BYTES`] get `413` before
 //! any of them is held: at once when their `Content-Length` says so (of any
@@ -17,7 +17,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 /// Largest POST body read: the stdio transport's message limit.
-pub const MAX_HTTP_BODY_BYTES: usize = super::stdio::MAX_STDIO_MESSAGE_BYTES;
+pub const MAX_HTTP_BODY_BYTES: usize = crate::mcp::stdio::guard::MAX_STDIO_MESSAGE_BYTES;
 
 /// The middleware.
 pub async fn check(request: Request, next: Next) -> Response {
@@ -43,7 +43,7 @@ pub async fn check(request: Request, next: Next) -> Response {
     let (parts, body) = request.into_parts();
     let bytes = match to_bytes(body, MAX_HTTP_BODY_BYTES).await {
         Ok(b) => b,
-        Err(e) if super::http_conn::is_body_timeout(&e) => {
+        Err(e) if super::conn::is_body_timeout(&e) => {
             let reply = serde_json::json!({"jsonrpc": "2.0", "id": null, "error": {
                 "code": -32600,
                 "message": format!("{e}; nothing was done"),
@@ -52,7 +52,7 @@ pub async fn check(request: Request, next: Next) -> Response {
         }
         Err(_) => return too_large(),
     };
-    if let Some(reply) = super::stdio::malformed(&bytes) {
+    if let Some(reply) = crate::mcp::stdio::guard::malformed(&bytes) {
         return json_error(StatusCode::BAD_REQUEST, reply);
     }
     let response = next.run(Request::from_parts(parts, Body::from(bytes.clone()))).await;
@@ -63,7 +63,7 @@ pub async fn check(request: Request, next: Next) -> Response {
     if response.status() == StatusCode::UNSUPPORTED_MEDIA_TYPE
         && exactly_json
         && let Ok(value) = serde_json::from_slice::<serde_json::Value>(&bytes)
-        && let Some(reply) = super::stdio::invalid_params(&value)
+        && let Some(reply) = crate::mcp::stdio::guard::invalid_params(&value)
     {
         return json_error(StatusCode::BAD_REQUEST, reply);
     }

@@ -4,11 +4,11 @@
 //! rmcp's own stdio transport reads and writes through tokio's `Stdin`/`Stdout`,
 //! which run every `read` and `write` on the blocking pool: each request cost a
 //! hand-off to a pool thread and back for the read, another pair for the write, and
-//! (with the guard in front, [`super::stdio`]) two more copies of the line through
+//! (with the guard in front, [`super::guard`]) two more copies of the line through
 //! in-memory pipes, each parsed again. Here one thread blocks in `read` and parses
-//! each line once ([`super::stdio::read_messages`]), handing rmcp the message, or
+//! each line once ([`super::guard::read_messages`]), handing rmcp the message, or
 //! answering it itself when it is a call the fast path takes
-//! ([`super::stdio_fast`]); one thread writes what rmcp, the fast path and the guard
+//! ([`super::fast`]); one thread writes what rmcp, the fast path and the guard
 //! send, in order, whole lines. A writer of its own, not writes in place: a client
 //! may send a large batch before it reads any answer, and a reader thread blocked
 //! on a full stdout would stop reading its input (both sides would wait forever).
@@ -24,7 +24,7 @@ use std::sync::mpsc as std_mpsc;
 
 use tokio::sync::{mpsc, oneshot};
 
-use super::stdio::Incoming;
+use super::guard::Incoming;
 
 /// Messages read ahead of the server: a few, so a burst of requests does not wait
 /// on the reader, and little memory when each may be 16 MiB.
@@ -158,8 +158,8 @@ fn closed() -> std::io::Error {
 pub struct StdioTransport {
     incoming: mpsc::Receiver<Box<RxJsonRpcMessage<RoleServer>>>,
     writer: Writer,
-    /// Counts the requests rmcp has not answered yet (see [`super::stdio_fast`]).
-    pending: std::sync::Arc<super::stdio_fast::FastPath>,
+    /// Counts the requests rmcp has not answered yet (see [`super::fast`]).
+    pending: std::sync::Arc<super::fast::FastPath>,
 }
 
 impl StdioTransport {
@@ -173,11 +173,11 @@ impl StdioTransport {
     }
 
     /// [`StdioTransport::start`] with `fast`: once it is ready, the reader thread
-    /// answers the calls it takes itself ([`super::stdio_fast`]).
+    /// answers the calls it takes itself ([`super::fast`]).
     pub fn start_with(
         input: impl std::io::Read + Send + 'static,
         writer: Writer,
-        fast: std::sync::Arc<super::stdio_fast::FastPath>,
+        fast: std::sync::Arc<super::fast::FastPath>,
     ) -> std::io::Result<StdioTransport> {
         let (tx, incoming) = mpsc::channel(READ_AHEAD);
         let replies = writer.clone();
@@ -185,7 +185,7 @@ impl StdioTransport {
         std::thread::Builder::new().name("filestore-stdin".into()).spawn(move || {
             // A read error ends the input, as the end of input does.
             let input = std::io::BufReader::with_capacity(64 * 1024, input);
-            let _ = super::stdio::read_messages(input, |item| match item {
+            let _ = super::guard::read_messages(input, |item| match item {
                 Incoming::Message(m) => match fast.answer(m) {
                     Ok(line) => replies.line(line).is_ok(),
                     Err(m) => {

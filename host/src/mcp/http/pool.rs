@@ -13,7 +13,7 @@
 //!    else answers `429` (a client's or an identity's limit) or `503` (the pool's),
 //!    with `Retry-After` (never `500`).
 //!
-//! Who "own" is: with authentication ([`super::http_auth`]), the identity. One
+//! Who "own" is: with authentication ([`super::auth`]), the identity. One
 //! identity holds at most [`PoolConfig::max_per_identity`] sessions, and a newcomer
 //! never closes another identity's session, which is within its own limit by
 //! construction: behind a TLS proxy every user shares one client address, and bob's
@@ -46,7 +46,7 @@ use axum::response::{IntoResponse, Response};
 use rmcp::transport::streamable_http_server::session::SessionManager;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 
-use super::http_auth::IdentityKey;
+use super::auth::IdentityKey;
 
 /// The header carrying the MCP session id.
 /// The header naming a 2025-11-25 session.
@@ -97,7 +97,7 @@ pub struct SessionPool {
     manager: Arc<LocalSessionManager>,
     sessions: Mutex<HashMap<String, Tracked>>,
     /// Sessions other replicas recorded, which this one may take over.
-    stored: Option<Arc<super::stored_sessions::StoredSessions>>,
+    stored: Option<Arc<crate::mcp::stored_sessions::StoredSessions>>,
 }
 
 /// Why a new session was not admitted.
@@ -150,11 +150,11 @@ impl SessionPool {
     }
 
     /// A pool that also admits sessions recorded in `stored` by another replica (or
-    /// by this process before a restart): see [`super::stored_sessions`].
+    /// by this process before a restart): see [`crate::mcp::stored_sessions`].
     pub fn with_stored(
         config: PoolConfig,
         manager: Arc<LocalSessionManager>,
-        stored: Option<Arc<super::stored_sessions::StoredSessions>>,
+        stored: Option<Arc<crate::mcp::stored_sessions::StoredSessions>>,
     ) -> Arc<SessionPool> {
         Arc::new(SessionPool { config, manager, sessions: Mutex::new(HashMap::new()), stored })
     }
@@ -242,8 +242,8 @@ impl SessionPool {
     ) -> Response {
         let Some(stored) = &self.stored else { return next.run(request).await };
         let Some(recorded) = stored.recorded(id).await else { return next.run(request).await };
-        let caller = super::http_auth::current_identity().map(|i| i.segment);
-        if recorded.owner != super::stored_sessions::owner_digest(caller.as_deref()) {
+        let caller = super::auth::current_identity().map(|i| i.segment);
+        if recorded.owner != crate::mcp::stored_sessions::owner_digest(caller.as_deref()) {
             return (StatusCode::NOT_FOUND, "Not Found: Session not found").into_response();
         }
         if let Err(why) = self.admit(peer, owner.as_ref()).await {
@@ -270,10 +270,10 @@ impl SessionPool {
         let (parts, body) = response.into_parts();
         let text = axum::body::to_bytes(body, 64 * 1024).await.unwrap_or_default();
         let said = String::from_utf8_lossy(&text);
-        if said.contains(super::INSTANTIATION_FAILED) {
+        if said.contains(crate::mcp::INSTANTIATION_FAILED) {
             return self.refusal(Refusal::Full);
         }
-        if said.contains(super::conversations::CAP_FLAG) {
+        if said.contains(crate::mcp::conversations::CAP_FLAG) {
             return (StatusCode::TOO_MANY_REQUESTS, said.into_owned()).into_response();
         }
         // The sandboxes' memory budget (crate::memory_budget): the server's is
@@ -353,7 +353,7 @@ pub async fn guard(
 ) -> Response {
     let session =
         request.headers().get(SESSION_HEADER).and_then(|v| v.to_str().ok()).map(str::to_string);
-    let owner = request.extensions().get::<super::http_auth::Identity>().map(|i| i.key());
+    let owner = request.extensions().get::<super::auth::Identity>().map(|i| i.key());
     match session {
         Some(id) => match pool.touch(&id, owner.as_ref()) {
             Some(true) => next.run(request).await,
@@ -381,7 +381,7 @@ pub async fn guard(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mcp::http_auth::Source;
+    use crate::mcp::http::auth::Source;
 
     /// A session: its id, client address, owner (`"tok:carol"` is a static token's
     /// carol, another name a JWT's) and seconds since its last use.

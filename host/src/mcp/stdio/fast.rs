@@ -44,7 +44,7 @@ use rmcp::model::{
 };
 use rmcp::service::{Peer, RequestContext, RxJsonRpcMessage, Service, TxJsonRpcMessage};
 
-use super::server::FilestoreServer;
+use crate::mcp::server::FilestoreServer;
 
 /// The largest listing the fast path takes (`filestore_ls`'s default limit).
 const MAX_FAST_LIST: u64 = 1000;
@@ -68,7 +68,7 @@ pub struct FastPath {
 thread_local! {
     /// Set on the reader thread while it runs a call: the sandbox work runs in
     /// place there (it is the thread's own to block), see
-    /// [`FilestoreServer::on_sandbox`](super::server).
+    /// [`FilestoreServer::on_sandbox`](crate::mcp::server).
     static ON_FAST_PATH: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
@@ -114,7 +114,7 @@ fn serialise_reply(mut reply: TxJsonRpcMessage<RoleServer>, passed: Option<Strin
             // A reply that does not serialise (it always does) is rmcp's to fail on:
             // rather than lose the call, say so in the same shape rmcp would.
             let message = format!("serialising the answer: {e}");
-            super::stdio::error_reply(serde_json::Value::Null, -32603, message).into_bytes()
+            super::guard::error_reply(serde_json::Value::Null, -32603, message).into_bytes()
         })
     };
     let Some(json) = passed else { return serialise(&reply) };
@@ -317,7 +317,7 @@ mod tests {
             text: String::new(),
         });
         assert_eq!(PASSED_JSON.with(|p| p.borrow_mut().take()), None);
-        let written = serde_json::to_value(super::super::server::success(out)).unwrap();
+        let written = serde_json::to_value(crate::mcp::server::success(out)).unwrap();
         assert_eq!(written["structuredContent"], json!({"result": [1, 2]}));
 
         let plain = reply(None);

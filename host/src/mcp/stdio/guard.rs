@@ -3,7 +3,7 @@
 //!
 //! rmcp reads one JSON-RPC message per line and drops a line longer than its cap
 //! (16 MiB) with only a log line, so a client that sent a 17 MiB write would wait
-//! forever. [`read_messages`] reads stdin for the transport ([`super::stdio_transport`]):
+//! forever. [`read_messages`] reads stdin for the transport ([`super::transport`]):
 //! lines within [`MAX_STDIO_MESSAGE_BYTES`] become messages; a longer line is
 //! discarded as it streams by (never buffered whole) and replaced by a small request
 //! for [`TOO_LARGE_METHOD`] carrying the original id, which the server answers with a
