@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Arc;
 
-use filestore::engine::COMPONENT;
+use filestore::engine::component;
 use filestore::volumes::dir::DirVolume;
 use filestore::{Engine, MountSpec, Session};
 use serde_json::json;
@@ -80,7 +80,7 @@ fn main() {
     }
     println!(
         "\ncomponent: {:.1} MB (release, embedded in this build)",
-        COMPONENT.len() as f64 / 1e6
+        component().len() as f64 / 1e6
     );
 }
 

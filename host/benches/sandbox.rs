@@ -27,7 +27,7 @@ use std::process::Command;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use filestore::engine::{COMPONENT, EngineConfig};
+use filestore::engine::{EngineConfig, component};
 use filestore::volumes::MemoryVolume;
 use filestore::volumes::dir::DirVolume;
 use filestore::wit::FilestoreComponent;
@@ -148,7 +148,7 @@ fn bench_session(rows: &mut Vec<Row>) {
     // A plain instantiate: on-demand allocator, linker resolving imports every time.
     let plain = {
         let e = ondemand.clone();
-        let component = Component::new(e.wasmtime(), COMPONENT).expect("compile");
+        let component = Component::new(e.wasmtime(), component()).expect("compile");
         let mut linker: Linker<HostState> = Linker::new(e.wasmtime());
         wasmtime_wasi::p2::add_to_linker_sync(&mut linker).expect("wasi");
         FilestoreComponent::add_to_linker::<HostState, HasSelf<HostState>>(&mut linker, |s| s)

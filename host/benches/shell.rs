@@ -19,7 +19,7 @@ use std::process::Command;
 use std::sync::Arc;
 use std::time::Duration;
 
-use filestore::engine::COMPONENT;
+use filestore::engine::component;
 use filestore::volumes::dir::DirVolume;
 use filestore::{Engine, MountSpec, Session, SessionOptions};
 use serde_json::json;
@@ -83,7 +83,7 @@ fn main() {
     }
     println!(
         "\ncomponent: {:.1} MB (release, embedded in this build)",
-        COMPONENT.len() as f64 / 1e6
+        component().len() as f64 / 1e6
     );
 }
 

@@ -19,10 +19,28 @@ use crate::bindings::exports::filestore::component as exported;
 use crate::error::{Error, Result};
 use crate::state::HostState;
 
-/// The component built from `guest/` by the build script.
-pub static COMPONENT: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/filestore.wasm"));
+/// The component built from `guest/` by the build script, deflated: a start
+/// deserialises [`PRECOMPILED`] and never needs it, so the binary carries it in a
+/// third of its size; [`component`] inflates it.
+static COMPONENT_DEFLATED: &[u8] =
+    include_bytes!(concat!(env!("OUT_DIR"), "/filestore.wasm.deflate"));
 
-/// [`COMPONENT`] compiled by the build script for the host it was built on, with the
+/// The component built from `guest/` by the build script (the bytes `filestore
+/// component` writes), inflated on first use and kept.
+pub fn component() -> &'static [u8] {
+    use std::io::Read;
+    static INFLATED: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    INFLATED.get_or_init(|| {
+        let len: usize = env!("FILESTORE_COMPONENT_LEN").parse().expect("a length");
+        let mut out = Vec::with_capacity(len);
+        flate2::read::DeflateDecoder::new(COMPONENT_DEFLATED)
+            .read_to_end(&mut out)
+            .expect("the build script deflated the embedded component");
+        out
+    })
+}
+
+/// [`component`] compiled by the build script for the host it was built on, with the
 /// default engine settings (empty when cross-compiled or when that failed). An engine
 /// for the embedded component deserialises it instead of compiling (a cold start in
 /// milliseconds, not the seconds Cranelift takes) when its settings and this CPU
@@ -41,7 +59,7 @@ pub static WIT_PACKAGE: &[(&str, &str)] = &[
 
 /// What this build carries, for `filestore --version` and embedders: the host crate's
 /// version, the component's (its crate version and the start of the SHA-256 of
-/// [`COMPONENT`]) and the WIT package it implements, one per line after the first.
+/// [`component`]) and the WIT package it implements, one per line after the first.
 pub const VERSION: &str = concat!(
     env!("CARGO_PKG_VERSION"),
     "\ncomponent: filestore-guest ",
@@ -52,7 +70,7 @@ pub const VERSION: &str = concat!(
     env!("FILESTORE_WIT_PACKAGE"),
 );
 
-/// The WIT package [`COMPONENT`] implements, `name@version` (`filestore:component@0.9.0`).
+/// The WIT package [`component`] implements, `name@version` (`filestore:component@0.9.0`).
 pub const WIT_PACKAGE_VERSION: &str = env!("FILESTORE_WIT_PACKAGE");
 
 /// Epoch tick period: the granularity of call deadlines (defined with the clocks, whose
@@ -90,7 +108,7 @@ pub struct EngineConfig {
     pub fuel: bool,
     /// Where compiled components are cached; `None` disables the disk cache.
     pub cache_dir: Option<PathBuf>,
-    /// The component bytes (default: the embedded [`COMPONENT`]).
+    /// The component bytes (default: the embedded [`component`]).
     pub component: Option<Vec<u8>>,
     /// How much linear memory all live sessions may hold together, and all those of
     /// one identity ([`crate::memory_budget`]). Default: no bound beyond each
@@ -199,7 +217,6 @@ impl Engine {
             wc.allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
         }
         let engine = wasmtime::Engine::new(&wc).map_err(|e| Error::setup("engine", e))?;
-        let bytes = config.component.as_deref().unwrap_or(COMPONENT);
         let precompiled = if config.component.is_none()
             && !PRECOMPILED.is_empty()
             && std::env::var_os("FILESTORE_NO_PRECOMPILED").is_none()
@@ -211,7 +228,13 @@ impl Engine {
         let from_build = precompiled.is_some();
         let (component, cache_hit, cache_warning) = match precompiled {
             Some(c) => (c, true, None),
-            None => load_component(&engine, bytes, config.cache_dir.as_deref())?,
+            None => {
+                let bytes: &[u8] = match &config.component {
+                    Some(own) => own,
+                    None => component(),
+                };
+                load_component(&engine, bytes, config.cache_dir.as_deref())?
+            }
         };
         let mut linker: Linker<HostState> = Linker::new(&engine);
         wasmtime_wasi::p2::add_to_linker_sync(&mut linker)

@@ -234,7 +234,7 @@ fn cached_engine(dir: &std::path::Path, fuel: bool) -> Engine {
         cache_dir: Some(dir.to_path_buf()),
         // Given explicitly, the component is not the build's precompiled one: the
         // cache is what loads it (the embedded one is deserialised from the build).
-        component: Some(filestore::engine::COMPONENT.to_vec()),
+        component: Some(filestore::engine::component().to_vec()),
         ..EngineConfig::default()
     })
     .expect("engine")

@@ -213,7 +213,7 @@ const EXAMPLES: &[(&str, &str, How)] = &[
     ),
     (
         "docs/embedding.md",
-        "//! Embedding filestore in Rust.",
+        "//! Embedding the filestore sandbox in Rust.",
         Runs(
             "docs::the_embedding_guide_shows_the_tested_examples (sandbox/examples/embed.rs, a doctest)",
         ),
