@@ -12,6 +12,16 @@ use filestore::volumes::MountArg;
 use filestore::{Engine, MountSpec};
 use filestore_guest::error::{Error as FsError, ErrorKind};
 
+use output::{FailKind, emit, fail, fail_with, warn_uncached};
+use tools::{agent_failure, service_specs};
+
+mod component;
+mod cow;
+mod output;
+mod skills_reload;
+mod snapshot;
+mod tools;
+
 /// A sandboxed virtual filesystem and tool engine for AI agents.
 #[derive(Parser)]
 #[command(name = "filestore", version = filestore::engine::VERSION, about)]
@@ -120,7 +130,7 @@ enum Command {
         #[arg(long)]
         json: bool,
         #[command(flatten)]
-        conversation: cow_cli::ConversationArgs,
+        conversation: cow::ConversationArgs,
     },
     /// Write the changes of a copy-on-write mount kept in a directory (or in a
     /// conversation, with --state and --conversation) onto its lower directory, each file atomically, and empty the upper directory. Refused,
@@ -142,7 +152,7 @@ enum Command {
         #[arg(long, value_name = "SPEC")]
         audit: Option<String>,
         #[command(flatten)]
-        conversation: cow_cli::ConversationArgs,
+        conversation: cow::ConversationArgs,
     },
     /// A conversation's snapshots in a state store (docs/snapshots.md): create, list,
     /// restore, delete, or fork one into a new conversation.
@@ -562,122 +572,24 @@ fn main_with(cli: Cli) -> ExitCode {
             let request = CallRequest { tool: &tool, args: &args, text, decision, timeouts, audit };
             call(&request, &mounts, &configs, &tokens, agent.as_deref())
         }
-        Command::Check { files, strict } => tools_cli::check(&files, strict),
-        Command::Diff { mount, json, conversation } => cow_cli::diff(&mount, json, &conversation),
+        Command::Check { files, strict } => tools::check(&files, strict),
+        Command::Diff { mount, json, conversation } => cow::diff(&mount, json, &conversation),
         Command::Apply { mount, check, audit, conversation } => {
             let audit = match audit.map(|spec| audit_mount(&spec)).transpose() {
                 Ok(a) => a,
                 Err(e) => return fail_with(&e),
             };
-            cow_cli::apply(&mount, check, audit.as_ref(), &conversation)
+            cow::apply(&mount, check, audit.as_ref(), &conversation)
         }
-        Command::Component { output, wit } => write_component(&output, wit.as_deref()),
+        Command::Component { output, wit } => component::write_component(&output, wit.as_deref()),
         Command::Snapshot(args) => snapshot::run(*args),
-        Command::Migrate { file, output } => tools_cli::migrate(&file, output.as_deref()),
+        Command::Migrate { file, output } => tools::migrate(&file, output.as_deref()),
         Command::Serve(mut args) => {
             args.quotas.apply();
             args.objects.apply(&mut args.mounts);
             serve(*args)
         }
     }
-}
-
-/// Writes `text` to stdout. A closed stdout (the reader went away, as in
-/// `filestore call ... | head -1`) ends the process quietly with status 0, as `rg` and
-/// `cat` do; `print!` would panic with "failed printing to stdout". Any other write
-/// error is reported on stderr with status 1.
-fn emit(text: &str) {
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        if e.kind() == std::io::ErrorKind::BrokenPipe {
-            std::process::exit(0);
-        }
-        eprintln!("error[backend]: writing to stdout: {e}");
-        std::process::exit(1);
-    }
-}
-
-/// `filestore component -o FILE [--wit DIR]`: each file written atomically (a
-/// temporary file renamed), so a failed write leaves any previous one intact.
-fn write_component(output: &std::path::Path, wit: Option<&std::path::Path>) -> ExitCode {
-    let write = |path: &std::path::Path, bytes: &[u8]| -> Result<(), String> {
-        let mut tmp = path.as_os_str().to_owned();
-        tmp.push(format!(".tmp-{}", std::process::id()));
-        let tmp = std::path::PathBuf::from(tmp);
-        std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path)).map_err(|e| {
-            let _ = std::fs::remove_file(&tmp);
-            format!("writing {}: {e}", path.display())
-        })
-    };
-    if let Err(e) = write(output, filestore::engine::COMPONENT) {
-        return fail(ErrorKind::Backend, e);
-    }
-    if let Some(dir) = wit {
-        if let Err(e) = std::fs::create_dir_all(dir) {
-            return fail(ErrorKind::Backend, format!("creating {}: {e}", dir.display()));
-        }
-        for (name, text) in filestore::engine::WIT_PACKAGE {
-            if let Err(e) = write(&dir.join(name), text.as_bytes()) {
-                return fail(ErrorKind::Backend, e);
-            }
-        }
-    }
-    ExitCode::SUCCESS
-}
-
-/// Prints why an agent configuration cannot be used: each located error on its own
-/// line, like `filestore check`.
-fn agent_failure(e: filestore::agent::AgentError) -> ExitCode {
-    match e {
-        filestore::agent::AgentError::Config(issues) => tools_cli::print_issues(&issues),
-        filestore::agent::AgentError::Read(m) => fail(ErrorKind::InvalidArgument, m),
-        filestore::agent::AgentError::Setup(e) => fail_with(&e),
-    }
-}
-
-/// The `KIND` of the `error[KIND]: message` line a failed command prints: one of
-/// the WIT's kinds, or a failure of the host's own that has none.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum FailKind {
-    /// A filestore error kind.
-    Wit(ErrorKind),
-    /// The process could not set itself up (the async runtime).
-    Setup,
-    /// `serve` stopped with an error while serving.
-    Serve,
-    /// `call`: the call waited for approval and was rejected.
-    Rejected,
-}
-
-impl From<ErrorKind> for FailKind {
-    fn from(kind: ErrorKind) -> FailKind {
-        FailKind::Wit(kind)
-    }
-}
-
-impl std::fmt::Display for FailKind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            FailKind::Wit(kind) => kind.as_str(),
-            FailKind::Setup => "setup",
-            FailKind::Serve => "serve",
-            FailKind::Rejected => "rejected",
-        })
-    }
-}
-
-/// Prints `error[KIND]: message` on stderr; the command fails.
-fn fail(kind: impl Into<FailKind>, message: impl std::fmt::Display) -> ExitCode {
-    eprintln!("error[{}]: {message}", kind.into());
-    ExitCode::FAILURE
-}
-
-/// [`fail`] with a host error, under its own kind name (`trap`, `setup`... for the
-/// sandbox's failures that have no WIT kind).
-fn fail_with(e: &filestore::Error) -> ExitCode {
-    eprintln!("error[{}]: {e}", e.kind_name());
-    ExitCode::FAILURE
 }
 
 /// What `filestore call` was asked to run, and how.
@@ -868,15 +780,15 @@ fn load_call_configs(
     if configs.is_empty() {
         return Ok(serde_json::Value::Null);
     }
-    let files = tools_cli::read_files(configs)?;
+    let files = tools::read_files(configs)?;
     match session.load_config(&files) {
         Ok(Ok(report)) => {
-            let (errors, _) = tools_cli::unrunnable(&report.tools);
+            let (errors, _) = tools::unrunnable(&report.tools);
             if !errors.is_empty() {
-                return Err(tools_cli::print_errors(&errors));
+                return Err(tools::print_errors(&errors));
             }
         }
-        Ok(Err(issues)) => return Err(tools_cli::print_issues(&issues)),
+        Ok(Err(issues)) => return Err(tools::print_issues(&issues)),
         Err(e) => return Err(fail_with(&e)),
     }
     if tokens.is_empty() {
@@ -999,34 +911,6 @@ fn stored_result(
         .map_err(|_| Error::at(ErrorKind::Backend, path, "the stored result is not UTF-8"))
 }
 
-/// The auth services of a configuration with `${VAR}` in their fields resolved from
-/// `env` (host side: their values never enter the component).
-fn service_specs(
-    known: &[filestore_guest::tools::config::AuthServiceConfig],
-    env: &std::collections::BTreeMap<String, String>,
-) -> Vec<filestore::mcp::http_auth::ServiceSpec> {
-    known
-        .iter()
-        .map(|a| filestore::mcp::http_auth::ServiceSpec {
-            name: a.name.clone(),
-            service_type: a.service_type.clone(),
-            fields: a
-                .fields
-                .iter()
-                .map(|(k, v)| {
-                    let v = match v {
-                        serde_json::Value::String(s) => {
-                            serde_json::Value::String(filestore::tools::env::substitute(s, env))
-                        }
-                        other => other.clone(),
-                    };
-                    (k.clone(), v)
-                })
-                .collect(),
-        })
-        .collect()
-}
-
 /// Which MCP roots may become `/workspace` (see `filestore::mcp::roots`): over stdio
 /// any (the client is the local user's), over HTTP only those within
 /// `--http-roots-within`, and none when the user mounted `/workspace` (or `/`).
@@ -1063,15 +947,6 @@ fn roots_policy(
         }
     }
     Ok(RootsPolicy::Within(within.clone()))
-}
-
-/// Says on stderr, once per process, when the compiled component could not be cached
-/// (each start then compiles it again).
-fn warn_uncached(engine: Engine) -> Engine {
-    if let Some(why) = engine.cache_warning() {
-        eprintln!("filestore: warning: {why}");
-    }
-    engine
 }
 
 /// `filestore serve`: its arguments checked ([`ServePlan::check`]), then run.
@@ -1190,7 +1065,7 @@ impl ServePlan {
             };
         let config_files = match &self.args.config {
             None => None,
-            Some(path) => match tools_cli::read_files(std::slice::from_ref(path)) {
+            Some(path) => match tools::read_files(std::slice::from_ref(path)) {
                 Ok(f) => Some(f),
                 Err(code) => return code,
             },
@@ -1387,7 +1262,7 @@ impl ServePlan {
             // Tools this host cannot run are listed all the same (the configuration may be
             // meant for Toolbox too): said now, not first at a call.
             if let Ok(c) = filestore_guest::tools::config::Config::load(files) {
-                let (errors, warnings) = tools_cli::unrunnable(&c.check_report().tools);
+                let (errors, warnings) = tools::unrunnable(&c.check_report().tools);
                 for w in errors.into_iter().chain(warnings) {
                     eprintln!("filestore serve: warning: {w}");
                     config.startup_warnings.push(w);
@@ -1733,175 +1608,6 @@ fn session_mounts(
     }
 }
 
-/// `filestore check` and `filestore migrate`: the configuration is parsed inside the
-/// sandbox (a session with no mounts), like every other untrusted input.
-mod tools_cli {
-    use std::path::{Path, PathBuf};
-    use std::process::ExitCode;
-
-    use filestore::Engine;
-    use filestore::handlers::ShippedHandlers as _;
-    use filestore::tools::{ConfigIssue, ConfigReport, ToolStatus};
-
-    use super::{fail, fail_with};
-    use filestore_guest::error::ErrorKind;
-
-    /// Reads each file as `(display name, text)`; prints the error and returns the
-    /// exit code on failure.
-    pub fn read_files(paths: &[PathBuf]) -> Result<Vec<(String, String)>, ExitCode> {
-        paths
-            .iter()
-            .map(|p| match std::fs::read_to_string(p) {
-                Ok(t) => Ok((p.display().to_string(), t)),
-                Err(e) => Err(fail(ErrorKind::NotFound, format!("{}: {e}", p.display()))),
-            })
-            .collect()
-    }
-
-    /// Prints every configuration error on stderr; exit 1.
-    pub fn print_issues(issues: &[ConfigIssue]) -> ExitCode {
-        print_errors(&issues.iter().map(ToString::to_string).collect::<Vec<_>>())
-    }
-
-    /// The configured tools this binary has no handler for, located: a type that
-    /// looks like a misspelling of a known one is an error (naming the one it is
-    /// nearest), any other a warning (a real type this host does not support).
-    pub fn unrunnable(tools: &[ToolStatus]) -> (Vec<String>, Vec<String>) {
-        let registry = filestore::tools::ToolRegistry::with_builtin_handlers();
-        let (mut errors, mut warnings) = (Vec::new(), Vec::new());
-        for t in tools.iter().filter(|t| !registry.tool_types().contains(&t.tool_type)) {
-            let message =
-                format!("{}: {}", t.location, registry.unsupported(&t.name, &t.tool_type));
-            match registry.misspelling_of(&t.tool_type) {
-                Some(_) => errors.push(message),
-                None => warnings.push(message),
-            }
-        }
-        (errors, warnings)
-    }
-
-    /// Prints configuration errors, one a line; exit 1.
-    pub fn print_errors(errors: &[String]) -> ExitCode {
-        for e in errors {
-            eprintln!("error[config]: {e}");
-        }
-        eprintln!(
-            "{} error{} found; nothing was loaded",
-            errors.len(),
-            if errors.len() == 1 { "" } else { "s" }
-        );
-        ExitCode::FAILURE
-    }
-
-    fn checked(paths: &[PathBuf]) -> Result<ConfigReport, ExitCode> {
-        checked_with_env(paths, &|k| std::env::var(k).ok())
-    }
-
-    /// [`checked`] with `${VAR}` in names and descriptions taken from `env`.
-    fn checked_with_env(
-        paths: &[PathBuf],
-        env: &dyn Fn(&str) -> Option<String>,
-    ) -> Result<ConfigReport, ExitCode> {
-        let files = read_files(paths)?;
-        let engine = Engine::new().map(super::warn_uncached).map_err(|e| fail_with(&e))?;
-        let mut session = engine.session(Vec::new()).map_err(|e| fail_with(&e))?;
-        match session.check_config_with_env(&files, env) {
-            Ok(Ok(r)) => Ok(r),
-            Ok(Err(issues)) => Err(print_issues(&issues)),
-            Err(e) => Err(fail_with(&e)),
-        }
-    }
-
-    /// Every `${VAR}` the configuration references (in sources, and in tools'
-    /// handler fields) that this process's environment does not set and that has no
-    /// default: one message per variable, naming where it is used.
-    fn missing_variables(paths: &[PathBuf], report: &ConfigReport) -> Vec<String> {
-        let env = |k: &str| std::env::var(k).ok();
-        let files = read_files(paths).unwrap_or_default();
-        let native: Vec<(&str, &str)> =
-            files.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
-        let vars = filestore::session::shaping_variables(&files, &env);
-        let parsed = filestore_guest::tools::config::Config::load_with_variables(&native, &vars);
-        let located = parsed.as_ref().map(|c| c.sources()).unwrap_or_default();
-        let mut out = Vec::new();
-        if let Err(e) =
-            filestore::tools::resolve_sources_located(&report.sources, located, &|_| true, &env)
-        {
-            out.extend(e.to_string().split("; ").map(String::from));
-        }
-        if let Ok(c) = &parsed {
-            out.extend(filestore::tools::env::missing_variables(c.tools(), &env));
-        }
-        out
-    }
-
-    /// `filestore check FILE...`.
-    pub fn check(paths: &[PathBuf], strict: bool) -> ExitCode {
-        let report = match checked(paths) {
-            Ok(r) => r,
-            Err(code) => return code,
-        };
-        // A variable the first call would miss fails the check, not that call.
-        let missing = missing_variables(paths, &report);
-        if !missing.is_empty() {
-            for m in &missing {
-                eprintln!("error[config]: {m}");
-            }
-            eprintln!(
-                "{} unset environment variable{}: set {}, or give a ${{VAR:default}}",
-                missing.len(),
-                if missing.len() == 1 { "" } else { "s" },
-                if missing.len() == 1 { "it" } else { "them" }
-            );
-            return ExitCode::FAILURE;
-        }
-        let (errors, _) = unrunnable(&report.tools);
-        if !errors.is_empty() {
-            return print_errors(&errors);
-        }
-        super::emit(&report.rendered);
-        let not_runnable = report.tools.iter().filter(|t| !t.runnable).count();
-        if not_runnable > 0 {
-            super::emit(&format!(
-                "{not_runnable} tool{} valid but not runnable by this host\n",
-                if not_runnable == 1 { " is" } else { "s are" }
-            ));
-            if strict {
-                return ExitCode::from(2);
-            }
-        }
-        ExitCode::SUCCESS
-    }
-
-    /// `filestore migrate FILE [-o OUT]`. The output keeps every `${VAR}` as written
-    /// (it is the component's `v2_yaml`), so this environment does not matter: each
-    /// variable is checked as if set to its own name (distinct variables stay distinct
-    /// names; an unset one is no error).
-    pub fn migrate(path: &Path, output: Option<&Path>) -> ExitCode {
-        let report = match checked_with_env(&[path.to_path_buf()], &|k| Some(k.to_string())) {
-            Ok(r) => r,
-            Err(code) => return code,
-        };
-        let Some(out) = output else {
-            super::emit(&report.v2_yaml);
-            return ExitCode::SUCCESS;
-        };
-        // A failed write leaves any existing output intact: temp file, then rename.
-        let mut tmp = out.as_os_str().to_owned();
-        tmp.push(format!(".tmp-{}", std::process::id()));
-        let tmp = PathBuf::from(tmp);
-        let written = std::fs::write(&tmp, report.v2_yaml.as_bytes())
-            .and_then(|()| std::fs::rename(&tmp, out))
-            .inspect_err(|_| {
-                let _ = std::fs::remove_file(&tmp);
-            });
-        match written {
-            Ok(_) => ExitCode::SUCCESS,
-            Err(e) => fail(ErrorKind::Backend, format!("writing {}: {e}", out.display())),
-        }
-    }
-}
-
 /// `--allowed-host`: a host name or address with an optional port, as a `Host`
 /// header carries it (no scheme, path or user).
 fn parse_allowed_host(s: &str) -> Result<String, String> {
@@ -1980,240 +1686,5 @@ mod tests {
         assert!(matches!(plan.roots, RootsPolicy::Within(ref dirs) if dirs.is_empty()));
         assert!(matches!(check(&[]).unwrap().roots, RootsPolicy::Any));
         assert!(matches!(check(&["--mount", "/workspace=mem:"]).unwrap().roots, RootsPolicy::Off));
-    }
-}
-
-/// `filestore diff` and `filestore apply` (docs/cow.md).
-mod skills_reload;
-mod snapshot;
-
-mod cow_cli {
-    use std::process::ExitCode;
-
-    use filestore::cow::{self, CowVolume};
-    use filestore::volumes::{CowUpper, MountArg, MountSource};
-    use filestore_guest::error::ErrorKind;
-
-    use super::{emit, fail, fail_with};
-
-    /// The lower and upper directories of a `/POINT=DIR:cow=UPPER` argument.
-    fn dirs(m: &MountArg) -> Result<(&std::path::Path, &std::path::Path), ExitCode> {
-        match (&m.source, &m.cow) {
-            (MountSource::Dir(lower), Some(CowUpper::Dir(upper))) => Ok((lower, upper)),
-            _ => Err(fail(
-                ErrorKind::InvalidArgument,
-                format!(
-                    "mount {}: give the copy-on-write mount with its upper directory, /POINT=DIR:cow=UPPER (an in-memory upper layer ends with its session)",
-                    m.point
-                ),
-            )),
-        }
-    }
-
-    /// Where a `/POINT=DIR:cow` mount's upper layer is: the conversation a
-    /// `serve --state` server kept it in (docs/cow.md#under-serve---state).
-    #[derive(clap::Args)]
-    pub(super) struct ConversationArgs {
-        /// The state store of the server (as `serve --state`): the upper layer of a
-        /// /POINT=DIR:cow mount is the conversation's there.
-        #[arg(long, value_name = "SPEC", requires = "conversation")]
-        state: Option<String>,
-        /// The conversation's key, as its client names it.
-        #[arg(long, value_name = "KEY", requires = "state")]
-        conversation: Option<String>,
-        /// The verified principal the conversation belongs to (none unauthenticated).
-        #[arg(long, value_name = "SUB", default_value = "", requires = "state")]
-        identity: String,
-        /// Endpoint of an S3-compatible server for an s3:// store.
-        #[arg(long, value_name = "URL", requires = "state")]
-        s3_endpoint: Option<String>,
-    }
-
-    /// The conversation's upper layer of the mount `m` (`/POINT=DIR:cow`), and the
-    /// conversation's audit timeline (where an apply is recorded by default).
-    fn conversation_upper(
-        m: &MountArg,
-        c: &ConversationArgs,
-        state: &str,
-    ) -> Result<(filestore::volumes::SharedVolume, filestore::volumes::SharedVolume), ExitCode>
-    {
-        use filestore::conversation::{ConversationKey, StateSpec, StateStore};
-        if m.cow != Some(CowUpper::Memory) {
-            return Err(fail(
-                ErrorKind::InvalidArgument,
-                format!(
-                    "mount {}: with --state, give the mount as the server had it, /POINT=DIR:cow (its upper layer is the conversation's)",
-                    m.point
-                ),
-            ));
-        }
-        let bad = |e: filestore::conversation::StateError| fail(ErrorKind::InvalidArgument, e);
-        let mut spec: StateSpec = state.parse().map_err(bad)?;
-        if let StateSpec::Object(o) = &mut spec {
-            o.endpoint = c.s3_endpoint.clone().or(o.endpoint.take());
-        }
-        let store = std::sync::Arc::new(StateStore::open(&spec).map_err(bad)?);
-        let key = ConversationKey::scoped(&c.identity, c.conversation.as_deref().unwrap_or(""))
-            .map_err(bad)?;
-        if store.load(&key).map_err(bad)?.is_none() {
-            return Err(fail(
-                ErrorKind::NotFound,
-                format!(
-                    "no conversation '{}' in the store",
-                    c.conversation.as_deref().unwrap_or("")
-                ),
-            ));
-        }
-        // A mount the conversation never changed has nothing to show or apply; one
-        // named wrong would otherwise be made in the store, empty.
-        let points = store.cow_points(&key).map_err(bad)?;
-        if !points.contains(&m.point) {
-            return Err(fail(
-                ErrorKind::NotFound,
-                format!(
-                    "mount {}: conversation '{}' has no copy-on-write changes there; it has them at: {}",
-                    m.point,
-                    c.conversation.as_deref().unwrap_or(""),
-                    if points.is_empty() { "(none)".to_string() } else { points.join(", ") }
-                ),
-            ));
-        }
-        let audit = store.volumes(&key).map_err(bad)?.audit;
-        Ok((store.cow_upper(&key, &m.point, Default::default()).map_err(bad)?, audit))
-    }
-
-    /// The mount's cow view, its lower directory, and (with `--state`) the
-    /// conversation's audit timeline.
-    fn open<'m>(
-        m: &'m MountArg,
-        c: &ConversationArgs,
-    ) -> Result<(CowVolume, &'m std::path::Path, Option<filestore::volumes::SharedVolume>), ExitCode>
-    {
-        if let (Some(state), MountSource::Dir(lower)) = (&c.state, &m.source) {
-            let (upper, audit) = conversation_upper(m, c, state)?;
-            let v = cow::open(lower, upper).map_err(|e| fail_with(&e))?;
-            return Ok((v, lower, Some(audit)));
-        }
-        let (lower, upper) = dirs(m)?;
-        let v = cow::open_dirs(lower, upper).map_err(|e| fail_with(&e))?;
-        Ok((v, lower, None))
-    }
-
-    pub(super) fn diff(m: &MountArg, json: bool, c: &ConversationArgs) -> ExitCode {
-        let (v, _, _) = match open(m, c) {
-            Ok(x) => x,
-            Err(code) => return code,
-        };
-        match cow::diff(v, &m.point) {
-            Ok(r) if json => {
-                emit(&format!("{}\n", serde_json::to_string_pretty(&r).unwrap_or_default()));
-                ExitCode::SUCCESS
-            }
-            Ok(r) => {
-                // The patch alone on stdout (for `git apply`); the list on stderr.
-                for f in &r.files {
-                    eprintln!(
-                        "{:?} {}{}",
-                        f.status,
-                        f.path,
-                        if f.binary { " (binary, not in the patch)" } else { "" }
-                    );
-                }
-                emit(&r.patch);
-                ExitCode::SUCCESS
-            }
-            Err(e) => fail_with(&e),
-        }
-    }
-
-    pub(super) fn apply(
-        m: &MountArg,
-        check: bool,
-        audit: Option<&MountArg>,
-        c: &ConversationArgs,
-    ) -> ExitCode {
-        let audit = match audit.map(MountArg::open).transpose() {
-            Ok(a) => a.map(|m| filestore::audit::AuditLog::new(m.volume, None)),
-            Err(e) => return fail_with(&e),
-        };
-        // Not while a session writes the upper layer (diff may look, apply may not).
-        // (A missing upper directory is said by `open`.) A conversation's upper layer
-        // has no lock: its state changes by compare-and-swap; apply while no request
-        // of it runs (docs/cow.md).
-        let _lock = if c.state.is_some() {
-            None
-        } else {
-            match dirs(m) {
-                Ok((_, upper)) if upper.is_dir() => match cow::lock_for_apply(&m.point, upper) {
-                    Ok(l) => Some(l),
-                    Err(e) => return fail_with(&e),
-                },
-                Ok(_) => None,
-                Err(code) => return code,
-            }
-        };
-        let (v, lower, timeline) = match open(m, c) {
-            Ok(x) => x,
-            Err(code) => return code,
-        };
-        // With --state the apply goes on the conversation's own timeline, unless
-        // --audit names another.
-        let audit = audit.or_else(|| timeline.map(|t| filestore::audit::AuditLog::new(t, None)));
-        if check {
-            let conflicts = match cow::conflicts(&v) {
-                Ok(c) => c,
-                Err(e) => return fail_with(&e),
-            };
-            // Paths as the mount shows them (as the diff names them).
-            let under = |p: &str| filestore_guest::vfs::paths::under(&m.point, p);
-            let paths: Vec<String> = conflicts.iter().map(|c| under(&c.path)).collect();
-            let refused: Vec<String> = match v.changes("/") {
-                Ok(changes) => filestore_guest::vfs::cow::apply::refused_paths(&v, &changes)
-                    .iter()
-                    .map(|p| under(p))
-                    .collect(),
-                Err(e) => return fail_with(&filestore::Error::Filestore(e)),
-            };
-            let clean = paths.is_empty() && refused.is_empty();
-            emit(&format!("{}\n", serde_json::json!({"conflicts": paths, "refused": refused})));
-            return if clean { ExitCode::SUCCESS } else { ExitCode::FAILURE };
-        }
-        let applied = cow::apply(&v, lower);
-        if let Some(log) = &audit {
-            record_apply(log, m, &applied);
-        }
-        match applied {
-            Ok(r) => {
-                let out = serde_json::json!({
-                    "written": r.written, "deleted": r.deleted, "directories": r.directories
-                });
-                emit(&format!("{out}\n"));
-                ExitCode::SUCCESS
-            }
-            Err(e) => fail_with(&e),
-        }
-    }
-
-    /// Records an apply of `m` on its audit timeline: the paths it wrote, deleted
-    /// and removed or made (as the mount shows them), or the error's kind. A record
-    /// that cannot be written is said on stderr; the apply stands.
-    fn record_apply(
-        log: &filestore::audit::AuditLog,
-        m: &MountArg,
-        applied: &filestore::Result<cow::ApplyReport>,
-    ) {
-        use filestore::audit::{APPLY_TOOL, Attempt};
-        let args = serde_json::json!({"mount": m.point});
-        let attempt = Attempt::new(APPLY_TOOL, &args, None);
-        let (touched, error) = match applied {
-            Ok(r) => {
-                let all = r.written.iter().chain(&r.deleted).chain(&r.directories);
-                (all.map(|p| filestore_guest::vfs::paths::under(&m.point, p)).collect(), None)
-            }
-            Err(e) => (Vec::new(), Some(e.kind_name())),
-        };
-        if let Err(e) = log.record(&attempt, error, touched) {
-            eprintln!("filestore apply: audit: recording the apply failed: {e}");
-        }
     }
 }

@@ -1,0 +1,204 @@
+//! `filestore check` and `filestore migrate`, and the reading and reporting of
+//! tool configurations that `call` and `serve` share. A configuration is parsed
+//! inside the sandbox (a session with no mounts), like every other untrusted input.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use filestore::Engine;
+use filestore::handlers::ShippedHandlers as _;
+use filestore::tools::{ConfigIssue, ConfigReport, ToolStatus};
+use filestore_guest::error::ErrorKind;
+
+use super::output::{emit, fail, fail_with, warn_uncached};
+
+/// Reads each file as `(display name, text)`; prints the error and returns the
+/// exit code on failure.
+pub(super) fn read_files(paths: &[PathBuf]) -> Result<Vec<(String, String)>, ExitCode> {
+    paths
+        .iter()
+        .map(|p| match std::fs::read_to_string(p) {
+            Ok(t) => Ok((p.display().to_string(), t)),
+            Err(e) => Err(fail(ErrorKind::NotFound, format!("{}: {e}", p.display()))),
+        })
+        .collect()
+}
+
+/// Prints every configuration error on stderr; exit 1.
+pub(super) fn print_issues(issues: &[ConfigIssue]) -> ExitCode {
+    print_errors(&issues.iter().map(ToString::to_string).collect::<Vec<_>>())
+}
+
+/// The configured tools this binary has no handler for, located: a type that
+/// looks like a misspelling of a known one is an error (naming the one it is
+/// nearest), any other a warning (a real type this host does not support).
+pub(super) fn unrunnable(tools: &[ToolStatus]) -> (Vec<String>, Vec<String>) {
+    let registry = filestore::tools::ToolRegistry::with_builtin_handlers();
+    let (mut errors, mut warnings) = (Vec::new(), Vec::new());
+    for t in tools.iter().filter(|t| !registry.tool_types().contains(&t.tool_type)) {
+        let message = format!("{}: {}", t.location, registry.unsupported(&t.name, &t.tool_type));
+        match registry.misspelling_of(&t.tool_type) {
+            Some(_) => errors.push(message),
+            None => warnings.push(message),
+        }
+    }
+    (errors, warnings)
+}
+
+/// Prints configuration errors, one a line; exit 1.
+pub(super) fn print_errors(errors: &[String]) -> ExitCode {
+    for e in errors {
+        eprintln!("error[config]: {e}");
+    }
+    eprintln!(
+        "{} error{} found; nothing was loaded",
+        errors.len(),
+        if errors.len() == 1 { "" } else { "s" }
+    );
+    ExitCode::FAILURE
+}
+
+fn checked(paths: &[PathBuf]) -> Result<ConfigReport, ExitCode> {
+    checked_with_env(paths, &|k| std::env::var(k).ok())
+}
+
+/// [`checked`] with `${VAR}` in names and descriptions taken from `env`.
+fn checked_with_env(
+    paths: &[PathBuf],
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<ConfigReport, ExitCode> {
+    let files = read_files(paths)?;
+    let engine = Engine::new().map(warn_uncached).map_err(|e| fail_with(&e))?;
+    let mut session = engine.session(Vec::new()).map_err(|e| fail_with(&e))?;
+    match session.check_config_with_env(&files, env) {
+        Ok(Ok(r)) => Ok(r),
+        Ok(Err(issues)) => Err(print_issues(&issues)),
+        Err(e) => Err(fail_with(&e)),
+    }
+}
+
+/// Every `${VAR}` the configuration references (in sources, and in tools'
+/// handler fields) that this process's environment does not set and that has no
+/// default: one message per variable, naming where it is used.
+fn missing_variables(paths: &[PathBuf], report: &ConfigReport) -> Vec<String> {
+    let env = |k: &str| std::env::var(k).ok();
+    let files = read_files(paths).unwrap_or_default();
+    let native: Vec<(&str, &str)> = files.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
+    let vars = filestore::session::shaping_variables(&files, &env);
+    let parsed = filestore_guest::tools::config::Config::load_with_variables(&native, &vars);
+    let located = parsed.as_ref().map(|c| c.sources()).unwrap_or_default();
+    let mut out = Vec::new();
+    if let Err(e) =
+        filestore::tools::resolve_sources_located(&report.sources, located, &|_| true, &env)
+    {
+        out.extend(e.to_string().split("; ").map(String::from));
+    }
+    if let Ok(c) = &parsed {
+        out.extend(filestore::tools::env::missing_variables(c.tools(), &env));
+    }
+    out
+}
+
+/// `filestore check FILE...`.
+pub(super) fn check(paths: &[PathBuf], strict: bool) -> ExitCode {
+    let report = match checked(paths) {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
+    // A variable the first call would miss fails the check, not that call.
+    let missing = missing_variables(paths, &report);
+    if !missing.is_empty() {
+        for m in &missing {
+            eprintln!("error[config]: {m}");
+        }
+        eprintln!(
+            "{} unset environment variable{}: set {}, or give a ${{VAR:default}}",
+            missing.len(),
+            if missing.len() == 1 { "" } else { "s" },
+            if missing.len() == 1 { "it" } else { "them" }
+        );
+        return ExitCode::FAILURE;
+    }
+    let (errors, _) = unrunnable(&report.tools);
+    if !errors.is_empty() {
+        return print_errors(&errors);
+    }
+    emit(&report.rendered);
+    let not_runnable = report.tools.iter().filter(|t| !t.runnable).count();
+    if not_runnable > 0 {
+        emit(&format!(
+            "{not_runnable} tool{} valid but not runnable by this host\n",
+            if not_runnable == 1 { " is" } else { "s are" }
+        ));
+        if strict {
+            return ExitCode::from(2);
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// `filestore migrate FILE [-o OUT]`. The output keeps every `${VAR}` as written
+/// (it is the component's `v2_yaml`), so this environment does not matter: each
+/// variable is checked as if set to its own name (distinct variables stay distinct
+/// names; an unset one is no error).
+pub(super) fn migrate(path: &Path, output: Option<&Path>) -> ExitCode {
+    let report = match checked_with_env(&[path.to_path_buf()], &|k| Some(k.to_string())) {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
+    let Some(out) = output else {
+        emit(&report.v2_yaml);
+        return ExitCode::SUCCESS;
+    };
+    // A failed write leaves any existing output intact: temp file, then rename.
+    let mut tmp = out.as_os_str().to_owned();
+    tmp.push(format!(".tmp-{}", std::process::id()));
+    let tmp = PathBuf::from(tmp);
+    let written = std::fs::write(&tmp, report.v2_yaml.as_bytes())
+        .and_then(|()| std::fs::rename(&tmp, out))
+        .inspect_err(|_| {
+            let _ = std::fs::remove_file(&tmp);
+        });
+    match written {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(e) => fail(ErrorKind::Backend, format!("writing {}: {e}", out.display())),
+    }
+}
+
+/// Prints why an agent configuration cannot be used: each located error on its own
+/// line, like `filestore check`.
+pub(super) fn agent_failure(e: filestore::agent::AgentError) -> ExitCode {
+    match e {
+        filestore::agent::AgentError::Config(issues) => print_issues(&issues),
+        filestore::agent::AgentError::Read(m) => fail(ErrorKind::InvalidArgument, m),
+        filestore::agent::AgentError::Setup(e) => fail_with(&e),
+    }
+}
+
+/// The auth services of a configuration with `${VAR}` in their fields resolved from
+/// `env` (host side: their values never enter the component).
+pub(super) fn service_specs(
+    known: &[filestore_guest::tools::config::AuthServiceConfig],
+    env: &std::collections::BTreeMap<String, String>,
+) -> Vec<filestore::mcp::http_auth::ServiceSpec> {
+    known
+        .iter()
+        .map(|a| filestore::mcp::http_auth::ServiceSpec {
+            name: a.name.clone(),
+            service_type: a.service_type.clone(),
+            fields: a
+                .fields
+                .iter()
+                .map(|(k, v)| {
+                    let v = match v {
+                        serde_json::Value::String(s) => {
+                            serde_json::Value::String(filestore::tools::env::substitute(s, env))
+                        }
+                        other => other.clone(),
+                    };
+                    (k.clone(), v)
+                })
+                .collect(),
+        })
+        .collect()
+}
