@@ -26,10 +26,11 @@
 //! naming one is refused, saying so, rather than letting the client believe its
 //! state persists.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use filestore_guest::error::{Error as FsError, ErrorKind};
+use sha2::{Digest, Sha256};
 
 use crate::conversation::{
     ConversationKey, ConversationVolumes, StateDoc, StateError, StateStore, now_ms,
@@ -137,7 +138,7 @@ impl Conversations {
         let (name, key) = self.key_of(identity, requested)?;
         if let (Some(cap), Some(who)) = (self.max_per_identity, identity) {
             // Before anything of a new conversation is made: one refused makes nothing.
-            let owner = super::stored_sessions::owner_digest(Some(who));
+            let owner = owner_digest(Some(who));
             self.store.claim(&key, &owner, cap).map_err(state_error)?;
         }
         let volumes = self.store.volumes(&key).map_err(state_error)?;
@@ -327,11 +328,8 @@ impl Bound {
 
     /// The document the session was last brought up to, once it was
     /// ([`super::sandbox_cache`]); `None` before the first pull.
-    pub fn stamp(&self) -> Option<super::sandbox_cache::Stamp> {
-        self.pulled.then_some(super::sandbox_cache::Stamp {
-            version: self.doc_version,
-            created_ms: self.doc_created_ms,
-        })
+    pub fn stamp(&self) -> Option<Stamp> {
+        self.pulled.then_some(Stamp { version: self.doc_version, created_ms: self.doc_created_ms })
     }
 
     /// `doc` is what this session's own change of the pending approvals made of the
@@ -573,8 +571,47 @@ pub fn agent_facing(message: &str) -> String {
     out
 }
 
+/// A request named a conversation on a server that keeps none.
+pub fn no_conversations() -> crate::Error {
+    crate::Error::Filestore(FsError::new(
+        ErrorKind::InvalidArgument,
+        format!(
+            "the request names a conversation ({} header or _meta[\"{}\"]), but this server keeps no conversation state: start it with --state DIR|s3://bucket/prefix|mem:",
+            "Filestore-Conversation", META_KEY
+        ),
+    ))
+}
+
+/// An identity as the store keeps it: a digest of its path segment (`""` without
+/// authentication). The owner a conversation is counted against
+/// (`--max-conversations-per-identity`), and the creator a session record keeps
+/// ([`crate::mcp::stored_sessions`]).
+pub fn owner_digest(segment: Option<&str>) -> String {
+    let digest = Sha256::digest(format!("owner:{}", segment.unwrap_or("")).as_bytes());
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Which state document a session was brought up to: its version, and when its
+/// conversation was created (a conversation removed and made again starts its
+/// versions over). What tells a cached sandbox still current
+/// ([`crate::mcp::sandbox_cache`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Stamp {
+    /// The document's version (0: no document yet).
+    pub version: u64,
+    /// The document's `created_ms` (0: no document yet).
+    pub created_ms: u64,
+}
+
+impl Stamp {
+    /// The stamp of `doc` (`None`: the conversation has no document).
+    pub fn of(doc: Option<&StateDoc>) -> Stamp {
+        doc.map_or(Stamp::default(), |d| Stamp { version: d.version, created_ms: d.created_ms })
+    }
+}
+
 /// What the HTTP request being handled says about its conversation, for the server
-/// made for it (set by [`capture`]).
+/// made for it (set by [`crate::mcp::http::capture`]).
 #[derive(Clone, Debug, Default)]
 pub struct RequestConversation {
     /// The conversation its [`HEADER`] names.
@@ -583,18 +620,42 @@ pub struct RequestConversation {
     /// server made for it serves this one request (no session).
     pub per_request: bool,
     /// Where a server made for the request puts its conversation (see
-    /// [`super::stored_sessions`]).
-    pub created: super::stored_sessions::CreatedServer,
+    /// [`crate::mcp::stored_sessions`]).
+    pub created: CreatedServer,
 }
 
 tokio::task_local! {
-    static REQUESTED: RequestConversation;
+    /// Set by the HTTP layer around the rest of the request
+    /// ([`crate::mcp::http::capture`]).
+    pub(crate) static REQUESTED: RequestConversation;
 }
 
 /// What the request being handled says about its conversation (nothing outside
 /// an HTTP request).
 pub fn requested() -> RequestConversation {
     REQUESTED.try_with(Clone::clone).unwrap_or_default()
+}
+
+/// Where the server made for a request that creates a session puts its conversation
+/// name (its own cell, which a later `_meta` binding updates), so the HTTP layer can
+/// record it once the session's id is known ([`crate::mcp::stored_sessions`]).
+#[derive(Clone, Debug, Default)]
+pub struct CreatedServer(Arc<Mutex<Option<ConversationCell>>>);
+
+/// A server's conversation name, which a `_meta` binding may change.
+pub type ConversationCell = Arc<Mutex<Option<String>>>;
+
+impl CreatedServer {
+    /// Called by the server made for the request: its conversation cell.
+    pub fn set(&self, conversation: &ConversationCell) {
+        *self.0.lock().unwrap_or_else(|p| p.into_inner()) = Some(conversation.clone());
+    }
+
+    /// The conversation the server serves now, if one was made and keeps one.
+    pub fn conversation(&self) -> Option<String> {
+        let cell = self.0.lock().unwrap_or_else(|p| p.into_inner()).clone()?;
+        cell.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
 }
 
 impl Conversations {
@@ -626,140 +687,6 @@ impl Conversations {
     }
 }
 
-/// What [`capture`] knows of the server.
-#[derive(Clone, Default)]
-pub struct CaptureState {
-    /// The server keeps conversations (`--state`).
-    pub keeps: bool,
-    /// Where sessions are recorded for other replicas (with `--state`).
-    pub stored: Option<Arc<super::stored_sessions::StoredSessions>>,
-}
-
-/// Keeps the request's [`HEADER`] for the session it may create ([`requested`]).
-/// A header that is not text is refused here (400), naming the header.
-/// `keeps` says whether the server keeps conversations (`--state`): when it does
-/// not, a request naming one is refused here (400), saying to start it with
-/// `--state`, rather than after a session was set up for it. A session the request
-/// created is recorded with its conversation and its creator in `stored`; a session
-/// it takes over (see [`super::stored_sessions::Recorded`]) keeps its conversation.
-pub async fn capture(
-    axum::extract::State(state): axum::extract::State<CaptureState>,
-    request: axum::extract::Request,
-    next: axum::middleware::Next,
-) -> axum::response::Response {
-    use axum::response::IntoResponse;
-    let keeps = state.keeps;
-    if !keeps && request.headers().contains_key(HEADER) {
-        let m = format!(
-            "the request names a conversation ({HEADER} header), but this server keeps no conversation state: start it with --state DIR|s3://bucket/prefix|mem:"
-        );
-        return (axum::http::StatusCode::BAD_REQUEST, m).into_response();
-    }
-    if request.headers().get_all(HEADER).iter().count() > 1 {
-        let m = format!("more than one {HEADER} header: a request names one conversation");
-        return (axum::http::StatusCode::BAD_REQUEST, m).into_response();
-    }
-    let value = match request.headers().get(HEADER).map(|v| v.to_str()) {
-        None => None,
-        Some(Ok(v)) => Some(v.to_string()),
-        Some(Err(_)) => {
-            let m = format!(
-                "the {HEADER} header is not visible ASCII; a conversation key is ASCII letters, digits and . _ : -"
-            );
-            return (axum::http::StatusCode::BAD_REQUEST, m).into_response();
-        }
-    };
-    // A key outside the rules is refused before any session is made for it (the
-    // error names the rule, never echoes the key).
-    if let Some(v) = &value
-        && let Err(e) = ConversationKey::scoped("", v)
-    {
-        let m = format!("the {HEADER} header: {e}");
-        return (axum::http::StatusCode::BAD_REQUEST, m).into_response();
-    }
-    // A request taking over a session recorded by another replica (or before a
-    // restart): the server made for it serves the session's own conversation, so no
-    // other is made (and counted against the cap) for a moment. A header naming
-    // another one is refused before anything is made.
-    let recorded = request.extensions().get::<super::stored_sessions::Recorded>();
-    let taken_over = recorded.and_then(|r| r.conversation.clone());
-    if let (Some(theirs), Some(named)) = (&taken_over, &value)
-        && theirs != named
-    {
-        let m = format!(
-            "this MCP session serves conversation '{theirs}'; a request naming another conversation ({HEADER} header) needs a session of its own"
-        );
-        return (axum::http::StatusCode::BAD_REQUEST, m).into_response();
-    }
-    let value = value.or(taken_over);
-    // Sessionless revisions name themselves in every request's header.
-    let per_request = request
-        .headers()
-        .get("mcp-protocol-version")
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v >= "2026-07-28");
-    let creates = request.method() == axum::http::Method::POST
-        && !request.headers().contains_key(super::http::pool::SESSION_HEADER);
-    // A 2026-07-28 request naming its conversation in `_meta` only: the server made
-    // for it is made for that conversation (from the cache of its sandboxes), not
-    // for none and then rebuilt. A `_meta` value outside the rules is left to the
-    // handler, which refuses it.
-    let (value, request) = match value {
-        None if per_request && keeps && creates => {
-            let (parts, body) = request.into_parts();
-            let Ok(bytes) =
-                axum::body::to_bytes(body, super::http::body::MAX_HTTP_BODY_BYTES).await
-            else {
-                let m = format!(
-                    "the request body is unreadable or larger than {} bytes",
-                    super::http::body::MAX_HTTP_BODY_BYTES
-                );
-                return (axum::http::StatusCode::PAYLOAD_TOO_LARGE, m).into_response();
-            };
-            let named = meta_conversation(&bytes);
-            (named, axum::extract::Request::from_parts(parts, axum::body::Body::from(bytes)))
-        }
-        value => (value, request),
-    };
-    let created = super::stored_sessions::CreatedServer::default();
-    let asked = RequestConversation { named: value, per_request, created: created.clone() };
-    let response = REQUESTED.scope(asked, next.run(request)).await;
-    if let Some(stored) = &state.stored
-        && creates
-        && let Some(id) =
-            response.headers().get(super::http::pool::SESSION_HEADER).and_then(|v| v.to_str().ok())
-    {
-        // Still inside the authentication's scope: the caller is the request's.
-        let caller = super::http::auth::current_identity().map(|i| i.segment);
-        let owner = super::stored_sessions::owner_digest(caller.as_deref());
-        stored.bind(id, created.conversation(), owner).await;
-    }
-    response
-}
-
-/// The conversation a JSON-RPC request body names in `params._meta`, when it is a
-/// key within the rules ([`ConversationKey`]). Only that value is built: the rest of
-/// the body is skipped, not parsed into values.
-fn meta_conversation(body: &[u8]) -> Option<String> {
-    #[derive(serde::Deserialize)]
-    struct Message {
-        params: Option<Params>,
-    }
-    #[derive(serde::Deserialize)]
-    struct Params {
-        #[serde(rename = "_meta")]
-        meta: Option<Meta>,
-    }
-    #[derive(serde::Deserialize)]
-    struct Meta {
-        #[serde(rename = "filestore/conversation")]
-        conversation: Option<serde_json::Value>,
-    }
-    let message: Message = serde_json::from_slice(body).ok()?;
-    let key = message.params?.meta?.conversation?.as_str()?.to_string();
-    ConversationKey::scoped("", &key).is_ok().then_some(key)
-}
-
 #[cfg(test)]
 mod agent_facing_tests {
     use super::agent_facing;
@@ -780,18 +707,14 @@ mod agent_facing_tests {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
-    fn a_requests_meta_names_its_conversation() {
-        let named = |body: &str| super::meta_conversation(body.as_bytes());
-        let body = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x",
-            "arguments":{"big":[1,2,{"a":"b"}]},"_meta":{"filestore/conversation":"c-1"}}}"#;
-        assert_eq!(named(body).as_deref(), Some("c-1"));
-        // Outside the rules, not a string, absent, or not a message: left to the handler.
-        assert_eq!(named(r#"{"params":{"_meta":{"filestore/conversation":"a/b"}}}"#), None);
-        assert_eq!(named(r#"{"params":{"_meta":{"filestore/conversation":7}}}"#), None);
-        assert_eq!(named(r#"{"params":{"_meta":{}}}"#), None);
-        assert_eq!(named(r#"{"method":"tools/list"}"#), None);
-        assert_eq!(named(r#"[{"params":{"_meta":{"filestore/conversation":"c"}}}]"#), None);
-        assert_eq!(named("not json"), None);
+    fn stamps_tell_documents_apart() {
+        let mut doc = StateDoc::new(7);
+        assert_eq!(Stamp::of(None), Stamp::default());
+        doc.version = 3;
+        assert_eq!(Stamp::of(Some(&doc)), Stamp { version: 3, created_ms: 7 });
+        assert_ne!(Stamp::of(Some(&doc)), Stamp::of(None));
     }
 }

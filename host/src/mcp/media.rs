@@ -14,7 +14,7 @@ use base64::Engine as _;
 use rmcp::model::{CallToolResult, ContentBlock};
 use serde_json::Value;
 
-use super::server::Sandbox;
+use super::sandbox::Sandbox;
 
 /// Largest image or audio file returned inline (base64 makes it a third larger).
 pub const MAX_MEDIA_BYTES: u64 = 10 * 1024 * 1024;
@@ -51,7 +51,7 @@ pub(crate) fn pdf_pages(mut out: crate::session::CallOutput) -> CallToolResult {
             }
         }
     }
-    let mut result = super::server::success(out);
+    let mut result = super::reply::success(out);
     result.content.extend(images);
     result
 }

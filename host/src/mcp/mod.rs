@@ -13,7 +13,7 @@
 //!   annotations; results carry `structuredContent` (the JSON) and the rendered text;
 //!   failures are `isError: true` results whose text is `error[KIND]: message`, the
 //!   kind and message under `_meta["filestore/error"]`, without `structuredContent`
-//!   (see `server::failure`); a tool the session does not offer is a JSON-RPC error.
+//!   (see `reply::failure`); a tool the session does not offer is a JSON-RPC error.
 //! - **prompts**: `filestore_instructions`, the system-prompt block: the mounts, what
 //!   each tool is for, and the `filestore_tree` of the mounts.
 //! - **resources**: the files of the mounts as `filestore:///workspace/src/main.rs`
@@ -28,13 +28,16 @@
 //! [`Session::tool_specs`]: crate::Session::tool_specs
 //! [`Session::call`]: crate::Session::call
 
+mod approval;
 pub mod conversations;
 pub mod http;
 pub mod logging;
 pub mod media;
 mod prompt;
+mod reply;
 mod resources;
 pub mod roots;
+mod sandbox;
 pub mod sandbox_cache;
 mod server;
 pub mod snapshot_tool;
@@ -56,8 +59,9 @@ pub use http::{
     pool as http_pool,
 };
 pub use prompt::INSTRUCTIONS_PROMPT;
+pub use reply::ERROR_META;
 pub use resources::{RESOURCE_MAX_BYTES, RESOURCE_PAGE_SIZE, RESOURCE_WALK_LIMIT, URI_SCHEME};
-pub use server::{ERROR_META, FilestoreServer};
+pub use server::FilestoreServer;
 
 /// Where the streamable HTTP endpoint is mounted.
 pub const HTTP_PATH: &str = "/mcp";
@@ -441,14 +445,14 @@ pub async fn serve_http_with(
         .as_ref()
         .map(|c| Arc::new(stored_sessions::StoredSessions::new(c.store())));
     let pool = http::pool::SessionPool::with_stored(pool, manager.clone(), stored.clone());
-    let capture = conversations::CaptureState {
+    let capture = http::capture::CaptureState {
         keeps: config.conversations.is_some(),
         stored: stored.clone(),
     };
     let service = http_service_with(config, extra_hosts, manager, stored);
     let mut router = axum::Router::new()
         .nest_service(HTTP_PATH, service)
-        .layer(axum::middleware::from_fn_with_state(capture, conversations::capture))
+        .layer(axum::middleware::from_fn_with_state(capture, http::capture::capture))
         .layer(axum::middleware::from_fn(http::body::check))
         .layer(axum::middleware::from_fn_with_state(pool, http::pool::guard));
     if let Some(services) = options.service_tokens.filter(|s| !s.is_empty()) {

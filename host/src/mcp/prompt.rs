@@ -6,7 +6,7 @@ use rmcp::ErrorData as McpError;
 use rmcp::model::{GetPromptResult, Prompt, PromptArgument, PromptMessage, Role};
 use serde_json::Value;
 
-use super::server::Sandbox;
+use super::sandbox::Sandbox;
 
 /// The prompt's name.
 pub const INSTRUCTIONS_PROMPT: &str = "filestore_instructions";
@@ -41,9 +41,7 @@ pub(crate) fn prompt() -> Prompt {
 }
 
 /// A configured prompt as `prompts/list` shows it.
-pub(crate) fn configured(
-    p: crate::wit::exports::filestore::component::tools::PromptSpec,
-) -> Prompt {
+pub(crate) fn configured(p: crate::tools::PromptSpec) -> Prompt {
     let arguments: Vec<PromptArgument> = p
         .arguments
         .into_iter()

@@ -13,7 +13,8 @@ use rmcp::ErrorData as McpError;
 use rmcp::model::{ListResourcesResult, ReadResourceResult, Resource, ResourceContents};
 use serde_json::{Value, json};
 
-use super::server::{Sandbox, protocol_error};
+use super::reply::protocol_error;
+use super::sandbox::Sandbox;
 
 /// The URI scheme of file resources.
 pub const URI_SCHEME: &str = "filestore";

@@ -21,29 +21,13 @@
 use std::num::NonZeroUsize;
 use std::sync::{Arc, Mutex};
 
-use crate::conversation::{ConversationKey, StateDoc};
+use super::conversations::Stamp;
+use super::sandbox::Sandbox;
+use crate::conversation::ConversationKey;
 
 /// The default of `--conversation-cache`: sandboxes kept (each a component
 /// instance: a few MB of memory).
 pub const DEFAULT_CAPACITY: usize = 64;
-
-/// Which state document a sandbox was brought up to: its version, and when its
-/// conversation was created (a conversation removed and made again starts its
-/// versions over).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub struct Stamp {
-    /// The document's version (0: no document yet).
-    pub version: u64,
-    /// The document's `created_ms` (0: no document yet).
-    pub created_ms: u64,
-}
-
-impl Stamp {
-    /// The stamp of `doc` (`None`: the conversation has no document).
-    pub fn of(doc: Option<&StateDoc>) -> Stamp {
-        doc.map_or(Stamp::default(), |d| Stamp { version: d.version, created_ms: d.created_ms })
-    }
-}
 
 /// A bounded map of entries by conversation, least recently used out first; of two
 /// entries given back for one conversation, the newer stays.
@@ -77,7 +61,7 @@ impl<T> Entries<T> {
 
 /// The sandboxes of `serve --state --conversation-cache N` (see the module docs).
 pub struct SandboxCache {
-    entries: Mutex<Entries<Arc<Mutex<super::server::Sandbox>>>>,
+    entries: Mutex<Entries<Arc<Mutex<Sandbox>>>>,
 }
 
 impl SandboxCache {
@@ -103,7 +87,7 @@ impl SandboxCache {
         &self,
         key: &ConversationKey,
         current: Stamp,
-    ) -> Option<Arc<Mutex<super::server::Sandbox>>> {
+    ) -> Option<Arc<Mutex<Sandbox>>> {
         let (stamp, sandbox) = self.lock().take(key)?;
         (stamp == current).then_some(sandbox)
     }
@@ -113,14 +97,14 @@ impl SandboxCache {
         &self,
         key: ConversationKey,
         stamp: Stamp,
-        sandbox: Arc<Mutex<super::server::Sandbox>>,
+        sandbox: Arc<Mutex<Sandbox>>,
     ) {
         // A sandbox no longer kept is dropped after the lock is released.
         let dropped = self.lock().give_back(key, stamp, sandbox);
         drop(dropped);
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Entries<Arc<Mutex<super::server::Sandbox>>>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Entries<Arc<Mutex<Sandbox>>>> {
         self.entries.lock().unwrap_or_else(|p| p.into_inner())
     }
 }
@@ -160,14 +144,5 @@ mod tests {
         e.give_back(key("a"), stamp(9), "old conversation");
         e.give_back(key("a"), Stamp { version: 1, created_ms: 2 }, "new conversation");
         assert_eq!(e.take(&key("a")).map(|(_, v)| v), Some("new conversation"));
-    }
-
-    #[test]
-    fn stamps_tell_documents_apart() {
-        let mut doc = StateDoc::new(7);
-        assert_eq!(Stamp::of(None), Stamp::default());
-        doc.version = 3;
-        assert_eq!(Stamp::of(Some(&doc)), Stamp { version: 3, created_ms: 7 });
-        assert_ne!(Stamp::of(Some(&doc)), Stamp::of(None));
     }
 }

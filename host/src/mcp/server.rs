@@ -6,23 +6,27 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, GetPromptRequestParams,
+    CallToolRequestParams, CallToolResponse, CallToolResult, GetPromptRequestParams,
     GetPromptResponse, Implementation, ListPromptsResult, ListResourcesResult, ListToolsResult,
     PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse,
     ServerCapabilities, ServerConfig as McpServerInfo, Tool,
 };
-use rmcp::model::{ElicitRequestParams, ElicitationAction, ElicitationSchema};
-use rmcp::service::{ElicitationMode, Peer, RequestContext};
+use rmcp::service::{Peer, RequestContext};
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 use serde_json::{Value, json};
 
 use super::ServerConfig;
-use crate::tools::InvokeStatus;
+use super::approval::{
+    APPROVAL_INPUT, APPROVAL_TIMEOUT, approval_form, approved, ask_approval, pending_approval,
+};
+use super::conversations::no_conversations;
+use super::reply::{failure, protocol_error, success};
+use super::sandbox::{Called, Sandbox, lock};
 use filestore_guest::error::ErrorKind;
 #[allow(deprecated)]
 use rmcp::model::LoggingLevel;
 
-use crate::{CallOutput, Engine, Error, MountSpec, Session, SessionOptions};
+use crate::{Error, MountSpec};
 
 /// A short version of the instructions, sent in the `initialize` result.
 const SERVER_INSTRUCTIONS: &str = "A sandboxed virtual filesystem. Use the filestore_* tools with \
@@ -98,432 +102,6 @@ impl Drop for GiveBack {
     }
 }
 
-/// One MCP session's sandbox and what the client has been told about it.
-pub(crate) struct Sandbox {
-    engine: Engine,
-    /// Start-up warnings to log to the client once initialized.
-    startup_warnings: Vec<String>,
-    options: SessionOptions,
-    setup: Option<super::SessionSetup>,
-    /// Re-resolves the agent when an upstream catalog changed.
-    catalog_refresh: Option<super::CatalogRefresh>,
-    /// The catalog generation the session last resolved against.
-    catalog_seen: u64,
-    /// The session's mounts, kept so a poisoned session can be replaced over the
-    /// same volumes (in-memory content survives a trap).
-    pub(crate) mounts: Vec<MountSpec>,
-    session: Session,
-    /// `session` was made over other mounts than `mounts` (the roots changed): it is
-    /// replaced before any use, even when that failed the first time.
-    stale: bool,
-    /// The tool specs as last listed or checked: the reference for list_changed.
-    /// Taken on first need, not when the sandbox is made: a 2026-07-28 request's
-    /// sandbox lives for one call, and most calls change no tool.
-    specs: Option<Vec<Value>>,
-    /// The session's tools version when `specs` was taken; `None` forces a re-read.
-    version: Option<u64>,
-    /// The conversation whose state the session follows (`serve --state`).
-    conversation: Option<super::conversations::Bound>,
-    /// Still over the server's own mounts (no client's roots replaced
-    /// `/workspace`): another request of its conversation may take it.
-    own_mounts: bool,
-    /// Serves more than one request: its session is replaced when a call left it
-    /// large ([`Sandbox::reclaim`]). Not for a 2026-07-28 request's own sandbox,
-    /// dropped with its request.
-    lasting: bool,
-    /// What the session's instance held after its last call, which a replacement
-    /// gets ([`Held`]).
-    held: Held,
-}
-
-/// What a session's instance holds that its replacement must get, read after every
-/// call: an instance a trap poisoned can no longer be asked, so what it held is
-/// known only from before. Without this an agent could drop an approval gate by
-/// making a call trap on purpose. The rest of what an agent relies on is the
-/// host's and stays (the mounts and their content, a copy-on-write mount's
-/// changes, the configuration and agent loaded again by the setup, the audit
-/// timeline); each shell command starts afresh anyway.
-#[derive(Default)]
-struct Held {
-    /// The active skills and approval gates of a session without a conversation
-    /// (a conversation's document keeps them, and its replacement gets them
-    /// through [`super::conversations::Bound::pull`]).
-    skills: Vec<String>,
-    gates: Vec<filestore_guest::invoke::ApprovalGate>,
-    /// The shell's `chmod` bits (no document keeps them).
-    modes: Vec<(String, u32)>,
-}
-
-impl Sandbox {
-    fn new(
-        config: &ServerConfig,
-        cancel: Arc<std::sync::atomic::AtomicBool>,
-        conversation: Option<super::conversations::Bound>,
-        extra_mounts: Vec<MountSpec>,
-    ) -> crate::Result<Sandbox> {
-        let mut mounts = (config.mounts)()?;
-        mounts.extend(extra_mounts);
-        let mut options = SessionOptions { cancel: Some(cancel), ..config.options.clone() };
-        audit_options(&mut options, conversation.as_ref());
-        if options.memory_identity.is_none() {
-            // The memory budget per identity counts the authenticated caller's.
-            options.memory_identity = super::http::auth::current_identity().map(|i| i.segment);
-        }
-        if let Some(bound) = &conversation {
-            mounts.extend(bound.mounts());
-            bound.bind_cow_uppers(&mut mounts)?;
-            conversation_options(&mut options, bound);
-        }
-        // Read before the setup resolves the agent: a change after it is then seen.
-        let catalog_seen = config.catalog_refresh.as_ref().map_or(0, |r| *r.changes.borrow());
-        let mut session = config.engine.session_with(mounts.clone(), options.clone())?;
-        if let Some(setup) = &config.setup {
-            setup(&mut session)?;
-        }
-        // The conversation's skills are restored by the first listing or call
-        // (`synced`): one read of its state per request, not two.
-        let version = session.tools_version().ok();
-        Ok(Sandbox {
-            engine: config.engine.clone(),
-            startup_warnings: config.startup_warnings.clone(),
-            options,
-            setup: config.setup.clone(),
-            catalog_refresh: config.catalog_refresh.clone(),
-            catalog_seen,
-            mounts,
-            session,
-            stale: false,
-            specs: None,
-            version,
-            conversation,
-            own_mounts: true,
-            lasting: true,
-            held: Held::default(),
-        })
-    }
-
-    /// The state document the sandbox is current with, when another request of its
-    /// conversation may take it ([`super::sandbox_cache`]): its session live and
-    /// over the server's own mounts, and brought up to the document once.
-    fn stamp(&self) -> Option<super::sandbox_cache::Stamp> {
-        if self.stale || !self.own_mounts || self.session.is_poisoned() {
-            return None;
-        }
-        // Not cached large (its replacement failed, or it holds a parked call).
-        if self.session.memory_bytes() > crate::memory_budget::RECLAIM_ABOVE_BYTES {
-            return None;
-        }
-        self.conversation.as_ref()?.stamp()
-    }
-
-    /// The flag cancelling the sandbox's running call.
-    fn cancel_flag(&self) -> Arc<std::sync::atomic::AtomicBool> {
-        self.options.cancel.clone().unwrap_or_default()
-    }
-
-    /// Serves the conversation `bound` from now on (a client named it at
-    /// `initialize`): its volumes replace the ones of the conversation made for the
-    /// session, and the session is rebuilt over them.
-    pub(crate) fn rebind(&mut self, bound: super::conversations::Bound) -> crate::Result<()> {
-        let points = bound.points();
-        self.mounts.retain(|m| !points.contains(&m.point.as_str()));
-        self.mounts.extend(bound.mounts());
-        bound.bind_cow_uppers(&mut self.mounts)?;
-        conversation_options(&mut self.options, &bound);
-        audit_options(&mut self.options, Some(&bound));
-        self.conversation = Some(bound);
-        self.stale = true;
-        self.session()?;
-        self.refresh_specs();
-        Ok(())
-    }
-
-    /// The session, brought up to its conversation's state (skills activated by
-    /// another session of it): before a listing or a call.
-    fn synced(&mut self) -> crate::Result<&mut Session> {
-        self.session()?;
-        if let Some(bound) = &mut self.conversation
-            && bound.pull(&mut self.session)?
-        {
-            self.version = None;
-        }
-        if self.conversation.as_mut().is_some_and(|b| b.take_cow_behind()) {
-            // A copy-on-write mount changed in another session: its component reads
-            // the state anew (in-memory state of the session goes with it, skills
-            // are restored from the document).
-            self.stale = true;
-            self.session()?;
-        }
-        Ok(&mut self.session)
-    }
-
-    /// Records in the conversation's state what the last call changed. A failure
-    /// is the operator's to see; the call's own answer stands (its files are
-    /// written), only its skills would be missing in another session.
-    fn record(&mut self) {
-        if self.session.is_poisoned() {
-            return;
-        }
-        if let Err(e) = self.hold() {
-            // Not expected of a live instance; the replacement then has what the
-            // last call before this one left.
-            eprintln!("filestore serve: reading what the sandbox holds failed: {e}");
-        }
-        if let Some(bound) = &mut self.conversation
-            && let Err(e) = bound.push(&mut self.session)
-        {
-            eprintln!(
-                "filestore serve: conversation {}: recording its state failed: {e}",
-                bound.name()
-            );
-        }
-    }
-
-    /// Reads into [`Held`] what a replacement of the session must get.
-    fn hold(&mut self) -> crate::Result<()> {
-        let modes = self.session.shell_modes()?;
-        let (skills, gates) = match &self.conversation {
-            Some(_) => Default::default(),
-            None => (self.session.active_skills()?, self.session.approval_gates()?),
-        };
-        self.held = Held { skills, gates, modes };
-        Ok(())
-    }
-
-    /// Replaces what is mounted at and beneath `/workspace` by `workspace` (the
-    /// client's roots) and rebuilds the session over the new mounts; the other
-    /// volumes (in-memory `/scratch` and `/tool_calls` included) are kept as they are.
-    /// When the new session cannot be made, the old one is not used again either:
-    /// each later request tries again, and fails saying why until it succeeds.
-    pub(crate) fn replace_workspace(&mut self, workspace: Vec<MountSpec>) -> crate::Result<()> {
-        let under = |p: &str| p == super::DEFAULT_WORKSPACE || p.starts_with("/workspace/");
-        let mut mounts: Vec<MountSpec> =
-            self.mounts.iter().filter(|m| !under(&m.point)).cloned().collect();
-        mounts.splice(0..0, workspace);
-        self.mounts = mounts;
-        self.own_mounts = false;
-        self.stale = true;
-        self.session()?;
-        self.refresh_specs();
-        Ok(())
-    }
-
-    /// The live session, replacing one an earlier trap poisoned (or one over mounts
-    /// since replaced).
-    pub(crate) fn session(&mut self) -> crate::Result<&mut Session> {
-        if self.stale || self.session.is_poisoned() {
-            // The old instance goes first: its memory is back in the budget before
-            // the new one asks for any (it is not used again in any case).
-            self.session.release();
-            let mut fresh = self.engine.session_with(self.mounts.clone(), self.options.clone())?;
-            if let Some(setup) = &self.setup {
-                setup(&mut fresh)?;
-            }
-            if let Some(bound) = &mut self.conversation {
-                bound.new_session();
-                bound.pull(&mut fresh)?;
-            } else {
-                // Gates first: held follow-ups are approvals owed (as `pull` does).
-                fresh.restore_approval_gates(&self.held.gates)?;
-                for e in fresh.restore_skills(&self.held.skills)? {
-                    eprintln!("filestore serve: skill not restored in a new sandbox: {e}");
-                }
-            }
-            fresh.restore_shell_modes(&self.held.modes)?;
-            self.session = fresh;
-            self.stale = false;
-            // A new session counts versions from its own start: compare specs next time.
-            self.version = None;
-        }
-        if let Some(refresh) = &self.catalog_refresh {
-            let now = *refresh.changes.borrow();
-            if now != self.catalog_seen {
-                self.catalog_seen = now;
-                // On an error (an explicitly listed upstream tool is gone) the
-                // session keeps its tools; a call of the gone one says so.
-                let _ = (refresh.reapply)(&mut self.session);
-                self.version = None;
-            }
-        }
-        Ok(&mut self.session)
-    }
-
-    /// Replaces the session by a fresh one with the same state once a request is
-    /// over, when its linear memory grew past
-    /// [`RECLAIM_ABOVE_BYTES`](crate::memory_budget::RECLAIM_ABOVE_BYTES) or a
-    /// trap left it unusable: linear memory never shrinks, so an idle sandbox would
-    /// otherwise keep (and keep charged to the memory budget) what its largest call
-    /// needed. Done now rather than when the budget runs short: an idle sandbox's
-    /// memory is resident until then, and the replacement costs little beside the
-    /// call that grew it. Not while a call waits for approval in the instance. A
-    /// replacement that cannot be made now is made by the next request, which
-    /// then says why it could not.
-    fn reclaim(&mut self) {
-        let poisoned = self.session.is_poisoned();
-        let large = self.session.memory_bytes() > crate::memory_budget::RECLAIM_ABOVE_BYTES;
-        if !self.lasting || self.stale || !(poisoned || large) || self.session.has_parked_calls() {
-            return;
-        }
-        // `held` is current: every call and decision ends with `record`.
-        self.stale = true;
-        let _ = self.session();
-    }
-
-    /// Runs one tool for a caller with `claims` (verified; `null`: none), a shell
-    /// command's output going to `output` while it runs.
-    fn call(
-        &mut self,
-        tool: &str,
-        args: &Value,
-        claims: &Value,
-        output: Option<crate::shell_output::OutputSink>,
-    ) -> Called {
-        if tool == super::snapshot_tool::TOOL && self.conversation.is_some() {
-            return self.snapshot(args);
-        }
-        let out = match (self.synced(), output) {
-            (Ok(s), Some(sink)) => s.with_output(sink, |s| s.call_with_claims(tool, args, claims)),
-            (Ok(s), None) if super::stdio::fast::passes_json_through(tool) => {
-                s.call_unparsed(tool, args, claims).map(super::stdio::fast::pass_json_through)
-            }
-            (Ok(s), None) => s.call_with_claims(tool, args, claims),
-            (Err(e), _) => return Called { out: Err(e), specs_changed: false, poisoned: false },
-        };
-        let poisoned = self.session.is_poisoned();
-        self.record();
-        Called { out, specs_changed: self.refresh_specs(), poisoned }
-    }
-
-    /// Runs `filestore_snapshot` for the session's conversation (host-side: it is
-    /// the store's, not the component's). After a restore the conversation's files,
-    /// skills and gates changed under the session: a new one is made over them.
-    fn snapshot(&mut self, args: &Value) -> Called {
-        let Some(bound) = &self.conversation else {
-            return Called { out: Err(no_conversations()), specs_changed: false, poisoned: false };
-        };
-        let ran = super::snapshot_tool::run(bound, args, self.options.audit.as_deref());
-        let mut specs_changed = false;
-        if ran.restored {
-            self.stale = true;
-            if self.synced().is_ok() {
-                specs_changed = self.refresh_specs();
-            }
-        }
-        Called { out: ran.out, specs_changed, poisoned: false }
-    }
-
-    /// Approves (runs) or rejects a call parked for approval.
-    fn decide(&mut self, approval_id: &str, approve: bool) -> Called {
-        let session = match self.session() {
-            Ok(s) => s,
-            Err(e) => return Called { out: Err(e), specs_changed: false, poisoned: false },
-        };
-        let out = if approve {
-            session.approve(approval_id).and_then(|o| match (o.status, o.error) {
-                (InvokeStatus::Failed, Some(e)) => Err(Error::Filestore(e)),
-                _ => Ok(CallOutput { json: o.envelope, text: o.text }),
-            })
-        } else {
-            session
-                .reject(approval_id)
-                .map(|()| CallOutput { json: Value::Null, text: String::new() })
-        };
-        let poisoned = self.session.is_poisoned();
-        self.record();
-        Called { out, specs_changed: self.refresh_specs(), poisoned }
-    }
-
-    /// Moves the call the guest parked as `approval_id` into the conversation's
-    /// state (MCP 2026-07-28: the answer comes in a later request, maybe to another
-    /// replica); the id the answer must name.
-    fn park(&mut self, approval_id: &str, tool: &str, args: &Value) -> crate::Result<String> {
-        // The guest's parked call dies with this request's sandbox: dropped now.
-        let _ = self.session()?.reject(approval_id);
-        let Some(bound) = &mut self.conversation else {
-            return Err(Error::Filestore(filestore_guest::Error::new(
-                ErrorKind::Unauthorized,
-                format!(
-                    "tool '{tool}' requires approval, and under MCP 2026-07-28 the pending call is kept in the request's conversation: start the server with --state and name a conversation (Filestore-Conversation header or _meta[\"{}\"]); nothing ran",
-                    super::conversations::META_KEY
-                ),
-            )));
-        };
-        bound.park_approval(tool, args, APPROVAL_TIMEOUT)
-    }
-
-    /// Takes the parked call `id` from the conversation's state.
-    fn take_parked(
-        &mut self,
-        id: &str,
-    ) -> crate::Result<Option<crate::conversation::PendingApproval>> {
-        match &mut self.conversation {
-            Some(bound) => bound.take_approval(id, APPROVAL_TIMEOUT),
-            None => Ok(None),
-        }
-    }
-
-    /// Re-reads the tool specs when the session's tools version moved (or is
-    /// unknown); true when they differ from the last ones seen.
-    ///
-    /// The version check is one small typed call, where the specs are a few KB of
-    /// JSON: most calls (reads, listings) change nothing and pay only the check. The
-    /// comparison covers names, schemas, descriptions and annotations, so any change
-    /// a client would want to re-list for is noticed, whatever caused it.
-    fn refresh_specs(&mut self) -> bool {
-        // First: a replaced (poisoned) session resets `self.version`.
-        if self.session().is_err() {
-            return false;
-        }
-        let known = self.version;
-        let session = &mut self.session;
-        let version = session.tools_version().ok();
-        if version.is_some() && version == known {
-            return false;
-        }
-        match session.tool_specs() {
-            Ok(specs) => {
-                self.version = version;
-                if self.specs.as_ref() != Some(&specs) {
-                    self.specs = Some(specs);
-                    return true;
-                }
-                false
-            }
-            Err(_) => false,
-        }
-    }
-
-    /// Whether a call of `tool` that ended in `out` was of a tool the session does
-    /// not offer: `not-found` from the component for a name missing from the specs
-    /// (a name of a configured tool not yet activated included). A `not-found` of a
-    /// listed tool is about its arguments (a missing file).
-    ///
-    /// The specs are read here when no listing or change read them yet (a client
-    /// may call without listing).
-    fn unknown_tool(&mut self, tool: &str, out: &crate::Result<CallOutput>) -> bool {
-        let not_found = matches!(out, Err(e) if e.kind() == Some(ErrorKind::NotFound));
-        if !not_found || (tool == super::snapshot_tool::TOOL && self.conversation.is_some()) {
-            return false;
-        }
-        if self.specs.is_none() {
-            self.specs = self.session.tool_specs().ok();
-        }
-        self.specs.as_ref().is_some_and(|specs| !specs.iter().any(|s| s["name"] == tool))
-    }
-
-    fn tools(&mut self) -> crate::Result<Vec<Value>> {
-        let session = self.synced()?;
-        let version = session.tools_version().ok();
-        let mut specs = session.tool_specs()?;
-        self.specs = Some(specs.clone());
-        self.version = version;
-        if self.conversation.is_some() {
-            specs.push(super::snapshot_tool::spec());
-        }
-        Ok(specs)
-    }
-}
-
 /// The tasks watching one running call (see [`FilestoreServer::watch`]).
 struct CallWatch {
     /// The call's ticket: the running call a cancellation may interrupt.
@@ -546,15 +124,6 @@ impl CallWatch {
             p.abort();
         }
     }
-}
-
-/// What one call did.
-struct Called {
-    out: crate::Result<CallOutput>,
-    /// The set of tool specs changed: tell the client.
-    specs_changed: bool,
-    /// The call poisoned the session (a trap or limit); the next call gets a new one.
-    poisoned: bool,
 }
 
 impl FilestoreServer {
@@ -740,7 +309,7 @@ impl FilestoreServer {
         // Not on the stdio fast path: it runs only while the gate is open (checked
         // before, `roots_settled`), and waiting there could never end, since the
         // client's answer with its roots is on the input its thread would read.
-        if !super::stdio::fast::on_fast_path() {
+        if !super::stdio::fast_call::on_fast_path() {
             self.roots_gate.wait().await.map_err(|m| McpError::internal_error(m, None))?;
         }
         self.on_sandbox(f).await
@@ -771,7 +340,7 @@ impl FilestoreServer {
             s.reclaim();
             out
         };
-        if super::stdio::fast::on_fast_path() {
+        if super::stdio::fast_call::on_fast_path() {
             // The stdio reader thread answering a call itself: its own to block.
             let run = std::panic::AssertUnwindSafe(|| f(&mut lock(&sandbox)));
             return std::panic::catch_unwind(run).map_err(|p| failed(&panic_message(p.as_ref())));
@@ -830,7 +399,7 @@ fn cached_sandbox(
     named: &str,
 ) -> crate::Result<Arc<Mutex<Sandbox>>> {
     let doc = conversations.load(key)?;
-    let current = super::sandbox_cache::Stamp::of(doc.as_ref());
+    let current = super::conversations::Stamp::of(doc.as_ref());
     if let Some(sandbox) = cache.take(key, current) {
         let mut s = lock(&sandbox);
         if let Some(bound) = &mut s.conversation {
@@ -866,50 +435,6 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     format!("it panicked: {text}")
 }
 
-/// Locks the sandbox. A panic while it was held cannot leave the sandbox half
-/// updated in a way later calls could observe (the guest state lives in the store,
-/// whose calls either complete or poison the session), so a poisoned lock is reused.
-fn lock(sandbox: &Mutex<Sandbox>) -> MutexGuard<'_, Sandbox> {
-    sandbox.lock().unwrap_or_else(|p| p.into_inner())
-}
-
-/// A request named a conversation on a server that keeps none.
-fn no_conversations() -> Error {
-    Error::Filestore(filestore_guest::Error::new(
-        ErrorKind::InvalidArgument,
-        format!(
-            "the request names a conversation ({} header or _meta[\"{}\"]), but this server keeps no conversation state: start it with --state DIR|s3://bucket/prefix|mem:",
-            "Filestore-Conversation",
-            super::conversations::META_KEY
-        ),
-    ))
-}
-
-/// Session options for a conversation's sessions: result ids unique across the
-/// replicas writing its `/tool_calls`, and the conversation as the session id tool
-/// handlers see (the same on every replica).
-fn conversation_options(options: &mut SessionOptions, bound: &super::conversations::Bound) {
-    options.unique_call_ids = true;
-    options.session_id = Some(format!("conversation-{}", bound.key()));
-}
-
-/// The session's audit timeline (docs/audit.md): the conversation's, else one in
-/// memory for the sandbox (kept across the sessions replacing a poisoned one); the
-/// caller is the verified principal of an authenticated HTTP request. An embedder's
-/// own timeline in the server's options is kept as it is.
-fn audit_options(options: &mut SessionOptions, bound: Option<&super::conversations::Bound>) {
-    let identity = match &options.audit {
-        Some(_) if bound.is_none() => return,
-        Some(a) => a.identity().map(str::to_string),
-        None => super::http::auth::current_identity().map(|i| i.subject),
-    };
-    let log = match bound {
-        Some(b) => b.audit_log(identity),
-        None => crate::audit::AuditLog::memory(identity),
-    };
-    options.audit = Some(Arc::new(log));
-}
-
 /// The `_meta` key that marks a tool as requiring the user's approval (MCP tool
 /// annotations have no such hint; a client reading `_meta` can tell before calling).
 pub const REQUIRES_APPROVAL_META: &str = "filestore/requiresApproval";
@@ -934,45 +459,6 @@ fn to_tool(mut spec: Value) -> Result<Tool, McpError> {
     serde_json::from_value::<Tool>(spec.clone()).map_err(|e| {
         McpError::internal_error(format!("tool spec is not a valid MCP tool ({e}): {spec}"), None)
     })
-}
-
-/// The MCP result of a successful call: the JSON as `structuredContent` (wrapped in
-/// `{"result": ...}` when it is not an object, which MCP requires) plus the text.
-pub(crate) fn success(out: CallOutput) -> CallToolResult {
-    let structured = match out.json {
-        Value::Object(_) => out.json,
-        other => json!({ "result": other }),
-    };
-    let mut r = CallToolResult::success(vec![ContentBlock::text(out.text)]);
-    r.structured_content = Some(structured);
-    r
-}
-
-/// The `_meta` key of a failed call's result holding `{"kind", "message"}`.
-pub const ERROR_META: &str = "filestore/error";
-
-/// The MCP result of a failed call, of every tool (the component's, configured and
-/// host tools alike): `isError: true`, the text `error[KIND]: message`, and the kind
-/// and message under `_meta["filestore/error"]` for programs.
-///
-/// No `structuredContent`: a client checks it against the tool's `outputSchema`,
-/// which describes a success, and TypeScript SDK 1.x does so for errors too (it
-/// throws `-32602 Structured content does not match the tool's output schema`
-/// instead of returning the result, so the user never sees the error).
-pub(crate) fn failure(e: &Error, poisoned: bool) -> CallToolResult {
-    let kind = e.kind_name();
-    let mut message = e.to_string();
-    if poisoned {
-        message.push_str(
-            "; the sandbox is replaced by a fresh one for the next call (volumes are kept)",
-        );
-    }
-    let mut r =
-        CallToolResult::error(vec![ContentBlock::text(format!("error[{kind}]: {message}"))]);
-    let mut meta = serde_json::Map::new();
-    meta.insert(ERROR_META.into(), json!({"kind": kind, "message": message}));
-    r.meta = Some(rmcp::model::MetaObject(meta));
-    r
 }
 
 /// What a running shell command printed, for the progress notifications of its call:
@@ -1013,108 +499,12 @@ pub const PROGRESS_INTERVAL: Duration = Duration::from_secs(1);
 /// tool-list changes made by other requests (other replicas included).
 pub const LISTEN_POLL: Duration = Duration::from_secs(2);
 
-/// How long the user has to answer an approval request.
-pub const APPROVAL_TIMEOUT: Duration = Duration::from_secs(600);
-
-/// The approval id of a pending call's envelope (`{"pending": true, "approval_id"}`).
-fn pending_approval(envelope: &Value) -> Option<String> {
-    match (&envelope["pending"], &envelope["approval_id"]) {
-        (Value::Bool(true), Value::String(id)) => Some(id.clone()),
-        _ => None,
-    }
-}
-
-/// What the user is asked about a call of `tool` with `args`.
-fn approval_message(tool: &str, args: &Value) -> String {
-    format!(
-        "The agent wants to run '{tool}', which requires approval, with arguments:\n{}\nApprove?",
-        serde_json::to_string_pretty(args).unwrap_or_else(|_| args.to_string())
-    )
-}
-
-/// The form asking whether `tool` may run with `args`: one required boolean,
-/// `approve`.
-fn approval_form(tool: &str, args: &Value) -> Result<ElicitRequestParams, String> {
-    let schema = ElicitationSchema::builder()
-        .required_bool_with("approve", |b| b.description("Run this tool call now"))
-        .build()
-        .map_err(|e| format!("building the approval form: {e}"))?;
-    Ok(ElicitRequestParams::FormElicitationParams {
-        meta: None,
-        message: approval_message(tool, args),
-        requested_schema: schema,
-    })
-}
-
-/// The key of the approval form among an `input_required` result's requests.
-const APPROVAL_INPUT: &str = "approve";
-
 /// Whether the request speaks MCP 2026-07-28 or later (approvals are then asked
 /// with an `input_required` result, never a request to the client).
 fn is_modern(context: &RequestContext<RoleServer>) -> bool {
     context
         .protocol_version()
         .is_some_and(|v| v.as_str() >= rmcp::model::ProtocolVersion::V_2026_07_28.as_str())
-}
-
-/// Whether the client's answer to the approval form (an `ElicitResult` under
-/// [`APPROVAL_INPUT`]) approves; else why not.
-fn approved(responses: Option<&rmcp::model::InputResponses>) -> Result<(), String> {
-    let Some(answer) = responses.and_then(|r| r.get(APPROVAL_INPUT)) else {
-        return Err(format!(
-            "the retry carries no answer under inputResponses[\"{APPROVAL_INPUT}\"]"
-        ));
-    };
-    match answer["action"].as_str() {
-        Some("accept") if answer["content"]["approve"] == Value::Bool(true) => Ok(()),
-        Some("accept") => Err("the user answered no".into()),
-        Some("decline") => Err("the user declined".into()),
-        Some("cancel") => Err("the user cancelled".into()),
-        _ => Err(format!("the answer is not an elicitation result: {answer}")),
-    }
-}
-
-/// Asks the user, through the client's form elicitation, whether `tool` may run
-/// with `args`. `Ok` only for an accepted form with `approve: true`; otherwise why
-/// not (declined, cancelled, timed out, or the client cannot ask).
-async fn ask_approval(peer: &Peer<RoleServer>, tool: &str, args: &Value) -> Result<(), String> {
-    if !peer.supported_elicitation_modes().contains(&ElicitationMode::Form) {
-        return Err(
-            "this MCP client cannot ask the user (it does not declare the elicitation capability)"
-                .into(),
-        );
-    }
-    let params = approval_form(tool, args)?;
-    match peer.create_elicitation_with_timeout(params, Some(APPROVAL_TIMEOUT)).await {
-        Ok(r) => match r.action {
-            ElicitationAction::Accept
-                if r.content.as_ref().and_then(|c| c.get("approve"))
-                    == Some(&Value::Bool(true)) =>
-            {
-                Ok(())
-            }
-            ElicitationAction::Accept => Err("the user answered no".into()),
-            ElicitationAction::Decline => Err("the user declined".into()),
-            ElicitationAction::Cancel => Err("the user cancelled".into()),
-            other => Err(format!("the client answered {other:?}")),
-        },
-        Err(e) => Err(format!("asking the user failed: {e}")),
-    }
-}
-
-/// Maps a host error outside a tool call (prompt, resource) to a protocol error.
-pub(crate) fn protocol_error(e: &Error) -> McpError {
-    let text = format!("error[{}]: {e}", e.kind_name());
-    match e.kind() {
-        Some(ErrorKind::NotFound) => McpError::resource_not_found(text, None),
-        Some(
-            ErrorKind::InvalidPath
-            | ErrorKind::InvalidArgument
-            | ErrorKind::NotAFile
-            | ErrorKind::TooLarge,
-        ) => McpError::invalid_params(text, None),
-        _ => McpError::internal_error(text, None),
-    }
 }
 
 impl FilestoreServer {
@@ -1166,7 +556,7 @@ impl FilestoreServer {
         let (cancel, running, ct) = (self.cancel.clone(), self.running.clone(), context.ct.clone());
         // A task woken per call is a wake-up of another thread: not spent where no
         // cancellation can arrive.
-        let cancellable = !super::stdio::fast::on_fast_path();
+        let cancellable = !super::stdio::fast_call::on_fast_path();
         let watcher = cancellable.then(|| {
             tokio::spawn(async move {
                 ct.cancelled().await;

@@ -7,7 +7,7 @@
 //! [`SessionStore`]: the client's `initialize` parameters), with the conversation the
 //! session serves and a digest of the identity that created it. A replica that gets a
 //! request for a session it does not hold finds the record, checks the caller is that
-//! identity ([`super::http::pool`]: anyone else gets the 404 an unknown session gets),
+//! identity ([`crate::mcp::http::pool`]: anyone else gets the 404 an unknown session gets),
 //! makes a sandbox for it, bound to the recorded conversation, and replays the
 //! `initialize` (rmcp's restore) with that conversation named in its `_meta`, so the
 //! session continues on the same files, stored results and skills; no other
@@ -52,11 +52,12 @@ impl std::fmt::Debug for StoredSessions {
 
 /// What a replica recorded of a session: who created it and the conversation it
 /// serves. A request taking the session over carries it (a request extension, set
-/// by [`super::http::pool`]) so that the server made for it serves that conversation
-/// from the start ([`super::conversations::capture`]): no other is made for it.
+/// by [`crate::mcp::http::pool`]) so that the server made for it serves that conversation
+/// from the start ([`crate::mcp::http::capture`]): no other is made for it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Recorded {
-    /// The digest of the identity that created it ([`owner_digest`]).
+    /// The digest of the identity that created it
+    /// ([`owner_digest`](crate::mcp::conversations::owner_digest)).
     pub owner: String,
     /// Its conversation, when the server keeps one.
     pub conversation: Option<String>,
@@ -65,12 +66,6 @@ pub struct Recorded {
 /// The record name of session `id`.
 fn record_name(id: &str) -> String {
     hex(&Sha256::digest(id.as_bytes()))
-}
-
-/// What a record keeps of the identity that created the session: a digest of its
-/// path segment (`""` without authentication).
-pub fn owner_digest(segment: Option<&str>) -> String {
-    hex(&Sha256::digest(format!("owner:{}", segment.unwrap_or("")).as_bytes()))
 }
 
 fn hex(bytes: &[u8]) -> String {
@@ -183,31 +178,10 @@ impl SessionStore for StoredSessions {
     }
 }
 
-/// Where the server made for a request that creates a session puts its conversation
-/// name (its own cell, which a later `_meta` binding updates), so the HTTP layer can
-/// record it once the session's id is known.
-#[derive(Clone, Debug, Default)]
-pub struct CreatedServer(Arc<Mutex<Option<ConversationCell>>>);
-
-/// A server's conversation name, which a `_meta` binding may change.
-pub type ConversationCell = Arc<Mutex<Option<String>>>;
-
-impl CreatedServer {
-    /// Called by the server made for the request: its conversation cell.
-    pub fn set(&self, conversation: &ConversationCell) {
-        *self.0.lock().unwrap_or_else(|p| p.into_inner()) = Some(conversation.clone());
-    }
-
-    /// The conversation the server serves now, if one was made and keeps one.
-    pub fn conversation(&self) -> Option<String> {
-        let cell = self.0.lock().unwrap_or_else(|p| p.into_inner()).clone()?;
-        cell.lock().unwrap_or_else(|p| p.into_inner()).clone()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mcp::conversations::owner_digest;
 
     #[tokio::test(flavor = "multi_thread")]
     async fn a_session_record_round_trips_with_its_conversation_and_owner() {

@@ -1,11 +1,13 @@
 //! The streamable HTTP transport's layers, outermost first as a request meets them:
 //! [`conn`] (connections bounded before authentication, read timeouts), [`origin`]
 //! (`Origin` checks), [`auth`] (bearer tokens, the caller's identity), [`pool`]
-//! (session admission), [`body`] (malformed and oversized bodies answered). The
-//! router that stacks them is [`crate::mcp::serve_http_with`].
+//! (session admission), [`body`] (malformed and oversized bodies answered) and
+//! [`capture`] (the conversation the request names). The router that stacks them is
+//! [`crate::mcp::serve_http_with`].
 
 pub mod auth;
 pub mod body;
+pub mod capture;
 pub mod conn;
 pub mod origin;
 pub mod pool;

@@ -243,7 +243,7 @@ impl SessionPool {
         let Some(stored) = &self.stored else { return next.run(request).await };
         let Some(recorded) = stored.recorded(id).await else { return next.run(request).await };
         let caller = super::auth::current_identity().map(|i| i.segment);
-        if recorded.owner != crate::mcp::stored_sessions::owner_digest(caller.as_deref()) {
+        if recorded.owner != crate::mcp::conversations::owner_digest(caller.as_deref()) {
             return (StatusCode::NOT_FOUND, "Not Found: Session not found").into_response();
         }
         if let Err(why) = self.admit(peer, owner.as_ref()).await {

@@ -31,8 +31,8 @@
 //! Anything else goes to rmcp as before.
 //!
 //! A listing's structured content passes through as the component wrote it
-//! ([`passes_json_through`]): parsed into a `Value` for rmcp's result type and
-//! written out again, it was a sixth of a listing with details.
+//! ([`super::fast_call::passes_json_through`]): parsed into a `Value` for rmcp's
+//! result type and written out again, it was a sixth of a listing with details.
 
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
@@ -63,46 +63,6 @@ pub struct FastPath {
     /// Requests handed to rmcp and not answered yet, by id (how many of each: a
     /// client may reuse one).
     pending: Mutex<HashMap<RequestId, usize>>,
-}
-
-thread_local! {
-    /// Set on the reader thread while it runs a call: the sandbox work runs in
-    /// place there (it is the thread's own to block), see
-    /// [`FilestoreServer::on_sandbox`](crate::mcp::server).
-    static ON_FAST_PATH: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// Whether the current thread is the fast path's, running a call.
-pub(crate) fn on_fast_path() -> bool {
-    ON_FAST_PATH.with(std::cell::Cell::get)
-}
-
-thread_local! {
-    /// The structured content of the fast path's call, as JSON text, when the call
-    /// passed it through ([`pass_json_through`]); taken when the answer is written.
-    static PASSED_JSON: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
-}
-
-/// Whether a successful call of `tool` should hand its JSON over unparsed: on the
-/// fast path, for a listing (the largest JSON it answers; a read's result is looked
-/// into for media, and is small).
-pub(crate) fn passes_json_through(tool: &str) -> bool {
-    on_fast_path() && tool == "filestore_ls"
-}
-
-/// Keeps `out`'s JSON object for the answer ([`serialise_reply`]), and gives the
-/// call's result on with an empty object in its place: nothing between here and the
-/// answer looks into a listing's JSON (approvals and media concern other tools).
-/// JSON that is not an object (a built-in's always is) is given on parsed, for
-/// `server::success` to wrap as it wraps any other.
-pub(crate) fn pass_json_through(out: filestore::UnparsedCallOutput) -> filestore::CallOutput {
-    let filestore::UnparsedCallOutput { json, text } = out;
-    if !json.trim_start().starts_with('{') {
-        let json = serde_json::from_str(&json).unwrap_or(serde_json::Value::Null);
-        return filestore::CallOutput { json, text };
-    }
-    PASSED_JSON.with(|p| *p.borrow_mut() = Some(json));
-    filestore::CallOutput { json: serde_json::Value::Object(Default::default()), text }
 }
 
 /// The answer line: `reply` serialised, with the JSON a call passed through as its
@@ -235,11 +195,9 @@ impl FastPath {
         };
         let mut context = RequestContext::new(id.clone(), ready.peer.clone());
         std::mem::swap(&mut context.meta, request.get_meta_mut());
-        PASSED_JSON.with(|p| p.borrow_mut().take());
-        ON_FAST_PATH.with(|f| f.set(true));
-        let result = ready.runtime.block_on(ready.server.handle_request(request, context));
-        ON_FAST_PATH.with(|f| f.set(false));
-        let passed = PASSED_JSON.with(|p| p.borrow_mut().take());
+        let (result, passed) = super::fast_call::run(|| {
+            ready.runtime.block_on(ready.server.handle_request(request, context))
+        });
         let reply: TxJsonRpcMessage<RoleServer> = match result {
             Ok(result) => JsonRpcMessage::response(result, id),
             Err(error) => JsonRpcMessage::error(error, Some(id)),
@@ -294,8 +252,7 @@ mod tests {
 
     /// A passed-through listing's JSON lands as the result's `structuredContent`,
     /// exactly as rmcp would write the parsed value; an error answer or a result
-    /// without structured content ignores it; JSON that is not an object is not kept
-    /// but wrapped as `server::success` wraps any other.
+    /// without structured content ignores it.
     #[test]
     fn passed_json_is_the_structured_content() {
         use rmcp::model::{CallToolResult, ContentBlock, ErrorData};
@@ -311,14 +268,6 @@ mod tests {
             parsed(serde_json::to_vec(&reply(serde_json::from_str(listing).ok())).unwrap());
         let spliced = serialise_reply(reply(Some(json!({}))), Some(listing.to_string()));
         assert_eq!(parsed(spliced), expected);
-
-        let out = pass_json_through(filestore::UnparsedCallOutput {
-            json: "[1,2]".into(),
-            text: String::new(),
-        });
-        assert_eq!(PASSED_JSON.with(|p| p.borrow_mut().take()), None);
-        let written = serde_json::to_value(crate::mcp::server::success(out)).unwrap();
-        assert_eq!(written["structuredContent"], json!({"result": [1, 2]}));
 
         let plain = reply(None);
         let alone = serde_json::to_vec(&plain).unwrap();
