@@ -942,12 +942,11 @@ impl Session {
 
     /// The configured prompts (Toolbox `kind: prompt`), in load order (see the WIT
     /// `tools.list-prompts`).
-    pub fn prompts(
-        &mut self,
-    ) -> Result<Vec<crate::bindings::exports::filestore::component::tools::PromptSpec>> {
-        self.guarded(|store, b, h| {
+    pub fn prompts(&mut self) -> Result<Vec<crate::tools::PromptSpec>> {
+        let specs = self.guarded(|store, b, h| {
             b.filestore_component_tools(store)?.call_list_prompts(store, h).map(Ok)
-        })
+        })?;
+        Ok(specs.into_iter().map(crate::glue::tools::from_wit_prompt).collect())
     }
 
     /// The configured prompt `name` rendered with `arguments` (a JSON object):

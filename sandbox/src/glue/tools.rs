@@ -121,3 +121,20 @@ pub fn from_wit_agent_report(r: wit::AgentReport) -> crate::tools::AgentReport {
         rendered: r.rendered,
     }
 }
+
+/// A configured prompt as the host's own type.
+pub fn from_wit_prompt(p: wit::PromptSpec) -> crate::tools::PromptSpec {
+    crate::tools::PromptSpec {
+        name: p.name,
+        description: p.description,
+        arguments: p
+            .arguments
+            .into_iter()
+            .map(|a| crate::tools::PromptArgument {
+                name: a.name,
+                description: a.description,
+                required: a.required,
+            })
+            .collect(),
+    }
+}

@@ -9,12 +9,11 @@
 //!   sources, with `${VAR}` references resolved — see [`resolve_sources`]), runs the
 //!   handler on a worker thread under a per-call timeout, and turns a timeout, a
 //!   panic, an unknown type or a handler error into a typed error naming the tool.
-//! - [`ToolRegistry::with_builtin_handlers`] adds the handlers the `filestore` binary
-//!   ships: `sqlite-sql` ([`crate::handlers::sqlite`]) and `http`
-//!   ([`crate::handlers::http`]).
+//! - The `filestore` crate's `ShippedHandlers::with_builtin_handlers` adds the
+//!   handlers its binary ships (`sqlite-sql`, `postgres-sql`, `mysql-sql`, `http`...).
 //! - [`ToolProvider`]s answer for agent tool refs (`tools.{provider}.…`): the registry
 //!   routes `check-connection` and the calls of provider tools to the provider named
-//!   by the ref (e.g. [`crate::providers::mcp::McpProvider`] for `mcp`), under that
+//!   by the ref (e.g. the `filestore` crate's `McpProvider` for `mcp`), under that
 //!   provider's own timeout.
 //!
 //! **Secrets.** Source fields are resolved here, from the host's environment, after
@@ -64,8 +63,6 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value};
 
-use crate::bindings::filestore::component::tool_host::{ConnectionStatus, ToolCall};
-use crate::bindings::filestore::component::types::Error;
 use filestore_guest::error::ErrorKind;
 
 /// Default per-call timeout of external tools. Bounds how long one model request can
@@ -75,17 +72,17 @@ pub const DEFAULT_TOOL_TIMEOUT: Duration = Duration::from_secs(30);
 /// Runs external tool calls for sessions.
 pub trait ToolHost: Send + Sync {
     /// Runs one validated call; returns JSON text or a typed error.
-    fn call(&self, call: ToolCall) -> Result<String, Error>;
+    fn call(&self, call: ToolCall) -> Result<String, ToolError>;
     /// [`ToolHost::call`] for a caller that may cancel it: a host that can stop a
     /// call early returns soon after `cancel` fires (the session is interrupted
     /// then anyway). The default ignores `cancel`, so the call holds its session
     /// until it ends.
-    fn call_cancellable(&self, call: ToolCall, cancel: &Cancel) -> Result<String, Error> {
+    fn call_cancellable(&self, call: ToolCall, cancel: &Cancel) -> Result<String, ToolError> {
         let _ = cancel;
         self.call(call)
     }
     /// Reports whether a provider connection can be used.
-    fn check_connection(&self, call_ref: &str) -> Result<ConnectionStatus, Error>;
+    fn check_connection(&self, call_ref: &str) -> Result<ConnectionStatus, ToolError>;
     /// The longest a call may take (the session extends its guest deadline by it
     /// while a tool runs). `None`: the host sets no timeout of its own.
     fn timeout(&self) -> Option<Duration> {
@@ -110,13 +107,13 @@ pub trait ToolHost: Send + Sync {
 pub struct NoTools;
 
 impl ToolHost for NoTools {
-    fn call(&self, call: ToolCall) -> Result<String, Error> {
-        Err(Error::Unsupported(format!(
+    fn call(&self, call: ToolCall) -> Result<String, ToolError> {
+        Err(ToolError::unsupported(format!(
             "tool '{}' of type '{}': this host has no handler for external tools",
             call.tool_name, call.tool_type
         )))
     }
-    fn check_connection(&self, call_ref: &str) -> Result<ConnectionStatus, Error> {
+    fn check_connection(&self, call_ref: &str) -> Result<ConnectionStatus, ToolError> {
         let _ = call_ref;
         Ok(ConnectionStatus::Missing)
     }
@@ -190,6 +187,8 @@ pub fn results_mount() -> crate::volumes::MountSpec {
 
 mod agent_report;
 pub mod budget;
+mod call;
+mod prompt_spec;
 pub mod env;
 pub mod redaction;
 mod sources;
@@ -197,6 +196,8 @@ mod sources;
 pub use agent_report::{
     AgentEntryInfo, AgentReport, DEFAULT_CONNECTION, DEFAULT_SERVER_TIMEOUT, ServerDecl,
 };
+pub use call::{CallContext, ConnectionStatus, ProviderAction, ToolCall};
+pub use prompt_spec::{PromptArgument, PromptSpec};
 pub use budget::{DEFAULT_MAX_RESULT_BYTES, ResultBudget};
 pub use redaction::{MIN_REDACTED_LEN, Redactor, Secret, redact, redact_prefix};
 pub use sources::{
@@ -756,18 +757,18 @@ fn prefix(tool: &str, e: ToolError) -> ToolError {
 }
 
 impl ToolHost for ToolRegistry {
-    fn call(&self, call: ToolCall) -> Result<String, Error> {
+    fn call(&self, call: ToolCall) -> Result<String, ToolError> {
         self.call_cancellable(call, &Cancel::never())
     }
 
-    fn call_cancellable(&self, call: ToolCall, cancel: &Cancel) -> Result<String, Error> {
+    fn call_cancellable(&self, call: ToolCall, cancel: &Cancel) -> Result<String, ToolError> {
         let mut request = self.request(call)?;
         request.cancel = cancel.clone();
         let value = self.run(request)?;
         Ok(value.to_string())
     }
 
-    fn check_connection(&self, call_ref: &str) -> Result<ConnectionStatus, Error> {
+    fn check_connection(&self, call_ref: &str) -> Result<ConnectionStatus, ToolError> {
         // A ref to a provider this host does not have is a connection it does not
         // have: `missing`, which resolution reports with the ref.
         let Ok((parsed, provider)) = self.provider(call_ref) else {

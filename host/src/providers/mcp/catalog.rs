@@ -19,7 +19,7 @@ use rmcp::model::Tool;
 use serde_json::Value;
 
 use crate::tools::{Secret, redact};
-use crate::wit::filestore::component::tool_host::ProviderAction;
+use crate::tools::ProviderAction;
 
 /// The longest upstream tool name taken, in characters: MCP's guidance for tool
 /// names (1 to 128 characters). A longer name is refused, the tool left out with a

@@ -60,7 +60,7 @@ use rmcp::service::{NotificationContext, RoleClient, RunningService, ServiceErro
 use serde_json::{Value, json};
 
 use crate::tools::{CallRef, Secret, ToolError, ToolProvider, ToolRequest, redact, redact_prefix};
-use crate::wit::filestore::component::tool_host::ConnectionStatus;
+use crate::tools::ConnectionStatus;
 use catalog::Catalog;
 use spec::{Endpoint, Resolved, ServerDecl};
 use stderr::StderrTail;
