@@ -112,10 +112,6 @@ const HOST: Layout = Layout {
     upward_allowed: &[],
     cycles_allowed: &[
         (
-            &["mcp::http::auth", "mcp::http::conn"],
-            "the auth middleware reads the connection's `RequestMark`; the connection counts by the auth's `IdentityKey`",
-        ),
-        (
             &["volumes::object::errors", "volumes::object::spec"],
             "errors.rs names spec.rs's `StoreKind` in its credentials hint; spec.rs cleans the store's messages with errors.rs's `clean`",
         ),

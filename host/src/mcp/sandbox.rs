@@ -86,7 +86,7 @@ impl Sandbox {
         audit_options(&mut options, conversation.as_ref());
         if options.memory_identity.is_none() {
             // The memory budget per identity counts the authenticated caller's.
-            options.memory_identity = super::http::auth::current_identity().map(|i| i.segment);
+            options.memory_identity = super::http::identity::current_identity().map(|i| i.segment);
         }
         if let Some(bound) = &conversation {
             mounts.extend(bound.mounts());
@@ -480,7 +480,7 @@ fn audit_options(options: &mut SessionOptions, bound: Option<&super::conversatio
     let identity = match &options.audit {
         Some(_) if bound.is_none() => return,
         Some(a) => a.identity().map(str::to_string),
-        None => super::http::auth::current_identity().map(|i| i.subject),
+        None => super::http::identity::current_identity().map(|i| i.subject),
     };
     let log = match bound {
         Some(b) => b.audit_log(identity),

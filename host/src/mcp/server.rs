@@ -131,7 +131,7 @@ impl FilestoreServer {
     pub fn new(config: &ServerConfig) -> crate::Result<FilestoreServer> {
         // Over HTTP, the caller of the request creating the session: `{sub}` in the
         // directories roots are allowed in is theirs, and so is its conversation.
-        let caller = super::http::auth::current_identity().map(|i| i.segment);
+        let caller = super::http::identity::current_identity().map(|i| i.segment);
         let requested = super::conversations::requested();
         let (sandbox, name, give_back) =
             match (&config.sandbox_cache, &config.conversations, &requested.named) {
@@ -287,7 +287,7 @@ impl FilestoreServer {
         let caller = context
             .extensions
             .get::<axum::http::request::Parts>()
-            .and_then(|p| p.extensions.get::<super::http::auth::Identity>())
+            .and_then(|p| p.extensions.get::<super::http::identity::Identity>())
             .map(|i| i.segment.clone());
         let name = named.clone();
         self.on_sandbox(move |s| -> crate::Result<()> {
@@ -515,7 +515,7 @@ impl FilestoreServer {
         context: &RequestContext<RoleServer>,
     ) -> Result<Option<super::http::auth::CallSlot>, Box<CallToolResult>> {
         let parts = context.extensions.get::<axum::http::request::Parts>();
-        let caller = parts.and_then(|p| p.extensions.get::<super::http::auth::Identity>());
+        let caller = parts.and_then(|p| p.extensions.get::<super::http::identity::Identity>());
         match (&self.call_limits, caller) {
             (Some(limits), Some(who)) => limits.acquire(who).map(Some).map_err(|why| {
                 let e = Error::Filestore(filestore_guest::Error::new(
@@ -533,7 +533,7 @@ impl FilestoreServer {
     fn claims(&self, context: &RequestContext<RoleServer>) -> Value {
         let parts = context.extensions.get::<axum::http::request::Parts>();
         super::http::auth::claims_for(
-            parts.and_then(|p| p.extensions.get::<super::http::auth::Identity>()),
+            parts.and_then(|p| p.extensions.get::<super::http::identity::Identity>()),
             &self.bearer_services,
             parts.and_then(|p| p.extensions.get::<super::http::auth::ServiceClaims>()),
         )

@@ -116,7 +116,7 @@ pub async fn capture(
             response.headers().get(super::pool::SESSION_HEADER).and_then(|v| v.to_str().ok())
     {
         // Still inside the authentication's scope: the caller is the request's.
-        let caller = super::auth::current_identity().map(|i| i.segment);
+        let caller = super::identity::current_identity().map(|i| i.segment);
         let owner = owner_digest(caller.as_deref());
         stored.bind(id, created.conversation(), owner).await;
     }

@@ -48,7 +48,7 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::task::AbortHandle;
 use tower::ServiceExt;
 
-use super::auth::IdentityKey;
+use super::identity::IdentityKey;
 
 /// Most connections open at once: each holds a descriptor and a task, and past the
 /// process's descriptor limit `accept` fails for everyone.
@@ -638,7 +638,7 @@ impl Drop for AnsweredBody {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mcp::http::auth::Source;
+    use crate::mcp::http::identity::Source;
 
     fn limits(max_connections: usize, max_per_client: usize) -> ConnLimits {
         ConnLimits { max_connections, max_per_client, ..ConnLimits::default() }

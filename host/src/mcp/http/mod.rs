@@ -2,12 +2,14 @@
 //! [`conn`] (connections bounded before authentication, read timeouts), [`origin`]
 //! (`Origin` checks), [`auth`] (bearer tokens, the caller's identity), [`pool`]
 //! (session admission), [`body`] (malformed and oversized bodies answered) and
-//! [`capture`] (the conversation the request names). The router that stacks them is
-//! [`crate::mcp::serve_http_with`].
+//! [`capture`] (the conversation the request names). [`identity`] is who a verified
+//! caller is, as the layers after authentication tell callers apart. The router that
+//! stacks them is [`crate::mcp::serve_http_with`].
 
 pub mod auth;
 pub mod body;
 pub mod capture;
 pub mod conn;
+pub mod identity;
 pub mod origin;
 pub mod pool;

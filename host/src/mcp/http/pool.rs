@@ -46,7 +46,7 @@ use axum::response::{IntoResponse, Response};
 use rmcp::transport::streamable_http_server::session::SessionManager;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 
-use super::auth::IdentityKey;
+use super::identity::IdentityKey;
 
 /// The header carrying the MCP session id.
 /// The header naming a 2025-11-25 session.
@@ -242,7 +242,7 @@ impl SessionPool {
     ) -> Response {
         let Some(stored) = &self.stored else { return next.run(request).await };
         let Some(recorded) = stored.recorded(id).await else { return next.run(request).await };
-        let caller = super::auth::current_identity().map(|i| i.segment);
+        let caller = super::identity::current_identity().map(|i| i.segment);
         if recorded.owner != crate::mcp::conversations::owner_digest(caller.as_deref()) {
             return (StatusCode::NOT_FOUND, "Not Found: Session not found").into_response();
         }
@@ -353,7 +353,7 @@ pub async fn guard(
 ) -> Response {
     let session =
         request.headers().get(SESSION_HEADER).and_then(|v| v.to_str().ok()).map(str::to_string);
-    let owner = request.extensions().get::<super::auth::Identity>().map(|i| i.key());
+    let owner = request.extensions().get::<super::identity::Identity>().map(|i| i.key());
     match session {
         Some(id) => match pool.touch(&id, owner.as_ref()) {
             Some(true) => next.run(request).await,
@@ -381,7 +381,7 @@ pub async fn guard(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mcp::http::auth::Source;
+    use crate::mcp::http::identity::Source;
 
     /// A session: its id, client address, owner (`"tok:carol"` is a static token's
     /// carol, another name a JWT's) and seconds since its last use.
