@@ -54,10 +54,15 @@ use crate::volumes::{MountArg, MountSource};
 use crate::{Engine, MountSpec, SessionOptions};
 
 // The HTTP layers under the names the CLI and embedders use.
-pub use http::{
-    auth as http_auth, body as http_body, conn as http_conn, origin as http_origin,
-    pool as http_pool,
-};
+pub use http::{body as http_body, conn as http_conn, origin as http_origin, pool as http_pool};
+
+/// Authentication under the one name the CLI and embedders use: [`http::auth`] with
+/// what it builds on, [`http::identity`] and [`http::service_tokens`].
+pub mod http_auth {
+    pub use super::http::auth::*;
+    pub use super::http::identity::*;
+    pub use super::http::service_tokens::*;
+}
 pub use prompt::INSTRUCTIONS_PROMPT;
 pub use reply::ERROR_META;
 pub use resources::{RESOURCE_MAX_BYTES, RESOURCE_PAGE_SIZE, RESOURCE_WALK_LIMIT, URI_SCHEME};
@@ -419,7 +424,7 @@ pub struct HttpOptions {
     /// Bearer-token authentication (see [`http::auth`]); `None`: none.
     pub auth: Option<Arc<http::auth::Authenticator>>,
     /// The tool configuration's auth services whose `{name}_token` headers are read.
-    pub service_tokens: Option<Arc<http::auth::ServiceTokens>>,
+    pub service_tokens: Option<Arc<http::service_tokens::ServiceTokens>>,
 }
 
 /// [`serve_http`] with options: the session pool's limits (see [`http::pool`]), the
@@ -456,8 +461,10 @@ pub async fn serve_http_with(
         .layer(axum::middleware::from_fn(http::body::check))
         .layer(axum::middleware::from_fn_with_state(pool, http::pool::guard));
     if let Some(services) = options.service_tokens.filter(|s| !s.is_empty()) {
-        router = router
-            .layer(axum::middleware::from_fn_with_state(services, http::auth::service_claims));
+        router = router.layer(axum::middleware::from_fn_with_state(
+            services,
+            http::service_tokens::service_claims,
+        ));
     }
     // Authentication before the pool, which binds each session to its identity.
     let authenticates = options.auth.is_some();

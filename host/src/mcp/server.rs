@@ -532,10 +532,10 @@ impl FilestoreServer {
     /// that take it (`mcpEnabled`); never a token.
     fn claims(&self, context: &RequestContext<RoleServer>) -> Value {
         let parts = context.extensions.get::<axum::http::request::Parts>();
-        super::http::auth::claims_for(
+        super::http::service_tokens::claims_for(
             parts.and_then(|p| p.extensions.get::<super::http::identity::Identity>()),
             &self.bearer_services,
-            parts.and_then(|p| p.extensions.get::<super::http::auth::ServiceClaims>()),
+            parts.and_then(|p| p.extensions.get::<super::http::service_tokens::ServiceClaims>()),
         )
     }
 
