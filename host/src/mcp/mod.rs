@@ -30,6 +30,7 @@
 
 mod approval;
 pub mod conversations;
+mod host_tool;
 pub mod http;
 pub mod logging;
 pub mod media;

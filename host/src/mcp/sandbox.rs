@@ -1,10 +1,11 @@
 //! One MCP session's sandbox: its [`Session`], replaced when a trap poisons it or
 //! its mounts change (the client's roots, a conversation bound at `initialize`),
 //! kept current with its conversation's state (`serve --state`), and what it has
-//! told the client (the tool specs last listed, for `list_changed`). Everything the
-//! MCP layer does with a sandbox goes through here: the server
-//! ([`crate::mcp::server`]) runs each request's work on it, and the prompt,
-//! resources and media layers read through it.
+//! told the client (the tool specs last listed, for `list_changed`). It offers the
+//! host's own tools beside the session's ([`HostTool`]). Everything the MCP layer
+//! does with a sandbox goes through here: the server ([`crate::mcp::server`]) runs
+//! each request's work on it, and the prompt, resources and media layers read
+//! through it.
 
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -12,10 +13,14 @@ use serde_json::Value;
 
 use super::ServerConfig;
 use super::approval::APPROVAL_TIMEOUT;
-use super::conversations::no_conversations;
+use super::host_tool::{HostContext, HostTool};
 use crate::tools::InvokeStatus;
 use crate::{CallOutput, Engine, Error, MountSpec, Session, SessionOptions};
 use filestore_guest::error::ErrorKind;
+
+/// The tools the host answers itself, offered beside the session's (see
+/// [`HostTool`]).
+const HOST_TOOLS: &[&dyn HostTool] = &[&super::snapshot_tool::SnapshotTool];
 
 /// One MCP session's sandbox and what the client has been told about it.
 pub(crate) struct Sandbox {
@@ -297,8 +302,8 @@ impl Sandbox {
         claims: &Value,
         output: Option<crate::shell_output::OutputSink>,
     ) -> Called {
-        if tool == super::snapshot_tool::TOOL && self.conversation.is_some() {
-            return self.snapshot(args);
+        if let Some(host) = self.host_tool(tool) {
+            return self.call_host(host, args);
         }
         let out = match (self.synced(), output) {
             (Ok(s), Some(sink)) => s.with_output(sink, |s| s.call_with_claims(tool, args, claims)),
@@ -313,16 +318,23 @@ impl Sandbox {
         Called { out, specs_changed: self.refresh_specs(), poisoned }
     }
 
-    /// Runs `filestore_snapshot` for the session's conversation (host-side: it is
-    /// the store's, not the component's). After a restore the conversation's files,
-    /// skills and gates changed under the session: a new one is made over them.
-    fn snapshot(&mut self, args: &Value) -> Called {
-        let Some(bound) = &self.conversation else {
-            return Called { out: Err(no_conversations()), specs_changed: false, poisoned: false };
+    /// The host tool named `tool` that the sandbox offers, if any ([`HOST_TOOLS`]).
+    fn host_tool(&self, tool: &str) -> Option<&'static dyn HostTool> {
+        let conversation = self.conversation.as_ref();
+        HOST_TOOLS.iter().copied().find(|t| t.name() == tool && t.offered(conversation))
+    }
+
+    /// Runs a call of a host tool. When it changed the session's state under it (a
+    /// snapshot restored: the conversation's files, skills and gates), a new
+    /// session is made over that state.
+    fn call_host(&mut self, tool: &dyn HostTool, args: &Value) -> Called {
+        let context = HostContext {
+            conversation: self.conversation.as_ref(),
+            audit: self.options.audit.as_deref(),
         };
-        let ran = super::snapshot_tool::run(bound, args, self.options.audit.as_deref());
+        let ran = tool.call(context, args);
         let mut specs_changed = false;
-        if ran.restored {
+        if ran.state_changed {
             self.stale = true;
             if self.synced().is_ok() {
                 specs_changed = self.refresh_specs();
@@ -426,7 +438,7 @@ impl Sandbox {
     /// may call without listing).
     pub(crate) fn unknown_tool(&mut self, tool: &str, out: &crate::Result<CallOutput>) -> bool {
         let not_found = matches!(out, Err(e) if e.kind() == Some(ErrorKind::NotFound));
-        if !not_found || (tool == super::snapshot_tool::TOOL && self.conversation.is_some()) {
+        if !not_found || self.host_tool(tool).is_some() {
             return false;
         }
         if self.specs.is_none() {
@@ -441,9 +453,8 @@ impl Sandbox {
         let mut specs = session.tool_specs()?;
         self.specs = Some(specs.clone());
         self.version = version;
-        if self.conversation.is_some() {
-            specs.push(super::snapshot_tool::spec());
-        }
+        let conversation = self.conversation.as_ref();
+        specs.extend(HOST_TOOLS.iter().filter(|t| t.offered(conversation)).map(|t| t.spec()));
         Ok(specs)
     }
 }

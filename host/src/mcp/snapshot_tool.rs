@@ -10,7 +10,8 @@ use serde_json::{Value, json};
 
 use filestore_guest::error::{Error as FsError, ErrorKind};
 
-use super::conversations::{Bound, state_error};
+use super::conversations::{Bound, no_conversations, state_error};
+use super::host_tool::{HostCall, HostContext, HostTool};
 use crate::CallOutput;
 
 /// The tool's name.
@@ -34,29 +35,43 @@ fn invalid(message: String) -> crate::Error {
     crate::Error::Filestore(FsError::new(ErrorKind::InvalidArgument, message))
 }
 
-/// What a call did: its output, and whether it restored (the session's state
-/// changed under it).
-pub struct Ran {
-    /// The result.
-    pub out: crate::Result<CallOutput>,
-    /// A restore ran.
-    pub restored: bool,
-}
+/// The tool, offered to a session that serves a conversation (`serve --state`).
+pub struct SnapshotTool;
 
-/// Runs one call of the tool for the conversation `bound`, recording it in `audit`.
-pub fn run(bound: &Bound, args: &Value, audit: Option<&crate::audit::AuditLog>) -> Ran {
-    let action = args["action"].as_str().unwrap_or_default().to_string();
-    let out = act(bound, &action, args);
-    let restored = action == "restore" && out.is_ok();
-    if let Some(audit) = audit.filter(|_| action != "list") {
-        let attempt = crate::audit::Attempt::new(TOOL, args, None);
-        let error = out.as_ref().err().map(crate::Error::kind_name);
-        let paths = if restored { vec!["/scratch".into(), "/tool_calls".into()] } else { vec![] };
-        if let Err(e) = audit.record(&attempt, error, paths) {
-            eprintln!("filestore: audit: recording a call of '{TOOL}' failed: {e}");
-        }
+impl HostTool for SnapshotTool {
+    fn name(&self) -> &'static str {
+        TOOL
     }
-    Ran { out, restored }
+
+    fn spec(&self) -> Value {
+        spec()
+    }
+
+    fn offered(&self, conversation: Option<&Bound>) -> bool {
+        conversation.is_some()
+    }
+
+    /// Runs one call for the session's conversation, recording it in its audit
+    /// timeline. A restore changes the conversation's files, skills and gates under
+    /// the session.
+    fn call(&self, context: HostContext<'_>, args: &Value) -> HostCall {
+        let Some(bound) = context.conversation else {
+            return HostCall { out: Err(no_conversations()), state_changed: false };
+        };
+        let action = args["action"].as_str().unwrap_or_default().to_string();
+        let out = act(bound, &action, args);
+        let restored = action == "restore" && out.is_ok();
+        if let Some(audit) = context.audit.filter(|_| action != "list") {
+            let attempt = crate::audit::Attempt::new(TOOL, args, None);
+            let error = out.as_ref().err().map(crate::Error::kind_name);
+            let paths =
+                if restored { vec!["/scratch".into(), "/tool_calls".into()] } else { vec![] };
+            if let Err(e) = audit.record(&attempt, error, paths) {
+                eprintln!("filestore: audit: recording a call of '{TOOL}' failed: {e}");
+            }
+        }
+        HostCall { out, state_changed: restored }
+    }
 }
 
 fn act(bound: &Bound, action: &str, args: &Value) -> crate::Result<CallOutput> {
