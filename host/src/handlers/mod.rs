@@ -52,3 +52,34 @@ impl ShippedHandlers for ToolRegistry {
         r
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use filestore_guest::tools::config::{RUNNABLE_TOOL_TYPES, prebuilt, runnable_type};
+
+    use super::ShippedHandlers;
+    use crate::tools::ToolRegistry;
+
+    /// The component's one list of what this host runs (`RUNNABLE_TOOL_TYPES` and the
+    /// prebuilt types, which decide what `check` reports as runnable) and the handlers
+    /// the binary registers are the same set: a type added to one and not the other
+    /// would load as runnable and fail at its first call, or never be offered.
+    #[test]
+    fn the_registered_handlers_are_the_types_the_component_calls_runnable() {
+        let registered: BTreeSet<String> =
+            ToolRegistry::with_builtin_handlers().tool_types().into_iter().collect();
+        let runnable: BTreeSet<String> = RUNNABLE_TOOL_TYPES
+            .iter()
+            .map(|r| r.tool_type)
+            .chain(prebuilt::postgres::TOOLS.iter().map(|t| t.tool_type))
+            .chain(prebuilt::mysql::TOOLS.iter().map(|t| t.tool.tool_type))
+            .map(str::to_string)
+            .collect();
+        assert_eq!(registered, runnable);
+        for t in &registered {
+            assert!(runnable_type(t).is_some(), "the component does not call `{t}` runnable");
+        }
+    }
+}

@@ -32,7 +32,7 @@
 //! setting.
 
 pub mod catalog;
-pub mod codec;
+pub(crate) mod codec;
 pub mod connect;
 
 use std::sync::Arc;
