@@ -24,6 +24,15 @@
 //! to it) and [`serve_http`] (streamable HTTP, stateful sessions, loopback `Host`
 //! validation, connections bounded before authentication: [`http::conn`]).
 //!
+//! Each file imports only files below it (host/tests/architecture.rs allows no
+//! circle here). At the bottom: `reply.rs` (how results and errors reach a client),
+//! `approval.rs`, `logging.rs`, `roots.rs`, `stdio/guard.rs`, `stdio/fast_call.rs`
+//! and `http/identity.rs`; then `conversations.rs` and the host's own tools
+//! (`host_tool.rs`, `snapshot_tool.rs`); then `sandbox.rs`, one session's sandbox,
+//! which the prompt, resources, media and sandbox cache read through; then
+//! `server/`, the handler over it; the transports' upper layers (`stdio/`, `http/`)
+//! and this file compose them.
+//!
 //! [`Session`]: crate::Session
 //! [`Session::tool_specs`]: crate::Session::tool_specs
 //! [`Session::call`]: crate::Session::call
