@@ -10,8 +10,8 @@ use filestore::{Engine, MountSpec};
 use filestore_guest::error::ErrorKind;
 
 use super::output::{FailKind, emit, fail, fail_with, warn_uncached};
+use super::serve::args::{ObjectArgs, QuotaArgs, TimeoutArgs};
 use super::tools::{self, agent_failure, service_specs};
-use super::{ObjectArgs, QuotaArgs, TimeoutArgs};
 
 /// Options of `filestore call`.
 #[derive(clap::Args)]

@@ -7,8 +7,8 @@ use std::process::ExitCode;
 use filestore::conversation::{ConversationKey, StateSpec, StateStore};
 use filestore_guest::error::ErrorKind;
 
-use super::ObjectArgs;
 use super::output::{emit, fail};
+use super::serve::args::ObjectArgs;
 
 /// What to do with a conversation's snapshots.
 #[derive(clap::Subcommand)]
