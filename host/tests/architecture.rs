@@ -110,12 +110,10 @@ const HOST: Layout = Layout {
     ],
     top: &["lib", "main"],
     upward_allowed: &[],
-    cycles_allowed: &[
-        (
-            &["volumes::object::errors", "volumes::object::spec"],
-            "errors.rs names spec.rs's `StoreKind` in its credentials hint; spec.rs cleans the store's messages with errors.rs's `clean`",
-        ),
-    ],
+    cycles_allowed: &[(
+        &["volumes::object::errors", "volumes::object::spec"],
+        "errors.rs names spec.rs's `StoreKind` in its credentials hint; spec.rs cleans the store's messages with errors.rs's `clean`",
+    )],
     root_aliases: &[],
     below: &["filestore_sandbox"],
     table: "host layer",

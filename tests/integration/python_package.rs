@@ -73,8 +73,16 @@ fn hash_tree(hasher: &mut Sha256, root: &Path, path: &Path) {
 fn wheel() -> (PathBuf, PathBuf) {
     let root = repo_root();
     let mut hasher = Sha256::new();
-    for part in ["Cargo.toml", "Cargo.lock", "host", "sandbox", "guest", "wit", "python/native", "python/src"]
-    {
+    for part in [
+        "Cargo.toml",
+        "Cargo.lock",
+        "host",
+        "sandbox",
+        "guest",
+        "wit",
+        "python/native",
+        "python/src",
+    ] {
         hash_tree(&mut hasher, &root, &root.join(part));
     }
     for file in ["python/pyproject.toml", "python/README.md"] {

@@ -1051,6 +1051,30 @@ fn cli_migrate_writes_v2() {
     assert!(out.status.success());
 }
 
+/// `migrate -o FILE` does not replace a file that exists (the configuration an earlier
+/// step wrote) unless `--force` says to, and leaves it as it was.
+#[test]
+fn cli_migrate_refuses_an_existing_output_without_force() {
+    let tmp = tempfile::tempdir().unwrap();
+    let v1 = data("toolbox-v1-example-bound.yaml");
+    let dest = tmp.path().join("tools.yaml");
+    std::fs::write(&dest, "kind: tool\nname: mine\n").unwrap();
+    let out = filestore().args(["migrate", &v1, "-o", dest.to_str().unwrap()]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "an existing output was replaced");
+    assert!(stderr.contains("already-exists") && stderr.contains("--force"), "{stderr}");
+    assert!(stderr.contains("tools.yaml"), "the error names the file: {stderr}");
+    assert_eq!(std::fs::read_to_string(&dest).unwrap(), "kind: tool\nname: mine\n");
+    let leftovers: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().collect();
+    assert_eq!(leftovers.len(), 1, "no temporary file is left behind");
+    let out = filestore()
+        .args(["migrate", &v1, "-o", dest.to_str().unwrap(), "--force"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(std::fs::read_to_string(&dest).unwrap().contains("name: example_tool"));
+}
+
 /// `filestore migrate` keeps `${VAR}` as written in names, descriptions and toolset
 /// members (and everywhere else), whether the variable is set here or not: the output
 /// is the input's, not this environment's (a migrated file must not carry secrets).

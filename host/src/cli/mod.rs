@@ -55,9 +55,13 @@ enum Command {
         /// The configuration file (v1, v2 or mixed).
         #[arg(value_name = "FILE")]
         file: std::path::PathBuf,
-        /// Write here instead of stdout (atomically: a temporary file renamed).
+        /// Write here instead of stdout (atomically: a temporary file renamed). An
+        /// existing file is refused unless --force is given.
         #[arg(short = 'o', long = "output", value_name = "FILE")]
         output: Option<std::path::PathBuf>,
+        /// Replace the --output file when it exists.
+        #[arg(long, requires = "output")]
+        force: bool,
     },
     /// Write the WebAssembly component this binary runs (the exact bytes), for hosts
     /// in other languages (jco, wasmtime-py, wasmtime CLI...), and optionally the WIT
@@ -149,7 +153,7 @@ fn main_with(cli: Cli) -> ExitCode {
         }
         Command::Component { output, wit } => component::write_component(&output, wit.as_deref()),
         Command::Snapshot(args) => snapshot::run(*args),
-        Command::Migrate { file, output } => tools::migrate(&file, output.as_deref()),
+        Command::Migrate { file, output, force } => tools::migrate(&file, output.as_deref(), force),
         Command::Serve(args) => serve::run(*args),
     }
 }

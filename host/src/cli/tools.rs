@@ -141,7 +141,7 @@ pub(super) fn check(paths: &[PathBuf], strict: bool) -> ExitCode {
 /// (it is the component's `v2_yaml`), so this environment does not matter: each
 /// variable is checked as if set to its own name (distinct variables stay distinct
 /// names; an unset one is no error).
-pub(super) fn migrate(path: &Path, output: Option<&Path>) -> ExitCode {
+pub(super) fn migrate(path: &Path, output: Option<&Path>, force: bool) -> ExitCode {
     let report = match checked_with_env(&[path.to_path_buf()], &|k| Some(k.to_string())) {
         Ok(r) => r,
         Err(code) => return code,
@@ -150,17 +150,25 @@ pub(super) fn migrate(path: &Path, output: Option<&Path>) -> ExitCode {
         emit(&report.v2_yaml);
         return ExitCode::SUCCESS;
     };
-    // A failed write leaves any existing output intact: temp file, then rename.
+    // A failed write leaves any existing output intact: temp file, then rename, or
+    // without --force a hard link, which refuses an existing file atomically (a
+    // configuration written earlier is not replaced by a migration's output unasked).
     let mut tmp = out.as_os_str().to_owned();
     tmp.push(format!(".tmp-{}", std::process::id()));
     let tmp = PathBuf::from(tmp);
-    let written = std::fs::write(&tmp, report.v2_yaml.as_bytes())
-        .and_then(|()| std::fs::rename(&tmp, out))
-        .inspect_err(|_| {
-            let _ = std::fs::remove_file(&tmp);
-        });
+    let written = std::fs::write(&tmp, report.v2_yaml.as_bytes()).and_then(|()| {
+        if force { std::fs::rename(&tmp, out) } else { std::fs::hard_link(&tmp, out) }
+    });
+    let _ = std::fs::remove_file(&tmp);
     match written {
-        Ok(_) => ExitCode::SUCCESS,
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => fail(
+            ErrorKind::AlreadyExists,
+            format!(
+                "{} exists; migrate writes a new file (another -o FILE), or replaces it with --force",
+                out.display()
+            ),
+        ),
         Err(e) => fail(ErrorKind::Backend, format!("writing {}: {e}", out.display())),
     }
 }

@@ -188,17 +188,17 @@ pub fn results_mount() -> crate::volumes::MountSpec {
 mod agent_report;
 pub mod budget;
 mod call;
-mod prompt_spec;
 pub mod env;
+mod prompt_spec;
 pub mod redaction;
 mod sources;
 
 pub use agent_report::{
     AgentEntryInfo, AgentReport, DEFAULT_CONNECTION, DEFAULT_SERVER_TIMEOUT, ServerDecl,
 };
+pub use budget::{DEFAULT_MAX_RESULT_BYTES, ResultBudget};
 pub use call::{CallContext, ConnectionStatus, ProviderAction, ToolCall};
 pub use prompt_spec::{PromptArgument, PromptSpec};
-pub use budget::{DEFAULT_MAX_RESULT_BYTES, ResultBudget};
 pub use redaction::{MIN_REDACTED_LEN, Redactor, Secret, redact, redact_prefix};
 pub use sources::{
     IDENTITY_FIELDS, Source, SourceSet, UnresolvedSource, resolve_sources, resolve_sources_located,

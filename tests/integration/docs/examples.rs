@@ -516,7 +516,7 @@ fn configured_tools_example_runs() {
         ran.describe()
     );
     assert!(dir.path().join("hotels.db").exists(), "DB_PATH's default, beside tools.yaml");
-    let migrated = std::fs::read_to_string(dir.path().join("tools.yaml")).unwrap();
+    let migrated = std::fs::read_to_string(dir.path().join("tools-v2.yaml")).unwrap();
     assert!(migrated.contains("kind: tool\nname: example_tool"), "{migrated}");
 
     std::fs::write(

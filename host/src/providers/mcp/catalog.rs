@@ -18,8 +18,8 @@ use std::collections::HashMap;
 use rmcp::model::Tool;
 use serde_json::Value;
 
-use crate::tools::{Secret, redact};
 use crate::tools::ProviderAction;
+use crate::tools::{Secret, redact};
 
 /// The longest upstream tool name taken, in characters: MCP's guidance for tool
 /// names (1 to 128 characters). A longer name is refused, the tool left out with a

@@ -59,8 +59,8 @@ use rmcp::model::{
 use rmcp::service::{NotificationContext, RoleClient, RunningService, ServiceError};
 use serde_json::{Value, json};
 
-use crate::tools::{CallRef, Secret, ToolError, ToolProvider, ToolRequest, redact, redact_prefix};
 use crate::tools::ConnectionStatus;
+use crate::tools::{CallRef, Secret, ToolError, ToolProvider, ToolRequest, redact, redact_prefix};
 use catalog::Catalog;
 use spec::{Endpoint, Resolved, ServerDecl};
 use stderr::StderrTail;
