@@ -369,7 +369,7 @@ fn shell_words(line: &str) -> Vec<String> {
 fn the_readme_quickstart_call_runs() {
     let readme = std::fs::read_to_string(repo_root().join("README.md")).unwrap();
     let sh: Vec<&str> = code_blocks(&readme, "sh").into_iter().flat_map(str::lines).collect();
-    for shown in ["cargo run --release -p filestore -- serve", "cargo test --workspace"] {
+    for shown in ["cargo run --locked --release -p filestore -- serve", "cargo test --workspace"] {
         assert!(sh.contains(&shown), "the README's quickstart must show `{shown}`");
     }
     let call = sh.iter().find(|l| l.contains(" -- call ")).expect("a `-- call` example");

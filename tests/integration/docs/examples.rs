@@ -4,7 +4,7 @@
 //! [`every_example_is_run_or_says_why_not`], so a new example comes with its test.
 //!
 //! Shell blocks run with `bash -e` exactly as written, in a directory holding the files
-//! the page names, with one substitution: `cargo run --release -p filestore --` and a
+//! the page names, with one substitution: `cargo run --locked --release -p filestore --` and a
 //! `filestore` on `PATH` are the binary cargo built for these tests (the same crate;
 //! a release build of it inside a test run would take minutes). `python` and `pip` are
 //! those of the venv the Python tests install into. A server an example starts is
@@ -42,11 +42,11 @@ const LANGCHAIN_PER_CALL: &str =
 
 /// Every fenced block of the README and `docs/`: page, first line, how it is exercised.
 const EXAMPLES: &[(&str, &str, How)] = &[
-    ("README.md", "cargo run --release -p filestore -- serve", Runs("serve_lines_start")),
+    ("README.md", "cargo run --locked --release -p filestore -- serve", Runs("serve_lines_start")),
     ("README.md", "{", Runs("docs::the_readme_client_configuration_starts_a_server")),
     (
         "README.md",
-        "cargo run --release -p filestore -- call filestore_grep",
+        "cargo run --locked --release -p filestore -- call filestore_grep",
         Runs("docs::the_readme_quickstart_call_runs"),
     ),
     (
@@ -220,13 +220,13 @@ const EXAMPLES: &[(&str, &str, How)] = &[
     ),
     (
         "docs/embedding.md",
-        "cargo run --release -p filestore -- component -o filestore.wasm\ncd hosts/node",
+        "cargo run --locked --release -p filestore -- component -o filestore.wasm\ncd hosts/node",
         Runs("embedding_node_steps_run"),
     ),
     ("docs/embedding.md", "// node examples/embed.mjs GEN_DIR", Runs("embedding_node_steps_run")),
     (
         "docs/embedding.md",
-        "cargo run --release -p filestore -- component -o filestore.wasm\npip install",
+        "cargo run --locked --release -p filestore -- component -o filestore.wasm\npip install",
         Runs("embedding_python_steps_run"),
     ),
     (
@@ -234,7 +234,11 @@ const EXAMPLES: &[(&str, &str, How)] = &[
         "# cd hosts/python && python example.py",
         Runs("embedding_python_steps_run"),
     ),
-    ("docs/mcp-server.md", "cargo run --release -p filestore -- serve ", Runs("serve_lines_start")),
+    (
+        "docs/mcp-server.md",
+        "cargo run --locked --release -p filestore -- serve ",
+        Runs("serve_lines_start"),
+    ),
     (
         "docs/mcp-server.md",
         "{",
@@ -399,10 +403,10 @@ fn path_with(first: &[&Path]) -> std::ffi::OsString {
     std::env::join_paths(dirs).unwrap()
 }
 
-/// A shell block as the test runs it: `cargo run --release -p filestore --` is the
+/// A shell block as the test runs it: `cargo run --locked --release -p filestore --` is the
 /// `filestore` of [`shims`].
 fn as_run(block: &str) -> String {
-    block.replace("cargo run --release -p filestore -- ", "filestore ")
+    block.replace("cargo run --locked --release -p filestore -- ", "filestore ")
 }
 
 /// Runs a shell block with `bash -e` in `dir`, stdin closed.
@@ -452,12 +456,13 @@ fn serve_line(line: &str, dir: &Path) {
 fn serve_lines_start() {
     let project = tempfile::tempdir().unwrap();
     std::fs::write(project.path().join("README.md"), "# a project\n").unwrap();
-    let mut lines: Vec<String> = block("README.md", "cargo run --release -p filestore -- serve")
-        .lines()
-        .map(String::from)
-        .collect();
+    let mut lines: Vec<String> =
+        block("README.md", "cargo run --locked --release -p filestore -- serve")
+            .lines()
+            .map(String::from)
+            .collect();
     lines.extend(
-        block("docs/mcp-server.md", "cargo run --release -p filestore -- serve ")
+        block("docs/mcp-server.md", "cargo run --locked --release -p filestore -- serve ")
             .lines()
             .map(String::from),
     );
@@ -676,7 +681,7 @@ fn embedding_node_steps_run() {
     let lock = std::fs::read(repo_root().join("hosts/node/package-lock.json")).unwrap();
     let root = embedding_steps_run(
         "node",
-        "cargo run --release -p filestore -- component -o filestore.wasm\ncd hosts/node",
+        "cargo run --locked --release -p filestore -- component -o filestore.wasm\ncd hosts/node",
         &[],
         r#""sky":"clear""#,
         ("// node examples/embed.mjs GEN_DIR", "examples/embed.mjs"),
@@ -692,7 +697,7 @@ fn embedding_python_steps_run() {
     let venv_bin = crate::python_host::python().parent().unwrap().to_path_buf();
     embedding_steps_run(
         "python",
-        "cargo run --release -p filestore -- component -o filestore.wasm\npip install",
+        "cargo run --locked --release -p filestore -- component -o filestore.wasm\npip install",
         &[&venv_bin],
         r#""sky": "clear""#,
         ("# cd hosts/python && python example.py", "example.py"),
