@@ -107,12 +107,16 @@ impl AllowedOrigins {
 }
 
 /// An `--allowed-origin` value, checked: an origin as a browser sends it
-/// (`https://app.example.com`, `http://host:8080`), a trailing `/` allowed.
-pub fn parse_allowed_origin(text: &str) -> Result<String, String> {
+/// (`https://app.example.com`, `http://host:8080`), a trailing `/` allowed. Anything
+/// else is an `invalid-argument` error saying what an origin is.
+pub fn parse_allowed_origin(text: &str) -> Result<String, filestore_guest::error::Error> {
     match Origin::parse(text.trim().trim_end_matches('/')) {
         Some(_) => Ok(text.trim().trim_end_matches('/').to_string()),
-        None => Err(format!(
-            "'{text}' is not an origin: expected http:// or https://, a host and an optional port, nothing else (e.g. https://app.example.com or http://app.example.com:8080)"
+        None => Err(filestore_guest::error::Error::new(
+            filestore_guest::error::ErrorKind::InvalidArgument,
+            format!(
+                "'{text}' is not an origin: expected http:// or https://, a host and an optional port, nothing else (e.g. https://app.example.com or http://app.example.com:8080)"
+            ),
         )),
     }
 }
@@ -255,7 +259,8 @@ mod tests {
             ["app.example.com", "https://app.example.com/path", "https://u@app.example.com", "*"]
         {
             let e = parse_allowed_origin(bad).unwrap_err();
-            assert!(e.contains("is not an origin"), "{bad}: {e}");
+            assert_eq!(e.kind(), filestore_guest::error::ErrorKind::InvalidArgument);
+            assert!(e.to_string().contains("is not an origin"), "{bad}: {e}");
         }
     }
 }
