@@ -1940,3 +1940,33 @@ fn unset_source_variables_are_located() {
         assert!(err.contains(&want), "{args:?}: {err}");
     }
 }
+
+/// An unset `${VAR}` that only a tool this host cannot run uses (through its source
+/// of an unsupported type) is treated alike by `check` and by `call --config` (and
+/// `serve`, which loads as `call` does): nothing runs it, so it stops neither; `check`
+/// notes it, located. One a runnable tool uses stops all of them
+/// (`unset_source_variables_are_located`).
+#[test]
+fn unset_variables_only_unrunnable_tools_use_stop_neither_check_nor_call() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("tools.yaml");
+    std::fs::write(
+        &path,
+        "kind: source\nname: bq\ntype: bigquery\nproject: ${FILESTORE_TEST_UNSET_PROJECT}\n---\nkind: tool\nname: q\ntype: bigquery-sql\nsource: bq\ndescription: d\nstatement: SELECT 1\n",
+    )
+    .unwrap();
+    let file = path.to_str().unwrap();
+    let run = |args: &[&str]| {
+        let out =
+            filestore().args(args).env_remove("FILESTORE_TEST_UNSET_PROJECT").output().unwrap();
+        (out.status.success(), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let (ok, err) = run(&["check", file]);
+    assert!(ok, "check refused what serve and call load: {err}");
+    let note = format!(
+        "warning: {file}: document 1, line 4, column 10: source field 'bq.project' references environment variable 'FILESTORE_TEST_UNSET_PROJECT', which is not set"
+    );
+    assert!(err.contains(&note) && err.contains("not needed here"), "{err}");
+    let (ok, err) = run(&["call", "filestore_ls", r#"{"path":"/"}"#, "--config", file]);
+    assert!(ok, "{err}");
+}

@@ -79,22 +79,50 @@ fn checked_with_env(
 
 /// Every `${VAR}` the configuration references (in sources, and in tools'
 /// handler fields) that this process's environment does not set and that has no
-/// default: one message per variable, naming where it is used.
-fn missing_variables(paths: &[PathBuf], report: &ConfigReport) -> Vec<String> {
+/// default: one message per variable, naming where it is used. Split as `serve` and
+/// `call --config` treat them (`filestore::Session::load_config`): those of the tools
+/// this host runs and their sources stop a start, so they fail the check; those of
+/// the rest are never resolved (nothing here runs them), so they are only noted.
+struct MissingVariables {
+    /// Used by a tool this host runs (or its source).
+    needed: Vec<String>,
+    /// Used only by tools this host cannot run (or their sources).
+    unused: Vec<String>,
+}
+
+fn missing_variables(paths: &[PathBuf], report: &ConfigReport) -> MissingVariables {
     let env = |k: &str| std::env::var(k).ok();
+    let registry = filestore::tools::ToolRegistry::with_builtin_handlers();
+    let types = registry.tool_types();
+    // The rule load_config applies: runnable in the component, or a type the host handles.
+    let runs_here = |t: &&ToolStatus| t.runnable || types.contains(&t.tool_type);
+    let running: std::collections::HashSet<&str> =
+        report.tools.iter().filter(runs_here).map(|t| t.name.as_str()).collect();
+    let used_sources: std::collections::HashSet<&str> =
+        report.tools.iter().filter(runs_here).filter_map(|t| t.source.as_deref()).collect();
     let files = read_files(paths).unwrap_or_default();
     let native: Vec<(&str, &str)> = files.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
     let vars = filestore::session::shaping_variables(&files, &env);
     let parsed = filestore_guest::tools::config::Config::load_with_variables(&native, &vars);
     let located = parsed.as_ref().map(|c| c.sources()).unwrap_or_default();
-    let mut out = Vec::new();
-    if let Err(e) =
-        filestore::tools::resolve_sources_located(&report.sources, located, &|_| true, &env)
-    {
-        out.extend(e.to_string().split("; ").map(String::from));
-    }
-    if let Ok(c) = &parsed {
-        out.extend(filestore::tools::env::missing_variables(c.tools(), &env));
+    let mut out = MissingVariables { needed: Vec::new(), unused: Vec::new() };
+    for needed in [true, false] {
+        let list = if needed { &mut out.needed } else { &mut out.unused };
+        let wanted = |name: &str| used_sources.contains(name) == needed;
+        if let Err(e) =
+            filestore::tools::resolve_sources_located(&report.sources, located, &wanted, &env)
+        {
+            list.extend(e.to_string().split("; ").map(String::from));
+        }
+        if let Ok(c) = &parsed {
+            let tools: Vec<_> = c
+                .tools()
+                .iter()
+                .filter(|t| running.contains(t.name.as_str()) == needed)
+                .cloned()
+                .collect();
+            list.extend(filestore::tools::env::missing_variables(&tools, &env));
+        }
     }
     out
 }
@@ -106,7 +134,12 @@ pub(super) fn check(paths: &[PathBuf], strict: bool) -> ExitCode {
         Err(code) => return code,
     };
     // A variable the first call would miss fails the check, not that call.
-    let missing = missing_variables(paths, &report);
+    let MissingVariables { needed: missing, unused } = missing_variables(paths, &report);
+    for m in &unused {
+        eprintln!(
+            "filestore check: warning: {m} (not needed here: only tools this host cannot run use it, which serve and call leave unresolved)"
+        );
+    }
     if !missing.is_empty() {
         for m in &missing {
             eprintln!("error[config]: {m}");
