@@ -113,6 +113,35 @@ fn a_ref_in_its_function_name_form_runs_through_call() {
     assert_eq!(upstream_calls(tmp.path()), ["echo"]);
 }
 
+/// `call --agent --text` prints an upstream tool's text as the tool gave it, also
+/// when the result is large enough to be stored in /tool_calls (the stored file holds
+/// it as a JSON string, which is not what `--text` asks for).
+#[test]
+fn call_text_prints_an_upstream_tools_text_when_it_was_stored() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("agent.yaml");
+    let tools =
+        "tools:\n  - {type: mcp, integration: py, action: echo, connection: default, name: say}\n";
+    std::fs::write(&file, agent_text(tmp.path(), tools)).unwrap();
+    // About 29,000 tokens: past the 20,000 at which a result is stored, not inlined.
+    let said: String =
+        (0..2500).map(|i| format!("line {i:04} of a long answer from the upstream\n")).collect();
+    let call = |text: bool| {
+        let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_filestore"));
+        c.args(["call", "--agent"]).arg(&file).args(["say", &json!({"text": said}).to_string()]);
+        if text {
+            c.arg("--text");
+        }
+        let out = c.current_dir(tmp.path()).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let answer: Value = serde_json::from_str(&call(false)).unwrap();
+    assert_eq!(answer["offloaded"], true, "stored, so the whole result is read back");
+    assert_eq!(answer["data"], said.as_str());
+    assert_eq!(call(true), said, "--text prints the text, not its JSON");
+}
+
 #[test]
 fn a_skill_activates_an_available_upstream_tool() {
     let tmp = tempfile::tempdir().unwrap();

@@ -360,13 +360,15 @@ fn print_call_result(
     match stored_result(&out.json, results_volume) {
         Ok(None) => {}
         Ok(Some(whole)) => {
+            // The file holds the result as JSON (a text result as a JSON string):
+            // its text form is the one an inline result has, a text as it is.
+            let data = serde_json::from_str(&whole)
+                .unwrap_or_else(|_| serde_json::Value::String(whole.clone()));
+            out.text = filestore_guest::invoke::results::result_text(&data);
             if let Some(envelope) = out.json.as_object_mut() {
                 envelope.remove("preview");
-                let data = serde_json::from_str(&whole)
-                    .unwrap_or_else(|_| serde_json::Value::String(whole.clone()));
                 envelope.insert("data".into(), data);
             }
-            out.text = whole;
         }
         Err(e) => {
             return fail(e.kind(), format!("reading the offloaded result: {e}"));
