@@ -79,7 +79,9 @@ fn catalog_crosses_the_wit_and_approval_gates_upstream_calls() {
     assert!(upstream_calls(tmp.path()).is_empty());
     let done = s.approve(&pending.approval_id.unwrap()).unwrap();
     assert_eq!(done.status, InvokeStatus::Completed, "{:?}", done.error);
-    assert_eq!(done.envelope["data"], json!({"result": 3}));
+    // The SDK's `{"result": 3}` of the text `3` is unwrapped: the text form is `3` too.
+    assert_eq!(done.envelope["data"], json!(3));
+    assert_eq!(done.text, "3");
     let stored = done.result_path.unwrap();
     assert!(stored.starts_with("/tool_calls/add/"), "{stored}");
     assert_eq!(upstream_calls(tmp.path()), ["add"]);
@@ -113,22 +115,21 @@ fn a_ref_in_its_function_name_form_runs_through_call() {
     assert_eq!(upstream_calls(tmp.path()), ["echo"]);
 }
 
-/// `call --agent --text` prints an upstream tool's text as the tool gave it, also
+/// `call --agent --text` prints an upstream tool's text as the tool gave it: also
 /// when the result is large enough to be stored in /tool_calls (the stored file holds
-/// it as a JSON string, which is not what `--text` asks for).
+/// it as a JSON string), and for a value the SDK wraps as structured content.
 #[test]
-fn call_text_prints_an_upstream_tools_text_when_it_was_stored() {
+fn call_text_prints_an_upstream_tools_text() {
     let tmp = tempfile::tempdir().unwrap();
     let file = tmp.path().join("agent.yaml");
-    let tools =
-        "tools:\n  - {type: mcp, integration: py, action: echo, connection: default, name: say}\n";
+    let tools = "tools:\n  - {type: mcp, integration: py, action: echo, connection: default, name: say}\n  - {type: mcp, integration: py, action: add, connection: default, name: add}\n";
     std::fs::write(&file, agent_text(tmp.path(), tools)).unwrap();
     // About 29,000 tokens: past the 20,000 at which a result is stored, not inlined.
     let said: String =
         (0..2500).map(|i| format!("line {i:04} of a long answer from the upstream\n")).collect();
-    let call = |text: bool| {
+    let call_tool = |tool: &str, args: Value, text: bool| {
         let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_filestore"));
-        c.args(["call", "--agent"]).arg(&file).args(["say", &json!({"text": said}).to_string()]);
+        c.args(["call", "--agent"]).arg(&file).args([tool, &args.to_string()]);
         if text {
             c.arg("--text");
         }
@@ -136,10 +137,13 @@ fn call_text_prints_an_upstream_tools_text_when_it_was_stored() {
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         String::from_utf8(out.stdout).unwrap()
     };
+    let call = |text: bool| call_tool("say", json!({"text": said}), text);
     let answer: Value = serde_json::from_str(&call(false)).unwrap();
     assert_eq!(answer["offloaded"], true, "stored, so the whole result is read back");
     assert_eq!(answer["data"], said.as_str());
     assert_eq!(call(true), said, "--text prints the text, not its JSON");
+    // A number the SDK wraps as `{"result": 3}` beside the text `3` prints as `3`.
+    assert_eq!(call_tool("add", json!({"a": 1, "b": 2}), true), "3");
 }
 
 #[test]

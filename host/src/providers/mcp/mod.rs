@@ -18,8 +18,9 @@
 //!   abandoned, which sends the upstream `notifications/cancelled`. A connection
 //!   that died (the process exited mid-call) is dropped and made anew on the next use;
 //!   the error names the server and ends with the last lines of its stderr.
-//! - **Results**: `structuredContent` when given (a one-member wrapper such as
-//!   `{"result": text}` of exactly the text content is unwrapped to the text), else the text of a text-only
+//! - **Results**: `structuredContent` when given (a one-member wrapper of exactly
+//!   what the text content says, such as `{"result": text}` or `{"result": 3}` with
+//!   the text `3`, is unwrapped to that value), else the text of a text-only
 //!   result, else `{"content": [...]}` with the blocks as MCP sent them;
 //!   `isError: true` is a `backend` error carrying the tool's text.
 //!
@@ -769,12 +770,20 @@ fn result_value(label: &str, tool: &str, r: CallToolResult) -> Result<Value, Too
         // greppable when stored).
         // Servers do the same under other names (the filesystem server's
         // `{"content": text}`): any one-member object holding exactly the text.
+        // A number or other value wrapped so (`{"result": 3}` with the text `3`) is
+        // that value: its text form is then the upstream's text too.
         if let (Some(t), Some(o)) = (&texts, v.as_object())
             && o.len() == 1
-            && let Some(Value::String(inner)) = o.values().next()
-            && t.join("\n") == *inner
+            && let Some(inner) = o.values().next()
         {
-            return Ok(Value::String(inner.clone()));
+            let text = t.join("\n");
+            let same = match inner {
+                Value::String(s) => *s == text,
+                other => serde_json::from_str::<Value>(&text).is_ok_and(|said| said == *other),
+            };
+            if same {
+                return Ok(inner.clone());
+            }
         }
         return Ok(v);
     }
