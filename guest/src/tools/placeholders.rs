@@ -40,10 +40,15 @@ pub enum Dialect {
 impl Dialect {
     /// The dialect of a statement tool type, when its placeholders are checked.
     pub fn of_tool_type(tool_type: &str) -> Option<Dialect> {
-        match tool_type {
-            "sqlite-sql" => Some(Dialect::Sqlite),
-            "postgres-sql" => Some(Dialect::Postgres),
-            "mysql-sql" => Some(Dialect::Mysql),
+        // The statement tools of RUNNABLE_TOOL_TYPES (`cockroachdb-sql` is PostgreSQL's),
+        // not the prebuilt ones, whose statements are Toolbox's own.
+        let r = crate::tools::config::RUNNABLE_TOOL_TYPES
+            .iter()
+            .find(|r| r.tool_type == tool_type && !r.executes)?;
+        match r.source_type {
+            "sqlite" => Some(Dialect::Sqlite),
+            "postgres" => Some(Dialect::Postgres),
+            "mysql" => Some(Dialect::Mysql),
             _ => None,
         }
     }

@@ -44,6 +44,7 @@
 //!     "tools.yaml: document 1, line 4, column 9: field 'source': tool 't' names source 'nope', which is not defined");
 //! ```
 
+mod families;
 mod load;
 pub mod prebuilt;
 #[cfg(test)]
@@ -70,69 +71,10 @@ pub const MAX_CONFIG_DEPTH: usize = 64;
 /// Longest resource or parameter name.
 pub const MAX_NAME_LEN: usize = 128;
 
-/// A tool type this host ships a handler for, and the source type it runs against.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RunnableType {
-    /// The tool `type`.
-    pub tool_type: &'static str,
-    /// The `type` its source must have for this host to run it.
-    pub source_type: &'static str,
-    /// Other source types Toolbox accepts for this tool type (Cloud SQL, AlloyDB):
-    /// such a tool loads and is reported as not runnable here, instead of refused.
-    pub also_loads_with: &'static [&'static str],
-}
-
-/// Source types Toolbox's PostgreSQL tools accept besides `postgres`.
-const POSTGRES_COMPATIBLE: &[&str] = &["cloud-sql-postgres", "alloydb-postgres"];
-
-/// Source types Toolbox's MySQL tools accept besides `mysql`.
-const MYSQL_COMPATIBLE: &[&str] = &["cloud-sql-mysql"];
-
-/// The tool types the filestore host runs besides the [`prebuilt`] ones (see
-/// [`runnable_type`]). Anything else (`mssql-sql`, ...) loads but is reported as not
-/// runnable here.
-pub const RUNNABLE_TOOL_TYPES: &[RunnableType] = &[
-    RunnableType { tool_type: "sqlite-sql", source_type: "sqlite", also_loads_with: &[] },
-    RunnableType { tool_type: "sqlite-execute-sql", source_type: "sqlite", also_loads_with: &[] },
-    RunnableType {
-        tool_type: "postgres-sql",
-        source_type: "postgres",
-        also_loads_with: POSTGRES_COMPATIBLE,
-    },
-    RunnableType {
-        tool_type: "postgres-execute-sql",
-        source_type: "postgres",
-        also_loads_with: POSTGRES_COMPATIBLE,
-    },
-    RunnableType {
-        tool_type: "mysql-sql",
-        source_type: "mysql",
-        also_loads_with: MYSQL_COMPATIBLE,
-    },
-    RunnableType {
-        tool_type: "mysql-execute-sql",
-        source_type: "mysql",
-        also_loads_with: MYSQL_COMPATIBLE,
-    },
-    RunnableType { tool_type: "http", source_type: "http", also_loads_with: &[] },
-];
-
-/// The handler this host runs `tool_type` with: one of [`RUNNABLE_TOOL_TYPES`], or a
-/// Toolbox prebuilt type ([`prebuilt`]), which runs as a statement tool on a
-/// `postgres` or `mysql` source.
-pub fn runnable_type(tool_type: &str) -> Option<RunnableType> {
-    RUNNABLE_TOOL_TYPES.iter().find(|r| r.tool_type == tool_type).copied().or_else(|| {
-        prebuilt::find_with_source(tool_type).map(|(t, source_type)| RunnableType {
-            tool_type: t.tool_type,
-            source_type,
-            also_loads_with: if source_type == "mysql" {
-                MYSQL_COMPATIBLE
-            } else {
-                POSTGRES_COMPATIBLE
-            },
-        })
-    })
-}
+pub use families::{
+    CONNECTOR_SOURCES, MYSQL_SOURCES, POSTGRES_SOURCES, RUNNABLE_TOOL_TYPES, RunnableType,
+    protocol_of, runnable_type, source_support,
+};
 
 /// Whether `name` is a valid resource name: 1–128 characters of `[A-Za-z0-9_.-]`.
 pub fn is_valid_name(name: &str) -> bool {
@@ -704,41 +646,36 @@ impl Config {
         Ok(set.tools.iter().filter_map(|t| self.tool(t)).collect())
     }
 
-    /// Whether this host can run `tool`: its type is one of [`RUNNABLE_TOOL_TYPES`] and
-    /// its source has the matching type.
+    /// Whether this host can run `tool`: its type is one of [`RUNNABLE_TOOL_TYPES`] (or
+    /// a prebuilt one), its source has a type that tool type accepts, and that source
+    /// is one this host reaches ([`source_support`]).
     pub fn is_runnable(&self, tool: &ToolConfig) -> bool {
-        let source_type =
-            tool.source.as_deref().and_then(|s| self.source(s)).map(|s| s.source_type.as_str());
-        // No handler here embeds values (Toolbox's `embeddedBy`).
-        let embeds = tool.parameters.iter().any(|p| p.embedded_by.is_some());
-        !embeds
-            && runnable_type(&tool.tool_type).is_some_and(|r| Some(r.source_type) == source_type)
+        self.why_not_runnable(tool).is_none()
     }
 
     /// Why this host cannot run `tool` (`None` when it can): the feature it lacks,
     /// named, so a user sees which part of a Toolbox configuration is not supported.
     fn why_not_runnable(&self, tool: &ToolConfig) -> Option<String> {
-        if self.is_runnable(tool) {
-            return None;
-        }
+        // No handler here embeds values (Toolbox's `embeddedBy`).
         if tool.parameters.iter().any(|p| p.embedded_by.is_some()) {
             return Some("a parameter is embeddedBy a model, and no handler here embeds".into());
         }
         let source = tool.source.as_deref().and_then(|s| self.source(s));
-        let runs_source = |t: &str| RUNNABLE_TOOL_TYPES.iter().any(|r| r.source_type == t);
-        Some(match source {
-            Some(s) if !runs_source(&s.source_type) => format!(
-                "its source '{}' is a {} source, which this host does not support yet",
-                s.name, s.source_type
-            ),
+        if let Some(s) = source
+            && let Err(why) = source_support(&s.name, &s.source_type, &s.fields)
+        {
+            return Some(why);
+        }
+        let Some(runnable) = runnable_type(&tool.tool_type) else {
+            return Some(format!("type {} is not one this host runs", tool.tool_type));
+        };
+        match source {
+            Some(s) if runnable.sources.contains(&s.source_type.as_str()) => None,
             Some(s) => {
-                format!(
-                    "type {} is not one this host runs on a {} source",
-                    tool.tool_type, s.source_type
-                )
+                Some(format!("type {} does not run on a {} source", tool.tool_type, s.source_type))
             }
-            None => format!("type {} has no handler here", tool.tool_type),
-        })
+            None => Some(format!("type {} needs a source", tool.tool_type)),
+        }
     }
 
     /// What `filestore check` reports: counts, and every tool with whether it runs here.
@@ -824,25 +761,22 @@ impl fmt::Display for CheckReport {
             if t.runnable {
                 writeln!(f, "tool '{}' ({}): runnable", t.name, t.tool_type)?;
             } else {
-                let mut handlers: Vec<String> = RUNNABLE_TOOL_TYPES
-                    .iter()
-                    .map(|r| format!("{} on {}", r.tool_type, r.source_type))
-                    .collect();
-                handlers.push(format!(
-                    "{} prebuilt postgres-* types on postgres, {} prebuilt mysql-* types on mysql",
-                    prebuilt::postgres::TOOLS.len(),
-                    prebuilt::mysql::TOOLS.len()
-                ));
                 writeln!(
                     f,
-                    "tool '{}' ({}): valid, but not runnable by this host: {} [{}] (it runs {})",
+                    "tool '{}' ({}): valid, but not runnable by this host: {} [{}]",
                     t.name,
                     t.tool_type,
                     t.why_not.as_deref().unwrap_or("no handler"),
                     t.location,
-                    handlers.join(", "),
                 )?;
             }
+        }
+        if self.not_runnable().next().is_some() {
+            // Once, not per tool: what runs is a table of the docs.
+            writeln!(
+                f,
+                "(the tool and source types this host runs: docs/configured-tools.md#tool-types-this-binary-runs)"
+            )?;
         }
         Ok(())
     }

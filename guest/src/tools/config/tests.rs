@@ -83,9 +83,84 @@ fn seed_v2_example_loads_and_postgres_is_not_runnable() {
     let text = report.to_string();
     assert!(text.starts_with("ok: 1 source, 1 auth service, 2 tools, 1 toolset\n"), "{text}");
     assert!(
-        text.contains("tool 'example_tool' (postgres-sql): valid, but not runnable by this host: its source 'my-pg-instance' is a cloud-sql-postgres source, which this host does not support yet [tools.yaml: document 3,"),
+        text.contains("tool 'example_tool' (postgres-sql): valid, but not runnable by this host: its source 'my-pg-instance' is a cloud-sql-postgres source, which this host reaches only at a direct `host` (and `port`): it has no Cloud SQL or AlloyDB connector for project/region/instance [tools.yaml: document 3,"),
         "{text}"
     );
+    // The types this host runs are pointed to once, not repeated per tool.
+    assert_eq!(text.matches("docs/configured-tools.md").count(), 1, "{text}");
+    assert!(!text.contains("sqlite-sql on sqlite"), "{text}");
+}
+
+/// The other sources of the PostgreSQL and MySQL wire families run their Toolbox
+/// tool types; a Cloud SQL source runs once it names a direct host; a prebuilt type
+/// without `description` gets Toolbox's text.
+#[test]
+fn wire_family_sources_run_and_prebuilt_types_get_toolbox_descriptions() {
+    let src = |name: &str, ty: &str, extra: &str| {
+        format!(
+            "---\nkind: source\nname: {name}\ntype: {ty}\nhost: h\nport: '1'\nuser: u\npassword: p\ndatabase: d\n{extra}"
+        )
+    };
+    let tool = |name: &str, ty: &str, source: &str, rest: &str| {
+        format!("---\nkind: tool\nname: {name}\ntype: {ty}\nsource: {source}\n{rest}")
+    };
+    let sql = "description: d\nstatement: SELECT 1\n";
+    let yaml = [
+        src("crdb", "cockroachdb", "enableWriteMode: true\nmaxRowLimit: 10\n"),
+        src("yb", "yugabytedb", "loadBalance: 'true'\ntopologyKeys: cloud.region.zone1\n"),
+        src("maria", "mariadb", ""),
+        src("ti", "tidb", "ssl: true\n"),
+        "---\nkind: source\nname: cs\ntype: cloud-sql-postgres\nproject: p\nregion: r\ninstance: i\ndatabase: d\nhost: 127.0.0.1\n".to_string(),
+        tool("a", "cockroachdb-sql", "crdb", sql),
+        tool("b", "cockroachdb-execute-sql", "crdb", "description: d\n"),
+        tool("c", "yugabytedb-sql", "yb", sql),
+        tool("d", "mysql-sql", "maria", "description: d\nstatement: SELECT ?\nparameters:\n  - {name: x, type: string, description: x}\n"),
+        tool("e", "tidb-sql", "ti", sql),
+        tool("f", "tidb-execute-sql", "ti", "description: d\n"),
+        tool("g", "postgres-sql", "cs", sql),
+        tool("h", "postgres-list-tables", "cs", ""),
+        tool("i", "mysql-list-tables", "maria", ""),
+    ]
+    .concat();
+    let cfg = Config::load(&[("t.yaml", yaml.trim_start_matches("---\n"))]).unwrap();
+    for t in cfg.tools() {
+        assert!(cfg.is_runnable(t), "{}: {:?}", t.name, cfg.check_report());
+    }
+    assert!(cfg.tool("h").unwrap().description.starts_with("Lists detailed schema information"));
+    assert!(cfg.tool("i").unwrap().description.starts_with("Lists detailed schema information"));
+    // MySQL's `?` in a tidb-sql statement is checked as MySQL's.
+    let errs = Config::load(&[(
+        "t.yaml",
+        [
+            src("ti", "tidb", ""),
+            tool("e", "tidb-sql", "ti", "description: d\nstatement: SELECT ?\n"),
+        ]
+        .concat()
+        .trim_start_matches("---\n"),
+    )])
+    .unwrap_err();
+    assert!(errs[0].to_string().contains("statement"), "{errs:?}");
+    // A tool type of one family on a source of another is refused at load.
+    let errs = Config::load(&[(
+        "t.yaml",
+        [src("ti", "tidb", ""), tool("a", "cockroachdb-sql", "ti", sql)]
+            .concat()
+            .trim_start_matches("---\n"),
+    )])
+    .unwrap_err();
+    assert!(
+        errs[0].to_string().contains(
+            "tool 'a' of type cockroachdb-sql needs a source of type cockroachdb; 'ti' is tidb"
+        ),
+        "{errs:?}"
+    );
+    // Toolbox's field names: YugabyteDB has no queryParams, TiDB's TLS switch is `ssl`.
+    let errs = Config::load(&[(
+        "t.yaml",
+        src("yb", "yugabytedb", "queryParams: {sslmode: require}\n").trim_start_matches("---\n"),
+    )])
+    .unwrap_err();
+    assert!(errs[0].to_string().contains("queryParams"), "{errs:?}");
 }
 
 #[test]

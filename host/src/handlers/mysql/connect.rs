@@ -1,5 +1,7 @@
-//! A `mysql` source's fields (Toolbox's: `host`, `port`, `user`, `password`,
-//! `database`, `queryTimeout`, `queryParams`) as connection options.
+//! A MySQL-family source's fields (Toolbox's: `host`, `port`, `user`, `password`,
+//! `database`, `queryTimeout`, `queryParams`; the same of `mariadb`, of `tidb` (whose
+//! `ssl: true` is `tls=true`), and of `cloud-sql-mysql` given a direct `host`) as
+//! connection options.
 //!
 //! `queryParams` are the Go driver's DSN parameters Toolbox passes on; filestore
 //! knows these and refuses any other name (a misspelt `tls` must not silently
@@ -21,6 +23,7 @@ use serde_json::Value;
 use crate::handlers::pool::Connector;
 use crate::handlers::postgres::connect::checked_query_params;
 use crate::tools::{Source, ToolError};
+use filestore_guest::tools::config::CONNECTOR_SOURCES;
 
 /// How long connecting may take when the source sets no `timeout`.
 pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
@@ -130,10 +133,15 @@ fn checked(source: &Source) -> Result<Connection, String> {
             Some(_) => Err(format!("source '{name}': '{key}' must be a string")),
         }
     };
+    let ty = source.source_type.as_str();
     let host = field("host")?
-        .ok_or_else(|| format!("source '{name}': 'host' is required for a mysql source"))?;
-    let port = field("port")?
-        .ok_or_else(|| format!("source '{name}': 'port' is required for a mysql source"))?;
+        .ok_or_else(|| format!("source '{name}': 'host' is required for a {ty} source"))?;
+    // A connector source given a direct host (filestore's extension) may leave the
+    // port at MySQL's.
+    let port = match field("port")? {
+        None if CONNECTOR_SOURCES.contains(&ty) => "3306".to_string(),
+        p => p.ok_or_else(|| format!("source '{name}': 'port' is required for a {ty} source"))?,
+    };
     let port: u16 =
         port.parse().map_err(|_| format!("source '{name}': port '{port}' is not a port number"))?;
     let query_timeout = match field("queryTimeout")? {
@@ -144,7 +152,13 @@ fn checked(source: &Source) -> Result<Connection, String> {
     };
     let params = query_params(source)?;
     let get = |k: &str| params.iter().find(|(p, _)| p == k).map(|(_, v)| v.as_str());
-    let tls = match get("tls").unwrap_or("false") {
+    // Toolbox's `tidb` source has no queryParams: `ssl: true` is its `tls=true`, and a
+    // TiDB Cloud host always gets it.
+    let tidb_ssl = ty == "tidb"
+        && (matches!(source.fields.get("ssl"), Some(Value::Bool(true)))
+            || matches!(source.fields.get("ssl"), Some(Value::String(s)) if s == "true")
+            || is_tidb_cloud_host(&host));
+    let tls = match get("tls").unwrap_or(if tidb_ssl { "true" } else { "false" }) {
         "false" | "" => Tls::Off,
         "true" => Tls::Verify,
         "skip-verify" => Tls::SkipVerify,
@@ -180,6 +194,19 @@ fn checked(source: &Source) -> Result<Connection, String> {
         .init(vec!["SET NAMES utf8mb4"])
         .connect_attrs(Some(std::collections::HashMap::from([("program_name", "filestore")])));
     Ok(Connection { opts, tls, connect_timeout, query_timeout })
+}
+
+/// Whether `host` is a TiDB Cloud gateway (`gatewayNN.<region>.<prod|dev|staging>.<x>
+/// .tidbcloud.com`, Toolbox's pattern), to which Toolbox always connects over TLS.
+fn is_tidb_cloud_host(host: &str) -> bool {
+    let labels: Vec<&str> = host.split('.').collect();
+    let gateway = labels
+        .first()
+        .and_then(|l| l.strip_prefix("gateway"))
+        .is_some_and(|n| n.len() == 2 && n.bytes().all(|b| b.is_ascii_digit()));
+    gateway
+        && host.ends_with(".tidbcloud.com")
+        && labels.iter().any(|l| matches!(*l, "prod" | "dev" | "staging"))
 }
 
 /// The source's `queryParams` (a mapping, or one string as `${VAR}` resolves to),
@@ -223,6 +250,14 @@ pub fn go_duration(text: &str) -> Option<Duration> {
 mod tests {
     use super::go_duration;
     use std::time::Duration;
+
+    #[test]
+    fn tidb_cloud_hosts_are_recognised_as_toolbox_does() {
+        assert!(super::is_tidb_cloud_host("gateway01.us-west-2.prod.aws.tidbcloud.com"));
+        assert!(!super::is_tidb_cloud_host("127.0.0.1"));
+        assert!(!super::is_tidb_cloud_host("gateway1.us-west-2.prod.aws.tidbcloud.com"));
+        assert!(!super::is_tidb_cloud_host("gateway01.example.com"));
+    }
 
     #[test]
     fn go_durations() {

@@ -98,6 +98,11 @@ impl MysqlHandler {
         MysqlHandler::default()
     }
 
+    /// Another `mysql-sql` handler sharing this one's pools (`tidb-sql`...).
+    pub fn same_pools(&self) -> MysqlHandler {
+        MysqlHandler { mode: Mode::Sql, pools: self.pools.clone() }
+    }
+
     /// The `mysql-execute-sql` handler, sharing this one's pools.
     pub fn execute_sql(&self) -> MysqlHandler {
         MysqlHandler { mode: Mode::Execute, pools: self.pools.clone() }
@@ -110,13 +115,7 @@ impl MysqlHandler {
     }
 
     fn pool(&self, req: &ToolRequest) -> Result<Arc<Pool<Connection>>, ToolError> {
-        let source = req.require_source()?;
-        if source.source_type != "mysql" {
-            return Err(ToolError::invalid_argument(format!(
-                "tool '{}' needs a mysql source; '{}' is a {} source",
-                req.tool_name, source.name, source.source_type
-            )));
-        }
+        let source = super::source_speaking(req, "mysql")?;
         // The driver refuses a packet past this as it arrives (its header tells the
         // size): a row larger than the result limit is never taken in whole.
         let packet = req.max_result_bytes.saturating_add(PACKET_SLACK);

@@ -1,6 +1,10 @@
-//! A `postgres` source's fields (Toolbox's: `host`, `port`, `user`, `password`,
-//! `database`, `queryParams`, `queryExecMode`) as a connection configuration and a
-//! TLS connector with libpq's `sslmode` semantics.
+//! A PostgreSQL-family source's fields (Toolbox's: `host`, `port`, `user`, `password`,
+//! `database`, `queryParams`, `queryExecMode`; the same of `cockroachdb`,
+//! `yugabytedb`, and of `cloud-sql-postgres` / `alloydb-postgres` given a direct
+//! `host`) as a connection configuration and a TLS connector with libpq's `sslmode`
+//! semantics. A `cockroachdb` source is read-only unless `enableWriteMode: true`, as
+//! in Toolbox; YugabyteDB's load-balancing fields are not used (filestore connects
+//! to the `host` given).
 //!
 //! `sslmode` (in `queryParams`, as Toolbox passes it to pgx):
 //! - `disable`: plain TCP.
@@ -33,6 +37,7 @@ use tokio_postgres_rustls::MakeRustlsConnect;
 
 use super::client::{Client, ConnectError};
 use crate::tools::{Source, ToolError};
+use filestore_guest::tools::config::CONNECTOR_SOURCES;
 
 /// How long connecting may take when the source sets no `connect_timeout`.
 pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
@@ -93,25 +98,39 @@ pub fn connection(source: &Source) -> Result<Connection, ToolError> {
 /// [`connection`], its reason as text (this file's helpers build the message).
 fn checked_connection(source: &Source) -> Result<Connection, String> {
     let name = &source.name;
-    let field = |key: &str| -> Result<String, String> {
+    let ty = source.source_type.as_str();
+    let optional = |key: &str| -> Result<Option<String>, String> {
         match source.fields.get(key) {
-            Some(Value::String(s)) if !s.is_empty() => Ok(s.clone()),
-            Some(Value::Number(n)) => Ok(n.to_string()),
+            Some(Value::String(s)) if !s.is_empty() => Ok(Some(s.clone())),
+            Some(Value::Number(n)) => Ok(Some(n.to_string())),
             Some(_) => Err(format!("source '{name}': '{key}' must be a non-empty string")),
-            None => Err(format!("source '{name}': '{key}' is required for a postgres source")),
+            None => Ok(None),
         }
+    };
+    let field = |key: &str| -> Result<String, String> {
+        optional(key)?
+            .ok_or_else(|| format!("source '{name}': '{key}' is required for a {ty} source"))
     };
     let mut config = tokio_postgres::Config::new();
     let host = field("host")?;
-    let port = field("port")?;
+    // A connector source given a direct host (filestore's extension) may leave the
+    // port at PostgreSQL's.
+    let port = match optional("port")? {
+        None if CONNECTOR_SOURCES.contains(&ty) => "5432".to_string(),
+        p => p.ok_or_else(|| format!("source '{name}': 'port' is required for a {ty} source"))?,
+    };
     let port: u16 =
         port.parse().map_err(|_| format!("source '{name}': port '{port}' is not a port number"))?;
-    config
-        .host(&host)
-        .port(port)
-        .user(&field("user")?)
-        .password(field("password")?)
-        .dbname(&field("database")?);
+    config.host(&host).port(port).user(&field("user")?).dbname(&field("database")?);
+    // Toolbox requires a password of `postgres` and `yugabytedb` sources only
+    // (CockroachDB may use certificates; Cloud SQL and AlloyDB IAM logins).
+    match ty {
+        "postgres" | "yugabytedb" => config.password(field("password")?),
+        _ => match optional("password")? {
+            Some(p) => config.password(p),
+            None => &mut config,
+        },
+    };
     config.connect_timeout(DEFAULT_CONNECT_TIMEOUT);
     config.application_name("filestore");
     if let Some(mode) = source.fields.get("queryExecMode").and_then(Value::as_str) {
@@ -132,8 +151,28 @@ fn checked_connection(source: &Source) -> Result<Connection, String> {
     let (mode, verify) = ssl_mode(name, get("sslmode").unwrap_or("prefer"), root.is_some())?;
     config.ssl_mode(mode);
     connection_options(name, &mut config, get)?;
+    if cockroachdb_read_only(source) {
+        // Toolbox's CockroachDB source refuses writes unless `enableWriteMode`; here
+        // the server refuses them, whatever the statement looks like.
+        let mut options = config.get_options().map(|o| format!("{o} ")).unwrap_or_default();
+        options.push_str("-c default_transaction_read_only=on");
+        config.options(&options);
+    }
     let tls = tls(name, verify, root, get("sslcert"), get("sslkey"))?;
     Ok(Connection { config, tls })
+}
+
+/// Whether `source` is a `cockroachdb` source in Toolbox's default read-only mode:
+/// `readOnlyMode` (default true) unless `enableWriteMode: true`.
+fn cockroachdb_read_only(source: &Source) -> bool {
+    let flag = |key: &str| match source.fields.get(key) {
+        Some(Value::Bool(b)) => Some(*b),
+        Some(Value::String(s)) => s.parse().ok(),
+        _ => None,
+    };
+    source.source_type == "cockroachdb"
+        && flag("enableWriteMode") != Some(true)
+        && flag("readOnlyMode") != Some(false)
 }
 
 /// The source's `queryParams` (a mapping, or one string: see [`parse_query_params`]),

@@ -1,5 +1,8 @@
 //! `postgres-sql` and `postgres-execute-sql` tools on `postgres` sources (Toolbox's
-//! flagship pair), through rust-postgres with a pool per source.
+//! flagship pair), and the same statement tools of the other PostgreSQL-wire sources
+//! (`cockroachdb-sql`, `yugabytedb-sql`...; see
+//! `filestore_guest::tools::config::RUNNABLE_TOOL_TYPES`), through rust-postgres with
+//! a pool per source.
 //!
 //! Binding: the statement is prepared, and `$N` receives the N-th declared parameter
 //! (as pgx does with Toolbox's positional slice); each JSON value is encoded for the
@@ -93,13 +96,7 @@ impl PostgresHandler {
     }
 
     fn pool(&self, req: &ToolRequest) -> Result<std::sync::Arc<Pool<Connection>>, ToolError> {
-        let source = req.require_source()?;
-        if source.source_type != "postgres" {
-            return Err(ToolError::invalid_argument(format!(
-                "tool '{}' needs a postgres source; '{}' is a {} source",
-                req.tool_name, source.name, source.source_type
-            )));
-        }
+        let source = super::source_speaking(req, "postgres")?;
         self.pools.of(source, "", POOL_SIZE as usize, IDLE_TIMEOUT, || connect::connection(source))
     }
 }

@@ -363,9 +363,9 @@ pub(super) fn decode_tool(
     let user = format!("tool '{name}'");
     let tool_type = f.required_string(ctx, "type", &user).map(|(t, _)| t);
     let family = tool_family(tool_type.as_deref());
-    // Toolbox's prebuilt tool types (`postgres-list-tables`...) supply their own
-    // description when none is written; those are among the types this host only
-    // checks, so there a missing description is accepted and a neutral one used.
+    // Toolbox's prebuilt tool types (`postgres-list-tables`...) get Toolbox's
+    // description when none is written; the types this host only checks get a
+    // neutral one.
     let description = tool_description(ctx, f, family, tool_type.as_deref(), &user);
     let source = if family == Family::Other {
         f.string(ctx, "source")
@@ -495,9 +495,9 @@ fn tool_description(
     user: &str,
 ) -> String {
     if let Family::Prebuilt(p) = family
-        && !p.description.is_empty()
+        && let Some(default) = super::super::prebuilt::default_description(p.tool_type)
     {
-        f.string(ctx, "description").map(|(d, _)| d).unwrap_or_else(|| p.description.to_string())
+        f.string(ctx, "description").map(|(d, _)| d).unwrap_or_else(|| default.to_string())
     } else if family == Family::Other && tool_type.is_some() {
         f.string(ctx, "description").map(|(d, _)| d).unwrap_or_else(|| {
             format!("{} tool (Toolbox supplies its description)", tool_type.unwrap_or("?"))

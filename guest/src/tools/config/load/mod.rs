@@ -28,8 +28,17 @@ use crate::tools::placeholders;
 use crate::vfs::limits::MAX_CONFIG_BYTES;
 
 /// Statement tool types whose fields are known exactly.
-pub(super) const STRICT_SQL_TYPES: &[&str] =
-    &["sqlite-sql", "postgres-sql", "mysql-sql", "mssql-sql", "bigquery-sql", "spanner-sql"];
+pub(super) const STRICT_SQL_TYPES: &[&str] = &[
+    "sqlite-sql",
+    "postgres-sql",
+    "cockroachdb-sql",
+    "yugabytedb-sql",
+    "mysql-sql",
+    "tidb-sql",
+    "mssql-sql",
+    "bigquery-sql",
+    "spanner-sql",
+];
 /// The `kind` of Toolbox 1.12's groups.
 const GROUP: &str = "group";
 /// HTTP methods an http tool may use.
@@ -570,16 +579,17 @@ fn check_refs(state: &mut State) {
             continue;
         };
         let Some(source) = state.config.source(&r.name) else { continue };
-        if source.source_type != runnable.source_type
-            && !runnable.also_loads_with.contains(&source.source_type.as_str())
-        {
+        if !runnable.sources.contains(&source.source_type.as_str()) {
             state.errors.push(ConfigError {
                 kind: K::SourceMismatch,
                 location: r.location,
                 field: Some(r.field),
                 message: format!(
                     "{} of type {tool_type} needs a source of type {}; '{}' is {}",
-                    r.user, runnable.source_type, r.name, source.source_type
+                    r.user,
+                    runnable.sources.join(" or "),
+                    r.name,
+                    source.source_type
                 ),
             });
         }

@@ -1,5 +1,5 @@
-//! The fields of the common Toolbox source types this host does not run (Postgres,
-//! MySQL, Cloud SQL, AlloyDB, BigQuery, Spanner) and of their `*-execute-sql` tools,
+//! The fields of the common Toolbox source types (the PostgreSQL and MySQL families,
+//! Cloud SQL, AlloyDB, BigQuery, Spanner) and of their `*-execute-sql` tools,
 //! checked as Toolbox checks them (its decoder is strict: an unknown field or a
 //! mistyped one is an error), so `filestore check` is useful before deploying a
 //! configuration to Toolbox itself. Other types stay lenient: their fields are kept
@@ -73,6 +73,68 @@ pub(super) const SOURCE_SCHEMAS: &[(&str, &[FieldSpec])] = &[
         ],
     ),
     (
+        // Toolbox's CockroachDB source; its MCP safety fields are honoured as the
+        // host can (docs/configured-tools.md#postgresql).
+        "cockroachdb",
+        &[
+            ("host", Str, true),
+            ("port", Str, true),
+            ("user", Str, true),
+            ("password", Str, false),
+            ("database", Str, true),
+            ("queryParams", StrMap, false),
+            ("maxRetries", Int, false),
+            ("retryBaseDelay", Str, false),
+            ("readOnlyMode", Bool, false),
+            ("enableWriteMode", Bool, false),
+            ("maxRowLimit", Int, false),
+            ("queryTimeoutSec", Int, false),
+            ("enableTelemetry", Bool, false),
+            ("telemetryVerbose", Bool, false),
+            ("clusterID", Str, false),
+        ],
+    ),
+    (
+        // Toolbox's YugabyteDB source: the smart driver's load-balancing fields are
+        // strings there.
+        "yugabytedb",
+        &[
+            ("host", Str, true),
+            ("port", Str, true),
+            ("user", Str, true),
+            ("password", Str, true),
+            ("database", Str, true),
+            ("loadBalance", Str, false),
+            ("topologyKeys", Str, false),
+            ("ybServersRefreshInterval", Str, false),
+            ("fallbackToTopologyKeysOnly", Str, false),
+            ("failedHostReconnectDelaySecs", Str, false),
+        ],
+    ),
+    (
+        "mariadb",
+        &[
+            ("host", Str, true),
+            ("port", Str, true),
+            ("user", Str, true),
+            ("password", Str, true),
+            ("database", Str, true),
+            ("queryParams", StrMap, false),
+        ],
+    ),
+    (
+        // Toolbox's TiDB source: `ssl` turns TLS on (forced for TiDB Cloud hosts).
+        "tidb",
+        &[
+            ("host", Str, true),
+            ("port", Str, true),
+            ("user", Str, true),
+            ("password", Str, true),
+            ("database", Str, true),
+            ("ssl", Bool, false),
+        ],
+    ),
+    (
         "cloud-sql-postgres",
         &[
             ("project", Str, true),
@@ -84,6 +146,10 @@ pub(super) const SOURCE_SCHEMAS: &[(&str, &[FieldSpec])] = &[
             ("ipType", OneOf(IP_TYPES), false),
             // Toolbox 1.12: its execute-sql tools refuse writes.
             ("readOnly", Bool, false),
+            // filestore's: a direct endpoint (a Cloud SQL Auth Proxy's, say), since
+            // this host has no connector. Toolbox itself does not read these.
+            ("host", Str, false),
+            ("port", Str, false),
         ],
     ),
     (
@@ -98,6 +164,10 @@ pub(super) const SOURCE_SCHEMAS: &[(&str, &[FieldSpec])] = &[
             ("ipType", OneOf(IP_TYPES), false),
             // Toolbox 1.12: its execute-sql tools refuse writes.
             ("readOnly", Bool, false),
+            // filestore's: a direct endpoint (a Cloud SQL Auth Proxy's, say), since
+            // this host has no connector. Toolbox itself does not read these.
+            ("host", Str, false),
+            ("port", Str, false),
         ],
     ),
     (
@@ -113,6 +183,10 @@ pub(super) const SOURCE_SCHEMAS: &[(&str, &[FieldSpec])] = &[
             ("ipType", OneOf(IP_TYPES), false),
             // Toolbox 1.12: its execute-sql tools refuse writes.
             ("readOnly", Bool, false),
+            // filestore's: a direct endpoint (a Cloud SQL Auth Proxy's, say), since
+            // this host has no connector. Toolbox itself does not read these.
+            ("host", Str, false),
+            ("port", Str, false),
         ],
     ),
     (
@@ -147,7 +221,9 @@ pub(super) const SOURCE_SCHEMAS: &[(&str, &[FieldSpec])] = &[
 /// `authRequired`, `annotations` and these fields; no `statement`, no parameters.
 pub(super) const EXECUTE_SQL_SCHEMAS: &[(&str, &[FieldSpec])] = &[
     ("postgres-execute-sql", &[]),
+    ("cockroachdb-execute-sql", &[]),
     ("mysql-execute-sql", &[]),
+    ("tidb-execute-sql", &[]),
     ("mssql-execute-sql", &[]),
     ("sqlite-execute-sql", &[]),
     ("bigquery-execute-sql", &[]),

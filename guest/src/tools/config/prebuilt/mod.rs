@@ -1,12 +1,14 @@
 //! Toolbox's prebuilt tool types that are one fixed SQL statement with fixed
 //! parameters (`postgres-list-tables`, `mysql-list-tables`, ...), as data: a
 //! configuration naming such a type gets that statement, those parameters (with
-//! Toolbox's defaults and descriptions) and Toolbox's default description, and runs
+//! Toolbox's defaults and descriptions) and Toolbox's description when it gives none
+//! ([`default_description`]), and runs
 //! like a `postgres-sql` tool on a `postgres` source, or through the host's MySQL
 //! catalog handler on a `mysql` source. The tables hold Toolbox's own SQL: [`postgres`]
 //! is generated from its sources (see `scripts/toolbox_postgres_tools.py`), [`mysql`]
 //! from its release binary (`scripts/toolbox_mysql_tools.py`).
 
+mod descriptions;
 pub mod mysql;
 pub mod postgres;
 
@@ -61,6 +63,15 @@ impl PrebuiltParam {
 /// The prebuilt tool of `tool_type`, when there is one.
 pub fn find(tool_type: &str) -> Option<&'static PrebuiltTool> {
     find_with_source(tool_type).map(|(t, _)| t)
+}
+
+/// The description a `tool_type` tool without `description` gets: Toolbox's default
+/// where its code has one, else the text of Toolbox's prebuilt configurations.
+pub fn default_description(tool_type: &str) -> Option<&'static str> {
+    let own = find(tool_type).map(|t| t.description).filter(|d| !d.is_empty());
+    own.or_else(|| {
+        descriptions::DESCRIPTIONS.iter().find(|(t, _)| *t == tool_type).map(|(_, d)| *d)
+    })
 }
 
 /// The prebuilt tool of `tool_type` and the source type it runs on.
