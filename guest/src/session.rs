@@ -3,11 +3,11 @@
 
 use std::sync::Arc;
 
-use serde::Serialize;
 use serde_json::Value;
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::ops::builtin::{self, ToolSpec};
+use crate::invoke::builtins::{self, BuiltinHost, serialising};
+use crate::ops::builtin::ToolSpec;
 use crate::ops::edit::{self, EditRequest, EditResult};
 use crate::ops::glob::{self, GlobRequest, GlobResult};
 use crate::ops::grep::{self, GrepRequest, GrepResult};
@@ -37,15 +37,6 @@ pub struct Session {
     tools: crate::invoke::ToolStateCell,
     /// What the shell's `chmod` set this session (volumes keep no permission bits).
     shell_modes: Arc<shell::Modes>,
-}
-
-fn serialising(e: serde_json::Error) -> Error {
-    Error::new(ErrorKind::Backend, format!("serialising the result: {e}"))
-}
-
-fn output<T: Serialize>(value: &T, text: String) -> Result<ToolOutput> {
-    let json = serde_json::to_value(value).map_err(serialising)?;
-    Ok(ToolOutput { json, text })
 }
 
 /// A read of several files names 1 to [`MAX_READ_PATHS`] of them.
@@ -144,7 +135,7 @@ impl Session {
 
     /// Specs of the built-in tools this session offers.
     pub fn tool_specs(&self) -> Vec<ToolSpec> {
-        shell::spec::builtin_specs(self.writable(), self.shell_enabled(), self.mounts.has_cow())
+        builtins::specs(self.writable(), self.shell_enabled(), self.mounts.has_cow())
     }
 
     /// Offers (or withdraws) `filestore_execute`, the shell (off by default: a host
@@ -468,87 +459,7 @@ impl Session {
     }
 
     fn run_builtin(&self, tool: &str, args: &Value) -> Result<ToolOutput> {
-        match tool {
-            "filestore_ls" => {
-                let req: LsRequest = decode(tool, args)?;
-                let r = self.ls(&req)?;
-                if req.details {
-                    output(&r, ls::render(&r))
-                } else {
-                    let (json, text) = ls::lean(&r);
-                    Ok(ToolOutput { json, text })
-                }
-            }
-            "filestore_read" if args.get("paths").is_some() => self.read_many(args),
-            "filestore_read" => {
-                let (r, activation) = self.read_tool(&decode(tool, args)?)?;
-                let mut text = read::render(&r);
-                let mut out = serde_json::to_value(&r).map_err(serialising)?;
-                if let Some(act) = activation {
-                    text.push_str(&crate::skills::active::render_activation(&act));
-                    out["activation"] = serde_json::to_value(&act).unwrap_or_default();
-                }
-                Ok(ToolOutput { json: out, text })
-            }
-            "filestore_glob" => {
-                let r = self.glob(&decode(tool, args)?)?;
-                output(&r, glob::render(&r))
-            }
-            "filestore_grep" => {
-                let r = self.grep(&decode(tool, args)?)?;
-                output(&r, grep::render(&r))
-            }
-            "filestore_tree" => {
-                let r = self.tree(&decode(tool, args)?)?;
-                let text = r.tree.clone();
-                output(&r, text)
-            }
-            "filestore_write" => {
-                let r = self.write(&decode(tool, args)?)?;
-                let text = r.message.clone();
-                output(&r, text)
-            }
-            "filestore_edit" => {
-                let r = self.edit(&decode(tool, args)?)?;
-                output(&r, edit::render(&r))
-            }
-            "filestore_mkdir" => {
-                let r = self.mkdir(&decode(tool, args)?)?;
-                let text = r.message.clone();
-                output(&r, text)
-            }
-            "filestore_delete" => {
-                let r = self.delete(&decode(tool, args)?)?;
-                let text = r.message.clone();
-                output(&r, text)
-            }
-            "filestore_move" => {
-                let r = self.move_entry(&decode(tool, args)?)?;
-                let text = r.message.clone();
-                output(&r, text)
-            }
-            shell::TOOL => {
-                let r = self.execute(&decode(tool, args)?)?;
-                output(&r, shell::render(&r))
-            }
-            builtin::DIFF_TOOL => {
-                let r = crate::ops::diff::diff(self.mounts.cows(), &decode(tool, args)?)?;
-                output(&r, crate::ops::diff::render(&r))
-            }
-            other => Err(Error::new(
-                ErrorKind::NotFound,
-                format!(
-                    "unknown tool '{other}'; the filestore tools are {}",
-                    builtin::READ_TOOLS
-                        .iter()
-                        .chain(builtin::WRITE_TOOLS.iter())
-                        .chain([builtin::SHELL_TOOL, builtin::DIFF_TOOL].iter())
-                        .copied()
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            )),
-        }
+        builtins::run(self, tool, args)
     }
 }
 
@@ -593,6 +504,35 @@ impl crate::invoke::Sandbox for Session {
     }
     fn call_builtin(&self, name: &str, args: &Value) -> Result<ToolOutput> {
         self.call(name, args)
+    }
+}
+
+/// What the built-in tools' dispatch ([`builtins::BUILTINS`]) runs on: the session's
+/// own operations.
+impl BuiltinHost for Session {
+    fn mounts(&self) -> &MountTable {
+        &self.mounts
+    }
+    fn limits(&self) -> &Limits {
+        &self.limits
+    }
+    fn read_tool(
+        &self,
+        req: &ReadRequest,
+    ) -> Result<(ReadResult, Option<crate::skills::active::Activation>)> {
+        Session::read_tool(self, req)
+    }
+    fn read_many(&self, args: &Value) -> Result<ToolOutput> {
+        Session::read_many(self, args)
+    }
+    fn delete(&self, req: &DeleteRequest) -> Result<MutationResult> {
+        Session::delete(self, req)
+    }
+    fn move_entry(&self, req: &MoveRequest) -> Result<MutationResult> {
+        Session::move_entry(self, req)
+    }
+    fn execute(&self, req: &shell::ExecuteRequest) -> Result<shell::ExecuteResult> {
+        Session::execute(self, req)
     }
 }
 
@@ -745,7 +685,7 @@ mod tests {
         // the schema advertises but the request rejects would be a broken contract.
         let s = session();
         s.enable_shell(true);
-        for spec in shell::spec::builtin_specs(true, true, true) {
+        for spec in builtins::specs(true, true, true) {
             let props = spec.input_schema["properties"].as_object().unwrap();
             assert!(spec.input_schema["additionalProperties"] == json!(false), "{}", spec.name);
             for (k, v) in props {

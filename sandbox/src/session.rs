@@ -491,7 +491,7 @@ impl Session {
         args: &Value,
         claims: &Value,
     ) -> Result<CallOutput> {
-        let builtin = filestore_guest::ops::builtin::is_builtin(tool);
+        let builtin = filestore_guest::invoke::builtins::is_builtin(tool);
         if !builtin {
             return self.call_tool(tool, args, claims);
         }
@@ -521,7 +521,7 @@ impl Session {
         args: &Value,
         claims: &Value,
     ) -> Result<UnparsedCallOutput> {
-        if !filestore_guest::ops::builtin::is_builtin(tool) || self.agent_loaded {
+        if !filestore_guest::invoke::builtins::is_builtin(tool) || self.agent_loaded {
             let out = self.call_with_claims(tool, args, claims)?;
             let json = serde_json::to_string(&out.json)
                 .map_err(|e| Error::setup("serialising a result", e))?;

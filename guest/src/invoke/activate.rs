@@ -2,9 +2,8 @@
 //! with a descriptor, the skill itself) callable in the session
 //! (docs/architecture.md#skills).
 
-use super::Sandbox;
+use super::{Sandbox, builtins};
 use crate::error::{Error, ErrorKind, Result};
-use crate::ops::builtin;
 
 /// Activates the `allowed-tools` of the skill whose `SKILL.md` is at `path` (an entry
 /// of type `skill`, i.e. validated when the skills volume was loaded). Called when
@@ -96,7 +95,7 @@ impl ToolNames {
     /// Whether `t` is a tool of the session (offered now or activatable).
     fn known(&self, t: &str) -> bool {
         let has = |list: &[String]| list.iter().any(|n| n == t);
-        builtin::is_builtin(t)
+        builtins::is_builtin(t)
             || has(&self.configured)
             || has(&self.dynamic)
             || has(&self.agent_offered)
@@ -106,7 +105,7 @@ impl ToolNames {
     /// Whether `t` is already in the static list (activating it adds nothing).
     fn is_static(&self, t: &str) -> bool {
         let has = |list: &[String]| list.iter().any(|n| n == t);
-        (builtin::is_builtin(t) && !self.has_agent)
+        (builtins::is_builtin(t) && !self.has_agent)
             || has(&self.exposed)
             || has(&self.dynamic)
             || has(&self.agent_offered)

@@ -4,9 +4,11 @@
 //!
 //! Owns: [`state`] (configuration, toolset, dynamic tools, pending approvals),
 //! [`mod@activate`] (reading a skill activates its tools), [`results`] (external results
-//! stored read-only under `/tool_calls`, offloading), and the call path below.
-//! May use: [`crate::skills`], [`crate::tools`], [`crate::ops`], [`crate::vfs`]; it
-//! reaches its session only through the [`Sandbox`] trait.
+//! stored read-only under `/tool_calls`, offloading), [`builtins`] (the one list of
+//! built-in `filestore_*` tools: specs and dispatch), and the call path below.
+//! May use: [`crate::shell`], [`crate::skills`], [`crate::tools`], [`crate::ops`],
+//! [`crate::vfs`]; it reaches its session only through the [`Sandbox`] trait (a
+//! built-in call through [`builtins::BuiltinHost`]).
 //!
 //! `invoke(name, args, context)`:
 //!
@@ -56,6 +58,7 @@
 
 pub mod activate;
 pub mod agent;
+pub mod builtins;
 pub mod result_rules;
 pub mod results;
 pub mod state;
@@ -66,7 +69,6 @@ use serde_json::{Value, json};
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::ops::ToolOutput;
-use crate::ops::builtin;
 use crate::tools::config::ToolConfig;
 use crate::tools::params::{self, VerifiedClaims};
 use crate::vfs::mounts::MountTable;
@@ -217,7 +219,7 @@ enum Found {
 
 fn find(session: &dyn Sandbox, name: &str) -> Result<Found> {
     let st = session.tool_state().borrow();
-    if builtin::is_builtin(name) {
+    if builtins::is_builtin(name) {
         if st.offers_builtin(name) {
             return Ok(Found::Builtin);
         }

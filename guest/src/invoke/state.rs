@@ -7,9 +7,8 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use super::{ExternalCall, MAX_DYNAMIC_TOOLS, Sandbox, results};
+use super::{ExternalCall, MAX_DYNAMIC_TOOLS, Sandbox, builtins, results};
 use crate::error::{Error, ErrorKind, Result};
-use crate::ops::builtin;
 use crate::tools::config::{CheckReport, Config, ConfigError, ToolConfig};
 use crate::tools::manifest::{self, ToolSpec};
 use crate::tools::schema::ArgsSchema;
@@ -222,7 +221,7 @@ pub fn activate(session: &dyn Sandbox, names: &[&str]) -> Result<usize> {
     let mut st = session.tool_state().borrow_mut();
     let mut added = 0;
     for name in names {
-        if builtin::is_builtin(name) || st.dynamic_tool(name).is_some() {
+        if builtins::is_builtin(name) || st.dynamic_tool(name).is_some() {
             continue;
         }
         if st.config.as_ref().and_then(|c| c.tool(name)).is_none() {
@@ -295,21 +294,14 @@ pub fn resolve(
 /// configured tool, and the dynamic tools (but the agent's own provider tools when
 /// `replacing_agent`, which a new load replaces).
 pub(super) fn names(session: &dyn Sandbox, st: &ToolState, replacing_agent: bool) -> Names {
-    let mut offerable: Vec<ToolSpec> = crate::shell::spec::builtin_specs(
-        session.mounts().any_writable(),
-        st.shell,
-        session.mounts().has_cow(),
-    )
-    .iter()
-    .filter_map(|s| serde_json::to_value(s).ok())
-    .filter_map(|v| ToolSpec::from_json(&v).ok())
-    .collect();
-    let mut taken: Vec<(String, &'static str)> = builtin::READ_TOOLS
-        .iter()
-        .chain(builtin::WRITE_TOOLS.iter())
-        .chain([builtin::SHELL_TOOL, builtin::DIFF_TOOL].iter())
-        .map(|n| (n.to_string(), "built-in"))
-        .collect();
+    let mut offerable: Vec<ToolSpec> =
+        builtins::specs(session.mounts().any_writable(), st.shell, session.mounts().has_cow())
+            .iter()
+            .filter_map(|s| serde_json::to_value(s).ok())
+            .filter_map(|v| ToolSpec::from_json(&v).ok())
+            .collect();
+    let mut taken: Vec<(String, &'static str)> =
+        builtins::BUILTINS.iter().map(|b| (b.name.to_string(), "built-in")).collect();
     if let Some(c) = &st.config {
         for t in c.tools() {
             offerable.push(manifest::spec(t));
@@ -336,14 +328,11 @@ pub fn list_tools(session: &dyn Sandbox, toolset: Option<&str>) -> Result<Vec<Va
     let mut out: Vec<Value> = Vec::new();
     let mut seen = std::collections::HashSet::new();
     let st = session.tool_state().borrow();
-    let builtins: Vec<Value> = crate::shell::spec::builtin_specs(
-        session.mounts().any_writable(),
-        st.shell,
-        session.mounts().has_cow(),
-    )
-    .into_iter()
-    .filter_map(|s| serde_json::to_value(&s).ok())
-    .collect();
+    let builtins: Vec<Value> =
+        builtins::specs(session.mounts().any_writable(), st.shell, session.mounts().has_cow())
+            .into_iter()
+            .filter_map(|s| serde_json::to_value(&s).ok())
+            .collect();
     if let (Some(agent), None) = (&st.agent, toolset) {
         // The agent's order: its built-in, configured and provider tools as listed.
         for (name, tool) in agent.offered() {

@@ -10,8 +10,9 @@
 //! - [`filetypes`]: grep's ripgrep-like `type` table;
 //! - [`request`]: decoding JSON arguments into request types with errors that name the
 //!   parameter; [`path_hint`]: what a relative path that was not found was read as;
-//! - [`builtin`]: the specs (names, descriptions, JSON Schemas, annotations) of the
-//!   built-in `filestore_*` tools.
+//! - [`builtin`]: the shape of a tool spec and the schema pieces the built-in
+//!   `filestore_*` tools share (the tools themselves are one list in
+//!   `crate::invoke::builtins`).
 //!
 //! May use: [`crate::vfs`] and [`crate::error`]. Operations take a
 //! [`crate::vfs::mounts::MountTable`] and [`crate::vfs::limits::Limits`], not a

@@ -23,7 +23,6 @@ mod nested;
 mod output;
 pub mod request;
 mod run;
-pub mod spec;
 pub mod stream;
 mod wc;
 

@@ -178,7 +178,7 @@ fn call(
     };
     // Naming the shell is the choice to use it: no flag here (serve has --shell).
     let mut options = filestore::SessionOptions {
-        shell: tool == filestore_guest::ops::builtin::SHELL_TOOL,
+        shell: tool == filestore_guest::invoke::builtins::SHELL_TOOL,
         ..Default::default()
     };
     request.timeouts.apply(&mut options, &mut registry);

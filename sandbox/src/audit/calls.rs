@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use filestore_guest::ops::builtin::{DIFF_TOOL, READ_TOOLS, SHELL_TOOL, WRITE_TOOLS};
+use filestore_guest::invoke::builtins::{self, Kind};
 
 /// Whether a call of `tool` with `args` is recorded: every built-in that can
 /// change a file (`filestore_write`, `_edit` unless a dry run, `_mkdir`, `_delete`,
@@ -10,13 +10,14 @@ use filestore_guest::ops::builtin::{DIFF_TOOL, READ_TOOLS, SHELL_TOOL, WRITE_TOO
 /// configured or dynamic tool (it may change what it reaches: a database, an API,
 /// and it stores its result under `/tool_calls`). Reads and diffs are not.
 pub fn is_audited(tool: &str, args: &Value) -> bool {
-    if READ_TOOLS.contains(&tool) || tool == DIFF_TOOL {
+    let kind = builtins::kind(tool);
+    if matches!(kind, Some(Kind::Read | Kind::Diff)) {
         return false;
     }
     if tool == "filestore_edit" && args.get("dry_run") == Some(&Value::Bool(true)) {
         return false;
     }
-    WRITE_TOOLS.contains(&tool) || tool == SHELL_TOOL || !tool.starts_with("filestore_")
+    matches!(kind, Some(Kind::Write | Kind::Shell)) || !tool.starts_with("filestore_")
 }
 
 /// The virtual paths a built-in mutation names in its arguments (`path`, `source`,
@@ -25,7 +26,7 @@ pub fn is_audited(tool: &str, args: &Value) -> bool {
 /// normalise (the call failed on it) is kept as given, cut to 256 bytes. Other
 /// tools name none (their arguments are not paths, and are never recorded).
 pub fn named_paths(tool: &str, args: &Value) -> Vec<String> {
-    if !WRITE_TOOLS.contains(&tool) {
+    if builtins::kind(tool) != Some(Kind::Write) {
         return Vec::new();
     }
     ["path", "source", "destination"]
