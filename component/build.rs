@@ -5,6 +5,17 @@
 //! survives) because the outer cargo holds the lock on the outer target directory.
 //! A missing `wasm32-wasip2` target is installed with rustup, so `cargo run` and
 //! `cargo test` work on a fresh checkout.
+//!
+//! This crate has no runtime dependency, so cargo runs this script at the start of a
+//! build, beside wasmtime's compilation; the sandbox's build script, which needs
+//! wasmtime, precompiles the result (`DEP_FILESTORE_COMPONENT_WASM`).
+//!
+//! The nested build takes minutes and cargo shows a build script's output only when
+//! it fails, so its progress goes to the terminal (`/dev/tty`) when there is one;
+//! `FILESTORE_BUILD_QUIET=1` keeps it silent.
+
+#[path = "progress.rs"]
+mod progress;
 
 use std::env;
 use std::path::{Path, PathBuf};
@@ -16,7 +27,7 @@ fn main() {
     let out_dir = PathBuf::from(env::var("OUT_DIR").expect("OUT_DIR"));
     let manifest_dir = PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR"));
     let root = manifest_dir.parent().expect("workspace root").to_path_buf();
-    for p in ["guest/src", "guest/Cargo.toml", "wit", "Cargo.toml"] {
+    for p in ["guest/src", "guest/Cargo.toml", "wit", "Cargo.toml", "Cargo.lock"] {
         println!("cargo:rerun-if-changed={}", root.join(p).display());
     }
     println!("cargo:rerun-if-env-changed=FILESTORE_GUEST_RUSTFLAGS");
@@ -51,7 +62,7 @@ fn main() {
         cmd.env_remove(var);
     }
     // The workspace's release build-override (optimised build-script dependencies,
-    // for the precompilation below) is for this script: the guest's proc macros keep
+    // for the sandbox's precompilation) is not for the guest: its proc macros keep
     // cargo's defaults, which build faster.
     cmd.env("CARGO_PROFILE_RELEASE_BUILD_OVERRIDE_OPT_LEVEL", "0")
         .env("CARGO_PROFILE_RELEASE_BUILD_OVERRIDE_CODEGEN_UNITS", "256");
@@ -65,6 +76,15 @@ fn main() {
         flags = format!("{flags} {extra}");
     }
     cmd.env("RUSTFLAGS", flags);
+    let mut progress = progress::Progress::open();
+    progress.say(&format!(
+        "filestore: building the component (guest/ for {TARGET}); the first build takes \
+         several minutes, later ones seconds"
+    ));
+    if let Some(tty) = progress.stderr() {
+        cmd.stderr(tty).env("CARGO_TERM_PROGRESS_WHEN", "never");
+    }
+    let started = std::time::Instant::now();
     let status = cmd.status().expect("failed to run cargo for the guest");
     if !status.success() {
         panic!("building the filestore guest for {TARGET} failed (see the errors above)");
@@ -73,7 +93,14 @@ fn main() {
     let dest = out_dir.join("filestore.wasm");
     std::fs::copy(&wasm, &dest)
         .unwrap_or_else(|e| panic!("copying {} to {}: {e}", wasm.display(), dest.display()));
-    precompile(&dest, &out_dir.join("filestore.cwasm"));
+    let len = std::fs::metadata(&dest).map(|m| m.len()).unwrap_or(0);
+    progress.say(&format!(
+        "filestore: component built ({:.1} MB) in {:.0} s",
+        len as f64 / 1e6,
+        started.elapsed().as_secs_f64()
+    ));
+    // The sandbox's build script precompiles it (DEP_FILESTORE_COMPONENT_WASM).
+    println!("cargo:wasm={}", dest.display());
     deflate(&dest, &out_dir.join("filestore.wasm.deflate"));
     version_env(&dest, &root);
 }
@@ -107,36 +134,6 @@ fn version_env(component: &Path, root: &Path) {
     let digest: String = Sha256::digest(&bytes)[..6].iter().map(|b| format!("{b:02x}")).collect();
     println!("cargo:rustc-env=FILESTORE_WIT_PACKAGE={package}");
     println!("cargo:rustc-env=FILESTORE_COMPONENT_SHA256={digest}");
-}
-
-/// Compiles the component for this host with the engine settings of
-/// `Engine::with_config`'s default (component model, epoch interruption, no fuel,
-/// copy-on-write memory images), so a start deserialises it instead of compiling
-/// (milliseconds instead of seconds). Writes an empty file when cross-compiling or
-/// when compilation fails: the engine then falls back to its cache.
-fn precompile(wasm: &Path, dest: &Path) {
-    println!("cargo:rerun-if-env-changed=FILESTORE_NO_PRECOMPILE");
-    let cross = env::var("TARGET").ok() != env::var("HOST").ok();
-    let bytes = if cross || env::var_os("FILESTORE_NO_PRECOMPILE").is_some() {
-        Vec::new()
-    } else {
-        let mut c = wasmtime::Config::new();
-        c.wasm_component_model(true);
-        c.epoch_interruption(true);
-        c.consume_fuel(false);
-        c.memory_init_cow(true);
-        let component = std::fs::read(wasm).expect("reading the component");
-        match wasmtime::Engine::new(&c).and_then(|e| e.precompile_component(&component)) {
-            Ok(b) => b,
-            Err(e) => {
-                println!(
-                    "cargo:warning=precompiling the component failed ({e:#}); starts will compile it"
-                );
-                Vec::new()
-            }
-        }
-    };
-    std::fs::write(dest, bytes).unwrap_or_else(|e| panic!("writing {}: {e}", dest.display()));
 }
 
 /// The outer target directory is the ancestor holding cargo's `CACHEDIR.TAG`; the guest

@@ -19,34 +19,33 @@ use crate::bindings::exports::filestore::component as exported;
 use crate::error::{Error, Result};
 use crate::state::HostState;
 
-/// The component built from `guest/` by the build script, deflated: a start
-/// deserialises [`PRECOMPILED`] and never needs it, so the binary carries it in a
-/// third of its size; [`component`] inflates it.
-static COMPONENT_DEFLATED: &[u8] =
-    include_bytes!(concat!(env!("OUT_DIR"), "/filestore.wasm.deflate"));
+pub use filestore_component::{VERSION, WIT_PACKAGE_VERSION, component};
 
-/// The component built from `guest/` by the build script (the bytes `filestore
-/// component` writes), inflated on first use and kept.
-pub fn component() -> &'static [u8] {
-    use std::io::Read;
-    static INFLATED: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
-    INFLATED.get_or_init(|| {
-        let len: usize = env!("FILESTORE_COMPONENT_LEN").parse().expect("a length");
-        let mut out = Vec::with_capacity(len);
-        flate2::read::DeflateDecoder::new(COMPONENT_DEFLATED)
-            .read_to_end(&mut out)
-            .expect("the build script deflated the embedded component");
-        out
-    })
+/// The build's precompiled artifact: [`component`] compiled by the build script for
+/// the host it was built on, with the default engine settings, deflated (empty when
+/// cross-compiled or when that failed). An engine for the embedded component inflates
+/// it once into its cache directory and maps that file on later starts (a cold start
+/// in milliseconds, not the seconds Cranelift takes) when its settings and this CPU
+/// match; otherwise the disk cache of compiled components, then Cranelift.
+/// `FILESTORE_NO_PRECOMPILED` set in the environment skips it. Deflated, it costs the
+/// binary a third of its size.
+static PRECOMPILED_DEFLATED: &[u8] =
+    include_bytes!(concat!(env!("OUT_DIR"), "/filestore.cwasm.deflate"));
+
+/// The precompiled artifact's length, inflated (0: the build made none).
+const PRECOMPILED_LEN: &str = env!("FILESTORE_PRECOMPILED_LEN");
+
+/// The SHA-256 of the precompiled artifact, inflated: its cache file's name.
+const PRECOMPILED_SHA256: &str = env!("FILESTORE_PRECOMPILED_SHA256");
+
+/// The build engine's [`compatibility_key`].
+const PRECOMPILED_COMPAT: &str = env!("FILESTORE_PRECOMPILED_COMPAT");
+
+/// Whether the build precompiled the component for this host (see
+/// [`Engine::precompiled`]).
+pub fn has_precompiled() -> bool {
+    PRECOMPILED_LEN != "0"
 }
-
-/// [`component`] compiled by the build script for the host it was built on, with the
-/// default engine settings (empty when cross-compiled or when that failed). An engine
-/// for the embedded component deserialises it instead of compiling (a cold start in
-/// milliseconds, not the seconds Cranelift takes) when its settings and this CPU
-/// match; otherwise the disk cache, then Cranelift.
-/// `FILESTORE_NO_PRECOMPILED` set in the environment skips it.
-pub static PRECOMPILED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/filestore.cwasm"));
 
 /// The WIT package the component implements (`filestore:component`, versioned in
 /// each file's `package` line), as `(file name, text)`: what a host in any language
@@ -56,22 +55,6 @@ pub static WIT_PACKAGE: &[(&str, &str)] = &[
     ("tools.wit", include_str!("../../wit/tools.wit")),
     ("diagnostics.wit", include_str!("../../wit/diagnostics.wit")),
 ];
-
-/// What this build carries, for `filestore --version` and embedders: the host crate's
-/// version, the component's (its crate version and the start of the SHA-256 of
-/// [`component`]) and the WIT package it implements, one per line after the first.
-pub const VERSION: &str = concat!(
-    env!("CARGO_PKG_VERSION"),
-    "\ncomponent: filestore-guest ",
-    env!("CARGO_PKG_VERSION"),
-    " (sha256 ",
-    env!("FILESTORE_COMPONENT_SHA256"),
-    ")\nwit: ",
-    env!("FILESTORE_WIT_PACKAGE"),
-);
-
-/// The WIT package [`component`] implements, `name@version` (`filestore:component@0.9.0`).
-pub const WIT_PACKAGE_VERSION: &str = env!("FILESTORE_WIT_PACKAGE");
 
 /// Epoch tick period: the granularity of call deadlines (defined with the clocks, whose
 /// monotonic clock moves in the same steps).
@@ -218,16 +201,16 @@ impl Engine {
         }
         let engine = wasmtime::Engine::new(&wc).map_err(|e| Error::setup("engine", e))?;
         let precompiled = if config.component.is_none()
-            && !PRECOMPILED.is_empty()
+            && has_precompiled()
             && std::env::var_os("FILESTORE_NO_PRECOMPILED").is_none()
         {
-            deserialize(&engine, PRECOMPILED).ok()
+            load_precompiled(&engine, config.cache_dir.as_deref())
         } else {
             None
         };
         let from_build = precompiled.is_some();
         let (component, cache_hit, cache_warning) = match precompiled {
-            Some(c) => (c, true, None),
+            Some((c, warning)) => (c, true, warning),
             None => {
                 let bytes: &[u8] = match &config.component {
                     Some(own) => own,
@@ -302,13 +285,14 @@ impl Engine {
     }
 
     /// Whether the component was loaded without compiling it: from the build's
-    /// precompiled artifact ([`PRECOMPILED`]) or from the disk cache.
+    /// precompiled artifact or from the disk cache.
     pub fn cache_hit(&self) -> bool {
         self.inner.cache_hit
     }
 
-    /// Whether the component is the build's precompiled artifact ([`PRECOMPILED`]),
-    /// deserialised: no compilation and no cache file at this start.
+    /// Whether the component is the build's precompiled artifact (see
+    /// [`has_precompiled`]): no compilation at this start; the artifact was mapped
+    /// from its cache file, or inflated and written there.
     pub fn precompiled(&self) -> bool {
         self.inner.precompiled
     }
@@ -376,14 +360,10 @@ fn load_component(
     if let Ok(data) = component.serialize() {
         // A cache that cannot be written is not an error (the component works), but
         // it costs this compilation on every start: say so.
-        let tmp = dir.join(format!(".filestore-{key}.{}.tmp", std::process::id()));
-        let stored = std::fs::create_dir_all(dir).and_then(|_| {
-            std::fs::write(&tmp, &data)?;
-            std::fs::write(&sum, hex(&Sha256::digest(&data)))?;
-            std::fs::rename(&tmp, &art)
-        });
+        let stored = std::fs::create_dir_all(dir)
+            .and_then(|_| std::fs::write(&sum, hex(&Sha256::digest(&data))))
+            .and_then(|_| store(dir, &art, &data));
         if let Err(e) = stored {
-            let _ = std::fs::remove_file(&tmp);
             warning = Some(format!(
                 "cannot cache the compiled component in {} ({e}): every start compiles it again ({:.1} s here); set FILESTORE_CACHE_DIR to a writable directory",
                 dir.display(),
@@ -393,6 +373,73 @@ fn load_component(
         prune_cache(dir, &art, KEEP_OTHER_ARTIFACTS);
     }
     Ok((component, false, warning))
+}
+
+/// The build's precompiled artifact for `engine`, with a warning when it could not be
+/// kept in the cache directory: mapped from the cache file an earlier start wrote
+/// (milliseconds), else inflated and deserialised (a fraction of a second) and
+/// written there for the next start. `None` when `engine`'s settings are not the
+/// build's (fuel, say): the caller compiles.
+///
+/// The cache file is trusted as the compiled-component cache is (the user's own
+/// directory, written by an atomic rename, so never seen half-written); its size is
+/// checked and wasmtime checks its header, but it is not hashed on each start, which
+/// would cost more than the mapping saves.
+fn load_precompiled(
+    engine: &wasmtime::Engine,
+    cache: Option<&Path>,
+) -> Option<(Component, Option<String>)> {
+    if compatibility_key(engine) != PRECOMPILED_COMPAT {
+        return None;
+    }
+    let len: u64 = PRECOMPILED_LEN.parse().ok()?;
+    let file = cache.map(|d| d.join(format!("filestore-{}.cwasm", &PRECOMPILED_SHA256[..32])));
+    if let Some(f) = &file
+        && std::fs::metadata(f).is_ok_and(|m| m.len() == len)
+        && let Ok(c) = deserialize_file(engine, f)
+    {
+        return Some((c, None));
+    }
+    let mut bytes = Vec::with_capacity(len as usize);
+    {
+        use std::io::Read;
+        flate2::read::DeflateDecoder::new(PRECOMPILED_DEFLATED).read_to_end(&mut bytes).ok()?;
+    }
+    let component = deserialize(engine, &bytes).ok()?;
+    let (Some(dir), Some(file)) = (cache, file) else { return Some((component, None)) };
+    let warning = match std::fs::create_dir_all(dir).and_then(|_| store(dir, &file, &bytes)) {
+        Ok(()) => {
+            prune_cache(dir, &file, KEEP_OTHER_ARTIFACTS);
+            None
+        }
+        Err(e) => Some(format!(
+            "cannot keep the precompiled component in {} ({e}): every start inflates it again; set FILESTORE_CACHE_DIR to a writable directory",
+            dir.display()
+        )),
+    };
+    Some((component, warning))
+}
+
+/// A key of `engine`'s compatibility hash (wasmtime's version and the settings that
+/// shape compiled code): equal to the build's ([`PRECOMPILED_COMPAT`]) exactly when
+/// the build's artifact can run on it.
+fn compatibility_key(engine: &wasmtime::Engine) -> String {
+    use std::hash::{Hash, Hasher};
+    let mut s = std::collections::hash_map::DefaultHasher::new();
+    engine.precompile_compatibility_hash().hash(&mut s);
+    format!("{:016x}", s.finish())
+}
+
+/// Writes `bytes` to `dest` in `dir` through a temporary file and a rename, so a reader
+/// sees the whole file or none (several processes may start at once).
+fn store(dir: &Path, dest: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let name = dest.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let written = std::fs::write(&tmp, bytes).and_then(|_| std::fs::rename(&tmp, dest));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written
 }
 
 /// Compiled artifacts of other builds kept beside the current one (a few binaries of
@@ -429,15 +476,27 @@ fn prune_cache(dir: &Path, current: &Path, keep: usize) {
 /// Deserialises a compiled component.
 ///
 /// `unsafe` because wasmtime runs the machine code in the artifact as is. It is
-/// sound here because the artifact is either [`PRECOMPILED`] (written by this crate's
-/// build script and embedded in the binary: as trusted as the binary's own code) or a
-/// cache file written by `load_component` with this engine configuration whose
-/// SHA-256 has just been verified; wasmtime itself also checks the engine
-/// compatibility header (version, settings, CPU features).
+/// sound here because the artifact is either the build's precompiled one (written by
+/// this crate's build script and embedded in the binary: as trusted as the binary's
+/// own code) or a cache file written by `load_component` with this engine
+/// configuration whose SHA-256 has just been verified; wasmtime itself also checks the
+/// engine compatibility header (version, settings, CPU features).
 #[allow(unsafe_code)]
 fn deserialize(engine: &wasmtime::Engine, data: &[u8]) -> wasmtime::Result<Component> {
     // SAFETY: see the function documentation.
     unsafe { Component::deserialize(engine, data) }
+}
+
+/// Deserialises the build's precompiled artifact from the file `load_precompiled`
+/// wrote, mapped rather than read.
+///
+/// `unsafe` as [`deserialize`]; sound for the same reason (the file holds the bytes
+/// the binary embeds, written whole by a rename, its size checked), and because the
+/// file is never written in place while mapped: a new artifact replaces it by rename.
+#[allow(unsafe_code)]
+fn deserialize_file(engine: &wasmtime::Engine, path: &Path) -> wasmtime::Result<Component> {
+    // SAFETY: see the function documentation.
+    unsafe { Component::deserialize_file(engine, path) }
 }
 
 fn hex(b: &[u8]) -> String {

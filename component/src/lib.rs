@@ -1,0 +1,63 @@
+//! The filestore component as its build made it: the guest crate (`guest/`) built for
+//! `wasm32-wasip2` by this crate's build script, embedded deflated, with the
+//! versions `filestore --version` prints.
+//!
+//! A host runs it through `filestore-sandbox`, whose engine deserialises the
+//! precompiled form its own build script makes from these bytes; the bytes
+//! themselves serve a fallback compilation, `filestore component` and the tests.
+
+/// The component deflated: a start deserialises the precompiled artifact and never
+/// needs the component itself, so the binary carries it in a third of its size.
+static COMPONENT_DEFLATED: &[u8] =
+    include_bytes!(concat!(env!("OUT_DIR"), "/filestore.wasm.deflate"));
+
+/// The component's length in bytes, inflated.
+pub const COMPONENT_LEN: &str = env!("FILESTORE_COMPONENT_LEN");
+
+/// The first 12 hex digits of the SHA-256 of [`component`]: tells two builds of one
+/// version apart.
+pub const COMPONENT_SHA256: &str = env!("FILESTORE_COMPONENT_SHA256");
+
+/// The WIT package the component implements, `name@version`
+/// (`filestore:component@0.9.0`), from the `package` line of `wit/filestore.wit`.
+pub const WIT_PACKAGE_VERSION: &str = env!("FILESTORE_WIT_PACKAGE");
+
+/// What this build carries, for `filestore --version` and embedders: the crates'
+/// version (one for the workspace), the component's (its crate version and the start
+/// of the SHA-256 of [`component`]) and the WIT package it implements, one per line
+/// after the first.
+pub const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    "\ncomponent: filestore-guest ",
+    env!("CARGO_PKG_VERSION"),
+    " (sha256 ",
+    env!("FILESTORE_COMPONENT_SHA256"),
+    ")\nwit: ",
+    env!("FILESTORE_WIT_PACKAGE"),
+);
+
+/// The component's bytes (what `filestore component` writes), inflated on first use
+/// and kept.
+pub fn component() -> &'static [u8] {
+    use std::io::Read;
+    static INFLATED: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    INFLATED.get_or_init(|| {
+        let len: usize = COMPONENT_LEN.parse().expect("a length");
+        let mut out = Vec::with_capacity(len);
+        flate2::read::DeflateDecoder::new(COMPONENT_DEFLATED)
+            .read_to_end(&mut out)
+            .expect("the build script deflated the embedded component");
+        out
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_component_inflates_to_its_length_and_is_a_component() {
+        let bytes = super::component();
+        assert_eq!(bytes.len().to_string(), super::COMPONENT_LEN);
+        // A component's preamble: the wasm magic, then version 0x0d and layer 1.
+        assert_eq!(&bytes[..8], b"\0asm\x0d\0\x01\0");
+    }
+}
