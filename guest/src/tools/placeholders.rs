@@ -37,23 +37,6 @@ pub enum Dialect {
     Mysql,
 }
 
-impl Dialect {
-    /// The dialect of a statement tool type, when its placeholders are checked.
-    pub fn of_tool_type(tool_type: &str) -> Option<Dialect> {
-        // The statement tools of RUNNABLE_TOOL_TYPES (`cockroachdb-sql` is PostgreSQL's),
-        // not the prebuilt ones, whose statements are Toolbox's own.
-        let r = crate::tools::config::RUNNABLE_TOOL_TYPES
-            .iter()
-            .find(|r| r.tool_type == tool_type && !r.executes)?;
-        match r.source_type {
-            "sqlite" => Some(Dialect::Sqlite),
-            "postgres" => Some(Dialect::Postgres),
-            "mysql" => Some(Dialect::Mysql),
-            _ => None,
-        }
-    }
-}
-
 /// One placeholder as written in a statement.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Placeholder {

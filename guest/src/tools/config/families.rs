@@ -8,6 +8,7 @@
 use serde_json::{Map, Value};
 
 use super::prebuilt;
+use crate::tools::placeholders::Dialect;
 
 /// Toolbox source types that speak PostgreSQL's wire protocol: this host runs them
 /// all on its `postgres` handler (CockroachDB and YugabyteDB are PostgreSQL to a
@@ -117,6 +118,20 @@ pub fn source_support(
         ));
     }
     Ok(())
+}
+
+/// The placeholder dialect of a statement tool type, when its placeholders are
+/// checked: the statement tools of [`RUNNABLE_TOOL_TYPES`] (`cockroachdb-sql` is
+/// PostgreSQL's), not the prebuilt ones, whose statements are Toolbox's own. Here, not
+/// in `placeholders`, which the configuration imports.
+pub fn dialect_of(tool_type: &str) -> Option<Dialect> {
+    let r = RUNNABLE_TOOL_TYPES.iter().find(|r| r.tool_type == tool_type && !r.executes)?;
+    match r.source_type {
+        "sqlite" => Some(Dialect::Sqlite),
+        "postgres" => Some(Dialect::Postgres),
+        "mysql" => Some(Dialect::Mysql),
+        _ => None,
+    }
 }
 
 #[cfg(test)]

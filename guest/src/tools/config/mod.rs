@@ -73,7 +73,7 @@ pub const MAX_NAME_LEN: usize = 128;
 
 pub use families::{
     CONNECTOR_SOURCES, MYSQL_SOURCES, POSTGRES_SOURCES, RUNNABLE_TOOL_TYPES, RunnableType,
-    protocol_of, runnable_type, source_support,
+    dialect_of, protocol_of, runnable_type, source_support,
 };
 
 /// Whether `name` is a valid resource name: 1–128 characters of `[A-Za-z0-9_.-]`.

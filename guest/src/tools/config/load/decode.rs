@@ -393,7 +393,7 @@ pub(super) fn decode_tool(
 
     let errors_before_parameters = ctx.errors.len();
     // Template parameters' escapes quote for the tool's SQL dialect.
-    ctx.dialect = tool_type.as_deref().and_then(placeholders::Dialect::of_tool_type);
+    ctx.dialect = tool_type.as_deref().and_then(crate::tools::config::dialect_of);
     let (mut parameters, declared_at) = decode_tool_parameters(ctx, f, family, refs, &user);
     ctx.dialect = None;
 
@@ -736,7 +736,7 @@ fn check_statement(
         if parameters.iter().any(|p| p.role == ParamRole::Template) {
             check_template(ctx, statement, *m, "statement", parameters, ParamRole::Template);
         }
-        if let Some(dialect) = tool_type.and_then(placeholders::Dialect::of_tool_type)
+        if let Some(dialect) = tool_type.and_then(crate::tools::config::dialect_of)
             && parameters_ok
         {
             let declared: Vec<&str> = parameters

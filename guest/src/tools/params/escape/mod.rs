@@ -1,7 +1,7 @@
 //! Quoting a template value for the SQL its tool runs in (`escape` of a template
 //! parameter), or refusing the value where no quoting is right.
 //!
-//! The dialect is the tool's ([`Dialect::of_tool_type`]: `sqlite-sql`,
+//! The dialect is the tool's (`tools::config::dialect_of`: `sqlite-sql`,
 //! `postgres-sql`, `mysql-sql`), set on the parameter when the configuration loads;
 //! an escape mode that is not a quoting of that dialect is refused there. Per
 //! dialect and mode:
