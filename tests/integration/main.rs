@@ -88,6 +88,9 @@
 //!   over SQLite, PostgreSQL and MySQL (MariaDB) run through the real Toolbox 1.12.0 binary (npm,
 //!   cached) and `filestore call --config`, configs through both loaders, `tools/list`
 //!   of both servers; every difference fixed or recorded in docs/configured-tools.md.
+//! - `source_families`: Toolbox's `cockroachdb`, `yugabytedb`, `mariadb`, `tidb` and
+//!   Cloud SQL (given a direct host) sources with their tool types, on the suite's
+//!   PostgreSQL and MariaDB; unsupported types named once, calls answering `unsupported`.
 //! - `toolbox_prebuilt`: Toolbox 1.12.0's 39 prebuilt configurations (vendored
 //!   verbatim): each passes `filestore check` as docs/configured-tools.md's table says;
 //!   the sqlite, postgres and alloydb-omni ones run on real databases and agree with
@@ -129,6 +132,7 @@ mod shell_stream;
 mod skills;
 mod skills_reload;
 mod snapshots;
+mod source_families;
 mod sql_tools;
 mod support;
 mod toolbox_diff;

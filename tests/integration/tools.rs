@@ -971,8 +971,9 @@ fn cli_check_reports_unrunnable_tools_and_located_errors() {
 
 /// A misspelt tool type (`sqlite-sq`) is refused by `check` and by `call` (naming it
 /// and the type it is nearest, located) instead of passing as "not runnable here"; a
-/// real Toolbox type this host does not run (`mssql-sql`) is a warning at `serve`'s
-/// start and, on call, "type not supported by this host", not a fault of its source.
+/// real Toolbox type this host does not run (`mssql-sql`) is an `unsupported` warning
+/// at `serve`'s start, once, and, on call, "type not supported by this host", not a
+/// fault of its source.
 #[test]
 fn cli_refuses_misspelt_tool_types_and_names_unsupported_ones() {
     let tmp = tempfile::tempdir().unwrap();
@@ -1024,9 +1025,11 @@ fn cli_refuses_misspelt_tool_types_and_names_unsupported_ones() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.contains("warning: ")
-            && err.contains("tool 'm' has type 'mssql-sql': type not supported by this host"),
+            && err.contains(": unsupported: type mssql-sql is not one this host runs (tool 'm')"),
         "serve must warn at start: {err}"
     );
+    assert_eq!(err.matches("mssql-sql").count(), 1, "once, without every handled type: {err}");
+    assert!(!err.contains("sqlite-execute-sql"), "{err}");
 }
 
 #[test]

@@ -299,10 +299,11 @@ fn load_call_configs(
     let files = tools::read_files(configs)?;
     match session.load_config(&files) {
         Ok(Ok(report)) => {
-            let (errors, _) = tools::unrunnable(&report.tools);
+            let (errors, warnings) = tools::unrunnable(&report.tools);
             if !errors.is_empty() {
                 return Err(tools::print_errors(&errors));
             }
+            tools::print_unsupported("filestore call", &warnings);
         }
         Ok(Err(issues)) => return Err(tools::print_issues(&issues)),
         Err(e) => return Err(fail_with(&e)),

@@ -29,20 +29,62 @@ pub(super) fn print_issues(issues: &[ConfigIssue]) -> ExitCode {
     print_errors(&issues.iter().map(ToString::to_string).collect::<Vec<_>>())
 }
 
-/// The configured tools this binary has no handler for, located: a type that
-/// looks like a misspelling of a known one is an error (naming the one it is
-/// nearest), any other a warning (a real type this host does not support).
+/// The configured tools this binary cannot run, located: a type that looks like a
+/// misspelling of a known one is an error per tool (naming the one it is nearest);
+/// anything else is one `unsupported` warning per distinct reason (a tool type it has
+/// no handler for, a source it does not reach), naming the type and the tools it
+/// concerns, at the first of them.
 pub(super) fn unrunnable(tools: &[ToolStatus]) -> (Vec<String>, Vec<String>) {
     let registry = filestore::tools::ToolRegistry::with_builtin_handlers();
-    let (mut errors, mut warnings) = (Vec::new(), Vec::new());
-    for t in tools.iter().filter(|t| !registry.tool_types().contains(&t.tool_type)) {
-        let message = format!("{}: {}", t.location, registry.unsupported(&t.name, &t.tool_type));
-        match registry.misspelling_of(&t.tool_type) {
-            Some(_) => errors.push(message),
-            None => warnings.push(message),
+    let handled = registry.tool_types();
+    let mut errors = Vec::new();
+    // (reason, where it is first met, the tools it concerns), in load order.
+    let mut reasons: Vec<(String, String, Vec<&str>)> = Vec::new();
+    for t in tools {
+        if t.runnable && handled.contains(&t.tool_type) {
+            continue;
+        }
+        if !handled.contains(&t.tool_type) && registry.misspelling_of(&t.tool_type).is_some() {
+            errors.push(format!("{}: {}", t.location, registry.unsupported(&t.name, &t.tool_type)));
+            continue;
+        }
+        // The component's reason when it gives one (the source's type first, as
+        // `check` prints it), else what the registry knows.
+        let reason = t.why_not.clone().unwrap_or_else(|| {
+            match (&t.source, handled.contains(&t.tool_type)) {
+                (Some(source), true) => {
+                    format!("its source '{source}' is not one this host reaches")
+                }
+                _ => format!("type {} is not one this host runs", t.tool_type),
+            }
+        });
+        match reasons.iter_mut().find(|(r, ..)| *r == reason) {
+            Some((.., names)) => names.push(&t.name),
+            None => reasons.push((reason, t.location.to_string(), vec![&t.name])),
         }
     }
+    let warnings = reasons
+        .into_iter()
+        .map(|(reason, at, names)| {
+            let names: Vec<String> = names.iter().map(|n| format!("'{n}'")).collect();
+            let tools = if names.len() == 1 { "tool" } else { "tools" };
+            format!("{at}: unsupported: {reason} ({tools} {})", names.join(", "))
+        })
+        .collect();
     (errors, warnings)
+}
+
+/// The `unsupported` warnings of [`unrunnable`] on stderr, each once, `who` first
+/// (`filestore call`...), then where the types this host runs are listed.
+pub(super) fn print_unsupported(who: &str, warnings: &[String]) {
+    for w in warnings {
+        eprintln!("{who}: warning: {w}");
+    }
+    if !warnings.is_empty() {
+        eprintln!(
+            "{who}: the tool and source types this host runs: docs/configured-tools.md#tool-types-this-binary-runs"
+        );
+    }
 }
 
 /// Prints configuration errors, one a line; exit 1.
@@ -152,11 +194,12 @@ pub(super) fn check(paths: &[PathBuf], strict: bool) -> ExitCode {
         );
         return ExitCode::FAILURE;
     }
-    let (errors, _) = unrunnable(&report.tools);
+    let (errors, warnings) = unrunnable(&report.tools);
     if !errors.is_empty() {
         return print_errors(&errors);
     }
     emit(&report.rendered);
+    print_unsupported("filestore check", &warnings);
     let not_runnable = report.tools.iter().filter(|t| !t.runnable).count();
     if not_runnable > 0 {
         emit(&format!(

@@ -550,7 +550,8 @@ impl ToolRegistry {
 
     /// Why tool `tool` of `tool_type`, which this registry has no handler for, cannot
     /// run: a misspelt type names the type it is nearest (`invalid-argument`); any
-    /// other is a type this host does not support (`unsupported`), with the ones it does.
+    /// other is a type this host does not run (`unsupported`), with the ones it does
+    /// (one call's answer; the start-up warnings name the list once instead).
     pub fn unsupported(&self, tool: &str, tool_type: &str) -> ToolError {
         if let Some(near) = self.misspelling_of(tool_type) {
             return ToolError::invalid_argument(format!(
@@ -762,6 +763,13 @@ impl ToolHost for ToolRegistry {
     }
 
     fn call_cancellable(&self, call: ToolCall, cancel: &Cancel) -> Result<String, ToolError> {
+        // A type without a handler is `unsupported` before anything about its source
+        // (which is not loaded for such a tool) is looked at.
+        if call.tool_type != filestore_guest::invoke::PROVIDER_TOOL_TYPE
+            && !self.handlers.contains_key(&call.tool_type)
+        {
+            return Err(self.unsupported(&call.tool_name, &call.tool_type));
+        }
         let mut request = self.request(call)?;
         request.cancel = cancel.clone();
         let value = self.run(request)?;

@@ -42,10 +42,9 @@ impl ServePlan {
             // meant for Toolbox too): said now, not first at a call.
             if let Ok(c) = filestore_guest::tools::config::Config::load(files) {
                 let (errors, warnings) = tools::unrunnable(&c.check_report().tools);
-                for w in errors.into_iter().chain(warnings) {
-                    eprintln!("filestore serve: warning: {w}");
-                    config.startup_warnings.push(w);
-                }
+                let warnings: Vec<String> = errors.into_iter().chain(warnings).collect();
+                tools::print_unsupported("filestore serve", &warnings);
+                config.startup_warnings.extend(warnings);
             }
             let env: std::collections::BTreeMap<String, String> = std::env::vars().collect();
             let field = |a: &filestore_guest::tools::config::AuthServiceConfig, f: &str| {
