@@ -14,8 +14,8 @@
 //! it fails, so its progress goes to the terminal (`/dev/tty`) when there is one;
 //! `FILESTORE_BUILD_QUIET=1` keeps it silent.
 
-#[path = "progress.rs"]
-mod progress;
+#[path = "build_support.rs"]
+mod build_support;
 
 use std::env;
 use std::path::{Path, PathBuf};
@@ -76,7 +76,7 @@ fn main() {
         flags = format!("{flags} {extra}");
     }
     cmd.env("RUSTFLAGS", flags);
-    let mut progress = progress::Progress::open();
+    let mut progress = build_support::Progress::open();
     progress.say(&format!(
         "filestore: building the component (guest/ for {TARGET}); the first build takes \
          several minutes, later ones seconds"
@@ -90,32 +90,27 @@ fn main() {
         panic!("building the filestore guest for {TARGET} failed (see the errors above)");
     }
     let wasm = target_dir.join(TARGET).join("release").join("filestore_guest.wasm");
-    let dest = out_dir.join("filestore.wasm");
-    std::fs::copy(&wasm, &dest)
-        .unwrap_or_else(|e| panic!("copying {} to {}: {e}", wasm.display(), dest.display()));
-    let len = std::fs::metadata(&dest).map(|m| m.len()).unwrap_or(0);
+    let bytes = std::fs::read(&wasm)
+        .unwrap_or_else(|e| panic!("reading the component {}: {e}", wasm.display()));
     progress.say(&format!(
         "filestore: component built ({:.1} MB) in {:.0} s",
-        len as f64 / 1e6,
+        bytes.len() as f64 / 1e6,
         started.elapsed().as_secs_f64()
     ));
     // The sandbox's build script precompiles it (DEP_FILESTORE_COMPONENT_WASM).
+    let dest = out_dir.join("filestore.wasm");
+    std::fs::write(&dest, &bytes).unwrap_or_else(|e| panic!("writing {}: {e}", dest.display()));
     println!("cargo:wasm={}", dest.display());
-    deflate(&dest, &out_dir.join("filestore.wasm.deflate"));
-    version_env(&dest, &root);
-}
-
-/// The component deflated, as the binary embeds it: a start deserialises the
-/// precompiled artifact and never needs the component itself (only a fallback
-/// compilation and `filestore component` do), so it costs a third of its size.
-fn deflate(wasm: &Path, dest: &Path) {
-    use std::io::Write;
-    let bytes = std::fs::read(wasm).expect("reading the component");
-    let mut z = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::default());
-    z.write_all(&bytes).expect("deflating the component");
-    let deflated = z.finish().expect("deflating the component");
-    std::fs::write(dest, deflated).unwrap_or_else(|e| panic!("writing {}: {e}", dest.display()));
+    // Deflated, as the binary embeds it: a start deserialises the precompiled
+    // artifact and never needs the component itself (only a fallback compilation and
+    // `filestore component` do), so it costs a third of its size.
+    build_support::write_deflated(
+        &bytes,
+        &out_dir.join("filestore.wasm.deflate"),
+        flate2::Compression::default(),
+    );
     println!("cargo:rustc-env=FILESTORE_COMPONENT_LEN={}", bytes.len());
+    version_env(&bytes, &root);
 }
 
 /// What `filestore --version` names besides the crate version: the
@@ -123,15 +118,15 @@ fn deflate(wasm: &Path, dest: &Path) {
 /// the component itself (its crate version and the first 12 hex digits of the SHA-256
 /// of the exact bytes embedded), so two binaries of one version but different
 /// components are told apart.
-fn version_env(component: &Path, root: &Path) {
+fn version_env(component: &[u8], root: &Path) {
     use sha2::{Digest, Sha256};
     let wit = std::fs::read_to_string(root.join("wit/filestore.wit")).expect("wit/filestore.wit");
     let package = wit
         .lines()
         .find_map(|l| l.trim().strip_prefix("package ")?.strip_suffix(';'))
         .expect("wit/filestore.wit has a `package name@version;` line");
-    let bytes = std::fs::read(component).expect("reading the component");
-    let digest: String = Sha256::digest(&bytes)[..6].iter().map(|b| format!("{b:02x}")).collect();
+    let digest: String =
+        Sha256::digest(component)[..6].iter().map(|b| format!("{b:02x}")).collect();
     println!("cargo:rustc-env=FILESTORE_WIT_PACKAGE={package}");
     println!("cargo:rustc-env=FILESTORE_COMPONENT_SHA256={digest}");
 }

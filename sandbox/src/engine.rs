@@ -19,6 +19,9 @@ use crate::bindings::exports::filestore::component as exported;
 use crate::error::{Error, Result};
 use crate::state::HostState;
 
+#[path = "../compat_key.rs"]
+mod compat_key;
+
 pub use filestore_component::{VERSION, WIT_PACKAGE_VERSION, component};
 
 /// The build's precompiled artifact: [`component`] compiled by the build script for
@@ -38,7 +41,7 @@ const PRECOMPILED_LEN: &str = env!("FILESTORE_PRECOMPILED_LEN");
 /// The SHA-256 of the precompiled artifact, inflated: its cache file's name.
 const PRECOMPILED_SHA256: &str = env!("FILESTORE_PRECOMPILED_SHA256");
 
-/// The build engine's [`compatibility_key`].
+/// The build engine's `compat_key::compatibility_key`, in hex.
 const PRECOMPILED_COMPAT: &str = env!("FILESTORE_PRECOMPILED_COMPAT");
 
 /// Whether the build precompiled the component for this host (see
@@ -337,12 +340,7 @@ fn load_component(
     let Some(dir) = cache else { return Ok((compile()?, false, None)) };
     let mut h = Sha256::new();
     h.update(bytes);
-    {
-        use std::hash::{Hash, Hasher};
-        let mut s = std::collections::hash_map::DefaultHasher::new();
-        engine.precompile_compatibility_hash().hash(&mut s);
-        h.update(s.finish().to_le_bytes());
-    }
+    h.update(compat_key::compatibility_key(engine).to_le_bytes());
     h.update(env!("CARGO_PKG_VERSION").as_bytes());
     let key = hex(&h.finalize()[..16]);
     let art = dir.join(format!("filestore-{key}.cwasm"));
@@ -389,7 +387,7 @@ fn load_precompiled(
     engine: &wasmtime::Engine,
     cache: Option<&Path>,
 ) -> Option<(Component, Option<String>)> {
-    if compatibility_key(engine) != PRECOMPILED_COMPAT {
+    if format!("{:016x}", compat_key::compatibility_key(engine)) != PRECOMPILED_COMPAT {
         return None;
     }
     let len: u64 = PRECOMPILED_LEN.parse().ok()?;
@@ -418,16 +416,6 @@ fn load_precompiled(
         )),
     };
     Some((component, warning))
-}
-
-/// A key of `engine`'s compatibility hash (wasmtime's version and the settings that
-/// shape compiled code): equal to the build's ([`PRECOMPILED_COMPAT`]) exactly when
-/// the build's artifact can run on it.
-fn compatibility_key(engine: &wasmtime::Engine) -> String {
-    use std::hash::{Hash, Hasher};
-    let mut s = std::collections::hash_map::DefaultHasher::new();
-    engine.precompile_compatibility_hash().hash(&mut s);
-    format!("{:016x}", s.finish())
 }
 
 /// Writes `bytes` to `dest` in `dir` through a temporary file and a rename, so a reader

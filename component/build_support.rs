@@ -1,5 +1,5 @@
-//! Where a long build step says what it is doing, shared by the component's and the
-//! sandbox's build scripts (`#[path]`-included by both).
+//! What the component's and the sandbox's build scripts share (`#[path]`-included by
+//! both): where a long step says what it is doing, and how an artifact is embedded.
 
 use std::env;
 
@@ -29,4 +29,14 @@ impl Progress {
     pub fn stderr(&self) -> Option<std::fs::File> {
         self.0.as_ref()?.try_clone().ok()
     }
+}
+
+/// `bytes` deflated at `level` into `dest`, which the crate embeds (`include_bytes!`)
+/// and inflates when it needs them.
+pub fn write_deflated(bytes: &[u8], dest: &std::path::Path, level: flate2::Compression) {
+    use std::io::Write;
+    let mut z = flate2::write::DeflateEncoder::new(Vec::new(), level);
+    z.write_all(bytes).expect("deflating in memory");
+    let deflated = z.finish().expect("deflating in memory");
+    std::fs::write(dest, deflated).unwrap_or_else(|e| panic!("writing {}: {e}", dest.display()));
 }
