@@ -620,12 +620,13 @@ impl ToolRegistry {
         (all, for_results)
     }
 
+    /// The handler of `tool_type`, or why tool `tool` cannot run ([`Self::unsupported`]).
+    fn handler_for(&self, tool: &str, tool_type: &str) -> Result<Arc<dyn ToolHandler>, ToolError> {
+        self.handlers.get(tool_type).cloned().ok_or_else(|| self.unsupported(tool, tool_type))
+    }
+
     fn run_handler(&self, mut request: ToolRequest) -> Result<Value, ToolError> {
-        let handler = self
-            .handlers
-            .get(&request.tool_type)
-            .cloned()
-            .ok_or_else(|| self.unsupported(&request.tool_name, &request.tool_type))?;
+        let handler = self.handler_for(&request.tool_name, &request.tool_type)?;
         let tool = request.tool_name.clone();
         self.sources.tool_env().apply(&mut request)?;
         let cancel = request.cancel.clone();
@@ -765,10 +766,8 @@ impl ToolHost for ToolRegistry {
     fn call_cancellable(&self, call: ToolCall, cancel: &Cancel) -> Result<String, ToolError> {
         // A type without a handler is `unsupported` before anything about its source
         // (which is not loaded for such a tool) is looked at.
-        if call.tool_type != filestore_guest::invoke::PROVIDER_TOOL_TYPE
-            && !self.handlers.contains_key(&call.tool_type)
-        {
-            return Err(self.unsupported(&call.tool_name, &call.tool_type));
+        if call.tool_type != filestore_guest::invoke::PROVIDER_TOOL_TYPE {
+            self.handler_for(&call.tool_name, &call.tool_type)?;
         }
         let mut request = self.request(call)?;
         request.cancel = cancel.clone();
