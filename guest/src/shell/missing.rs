@@ -125,7 +125,6 @@ fn hint(name: &str) -> Option<&'static str> {
         "vi" | "vim" | "nvim" | "nano" | "emacs" | "less" | "more" | "man" | "top" | "htop" => {
             "Nothing interactive runs here: write files with printf, cat > FILE or sed -i, and read them with cat, head or sed -n"
         }
-        "zcat" => "Use gzip -dc FILE (or gunzip -c FILE)",
         _ => return None,
     })
 }

@@ -7,6 +7,8 @@
 //! variables, not the outer shell's functions or unexported ones (as a command `find
 //! -exec` runs would not).
 
+pub(crate) mod zcat;
+
 use std::time::Duration;
 
 use bashkit::{
@@ -71,6 +73,17 @@ pub(crate) async fn builtin(
     timeout: Duration,
     extra: impl FnOnce(BashBuilder) -> BashBuilder,
 ) -> bashkit::Result<CommandStatus> {
+    program(ctx, &[ctx.name], timeout, extra).await
+}
+
+/// As [`builtin`], running bashkit's `command` (a name and leading arguments, as
+/// `gzip -dc` for `zcat`) before this command's arguments.
+pub(crate) async fn program(
+    ctx: &CommandContext<'_>,
+    command: &[&str],
+    timeout: Duration,
+    extra: impl FnOnce(BashBuilder) -> BashBuilder,
+) -> bashkit::Result<CommandStatus> {
     let mut b = Bash::builder()
         .fs(ctx.fs.clone())
         .rootfs(false)
@@ -87,7 +100,7 @@ pub(crate) async fn builtin(
     for (k, v) in ctx.env {
         b = b.env(k, v);
     }
-    let mut words = vec![quote(ctx.name)];
+    let mut words: Vec<String> = command.iter().map(|w| quote(w)).collect();
     for (k, arg) in ctx.args.iter().enumerate() {
         if is_substitution(arg) {
             // Read through this command's filesystem, which answers the outer

@@ -75,7 +75,9 @@ pub(crate) fn interpreter(
         .command("grep", grep)
         .command("find", find)
         // Line and byte counts without bashkit's every-count pass (super::wc).
-        .command("wc", EngineWc { timeout: limits::timeout(req.timeout_ms) });
+        .command("wc", EngineWc { timeout: limits::timeout(req.timeout_ms) })
+        // gzip's `-dc`, which bashkit lacks as a name (super::nested::zcat).
+        .command("zcat", super::nested::zcat::Zcat { timeout: limits::timeout(req.timeout_ms) });
     for (k, v) in &req.env {
         b = b.env(k, v);
     }
