@@ -623,11 +623,37 @@ fn planted_links_are_never_followed() {
 }
 
 #[test]
-fn dev_null_works_and_dev_zero_is_not_a_hang() {
+fn devices_read_as_in_bash_and_endless_ones_are_cut() {
     let mut h = hostile();
     assert_eq!(ran(&mut h.s, "echo x > /dev/null; cat /dev/null; echo $?")["stdout"], "0\n");
-    let r = ran(&mut h.s, "head -c 10 /dev/zero | wc -c");
-    assert_eq!(r["stdout"].as_str().unwrap().trim(), "0", "{r}");
+    for (cmd, want) in [
+        ("head -c 16 /dev/urandom | base64 | wc -c", "25"),
+        ("head -c 1M /dev/zero | wc -c", "1048576"),
+        ("head -c 3000 /dev/zero | tr '\\0' x | grep -c x", "1"),
+        ("tr -dc 'A-Za-z0-9' </dev/urandom | head -c 20 | wc -c", "20"),
+        ("od -An -N4 -tx1 /dev/random | wc -w", "4"),
+        // Each read draws new bytes.
+        (
+            "a=$(head -c 16 /dev/urandom | base64); b=$(head -c 16 /dev/urandom | base64); [ \"$a\" != \"$b\" ] && echo differ",
+            "differ",
+        ),
+        // An endless device is cut (1 MiB of zeros, 64 KiB of random bytes a read):
+        // `cat` ends.
+        ("cat /dev/zero | wc -c", "1048576"),
+        ("cat /dev/urandom | wc -c", "65536"),
+        ("cat /dev/urandom > /dev/null; echo $?", "0"),
+        // Writes are swallowed, as by Linux's devices.
+        ("echo x > /dev/zero && echo x >> /dev/urandom && echo ok", "ok"),
+        ("test -e /dev/urandom && echo yes", "yes"),
+    ] {
+        let r = ran(&mut h.s, cmd);
+        assert_eq!(r["stdout"].as_str().unwrap().trim(), want, "{cmd}: {r}");
+    }
+    let r = ran(&mut h.s, "cat /dev/zero");
+    assert_eq!(r["exit_code"], 0, "{r}");
+    assert_eq!(r["truncated"], true, "a MiB of NULs is cut in the answer: {r}");
+    let r = ran(&mut h.s, "cat /dev/full; echo $?");
+    assert_eq!(r["stdout"], "1\n", "no other device: {r}");
 }
 
 #[test]

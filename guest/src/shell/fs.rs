@@ -14,8 +14,11 @@
 //! - whole-file reads are bounded by the session's file limit (`file_bytes`): the
 //!   interpreter reads files whole, and a 1 GiB log must not be pulled into guest
 //!   memory;
-//! - `/dev/null` is the one device: it reads empty and swallows writes (it is not in
-//!   any mount; other `/dev` paths do not exist).
+//! - three devices, in no mount: `/dev/null` reads empty; `/dev/zero` reads zeros and
+//!   `/dev/urandom` (and `/dev/random`) the component's getrandom bytes, a read of
+//!   them [`ZERO_READ_BYTES`] and [`RANDOM_READ_BYTES`] at most (a read is whole, so
+//!   an endless device is cut, as bashkit's own filesystem cuts it); all three
+//!   swallow writes. Other `/dev` paths do not exist.
 //!
 //! Errors reach the interpreter as `std::io::Error`s carrying bash's wording (`No
 //! such file or directory`, `Read-only file system`...), so commands print what bash
@@ -39,8 +42,80 @@ use crate::vfs::mounts::{MountTable, is_absent};
 use crate::vfs::paths;
 use crate::vfs::volume::WriteOptions;
 
-/// The only device path.
+/// The device that reads empty.
 const DEV_NULL: &str = "/dev/null";
+
+/// Bytes one read of `/dev/zero` yields (less when the session's file limit is
+/// smaller). The interpreter reads a file whole into memory, so an endless device is
+/// cut: 1 MiB, bashkit's own bound for `/dev/zero`, keeps `head -c 1M /dev/zero`
+/// exact, and `cat /dev/zero` ends.
+pub(crate) const ZERO_READ_BYTES: u64 = 1024 * 1024;
+
+/// Bytes one read of `/dev/urandom` (or `/dev/random`) yields: enough for keys,
+/// tokens and `tr -dc A-Za-z0-9 </dev/urandom | head -c 32`, small enough that these
+/// cost milliseconds (bashkit's `tr` takes about a second over a MiB).
+pub(crate) const RANDOM_READ_BYTES: u64 = 64 * 1024;
+
+/// The devices: what a read of each yields.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Device {
+    /// `/dev/null`: nothing.
+    Null,
+    /// `/dev/zero`: zeros.
+    Zero,
+    /// `/dev/urandom`, `/dev/random`: the component's getrandom bytes.
+    Random,
+}
+
+impl Device {
+    fn at(path: &str) -> Option<Device> {
+        match path {
+            DEV_NULL => Some(Device::Null),
+            "/dev/zero" => Some(Device::Zero),
+            "/dev/urandom" | "/dev/random" => Some(Device::Random),
+            _ => None,
+        }
+    }
+
+    /// One read, at most `limit` bytes.
+    fn read(self, limit: u64) -> Result<Vec<u8>> {
+        let len = match self {
+            Device::Null => 0,
+            Device::Zero => ZERO_READ_BYTES.min(limit),
+            Device::Random => RANDOM_READ_BYTES.min(limit),
+        };
+        let len = usize::try_from(len).unwrap_or(usize::MAX);
+        match self {
+            Device::Null => Ok(Vec::new()),
+            Device::Zero => Ok(vec![0; len]),
+            Device::Random => {
+                let mut bytes = vec![0; len];
+                fill_random(&mut bytes)?;
+                Ok(bytes)
+            }
+        }
+    }
+}
+
+/// The component's getrandom source (`crate::entropy`), the one the interpreter's
+/// `$RANDOM` and `mktemp` draw from.
+#[cfg(target_arch = "wasm32")]
+fn fill_random(bytes: &mut [u8]) -> Result<()> {
+    getrandom::fill(bytes)
+        .map_err(|e| Error::new(ErrorKind::Backend, format!("/dev/urandom: no random bytes: {e}")))
+}
+
+/// Native builds (the unit tests) have no component source: std's hasher keys.
+#[cfg(not(target_arch = "wasm32"))]
+fn fill_random(bytes: &mut [u8]) -> Result<()> {
+    use std::hash::{BuildHasher, RandomState};
+    let state = RandomState::new();
+    for (i, chunk) in bytes.chunks_mut(8).enumerate() {
+        let word = state.hash_one(i).to_le_bytes();
+        chunk.copy_from_slice(&word[..chunk.len()]);
+    }
+    Ok(())
+}
 
 /// Permission bits `chmod` set during a session, by virtual path.
 ///
@@ -160,8 +235,8 @@ impl MountFs {
     }
 
     fn read(&self, path: &str) -> Result<Vec<u8>> {
-        if path == DEV_NULL {
-            return Ok(Vec::new());
+        if let Some(device) = Device::at(path) {
+            return device.read(self.limits.file_bytes);
         }
         let (entry, data) = self.mounts.read_all(path, self.limits.file_bytes)?;
         self.note_read(&entry);
@@ -221,7 +296,7 @@ impl MountFs {
     }
 
     fn write(&self, path: &str, content: &[u8], charged: u64) -> Result<()> {
-        if path == DEV_NULL {
+        if Device::at(path).is_some() {
             return Ok(());
         }
         if let Some(e) = self.present(path)?
@@ -230,6 +305,11 @@ impl MountFs {
             return Err(Error::at(ErrorKind::NotAFile, path, "is a directory"));
         }
         self.parent_must_exist(path)?;
+        self.write_checked(path, content, charged)
+    }
+
+    /// A write whose path is known to be a file or absent, with an existing parent.
+    fn write_checked(&self, path: &str, content: &[u8], charged: u64) -> Result<()> {
         if content.len() as u64 > self.limits.write_bytes {
             return Err(Error::at(
                 ErrorKind::TooLarge,
@@ -245,19 +325,25 @@ impl MountFs {
         self.mounts.write(path, content, &WriteOptions::default()).map(|_| ())
     }
 
+    /// An append: the file read whole, extended and written whole (volumes have no
+    /// append). The read answers whether the file exists and is a file, so an append
+    /// to an existing file costs one read and one write, no `stat`s.
     fn append(&self, path: &str, content: &[u8]) -> Result<()> {
-        if path == DEV_NULL {
+        if Device::at(path).is_some() {
             return Ok(());
         }
-        let mut whole = match self.present(path)? {
-            Some(e) if e.is_dir() => {
-                return Err(Error::at(ErrorKind::NotAFile, path, "is a directory"));
+        let mut whole = match self.mounts.read_all(path, self.limits.file_bytes) {
+            Ok((entry, data)) => {
+                self.note_read(&entry);
+                data
             }
-            Some(_) => self.read(path)?,
-            None => Vec::new(),
+            Err(e) if is_absent(&e) => {
+                return self.write(path, content, content.len() as u64);
+            }
+            Err(e) => return Err(e),
         };
         whole.extend_from_slice(content);
-        self.write(path, &whole, content.len() as u64)
+        self.write_checked(path, &whole, content.len() as u64)
     }
 
     fn mkdir(&self, path: &str, recursive: bool) -> Result<()> {
@@ -318,8 +404,8 @@ impl MountFs {
     }
 
     fn stat(&self, path: &str) -> Result<Metadata> {
-        if path == DEV_NULL {
-            return Ok(metadata_of(&dev_null()));
+        if Device::at(path).is_some() {
+            return Ok(metadata_of(&Entry::file(path, 0, None)));
         }
         match self.mounts.stat(path) {
             Err(e) if is_absent(&e) && self.is_pending(path) => {
@@ -353,10 +439,6 @@ impl MountFs {
             })
             .collect())
     }
-}
-
-fn dev_null() -> Entry {
-    Entry::file(DEV_NULL, 0, None)
 }
 
 /// An entry as bashkit metadata: the type (a listed link is a link), the size, a mode
@@ -446,7 +528,7 @@ impl FileSystem for MountFs {
         on(path, |p| self.read_dir(p))
     }
     async fn exists(&self, path: &Path) -> bashkit::Result<bool> {
-        Ok(on(path, |p| Ok(p == DEV_NULL || self.present(p)?.is_some())).unwrap_or(false))
+        Ok(on(path, |p| Ok(Device::at(p).is_some() || self.present(p)?.is_some())).unwrap_or(false))
     }
     async fn rename(&self, from: &Path, to: &Path) -> bashkit::Result<()> {
         let to = virtual_path(to).map_err(io_error)?;
@@ -538,6 +620,46 @@ mod tests {
         fs.write("/w/dev-null-is-not-here", b"", 0).unwrap();
         fs.write(DEV_NULL, b"gone", 4).unwrap();
         assert!(fs.read(DEV_NULL).unwrap().is_empty());
+    }
+
+    #[test]
+    fn devices_read_bounded_and_swallow_writes() {
+        let fs = fs_with(true);
+        let zero = fs.read("/dev/zero").unwrap();
+        assert_eq!(zero.len() as u64, ZERO_READ_BYTES);
+        assert!(zero.iter().all(|b| *b == 0));
+        let a = fs.read("/dev/urandom").unwrap();
+        let b = fs.read("/dev/random").unwrap();
+        assert_eq!(a.len() as u64, RANDOM_READ_BYTES);
+        assert_ne!(a, b, "each read draws new bytes");
+        assert!(a.iter().any(|b| *b != 0));
+        // On a read-only table too: a device is in no mount.
+        for dev in ["/dev/null", "/dev/zero", "/dev/urandom", "/dev/random"] {
+            fs.write(dev, b"x", 1).unwrap();
+            fs.append(dev, b"x").unwrap();
+            assert!(fs.stat(dev).unwrap().file_type.is_file(), "{dev}");
+        }
+        assert!(fs.read("/dev/full").is_err(), "no other device");
+        // A smaller file limit cuts a read further.
+        let mut small = fs_with(false);
+        small.limits.file_bytes = 100;
+        assert_eq!(small.read("/dev/zero").unwrap().len(), 100);
+    }
+
+    #[test]
+    fn appends_create_extend_and_refuse_directories() {
+        let fs = fs_with(false);
+        fs.append("/w/new.txt", b"one\n").unwrap();
+        fs.append("/w/new.txt", b"two\n").unwrap();
+        assert_eq!(fs.read("/w/new.txt").unwrap(), b"one\ntwo\n");
+        assert_eq!(
+            io_text(on(Path::new("/w/d"), |p| fs.append(p, b"x")).unwrap_err()),
+            "Is a directory"
+        );
+        assert_eq!(
+            io_text(on(Path::new("/w/nodir/f"), |p| fs.append(p, b"x")).unwrap_err()),
+            "No such file or directory"
+        );
     }
 
     #[test]
