@@ -20,10 +20,14 @@
 //! let out = s.call("filestore_grep", &serde_json::json!({"pattern": "fn main", "path": "/w"})).unwrap();
 //! assert_eq!(out.json["files"][0], "/w/src/main.rs");
 //! ```
+// Without the runtime, helpers only the session, the shell and the PDF reader call
+// are unused; they stay compiled so the shared types keep one definition.
+#![cfg_attr(not(feature = "runtime"), allow(dead_code))]
 
 pub mod error;
 pub mod invoke;
 pub mod ops;
+#[cfg(feature = "runtime")]
 pub mod session;
 pub mod shell;
 pub mod skills;
@@ -32,7 +36,7 @@ pub mod vfs;
 
 // Generated canonical-ABI glue is necessarily `unsafe`; the only hand-written unsafe
 // code is getrandom's backend hook (entropy.rs).
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "runtime"))]
 #[allow(unsafe_code, missing_docs)]
 mod glue;
 

@@ -912,3 +912,69 @@ fn h() { crate::m!(); let r = r#"crate::raw"#; }
         ]
     );
 }
+
+/// `cargo tree` of `args` in the workspace as `name version [features]` lines, one per
+/// package and feature set.
+fn feature_tree(args: &[&str]) -> BTreeSet<String> {
+    let out = std::process::Command::new(env!("CARGO"))
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join(".."))
+        .args(["tree", "--locked", "--offline", "--quiet", "--prefix", "none"])
+        .args(["--format", "{p} [{f}]"])
+        .args(args)
+        .output()
+        .expect("running cargo tree");
+    assert!(
+        out.status.success(),
+        "cargo tree {args:?} failed (it reads the registry cargo downloaded for this build): {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| l.trim_end_matches(" (*)").replace(" (proc-macro)", ""))
+        .collect()
+}
+
+/// Packages that appear with more than one feature set: cargo compiles each set apart.
+fn built_twice(tree: &BTreeSet<String>) -> Vec<String> {
+    let mut sets: BTreeMap<String, Vec<&str>> = BTreeMap::new();
+    for line in tree {
+        let (package, features) = line.split_once(" [").unwrap_or((line, ""));
+        let package = package.split(" (").next().unwrap().to_string();
+        sets.entry(package).or_default().push(features);
+    }
+    sets.into_iter().filter(|(_, f)| f.len() > 1).map(|(p, f)| format!("{p}: {f:?}")).collect()
+}
+
+/// The release binary's build compiles wasmtime, cranelift and their dependencies once:
+/// the sandbox's build script (which precompiles the component) and the runtime see
+/// the same feature sets (sandbox/Cargo.toml aligns them), in the binary's graph and
+/// in the workspace's test build. And the binary compiles none of the component's
+/// runtime natively (the guest's `runtime` feature: the shell interpreter, the PDF
+/// reader), which only the component runs.
+#[test]
+fn the_binary_builds_each_dependency_once_and_no_guest_runtime() {
+    let binary = feature_tree(&["-p", "filestore", "--edges", "normal,build"]);
+    assert!(binary.iter().any(|l| l.starts_with("wasmtime v")), "no wasmtime in {binary:?}");
+    assert_eq!(
+        built_twice(&binary),
+        Vec::<String>::new(),
+        "in `cargo tree -p filestore -e normal,build -f '{{p}} [{{f}}]'`, these differ between \
+         the build script's graph and the runtime's: name the missing features in both \
+         feature-alignment lists of sandbox/Cargo.toml"
+    );
+    let runtime: Vec<&String> = binary
+        .iter()
+        .filter(|l| ["bashkit ", "hayro ", "lopdf "].iter().any(|n| l.starts_with(n)))
+        .collect();
+    assert!(
+        runtime.is_empty(),
+        "the binary compiles the guest's runtime natively ({runtime:?}): a dependency on \
+         filestore-guest turned its `runtime` feature on"
+    );
+    let tests = feature_tree(&["--workspace", "--edges", "normal,build,dev"]);
+    assert_eq!(
+        built_twice(&tests),
+        Vec::<String>::new(),
+        "the workspace's test build: name the missing features in sandbox/Cargo.toml"
+    );
+}

@@ -20,7 +20,9 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use super::pdf_render::{MAX_IMAGES_PER_READ, PageImage, RenderMode, Renderer};
+#[cfg(feature = "runtime")]
+use super::pdf_render::{MAX_IMAGES_PER_READ, Renderer};
+use super::pdf_render::{PageImage, RenderMode};
 use crate::error::{Error, ErrorKind, Result};
 
 /// Largest PDF read, bytes.
@@ -103,15 +105,34 @@ pub fn select(spec: &str, count: u32) -> Result<Vec<u32>> {
 }
 
 /// The page count the catalog's page tree declares (`/Pages /Count`), if readable.
+#[cfg(feature = "runtime")]
 fn declared_pages(doc: &lopdf::Document) -> Option<i64> {
     let pages = doc.catalog().ok()?.get(b"Pages").ok()?.as_reference().ok()?;
     doc.get_dictionary(pages).ok()?.get(b"Count").ok()?.as_i64().ok()
+}
+
+/// Without the component's runtime (a native host sharing these types) there is no
+/// PDF parser: reading a PDF is `unsupported`, naming the file.
+#[cfg(not(feature = "runtime"))]
+pub fn extract(
+    path: &str,
+    _bytes: Arc<Vec<u8>>,
+    _spec: Option<&str>,
+    _budget_chars: usize,
+    _render: RenderMode,
+) -> Result<PdfPages> {
+    Err(Error::at(
+        ErrorKind::Unsupported,
+        path,
+        "this build of filestore-guest has no PDF reader (its `runtime` feature is off)",
+    ))
 }
 
 /// Extracts the text of the pages `spec` selects (the first pages when `None`) from
 /// the PDF `bytes` at `path`, at most [`MAX_PAGES_PER_READ`] pages and `budget_chars`
 /// characters in all (at least one page is always returned), drawing the pages
 /// `render` asks for as images, at most [`MAX_IMAGES_PER_READ`] of them.
+#[cfg(feature = "runtime")]
 pub fn extract(
     path: &str,
     bytes: Arc<Vec<u8>>,
@@ -209,6 +230,7 @@ fn cut(text: &str, max: usize) -> (String, bool) {
 
 /// A parser error as the reader's: an inflated stream over the limit is `too-large`,
 /// anything else the PDF's fault (`invalid-argument`), naming the file.
+#[cfg(feature = "runtime")]
 fn parse_error(path: &str, e: &lopdf::Error) -> Error {
     if let lopdf::Error::Decompress(lopdf::DecompressError::MemoryLimitExceeded { limit }) = e {
         return Error::at(

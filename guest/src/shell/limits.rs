@@ -46,6 +46,7 @@ pub const MAX_FUNCTION_DEPTH: usize = 16;
 pub const MAX_SUBSTITUTION_DEPTH: usize = 32;
 
 /// The interpreter's limits for one command that may run for `timeout`.
+#[cfg(feature = "runtime")]
 pub(crate) fn interpreter_limits(timeout: Duration) -> bashkit::ExecutionLimits {
     bashkit::ExecutionLimits::new()
         .timeout(timeout)

@@ -14,27 +14,41 @@
 //! own operations), [`crate::skills`] (what a skill read activated), [`crate::error`]. The session finishes what needs it: storing a
 //! cut output and activating skills whose `SKILL.md` the command read.
 
+// The interpreter and its commands: the component's runtime only (a native host
+// that shares the limits, the request and the answer's shape builds none of it).
+#[cfg(feature = "runtime")]
 mod find;
+#[cfg(feature = "runtime")]
 mod fs;
+#[cfg(feature = "runtime")]
 mod grep;
 pub mod limits;
+#[cfg(feature = "runtime")]
 mod missing;
+#[cfg(feature = "runtime")]
 mod nested;
 mod output;
 pub mod request;
+#[cfg(feature = "runtime")]
 mod run;
+#[cfg(feature = "runtime")]
 pub mod stream;
+#[cfg(feature = "runtime")]
 mod wc;
 
+#[cfg(feature = "runtime")]
 use std::sync::Arc;
 
 use crate::error::{Error, ErrorKind, Result};
+#[cfg(feature = "runtime")]
 use crate::vfs::limits::Limits;
 use crate::vfs::mounts::MountTable;
 use crate::vfs::paths;
 
+#[cfg(feature = "runtime")]
 pub use fs::Modes;
 pub use request::{ExecuteRequest, ExecuteResult};
+#[cfg(feature = "runtime")]
 pub use run::{HOSTNAME, USER};
 
 /// The tool's name.
@@ -102,6 +116,7 @@ pub fn render(r: &ExecuteResult) -> String {
 /// for a request out of bounds, `not-found`/`not-a-directory` for a bad `cwd`,
 /// `limit-exceeded` naming the limit a runaway command hit. `modes` are the
 /// session's `chmod` bits ([`Modes`]).
+#[cfg(feature = "runtime")]
 pub fn execute(
     mounts: Arc<MountTable>,
     limits: &Limits,
