@@ -127,6 +127,7 @@ mod python_package;
 mod read_side;
 mod replicas;
 mod shell;
+mod shell_bash;
 mod shell_spec;
 mod shell_stream;
 mod skills;

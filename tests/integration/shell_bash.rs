@@ -1,0 +1,181 @@
+//! The shell's fixed differences from bash: each command runs by `/bin/bash` (with
+//! GNU coreutils, gzip and Info-ZIP's zip) and by `filestore_execute` through the real
+//! component, each on a fresh copy of one small tree on the real filesystem, and must
+//! give the same stdout, exit code and resulting tree. The cases are those bashkit
+//! (guest/vendor/README.md) or the shell's own commands (guest/src/shell/nested/zcat.rs)
+//! once answered differently.
+//!
+//! `du` and `ls -l`'s `total` count disk blocks: bash's answer is the host
+//! filesystem's, so the test expects one that allocates 4 KiB blocks (ext4, overlayfs
+//! on it), as the machines that run it have.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, SystemTime};
+
+use filestore::{MountSpec, Session};
+use serde_json::json;
+
+use crate::common::*;
+
+/// Commands with their reason; each ran differently before its fix.
+const CASES: &[(&str, &str)] = &[
+    // Redirections are opened before the command runs.
+    ("sort f > f; wc -c < f", "`>` truncates before sort reads"),
+    ("ls > out; cat out", "`>` creates its file before ls lists"),
+    // Execute bits.
+    ("chmod 644 f; [[ -x f ]]; echo $?; test -x f; echo $?", "[[ -x ]] checks the bit"),
+    (
+        "printf 'echo hi\\n' > x; chmod +x x; command -v ./x; type ./x; [[ -x x ]]; echo $?; ./x",
+        "a chmod +x file found by command -v and type",
+    ),
+    ("command -v ./f; echo $?; type ./f; echo $?", "a file without the bit is not a command"),
+    // Commands.
+    ("ls -l | head -1", "ls -l's total"),
+    ("ls -S", "ls -S by size"),
+    ("ls -t", "ls -t by time"),
+    ("du f; du -s .; du", "du in disk blocks"),
+    ("du -b f; du -sb .", "du -b in bytes"),
+    ("TZ=UTC date -d '2024-02-28 +1 day' +%F", "date's +N unit"),
+    ("zcat x.gz; zcat < x.gz; zcat x.gz x.gz | wc -l", "zcat"),
+    ("zip -q z.zip f; echo $?; ls z.zip; rm z.zip", "zip -q"),
+    // Interpreter.
+    ("set -u; echo $UNDEF; echo after", "set -u exits the shell with 127"),
+    ("(set -u; echo $U); echo $?", "a subshell's set -u error is 1"),
+    ("echo ${x?unset}; echo after", "${x?} exits with 127"),
+    ("s=straße; echo ${s^^} ${s^} ${s@U}; declare -u t=$s; echo $t", "towupper maps ß to ß"),
+    ("echo {Z..a}; x=({Z..a}); echo ${#x[@]}", "{Z..a}'s backslash is an empty word"),
+    ("printf 'echo ran\\n' > run1.sh; chmod +x run1.sh; ./run*.sh", "a glob in the command word"),
+];
+
+/// The tree each command starts from: files of distinct sizes and modification
+/// times (for `ls -S` and `ls -t`), a gzip file.
+fn fixture(root: &Path) {
+    std::fs::create_dir_all(root).unwrap();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut gz, b"one\ntwo\n").unwrap();
+    let files: [(&str, Vec<u8>); 4] = [
+        ("f", b"c\nb\na\n".to_vec()),
+        ("h.txt", b"hello\n".to_vec()),
+        ("big.log", vec![b'x'; 5000]),
+        ("x.gz", gz.finish().unwrap()),
+    ];
+    let base = SystemTime::UNIX_EPOCH + Duration::from_secs(1_700_000_000);
+    for (i, (name, bytes)) in files.iter().enumerate() {
+        let path = root.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        // Distinct whole seconds, newest last written: `ls -t` is not name order.
+        let when = base + Duration::from_secs(60 * (i as u64 + 1));
+        std::fs::File::options().write(true).open(&path).unwrap().set_modified(when).unwrap();
+    }
+}
+
+/// Every path under `root` with its content (`None` for a directory).
+fn tree(root: &Path) -> BTreeMap<String, Option<Vec<u8>>> {
+    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Option<Vec<u8>>>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let e = e.unwrap();
+            let rel = e.path().strip_prefix(root).unwrap().to_string_lossy().into_owned();
+            if e.file_type().unwrap().is_dir() {
+                out.insert(rel, None);
+                walk(root, &e.path(), out);
+            } else {
+                out.insert(rel, Some(std::fs::read(e.path()).unwrap()));
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(root, root, &mut out);
+    out
+}
+
+/// The programs bash runs for [`CASES`]; a missing one fails the test naming it.
+fn require_programs() {
+    for (program, package) in
+        [("/bin/bash", "bash"), ("zip", "zip"), ("gzip", "gzip"), ("sort", "coreutils")]
+    {
+        let found = Command::new("/bin/sh")
+            .arg("-c")
+            .arg(format!("command -v {program}"))
+            .output()
+            .is_ok_and(|o| o.status.success());
+        assert!(
+            found,
+            "{program} is needed to compare the shell with bash: apt-get install {package}"
+        );
+    }
+}
+
+/// `bash -c command` in `dir`, clean environment, the C.UTF-8 locale the shell has.
+fn bash(dir: &Path, command: &str) -> (String, i32) {
+    let out = Command::new("/bin/bash")
+        .arg("-c")
+        .arg(command)
+        .current_dir(dir)
+        .env_clear()
+        .env("PATH", "/usr/local/bin:/usr/bin:/bin")
+        .env("LANG", "C.UTF-8")
+        .env("HOME", dir)
+        .output()
+        .expect("running /bin/bash");
+    (String::from_utf8_lossy(&out.stdout).into_owned(), out.status.code().unwrap_or(-1))
+}
+
+/// `command` through `filestore_execute` over `root` mounted at `/w`.
+fn shell(root: &Path, command: &str) -> (String, i32) {
+    let mut s: Session = engine()
+        .session(vec![MountSpec::new("/w", dir(root, false)), filestore::tools::results_mount()])
+        .expect("session");
+    s.enable_shell(true).expect("enable the shell");
+    let out = s
+        .call("filestore_execute", &json!({"command": command, "cwd": "/w"}))
+        .unwrap_or_else(|e| panic!("{command}: {e}"))
+        .json;
+    (
+        out["stdout"].as_str().unwrap_or_default().to_string(),
+        out["exit_code"].as_i64().unwrap_or(-1) as i32,
+    )
+}
+
+/// One case both ways; what differs, if anything.
+fn compare(command: &str) -> Option<String> {
+    let tmp = tempfile::tempdir().unwrap();
+    let (b, f) = (tmp.path().join("bash"), tmp.path().join("fs"));
+    fixture(&b);
+    fixture(&f);
+    let want = bash(&b, command);
+    let got = shell(&f, command);
+    let mut why = Vec::new();
+    if got.0 != want.0 {
+        why.push(format!("stdout {:?}, bash {:?}", got.0, want.0));
+    }
+    if got.1 != want.1 {
+        why.push(format!("exit {}, bash {}", got.1, want.1));
+    }
+    let (tb, tf) = (tree(&b), tree(&f));
+    if tb != tf {
+        why.push(format!(
+            "tree: bash has {:?}, the shell has {:?}",
+            tb.keys().collect::<Vec<_>>(),
+            tf.keys().collect::<Vec<_>>()
+        ));
+    }
+    (!why.is_empty()).then(|| why.join("; "))
+}
+
+#[test]
+fn fixed_differences_agree_with_bash() {
+    require_programs();
+    let failures: Vec<String> = CASES
+        .iter()
+        .filter_map(|(command, what)| compare(command).map(|d| format!("{what}: `{command}`: {d}")))
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {} differ from bash:\n{}",
+        failures.len(),
+        CASES.len(),
+        failures.join("\n")
+    );
+}
