@@ -208,11 +208,11 @@ fn fixture(dir: &Path) {
     let lines: String =
         (0..1000).map(|i| format!("line {i} {}\n", ["alpha", "beta", "gamma"][i % 3])).collect();
     std::fs::write(dir.join("file.txt"), lines).unwrap();
-    for d in ["src", "src/a", "docs"] {
+    for d in ["src", "src/a", "notes"] {
         std::fs::create_dir_all(dir.join(d)).unwrap();
     }
     for (i, f) in
-        ["src/main.rs", "src/a/lib.rs", "src/a/util.rs", "docs/guide.md"].iter().enumerate()
+        ["src/main.rs", "src/a/lib.rs", "src/a/util.rs", "notes/guide.md"].iter().enumerate()
     {
         std::fs::write(dir.join(f), format!("// file {i}\nfn f{i}() {{}}\n// TODO {i}\n")).unwrap();
     }
@@ -360,7 +360,7 @@ fn cases() -> Vec<(&'static str, &'static str, &'static str)> {
             "awk '{print $3}' file.txt | sort | uniq -c | sort -rn",
         ),
         ("files", "head, tail, cut", "head -50 file.txt | tail -5 | cut -d' ' -f2"),
-        ("files", "grep -rn TODO .", "grep -rn TODO src docs | sort"),
+        ("files", "grep -rn TODO .", "grep -rn TODO src notes | sort"),
         ("files", "find -name | sort", "find . -name '*.rs' | sort"),
         ("files", "ls -1 src/a", "ls -1 src/a"),
         (

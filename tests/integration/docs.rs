@@ -23,8 +23,10 @@ const SOURCE_DIRS: [&str; 8] =
     ["guest", "sandbox", "host", "wit", "tests", "hosts", "python", "scripts"];
 /// Extensions of the source files scanned for citations.
 const SOURCE_EXTENSIONS: [&str; 9] = ["rs", "wit", "js", "mjs", "py", "toml", "yaml", "sh", "md"];
-/// Directories never scanned: dependencies, build output, generated bindings.
-const SKIPPED_DIRS: [&str; 6] = ["node_modules", "target", "gen", "__pycache__", ".venv", "venv"];
+/// Directories never scanned: dependencies (vendored crates cite their own docs/),
+/// build output, generated bindings.
+const SKIPPED_DIRS: [&str; 7] =
+    ["node_modules", "target", "gen", "__pycache__", ".venv", "venv", "vendor"];
 
 /// The markdown files whose links are checked: the README, BENCHMARKS.md, the Python
 /// package's README and everything in `docs/`.

@@ -286,6 +286,11 @@ const EXAMPLES: &[(&str, &str, How)] = &[
         ),
     ),
     ("docs/shell.md", "filestore call filestore_execute", Runs("shell_example_runs")),
+    (
+        "docs/shell.md",
+        "cargo bench --locked -p filestore --bench shell_mcp",
+        Shown("a benchmark: minutes of timed runs against bash, whose figures are BENCHMARKS.md's"),
+    ),
     ("docs/skills.md", "skills/", Runs("skills_example_runs (the folder it builds)")),
     ("docs/skills.md", "---\nname: reporting", Runs("skills_example_runs")),
     ("docs/skills.md", "# tools.yaml", Runs("skills_example_runs")),
