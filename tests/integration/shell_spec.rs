@@ -29,8 +29,7 @@ const GROUPS: &[&str] = &["bash", "awk", "grep", "sed", "jq"];
 
 // Why a case differs (each a row of docs/shell.md's "Differences from bash").
 const LINKS: &str = "volumes never create or follow links (ln -s, link fail)";
-const ROOTFS: &str =
-    "the mount table is the whole world: no /proc, /etc or /bin/sh (of /dev, only null, zero, random and urandom)";
+const ROOTFS: &str = "the mount table is the whole world: no /proc, /etc or /bin/sh (of /dev, only null, zero, random and urandom)";
 const OUTSIDE_MOUNTS: &str =
     "nothing outside the mounts is writable (the case writes under / or /usr/local/bin)";
 const TIMES: &str = "volumes set a file's time when they write it, never to a given time";
