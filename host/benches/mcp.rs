@@ -17,11 +17,14 @@
 //! servers, not a client's async machinery. Both servers get byte-for-byte the same
 //! client and the same protocol version.
 
-use std::io::{BufRead, BufReader, Write};
+mod mcp_stdio;
+
+use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use mcp_stdio::Server;
 use serde_json::{Value, json};
 
 /// Directories in the fixture tree.
@@ -30,68 +33,6 @@ const DIRS: usize = 30;
 const FILES_PER_DIR: usize = 40;
 /// Calls before timing (JIT warm-up for node, page cache for both).
 const WARMUP: usize = 30;
-
-/// One MCP server process and the client end of its stdio.
-struct Server {
-    child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
-    next_id: u64,
-}
-
-impl Server {
-    fn start(mut cmd: Command) -> Server {
-        let mut child = cmd
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap_or_else(|e| panic!("starting {cmd:?}: {e}"));
-        let stdin = child.stdin.take().expect("stdin");
-        let stdout = BufReader::new(child.stdout.take().expect("stdout"));
-        let mut s = Server { child, stdin, stdout, next_id: 0 };
-        s.request(
-            "initialize",
-            json!({"protocolVersion": "2025-06-18", "capabilities": {},
-                   "clientInfo": {"name": "filestore-bench", "version": "0"}}),
-        );
-        s.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-        s
-    }
-
-    fn send(&mut self, msg: &Value) {
-        let mut line = msg.to_string();
-        line.push('\n');
-        self.stdin.write_all(line.as_bytes()).expect("write to server");
-        self.stdin.flush().expect("flush");
-    }
-
-    /// Sends a request and returns its result, skipping notifications.
-    fn request(&mut self, method: &str, params: Value) -> Value {
-        self.next_id += 1;
-        let id = self.next_id;
-        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
-        let mut line = String::new();
-        loop {
-            line.clear();
-            let n = self.stdout.read_line(&mut line).expect("read from server");
-            assert!(n > 0, "server closed stdout during {method}");
-            let msg: Value = serde_json::from_str(&line).expect("server sent invalid JSON");
-            if msg.get("id") == Some(&json!(id)) {
-                if let Some(err) = msg.get("error") {
-                    panic!("{method} failed: {err}");
-                }
-                return msg["result"].clone();
-            }
-        }
-    }
-
-    fn call(&mut self, tool: &str, args: &Value) -> Value {
-        let r = self.request("tools/call", json!({"name": tool, "arguments": args}));
-        assert_ne!(r.get("isError"), Some(&json!(true)), "{tool} {args} failed: {r}");
-        r
-    }
-}
 
 /// `filestore serve --http` on loopback and a keep-alive HTTP client: the same
 /// calls over streamable HTTP, to compare with stdio (without `TCP_NODELAY`, Nagle
@@ -178,13 +119,6 @@ impl HttpServer {
 }
 
 impl Drop for HttpServer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Drop for Server {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();

@@ -27,88 +27,20 @@
 //! one line out, one line back), as in `benches/mcp.rs`: its own cost is a few
 //! microseconds a call.
 
+mod mcp_stdio;
 mod timing;
 
-use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{Command, Stdio};
 
-use serde_json::{Value, json};
+use mcp_stdio::Server;
+use serde_json::json;
 use timing::{median_us, us};
 
-/// One MCP server process and the client end of its stdio.
-struct Server {
-    child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
-    next_id: u64,
-}
-
-impl Server {
-    fn start(bin: &str, dir: &Path) -> Server {
-        let mut child = Command::new(bin)
-            .args(["serve", "--shell", "--mount"])
-            .arg(format!("/w={}", dir.display()))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap_or_else(|e| panic!("starting {bin} serve: {e}"));
-        let stdin = child.stdin.take().expect("stdin");
-        let stdout = BufReader::new(child.stdout.take().expect("stdout"));
-        let mut s = Server { child, stdin, stdout, next_id: 0 };
-        s.request(
-            "initialize",
-            json!({"protocolVersion": "2025-06-18", "capabilities": {},
-                   "clientInfo": {"name": "filestore-bench", "version": "0"}}),
-        );
-        s.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-        s
-    }
-
-    fn send(&mut self, msg: &Value) {
-        let mut line = msg.to_string();
-        line.push('\n');
-        self.stdin.write_all(line.as_bytes()).expect("write to server");
-        self.stdin.flush().expect("flush");
-    }
-
-    /// Sends a request and returns its result, skipping notifications.
-    fn request(&mut self, method: &str, params: Value) -> Value {
-        self.next_id += 1;
-        let id = self.next_id;
-        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
-        let mut line = String::new();
-        loop {
-            line.clear();
-            let n = self.stdout.read_line(&mut line).expect("read from server");
-            assert!(n > 0, "the server closed stdout during {method}");
-            let msg: Value = serde_json::from_str(&line).expect("the server sent invalid JSON");
-            if msg.get("id") == Some(&json!(id)) {
-                if let Some(e) = msg.get("error") {
-                    panic!("{method}: {e}");
-                }
-                return msg["result"].clone();
-            }
-        }
-    }
-
-    /// `filestore_execute` of `command` in `/w`: its stdout.
-    fn execute(&mut self, command: &str) -> String {
-        let r = self.request(
-            "tools/call",
-            json!({"name": "filestore_execute", "arguments": {"command": command, "cwd": "/w"}}),
-        );
-        assert_ne!(r["isError"], json!(true), "{command}: {r}");
-        r["structuredContent"]["stdout"].as_str().unwrap_or_default().to_string()
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// `filestore_execute` of `command` in `/w`: its stdout.
+fn execute(s: &mut Server, command: &str) -> String {
+    let r = s.call("filestore_execute", &json!({"command": command, "cwd": "/w"}));
+    r["structuredContent"]["stdout"].as_str().unwrap_or_default().to_string()
 }
 
 /// `bash -c command` in `dir`: its stdout.
@@ -132,21 +64,25 @@ fn main() {
         std::env::var("FILESTORE_BENCH_RUNS").ok().and_then(|n| n.parse().ok()).unwrap_or(15);
     let dir = tempfile::tempdir().expect("tempdir");
     fixture(dir.path());
-    let mut server = Server::start(&bin, dir.path());
+    let mut server = Server::start({
+        let mut c = Command::new(&bin);
+        c.args(["serve", "--shell", "--mount"]).arg(format!("/w={}", dir.path().display()));
+        c
+    });
 
     println!("| category | case | filestore (MCP call) | bash -c | ratio |");
     println!("|---|---|---|---|---|");
     let mut ratios: Vec<(&str, f64)> = Vec::new();
     let mut differ = Vec::new();
     for (category, name, script) in cases() {
-        let ours_out = server.execute(script);
+        let ours_out = execute(&mut server, script);
         let bash_out = bash(dir.path(), script);
         let same = ours_out == bash_out;
         if !same {
             differ.push(name);
         }
         let ours = median_us(2, runs, || {
-            server.execute(script);
+            execute(&mut server, script);
         });
         let base = median_us(1, runs, || {
             bash(dir.path(), script);
