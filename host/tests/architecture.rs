@@ -918,7 +918,7 @@ fn h() { crate::m!(); let r = r#"crate::raw"#; }
 fn feature_tree(args: &[&str]) -> BTreeSet<String> {
     let out = std::process::Command::new(env!("CARGO"))
         .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join(".."))
-        .args(["tree", "--locked", "--offline", "--quiet", "--prefix", "none"])
+        .args(["tree", "--locked", "--quiet", "--prefix", "none"])
         .args(["--format", "{p} [{f}]"])
         .args(args)
         .output()
