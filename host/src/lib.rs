@@ -1,12 +1,16 @@
 //! # filestore
 //!
 //! The wasmtime host of the filestore component: a sandboxed virtual filesystem for
-//! AI agents. The sandbox itself (the component, sessions, memory and directory
-//! volumes, the tool registry) is the `filestore-sandbox` crate, re-exported here
-//! module by module; this crate adds what a server needs: object-store volumes, the
-//! SQL and HTTP tool handlers, upstream MCP providers, conversation stores and
-//! snapshots, the MCP server ([`mcp`]) and the `filestore` command line ([`cli`]).
-//! An embedder that wants only the sandbox depends on `filestore-sandbox`.
+//! AI agents, and the `filestore` command line ([`cli`]). Each layer below the CLI is
+//! a crate of its own, re-exported here under one name: the sandbox itself (the
+//! component, sessions, memory and directory volumes, the tool registry:
+//! `filestore-sandbox`, module by module), object-store volumes and mount arguments
+//! ([`volumes`]: `filestore-volumes`), snapshots and conversation stores
+//! ([`snapshot`], [`conversation`]: `filestore-store`), the SQL and HTTP tool
+//! handlers, upstream MCP providers and agent configurations ([`handlers`],
+//! [`providers`], [`agent`]: `filestore-handlers`) and the MCP server ([`mcp`]:
+//! `filestore-mcp`). An embedder that wants only the sandbox depends on
+//! `filestore-sandbox`.
 //!
 //! ```no_run
 //! use std::sync::Arc;
@@ -38,14 +42,13 @@
 // the binary did.
 extern crate self as filestore;
 
-pub mod agent;
 pub mod cli;
-pub mod conversation;
-pub mod handlers;
-pub mod mcp;
-pub mod providers;
-pub mod snapshot;
-pub mod volumes;
+
+// The layers below the CLI, each its own crate, under the paths they have always had.
+pub use filestore_handlers::{agent, handlers, providers};
+pub use filestore_mcp as mcp;
+pub use filestore_store::{conversation, snapshot};
+pub use filestore_volumes as volumes;
 
 // The sandbox's modules, under the paths they have always had here.
 pub use filestore_sandbox::{

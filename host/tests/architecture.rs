@@ -3,12 +3,15 @@
 //! test reads).
 //!
 //! **Crates.** `filestore-sandbox` (`sandbox/`: the component, sessions, memory and
-//! directory volumes, the tool registry) is what an embedder takes; `filestore`
-//! (`host/`: object-store volumes, tool handlers, upstream providers, conversation
-//! stores, the MCP server, the CLI) is built on it. Cargo refuses a circle between
-//! crates; [`the_sandbox_builds_no_server_driver_or_store`] holds the sandbox's
-//! dependency tree (from `Cargo.lock`) free of the MCP, SQL, HTTP and object-store
-//! crates.
+//! directory volumes, the tool registry) is what an embedder takes; above it, one
+//! crate per layer: `filestore-volumes` (object-store volumes, mount arguments),
+//! `filestore-store` (snapshots, conversation state), `filestore-handlers` (tool
+//! handlers, upstream providers, agent configurations), `filestore-mcp` (the MCP
+//! server) and `filestore` (`host/`: the CLI). Cargo refuses a circle between crates;
+//! [`the_sandbox_builds_no_server_driver_or_store`] holds the sandbox's dependency
+//! tree (from `Cargo.lock`) free of the MCP, SQL, HTTP and object-store crates, and
+//! [`each_layer_crate_builds_only_what_it_needs`] the layers' trees of what they do
+//! not need.
 //!
 //! **Modules.** Within each crate, each module of `src/` (a file or a folder) may use
 //! only the modules of the layers below its own, never one of its own layer or above
@@ -88,39 +91,123 @@ const SANDBOX: Layout = Layout {
     probe: ("session", "engine"),
 };
 
-/// `filestore`: the server, its backends and handlers, and the CLI.
-const HOST: Layout = Layout {
-    dir: "host",
+/// `filestore-volumes`: every volume a mount can name.
+const VOLUMES: Layout = Layout {
+    dir: "volumes",
     layers: &[
-        // Object-store volumes and the `--mount` arguments (the sandbox's volumes
-        // re-exported beside them).
-        ("storage", &["volumes"]),
+        // Object-store volumes (the sandbox's volumes are re-exported beside them).
+        ("object stores", &["object"]),
+        // The `--mount /point=SPEC` arguments, naming any volume.
+        ("mount arguments", &["arg"]),
+    ],
+    top: &["lib"],
+    upward_allowed: &[],
+    cycles_allowed: &[(
+        &["object::errors", "object::spec"],
+        "errors.rs names spec.rs's `StoreKind` in its credentials hint; spec.rs cleans the store's messages with errors.rs's `clean`",
+    )],
+    root_aliases: &[],
+    below: &["filestore_sandbox"],
+    table: "volumes layer",
+    probe: ("arg", "object"),
+};
+
+/// `filestore-store`: what is kept between sessions, in volumes.
+const STORE: Layout = Layout {
+    dir: "store",
+    layers: &[
         // Snapshots of volumes.
         ("records", &["snapshot"]),
         // Conversations kept in a state store (they snapshot their volumes).
         ("conversations", &["conversation"]),
-        // What runs tools: the handlers the CLI ships, providers of agent tool refs.
+    ],
+    top: &["lib"],
+    upward_allowed: &[],
+    cycles_allowed: &[],
+    root_aliases: &[],
+    below: &[],
+    table: "store layer",
+    probe: ("conversation", "snapshot"),
+};
+
+/// `filestore-handlers`: what runs configured tools.
+const HANDLERS: Layout = Layout {
+    dir: "handlers",
+    layers: &[
+        // The handlers the CLI ships, providers of agent tool refs.
         ("tool implementations", &["handlers", "providers"]),
         // Agent configurations: providers built for them, loaded into sessions.
         ("agent", &["agent"]),
-        // `filestore serve`.
-        ("mcp", &["mcp"]),
+    ],
+    top: &["lib"],
+    upward_allowed: &[],
+    cycles_allowed: &[],
+    root_aliases: &[],
+    below: &[],
+    table: "handlers layer",
+    probe: ("agent", "providers"),
+};
+
+/// `filestore-mcp`: `filestore serve`.
+const MCP: Layout = Layout {
+    dir: "mcp",
+    layers: &[
+        // What sessions are made from (default mounts, setup), how results and errors
+        // reach a client, approval by elicitation, log notifications, the client's
+        // roots, the transports' message guard, what the sandbox's work sees of a
+        // stdio fast-path call.
+        ("foundations", &["config", "reply", "approval", "logging", "roots", "guard", "fast_call"]),
+        // `serve --state`: conversations bound to MCP sessions.
+        ("conversations", &["conversations"]),
+        // Records beside them: stored MCP sessions; the host's own tools' trait.
+        ("session records", &["stored_sessions", "host_tool"]),
+        // The HTTP transport's connections, callers and admission; the snapshot tool.
+        ("http and host tools", &["http", "snapshot_tool"]),
+        // One MCP session's sandbox.
+        ("sandbox", &["sandbox"]),
+        // What reads through the sandbox: prompts, resources, the sandbox cache.
+        ("sandbox views", &["prompt", "resources", "sandbox_cache"]),
+        // Image and audio reads (resources' pages); the server's configuration (it
+        // holds the sandbox cache).
+        ("media and configuration", &["media", "server_config"]),
+        // The rmcp handler.
+        ("server", &["server"]),
+        // The stdio transport over the server.
+        ("stdio", &["stdio"]),
+    ],
+    top: &["lib"],
+    upward_allowed: &[],
+    cycles_allowed: &[],
+    root_aliases: &[],
+    below: &[],
+    table: "mcp layer",
+    probe: ("server", "sandbox"),
+};
+
+/// `filestore`: the command line over every crate below it.
+const HOST: Layout = Layout {
+    dir: "host",
+    layers: &[
         // The command line.
         ("cli", &["cli"]),
     ],
     top: &["lib", "main"],
     upward_allowed: &[],
-    cycles_allowed: &[(
-        &["volumes::object::errors", "volumes::object::spec"],
-        "errors.rs names spec.rs's `StoreKind` in its credentials hint; spec.rs cleans the store's messages with errors.rs's `clean`",
-    )],
-    root_aliases: &[],
-    below: &["filestore_sandbox"],
+    cycles_allowed: &[],
+    // The crates below, re-exported under one name each.
+    root_aliases: &[("mcp", "filestore_mcp"), ("volumes", "filestore_volumes")],
+    below: &[
+        "filestore_sandbox",
+        "filestore_volumes",
+        "filestore_store",
+        "filestore_handlers",
+        "filestore_mcp",
+    ],
     table: "host layer",
-    probe: ("mcp", "conversation"),
+    probe: ("main", "cli"),
 };
 
-const CRATES: [&Layout; 2] = [&SANDBOX, &HOST];
+const CRATES: [&Layout; 6] = [&SANDBOX, &VOLUMES, &STORE, &HANDLERS, &MCP, &HOST];
 
 impl Layout {
     fn src(&self) -> PathBuf {
@@ -730,7 +817,13 @@ fn check_circles(layout: &Layout) {
             edges.entry(from).or_default().insert(to);
         }
     }
-    assert!(edges.len() > 20, "too few modules with imports: the scan is broken: {edges:?}");
+    // The scan must have found the crate's real imports, or it checks nothing.
+    let (user, used) = layout.probe;
+    let under = |m: &str, top: &str| m == top || m.starts_with(&format!("{top}::"));
+    assert!(
+        edges.iter().any(|(a, to)| under(a, user) && to.iter().any(|b| under(b, used))),
+        "the scan is broken: {edges:?}"
+    );
     let found = circles(&edges);
     let allowed: Vec<BTreeSet<String>> = layout
         .cycles_allowed
@@ -977,4 +1070,54 @@ fn the_binary_builds_each_dependency_once_and_no_guest_runtime() {
         Vec::<String>::new(),
         "the workspace's test build: name the missing features in sandbox/Cargo.toml"
     );
+}
+
+/// What each layer crate above the sandbox builds none of (docs/architecture.md#layout's
+/// crate table says so): a platform picks the storage or the tool handlers without the
+/// MCP server, and the tool handlers without object stores.
+const NOT_BUILT_BY: &[(&str, &[&str])] = &[
+    (
+        "filestore-volumes",
+        &[
+            "rmcp",
+            "axum",
+            "jsonwebtoken",
+            "ureq",
+            "postgres",
+            "tokio-postgres",
+            "mysql",
+            "rusqlite",
+        ],
+    ),
+    (
+        "filestore-store",
+        &[
+            "rmcp",
+            "axum",
+            "jsonwebtoken",
+            "ureq",
+            "postgres",
+            "tokio-postgres",
+            "mysql",
+            "rusqlite",
+        ],
+    ),
+    ("filestore-handlers", &["axum", "jsonwebtoken", "object_store"]),
+];
+
+#[test]
+fn each_layer_crate_builds_only_what_it_needs() {
+    let mut problems = Vec::new();
+    for (krate, absent) in NOT_BUILT_BY {
+        let tree = feature_tree(&["-p", krate, "--edges", "normal,build"]);
+        assert!(tree.iter().any(|l| l.starts_with("filestore-sandbox v")), "{krate}: {tree:?}");
+        for name in *absent {
+            if tree.iter().any(|l| l.starts_with(&format!("{name} v"))) {
+                problems.push(format!(
+                    "{krate} builds `{name}` (see `cargo tree -p {krate} -i {name} -e normal,build`)"
+                ));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }

@@ -19,8 +19,21 @@ mod examples;
 const MAX_README_BYTES: usize = 15 * 1024;
 
 /// Directories whose source files may cite `docs/*.md` (walked recursively).
-const SOURCE_DIRS: [&str; 8] =
-    ["guest", "sandbox", "host", "wit", "tests", "hosts", "python", "scripts"];
+const SOURCE_DIRS: [&str; 13] = [
+    "guest",
+    "component",
+    "sandbox",
+    "volumes",
+    "store",
+    "handlers",
+    "mcp",
+    "host",
+    "wit",
+    "tests",
+    "hosts",
+    "python",
+    "scripts",
+];
 /// Extensions of the source files scanned for citations.
 const SOURCE_EXTENSIONS: [&str; 9] = ["rs", "wit", "js", "mjs", "py", "toml", "yaml", "sh", "md"];
 /// Directories never scanned: dependencies (vendored crates cite their own docs/),

@@ -1,0 +1,115 @@
+//! The tool handlers the `filestore` binary ships, one module per tool type, so a
+//! Toolbox `tools.yaml` runs out of the box: [`sqlite`] (`sqlite-sql` tools on
+//! `sqlite` sources, embedded SQLite), [`postgres`] (`postgres-sql` and
+//! `postgres-execute-sql` tools on `postgres` sources and the other PostgreSQL-wire
+//! sources, pooled, TLS per `sslmode`), [`mysql`] (the same for the MySQL family) and
+//! [`http`] (`http` tools on `http` sources, restricted to an allow-list of hosts). Register them with
+//! [`ShippedHandlers::with_builtin_handlers`].
+
+pub mod http;
+pub mod mysql;
+pub mod pool;
+pub mod postgres;
+pub mod sqlite;
+mod watchdog;
+
+use std::sync::Arc;
+
+use filestore_guest::tools::config::{RUNNABLE_TOOL_TYPES, prebuilt, protocol_of, source_support};
+
+use filestore_sandbox::tools::{Source, ToolError, ToolHandler, ToolRegistry, ToolRequest};
+
+/// The registry of the handlers this crate ships (a trait, since the registry is the
+/// sandbox crate's, which builds no SQL driver or HTTP client): bring it in scope and
+/// call `ToolRegistry::with_builtin_handlers()`.
+pub trait ShippedHandlers {
+    /// A registry with the handlers the `filestore` binary ships.
+    fn with_builtin_handlers() -> ToolRegistry;
+}
+
+impl ShippedHandlers for ToolRegistry {
+    /// A registry with the handlers the `filestore` binary ships: one per entry of
+    /// the component's [`RUNNABLE_TOOL_TYPES`] (by the protocol it speaks and whether
+    /// the model writes the SQL), and Toolbox's prebuilt `postgres-*` and `mysql-*`
+    /// types.
+    fn with_builtin_handlers() -> ToolRegistry {
+        let mut r = ToolRegistry::new();
+        let pg = postgres::PostgresHandler::sql();
+        let my = mysql::MysqlHandler::sql();
+        for t in RUNNABLE_TOOL_TYPES {
+            let handler: Arc<dyn ToolHandler> = match (t.source_type, t.executes) {
+                ("sqlite", false) => Arc::new(sqlite::SqliteHandler),
+                ("sqlite", true) => Arc::new(sqlite::SqliteExecuteHandler),
+                ("postgres", false) => Arc::new(pg.same_pools()),
+                ("postgres", true) => Arc::new(pg.execute_sql()),
+                ("mysql", false) => Arc::new(my.same_pools()),
+                ("mysql", true) => Arc::new(my.execute_sql()),
+                ("http", _) => Arc::new(http::HttpHandler),
+                // The unit test below fails first: every entry has a handler.
+                _ => continue,
+            };
+            r.register(t.tool_type, handler);
+        }
+        // Toolbox's prebuilt postgres-* types: statement tools whose statement and
+        // parameters the component supplies.
+        for t in prebuilt::postgres::TOOLS {
+            r.register(t.tool_type, Arc::new(pg.same_pools()));
+        }
+        // Toolbox's prebuilt mysql-* catalog types (`handlers::mysql::catalog`).
+        for t in prebuilt::mysql::TOOLS {
+            r.register(t.tool.tool_type, Arc::new(my.catalog()));
+        }
+        r
+    }
+}
+
+/// The source of `req`, which must speak `protocol` (`postgres`, `mysql`) and be one
+/// this host reaches: another family is a configuration fault (`invalid-argument`);
+/// a connector source without a direct `host` is `unsupported`, naming its type.
+pub(crate) fn source_speaking<'r>(
+    req: &'r ToolRequest,
+    protocol: &str,
+) -> Result<&'r Source, ToolError> {
+    let source = req.require_source()?;
+    if protocol_of(&source.source_type) != Some(protocol) {
+        return Err(ToolError::invalid_argument(format!(
+            "tool '{}' needs a {protocol} source; '{}' is a {} source",
+            req.tool_name, source.name, source.source_type
+        )));
+    }
+    source_support(&source.name, &source.source_type, &source.fields).map_err(|why| {
+        ToolError::unsupported(format!("tool '{}' cannot run here: {why}", req.tool_name))
+    })?;
+    Ok(source)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use filestore_guest::tools::config::{RUNNABLE_TOOL_TYPES, prebuilt, runnable_type};
+
+    use super::ShippedHandlers;
+    use filestore_sandbox::tools::ToolRegistry;
+
+    /// The component's one list of what this host runs (`RUNNABLE_TOOL_TYPES` and the
+    /// prebuilt types, which decide what `check` reports as runnable) and the handlers
+    /// the binary registers are the same set: a type added to one and not the other
+    /// would load as runnable and fail at its first call, or never be offered.
+    #[test]
+    fn the_registered_handlers_are_the_types_the_component_calls_runnable() {
+        let registered: BTreeSet<String> =
+            ToolRegistry::with_builtin_handlers().tool_types().into_iter().collect();
+        let runnable: BTreeSet<String> = RUNNABLE_TOOL_TYPES
+            .iter()
+            .map(|r| r.tool_type)
+            .chain(prebuilt::postgres::TOOLS.iter().map(|t| t.tool_type))
+            .chain(prebuilt::mysql::TOOLS.iter().map(|t| t.tool.tool_type))
+            .map(str::to_string)
+            .collect();
+        assert_eq!(registered, runnable);
+        for t in &registered {
+            assert!(runnable_type(t).is_some(), "the component does not call `{t}` runnable");
+        }
+    }
+}
