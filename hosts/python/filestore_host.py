@@ -7,7 +7,8 @@ supplies what the WIT world imports:
 
 - ``filestore:component/volume``: a ``volume`` resource per mount, answered by any
   Python object with the volume methods (``stat``, ``list``, ``walk``, ``read``,
-  ``write``, ``delete``, ``rename``); :class:`MemoryVolume` is one;
+  ``write``, ``delete``, ``rename``; ``append`` optional, since WIT 0.10.0: without it
+  an append reads the file and writes it whole); :class:`MemoryVolume` is one;
 - ``filestore:component/tool-host``: :class:`ToolHost`, handlers by tool type;
 - ``filestore:component/shell-output``: a running shell command's output, to the
   ``on_output`` callback of :meth:`Session.execute`;
@@ -48,7 +49,7 @@ ERROR_KINDS = (
     "unsupported", "limit-exceeded", "unauthorized", "backend",
 )
 #: The WIT package version this host implements.
-PACKAGE = "filestore:component@0.9.0"
+PACKAGE = "filestore:component@0.10.0"
 #: Most bytes one volume ``read`` hands the component (as the Rust host).
 MAX_READ_CALL_BYTES = 16 * 1024 * 1024
 #: Default wall-clock deadline of one call, seconds.
@@ -316,6 +317,18 @@ class MemoryVolume:
              "read_only": bool(options.get("read_only")), "entry_type": options.get("entry_type"),
              "attributes": options.get("attributes")}
         self.files[path] = f
+        return self._entry(path, f)
+
+    def append(self, path, content):
+        """Adds ``content`` at the end of the file (created when missing), keeping its
+        type and attributes."""
+        f = self.files.get(path)
+        if f is None:
+            return MemoryVolume.write(self, path, content, {})
+        if f["read_only"]:
+            raise VolumeError("read-only", "entry is read-only")
+        f["content"] = f["content"] + bytes(content)
+        f["modified_ms"] = int(time.time() * 1000)
         return self._entry(path, f)
 
     def delete(self, path, recursive):
@@ -676,6 +689,7 @@ class Session:
                     ("read", "read", None),
                     ("stat-read", "stat_read", None),
                     ("write", "write", lambda r: _wit_entry(r, "the entry")),
+                    ("append", "append", lambda r: _wit_entry(r, "the entry")),
                     ("delete", "delete", lambda r: None),
                     ("rename", "rename", lambda r: None),
                     ("create-dir", "create_dir", lambda r: _wit_entry(r, "the entry")),
@@ -808,12 +822,42 @@ class Session:
                     opts = {"create_only": _get(o, "create_only"), "read_only": _get(o, "read_only"),
                             "entry_type": _get(o, "entry_type"), "attributes": o.attributes}
                     return conv(vol.write(path, content, opts))
+                if method == "append" and not hasattr(vol, "append"):
+                    # WIT 0.10.0: a volume without its own append(path, content) is
+                    # read whole and written once with the new bytes (a failed write
+                    # leaves the old content, as the volume's write does).
+                    return conv(self._append_by_rewrite(vol, *args))
                 if not hasattr(vol, method):
                     raise VolumeError("unsupported", f"this volume cannot {method.replace('_', ' ')}")
                 return conv(getattr(vol, method)(*args))
             except BaseException as e:  # noqa: BLE001 - nothing may unwind into the component
                 return _volume_error(method, e)
         return run
+
+    @staticmethod
+    def _append_by_rewrite(vol, path, content):
+        try:
+            entry = _wit_entry(vol.stat(path), "the entry")
+        except VolumeError as e:
+            if e.kind not in ("not-found", "not-a-directory"):
+                raise
+            entry = None
+        old = b""
+        if entry is not None:
+            if entry.kind == "directory":
+                raise VolumeError("not-a-file", "is a directory")
+            if _get(entry, "read_only"):
+                raise VolumeError("read-only", "entry is read-only")
+            chunks = []
+            while True:
+                data = vol.read(path, sum(len(c) for c in chunks), MAX_READ_CALL_BYTES)
+                if not isinstance(data, (bytes, bytearray)):
+                    raise _Broken(f"the data is {_describe(data)}, not bytes")
+                if not data:
+                    break
+                chunks.append(bytes(data))
+            old = b"".join(chunks)
+        return vol.write(path, old + bytes(content), {})
 
     def _check_connection(self, store, call_ref):
         # The result's ok and err are both variants, so both are tagged explicitly.

@@ -22,7 +22,7 @@ import wasmtime  # noqa: E402
 from wasmtime.component import Record  # noqa: E402
 import compiled_cache  # noqa: E402
 from filestore_host import (  # noqa: E402
-    ConfigErrors, Filestore, FilestoreError, MemoryVolume, ToolError, ToolHost, VolumeError,
+    PACKAGE, ConfigErrors, Filestore, FilestoreError, MemoryVolume, ToolError, ToolHost, VolumeError,
 )
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -246,7 +246,7 @@ class MisbehavingVolume(unittest.TestCase):
         a = fs.session([{"point": "/w", "volume": MemoryVolume({"/a.txt": "a\n"})}])
         b = fs.session([{"point": "/w", "volume": MemoryVolume({"/b.txt": "b\n"})}])
         spin = a.instance.get_func(a.store, a.instance.get_export_index(
-            a.store, "spin", a.instance.get_export_index(a.store, "filestore:component/diagnostics@0.9.0")))
+            a.store, "spin", a.instance.get_export_index(a.store, "filestore:component/diagnostics@" + PACKAGE.split("@")[1])))
         with self.assertRaises(FilestoreError) as cm:
             a._call(spin, 2**64 - 1)
         self.assertEqual(cm.exception.kind, "trap")
@@ -315,6 +315,69 @@ class ShellStreaming(unittest.TestCase):
         def boom(stream, data):
             raise RuntimeError("boom")
         self.assertEqual(s.execute({"command": "echo x"}, on_output=boom)["json"]["stdout"], "x\n")
+
+
+class Appends(unittest.TestCase):
+    """WIT 0.10.0 ``volume.append``: the shell's ``>>`` reaches a volume's own
+    ``append`` (only the new bytes), or, for a volume without one, a read and one whole
+    ``write``; a lying or raising append is a typed error of that call."""
+
+    LOOP = "for i in $(seq 50); do echo $i >> log; done; echo tail >> log; wc -l < log; tail -n 2 log"
+    WANT = "".join(f"{i}\n" for i in range(1, 51)) + "tail\n"
+
+    def test_appends_reach_the_volume_with_their_bytes_only(self):
+        appended, written = [], []
+
+        class Counting(MemoryVolume):
+            def append(self, path, content):
+                appended.append(len(content))
+                return super().append(path, content)
+
+        class NoAppend:
+            """Only the required methods: no ``append``."""
+            def __init__(self):
+                self.m = MemoryVolume({})
+
+            def __getattr__(self, name):
+                if name in ("stat", "list", "walk", "read", "delete", "rename"):
+                    return getattr(self.m, name)
+                raise AttributeError(name)
+
+            def write(self, path, content, options):
+                written.append(len(content))
+                return self.m.write(path, content, options)
+
+        counting, bare = Counting({}), NoAppend()
+        s = filestore().session([{"point": "/c", "volume": counting}, {"point": "/b", "volume": bare}])
+        s.enable_shell(True)
+        for d in ("/c", "/b"):
+            out = s.call("filestore_execute", {"command": self.LOOP, "cwd": d})["json"]
+            self.assertEqual(out["stdout"], "51\n50\ntail\n", d)
+        self.assertEqual(counting.files["/log"]["content"].decode(), self.WANT)
+        self.assertEqual(bare.m.files["/log"]["content"].decode(), self.WANT)
+        self.assertEqual(sum(appended), len(self.WANT), "the appended bytes, nothing more")
+        self.assertEqual(len(written), 51, "one whole write per append without append")
+        self.assertGreater(sum(written), 10 * len(self.WANT))
+
+        # A lying append (a size smaller than the bytes added) and a raising one.
+        class Shrinks(MemoryVolume):
+            def append(self, path, content):
+                return dict(super().append(path, content), size=1)
+
+        class Raises(MemoryVolume):
+            def append(self, path, content):
+                raise ZeroDivisionError("division by zero")
+
+        s2 = filestore().session([{"point": "/s", "volume": Shrinks({"/a.txt": "a\n"})},
+                                  {"point": "/r", "volume": Raises({"/a.txt": "a\n"})}])
+        s2.enable_shell(True)
+        a = s2.call("filestore_execute", {"command": "echo more >> /s/a.txt; echo $?"})["json"]
+        self.assertEqual(a["stdout"], "1\n")
+        self.assertIn("reported a file of 1 bytes after appending 5 bytes", a["stderr"])
+        r = s2.call("filestore_execute", {"command": "echo more >> /r/a.txt; echo $?; cat /r/a.txt"})["json"]
+        self.assertEqual(r["stdout"], "1\na\n")
+        self.assertIn("the volume's append raised ZeroDivisionError", r["stderr"])
+        self.assertIsNone(s2.poisoned)
 
 
 class CowMount(unittest.TestCase):

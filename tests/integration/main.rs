@@ -48,6 +48,8 @@
 //!   (stdout, exit code, resulting tree), hostile commands (leaving the mounts, planted
 //!   links, `/proc`, runaways ending in `limit-exceeded`), no host environment or fine
 //!   clock inside, `filestore call filestore_execute`.
+//! - `shell_append`: `>>` through the volumes' own append: bash's file and only the new
+//!   bytes handed to the volume, read-only, copy-on-write, quota, links, the budget.
 //! - `shell_stream`: `filestore_execute` while it runs: streamed output in order and
 //!   equal to the result, bounded for a flood; a cancellation and the call deadline
 //!   end a sleeping command.
@@ -127,6 +129,7 @@ mod python_package;
 mod read_side;
 mod replicas;
 mod shell;
+mod shell_append;
 mod shell_bash;
 mod shell_spec;
 mod shell_stream;

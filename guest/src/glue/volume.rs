@@ -74,6 +74,9 @@ impl crate::vfs::volume::Volume for WitVolume {
         };
         self.0.write(path, content, &opts).map(from_wit_entry).map_err(|e| from_wit_error(e, path))
     }
+    fn append(&self, path: &str, content: &[u8]) -> DomResult<DomEntry> {
+        self.0.append(path, content).map(from_wit_entry).map_err(|e| from_wit_error(e, path))
+    }
     fn delete(&self, path: &str, recursive: bool) -> DomResult<()> {
         self.0.delete(path, recursive).map_err(|e| from_wit_error(e, path))
     }

@@ -10,7 +10,7 @@
 //!   reading it is refused, and the shell cannot create one;
 //! - read-only mounts and read-only entries (`/tool_calls`, skills) refuse writes;
 //! - every write is one whole-file volume write, atomic as the volume makes it; an
-//!   append is a read and a whole write;
+//!   append is the volume's append (only the new bytes), all or nothing;
 //! - whole-file reads are bounded by the session's file limit (`file_bytes`): the
 //!   interpreter reads files whole, and a 1 GiB log must not be pulled into guest
 //!   memory;
@@ -310,40 +310,45 @@ impl MountFs {
 
     /// A write whose path is known to be a file or absent, with an existing parent.
     fn write_checked(&self, path: &str, content: &[u8], charged: u64) -> Result<()> {
-        if content.len() as u64 > self.limits.write_bytes {
-            return Err(Error::at(
-                ErrorKind::TooLarge,
-                path,
-                format!(
-                    "File too large: {} bytes; the write limit is {} bytes",
-                    content.len(),
-                    self.limits.write_bytes
-                ),
-            ));
-        }
+        self.check_write_size(path, content.len())?;
         self.budget.charge(path, charged)?;
         self.mounts.write(path, content, &WriteOptions::default()).map(|_| ())
     }
 
-    /// An append: the file read whole, extended and written whole (volumes have no
-    /// append). The read answers whether the file exists and is a file, so an append
-    /// to an existing file costs one read and one write, no `stat`s.
+    /// Refuses bytes beyond the session's largest write (`write_bytes`), the bytes one
+    /// write or one append hands the volume.
+    fn check_write_size(&self, path: &str, bytes: usize) -> Result<()> {
+        if bytes as u64 > self.limits.write_bytes {
+            return Err(Error::at(
+                ErrorKind::TooLarge,
+                path,
+                format!(
+                    "File too large: {bytes} bytes; the write limit is {} bytes",
+                    self.limits.write_bytes
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// An append (`>>`, `tee -a`): the volume's own ([`MountTable::append`]), so only
+    /// the new bytes reach it, and the limits count them: the largest write and the
+    /// command's written-bytes budget. As for a write, a directory is refused and a
+    /// new file needs an existing parent, as in bash.
     fn append(&self, path: &str, content: &[u8]) -> Result<()> {
         if Device::at(path).is_some() {
             return Ok(());
         }
-        let mut whole = match self.mounts.read_all(path, self.limits.file_bytes) {
-            Ok((entry, data)) => {
-                self.note_read(&entry);
-                data
+        match self.present(path)? {
+            Some(e) if e.is_dir() => {
+                return Err(Error::at(ErrorKind::NotAFile, path, "is a directory"));
             }
-            Err(e) if is_absent(&e) => {
-                return self.write(path, content, content.len() as u64);
-            }
-            Err(e) => return Err(e),
-        };
-        whole.extend_from_slice(content);
-        self.write_checked(path, &whole, content.len() as u64)
+            Some(_) => {}
+            None => self.parent_must_exist(path)?,
+        }
+        self.check_write_size(path, content.len())?;
+        self.budget.charge(path, content.len() as u64)?;
+        self.mounts.append(path, content, self.limits.file_bytes).map(|_| ())
     }
 
     fn mkdir(&self, path: &str, recursive: bool) -> Result<()> {
@@ -660,6 +665,28 @@ mod tests {
             io_text(on(Path::new("/w/nodir/f"), |p| fs.append(p, b"x")).unwrap_err()),
             "No such file or directory"
         );
+    }
+
+    /// The limits count an append's new bytes, not the file's: the largest write
+    /// (`write_bytes`) and the command's written-bytes budget. A refused append
+    /// changes nothing.
+    #[test]
+    fn appends_are_limited_by_their_own_bytes() {
+        let mut fs = fs_with(false);
+        fs.limits.write_bytes = 100;
+        fs.budget = Arc::new(WriteBudget::new(160));
+        fs.mounts.write("/w/log", &[b'a'; 900], &WriteOptions::default()).unwrap();
+        fs.append("/w/log", &[b'b'; 80]).unwrap();
+        let e = fs.append("/w/log", &[b'c'; 101]).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::TooLarge, "{e}");
+        assert!(e.message().contains("101 bytes; the write limit is 100 bytes"), "{e}");
+        fs.append("/w/log", &[b'd'; 80]).unwrap();
+        let e = fs.append("/w/log", b"e").unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::LimitExceeded, "{e}");
+        assert!(e.message().contains("160 file bytes written per command"), "{e}");
+        let data = fs.read("/w/log").unwrap();
+        assert_eq!(data.len(), 1060);
+        assert!(data.ends_with(&[b'd'; 80]));
     }
 
     #[test]

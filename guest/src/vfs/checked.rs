@@ -16,7 +16,8 @@
 //! - every entry's path is absolute and normalised (no `.`, `..`, `//`, control
 //!   characters, backslash; within the path limits);
 //! - `stat(p)` and `write(p)` answer with an entry for `p`; `write` reports the size
-//!   it was given;
+//!   it was given; `append(p)` answers with a file entry for `p` at least as large
+//!   as the bytes appended;
 //! - `list-dir(p)` answers with direct children of `p` only, each at most once;
 //! - `walk(p, max)` answers with at most `max` entries, each strictly beneath `p`;
 //!   so does `walk-packed(p, max)`, whose path lengths must also cut its path string
@@ -304,6 +305,24 @@ impl<V: Volume> Volume for Checked<V> {
         Ok(e)
     }
 
+    fn append(&self, path: &str, content: &[u8]) -> Result<Entry> {
+        let e = self.inner.append(path, content)?;
+        check_entry_of("append", path, &e)?;
+        if e.is_dir() || e.size < content.len() as u64 {
+            return Err(broken(
+                "append",
+                path,
+                format_args!(
+                    "reported a {} of {} bytes after appending {} bytes",
+                    if e.is_dir() { "directory" } else { "file" },
+                    e.size,
+                    content.len()
+                ),
+            ));
+        }
+        Ok(e)
+    }
+
     fn delete(&self, path: &str, recursive: bool) -> Result<()> {
         self.inner.delete(path, recursive)
     }
@@ -358,6 +377,8 @@ mod tests {
         ReadTooMuch,
         WriteWrongSize,
         WriteOtherPath,
+        AppendShrinks,
+        AppendOtherPath,
         DirectoryWithSize,
         PackedLengthsShort,
         PackedCutsACharacter,
@@ -447,6 +468,15 @@ mod tests {
             }
             Ok(e)
         }
+        fn append(&self, path: &str, content: &[u8]) -> Result<Entry> {
+            let mut e = self.0.append(path, content)?;
+            match self.1 {
+                Lie::AppendShrinks => e.size = 1,
+                Lie::AppendOtherPath => e.path = "/other".into(),
+                _ => {}
+            }
+            Ok(e)
+        }
         fn delete(&self, path: &str, recursive: bool) -> Result<()> {
             self.0.delete(path, recursive)
         }
@@ -508,6 +538,16 @@ mod tests {
                 Lie::WriteOtherPath,
                 |v| v.write("/n.txt", b"abc", &WriteOptions::default()).map(drop),
                 "returned an entry for '/other'",
+            ),
+            (
+                Lie::AppendShrinks,
+                |v| v.append("/d/a.txt", b"abc").map(drop),
+                "reported a file of 1 bytes after appending 3 bytes",
+            ),
+            (
+                Lie::AppendOtherPath,
+                |v| v.append("/d/a.txt", b"abc").map(drop),
+                "append returned an entry for '/other'",
             ),
             (Lie::DirectoryWithSize, |v| v.stat("/d").map(drop), "the directory '/d' with size 7"),
             // The packed walk: the contract of `walk`, and the packing's own.

@@ -264,12 +264,19 @@ impl MountTable {
 
     /// Metadata of a virtual path.
     pub fn stat(&self, path: &str) -> Result<Entry> {
+        self.stat_with_layer(path).map(|(e, _)| e)
+    }
+
+    /// [`MountTable::stat`], and for a file the layer holding it.
+    fn stat_with_layer(&self, path: &str) -> Result<(Entry, Option<&Mount>)> {
         if let Some((point, layers)) = self.layers(path) {
             let rel = paths::strip_dir(path, point);
             let mut dir: Option<Entry> = None;
             for m in &layers {
                 match m.volume.stat(rel) {
-                    Ok(e) if e.kind == EntryKind::File => return Ok(Self::virtual_entry(m, e)),
+                    Ok(e) if e.kind == EntryKind::File => {
+                        return Ok((Self::virtual_entry(m, e), Some(*m)));
+                    }
                     Ok(e) => {
                         if dir.is_none() {
                             dir = Some(Self::virtual_entry(m, e));
@@ -280,13 +287,13 @@ impl MountTable {
                 }
             }
             if let Some(d) = dir {
-                return Ok(d);
+                return Ok((d, None));
             }
         }
         if self.is_mount_dir(path) {
             let mut e = Entry::directory(path, None);
             e.read_only = true;
-            return Ok(e);
+            return Ok((e, None));
         }
         Err(Error::not_found(path))
     }
@@ -740,6 +747,49 @@ impl MountTable {
 }
 
 impl MountTable {
+    /// Appends `content` to the file at `path` (created when missing) with every rule
+    /// of [`MountTable::write`]: the first writable layer takes it, and a read-only
+    /// mount or entry refuses it with the same error. In an overlay whose first
+    /// writable layer does not hold the file, the file is copied up: its bytes (at
+    /// most `max_copy_bytes`, the reader's whole-file limit: they pass through guest
+    /// memory) and `content` are written there as one write, which then shadows the
+    /// file of the other layer, unchanged.
+    pub fn append(&self, path: &str, content: &[u8], max_copy_bytes: u64) -> Result<Entry> {
+        let holder = match self.stat_with_layer(path) {
+            Ok((existing, holder)) => {
+                self.refuse_read_only(path, &existing)?;
+                holder.map(|h| (h, existing))
+            }
+            Err(e) if is_absent(&e) => None,
+            Err(e) => return Err(e),
+        };
+        let (m, rel) = self.writable(path)?;
+        let done = match holder {
+            Some((h, existing)) if !std::ptr::eq(h, m) => {
+                refuse_contentless(&existing, path)?;
+                if existing.size > max_copy_bytes {
+                    return Err(Error::at(
+                        ErrorKind::TooLarge,
+                        path,
+                        format!(
+                            "file is {} bytes; the limit for copying it up to append is {max_copy_bytes}",
+                            existing.size
+                        ),
+                    ));
+                }
+                let mut whole = read_to_end(h.volume.as_ref(), &rel, existing.size, max_copy_bytes)
+                    .map_err(|e| Self::rename_err(e, &h.point))?;
+                if whole.len() as u64 > max_copy_bytes {
+                    return Err(grew_past(path, max_copy_bytes));
+                }
+                whole.extend_from_slice(content);
+                m.volume.write(&rel, &whole, &WriteOptions::default())
+            }
+            _ => m.volume.append(&rel, content),
+        };
+        done.map(|e| Self::virtual_entry(m, e)).map_err(|e| Self::rename_err(e, &m.point))
+    }
+
     /// Creates a directory (and its missing parents) in the first writable layer of
     /// the mount holding `path`; succeeds when a directory is already there (in any
     /// layer). A mount point is a directory already; a read-only mount refuses.
@@ -996,6 +1046,57 @@ mod tests {
         assert_eq!(e.path, "/w/new.txt");
         assert_eq!(t.writable("/nowhere/x").unwrap_err().kind(), ErrorKind::ReadOnly);
         assert_eq!(t.writable("/w").unwrap_err().kind(), ErrorKind::InvalidPath);
+    }
+
+    /// An append follows the rules of a write: a file of a read-only layer is
+    /// refused with the same error, a new file goes to the first writable layer, a
+    /// file of a writable lower layer is copied up (its bytes and the new ones), the
+    /// lower copy unchanged, and a file of the first writable layer is appended to
+    /// in place by its volume.
+    #[test]
+    fn appends_follow_the_rules_of_writes() {
+        let t = table();
+        let write_err = t.write("/w/only-base.txt", b"x", &Default::default()).unwrap_err();
+        let append_err = t.append("/w/only-base.txt", b"x", 1 << 20).unwrap_err();
+        assert_eq!(append_err.to_string(), write_err.to_string());
+        assert_eq!(append_err.kind(), ErrorKind::ReadOnly);
+        assert_eq!(t.read("/w/only-base.txt", 0, 100).unwrap(), b"b");
+        assert_eq!(t.append("/w/a.txt", b"+", 1 << 20).unwrap().size, 8);
+        assert_eq!(t.read("/w/a.txt", 0, 100).unwrap(), b"upper-a+");
+        assert_eq!(t.append("/w/dir", b"x", 1 << 20).unwrap_err().kind(), ErrorKind::NotAFile);
+        assert_eq!(t.append("/w/n.txt", b"new", 1 << 20).unwrap().path, "/w/n.txt");
+        assert_eq!(t.append("/nowhere/x", b"x", 1 << 20).unwrap_err().kind(), ErrorKind::ReadOnly);
+
+        // Two writable layers: the lower one's file is copied up, not changed.
+        let (upper, lower) = (MemoryVolume::new(), MemoryVolume::new());
+        lower.insert("/log", "old\n");
+        let mut o = MountTable::new();
+        o.add("/o", Box::new(upper.clone()), 0, false).unwrap();
+        o.add("/o", Box::new(lower.clone()), 10, false).unwrap();
+        assert_eq!(
+            o.append("/o/log", b"new\n", 3).unwrap_err().kind(),
+            ErrorKind::TooLarge,
+            "a copy-up past the limit"
+        );
+        o.append("/o/log", b"new\n", 1 << 20).unwrap();
+        assert_eq!(upper.read("/log", 0, 100).unwrap(), b"old\nnew\n");
+        assert_eq!(lower.read("/log", 0, 100).unwrap(), b"old\n");
+        o.append("/o/log", b"more\n", 1 << 20).unwrap();
+        assert_eq!(o.read("/o/log", 0, 100).unwrap(), b"old\nnew\nmore\n");
+    }
+
+    /// A volume without its own append gets the trait's: a read and a whole write.
+    #[test]
+    fn the_default_append_reads_and_writes_whole() {
+        let v = MemoryVolume::new();
+        v.insert("/big.txt", "0123456789");
+        let capped = crate::vfs::bare::BareVolume::capped(v.clone(), 3);
+        assert_eq!(capped.append("/big.txt", b"ab").unwrap().size, 12);
+        assert_eq!(v.read("/big.txt", 0, 100).unwrap(), b"0123456789ab");
+        assert_eq!(capped.append("/n/new.txt", b"x").unwrap().size, 1);
+        assert_eq!(capped.append("/n", b"x").unwrap_err().kind(), ErrorKind::NotAFile);
+        v.write("/ro", b"r", &WriteOptions { read_only: true, ..Default::default() }).unwrap();
+        assert_eq!(capped.append("/ro", b"x").unwrap_err().kind(), ErrorKind::ReadOnly);
     }
 
     #[test]

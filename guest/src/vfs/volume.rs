@@ -240,6 +240,45 @@ pub fn has_content(e: &Entry) -> bool {
     )
 }
 
+/// [`Volume::append`] as a read and a whole write: the file's bytes (none when it is
+/// missing) and `content` written as one [`Volume::write`], which keeps the old
+/// content when it fails. A directory is `not-a-file`, a link or special file
+/// refused as a read of it is, a read-only entry `read-only` (before anything is
+/// read). Also the copy-up of a layered volume: what a file of a lower layer becomes
+/// in the upper one.
+pub fn append_by_rewrite<V: Volume + ?Sized>(v: &V, path: &str, content: &[u8]) -> Result<Entry> {
+    let mut whole = match v.stat(path) {
+        Ok(e) if e.kind == EntryKind::Directory => {
+            return Err(Error::at(ErrorKind::NotAFile, path, "is a directory"));
+        }
+        Ok(e) if e.read_only => {
+            return Err(Error::at(ErrorKind::ReadOnly, path, "entry is read-only"));
+        }
+        Ok(e) => read_whole_file(v, path, e.size)?,
+        Err(e) if is_absent(&e) => Vec::new(),
+        Err(e) => return Err(e),
+    };
+    whole.extend_from_slice(content);
+    v.write(path, &whole, &WriteOptions::default())
+}
+
+/// The bytes of the file at `path`, listed with `size` bytes. A volume may answer
+/// fewer bytes than asked before the end, so only a short answer once `size` bytes
+/// are in ends it (or an empty one: the file shrank); a small file is one read.
+fn read_whole_file<V: Volume + ?Sized>(v: &V, path: &str, size: u64) -> Result<Vec<u8>> {
+    let mut data: Vec<u8> = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
+    loop {
+        let at = data.len() as u64;
+        let ask = if at < size { size - at + 1 } else { 1 << 20 };
+        let chunk = v.read(path, at, ask)?;
+        let got = chunk.len() as u64;
+        data.extend_from_slice(&chunk);
+        if got == 0 || (got < ask && data.len() as u64 >= size) {
+            return Ok(data);
+        }
+    }
+}
+
 /// Which storage a volume is (see [`Volume::identity`]): two mounts whose identities
 /// overlap reach the same files, so a move between them must not copy and then
 /// delete (the delete would take the copy with it).
@@ -304,6 +343,18 @@ pub trait Volume: Send + Sync {
     }
     /// Replaces (or creates) a whole file, creating parent directories.
     fn write(&self, path: &str, content: &[u8], options: &WriteOptions) -> Result<Entry>;
+    /// Adds `content` at the end of a file, creating it (and its parents, as
+    /// [`Volume::write`]) when missing; the file's entry after the append (WIT
+    /// `volume.append`). All or nothing: a failed append leaves the old content
+    /// intact. A directory is `not-a-file`, a read-only entry `read-only`.
+    ///
+    /// The default reads the file whole and writes it back with the new bytes (one
+    /// [`Volume::write`], atomic as the backend makes it): correct for every backend,
+    /// at the cost of the whole file per call. A backend that can add bytes in place
+    /// (a directory, memory) overrides it, so that an append loop costs its new bytes.
+    fn append(&self, path: &str, content: &[u8]) -> Result<Entry> {
+        append_by_rewrite(self, path, content)
+    }
     /// Deletes a file, or a directory (`recursive` required when it is not empty).
     fn delete(&self, path: &str, recursive: bool) -> Result<()>;
     /// Renames a file or directory; `overwrite` allows replacing an existing file.
@@ -356,6 +407,9 @@ impl<V: Volume + ?Sized> Volume for Arc<V> {
     }
     fn write(&self, path: &str, content: &[u8], options: &WriteOptions) -> Result<Entry> {
         (**self).write(path, content, options)
+    }
+    fn append(&self, path: &str, content: &[u8]) -> Result<Entry> {
+        (**self).append(path, content)
     }
     fn delete(&self, path: &str, recursive: bool) -> Result<()> {
         (**self).delete(path, recursive)

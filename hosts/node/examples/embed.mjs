@@ -4,7 +4,7 @@ import { DirVolume, Filestore, MemoryVolume, ToolError, ToolHost, VolumeError, r
 const filestore = await Filestore.load(process.argv[2] ?? 'gen'); // compiled once; share it
 
 // A volume of your own: any object with the volume methods (stat, list, walk, read,
-// write, delete, rename; createDir and prefetch are optional). Paths arrive
+// write, delete, rename; createDir, append and prefetch are optional). Paths arrive
 // volume-relative and normalised; errors are thrown as VolumeError(kind, message).
 const notes = new MemoryVolume({ '/todo.md': '- ship the Node host\n' });
 const frozen = {

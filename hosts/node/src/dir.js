@@ -11,7 +11,8 @@
 //   through it is `invalid-path`; files are opened with `O_NOFOLLOW`;
 // - writes go to a fresh temporary file (`O_EXCL`) next to the destination, are
 //   fsynced and renamed over it (hard-linked for `createOnly`), so a failed write
-//   leaves the old content;
+//   leaves the old content; appends add bytes in place (`O_APPEND | O_NOFOLLOW`, not
+//   fsynced), truncating back to the old length when a write fails;
 // - error messages name volume paths, never a host path.
 //
 // What it cannot do that the Rust volume does: Node has no `openat`, so each
@@ -476,6 +477,59 @@ export class DirVolume {
     }
     syncDir(dir);
     return this.entry(path, st);
+  }
+
+  /**
+   * Adds `content` at the end of the file in place (`O_APPEND | O_NOFOLLOW`), created
+   * when missing, as the Rust host's `DirVolume` does: refused as a write is for a
+   * link, a directory or a special file; not fsynced (as bash's `>>`); a failed or
+   * short write is undone by truncating back to the old length (a file the append
+   * created is removed); a file with another hard link is replaced whole, as a write
+   * replaces it, never changed in place.
+   */
+  append(path, content) {
+    const comps = this.components(path);
+    this.checkWritable();
+    if (comps.length === 0) throw new VolumeError('not-a-file', 'cannot write the volume root');
+    const [dir, name] = this.parentOf(path, comps, true);
+    const full = nodePath.join(dir, name);
+    const existing = io(() => lstatOrUndefined(full));
+    if (existing) {
+      if (existing.isSymbolicLink()) {
+        throw new VolumeError('invalid-path', `is a symbolic link; ${NO_FOLLOW} and does not write through or replace them`);
+      }
+      if (existing.isDirectory()) throw new VolumeError('not-a-file', 'is a directory');
+      if (!existing.isFile()) throw new VolumeError('unsupported', 'not a regular file');
+      if (existing.nlink > 1) {
+        const old = this.read(path, 0, Number(existing.size));
+        return this.write(path, Buffer.concat([old, content]), {});
+      }
+    }
+    let fd;
+    try {
+      fd = fs.openSync(full, C.O_WRONLY | C.O_APPEND | C.O_CREAT | C.O_NOFOLLOW | C.O_NONBLOCK, 0o666);
+    } catch (e) {
+      if (e.code === 'ELOOP') {
+        throw new VolumeError('invalid-path', `is a symbolic link; ${NO_FOLLOW} and does not write through or replace them`);
+      }
+      throw ioError(e);
+    }
+    try {
+      const before = fs.fstatSync(fd, { bigint: true });
+      if (!before.isFile()) throw new VolumeError('unsupported', 'not a regular file');
+      const oldLen = Number(before.size);
+      try {
+        let off = 0;
+        while (off < content.length) off += fs.writeSync(fd, content, off, content.length - off);
+      } catch (e) {
+        fs.ftruncateSync(fd, oldLen);
+        if (!existing && oldLen === 0) fs.unlinkSync(full);
+        throw ioError(e);
+      }
+      return this.entry(path, fs.fstatSync(fd, { bigint: true }));
+    } finally {
+      fs.closeSync(fd);
+    }
   }
 
   delete(path, recursive) {

@@ -231,6 +231,43 @@ export class WitVolume {
     return this.run('write', () => toWitEntry(this.backend.write(path, content, { ...options }), 'the entry'));
   }
 
+  /**
+   * Adds bytes at the end of a file, creating it when missing (WIT 0.10.0 `append`).
+   * A backend with its own `append(path, content)` answers it; otherwise it is the
+   * backend's `stat`, `read` of the whole file and one `write` of the old bytes and
+   * the new (so a failure leaves the old content, as the backend's write does).
+   */
+  append(path, content) {
+    if (typeof this.backend.append === 'function') {
+      return this.run('append', () => toWitEntry(this.backend.append(path, content), 'the entry'));
+    }
+    const st = this.run('stat', () => {
+      try {
+        return toWitEntry(this.backend.stat(path), 'the entry');
+      } catch (e) {
+        if (e?.kind === 'not-found' || e?.kind === 'not-a-directory') return undefined;
+        throw e;
+      }
+    });
+    if (st.tag === 'err') return st;
+    const entry = st.val;
+    if (entry?.kind === 'directory') return { tag: 'err', val: { tag: 'not-a-file', val: 'is a directory' } };
+    if (entry?.readOnly) return { tag: 'err', val: { tag: 'read-only', val: 'entry is read-only' } };
+    const chunks = [];
+    if (entry) {
+      let at = 0n;
+      for (;;) {
+        const rd = this.read(path, at, BigInt(MAX_READ_CALL_BYTES));
+        if (rd.tag === 'err') return rd;
+        if (rd.val.length === 0) break;
+        chunks.push(rd.val);
+        at += BigInt(rd.val.length);
+      }
+    }
+    chunks.push(content);
+    return this.write(path, Buffer.concat(chunks), {});
+  }
+
   delete(path, recursive) {
     return this.run('delete', () => {
       this.backend.delete(path, recursive);

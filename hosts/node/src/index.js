@@ -48,7 +48,7 @@ const BUILTIN = new Set([
 ]);
 
 /** The WIT package this host implements (`filestore component --wit` writes it). */
-export const PACKAGE = 'filestore:component@0.9.0';
+export const PACKAGE = 'filestore:component@0.10.0';
 
 /** The tool-results mount a session with configured tools needs: in memory, read-only. */
 export function resultsMount() {

@@ -168,6 +168,19 @@ export class MemoryVolume {
     return MemoryVolume.entry(path, f);
   }
 
+  /** Adds `content` at the end of the file (created when missing), keeping its type and attributes. */
+  append(path, content) {
+    const f = this.files.get(path);
+    if (!f) return this.write(path, content, {});
+    if (f.readOnly) throw new VolumeError('read-only', 'entry is read-only');
+    const grown = new Uint8Array(f.content.length + content.length);
+    grown.set(f.content, 0);
+    grown.set(content, f.content.length);
+    f.content = grown;
+    f.modifiedMs = Date.now();
+    return MemoryVolume.entry(path, f);
+  }
+
   delete(path, recursive) {
     const f = this.files.get(path);
     if (f) {

@@ -171,6 +171,15 @@ impl wit::HostVolume for HostState {
         Ok(written.map(to_wit_entry).map_err(|e| to_wit_error(e, Some(&path))))
     }
 
+    fn append(&mut self, v: Resource<VolumeHandle>, path: String, content: Vec<u8>) -> R<Entry> {
+        let vol = self.vol(&v)?;
+        let appended = vol.append(&path, &content);
+        if appended.is_ok() {
+            self.note_change(&v, &path)?;
+        }
+        Ok(appended.map(to_wit_entry).map_err(|e| to_wit_error(e, Some(&path))))
+    }
+
     fn delete(&mut self, v: Resource<VolumeHandle>, path: String, recursive: bool) -> R<()> {
         let vol = self.vol(&v)?;
         let deleted = vol.delete(&path, recursive);

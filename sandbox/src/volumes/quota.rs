@@ -9,14 +9,14 @@
 //! volume may be under several (nested wrappers, the inner quota taken last). What a
 //! quota covers is counted once, at its first change (reads cost nothing), by a walk
 //! ([`Counter`]), then kept up to date by every change made through its volumes: a
-//! write counts its size less the size of the file it replaces, a delete gives back
-//! what it removed, a rename onto a file gives back the file replaced. A change that
-//! would pass the quota is refused with `limit-exceeded` before it is made, so the old
-//! content stays. A quota shared with other processes (a conversation, whose other
-//! replicas write the same store: [`Counter::With`]) is counted again at a change
-//! once its count is [`RECOUNT_AFTER`] old, so what other processes wrote is seen
-//! within that time: together, writers on several replicas can pass the quota by
-//! what they write within it.
+//! write counts its size less the size of the file it replaces, an append the bytes
+//! it adds, a delete gives back what it removed, a rename onto a file gives back the
+//! file replaced. A change that would pass the quota is refused with `limit-exceeded`
+//! before it is made, so the old content stays. A quota shared with other processes
+//! (a conversation, whose other replicas write the same store: [`Counter::With`]) is
+//! counted again at a change once its count is [`RECOUNT_AFTER`] old, so what other
+//! processes wrote is seen within that time: together, writers on several replicas
+//! can pass the quota by what they write within it.
 //!
 //! Charges made after the fact ([`Quota::after_the_fact`]: a snapshot, whose cost is
 //! known once it is taken) take turns, so that several at once cannot each pass the
@@ -263,6 +263,11 @@ impl<V: Volume> Volume for QuotaVolume<V> {
             self.inner.write(path, content, options)
         })
     }
+    /// Charges the bytes added, nothing for what the file held: an append past the
+    /// quota is refused before it is made, so the old content stays.
+    fn append(&self, path: &str, content: &[u8]) -> Result<Entry, Error> {
+        self.charged(path, content.len() as u64, 0, || self.inner.append(path, content))
+    }
     fn delete(&self, path: &str, recursive: bool) -> Result<(), Error> {
         let freed = self.size_at(path)?;
         self.charged(path, 0, freed, || self.inner.delete(path, recursive))
@@ -314,6 +319,21 @@ mod tests {
         v.rename("/c.txt", "/a.txt", true).unwrap();
         write(&v, "/d.txt", 700).unwrap();
         assert!(write(&v, "/e.txt", 1).is_err());
+    }
+
+    /// An append is charged the bytes it adds; one past the quota is refused and
+    /// the file keeps its content.
+    #[test]
+    fn appends_are_charged_their_bytes() {
+        let v = QuotaVolume::new(MemoryVolume::new(), 1000);
+        write(&v, "/log", 900).unwrap();
+        v.append("/log", &[b'y'; 100]).unwrap();
+        let e = v.append("/log", b"z").unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::LimitExceeded, "{e}");
+        assert!(e.to_string().contains("this change needs 1 more"), "{e}");
+        assert_eq!(v.stat("/log").unwrap().size, 1000);
+        v.delete("/log", false).unwrap();
+        v.append("/new", &[b'n'; 1000]).unwrap();
     }
 
     /// Volumes sharing a quota take its room together; one with headroom may go

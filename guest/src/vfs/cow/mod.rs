@@ -384,6 +384,44 @@ impl Volume for CowVolume {
         Ok(e)
     }
 
+    /// A file of the upper layer is appended to there. Any other is copied up with
+    /// the new bytes: the lower layer's content (when it shows) and `content`, as one
+    /// write of the upper layer, so a failure leaves the lower file showing, unchanged.
+    fn append(&self, path: &str, content: &[u8]) -> Result<Entry> {
+        if path == "/" {
+            return Err(Error::at(ErrorKind::NotAFile, path, "cannot write the volume root"));
+        }
+        if let Some(e) = self.upper_stat(path)? {
+            if e.is_dir() {
+                return Err(Error::at(ErrorKind::NotAFile, path, "is a directory"));
+            }
+            if e.entry_type == TYPE_SYMLINK {
+                return Err(link_error(path));
+            }
+            let mut st = self.lock();
+            // A file of the upper layer has its base already (noted when it was first
+            // written): the state is saved only when it changes.
+            let known = st.bases.contains_key(path);
+            self.note_base(&mut st, path)?;
+            let mut e = self.upper.append(&upper_path(path), content).map_err(upper_err)?;
+            if !known {
+                self.save(&mut st)?;
+            }
+            e.path = path.to_string();
+            return Ok(e);
+        }
+        let mut whole = match self.merged_stat(path)? {
+            Some(e) if e.is_dir() => {
+                return Err(Error::at(ErrorKind::NotAFile, path, "is a directory"));
+            }
+            Some(e) if e.entry_type == TYPE_SYMLINK => return Err(link_error(path)),
+            Some(e) => read_whole(self.lower.as_ref(), path, e.size)?,
+            None => Vec::new(),
+        };
+        whole.extend_from_slice(content);
+        self.write(path, &whole, &WriteOptions::default())
+    }
+
     fn delete(&self, path: &str, recursive: bool) -> Result<()> {
         if path == "/" {
             return Err(Error::at(ErrorKind::InvalidPath, path, "cannot delete the volume root"));

@@ -71,6 +71,33 @@ fn reads_fall_through_and_writes_land_above() {
     assert_eq!(snapshot(&l), before, "the lower layer is never written");
 }
 
+/// An append to a file only the lower layer holds copies it up with the new bytes
+/// (the lower file unchanged); one to an upper file appends there, without saving
+/// the state again (its base is known); a new file is created above.
+#[test]
+fn appends_copy_up_then_append_above() {
+    let l = lower();
+    let (c, upper) = cow(&l);
+    let before = snapshot(&l);
+    assert_eq!(c.append("/a.txt", b"more\n").unwrap().size, 13);
+    assert_eq!(c.read("/a.txt", 0, 100).unwrap(), b"lower a\nmore\n");
+    assert_eq!(upper.read("/files/a.txt", 0, 100).unwrap(), b"lower a\nmore\n");
+    let state = upper.stat(super::state::STATE_PATH).unwrap();
+    assert_eq!(c.append("/a.txt", b"again\n").unwrap().size, 19);
+    assert_eq!(c.read("/a.txt", 0, 100).unwrap(), b"lower a\nmore\nagain\n");
+    assert_eq!(
+        upper.stat(super::state::STATE_PATH).unwrap(),
+        state,
+        "the state is not written again"
+    );
+    c.append("/dir/new.txt", b"n").unwrap();
+    assert_eq!(c.read("/dir/new.txt", 0, 10).unwrap(), b"n");
+    assert_eq!(c.append("/dir", b"x").unwrap_err().kind(), ErrorKind::NotAFile);
+    assert_eq!(snapshot(&l), before, "the lower layer is never written");
+    let changed: Vec<String> = c.changes("/").unwrap().into_iter().map(|ch| ch.path).collect();
+    assert!(changed.contains(&"/a.txt".to_string()), "{changed:?}");
+}
+
 #[test]
 fn whiteouts_hide_files_and_whole_directories() {
     let l = lower();

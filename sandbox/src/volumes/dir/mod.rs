@@ -32,7 +32,7 @@
 //!
 //! Every operation of the [`Volume`] trait, read and write alike: `stat`, `list`,
 //! `walk`, `read`, `write` (including the directories it creates and its temporary
-//! file), `delete` (including recursive deletes) and `rename` (source and
+//! file), `append`, `delete` (including recursive deletes) and `rename` (source and
 //! destination). Error messages name volume-relative paths only, never the host path
 //! of the root.
 //!
@@ -95,6 +95,31 @@
 //! types, attributes and per-entry read-only flags of [`WriteOptions`] cannot be
 //! stored in a plain directory and are ignored, as the trait allows.
 //!
+//! ## Appends
+//!
+//! `append` adds bytes in place: the parents are resolved (and created) as for a
+//! write, the last component is checked as a write checks it (a link, a directory, a
+//! special file refused with the same errors), then opened `O_WRONLY | O_APPEND |
+//! O_CREAT | O_NOFOLLOW | O_NONBLOCK` relative to the parent's handle, so a link
+//! swapped in after the check is refused (`ELOOP`), never followed. Only the new
+//! bytes are written: an append loop costs its bytes, not the file's size per
+//! append. A failed write (a full disk, a quota, an I/O error, a short write) is
+//! undone by truncating the file back to the length it had when opened, so the old
+//! content stays byte for byte (a file the append created is removed again).
+//! Concurrent appenders to one file are ordered by the kernel per `write(2)`; one
+//! that fails truncates to the length it saw, which can cut bytes another appended
+//! meanwhile. A file with more than one hard link is not changed in place: the append
+//! is made as a whole write (a new inode; see the hard links below).
+//!
+//! Appends are not `fsync`ed, as bash's `>>` is not: measured on this machine's
+//! disk, 200 appends of a short line take 0.4 ms without and 50 ms with an
+//! `fdatasync` each (250 µs per append: the whole cost of an append loop). The old
+//! content is never rewritten, so a crash can lose only the bytes of appends the
+//! kernel had not yet written back (seconds' worth), never what the file held before;
+//! a whole write, which replaces the file by a rename, stays `fsync`ed, since an
+//! unsynced rename can leave an empty file after a crash. A caller that needs
+//! appended bytes durable writes the file whole.
+//!
 //! ## What this does not protect against
 //!
 //! - **Other access by the host process or other local users.** Confinement applies to
@@ -103,7 +128,8 @@
 //! - **Hard links and mounts placed beneath the root.** A hard link inside the root to
 //!   a file outside (created by someone with access to both) is an ordinary file here:
 //!   it can be read. A `write` replaces the directory entry, so it never changes the
-//!   outside inode, but a read returns its content. File systems mounted (or
+//!   outside inode (nor does an `append`, made as a write for a file with several
+//!   links), but a read returns its content. File systems mounted (or
 //!   bind-mounted) beneath the root are traversed like any directory.
 //! - **Races with other local processes beyond what the kernel guarantees.** A
 //!   concurrent swap of entries can make an operation fail, or act on whatever entry
@@ -278,6 +304,45 @@ fn kept_permissions(old: &Metadata) -> cap_std::fs::Permissions {
     {
         old.permissions()
     }
+}
+
+/// How many directory entries name the file of `m` (1 where the platform cannot
+/// tell).
+fn link_count(m: &Metadata) -> u64 {
+    #[cfg(unix)]
+    {
+        use cap_std::fs::MetadataExt;
+        m.nlink()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = m;
+        1
+    }
+}
+
+/// Refuses to write or append to the existing entry `m` at `path` unless it is a
+/// regular file: a link is neither followed nor replaced, a directory is not a file,
+/// and neither is a special file; `create_only` refuses any entry.
+fn refuse_to_write_over(path: &str, m: &Metadata, create_only: bool) -> Result<()> {
+    let ft = m.file_type();
+    if ft.is_symlink() {
+        return Err(Error::at(
+            ErrorKind::InvalidPath,
+            path,
+            format!("is a symbolic link; {NO_FOLLOW} and does not write through or replace them"),
+        ));
+    }
+    if ft.is_dir() {
+        return Err(Error::at(ErrorKind::NotAFile, path, "is a directory"));
+    }
+    if create_only {
+        return Err(Error::at(ErrorKind::AlreadyExists, path, "file already exists"));
+    }
+    if !ft.is_file() {
+        return Err(Error::at(ErrorKind::Unsupported, path, "not a regular file"));
+    }
+    Ok(())
 }
 
 /// An exclusive lock taken by [`DirVolume::lock`], released on drop (closing the
@@ -878,25 +943,7 @@ impl Volume for DirVolume {
             Err(e) => return Err(io_error(path, e)),
         };
         if let Some(m) = &existing {
-            let ft = m.file_type();
-            if ft.is_symlink() {
-                return Err(Error::at(
-                    ErrorKind::InvalidPath,
-                    path,
-                    format!(
-                        "is a symbolic link; {NO_FOLLOW} and does not write through or replace them"
-                    ),
-                ));
-            }
-            if ft.is_dir() {
-                return Err(Error::at(ErrorKind::NotAFile, path, "is a directory"));
-            }
-            if options.create_only {
-                return Err(Error::at(ErrorKind::AlreadyExists, path, "file already exists"));
-            }
-            if !ft.is_file() {
-                return Err(Error::at(ErrorKind::Unsupported, path, "not a regular file"));
-            }
+            refuse_to_write_over(path, m, options.create_only)?;
         }
 
         let (tmp, mut file) = self.create_temp(&parent, name, path)?;
@@ -948,6 +995,69 @@ impl Volume for DirVolume {
         }
         sync_dir(&parent);
         Ok(self.entry(path.to_string(), &meta))
+    }
+
+    /// In place, through a handle opened `O_APPEND | O_NOFOLLOW` beneath the
+    /// confined parent (see the module docs, "Appends").
+    fn append(&self, path: &str, content: &[u8]) -> Result<Entry> {
+        let comps = components(path)?;
+        self.check_writable(path)?;
+        if comps.is_empty() {
+            return Err(Error::at(ErrorKind::NotAFile, path, "cannot write the volume root"));
+        }
+        // The parents as a write makes them: one component at a time, never through
+        // a link; then the last one is refused as a write refuses it.
+        let (parent, name) = self.parent_of(path, &comps, true)?;
+        let existed = match parent.symlink_metadata(name) {
+            Ok(m) => {
+                refuse_to_write_over(path, &m, false)?;
+                true
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => false,
+            Err(e) => return Err(io_error(path, e)),
+        };
+        let mut opts = OpenOptions::new();
+        // O_NOFOLLOW: a link swapped in since the check is refused (ELOOP), never
+        // followed; O_NONBLOCK: a FIFO swapped in must not block the host.
+        opts.append(true).create(true).follow(FollowSymlinks::No).nonblock(true);
+        let mut file = parent.open_with(name, &opts).map_err(|e| {
+            if ELOOP.is_some() && e.raw_os_error() == ELOOP {
+                return Error::at(
+                    ErrorKind::InvalidPath,
+                    path,
+                    format!(
+                        "is a symbolic link; {NO_FOLLOW} and does not write through or replace them"
+                    ),
+                );
+            }
+            explain_leaf(&parent, name, path, e)
+        })?;
+        let before = file.metadata().map_err(|e| io_error(path, e))?;
+        if !before.is_file() {
+            return Err(Error::at(ErrorKind::Unsupported, path, "not a regular file"));
+        }
+        // A file with another hard link may be one placed beneath the root for a file
+        // outside it: it is replaced whole (a new inode), as a write replaces it,
+        // never changed in place.
+        if link_count(&before) > 1 {
+            drop(file);
+            return filestore_guest::vfs::volume::append_by_rewrite(self, path, content);
+        }
+        let old_len = before.len();
+        // Not `fsync`ed, as bash's `>>` is not (see the module docs, "Appends").
+        if let Err(e) = file.write_all(content) {
+            // All or nothing: the bytes that made it are cut off again, so the file
+            // holds its old content (a full disk, a quota, an I/O error).
+            let _ = file.set_len(old_len);
+            if !existed && old_len == 0 {
+                // It did not exist before: it does not after.
+                drop(file);
+                let _ = parent.remove_file(name);
+            }
+            return Err(io_error(path, e));
+        }
+        let after = file.metadata().map_err(|e| io_error(path, e))?;
+        Ok(self.entry(path.to_string(), &after))
     }
 
     fn delete(&self, path: &str, recursive: bool) -> Result<()> {

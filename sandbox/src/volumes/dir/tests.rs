@@ -87,6 +87,10 @@ fn write(p: impl Into<String>) -> Run {
     let p = p.into();
     Box::new(move |fx| fx.vol.write(&p, b"PWNED", &WriteOptions::default()).map(Out::Entry))
 }
+fn append(p: impl Into<String>) -> Run {
+    let p = p.into();
+    Box::new(move |fx| fx.vol.append(&p, b"PWNED").map(Out::Entry))
+}
 fn create(p: impl Into<String>) -> Run {
     let p = p.into();
     let o = WriteOptions { create_only: true, ..Default::default() };
@@ -173,6 +177,19 @@ fn hostile_table() -> Vec<Case> {
         "write into dangling dir link" => InvalidPath: write("/dangling_dir/x.txt"),
         "write into link loop" => InvalidPath: write("/loop_a/x"),
         "write into self link" => InvalidPath: write("/link_self/new.txt"),
+        // Appends through links: refused as writes are, nothing outside changed.
+        "append dangling absolute leaf" => InvalidPath: append("/dangling"),
+        "append dangling relative leaf" => InvalidPath: append("/dangling_rel"),
+        "append onto file link" => InvalidPath: append("/link_file_abs"),
+        "append onto relative file link" => InvalidPath: append("/link_file_rel"),
+        "append to a file through dir link" => InvalidPath: append("/link_out_abs/secret.txt"),
+        "append into relative dir link" => InvalidPath: append("/link_out_rel/dir/new.txt"),
+        "append into sibling link" => InvalidPath: append("/link_evil/evil_secret.txt"),
+        "append into link loop" => InvalidPath: append("/loop_a/x"),
+        "append into self link" => InvalidPath: append("/link_self/a.txt"),
+        "append outside via .." => InvalidPath: append("/../outside/secret.txt"),
+        "append to a sibling by concatenation" => InvalidPath: append("_evil/evil_secret.txt"),
+        "swap: stat then append" => InvalidPath: swapped(stat("/d/x.txt"), append("/d/x.txt")),
         // Deletes act on links, never on targets.
         "delete dangling link" => Ok: delete("/dangling", false),
         "delete through dir link" => InvalidPath: delete("/link_out_abs/secret.txt", false),
@@ -418,6 +435,107 @@ fn create_only_and_atomic_failures() {
     v.write("/fresh.txt", b"x", &opts()).unwrap();
     let mode = std::fs::metadata(tmp.path().join("fresh.txt")).unwrap().permissions().mode();
     assert_eq!(mode & 0o7000, 0, "mode {mode:o}");
+}
+
+/// An append adds the bytes in place (the same inode, as bash's `>>`), creates a
+/// missing file and its parents, and refuses what a write refuses with the same
+/// errors: the root, a directory, a special file, a link or a path through one.
+#[test]
+fn appends_are_in_place_and_refused_as_writes() {
+    use std::os::unix::fs::MetadataExt;
+    let (tmp, v) = plain();
+    v.write("/log", b"one\n", &opts()).unwrap();
+    let ino = std::fs::metadata(tmp.path().join("log")).unwrap().ino();
+    let e = v.append("/log", b"two\n").unwrap();
+    assert_eq!((e.path.as_str(), e.size, e.kind), ("/log", 8, EntryKind::File));
+    assert_eq!(std::fs::read(tmp.path().join("log")).unwrap(), b"one\ntwo\n");
+    assert_eq!(std::fs::metadata(tmp.path().join("log")).unwrap().ino(), ino, "in place");
+    assert_eq!(v.append("/a/b/new", b"n").unwrap().size, 1);
+    assert_eq!(std::fs::read(tmp.path().join("a/b/new")).unwrap(), b"n");
+    assert_eq!(v.append("/log", b"").unwrap().size, 8, "nothing to add");
+    assert_eq!(v.append("/", b"x").unwrap_err().kind(), ErrorKind::NotAFile);
+    assert_eq!(v.append("/a", b"x").unwrap_err().kind(), ErrorKind::NotAFile);
+    assert_eq!(v.append("/log/x", b"x").unwrap_err().kind(), ErrorKind::NotADirectory);
+    let _sock = std::os::unix::net::UnixListener::bind(tmp.path().join("sock")).unwrap();
+    assert_eq!(v.append("/sock", b"x").unwrap_err().kind(), ErrorKind::Unsupported);
+    // A link, and a link as parent: the same refusal, word for word, as a write's.
+    std::fs::create_dir(tmp.path().join("real")).unwrap();
+    std::fs::write(tmp.path().join("real/f"), "kept").unwrap();
+    symlink(tmp.path().join("real/f"), tmp.path().join("lf")).unwrap();
+    symlink(tmp.path().join("real"), tmp.path().join("ld")).unwrap();
+    for p in ["/lf", "/ld/f", "/ld/new"] {
+        let a = v.append(p, b"x").unwrap_err();
+        let w = v.write(p, b"x", &opts()).unwrap_err();
+        assert_eq!((a.kind(), a.to_string()), (w.kind(), w.to_string()), "{p}");
+        assert_eq!(a.kind(), ErrorKind::InvalidPath, "{p}");
+    }
+    assert_eq!(std::fs::read(tmp.path().join("real/f")).unwrap(), b"kept");
+    assert!(!tmp.path().join("real/new").exists());
+    let ro = DirVolume::open(tmp.path(), true).unwrap();
+    assert_eq!(ro.append("/log", b"x").unwrap_err().kind(), ErrorKind::ReadOnly);
+    assert!(temp_files(tmp.path()).is_empty());
+}
+
+/// A file with a second hard link (one placed beneath the root for a file outside,
+/// say) is never changed in place: the append replaces it as a write does, and the
+/// other name keeps the old content.
+#[test]
+fn an_append_to_a_hard_linked_file_never_changes_the_other_link() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (root, outside) = (tmp.path().join("root"), tmp.path().join("outside.txt"));
+    std::fs::create_dir(&root).unwrap();
+    std::fs::write(&outside, "outside\n").unwrap();
+    std::fs::hard_link(&outside, root.join("linked.txt")).unwrap();
+    let v = DirVolume::open(&root, false).unwrap();
+    assert_eq!(v.append("/linked.txt", b"agent\n").unwrap().size, 14);
+    assert_eq!(std::fs::read(root.join("linked.txt")).unwrap(), b"outside\nagent\n");
+    assert_eq!(std::fs::read(&outside).unwrap(), b"outside\n");
+}
+
+/// What the child process of [`a_failed_append_leaves_the_old_content`] runs:
+/// appends that pass its file-size limit (`RLIMIT_FSIZE` of 4096 bytes, `SIGXFSZ`
+/// ignored, so a write past it is short and the next one fails with `EFBIG`).
+fn failing_appends_under_a_file_size_limit() {
+    use rustix::process::{Resource, Rlimit, getrlimit, setrlimit};
+    let maximum = getrlimit(Resource::Fsize).maximum;
+    setrlimit(Resource::Fsize, Rlimit { current: Some(4096), maximum }).unwrap();
+    let (tmp, v) = plain();
+    let old: Vec<u8> = (0..4000u32).map(|i| b'a' + (i % 26) as u8).collect();
+    std::fs::write(tmp.path().join("log"), &old).unwrap();
+    let e = v.append("/log", &[b'x'; 1000]).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Backend, "{e}");
+    assert_eq!(std::fs::read(tmp.path().join("log")).unwrap(), old, "old content intact");
+    let e = v.append("/new.txt", &[b'y'; 5000]).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Backend, "{e}");
+    assert!(!tmp.path().join("new.txt").exists(), "a file the append created is removed");
+    v.append("/log", &[b'z'; 96]).unwrap();
+    assert_eq!(std::fs::metadata(tmp.path().join("log")).unwrap().len(), 4096);
+    println!("FAILED-APPENDS-CHECKED");
+}
+
+/// A short write and a failed one (past the process's file-size limit) are undone:
+/// the file holds its old content byte for byte. Runs in a child process of this
+/// test binary, where the limit applies to nothing else.
+#[test]
+fn a_failed_append_leaves_the_old_content() {
+    const CHILD: &str = "FILESTORE_TEST_FAILING_APPENDS";
+    if std::env::var_os(CHILD).is_some() {
+        return failing_appends_under_a_file_size_limit();
+    }
+    let me = std::env::current_exe().unwrap();
+    // An ignored SIGXFSZ stays ignored across `exec` (the child sets its limit).
+    let out = std::process::Command::new("/bin/sh")
+        .arg("-c")
+        .arg("trap '' XFSZ; exec \"$0\" \"$@\"")
+        .arg(&me)
+        .args(["--exact", "volumes::dir::tests::a_failed_append_leaves_the_old_content"])
+        .args(["--nocapture", "--test-threads=1"])
+        .env(CHILD, "1")
+        .output()
+        .expect("running /bin/sh");
+    let text =
+        format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success() && text.contains("FAILED-APPENDS-CHECKED"), "{text}");
 }
 
 #[test]
