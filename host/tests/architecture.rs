@@ -1119,5 +1119,22 @@ fn each_layer_crate_builds_only_what_it_needs() {
             }
         }
     }
+    // Each source kind's driver is a feature of the handlers (handlers/Cargo.toml):
+    // without them, none is built.
+    let bare = feature_tree(&[
+        "-p",
+        "filestore-handlers",
+        "--no-default-features",
+        "--edges",
+        "normal,build",
+    ]);
+    for name in ["rusqlite", "postgres", "tokio-postgres", "mysql", "ureq"] {
+        if bare.iter().any(|l| l.starts_with(&format!("{name} v"))) {
+            problems.push(format!(
+                "filestore-handlers without its features builds `{name}` (see `cargo tree -p \
+                 filestore-handlers --no-default-features -i {name} -e normal,build`)"
+            ));
+        }
+    }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }

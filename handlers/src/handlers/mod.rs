@@ -3,21 +3,41 @@
 //! `sqlite` sources, embedded SQLite), [`postgres`] (`postgres-sql` and
 //! `postgres-execute-sql` tools on `postgres` sources and the other PostgreSQL-wire
 //! sources, pooled, TLS per `sslmode`), [`mysql`] (the same for the MySQL family) and
-//! [`http`] (`http` tools on `http` sources, restricted to an allow-list of hosts). Register them with
-//! [`ShippedHandlers::with_builtin_handlers`].
+//! [`http`] (`http` tools on `http` sources, restricted to an allow-list of hosts).
+//! Register them with [`ShippedHandlers::with_builtin_handlers`].
+//!
+//! Each is a cargo feature of this crate (`sqlite`, `postgres`, `mysql`, `http`; all
+//! on by default, as the `filestore` binary has them): a platform that runs only some
+//! source kinds builds only their drivers. A type whose handler is not built is
+//! registered by none, so `check` and `serve` report it as one this host does not run
+//! and a call of it answers `unsupported`, as for any type without a handler.
 
+#[cfg(feature = "http")]
 pub mod http;
+#[cfg(feature = "mysql")]
 pub mod mysql;
+#[cfg(any(feature = "postgres", feature = "mysql"))]
 pub mod pool;
+#[cfg(feature = "postgres")]
 pub mod postgres;
+#[cfg(any(feature = "postgres", feature = "mysql"))]
+mod query_params;
+#[cfg(feature = "sqlite")]
 pub mod sqlite;
+#[cfg(any(feature = "postgres", feature = "mysql"))]
 mod watchdog;
 
 use std::sync::Arc;
 
-use filestore_guest::tools::config::{RUNNABLE_TOOL_TYPES, prebuilt, protocol_of, source_support};
+#[cfg(any(feature = "postgres", feature = "mysql"))]
+use filestore_guest::tools::config::{protocol_of, source_support};
+#[cfg(any(feature = "postgres", feature = "mysql"))]
+use filestore_sandbox::tools::{Source, ToolError, ToolRequest};
 
-use filestore_sandbox::tools::{Source, ToolError, ToolHandler, ToolRegistry, ToolRequest};
+use filestore_guest::tools::config::RUNNABLE_TOOL_TYPES;
+#[cfg(any(feature = "postgres", feature = "mysql"))]
+use filestore_guest::tools::config::prebuilt;
+use filestore_sandbox::tools::{ToolHandler, ToolRegistry};
 
 /// The registry of the handlers this crate ships (a trait, since the registry is the
 /// sandbox crate's, which builds no SQL driver or HTTP client): bring it in scope and
@@ -28,34 +48,48 @@ pub trait ShippedHandlers {
 }
 
 impl ShippedHandlers for ToolRegistry {
-    /// A registry with the handlers the `filestore` binary ships: one per entry of
-    /// the component's [`RUNNABLE_TOOL_TYPES`] (by the protocol it speaks and whether
-    /// the model writes the SQL), and Toolbox's prebuilt `postgres-*` and `mysql-*`
-    /// types.
+    /// A registry with the handlers this build ships: one per entry of the
+    /// component's [`RUNNABLE_TOOL_TYPES`] whose source kind's feature is on (by the
+    /// protocol it speaks and whether the model writes the SQL), and Toolbox's
+    /// prebuilt `postgres-*` and `mysql-*` types.
     fn with_builtin_handlers() -> ToolRegistry {
         let mut r = ToolRegistry::new();
+        #[cfg(feature = "postgres")]
         let pg = postgres::PostgresHandler::sql();
+        #[cfg(feature = "mysql")]
         let my = mysql::MysqlHandler::sql();
         for t in RUNNABLE_TOOL_TYPES {
-            let handler: Arc<dyn ToolHandler> = match (t.source_type, t.executes) {
-                ("sqlite", false) => Arc::new(sqlite::SqliteHandler),
-                ("sqlite", true) => Arc::new(sqlite::SqliteExecuteHandler),
-                ("postgres", false) => Arc::new(pg.same_pools()),
-                ("postgres", true) => Arc::new(pg.execute_sql()),
-                ("mysql", false) => Arc::new(my.same_pools()),
-                ("mysql", true) => Arc::new(my.execute_sql()),
-                ("http", _) => Arc::new(http::HttpHandler),
-                // The unit test below fails first: every entry has a handler.
-                _ => continue,
+            let handler: Option<Arc<dyn ToolHandler>> = match (t.source_type, t.executes) {
+                #[cfg(feature = "sqlite")]
+                ("sqlite", false) => Some(Arc::new(sqlite::SqliteHandler)),
+                #[cfg(feature = "sqlite")]
+                ("sqlite", true) => Some(Arc::new(sqlite::SqliteExecuteHandler)),
+                #[cfg(feature = "postgres")]
+                ("postgres", false) => Some(Arc::new(pg.same_pools())),
+                #[cfg(feature = "postgres")]
+                ("postgres", true) => Some(Arc::new(pg.execute_sql())),
+                #[cfg(feature = "mysql")]
+                ("mysql", false) => Some(Arc::new(my.same_pools())),
+                #[cfg(feature = "mysql")]
+                ("mysql", true) => Some(Arc::new(my.execute_sql())),
+                #[cfg(feature = "http")]
+                ("http", _) => Some(Arc::new(http::HttpHandler)),
+                // A source kind this build leaves out. With every feature on, the unit
+                // test below fails first: every entry has a handler.
+                _ => None,
             };
-            r.register(t.tool_type, handler);
+            if let Some(handler) = handler {
+                r.register(t.tool_type, handler);
+            }
         }
         // Toolbox's prebuilt postgres-* types: statement tools whose statement and
         // parameters the component supplies.
+        #[cfg(feature = "postgres")]
         for t in prebuilt::postgres::TOOLS {
             r.register(t.tool_type, Arc::new(pg.same_pools()));
         }
         // Toolbox's prebuilt mysql-* catalog types (`handlers::mysql::catalog`).
+        #[cfg(feature = "mysql")]
         for t in prebuilt::mysql::TOOLS {
             r.register(t.tool.tool_type, Arc::new(my.catalog()));
         }
@@ -63,6 +97,7 @@ impl ShippedHandlers for ToolRegistry {
     }
 }
 
+#[cfg(any(feature = "postgres", feature = "mysql"))]
 /// The source of `req`, which must speak `protocol` (`postgres`, `mysql`) and be one
 /// this host reaches: another family is a configuration fault (`invalid-argument`);
 /// a connector source without a direct `host` is `unsupported`, naming its type.
@@ -107,7 +142,18 @@ mod tests {
             .chain(prebuilt::mysql::TOOLS.iter().map(|t| t.tool.tool_type))
             .map(str::to_string)
             .collect();
-        assert_eq!(registered, runnable);
+        // A build without some source kinds registers fewer: never one the component
+        // does not call runnable.
+        assert!(registered.is_subset(&runnable), "{registered:?} ⊄ {runnable:?}");
+        let every_kind = cfg!(all(
+            feature = "sqlite",
+            feature = "postgres",
+            feature = "mysql",
+            feature = "http"
+        ));
+        if every_kind {
+            assert_eq!(registered, runnable);
+        }
         for t in &registered {
             assert!(runnable_type(t).is_some(), "the component does not call `{t}` runnable");
         }

@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use crate::handlers::pool::Connector;
-use crate::handlers::postgres::connect::checked_query_params;
+use crate::handlers::query_params::checked_query_params;
 use filestore_guest::tools::config::CONNECTOR_SOURCES;
 use filestore_sandbox::tools::{Source, ToolError};
 
