@@ -2,14 +2,18 @@
 //! against `bash -c` with the GNU tools, measured in the same run, reported as ratios
 //! (`BENCHMARKS.md`, "Shell").
 //!
-//! Run: `cargo bench -p filestore --bench shell`. Environment: `FILESTORE_BENCH_TREE`
-//! (the large tree, default the cargo registry sources, mounted as a read-only
-//! directory volume).
+//! Run: `cargo bench -p filestore --bench shell`; `-- append` runs only the appends.
+//! Environment: `FILESTORE_BENCH_TREE` (the large tree, default the cargo registry
+//! sources, mounted as a read-only directory volume).
 //!
 //! - Per call, small: `echo hi` and `wc -l FILE` (a session call each, the shell's
 //!   interpreter built for it) vs spawning `bash -c` for the same command.
 //! - Per call, the large tree: `grep -rn PATTERN . | head -50` and
 //!   `find . -name '*.rs' | wc -l` vs `bash -c` with GNU grep and find.
+//! - Appends: `for i in $(seq 200); do echo $i >> log; done` on a writable directory
+//!   volume, through the volume's own append, and through the same volume without
+//!   one (each `>>` a read and a whole-file write, `fsync`ed: how the shell appended
+//!   before volumes had `append`), vs `bash -c` on the same directory.
 //! - The component's size (the release component this binary embeds).
 
 mod timing;
@@ -21,19 +25,24 @@ use std::time::Duration;
 
 use filestore::engine::component;
 use filestore::volumes::dir::DirVolume;
+use filestore::volumes::{Entry, Volume, Walk, WriteOptions};
 use filestore::{Engine, MountSpec, Session, SessionOptions};
 use serde_json::json;
 use timing::{median_us, us};
 
 fn main() {
     let mut rows: Vec<[String; 5]> = Vec::new();
+    let engine = Engine::new().expect("engine");
+    appends(&engine, &mut rows);
+    if std::env::args().skip(1).any(|a| a == "append") {
+        return print(&rows);
+    }
     let tree =
         tree().expect("no large tree: set FILESTORE_BENCH_TREE (default ~/.cargo/registry/src/*)");
     let small = tempfile::tempdir().expect("tempdir");
     let lines: String = (0..1000).map(|i| format!("line {i}\n")).collect();
     std::fs::write(small.path().join("file.txt"), lines).unwrap();
 
-    let engine = Engine::new().expect("engine");
     let mut s = session(&engine, small.path());
     for (what, cmd) in [("echo hi", "echo hi"), ("wc -l file", "wc -l file.txt")] {
         let want = bash(small.path(), cmd);
@@ -75,16 +84,91 @@ fn main() {
         bash(&tree, cmd);
     });
     rows.push(row("large tree", "grep -rc (every file) | wc -l (registry tree)", ours, base));
+    print(&rows);
+}
 
+fn print(rows: &[[String; 5]]) {
     println!("| section | measurement | filestore | bash -c | ratio |");
     println!("|---|---|---|---|---|");
-    for r in &rows {
+    for r in rows {
         println!("| {} | {} | {} | {} | {} |", r[0], r[1], r[2], r[3], r[4]);
     }
     println!(
         "\ncomponent: {:.1} MB (release, embedded in this build)",
         component().len() as f64 / 1e6
     );
+}
+
+/// The append loop, each run from an empty file, on one writable directory: through
+/// the directory volume's append, through the same volume without it, and by bash.
+/// The three leave the same file.
+fn appends(engine: &Engine, rows: &mut Vec<[String; 5]>) {
+    const LOOP: &str = "rm -f log; for i in $(seq 200); do echo $i >> log; done";
+    let dir = tempfile::tempdir().expect("tempdir");
+    let want: String = (1..=200).map(|i| format!("{i}\n")).collect();
+    let base = median_us(1, 11, || {
+        bash(dir.path(), LOOP);
+    });
+    assert_eq!(std::fs::read_to_string(dir.path().join("log")).unwrap(), want);
+    let vol = || DirVolume::open(dir.path(), false).expect("dir volume");
+    for (what, volume, runs) in [
+        ("200 × `echo $i >> log`, directory volume's append", writable(Arc::new(vol())), 11),
+        (
+            "the same, each `>>` a read and an fsynced whole write (no append: before)",
+            writable(Arc::new(WholeWrites(vol()))),
+            3,
+        ),
+    ] {
+        let mut s = engine_session(engine, volume);
+        let ours = median_us(1, runs, || {
+            execute(&mut s, LOOP);
+        });
+        assert_eq!(std::fs::read_to_string(dir.path().join("log")).unwrap(), want, "{what}");
+        rows.push(row("appends", what, ours, base));
+    }
+}
+
+/// A writable mount of `volume` at `/w`.
+fn writable(volume: filestore::volumes::SharedVolume) -> MountSpec {
+    MountSpec::new("/w", volume)
+}
+
+/// A session over `mount` with the shell on and a long deadline.
+fn engine_session(engine: &Engine, mount: MountSpec) -> Session {
+    let opts = SessionOptions { deadline: Duration::from_secs(600), ..SessionOptions::default() };
+    let mut s = engine.session_with(vec![mount], opts).expect("session");
+    s.enable_shell(true).expect("shell");
+    s
+}
+
+/// A directory volume without its own append: the `Volume` trait's, a read and one
+/// whole-file write per append.
+struct WholeWrites(DirVolume);
+
+type VolResult<T> = Result<T, filestore::volumes::Error>;
+
+impl Volume for WholeWrites {
+    fn stat(&self, path: &str) -> VolResult<Entry> {
+        self.0.stat(path)
+    }
+    fn list(&self, path: &str) -> VolResult<Vec<Entry>> {
+        self.0.list(path)
+    }
+    fn walk(&self, path: &str, max_entries: usize) -> VolResult<Walk> {
+        self.0.walk(path, max_entries)
+    }
+    fn read(&self, path: &str, offset: u64, len: u64) -> VolResult<Vec<u8>> {
+        self.0.read(path, offset, len)
+    }
+    fn write(&self, path: &str, content: &[u8], options: &WriteOptions) -> VolResult<Entry> {
+        self.0.write(path, content, options)
+    }
+    fn delete(&self, path: &str, recursive: bool) -> VolResult<()> {
+        self.0.delete(path, recursive)
+    }
+    fn rename(&self, from: &str, to: &str, overwrite: bool) -> VolResult<()> {
+        self.0.rename(from, to, overwrite)
+    }
 }
 
 fn row(section: &str, what: &str, ours: f64, base: f64) -> [String; 5] {
