@@ -573,7 +573,11 @@ impl Session {
     /// Writes the record of `attempt`, which failed with the error kind `error`
     /// (`None`: it succeeded). A record that cannot be written does not undo the
     /// call (its changes are made): it is said on stderr, with the tool's name.
-    pub(super) fn audit_end(&mut self, attempt: Option<crate::audit::Attempt>, error: Option<&str>) {
+    pub(super) fn audit_end(
+        &mut self,
+        attempt: Option<crate::audit::Attempt>,
+        error: Option<&str>,
+    ) {
         let (Some(attempt), Some(audit)) = (attempt, self.audit.clone()) else { return };
         let touched =
             self.store.data_mut().touched.as_mut().map(std::mem::take).unwrap_or_default();
@@ -582,7 +586,12 @@ impl Session {
         }
     }
 
-    pub(super) fn call_tool(&mut self, tool: &str, args: &Value, claims: &Value) -> Result<CallOutput> {
+    pub(super) fn call_tool(
+        &mut self,
+        tool: &str,
+        args: &Value,
+        claims: &Value,
+    ) -> Result<CallOutput> {
         let tool_call_id = self.unique_call_ids.then(crate::ids::new_call_id);
         let ctx = InvokeContext { claims: claims.clone(), tool_call_id };
         let out = self.invoke(tool, args, &ctx)?;
