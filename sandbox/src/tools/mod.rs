@@ -200,8 +200,8 @@ pub use agent_report::{
 pub use budget::{DEFAULT_MAX_RESULT_BYTES, ResultBudget};
 pub use call::{CallContext, ConnectionStatus, ProviderAction, ToolCall};
 pub use prompt_spec::{PromptArgument, PromptSpec};
-pub use registry::ToolRegistry;
 pub use redaction::{MIN_REDACTED_LEN, Redactor, Secret, redact, redact_prefix};
+pub use registry::ToolRegistry;
 pub use sources::{
     IDENTITY_FIELDS, Source, SourceSet, UnresolvedSource, resolve_sources, resolve_sources_located,
 };

@@ -481,7 +481,6 @@ impl ObjectVolume {
             s.put(&key, PutPayload::from(body)).await.map(|_| ())
         })
     }
-
 }
 
 impl Volume for ObjectVolume {

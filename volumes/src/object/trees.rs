@@ -168,7 +168,13 @@ impl ObjectVolume {
         Ok(())
     }
 
-    pub(super) fn rename_file(&self, from: &str, to: &str, src: &Found, overwrite: bool) -> Result<()> {
+    pub(super) fn rename_file(
+        &self,
+        from: &str,
+        to: &str,
+        src: &Found,
+        overwrite: bool,
+    ) -> Result<()> {
         let (fk, tk) = (self.keys.key(from)?, self.keys.key(to)?);
         let s = self.store.clone();
         let (f2, t2) = (fk.clone(), tk.clone());
