@@ -16,10 +16,12 @@
 //!   before volumes had `append`), vs `bash -c` on the same directory.
 //! - The component's size (the release component this binary embeds).
 
+#[path = "../../tests/integration/support/mod.rs"]
+#[allow(dead_code)]
+mod support;
 mod timing;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -194,18 +196,9 @@ fn execute(s: &mut Session, command: &str) -> String {
     v["stdout"].as_str().unwrap_or_default().to_string()
 }
 
-/// `bash -c command` in `dir`, its stdout.
+/// `bash -c command` in `dir` in the shell's locale: its stdout.
 fn bash(dir: &Path, command: &str) -> String {
-    let out = Command::new("/bin/bash")
-        .arg("-c")
-        .arg(command)
-        .current_dir(dir)
-        .env_clear()
-        .env("PATH", "/usr/local/bin:/usr/bin:/bin")
-        .env("LC_ALL", "C.UTF-8")
-        .output()
-        .expect("/bin/bash");
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    support::bash::bash(dir, command, support::bash::Locale::Utf8).0
 }
 
 fn tree() -> Option<PathBuf> {

@@ -28,6 +28,9 @@
 //! microseconds a call.
 
 mod mcp_stdio;
+#[path = "../../tests/integration/support/mod.rs"]
+#[allow(dead_code)]
+mod support;
 mod timing;
 
 use std::path::Path;
@@ -43,18 +46,9 @@ fn execute(s: &mut Server, command: &str) -> String {
     r["structuredContent"]["stdout"].as_str().unwrap_or_default().to_string()
 }
 
-/// `bash -c command` in `dir`: its stdout.
+/// `bash -c command` in `dir` in the shell's locale: its stdout.
 fn bash(dir: &Path, command: &str) -> String {
-    let out = Command::new("/bin/bash")
-        .arg("-c")
-        .arg(command)
-        .current_dir(dir)
-        .env_clear()
-        .env("PATH", "/usr/local/bin:/usr/bin:/bin")
-        .env("LC_ALL", "C.UTF-8")
-        .output()
-        .expect("/bin/bash");
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    support::bash::bash(dir, command, support::bash::Locale::Utf8).0
 }
 
 fn main() {

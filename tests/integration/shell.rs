@@ -22,6 +22,7 @@ use filestore::{MountSpec, Session};
 use serde_json::{Value, json};
 
 use crate::common::*;
+use crate::support::bash::{Locale, bash};
 
 // ---- fixtures -------------------------------------------------------------------
 
@@ -95,21 +96,6 @@ fn snapshot(root: &Path) -> BTreeMap<String, Option<Vec<u8>>> {
     let mut out = BTreeMap::new();
     walk(root, root, &mut out);
     out
-}
-
-/// `bash -c command` in `dir` with a clean environment and the C locale.
-fn bash(dir: &Path, command: &str) -> (String, i32) {
-    let out = Command::new("/bin/bash")
-        .arg("-c")
-        .arg(command)
-        .current_dir(dir)
-        .env_clear()
-        .env("PATH", "/usr/local/bin:/usr/bin:/bin")
-        .env("LC_ALL", "C")
-        .env("HOME", dir)
-        .output()
-        .expect("/bin/bash is needed for the corpus (install bash and GNU coreutils)");
-    (String::from_utf8_lossy(&out.stdout).into_owned(), out.status.code().unwrap_or(-1))
 }
 
 /// A session over `dir` at `/w` (writable) with the shell enabled.
@@ -458,7 +444,7 @@ fn compare(template: &Path, command: &str) -> Option<String> {
     let (b, f) = (tmp.path().join("bash"), tmp.path().join("fs"));
     copy_tree(template, &b);
     copy_tree(template, &f);
-    let (want_out, want_code) = bash(&b, command);
+    let (want_out, want_code) = bash(&b, command, Locale::C);
     let mut s = shell_session(&f);
     let got = match execute(&mut s, command) {
         Ok(v) => v,

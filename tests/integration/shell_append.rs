@@ -9,7 +9,6 @@
 
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
-use std::process::Command;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -21,6 +20,7 @@ use filestore_guest::vfs::entry::Entry;
 use serde_json::{Value, json};
 
 use crate::common::*;
+use crate::support::bash::{Locale, bash};
 
 /// A real volume that counts the bytes handed to its `write` and its `append`.
 struct Counting {
@@ -82,20 +82,6 @@ fn run(s: &mut Session, command: &str, cwd: &str) -> Value {
     ok(s, "filestore_execute", json!({"command": command, "cwd": cwd}))
 }
 
-/// `bash -c command` in `dir` (clean environment): stdout and exit code.
-fn bash(dir: &Path, command: &str) -> (String, i64) {
-    let out = Command::new("/bin/bash")
-        .arg("-c")
-        .arg(command)
-        .current_dir(dir)
-        .env_clear()
-        .env("PATH", "/usr/local/bin:/usr/bin:/bin")
-        .env("LANG", "C.UTF-8")
-        .output()
-        .expect("running /bin/bash (apt-get install bash)");
-    (String::from_utf8_lossy(&out.stdout).into_owned(), i64::from(out.status.code().unwrap_or(-1)))
-}
-
 /// Every file under `root` with its bytes.
 fn files(root: &Path) -> Vec<(String, Vec<u8>)> {
     let mut out = Vec::new();
@@ -131,13 +117,13 @@ fn an_append_loop_matches_bash_and_hands_the_volume_only_the_new_bytes() {
     }
     let inode = |d: &Path| std::fs::metadata(d.join("log")).unwrap().ino();
     let (bash_ino, fs_ino) = (inode(&b), inode(&f));
-    let want = bash(&b, LOOP);
+    let want = bash(&b, LOOP, Locale::Utf8);
     let counting = Counting::new(dir(&f, false));
     let mut s = shell_session(vec![MountSpec::new("/w", counting.clone())]);
     let got = run(&mut s, LOOP, "/w");
     assert_eq!(
         (got["stdout"].as_str().unwrap(), got["exit_code"].as_i64().unwrap()),
-        (want.0.as_str(), want.1)
+        (want.0.as_str(), i64::from(want.1))
     );
     assert_eq!(files(&f), files(&b), "the trees after the loop");
     assert_eq!(inode(&b), bash_ino, "bash appends in place");

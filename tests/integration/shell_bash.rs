@@ -18,6 +18,7 @@ use filestore::{MountSpec, Session};
 use serde_json::json;
 
 use crate::common::*;
+use crate::support::bash::{Locale, bash};
 
 /// Commands with their reason; each ran differently before its fix.
 const CASES: &[(&str, &str)] = &[
@@ -107,21 +108,6 @@ fn require_programs() {
     }
 }
 
-/// `bash -c command` in `dir`, clean environment, the C.UTF-8 locale the shell has.
-fn bash(dir: &Path, command: &str) -> (String, i32) {
-    let out = Command::new("/bin/bash")
-        .arg("-c")
-        .arg(command)
-        .current_dir(dir)
-        .env_clear()
-        .env("PATH", "/usr/local/bin:/usr/bin:/bin")
-        .env("LANG", "C.UTF-8")
-        .env("HOME", dir)
-        .output()
-        .expect("running /bin/bash");
-    (String::from_utf8_lossy(&out.stdout).into_owned(), out.status.code().unwrap_or(-1))
-}
-
 /// `command` through `filestore_execute` over `root` mounted at `/w`.
 fn shell(root: &Path, command: &str) -> (String, i32) {
     let mut s: Session = engine()
@@ -144,7 +130,7 @@ fn compare(command: &str) -> Option<String> {
     let (b, f) = (tmp.path().join("bash"), tmp.path().join("fs"));
     fixture(&b);
     fixture(&f);
-    let want = bash(&b, command);
+    let want = bash(&b, command, Locale::Utf8);
     let got = shell(&f, command);
     let mut why = Vec::new();
     if got.0 != want.0 {

@@ -3,6 +3,8 @@
 //! `tests/util.rs` does), and an MCP client over a server's stdio.
 //!
 //! Modules:
+//! - `bash`: [`bash::bash`], `/bin/bash -c` in a directory with a clean environment
+//!   and a given locale: the peer the shell's tests and benches compare with.
 //! - `cmd`: [`cmd::run`] and [`cmd::Ran`]: a finished command that can say, on
 //!   failure, what ran where and what it printed.
 //! - `suite`: [`suite::Runner`] and [`suite::Tally`]: an outside test suite's run
@@ -30,6 +32,7 @@
 //! Self-contained (no `crate::` paths): `host/benches/object_store.rs` includes it for
 //! its S3 server.
 
+pub mod bash;
 pub mod cmd;
 pub mod fleet;
 pub mod hostile_tree;

@@ -1,0 +1,32 @@
+//! `/bin/bash -c` as the peer the shell is compared with: a clean environment (only
+//! `PATH`, `HOME` at the directory, and one locale), in a given directory.
+
+use std::path::Path;
+use std::process::Command;
+
+/// The locale bash runs under.
+#[derive(Clone, Copy, Debug)]
+pub enum Locale {
+    /// `LC_ALL=C`: byte order, ASCII classes (coreutils' own conformance runs).
+    C,
+    /// `LANG=C.UTF-8`: the locale the sandbox's shell has.
+    Utf8,
+}
+
+/// What `bash -c` printed on stdout, and its exit status (`-1` when killed by a
+/// signal).
+pub fn bash(dir: &Path, command: &str, locale: Locale) -> (String, i32) {
+    let mut cmd = Command::new("/bin/bash");
+    cmd.arg("-c")
+        .arg(command)
+        .current_dir(dir)
+        .env_clear()
+        .env("PATH", "/usr/local/bin:/usr/bin:/bin")
+        .env("HOME", dir);
+    match locale {
+        Locale::C => cmd.env("LC_ALL", "C"),
+        Locale::Utf8 => cmd.env("LANG", "C.UTF-8"),
+    };
+    let out = cmd.output().expect("running /bin/bash (install bash and GNU coreutils)");
+    (String::from_utf8_lossy(&out.stdout).into_owned(), out.status.code().unwrap_or(-1))
+}
