@@ -115,6 +115,23 @@ function about(e, other) {
   return other === undefined ? e : new VolumeError(e.kind, `${other}: ${e.message}`);
 }
 
+/** The refusal of a symbolic link where a file is written or appended. */
+function linkRefused() {
+  return new VolumeError('invalid-path', `is a symbolic link; ${NO_FOLLOW} and does not write through or replace them`);
+}
+
+/**
+ * Refuses to write or append over `existing` unless it is a regular file: a link is
+ * neither followed nor replaced, a directory is not a file, nor is a special file;
+ * `createOnly` refuses any entry.
+ */
+function refuseToWriteOver(existing, createOnly) {
+  if (existing.isSymbolicLink()) throw linkRefused();
+  if (existing.isDirectory()) throw new VolumeError('not-a-file', 'is a directory');
+  if (createOnly) throw new VolumeError('already-exists', 'file already exists');
+  if (!existing.isFile()) throw new VolumeError('unsupported', 'not a regular file');
+}
+
 function lstatOrUndefined(p) {
   try {
     return fs.lstatSync(p, { bigint: true });
@@ -409,21 +426,23 @@ export class DirVolume {
     return this.entry(path, made);
   }
 
-  write(path, content, options = {}) {
+  /**
+   * Where a write or an append of `path` lands: its parent directory (resolved and
+   * created, confined), its name, the full host path and what is there now (an
+   * `lstat`, or undefined).
+   */
+  writeTarget(path) {
     const comps = this.components(path);
     this.checkWritable();
     if (comps.length === 0) throw new VolumeError('not-a-file', 'cannot write the volume root');
     const [dir, name] = this.parentOf(path, comps, true);
     const full = nodePath.join(dir, name);
-    const existing = io(() => lstatOrUndefined(full));
-    if (existing) {
-      if (existing.isSymbolicLink()) {
-        throw new VolumeError('invalid-path', `is a symbolic link; ${NO_FOLLOW} and does not write through or replace them`);
-      }
-      if (existing.isDirectory()) throw new VolumeError('not-a-file', 'is a directory');
-      if (options.createOnly) throw new VolumeError('already-exists', 'file already exists');
-      if (!existing.isFile()) throw new VolumeError('unsupported', 'not a regular file');
-    }
+    return { dir, name, full, existing: io(() => lstatOrUndefined(full)) };
+  }
+
+  write(path, content, options = {}) {
+    const { dir, name, full, existing } = this.writeTarget(path);
+    if (existing) refuseToWriteOver(existing, options.createOnly);
     let tmp;
     let fd;
     for (let attempt = 0; attempt < 16 && fd === undefined; attempt++) {
@@ -488,18 +507,9 @@ export class DirVolume {
    * replaces it, never changed in place.
    */
   append(path, content) {
-    const comps = this.components(path);
-    this.checkWritable();
-    if (comps.length === 0) throw new VolumeError('not-a-file', 'cannot write the volume root');
-    const [dir, name] = this.parentOf(path, comps, true);
-    const full = nodePath.join(dir, name);
-    const existing = io(() => lstatOrUndefined(full));
+    const { full, existing } = this.writeTarget(path);
     if (existing) {
-      if (existing.isSymbolicLink()) {
-        throw new VolumeError('invalid-path', `is a symbolic link; ${NO_FOLLOW} and does not write through or replace them`);
-      }
-      if (existing.isDirectory()) throw new VolumeError('not-a-file', 'is a directory');
-      if (!existing.isFile()) throw new VolumeError('unsupported', 'not a regular file');
+      refuseToWriteOver(existing, false);
       if (existing.nlink > 1) {
         const old = this.read(path, 0, Number(existing.size));
         return this.write(path, Buffer.concat([old, content]), {});
@@ -509,9 +519,7 @@ export class DirVolume {
     try {
       fd = fs.openSync(full, C.O_WRONLY | C.O_APPEND | C.O_CREAT | C.O_NOFOLLOW | C.O_NONBLOCK, 0o666);
     } catch (e) {
-      if (e.code === 'ELOOP') {
-        throw new VolumeError('invalid-path', `is a symbolic link; ${NO_FOLLOW} and does not write through or replace them`);
-      }
+      if (e.code === 'ELOOP') throw linkRefused();
       throw ioError(e);
     }
     try {
