@@ -1,6 +1,7 @@
 //! Diagnostics: the component driven into its limits on purpose (tests, benchmarks).
 
-use super::*;
+use super::Session;
+use crate::error::Result;
 
 /// Diagnostics: drive the component into its limits on purpose (tests, benchmarks).
 /// Each runs under the same deadline, fuel and memory cap as every call, and a limit

@@ -26,14 +26,8 @@ use crate::bindings::exports::filestore::component::tools as tw;
 use crate::clocks::EPOCH_TICK;
 use crate::engine::{DEFAULT_CALL_DEADLINE, Engine, ExportIndices};
 use crate::error::{Error, Result, SandboxLimit};
-use crate::glue::tools::{
-    from_wit_agent_report, from_wit_config_error, from_wit_outcome, from_wit_report,
-};
 use crate::glue::types::{from_wit_entry, from_wit_error};
 use crate::state::HostState;
-use crate::tools::{
-    ConfigIssue, ConfigReport, InvokeContext, InvokeOutcome, InvokeStatus, resolve_sources_located,
-};
 use crate::tools::{NoTools, ToolHost};
 /// Mounts live with the volumes; a session is created over them.
 pub use crate::volumes::{MountSpec, check_mounts};

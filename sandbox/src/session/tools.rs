@@ -2,7 +2,19 @@
 //! configurations checked and loaded, toolsets, skills, approval gates, prompts, agent
 //! configurations, invocations and their audit records.
 
-use super::*;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use super::{CallOutput, Session, tw};
+use crate::error::{Error, Result};
+use crate::glue::tools::{
+    from_wit_agent_report, from_wit_config_error, from_wit_outcome, from_wit_report,
+};
+use crate::glue::types::from_wit_error;
+use crate::tools::{
+    ConfigIssue, ConfigReport, InvokeContext, InvokeOutcome, InvokeStatus, resolve_sources_located,
+};
 
 /// The values, from `env`, of the variables referenced in the names, descriptions
 /// and toolset members of `files` (what the component substitutes there; see

@@ -54,11 +54,8 @@
 //! assert_eq!(registry.tool_types(), vec!["echo".to_string()]);
 //! ```
 
-use std::collections::HashMap;
-use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value};
@@ -435,6 +432,7 @@ pub use filestore_guest::tools::toolrefs::CallRef;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::mpsc;
 
     #[test]
     fn redact_replaces_resolved_values_with_their_references() {

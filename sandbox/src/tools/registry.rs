@@ -2,7 +2,19 @@
 //! to the registered handlers by tool type and to providers by ref, each on a worker
 //! under its timeout, redacting and bounding what comes back.
 
-use super::*;
+use std::collections::HashMap;
+use std::panic::AssertUnwindSafe;
+use std::sync::Arc;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use serde_json::{Map, Value};
+
+use super::{
+    CANCEL_POLL, CallRef, Cancel, ConnectionStatus, DEFAULT_MAX_RESULT_BYTES, DEFAULT_TOOL_TIMEOUT,
+    Redactor, Secret, SourceSet, ToolCall, ToolError, ToolHandler, ToolHost, ToolProvider,
+    ToolRequest, budget,
+};
 
 /// How long the registry waits past a provider's own timeout before it abandons the
 /// worker: the provider ends its call itself first (cancelling it upstream) and says

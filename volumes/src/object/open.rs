@@ -2,7 +2,18 @@
 //! volume of the same spec) and checked once at start, a volume over a store given,
 //! and sub-volumes under a prefix.
 
-use super::*;
+use std::sync::{Arc, Mutex};
+
+use object_store::ObjectStore;
+
+use filestore_guest::error::{Error, ErrorKind, Result};
+use filestore_guest::vfs::volume::VolumeIdentity;
+
+use super::ahead::ReadAhead;
+use super::errors::{self, unanswered};
+use super::keys::Keys;
+use super::spec::{self, ObjectSpec, StoreKind};
+use super::{ObjectVolume, RequestCounts, hash16, mount_error, wait};
 
 impl ObjectVolume {
     /// Opens the store a spec names (the client is shared with every other volume

@@ -2,7 +2,19 @@
 //! folders and sidecars a removed tree leaves, deleting and renaming directories and
 //! files (a store has no rename: a copy, then a delete).
 
-use super::*;
+use std::collections::BTreeSet;
+
+use futures::StreamExt;
+use object_store::path::Path as Key;
+use object_store::{ObjectMeta, ObjectStoreExt};
+
+use filestore_guest::error::{Error, ErrorKind, Result};
+use filestore_guest::vfs::paths;
+
+use super::errors::{self, store_error};
+use super::keys;
+use super::meta::normalize_etag;
+use super::{DELETE_BATCH, Found, ObjectVolume, PARALLEL_REQUESTS, any_under, copy_exclusive};
 
 impl ObjectVolume {
     /// Deletes `keys` in batches of [`DELETE_BATCH`] (one request per batch on S3),
