@@ -1076,34 +1076,15 @@ fn the_binary_builds_each_dependency_once_and_no_guest_runtime() {
 /// crate table says so): a platform picks the storage or the tool handlers without the
 /// MCP server, and the tool handlers without object stores.
 const NOT_BUILT_BY: &[(&str, &[&str])] = &[
-    (
-        "filestore-volumes",
-        &[
-            "rmcp",
-            "axum",
-            "jsonwebtoken",
-            "ureq",
-            "postgres",
-            "tokio-postgres",
-            "mysql",
-            "rusqlite",
-        ],
-    ),
-    (
-        "filestore-store",
-        &[
-            "rmcp",
-            "axum",
-            "jsonwebtoken",
-            "ureq",
-            "postgres",
-            "tokio-postgres",
-            "mysql",
-            "rusqlite",
-        ],
-    ),
+    ("filestore-volumes", NO_MCP_OR_SQL),
+    ("filestore-store", NO_MCP_OR_SQL),
     ("filestore-handlers", &["axum", "jsonwebtoken", "object_store"]),
 ];
+
+/// The storage layers' list: the MCP server's crates, the HTTP tool handler's client
+/// and the SQL drivers.
+const NO_MCP_OR_SQL: &[&str] =
+    &["rmcp", "axum", "jsonwebtoken", "ureq", "postgres", "tokio-postgres", "mysql", "rusqlite"];
 
 #[test]
 fn each_layer_crate_builds_only_what_it_needs() {

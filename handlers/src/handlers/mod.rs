@@ -97,10 +97,10 @@ impl ShippedHandlers for ToolRegistry {
     }
 }
 
-#[cfg(any(feature = "postgres", feature = "mysql"))]
 /// The source of `req`, which must speak `protocol` (`postgres`, `mysql`) and be one
 /// this host reaches: another family is a configuration fault (`invalid-argument`);
 /// a connector source without a direct `host` is `unsupported`, naming its type.
+#[cfg(any(feature = "postgres", feature = "mysql"))]
 pub(crate) fn source_speaking<'r>(
     req: &'r ToolRequest,
     protocol: &str,
