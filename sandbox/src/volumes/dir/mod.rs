@@ -151,33 +151,35 @@
 mod ahead;
 mod delete;
 mod errors;
+mod lock;
 mod names;
+mod read;
 mod resolve;
 #[cfg(test)]
 mod tests;
 mod walk;
+mod write;
 
 pub use ahead::{AHEAD_BYTES, AHEAD_FILES, AHEAD_IDLE, AHEAD_THREADS, MAX_ACTIVE_READ_AHEADS};
 pub use delete::MAX_DELETE_HANDLES;
-use errors::{explain_component, explain_leaf, io_error};
-use names::{join, temp_name, volume_name};
+use errors::{explain_component, io_error};
+pub use lock::DirLock;
+use names::{join, volume_name};
 use resolve::{components, open_beneath, rename_noreplace, sync_dir};
 pub use walk::{MAX_WALK_HELPERS, WALK_HELPERS};
 
 use std::ffi::{OsStr, OsString};
-use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use cap_fs_ext::{
-    DirExt, FollowSymlinks, OpenOptionsFollowExt, OpenOptionsMaybeDirExt, OpenOptionsSyncExt,
-};
-use cap_std::fs::{Dir, File, Metadata, OpenOptions};
+use cap_fs_ext::{DirExt, FollowSymlinks, OpenOptionsFollowExt, OpenOptionsMaybeDirExt};
+use cap_std::fs::{Dir, Metadata, OpenOptions};
 use filestore_guest::error::{Error, ErrorKind, Result};
 use filestore_guest::vfs::entry::{Entry, EntryKind, TYPE_DIRECTORY};
 use filestore_guest::vfs::paths::{MAX_COMPONENT_BYTES, MAX_PATH_BYTES};
 use filestore_guest::vfs::volume::{
-    PrefetchFile, Volume, VolumeIdentity, Walk, WriteOptions, has_content, rename_is_noop,
+    PrefetchFile, Volume, VolumeIdentity, Walk, WriteOptions, rename_is_noop,
 };
 
 /// Entry type of a symbolic link in listings: reported, never followed, not readable.
@@ -288,86 +290,6 @@ pub fn real_path(dir: &Dir) -> Option<PathBuf> {
         let _ = dir;
         None
     }
-}
-
-/// The permission bits an overwrite keeps: the old file's, less setuid, setgid and
-/// sticky. The replacement is a new inode owned by the host's user, so keeping a
-/// setuid bit would make the agent's content run as that user (`write(2)` clears these
-/// bits for the same reason).
-fn kept_permissions(old: &Metadata) -> cap_std::fs::Permissions {
-    #[cfg(unix)]
-    {
-        use cap_std::fs::PermissionsExt;
-        cap_std::fs::Permissions::from_mode(old.permissions().mode() & 0o777)
-    }
-    #[cfg(not(unix))]
-    {
-        old.permissions()
-    }
-}
-
-/// How many directory entries name the file of `m` (1 where the platform cannot
-/// tell).
-fn link_count(m: &Metadata) -> u64 {
-    #[cfg(unix)]
-    {
-        use cap_std::fs::MetadataExt;
-        m.nlink()
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = m;
-        1
-    }
-}
-
-/// Refuses to write or append to the existing entry `m` at `path` unless it is a
-/// regular file: a link is neither followed nor replaced, a directory is not a file,
-/// and neither is a special file; `create_only` refuses any entry.
-fn refuse_to_write_over(path: &str, m: &Metadata, create_only: bool) -> Result<()> {
-    let ft = m.file_type();
-    if ft.is_symlink() {
-        return Err(Error::at(
-            ErrorKind::InvalidPath,
-            path,
-            format!("is a symbolic link; {NO_FOLLOW} and does not write through or replace them"),
-        ));
-    }
-    if ft.is_dir() {
-        return Err(Error::at(ErrorKind::NotAFile, path, "is a directory"));
-    }
-    if create_only {
-        return Err(Error::at(ErrorKind::AlreadyExists, path, "file already exists"));
-    }
-    if !ft.is_file() {
-        return Err(Error::at(ErrorKind::Unsupported, path, "not a regular file"));
-    }
-    Ok(())
-}
-
-/// An exclusive lock taken by [`DirVolume::lock`], released on drop (closing the
-/// file releases its `flock`).
-#[derive(Debug)]
-pub struct DirLock {
-    _file: File,
-}
-
-/// `flock(LOCK_EX | LOCK_NB)`: `Ok(false)` while another open file holds it.
-#[cfg(target_os = "linux")]
-fn try_flock(file: &File) -> io::Result<bool> {
-    use rustix::fs::{FlockOperation, flock};
-    match flock(file, FlockOperation::NonBlockingLockExclusive) {
-        Ok(()) => Ok(true),
-        Err(rustix::io::Errno::WOULDBLOCK) => Ok(false),
-        Err(rustix::io::Errno::INTR) => Ok(false),
-        Err(e) => Err(e.into()),
-    }
-}
-
-/// Without `flock` (not Linux) no lock is taken: refused rather than unsafe.
-#[cfg(not(target_os = "linux"))]
-fn try_flock(_: &File) -> io::Result<bool> {
-    Err(io::Error::new(io::ErrorKind::Unsupported, "advisory locks need Linux"))
 }
 
 /// A local directory mounted as a volume, confined beneath its root.
@@ -497,44 +419,6 @@ impl DirVolume {
         let dir = self.descend(path, &comps, create, true)?;
         let shown = self.root.join(path.trim_start_matches('/'));
         Ok(DirVolume::from_dir(dir, shown, read_only))
-    }
-
-    /// Takes an exclusive advisory lock (`flock`) on the file at `path`, created
-    /// empty when missing (never through a link, confined like every other path),
-    /// polling for at most `wait`; `limit-exceeded` when it stays held. The lock is
-    /// released when the guard drops, and by the kernel when the process dies
-    /// however it dies, so a killed holder never leaves it stuck. Advisory: it only
-    /// orders the writers that take it (the state store's compare-and-swap,
-    /// crate::conversation), not other access to the directory.
-    pub fn lock(&self, path: &str, wait: std::time::Duration) -> Result<DirLock> {
-        let comps = components(path)?;
-        self.check_writable(path)?;
-        if comps.is_empty() {
-            return Err(Error::at(ErrorKind::NotAFile, path, "cannot lock the volume root"));
-        }
-        let (parent, name) = self.parent_of(path, &comps, true)?;
-        let mut opts = OpenOptions::new();
-        opts.read(true).write(true).create(true).follow(FollowSymlinks::No);
-        let file = parent.open_with(name, &opts).map_err(|e| io_error(path, e))?;
-        let give_up = std::time::Instant::now() + wait;
-        let mut pause = std::time::Duration::from_micros(200);
-        loop {
-            match try_flock(&file) {
-                Ok(true) => return Ok(DirLock { _file: file }),
-                Ok(false) if std::time::Instant::now() < give_up => {
-                    std::thread::sleep(pause);
-                    pause = (pause * 2).min(std::time::Duration::from_millis(20));
-                }
-                Ok(false) => {
-                    return Err(Error::at(
-                        ErrorKind::LimitExceeded,
-                        path,
-                        format!("the lock stayed held for {} ms", wait.as_millis()),
-                    ));
-                }
-                Err(e) => return Err(io_error(path, e)),
-            }
-        }
     }
 
     /// Where the kernel says the root directory is now (see [`real_path`]).
@@ -741,31 +625,6 @@ impl DirVolume {
         let child = join(dir_path, &name);
         (child.len() <= MAX_PATH_BYTES).then_some(child)
     }
-
-    /// Creates a fresh temporary file next to `name` in `parent`.
-    fn create_temp(&self, parent: &Dir, name: &OsStr, path: &str) -> Result<(String, File)> {
-        let mut opts = OpenOptions::new();
-        opts.write(true).create_new(true).follow(FollowSymlinks::No);
-        let mut last = None;
-        // The temporary name only borrows a readable prefix of the real one.
-        let name = name.to_string_lossy();
-        for _ in 0..TEMP_ATTEMPTS {
-            let tmp = temp_name(&name);
-            match parent.open_with(&tmp, &opts) {
-                Ok(f) => return Ok((tmp, f)),
-                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),
-                Err(e) => return Err(io_error(path, e)),
-            }
-        }
-        Err(Error::at(
-            ErrorKind::Backend,
-            path,
-            format!(
-                "cannot create a temporary file after {TEMP_ATTEMPTS} attempts: {}",
-                last.map(|e| e.to_string()).unwrap_or_default()
-            ),
-        ))
-    }
 }
 
 impl Volume for DirVolume {
@@ -806,80 +665,12 @@ impl Volume for DirVolume {
     }
 
     fn read(&self, path: &str, offset: u64, len: u64) -> Result<Vec<u8>> {
-        let comps = components(path)?;
-        if comps.is_empty() {
-            return Err(Error::at(ErrorKind::NotAFile, path, "is a directory"));
-        }
-        if offset == 0
-            && let Some(data) = self.ahead.take(path, len)
-        {
-            return Ok(data);
-        }
-        let mut file = match open_beneath(&self.dir, &comps, false) {
-            Some(f) => f,
-            None => {
-                let (parent, name) = self.parent_of(path, &comps, false)?;
-                let mut opts = OpenOptions::new();
-                // O_NONBLOCK: a FIFO swapped in after a check must not block the host.
-                opts.read(true).follow(FollowSymlinks::No).nonblock(true);
-                parent
-                    .open_with(name, &opts)
-                    .map_err(|e| explain_leaf(&parent, name, path, e))?
-                    .into_std()
-            }
-        };
-        let m = file.metadata().map_err(|e| io_error(path, e))?;
-        if m.is_dir() {
-            return Err(Error::at(ErrorKind::NotAFile, path, "is a directory"));
-        }
-        if !m.is_file() {
-            return Err(Error::at(ErrorKind::Unsupported, path, "not a regular file"));
-        }
-        let size = m.len();
-        if offset >= size || len == 0 {
-            return Ok(Vec::new());
-        }
-        if offset > 0 {
-            file.seek(SeekFrom::Start(offset)).map_err(|e| io_error(path, e))?;
-        }
-        let want = len.min(size - offset).min(MAX_READ_PREALLOC);
-        let mut buf = Vec::with_capacity(usize::try_from(want).unwrap_or(0));
-        file.take(len).read_to_end(&mut buf).map_err(|e| io_error(path, e))?;
-        Ok(buf)
+        self.read_file(path, offset, len)
     }
 
-    /// One confined open for both (a small read's common case): the entry from the
-    /// `fstat` of the handle the bytes are then read through, so they belong to it.
-    /// A path the kernel-confined open refuses (a link, anything through one, a
-    /// directory, a special file) is answered as `stat` then `read`.
+    /// One confined open for both (see `read.rs`).
     fn stat_read(&self, path: &str, offset: u64, len: u64) -> Result<(Entry, Vec<u8>)> {
-        let comps = components(path)?;
-        if !comps.is_empty()
-            && let Some(mut file) = open_beneath(&self.dir, &comps, false)
-        {
-            let m = Metadata::from_file(&file).map_err(|e| io_error(path, e))?;
-            if m.is_file() {
-                let e = self.entry(path.to_string(), &m);
-                let want = len.min(m.len().saturating_sub(offset));
-                if want == 0 {
-                    return Ok((e, Vec::new()));
-                }
-                if offset > 0 {
-                    file.seek(SeekFrom::Start(offset)).map_err(|e| io_error(path, e))?;
-                }
-                let mut buf =
-                    Vec::with_capacity(usize::try_from(want.min(MAX_READ_PREALLOC)).unwrap_or(0));
-                file.take(want).read_to_end(&mut buf).map_err(|e| io_error(path, e))?;
-                return Ok((e, buf));
-            }
-        }
-        let e = self.stat(path)?;
-        let want = len.min(e.size.saturating_sub(offset));
-        if e.kind != EntryKind::File || !has_content(&e) || want == 0 {
-            return Ok((e, Vec::new()));
-        }
-        let data = self.read(path, offset, want)?;
-        Ok((e, data))
+        self.stat_read_file(path, offset, len)
     }
 
     /// Starts reading `files` ahead on host threads (see `ahead`): grep's reads of
@@ -891,173 +682,18 @@ impl Volume for DirVolume {
     }
 
     fn create_dir(&self, path: &str) -> Result<Entry> {
-        let comps = components(path)?;
-        self.check_writable(path)?;
-        if comps.is_empty() {
-            return self.stat(path);
-        }
-        // The parents are created (or opened) one component at a time, never through
-        // a link (`descend`); then the last one, likewise.
-        let (parent, name) = self.parent_of(path, &comps, true)?;
-        match parent.symlink_metadata(name) {
-            Ok(m) if m.is_dir() => {}
-            Ok(m) if m.file_type().is_symlink() => {
-                return Err(Error::at(
-                    ErrorKind::InvalidPath,
-                    path,
-                    format!("is a symbolic link; {NO_FOLLOW} and does not create through them"),
-                ));
-            }
-            Ok(_) => {
-                return Err(Error::at(
-                    ErrorKind::AlreadyExists,
-                    path,
-                    "a file exists at this path",
-                ));
-            }
-            Err(e) if e.kind() == io::ErrorKind::NotFound => match parent.create_dir(name) {
-                Ok(()) => {}
-                // Created concurrently: fine if it is a directory (checked below).
-                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
-                Err(e) => return Err(io_error(path, e)),
-            },
-            Err(e) => return Err(io_error(path, e)),
-        }
-        let m = parent.symlink_metadata(name).map_err(|e| io_error(path, e))?;
-        if !m.is_dir() {
-            return Err(Error::at(ErrorKind::AlreadyExists, path, "a file exists at this path"));
-        }
-        Ok(self.entry(path.to_string(), &m))
+        self.create_dir_at(path)
     }
 
+    /// Atomic: a temporary file renamed into place (see `write.rs`).
     fn write(&self, path: &str, content: &[u8], options: &WriteOptions) -> Result<Entry> {
-        let comps = components(path)?;
-        self.check_writable(path)?;
-        if comps.is_empty() {
-            return Err(Error::at(ErrorKind::NotAFile, path, "cannot write the volume root"));
-        }
-        let (parent, name) = self.parent_of(path, &comps, true)?;
-        let existing = match parent.symlink_metadata(name) {
-            Ok(m) => Some(m),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => None,
-            Err(e) => return Err(io_error(path, e)),
-        };
-        if let Some(m) = &existing {
-            refuse_to_write_over(path, m, options.create_only)?;
-        }
-
-        let (tmp, mut file) = self.create_temp(&parent, name, path)?;
-        let discard = |e: Error| {
-            let _ = parent.remove_file(&tmp);
-            e
-        };
-        let written = (|| -> io::Result<Metadata> {
-            if let Some(m) = &existing {
-                file.set_permissions(kept_permissions(m))?;
-            }
-            file.write_all(content)?;
-            file.sync_all()?;
-            file.metadata()
-        })();
-        drop(file);
-        let meta = written.map_err(|e| discard(io_error(path, e)))?;
-
-        if options.create_only {
-            // `linkat` fails with EEXIST when the name exists: no window in which a
-            // file created concurrently could be replaced.
-            match parent.hard_link(&tmp, &parent, name) {
-                Ok(()) => {
-                    let _ = parent.remove_file(&tmp);
-                }
-                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
-                    return Err(discard(Error::at(
-                        ErrorKind::AlreadyExists,
-                        path,
-                        "file already exists",
-                    )));
-                }
-                Err(_) => {
-                    // A file system without hard links: check, then rename.
-                    if parent.symlink_metadata(name).is_ok() {
-                        return Err(discard(Error::at(
-                            ErrorKind::AlreadyExists,
-                            path,
-                            "file already exists",
-                        )));
-                    }
-                    parent.rename(&tmp, &parent, name).map_err(|e| discard(io_error(path, e)))?;
-                }
-            }
-        } else {
-            // `renameat` replaces the directory entry: if a link appeared at `name`
-            // since the check, the link itself is replaced, never its target.
-            parent.rename(&tmp, &parent, name).map_err(|e| discard(io_error(path, e)))?;
-        }
-        sync_dir(&parent);
-        Ok(self.entry(path.to_string(), &meta))
+        self.write_file(path, content, options)
     }
 
     /// In place, through a handle opened `O_APPEND | O_NOFOLLOW` beneath the
     /// confined parent (see the module docs, "Appends").
     fn append(&self, path: &str, content: &[u8]) -> Result<Entry> {
-        let comps = components(path)?;
-        self.check_writable(path)?;
-        if comps.is_empty() {
-            return Err(Error::at(ErrorKind::NotAFile, path, "cannot write the volume root"));
-        }
-        // The parents as a write makes them: one component at a time, never through
-        // a link; then the last one is refused as a write refuses it.
-        let (parent, name) = self.parent_of(path, &comps, true)?;
-        let existed = match parent.symlink_metadata(name) {
-            Ok(m) => {
-                refuse_to_write_over(path, &m, false)?;
-                true
-            }
-            Err(e) if e.kind() == io::ErrorKind::NotFound => false,
-            Err(e) => return Err(io_error(path, e)),
-        };
-        let mut opts = OpenOptions::new();
-        // O_NOFOLLOW: a link swapped in since the check is refused (ELOOP), never
-        // followed; O_NONBLOCK: a FIFO swapped in must not block the host.
-        opts.append(true).create(true).follow(FollowSymlinks::No).nonblock(true);
-        let mut file = parent.open_with(name, &opts).map_err(|e| {
-            if ELOOP.is_some() && e.raw_os_error() == ELOOP {
-                return Error::at(
-                    ErrorKind::InvalidPath,
-                    path,
-                    format!(
-                        "is a symbolic link; {NO_FOLLOW} and does not write through or replace them"
-                    ),
-                );
-            }
-            explain_leaf(&parent, name, path, e)
-        })?;
-        let before = file.metadata().map_err(|e| io_error(path, e))?;
-        if !before.is_file() {
-            return Err(Error::at(ErrorKind::Unsupported, path, "not a regular file"));
-        }
-        // A file with another hard link may be one placed beneath the root for a file
-        // outside it: it is replaced whole (a new inode), as a write replaces it,
-        // never changed in place.
-        if link_count(&before) > 1 {
-            drop(file);
-            return filestore_guest::vfs::volume::append_by_rewrite(self, path, content);
-        }
-        let old_len = before.len();
-        // Not `fsync`ed, as bash's `>>` is not (see the module docs, "Appends").
-        if let Err(e) = file.write_all(content) {
-            // All or nothing: the bytes that made it are cut off again, so the file
-            // holds its old content (a full disk, a quota, an I/O error).
-            let _ = file.set_len(old_len);
-            if !existed && old_len == 0 {
-                // It did not exist before: it does not after.
-                drop(file);
-                let _ = parent.remove_file(name);
-            }
-            return Err(io_error(path, e));
-        }
-        let after = file.metadata().map_err(|e| io_error(path, e))?;
-        Ok(self.entry(path.to_string(), &after))
+        self.append_file(path, content)
     }
 
     fn delete(&self, path: &str, recursive: bool) -> Result<()> {

@@ -1,9 +1,14 @@
 //! Hostile cases (a table run against a real directory, each asserting the error
 //! kind and that nothing outside the root was read, created or changed) and
 //! functional tests of every operation.
+//!
+//! It stays above 800 lines because the hostile cases are one table run against one
+//! hostile tree, and the functional tests share its fixtures.
 
-use super::names::is_temp_name;
+use super::names::{is_temp_name, temp_name};
 use super::*;
+use filestore_guest::vfs::volume::has_content;
+use std::io::Read;
 use std::os::unix::fs::symlink;
 use std::sync::Arc;
 use tempfile::TempDir;
