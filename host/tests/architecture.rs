@@ -28,6 +28,9 @@
 //! sandbox crate (a root re-export of it included) is below every host layer.
 //! Comments, string literals, `tests.rs` files and `#[cfg(test)]` items are not
 //! imports.
+//!
+//! It stays above 800 lines because it holds one layer table per crate (six), each
+//! beside the check that reads it.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -1118,4 +1121,53 @@ fn each_layer_crate_builds_only_what_it_needs() {
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// The longest a Rust source file may be without saying, in its header, why it is
+/// one file: a longer one usually holds several concepts that want modules of their
+/// own. The reason is a sentence of the leading `//!` block that names the limit.
+const LONG_FILE_LINES: usize = 800;
+
+/// Every Rust file of the workspace (vendored crates aside) is at most
+/// [`LONG_FILE_LINES`] long, or its header says why it is longer.
+#[test]
+fn long_files_say_why_in_their_header() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            let name = p.file_name().unwrap().to_string_lossy();
+            if p.is_dir() && !matches!(&*name, "vendor" | "node_modules" | "target") {
+                walk(&p, out);
+            } else if name.ends_with(".rs") {
+                out.push(p);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    for dir in
+        ["guest", "component", "sandbox", "volumes", "store", "handlers", "mcp", "host", "tests"]
+    {
+        walk(&root.join(dir), &mut files);
+    }
+    assert!(files.len() > 300, "the walk found only {} Rust files", files.len());
+    let unexplained: Vec<String> = files
+        .iter()
+        .filter_map(|f| {
+            let text = std::fs::read_to_string(f).unwrap();
+            let lines = text.lines().count();
+            let header: String =
+                text.lines().take_while(|l| l.starts_with("//!")).collect::<Vec<_>>().join(" ");
+            let says_why = header.contains(&format!("{LONG_FILE_LINES} lines"));
+            (lines > LONG_FILE_LINES && !says_why).then(|| {
+                format!("{} ({lines} lines)", f.strip_prefix(&root).unwrap_or(f).display())
+            })
+        })
+        .collect();
+    assert!(
+        unexplained.is_empty(),
+        "files above {LONG_FILE_LINES} lines whose `//!` header does not say why they are one file \
+         (split them, or add a sentence naming the limit):\n{}",
+        unexplained.join("\n")
+    );
 }

@@ -12,6 +12,10 @@
 //!   scenario over stdio and HTTP, and the protocol fixes they needed (DELETE, resume).
 //! - `http_limits`: hostile and greedy HTTP clients (half-open connections, slow bodies, sessions
 //!   of one identity against another's, messages up to 16 MiB).
+//!
+//! It stays above 800 lines because its in-process cases share one duplex client
+//! harness and the server fixtures above; client families and conformance suites are
+//! modules of their own under `mcp/`.
 
 /// The Python MCP SDK the independent-client tests are written against (pinned so a
 /// new SDK release cannot change what CI checks without a commit).

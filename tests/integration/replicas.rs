@@ -3,6 +3,10 @@
 //! replicas on one store, on a directory and on the S3 server; a replica killed with
 //! SIGKILL and restarted; 40 sessions of one conversation racing over both; keys of
 //! another identity, forged and oversized keys; expiry; a server without `--state`.
+//!
+//! It stays above 800 lines because its cases share the replica processes, the state
+//! store and the HTTP client fixtures above, and each scenario (kill and restart,
+//! races, expiry, foreign keys) needs two servers running together.
 
 use std::path::Path;
 

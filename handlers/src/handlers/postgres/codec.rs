@@ -19,6 +19,9 @@
 //! (pgx gives an array of 16 bytes), `interval` as ISO 8601 (pgx gives a struct), inet
 //! as its text. A type with no decoding here yields an error naming the column and
 //! the cast that works (`col::text`), never garbage.
+//!
+//! It stays above 800 lines because it is one table of PostgreSQL types, each with its
+//! encoder and decoder side by side, as the server's `*send`/`*recv` functions are.
 
 use std::error::Error;
 use std::fmt::Write as _;

@@ -41,6 +41,11 @@
 //! through [`upstream_text`]), the catalog's names, descriptions, titles and
 //! schemas (listed, and bounded, before any call: [`Catalog::new`]), and warnings,
 //! which go to the operator's log ([`warn`]).
+//!
+//! It stays above 800 lines because [`McpProvider`]'s lifecycle (a lazy connect, the
+//! catalog, calls and their cancellation, the process group's shutdown) is one impl
+//! over one upstream map; the stdio transport, the stderr tail, the spec and the
+//! catalog's bounds are the modules beside it.
 
 pub mod catalog;
 pub mod spec;
