@@ -48,6 +48,27 @@ const CASES: &[(&str, &str)] = &[
     ("s=straße; echo ${s^^} ${s^} ${s@U}; declare -u t=$s; echo $t", "towupper maps ß to ß"),
     ("echo {Z..a}; x=({Z..a}); echo ${#x[@]}", "{Z..a}'s backslash is an empty word"),
     ("printf 'echo ran\\n' > run1.sh; chmod +x run1.sh; ./run*.sh", "a glob in the command word"),
+    // Process substitution.
+    ("cat <(<f); cat < <(<f)", "<(<f) reads f, as $(<f) does"),
+    ("{ echo b; echo a; } > >(sort)", "a group's output reaches >(cmd)"),
+    ("for i in 3 1 2; do echo $i; done > >(sort)", "a loop's output reaches >(cmd)"),
+    ("exec > >(sort); echo b; echo a", "exec > >(cmd) sends later output to cmd"),
+    // Endless devices read by a bounded reader.
+    (
+        "head -c 2M /dev/zero | wc -c; head -c 100000 /dev/urandom | wc -c; \
+         head -c 1500000 /dev/zero > z; cmp -n 1500000 z /dev/zero; echo $?; rm z",
+        "head -c and cmp -n get the bytes they ask for",
+    ),
+    // Commands.
+    (
+        "cat f h.txt > h.txt; echo $?; cat h.txt; cat f >> f; echo $?; cat f",
+        "input file is output file",
+    ),
+    ("mkdir d; touch d/.x d/y; ls -a d; ls -A d; ls -a d | wc -l", "ls -a lists . and .."),
+    (
+        "printf '1 2 \"abc' > j; jq . j || echo failed; printf '{\"a\":1}\\n{\"a\":' > k; jq -c . k || echo failed",
+        "jq prints the values before invalid input",
+    ),
 ];
 
 /// The tree each command starts from: files of distinct sizes and modification
@@ -93,9 +114,13 @@ fn tree(root: &Path) -> BTreeMap<String, Option<Vec<u8>>> {
 
 /// The programs bash runs for [`CASES`]; a missing one fails the test naming it.
 fn require_programs() {
-    for (program, package) in
-        [("/bin/bash", "bash"), ("zip", "zip"), ("gzip", "gzip"), ("sort", "coreutils")]
-    {
+    for (program, package) in [
+        ("/bin/bash", "bash"),
+        ("zip", "zip"),
+        ("gzip", "gzip"),
+        ("sort", "coreutils"),
+        ("jq", "jq"),
+    ] {
         let found = Command::new("/bin/sh")
             .arg("-c")
             .arg(format!("command -v {program}"))

@@ -74,6 +74,7 @@ impl Builtin for Cat {
         }
 
         let budget = ctx.shell.as_ref().map(|s| s.execution_budget);
+        let stdout_file = ctx.shell.as_ref().and_then(|s| s.stdout_file);
         let mut raw = crate::limits::BudgetedBytes::new(budget)?;
         let mut stderr = String::new();
         // Buffered stdin is read once: `cat - -` sees it at the first `-`.
@@ -95,6 +96,16 @@ impl Builtin for Cat {
                     vfs_join(ctx.cwd, file).to_string_lossy().into_owned()
                 };
                 match ctx.fs.read_file(Path::new(&path)).await {
+                    // filestore: GNU cat refuses to copy a non-empty file onto
+                    // itself (`cat f g > g`: g holds f's bytes by then).
+                    Ok(bytes)
+                        if (!bytes.is_empty() || !raw.is_empty())
+                            && stdout_file.is_some_and(|out| {
+                                out == crate::fs::normalize_path(Path::new(&path)).as_path()
+                            }) =>
+                    {
+                        stderr.push_str(&format!("cat: {file}: input file is output file\n"));
+                    }
                     Ok(bytes) => raw.try_extend_from_slice(&bytes)?,
                     // GNU cat reports the operand and goes on with the rest.
                     Err(e) => {

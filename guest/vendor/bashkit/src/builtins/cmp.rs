@@ -106,6 +106,17 @@ impl Builtin for Cmp {
                 continue;
             }
             let path = super::resolve_path(ctx.cwd, name);
+            // filestore: `cmp -n N` of an endless device compares N bytes of it
+            // (the filesystem's whole read of one is bounded).
+            if let Some(n) = limit
+                && let Some(read) = super::devices::device_prefix(&path, skip.saturating_add(n))
+            {
+                match read {
+                    Ok(d) => data.push(d),
+                    Err(e) => return Ok(trouble(format!("{name}: {e}"))),
+                }
+                continue;
+            }
             match ctx.fs.read_file(&path).await {
                 Ok(d) => data.push(d),
                 Err(_) => return Ok(trouble(format!("{name}: No such file or directory"))),

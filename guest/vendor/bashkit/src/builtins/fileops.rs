@@ -203,10 +203,14 @@ impl Builtin for Rm {
                 continue;
             }
 
+            // filestore: `-f` hides a missing operand only (GNU), never a
+            // refused delete (a read-only mount, a read-only file).
             if let Err(e) = ctx.fs.remove(&path, recursive).await
-                && !force
+                && !(force
+                    && matches!(&e, crate::Error::Io(io) if io.kind() == std::io::ErrorKind::NotFound))
             {
-                stderr.push_str(&format!("rm: cannot remove '{}': {}\n", file, e));
+                let reason = crate::error::io_error_reason(&e);
+                stderr.push_str(&format!("rm: cannot remove '{file}': {reason}\n"));
             }
         }
 

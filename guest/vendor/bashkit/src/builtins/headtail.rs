@@ -305,7 +305,23 @@ async fn run(cmd: &str, ctx: Context<'_>) -> Result<ExecResult> {
             } else {
                 vfs_join(ctx.cwd, file)
             };
-            match ctx.fs.read_file(&path).await {
+            // filestore: `head -c N` of an endless device gets N bytes (the
+            // filesystem's whole read of one is bounded).
+            let device = match (opts.unit, opts.selection) {
+                (Unit::Bytes, Selection::First(n)) => {
+                    super::devices::device_prefix(&crate::fs::normalize_path(&path), n)
+                }
+                _ => None,
+            };
+            let read = match device {
+                Some(Ok(bytes)) => Ok(bytes),
+                Some(Err(reason)) => {
+                    stderr.push_str(&format!("{cmd}: {file}: {reason}\n"));
+                    continue;
+                }
+                None => ctx.fs.read_file(&path).await,
+            };
+            match read {
                 Ok(content) => content,
                 Err(e) => {
                     let reason = crate::error::io_error_reason(&e);

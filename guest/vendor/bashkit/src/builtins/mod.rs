@@ -47,6 +47,7 @@ mod curl;
 mod cuttr;
 mod date;
 mod dd;
+mod devices;
 mod diff;
 mod dirstack;
 mod disk;

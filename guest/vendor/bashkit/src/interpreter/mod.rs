@@ -397,6 +397,9 @@ pub(crate) struct ShellRef<'a> {
     /// arrays, namerefs and dynamic variables) for each operand that follows
     /// a `-v` in a `test`/`[` call. Empty for every other builtin.
     pub(crate) set_vars: &'a [String],
+    /// filestore: the regular file this command's own `>`, `>|`, `&>` or
+    /// `>>` sends stdout to, for `cat`'s "input file is output file".
+    pub(crate) stdout_file: Option<&'a Path>,
     /// Registered builtin commands (read-only, accessed via `has_builtin`).
     pub(crate) builtins: &'a HashMap<String, Arc<dyn Builtin>>,
     /// Host-owned builtin registry, when configured (read-only). Needed so
@@ -1822,6 +1825,9 @@ pub struct Interpreter {
     temp_path: bool,
     /// `ShellRef::set_vars` for the running `test`/`[` call.
     test_set_vars: Vec<String>,
+    /// filestore: `ShellRef::stdout_file` for the running command, set when
+    /// its redirects are opened.
+    pub(super) stdout_file: Option<PathBuf>,
     /// `sequence_accum` as it was when `exec` last installed a target for
     /// fd 1 or 2: output written before that keeps going to the caller.
     exec_install_mark: (usize, usize),
@@ -2009,6 +2015,13 @@ pub struct Interpreter {
     /// substitution's fd, run these commands with what it wrote as stdin.
     /// Each entry is (write buffer, commands_to_run).
     deferred_proc_subs: Vec<(crate::fs::ProcSubBuffer, Vec<Command>)>,
+    /// filestore: `exec > >(cmd)` set the running `exec`'s substitutions to
+    /// outlive it (see `exec_proc_subs`).
+    pub(super) exec_proc_sub_keep: bool,
+    /// filestore: the substitutions `exec > >(cmd)` pointed an fd at: their
+    /// `cmd` runs on what the shell wrote to them when the shell ends, as
+    /// bash's reads until the shell closes its end.
+    exec_proc_subs: Vec<(crate::fs::ProcSubBuffer, Vec<Command>)>,
     /// This shell's `/dev/fd/N` namespace for process substitutions; `fs`
     /// is this same wrapper (see `fs/proc_sub_fds.rs`, TM-ISO-028).
     proc_subs: Arc<crate::fs::ProcSubFs>,
@@ -2565,6 +2578,7 @@ impl Interpreter {
             merge_stderr: false,
             temp_path: false,
             test_set_vars: Vec::new(),
+            stdout_file: None,
             exec_install_mark: (0, 0),
             route_top_list: false,
             top_list_routed: None,
@@ -2632,6 +2646,8 @@ impl Interpreter {
             condition_sequence_depth: 0,
             errexit_fired: false,
             deferred_proc_subs: Vec::new(),
+            exec_proc_sub_keep: false,
+            exec_proc_subs: Vec::new(),
             proc_subs,
             random_state: AtomicU32::new(random_seed),
             shell_features,
@@ -2758,6 +2774,7 @@ impl Interpreter {
             merge_stderr: false,
             temp_path: false,
             test_set_vars: Vec::new(),
+            stdout_file: None,
             exec_install_mark: self.exec_install_mark,
             route_top_list: false,
             top_list_routed: None,
@@ -2856,6 +2873,8 @@ impl Interpreter {
             condition_sequence_depth: self.condition_sequence_depth,
             errexit_fired: false,
             deferred_proc_subs: Vec::new(),
+            exec_proc_sub_keep: false,
+            exec_proc_subs: Vec::new(),
             proc_subs: job_proc_subs,
             random_state: AtomicU32::new(random_seed),
             shell_features: self.shell_features,
@@ -4028,6 +4047,29 @@ impl Interpreter {
             let jobs = Arc::clone(&self.jobs);
             let mut result =
                 jobs::with_jobs(&jobs, self.execute_script_body(script, true, true)).await;
+            // filestore: `exec > >(cmd)`: the shell's end closes as it exits
+            // and `cmd` runs on what was written to it; its output follows.
+            if !self.exec_proc_subs.is_empty() {
+                let ran = jobs::with_jobs(&jobs, self.run_exec_proc_subs()).await;
+                match ran {
+                    Ok(ran) if result.is_ok() => {
+                        if self.output_callback.is_some()
+                            && (!ran.stdout.is_empty() || !ran.stderr.is_empty())
+                        {
+                            self.maybe_emit_output(&ran.stdout, &ran.stderr, self.output_emit_count)
+                                .await?;
+                        }
+                        if self.retain_streamed_output()
+                            && let Ok(r) = &mut result
+                        {
+                            r.stdout.append(&ran.stdout);
+                            r.stderr.append(&ran.stderr);
+                        }
+                    }
+                    Ok(_) => {}
+                    Err(e) => result = Err(e),
+                }
+            }
             // Script boundary: background jobs are scoped to a single exec()
             // call. Like a pipe reader waiting for EOF, the call waits for
             // every job and delivers output not yet reported. Coprocs first
@@ -4072,12 +4114,30 @@ impl Interpreter {
         result
     }
 
+    /// filestore: runs the substitutions `exec > >(cmd)` kept (see
+    /// `exec_proc_subs`), once fd 1 and 2 no longer point at them.
+    async fn run_exec_proc_subs(&mut self) -> Result<ExecResult> {
+        let kept = std::mem::take(&mut self.exec_proc_subs);
+        self.exec_fd_table.retain(|_, target| {
+            !matches!(target, FdTarget::AppendFile(path, _) if crate::fs::proc_sub_fd(path).is_some())
+        });
+        let start = ProcSubMark {
+            deferred: self.deferred_proc_subs.len(),
+            fds: self.proc_subs.open_count(),
+        };
+        self.deferred_proc_subs.extend(kept);
+        let mut ran = Ok(ExecResult::default());
+        self.run_deferred_proc_subs_from(start, &mut ran).await?;
+        ran
+    }
+
     /// Close every process substitution fd still open (one opened by a
     /// compound command's words, or left by an aborted command).
     /// Called from Bash::exec() after execute() returns.
     pub(crate) fn close_proc_sub_fds(&mut self) {
         self.proc_subs.close_from(0);
         self.deferred_proc_subs.clear();
+        self.exec_proc_subs.clear();
     }
 
     /// Inner script execution — runs commands without resetting counters.
@@ -9372,8 +9432,17 @@ impl Interpreter {
 
             let mut result = result;
 
-            self.run_deferred_proc_subs_from(deferred_proc_sub_start, &mut result)
-                .await?;
+            if std::mem::take(&mut self.exec_proc_sub_keep) {
+                // filestore: `exec > >(cmd)`: `cmd` reads fd 1 until the shell
+                // ends; its fd stays open.
+                let kept = self
+                    .deferred_proc_subs
+                    .split_off(deferred_proc_sub_start.deferred.min(self.deferred_proc_subs.len()));
+                self.exec_proc_subs.extend(kept);
+            } else {
+                self.run_deferred_proc_subs_from(deferred_proc_sub_start, &mut result)
+                    .await?;
+            }
 
             result
         })
@@ -10143,6 +10212,11 @@ impl Interpreter {
                     command_hash: Arc::make_mut(&mut self.scoped.command_hash),
                     execution_budget: &self.execution_budget,
                     set_vars: &self.test_set_vars,
+                    stdout_file: if redirects.is_empty() {
+                    None
+                } else {
+                    self.stdout_file.as_deref()
+                },
                     call_stack: &self.call_stack,
                     history: &self.history,
                     limits: &self.limits,
@@ -10254,6 +10328,11 @@ impl Interpreter {
                 command_hash: Arc::make_mut(&mut self.scoped.command_hash),
                 execution_budget: &self.execution_budget,
                 set_vars: &self.test_set_vars,
+                stdout_file: if redirects.is_empty() {
+                    None
+                } else {
+                    self.stdout_file.as_deref()
+                },
                 call_stack: &self.call_stack,
                 history: &self.history,
                 limits: &self.limits,
@@ -12926,6 +13005,39 @@ impl Interpreter {
 
         if is_input {
             let mut stdout = crate::limits::BudgetedBytes::new(Some(&self.execution_budget))?;
+            // filestore: `<(<f)` reads f, as `$(<f)` does (bash 5.2): a bare
+            // input redirect would otherwise run an empty command.
+            if let Some(redirects) = Self::cmd_subst_file_read(commands) {
+                self.charge_command_execution()?;
+                let read = if self.disabled_redirect_error(redirects).is_some() {
+                    Err(crate::error::Error::CommandFailure(String::new()))
+                } else {
+                    self.process_input_redirections(
+                        None,
+                        redirects,
+                        StdinDemand::All,
+                        HighFdStdin::Any,
+                    )
+                    .await
+                };
+                match read {
+                    Ok(setup) => {
+                        if let Some(content) = setup.stdin {
+                            stdout
+                                .try_extend_from_slice(content.as_bytes())
+                                .map_err(crate::error::Error::from)?;
+                        }
+                    }
+                    Err(crate::error::Error::CommandFailure(msg)) => {
+                        self.queue_subst_stderr(&msg.into());
+                    }
+                    Err(e) => return Err(e),
+                }
+                let fd = self.allocate_proc_sub_fd()?;
+                self.proc_subs
+                    .open(fd, crate::fs::ProcSubData::Input(Arc::new(stdout)));
+                return Ok(format!("/dev/fd/{fd}"));
+            }
             // The substituted list runs in a subshell: nothing it changes
             // (variables, cwd, options, `$?`) reaches the parent.
             let snapshot = Box::new(self.snapshot_subshell_state());
@@ -13179,14 +13291,25 @@ impl Interpreter {
             if let Some(stderr) = self.disabled_redirect_error(redirects) {
                 return Ok(ExecResult::err(stderr, 1));
             }
+            // filestore: a `>(cmd)` target (`{ ...; } > >(cmd)`, `done >
+            // >(cmd)`) is expanded here, before the body runs, and queues
+            // `cmd`; it runs on the compound's output once that is written,
+            // as after a simple command.
+            let proc_sub_start = self.proc_sub_mark();
             match self.resolve_split_redirect_targets(redirects).await? {
                 Ok(None) => {}
                 Ok(Some(resolved)) => {
-                    return self
+                    let mut result = self
                         .execute_compound_with_redirects(compound, &resolved)
                         .await;
+                    self.run_deferred_proc_subs_from(proc_sub_start, &mut result)
+                        .await?;
+                    return result;
                 }
-                Err(failed) => return Ok(failed),
+                Err(failed) => {
+                    self.discard_deferred_proc_subs_from(proc_sub_start);
+                    return Ok(failed);
+                }
             }
             if let Some((scope, remaining)) = self.open_here_fds(redirects).await? {
                 let result = self

@@ -586,10 +586,25 @@ impl Interpreter {
     /// side-effect-free targets (literals, variables): the word is expanded
     /// again when the output is written. Errors are left to that write.
     async fn open_output_targets_early(&mut self, redirects: &[Redirect]) {
+        self.stdout_file = None;
         if !self.shell_features.has_file_redirects() {
             return;
         }
         for redirect in redirects {
+            // `>>`: not truncated, but its file is stdout's as well.
+            if redirect.kind == RedirectKind::Append
+                && matches!(redirect.fd, None | Some(1))
+                && redirect
+                    .target
+                    .parts
+                    .iter()
+                    .all(|p| matches!(p, WordPart::Literal(_) | WordPart::Variable(_)))
+                && let Ok(target) = self.expand_word(&redirect.target).await
+                && !target.is_empty()
+            {
+                self.stdout_file = Some(self.resolve_path(&target));
+                continue;
+            }
             if !matches!(
                 redirect.kind,
                 RedirectKind::Output | RedirectKind::Clobber | RedirectKind::OutputBoth
@@ -614,6 +629,9 @@ impl Interpreter {
             }
             let noclobber = redirect.kind != RedirectKind::Clobber
                 && self.scoped.variables.get("SHOPT_C").map(|v| v.as_str()) == Some("1");
+            if matches!(redirect.fd, None | Some(1)) {
+                self.stdout_file = Some(path.clone());
+            }
             let empty = match self.fs.stat(&path).await {
                 Ok(m) if m.file_type != crate::fs::FileType::File || noclobber => continue,
                 Ok(m) => m.size == 0,
@@ -1720,11 +1738,11 @@ impl Interpreter {
                     FdTarget::DevNull
                 } else if crate::fs::proc_sub_fd(&path).is_some_and(|fd| self.proc_subs.is_open(fd))
                 {
-                    // WTF: `exec 3> >(cmd)` would need `cmd` to outlive the
-                    // `exec` and read fd 3 as it is written; it runs right
-                    // after the `exec` instead (no input), so later writes to
-                    // fd 3 are dropped rather than failing on the closed fd.
-                    FdTarget::DevNull
+                    // filestore: `exec > >(cmd)`: later output goes to the
+                    // substitution, whose `cmd` runs on it when the shell
+                    // ends (bash's reads its pipe until then).
+                    self.exec_proc_sub_keep = true;
+                    FdTarget::AppendFile(path, target_path)
                 } else {
                     // Truncate (or create) the file on open, like real
                     // `exec >file`; a failed open leaves the fd as it was.

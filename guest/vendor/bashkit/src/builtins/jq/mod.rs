@@ -796,7 +796,12 @@ fn parse_jq_json_stream_partial(
         .transpose()?;
     let normalized = match input::normalize(execution_budget.as_ref(), input) {
         Ok(normalized) => normalized,
-        Err(input::NormalizeError::InvalidJson(message)) => return Ok((Vec::new(), Some(message))),
+        // filestore: an unterminated string ends the input, but jq still
+        // processes the values before it (`1 2 "abc` prints 1 and 2).
+        Err(input::NormalizeError::InvalidJson(message)) => {
+            let (values, _) = convert::parse_json_stream_partial(input);
+            return Ok((values, Some(message)));
+        }
         Err(input::NormalizeError::Resource(error)) => return Err(error),
     };
     Ok(convert::parse_json_stream_partial(normalized.as_str()))

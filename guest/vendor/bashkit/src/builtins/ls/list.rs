@@ -26,7 +26,7 @@ const LS_SUPPORTED_IDS: &[&str] = &[
     // The 8 short flags the original bashkit ls accepted.
     "long",           // -l
     "all",            // -a
-    "almost-all",     // -A (same listing as -a: . and .. are never shown)
+    "almost-all",     // -A (-a without . and ..)
     "human-readable", // -h
     "1",              // -1
     "recursive",      // -R
@@ -48,6 +48,9 @@ const LS_SUPPORTED_IDS: &[&str] = &[
 pub(super) struct LsOptions {
     pub(super) long: bool,
     pub(super) all: bool,
+    /// filestore: `-a` (not `-A`): a directory's listing has `.` and `..`, as
+    /// GNU's.
+    pub(super) dots: bool,
     pub(super) human: bool,
     pub(super) one_per_line: bool,
     pub(super) recursive: bool,
@@ -164,6 +167,7 @@ impl Builtin for Ls {
         let opts = LsOptions {
             long: matches.get_flag("long"),
             all: matches.get_flag("all") || matches.get_flag("almost-all"),
+            dots: matches.get_flag("all") && !matches.get_flag("almost-all"),
             human: matches.get_flag("human-readable"),
             one_per_line: matches.get_flag("1"),
             recursive: matches.get_flag("recursive"),
@@ -334,6 +338,18 @@ async fn list_directory(
 
     // Sort entries
     let mut sorted_entries = entries;
+    // filestore: `-a` lists the directory itself and its parent (`/`'s is `/`).
+    if opts.dots {
+        let parent = path.parent().unwrap_or(path);
+        for (name, dir) in [(".", path), ("..", parent)] {
+            if let Ok(metadata) = ctx.fs.stat(dir).await {
+                sorted_entries.push(crate::fs::DirEntry {
+                    name: name.to_string(),
+                    metadata,
+                });
+            }
+        }
+    }
     // filestore: name order first, so time and size ties keep it (GNU).
     sorted_entries.sort_by(|a, b| a.name.cmp(&b.name));
     if opts.sort_by_size {
@@ -384,7 +400,7 @@ async fn list_directory(
                 }
             }
             output.push_str(&line);
-            if opts.recursive && entry.metadata.file_type.is_dir() {
+            if opts.recursive && entry.metadata.file_type.is_dir() && !is_dots(&entry.name) {
                 subdirs.push((
                     vfs_join(path, &entry.name),
                     format!("{}/{}", display_path, entry.name),
@@ -400,7 +416,7 @@ async fn list_directory(
                 name.push_str(classify_suffix(&entry.metadata));
             }
             names.push(name);
-            if opts.recursive && entry.metadata.file_type.is_dir() {
+            if opts.recursive && entry.metadata.file_type.is_dir() && !is_dots(&entry.name) {
                 subdirs.push((
                     vfs_join(path, &entry.name),
                     format!("{}/{}", display_path, entry.name),
@@ -568,4 +584,9 @@ fn human_readable_size(size: u64) -> String {
     } else {
         format!("{:>6}", size)
     }
+}
+
+/// filestore: `.` and `..`, which `-aR` lists but does not descend into.
+fn is_dots(name: &str) -> bool {
+    matches!(name, "." | "..")
 }
