@@ -14,6 +14,8 @@
 //!
 //! The corpus is read from the bashkit crate cargo downloaded for the guest (found
 //! with `cargo metadata`), so it always matches the version the component embeds.
+//! Each case runs through the component once ([`answers`]); [`against_bash`]
+//! compares the same answers with `/bin/bash`'s.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -22,6 +24,8 @@ use filestore::{MountSpec, Session};
 use serde_json::json;
 
 use crate::common::*;
+
+mod against_bash;
 
 /// The spec groups run: the commands filestore's shell offers (bashkit's `python`,
 /// `typescript` and `yq` builtins are not compiled into the component).
@@ -240,35 +244,62 @@ fn session() -> Session {
     s
 }
 
-/// Runs one case; `None` when it gives bashkit's answer, else what it gave.
-fn run(case: &Case) -> Option<String> {
+/// What one case gave through the component.
+struct Answer {
+    stdout: String,
+    stderr: String,
+    exit_code: i64,
+    /// The call's typed error (`kind: message`), when it ended in one.
+    error: Option<String>,
+}
+
+/// Runs one case through the component.
+fn run(case: &Case) -> Answer {
     let mut s = session();
-    let got = s.call("filestore_execute", &json!({"command": case.script, "cwd": "/home/user"}));
-    let out = match got {
-        Ok(o) => o.json,
-        Err(e) => return Some(format!("error[{}]: {e}", e.kind_name())),
-    };
-    let stdout = out["stdout"].as_str().unwrap_or_default();
-    let code = out["exit_code"].as_i64().unwrap_or(-1);
-    let code_ok = case.exit_code.is_none_or(|want| want == code);
-    if stdout == case.stdout && code_ok {
+    match s.call("filestore_execute", &json!({"command": case.script, "cwd": "/home/user"})) {
+        Ok(o) => Answer {
+            stdout: o.json["stdout"].as_str().unwrap_or_default().to_string(),
+            stderr: o.json["stderr"].as_str().unwrap_or_default().to_string(),
+            exit_code: o.json["exit_code"].as_i64().unwrap_or(-1),
+            error: None,
+        },
+        Err(e) => Answer {
+            stdout: String::new(),
+            stderr: String::new(),
+            exit_code: -1,
+            error: Some(format!("{}: {e}", e.kind_name())),
+        },
+    }
+}
+
+/// `None` when `got` is bashkit's expected answer, else what it gave.
+fn against_expectation(case: &Case, got: &Answer) -> Option<String> {
+    if let Some(e) = &got.error {
+        return Some(format!("error[{e}]"));
+    }
+    let code_ok = case.exit_code.is_none_or(|want| want == got.exit_code);
+    if got.stdout == case.stdout && code_ok {
         None
     } else {
         Some(format!(
-            "exit {code} (want {:?}), stdout {stdout:?} (want {:?}), stderr {:?}",
-            case.exit_code,
-            case.stdout,
-            out["stderr"].as_str().unwrap_or_default()
+            "exit {} (want {:?}), stdout {:?} (want {:?}), stderr {:?}",
+            got.exit_code, case.exit_code, got.stdout, case.stdout, got.stderr
         ))
     }
 }
 
-#[test]
-fn bashkits_spec_corpus_passes_through_the_component() {
+/// The corpus's cases that run: `(group/file/case, case)`, with the counts of
+/// those left out (bashkit's `### skip`, [`TIMED`]).
+struct Corpus {
+    dir: PathBuf,
+    cases: Vec<(String, Case)>,
+    skipped: usize,
+    timed: usize,
+}
+
+fn read_corpus() -> Corpus {
     let dir = spec_dir();
-    let (mut ran, mut skipped, mut timed) = (0, 0, 0);
-    let (mut unexpected, mut still_known) = (Vec::new(), Vec::new());
-    let mut known_seen = Vec::new();
+    let (mut cases, mut skipped, mut timed) = (Vec::new(), 0, 0);
     for group in GROUPS {
         let mut files: Vec<_> = std::fs::read_dir(dir.join(group))
             .unwrap_or_else(|e| panic!("{}: {e}", dir.join(group).display()))
@@ -289,22 +320,46 @@ fn bashkits_spec_corpus_passes_through_the_component() {
                     timed += 1;
                     continue;
                 }
-                ran += 1;
-                let known = KNOWN.iter().any(|(k, _)| *k == id);
-                match (run(&case), known) {
-                    (None, false) => {}
-                    (None, true) => still_known.push(id),
-                    (Some(_), true) => known_seen.push(id),
-                    (Some(why), false) => unexpected.push(format!("{id}: {why}")),
-                }
+                cases.push((id, case));
             }
         }
     }
+    Corpus { dir, cases, skipped, timed }
+}
+
+/// The corpus and each case's answer through the component, run once for both
+/// tests below (the second compares the same answers with bash's).
+fn answers() -> &'static (Corpus, Vec<Answer>) {
+    static ANSWERS: std::sync::OnceLock<(Corpus, Vec<Answer>)> = std::sync::OnceLock::new();
+    ANSWERS.get_or_init(|| {
+        let corpus = read_corpus();
+        let answers = corpus.cases.iter().map(|(_, case)| run(case)).collect();
+        (corpus, answers)
+    })
+}
+
+#[test]
+fn bashkits_spec_corpus_passes_through_the_component() {
+    let (corpus, answers) = answers();
+    let (mut unexpected, mut still_known) = (Vec::new(), Vec::new());
+    let mut known_seen = Vec::new();
+    for ((id, case), got) in corpus.cases.iter().zip(answers) {
+        let known = KNOWN.iter().any(|(k, _)| k == id);
+        match (against_expectation(case, got), known) {
+            (None, false) => {}
+            (None, true) => still_known.push(id.clone()),
+            (Some(_), true) => known_seen.push(id.clone()),
+            (Some(why), false) => unexpected.push(format!("{id}: {why}")),
+        }
+    }
+    let ran = corpus.cases.len();
     eprintln!(
-        "bashkit spec corpus: {ran} cases run, {skipped} marked skip by bashkit, {timed} timed (not run), {} known differences",
+        "bashkit spec corpus: {ran} cases run, {} marked skip by bashkit, {} timed (not run), {} known differences",
+        corpus.skipped,
+        corpus.timed,
         known_seen.len()
     );
-    assert_eq!(timed, TIMED.len(), "a TIMED case is no longer in the corpus");
+    assert_eq!(corpus.timed, TIMED.len(), "a TIMED case is no longer in the corpus");
     assert!(
         unexpected.is_empty(),
         "{} cases differ from bashkit's expectation:\n{}",
@@ -315,7 +370,7 @@ fn bashkits_spec_corpus_passes_through_the_component() {
     crate::support::suite::Tally::counted(ran, unexpected.len()).check(
         "bashkit's spec corpus",
         BASHKIT_SPEC_CASES,
-        &format!("cases read from {}", dir.display()),
+        &format!("cases read from {}", corpus.dir.display()),
     );
 }
 
