@@ -231,7 +231,14 @@ fn call(
         }
         Err(e) => return fail_with(&e),
     };
-    print_call_result(out, results_volume.as_deref(), text)
+    let code = print_call_result(out, results_volume.as_deref(), text);
+    // The session goes as usual (its volumes and audit log are what the call wrote
+    // through); the engine is left to the process's exit, which comes next: taking
+    // it apart (unmapping the compiled code, unregistering its types and unwind
+    // tables) took 0.2-0.3 ms of a 5 ms process, for memory the exit frees anyway.
+    drop(session);
+    std::mem::forget(engine);
+    code
 }
 
 /// What became of a call after its approval, if it needed one.
