@@ -14,6 +14,7 @@ use serde_json::Value;
 use crate::contract::repo_root;
 
 mod examples;
+pub(crate) mod sizes;
 
 /// The README's size limit: it sells and starts; depth lives in `docs/`.
 const MAX_README_BYTES: usize = 15 * 1024;

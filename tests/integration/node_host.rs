@@ -175,6 +175,13 @@ fn the_npm_tarball_runs_the_readme_quickstart_in_an_empty_directory() {
         format!("filestore-node-host-{}.tgz", version.as_str().unwrap())
     );
 
+    // Its size is the one docs/embedding.md states.
+    crate::docs::sizes::assert_stated(
+        &crate::contract::repo_root().join("docs/embedding.md"),
+        "`dist/filestore-node-host-VERSION.tgz` (",
+        std::fs::metadata(&tarball).unwrap().len() as usize,
+    );
+
     // What the tarball holds: the host, the bundled component, the docs; no tests,
     // no build scripts, no dependencies to fetch.
     let listing = Command::new("tar").arg("tzf").arg(&tarball).output().unwrap();
