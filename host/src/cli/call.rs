@@ -79,8 +79,9 @@ struct ApprovalArgs {
 }
 
 /// `filestore call`: the quotas and object-store flags applied, `--audit` opened as
-/// its mount, then the call run.
-pub(super) fn run(command: CallArgs) -> ExitCode {
+/// its mount, then the call run. `process_ends`: the process exits once this returns
+/// (the `filestore` binary; not a library caller, which may call again).
+pub(super) fn run(command: CallArgs, process_ends: bool) -> ExitCode {
     let CallArgs {
         tool,
         args,
@@ -104,7 +105,8 @@ pub(super) fn run(command: CallArgs) -> ExitCode {
         }
         Err(e) => return fail_with(&e),
     };
-    let request = CallRequest { tool: &tool, args: &args, text, decision, timeouts, audit };
+    let request =
+        CallRequest { tool: &tool, args: &args, text, decision, timeouts, audit, process_ends };
     call(&request, &mounts, &configs, &tokens, agent.as_deref())
 }
 
@@ -117,6 +119,8 @@ struct CallRequest<'a> {
     timeouts: TimeoutArgs,
     /// `--audit`: where the call's record goes (`None`: memory).
     audit: Option<MountArg>,
+    /// The process exits once the call is done (see [`run`]).
+    process_ends: bool,
 }
 
 /// `call --audit SPEC` as a writable mount at `/audit` (the store's spec, checked
@@ -233,11 +237,13 @@ fn call(
     };
     let code = print_call_result(out, results_volume.as_deref(), text);
     // The session goes as usual (its volumes and audit log are what the call wrote
-    // through); the engine is left to the process's exit, which comes next: taking
+    // through); when the process exits next, the engine is left to the exit: taking
     // it apart (unmapping the compiled code, unregistering its types and unwind
     // tables) took 0.2-0.3 ms of a 5 ms process, for memory the exit frees anyway.
     drop(session);
-    std::mem::forget(engine);
+    if request.process_ends {
+        std::mem::forget(engine);
+    }
     code
 }
 

@@ -129,14 +129,14 @@ where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
-    let code = main_with(parse(argv));
+    let code = main_with(parse(argv), false);
     // ExitCode is opaque but comparable: find the status it was made from.
     (0..=u8::MAX).find(|&n| ExitCode::from(n) == code).map_or(1, i32::from)
 }
 
 /// The `filestore` binary's `main`: [`run`] with this process's arguments.
 pub fn main() -> ExitCode {
-    main_with(parse(std::env::args_os()))
+    main_with(parse(std::env::args_os()), true)
 }
 
 /// `argv` parsed as the `filestore` command line (help, the version or a usage error
@@ -172,9 +172,11 @@ fn call_command() -> clap::Command {
     clap::Command::new("filestore").version(filestore::engine::VERSION).subcommand(call)
 }
 
-fn main_with(cli: Cli) -> ExitCode {
+/// Runs `cli`'s command; `process_ends` when the process exits right after (the
+/// `filestore` binary's [`main`]), so that it may leave its teardown to the exit.
+fn main_with(cli: Cli, process_ends: bool) -> ExitCode {
     match cli.command {
-        Command::Call(args) => call::run(args),
+        Command::Call(args) => call::run(args, process_ends),
         Command::Check { files, strict } => tools::check(&files, strict),
         Command::Diff { mount, json, conversation } => cow::diff(&mount, json, &conversation),
         Command::Apply { mount, check, audit, conversation } => {
