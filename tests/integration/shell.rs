@@ -433,12 +433,10 @@ const CORPUS: &[&str] = &[
 
 /// Commands of [`CORPUS`] whose answer differs from bash's on purpose or because of
 /// the interpreter, each with the reason (docs/shell.md, "Differences from bash").
-const KNOWN: &[(&str, &str)] = &[
-    (
-        "cp -r data data2 && diff -r data data2 && echo same",
-        "bashkit's diff compares two files; it has no -r",
-    ),
-];
+const KNOWN: &[(&str, &str)] = &[(
+    "cp -r data data2 && diff -r data data2 && echo same",
+    "bashkit's diff compares two files; it has no -r",
+)];
 
 /// Runs one corpus command both ways; `None` when they agree, else what differs.
 fn compare(template: &Path, command: &str) -> Option<String> {

@@ -11,9 +11,8 @@ use crate::contract::repo_root;
 pub fn stated_mb(file: &Path, before: &str) -> (f64, f64) {
     let text = std::fs::read_to_string(file).unwrap();
     let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    let at = text
-        .find(before)
-        .unwrap_or_else(|| panic!("{} no longer says {before:?}", file.display()));
+    let at =
+        text.find(before).unwrap_or_else(|| panic!("{} no longer says {before:?}", file.display()));
     let rest = &text[at + before.len()..];
     let number: String = rest.chars().take_while(|c| c.is_ascii_digit() || *c == '.').collect();
     assert!(
