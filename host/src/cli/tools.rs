@@ -41,7 +41,7 @@ pub(super) fn unrunnable(tools: &[ToolStatus]) -> (Vec<String>, Vec<String>) {
     // (reason, where it is first met, the tools it concerns), in load order.
     let mut reasons: Vec<(String, String, Vec<&str>)> = Vec::new();
     for t in tools {
-        if filestore::tools::runs_here(t, &registry) {
+        if t.runnable && handled.contains(&t.tool_type) {
             continue;
         }
         if !handled.contains(&t.tool_type) && registry.misspelling_of(&t.tool_type).is_some() {
@@ -135,8 +135,9 @@ struct MissingVariables {
 fn missing_variables(paths: &[PathBuf], report: &ConfigReport) -> MissingVariables {
     let env = |k: &str| std::env::var(k).ok();
     let registry = filestore::tools::ToolRegistry::with_builtin_handlers();
-    // The rule load_config applies.
-    let runs_here = |t: &&ToolStatus| filestore::tools::runs_here(t, &registry);
+    let types = registry.tool_types();
+    // The rule load_config applies: runnable in the component, or a type the host handles.
+    let runs_here = |t: &&ToolStatus| t.runnable || types.contains(&t.tool_type);
     let running: std::collections::HashSet<&str> =
         report.tools.iter().filter(runs_here).map(|t| t.name.as_str()).collect();
     let used_sources: std::collections::HashSet<&str> =

@@ -110,7 +110,7 @@ impl Session {
         let needed: std::collections::HashSet<String> = report
             .tools
             .iter()
-            .filter(|t| crate::tools::runs_here(t, host.as_ref()))
+            .filter(|t| t.runnable || host.handles(&t.tool_type))
             .filter_map(|t| t.source.clone())
             .collect();
         let invalid = |m: String| {
@@ -124,7 +124,7 @@ impl Session {
         let runnable: std::collections::HashSet<&str> = report
             .tools
             .iter()
-            .filter(|t| crate::tools::runs_here(t, host.as_ref()))
+            .filter(|t| t.runnable || host.handles(&t.tool_type))
             .map(|t| t.name.as_str())
             .collect();
         let native: Vec<(&str, &str)> =

@@ -149,17 +149,6 @@ impl std::fmt::Display for ConfigIssue {
 /// host lifts the WIT `tool-status` into it), one definition for both sides.
 pub use filestore_guest::tools::config::ToolStatus;
 
-/// Whether `tool` runs in a session whose tool host is `host`: the host has a handler
-/// for its type, and the component has no objection to it other than not knowing the
-/// type (a type only an embedder's own handler runs). The one rule for everything that
-/// asks: a load resolves the variables and sources of exactly these tools, and
-/// `filestore check` warns about the rest.
-pub fn runs_here(tool: &ToolStatus, host: &dyn ToolHost) -> bool {
-    host.handles(&tool.tool_type)
-        && (tool.runnable
-            || filestore_guest::tools::config::runnable_type(&tool.tool_type).is_none())
-}
-
 /// A successful configuration load or check.
 #[derive(Clone, Debug)]
 pub struct ConfigReport {

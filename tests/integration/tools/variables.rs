@@ -130,23 +130,6 @@ fn http_errors_and_missing_variables_are_clear() {
     assert!(!s.tool_specs().unwrap().iter().any(|t| t["name"] == "get_item"));
 }
 
-/// A session resolves the variables of only the tools that run in it
-/// (`filestore::tools::runs_here`, the rule `filestore check` applies too): with no
-/// handler for `http`, the tool's missing `${API_KEY}` stops nothing, and a call
-/// answers `unsupported`.
-#[test]
-fn variables_of_tools_this_host_cannot_run_are_not_resolved() {
-    let (port, _) = http_server("200 OK", "{}");
-    let mut s = session_with(ToolRegistry::new());
-    let files = vec![("tools.yaml".to_string(), http_yaml(port, ""))];
-    match s.load_config_with_env(&files, &|_| None) {
-        Ok(Ok(_)) => {}
-        other => panic!("a tool no handler runs needs no variables: {other:?}"),
-    }
-    let out = invoke(&mut s, "get_item", json!({"id": "1", "q": "", "note": ""}));
-    assert_eq!(out.envelope["error"]["code"], "unsupported", "{}", out.text);
-}
-
 /// The component (names, descriptions) and the host (sources, handler fields) read
 /// `${VAR}` with one scanner, Toolbox's grammar: a name with a leading digit
 /// (`9LIVES`) is a reference on both sides, `${a-b}` on neither. Before, the
