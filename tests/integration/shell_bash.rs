@@ -11,7 +11,6 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::Command;
 use std::time::{Duration, SystemTime};
 
 use filestore::{MountSpec, Session};
@@ -114,23 +113,16 @@ fn tree(root: &Path) -> BTreeMap<String, Option<Vec<u8>>> {
 
 /// The programs bash runs for [`CASES`]; a missing one fails the test naming it.
 fn require_programs() {
-    for (program, package) in [
-        ("/bin/bash", "bash"),
-        ("zip", "zip"),
-        ("gzip", "gzip"),
-        ("sort", "coreutils"),
-        ("jq", "jq"),
-    ] {
-        let found = Command::new("/bin/sh")
-            .arg("-c")
-            .arg(format!("command -v {program}"))
-            .output()
-            .is_ok_and(|o| o.status.success());
-        assert!(
-            found,
-            "{program} is needed to compare the shell with bash: apt-get install {package}"
-        );
-    }
+    crate::support::bash::require_programs(
+        &[
+            ("/bin/bash", "bash"),
+            ("zip", "zip"),
+            ("gzip", "gzip"),
+            ("sort", "coreutils"),
+            ("jq", "jq"),
+        ],
+        "to compare the shell with bash",
+    );
 }
 
 /// `command` through `filestore_execute` over `root` mounted at `/w`.

@@ -242,22 +242,15 @@ fn bash_answers(cases: &[(String, Case)]) -> Vec<BashAnswer> {
 
 /// The programs and privileges the test needs; a missing one fails naming it.
 fn require_sandbox() {
-    for (program, package) in [
-        ("unshare", "util-linux"),
-        ("setpriv", "util-linux"),
-        ("timeout", "coreutils"),
-        ("/bin/bash", "bash"),
-    ] {
-        let found = Command::new("/bin/sh")
-            .arg("-c")
-            .arg(format!("command -v {program}"))
-            .output()
-            .is_ok_and(|o| o.status.success());
-        assert!(
-            found,
-            "{program} is needed to run the corpus through bash: apt-get install {package}"
-        );
-    }
+    crate::support::bash::require_programs(
+        &[
+            ("unshare", "util-linux"),
+            ("setpriv", "util-linux"),
+            ("timeout", "coreutils"),
+            ("/bin/bash", "bash"),
+        ],
+        "to run the corpus through bash",
+    );
     let probe = bash("echo ok");
     assert_eq!(
         probe.stdout, "ok\n",

@@ -30,3 +30,16 @@ pub fn bash(dir: &Path, command: &str, locale: Locale) -> (String, i32) {
     let out = cmd.output().expect("running /bin/bash (install bash and GNU coreutils)");
     (String::from_utf8_lossy(&out.stdout).into_owned(), out.status.code().unwrap_or(-1))
 }
+
+/// Fails, naming the program and the Debian package to install, unless each of
+/// `programs` (name, package) is on the `PATH`: what `purpose` needs to run.
+pub fn require_programs(programs: &[(&str, &str)], purpose: &str) {
+    for (program, package) in programs {
+        let found = Command::new("/bin/sh")
+            .arg("-c")
+            .arg(format!("command -v {program}"))
+            .output()
+            .is_ok_and(|o| o.status.success());
+        assert!(found, "{program} is needed {purpose}: apt-get install {package}");
+    }
+}
