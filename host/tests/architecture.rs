@@ -220,13 +220,20 @@ impl Layout {
 
 /// Every `.rs` file beneath `dir` but the `tests.rs` files (test modules).
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    rust_files_under(dir, false, out);
+}
+
+/// Every `.rs` file beneath `dir`, leaving out vendored crates, `node_modules` and
+/// build output, and the `tests.rs` files (test modules) unless `with_tests`.
+fn rust_files_under(dir: &Path, with_tests: bool, out: &mut Vec<PathBuf>) {
     for e in std::fs::read_dir(dir).unwrap() {
         let p = e.unwrap().path();
+        let name = p.file_name().unwrap().to_string_lossy();
         if p.is_dir() {
-            rust_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "rs")
-            && p.file_name().is_some_and(|n| n != "tests.rs")
-        {
+            if !matches!(&*name, "vendor" | "node_modules" | "target") {
+                rust_files_under(&p, with_tests, out);
+            }
+        } else if name.ends_with(".rs") && (with_tests || name != "tests.rs") {
             out.push(p);
         }
     }
@@ -1133,22 +1140,11 @@ const LONG_FILE_LINES: usize = 800;
 #[test]
 fn long_files_say_why_in_their_header() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        for e in std::fs::read_dir(dir).unwrap() {
-            let p = e.unwrap().path();
-            let name = p.file_name().unwrap().to_string_lossy();
-            if p.is_dir() && !matches!(&*name, "vendor" | "node_modules" | "target") {
-                walk(&p, out);
-            } else if name.ends_with(".rs") {
-                out.push(p);
-            }
-        }
-    }
     let mut files = Vec::new();
     for dir in
         ["guest", "component", "sandbox", "volumes", "store", "handlers", "mcp", "host", "tests"]
     {
-        walk(&root.join(dir), &mut files);
+        rust_files_under(&root.join(dir), true, &mut files);
     }
     assert!(files.len() > 300, "the walk found only {} Rust files", files.len());
     let unexplained: Vec<String> = files
