@@ -19,7 +19,7 @@ pub const COMPONENT_LEN: &str = env!("FILESTORE_COMPONENT_LEN");
 pub const COMPONENT_SHA256: &str = env!("FILESTORE_COMPONENT_SHA256");
 
 /// The WIT package the component implements, `name@version`
-/// (`filestore:component@0.10.0`), from the `package` line of `wit/filestore.wit`.
+/// (`filestore:component@0.11.0`), from the `package` line of `wit/filestore.wit`.
 pub const WIT_PACKAGE_VERSION: &str = env!("FILESTORE_WIT_PACKAGE");
 
 /// What this build carries, for `filestore --version` and embedders: the crates'

@@ -12,6 +12,10 @@ supplies what the WIT world imports:
 - ``filestore:component/tool-host``: :class:`ToolHost`, handlers by tool type;
 - ``filestore:component/shell-output``: a running shell command's output, to the
   ``on_output`` callback of :meth:`Session.execute`;
+- ``filestore:component/python``: the shell's ``python3``. CPython runs only in the
+  Rust host (``filestore serve``, the sandbox crate), which runs it in a WebAssembly
+  instance of its own; here ``start`` answers ``unsupported``, and the shell prints
+  that with status 127;
 - the minimal WASI Rust's standard library links, from wasmtime's own WASI with an
   empty configuration: no environment, no arguments, no stdio, no preopens; its
   wall clock reads whole seconds, as the Rust host's (sandbox/src/clocks.rs). Its
@@ -49,7 +53,7 @@ ERROR_KINDS = (
     "unsupported", "limit-exceeded", "unauthorized", "backend",
 )
 #: The WIT package version this host implements.
-PACKAGE = "filestore:component@0.10.0"
+PACKAGE = "filestore:component@0.11.0"
 #: Most bytes one volume ``read`` hands the component (as the Rust host).
 MAX_READ_CALL_BYTES = 16 * 1024 * 1024
 #: Default wall-clock deadline of one call, seconds.
@@ -73,6 +77,12 @@ BUILTIN = {
     "filestore_execute", "filestore_diff",
 }
 _VOLUME = 1  # the host resource type id of `volume`
+_PYTHON_RUN = 2  # the host resource type id of `python.run` (never made: see below)
+
+#: Why ``python3`` does not run in this host (the WIT ``python`` interface).
+NO_PYTHON = ("command not found: python3 runs in the Rust host (filestore serve, the "
+             "sandbox crate), in a WebAssembly instance of its own; this Python host "
+             "(wasmtime-py) has no CPython to give it")
 
 
 class FilestoreError(Exception):
@@ -701,7 +711,17 @@ class Session:
                 t.add_func("check-connection", self._check_connection)
             with root.add_instance(f"filestore:component/shell-output@{version}") as o:
                 o.add_func("emit", self._emit)
+            with root.add_instance(f"filestore:component/python@{version}") as p:
+                p.add_resource("run", ResourceType.host(_PYTHON_RUN), lambda store, rep: None)
+                p.add_func("[static]run.start",
+                           lambda store, invocation: Variant("err", _err("unsupported", NO_PYTHON)))
+                p.add_func("[method]run.next", self._no_python_step)
         return linker
+
+    @staticmethod
+    def _no_python_step(store, run, reply):
+        # Unreachable: `start` never makes a run. A guest that calls it anyway gets an end.
+        return Variant("finished", _rec(exit_code=1, stdout=b"", stderr=NO_PYTHON.encode() + b"\n"))
 
     def _emit(self, store, stream, chunk) -> None:
         """A running shell command's output, to the ``on_output`` of the call running

@@ -8,6 +8,7 @@ wasmtime::component::bindgen!({
     world: "filestore-component",
     with: {
         "filestore:component/volume.volume": crate::bindings::handle::VolumeHandle,
+        "filestore:component/python.run": crate::python::Run,
     },
     imports: { default: trappable },
 });

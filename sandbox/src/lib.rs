@@ -44,6 +44,7 @@ pub mod error;
 mod glue;
 pub mod ids;
 pub mod memory_budget;
+pub mod python;
 pub mod session;
 pub mod shell_output;
 mod state;

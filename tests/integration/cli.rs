@@ -292,7 +292,7 @@ fn component_and_wit_are_written() {
     wasmtime::component::Component::new(&engine, &bytes).expect("a valid component");
     for name in ["filestore.wit", "tools.wit", "diagnostics.wit"] {
         let text = std::fs::read_to_string(wit.join(name)).unwrap();
-        assert!(text.contains("package filestore:component@0.10.0;"), "{name}");
+        assert!(text.contains("package filestore:component@0.11.0;"), "{name}");
     }
     assert!(
         std::fs::read_to_string(wit.join("filestore.wit"))

@@ -124,6 +124,7 @@ mod node_host;
 mod object_store;
 mod pdf;
 mod postgres;
+mod python;
 mod python_host;
 mod python_package;
 mod read_side;

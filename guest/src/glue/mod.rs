@@ -12,11 +12,13 @@
 //! - `session`: the exported `filestore` interface (the session resource);
 //!   `read_side`: its read, grep and tree results as WIT records.
 //! - `shell_output`: a running shell command's output, to the imported `shell-output`.
+//! - `python`: the imported `python` runs, for the shell's `python3`.
 //! - `tool_host`: the imported `tool-host` as the executor and connection checker.
 //! - `tools`: the exported `tools` interface (configuration, listing, invocation).
 //! - `diagnostics`: the exported test and benchmark hooks.
 
 mod diagnostics;
+mod python;
 mod read_side;
 mod session;
 mod shell_output;

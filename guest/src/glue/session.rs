@@ -80,6 +80,7 @@ fn tree_args(r: fs::TreeRequest) -> Value {
 impl fs::GuestSession for SessionResource {
     fn create(mounts: Vec<fs::Mount>, limits: fs::Limits) -> Result<fs::Session, Error> {
         crate::shell::stream::set_sink(emit_shell_output);
+        crate::shell::python::set_starter(super::python::start);
         let d = DomLimits::default();
         let limits = DomLimits {
             read_tokens: limits.read_tokens.map(|v| v as usize).unwrap_or(d.read_tokens),

@@ -16,6 +16,12 @@ pub(super) fn from_wit_error(e: Error, path: &str) -> DomError {
     DomError::at(kind, path, m)
 }
 
+/// A host error about no path (a refused `python` run).
+pub(super) fn from_wit_error_plain(e: Error) -> DomError {
+    let (kind, m) = kind_from_wit(e);
+    DomError::new(kind, m)
+}
+
 pub(super) fn to_wit_entry(e: DomEntry) -> Entry {
     Entry {
         path: e.path,

@@ -91,9 +91,12 @@ fn not_found_line(line: &str) -> Option<(&str, &str)> {
 /// What to tell an agent that ran `name`, a program this sandbox does not have.
 fn hint(name: &str) -> Option<&'static str> {
     Some(match name {
-        "python" | "python3" | "python2" | "pip" | "pip3" | "pipx" | "uv" | "uvx" | "poetry"
-        | "pytest" | "ipython" | "jupyter" | "conda" => {
-            "No Python in this sandbox (no interpreter, nothing to install); jq, awk and sed are here for data and text"
+        "python2" => "python3 is here (CPython 3.14 with its standard library)",
+        "pip" | "pip3" | "pipx" | "uv" | "uvx" | "poetry" | "conda" => {
+            "Nothing can be installed in this sandbox; python3 has its standard library"
+        }
+        "pytest" | "ipython" | "jupyter" => {
+            "python3 is here with its standard library only (unittest, doctest)"
         }
         "node" | "nodejs" | "npm" | "npx" | "yarn" | "pnpm" | "bun" | "deno" | "tsc" => {
             "No JavaScript runtime in this sandbox; jq, awk and sed are here for data and text"

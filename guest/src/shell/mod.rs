@@ -28,6 +28,7 @@ mod missing;
 #[cfg(feature = "runtime")]
 mod nested;
 mod output;
+pub mod python;
 pub mod request;
 #[cfg(feature = "runtime")]
 mod run;

@@ -18,6 +18,7 @@ use super::fs::MountFs;
 use super::grep::EngineGrep;
 use super::limits;
 use super::missing;
+use super::python::command::Python;
 use super::request::ExecuteRequest;
 use super::stream;
 use super::wc::EngineWc;
@@ -45,6 +46,7 @@ pub(crate) fn interpreter(
     cwd: &str,
     req: &ExecuteRequest,
 ) -> Bash {
+    let deadline = std::time::Instant::now() + limits::timeout(req.timeout_ms);
     let mut b = Bash::builder()
         .fs(fs)
         // Our mount table is the whole world: no synthetic /etc, /proc or /usr/bin,
@@ -77,7 +79,10 @@ pub(crate) fn interpreter(
         // Line and byte counts without bashkit's every-count pass (super::wc).
         .command("wc", EngineWc { timeout: limits::timeout(req.timeout_ms) })
         // gzip's `-dc`, which bashkit lacks as a name (super::nested::zcat).
-        .command("zcat", super::nested::zcat::Zcat { timeout: limits::timeout(req.timeout_ms) });
+        .command("zcat", super::nested::zcat::Zcat { timeout: limits::timeout(req.timeout_ms) })
+        // CPython in the host, over this filesystem (super::python).
+        .command("python3", Python { deadline })
+        .command("python", Python { deadline });
     for (k, v) in &req.env {
         b = b.env(k, v);
     }

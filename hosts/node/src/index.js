@@ -48,7 +48,7 @@ const BUILTIN = new Set([
 ]);
 
 /** The WIT package this host implements (`filestore component --wit` writes it). */
-export const PACKAGE = 'filestore:component@0.10.0';
+export const PACKAGE = 'filestore:component@0.11.0';
 
 /** The tool-results mount a session with configured tools needs: in memory, read-only. */
 export function resultsMount() {
@@ -194,6 +194,22 @@ function withPromisingStub(f) {
 
 const u64 = (v) => (v === undefined ? undefined : BigInt(v));
 
+/** Why `python3` does not run in this host (the WIT `python` interface). */
+export const NO_PYTHON =
+  'command not found: python3 runs in the Rust host (filestore serve, the sandbox crate), in a ' +
+  'WebAssembly instance of its own; this Node host has no CPython to give it';
+
+/** The WIT `python.run` of a host without CPython: `start` refuses, so none exists. */
+class NoPythonRun {
+  static start() {
+    return { tag: 'err', val: { tag: 'unsupported', val: NO_PYTHON } };
+  }
+
+  next() {
+    return { tag: 'finished', val: { exitCode: 1, stdout: new Uint8Array(0), stderr: new TextEncoder().encode(`${NO_PYTHON}\n`) } };
+  }
+}
+
 /**
  * One sandboxed filestore: a component instance with its mounts. Calls are
  * synchronous. Errors are {@link FilestoreError}s; one of kind `trap` poisons the
@@ -215,6 +231,9 @@ export class Session {
       'filestore:component/tool-host': tools.imports(id, () => this.sources),
       // A running shell command's output (bounded chunks, see the WIT
       // `shell-output`), to the `onOutput` of the call running now, if any.
+      // The shell's `python3`: CPython runs only in the Rust host, in an instance of
+      // its own; here `start` answers `unsupported` and the shell says so (127).
+      'filestore:component/python': { Run: NoPythonRun },
       'filestore:component/shell-output': {
         emit: (stream, chunk) => {
           // A throwing callback must not trap the component: its output is a preview.

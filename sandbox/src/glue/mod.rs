@@ -2,6 +2,7 @@
 //! (as in wasmtime's `wasi` crate): each method looks up the resource, calls the
 //! domain code, converts the result.
 
+pub mod python;
 pub mod shell_output;
 pub mod tool_host;
 pub mod tools;

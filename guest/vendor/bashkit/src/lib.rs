@@ -582,7 +582,7 @@ pub use builtins::RuntimeLimits;
 pub use runtime_call::RuntimeCallContext;
 
 #[cfg(feature = "cpython")]
-pub use builtins::{CPython, CPythonLimits};
+pub use builtins::{CPython, CPythonInvocation, CPythonLimits};
 
 #[cfg(feature = "sqlite")]
 pub use builtins::{Sqlite, SqliteBackend, SqliteLimits};

@@ -297,7 +297,7 @@ pub use runtime_limits::RuntimeLimits;
 #[cfg(feature = "cpython")]
 pub(crate) use cpython::check_http_request_invariants;
 #[cfg(feature = "cpython")]
-pub use cpython::{CPython, CPythonLimits};
+pub use cpython::{CPython, CPythonInvocation, CPythonLimits};
 #[cfg(feature = "python")]
 pub(crate) use python::PythonInprocessOptIn;
 #[cfg(feature = "python")]

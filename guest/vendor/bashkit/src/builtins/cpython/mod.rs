@@ -288,26 +288,120 @@ impl Builtin for CPython {
 
         // THREAT[TM-INF]: only exported variables reach the guest, never
         // shell-local ones.
-        let mut env: Vec<(String, String)> = ctx
+        let env: Vec<(String, String)> = ctx
             .env
             .iter()
-            .filter(|(k, _)| k.as_str() != "PWD" && !k.starts_with("__BASHKIT_"))
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
+        let invocation = CPythonInvocation {
+            args: ctx.args.to_vec(),
+            env,
+            cwd: ctx.cwd.to_string_lossy().into_owned(),
+            stdin,
+            timeout,
+        };
+        #[cfg(feature = "http_client")]
+        let http_client = ctx.http_client.cloned();
+        let (result, fuel_used) = self
+            .invoke(
+                rt,
+                ctx.fs.clone(),
+                invocation,
+                budget,
+                #[cfg(feature = "http_client")]
+                http_client,
+            )
+            .await?;
+        ctx.consume_budget_work(fuel_used / FUEL_PER_WORK_UNIT)?;
+        Ok(result)
+    }
+}
+
+/// filestore: one `python3` invocation run outside an interpreter, by a host
+/// that serves the filesystem itself (argv without `argv[0]`, the exported
+/// environment, the working directory, stdin and the wall-time budget).
+#[derive(Debug, Clone)]
+pub struct CPythonInvocation {
+    /// Arguments after `python3`.
+    pub args: Vec<String>,
+    /// Exported variables (`PWD` and `__BASHKIT_*` are replaced).
+    pub env: Vec<(String, String)>,
+    /// Working directory (becomes `PWD`).
+    pub cwd: String,
+    /// Bytes on stdin.
+    pub stdin: Vec<u8>,
+    /// Wall time for the call (capped by the limits' `max_duration`).
+    pub timeout: Duration,
+}
+
+impl CPython {
+    /// filestore: runs one invocation over `fs` without a shell: a host that
+    /// answers the filesystem for a shell elsewhere (another WebAssembly
+    /// instance) uses this. `cancelled` ends the run early (exit 124-style
+    /// `Cancelled` error) as the interpreter's own cancellation does.
+    pub async fn run(
+        &self,
+        fs: std::sync::Arc<dyn crate::fs::FileSystem>,
+        invocation: CPythonInvocation,
+        cancelled: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    ) -> Result<ExecResult> {
+        let rt = match runtime() {
+            Ok(rt) => rt,
+            Err(e) => {
+                return Ok(ExecResult::err(
+                    format!("python3: embedded interpreter unavailable: {e}\n"),
+                    1,
+                ));
+            }
+        };
+        let limits = crate::limits::ExecutionLimits::new()
+            .timeout(invocation.timeout.saturating_add(Duration::from_secs(1)));
+        let budget = crate::limits::ExecutionBudget::new(&limits, cancelled);
+        let (result, _fuel) = self
+            .invoke(
+                rt,
+                fs,
+                invocation,
+                Some(budget),
+                #[cfg(feature = "http_client")]
+                None,
+            )
+            .await?;
+        Ok(result)
+    }
+
+    /// One invocation: a fresh instance over `fs`; returns the result and the
+    /// fuel the guest used.
+    async fn invoke(
+        &self,
+        rt: &'static Runtime,
+        fs: std::sync::Arc<dyn crate::fs::FileSystem>,
+        invocation: CPythonInvocation,
+        budget: Option<crate::limits::ExecutionBudget>,
+        #[cfg(feature = "http_client")] http_client: Option<std::sync::Arc<crate::network::HttpClient>>,
+    ) -> Result<(ExecResult, u64)> {
+        let limits = &self.limits.common;
+        let timeout = limits.max_duration.min(invocation.timeout);
+        let stdin = invocation.stdin;
+        let mut env: Vec<(String, String)> = invocation
+            .env
+            .into_iter()
+            .filter(|(k, _)| k.as_str() != "PWD" && !k.starts_with("__BASHKIT_"))
+            .collect();
         env.sort();
-        env.push(("PWD".to_string(), ctx.cwd.to_string_lossy().into_owned()));
+        env.push(("PWD".to_string(), invocation.cwd));
         env.push((
             "__BASHKIT_RECURSION_LIMIT".to_string(),
             limits.max_call_depth.to_string(),
         ));
 
-        let mut args = Vec::with_capacity(ctx.args.len() + 1);
+        let mut args = Vec::with_capacity(invocation.args.len() + 1);
         args.push("python3".to_string());
-        args.extend(ctx.args.iter().cloned());
+        args.extend(invocation.args);
 
         let deadline = crate::time_compat::Instant::now() + timeout;
         let state = GuestState::new(
-            ctx.fs.clone(),
+            fs,
             GuestConfig {
                 args,
                 env,
@@ -323,7 +417,7 @@ impl Builtin for CPython {
                 deadline,
                 http: http::HttpState::new(
                     #[cfg(feature = "http_client")]
-                    ctx.http_client.cloned(),
+                    http_client,
                     self.limits.max_http_requests,
                 ),
             },
@@ -336,7 +430,7 @@ impl Builtin for CPython {
                 Ok(Ok(permit)) => Some(permit),
                 // The semaphore is never closed.
                 Ok(Err(_)) => None,
-                Err(Stop::Timeout) => return Ok(timed_out(timeout, Vec::new())),
+                Err(Stop::Timeout) => return Ok((timed_out(timeout, Vec::new()), 0)),
                 Err(Stop::Budget(e)) => return Err(e.into()),
             },
             None => None,
@@ -347,7 +441,7 @@ impl Builtin for CPython {
             .set_fuel(u64::MAX)
             .and_then(|()| store.fuel_async_yield_interval(Some(YIELD_INTERVAL_FUEL)));
         if let Err(e) = setup {
-            return Ok(ExecResult::err(format!("python3: {e}\n"), 1));
+            return Ok((ExecResult::err(format!("python3: {e}\n"), 1), 0));
         }
 
         let outcome = guarded(
@@ -384,7 +478,6 @@ impl Builtin for CPython {
             }
             Err(Stop::Budget(e)) => return Err(e.into()),
         };
-        ctx.consume_budget_work(fuel_used / FUEL_PER_WORK_UNIT)?;
         let exit_code = if state.flush_error.is_some() {
             stderr.extend_from_slice(b"python3: failed to write back open files\n");
             if exit_code == 0 { 1 } else { exit_code }
@@ -407,7 +500,7 @@ impl Builtin for CPython {
             result.stdout_truncated = true;
             result.stderr_truncated = true;
         }
-        Ok(result)
+        Ok((result, fuel_used))
     }
 }
 

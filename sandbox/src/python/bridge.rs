@@ -1,0 +1,207 @@
+//! The interpreter's thread: bashkit's CPython over a filesystem whose every
+//! operation is a request to the component (see [`super`]).
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::Mutex;
+use std::sync::atomic::AtomicBool;
+use std::sync::mpsc::{Receiver, Sender};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use bashkit::{
+    CPython, CPythonInvocation, CPythonLimits, DirEntry, FileSystem, FileSystemExt, FileType,
+    Metadata,
+};
+use filestore_guest::shell::limits::MAX_CAPTURE_BYTES;
+use filestore_guest::shell::python::{
+    FailureKind, Finished, FsReply, FsRequest, Invocation, Node, NodeKind, Step,
+};
+
+/// Runs `invocation` to its end, then sends [`Step::Finished`].
+pub(super) fn interpret(
+    invocation: Invocation,
+    steps: Sender<Step>,
+    replies: Receiver<FsReply>,
+    stop: Arc<AtomicBool>,
+) {
+    let timeout = Duration::from_millis(invocation.timeout_ms);
+    let fs = Arc::new(Bridge { channel: Mutex::new((steps.clone(), replies)) });
+    let limits = CPythonLimits::default()
+        .max_duration(timeout)
+        .max_memory(super::MAX_MEMORY)
+        .max_output(MAX_CAPTURE_BYTES);
+    let run = CPythonInvocation {
+        args: invocation.args,
+        env: invocation.env,
+        cwd: invocation.cwd,
+        stdin: invocation.stdin,
+        timeout,
+    };
+    let finished = match tokio::runtime::Builder::new_current_thread().enable_time().build() {
+        Ok(rt) => match rt.block_on(CPython::with_limits(limits).run(fs, run, stop)) {
+            Ok(r) => Finished {
+                exit_code: r.exit_code,
+                stdout: r.stdout.as_bytes().to_vec(),
+                stderr: r.stderr.as_bytes().to_vec(),
+            },
+            Err(e) => Finished {
+                exit_code: 124,
+                stdout: Vec::new(),
+                stderr: format!("python3: stopped: {e}\n").into_bytes(),
+            },
+        },
+        Err(e) => Finished {
+            exit_code: 1,
+            stdout: Vec::new(),
+            stderr: format!("python3: cannot start its runtime: {e}\n").into_bytes(),
+        },
+    };
+    let _ = steps.send(Step::Finished(finished));
+}
+
+/// The interpreter's filesystem: each operation asks the component and waits.
+struct Bridge {
+    channel: Mutex<(Sender<Step>, Receiver<FsReply>)>,
+}
+
+impl Bridge {
+    fn ask(&self, request: FsRequest) -> bashkit::Result<FsReply> {
+        let channel = self.channel.lock().unwrap_or_else(|p| p.into_inner());
+        let gone = || io(std::io::ErrorKind::BrokenPipe, "the shell is no longer answering");
+        channel.0.send(Step::Fs(request)).map_err(|_| gone())?;
+        match channel.1.recv().map_err(|_| gone())? {
+            FsReply::Failed(kind, message) => Err(io(io_kind(kind), &message)),
+            reply => Ok(reply),
+        }
+    }
+
+    fn done(&self, request: FsRequest) -> bashkit::Result<()> {
+        self.ask(request).map(|_| ())
+    }
+
+    fn node(&self, request: FsRequest) -> bashkit::Result<Metadata> {
+        match self.ask(request)? {
+            FsReply::Node(n) => Ok(metadata(n)),
+            other => Err(unexpected(&other)),
+        }
+    }
+}
+
+fn io(kind: std::io::ErrorKind, message: &str) -> bashkit::Error {
+    bashkit::Error::Io(std::io::Error::new(kind, message.to_string()))
+}
+
+fn io_kind(kind: FailureKind) -> std::io::ErrorKind {
+    match kind {
+        FailureKind::NotFound => std::io::ErrorKind::NotFound,
+        FailureKind::AlreadyExists => std::io::ErrorKind::AlreadyExists,
+        FailureKind::PermissionDenied => std::io::ErrorKind::PermissionDenied,
+        FailureKind::InvalidInput => std::io::ErrorKind::InvalidInput,
+        FailureKind::Other => std::io::ErrorKind::Other,
+    }
+}
+
+fn unexpected(reply: &FsReply) -> bashkit::Error {
+    io(std::io::ErrorKind::Other, &format!("unexpected answer from the shell: {reply:?}"))
+}
+
+fn metadata(n: Node) -> Metadata {
+    let at = UNIX_EPOCH + Duration::from_millis(n.modified_ms);
+    Metadata {
+        file_type: match n.kind {
+            NodeKind::File => FileType::File,
+            NodeKind::Directory => FileType::Directory,
+            NodeKind::Symlink => FileType::Symlink,
+        },
+        size: n.size,
+        mode: n.mode,
+        modified: at,
+        created: at,
+    }
+}
+
+fn path(p: &Path) -> String {
+    p.to_string_lossy().into_owned()
+}
+
+/// Usage, limits and snapshots: the component's filesystem keeps them.
+impl FileSystemExt for Bridge {}
+
+#[bashkit::async_trait]
+impl FileSystem for Bridge {
+    async fn read_file(&self, p: &Path) -> bashkit::Result<Vec<u8>> {
+        match self.ask(FsRequest::ReadFile(path(p)))? {
+            FsReply::Bytes(b) => Ok(b),
+            other => Err(unexpected(&other)),
+        }
+    }
+    async fn write_file(&self, p: &Path, content: &[u8]) -> bashkit::Result<()> {
+        self.done(FsRequest::WriteFile(path(p), content.to_vec()))
+    }
+    async fn append_file(&self, p: &Path, content: &[u8]) -> bashkit::Result<()> {
+        // The interpreter writes whole files on close; an append is that, here.
+        let mut bytes = match self.read_file(p).await {
+            Ok(b) => b,
+            Err(_) => Vec::new(),
+        };
+        bytes.extend_from_slice(content);
+        self.write_file(p, &bytes).await
+    }
+    async fn mkdir(&self, p: &Path, recursive: bool) -> bashkit::Result<()> {
+        if recursive {
+            let mut at = PathBuf::from("/");
+            for part in p.components().skip(1) {
+                at.push(part);
+                if self.stat(&at).await.is_err() {
+                    self.done(FsRequest::Mkdir(path(&at)))?;
+                }
+            }
+            return Ok(());
+        }
+        self.done(FsRequest::Mkdir(path(p)))
+    }
+    async fn remove(&self, p: &Path, _recursive: bool) -> bashkit::Result<()> {
+        self.done(FsRequest::Remove(path(p)))
+    }
+    async fn stat(&self, p: &Path) -> bashkit::Result<Metadata> {
+        self.node(FsRequest::Stat(path(p)))
+    }
+    async fn lstat(&self, p: &Path) -> bashkit::Result<Metadata> {
+        self.node(FsRequest::Lstat(path(p)))
+    }
+    async fn read_dir(&self, p: &Path) -> bashkit::Result<Vec<DirEntry>> {
+        match self.ask(FsRequest::ReadDir(path(p)))? {
+            FsReply::Entries(entries) => Ok(entries
+                .into_iter()
+                .map(|e| DirEntry { name: e.name, metadata: metadata(e.node) })
+                .collect()),
+            other => Err(unexpected(&other)),
+        }
+    }
+    async fn exists(&self, p: &Path) -> bashkit::Result<bool> {
+        Ok(self.lstat(p).await.is_ok())
+    }
+    async fn rename(&self, from: &Path, to: &Path) -> bashkit::Result<()> {
+        self.done(FsRequest::Rename(path(from), path(to)))
+    }
+    async fn copy(&self, from: &Path, to: &Path) -> bashkit::Result<()> {
+        let bytes = self.read_file(from).await?;
+        self.write_file(to, &bytes).await
+    }
+    async fn symlink(&self, target: &Path, link: &Path) -> bashkit::Result<()> {
+        self.done(FsRequest::Symlink { target: path(target), link: path(link) })
+    }
+    async fn read_link(&self, p: &Path) -> bashkit::Result<PathBuf> {
+        match self.ask(FsRequest::ReadLink(path(p)))? {
+            FsReply::Target(t) => Ok(PathBuf::from(t)),
+            other => Err(unexpected(&other)),
+        }
+    }
+    async fn chmod(&self, _p: &Path, _mode: u32) -> bashkit::Result<()> {
+        Err(io(std::io::ErrorKind::Unsupported, "chmod is not available to python3 here"))
+    }
+    async fn set_modified_time(&self, p: &Path, time: SystemTime) -> bashkit::Result<()> {
+        let ms = time.duration_since(UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0);
+        self.done(FsRequest::SetModified(path(p), ms))
+    }
+}
