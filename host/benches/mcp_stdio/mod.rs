@@ -36,6 +36,12 @@ impl Server {
         s
     }
 
+    /// The server's process id.
+    #[allow(dead_code)]
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     fn send(&mut self, msg: &Value) {
         let mut line = msg.to_string();
         line.push('\n');

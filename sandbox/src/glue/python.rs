@@ -16,7 +16,10 @@ use crate::state::HostState;
 impl wit::Host for HostState {}
 
 impl HostRun for HostState {
-    fn start(&mut self, invocation: wit::Invocation) -> wasmtime::Result<Result<Resource<Run>, Error>> {
+    fn start(
+        &mut self,
+        invocation: wit::Invocation,
+    ) -> wasmtime::Result<Result<Resource<Run>, Error>> {
         let invocation = Invocation {
             args: invocation.args,
             env: invocation.env,
@@ -30,11 +33,16 @@ impl HostRun for HostState {
         }
     }
 
-    fn next(&mut self, run: Resource<Run>, reply: Option<wit::FsReply>) -> wasmtime::Result<wit::Step> {
+    fn next(
+        &mut self,
+        run: Resource<Run>,
+        reply: Option<wit::FsReply>,
+    ) -> wasmtime::Result<wit::Step> {
         let cancel = self.cancel.clone();
         let deadline = self.deadline_at;
         let interrupted = move || {
-            cancel.load(std::sync::atomic::Ordering::Relaxed) || std::time::Instant::now() >= deadline
+            cancel.load(std::sync::atomic::Ordering::Relaxed)
+                || std::time::Instant::now() >= deadline
         };
         let step = self.table.get_mut(&run)?.next(reply.map(from_wit_reply), interrupted);
         Ok(match step {
@@ -76,7 +84,10 @@ fn from_wit_reply(r: wit::FsReply) -> FsReply {
         wit::FsReply::Node(n) => FsReply::Node(from_wit_node(n)),
         wit::FsReply::Bytes(b) => FsReply::Bytes(b),
         wit::FsReply::Entries(entries) => FsReply::Entries(
-            entries.into_iter().map(|e| DirEntry { name: e.name, node: from_wit_node(e.node) }).collect(),
+            entries
+                .into_iter()
+                .map(|e| DirEntry { name: e.name, node: from_wit_node(e.node) })
+                .collect(),
         ),
         wit::FsReply::Target(t) => FsReply::Target(t),
         wit::FsReply::Failed(f) => {

@@ -92,7 +92,10 @@ impl Run {
                 Err(RecvTimeoutError::Timeout) if interrupted() => {
                     self.stop.store(true, Ordering::Relaxed);
                     self.finished = true;
-                    return ended(124, "python3: interrupted (the call was cancelled or ran out of time)");
+                    return ended(
+                        124,
+                        "python3: interrupted (the call was cancelled or ran out of time)",
+                    );
                 }
                 Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => {
@@ -112,5 +115,9 @@ impl Drop for Run {
 }
 
 fn ended(exit_code: i32, message: &str) -> Step {
-    Step::Finished(Finished { exit_code, stdout: Vec::new(), stderr: format!("{message}\n").into_bytes() })
+    Step::Finished(Finished {
+        exit_code,
+        stdout: Vec::new(),
+        stderr: format!("{message}\n").into_bytes(),
+    })
 }

@@ -4,7 +4,9 @@
 use std::path::Path;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use bashkit::{Command, CommandContext, CommandStatus, FileSystem, FileType, Metadata, async_trait};
+use bashkit::{
+    Command, CommandContext, CommandStatus, FileSystem, FileType, Metadata, async_trait,
+};
 
 use super::{DirEntry, FailureKind, FsReply, FsRequest, Invocation, Node, NodeKind, Step};
 use crate::error::ErrorKind;
@@ -18,7 +20,10 @@ pub(crate) struct Python {
 /// `-m` modules that cannot work here, and why.
 const REFUSED_MODULES: &[(&str, &str)] = &[
     ("pip", "no package installation in this sandbox: the standard library is what python3 has"),
-    ("ensurepip", "no package installation in this sandbox: the standard library is what python3 has"),
+    (
+        "ensurepip",
+        "no package installation in this sandbox: the standard library is what python3 has",
+    ),
     ("venv", "no virtual environments in this sandbox (no processes, nothing to install)"),
     ("http.server", "no network in this sandbox: a server could not be reached"),
 ];
@@ -136,7 +141,9 @@ fn node(m: &Metadata) -> Node {
 }
 
 fn millis(t: SystemTime) -> u64 {
-    t.duration_since(UNIX_EPOCH).map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX)).unwrap_or(0)
+    t.duration_since(UNIX_EPOCH)
+        .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+        .unwrap_or(0)
 }
 
 fn failed(e: &bashkit::Error) -> FsReply {

@@ -1530,6 +1530,14 @@ async fn path_open(
             if creat && excl {
                 return Err(EEXIST);
             }
+            // filestore: `O_TRUNC` empties the file at open, as a kernel does, so a
+            // refused write (a read-only mount, a budget) fails `open()` itself
+            // instead of a close nobody checks (`open(p, "w").write(...)`).
+            if trunc && write && m.size > 0 {
+                fs.write_file(&path, b"")
+                    .await
+                    .map_err(|e| map_fs_error(&e))?;
+            }
             let data = if trunc {
                 Vec::new()
             } else {
@@ -1544,7 +1552,7 @@ async fn path_open(
                 read,
                 write,
                 append,
-                dirty: trunc && m.size > 0,
+                dirty: false,
                 modified: m.modified,
             })))
         }
