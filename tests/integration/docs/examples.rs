@@ -286,6 +286,7 @@ const EXAMPLES: &[(&str, &str, How)] = &[
         ),
     ),
     ("docs/shell.md", "filestore call filestore_execute", Runs("shell_example_runs")),
+    ("docs/shell.md", "printf 'import csv, sys", Runs("python_example_runs")),
     (
         "docs/shell.md",
         "cargo bench --locked -p filestore --bench shell_mcp",
@@ -474,6 +475,18 @@ fn serve_lines_start() {
     for line in lines.iter().filter(|l| !l.trim().is_empty()) {
         serve_line(line, project.path());
     }
+}
+
+/// docs/shell.md's python3 block: a script written, a CSV piped into it through the
+/// shell, the count printed.
+#[test]
+fn python_example_runs() {
+    let project = tempfile::tempdir().unwrap();
+    let ran = sh(&block("docs/shell.md", "printf 'import csv, sys"), project.path(), &[]).success();
+    let v: Value =
+        serde_json::from_str(&ran.stdout()).unwrap_or_else(|e| panic!("{e}: {}", ran.describe()));
+    assert_eq!(v["stdout"], "2 rows\n", "{}", ran.describe());
+    assert_eq!(v["exit_code"], 0);
 }
 
 /// docs/shell.md's two lines: the call greps a project's `src` through the shell; the
