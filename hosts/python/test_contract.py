@@ -316,6 +316,16 @@ class ShellStreaming(unittest.TestCase):
             raise RuntimeError("boom")
         self.assertEqual(s.execute({"command": "echo x"}, on_output=boom)["json"]["stdout"], "x\n")
 
+    def test_python3_says_this_host_has_no_cpython(self):
+        # The WIT `python` import: `start` answers `unsupported`; the shell prints its
+        # reason with status 127 and the session goes on.
+        s = filestore().session([{"point": "/w", "volume": MemoryVolume({})}])
+        s.enable_shell(True)
+        out = s.call("filestore_execute", {"command": "python3 -c 'print(1)'; echo status $?"})["json"]
+        self.assertEqual(out["stdout"], "status 127\n")
+        self.assertIn("python3 runs in the Rust host", out["stderr"])
+        self.assertIn("wasmtime-py", out["stderr"])
+
 
 class Appends(unittest.TestCase):
     """WIT 0.10.0 ``volume.append``: the shell's ``>>`` reaches a volume's own

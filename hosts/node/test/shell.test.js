@@ -32,3 +32,15 @@ test('execute streams output in order and equal to the result', async () => {
   assert.equal(again.json.stdout, 'x\n');
   s.close();
 });
+
+test('python3 says this host has no CPython (the WIT python import)', async () => {
+  const fs = await filestore();
+  const s = fs.session({ mounts: [{ point: '/w', volume: new MemoryVolume({}) }] });
+  s.enableShell(true);
+  const out = s.call('filestore_execute', { command: "python3 -c 'print(1)'; echo status $?" }).json;
+  assert.equal(out.stdout, 'status 127\n');
+  assert.match(out.stderr, /python3 runs in the Rust host/);
+  assert.match(out.stderr, /Node host/);
+  assert.equal(s.call('filestore_execute', { command: 'echo after' }).json.stdout, 'after\n');
+  s.close();
+});

@@ -139,10 +139,12 @@ impl FileSystem for Bridge {
         self.done(FsRequest::WriteFile(path(p), content.to_vec()))
     }
     async fn append_file(&self, p: &Path, content: &[u8]) -> bashkit::Result<()> {
-        // The interpreter writes whole files on close; an append is that, here.
+        // The interpreter writes whole files on close; an append is that, here (a
+        // missing file starts empty, any other failure is the append's).
         let mut bytes = match self.read_file(p).await {
             Ok(b) => b,
-            Err(_) => Vec::new(),
+            Err(bashkit::Error::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+            Err(e) => return Err(e),
         };
         bytes.extend_from_slice(content);
         self.write_file(p, &bytes).await
