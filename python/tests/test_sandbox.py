@@ -47,6 +47,19 @@ def test_execute_runs_pipelines_over_the_root(sandbox: FilestoreSandbox, root: P
     assert sandbox.read("/notes.md").file_data["content"].startswith("# Notes")
 
 
+def test_python3_runs_over_the_root(sandbox: FilestoreSandbox, root: Path) -> None:
+    # Real CPython in an instance of its own, over the same files the shell sees.
+    (root / "people.csv").write_text("name,age\nann,34\nbob,27\n")
+    r = sandbox.execute(
+        "python3 -c 'import csv; rows = list(csv.DictReader(open(\"people.csv\"))); "
+        "open(\"total.txt\", \"w\").write(str(sum(int(r[\"age\"]) for r in rows)))' && cat total.txt"
+    )
+    assert (r.output, r.exit_code) == ("61", 0)
+    assert (root / "total.txt").read_text() == "61"
+    r = sandbox.execute("python3 -c 'open(\"/etc/passwd\")'")
+    assert r.exit_code == 1 and "FileNotFoundError" in r.output
+
+
 async def test_aexecute_reports_exit_codes_and_stderr(sandbox: FilestoreSandbox) -> None:
     r = await sandbox.aexecute("echo out; echo err >&2; exit 3")
     assert r.exit_code == 3

@@ -10,7 +10,6 @@
 //!   `subprocess`, `socket`, `ctypes`, a read-only mount, runaways (a busy loop, a
 //!   10 GB list); each is contained and the session answers the next call.
 
-use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
 
@@ -18,7 +17,7 @@ use filestore::{MountSpec, Session};
 use serde_json::{Value, json};
 
 use crate::common::*;
-use crate::support::bash::require_programs;
+use crate::support::bash::{require_programs, tree};
 
 /// The tree the corpus runs over.
 fn fixture(root: &Path) {
@@ -79,27 +78,6 @@ print("rewritten")'"#,
     "python3 -c 'open(\"missing.txt\")' 2>/dev/null; echo status $?",
     "python3 -c 'with open(\"log.txt\", \"a\") as f: f.write(\"one\\n\")'; python3 -c 'with open(\"log.txt\", \"a\") as f: f.write(\"two\\n\")'; cat log.txt",
 ];
-
-fn snapshot(root: &Path) -> BTreeMap<String, Option<Vec<u8>>> {
-    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Option<Vec<u8>>>) {
-        for e in std::fs::read_dir(dir).unwrap() {
-            let e = e.unwrap();
-            let rel = e.path().strip_prefix(root).unwrap().to_string_lossy().into_owned();
-            if rel.contains("__pycache__") {
-                continue;
-            }
-            if e.file_type().unwrap().is_dir() {
-                out.insert(rel, None);
-                walk(root, &e.path(), out);
-            } else {
-                out.insert(rel, Some(std::fs::read(e.path()).unwrap()));
-            }
-        }
-    }
-    let mut out = BTreeMap::new();
-    walk(root, root, &mut out);
-    out
-}
 
 /// A session over `dir` at `/w` with the shell on.
 fn shell_session(dir: &Path, read_only: bool) -> Session {
@@ -163,7 +141,7 @@ fn agent_scripts_match_the_host_s_cpython() {
             ));
             continue;
         }
-        if snapshot(theirs.path()) != snapshot(ours.path()) {
+        if tree(theirs.path()) != tree(ours.path()) {
             differ.push(format!("{command}: the resulting trees differ"));
         }
     }
@@ -298,4 +276,70 @@ fn each_session_has_its_own_tmp() {
     assert_eq!(text(&got, "stdout"), "False\n", "{got}");
     let got = execute(&mut a, "cat /tmp/mine");
     assert_eq!(text(&got, "stdout"), "a", "{got}");
+}
+
+#[test]
+fn a_link_planted_while_a_script_runs_is_not_followed() {
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(outside.path().join("secret.txt"), "host secret").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("data.txt"), "plain").unwrap();
+    let (target, planted) = (outside.path().join("secret.txt"), dir.path().join("data.txt"));
+    let started = dir.path().join("started");
+    // Once the script has read the file, swaps it for a link to the host's secret
+    // while the script goes on reading it in a loop.
+    let swapper = std::thread::spawn(move || {
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        while !started.exists() && std::time::Instant::now() < until {
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        std::fs::remove_file(&planted).unwrap();
+        std::os::unix::fs::symlink(&target, &planted).unwrap();
+    });
+    let mut s = shell_session(dir.path(), false);
+    let script = "import time\nseen = [open('data.txt').read()]\nopen('started', 'w').close()\nfor _ in range(100):\n    try:\n        seen.append(open('data.txt').read())\n    except OSError as e:\n        seen.append(type(e).__name__)\n    time.sleep(0.01)\nprint(sorted(set(seen)))";
+    std::fs::write(dir.path().join("loop.py"), script).unwrap();
+    let got = execute(&mut s, "python3 loop.py");
+    swapper.join().unwrap();
+    let out = text(&got, "stdout");
+    assert!(out.contains("'plain'") && out.contains("'OSError'"), "{got}");
+    assert!(!out.contains("host secret") && !text(&got, "stderr").contains("host secret"), "{got}");
+}
+
+#[test]
+fn a_write_past_the_command_s_budget_fails_and_keeps_the_old_content() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("keep.txt"), "old").unwrap();
+    let mut s = shell_session(dir.path(), false);
+    // 250 MiB: refused before it reaches the component (whose memory it would pass).
+    let got = execute(
+        &mut s,
+        "python3 -c 'with open(\"keep.txt\", \"w\") as f:\n    for i in range(250): f.write(\"x\" * 1048576)'; echo status $?",
+    );
+    assert!(text(&got, "stdout").ends_with("status 1\n"), "{got}");
+    assert!(text(&got, "stderr").contains("OSError"), "{got}");
+    assert_eq!(std::fs::read_to_string(dir.path().join("keep.txt")).unwrap(), "old");
+    // The session goes on.
+    assert_eq!(text(&execute(&mut s, "python3 -c 'print(9)'"), "stdout"), "9\n");
+}
+
+/// SQLite's default connection fails on a read-only mount (`disk I/O error`, a
+/// difference docs/shell.md lists); an immutable one reads it.
+#[test]
+fn sqlite_reads_a_database_on_a_read_only_mount_opened_immutable() {
+    require_programs(&[("python3", "python3")], "making the database");
+    let dir = tempfile::tempdir().unwrap();
+    let made = Command::new("python3")
+        .arg("-c")
+        .arg("import sqlite3; c = sqlite3.connect('r.db'); c.execute('create table t(x)'); c.execute('insert into t values (42)'); c.commit()")
+        .current_dir(dir.path())
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let mut s = shell_session(dir.path(), true);
+    let got = execute(
+        &mut s,
+        "python3 -c 'import sqlite3; print(sqlite3.connect(\"file:r.db?immutable=1\", uri=True).execute(\"select x from t\").fetchone()[0])'",
+    );
+    assert_eq!(text(&got, "stdout"), "42\n", "{got}");
 }

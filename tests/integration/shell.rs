@@ -25,7 +25,7 @@ use filestore::{MountSpec, Session};
 use serde_json::{Value, json};
 
 use crate::common::*;
-use crate::support::bash::{Locale, bash};
+use crate::support::bash::{Locale, bash, tree};
 
 // ---- fixtures -------------------------------------------------------------------
 
@@ -77,28 +77,6 @@ fn copy_tree(from: &Path, to: &Path) {
             std::fs::copy(e.path(), dest).unwrap();
         }
     }
-}
-
-/// Every path under `root` with its content (`None` for a directory).
-fn snapshot(root: &Path) -> BTreeMap<String, Option<Vec<u8>>> {
-    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Option<Vec<u8>>>) {
-        for e in std::fs::read_dir(dir).unwrap() {
-            let e = e.unwrap();
-            let rel = e.path().strip_prefix(root).unwrap().to_string_lossy().into_owned();
-            let t = e.file_type().unwrap();
-            if t.is_dir() {
-                out.insert(rel, None);
-                walk(root, &e.path(), out);
-            } else if t.is_symlink() {
-                out.insert(rel, Some(b"<symlink>".to_vec()));
-            } else {
-                out.insert(rel, Some(std::fs::read(e.path()).unwrap()));
-            }
-        }
-    }
-    let mut out = BTreeMap::new();
-    walk(root, root, &mut out);
-    out
 }
 
 /// A session over `dir` at `/w` (writable) with the shell enabled.
@@ -464,7 +442,7 @@ fn compare(template: &Path, command: &str) -> Option<String> {
             got["stderr"].as_str().unwrap_or_default()
         ));
     }
-    let (tb, tf) = (snapshot(&b), snapshot(&f));
+    let (tb, tf) = (tree(&b), tree(&f));
     if tb != tf {
         let only = |x: &BTreeMap<String, Option<Vec<u8>>>,
                     y: &BTreeMap<String, Option<Vec<u8>>>| {

@@ -9,7 +9,6 @@
 //! filesystem's, so the test expects one that allocates 4 KiB blocks (ext4, overlayfs
 //! on it), as the machines that run it have.
 
-use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::{Duration, SystemTime};
 
@@ -17,7 +16,7 @@ use filestore::{MountSpec, Session};
 use serde_json::json;
 
 use crate::common::*;
-use crate::support::bash::{Locale, bash};
+use crate::support::bash::{Locale, bash, tree};
 
 /// Commands with their reason; each ran differently before its fix.
 const CASES: &[(&str, &str)] = &[
@@ -90,25 +89,6 @@ fn fixture(root: &Path) {
         let when = base + Duration::from_secs(60 * (i as u64 + 1));
         std::fs::File::options().write(true).open(&path).unwrap().set_modified(when).unwrap();
     }
-}
-
-/// Every path under `root` with its content (`None` for a directory).
-fn tree(root: &Path) -> BTreeMap<String, Option<Vec<u8>>> {
-    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Option<Vec<u8>>>) {
-        for e in std::fs::read_dir(dir).unwrap() {
-            let e = e.unwrap();
-            let rel = e.path().strip_prefix(root).unwrap().to_string_lossy().into_owned();
-            if e.file_type().unwrap().is_dir() {
-                out.insert(rel, None);
-                walk(root, &e.path(), out);
-            } else {
-                out.insert(rel, Some(std::fs::read(e.path()).unwrap()));
-            }
-        }
-    }
-    let mut out = BTreeMap::new();
-    walk(root, root, &mut out);
-    out
 }
 
 /// The programs bash runs for [`CASES`]; a missing one fails the test naming it.

@@ -45,6 +45,7 @@ fn from_wit_request(r: wit::FsRequest) -> FsRequest {
         W::Lstat(p) => FsRequest::Lstat(p),
         W::ReadFile(p) => FsRequest::ReadFile(p),
         W::WriteFile((p, bytes)) => FsRequest::WriteFile(p, bytes),
+        W::Append((p, bytes)) => FsRequest::Append(p, bytes),
         W::ReadDir(p) => FsRequest::ReadDir(p),
         W::Mkdir(p) => FsRequest::Mkdir(p),
         W::Remove(p) => FsRequest::Remove(p),

@@ -68,6 +68,7 @@ fn to_wit_request(r: FsRequest) -> wit::FsRequest {
         FsRequest::Lstat(p) => W::Lstat(p),
         FsRequest::ReadFile(p) => W::ReadFile(p),
         FsRequest::WriteFile(p, bytes) => W::WriteFile((p, bytes)),
+        FsRequest::Append(p, bytes) => W::Append((p, bytes)),
         FsRequest::ReadDir(p) => W::ReadDir(p),
         FsRequest::Mkdir(p) => W::Mkdir(p),
         FsRequest::Remove(p) => W::Remove(p),

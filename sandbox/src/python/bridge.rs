@@ -12,7 +12,7 @@ use bashkit::{
     CPython, CPythonInvocation, CPythonLimits, DirEntry, FileSystem, FileSystemExt, FileType,
     Metadata,
 };
-use filestore_guest::shell::limits::MAX_CAPTURE_BYTES;
+use filestore_guest::shell::limits::{MAX_CAPTURE_BYTES, MAX_WRITTEN_BYTES};
 use filestore_guest::shell::python::{
     FailureKind, Finished, FsReply, FsRequest, Invocation, Node, NodeKind, Step,
 };
@@ -87,6 +87,23 @@ impl Bridge {
     }
 }
 
+/// Refuses, before it crosses into the component, a write larger than the shell lets
+/// one command write: the component would refuse it anyway, after holding it in its
+/// linear memory (whose cap a few hundred MiB would pass, ending the session).
+fn bounded(content: &[u8]) -> bashkit::Result<()> {
+    if content.len() as u64 > MAX_WRITTEN_BYTES {
+        return Err(io(
+            std::io::ErrorKind::Other,
+            &format!(
+                "a write of {} bytes would pass the limit of {MAX_WRITTEN_BYTES} file bytes \
+                 written per command",
+                content.len()
+            ),
+        ));
+    }
+    Ok(())
+}
+
 fn io(kind: std::io::ErrorKind, message: &str) -> bashkit::Error {
     bashkit::Error::Io(std::io::Error::new(kind, message.to_string()))
 }
@@ -136,18 +153,12 @@ impl FileSystem for Bridge {
         }
     }
     async fn write_file(&self, p: &Path, content: &[u8]) -> bashkit::Result<()> {
+        bounded(content)?;
         self.done(FsRequest::WriteFile(path(p), content.to_vec()))
     }
     async fn append_file(&self, p: &Path, content: &[u8]) -> bashkit::Result<()> {
-        // The interpreter writes whole files on close; an append is that, here (a
-        // missing file starts empty, any other failure is the append's).
-        let mut bytes = match self.read_file(p).await {
-            Ok(b) => b,
-            Err(bashkit::Error::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
-            Err(e) => return Err(e),
-        };
-        bytes.extend_from_slice(content);
-        self.write_file(p, &bytes).await
+        bounded(content)?;
+        self.done(FsRequest::Append(path(p), content.to_vec()))
     }
     async fn mkdir(&self, p: &Path, recursive: bool) -> bashkit::Result<()> {
         if recursive {

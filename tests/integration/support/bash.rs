@@ -1,6 +1,7 @@
 //! `/bin/bash -c` as the peer the shell is compared with: a clean environment (only
 //! `PATH`, `HOME` at the directory, and one locale), in a given directory.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
 
@@ -42,4 +43,27 @@ pub fn require_programs(programs: &[(&str, &str)], purpose: &str) {
             .is_ok_and(|o| o.status.success());
         assert!(found, "{program} is needed {purpose}: apt-get install {package}");
     }
+}
+
+/// Every path under `root` with its content (`None` for a directory, `<symlink>` for
+/// a link): what a command left behind, to compare bash's run with the shell's.
+pub fn tree(root: &Path) -> BTreeMap<String, Option<Vec<u8>>> {
+    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Option<Vec<u8>>>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let e = e.unwrap();
+            let rel = e.path().strip_prefix(root).unwrap().to_string_lossy().into_owned();
+            let t = e.file_type().unwrap();
+            if t.is_dir() {
+                out.insert(rel, None);
+                walk(root, &e.path(), out);
+            } else if t.is_symlink() {
+                out.insert(rel, Some(b"<symlink>".to_vec()));
+            } else {
+                out.insert(rel, Some(std::fs::read(e.path()).unwrap()));
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(root, root, &mut out);
+    out
 }

@@ -4,7 +4,8 @@
 //!
 //! Modules:
 //! - `bash`: [`bash::bash`], `/bin/bash -c` in a directory with a clean environment
-//!   and a given locale: the peer the shell's tests and benches compare with.
+//!   and a given locale: the peer the shell's tests and benches compare with; and
+//!   [`bash::tree`], what a run left in a directory.
 //! - `cmd`: [`cmd::run`] and [`cmd::Ran`]: a finished command that can say, on
 //!   failure, what ran where and what it printed.
 //! - `suite`: [`suite::Runner`] and [`suite::Tally`]: an outside test suite's run

@@ -49,7 +49,10 @@ impl Command for Python {
         let mut env: Vec<(String, String)> =
             ctx.env.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
         env.sort();
+        // The run ends a little before the command does, so the line goes on to
+        // report its status 124 instead of the whole command being stopped.
         let left = self.deadline.saturating_duration_since(Instant::now());
+        let left = left.saturating_sub((left / 10).min(Duration::from_millis(200)));
         let invocation = Invocation {
             args: ctx.args.to_vec(),
             env,
@@ -105,6 +108,7 @@ async fn answer(fs: &dyn FileSystem, request: FsRequest) -> FsReply {
         FsRequest::Lstat(p) => fs.lstat(Path::new(&p)).await.map(|m| FsReply::Node(node(&m))),
         FsRequest::ReadFile(p) => fs.read_file(Path::new(&p)).await.map(FsReply::Bytes),
         FsRequest::WriteFile(p, bytes) => done(fs.write_file(Path::new(&p), &bytes).await),
+        FsRequest::Append(p, bytes) => done(fs.append_file(Path::new(&p), &bytes).await),
         FsRequest::ReadDir(p) => fs.read_dir(Path::new(&p)).await.map(|entries| {
             FsReply::Entries(
                 entries

@@ -76,6 +76,8 @@ pub enum FsRequest {
     ReadFile(String),
     /// Replace or create a file.
     WriteFile(String, Vec<u8>),
+    /// Add bytes at the end of a file (none: may it be written?).
+    Append(String, Vec<u8>),
     /// A directory's entries.
     ReadDir(String),
     /// Create one directory.

@@ -1530,11 +1530,15 @@ async fn path_open(
             if creat && excl {
                 return Err(EEXIST);
             }
-            // filestore: `O_TRUNC` empties the file at open, as a kernel does, so a
-            // refused write (a read-only mount, a budget) fails `open()` itself
-            // instead of a close nobody checks (`open(p, "w").write(...)`).
-            if trunc && write && m.size > 0 {
-                fs.write_file(&path, b"")
+            // filestore: a file opened for writing is asked whether it may be
+            // written (an append of nothing, which changes nothing), so a refusal
+            // (a read-only mount, a link) fails `open()` itself, as a kernel's
+            // does, instead of the close nobody checks (`open(p, "w").write(...)`);
+            // SQLite then falls back to a read-only connection. The content is left
+            // as it is until the close writes the new one: a write refused then
+            // (the command's budget) leaves the old content intact.
+            if write {
+                fs.append_file(&path, b"")
                     .await
                     .map_err(|e| map_fs_error(&e))?;
             }
@@ -1552,7 +1556,7 @@ async fn path_open(
                 read,
                 write,
                 append,
-                dirty: false,
+                dirty: trunc && m.size > 0,
                 modified: m.modified,
             })))
         }
