@@ -714,7 +714,7 @@ class Session:
             with root.add_instance(f"filestore:component/python@{version}") as p:
                 p.add_resource("run", ResourceType.host(_PYTHON_RUN), lambda store, rep: None)
                 p.add_func("[static]run.start",
-                           lambda store, invocation: Variant("err", _err("unsupported", NO_PYTHON)))
+                           lambda store, invocation: _err("unsupported", NO_PYTHON))
                 p.add_func("[method]run.next", self._no_python_step)
         return linker
 

@@ -18,10 +18,15 @@ use crate::common::*;
 /// steps, whole seconds; tested in shell.rs). `filestore:component/shell-output` is a
 /// one-way sink for a running command's output (the host receives bytes the command
 /// printed, bounded by the component; it gives nothing back), added with streaming
-/// (docs/shell.md#streaming-progress-and-cancellation). Anything else — above all
+/// (docs/shell.md#streaming-progress-and-cancellation). `filestore:component/python`
+/// starts the shell's `python3` in the host and hands its file requests to the
+/// component to answer (docs/shell.md#python3): the interpreter gets nothing the
+/// shell's filesystem does not give, and the component nothing back but the run's
+/// requests and output. Anything else — above all
 /// `wasi:filesystem/*` (preopens), `wasi:sockets/*`, `wasi:http/*` — is a new way out
 /// of the sandbox and must be a deliberate change of this list.
 const ALLOWED: &[&str] = &[
+    "filestore:component/python",
     "filestore:component/shell-output",
     "filestore:component/tool-host",
     "filestore:component/types",
