@@ -174,7 +174,7 @@ mod tests {
         let mixed = "a\nbash: line 2: uv: command not found. Did you mean: mv?\nb";
         assert_eq!(
             explain(mixed),
-            "a\nbash: line 2: uv: command not found. No Python in this sandbox (no interpreter, nothing to install); jq, awk and sed are here for data and text\nb"
+            "a\nbash: line 2: uv: command not found. Nothing can be installed in this sandbox; python3 has its standard library\nb"
         );
     }
 }
