@@ -55,7 +55,7 @@ fn weather(req: &ToolRequest) -> Result<Value, ToolError> {
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let root = std::env::args().nth(1).unwrap_or_else(|| "./src".into());
     let engine = Engine::new()?; // precompiled by the build (else cached on disk); share it
-    // The `filestore` crate's `ShippedHandlers` adds its sqlite, postgres, mysql, http.
+    // The `filestore` crate's `ShippedHandlers` adds its sqlite, postgres, mysql, redis, http.
     let mut tools = ToolRegistry::new();
     tools.register("weather", Arc::new(weather));
     let notes = MemoryVolume::new();

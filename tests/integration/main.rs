@@ -128,6 +128,7 @@ mod python;
 mod python_host;
 mod python_package;
 mod read_side;
+mod redis;
 mod replicas;
 mod shell;
 mod shell_append;

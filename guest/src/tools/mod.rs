@@ -3,6 +3,8 @@
 //!
 //! - [`agent`]: agent configurations (upstream servers, the tools an agent is
 //!   offered), parsed with located errors;
+//! - [`commands`]: a `redis` or `valkey` tool's commands with a call's values in
+//!   place;
 //! - [`config`]: loading v1/v2 YAML or JSON into a [`config::Config`] with located
 //!   errors (its `yaml` module keeps source positions), and `migrate`;
 //! - [`params`]: parameter declarations, per-call validation, escaping and statement
@@ -17,6 +19,7 @@
 //! [`crate::invoke`]'s job; this folder only describes and checks tools.
 
 pub mod agent;
+pub mod commands;
 pub mod config;
 pub mod manifest;
 pub mod params;

@@ -2,11 +2,12 @@
 //! Toolbox `tools.yaml` runs out of the box: [`sqlite`] (`sqlite-sql` tools on
 //! `sqlite` sources, embedded SQLite), [`postgres`] (`postgres-sql` and
 //! `postgres-execute-sql` tools on `postgres` sources and the other PostgreSQL-wire
-//! sources, pooled, TLS per `sslmode`), [`mysql`] (the same for the MySQL family) and
+//! sources, pooled, TLS per `sslmode`), [`mysql`] (the same for the MySQL family),
+//! [`redis`] (`redis` and `valkey` tools: their commands over RESP, pooled) and
 //! [`http`] (`http` tools on `http` sources, restricted to an allow-list of hosts).
 //! Register them with [`ShippedHandlers::with_builtin_handlers`].
 //!
-//! Each is a cargo feature of this crate (`sqlite`, `postgres`, `mysql`, `http`; all
+//! Each is a cargo feature of this crate (`sqlite`, `postgres`, `mysql`, `redis`, `http`; all
 //! on by default, as the `filestore` binary has them): a platform that runs only some
 //! source kinds builds only their drivers. A type whose handler is not built is
 //! registered by none, so `check` and `serve` report it as one this host does not run
@@ -16,12 +17,14 @@
 pub mod http;
 #[cfg(feature = "mysql")]
 pub mod mysql;
-#[cfg(any(feature = "postgres", feature = "mysql"))]
+#[cfg(any(feature = "postgres", feature = "mysql", feature = "redis"))]
 pub mod pool;
 #[cfg(feature = "postgres")]
 pub mod postgres;
 #[cfg(any(feature = "postgres", feature = "mysql"))]
 mod query_params;
+#[cfg(feature = "redis")]
+pub mod redis;
 #[cfg(feature = "sqlite")]
 pub mod sqlite;
 #[cfg(any(feature = "postgres", feature = "mysql"))]
@@ -29,9 +32,9 @@ mod watchdog;
 
 use std::sync::Arc;
 
-#[cfg(any(feature = "postgres", feature = "mysql"))]
+#[cfg(any(feature = "postgres", feature = "mysql", feature = "redis"))]
 use filestore_guest::tools::config::{protocol_of, source_support};
-#[cfg(any(feature = "postgres", feature = "mysql"))]
+#[cfg(any(feature = "postgres", feature = "mysql", feature = "redis"))]
 use filestore_sandbox::tools::{Source, ToolError, ToolRequest};
 
 use filestore_guest::tools::config::RUNNABLE_TOOL_TYPES;
@@ -58,6 +61,8 @@ impl ShippedHandlers for ToolRegistry {
         let pg = postgres::PostgresHandler::sql();
         #[cfg(feature = "mysql")]
         let my = mysql::MysqlHandler::sql();
+        #[cfg(feature = "redis")]
+        let redis = redis::RedisHandler::default();
         for t in RUNNABLE_TOOL_TYPES {
             let handler: Option<Arc<dyn ToolHandler>> = match (t.source_type, t.executes) {
                 #[cfg(feature = "sqlite")]
@@ -72,6 +77,8 @@ impl ShippedHandlers for ToolRegistry {
                 ("mysql", false) => Some(Arc::new(my.same_pools())),
                 #[cfg(feature = "mysql")]
                 ("mysql", true) => Some(Arc::new(my.execute_sql())),
+                #[cfg(feature = "redis")]
+                ("redis", _) => Some(Arc::new(redis.same_pools())),
                 #[cfg(feature = "http")]
                 ("http", _) => Some(Arc::new(http::HttpHandler)),
                 // A source kind this build leaves out. With every feature on, the unit
@@ -97,10 +104,10 @@ impl ShippedHandlers for ToolRegistry {
     }
 }
 
-/// The source of `req`, which must speak `protocol` (`postgres`, `mysql`) and be one
+/// The source of `req`, which must speak `protocol` (`postgres`, `mysql`, `redis`) and be one
 /// this host reaches: another family is a configuration fault (`invalid-argument`);
 /// a connector source without a direct `host` is `unsupported`, naming its type.
-#[cfg(any(feature = "postgres", feature = "mysql"))]
+#[cfg(any(feature = "postgres", feature = "mysql", feature = "redis"))]
 pub(crate) fn source_speaking<'r>(
     req: &'r ToolRequest,
     protocol: &str,
@@ -149,6 +156,7 @@ mod tests {
             feature = "sqlite",
             feature = "postgres",
             feature = "mysql",
+            feature = "redis",
             feature = "http"
         ));
         if every_kind {

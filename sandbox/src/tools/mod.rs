@@ -223,7 +223,9 @@ pub struct ToolRequest {
     pub arguments: Map<String, Value>,
     /// Positional values (`parameters`), declared order; `null` for an absent one.
     pub positional: Vec<Value>,
-    /// The statement after template substitution (escaped by the component).
+    /// The statement after template substitution (escaped by the component); for
+    /// `redis` and `valkey` tools, their commands with the call's values in place (a
+    /// JSON array of arrays of strings).
     pub statement: Option<String>,
     /// For http tools: the path with `pathParams` substituted and percent-encoded.
     pub path: Option<String>,

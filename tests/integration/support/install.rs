@@ -121,3 +121,54 @@ pub fn npm(dir: &Path, installed: &Path, prepare: impl FnOnce(&Path), args: &[&s
     });
     dir.to_path_buf()
 }
+
+/// Debian's `packages`, unpacked (never installed) under `dir/root`: `apt-get
+/// download` fetches them (after `apt-get update` when the first try fails: a fresh
+/// container has no package lists) and `dpkg -x` unpacks each, under a file lock, so
+/// parallel test binaries fetch them once. `works` checks an unpacked tree; the tree
+/// is made anew when it fails, and must pass once made. A machine without apt or
+/// dpkg fails the test saying so.
+pub fn debian(dir: &Path, packages: &[&str], works: &dyn Fn(&Path) -> bool) -> PathBuf {
+    let root = dir.join("root");
+    if works(&root) {
+        return root;
+    }
+    let what = packages.join(" ");
+    locked(dir, || {
+        if works(&root) {
+            return;
+        }
+        let _ = std::fs::remove_dir_all(dir);
+        let debs = dir.join("debs");
+        std::fs::create_dir_all(&debs).unwrap();
+        let download = || {
+            Command::new("apt-get")
+                .arg("download")
+                .args(packages)
+                .current_dir(&debs)
+                .output()
+                .is_ok_and(|o| o.status.success())
+        };
+        if !download() {
+            run_with_hint(
+                Command::new("apt-get").arg("update"),
+                &format!("Debian's apt is needed to fetch {what} (apt-get download {what})"),
+            )
+            .success();
+            run(Command::new("apt-get").arg("download").args(packages).current_dir(&debs))
+                .success();
+        }
+        let tmp = dir.join("root.partial");
+        for deb in std::fs::read_dir(&debs).unwrap() {
+            let deb = deb.unwrap().path();
+            run_with_hint(
+                Command::new("dpkg").arg("-x").arg(&deb).arg(&tmp),
+                &format!("dpkg is needed to unpack Debian's {what}"),
+            )
+            .success();
+        }
+        std::fs::rename(&tmp, &root).unwrap();
+        assert!(works(&root), "{} does not run after unpacking {what}", root.display());
+    });
+    root
+}

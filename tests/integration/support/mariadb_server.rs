@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 
 use mysql::prelude::Queryable;
 
-use super::cmd::{run, run_with_hint};
+use super::cmd::run;
 
 /// The packages unpacked.
 const PACKAGES: &[&str] = &["mariadb-server-core", "mariadb-client-core"];
@@ -41,51 +41,16 @@ fn is_root() -> bool {
 /// The unpacked tree (`usr/sbin/mariadbd`, `usr/bin/mariadb-install-db`...).
 fn install() -> PathBuf {
     let dir = super::install::cache_dir("FILESTORE_MARIADB_DIR", "mariadb");
-    let root = dir.join("root");
     let works = |root: &Path| {
         Command::new(root.join("usr/sbin/mariadbd"))
             .arg("--version")
             .output()
             .is_ok_and(|o| o.status.success())
     };
-    if works(&root) {
-        return root;
-    }
-    super::install::locked(&dir, || {
-        if works(&root) {
-            return;
+    let root = super::install::debian(&dir, PACKAGES, &|root: &Path| {
+        if !root.join("usr/sbin/mariadbd").exists() {
+            return false;
         }
-        let _ = std::fs::remove_dir_all(&dir);
-        let debs = dir.join("debs");
-        std::fs::create_dir_all(&debs).unwrap();
-        let download = || {
-            Command::new("apt-get")
-                .arg("download")
-                .args(PACKAGES)
-                .current_dir(&debs)
-                .output()
-                .is_ok_and(|o| o.status.success())
-        };
-        if !download() {
-            // The package lists may be missing or stale (a fresh container).
-            run_with_hint(
-                Command::new("apt-get").arg("update"),
-                "Debian's apt is needed to fetch MariaDB (apt-get download mariadb-server-core mariadb-client-core)",
-            )
-            .success();
-            run(Command::new("apt-get").arg("download").args(PACKAGES).current_dir(&debs))
-                .success();
-        }
-        let tmp = dir.join("root.partial");
-        for deb in std::fs::read_dir(&debs).unwrap() {
-            let deb = deb.unwrap().path();
-            run_with_hint(
-                Command::new("dpkg").arg("-x").arg(&deb).arg(&tmp),
-                "dpkg is needed to unpack MariaDB's Debian packages",
-            )
-            .success();
-        }
-        std::fs::rename(&tmp, &root).unwrap();
         let ldd = run(Command::new("ldd").arg(root.join("usr/sbin/mariadbd")));
         let missing: Vec<String> = ldd
             .stdout()
@@ -97,7 +62,7 @@ fn install() -> PathBuf {
             missing.is_empty(),
             "mariadbd needs libraries this system lacks: {missing:?}; install them (apt-cache depends mariadb-server-core lists the packages: libnuma1, libpcre2-8-0, libssl3, liburing2, libsystemd0, libcrypt1, zlib1g)"
         );
-        assert!(works(&root), "{} does not run after unpacking", root.display());
+        works(root)
     });
     root
 }

@@ -44,6 +44,7 @@ pub mod mcp_http;
 pub mod mcp_stdio;
 pub mod pdf;
 pub mod pg_server;
+pub mod redis_server;
 pub mod s3_server;
 pub mod suite;
 pub mod toolbox;

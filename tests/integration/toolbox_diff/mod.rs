@@ -1,6 +1,6 @@
 //! filestore against the real MCP Toolbox 1.12.0 binary (installed from npm
 //! by `support::toolbox`). Each case of the corpora (`sqlite.cases`,
-//! `postgres.cases`, `mysql.cases` here) runs through `toolbox invoke` and `filestore call
+//! `postgres.cases`, `mysql.cases`, `redis.cases`, `valkey.cases` here) runs through `toolbox invoke` and `filestore call
 //! --config`, each config through both loaders; they must agree (equal JSON
 //! results, or both refused) unless the difference is one recorded, with its
 //! reason, in docs/configured-tools.md's table (which this suite reads); a recorded
@@ -119,6 +119,54 @@ fn mysql_cases_agree_with_toolbox() {
     report.assert_clean("mysql");
 }
 
+/// A side for Redis: its own database `db` on the tests' server, emptied and set up
+/// with `setup` (one `redis-cli` command per line, words split at spaces), the
+/// password in `${REDIS_PASSWORD}`.
+fn redis_side(root: &std::path::Path, name: &str, source_type: &str, db: u32, setup: &str) -> Side {
+    let server = crate::support::redis_server::server();
+    server.cli(db, &["FLUSHDB"]);
+    for line in setup.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
+        server.cli(db, &line.split(' ').collect::<Vec<_>>());
+    }
+    let dir = root.join(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    let password = crate::support::redis_server::PASSWORD.to_string();
+    Side {
+        source: server.source_yaml(source_type, "db", db, "REDIS_PASSWORD"),
+        dir,
+        env: vec![("REDIS_PASSWORD".into(), password)],
+    }
+}
+
+/// Every Redis and Valkey case (both on the tests' Redis server) and `tools/list`
+/// entry agrees with Toolbox 1.12, or differs as recorded.
+#[test]
+fn redis_cases_agree_with_toolbox() {
+    let root = tempfile::tempdir().unwrap();
+    for (file, source_type, dbs) in
+        [("redis.cases", "redis", (8, 9)), ("valkey.cases", "valkey", (10, 11))]
+    {
+        let corpus = Corpus::read(file);
+        let toolbox = redis_side(
+            root.path(),
+            &format!("toolbox-{source_type}"),
+            source_type,
+            dbs.0,
+            &corpus.setup,
+        );
+        let filestore = redis_side(
+            root.path(),
+            &format!("filestore-{source_type}"),
+            source_type,
+            dbs.1,
+            &corpus.setup,
+        );
+        let mut report = run::corpus(&corpus, &toolbox, &filestore);
+        schemas::compare(&corpus, &toolbox, &filestore, &mut report);
+        report.assert_clean(source_type);
+    }
+}
+
 /// The table of recorded differences and the corpora hold together: every recorded
 /// difference is claimed by some case or config, every claim names a recorded one,
 /// and the corpora keep at least 150 cases, so every tool kind and parameter shape
@@ -126,7 +174,8 @@ fn mysql_cases_agree_with_toolbox() {
 #[test]
 fn recorded_differences_are_exercised() {
     let recorded = corpus::recorded();
-    let corpora = ["sqlite.cases", "postgres.cases", "mysql.cases"].map(Corpus::read);
+    let corpora = ["sqlite.cases", "postgres.cases", "mysql.cases", "redis.cases", "valkey.cases"]
+        .map(Corpus::read);
     let normalised = schemas::NORMALISATIONS.map(String::from);
     let claimed: std::collections::BTreeSet<String> =
         corpora.iter().flat_map(Corpus::differences).chain(normalised).collect();

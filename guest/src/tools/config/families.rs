@@ -1,7 +1,7 @@
 //! What this host runs, in one place: the tool types it has handlers for
 //! ([`RUNNABLE_TOOL_TYPES`], plus the [`super::prebuilt`] types), and the Toolbox source
 //! types that reach a wire protocol it speaks ([`POSTGRES_SOURCES`],
-//! [`MYSQL_SOURCES`]). `check`, the loader's source checks, the host's handler
+//! [`MYSQL_SOURCES`], [`REDIS_SOURCES`]). `check`, the loader's source checks, the host's handler
 //! registration (whose unit test holds it to this list) and its connection code all
 //! read these tables; a type is added here and nowhere else.
 
@@ -18,6 +18,10 @@ pub const POSTGRES_SOURCES: &[&str] =
 
 /// Toolbox source types that speak MySQL's wire protocol, run on the `mysql` handler.
 pub const MYSQL_SOURCES: &[&str] = &["mysql", "mariadb", "tidb", "cloud-sql-mysql"];
+
+/// Toolbox source types that speak Redis's protocol (RESP), run on the `redis`
+/// handler: Valkey is a fork of Redis 7.2 and the same server to a client.
+pub const REDIS_SOURCES: &[&str] = &["redis", "valkey"];
 
 /// Source types Toolbox reaches through Google's connectors (`project`, `region`,
 /// `instance`), which this host does not have: it runs them only when the source
@@ -38,7 +42,7 @@ pub struct RunnableType {
     /// The tool `type`.
     pub tool_type: &'static str,
     /// The protocol its handler speaks, named by its base source type (`sqlite`,
-    /// `postgres`, `mysql`, `http`): the handler the host registers it with.
+    /// `postgres`, `mysql`, `redis`, `http`): the handler the host registers it with.
     pub source_type: &'static str,
     /// Whether the model writes the statement (`*-execute-sql`).
     pub executes: bool,
@@ -71,6 +75,10 @@ pub const RUNNABLE_TOOL_TYPES: &[RunnableType] = &[
     statement("tidb-sql", "mysql", &["tidb"]),
     execute("tidb-execute-sql", "mysql", &["tidb"]),
     statement("http", "http", &["http"]),
+    // `commands` instead of a statement: lists of command words (see
+    // docs/configured-tools.md#redis-and-valkey).
+    statement("redis", "redis", &["redis"]),
+    statement("valkey", "redis", &["valkey"]),
 ];
 
 /// The handler this host runs `tool_type` with: one of [`RUNNABLE_TOOL_TYPES`], or a
@@ -94,6 +102,7 @@ pub fn protocol_of(source_type: &str) -> Option<&'static str> {
         "http" => Some("http"),
         t if POSTGRES_SOURCES.contains(&t) => Some("postgres"),
         t if MYSQL_SOURCES.contains(&t) => Some("mysql"),
+        t if REDIS_SOURCES.contains(&t) => Some("redis"),
         _ => None,
     }
 }
@@ -116,6 +125,19 @@ pub fn source_support(
         return Err(format!(
             "its source '{name}' is a {source_type} source, which this host reaches only at a direct `host` (and `port`): it has no Cloud SQL or AlloyDB connector for project/region/instance"
         ));
+    }
+    if REDIS_SOURCES.contains(&source_type) {
+        let on = |field: &str| matches!(fields.get(field), Some(Value::Bool(true)));
+        if on("useGCPIAM") {
+            return Err(format!(
+                "its source '{name}' is a {source_type} source with useGCPIAM, and this host has no Google Cloud credentials to sign in with (give it a username and password)"
+            ));
+        }
+        if on("clusterEnabled") {
+            return Err(format!(
+                "its source '{name}' is a {source_type} source with clusterEnabled, and this host talks to one standalone server, not a Redis Cluster"
+            ));
+        }
     }
     Ok(())
 }
@@ -163,6 +185,16 @@ mod tests {
         fields.insert("host".into(), "127.0.0.1".into());
         assert!(source_support("cs", "cloud-sql-postgres", &fields).is_ok());
         assert!(source_support("c", "cockroachdb", &Map::new()).is_ok());
+        let mut redis = Map::new();
+        redis.insert("address".into(), Value::Array(vec!["127.0.0.1:6379".into()]));
+        assert!(source_support("r", "redis", &redis).is_ok());
+        redis.insert("clusterEnabled".into(), Value::Bool(true));
+        let why = source_support("r", "redis", &redis).unwrap_err();
+        assert!(why.contains("its source 'r' is a redis source with clusterEnabled"), "{why}");
+        redis.remove("clusterEnabled");
+        redis.insert("useGCPIAM".into(), Value::Bool(true));
+        let why = source_support("r", "valkey", &redis).unwrap_err();
+        assert!(why.contains("its source 'r' is a valkey source with useGCPIAM"), "{why}");
         let why = source_support("b", "bigquery", &Map::new()).unwrap_err();
         assert_eq!(why, "its source 'b' is a bigquery source, which this host does not run");
     }

@@ -406,7 +406,15 @@ impl ToolConfig {
                 Some(template.render(&args)?)
             }
             Some(s) => Some(s.clone()),
-            None => None,
+            // A redis or valkey tool's statement is its commands, values in place.
+            None => match tool.fields.get("commands") {
+                Some(c)
+                    if runnable_type(&tool.tool_type).is_some_and(|r| r.source_type == "redis") =>
+                {
+                    Some(crate::tools::commands::render(&tool.name, c, &args)?)
+                }
+                _ => None,
+            },
         };
         let path = match tool.fields.get("path") {
             Some(Value::String(p)) if tool.tool_type == "http" => {

@@ -99,6 +99,13 @@ pub struct ValidatedArgs {
     args: Vec<ValidatedArg>,
 }
 
+impl From<Vec<ValidatedArg>> for ValidatedArgs {
+    /// Arguments already validated, in declared order.
+    fn from(args: Vec<ValidatedArg>) -> ValidatedArgs {
+        ValidatedArgs { args }
+    }
+}
+
 impl ValidatedArgs {
     /// Every declared parameter in order (absent ones included, with `value: None`).
     pub fn iter(&self) -> impl Iterator<Item = &ValidatedArg> {

@@ -388,7 +388,7 @@ pub(super) fn decode_tool(
     let statement = match family {
         Family::Sql => f.required_string(ctx, "statement", &user),
         // The model writes the statement: a configured one is an unknown field.
-        Family::Execute => None,
+        Family::Execute | Family::Commands => None,
         // Toolbox's own statement (a configured one is an unknown field, as there).
         Family::Prebuilt(p) => Some((p.statement.to_string(), mark)),
         _ => f.string(ctx, "statement"),
@@ -422,6 +422,11 @@ pub(super) fn decode_tool(
     let mut fields = Map::new();
     if family == Family::Http {
         decode_http_fields(ctx, f, &user, &parameters, &mut fields);
+    }
+    if family == Family::Commands
+        && let Some(commands) = decode_commands(ctx, f, &user)
+    {
+        fields.insert("commands".into(), commands);
     }
     if let Some(t) = tool_type.as_deref() {
         let extra = match family {
@@ -479,6 +484,7 @@ pub(super) fn decode_tool(
 fn tool_family(tool_type: Option<&str>) -> Family {
     match tool_type {
         Some("http") => Family::Http,
+        Some("redis" | "valkey") => Family::Commands,
         Some(t) if STRICT_SQL_TYPES.contains(&t) => Family::Sql,
         Some(t) if schemas::execute_sql_schema(t).is_some() => Family::Execute,
         Some(t) if super::super::prebuilt::find(t).is_some() => {
@@ -525,8 +531,10 @@ fn decode_tool_parameters(
         let http_role = !matches!(role, ParamRole::Parameter | ParamRole::Template);
         // http tools take the http lists only; other tools `parameters` and
         // `templateParameters`. The rest is reported unknown (or kept in `fields`).
+        // Redis commands take `$name` words, never templates (as Toolbox's).
         if http_role != (family == Family::Http)
             || matches!(family, Family::Execute | Family::Prebuilt(_))
+            || (family == Family::Commands && role == ParamRole::Template)
         {
             continue;
         }
@@ -721,6 +729,60 @@ fn decode_http_fields(
     if let Some((body, _)) = f.string(ctx, "requestBody") {
         fields.insert("requestBody".into(), Value::String(body));
     }
+}
+
+/// A `redis` or `valkey` tool's `commands`: a non-empty list of commands, each a
+/// non-empty list of words (scalars, read as strings, as Toolbox's `[][]string`). A
+/// word that is a whole `$name` takes parameter `name`'s value when the tool is
+/// called; any other word is sent as written.
+fn decode_commands(ctx: &mut Ctx<'_>, f: &mut Fields<'_>, user: &str) -> Option<Value> {
+    let Some(entry) = f.get("commands") else {
+        ctx.err(
+            K::MissingField,
+            f.mark,
+            Some(&f.path("commands")),
+            format!("{user} has no 'commands'"),
+        );
+        return None;
+    };
+    let Y::Seq(commands) = &entry.value.value else {
+        mistyped(ctx, &entry.value, &f.path("commands"), "a list of commands");
+        return None;
+    };
+    if commands.is_empty() {
+        ctx.err(
+            K::InvalidValue,
+            entry.value.mark,
+            Some(&f.path("commands")),
+            format!("{user} has no commands to run"),
+        );
+        return None;
+    }
+    let mut out = Vec::with_capacity(commands.len());
+    for (i, command) in commands.iter().enumerate() {
+        let path = format!("{}[{i}]", f.path("commands"));
+        let words = match &command.value {
+            Y::Seq(words) if !words.is_empty() => words,
+            Y::Seq(_) => {
+                ctx.err(K::InvalidValue, command.mark, Some(&path), "a command needs a name");
+                return None;
+            }
+            _ => {
+                mistyped(ctx, command, &path, "a list of command words");
+                return None;
+            }
+        };
+        let mut strings = Vec::with_capacity(words.len());
+        for (j, word) in words.iter().enumerate() {
+            let Some(s) = word.scalar_string() else {
+                mistyped(ctx, word, &format!("{path}[{j}]"), "a string");
+                return None;
+            };
+            strings.push(Value::String(s));
+        }
+        out.push(Value::Array(strings));
+    }
+    Some(Value::Array(out))
 }
 
 /// The statement's template placeholders and its dialect's parameter placeholders

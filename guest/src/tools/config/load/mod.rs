@@ -51,6 +51,9 @@ enum Family {
     /// `*-execute-sql`: the model supplies the statement (see `schemas`).
     Execute,
     Http,
+    /// `redis` and `valkey`: `commands`, lists of command words, instead of a
+    /// statement.
+    Commands,
     /// A Toolbox prebuilt type with a fixed statement and parameters (`prebuilt`).
     Prebuilt(&'static super::prebuilt::PrebuiltTool),
     Other,

@@ -1,5 +1,5 @@
 //! The fields of the common Toolbox source types (the PostgreSQL and MySQL families,
-//! Cloud SQL, AlloyDB, BigQuery, Spanner) and of their `*-execute-sql` tools,
+//! Cloud SQL, AlloyDB, BigQuery, Spanner, Redis, Valkey) and of their `*-execute-sql` tools,
 //! checked as Toolbox checks them (its decoder is strict: an unknown field or a
 //! mistyped one is an error), so `filestore check` is useful before deploying a
 //! configuration to Toolbox itself. Other types stay lenient: their fields are kept
@@ -213,6 +213,33 @@ pub(super) const SOURCE_SCHEMAS: &[(&str, &[FieldSpec])] = &[
             ("instance", Str, true),
             ("database", Str, true),
             ("dialect", OneOf(&["googlesql", "postgresql"]), false),
+        ],
+    ),
+    (
+        // Toolbox's Redis source: `address` is a list (the first is the server
+        // unless clusterEnabled); the host refuses useGCPIAM and clusterEnabled
+        // (families::source_support).
+        "redis",
+        &[
+            ("address", StrList, true),
+            ("username", Str, false),
+            ("password", Str, false),
+            ("database", Int, false),
+            ("useGCPIAM", Bool, false),
+            ("clusterEnabled", Bool, false),
+            ("tlsEnabled", Bool, false),
+        ],
+    ),
+    (
+        "valkey",
+        &[
+            ("address", StrList, true),
+            ("username", Str, false),
+            ("password", Str, false),
+            ("database", Int, false),
+            ("useGCPIAM", Bool, false),
+            ("disableCache", Bool, false),
+            ("tlsEnabled", Bool, false),
         ],
     ),
 ];
