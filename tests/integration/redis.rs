@@ -139,6 +139,11 @@ fn redis_limits_hold_while_a_reply_is_read() {
             ("big", "commands:\n  - [GET, big]"),
             ("small", "commands:\n  - [STRLEN, big]"),
             ("wait", "commands:\n  - [BLPOP, nothing, 0]"),
+            (
+                "deep",
+                "commands:\n  - [EVAL, \"local t={1} for i=1,100 do t={t} end return t\", \"0\"]",
+            ),
+            ("listen", "commands:\n  - [PING]\n  - [subscribe, a, b]"),
         ],
     );
     let mut registry = ToolRegistry::with_builtin_handlers();
@@ -151,6 +156,12 @@ fn redis_limits_hold_while_a_reply_is_read() {
     assert_eq!(data(&invoke(&mut s, "small", json!({}))), json!([3 << 20]));
     let e = failure(&invoke(&mut s, "wait", json!({})));
     assert!(e.contains("limit-exceeded") || e.contains("timeout"), "{e}");
+    assert_eq!(data(&invoke(&mut s, "small", json!({}))), json!([3 << 20]));
+    let e = failure(&invoke(&mut s, "deep", json!({})));
+    assert!(e.contains("nests deeper than 64 levels"), "{e}");
+    // Several replies to one command would answer the commands after it.
+    let e = failure(&invoke(&mut s, "listen", json!({})));
+    assert!(e.contains("command 1 is SUBSCRIBE, which answers more than once"), "{e}");
     assert_eq!(data(&invoke(&mut s, "small", json!({}))), json!([3 << 20]));
 }
 
@@ -190,14 +201,12 @@ fn redis_bad_credentials_and_sources_are_clear_and_leak_nothing() {
     assert!(!e.contains("wrong-Secret-123"), "{e}");
     let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let yaml = format!(
-        "kind: source\nname: gone\ntype: redis\naddress: [127.0.0.1:{closed}]\n---\nkind: tool\nname: one\ntype: redis\nsource: gone\ndescription: d\ncommands: [[PING]]\n---\nkind: source\nname: odd\ntype: redis\naddress: [nowhere]\n---\nkind: tool\nname: two\ntype: redis\nsource: odd\ndescription: d\ncommands: [[PING]]\n"
+        "kind: source\nname: gone\ntype: redis\naddress: [127.0.0.1:{closed}]\n---\nkind: tool\nname: one\ntype: redis\nsource: gone\ndescription: d\ncommands: [[PING]]\n"
     );
     let mut s = session(ToolRegistry::with_builtin_handlers());
     load(&mut s, &yaml);
     let e = failure(&invoke(&mut s, "one", json!({})));
     assert!(e.contains("cannot connect to source 'gone'"), "{e}");
-    let e = failure(&invoke(&mut s, "two", json!({})));
-    assert!(e.contains("address 'nowhere' is not host:port"), "{e}");
 }
 
 /// `tlsEnabled` connects over TLS, trusting the system's roots (`SSL_CERT_FILE`
@@ -274,7 +283,7 @@ fn check_knows_redis_and_valkey_tools() {
     );
     std::fs::write(
         &cfg,
-        format!("kind: source\nname: r\ntype: redis\naddress: [127.0.0.1:{port}]\n---\nkind: tool\nname: none\ntype: redis\nsource: r\ndescription: d\nstatement: GET x\n"),
+        format!("kind: source\nname: r\ntype: redis\naddress: [127.0.0.1:{port}, 127.0.0.1, 'redis://h:1']\n---\nkind: tool\nname: none\ntype: redis\nsource: r\ndescription: d\nstatement: GET x\n"),
     )
     .unwrap();
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_filestore"))
@@ -286,5 +295,7 @@ fn check_knows_redis_and_valkey_tools() {
         String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "{text}");
     assert!(text.contains("has no 'commands'"), "{text}");
+    assert!(text.contains("'127.0.0.1' is not host:port"), "{text}");
+    assert!(text.contains("'redis://h:1' is not host:port"), "{text}");
     assert!(text.contains("statement"), "{text}");
 }

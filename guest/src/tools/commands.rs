@@ -47,6 +47,14 @@ pub fn render(tool: &str, commands: &Value, args: &ValidatedArgs) -> Result<Stri
                 }
             }
         }
+        if rendered.is_empty() {
+            return Err(Error::new(
+                ErrorKind::InvalidArgument,
+                format!(
+                    "tool '{tool}': command {i} has no words once this call's values are in place (an empty list)"
+                ),
+            ));
+        }
         out.push(Value::Array(rendered));
     }
     Ok(Value::Array(out).to_string())
@@ -112,5 +120,8 @@ mod tests {
         let e = render("t", &json!([["GET", "k"], ["GET", "$key"]]), &a).unwrap_err();
         assert_eq!(e.kind(), ErrorKind::InvalidArgument);
         assert!(e.to_string().contains("command 1 uses $key"), "{e}");
+        let a = args(&[("words", Some(json!([])))]);
+        let e = render("t", &json!([["$words"]]), &a).unwrap_err();
+        assert!(e.to_string().contains("command 0 has no words"), "{e}");
     }
 }

@@ -152,6 +152,11 @@ const EXAMPLES: &[(&str, &str, How)] = &[
     ),
     (
         "docs/configured-tools.md",
+        "kind: source\nname: cache",
+        Runs("configured_tools_example_runs"),
+    ),
+    (
+        "docs/configured-tools.md",
         "kind: authService\nname: my-oauth",
         Shown(
             "its authorization server is not reachable here; tests/mcp_python/test_auth.py (ScopesRequiredTest) serves the same fields with a local issuer over HTTP",
@@ -575,6 +580,20 @@ fn configured_tools_example_runs() {
         "{}",
         ran.describe()
     );
+
+    // The Redis example checks; tests/integration/redis.rs runs the same tool shape
+    // (an array parameter as words of one command) against a real server.
+    std::fs::write(
+        dir.path().join("redis.yaml"),
+        block("docs/configured-tools.md", "kind: source\nname: cache"),
+    )
+    .unwrap();
+    let ran = run(Command::new(BIN)
+        .args(["check", "redis.yaml"])
+        .current_dir(dir.path())
+        .env("REDIS_PASSWORD", "x"))
+    .success();
+    assert!(ran.stdout().contains("tool 'tag_user' (redis): runnable"), "{}", ran.describe());
 }
 
 /// docs/deploying.md's per-caller configuration loads (its auth service and the

@@ -28,6 +28,11 @@ const SLICE: Duration = Duration::from_millis(100);
 /// What the handshake's replies may hold (`HELLO` answers a short map).
 const HANDSHAKE_BYTES: u64 = 64 * 1024;
 
+/// The longest a new connection's handshake (TLS, `HELLO`, `SELECT`) may take: a
+/// server that never answers it (a plain server asked for TLS) fails the call with
+/// that said, instead of holding it to its timeout.
+const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+
 /// Where and how to connect, from a source's resolved fields.
 #[derive(Clone, Debug)]
 pub struct Target {
@@ -240,7 +245,7 @@ impl Conn {
     fn ask(&mut self, words: &[&str]) -> Result<Reply, String> {
         let words: Vec<String> = words.iter().map(|w| w.to_string()).collect();
         self.send(std::slice::from_ref(&words)).map_err(|e| e.to_string())?;
-        self.reply(&mut Limits::new(HANDSHAKE_BYTES)).map_err(|e| format!("{e:?}"))
+        self.reply(&mut Limits::new(HANDSHAKE_BYTES)).map_err(|e| e.to_string())
     }
 }
 
@@ -280,9 +285,22 @@ impl pool::Connector for RedisConnector {
                 Stream::Tls(Box::new(rustls::StreamOwned::new(conn, tcp)))
             }
         };
-        let guarded = Guarded { stream, deadline, cancel: Cancel::never() };
+        let handshake_ends = deadline.min(Instant::now() + HANDSHAKE_TIMEOUT);
+        let guarded = Guarded { stream, deadline: handshake_ends, cancel: Cancel::never() };
         let mut conn = Conn { io: BufReader::new(guarded) };
-        handshake(&mut conn, t).map_err(|e| format!("{at}: {e}"))?;
+        handshake(&mut conn, t).map_err(|e| {
+            let tls =
+                if self.tls.is_some() { " (does it speak TLS? tlsEnabled is set)" } else { "" };
+            if e.contains(&Stopped::Deadline.to_string()) && handshake_ends < deadline {
+                format!(
+                    "{at}: no answer to the handshake within {}s{tls}",
+                    HANDSHAKE_TIMEOUT.as_secs()
+                )
+            } else {
+                format!("{at}: {e}")
+            }
+        })?;
+        conn.arm(deadline, Cancel::never());
         Ok(conn)
     }
 

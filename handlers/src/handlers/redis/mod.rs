@@ -13,8 +13,9 @@
 //! the call's deadline and soon after a cancel.
 //!
 //! Connections: pooled per source. A connection whose commands changed what the next
-//! call on it would see (`SELECT`, `MULTI`, `SUBSCRIBE`, `CLIENT`, `AUTH`...) is
-//! closed after the call instead of pooled, as is one whose call failed midway.
+//! call on it would see (`SELECT`, `MULTI`, `CLIENT`, `AUTH`, scripts...) is closed
+//! after the call instead of pooled, as is one whose call failed midway. Commands
+//! that answer more than once (`SUBSCRIBE`, `MONITOR`) are refused.
 
 pub mod connect;
 pub(crate) mod resp;
@@ -41,6 +42,8 @@ pub const IDLE_TIMEOUT: Duration = Duration::from_secs(300);
 
 /// Commands after which a connection is not given to another call: they change the
 /// connection's database, transaction, subscriptions, identity or protocol.
+/// Scripts are among them: before Redis 7 a `SELECT` inside one changed the caller's
+/// database.
 const CONNECTION_STATE: &[&str] = &[
     "SELECT",
     "MULTI",
@@ -48,13 +51,9 @@ const CONNECTION_STATE: &[&str] = &[
     "DISCARD",
     "WATCH",
     "UNWATCH",
-    "SUBSCRIBE",
-    "PSUBSCRIBE",
-    "SSUBSCRIBE",
     "UNSUBSCRIBE",
     "PUNSUBSCRIBE",
     "SUNSUBSCRIBE",
-    "MONITOR",
     "CLIENT",
     "AUTH",
     "HELLO",
@@ -65,7 +64,17 @@ const CONNECTION_STATE: &[&str] = &[
     "SYNC",
     "PSYNC",
     "REPLCONF",
+    "EVAL",
+    "EVALSHA",
+    "EVAL_RO",
+    "EVALSHA_RO",
+    "FCALL",
+    "FCALL_RO",
 ];
+
+/// Commands that answer more than once (a confirmation per channel, then messages):
+/// a tool call answers once, so they are refused before anything is sent.
+const STREAMING: &[&str] = &["SUBSCRIBE", "PSUBSCRIBE", "SSUBSCRIBE", "MONITOR"];
 
 /// The handler of `redis` and `valkey` tools.
 #[derive(Default)]
@@ -96,6 +105,16 @@ impl ToolHandler for RedisHandler {
             .and_then(|s| serde_json::from_str(s).ok())
             .filter(|c: &Vec<Vec<String>>| !c.is_empty() && c.iter().all(|w| !w.is_empty()))
             .ok_or_else(|| ToolError::invalid_argument(format!("tool '{tool}' has no commands")))?;
+        if let Some((i, c)) = commands
+            .iter()
+            .enumerate()
+            .find(|(_, c)| STREAMING.iter().any(|s| c[0].eq_ignore_ascii_case(s)))
+        {
+            return Err(ToolError::invalid_argument(format!(
+                "tool '{tool}': command {i} is {}, which answers more than once; a tool call answers once (read a list or stream instead)",
+                c[0].to_ascii_uppercase()
+            )));
+        }
         let pool = self
             .pools
             .of(source, "", POOL_SIZE, IDLE_TIMEOUT, || RedisConnector::of(source))
@@ -149,6 +168,10 @@ fn run(
                 "tool '{tool}': the server's reply to command {i} is not RESP: {p}"
             )),
             ReadError::TooLarge => budget::limit_exceeded(tool, req.max_result_bytes),
+            ReadError::TooDeep => ToolError::limit_exceeded(format!(
+                "tool '{tool}': the reply to command {i} nests deeper than {} levels",
+                resp::MAX_DEPTH
+            )),
             ReadError::TooMany => ToolError::limit_exceeded(format!(
                 "tool '{tool}': the replies hold more than {} values, the tool result limit of values; ask for less (SCAN with COUNT, LRANGE or ZRANGE with a range)",
                 resp::MAX_REPLY_VALUES

@@ -17,9 +17,10 @@ use serde_json::{Map, Number, Value};
 /// Most values (counted at every depth) one call's replies may hold together.
 pub const MAX_REPLY_VALUES: u64 = 250_000;
 
-/// Deepest nesting of a reply (a module or script can nest arrays at will; the
-/// reader recurses once per level).
-const MAX_DEPTH: usize = 128;
+/// Deepest nesting of a reply (a script can nest arrays at will; the reader recurses
+/// once per level, attributes included). Below the 128 levels a JSON parser of the
+/// result allows (serde_json's), so whatever is read also reaches the model whole.
+pub const MAX_DEPTH: usize = 64;
 
 /// Longest line of a reply (a simple string, an error, a header), bytes.
 const MAX_LINE: usize = 1024 * 1024;
@@ -59,6 +60,22 @@ pub enum ReadError {
     TooLarge,
     /// The replies hold more than [`MAX_REPLY_VALUES`] values.
     TooMany,
+    /// A reply nests deeper than [`MAX_DEPTH`] levels.
+    TooDeep,
+}
+
+impl std::fmt::Display for ReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReadError::Io(e) => write!(f, "{e}"),
+            ReadError::Protocol(p) => {
+                write!(f, "it did not answer as a Redis server does (RESP): {p}")
+            }
+            ReadError::TooLarge => write!(f, "its reply is larger than allowed"),
+            ReadError::TooMany => write!(f, "its reply holds more than {MAX_REPLY_VALUES} values"),
+            ReadError::TooDeep => write!(f, "its reply nests deeper than {MAX_DEPTH} levels"),
+        }
+    }
 }
 
 impl From<io::Error> for ReadError {
@@ -99,7 +116,7 @@ pub fn read_reply<R: BufRead>(r: &mut R, limits: &mut Limits) -> Result<Reply, R
 /// One value at `depth`.
 fn read<R: BufRead>(r: &mut R, limits: &mut Limits, depth: usize) -> Result<Reply, ReadError> {
     if depth > MAX_DEPTH {
-        return Err(ReadError::Protocol(format!("a reply nested deeper than {MAX_DEPTH} levels")));
+        return Err(ReadError::TooDeep);
     }
     limits.value()?;
     let line = read_line(r, limits)?;
@@ -145,7 +162,8 @@ fn read<R: BufRead>(r: &mut R, limits: &mut Limits, depth: usize) -> Result<Repl
             }
             if tag == b'|' {
                 // Attributes describe the value that follows; the value is the reply.
-                return read(r, limits, depth);
+                // One level deeper, so a chain of attributes is bounded as nesting is.
+                return read(r, limits, depth + 1);
             }
             Reply::Value(Value::Object(map))
         }
@@ -299,7 +317,10 @@ mod tests {
         let e = read_reply(&mut many.as_bytes(), &mut Limits::new(u64::MAX)).unwrap_err();
         assert!(matches!(e, ReadError::TooMany), "{e:?}");
         let deep = "*1\r\n".repeat(MAX_DEPTH + 2);
-        assert!(matches!(one(&deep), Err(ReadError::Protocol(_))));
+        assert!(matches!(one(&deep), Err(ReadError::TooDeep)));
+        // A chain of attributes is nesting too (it recursed without bound).
+        let attributes = "|0\r\n".repeat(10_000) + ":1\r\n";
+        assert!(matches!(one(&attributes), Err(ReadError::TooDeep)));
         assert!(matches!(one("?x\r\n"), Err(ReadError::Protocol(_))));
         assert!(matches!(one("+OK"), Err(ReadError::Io(_))));
     }

@@ -123,6 +123,12 @@ fn check_source_fields(ctx: &mut Ctx<'_>, f: &mut Fields<'_>, t: &str, display_n
             }
             true
         }
+        "redis" | "valkey" => {
+            let schema = schemas::source_schema(t).expect("redis and valkey have schemas");
+            schemas::check_fields(ctx, f, schema, &format!("{t} source '{display_name}'"));
+            check_addresses(ctx, f);
+            true
+        }
         t => match schemas::source_schema(t) {
             Some(schema) => {
                 let what = format!("{t} source '{display_name}'");
@@ -131,6 +137,33 @@ fn check_source_fields(ctx: &mut Ctx<'_>, f: &mut Fields<'_>, t: &str, display_n
             }
             None => false,
         },
+    }
+}
+
+/// A Redis or Valkey source's `address`: at least one server, each `host:port` (a
+/// `${VAR}` is checked once the host substitutes it).
+fn check_addresses(ctx: &mut Ctx<'_>, f: &mut Fields<'_>) {
+    let Some(e) = f.get("address") else { return };
+    let Y::Seq(items) = &e.value.value else { return };
+    if items.is_empty() {
+        ctx.err(K::InvalidValue, e.value.mark, Some(&f.path("address")), "address lists no server");
+    }
+    for (i, item) in items.iter().enumerate() {
+        let Some(a) = item.scalar_string() else { continue };
+        let ok = a.contains("${")
+            || a.rsplit_once(':').is_some_and(|(host, port)| {
+                !host.is_empty()
+                    && !host.contains("://")
+                    && port.parse::<u16>().is_ok_and(|p| p > 0)
+            });
+        if !ok {
+            ctx.err(
+                K::InvalidValue,
+                item.mark,
+                Some(&format!("{}[{i}]", f.path("address"))),
+                format!("'{}' is not host:port (a port of 1 to 65535, no scheme)", short(&a)),
+            );
+        }
     }
 }
 
