@@ -256,21 +256,22 @@ fn check_knows_redis_and_valkey_tools() {
     let dir = tempfile::tempdir().unwrap();
     let cfg = dir.path().join("tools.yaml");
     let port = server().port;
-    std::fs::write(
-        &cfg,
-        format!(
-            "kind: source\nname: r\ntype: redis\naddress: [127.0.0.1:{port}]\n---\nkind: source\nname: c\ntype: redis\naddress: [a:1, b:2]\nclusterEnabled: true\n---\nkind: source\nname: v\ntype: valkey\naddress: [127.0.0.1:{port}]\nuseGCPIAM: true\n---\nkind: tool\nname: ok\ntype: redis\nsource: r\ndescription: d\ncommands: [[PING]]\n---\nkind: tool\nname: cluster\ntype: redis\nsource: c\ndescription: d\ncommands: [[PING]]\n---\nkind: tool\nname: iam\ntype: valkey\nsource: v\ndescription: d\ncommands: [[PING]]\n"
-        ),
-    )
-    .unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_filestore"))
-        .arg("check")
-        .arg(&cfg)
-        .output()
-        .unwrap();
-    let text =
-        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{text}");
+    // `filestore check` of `yaml`: whether it passed, and what it printed.
+    let check = |yaml: String| {
+        std::fs::write(&cfg, yaml).unwrap();
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_filestore"))
+            .arg("check")
+            .arg(&cfg)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).to_string()
+            + &String::from_utf8_lossy(&out.stderr);
+        (out.status.success(), text)
+    };
+    let (ok, text) = check(format!(
+        "kind: source\nname: r\ntype: redis\naddress: [127.0.0.1:{port}]\n---\nkind: source\nname: c\ntype: redis\naddress: [a:1, b:2]\nclusterEnabled: true\n---\nkind: source\nname: v\ntype: valkey\naddress: [127.0.0.1:{port}]\nuseGCPIAM: true\n---\nkind: tool\nname: ok\ntype: redis\nsource: r\ndescription: d\ncommands: [[PING]]\n---\nkind: tool\nname: cluster\ntype: redis\nsource: c\ndescription: d\ncommands: [[PING]]\n---\nkind: tool\nname: iam\ntype: valkey\nsource: v\ndescription: d\ncommands: [[PING]]\n"
+    ));
+    assert!(ok, "{text}");
     assert!(text.contains("'ok' (redis): runnable"), "{text}");
     assert!(
         text.contains("'cluster' (redis): valid, but not runnable")
@@ -281,19 +282,10 @@ fn check_knows_redis_and_valkey_tools() {
         text.contains("'iam' (valkey): valid, but not runnable") && text.contains("useGCPIAM"),
         "{text}"
     );
-    std::fs::write(
-        &cfg,
-        format!("kind: source\nname: r\ntype: redis\naddress: [127.0.0.1:{port}, 127.0.0.1, 'redis://h:1']\n---\nkind: tool\nname: none\ntype: redis\nsource: r\ndescription: d\nstatement: GET x\n"),
-    )
-    .unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_filestore"))
-        .arg("check")
-        .arg(&cfg)
-        .output()
-        .unwrap();
-    let text =
-        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success(), "{text}");
+    let (ok, text) = check(format!(
+        "kind: source\nname: r\ntype: redis\naddress: [127.0.0.1:{port}, 127.0.0.1, 'redis://h:1']\n---\nkind: tool\nname: none\ntype: redis\nsource: r\ndescription: d\nstatement: GET x\n"
+    ));
+    assert!(!ok, "{text}");
     assert!(text.contains("has no 'commands'"), "{text}");
     assert!(text.contains("'127.0.0.1' is not host:port"), "{text}");
     assert!(text.contains("'redis://h:1' is not host:port"), "{text}");
