@@ -47,7 +47,7 @@ fn install() -> PathBuf {
             .output()
             .is_ok_and(|o| o.status.success())
     };
-    let root = super::install::debian(&dir, PACKAGES, &|root: &Path| {
+    super::install::debian(&dir, PACKAGES, &|root: &Path| {
         if !root.join("usr/sbin/mariadbd").exists() {
             return false;
         }
@@ -63,8 +63,7 @@ fn install() -> PathBuf {
             "mariadbd needs libraries this system lacks: {missing:?}; install them (apt-cache depends mariadb-server-core lists the packages: libnuma1, libpcre2-8-0, libssl3, liburing2, libsystemd0, libcrypt1, zlib1g)"
         );
         works(root)
-    });
-    root
+    })
 }
 
 fn free_port() -> u16 {
