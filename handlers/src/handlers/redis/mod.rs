@@ -29,7 +29,7 @@ use super::pool::{Pools, Unavailable};
 use connect::{RedisConnector, Stopped};
 use resp::{Limits, ReadError, Reply};
 
-use filestore_sandbox::tools::{ToolError, ToolHandler, ToolRequest, budget};
+use filestore_sandbox::tools::{Source, ToolError, ToolHandler, ToolRequest, budget};
 
 /// What Toolbox's Valkey client (valkey-go) calls a nil reply.
 const VALKEY_NIL: &str = "valkey nil message";
@@ -133,7 +133,7 @@ impl ToolHandler for RedisHandler {
             )),
         })?;
         conn.arm(req.deadline, req.cancel.clone());
-        let result = run(req, &mut conn, &commands);
+        let result = run(req, source, &mut conn, &commands);
         let changes_state =
             commands.iter().any(|c| CONNECTION_STATE.iter().any(|s| c[0].eq_ignore_ascii_case(s)));
         if result.is_err() || changes_state {
@@ -149,11 +149,12 @@ impl ToolHandler for RedisHandler {
 /// Sends `commands` and reads one reply each.
 fn run(
     req: &ToolRequest,
+    source: &Source,
     conn: &mut connect::Conn,
     commands: &[Vec<String>],
 ) -> Result<Value, ToolError> {
     let tool = &req.tool_name;
-    let nil = match req.require_source()?.source_type.as_str() {
+    let nil = match source.source_type.as_str() {
         // What each Toolbox client calls a nil reply (go-redis, valkey-go).
         "valkey" => VALKEY_NIL,
         _ => "redis: nil",
