@@ -315,22 +315,27 @@ fn execute(
 
 /// One result set: its rows, or `{"rows_affected": n}` when it has no columns;
 /// counted against the result limit as they arrive (past it, `stop` and the error).
+///
+/// The driver reads a dropped set to its end: `set` stays alive here until `stop`
+/// has killed the statement, so that read ends at the server's error instead of
+/// taking in every row still to come.
 fn read_set<T: mysql::prelude::Protocol>(
     req: &ToolRequest,
-    set: mysql::ResultSet<'_, '_, '_, '_, T>,
+    mut set: mysql::ResultSet<'_, '_, '_, '_, T>,
     stop: Stop<'_>,
 ) -> Result<Value, ToolError> {
     let mut budget = ResultBudget::of(req);
-    read_rows(req, set, &mut budget).inspect_err(|e| {
-        if e.kind() == ErrorKind::LimitExceeded {
-            stop();
-        }
-    })
+    let read = read_rows(req, &mut set, &mut budget);
+    if read.as_ref().is_err_and(|e| e.kind() == ErrorKind::LimitExceeded) {
+        stop();
+    }
+    drop(set);
+    read
 }
 
 fn read_rows<T: mysql::prelude::Protocol>(
     req: &ToolRequest,
-    mut set: mysql::ResultSet<'_, '_, '_, '_, T>,
+    set: &mut mysql::ResultSet<'_, '_, '_, '_, T>,
     budget: &mut ResultBudget,
 ) -> Result<Value, ToolError> {
     let columns = set.columns();
