@@ -1174,3 +1174,43 @@ fn long_files_say_why_in_their_header() {
         unexplained.join("\n")
     );
 }
+
+/// `cargo tree`'s packages with their features, one `name version [features]` line
+/// each, for `args` (run from the workspace root).
+fn features_of(args: &[&str]) -> BTreeSet<String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let out = std::process::Command::new(env!("CARGO"))
+        .args(["tree", "--locked", "--prefix", "none", "-f", "{p} [{f}]"])
+        .args(args)
+        .current_dir(&root)
+        .output()
+        .expect("cargo tree runs");
+    assert!(out.status.success(), "cargo tree {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        // A line per package; its repeats end in `(*)`, a proc macro says so.
+        .map(|l| l.replace(" (*)", "").replace(" (proc-macro)", ""))
+        .filter(|l| !l.is_empty() && !l.starts_with("filestore-python "))
+        .collect()
+}
+
+/// The wheel the integration tests build (maturin, `python/native` alone, its
+/// `test-build` feature, in the test build's target directory) gives every
+/// dependency the features `cargo test --workspace` gives it, so it reuses that
+/// build's artifacts instead of compiling most of the graph a second time.
+#[test]
+fn the_test_wheel_shares_the_test_builds_dependencies() {
+    let workspace = features_of(&["--workspace", "-e", "normal,build,dev"]);
+    let wheel =
+        features_of(&["-p", "filestore-python", "--features", "test-build", "-e", "normal,build"]);
+    let differ: Vec<&String> = wheel.difference(&workspace).collect();
+    assert!(wheel.len() > 300, "cargo tree listed {} packages: the scan is broken", wheel.len());
+    assert!(
+        differ.is_empty(),
+        "python/native built alone gives these crates other features than the workspace's \
+         test build does (left: the wheel's; `cargo tree --workspace -e normal,build,dev` shows \
+         the workspace's): add what is missing to python/native's `test-build` feature\n{}",
+        differ.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n")
+    );
+}

@@ -67,8 +67,9 @@ fn hash_tree(hasher: &mut Sha256, root: &Path, path: &Path) {
 /// The wheel of this checkout (`maturin build` in `python/`), built once
 /// per hash of its sources into `~/.cache/filestore/wheels/HASH/`
 /// (`$FILESTORE_WHEELS`). It is built in the dev profile into this test's own target
-/// directory, so it reuses the dependencies `cargo test` compiled (optimised, as
-/// `[profile.dev.package."*"]` says) instead of a release build; maturin strips it.
+/// directory with python/native's `test-build` feature, so it reuses the
+/// dependencies `cargo test` compiled (optimised, as `[profile.dev.package."*"]`
+/// says) instead of a release build; maturin strips it.
 /// Also gives the venv maturin runs in (its pip builds the [`wheelhouse`]).
 fn wheel() -> (PathBuf, PathBuf) {
     let root = repo_root();
@@ -124,6 +125,9 @@ fn wheel() -> (PathBuf, PathBuf) {
         let _ = std::fs::remove_dir_all(&building);
         run(Command::new(maturin.join("bin/maturin"))
             .args(["build", "--quiet", "--profile", "dev", "--strip", "--interpreter", "python3"])
+            // The test build's features for every dependency (python/native's
+            // Cargo.toml says why).
+            .args(["--features", "test-build"])
             .arg("--out")
             .arg(&building)
             // maturin reads ./pyproject.toml (its -m names the crate's Cargo.toml).
