@@ -207,6 +207,14 @@ fn redis_bad_credentials_and_sources_are_clear_and_leak_nothing() {
     load(&mut s, &yaml);
     let e = failure(&invoke(&mut s, "one", json!({})));
     assert!(e.contains("cannot connect to source 'gone'"), "{e}");
+    // An IPv6 literal is named as it is written, in brackets.
+    let yaml = yaml
+        .replace("127.0.0.1:", "'[::1]:")
+        .replace(&format!("{closed}]"), &format!("{closed}']"));
+    let mut s = session(ToolRegistry::with_builtin_handlers());
+    load(&mut s, &yaml);
+    let e = failure(&invoke(&mut s, "one", json!({})));
+    assert!(e.contains(&format!("[::1]:{closed}")), "{e}");
 }
 
 /// `tlsEnabled` connects over TLS, trusting the system's roots (`SSL_CERT_FILE`
@@ -239,10 +247,8 @@ fn redis_over_tls_trusts_the_systems_roots() {
     assert_eq!(j["data"], json!(["yes"]));
     // Another CA's bundle: the server's certificate is not trusted.
     let other = dir.path().join("other.pem");
-    let key = rcgen::KeyPair::generate().unwrap();
-    let mut params = rcgen::CertificateParams::new(Vec::<String>::new()).unwrap();
-    params.is_ca = rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
-    std::fs::write(&other, params.self_signed(&key).unwrap().pem()).unwrap();
+    let unrelated = crate::support::tls::Pki::new("another CA", &["127.0.0.1"]);
+    std::fs::write(&other, unrelated.ca.pem()).unwrap();
     let out = call(&other);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success() && err.contains("cannot connect to source 'r'"), "{err}");

@@ -29,6 +29,7 @@
 //!   approval.
 //! - `hostile_tree`: the directory tree of links and siblings the confinement suites
 //!   attack (the dir volume's unit table includes it too).
+//! - `tls`: [`tls::Pki`], a fresh CA and a server certificate it signs.
 //!
 //! Self-contained (no `crate::` paths): `host/benches/object_store.rs` includes it for
 //! its S3 server.
@@ -47,4 +48,5 @@ pub mod pg_server;
 pub mod redis_server;
 pub mod s3_server;
 pub mod suite;
+pub mod tls;
 pub mod toolbox;

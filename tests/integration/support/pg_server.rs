@@ -306,17 +306,7 @@ impl TlsFront {
     /// An endpoint whose certificate (signed by a fresh CA) names `names`.
     pub fn start(backend_port: u16, names: &[&str]) -> TlsFront {
         let _ = rustls::crypto::ring::default_provider().install_default();
-        let ca_key = rcgen::KeyPair::generate().unwrap();
-        let mut ca_params = rcgen::CertificateParams::new(Vec::<String>::new()).unwrap();
-        ca_params.is_ca = rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
-        ca_params.distinguished_name.push(rcgen::DnType::CommonName, "filestore test CA");
-        let ca = ca_params.self_signed(&ca_key).unwrap();
-        let key = rcgen::KeyPair::generate().unwrap();
-        let params =
-            rcgen::CertificateParams::new(names.iter().map(|s| s.to_string()).collect::<Vec<_>>())
-                .unwrap();
-        let issuer = rcgen::Issuer::from_params(&ca_params, &ca_key);
-        let cert = params.signed_by(&key, &issuer).unwrap();
+        let super::tls::Pki { ca, cert, key } = super::tls::Pki::new("filestore test CA", names);
         let config = rustls::ServerConfig::builder()
             .with_no_client_auth()
             .with_single_cert(

@@ -184,17 +184,8 @@ impl Redis {
 /// A CA, and a certificate for 127.0.0.1 and localhost signed by it, as PEM files
 /// in `dir`: (ca, cert, key).
 fn certificates(dir: &Path) -> (PathBuf, PathBuf, PathBuf) {
-    let ca_key = rcgen::KeyPair::generate().unwrap();
-    let mut ca_params = rcgen::CertificateParams::new(Vec::<String>::new()).unwrap();
-    ca_params.is_ca = rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
-    ca_params.distinguished_name.push(rcgen::DnType::CommonName, "filestore redis test CA");
-    let ca = ca_params.self_signed(&ca_key).unwrap();
-    let key = rcgen::KeyPair::generate().unwrap();
-    let params =
-        rcgen::CertificateParams::new(vec!["127.0.0.1".to_string(), "localhost".to_string()])
-            .unwrap();
-    let issuer = rcgen::Issuer::from_params(&ca_params, &ca_key);
-    let cert = params.signed_by(&key, &issuer).unwrap();
+    let super::tls::Pki { ca, cert, key } =
+        super::tls::Pki::new("filestore redis test CA", &["127.0.0.1", "localhost"]);
     let files = (dir.join("ca.pem"), dir.join("server.pem"), dir.join("server.key"));
     std::fs::write(&files.0, ca.pem()).unwrap();
     std::fs::write(&files.1, cert.pem()).unwrap();

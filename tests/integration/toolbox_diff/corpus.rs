@@ -58,6 +58,17 @@ impl Corpus {
         Corpus::parse(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
     }
 
+    /// The same corpus with each config's `type: FROM` lines made `type: TO`: one
+    /// corpus for two tool kinds of one protocol (`redis` and `valkey`).
+    pub fn with_tool_type(mut self, from: &str, to: &str) -> Corpus {
+        let (from, to) = (format!("type: {from}"), format!("type: {to}"));
+        for config in &mut self.configs {
+            let lines = config.yaml.lines().map(|l| if l == from { to.as_str() } else { l });
+            config.yaml = lines.map(|l| format!("{l}\n")).collect();
+        }
+        self
+    }
+
     fn parse(text: &str) -> Result<Corpus, String> {
         let mut corpus = Corpus::default();
         let mut in_setup = false;

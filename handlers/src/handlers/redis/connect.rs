@@ -255,7 +255,12 @@ impl pool::Connector for RedisConnector {
 
     fn connect(&self, deadline: Instant) -> Result<Conn, String> {
         let t = &self.target;
-        let at = format!("{}:{}", t.host, t.port);
+        // An IPv6 literal in brackets, as an address is written.
+        let at = if t.host.contains(':') {
+            format!("[{}]:{}", t.host, t.port)
+        } else {
+            format!("{}:{}", t.host, t.port)
+        };
         let left =
             || deadline.saturating_duration_since(Instant::now()).max(Duration::from_millis(1));
         let addrs: Vec<_> = (t.host.as_str(), t.port)
