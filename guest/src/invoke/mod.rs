@@ -533,6 +533,23 @@ fn unknown_approval(id: &str) -> Error {
     Error::new(ErrorKind::NotFound, format!("no call waits for approval as '{id}'"))
 }
 
+/// How deeply a tool's JSON result may nest and still be answered as JSON. The
+/// answer wraps it in its envelope, and JSON readers on its way to a client refuse
+/// deep nesting (serde_json's, in the host and in clients, past 128 levels): a deeper
+/// result, whatever handler made it, is answered as its text.
+pub const MAX_RESULT_DEPTH: usize = 100;
+
+/// How many arrays and objects deep `v` nests (a scalar: 0).
+fn json_depth(v: &Value) -> usize {
+    // Recursion is bounded: what reaches here was parsed by serde_json, which refuses
+    // past 128 levels.
+    match v {
+        Value::Array(items) => 1 + items.iter().map(json_depth).max().unwrap_or(0),
+        Value::Object(map) => 1 + map.values().map(json_depth).max().unwrap_or(0),
+        _ => 0,
+    }
+}
+
 fn run_external(
     session: &dyn Sandbox,
     call: &ExternalCall,
@@ -544,8 +561,8 @@ fn run_external(
         Err(e) => return InvokeOutcome::failed(e),
     };
     let (data, result_type) = match serde_json::from_str::<Value>(&text) {
-        Ok(v) => (v, "json"),
-        Err(_) => (Value::String(text), "text"),
+        Ok(v) if json_depth(&v) <= MAX_RESULT_DEPTH => (v, "json"),
+        _ => (Value::String(text), "text"),
     };
     let rendered = results::result_text(&data);
     let stored =

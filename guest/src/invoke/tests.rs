@@ -44,6 +44,27 @@ fn configured_tool_runs_and_is_stored() {
     assert!(bad.text.contains("'id'"), "{}", bad.text);
 }
 
+/// A result nested deeper than [`MAX_RESULT_DEPTH`] is answered as its text, never
+/// as JSON that readers on the way refuse (or turn into `null`).
+#[test]
+fn deeply_nested_results_are_answered_as_text() {
+    let s = session();
+    let ctx = InvokeContext::default();
+    let nested = |n: usize| format!("{}1{}", "[".repeat(n), "]".repeat(n));
+    for (n, as_json) in [(MAX_RESULT_DEPTH, true), (MAX_RESULT_DEPTH + 1, false), (127, false)] {
+        let text = nested(n);
+        let answer = |_: &ExternalCall| Ok(text.clone());
+        let out = invoke(&s, "find", &json!({"id": 1}), &ctx, &answer);
+        assert_eq!(out.status, InvokeStatus::Completed, "{}", out.text);
+        let data = &out.envelope["data"];
+        if as_json {
+            assert!(data.is_array(), "depth {n}: {data}");
+        } else {
+            assert_eq!(data, &Value::String(text.clone()), "depth {n}");
+        }
+    }
+}
+
 #[test]
 fn builtins_run_inside_and_are_not_stored() {
     let s = session();
