@@ -123,7 +123,22 @@ fn wheel() -> (PathBuf, PathBuf) {
         let target = Path::new(BIN).parent().and_then(Path::parent).expect("the target directory");
         let building = out.with_extension("building");
         let _ = std::fs::remove_dir_all(&building);
-        run(Command::new(maturin.join("bin/maturin"))
+        let mut maturin_build = Command::new(maturin.join("bin/maturin"));
+        // What cargo set for this test binary (CARGO_MANIFEST_DIR, CARGO_PKG_NAME...)
+        // stays out of maturin's cargo: build scripts watch such variables (ring's
+        // does), so a build that saw them would rerun ring's, and the next
+        // `cargo test`, without them, would recompile ring and all that uses it.
+        for (name, _) in std::env::vars_os() {
+            let name = name.to_string_lossy();
+            let per_crate = ["CARGO_MANIFEST_", "CARGO_PKG_", "CARGO_CRATE_", "CARGO_BIN_"]
+                .iter()
+                .any(|p| name.starts_with(p));
+            let others = ["CARGO_PRIMARY_PACKAGE", "CARGO_TARGET_TMPDIR", "OUT_DIR"];
+            if per_crate || others.contains(&name.as_ref()) {
+                maturin_build.env_remove(name.as_ref());
+            }
+        }
+        run(maturin_build
             .args(["build", "--quiet", "--profile", "dev", "--strip", "--interpreter", "python3"])
             // The test build's features for every dependency (python/native's
             // Cargo.toml says why).
