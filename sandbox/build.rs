@@ -1,8 +1,8 @@
 //! Precompiles the component (built by `filestore-component`'s build script, which
 //! hands over its path as `DEP_FILESTORE_COMPONENT_WASM`) for the host this crate is
 //! built on, so a start deserialises machine code instead of running Cranelift
-//! (milliseconds, not seconds). The artifact is embedded deflated: the engine inflates
-//! it once into its cache directory and maps it from there on later starts.
+//! (milliseconds, not seconds). The artifact is embedded compressed: the engine
+//! decompresses it once into its cache directory and maps it from there on later starts.
 
 #[path = "../component/build_support.rs"]
 mod build_support;
@@ -19,7 +19,7 @@ fn main() {
     println!("cargo:rerun-if-changed={wasm}");
     println!("cargo:rerun-if-env-changed=FILESTORE_NO_PRECOMPILE");
     let (artifact, compat) = precompile(Path::new(&wasm));
-    write_deflated(&artifact, &Path::new(&out_dir).join("filestore.cwasm.deflate"));
+    write_embedded(&artifact, &Path::new(&out_dir).join("filestore.cwasm.br"));
     println!("cargo:rustc-env=FILESTORE_PRECOMPILED_COMPAT={compat}");
 }
 
@@ -28,7 +28,7 @@ fn main() {
 /// copy-on-write memory images). Empty when cross-compiling, when
 /// `FILESTORE_NO_PRECOMPILE` is set or when compilation fails: the engine then falls
 /// back to its cache. With the key of the engine's compatibility hash, which the
-/// runtime compares with its own engine's before inflating the artifact.
+/// runtime compares with its own engine's before decompressing the artifact.
 fn precompile(wasm: &Path) -> (Vec<u8>, String) {
     let cross = env::var("TARGET").ok() != env::var("HOST").ok();
     if cross || env::var_os("FILESTORE_NO_PRECOMPILE").is_some() {
@@ -64,13 +64,12 @@ fn precompile(wasm: &Path) -> (Vec<u8>, String) {
     }
 }
 
-/// `bytes` deflated into `dest`, with their length and SHA-256 for the engine
+/// `bytes` compressed into `dest`, with their length and SHA-256 for the engine
 /// (`FILESTORE_PRECOMPILED_LEN`, `FILESTORE_PRECOMPILED_SHA256`): the cache file's
-/// name and the check of its size. The fast level: the artifact is 59 MB and the
-/// default level saves a tenth more for several times the time.
-fn write_deflated(bytes: &[u8], dest: &Path) {
+/// name and the check of its size.
+fn write_embedded(bytes: &[u8], dest: &Path) {
     use sha2::{Digest, Sha256};
-    build_support::write_deflated(bytes, dest, flate2::Compression::fast());
+    build_support::write_brotli(bytes, dest);
     let digest: String = Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect();
     println!("cargo:rustc-env=FILESTORE_PRECOMPILED_LEN={}", bytes.len());
     println!("cargo:rustc-env=FILESTORE_PRECOMPILED_SHA256={digest}");

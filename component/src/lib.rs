@@ -1,17 +1,16 @@
 //! The filestore component as its build made it: the guest crate (`guest/`) built for
-//! `wasm32-wasip2` by this crate's build script, embedded deflated, with the
+//! `wasm32-wasip2` by this crate's build script, embedded compressed (Brotli), with the
 //! versions `filestore --version` prints.
 //!
 //! A host runs it through `filestore-sandbox`, whose engine deserialises the
 //! precompiled form its own build script makes from these bytes; the bytes
 //! themselves serve a fallback compilation, `filestore component` and the tests.
 
-/// The component deflated: a start deserialises the precompiled artifact and never
-/// needs the component itself, so the binary carries it in a third of its size.
-static COMPONENT_DEFLATED: &[u8] =
-    include_bytes!(concat!(env!("OUT_DIR"), "/filestore.wasm.deflate"));
+/// The component compressed: a start deserialises the precompiled artifact and never
+/// needs the component itself, so the binary carries it in a quarter of its size.
+static COMPONENT_COMPRESSED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/filestore.wasm.br"));
 
-/// The component's length in bytes, inflated.
+/// The component's length in bytes, decompressed.
 pub const COMPONENT_LEN: &str = env!("FILESTORE_COMPONENT_LEN");
 
 /// The first 12 hex digits of the SHA-256 of [`component`]: tells two builds of one
@@ -36,25 +35,31 @@ pub const VERSION: &str = concat!(
     env!("FILESTORE_WIT_PACKAGE"),
 );
 
-/// The component's bytes (what `filestore component` writes), inflated on first use
-/// and kept.
+/// The component's bytes (what `filestore component` writes), decompressed on first
+/// use and kept.
 pub fn component() -> &'static [u8] {
-    use std::io::Read;
-    static INFLATED: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
-    INFLATED.get_or_init(|| {
+    static BYTES: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    BYTES.get_or_init(|| {
         let len: usize = COMPONENT_LEN.parse().expect("a length");
-        let mut out = Vec::with_capacity(len);
-        flate2::read::DeflateDecoder::new(COMPONENT_DEFLATED)
-            .read_to_end(&mut out)
-            .expect("the build script deflated the embedded component");
-        out
+        decompress(COMPONENT_COMPRESSED, len)
+            .expect("the build script compressed the embedded component")
     })
+}
+
+/// Bytes a build script embedded with its `write_brotli` (`build_support.rs`: the
+/// component here, the precompiled artifact in `filestore-sandbox`), decompressed;
+/// `len`, their known length, sizes the buffer once.
+pub fn decompress(compressed: &[u8], len: usize) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut out = Vec::with_capacity(len);
+    brotli::Decompressor::new(compressed, 1 << 16).read_to_end(&mut out)?;
+    Ok(out)
 }
 
 #[cfg(test)]
 mod tests {
     #[test]
-    fn the_component_inflates_to_its_length_and_is_a_component() {
+    fn the_component_decompresses_to_its_length_and_is_a_component() {
         let bytes = super::component();
         assert_eq!(bytes.len().to_string(), super::COMPONENT_LEN);
         // A component's preamble: the wasm magic, then version 0x0d and layer 1.

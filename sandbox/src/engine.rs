@@ -25,20 +25,20 @@ mod compat_key;
 pub use filestore_component::{VERSION, WIT_PACKAGE_VERSION, component};
 
 /// The build's precompiled artifact: [`component`] compiled by the build script for
-/// the host it was built on, with the default engine settings, deflated (empty when
-/// cross-compiled or when that failed). An engine for the embedded component inflates
-/// it once into its cache directory and maps that file on later starts (a cold start
+/// the host it was built on, with the default engine settings, compressed (empty when
+/// cross-compiled or when that failed). An engine for the embedded component
+/// decompresses it once into its cache directory and maps that file on later starts (a cold start
 /// in milliseconds, not the seconds Cranelift takes) when its settings and this CPU
 /// match; otherwise the disk cache of compiled components, then Cranelift.
-/// `FILESTORE_NO_PRECOMPILED` set in the environment skips it. Deflated, it costs the
+/// `FILESTORE_NO_PRECOMPILED` set in the environment skips it. Compressed, it costs the
 /// binary a third of its size.
-static PRECOMPILED_DEFLATED: &[u8] =
-    include_bytes!(concat!(env!("OUT_DIR"), "/filestore.cwasm.deflate"));
+static PRECOMPILED_COMPRESSED: &[u8] =
+    include_bytes!(concat!(env!("OUT_DIR"), "/filestore.cwasm.br"));
 
-/// The precompiled artifact's length, inflated (0: the build made none).
+/// The precompiled artifact's length, decompressed (0: the build made none).
 const PRECOMPILED_LEN: &str = env!("FILESTORE_PRECOMPILED_LEN");
 
-/// The SHA-256 of the precompiled artifact, inflated: its cache file's name.
+/// The SHA-256 of the precompiled artifact, decompressed: its cache file's name.
 const PRECOMPILED_SHA256: &str = env!("FILESTORE_PRECOMPILED_SHA256");
 
 /// The build engine's `compat_key::compatibility_key`, in hex.
@@ -295,7 +295,7 @@ impl Engine {
 
     /// Whether the component is the build's precompiled artifact (see
     /// [`has_precompiled`]): no compilation at this start; the artifact was mapped
-    /// from its cache file, or inflated and written there.
+    /// from its cache file, or decompressed and written there.
     pub fn precompiled(&self) -> bool {
         self.inner.precompiled
     }
@@ -375,7 +375,7 @@ fn load_component(
 
 /// The build's precompiled artifact for `engine`, with a warning when it could not be
 /// kept in the cache directory: mapped from the cache file an earlier start wrote
-/// (milliseconds), else inflated and deserialised (a fraction of a second) and
+/// (milliseconds), else decompressed and deserialised (a fraction of a second) and
 /// written there for the next start. `None` when `engine`'s settings are not the
 /// build's (fuel, say): the caller compiles.
 ///
@@ -398,11 +398,7 @@ fn load_precompiled(
     {
         return Some((c, None));
     }
-    let mut bytes = Vec::with_capacity(len as usize);
-    {
-        use std::io::Read;
-        flate2::read::DeflateDecoder::new(PRECOMPILED_DEFLATED).read_to_end(&mut bytes).ok()?;
-    }
+    let bytes = filestore_component::decompress(PRECOMPILED_COMPRESSED, len as usize).ok()?;
     let component = deserialize(engine, &bytes).ok()?;
     let (Some(dir), Some(file)) = (cache, file) else { return Some((component, None)) };
     let warning = match std::fs::create_dir_all(dir).and_then(|_| store(dir, &file, &bytes)) {
@@ -411,7 +407,7 @@ fn load_precompiled(
             None
         }
         Err(e) => Some(format!(
-            "cannot keep the precompiled component in {} ({e}): every start inflates it again; set FILESTORE_CACHE_DIR to a writable directory",
+            "cannot keep the precompiled component in {} ({e}): every start decompresses it again; set FILESTORE_CACHE_DIR to a writable directory",
             dir.display()
         )),
     };

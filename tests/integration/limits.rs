@@ -309,7 +309,7 @@ fn default_engine(cache_dir: Option<std::path::PathBuf>) -> Engine {
 #[test]
 fn the_embedded_component_starts_precompiled_and_is_mapped_from_the_cache_after() {
     // Built for this host: the default engine takes the build's artifact and never
-    // compiles. The binary carries it deflated; the first start inflates it into the
+    // compiles. The binary carries it compressed; the first start decompresses it into the
     // cache directory, later starts map that file.
     assert!(
         filestore::engine::has_precompiled(),
@@ -346,7 +346,7 @@ fn the_embedded_component_starts_precompiled_and_is_mapped_from_the_cache_after(
     assert_eq!(std::fs::read(&art).unwrap(), good, "and rewritten whole");
 
     // Without a cache directory, or with one that cannot be written, it still starts
-    // precompiled (inflating at every start, which the warning says).
+    // precompiled (decompressing at every start, which the warning says).
     assert!(default_engine(None).precompiled());
     let blocker = tmp.path().join("a-file");
     std::fs::write(&blocker, "not a directory").unwrap();
