@@ -17,7 +17,7 @@
 //! after the call instead of pooled, as is one whose call failed midway. Commands
 //! that answer more than once (`SUBSCRIBE`, `MONITOR`) are refused.
 
-pub mod connect;
+pub(crate) mod connect;
 pub(crate) mod resp;
 
 use std::sync::Arc;
