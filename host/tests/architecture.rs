@@ -1067,12 +1067,12 @@ fn the_binary_builds_each_dependency_once_and_no_guest_runtime() {
          the build script's graph and the runtime's: name the missing features in both \
          feature-alignment lists of sandbox/Cargo.toml"
     );
-    // bashkit itself is native for the sandbox's CPython (`python` feature: its
-    // `cpython` builtin only, none of the shell's commands such as `jq`).
+    // The shell's interpreter (bashkit) runs only in the component: the sandbox's
+    // CPython is bashkit's runner without it (vendor/bashkit-cpython-runner).
     let runtime: Vec<&String> = binary
         .iter()
         .filter(|l| {
-            ["hayro ", "lopdf ", "jaq-core "].iter().any(|n| l.starts_with(n))
+            ["hayro ", "lopdf ", "jaq-core ", "bashkit "].iter().any(|n| l.starts_with(n))
                 || (l.starts_with("filestore-guest ") && l.contains("runtime"))
         })
         .collect();

@@ -8,9 +8,9 @@ use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::{Receiver, Sender};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use bashkit::{
-    CPython, CPythonInvocation, CPythonLimits, DirEntry, FileSystem, FileSystemExt, FileType,
-    Metadata,
+use bashkit_cpython_runner::{
+    CPython, CPythonInvocation, CPythonLimits, DirEntry, Error as FsError, FileSystem, FileType,
+    Metadata, Result as FsResult,
 };
 use filestore_guest::shell::limits::{MAX_CAPTURE_BYTES, MAX_WRITTEN_BYTES};
 use filestore_guest::shell::python::{
@@ -39,11 +39,7 @@ pub(super) fn interpret(
     };
     let finished = match tokio::runtime::Builder::new_current_thread().enable_time().build() {
         Ok(rt) => match rt.block_on(CPython::with_limits(limits).run(fs, run, stop)) {
-            Ok(r) => Finished {
-                exit_code: r.exit_code,
-                stdout: r.stdout.as_bytes().to_vec(),
-                stderr: r.stderr.as_bytes().to_vec(),
-            },
+            Ok(r) => Finished { exit_code: r.exit_code, stdout: r.stdout, stderr: r.stderr },
             Err(e) => Finished {
                 exit_code: 124,
                 stdout: Vec::new(),
@@ -65,7 +61,7 @@ struct Bridge {
 }
 
 impl Bridge {
-    fn ask(&self, request: FsRequest) -> bashkit::Result<FsReply> {
+    fn ask(&self, request: FsRequest) -> FsResult<FsReply> {
         let channel = self.channel.lock().unwrap_or_else(|p| p.into_inner());
         let gone = || io(std::io::ErrorKind::BrokenPipe, "the shell is no longer answering");
         channel.0.send(Step::Fs(request)).map_err(|_| gone())?;
@@ -75,11 +71,11 @@ impl Bridge {
         }
     }
 
-    fn done(&self, request: FsRequest) -> bashkit::Result<()> {
+    fn done(&self, request: FsRequest) -> FsResult<()> {
         self.ask(request).map(|_| ())
     }
 
-    fn node(&self, request: FsRequest) -> bashkit::Result<Metadata> {
+    fn node(&self, request: FsRequest) -> FsResult<Metadata> {
         match self.ask(request)? {
             FsReply::Node(n) => Ok(metadata(n)),
             other => Err(unexpected(&other)),
@@ -90,7 +86,7 @@ impl Bridge {
 /// Refuses, before it crosses into the component, a write larger than the shell lets
 /// one command write: the component would refuse it anyway, after holding it in its
 /// linear memory (whose cap a few hundred MiB would pass, ending the session).
-fn bounded(content: &[u8]) -> bashkit::Result<()> {
+fn bounded(content: &[u8]) -> FsResult<()> {
     if content.len() as u64 > MAX_WRITTEN_BYTES {
         return Err(io(
             std::io::ErrorKind::Other,
@@ -104,8 +100,8 @@ fn bounded(content: &[u8]) -> bashkit::Result<()> {
     Ok(())
 }
 
-fn io(kind: std::io::ErrorKind, message: &str) -> bashkit::Error {
-    bashkit::Error::Io(std::io::Error::new(kind, message.to_string()))
+fn io(kind: std::io::ErrorKind, message: &str) -> FsError {
+    FsError::Io(std::io::Error::new(kind, message.to_string()))
 }
 
 fn io_kind(kind: FailureKind) -> std::io::ErrorKind {
@@ -118,7 +114,7 @@ fn io_kind(kind: FailureKind) -> std::io::ErrorKind {
     }
 }
 
-fn unexpected(reply: &FsReply) -> bashkit::Error {
+fn unexpected(reply: &FsReply) -> FsError {
     io(std::io::ErrorKind::Other, &format!("unexpected answer from the shell: {reply:?}"))
 }
 
@@ -141,26 +137,23 @@ fn path(p: &Path) -> String {
     p.to_string_lossy().into_owned()
 }
 
-/// Usage, limits and snapshots: the component's filesystem keeps them.
-impl FileSystemExt for Bridge {}
-
-#[bashkit::async_trait]
+#[bashkit_cpython_runner::async_trait]
 impl FileSystem for Bridge {
-    async fn read_file(&self, p: &Path) -> bashkit::Result<Vec<u8>> {
+    async fn read_file(&self, p: &Path) -> FsResult<Vec<u8>> {
         match self.ask(FsRequest::ReadFile(path(p)))? {
             FsReply::Bytes(b) => Ok(b),
             other => Err(unexpected(&other)),
         }
     }
-    async fn write_file(&self, p: &Path, content: &[u8]) -> bashkit::Result<()> {
+    async fn write_file(&self, p: &Path, content: &[u8]) -> FsResult<()> {
         bounded(content)?;
         self.done(FsRequest::WriteFile(path(p), content.to_vec()))
     }
-    async fn append_file(&self, p: &Path, content: &[u8]) -> bashkit::Result<()> {
+    async fn append_file(&self, p: &Path, content: &[u8]) -> FsResult<()> {
         bounded(content)?;
         self.done(FsRequest::Append(path(p), content.to_vec()))
     }
-    async fn mkdir(&self, p: &Path, recursive: bool) -> bashkit::Result<()> {
+    async fn mkdir(&self, p: &Path, recursive: bool) -> FsResult<()> {
         if recursive {
             let mut at = PathBuf::from("/");
             for part in p.components().skip(1) {
@@ -173,16 +166,16 @@ impl FileSystem for Bridge {
         }
         self.done(FsRequest::Mkdir(path(p)))
     }
-    async fn remove(&self, p: &Path, _recursive: bool) -> bashkit::Result<()> {
+    async fn remove(&self, p: &Path, _recursive: bool) -> FsResult<()> {
         self.done(FsRequest::Remove(path(p)))
     }
-    async fn stat(&self, p: &Path) -> bashkit::Result<Metadata> {
+    async fn stat(&self, p: &Path) -> FsResult<Metadata> {
         self.node(FsRequest::Stat(path(p)))
     }
-    async fn lstat(&self, p: &Path) -> bashkit::Result<Metadata> {
+    async fn lstat(&self, p: &Path) -> FsResult<Metadata> {
         self.node(FsRequest::Lstat(path(p)))
     }
-    async fn read_dir(&self, p: &Path) -> bashkit::Result<Vec<DirEntry>> {
+    async fn read_dir(&self, p: &Path) -> FsResult<Vec<DirEntry>> {
         match self.ask(FsRequest::ReadDir(path(p)))? {
             FsReply::Entries(entries) => Ok(entries
                 .into_iter()
@@ -191,29 +184,19 @@ impl FileSystem for Bridge {
             other => Err(unexpected(&other)),
         }
     }
-    async fn exists(&self, p: &Path) -> bashkit::Result<bool> {
-        Ok(self.lstat(p).await.is_ok())
-    }
-    async fn rename(&self, from: &Path, to: &Path) -> bashkit::Result<()> {
+    async fn rename(&self, from: &Path, to: &Path) -> FsResult<()> {
         self.done(FsRequest::Rename(path(from), path(to)))
     }
-    async fn copy(&self, from: &Path, to: &Path) -> bashkit::Result<()> {
-        let bytes = self.read_file(from).await?;
-        self.write_file(to, &bytes).await
-    }
-    async fn symlink(&self, target: &Path, link: &Path) -> bashkit::Result<()> {
+    async fn symlink(&self, target: &Path, link: &Path) -> FsResult<()> {
         self.done(FsRequest::Symlink { target: path(target), link: path(link) })
     }
-    async fn read_link(&self, p: &Path) -> bashkit::Result<PathBuf> {
+    async fn read_link(&self, p: &Path) -> FsResult<PathBuf> {
         match self.ask(FsRequest::ReadLink(path(p)))? {
             FsReply::Target(t) => Ok(PathBuf::from(t)),
             other => Err(unexpected(&other)),
         }
     }
-    async fn chmod(&self, _p: &Path, _mode: u32) -> bashkit::Result<()> {
-        Err(io(std::io::ErrorKind::Unsupported, "chmod is not available to python3 here"))
-    }
-    async fn set_modified_time(&self, p: &Path, time: SystemTime) -> bashkit::Result<()> {
+    async fn set_modified_time(&self, p: &Path, time: SystemTime) -> FsResult<()> {
         let ms = time.duration_since(UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0);
         self.done(FsRequest::SetModified(path(p), ms))
     }

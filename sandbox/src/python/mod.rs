@@ -1,4 +1,4 @@
-//! `python3` for the shell: real CPython 3.14 (bashkit's `cpython` builtin, compiled
+//! `python3` for the shell: real CPython 3.14 (bashkit's CPython runner, compiled
 //! to native code by Cranelift at build time) in a WebAssembly instance of its own,
 //! one per command, on a thread of its own.
 //!

@@ -16,7 +16,6 @@
 //! - **Async-first** - Built on tokio
 //! - **Experimental: Git** - Virtual git operations on the VFS (`git` feature)
 //! - **Experimental: Python** - Embedded Python via [Monty](https://github.com/pydantic/monty) (`python` feature)
-//! - **Python (CPython)** - Real CPython 3.14 in a WebAssembly sandbox (`cpython` feature)
 //! - **Experimental: SQLite** - Embedded SQLite-compatible engine via [Turso](https://github.com/tursodatabase/turso) (`sqlite` feature)
 //!
 //! # Built-in Commands (182)
@@ -41,7 +40,7 @@
 //! | Structured data | `json`, `csv`, `tomlq`, `semver` |
 //! | Network | `curl`, `wget`, `http` (requires [`NetworkAllowlist`])
 //! | Arithmetic | `bc` |
-//! | Experimental | `python`, `python3` (requires `python` or `cpython` feature), `git` (requires `git` feature), `ts`, `typescript`, `node`, `deno`, `bun` (requires `typescript` feature), `ssh`, `scp`, `sftp` (requires `ssh` feature), `sqlite`, `sqlite3` (requires `sqlite` feature)
+//! | Experimental | `python`, `python3` (requires `python` feature), `git` (requires `git` feature), `ts`, `typescript`, `node`, `deno`, `bun` (requires `typescript` feature), `ssh`, `scp`, `sftp` (requires `ssh` feature), `sqlite`, `sqlite3` (requires `sqlite` feature)
 //!
 //! # Shell Features
 //!
@@ -407,7 +406,6 @@
 //! - [`live_mounts_guide`] - Live mount/unmount on running instances
 //! - [`namespace_filesystems_guide`] - Static namespaces with rebasing and per-mount access
 //! - `python_guide` - Embedded Python (Monty) guide (requires `python` feature)
-//! - `cpython_guide` - Embedded CPython (WebAssembly) guide (requires `cpython` feature)
 //! - `logging_guide` - Structured logging with security (requires `logging` feature)
 //!
 //! # Resources
@@ -576,13 +574,10 @@ pub use builtins::ssh::{SshClient, SshHandler, SshOutput, SshTarget};
 pub use builtins::{Python, PythonExternalFnHandler, PythonExternalFns, PythonLimits};
 
 // Shared resource-limit core for embedded language VMs (Python, TypeScript).
-#[cfg(any(feature = "python", feature = "typescript", feature = "cpython"))]
+#[cfg(any(feature = "python", feature = "typescript"))]
 pub use builtins::RuntimeLimits;
 #[cfg(any(feature = "python", feature = "typescript"))]
 pub use runtime_call::RuntimeCallContext;
-
-#[cfg(feature = "cpython")]
-pub use builtins::{CPython, CPythonInvocation, CPythonLimits};
 
 #[cfg(feature = "sqlite")]
 pub use builtins::{Sqlite, SqliteBackend, SqliteLimits};
@@ -806,18 +801,8 @@ impl Invocation {
 
 /// Load embedded runtimes now instead of on the first call.
 ///
-/// Feature-gated warm-up: with `cpython` this loads the embedded CPython
-/// interpreter (delegates to [`CPython::warm_up`]); without it, a no-op
-/// returning `Ok`. Idempotent and process-wide.
-#[cfg(feature = "cpython")]
-pub fn warm_up() -> std::result::Result<(), String> {
-    CPython::warm_up()
-}
-
-/// Load embedded runtimes now instead of on the first call.
-///
-/// No-op: no enabled feature needs eager loading.
-#[cfg(not(feature = "cpython"))]
+/// No-op: no enabled feature needs eager loading. (filestore: the `cpython`
+/// builtin, which this loaded, is `vendor/bashkit-cpython-runner` in filestore.)
 pub fn warm_up() -> std::result::Result<(), String> {
     Ok(())
 }
@@ -2594,43 +2579,6 @@ impl BashBuilder {
         self.python_with_limits(limits)
     }
 
-    /// Enable `python`/`python3` backed by real CPython 3.14 running in a
-    /// WebAssembly sandbox, with default [`CPythonLimits`].
-    ///
-    /// The guest only reaches the virtual filesystem, captured stdio, clocks
-    /// and a random source; there is no network, subprocess or host
-    /// filesystem access. Each call runs in a fresh instance mapped from a
-    /// pre-initialized snapshot, so no state crosses calls or tenants.
-    /// Requires the `cpython` feature. Replaces the Monty-backed builtins when
-    /// both features are enabled and this method is called after
-    /// [`BashBuilder::python`].
-    ///
-    /// The interpreter loads on the first call; call [`warm_up`] at
-    /// process start to move that cost out of the first request.
-    ///
-    /// # Example
-    ///
-    /// ```rust,ignore
-    /// let bash = Bash::builder().cpython().build();
-    /// bash.exec("python3 -c 'import json; print(json.dumps([1, 2]))'").await?;
-    /// ```
-    #[cfg(feature = "cpython")]
-    pub fn cpython(self) -> Self {
-        self.cpython_with_limits(builtins::CPythonLimits::default())
-    }
-
-    /// Enable CPython `python`/`python3` with custom limits.
-    ///
-    /// See [`BashBuilder::cpython`].
-    #[cfg(feature = "cpython")]
-    pub fn cpython_with_limits(self, limits: builtins::CPythonLimits) -> Self {
-        self.builtin(
-            "python",
-            Box::new(builtins::CPython::with_limits(limits.clone())),
-        )
-        .builtin("python3", Box::new(builtins::CPython::with_limits(limits)))
-    }
-
     /// Enable embedded SQLite (`sqlite`/`sqlite3` builtins) via Turso.
     ///
     /// Registers both names with the default [`SqliteLimits`]. The Turso
@@ -4224,21 +4172,6 @@ pub mod threat_model {}
 #[cfg(feature = "python")]
 #[doc = include_str!("../docs/python.md")]
 pub mod python_guide {}
-
-/// Guide for real CPython 3.14 running as a WebAssembly guest.
-///
-/// Topics covered:
-/// - Quick start with `Bash::builder().cpython()`
-/// - Why CPython instead of Monty
-/// - Supported command line, stdio, environment and VFS behavior
-/// - Resource limits via [`CPythonLimits`]
-/// - HTTP through the egress pipeline, including `requests` and `httpx`
-/// - Limitations (no subprocess, raw sockets, threads or other third-party packages)
-///
-/// **Related:** [`BashBuilder::cpython`], [`CPythonLimits`], [`CPython`], [`threat_model`]
-#[cfg(feature = "cpython")]
-#[doc = include_str!("../docs/cpython.md")]
-pub mod cpython_guide {}
 
 /// Guide for the embedded SQLite builtin (Turso).
 ///

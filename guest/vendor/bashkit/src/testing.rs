@@ -459,16 +459,6 @@ fn truncate(s: &str, max: usize) -> String {
     }
 }
 
-/// Decode one CPython HTTP bridge request record (the bytes the guest hands
-/// to `bashkit.http_request`) and assert what the host guarantees before
-/// dispatch: allowed method, bounded URL and headers, no CR/LF/NUL in
-/// values, no host-owned headers (`Host`, framing, hop-by-hop). Never
-/// panics on malformed input. Used by the `cpython_http_fuzz` target.
-#[cfg(feature = "cpython")]
-pub fn check_cpython_http_request(data: &[u8]) {
-    crate::builtins::check_http_request_invariants(data);
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -150,11 +150,9 @@ pub(crate) mod git;
 
 pub(crate) mod ssh;
 
-#[cfg(any(feature = "python", feature = "typescript", feature = "cpython"))]
+#[cfg(any(feature = "python", feature = "typescript"))]
 mod runtime_limits;
 
-#[cfg(feature = "cpython")]
-mod cpython;
 #[cfg(feature = "python")]
 mod python;
 
@@ -291,13 +289,9 @@ pub use git::Git;
 #[cfg(feature = "ssh")]
 pub use ssh::{Scp, Sftp, Ssh};
 
-#[cfg(any(feature = "python", feature = "typescript", feature = "cpython"))]
+#[cfg(any(feature = "python", feature = "typescript"))]
 pub use runtime_limits::RuntimeLimits;
 
-#[cfg(feature = "cpython")]
-pub(crate) use cpython::check_http_request_invariants;
-#[cfg(feature = "cpython")]
-pub use cpython::{CPython, CPythonInvocation, CPythonLimits};
 #[cfg(feature = "python")]
 pub(crate) use python::PythonInprocessOptIn;
 #[cfg(feature = "python")]

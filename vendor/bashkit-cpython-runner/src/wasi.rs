@@ -14,13 +14,13 @@
 //! - Paths are normalized lexically and clamped at `/`; `..` cannot escape the
 //!   VFS root (which is itself the whole sandbox).
 
-use crate::time_compat::{SystemTime, UNIX_EPOCH};
 use std::borrow::Cow;
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use wasmtime::{Caller, Extern, Linker, Memory, StoreLimits};
 
@@ -108,11 +108,7 @@ impl Output {
         if take < data.len() {
             self.truncated = true;
         }
-        let target = if fd == 1 {
-            &mut self.stdout
-        } else {
-            &mut self.stderr
-        };
+        let target = if fd == 1 { &mut self.stdout } else { &mut self.stderr };
         target.extend_from_slice(&data[..take]);
     }
 }
@@ -152,8 +148,8 @@ pub(crate) struct GuestConfig {
     pub(crate) max_memory: usize,
     pub(crate) stdlib_path: &'static str,
     pub(crate) stdlib: &'static [u8],
-    pub(crate) deadline: crate::time_compat::Instant,
-    pub(crate) http: super::http::HttpState,
+    pub(crate) deadline: Instant,
+    pub(crate) http: crate::http::HttpState,
 }
 
 /// Everything one `python3` call's wasm instance can reach.
@@ -168,8 +164,8 @@ pub(crate) struct GuestState {
     pub(crate) limits: StoreLimits,
     stdlib_path: &'static Path,
     stdlib: &'static [u8],
-    started: crate::time_compat::Instant,
-    deadline: crate::time_compat::Instant,
+    started: Instant,
+    deadline: Instant,
     /// Bytes held in open file buffers, bounded by `max_file_size` each and
     /// `buffer_cap` in total.
     buffered: usize,
@@ -178,7 +174,7 @@ pub(crate) struct GuestState {
     /// Errno of the first failed write-back at exit, if any.
     pub(crate) flush_error: Option<Errno>,
     /// HTTP bridge state (`bashkit.http_request`).
-    pub(crate) http: super::http::HttpState,
+    pub(crate) http: crate::http::HttpState,
 }
 
 /// Exit requested through `proc_exit`.
@@ -205,8 +201,7 @@ impl GuestState {
             .filter(|(k, v)| !k.is_empty() && !k.contains(['=', '\0']) && !v.contains('\0'))
             .map(|(k, v)| format!("{k}={v}").into_bytes())
             .collect();
-        let fs_limits = fs.limits();
-        let max_file_size = usize::try_from(fs_limits.max_file_size).unwrap_or(usize::MAX);
+        let max_file_size = usize::try_from(fs.max_file_size()).unwrap_or(usize::MAX);
         let limits = wasmtime::StoreLimitsBuilder::new()
             .memory_size(config.max_memory)
             .instances(1)
@@ -219,20 +214,12 @@ impl GuestState {
             env,
             stdin: config.stdin,
             stdin_pos: 0,
-            output: Output {
-                cap: config.output_cap,
-                ..Output::default()
-            },
-            fds: vec![
-                Some(Fd::Stdin),
-                Some(Fd::Stdout),
-                Some(Fd::Stderr),
-                Some(Fd::Root),
-            ],
+            output: Output { cap: config.output_cap, ..Output::default() },
+            fds: vec![Some(Fd::Stdin), Some(Fd::Stdout), Some(Fd::Stderr), Some(Fd::Root)],
             limits,
             stdlib_path: Path::new(config.stdlib_path),
             stdlib: config.stdlib,
-            started: crate::time_compat::Instant::now(),
+            started: Instant::now(),
             deadline: config.deadline,
             buffered: 0,
             // Open-file buffers share the guest memory budget: a script can
@@ -246,8 +233,7 @@ impl GuestState {
 
     /// Time left before the call deadline.
     pub(crate) fn remaining(&self) -> Duration {
-        self.deadline
-            .saturating_duration_since(crate::time_compat::Instant::now())
+        self.deadline.saturating_duration_since(Instant::now())
     }
 
     fn is_stdlib(&self, path: &Path) -> bool {
@@ -274,17 +260,11 @@ impl GuestState {
     }
 
     fn fd(&self, fd: u32) -> Result<&Fd, Errno> {
-        self.fds
-            .get(fd as usize)
-            .and_then(Option::as_ref)
-            .ok_or(EBADF)
+        self.fds.get(fd as usize).and_then(Option::as_ref).ok_or(EBADF)
     }
 
     fn fd_mut(&mut self, fd: u32) -> Result<&mut Fd, Errno> {
-        self.fds
-            .get_mut(fd as usize)
-            .and_then(Option::as_mut)
-            .ok_or(EBADF)
+        self.fds.get_mut(fd as usize).and_then(Option::as_mut).ok_or(EBADF)
     }
 
     fn dir_base(&self, fd: u32) -> Result<PathBuf, Errno> {
@@ -341,11 +321,7 @@ impl GuestState {
 /// Lexically normalize `rel` against `base`, clamping `..` at `/`.
 fn normalize(base: &Path, rel: &str) -> PathBuf {
     let mut parts: Vec<&str> = Vec::new();
-    let start: &str = if rel.starts_with('/') {
-        ""
-    } else {
-        base.to_str().unwrap_or("/")
-    };
+    let start: &str = if rel.starts_with('/') { "" } else { base.to_str().unwrap_or("/") };
     for comp in start.split('/').chain(rel.split('/')) {
         match comp {
             "" | "." => {}
@@ -382,9 +358,9 @@ fn nanos(t: SystemTime) -> u64 {
 }
 
 /// Map a bashkit VFS error to a WASI errno.
-fn map_fs_error(e: &crate::Error) -> Errno {
+fn map_fs_error(e: &crate::fs::Error) -> Errno {
     use std::io::ErrorKind;
-    if let crate::Error::Io(io) = e {
+    if let crate::fs::Error::Io(io) = e {
         match io.kind() {
             ErrorKind::NotFound => return ENOENT,
             ErrorKind::AlreadyExists => return EEXIST,
@@ -451,11 +427,7 @@ pub(super) fn write_bytes(
 ) -> Result<(), Errno> {
     let mem = memory(caller)?;
     let data = mem.data_mut(&mut *caller);
-    let r = range(
-        ptr,
-        u32::try_from(bytes.len()).map_err(|_| EFAULT)?,
-        data.len(),
-    )?;
+    let r = range(ptr, u32::try_from(bytes.len()).map_err(|_| EFAULT)?, data.len())?;
     data[r].copy_from_slice(bytes);
     Ok(())
 }
@@ -567,11 +539,7 @@ async fn stat_path(state: &GuestState, path: &Path, follow: bool) -> Result<Stat
             ino: inode(path),
         });
     }
-    let meta = if follow {
-        state.fs.stat(path).await
-    } else {
-        state.fs.lstat(path).await
-    };
+    let meta = if follow { state.fs.stat(path).await } else { state.fs.lstat(path).await };
     match meta {
         Ok(m) => Ok(Stat {
             filetype: filetype_of(m.file_type),
@@ -581,12 +549,7 @@ async fn stat_path(state: &GuestState, path: &Path, follow: bool) -> Result<Stat
         }),
         Err(e) if state.is_stdlib_ancestor(path) => {
             let _ = e;
-            Ok(Stat {
-                filetype: FILETYPE_DIRECTORY,
-                size: 0,
-                mtime: 0,
-                ino: inode(path),
-            })
+            Ok(Stat { filetype: FILETYPE_DIRECTORY, size: 0, mtime: 0, ino: inode(path) })
         }
         Err(e) => Err(map_fs_error(&e)),
     }
@@ -667,9 +630,7 @@ pub(crate) fn add_to_linker(linker: &mut Linker<GuestState>) -> wasmtime::Result
             ret(r)
         },
     )?;
-    linker.func_wrap(MODULE, "sched_yield", |_c: Caller<'_, GuestState>| -> i32 {
-        0
-    })?;
+    linker.func_wrap(MODULE, "sched_yield", |_c: Caller<'_, GuestState>| -> i32 { 0 })?;
     linker.func_wrap(
         MODULE,
         "proc_exit",
@@ -686,12 +647,9 @@ pub(crate) fn add_to_linker(linker: &mut Linker<GuestState>) -> wasmtime::Result
     )?;
 
     // sockets: never available
-    for (name, arity) in [
-        ("sock_accept", 3usize),
-        ("sock_recv", 6),
-        ("sock_send", 5),
-        ("sock_shutdown", 2),
-    ] {
+    for (name, arity) in
+        [("sock_accept", 3usize), ("sock_recv", 6), ("sock_send", 5), ("sock_shutdown", 2)]
+    {
         match arity {
             2 => linker.func_wrap(
                 MODULE,
@@ -942,22 +900,18 @@ pub(crate) fn add_to_linker(linker: &mut Linker<GuestState>) -> wasmtime::Result
             ret(r)
         },
     )?;
-    linker.func_wrap(
-        MODULE,
-        "fd_tell",
-        |mut c: Caller<'_, GuestState>, fd: i32, out: i32| {
-            let r = match c.data().fd(fd as u32) {
-                Ok(Fd::File(f)) => {
-                    let pos = f.pos;
-                    write_u64(&mut c, out, pos)
-                }
-                Ok(Fd::Stdin | Fd::Stdout | Fd::Stderr) => Err(ESPIPE),
-                Ok(_) => Err(EBADF),
-                Err(e) => Err(e),
-            };
-            ret(r)
-        },
-    )?;
+    linker.func_wrap(MODULE, "fd_tell", |mut c: Caller<'_, GuestState>, fd: i32, out: i32| {
+        let r = match c.data().fd(fd as u32) {
+            Ok(Fd::File(f)) => {
+                let pos = f.pos;
+                write_u64(&mut c, out, pos)
+            }
+            Ok(Fd::Stdin | Fd::Stdout | Fd::Stderr) => Err(ESPIPE),
+            Ok(_) => Err(EBADF),
+            Err(e) => Err(e),
+        };
+        ret(r)
+    })?;
     linker.func_wrap_async(
         MODULE,
         "fd_close",
@@ -965,13 +919,9 @@ pub(crate) fn add_to_linker(linker: &mut Linker<GuestState>) -> wasmtime::Result
             Box::new(async move { ret(fd_close(&mut c, fd as u32).await) })
         },
     )?;
-    linker.func_wrap_async(
-        MODULE,
-        "fd_sync",
-        |mut c: Caller<'_, GuestState>, (fd,): (i32,)| {
-            Box::new(async move { ret(fd_sync(&mut c, fd as u32).await) })
-        },
-    )?;
+    linker.func_wrap_async(MODULE, "fd_sync", |mut c: Caller<'_, GuestState>, (fd,): (i32,)| {
+        Box::new(async move { ret(fd_sync(&mut c, fd as u32).await) })
+    })?;
     linker.func_wrap_async(
         MODULE,
         "fd_datasync",
@@ -1186,9 +1136,7 @@ pub(crate) fn add_to_linker(linker: &mut Linker<GuestState>) -> wasmtime::Result
                         return Err(EROFS);
                     }
                     let fs = c.data().fs.clone();
-                    fs.symlink(Path::new(&target), &link)
-                        .await
-                        .map_err(|e| map_fs_error(&e))
+                    fs.symlink(Path::new(&target), &link).await.map_err(|e| map_fs_error(&e))
                 }
                 .await;
                 ret(r)
@@ -1233,8 +1181,8 @@ pub(crate) fn add_to_linker(linker: &mut Linker<GuestState>) -> wasmtime::Result
 }
 
 fn monotonic_nanos() -> u64 {
-    static BASE: std::sync::OnceLock<crate::time_compat::Instant> = std::sync::OnceLock::new();
-    let base = BASE.get_or_init(crate::time_compat::Instant::now);
+    static BASE: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    let base = BASE.get_or_init(Instant::now);
     u64::try_from(base.elapsed().as_nanos()).unwrap_or(u64::MAX)
 }
 
@@ -1317,11 +1265,7 @@ fn fd_write(
             return Ok(data.len());
         }
         Fd::File(f) if f.write => {
-            let pos = if f.append {
-                f.data.len() as u64
-            } else {
-                offset.unwrap_or(f.pos)
-            };
+            let pos = if f.append { f.data.len() as u64 } else { offset.unwrap_or(f.pos) };
             let start = usize::try_from(pos).map_err(|_| EFBIG)?;
             let end = start.checked_add(data.len()).ok_or(EFBIG)?;
             if end > max {
@@ -1368,9 +1312,7 @@ async fn fd_close(c: &mut Caller<'_, GuestState>, fd: u32) -> Result<(), Errno> 
         state.release(len);
         if file.dirty {
             let fs = state.fs.clone();
-            fs.write_file(&file.path, &file.data)
-                .await
-                .map_err(|e| map_fs_error(&e))?;
+            fs.write_file(&file.path, &file.data).await.map_err(|e| map_fs_error(&e))?;
         }
     }
     Ok(())
@@ -1382,9 +1324,7 @@ async fn fd_sync(c: &mut Caller<'_, GuestState>, fd: u32) -> Result<(), Errno> {
     if let Fd::File(f) = state.fd_mut(fd)?
         && f.dirty
     {
-        fs.write_file(&f.path, &f.data)
-            .await
-            .map_err(|e| map_fs_error(&e))?;
+        fs.write_file(&f.path, &f.data).await.map_err(|e| map_fs_error(&e))?;
         f.dirty = false;
     }
     Ok(())
@@ -1409,11 +1349,7 @@ async fn fd_readdir(
             let state = c.data();
             let mut list = vec![
                 (".".to_string(), FILETYPE_DIRECTORY, inode(&path)),
-                (
-                    "..".to_string(),
-                    FILETYPE_DIRECTORY,
-                    inode(path.parent().unwrap_or(&path)),
-                ),
+                ("..".to_string(), FILETYPE_DIRECTORY, inode(path.parent().unwrap_or(&path))),
             ];
             let mut names: Vec<(String, u8, u64)> = match state.fs.read_dir(&path).await {
                 Ok(items) => items
@@ -1434,11 +1370,7 @@ async fn fd_readdir(
                 && let Some(name) = state.stdlib_path.file_name().and_then(|n| n.to_str())
                 && !names.iter().any(|(n, _, _)| n == name)
             {
-                names.push((
-                    name.to_string(),
-                    FILETYPE_REGULAR_FILE,
-                    inode(state.stdlib_path),
-                ));
+                names.push((name.to_string(), FILETYPE_REGULAR_FILE, inode(state.stdlib_path)));
             }
             names.sort_by(|a, b| a.0.cmp(&b.0));
             list.extend(names);
@@ -1518,10 +1450,7 @@ async fn path_open(
             if write {
                 return Err(EISDIR);
             }
-            c.data_mut().alloc_fd(Fd::Dir(OpenDir {
-                path,
-                entries: None,
-            }))
+            c.data_mut().alloc_fd(Fd::Dir(OpenDir { path, entries: None }))
         }
         Ok(m) => {
             if want_dir {
@@ -1538,9 +1467,7 @@ async fn path_open(
             // as it is until the close writes the new one: a write refused then
             // (the command's budget) leaves the old content intact.
             if write {
-                fs.append_file(&path, b"")
-                    .await
-                    .map_err(|e| map_fs_error(&e))?;
+                fs.append_file(&path, b"").await.map_err(|e| map_fs_error(&e))?;
             }
             let data = if trunc {
                 Vec::new()
@@ -1563,10 +1490,7 @@ async fn path_open(
         Err(e) => {
             if c.data().is_stdlib_ancestor(&path) {
                 if want_dir || !write {
-                    return c.data_mut().alloc_fd(Fd::Dir(OpenDir {
-                        path,
-                        entries: None,
-                    }));
+                    return c.data_mut().alloc_fd(Fd::Dir(OpenDir { path, entries: None }));
                 }
                 return Err(EISDIR);
             }
@@ -1581,9 +1505,7 @@ async fn path_open(
                 Ok(_) => return Err(ENOTDIR),
                 Err(_) => return Err(ENOENT),
             }
-            fs.write_file(&path, b"")
-                .await
-                .map_err(|e| map_fs_error(&e))?;
+            fs.write_file(&path, b"").await.map_err(|e| map_fs_error(&e))?;
             c.data_mut().alloc_fd(Fd::File(Box::new(OpenFile {
                 path,
                 data: Cow::Owned(Vec::new()),
@@ -1654,9 +1576,9 @@ async fn poll_oneoff(
     {
         // Sleep in slices, never past the call deadline; the caller's
         // timeout/budget wrapper observes every wake-up.
-        let target = crate::time_compat::Instant::now() + wait;
+        let target = Instant::now() + wait;
         loop {
-            let now = crate::time_compat::Instant::now();
+            let now = Instant::now();
             if now >= target || now >= c.data().deadline {
                 break;
             }
@@ -1684,25 +1606,16 @@ mod tests {
 
     #[test]
     fn normalize_clamps_parent_traversal() {
-        assert_eq!(
-            normalize(Path::new("/"), "../../etc/passwd"),
-            PathBuf::from("/etc/passwd")
-        );
+        assert_eq!(normalize(Path::new("/"), "../../etc/passwd"), PathBuf::from("/etc/passwd"));
         assert_eq!(normalize(Path::new("/a/b"), "../c"), PathBuf::from("/a/c"));
-        assert_eq!(
-            normalize(Path::new("/a"), "./x/./y/.."),
-            PathBuf::from("/a/x")
-        );
+        assert_eq!(normalize(Path::new("/a"), "./x/./y/.."), PathBuf::from("/a/x"));
         assert_eq!(normalize(Path::new("/a"), "/abs"), PathBuf::from("/abs"));
         assert_eq!(normalize(Path::new("/"), ""), PathBuf::from("/"));
     }
 
     #[test]
     fn output_cap_truncates_and_flags() {
-        let mut out = Output {
-            cap: 4,
-            ..Output::default()
-        };
+        let mut out = Output { cap: 4, ..Output::default() };
         out.write(1, b"abc");
         out.write(2, b"def");
         assert_eq!(out.stdout, b"abc");
@@ -1712,13 +1625,14 @@ mod tests {
 
     #[test]
     fn fs_errors_map_to_errno() {
-        let nf: crate::Error = std::io::Error::new(std::io::ErrorKind::NotFound, "x").into();
+        let nf: crate::fs::Error = std::io::Error::new(std::io::ErrorKind::NotFound, "x").into();
         assert_eq!(map_fs_error(&nf), ENOENT);
-        let ex: crate::Error = std::io::Error::new(std::io::ErrorKind::AlreadyExists, "x").into();
+        let ex: crate::fs::Error =
+            std::io::Error::new(std::io::ErrorKind::AlreadyExists, "x").into();
         assert_eq!(map_fs_error(&ex), EEXIST);
-        let dir: crate::Error = std::io::Error::other("is a directory").into();
+        let dir: crate::fs::Error = std::io::Error::other("is a directory").into();
         assert_eq!(map_fs_error(&dir), EISDIR);
-        let other: crate::Error = std::io::Error::other("boom").into();
+        let other: crate::fs::Error = std::io::Error::other("boom").into();
         assert_eq!(map_fs_error(&other), EIO);
     }
 }

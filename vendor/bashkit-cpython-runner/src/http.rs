@@ -1,5 +1,8 @@
-//! `bashkit.http_request` host import: HTTP from the CPython guest through
-//! bashkit's egress pipeline.
+//! `bashkit.http_request` host import: HTTP from the CPython guest.
+//!
+//! filestore: this runner has no HTTP client (bashkit's `HttpClient` and its
+//! allowlist stay in bashkit), so every valid request fails with "network access
+//! not configured"; the request is still decoded and checked first, as below.
 //!
 //! Decisions (see `knowledge/runtimes/cpython-wasm.md`, TM-PY-CPY-003):
 //! - Requests leave the guest at the HTTP level, never as sockets. TLS runs on
@@ -21,20 +24,18 @@
 //!   copy counts against its own memory limit.
 //! - A per-call request cap bounds request floods.
 
-#[cfg(feature = "http_client")]
-use std::sync::Arc;
 use std::time::Duration;
 
 use wasmtime::{Caller, Linker};
 
-use super::wasi::{GuestState, read_bytes, write_bytes, write_u32};
+use crate::wasi::{GuestState, read_bytes, write_bytes, write_u32};
 
 const MODULE: &str = "bashkit";
 
 /// `http_request` / `http_take` status codes (mirrored in `bashkit_main.c`).
 const OK: i32 = 0;
 const NETWORK_ERROR: i32 = 1;
-#[cfg_attr(not(feature = "http_client"), allow(dead_code))]
+#[allow(dead_code)] // filestore: no client here to time out
 const TIMED_OUT: i32 = 2;
 const INVALID_REQUEST: i32 = 3;
 const FAULT: i32 = 4;
@@ -64,8 +65,6 @@ const HOST_OWNED_HEADERS: &[&str] = &[
 
 /// Per-call HTTP state of one guest instance.
 pub(crate) struct HttpState {
-    #[cfg(feature = "http_client")]
-    client: Option<Arc<crate::network::HttpClient>>,
     requests: usize,
     max_requests: usize,
     /// Encoded response (or error text) waiting for `http_take`.
@@ -73,17 +72,8 @@ pub(crate) struct HttpState {
 }
 
 impl HttpState {
-    pub(crate) fn new(
-        #[cfg(feature = "http_client")] client: Option<Arc<crate::network::HttpClient>>,
-        max_requests: usize,
-    ) -> Self {
-        Self {
-            #[cfg(feature = "http_client")]
-            client,
-            requests: 0,
-            max_requests,
-            pending: None,
-        }
+    pub(crate) fn new(max_requests: usize) -> Self {
+        Self { requests: 0, max_requests, pending: None }
     }
 }
 
@@ -128,9 +118,7 @@ impl<'a> Reader<'a> {
 }
 
 fn is_token(s: &str) -> bool {
-    !s.is_empty()
-        && s.bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
+    !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
 }
 
 /// Decode and validate `method, url, headers, body` (u32 little-endian
@@ -138,10 +126,7 @@ fn is_token(s: &str) -> bool {
 pub(crate) fn decode_request(buf: &[u8]) -> Result<Request, String> {
     let mut r = Reader { buf };
     let method = r.str(16, "method")?.to_ascii_uppercase();
-    if !matches!(
-        method.as_str(),
-        "GET" | "POST" | "PUT" | "DELETE" | "HEAD" | "PATCH"
-    ) {
+    if !matches!(method.as_str(), "GET" | "POST" | "PUT" | "DELETE" | "HEAD" | "PATCH") {
         return Err(format!("unsupported HTTP method: {method}"));
     }
     let url = r.str(MAX_URL_LEN, "URL")?.to_string();
@@ -177,24 +162,17 @@ pub(crate) fn decode_request(buf: &[u8]) -> Result<Request, String> {
     if !r.buf.is_empty() {
         return Err("trailing bytes in request".to_string());
     }
-    Ok(Request {
-        method,
-        url,
-        headers,
-        body,
-    })
+    Ok(Request { method, url, headers, body })
 }
 
 /// Decode `buf` and assert what the host guarantees about anything it
 /// dispatches (fuzzing entry point, TM-PY-CPY-003).
+#[cfg(test)]
 pub(crate) fn check_request_invariants(buf: &[u8]) {
     let Ok(req) = decode_request(buf) else {
         return;
     };
-    assert!(matches!(
-        req.method.as_str(),
-        "GET" | "POST" | "PUT" | "DELETE" | "HEAD" | "PATCH"
-    ));
+    assert!(matches!(req.method.as_str(), "GET" | "POST" | "PUT" | "DELETE" | "HEAD" | "PATCH"));
     assert!(req.url.len() <= MAX_URL_LEN);
     assert!(!req.url.bytes().any(|b| b.is_ascii_control() || b == b' '));
     assert!(req.headers.len() <= MAX_HEADERS);
@@ -207,14 +185,10 @@ pub(crate) fn check_request_invariants(buf: &[u8]) {
 }
 
 /// Encode `status, headers, body` for the guest.
-#[cfg_attr(not(feature = "http_client"), allow(dead_code))]
+// filestore: only the tests encode a response (no client answers here).
+#[cfg_attr(not(test), allow(dead_code))]
 pub(crate) fn encode_response(status: u16, headers: &[(String, String)], body: &[u8]) -> Vec<u8> {
-    let size = 12
-        + headers
-            .iter()
-            .map(|(k, v)| 8 + k.len() + v.len())
-            .sum::<usize>()
-        + body.len();
+    let size = 12 + headers.iter().map(|(k, v)| 8 + k.len() + v.len()).sum::<usize>() + body.len();
     let mut out = Vec::with_capacity(size);
     out.extend_from_slice(&u32::from(status).to_le_bytes());
     out.extend_from_slice(&(headers.len() as u32).to_le_bytes());
@@ -241,39 +215,6 @@ async fn send(
     request: Request,
     timeout: Duration,
 ) -> Result<Vec<u8>, (i32, String)> {
-    #[cfg(feature = "http_client")]
-    if let Some(client) = &state.client {
-        use crate::network::Method;
-        let method = match request.method.as_str() {
-            "GET" => Method::Get,
-            "POST" => Method::Post,
-            "PUT" => Method::Put,
-            "DELETE" => Method::Delete,
-            "HEAD" => Method::Head,
-            _ => Method::Patch,
-        };
-        let body = (!request.body.is_empty()
-            || matches!(method, Method::Post | Method::Put | Method::Patch))
-        .then_some(request.body.as_slice());
-        let secs = timeout.as_secs_f64().ceil() as u64;
-        let fut = client.request_with_timeouts(
-            method,
-            &request.url,
-            body,
-            &request.headers,
-            Some(secs),
-            None,
-        );
-        return match tokio::time::timeout(timeout, fut).await {
-            Err(_) => Err((TIMED_OUT, "timed out".to_string())),
-            Ok(Ok(resp)) => Ok(encode_response(resp.status, &resp.headers, &resp.body)),
-            Ok(Err(crate::Error::Network(msg))) if msg == "operation timed out" => {
-                Err((TIMED_OUT, "timed out".to_string()))
-            }
-            Ok(Err(crate::Error::Network(msg))) => Err((NETWORK_ERROR, msg)),
-            Ok(Err(e)) => Err((NETWORK_ERROR, e.to_string())),
-        };
-    }
     let _ = (state, request, timeout);
     Err((NETWORK_ERROR, "network access not configured".to_string()))
 }
@@ -437,9 +378,8 @@ mod tests {
         let mut trailing = encode("GET", "http://a.test/", &[], b"");
         trailing.push(0);
         assert!(decode_request(&trailing).is_err());
-        let many: Vec<(String, String)> = (0..=MAX_HEADERS)
-            .map(|i| (format!("X-{i}"), "v".to_string()))
-            .collect();
+        let many: Vec<(String, String)> =
+            (0..=MAX_HEADERS).map(|i| (format!("X-{i}"), "v".to_string())).collect();
         let refs: Vec<(&str, &str)> = many.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
         assert!(decode_request(&encode("GET", "http://a.test/", &refs, b"")).is_err());
     }

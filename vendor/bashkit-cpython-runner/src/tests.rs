@@ -27,10 +27,7 @@ fn limit_setters() {
 #[test]
 fn trap_messages_are_display_only() {
     let e = wasmtime::Error::from(wasmtime::Trap::StackOverflow);
-    assert_eq!(
-        trap_message(&e),
-        "python3: fatal error: stack overflow in the interpreter\n"
-    );
+    assert_eq!(trap_message(&e), "python3: fatal error: stack overflow in the interpreter\n");
     let e = wasmtime::Error::from(wasmtime::Trap::UnreachableCodeReached);
     assert!(trap_message(&e).contains("aborted"));
     let long = wasmtime::Error::msg("x".repeat(4096));
@@ -40,11 +37,6 @@ fn trap_messages_are_display_only() {
 #[test]
 fn runtime_loads() {
     CPython::warm_up().expect("embedded CPython loads");
-}
-
-#[test]
-fn crate_warm_up_delegates_to_cpython() {
-    crate::warm_up().expect("crate warm_up loads the embedded interpreter");
 }
 
 #[test]

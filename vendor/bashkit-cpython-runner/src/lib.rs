@@ -1,22 +1,24 @@
-//! `python`/`python3` builtins backed by real CPython 3.14 running as a
-//! WebAssembly guest (`cpython` feature).
+//! bashkit's CPython runner without the shell: real CPython 3.14, compiled to
+//! WebAssembly (`bashkit-cpython-wasm`), run over a filesystem the embedder serves.
 //!
-//! Decisions (see `knowledge/runtimes/cpython-wasm.md`):
+//! filestore: this is bashkit 0.20.2's `cpython` builtin (`src/builtins/cpython/`)
+//! without the `Builtin` around it, so a host that runs one `python3` invocation
+//! compiles these 3,000 lines and not the 240,000 of bashkit's interpreter; the
+//! filesystem trait and error are the few items of bashkit's it used
+//! ([`fs`]).
+//!
+//! Decisions (bashkit's `knowledge/runtimes/cpython-wasm.md`):
 //! - Isolation comes from the wasm boundary, not from CPython. The guest can
-//!   only reach what [`wasi`] hands it: the VFS, captured stdio, a host RNG and
-//!   clocks, plus HTTP through bashkit's `HttpClient` ([`http`]). No host
-//!   filesystem, socket, process or thread API exists.
-//! - No runtime opt-in env var (unlike Monty's `BASHKIT_ALLOW_INPROCESS_PYTHON`):
-//!   the guest never runs native code in the host, so calling
-//!   `BashBuilder::cpython()` is the opt-in.
+//!   only reach what [`wasi`] hands it: the filesystem, captured stdio, a host
+//!   RNG and clocks. No host filesystem, socket, process or thread API exists,
+//!   and HTTP requests are refused ([`http`]).
 //! - One process-wide engine and pre-linked module, created on first use (or
-//!   by [`crate::warm_up`]). Every call gets a fresh store and instance,
+//!   by [`CPython::warm_up`]). Every call gets a fresh store and instance,
 //!   mapped copy-on-write from the pre-initialized snapshot; nothing survives
 //!   between calls or tenants.
 //! - Guest work is metered with fuel and yields to the async runtime at a fixed
-//!   interval; each poll re-checks the call deadline and the request's
-//!   `ExecutionBudget` (cancellation, timeout), so a busy loop cannot hold a
-//!   worker thread past its deadline.
+//!   interval; each poll re-checks the call deadline and the cancellation flag,
+//!   so a busy loop cannot hold a worker thread past its deadline.
 //! - Instances come from wasmtime's pooling allocator (512 slots per
 //!   process): slots keep their memory mapped and are reset by discarding only
 //!   the pages a call dirtied, instead of mmap/munmap per call. Calls beyond
@@ -25,26 +27,26 @@
 //! - Memory is capped by a store limiter; `memory.grow` past the cap fails and
 //!   surfaces as `MemoryError` inside Python, not as a host error.
 
+pub mod fs;
 mod http;
 mod wasi;
 
-pub(crate) use http::check_request_invariants as check_http_request_invariants;
-
 use std::future::Future;
+use std::sync::Arc;
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::task::Poll;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use async_trait::async_trait;
 use wasmtime::{Engine, InstancePre, Linker, Store};
 
-use super::runtime_limits::{DEFAULT_MAX_DURATION, RuntimeLimits};
-use super::{Builtin, Context, ExecutionDeadline};
-use crate::error::Result;
-use crate::interpreter::ExecResult;
+pub use async_trait::async_trait;
+pub use fs::{DirEntry, Error, FileSystem, FileType, Metadata, Result};
 
 use wasi::{GuestConfig, GuestState, ProcExit};
 
+/// Default wall-clock budget of one call.
+const DEFAULT_MAX_DURATION: Duration = Duration::from_secs(30);
 /// Default memory cap for one call. The snapshot itself starts at ~40 MB of
 /// linear memory (mostly untouched, mapped copy-on-write).
 const DEFAULT_MAX_MEMORY: usize = 256 * 1024 * 1024;
@@ -56,15 +58,21 @@ const DEFAULT_MAX_OUTPUT: usize = 16 * 1024 * 1024;
 const DEFAULT_MAX_HTTP_REQUESTS: usize = 100;
 /// Guest instructions between cooperative yields (~1 ms on Pulley).
 const YIELD_INTERVAL_FUEL: u64 = 100_000;
-/// Request-budget work units charged per call before the guest runs.
-const CALL_WORK_UNITS: u64 = 4096;
-/// Guest instructions per request-budget work unit (a trivial call executes
-/// ~0.5M instructions, so ~500 units on top of [`CALL_WORK_UNITS`]).
-const FUEL_PER_WORK_UNIT: u64 = 1024;
 /// Wasm call-stack budget. CPython recurses in C for nested containers,
 /// `repr`, the compiler and the parser; 512 KiB (wasmtime's default) overflows
 /// before Python's own recursion limit triggers.
 const MAX_WASM_STACK: usize = 4 * 1024 * 1024;
+
+/// The limits every runtime of bashkit's shares (bashkit's `RuntimeLimits`).
+#[derive(Debug, Clone)]
+pub struct RuntimeLimits {
+    /// Maximum execution time for one invocation.
+    pub max_duration: Duration,
+    /// Maximum guest memory in bytes.
+    pub max_memory: usize,
+    /// Python's recursion limit.
+    pub max_call_depth: usize,
+}
 
 /// Resource limits for the CPython builtin.
 ///
@@ -73,7 +81,7 @@ const MAX_WASM_STACK: usize = 4 * 1024 * 1024;
 /// `max_duration`.
 #[derive(Debug, Clone)]
 pub struct CPythonLimits {
-    /// Shared VM limits: wall clock, guest memory, Python recursion limit.
+    /// Wall clock, guest memory, Python recursion limit.
     pub common: RuntimeLimits,
     /// Maximum captured stdout + stderr bytes; output past this is dropped
     /// and the result is marked truncated.
@@ -169,10 +177,7 @@ fn init_runtime() -> wasmtime::Result<Runtime> {
     // calls on the kernel's address-space lock. Fall back to it when the pool
     // cannot reserve its address space (e.g. a tight RLIMIT_AS).
     match Engine::new(&runtime_config(true)) {
-        Ok(engine) => link(
-            engine,
-            Some(tokio::sync::Semaphore::new(POOL_SLOTS as usize)),
-        ),
+        Ok(engine) => link(engine, Some(tokio::sync::Semaphore::new(POOL_SLOTS as usize))),
         Err(_) => link(Engine::new(&runtime_config(false))?, None),
     }
 }
@@ -220,8 +225,7 @@ impl CPython {
 
     /// Load the embedded interpreter now instead of on the first `python3`
     /// call. Idempotent and process-wide; returns the error text if the
-    /// embedded module cannot be loaded. Prefer [`crate::warm_up`], which
-    /// warms every enabled runtime.
+    /// embedded module cannot be loaded.
     pub fn warm_up() -> std::result::Result<(), String> {
         runtime().map(|_| ()).map_err(str::to_string)
     }
@@ -236,85 +240,19 @@ impl Default for CPython {
 /// Why a guest call stopped without returning.
 enum Stop {
     Timeout,
-    Budget(crate::limits::LimitExceeded),
+    Cancelled,
 }
 
-#[async_trait]
-impl Builtin for CPython {
-    fn llm_hint(&self) -> Option<&'static str> {
-        Some(
-            "python/python3: CPython 3.14 in a WebAssembly sandbox. Full pure-Python \
-             stdlib plus json, re, csv, sqlite3, zlib, hashlib, decimal, datetime. \
-             open()/pathlib/os work on the virtual filesystem. -c, -m, script files and \
-             stdin work. HTTP via requests, httpx (common API subsets) or \
-             urllib.request, only to hosts the network allowlist permits; no raw sockets, \
-             no subprocess, no threads, no pip or other third-party packages.",
-        )
-    }
-
-    async fn execute(&self, ctx: Context<'_>) -> Result<ExecResult> {
-        let rt = match runtime() {
-            Ok(rt) => rt,
-            Err(e) => {
-                return Ok(ExecResult::err(
-                    format!("python3: embedded interpreter unavailable: {e}\n"),
-                    1,
-                ));
-            }
-        };
-
-        let limits = &self.limits.common;
-        let mut timeout = limits.max_duration;
-        if let Some(remaining) = ctx
-            .execution_extension::<ExecutionDeadline>()
-            .and_then(|deadline| deadline.try_with(ExecutionDeadline::remaining).ok())
-        {
-            timeout = timeout.min(remaining);
-        }
-        let budget = ctx
-            .execution_budget()
-            .map(|b| {
-                b.try_with(Clone::clone)
-                    .map_err(|_| crate::Error::Cancelled)
-            })
-            .transpose()?;
-
-        let stdin = ctx.stdin.map(|s| s.as_bytes().to_vec()).unwrap_or_default();
-        ctx.consume_budget_input(stdin.len())?;
-        // Charge a fixed cost per call up front (instance setup), then the
-        // guest work actually done (see below), so repeated calls in one
-        // request draw down one shared budget.
-        ctx.consume_budget_work(CALL_WORK_UNITS)?;
-
-        // THREAT[TM-INF]: only exported variables reach the guest, never
-        // shell-local ones.
-        let env: Vec<(String, String)> = ctx
-            .env
-            .iter()
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect();
-        let invocation = CPythonInvocation {
-            args: ctx.args.to_vec(),
-            env,
-            cwd: ctx.cwd.to_string_lossy().into_owned(),
-            stdin,
-            timeout,
-        };
-        #[cfg(feature = "http_client")]
-        let http_client = ctx.http_client.cloned();
-        let (result, fuel_used) = self
-            .invoke(
-                rt,
-                ctx.fs.clone(),
-                invocation,
-                budget,
-                #[cfg(feature = "http_client")]
-                http_client,
-            )
-            .await?;
-        ctx.consume_budget_work(fuel_used / FUEL_PER_WORK_UNIT)?;
-        Ok(result)
-    }
+/// What a run printed and how it ended.
+#[derive(Debug, Clone, Default)]
+pub struct Output {
+    /// Bytes written to stdout (up to the output cap).
+    pub stdout: Vec<u8>,
+    /// Bytes written to stderr, and the runner's own messages (a timeout, a trap,
+    /// truncated output).
+    pub stderr: Vec<u8>,
+    /// The exit status: the script's, 124 after the deadline, 1 after a trap.
+    pub exit_code: i32,
 }
 
 /// filestore: one `python3` invocation run outside an interpreter, by a host
@@ -337,49 +275,25 @@ pub struct CPythonInvocation {
 impl CPython {
     /// filestore: runs one invocation over `fs` without a shell: a host that
     /// answers the filesystem for a shell elsewhere (another WebAssembly
-    /// instance) uses this. `cancelled` ends the run early (exit 124-style
-    /// `Cancelled` error) as the interpreter's own cancellation does.
+    /// instance) uses this. `cancelled` ends the run early with
+    /// [`Error::Cancelled`].
     pub async fn run(
         &self,
-        fs: std::sync::Arc<dyn crate::fs::FileSystem>,
+        fs: Arc<dyn FileSystem>,
         invocation: CPythonInvocation,
-        cancelled: std::sync::Arc<std::sync::atomic::AtomicBool>,
-    ) -> Result<ExecResult> {
+        cancelled: Arc<AtomicBool>,
+    ) -> Result<Output> {
         let rt = match runtime() {
             Ok(rt) => rt,
             Err(e) => {
-                return Ok(ExecResult::err(
-                    format!("python3: embedded interpreter unavailable: {e}\n"),
-                    1,
-                ));
+                return Ok(Output {
+                    stderr: format!("python3: embedded interpreter unavailable: {e}\n")
+                        .into_bytes(),
+                    exit_code: 1,
+                    ..Output::default()
+                });
             }
         };
-        let limits = crate::limits::ExecutionLimits::new()
-            .timeout(invocation.timeout.saturating_add(Duration::from_secs(1)));
-        let budget = crate::limits::ExecutionBudget::new(&limits, cancelled);
-        let (result, _fuel) = self
-            .invoke(
-                rt,
-                fs,
-                invocation,
-                Some(budget),
-                #[cfg(feature = "http_client")]
-                None,
-            )
-            .await?;
-        Ok(result)
-    }
-
-    /// One invocation: a fresh instance over `fs`; returns the result and the
-    /// fuel the guest used.
-    async fn invoke(
-        &self,
-        rt: &'static Runtime,
-        fs: std::sync::Arc<dyn crate::fs::FileSystem>,
-        invocation: CPythonInvocation,
-        budget: Option<crate::limits::ExecutionBudget>,
-        #[cfg(feature = "http_client")] http_client: Option<std::sync::Arc<crate::network::HttpClient>>,
-    ) -> Result<(ExecResult, u64)> {
         let limits = &self.limits.common;
         let timeout = limits.max_duration.min(invocation.timeout);
         let stdin = invocation.stdin;
@@ -390,16 +304,13 @@ impl CPython {
             .collect();
         env.sort();
         env.push(("PWD".to_string(), invocation.cwd));
-        env.push((
-            "__BASHKIT_RECURSION_LIMIT".to_string(),
-            limits.max_call_depth.to_string(),
-        ));
+        env.push(("__BASHKIT_RECURSION_LIMIT".to_string(), limits.max_call_depth.to_string()));
 
         let mut args = Vec::with_capacity(invocation.args.len() + 1);
         args.push("python3".to_string());
         args.extend(invocation.args);
 
-        let deadline = crate::time_compat::Instant::now() + timeout;
+        let deadline = Instant::now() + timeout;
         let state = GuestState::new(
             fs,
             GuestConfig {
@@ -415,23 +326,25 @@ impl CPython {
                 stdlib_path: bashkit_cpython_wasm::STDLIB_ZIP_PATH,
                 stdlib: bashkit_cpython_wasm::STDLIB_ZIP,
                 deadline,
-                http: http::HttpState::new(
-                    #[cfg(feature = "http_client")]
-                    http_client,
-                    self.limits.max_http_requests,
-                ),
+                http: http::HttpState::new(self.limits.max_http_requests),
             },
         );
 
         // Hold a pooled slot until the store (and its instance) is dropped;
         // waiting for one counts against the deadline.
         let _slot = match &rt.slots {
-            Some(slots) => match guarded(slots.acquire(), deadline, budget.as_ref()).await {
+            Some(slots) => match guarded(slots.acquire(), deadline, &cancelled).await {
                 Ok(Ok(permit)) => Some(permit),
                 // The semaphore is never closed.
                 Ok(Err(_)) => None,
-                Err(Stop::Timeout) => return Ok((timed_out(timeout, Vec::new()), 0)),
-                Err(Stop::Budget(e)) => return Err(e.into()),
+                Err(Stop::Timeout) => {
+                    return Ok(Output {
+                        stderr: timeout_message(timeout).into_bytes(),
+                        exit_code: 124,
+                        ..Output::default()
+                    });
+                }
+                Err(Stop::Cancelled) => return Err(Error::Cancelled),
             },
             None => None,
         };
@@ -441,7 +354,11 @@ impl CPython {
             .set_fuel(u64::MAX)
             .and_then(|()| store.fuel_async_yield_interval(Some(YIELD_INTERVAL_FUEL)));
         if let Err(e) = setup {
-            return Ok((ExecResult::err(format!("python3: {e}\n"), 1), 0));
+            return Ok(Output {
+                stderr: format!("python3: {e}\n").into_bytes(),
+                exit_code: 1,
+                ..Output::default()
+            });
         }
 
         let outcome = guarded(
@@ -451,11 +368,10 @@ impl CPython {
                 run.call_async(&mut store, ()).await
             },
             deadline,
-            budget.as_ref(),
+            &cancelled,
         )
         .await;
 
-        let fuel_used = u64::MAX - store.get_fuel().unwrap_or(0);
         // Files a script wrote but never closed persist, as they would after a
         // real process exits or is killed.
         store.data_mut().flush_all().await;
@@ -476,7 +392,7 @@ impl CPython {
                 stderr.extend_from_slice(timeout_message(timeout).as_bytes());
                 124
             }
-            Err(Stop::Budget(e)) => return Err(e.into()),
+            Err(Stop::Cancelled) => return Err(Error::Cancelled),
         };
         let exit_code = if state.flush_error.is_some() {
             stderr.extend_from_slice(b"python3: failed to write back open files\n");
@@ -487,52 +403,32 @@ impl CPython {
 
         if state.output.truncated {
             stderr.extend_from_slice(
-                format!(
-                    "python3: output truncated at {} bytes\n",
-                    self.limits.max_output
-                )
-                .as_bytes(),
+                format!("python3: output truncated at {} bytes\n", self.limits.max_output)
+                    .as_bytes(),
             );
         }
-        let mut result = ExecResult::with_code(state.output.stdout, exit_code);
-        result.stderr = stderr.into();
-        if state.output.truncated {
-            result.stdout_truncated = true;
-            result.stderr_truncated = true;
-        }
-        Ok((result, fuel_used))
+        Ok(Output { stdout: state.output.stdout, stderr, exit_code })
     }
 }
 
 fn timeout_message(timeout: Duration) -> String {
-    format!(
-        "python3: execution timed out after {:.1}s\n",
-        timeout.as_secs_f64()
-    )
+    format!("python3: execution timed out after {:.1}s\n", timeout.as_secs_f64())
 }
 
-fn timed_out(timeout: Duration, stdout: Vec<u8>) -> ExecResult {
-    let mut result = ExecResult::with_code(stdout, 124);
-    result.stderr = timeout_message(timeout).into();
-    result
-}
-
-/// Poll `fut`, stopping at the deadline or when the request budget closes.
+/// Poll `fut`, stopping at the deadline or when `cancelled` is set.
 /// Fuel yields guarantee the guest returns to this poll regularly.
 async fn guarded<F: Future>(
     fut: F,
-    deadline: crate::time_compat::Instant,
-    budget: Option<&crate::limits::ExecutionBudget>,
+    deadline: Instant,
+    cancelled: &AtomicBool,
 ) -> std::result::Result<F::Output, Stop> {
     let mut fut = std::pin::pin!(fut);
     std::future::poll_fn(|cx| {
-        if crate::time_compat::Instant::now() >= deadline {
+        if Instant::now() >= deadline {
             return Poll::Ready(Err(Stop::Timeout));
         }
-        if let Some(budget) = budget
-            && let Err(e) = budget.check()
-        {
-            return Poll::Ready(Err(Stop::Budget(e)));
+        if cancelled.load(Ordering::Relaxed) {
+            return Poll::Ready(Err(Stop::Cancelled));
         }
         fut.as_mut().poll(cx).map(Ok)
     })
