@@ -123,7 +123,7 @@ impl StateError {
 /// `gs://`, `az://`), or `mem:`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum StateSpec {
-    /// A local directory (must exist).
+    /// A local directory (must exist: [`StateSpec::create_missing_dir`] makes it).
     Dir(std::path::PathBuf),
     /// A prefix of an object store; endpoint and region as for `--mount`.
     Object(ObjectSpec),
@@ -132,6 +132,28 @@ pub enum StateSpec {
 }
 
 impl StateSpec {
+    /// For a directory that does not exist yet but whose parent does, creates it,
+    /// readable by its owner only (mode 700), and says so (`Ok(true)`); a server
+    /// started with `--state ./state` needs no step before it. The parent is not
+    /// created: a mistyped path fails as a missing directory instead of growing a
+    /// tree of them.
+    pub fn create_missing_dir(&self) -> std::io::Result<bool> {
+        let StateSpec::Dir(p) = self else { return Ok(false) };
+        let parent = p.parent().filter(|d| !d.as_os_str().is_empty());
+        if p.exists() || parent.is_some_and(|d| !d.is_dir()) {
+            return Ok(false);
+        }
+        let mut builder = std::fs::DirBuilder::new();
+        #[cfg(unix)]
+        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+        match builder.create(p) {
+            Ok(()) => Ok(true),
+            // Another process made it meanwhile: it exists, as wanted.
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(false),
+            Err(e) => Err(e),
+        }
+    }
+
     /// For a directory that users other than its owner may enter or read (any
     /// group or other permission bit), what to say about it: the store's files are
     /// created with the process's umask, so such a directory shows every

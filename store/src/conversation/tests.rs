@@ -276,3 +276,24 @@ fn a_directory_others_can_enter_is_named_and_a_private_one_is_not() {
     assert_eq!(spec.exposure(), None);
     assert_eq!(StateSpec::Memory.exposure(), None);
 }
+
+#[test]
+fn a_missing_state_directory_is_created_for_its_owner_only_but_not_its_parents() {
+    let tmp = tempfile::tempdir().unwrap();
+    let state = tmp.path().join("state");
+    let spec = StateSpec::Dir(state.clone());
+    assert!(spec.create_missing_dir().unwrap(), "the directory is made");
+    assert!(state.is_dir());
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&state).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o700, "mode {mode:o}");
+        assert_eq!(spec.exposure(), None);
+    }
+    assert!(!spec.create_missing_dir().unwrap(), "an existing directory is left alone");
+    let deep = StateSpec::Dir(tmp.path().join("typo/state"));
+    assert!(!deep.create_missing_dir().unwrap());
+    assert!(!tmp.path().join("typo").exists(), "no parent is made");
+    assert!(!StateSpec::Memory.create_missing_dir().unwrap());
+}

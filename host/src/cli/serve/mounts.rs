@@ -63,6 +63,7 @@ impl ServePlan {
         use filestore::conversation::{StateSpec, StateStore};
         use filestore::mcp::conversations::Conversations;
         let Some(spec) = &self.args.state else { return Ok((mounts, None)) };
+        let spec_text = spec;
         let invalid = |m: String| FsError::new(ErrorKind::InvalidArgument, m);
         let mut spec: StateSpec = spec.parse().map_err(|e| invalid(format!("--state: {e}")))?;
         if let StateSpec::Object(o) = &mut spec
@@ -71,6 +72,18 @@ impl ServePlan {
             // --s3-endpoint and --s3-region apply to the state store as to s3:// mounts.
             o.endpoint = self.args.objects.s3_endpoint.clone().or(o.endpoint.take());
             o.region = self.args.objects.s3_region.clone().or(o.region.take());
+        }
+        match spec.create_missing_dir() {
+            Ok(true) => {
+                eprintln!("filestore serve: created the --state directory {spec_text} (mode 700)")
+            }
+            Ok(false) => {}
+            Err(e) => {
+                return Err(FsError::new(
+                    ErrorKind::Backend,
+                    format!("--state: creating {spec_text}: {e}"),
+                ));
+            }
         }
         if let Some(why) = spec.exposure() {
             eprintln!("filestore serve: warning: --state {why}");
