@@ -1,4 +1,4 @@
-// npm install @filestore/node-host, then: node quickstart.mjs
+// npm install ./filestore-node-host-VERSION.tgz, then: node quickstart.mjs
 import { DirVolume, Filestore, MemoryVolume } from '@filestore/node-host';
 
 const filestore = await Filestore.load(); // the component the package bundles

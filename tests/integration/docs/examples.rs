@@ -117,6 +117,12 @@ const EXAMPLES: &[(&str, &str, How)] = &[
             "a fragment over volumes the reader has; snapshots::an_unchanged_tree_is_neither_read_nor_written_again makes the same calls",
         ),
     ),
+    ("docs/agents.md", "# agent-min.yaml", Runs("agents_minimal_example_runs")),
+    (
+        "docs/agents.md",
+        "filestore call --agent agent-min.yaml",
+        Runs("agents_minimal_example_runs"),
+    ),
     (
         "docs/agents.md",
         "# agent.yaml",
@@ -266,7 +272,7 @@ const EXAMPLES: &[(&str, &str, How)] = &[
     ),
     (
         "docs/python.md",
-        "cd python && maturin build --release",
+        "pip install maturin",
         Shown(
             "a release build and an install into the user's Python; tests/integration/python_package.rs builds the same wheel (dev profile) with the same maturin and installs it with its deepagents extra into a venv",
         ),
@@ -285,10 +291,8 @@ const EXAMPLES: &[(&str, &str, How)] = &[
     ),
     (
         "docs/python.md",
-        "from langchain_mcp_adapters.client import MultiServerMCPClient",
-        Shown(
-            "langchain-mcp-adapters 0.3.2 requires mcp<2, which cannot share the tests' environment",
-        ),
+        "import asyncio\n\nfrom langchain_mcp_adapters.client import MultiServerMCPClient",
+        Runs("mcp::clients::the_langchain_examples_keep_one_workspace (on a project directory)"),
     ),
     ("docs/shell.md", "filestore call filestore_execute", Runs("shell_example_runs")),
     ("docs/shell.md", "printf 'import csv, sys", Runs("python_example_runs")),
@@ -512,6 +516,22 @@ fn shell_example_runs() {
     for line in lines {
         serve_line(line, project.path());
     }
+}
+
+/// docs/agents.md's smallest agent: its `agent-min.yaml` beside a `docs/` folder, then
+/// its `call`, which starts the upstream filestore over stdio and greps through it.
+#[test]
+fn agents_minimal_example_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("docs")).unwrap();
+    std::fs::write(dir.path().join("docs").join("notes.md"), "# Notes\nTODO: write them\n")
+        .unwrap();
+    std::fs::write(dir.path().join("agent-min.yaml"), block("docs/agents.md", "# agent-min.yaml"))
+        .unwrap();
+    let ran =
+        sh(&block("docs/agents.md", "filestore call --agent agent-min.yaml"), dir.path(), &[])
+            .success();
+    assert!(ran.stdout().contains("\"/workspace/notes.md\""), "{}", ran.describe());
 }
 
 /// The Toolbox example of docs/configured-tools.md: its `tools.yaml`, then its

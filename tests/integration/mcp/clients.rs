@@ -626,7 +626,12 @@ fn an_unknown_tool_is_a_protocol_error_without_a_listing_first() {
 
 /// The fenced block of docs/mcp-server.md that starts with `start`.
 fn doc_block(start: &str) -> String {
-    let page = std::fs::read_to_string(repo_root().join("docs/mcp-server.md")).unwrap();
+    doc_block_of("docs/mcp-server.md", start)
+}
+
+/// The fenced block of `page` that starts with `start`.
+fn doc_block_of(page_name: &str, start: &str) -> String {
+    let page = std::fs::read_to_string(repo_root().join(page_name)).unwrap();
     let blocks: Vec<String> = page
         .split("\n```")
         .skip(1)
@@ -634,7 +639,7 @@ fn doc_block(start: &str) -> String {
         .filter_map(|b| b.split_once('\n').map(|(_, body)| body.to_string()))
         .filter(|body| body.starts_with(start))
         .collect();
-    assert_eq!(blocks.len(), 1, "docs/mcp-server.md: blocks starting with {start:?}: {blocks:?}");
+    assert_eq!(blocks.len(), 1, "{page_name}: blocks starting with {start:?}: {blocks:?}");
     blocks.into_iter().next().unwrap()
 }
 
@@ -666,13 +671,26 @@ fn the_langchain_examples_keep_one_workspace() {
             .chain(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())),
     )
     .unwrap();
-    for (name, example) in
-        [("one session over stdio", one_session), ("a session per call over http", per_call)]
-    {
+    // docs/python.md's example: one session over stdio on a project directory.
+    let python_md = doc_block_of(
+        "docs/python.md",
+        "import asyncio\n\nfrom langchain_mcp_adapters.client import MultiServerMCPClient",
+    )
+    .replace("/path/to/project", &cwd.path().display().to_string());
+    for (name, example) in [
+        ("one session over stdio", one_session),
+        ("a session per call over http", per_call),
+        ("docs/python.md's session", python_md),
+    ] {
         let mut c = Command::new(&python);
         c.arg("-c").arg(&example).current_dir(cwd.path()).env("PATH", &path);
         let ran = crate::support::cmd::run(&mut c).success();
-        assert!(ran.stdout().contains("1. read the code"), "{name}:\n{}", ran.describe());
+        let expected = if name.starts_with("docs/python.md") {
+            "'filestore_read'"
+        } else {
+            "1. read the code"
+        };
+        assert!(ran.stdout().contains(expected), "{name}:\n{}", ran.describe());
         let logged: Vec<String> = ran
             .stderr()
             .lines()
