@@ -48,11 +48,24 @@ pub fn component() -> &'static [u8] {
 
 /// Bytes a build script embedded with its `write_brotli` (`build_support.rs`: the
 /// component here, the precompiled artifact in `filestore-sandbox`), decompressed;
-/// `len`, their known length, sizes the buffer once.
+/// `len`, their known length, sizes the buffer once and is checked: bytes of another
+/// length (a truncated or mismatched embedding) are an `InvalidData` error, never a
+/// shorter artifact handed on.
 pub fn decompress(compressed: &[u8], len: usize) -> std::io::Result<Vec<u8>> {
     use std::io::Read;
     let mut out = Vec::with_capacity(len);
-    brotli::Decompressor::new(compressed, 1 << 16).read_to_end(&mut out)?;
+    // One byte past `len` is enough to tell a longer stream; the rest is not read.
+    brotli::Decompressor::new(compressed, 1 << 16).take(len as u64 + 1).read_to_end(&mut out)?;
+    if out.len() != len {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!(
+                "the embedded bytes decompress to {}{} bytes where the build recorded {len}",
+                if out.len() > len { "more than " } else { "" },
+                out.len().min(len)
+            ),
+        ));
+    }
     Ok(out)
 }
 
@@ -64,5 +77,16 @@ mod tests {
         assert_eq!(bytes.len().to_string(), super::COMPONENT_LEN);
         // A component's preamble: the wasm magic, then version 0x0d and layer 1.
         assert_eq!(&bytes[..8], b"\0asm\x0d\0\x01\0");
+    }
+
+    #[test]
+    fn a_length_other_than_the_recorded_one_is_refused() {
+        let len = super::component().len();
+        for wrong in [len - 1, len + 1, 0] {
+            let e = super::decompress(super::COMPONENT_COMPRESSED, wrong).unwrap_err();
+            assert_eq!(e.kind(), std::io::ErrorKind::InvalidData, "{wrong}: {e}");
+            assert!(e.to_string().contains(&format!("recorded {wrong}")), "{e}");
+        }
+        assert_eq!(super::decompress(super::COMPONENT_COMPRESSED, len).unwrap().len(), len);
     }
 }
