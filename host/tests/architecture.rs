@@ -1089,6 +1089,35 @@ fn the_binary_builds_each_dependency_once_and_no_guest_runtime() {
     );
 }
 
+/// docs/embedding.md#rust runs the Rust example with `cargo run --release -p
+/// filestore-sandbox --example embed` after the README's `cargo build --release -p
+/// filestore`. Cargo resolves features per command, so every crate both graphs share
+/// must have the binary's feature set in the sandbox's graph (its dev-dependencies
+/// included): one crate with fewer features is compiled again with everything above
+/// it (wasmtime-wasi, the guest's native half, the sandbox, its precompilation).
+#[test]
+fn the_embedding_example_reuses_the_binarys_build() {
+    let binary = feature_tree(&["-p", "filestore", "--edges", "normal,build"]);
+    let package = |l: &str| l.split(" [").next().unwrap_or(l).to_string();
+    let in_binary: BTreeSet<String> = binary.iter().map(|l| package(l)).collect();
+    let sandbox = feature_tree(&["-p", "filestore-sandbox", "--edges", "normal,build,dev"]);
+    let differing: Vec<&String> = sandbox
+        .iter()
+        .filter(|l| in_binary.contains(&package(l)) && !binary.contains(*l))
+        .collect();
+    assert!(
+        sandbox.iter().any(|l| l.starts_with("wasmtime-wasi v")),
+        "no wasmtime-wasi in {sandbox:?}"
+    );
+    assert!(
+        differing.is_empty(),
+        "`cargo tree -p filestore-sandbox -e normal,build,dev -f '{{p}} [{{f}}]'` resolves these \
+         with other features than the binary's graph, so the embedding example compiles them \
+         and everything above them again: name the binary's features for them in the \
+         runtime feature-alignment list of sandbox/Cargo.toml: {differing:?}"
+    );
+}
+
 /// What each layer crate above the sandbox builds none of (docs/architecture.md#layout's
 /// crate table says so): a platform picks the storage or the tool handlers without the
 /// MCP server, and the tool handlers without object stores.

@@ -1,6 +1,7 @@
 //! Embedding the filestore sandbox in Rust. Run:
-//! `cargo run --locked -p filestore-sandbox --example embed -- sandbox/src` (the
-//! directory to mount read-only at /workspace; default `./src`). It depends on the
+//! `cargo run --locked --release -p filestore-sandbox --example embed -- sandbox/src`
+//! (the directory to mount read-only at /workspace; default `./src`). After the
+//! README's release build it compiles this file alone. It depends on the
 //! `filestore-sandbox` crate only: no MCP server, SQL driver or object-store client.
 use std::sync::Arc;
 
