@@ -70,10 +70,11 @@ fn main() {
     // and its compilation slower; the name section stays, so traps keep function names.
     cmd.env("CARGO_PROFILE_RELEASE_DEBUG", "false").env("CARGO_PROFILE_RELEASE_STRIP", "debuginfo");
     // One link-time-optimised unit: the guest's dependencies are compiled to bitcode
-    // only and machine code is generated once, for what the component reaches (10 CPU-
-    // minutes instead of 13), and inlining across crates leaves 13,300 functions instead
-    // of 20,600. A start deserialises wasmtime's metadata for each function: 1.2 ms
-    // instead of 1.7 ms of a one-shot `filestore call` (BENCHMARKS.md, the shell).
+    // only and machine code is generated once, for what the component reaches (10.9
+    // CPU-minutes instead of 12.6, though its last step runs on one core), and inlining
+    // across crates leaves 13,300 functions instead of 20,600. A start deserialises
+    // wasmtime's metadata for each function: 1.2 ms instead of 1.7 ms of a one-shot
+    // `filestore call` (BENCHMARKS.md, the clean release build and the shell).
     cmd.env("CARGO_PROFILE_RELEASE_LTO", "fat").env("CARGO_PROFILE_RELEASE_CODEGEN_UNITS", "1");
     // The component imports no randomness: getrandom (through jsonschema's ahash)
     // takes the guest's own deterministic source (guest/src/entropy.rs).
