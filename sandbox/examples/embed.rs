@@ -1,7 +1,8 @@
 //! Embedding the filestore sandbox in Rust. Run:
 //! `cargo run --locked --release -p filestore-sandbox --example embed -- sandbox/src`
 //! (the directory to mount read-only at /workspace; default `./src`). After the
-//! README's release build it compiles this file alone. It depends on the
+//! quickstart's release build in this checkout it compiles this file alone (`cargo
+//! install` builds in a directory of its own). It depends on the
 //! `filestore-sandbox` crate only: no MCP server, SQL driver or object-store client.
 use std::sync::Arc;
 
