@@ -1090,7 +1090,7 @@ fn the_binary_builds_each_dependency_once_and_no_guest_runtime() {
 }
 
 /// docs/embedding.md#rust runs the Rust example with `cargo run --release -p
-/// filestore-sandbox --example embed` after the README's `cargo build --release -p
+/// filestore-sandbox --example embed` after the quickstart's `cargo run --release -p
 /// filestore`. Cargo resolves features per command, so every crate both graphs share
 /// must have the binary's feature set in the sandbox's graph (its dev-dependencies
 /// included): one crate with fewer features is compiled again with everything above
