@@ -6,13 +6,9 @@
 //! A missing `wasm32-wasip2` target is installed with rustup, so `cargo run` and
 //! `cargo test` work on a fresh checkout.
 //!
-//! This script has no dependency at all, so cargo compiles and runs it in the first
-//! seconds of a build and the nested build runs beside wasmtime's compilation. (With
-//! build dependencies it waited for them, and cargo schedules first what most units
-//! depend on: on a clean release build it started after six minutes, and one core
-//! idled at the end while the component's last, single-core link-time step ran.) The
-//! sandbox's build script, which needs wasmtime, precompiles the result, compresses it
-//! for embedding and names its digest (`DEP_FILESTORE_COMPONENT_WASM`).
+//! This crate has no runtime dependency, so cargo runs this script at the start of a
+//! build, beside wasmtime's compilation; the sandbox's build script, which needs
+//! wasmtime, precompiles the result (`DEP_FILESTORE_COMPONENT_WASM`).
 //!
 //! The nested build takes minutes and cargo shows a build script's output only when
 //! it fails, so its progress goes to the terminal (`/dev/tty`) when there is one;
@@ -108,24 +104,34 @@ fn main() {
         bytes.len() as f64 / 1e6,
         started.elapsed().as_secs_f64()
     ));
-    // The sandbox's build script precompiles and embeds it (DEP_FILESTORE_COMPONENT_WASM).
+    // The sandbox's build script precompiles it (DEP_FILESTORE_COMPONENT_WASM).
     let dest = out_dir.join("filestore.wasm");
     std::fs::write(&dest, &bytes).unwrap_or_else(|e| panic!("writing {}: {e}", dest.display()));
     println!("cargo:wasm={}", dest.display());
-    wit_package_env(&root);
+    // Compressed, as the binary embeds it: a start deserialises the precompiled
+    // artifact and never needs the component itself (only a fallback compilation and
+    // `filestore component` do), so it costs a quarter of its size.
+    build_support::write_brotli(&bytes, &out_dir.join("filestore.wasm.br"));
+    println!("cargo:rustc-env=FILESTORE_COMPONENT_LEN={}", bytes.len());
+    version_env(&bytes, &root);
 }
 
-/// The WIT package the component implements, for `filestore --version`: the `package`
-/// line of wit/filestore.wit, for this crate and (as `DEP_FILESTORE_COMPONENT_WIT_PACKAGE`)
-/// the sandbox's build script.
-fn wit_package_env(root: &Path) {
+/// What `filestore --version` names besides the crate version: the
+/// WIT package the component implements (the `package` line of wit/filestore.wit) and
+/// the component itself (its crate version and the first 12 hex digits of the SHA-256
+/// of the exact bytes embedded), so two binaries of one version but different
+/// components are told apart.
+fn version_env(component: &[u8], root: &Path) {
+    use sha2::{Digest, Sha256};
     let wit = std::fs::read_to_string(root.join("wit/filestore.wit")).expect("wit/filestore.wit");
     let package = wit
         .lines()
         .find_map(|l| l.trim().strip_prefix("package ")?.strip_suffix(';'))
         .expect("wit/filestore.wit has a `package name@version;` line");
+    let digest: String =
+        Sha256::digest(component)[..6].iter().map(|b| format!("{b:02x}")).collect();
     println!("cargo:rustc-env=FILESTORE_WIT_PACKAGE={package}");
-    println!("cargo:wit_package={package}");
+    println!("cargo:rustc-env=FILESTORE_COMPONENT_SHA256={digest}");
 }
 
 /// The outer target directory is the ancestor holding cargo's `CACHEDIR.TAG`; the guest

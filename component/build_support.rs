@@ -1,6 +1,5 @@
 //! What the component's and the sandbox's build scripts share (`#[path]`-included by
-//! both): where a long step says what it is doing. It uses nothing but `std`: the
-//! component's build script has no dependencies (build.rs says why).
+//! both): where a long step says what it is doing, and how an artifact is embedded (compressed).
 
 use std::env;
 
@@ -31,3 +30,27 @@ impl Progress {
         self.0.as_ref()?.try_clone().ok()
     }
 }
+
+/// `bytes` compressed with Brotli into `dest`, which the crate embeds (`include_bytes!`)
+/// and decompresses with [`filestore_component::decompress`] when it needs them.
+///
+/// Brotli rather than deflate: on the precompiled component (59 MB of machine code)
+/// quality 5 gives 19 MB where deflate gave 29 MB at its fast level and 22 MB at its
+/// best (ten times slower), and it decodes at ~150 MB/s; the crate is in the binary
+/// already (the PDF reader's fonts). Quality 5 takes ~3 s on that artifact; 9 saves a
+/// further 8% for nine times the time.
+pub fn write_brotli(bytes: &[u8], dest: &std::path::Path) {
+    use std::io::Write;
+    let mut packed = Vec::with_capacity(bytes.len() / 3);
+    {
+        let mut w =
+            brotli::CompressorWriter::new(&mut packed, 1 << 16, BROTLI_QUALITY, BROTLI_WINDOW);
+        w.write_all(bytes).expect("compressing in memory");
+    }
+    std::fs::write(dest, packed).unwrap_or_else(|e| panic!("writing {}: {e}", dest.display()));
+}
+
+/// Brotli's quality (0–11) for the embedded artifacts; see [`write_brotli`].
+const BROTLI_QUALITY: u32 = 5;
+/// Brotli's window, log2 bytes: its largest (16 MiB), which the decoder allocates once.
+const BROTLI_WINDOW: u32 = 24;

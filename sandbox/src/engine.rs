@@ -22,44 +22,7 @@ use crate::state::HostState;
 #[path = "../compat_key.rs"]
 mod compat_key;
 
-pub use filestore_component::WIT_PACKAGE_VERSION;
-
-/// The component compressed (the build script's `embed_component`): a start
-/// deserialises the precompiled artifact and never needs the component itself, so the
-/// binary carries it in a quarter of its size.
-static COMPONENT_COMPRESSED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/filestore.wasm.br"));
-
-/// The component's length in bytes, decompressed.
-const COMPONENT_LEN: &str = env!("FILESTORE_COMPONENT_LEN");
-
-/// The first 12 hex digits of the SHA-256 of [`component`]: tells two builds of one
-/// version apart.
-pub const COMPONENT_SHA256: &str = env!("FILESTORE_COMPONENT_SHA256");
-
-/// What this build carries, for `filestore --version` and embedders: the crates'
-/// version (one for the workspace), the component's (its crate version and the start
-/// of the SHA-256 of [`component`]) and the WIT package it implements, one per line
-/// after the first.
-pub const VERSION: &str = concat!(
-    env!("CARGO_PKG_VERSION"),
-    "\ncomponent: filestore-guest ",
-    env!("CARGO_PKG_VERSION"),
-    " (sha256 ",
-    env!("FILESTORE_COMPONENT_SHA256"),
-    ")\nwit: ",
-    env!("FILESTORE_WIT_PACKAGE"),
-);
-
-/// The component's bytes (what `filestore component` writes), decompressed on first
-/// use and kept.
-pub fn component() -> &'static [u8] {
-    static BYTES: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
-    BYTES.get_or_init(|| {
-        let len: usize = COMPONENT_LEN.parse().expect("a length");
-        filestore_component::decompress(COMPONENT_COMPRESSED, len)
-            .expect("the build script compressed the embedded component")
-    })
-}
+pub use filestore_component::{VERSION, WIT_PACKAGE_VERSION, component};
 
 /// The build's precompiled artifact: [`component`] compiled by the build script for
 /// the host it was built on, with the default engine settings, compressed (empty when
@@ -569,23 +532,5 @@ mod cache_tests {
                 "unrelated.txt",
             ]
         );
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn the_embedded_component_decompresses_to_its_length_and_is_a_component() {
-        let bytes = super::component();
-        assert_eq!(bytes.len().to_string(), super::COMPONENT_LEN);
-        // A component's preamble: the wasm magic, then version 0x0d and layer 1.
-        assert_eq!(&bytes[..8], b"\0asm\x0d\0\x01\0");
-    }
-
-    #[test]
-    fn the_version_names_the_components_digest_and_the_wit_package() {
-        assert!(super::VERSION.contains(&format!("(sha256 {})", super::COMPONENT_SHA256)));
-        assert!(super::VERSION.ends_with(&format!("wit: {}", super::WIT_PACKAGE_VERSION)));
-        assert_eq!(super::COMPONENT_SHA256.len(), 12);
     }
 }
