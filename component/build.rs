@@ -6,9 +6,11 @@
 //! A missing `wasm32-wasip2` target is installed with rustup, so `cargo run` and
 //! `cargo test` work on a fresh checkout.
 //!
-//! This crate has no runtime dependency, so cargo runs this script at the start of a
-//! build, beside wasmtime's compilation; the sandbox's build script, which needs
-//! wasmtime, precompiles the result (`DEP_FILESTORE_COMPONENT_WASM`).
+//! This crate has no runtime dependency, so this script runs beside the host's
+//! dependencies (cargo starts it once the crates most units depend on are built, since
+//! it ranks ready units by their dependents: after about six minutes of a clean release
+//! build); the sandbox's build script, which needs wasmtime, precompiles the result
+//! (`DEP_FILESTORE_COMPONENT_WASM`).
 //!
 //! The nested build takes minutes and cargo shows a build script's output only when
 //! it fails, so its progress goes to the terminal (`/dev/tty`) when there is one;
