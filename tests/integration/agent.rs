@@ -17,7 +17,7 @@ use serde_json::{Value, json};
 use crate::common::engine;
 
 fn upstream_script() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/mcp_python/upstream_server.py")
+    crate::common::repo_root().join("tests/mcp_python/upstream_server.py")
 }
 
 fn agent_text(dir: &Path, tools: &str) -> String {

@@ -146,7 +146,7 @@ fn a_mount_source_named_like_a_mode_has_one_reading() {
 /// `rg` binary on the machine.
 #[test]
 fn grep_matches_ripgrep_on_a_real_tree() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let root = &crate::common::repo_root();
     let tree = tempfile::tempdir().unwrap();
     // A stable copy of the sources (the repo's target/ may be huge or changing).
     for sub in ["guest/src", "host/src", "wit", "tests"] {
@@ -237,11 +237,7 @@ fn closed_stdout_ends_quietly() {
     std::fs::write(tmp.path().join("hello.txt"), "hi\n").unwrap();
     let mount = format!("/w={}:ro", tmp.path().display());
     let data = |name: &str| {
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../guest/tests-data")
-            .join(name)
-            .display()
-            .to_string()
+        crate::common::repo_root().join("guest/tests-data").join(name).display().to_string()
     };
     let read = r#"{"path":"/w/hello.txt"}"#;
     let runs: [(&str, Vec<String>); 4] = [
@@ -323,10 +319,8 @@ fn version_names_the_component_and_wit() {
     let out = filestore().arg("--version").output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8(out.stdout).unwrap();
-    let wit = std::fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../wit/filestore.wit"),
-    )
-    .unwrap();
+    let wit =
+        std::fs::read_to_string(crate::common::repo_root().join("wit/filestore.wit")).unwrap();
     let package = wit
         .lines()
         .find_map(|l| l.strip_prefix("package ")?.strip_suffix(';'))

@@ -1,11 +1,24 @@
 //! Shared fixtures: one engine per test binary (compiling the component once), and
 //! helpers to build sessions over memory volumes and temporary directories.
 
+use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
 use filestore::volumes::{MemoryVolume, SharedVolume, dir::DirVolume};
 use filestore::{Engine, MountSpec, Session};
 use serde_json::Value;
+
+/// The repository's root: the parent of `CARGO_MANIFEST_DIR` as cargo sets it when it
+/// runs the tests (the checkout under test), else as it was at compile time. Not the
+/// compile-time value alone: checkouts sharing a target directory reuse each other's
+/// test binaries for unchanged sources, and a path compiled in would read the files
+/// of the checkout that built them.
+pub fn repo_root() -> PathBuf {
+    let manifest = std::env::var_os("CARGO_MANIFEST_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")));
+    manifest.parent().expect("the host crate's manifest is in the repository").to_path_buf()
+}
 
 /// The engine shared by every test in this binary.
 pub fn engine() -> &'static Engine {

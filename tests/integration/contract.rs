@@ -28,11 +28,7 @@ use filestore::{MountSpec, Session, SessionOptions};
 use serde_json::{Value, json};
 
 use crate::common::engine;
-
-/// The repository root.
-pub fn repo_root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).parent().expect("repo root").to_path_buf()
-}
+pub use crate::common::repo_root;
 
 /// The path of the suite file.
 pub fn suite_path() -> PathBuf {

@@ -29,7 +29,7 @@ fn copy_tree(from: &Path, to: &Path) {
 /// `src/` and a binary file. Returns the lower directory (the root).
 fn checkout(top: &Path) -> PathBuf {
     let (root, _) = hostile_tree::build(top);
-    let sources = Path::new(env!("CARGO_MANIFEST_DIR")).join("../guest/src");
+    let sources = crate::common::repo_root().join("guest/src");
     copy_tree(&sources, &root.join("src"));
     std::fs::write(root.join("logo.bin"), [0u8, 1, 2, 3, 255]).unwrap();
     root

@@ -43,9 +43,7 @@ use crate::common::engine;
 
 const BIN: &str = env!("CARGO_BIN_EXE_filestore");
 
-fn repo_root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).parent().expect("repo root").to_path_buf()
-}
+use crate::common::repo_root;
 
 /// The venv's python, creating the venv with the `mcp` SDK when it is missing (once
 /// per test process: tests in parallel share it).

@@ -543,8 +543,7 @@ fn toolbox_prebuilt_postgres_config_runs_every_tool() {
     let mut db = server().client("pg_prebuilt").unwrap();
     db.batch_execute(PREBUILT_CATALOG_SQL).unwrap();
     let yaml = std::fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../guest/tests-data/toolbox-prebuilt-postgres.yaml"),
+        crate::common::repo_root().join("guest/tests-data/toolbox-prebuilt-postgres.yaml"),
     )
     .unwrap();
     let port = server().port.to_string();

@@ -40,9 +40,7 @@ const TEST_PINS: &[&str] = &["pytest==9.2.0", "pytest-asyncio==1.5.0"];
 /// a venv of its own in the cache.
 const MATURIN: &str = "maturin==1.16.0";
 
-fn repo_root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).parent().expect("repo root").to_path_buf()
-}
+use crate::common::repo_root;
 
 /// Feeds every file under `path` (sorted, build leftovers skipped) into `hasher`.
 fn hash_tree(hasher: &mut Sha256, root: &Path, path: &Path) {

@@ -62,7 +62,7 @@ fn fixture(root: &Path) {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(path, c).unwrap();
     }
-    let real = Path::new(env!("CARGO_MANIFEST_DIR")).join("../guest/src/vfs");
+    let real = crate::common::repo_root().join("guest/src/vfs");
     copy_tree(&real, &root.join("real"));
 }
 

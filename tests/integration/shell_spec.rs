@@ -208,7 +208,7 @@ fn parse(content: &str) -> Vec<Case> {
 /// The `tests/spec_cases` directory of the bashkit crate in cargo's registry.
 fn spec_dir() -> PathBuf {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let root = crate::common::repo_root();
     let out = Command::new(&cargo)
         .args(["metadata", "--format-version", "1", "--locked"])
         .current_dir(&root)

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 
 /// The directory of the corpus files.
 pub fn dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/integration/toolbox_diff")
+    crate::common::repo_root().join("tests/integration/toolbox_diff")
 }
 
 /// One (tool, arguments) case.
@@ -158,7 +158,7 @@ fn parse_case(config: &str, rest: &str) -> Result<Case, String> {
 /// The recorded differences: the first column of the table under the heading
 /// [`TABLE_HEADING`] in docs/configured-tools.md (each row `` | `ID` | ... ``).
 pub fn recorded() -> BTreeSet<String> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/configured-tools.md");
+    let path = crate::common::repo_root().join("docs/configured-tools.md");
     let doc = std::fs::read_to_string(&path).unwrap();
     let section = doc
         .split_once(TABLE_HEADING)

@@ -18,8 +18,8 @@ const TABLE_HEADING: &str = "## Toolbox 1.12's prebuilt configurations";
 
 /// The vendored configuration `name` (`sqlite`, `postgres`...).
 fn config_path(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/integration/toolbox_prebuilt/configs")
+    crate::common::repo_root()
+        .join("tests/integration/toolbox_prebuilt/configs")
         .join(format!("{name}.yaml"))
 }
 
@@ -95,10 +95,8 @@ fn check(name: &str) -> Checked {
 
 /// The table of docs/configured-tools.md: configuration name to its row.
 fn documented() -> BTreeMap<String, Checked> {
-    let page = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/configured-tools.md"),
-    )
-    .unwrap();
+    let page = std::fs::read_to_string(crate::common::repo_root().join("docs/configured-tools.md"))
+        .unwrap();
     let start = page.find(TABLE_HEADING).expect("docs/configured-tools.md has the prebuilt table");
     let mut rows = BTreeMap::new();
     for line in page[start..].lines().skip(1).take_while(|l| !l.starts_with("## ")) {

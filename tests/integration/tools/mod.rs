@@ -687,11 +687,7 @@ fn filestore() -> Command {
 
 /// A file of the guest's test data, by name.
 fn data(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../guest/tests-data")
-        .join(name)
-        .display()
-        .to_string()
+    crate::common::repo_root().join("guest/tests-data").join(name).display().to_string()
 }
 
 mod cli;

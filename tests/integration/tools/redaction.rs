@@ -165,8 +165,7 @@ fn secrets_are_redacted_before_any_cut_in_errors_and_results() {
 fn provider_results_are_redacted_too() {
     const GREETING: &str = "greet-8d7c6b5a4f3e2d1c";
     let tmp = tempfile::tempdir().unwrap();
-    let script =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/mcp_python/upstream_server.py");
+    let script = crate::common::repo_root().join("tests/mcp_python/upstream_server.py");
     let text = format!(
         "name: helper\nservers:\n  py:\n    command: {py:?}\n    args: [{script:?}]\n    timeout: 10s\n    env: {{UPSTREAM_GREETING: \"${{GREETING_VAR}}\"}}\n\
          tools:\n  - filestore_grep\n  - {{type: mcp, integration: py, action: echo, connection: default, name: say}}\n",
