@@ -12,7 +12,7 @@
 //! the row `DIFF` of the table records (`~ A,B`: a case showing two of them). `#` starts a comment line outside YAML.
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// The directory of the corpus files.
 pub fn dir() -> PathBuf {
