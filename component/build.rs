@@ -74,9 +74,10 @@ fn main() {
     // One link-time-optimised unit: the guest's dependencies are compiled to bitcode
     // only and machine code is generated once, for what the component reaches (10.9
     // CPU-minutes instead of 12.6, though its last step runs on one core), and inlining
-    // across crates leaves 13,300 functions instead of 20,600 (before the inlining threshold below). A start deserialises
-    // wasmtime's metadata for each function: 1.2 ms instead of 1.7 ms of a one-shot
-    // `filestore call` (BENCHMARKS.md, the clean release build and the shell).
+    // across crates leaves 13,300 functions instead of 20,600 (before the inlining
+    // threshold below). A start deserialises wasmtime's metadata for each function:
+    // 1.2 ms instead of 1.7 ms of a one-shot `filestore call` (BENCHMARKS.md, the clean
+    // release build and the shell).
     cmd.env("CARGO_PROFILE_RELEASE_LTO", "fat").env("CARGO_PROFILE_RELEASE_CODEGEN_UNITS", "1");
     // The component imports no randomness: getrandom (through jsonschema's ahash)
     // takes the guest's own deterministic source (guest/src/entropy.rs).
@@ -86,7 +87,8 @@ fn main() {
     // 16.3 MB. A one-shot `filestore call` (wasmtime's metadata per function, the
     // guest's cold first command) then takes 0.82–0.87 of the time (BENCHMARKS.md, the
     // shell); at 1,000 the component grows to 30 MB for no more.
-    let mut flags = String::from("--cfg getrandom_backend=\"custom\" -C llvm-args=-inline-threshold=500");
+    let mut flags =
+        String::from("--cfg getrandom_backend=\"custom\" -C llvm-args=-inline-threshold=500");
     if let Ok(extra) = env::var("FILESTORE_GUEST_RUSTFLAGS") {
         flags = format!("{flags} {extra}");
     }

@@ -216,19 +216,20 @@ const CRATES: [&Layout; 6] = [&SANDBOX, &VOLUMES, &STORE, &HANDLERS, &MCP, &HOST
 
 impl Layout {
     fn src(&self) -> PathBuf {
-        manifest_dir().join("..").join(self.dir).join("src")
+        repo_root().join(self.dir).join("src")
     }
 }
 
-/// The host crate's directory: `CARGO_MANIFEST_DIR` as cargo sets it when it runs the
-/// test (the checkout under test), else as it was at compile time. Not the
+/// The repository's root: the parent of `CARGO_MANIFEST_DIR` as cargo sets it when it
+/// runs the test (the checkout under test), else as it was at compile time. Not the
 /// compile-time value alone: checkouts sharing a target directory reuse each other's
 /// test binaries for unchanged sources, and a path compiled in would read the files
 /// of the checkout that built them.
-fn manifest_dir() -> PathBuf {
-    std::env::var_os("CARGO_MANIFEST_DIR")
+fn repo_root() -> PathBuf {
+    let manifest = std::env::var_os("CARGO_MANIFEST_DIR")
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")))
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")));
+    manifest.parent().expect("the host crate's manifest is in the repository").to_path_buf()
 }
 
 /// Every `.rs` file beneath `dir` but the `tests.rs` files (test modules).
@@ -881,7 +882,7 @@ fn check_circles(layout: &Layout) {
 /// modules: the page says what the test holds.
 #[test]
 fn the_architecture_doc_lists_these_layers() {
-    let doc = manifest_dir().join("../docs/architecture.md");
+    let doc = repo_root().join("docs/architecture.md");
     let text = std::fs::read_to_string(&doc).unwrap();
     for layout in CRATES {
         let header = format!("\n| {} | modules | owns |\n", layout.table);
@@ -970,7 +971,7 @@ fn lock_closure(lock: &str, root: &str) -> BTreeSet<String> {
 
 #[test]
 fn the_sandbox_builds_no_server_driver_or_store() {
-    let lock = std::fs::read_to_string(manifest_dir().join("../Cargo.lock")).unwrap();
+    let lock = std::fs::read_to_string(repo_root().join("Cargo.lock")).unwrap();
     let sandbox = lock_closure(&lock, "filestore-sandbox");
     let host = lock_closure(&lock, "filestore");
     // The scan reads the lock: the host's tree has every one of them, or it is broken.
@@ -1032,7 +1033,7 @@ fn h() { crate::m!(); let r = r#"crate::raw"#; }
 /// package and feature set.
 fn feature_tree(args: &[&str]) -> BTreeSet<String> {
     let out = std::process::Command::new(env!("CARGO"))
-        .current_dir(manifest_dir().join(".."))
+        .current_dir(repo_root())
         .args(["tree", "--locked", "--quiet", "--prefix", "none"])
         .args(["--format", "{p} [{f}]"])
         .args(args)
@@ -1185,7 +1186,7 @@ const LONG_FILE_LINES: usize = 800;
 /// [`LONG_FILE_LINES`] long, or its header says why it is longer.
 #[test]
 fn long_files_say_why_in_their_header() {
-    let root = manifest_dir().join("..");
+    let root = repo_root();
     let mut files = Vec::new();
     for dir in
         ["guest", "component", "sandbox", "volumes", "store", "handlers", "mcp", "host", "tests"]
@@ -1217,7 +1218,7 @@ fn long_files_say_why_in_their_header() {
 /// `cargo tree`'s packages with their features, one `name version [features]` line
 /// each, for `args` (run from the workspace root).
 fn features_of(args: &[&str]) -> BTreeSet<String> {
-    let root = manifest_dir().join("..");
+    let root = repo_root();
     let out = std::process::Command::new(env!("CARGO"))
         .args(["tree", "--locked", "--prefix", "none", "-f", "{p} [{f}]"])
         .args(args)

@@ -27,8 +27,7 @@ use filestore::volumes::{MemoryVolume, SharedVolume, dir::DirVolume};
 use filestore::{MountSpec, Session, SessionOptions};
 use serde_json::{Value, json};
 
-use crate::common::engine;
-pub use crate::common::repo_root;
+use crate::common::{engine, repo_root};
 
 /// The path of the suite file.
 pub fn suite_path() -> PathBuf {

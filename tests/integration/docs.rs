@@ -11,7 +11,7 @@ use std::process::Command;
 
 use serde_json::Value;
 
-use crate::contract::repo_root;
+use crate::common::repo_root;
 
 mod examples;
 pub(crate) mod sizes;

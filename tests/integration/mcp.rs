@@ -39,11 +39,9 @@ use rmcp::service::RunningService;
 use rmcp::{RoleClient, ServiceExt};
 use serde_json::{Value, json};
 
-use crate::common::engine;
+use crate::common::{engine, repo_root};
 
 const BIN: &str = env!("CARGO_BIN_EXE_filestore");
-
-use crate::common::repo_root;
 
 /// The venv's python, creating the venv with the `mcp` SDK when it is missing (once
 /// per test process: tests in parallel share it).

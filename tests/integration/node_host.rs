@@ -17,7 +17,8 @@ use std::process::Command;
 
 use sha2::{Digest, Sha256};
 
-use crate::contract::{compare, repo_root, rust_answers, suite_path};
+use crate::common::repo_root;
+use crate::contract::{compare, rust_answers, suite_path};
 use crate::support::suite::{Runner, Tally};
 
 const BIN: &str = env!("CARGO_BIN_EXE_filestore");

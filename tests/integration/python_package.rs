@@ -27,6 +27,7 @@ use std::sync::OnceLock;
 
 use sha2::{Digest, Sha256};
 
+use crate::common::repo_root;
 use crate::support::cmd::{Ran, run};
 use crate::support::suite::Runner;
 
@@ -39,8 +40,6 @@ const TEST_PINS: &[&str] = &["pytest==9.2.0", "pytest-asyncio==1.5.0"];
 /// The wheel's build backend (python/pyproject.toml's `build-system`), installed into
 /// a venv of its own in the cache.
 const MATURIN: &str = "maturin==1.16.0";
-
-use crate::common::repo_root;
 
 /// Feeds every file under `path` (sorted, build leftovers skipped) into `hasher`.
 fn hash_tree(hasher: &mut Sha256, root: &Path, path: &Path) {

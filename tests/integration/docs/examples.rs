@@ -18,7 +18,7 @@ use std::sync::OnceLock;
 
 use serde_json::{Value, json};
 
-use crate::contract::repo_root;
+use crate::common::repo_root;
 use crate::support::cmd::{Ran, run};
 use crate::support::mcp_stdio::McpStdio;
 

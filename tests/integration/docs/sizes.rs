@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use crate::contract::repo_root;
+use crate::common::repo_root;
 
 /// The megabytes (10^6 bytes) stated in `file` right after `before` (one decimal or
 /// none, then ` MB`), with the precision the text gives them.
