@@ -178,7 +178,7 @@ fn the_npm_tarball_runs_the_readme_quickstart_in_an_empty_directory() {
 
     // Its size is the one docs/embedding.md states.
     crate::docs::sizes::assert_stated(
-        &crate::contract::repo_root().join("docs/embedding.md"),
+        &crate::common::repo_root().join("docs/embedding.md"),
         "`dist/filestore-node-host-VERSION.tgz` (",
         std::fs::metadata(&tarball).unwrap().len() as usize,
     );

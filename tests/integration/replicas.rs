@@ -167,7 +167,7 @@ fn replicas_on_s3_share_conversations_and_survive_a_kill() {
 /// stored results and skills follow the conversation its requests name.
 #[test]
 fn a_2026_07_28_client_alternates_between_replicas() {
-    let script = crate::contract::repo_root().join("tests/mcp_python/stateless_client.py");
+    let script = crate::common::repo_root().join("tests/mcp_python/stateless_client.py");
     let mut python = std::process::Command::new(crate::mcp::python());
     python.arg(&script);
     client_alternates(python);
@@ -204,7 +204,7 @@ fn a_typescript_2026_07_28_client_alternates_between_replicas() {
     let entry = dir.join("node_modules/@modelcontextprotocol/client/dist/index.mjs");
     let args = ["install", "--silent", "--no-audit", "--no-fund", "--prefix", ".", TS_CLIENT];
     crate::support::install::npm(&dir, &entry, |_| {}, &args);
-    let script = crate::contract::repo_root().join("tests/mcp_node/stateless_client.mjs");
+    let script = crate::common::repo_root().join("tests/mcp_node/stateless_client.mjs");
     let mut node = std::process::Command::new("node");
     node.arg(&script).arg(&entry);
     client_alternates(node);

@@ -26,7 +26,8 @@ use serde_json::{Value, json};
 use crate::support::cmd::Ran;
 use crate::support::install::{Venv, cache_dir, imports, npm, venv};
 
-use super::{BIN, repo_root};
+use super::BIN;
+use crate::common::repo_root;
 
 /// Python `mcp` 1.x with LangChain's MCP adapters (which run on it), pinned.
 const PY_MCP1: [&str; 3] =
