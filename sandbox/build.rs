@@ -6,7 +6,7 @@
 
 #[path = "../component/build_support.rs"]
 mod build_support;
-#[path = "compat_key.rs"]
+#[path = "../runtime/compat_key.rs"]
 mod compat_key;
 
 use std::env;
@@ -24,7 +24,7 @@ fn main() {
 }
 
 /// Compiles the component for this host with the engine settings of
-/// `Engine::with_config`'s default (component model, epoch interruption, no fuel,
+/// `filestore_sandbox::new_engine` (component model, epoch interruption, no fuel,
 /// copy-on-write memory images). Empty when cross-compiling, when
 /// `FILESTORE_NO_PRECOMPILE` is set or when compilation fails: the engine then falls
 /// back to its cache. With the key of the engine's compatibility hash, which the

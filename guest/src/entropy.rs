@@ -1,5 +1,5 @@
 //! The component's only source of "random" bytes: getrandom's custom backend (the
-//! build selects it with `--cfg getrandom_backend="custom"`, sandbox/build.rs).
+//! build selects it with `--cfg getrandom_backend="custom"`, component/build.rs).
 //!
 //! Why: the component must import no `wasi:random` (tests/integration/isolation.rs),
 //! but boon's hash maps (ahash) ask getrandom for seeds, and the shell (bashkit) for

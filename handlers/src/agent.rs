@@ -10,8 +10,8 @@ use std::path::Path;
 use std::sync::Arc;
 
 use crate::providers::mcp::{EnvLookup, McpProvider};
-use filestore_sandbox::Engine;
-use filestore_sandbox::tools::{ConfigIssue, ToolRegistry};
+use filestore_runtime::Engine;
+use filestore_runtime::tools::{ConfigIssue, ToolRegistry};
 
 /// The component's report of an agent configuration (defined with the providers,
 /// whose servers and refs it lists, so that sessions need not import this module).
@@ -28,7 +28,7 @@ pub enum AgentError {
     Config(Vec<ConfigIssue>),
     /// The sandbox failed (or the provider's runtime could not start).
     #[error(transparent)]
-    Setup(#[from] filestore_sandbox::Error),
+    Setup(#[from] filestore_runtime::Error),
 }
 
 /// An agent configuration file, checked, with the providers its refs need.
@@ -52,7 +52,7 @@ impl std::fmt::Debug for Agent {
 impl Agent {
     /// Reads `path` and has the component check it (in a session of `engine` with no
     /// mounts). Nothing connects yet: that happens when a session loads it
-    /// ([`filestore_sandbox::Session::load_agent`] through a registry made by
+    /// ([`filestore_runtime::Session::load_agent`] through a registry made by
     /// [`Agent::install`]).
     pub fn read(engine: &Engine, path: &Path) -> Result<Agent, AgentError> {
         let file = path.display().to_string();
@@ -100,7 +100,7 @@ impl Agent {
                 })
                 .collect();
             Some(Arc::new(McpProvider::with_env(servers, &base_dir, env).map_err(|e| {
-                AgentError::Setup(filestore_sandbox::Error::setup(
+                AgentError::Setup(filestore_runtime::Error::setup(
                     "starting the MCP client runtime",
                     e,
                 ))
@@ -126,18 +126,18 @@ impl Agent {
     /// was installed in); configuration errors become [`AgentError::Config`].
     pub fn load_into(
         &self,
-        session: &mut filestore_sandbox::Session,
+        session: &mut filestore_runtime::Session,
     ) -> Result<AgentReport, AgentError> {
         // Checked when read: the guest does not parse it a second time here.
         let servers = Some(self.report.servers.len());
         session.load_agent_with(&self.file, &self.text, false, servers)?.map_err(AgentError::Config)
     }
 
-    /// [`Agent::load_into`] after start ([`filestore_sandbox::Session::reload_agent`]): what cannot
+    /// [`Agent::load_into`] after start ([`filestore_runtime::Session::reload_agent`]): what cannot
     /// be resolved now is a warning of the report, not an error.
     pub fn reload_into(
         &self,
-        session: &mut filestore_sandbox::Session,
+        session: &mut filestore_runtime::Session,
     ) -> Result<AgentReport, AgentError> {
         let servers = Some(self.report.servers.len());
         session.load_agent_with(&self.file, &self.text, true, servers)?.map_err(AgentError::Config)

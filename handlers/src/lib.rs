@@ -4,7 +4,7 @@
 //! ([`providers`]: upstream MCP servers) and agent configurations ([`agent`]: read,
 //! checked by the component, their providers built and loaded into sessions). The
 //! traits they implement and the registry they join are the sandbox's
-//! (`filestore_sandbox::tools`); nothing here serves MCP.
+//! (`filestore_runtime::tools`); nothing here serves MCP.
 
 pub mod agent;
 pub mod handlers;

@@ -41,7 +41,7 @@ fn main() {
         let ok = Command::new("cp").arg("-a").arg(repo.join(src)).arg(&to).status().unwrap();
         assert!(ok.success());
     }
-    let engine = Engine::new().expect("engine");
+    let engine = filestore::new_engine().expect("engine");
     let root = tree.display();
     let mut plain = session(&engine, &format!("/w={root}:ro"));
     let mut cow = session(&engine, &format!("/w={root}:cow"));

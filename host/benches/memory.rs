@@ -39,7 +39,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use filestore::memory_budget::RECLAIM_ABOVE_BYTES;
 use filestore::volumes::dir::DirVolume;
-use filestore::{Engine, EngineConfig, MountSpec, Session, SessionOptions};
+use filestore::{EngineConfig, MountSpec, Session, SessionOptions};
 use serde_json::{Value, json};
 use support::mcp_http::{McpHttp, Replica, stateless};
 use timing::{median_us, us};
@@ -108,7 +108,7 @@ fn main() {
 
 /// N sessions of one engine kept as they grew vs replaced after the read.
 fn in_process(rows: &mut Vec<Row>, ws: &Path, n: usize, big: usize) {
-    let engine = Engine::with_config(EngineConfig {
+    let engine = filestore::new_engine_with(EngineConfig {
         max_sessions: (2 * n + 8) as u32,
         ..EngineConfig::default()
     })

@@ -131,7 +131,7 @@ fn main() {
             .await;
     });
     let mb = total as f64 / 1e6;
-    let engine = Engine::new().expect("engine");
+    let engine = filestore::new_engine().expect("engine");
 
     let dir: SharedVolume =
         Arc::new(filestore::volumes::dir::DirVolume::open(tmp.path(), true).unwrap());

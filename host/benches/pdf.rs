@@ -19,9 +19,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Arc;
 
-use filestore::engine::component;
+use filestore::component;
 use filestore::volumes::dir::DirVolume;
-use filestore::{Engine, MountSpec, Session};
+use filestore::{MountSpec, Session};
 use serde_json::json;
 
 #[path = "../../tests/integration/support/mod.rs"]
@@ -52,7 +52,7 @@ fn main() {
     for (name, bytes) in &files {
         std::fs::write(tmp.path().join(name), bytes).unwrap();
     }
-    let engine = Engine::new().expect("engine");
+    let engine = filestore::new_engine().expect("engine");
     let vol = Arc::new(DirVolume::open(tmp.path(), true).expect("dir volume"));
     let mut s = engine.session(vec![MountSpec::new("/w", vol)]).expect("session");
 

@@ -27,11 +27,11 @@ use std::process::Command;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use filestore::engine::{EngineConfig, component};
 use filestore::volumes::MemoryVolume;
 use filestore::volumes::dir::DirVolume;
 use filestore::wit::FilestoreComponent;
 use filestore::{Engine, HostState, MountSpec, Session, SessionOptions};
+use filestore::{EngineConfig, component};
 use filestore_guest::vfs::limits::Limits;
 use serde_json::{Value, json};
 use timing::{median_us, us};
@@ -104,7 +104,7 @@ fn ratio(ours: f64, base: f64) -> String {
 }
 
 fn engine(pooling: bool, max_sessions: u32) -> Engine {
-    Engine::with_config(EngineConfig { pooling, max_sessions, ..EngineConfig::default() })
+    filestore::new_engine_with(EngineConfig { pooling, max_sessions, ..EngineConfig::default() })
         .expect("engine")
 }
 
@@ -515,7 +515,7 @@ fn bench_grep(rows: &mut Vec<Row>) {
     ];
     let default = engine(true, 16);
     let simd = simd_component().map(|c| {
-        Engine::with_config(EngineConfig {
+        filestore::new_engine_with(EngineConfig {
             max_sessions: 16,
             component: Some(c),
             ..EngineConfig::default()

@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use filestore::engine::component;
+use filestore::component;
 use filestore::volumes::dir::DirVolume;
 use filestore::volumes::{Entry, Volume, Walk, WriteOptions};
 use filestore::{Engine, MountSpec, Session, SessionOptions};
@@ -34,7 +34,7 @@ use timing::{median_us, us};
 
 fn main() {
     let mut rows: Vec<[String; 5]> = Vec::new();
-    let engine = Engine::new().expect("engine");
+    let engine = filestore::new_engine().expect("engine");
     appends(&engine, &mut rows);
     if std::env::args().skip(1).any(|a| a == "append") {
         return print(&rows);

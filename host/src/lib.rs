@@ -14,9 +14,9 @@
 //!
 //! ```no_run
 //! use std::sync::Arc;
-//! use filestore::{Engine, MountSpec, volumes::{MemoryVolume, dir::DirVolume}};
+//! use filestore::{MountSpec, volumes::{MemoryVolume, dir::DirVolume}};
 //!
-//! let engine = Engine::new()?;                       // compile once (cached on disk)
+//! let engine = filestore::new_engine()?;             // precompiled by the build
 //! let src = Arc::new(DirVolume::open("./src", true)?);
 //! let mut session = engine.session(vec![
 //!     MountSpec::new("/workspace", src).read_only(),
@@ -58,4 +58,9 @@ pub use filestore_sandbox::{
 pub use filestore_sandbox::{
     CallOutput, Engine, EngineConfig, Error, HostState, MemoryDenial, MountSpec, Result,
     SandboxLimit, Session, SessionOptions, UnparsedCallOutput,
+};
+
+// The embedded component and the engines that load it.
+pub use filestore_sandbox::{
+    VERSION, WIT_PACKAGE_VERSION, component, embedded, has_precompiled, new_engine, new_engine_with,
 };

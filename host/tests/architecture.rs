@@ -2,12 +2,15 @@
 //! test keeps them so (described in docs/architecture.md#layout, whose tables this
 //! test reads).
 //!
-//! **Crates.** `filestore-sandbox` (`sandbox/`: the component, sessions, memory and
-//! directory volumes, the tool registry) is what an embedder takes; above it, one
-//! crate per layer: `filestore-volumes` (object-store volumes, mount arguments),
+//! **Crates.** `filestore-runtime` (`runtime/`: the engine, sessions, memory and
+//! directory volumes, the tool registry) and `filestore-sandbox` (`sandbox/`: the
+//! runtime re-exported with the component embedded) are what an embedder takes; above
+//! the runtime, one crate per layer: `filestore-volumes` (object-store volumes, mount arguments),
 //! `filestore-store` (snapshots, conversation state), `filestore-handlers` (tool
 //! handlers, upstream providers, agent configurations), `filestore-mcp` (the MCP
 //! server) and `filestore` (`host/`: the CLI). Cargo refuses a circle between crates;
+//! [`only_the_binary_waits_for_the_component`] keeps the layers off the component,
+//! so they compile while it is built;
 //! [`the_sandbox_builds_no_server_driver_or_store`] holds the sandbox's dependency
 //! tree (from `Cargo.lock`) free of the MCP, SQL, HTTP and object-store crates, and
 //! [`each_layer_crate_builds_only_what_it_needs`] the layers' trees of what they do
@@ -60,9 +63,10 @@ struct Layout {
     probe: (&'static str, &'static str),
 }
 
-/// `filestore-sandbox`: what an embedder takes.
-const SANDBOX: Layout = Layout {
-    dir: "sandbox",
+/// `filestore-runtime`: the sandbox without its component (`filestore-sandbox`, what an
+/// embedder takes, re-exports it in one file).
+const RUNTIME: Layout = Layout {
+    dir: "runtime",
     layers: &[
         // Leaves: errors, clocks, ids, the shared memory budget, shell output sinks.
         ("foundations", &["error", "clocks", "ids", "memory_budget", "shell_output"]),
@@ -92,7 +96,7 @@ const SANDBOX: Layout = Layout {
     cycles_allowed: &[],
     root_aliases: &[("wit", "bindings")],
     below: &[],
-    table: "sandbox layer",
+    table: "runtime layer",
     probe: ("session", "engine"),
 };
 
@@ -112,7 +116,7 @@ const VOLUMES: Layout = Layout {
         "errors.rs names spec.rs's `StoreKind` in its credentials hint; spec.rs cleans the store's messages with errors.rs's `clean`",
     )],
     root_aliases: &[],
-    below: &["filestore_sandbox"],
+    below: &["filestore_runtime"],
     table: "volumes layer",
     probe: ("arg", "object"),
 };
@@ -203,6 +207,7 @@ const HOST: Layout = Layout {
     root_aliases: &[("mcp", "filestore_mcp"), ("volumes", "filestore_volumes")],
     below: &[
         "filestore_sandbox",
+        "filestore_runtime",
         "filestore_volumes",
         "filestore_store",
         "filestore_handlers",
@@ -212,7 +217,7 @@ const HOST: Layout = Layout {
     probe: ("main", "cli"),
 };
 
-const CRATES: [&Layout; 6] = [&SANDBOX, &VOLUMES, &STORE, &HANDLERS, &MCP, &HOST];
+const CRATES: [&Layout; 6] = [&RUNTIME, &VOLUMES, &STORE, &HANDLERS, &MCP, &HOST];
 
 impl Layout {
     fn src(&self) -> PathBuf {
@@ -988,6 +993,31 @@ fn the_sandbox_builds_no_server_driver_or_store() {
     assert!(!sandbox.contains("filestore"), "filestore-sandbox depends on the filestore crate");
 }
 
+/// The component's build takes minutes and everything that depends on
+/// `filestore-component` waits for it. Only the sandbox crate (which embeds it) and
+/// the binary may: the runtime and the layers the binary adds compile meanwhile.
+#[test]
+fn only_the_binary_waits_for_the_component() {
+    let lock = std::fs::read_to_string(repo_root().join("Cargo.lock")).unwrap();
+    assert!(lock_closure(&lock, "filestore").contains("filestore-component"), "the scan is broken");
+    let waiting: Vec<&str> = [
+        "filestore-runtime",
+        "filestore-volumes",
+        "filestore-store",
+        "filestore-handlers",
+        "filestore-mcp",
+    ]
+    .into_iter()
+    .filter(|krate| lock_closure(&lock, krate).contains("filestore-component"))
+    .collect();
+    assert!(
+        waiting.is_empty(),
+        "{waiting:?} depend on filestore-component (see `cargo tree -p CRATE -i \
+         filestore-component`), so they wait for the component's build: depend on \
+         filestore-runtime, and take the engine as an argument"
+    );
+}
+
 #[test]
 fn the_scan_sees_paths_and_skips_comments_strings_and_test_code() {
     let text = r##"
@@ -1063,7 +1093,7 @@ fn built_twice(tree: &BTreeSet<String>) -> Vec<String> {
 
 /// The release binary's build compiles wasmtime, cranelift and their dependencies once:
 /// the sandbox's build script (which precompiles the component) and the runtime see
-/// the same feature sets (sandbox/Cargo.toml aligns them), in the binary's graph and
+/// the same feature sets (sandbox/Cargo.toml and runtime/Cargo.toml align them), in the binary's graph and
 /// in the workspace's test build. And the binary compiles none of the component's
 /// runtime natively (the guest's `runtime` feature: the shell interpreter, the PDF
 /// reader), which only the component runs.
@@ -1076,7 +1106,7 @@ fn the_binary_builds_each_dependency_once_and_no_guest_runtime() {
         Vec::<String>::new(),
         "in `cargo tree -p filestore -e normal,build -f '{{p}} [{{f}}]'`, these differ between \
          the build script's graph and the runtime's: name the missing features in both \
-         feature-alignment lists of sandbox/Cargo.toml"
+         feature-alignment lists (sandbox/Cargo.toml's build dependencies, runtime/Cargo.toml's)"
     );
     // The shell's interpreter (bashkit) runs only in the component: the sandbox's
     // CPython is bashkit's runner without it (vendor/bashkit-cpython-runner).
@@ -1096,7 +1126,7 @@ fn the_binary_builds_each_dependency_once_and_no_guest_runtime() {
     assert_eq!(
         built_twice(&tests),
         Vec::<String>::new(),
-        "the workspace's test build: name the missing features in sandbox/Cargo.toml"
+        "the workspace's test build: name the missing features in runtime/Cargo.toml"
     );
 }
 
@@ -1125,7 +1155,7 @@ fn the_embedding_example_reuses_the_binarys_build() {
         "`cargo tree -p filestore-sandbox -e normal,build,dev -f '{{p}} [{{f}}]'` resolves these \
          with other features than the binary's graph, so the embedding example compiles them \
          and everything above them again: name the binary's features for them in the \
-         runtime feature-alignment list of sandbox/Cargo.toml: {differing:?}"
+         runtime feature-alignment list of runtime/Cargo.toml: {differing:?}"
     );
 }
 
@@ -1148,7 +1178,7 @@ fn each_layer_crate_builds_only_what_it_needs() {
     let mut problems = Vec::new();
     for (krate, absent) in NOT_BUILT_BY {
         let tree = feature_tree(&["-p", krate, "--edges", "normal,build"]);
-        assert!(tree.iter().any(|l| l.starts_with("filestore-sandbox v")), "{krate}: {tree:?}");
+        assert!(tree.iter().any(|l| l.starts_with("filestore-runtime v")), "{krate}: {tree:?}");
         for name in *absent {
             if tree.iter().any(|l| l.starts_with(&format!("{name} v"))) {
                 problems.push(format!(
@@ -1188,9 +1218,18 @@ const LONG_FILE_LINES: usize = 800;
 fn long_files_say_why_in_their_header() {
     let root = repo_root();
     let mut files = Vec::new();
-    for dir in
-        ["guest", "component", "sandbox", "volumes", "store", "handlers", "mcp", "host", "tests"]
-    {
+    for dir in [
+        "guest",
+        "component",
+        "runtime",
+        "sandbox",
+        "volumes",
+        "store",
+        "handlers",
+        "mcp",
+        "host",
+        "tests",
+    ] {
         rust_files_under(&root.join(dir), true, &mut files);
     }
     assert!(files.len() > 300, "the walk found only {} Rust files", files.len());

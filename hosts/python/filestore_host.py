@@ -18,7 +18,7 @@ supplies what the WIT world imports:
   that with status 127;
 - the minimal WASI Rust's standard library links, from wasmtime's own WASI with an
   empty configuration: no environment, no arguments, no stdio, no preopens; its
-  wall clock reads whole seconds, as the Rust host's (sandbox/src/clocks.rs). Its
+  wall clock reads whole seconds, as the Rust host's (runtime/src/clocks.rs). Its
   monotonic clock stays wasmtime's (a Python linker can replace an instance only
   whole, and its timers return WASI pollables Python cannot make); what the shell
   shows of it, `time`, prints milliseconds.

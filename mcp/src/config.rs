@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use filestore_sandbox::{Engine, MountSpec, SessionOptions};
+use filestore_runtime::{Engine, MountSpec, SessionOptions};
 use filestore_volumes::{MountArg, MountSource};
 
 /// Where the streamable HTTP endpoint is mounted.
@@ -28,12 +28,12 @@ pub const DEFAULT_TMP: &str = "/tmp";
 ///
 /// Called once per MCP session, so in-memory volumes are fresh for each session
 /// while directory volumes see the same directory.
-pub type MountFactory = Arc<dyn Fn() -> filestore_sandbox::Result<Vec<MountSpec>> + Send + Sync>;
+pub type MountFactory = Arc<dyn Fn() -> filestore_runtime::Result<Vec<MountSpec>> + Send + Sync>;
 
 /// Prepares each new session after it is created (and each replacement of a
 /// poisoned one): loads the tool configuration, selects the toolset.
 pub type SessionSetup =
-    Arc<dyn Fn(&mut filestore_sandbox::Session) -> filestore_sandbox::Result<()> + Send + Sync>;
+    Arc<dyn Fn(&mut filestore_runtime::Session) -> filestore_runtime::Result<()> + Send + Sync>;
 
 /// Re-resolution of an agent when an upstream server's tool list changed (see
 /// [`filestore_handlers::agent::Agent::changes`]): each session re-runs `reapply` before it next
@@ -63,12 +63,12 @@ pub(crate) struct SandboxSource<'a> {
 /// which would expose the whole host, and a home directory holds every personal
 /// file and key. An explicit `--mount /workspace=...` is the user's choice and is
 /// not checked.
-pub fn check_default_workspace(user: &[MountArg]) -> Result<(), filestore_sandbox::Error> {
+pub fn check_default_workspace(user: &[MountArg]) -> Result<(), filestore_runtime::Error> {
     if user.iter().any(|m| m.point == DEFAULT_WORKSPACE || m.point == "/") {
         return Ok(());
     }
     let cwd = std::env::current_dir().and_then(|d| d.canonicalize()).map_err(|e| {
-        filestore_sandbox::Error::mount_with(
+        filestore_runtime::Error::mount_with(
             "cannot resolve the current directory for /workspace",
             e,
         )
@@ -81,7 +81,7 @@ pub fn check_default_workspace(user: &[MountArg]) -> Result<(), filestore_sandbo
     } else {
         return Ok(());
     };
-    Err(filestore_sandbox::Error::mount(format!(
+    Err(filestore_runtime::Error::mount(format!(
         "refusing to serve {} as /workspace: it is {what} (the directory the server was started in). Pass --mount /workspace=DIR[:ro] with the directory the agent should see (an explicit --mount /workspace={}:ro serves it anyway)",
         cwd.display(),
         cwd.display()

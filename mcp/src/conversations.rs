@@ -32,7 +32,7 @@ use std::time::Duration;
 use filestore_guest::error::{Error as FsError, ErrorKind};
 use sha2::{Digest, Sha256};
 
-use filestore_sandbox::{MountSpec, Session};
+use filestore_runtime::{MountSpec, Session};
 use filestore_store::conversation::{
     ConversationKey, ConversationVolumes, StateDoc, StateError, StateStore, now_ms,
 };
@@ -134,7 +134,7 @@ impl Conversations {
         self: &Arc<Conversations>,
         identity: Option<&str>,
         requested: Option<&str>,
-    ) -> filestore_sandbox::Result<Bound> {
+    ) -> filestore_runtime::Result<Bound> {
         let (name, key) = self.key_of(identity, requested)?;
         if let (Some(cap), Some(who)) = (self.max_per_identity, identity) {
             // Before anything of a new conversation is made: one refused makes nothing.
@@ -165,7 +165,7 @@ impl Conversations {
         &self,
         identity: Option<&str>,
         requested: Option<&str>,
-    ) -> filestore_sandbox::Result<(String, ConversationKey)> {
+    ) -> filestore_runtime::Result<(String, ConversationKey)> {
         let name = match requested.or(self.default_key.as_deref()) {
             Some(k) => k.to_string(),
             None => format!(
@@ -178,7 +178,7 @@ impl Conversations {
     }
 
     /// The conversation's state document as it is now (`None`: it has none).
-    pub fn load(&self, key: &ConversationKey) -> filestore_sandbox::Result<Option<StateDoc>> {
+    pub fn load(&self, key: &ConversationKey) -> filestore_runtime::Result<Option<StateDoc>> {
         self.store.load(key).map_err(state_error)
     }
 
@@ -278,7 +278,7 @@ impl Bound {
     /// Puts the conversation's upper layer (kept in the store) in place of the
     /// session's own in memory, in each copy-on-write mount of `mounts` that takes
     /// one (`:cow`; docs/cow.md#under-serve---state).
-    pub fn bind_cow_uppers(&self, mounts: &mut [MountSpec]) -> filestore_sandbox::Result<()> {
+    pub fn bind_cow_uppers(&self, mounts: &mut [MountSpec]) -> filestore_runtime::Result<()> {
         for m in mounts.iter_mut().filter(|m| m.upper.is_some() && m.upper_from_conversation) {
             let upper = self
                 .conversations
@@ -303,10 +303,10 @@ impl Bound {
     }
 
     /// The conversation's audit timeline (mounted at `/audit` by the session its
-    /// audit option makes, see [`filestore_sandbox::audit`]) for the caller `identity`: its
+    /// audit option makes, see [`filestore_runtime::audit`]) for the caller `identity`: its
     /// records charged to the conversation's quota, with their headroom.
-    pub fn audit_log(&self, identity: Option<String>) -> filestore_sandbox::audit::AuditLog {
-        filestore_sandbox::audit::AuditLog::new(self.volumes.audit.clone(), identity).with_quota(
+    pub fn audit_log(&self, identity: Option<String>) -> filestore_runtime::audit::AuditLog {
+        filestore_runtime::audit::AuditLog::new(self.volumes.audit.clone(), identity).with_quota(
             self.conversations.store.quota(&self.key),
             filestore_store::conversation::AUDIT_HEADROOM,
         )
@@ -351,7 +351,7 @@ impl Bound {
     /// this one, in the recorded order. One read of the document; restoring reads
     /// the skills' `SKILL.md`s only when the recorded skills changed. Whether the
     /// tools may have changed.
-    pub fn pull(&mut self, session: &mut Session) -> filestore_sandbox::Result<bool> {
+    pub fn pull(&mut self, session: &mut Session) -> filestore_runtime::Result<bool> {
         let doc = match self.preloaded.take() {
             Some(doc) => doc,
             None => self.conversations.store.load(&self.key).map_err(state_error)?,
@@ -398,7 +398,7 @@ impl Bound {
     /// Records what `session` changed in the conversation's state (the skills it
     /// activated), and that the conversation is in use, at most every so often when
     /// nothing changed. One guest call, and a write only when due.
-    pub fn push(&mut self, session: &mut Session) -> filestore_sandbox::Result<()> {
+    pub fn push(&mut self, session: &mut Session) -> filestore_runtime::Result<()> {
         let active = session.active_skills()?;
         let gates = session.approval_gates()?;
         let added: Vec<_> = gates.iter().filter(|g| !self.gates.contains(g)).cloned().collect();
@@ -452,10 +452,10 @@ impl Bound {
         tool: &str,
         arguments: &serde_json::Value,
         ttl: Duration,
-    ) -> filestore_sandbox::Result<String> {
+    ) -> filestore_runtime::Result<String> {
         let size = serde_json::to_vec(arguments).map_or(0, |b| b.len());
         if size > MAX_PARKED_ARGUMENT_BYTES {
-            return Err(filestore_sandbox::Error::Filestore(FsError::new(
+            return Err(filestore_runtime::Error::Filestore(FsError::new(
                 ErrorKind::TooLarge,
                 format!(
                     "tool '{tool}' requires approval, and its arguments ({size} bytes) are over the {MAX_PARKED_ARGUMENT_BYTES} bytes a call waiting for approval may keep; nothing ran"
@@ -503,7 +503,7 @@ impl Bound {
         &mut self,
         id: &str,
         ttl: Duration,
-    ) -> filestore_sandbox::Result<Option<filestore_store::conversation::PendingApproval>> {
+    ) -> filestore_runtime::Result<Option<filestore_store::conversation::PendingApproval>> {
         let (doc, taken) = self
             .conversations
             .store
@@ -514,8 +514,8 @@ impl Bound {
         Ok(taken.filter(|p| p.asked_ms >= cutoff))
     }
 
-    fn expired(&self) -> filestore_sandbox::Error {
-        filestore_sandbox::Error::Filestore(FsError::new(
+    fn expired(&self) -> filestore_runtime::Error {
+        filestore_runtime::Error::Filestore(FsError::new(
             ErrorKind::NotFound,
             format!(
                 "conversation '{}' was removed after {} s unused (--conversation-idle-timeout); start a new one",
@@ -529,9 +529,9 @@ impl Bound {
 /// A state-store error as a host error for the agent: a bad key is the caller's
 /// mistake, a store failure the store's kind. The store's own names stay out of it
 /// ([`agent_facing`]).
-pub fn state_error(e: StateError) -> filestore_sandbox::Error {
+pub fn state_error(e: StateError) -> filestore_runtime::Error {
     let message = agent_facing(&e.to_string());
-    filestore_sandbox::Error::Filestore(FsError::new(
+    filestore_runtime::Error::Filestore(FsError::new(
         e.kind.error_kind(),
         format!("conversation state: {message}"),
     ))
@@ -575,8 +575,8 @@ pub fn agent_facing(message: &str) -> String {
 }
 
 /// A request named a conversation on a server that keeps none.
-pub fn no_conversations() -> filestore_sandbox::Error {
-    filestore_sandbox::Error::Filestore(FsError::new(
+pub fn no_conversations() -> filestore_runtime::Error {
+    filestore_runtime::Error::Filestore(FsError::new(
         ErrorKind::InvalidArgument,
         format!(
             "the request names a conversation ({} header or _meta[\"{}\"]), but this server keeps no conversation state: start it with --state DIR|s3://bucket/prefix|mem:",

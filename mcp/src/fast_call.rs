@@ -53,15 +53,15 @@ pub(crate) fn passes_json_through(tool: &str) -> bool {
 /// built-in's always is) is given on parsed, for `reply::success` to wrap as it
 /// wraps any other.
 pub(crate) fn pass_json_through(
-    out: filestore_sandbox::UnparsedCallOutput,
-) -> filestore_sandbox::CallOutput {
-    let filestore_sandbox::UnparsedCallOutput { json, text } = out;
+    out: filestore_runtime::UnparsedCallOutput,
+) -> filestore_runtime::CallOutput {
+    let filestore_runtime::UnparsedCallOutput { json, text } = out;
     if !json.trim_start().starts_with('{') {
         let json = serde_json::from_str(&json).unwrap_or(serde_json::Value::Null);
-        return filestore_sandbox::CallOutput { json, text };
+        return filestore_runtime::CallOutput { json, text };
     }
     PASSED_JSON.with(|p| *p.borrow_mut() = Some(json));
-    filestore_sandbox::CallOutput { json: serde_json::Value::Object(Default::default()), text }
+    filestore_runtime::CallOutput { json: serde_json::Value::Object(Default::default()), text }
 }
 
 #[cfg(test)]
@@ -73,7 +73,7 @@ mod tests {
     /// any other; an object is kept for the answer, an empty object in its place.
     #[test]
     fn only_an_object_passes_through() {
-        let out = pass_json_through(filestore_sandbox::UnparsedCallOutput {
+        let out = pass_json_through(filestore_runtime::UnparsedCallOutput {
             json: "[1,2]".into(),
             text: String::new(),
         });
@@ -83,7 +83,7 @@ mod tests {
 
         let listing = r#"{"path":"/w","entries":[]}"#;
         let ((), passed) = run(|| {
-            let out = pass_json_through(filestore_sandbox::UnparsedCallOutput {
+            let out = pass_json_through(filestore_runtime::UnparsedCallOutput {
                 json: listing.into(),
                 text: String::new(),
             });

@@ -7,20 +7,20 @@
 use serde_json::Value;
 
 use super::conversations::Bound;
-use filestore_sandbox::CallOutput;
+use filestore_runtime::CallOutput;
 
 /// What a host tool's call sees of its sandbox.
 pub(crate) struct HostContext<'a> {
     /// The conversation the session serves (`serve --state`), if it keeps one.
     pub(crate) conversation: Option<&'a Bound>,
     /// The session's audit timeline (docs/audit.md).
-    pub(crate) audit: Option<&'a filestore_sandbox::audit::AuditLog>,
+    pub(crate) audit: Option<&'a filestore_runtime::audit::AuditLog>,
 }
 
 /// What a host tool's call did.
 pub(crate) struct HostCall {
     /// Its result, as a session's call gives one.
-    pub(crate) out: filestore_sandbox::Result<CallOutput>,
+    pub(crate) out: filestore_runtime::Result<CallOutput>,
     /// The session's state changed under it (a restore): the sandbox makes a new
     /// session over it.
     pub(crate) state_changed: bool,

@@ -34,9 +34,9 @@
 //! sandbox cache read through; `server_config.rs`; `server/`, the handler over it;
 //! `stdio/`; and this file composes them.
 //!
-//! [`Session`]: filestore_sandbox::Session
-//! [`Session::tool_specs`]: filestore_sandbox::Session::tool_specs
-//! [`Session::call`]: filestore_sandbox::Session::call
+//! [`Session`]: filestore_runtime::Session
+//! [`Session::tool_specs`]: filestore_runtime::Session::tool_specs
+//! [`Session::call`]: filestore_runtime::Session::call
 
 mod approval;
 mod config;

@@ -40,7 +40,7 @@ pub fn media_type(path: &str) -> Option<&'static str> {
 /// The MCP result of a PDF read: its text, then each page image the component drew
 /// as `image/png` content, in page order; the structured content keeps each image's
 /// size but not its data.
-pub(crate) fn pdf_pages(mut out: filestore_sandbox::session::CallOutput) -> CallToolResult {
+pub(crate) fn pdf_pages(mut out: filestore_runtime::session::CallOutput) -> CallToolResult {
     let mut images = Vec::new();
     if let Some(pages) = out.json.pointer_mut("/pdf/pages").and_then(Value::as_array_mut) {
         for image in pages.iter_mut().filter_map(|p| p.get_mut("image")) {

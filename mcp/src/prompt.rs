@@ -41,7 +41,7 @@ pub(crate) fn prompt() -> Prompt {
 }
 
 /// A configured prompt as `prompts/list` shows it.
-pub(crate) fn configured(p: filestore_sandbox::tools::PromptSpec) -> Prompt {
+pub(crate) fn configured(p: filestore_runtime::tools::PromptSpec) -> Prompt {
     let arguments: Vec<PromptArgument> = p
         .arguments
         .into_iter()
@@ -132,7 +132,7 @@ impl PromptArgs {
 pub(crate) fn render(
     s: &mut Sandbox,
     args: &PromptArgs,
-) -> filestore_sandbox::Result<GetPromptResult> {
+) -> filestore_runtime::Result<GetPromptResult> {
     let mounts: Vec<(String, bool)> =
         s.mounts.iter().map(|m| (m.point.clone(), m.read_only)).collect();
     let session = s.session()?;

@@ -8,7 +8,7 @@ use rmcp::model::{CallToolResult, ContentBlock};
 use serde_json::{Value, json};
 
 use filestore_guest::error::ErrorKind;
-use filestore_sandbox::{CallOutput, Error};
+use filestore_runtime::{CallOutput, Error};
 
 /// The MCP result of a successful call: the JSON as `structuredContent` (wrapped in
 /// `{"result": ...}` when it is not an object, which MCP requires) plus the text.

@@ -111,9 +111,9 @@ pub struct RootMount {
 
 impl RootMount {
     /// The read-only mount of this root.
-    pub fn mount(self) -> filestore_sandbox::MountSpec {
+    pub fn mount(self) -> filestore_runtime::MountSpec {
         let volume = DirVolume::from_dir(self.dir, &self.path, true);
-        filestore_sandbox::MountSpec::new(self.point, std::sync::Arc::new(volume)).read_only()
+        filestore_runtime::MountSpec::new(self.point, std::sync::Arc::new(volume)).read_only()
     }
 }
 

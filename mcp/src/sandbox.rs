@@ -15,8 +15,8 @@ use super::approval::APPROVAL_TIMEOUT;
 use super::host_tool::{HostContext, HostTool};
 use crate::config::SandboxSource;
 use filestore_guest::error::ErrorKind;
-use filestore_sandbox::tools::InvokeStatus;
-use filestore_sandbox::{CallOutput, Engine, Error, MountSpec, Session, SessionOptions};
+use filestore_runtime::tools::InvokeStatus;
+use filestore_runtime::{CallOutput, Engine, Error, MountSpec, Session, SessionOptions};
 
 /// The tools the host answers itself, offered beside the session's (see
 /// [`HostTool`]).
@@ -84,7 +84,7 @@ impl Sandbox {
         cancel: Arc<std::sync::atomic::AtomicBool>,
         conversation: Option<super::conversations::Bound>,
         extra_mounts: Vec<MountSpec>,
-    ) -> filestore_sandbox::Result<Sandbox> {
+    ) -> filestore_runtime::Result<Sandbox> {
         let mut mounts = (config.mounts)()?;
         mounts.extend(extra_mounts);
         let mut options = SessionOptions { cancel: Some(cancel), ..config.options.clone() };
@@ -134,7 +134,7 @@ impl Sandbox {
             return None;
         }
         // Not cached large (its replacement failed, or it holds a parked call).
-        if self.session.memory_bytes() > filestore_sandbox::memory_budget::RECLAIM_ABOVE_BYTES {
+        if self.session.memory_bytes() > filestore_runtime::memory_budget::RECLAIM_ABOVE_BYTES {
             return None;
         }
         self.conversation.as_ref()?.stamp()
@@ -151,7 +151,7 @@ impl Sandbox {
     pub(crate) fn rebind(
         &mut self,
         bound: super::conversations::Bound,
-    ) -> filestore_sandbox::Result<()> {
+    ) -> filestore_runtime::Result<()> {
         let points = bound.points();
         self.mounts.retain(|m| !points.contains(&m.point.as_str()));
         self.mounts.extend(bound.mounts());
@@ -167,7 +167,7 @@ impl Sandbox {
 
     /// The session, brought up to its conversation's state (skills activated by
     /// another session of it): before a listing or a call.
-    pub(crate) fn synced(&mut self) -> filestore_sandbox::Result<&mut Session> {
+    pub(crate) fn synced(&mut self) -> filestore_runtime::Result<&mut Session> {
         self.session()?;
         if let Some(bound) = &mut self.conversation
             && bound.pull(&mut self.session)?
@@ -207,7 +207,7 @@ impl Sandbox {
     }
 
     /// Reads into [`Held`] what a replacement of the session must get.
-    fn hold(&mut self) -> filestore_sandbox::Result<()> {
+    fn hold(&mut self) -> filestore_runtime::Result<()> {
         let modes = self.session.shell_modes()?;
         let (skills, gates) = match &self.conversation {
             Some(_) => Default::default(),
@@ -225,7 +225,7 @@ impl Sandbox {
     pub(crate) fn replace_workspace(
         &mut self,
         workspace: Vec<MountSpec>,
-    ) -> filestore_sandbox::Result<()> {
+    ) -> filestore_runtime::Result<()> {
         let under = |p: &str| p == crate::config::DEFAULT_WORKSPACE || p.starts_with("/workspace/");
         let mut mounts: Vec<MountSpec> =
             self.mounts.iter().filter(|m| !under(&m.point)).cloned().collect();
@@ -240,7 +240,7 @@ impl Sandbox {
 
     /// The live session, replacing one an earlier trap poisoned (or one over mounts
     /// since replaced).
-    pub(crate) fn session(&mut self) -> filestore_sandbox::Result<&mut Session> {
+    pub(crate) fn session(&mut self) -> filestore_runtime::Result<&mut Session> {
         if self.stale || self.session.is_poisoned() {
             // The old instance goes first: its memory is back in the budget before
             // the new one asks for any (it is not used again in any case).
@@ -280,7 +280,7 @@ impl Sandbox {
 
     /// Replaces the session by a fresh one with the same state once a request is
     /// over, when its linear memory grew past
-    /// [`RECLAIM_ABOVE_BYTES`](filestore_sandbox::memory_budget::RECLAIM_ABOVE_BYTES) or a
+    /// [`RECLAIM_ABOVE_BYTES`](filestore_runtime::memory_budget::RECLAIM_ABOVE_BYTES) or a
     /// trap left it unusable: linear memory never shrinks, so an idle sandbox would
     /// otherwise keep (and keep charged to the memory budget) what its largest call
     /// needed. Done now rather than when the budget runs short: an idle sandbox's
@@ -291,7 +291,7 @@ impl Sandbox {
     pub(crate) fn reclaim(&mut self) {
         let poisoned = self.session.is_poisoned();
         let large =
-            self.session.memory_bytes() > filestore_sandbox::memory_budget::RECLAIM_ABOVE_BYTES;
+            self.session.memory_bytes() > filestore_runtime::memory_budget::RECLAIM_ABOVE_BYTES;
         if !self.lasting || self.stale || !(poisoned || large) || self.session.has_parked_calls() {
             return;
         }
@@ -307,7 +307,7 @@ impl Sandbox {
         tool: &str,
         args: &Value,
         claims: &Value,
-        output: Option<filestore_sandbox::shell_output::OutputSink>,
+        output: Option<filestore_runtime::shell_output::OutputSink>,
     ) -> Called {
         if let Some(host) = self.host_tool(tool) {
             return self.call_host(host, args);
@@ -379,7 +379,7 @@ impl Sandbox {
         approval_id: &str,
         tool: &str,
         args: &Value,
-    ) -> filestore_sandbox::Result<String> {
+    ) -> filestore_runtime::Result<String> {
         // The guest's parked call dies with this request's sandbox: dropped now.
         let _ = self.session()?.reject(approval_id);
         let Some(bound) = &mut self.conversation else {
@@ -398,7 +398,7 @@ impl Sandbox {
     pub(crate) fn take_parked(
         &mut self,
         id: &str,
-    ) -> filestore_sandbox::Result<Option<filestore_store::conversation::PendingApproval>> {
+    ) -> filestore_runtime::Result<Option<filestore_store::conversation::PendingApproval>> {
         match &mut self.conversation {
             Some(bound) => bound.take_approval(id, APPROVAL_TIMEOUT),
             None => Ok(None),
@@ -446,7 +446,7 @@ impl Sandbox {
     pub(crate) fn unknown_tool(
         &mut self,
         tool: &str,
-        out: &filestore_sandbox::Result<CallOutput>,
+        out: &filestore_runtime::Result<CallOutput>,
     ) -> bool {
         let not_found = matches!(out, Err(e) if e.kind() == Some(ErrorKind::NotFound));
         if !not_found || self.host_tool(tool).is_some() {
@@ -458,7 +458,7 @@ impl Sandbox {
         self.specs.as_ref().is_some_and(|specs| !specs.iter().any(|s| s["name"] == tool))
     }
 
-    pub(crate) fn tools(&mut self) -> filestore_sandbox::Result<Vec<Value>> {
+    pub(crate) fn tools(&mut self) -> filestore_runtime::Result<Vec<Value>> {
         let session = self.synced()?;
         let version = session.tools_version().ok();
         let mut specs = session.tool_specs()?;
@@ -472,7 +472,7 @@ impl Sandbox {
 
 /// What one call did.
 pub(crate) struct Called {
-    pub(crate) out: filestore_sandbox::Result<CallOutput>,
+    pub(crate) out: filestore_runtime::Result<CallOutput>,
     /// The set of tool specs changed: tell the client.
     pub(crate) specs_changed: bool,
     /// The call poisoned the session (a trap or limit); the next call gets a new one.
@@ -506,7 +506,7 @@ fn audit_options(options: &mut SessionOptions, bound: Option<&super::conversatio
     };
     let log = match bound {
         Some(b) => b.audit_log(identity),
-        None => filestore_sandbox::audit::AuditLog::memory(identity),
+        None => filestore_runtime::audit::AuditLog::memory(identity),
     };
     options.audit = Some(Arc::new(log));
 }

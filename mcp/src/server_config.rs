@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use filestore_sandbox::{Engine, MountSpec, SessionOptions};
+use filestore_runtime::{Engine, MountSpec, SessionOptions};
 use filestore_volumes::MountArg;
 
 use crate::config::{CatalogRefresh, MountFactory, SandboxSource, SessionSetup};
@@ -51,7 +51,7 @@ impl ServerConfig {
     /// Sessions over the mounts `factory` builds, with default options.
     pub fn new(
         engine: Engine,
-        factory: impl Fn() -> filestore_sandbox::Result<Vec<MountSpec>> + Send + Sync + 'static,
+        factory: impl Fn() -> filestore_runtime::Result<Vec<MountSpec>> + Send + Sync + 'static,
     ) -> ServerConfig {
         ServerConfig {
             engine,

@@ -12,7 +12,7 @@ use filestore_guest::error::{Error as FsError, ErrorKind};
 
 use super::conversations::{Bound, no_conversations, state_error};
 use super::host_tool::{HostCall, HostContext, HostTool};
-use filestore_sandbox::CallOutput;
+use filestore_runtime::CallOutput;
 
 /// The tool's name.
 pub const TOOL: &str = "filestore_snapshot";
@@ -31,8 +31,8 @@ pub fn spec() -> Value {
     })
 }
 
-fn invalid(message: String) -> filestore_sandbox::Error {
-    filestore_sandbox::Error::Filestore(FsError::new(ErrorKind::InvalidArgument, message))
+fn invalid(message: String) -> filestore_runtime::Error {
+    filestore_runtime::Error::Filestore(FsError::new(ErrorKind::InvalidArgument, message))
 }
 
 /// The tool, offered to a session that serves a conversation (`serve --state`).
@@ -62,8 +62,8 @@ impl HostTool for SnapshotTool {
         let out = act(bound, &action, args);
         let restored = action == "restore" && out.is_ok();
         if let Some(audit) = context.audit.filter(|_| action != "list") {
-            let attempt = filestore_sandbox::audit::Attempt::new(TOOL, args, None);
-            let error = out.as_ref().err().map(filestore_sandbox::Error::kind_name);
+            let attempt = filestore_runtime::audit::Attempt::new(TOOL, args, None);
+            let error = out.as_ref().err().map(filestore_runtime::Error::kind_name);
             let paths =
                 if restored { vec!["/scratch".into(), "/tool_calls".into()] } else { vec![] };
             if let Err(e) = audit.record(&attempt, error, paths) {
@@ -74,7 +74,7 @@ impl HostTool for SnapshotTool {
     }
 }
 
-fn act(bound: &Bound, action: &str, args: &Value) -> filestore_sandbox::Result<CallOutput> {
+fn act(bound: &Bound, action: &str, args: &Value) -> filestore_runtime::Result<CallOutput> {
     if let Some(extra) =
         args.as_object().and_then(|o| o.keys().find(|k| *k != "action" && *k != "name"))
     {

@@ -1,5 +1,5 @@
 //! Embedding the filestore sandbox in Rust. Run:
-//! `cargo run --locked --release -p filestore-sandbox --example embed -- sandbox/src`
+//! `cargo run --locked --release -p filestore-sandbox --example embed -- runtime/src`
 //! (the directory to mount read-only at /workspace; default `./src`). After the
 //! quickstart's release build in this checkout it compiles this file alone (`cargo
 //! install` builds in a directory of its own). It depends on the
@@ -11,7 +11,7 @@ use filestore_sandbox::tools::{
 };
 use filestore_sandbox::volumes::{Entry, MemoryVolume, Volume, Walk, WriteOptions, dir::DirVolume};
 use filestore_sandbox::volumes::{Error as VolumeError, ErrorKind};
-use filestore_sandbox::{Engine, MountSpec, SessionOptions};
+use filestore_sandbox::{MountSpec, SessionOptions};
 use serde_json::{Value, json};
 
 /// A volume of your own: anything implementing `Volume`. Paths arrive
@@ -56,7 +56,7 @@ fn weather(req: &ToolRequest) -> Result<Value, ToolError> {
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let root = std::env::args().nth(1).unwrap_or_else(|| "./src".into());
-    let engine = Engine::new()?; // precompiled by the build (else cached on disk); share it
+    let engine = filestore_sandbox::new_engine()?; // precompiled by the build (else cached on disk); share it
     // The `filestore` crate's `ShippedHandlers` adds its sqlite, postgres, mysql, redis, http.
     let mut tools = ToolRegistry::new();
     tools.register("weather", Arc::new(weather));

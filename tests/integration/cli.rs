@@ -281,7 +281,7 @@ fn component_and_wit_are_written() {
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let bytes = std::fs::read(&wasm).unwrap();
-    assert_eq!(bytes, filestore::engine::component());
+    assert_eq!(bytes, filestore::component());
     let mut config = wasmtime::Config::new();
     config.wasm_component_model(true);
     let engine = wasmtime::Engine::new(&config).unwrap();

@@ -23,7 +23,7 @@ pub fn repo_root() -> PathBuf {
 /// The engine shared by every test in this binary.
 pub fn engine() -> &'static Engine {
     static ENGINE: OnceLock<Engine> = OnceLock::new();
-    ENGINE.get_or_init(|| Engine::new().expect("engine"))
+    ENGINE.get_or_init(|| filestore::new_engine().expect("engine"))
 }
 
 /// A memory volume holding `files`.

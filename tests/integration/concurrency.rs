@@ -24,7 +24,7 @@ const THREADS: usize = 100;
 fn big_pool() -> &'static Engine {
     static ENGINE: OnceLock<Engine> = OnceLock::new();
     ENGINE.get_or_init(|| {
-        Engine::with_config(EngineConfig {
+        filestore::new_engine_with(EngineConfig {
             max_sessions: LIVE_SESSIONS as u32 + 10,
             memory_bytes: 64 * 1024 * 1024,
             ..EngineConfig::default()

@@ -16,7 +16,7 @@
 //! - that no temporary file of an atomic write was left beneath the root.
 //!
 //! The same attacks are run against the `Volume` trait directly in
-//! `sandbox/src/volumes/dir/`; this suite proves the guarantees hold end to end, with
+//! `runtime/src/volumes/dir/`; this suite proves the guarantees hold end to end, with
 //! the component's path normaliser, mount routing, grep/glob/ls/tree in the loop.
 
 use std::os::unix::fs::symlink;

@@ -70,7 +70,7 @@ fn component_imports(bytes: &[u8]) -> BTreeSet<String> {
 
 #[test]
 fn the_component_imports_only_the_allowed_interfaces() {
-    let imports = component_imports(filestore::engine::component());
+    let imports = component_imports(filestore::component());
     let unversioned: BTreeSet<&str> =
         imports.iter().map(|i| i.split('@').next().unwrap_or(i)).collect();
     // The parse must have found the real import section, or it proves nothing.

@@ -203,8 +203,12 @@ fn a_memory_cap_above_the_pool_slot_is_clamped() {
 fn fuel_engine() -> &'static Engine {
     static ENGINE: OnceLock<Engine> = OnceLock::new();
     ENGINE.get_or_init(|| {
-        Engine::with_config(EngineConfig { fuel: true, max_sessions: 8, ..EngineConfig::default() })
-            .expect("fuel engine")
+        filestore::new_engine_with(EngineConfig {
+            fuel: true,
+            max_sessions: 8,
+            ..EngineConfig::default()
+        })
+        .expect("fuel engine")
     })
 }
 
@@ -228,13 +232,13 @@ fn fuel_runs_out_and_the_next_session_works() {
 
 /// A small engine over `dir` as its cache.
 fn cached_engine(dir: &std::path::Path, fuel: bool) -> Engine {
-    Engine::with_config(EngineConfig {
+    filestore::new_engine_with(EngineConfig {
         pooling: false,
         fuel,
         cache_dir: Some(dir.to_path_buf()),
         // Given explicitly, the component is not the build's precompiled one: the
         // cache is what loads it (the embedded one is deserialised from the build).
-        component: Some(filestore::engine::component().to_vec()),
+        component: Some(filestore::component().to_vec()),
         ..EngineConfig::default()
     })
     .expect("engine")
@@ -302,8 +306,12 @@ fn corrupt_or_stale_cache_is_rebuilt_not_trusted() {
 /// client (a start that compiles takes seconds, not milliseconds).
 /// The default engine of the embedded component.
 fn default_engine(cache_dir: Option<std::path::PathBuf>) -> Engine {
-    Engine::with_config(EngineConfig { pooling: false, cache_dir, ..EngineConfig::default() })
-        .expect("engine")
+    filestore::new_engine_with(EngineConfig {
+        pooling: false,
+        cache_dir,
+        ..EngineConfig::default()
+    })
+    .expect("engine")
 }
 
 #[test]
@@ -312,7 +320,7 @@ fn the_embedded_component_starts_precompiled_and_is_mapped_from_the_cache_after(
     // compiles. The binary carries it compressed; the first start decompresses it into the
     // cache directory, later starts map that file.
     assert!(
-        filestore::engine::has_precompiled(),
+        filestore::has_precompiled(),
         "the build did not precompile the component for this host (cross-compiled, or \
          precompiling failed: see the build script's warning)"
     );
@@ -362,7 +370,7 @@ fn the_embedded_component_starts_precompiled_and_is_mapped_from_the_cache_after(
 
     // Another configuration (fuel) cannot use it: the compiled-component cache takes
     // over.
-    let e = Engine::with_config(EngineConfig {
+    let e = filestore::new_engine_with(EngineConfig {
         pooling: false,
         fuel: true,
         cache_dir: Some(dir.clone()),

@@ -74,7 +74,7 @@ fn read_big(session: &mut McpHttp) {
 
 /// An engine with a small budget (and a small pool: a few sessions at once).
 fn budget_engine(total: usize, per_identity: usize) -> Engine {
-    Engine::with_config(EngineConfig {
+    filestore::new_engine_with(EngineConfig {
         max_sessions: 8,
         memory_budget: MemoryBudgetConfig {
             total_bytes: Some(total),

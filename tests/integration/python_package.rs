@@ -356,7 +356,7 @@ fn the_wheel_alone_works_without_rust_or_the_checkout() {
 
     let bin = venv.join("bin/filestore");
     let version = run(clean(&bin).arg("--version")).success();
-    let package = filestore::engine::WIT_PACKAGE_VERSION;
+    let package = filestore::WIT_PACKAGE_VERSION;
     assert!(version.stdout().contains(&format!("wit: {package}")), "{}", version.stdout());
     assert!(version.stdout().contains("component: filestore-guest"), "{}", version.stdout());
 

@@ -3,8 +3,8 @@
 use std::sync::Arc;
 
 use crate::object;
-use filestore_sandbox::MountSpec;
-use filestore_sandbox::volumes::{SharedVolume, UPPER_LOCK, dir, lock_upper, quota_memory_volume};
+use filestore_runtime::MountSpec;
+use filestore_runtime::volumes::{SharedVolume, UPPER_LOCK, dir, lock_upper, quota_memory_volume};
 
 /// A parsed `--mount /point=SPEC` argument (docs/architecture.md#cli).
 ///
@@ -70,12 +70,12 @@ pub enum MountSource {
 }
 
 impl std::str::FromStr for MountArg {
-    type Err = filestore_sandbox::error::Error;
+    type Err = filestore_runtime::error::Error;
 
-    /// `Err` is [`Error::Mount`](filestore_sandbox::error::Error::Mount), naming the argument.
-    fn from_str(s: &str) -> Result<MountArg, filestore_sandbox::error::Error> {
+    /// `Err` is [`Error::Mount`](filestore_runtime::error::Error::Mount), naming the argument.
+    fn from_str(s: &str) -> Result<MountArg, filestore_runtime::error::Error> {
         let bad = |e: &dyn std::fmt::Display| {
-            filestore_sandbox::error::Error::mount(format!("mount '{s}': {e}"))
+            filestore_runtime::error::Error::mount(format!("mount '{s}': {e}"))
         };
         let (point, spec) = s.split_once('=').ok_or_else(|| {
             bad(&"expected /point=SPEC (e.g. /workspace=./src:ro or /scratch=mem:)")
@@ -175,7 +175,7 @@ impl MountArg {
     }
 
     /// Opens the backend and returns the session mount.
-    pub fn open(&self) -> Result<MountSpec, filestore_sandbox::error::Error> {
+    pub fn open(&self) -> Result<MountSpec, filestore_runtime::error::Error> {
         self.open_for(None)
     }
 
@@ -185,9 +185,9 @@ impl MountArg {
     pub fn open_for(
         &self,
         segment: Option<&str>,
-    ) -> Result<MountSpec, filestore_sandbox::error::Error> {
+    ) -> Result<MountSpec, filestore_runtime::error::Error> {
         let mount_err = |e: String| {
-            filestore_sandbox::error::Error::mount(format!("mount {}: {e}", self.point))
+            filestore_runtime::error::Error::mount(format!("mount {}: {e}", self.point))
         };
         if self.per_identity() && segment.is_none() {
             return Err(mount_err(format!(
@@ -213,14 +213,14 @@ impl MountArg {
                 if segment.is_some() && self.per_identity() && !self.read_only {
                     // A caller's own directory is made on first use.
                     std::fs::create_dir_all(&path).map_err(|e| {
-                        filestore_sandbox::error::Error::mount_with(
+                        filestore_runtime::error::Error::mount_with(
                             format!("mount {}: cannot create the caller's directory", self.point),
                             e,
                         )
                     })?;
                 }
                 Arc::new(dir::DirVolume::open(&path, self.read_only).map_err(|e| {
-                    filestore_sandbox::error::Error::mount_with(format!("mount {}", self.point), e)
+                    filestore_runtime::error::Error::mount_with(format!("mount {}", self.point), e)
                 })?)
             }
             MountSource::Object(spec) => {
@@ -238,11 +238,11 @@ impl MountArg {
                     match e.kind() {
                         // A missing bucket: what is wrong is named, the kind says so.
                         filestore_guest::error::ErrorKind::NotFound => {
-                            filestore_sandbox::error::Error::Filestore(
+                            filestore_runtime::error::Error::Filestore(
                                 filestore_guest::error::Error::new(e.kind(), message),
                             )
                         }
-                        _ => filestore_sandbox::error::Error::mount(message),
+                        _ => filestore_runtime::error::Error::mount(message),
                     }
                 })?;
                 // Only the results mount's role trusts a type from the store's
@@ -269,9 +269,9 @@ impl MountArg {
         &self,
         lower: &std::path::Path,
         upper: &CowUpper,
-    ) -> Result<MountSpec, filestore_sandbox::error::Error> {
+    ) -> Result<MountSpec, filestore_runtime::error::Error> {
         let fail = |what: &str, e: filestore_guest::error::Error| {
-            filestore_sandbox::error::Error::mount_with(format!("mount {}: {what}", self.point), e)
+            filestore_runtime::error::Error::mount_with(format!("mount {}: {what}", self.point), e)
         };
         let lower_volume =
             dir::DirVolume::open(lower, true).map_err(|e| fail("the lower directory", e))?;
@@ -284,7 +284,7 @@ impl MountArg {
                 check_cow_dirs(&self.point, lower, p)?;
                 check_upper_is_ours(&self.point, p)?;
                 std::fs::create_dir_all(p).map_err(|e| {
-                    filestore_sandbox::error::Error::mount_with(
+                    filestore_runtime::error::Error::mount_with(
                         format!("mount {}: cannot create the upper directory", self.point),
                         e,
                     )
@@ -311,7 +311,7 @@ impl MountArg {
 fn check_upper_is_ours(
     point: &str,
     upper: &std::path::Path,
-) -> Result<(), filestore_sandbox::error::Error> {
+) -> Result<(), filestore_runtime::error::Error> {
     let Ok(entries) = std::fs::read_dir(upper) else { return Ok(()) };
     let ours = |name: &std::ffi::OsStr| {
         let state = filestore_guest::vfs::cow::state::STATE_PATH.trim_start_matches('/');
@@ -323,7 +323,7 @@ fn check_upper_is_ours(
     };
     for e in entries.flatten() {
         if !ours(&e.file_name()) {
-            return Err(filestore_sandbox::error::Error::mount(format!(
+            return Err(filestore_runtime::error::Error::mount(format!(
                 "mount {point}: the upper directory {} holds '{}', so it is not a copy-on-write upper layer; give an empty or new directory",
                 upper.display(),
                 e.file_name().to_string_lossy()
@@ -340,8 +340,8 @@ fn check_cow_dirs(
     point: &str,
     lower: &std::path::Path,
     upper: &std::path::Path,
-) -> Result<(), filestore_sandbox::error::Error> {
-    let bad = |m: String| filestore_sandbox::error::Error::mount(format!("mount {point}: {m}"));
+) -> Result<(), filestore_runtime::error::Error> {
+    let bad = |m: String| filestore_runtime::error::Error::mount(format!("mount {point}: {m}"));
     let lower_real = lower
         .canonicalize()
         .map_err(|e| bad(format!("the lower directory {}: {e}", lower.display())))?;

@@ -1,9 +1,9 @@
-//! Volume backends: the sandbox's ([`filestore_sandbox::volumes`]: memory,
+//! Volume backends: the sandbox's ([`filestore_runtime::volumes`]: memory,
 //! directories, skills, quotas) and object-store volumes ([`object::ObjectVolume`]: a
 //! prefix of an S3, GCS or Azure store, or `file://`, through `object_store`), with
 //! the `--mount /point=SPEC` arguments that name any of them ([`MountArg`]).
 
-pub use filestore_sandbox::volumes::*;
+pub use filestore_runtime::volumes::*;
 
 mod arg;
 pub mod object;

@@ -22,7 +22,7 @@
 //! further than that. A non-2xx status is an error naming the method, the URL without
 //! its query (which may carry keys) and the status, and quoting the body's start
 //! (read up to [`ERROR_BODY_READ_BYTES`]; the registry redacts the message, then
-//! cuts it: see [`filestore_sandbox::tools::redaction`]). Header values and the query never
+//! cuts it: see [`filestore_runtime::tools::redaction`]). Header values and the query never
 //! appear in errors.
 //!
 //! The result is the response body: parsed JSON when it parses, else the text.
@@ -33,17 +33,17 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 use ureq::http::{Method, Request, Uri};
 
-use filestore_sandbox::tools::{Source, ToolError, ToolHandler, ToolRequest, budget};
+use filestore_runtime::tools::{Source, ToolError, ToolHandler, ToolRequest, budget};
 
 /// Most bytes of an error response's body read to quote it: bounds memory only. The
 /// message is cut far sooner, by the registry, once it is redacted
-/// ([`filestore_sandbox::tools::redaction::MAX_ERROR_CHARS`]): a cut here, before redaction,
+/// ([`filestore_runtime::tools::redaction::MAX_ERROR_CHARS`]): a cut here, before redaction,
 /// could split a secret the upstream echoed, so it must lie beyond that one.
 pub const ERROR_BODY_READ_BYTES: u64 = 64 * 1024;
 
 // The read bound lies beyond the message cut, whatever the characters' widths.
 const _: () = assert!(
-    ERROR_BODY_READ_BYTES >= 4 * filestore_sandbox::tools::redaction::MAX_ERROR_CHARS as u64
+    ERROR_BODY_READ_BYTES >= 4 * filestore_runtime::tools::redaction::MAX_ERROR_CHARS as u64
 );
 
 /// The `http` handler.

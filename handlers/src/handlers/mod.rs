@@ -35,12 +35,12 @@ use std::sync::Arc;
 #[cfg(any(feature = "postgres", feature = "mysql", feature = "redis"))]
 use filestore_guest::tools::config::{protocol_of, source_support};
 #[cfg(any(feature = "postgres", feature = "mysql", feature = "redis"))]
-use filestore_sandbox::tools::{Source, ToolError, ToolRequest};
+use filestore_runtime::tools::{Source, ToolError, ToolRequest};
 
 use filestore_guest::tools::config::RUNNABLE_TOOL_TYPES;
 #[cfg(any(feature = "postgres", feature = "mysql"))]
 use filestore_guest::tools::config::prebuilt;
-use filestore_sandbox::tools::{ToolHandler, ToolRegistry};
+use filestore_runtime::tools::{ToolHandler, ToolRegistry};
 
 /// The registry of the handlers this crate ships (a trait, since the registry is the
 /// sandbox crate's, which builds no SQL driver or HTTP client): bring it in scope and
@@ -132,7 +132,7 @@ mod tests {
     use filestore_guest::tools::config::{RUNNABLE_TOOL_TYPES, prebuilt, runnable_type};
 
     use super::ShippedHandlers;
-    use filestore_sandbox::tools::ToolRegistry;
+    use filestore_runtime::tools::ToolRegistry;
 
     /// The component's one list of what this host runs (`RUNNABLE_TOOL_TYPES` and the
     /// prebuilt types, which decide what `check` reports as runnable) and the handlers

@@ -166,7 +166,7 @@ impl<C: Connector> Pools<C> {
     /// with `make` (its connector) on first use.
     pub fn of<E>(
         &self,
-        source: &filestore_sandbox::tools::Source,
+        source: &filestore_runtime::tools::Source,
         variant: &str,
         max: usize,
         idle_timeout: Duration,

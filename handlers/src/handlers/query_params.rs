@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use filestore_sandbox::tools::Source;
+use filestore_runtime::tools::Source;
 
 /// A source's `queryParams` (a mapping, or one string: see [`parse_query_params`])
 /// as pairs, each named in `known` (else an error listing them). With `skip_empty`,

@@ -36,7 +36,7 @@ use serde_json::{Map, Value, json};
 
 use filestore_guest::tools::placeholders;
 
-use filestore_sandbox::tools::{ResultBudget, ToolError, ToolHandler, ToolRequest, budget};
+use filestore_runtime::tools::{ResultBudget, ToolError, ToolHandler, ToolRequest, budget};
 
 /// SQLite progress-handler period (virtual-machine instructions between deadline
 /// checks).

@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::mpsc::{RecvTimeoutError, Sender, channel};
 use std::time::{Duration, Instant};
 
-use filestore_sandbox::tools::{Cancel, ToolError, ToolRequest};
+use filestore_runtime::tools::{Cancel, ToolError, ToolRequest};
 
 /// How often the watchdog looks at the caller's cancel flag.
 const POLL: Duration = Duration::from_millis(20);

@@ -5,11 +5,11 @@
 //! `check-connection` with the actions a connection offers (the upstream name,
 //! description and input schema of each, which the component shows the agent as they
 //! are) and runs the calls the component validated. The registry
-//! ([`filestore_sandbox::tools::ToolRegistry::register_provider`]) routes both by the ref's
+//! ([`filestore_runtime::tools::ToolRegistry::register_provider`]) routes both by the ref's
 //! `provider` segment.
 //!
 //! - [`mcp`]: provider `mcp`, whose integrations are other MCP servers (a command the
 //!   host starts, or a streamable-HTTP URL), declared in an agent configuration.
 
 pub mod mcp;
-pub use filestore_sandbox::tools::{AgentEntryInfo, AgentReport};
+pub use filestore_runtime::tools::{AgentEntryInfo, AgentReport};

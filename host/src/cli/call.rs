@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use filestore::handlers::ShippedHandlers as _;
 use filestore::volumes::MountArg;
-use filestore::{Engine, EngineConfig, MountSpec};
+use filestore::{EngineConfig, MountSpec};
 use filestore_guest::error::ErrorKind;
 
 use super::output::{FailKind, emit, fail, fail_with, warn_uncached};
@@ -165,10 +165,11 @@ fn call(
     // One process, one session: on-demand instances. The pooling allocator's
     // reservation for 1,000 sessions (its stacks' guard pages, set up and torn down)
     // was a fifth of a one-shot call's time.
-    let engine = match Engine::with_config(EngineConfig { pooling: false, ..Default::default() }) {
-        Ok(e) => warn_uncached(e),
-        Err(e) => return fail_with(&e),
-    };
+    let engine =
+        match filestore::new_engine_with(EngineConfig { pooling: false, ..Default::default() }) {
+            Ok(e) => warn_uncached(e),
+            Err(e) => return fail_with(&e),
+        };
     let results = filestore_guest::invoke::results::RESULTS_MOUNT;
     if !specs.iter().any(|m| m.point == results) {
         specs.push(filestore::tools::results_mount());

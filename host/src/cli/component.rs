@@ -19,7 +19,7 @@ pub(super) fn write_component(output: &std::path::Path, wit: Option<&std::path::
             format!("writing {}: {e}", path.display())
         })
     };
-    if let Err(e) = write(output, filestore::engine::component()) {
+    if let Err(e) = write(output, filestore::component()) {
         return fail(ErrorKind::Backend, e);
     }
     if let Some(dir) = wit {

@@ -27,7 +27,7 @@ mod tools;
 
 /// A sandboxed virtual filesystem and tool engine for AI agents.
 #[derive(Parser)]
-#[command(name = "filestore", version = filestore::engine::VERSION, about)]
+#[command(name = "filestore", version = filestore::VERSION, about)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -169,7 +169,7 @@ fn call_command() -> clap::Command {
     let call = call::CallArgs::augment_args(clap::Command::new("call"))
         .about("Run one tool call in a fresh sandbox; print the JSON result on stdout")
         .long_about(None);
-    clap::Command::new("filestore").version(filestore::engine::VERSION).subcommand(call)
+    clap::Command::new("filestore").version(filestore::VERSION).subcommand(call)
 }
 
 /// Runs `cli`'s command; `process_ends` when the process exits right after (the

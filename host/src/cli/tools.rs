@@ -5,7 +5,6 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use filestore::Engine;
 use filestore::handlers::ShippedHandlers as _;
 use filestore::tools::{ConfigIssue, ConfigReport, ToolStatus};
 use filestore_guest::error::ErrorKind;
@@ -110,7 +109,7 @@ fn checked_with_env(
     env: &dyn Fn(&str) -> Option<String>,
 ) -> Result<ConfigReport, ExitCode> {
     let files = read_files(paths)?;
-    let engine = Engine::new().map(warn_uncached).map_err(|e| fail_with(&e))?;
+    let engine = filestore::new_engine().map(warn_uncached).map_err(|e| fail_with(&e))?;
     let mut session = engine.session(Vec::new()).map_err(|e| fail_with(&e))?;
     match session.check_config_with_env(&files, env) {
         Ok(Ok(r)) => Ok(r),

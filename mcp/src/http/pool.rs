@@ -276,11 +276,11 @@ impl SessionPool {
         if said.contains(crate::conversations::CAP_FLAG) {
             return (StatusCode::TOO_MANY_REQUESTS, said.into_owned()).into_response();
         }
-        // The sandboxes' memory budget (filestore_sandbox::memory_budget): the server's is
+        // The sandboxes' memory budget (filestore_runtime::memory_budget): the server's is
         // capacity, an identity's its own limit; both pass when calls end.
         let budget = [
-            (filestore_sandbox::memory_budget::TOTAL_FLAG, StatusCode::SERVICE_UNAVAILABLE),
-            (filestore_sandbox::memory_budget::PER_IDENTITY_FLAG, StatusCode::TOO_MANY_REQUESTS),
+            (filestore_runtime::memory_budget::TOTAL_FLAG, StatusCode::SERVICE_UNAVAILABLE),
+            (filestore_runtime::memory_budget::PER_IDENTITY_FLAG, StatusCode::TOO_MANY_REQUESTS),
         ];
         if let Some((_, status)) =
             budget.iter().find(|(flag, _)| said.contains(&format!("({flag})")))

@@ -19,7 +19,7 @@ use crate::approval::{
 use crate::reply::{failure, success};
 use crate::sandbox::Called;
 use filestore_guest::error::ErrorKind;
-use filestore_sandbox::Error;
+use filestore_runtime::Error;
 #[allow(deprecated)]
 use rmcp::model::LoggingLevel;
 
@@ -54,26 +54,26 @@ impl CallWatch {
 /// only what its answer can show (the first
 /// [`MAX_INLINE_BYTES`](filestore_guest::shell::limits::MAX_INLINE_BYTES) of each
 /// stream), and of that only the end since the last notification (at most
-/// [`Tail::MAX_BYTES`](filestore_sandbox::shell_output::Tail::MAX_BYTES)).
+/// [`Tail::MAX_BYTES`](filestore_runtime::shell_output::Tail::MAX_BYTES)).
 #[derive(Default)]
 struct ProgressOutput {
-    tail: filestore_sandbox::shell_output::Tail,
+    tail: filestore_runtime::shell_output::Tail,
     stdout: usize,
     stderr: usize,
 }
 
 impl ProgressOutput {
-    fn push(&mut self, chunk: filestore_sandbox::shell_output::OutputChunk<'_>) {
+    fn push(&mut self, chunk: filestore_runtime::shell_output::OutputChunk<'_>) {
         let seen = match chunk.stream {
-            filestore_sandbox::shell_output::OutputStream::Stdout => &mut self.stdout,
-            filestore_sandbox::shell_output::OutputStream::Stderr => &mut self.stderr,
+            filestore_runtime::shell_output::OutputStream::Stdout => &mut self.stdout,
+            filestore_runtime::shell_output::OutputStream::Stderr => &mut self.stderr,
         };
         let room = filestore_guest::shell::limits::MAX_INLINE_BYTES.saturating_sub(*seen);
         let bytes = &chunk.bytes[..chunk.bytes.len().min(room)];
         *seen += bytes.len();
         if !bytes.is_empty() {
             self.tail
-                .push(filestore_sandbox::shell_output::OutputChunk { stream: chunk.stream, bytes });
+                .push(filestore_runtime::shell_output::OutputChunk { stream: chunk.stream, bytes });
         }
     }
 }
@@ -353,8 +353,8 @@ impl FilestoreServer {
         let called = self
             .with_sandbox(move |s| {
                 *running.lock().unwrap_or_else(|p| p.into_inner()) = ticket;
-                let sink = output.map(|o| -> filestore_sandbox::shell_output::OutputSink {
-                    Box::new(move |chunk: filestore_sandbox::shell_output::OutputChunk<'_>| {
+                let sink = output.map(|o| -> filestore_runtime::shell_output::OutputSink {
+                    Box::new(move |chunk: filestore_runtime::shell_output::OutputChunk<'_>| {
                         lock_output(&o).push(chunk)
                     })
                 });

@@ -7,7 +7,7 @@ use rmcp::RoleServer;
 use rmcp::service::Peer;
 
 use super::FilestoreServer;
-use filestore_sandbox::MountSpec;
+use filestore_runtime::MountSpec;
 #[allow(deprecated)]
 use rmcp::model::LoggingLevel;
 
@@ -80,7 +80,7 @@ impl FilestoreServer {
     /// a message when they could not be mounted.
     async fn mount_roots(&self, roots: Vec<crate::roots::RootMount>) -> Vec<String> {
         let result = self
-            .on_sandbox(move |s| -> filestore_sandbox::Result<Vec<String>> {
+            .on_sandbox(move |s| -> filestore_runtime::Result<Vec<String>> {
                 let specs: Vec<MountSpec> =
                     roots.into_iter().map(crate::roots::RootMount::mount).collect();
                 let mut unopened = Vec::new();

@@ -112,7 +112,7 @@ impl FilestoreServer {
             .and_then(|p| p.extensions.get::<crate::http::identity::Identity>())
             .map(|i| i.segment.clone());
         let name = named.clone();
-        self.on_sandbox(move |s| -> filestore_sandbox::Result<()> {
+        self.on_sandbox(move |s| -> filestore_runtime::Result<()> {
             let bound = conversations.bind(caller.as_deref(), Some(&named))?;
             s.rebind(bound)
         })

@@ -209,7 +209,7 @@ impl ServerHandler for FilestoreServer {
     async fn listen(&self, context: rmcp::service::SubscriptionContext) -> Result<(), McpError> {
         self.check_conversation(context.request_context()).await?;
         let mut catalog = self.catalog_changes.clone();
-        let names = |s: &mut Sandbox| -> filestore_sandbox::Result<Vec<Value>> { s.tools() };
+        let names = |s: &mut Sandbox| -> filestore_runtime::Result<Vec<Value>> { s.tools() };
         let mut seen = self.with_sandbox(names).await?.map_err(|e| protocol_error(&e))?;
         loop {
             tokio::select! {
@@ -282,7 +282,7 @@ impl ServerHandler for FilestoreServer {
         self.check_conversation(&context).await?;
         // The configured prompts (Toolbox `kind: prompt`) follow the built-in one.
         let configured = self
-            .with_sandbox(|s| -> filestore_sandbox::Result<_> { s.session()?.prompts() })
+            .with_sandbox(|s| -> filestore_runtime::Result<_> { s.session()?.prompts() })
             .await?
             .map_err(|e| protocol_error(&e))?;
         let mut all = vec![crate::prompt::prompt()];
@@ -300,14 +300,14 @@ impl ServerHandler for FilestoreServer {
             let name = request.name.clone();
             let args = serde_json::Value::Object(request.arguments.unwrap_or_default());
             let rendered = self
-                .with_sandbox(move |s| -> filestore_sandbox::Result<_> {
+                .with_sandbox(move |s| -> filestore_runtime::Result<_> {
                     s.session()?.get_prompt(&name, &args)
                 })
                 .await?;
             return match rendered {
                 Ok(messages) => Ok(crate::prompt::configured_result(messages).into()),
                 // An unknown name or a bad argument is the client's mistake.
-                Err(filestore_sandbox::Error::Filestore(e))
+                Err(filestore_runtime::Error::Filestore(e))
                     if matches!(
                         e.kind(),
                         filestore_guest::error::ErrorKind::NotFound

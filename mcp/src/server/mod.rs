@@ -94,7 +94,7 @@ impl Drop for GiveBack {
 
 impl FilestoreServer {
     /// A server over a new sandboxed session built from `config`.
-    pub fn new(config: &ServerConfig) -> filestore_sandbox::Result<FilestoreServer> {
+    pub fn new(config: &ServerConfig) -> filestore_runtime::Result<FilestoreServer> {
         // Over HTTP, the caller of the request creating the session: `{sub}` in the
         // directories roots are allowed in is theirs, and so is its conversation.
         let caller = super::http::identity::current_identity().map(|i| i.segment);
@@ -231,10 +231,10 @@ impl FilestoreServer {
     }
 
     /// The skills' names that no tool of the session answers to (see
-    /// [`filestore_sandbox::Session::skill_orphans`]).
+    /// [`filestore_runtime::Session::skill_orphans`]).
     pub fn skill_orphans(
         &self,
-    ) -> filestore_sandbox::Result<Vec<filestore_guest::invoke::SkillOrphan>> {
+    ) -> filestore_runtime::Result<Vec<filestore_guest::invoke::SkillOrphan>> {
         lock(&self.sandbox).synced()?.skill_orphans()
     }
 
@@ -255,7 +255,7 @@ fn cached_sandbox(
     caller: Option<&str>,
     key: &filestore_store::conversation::ConversationKey,
     named: &str,
-) -> filestore_sandbox::Result<Arc<Mutex<Sandbox>>> {
+) -> filestore_runtime::Result<Arc<Mutex<Sandbox>>> {
     let doc = conversations.load(key)?;
     let current = super::conversations::Stamp::of(doc.as_ref());
     if let Some(sandbox) = cache.take(key, current) {

@@ -118,7 +118,7 @@ fn main(py: Python<'_>, argv: Vec<std::ffi::OsString>) -> i32 {
 /// (version and digest) and the WIT package.
 #[pyfunction]
 fn version() -> &'static str {
-    filestore::engine::VERSION
+    filestore::VERSION
 }
 
 /// The Python module `filestore._native`.
@@ -127,6 +127,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PySandbox>()?;
     m.add_function(wrap_pyfunction!(main, m)?)?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
-    m.add("WIT_PACKAGE", filestore::engine::WIT_PACKAGE_VERSION)?;
+    m.add("WIT_PACKAGE", filestore::WIT_PACKAGE_VERSION)?;
     Ok(())
 }

@@ -54,7 +54,9 @@ impl Failure {
 fn engine() -> Result<Engine, Failure> {
     static ENGINE: OnceLock<Result<Engine, String>> = OnceLock::new();
     ENGINE
-        .get_or_init(|| Engine::new().map_err(|e| format!("error[{}]: {e}", e.kind_name())))
+        .get_or_init(|| {
+            filestore::new_engine().map_err(|e| format!("error[{}]: {e}", e.kind_name()))
+        })
         .clone()
         .map_err(|e| Failure::start("starting the engine", e))
 }

@@ -43,8 +43,8 @@ use std::time::Duration;
 
 pub use cas::LOCK_WAIT;
 pub use doc::{FORMAT, MAX_DOC_BYTES, PendingApproval, StateDoc};
-pub use filestore_sandbox::clocks::now_ms;
-pub use filestore_sandbox::ids::{new_call_id, new_ulid};
+pub use filestore_runtime::clocks::now_ms;
+pub use filestore_runtime::ids::{new_call_id, new_ulid};
 pub use key::{ConversationKey, MAX_IDENTITY_BYTES, MAX_KEY_BYTES};
 pub use records::MAX_RECORD_BYTES;
 pub use snapshots::MAX_SNAPSHOTS;
@@ -61,7 +61,7 @@ pub const MAX_UPDATE_ATTEMPTS: usize = 100;
 /// Bytes the audit timeline may hold beyond a full conversation quota: an agent that
 /// fills its quota still has every call it makes recorded (at most 256 KiB each), and
 /// once this is used too, calls that change anything are refused before they run
-/// ([`filestore_sandbox::audit::AuditLog::check_room`]), so none goes unrecorded.
+/// ([`filestore_runtime::audit::AuditLog::check_room`]), so none goes unrecorded.
 pub const AUDIT_HEADROOM: u64 = 16 * 1024 * 1024;
 
 /// What went wrong with conversation state.
@@ -219,7 +219,7 @@ pub struct ConversationVolumes {
     /// system with metadata sidecars, since a plain directory cannot keep them).
     pub tool_calls: SharedVolume,
     /// `conversations/<key>/audit/`: the conversation's audit timeline (one file per
-    /// record, appended by every session and replica; see [`filestore_sandbox::audit`]).
+    /// record, appended by every session and replica; see [`filestore_runtime::audit`]).
     pub audit: SharedVolume,
 }
 

@@ -150,8 +150,8 @@ impl<'a> Snapshots<'a> {
         let record = SnapshotRecord {
             format: FORMAT,
             name: name.to_string(),
-            id: filestore_sandbox::ids::new_ulid(),
-            created_ms: filestore_sandbox::clocks::now_ms(),
+            id: filestore_runtime::ids::new_ulid(),
+            created_ms: filestore_runtime::clocks::now_ms(),
             volumes: roots,
             state,
             stats,
@@ -218,8 +218,8 @@ impl<'a> Snapshots<'a> {
             "{}/{}/{:013}-{}.json",
             self.scope,
             gc::TRASH,
-            filestore_sandbox::clocks::now_ms(),
-            filestore_sandbox::ids::new_ulid()
+            filestore_runtime::clocks::now_ms(),
+            filestore_runtime::ids::new_ulid()
         );
         let bytes = serde_json::to_vec_pretty(&record).expect("a record serialises");
         let options = WriteOptions { create_only: true, ..WriteOptions::default() };

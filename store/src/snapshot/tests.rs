@@ -88,7 +88,7 @@ fn a_collection_removes_only_what_no_snapshot_needs_once_the_grace_is_over() {
     snaps.create("two", &[("w", &work as &dyn Volume)], None).unwrap();
     let all = objects(&store);
     let scopes = ["/scope".to_string()];
-    let far = filestore_sandbox::clocks::now_ms() + 10 * 3_600_000;
+    let far = filestore_runtime::clocks::now_ms() + 10 * 3_600_000;
 
     // Nothing unreachable while both are kept.
     let stats = gc::collect(&store, &scopes, Duration::ZERO, far).unwrap();
@@ -98,7 +98,7 @@ fn a_collection_removes_only_what_no_snapshot_needs_once_the_grace_is_over() {
     // A deleted snapshot is still a root for the grace period...
     snaps.delete("one").unwrap();
     assert_eq!(snaps.list().unwrap().len(), 1);
-    let now = filestore_sandbox::clocks::now_ms();
+    let now = filestore_runtime::clocks::now_ms();
     let stats = gc::collect(&store, &scopes, Duration::from_secs(60), now).unwrap();
     assert_eq!((stats.roots, stats.removed, stats.trash_removed), (2, 0, 0), "{stats:?}");
 

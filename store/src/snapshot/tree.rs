@@ -18,7 +18,7 @@ pub const OBJECTS: &str = "/snapshots";
 const REFRESH_MS: u64 = super::DEFAULT_GRACE.as_millis() as u64 / 2;
 
 fn now() -> u64 {
-    filestore_sandbox::clocks::now_ms()
+    filestore_runtime::clocks::now_ms()
 }
 
 /// Largest tree object read back, bytes (a directory of ~100,000 entries).

@@ -42,7 +42,7 @@ pub fn assert_stated(file: &Path, before: &str, measured: usize) {
 #[test]
 fn the_component_size_the_docs_state_is_the_built_one() {
     let root = repo_root();
-    let measured = filestore::engine::component().len();
+    let measured = filestore::component().len();
     for (file, before) in [
         ("docs/architecture.md", "part of the component ("),
         ("docs/embedding.md", "Compiling the component ("),

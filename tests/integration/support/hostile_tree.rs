@@ -1,6 +1,6 @@
 //! The hostile directory tree both confinement suites attack: the end-to-end suite
 //! (`tests/integration/confinement.rs`) and the `dir` volume's unit table
-//! (`sandbox/src/volumes/dir/tests.rs`, which includes this file with `#[path]`), so both
+//! (`runtime/src/volumes/dir/tests.rs`, which includes this file with `#[path]`), so both
 //! run against the same links and check the aftermath the same way.
 
 use std::collections::BTreeMap;

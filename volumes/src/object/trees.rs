@@ -24,7 +24,7 @@ impl ObjectVolume {
         let total = keys.len();
         let mut done = 0usize;
         for batch in keys.chunks(DELETE_BATCH) {
-            if filestore_sandbox::volumes::work_deadline_passed() {
+            if filestore_runtime::volumes::work_deadline_passed() {
                 return Err(Error::at(
                     ErrorKind::LimitExceeded,
                     path,

@@ -6,7 +6,7 @@
 //! a thread of another runtime (the MCP server calls volumes from `spawn_blocking`
 //! threads; the wait never enters a runtime, so it cannot panic with "cannot block
 //! inside a runtime"). The wait is bounded twice: by [`OP_TIMEOUT`], and by the
-//! call's host-work deadline ([`filestore_sandbox::volumes::with_work_deadline`]), after which the
+//! call's host-work deadline ([`filestore_runtime::volumes::with_work_deadline`]), after which the
 //! request is abandoned and the call answers instead of outliving the sandbox.
 //!
 //! [`Volume`]: filestore_guest::vfs::volume::Volume
@@ -56,7 +56,7 @@ pub(super) fn block<T: Send + 'static>(
         let _ = tx.send(fut.await);
     });
     let start = Instant::now();
-    let (limit, why) = match filestore_sandbox::volumes::work_deadline() {
+    let (limit, why) = match filestore_runtime::volumes::work_deadline() {
         Some(d) if d.saturating_duration_since(start) < OP_TIMEOUT => {
             (d.saturating_duration_since(start), Unanswered::Deadline)
         }

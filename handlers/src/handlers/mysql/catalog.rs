@@ -24,7 +24,7 @@ use serde_json::Value;
 
 use super::connect::MyConn;
 use super::fail;
-use filestore_sandbox::tools::{ToolError, ToolRequest};
+use filestore_runtime::tools::{ToolError, ToolRequest};
 
 /// The type whose statement is the model's.
 const QUERY_PLAN: &str = "mysql-get-query-plan";

@@ -23,7 +23,7 @@ use serde_json::Value;
 use crate::handlers::pool::Connector;
 use crate::handlers::query_params::checked_query_params;
 use filestore_guest::tools::config::CONNECTOR_SOURCES;
-use filestore_sandbox::tools::{Source, ToolError};
+use filestore_runtime::tools::{Source, ToolError};
 
 /// How long connecting may take when the source sets no `timeout`.
 pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);

@@ -45,7 +45,7 @@ use super::pool::{Pool, Pools, Unavailable};
 use connect::{Connection, MyConn};
 
 use filestore_guest::error::ErrorKind;
-use filestore_sandbox::tools::{ResultBudget, ToolError, ToolHandler, ToolRequest, budget};
+use filestore_runtime::tools::{ResultBudget, ToolError, ToolHandler, ToolRequest, budget};
 
 /// Bytes one packet (a row) may have beyond the result limit: its framing, and room
 /// for a statement's own text and parameters, which travel in packets too.

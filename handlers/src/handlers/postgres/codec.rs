@@ -59,8 +59,8 @@ impl<'a> FromSql<'a> for Raw<'a> {
 
 /// The JSON value of a column of type `ty`, or why it has none: a `backend` error
 /// whose message names the type (the caller adds the column).
-pub fn decode(ty: &Type, raw: Option<&[u8]>) -> Result<Value, filestore_sandbox::tools::ToolError> {
-    decode_column(ty, raw).map_err(filestore_sandbox::tools::ToolError::backend)
+pub fn decode(ty: &Type, raw: Option<&[u8]>) -> Result<Value, filestore_runtime::tools::ToolError> {
+    decode_column(ty, raw).map_err(filestore_runtime::tools::ToolError::backend)
 }
 
 /// [`decode`]'s reason as text (a nested value's is wrapped in its array's).

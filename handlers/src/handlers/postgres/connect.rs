@@ -38,7 +38,7 @@ use tokio_postgres_rustls::MakeRustlsConnect;
 use super::client::{Client, ConnectError};
 use crate::handlers::query_params::checked_query_params;
 use filestore_guest::tools::config::CONNECTOR_SOURCES;
-use filestore_sandbox::tools::{Source, ToolError};
+use filestore_runtime::tools::{Source, ToolError};
 
 /// How long connecting may take when the source sets no `connect_timeout`.
 pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);

@@ -50,7 +50,7 @@ use super::pool::{self, Pool, Pools};
 use client::{Client, ConnectError};
 use connect::Connection;
 
-use filestore_sandbox::tools::{ResultBudget, ToolError, ToolHandler, ToolRequest, budget};
+use filestore_runtime::tools::{ResultBudget, ToolError, ToolHandler, ToolRequest, budget};
 
 /// Bytes a connection may take in ahead of the next row beyond the result limit
 /// itself: the driver's read-ahead of small rows and protocol framing.

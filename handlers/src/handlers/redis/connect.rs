@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use filestore_sandbox::tools::{Cancel, Source};
+use filestore_runtime::tools::{Cancel, Source};
 
 use super::resp::{self, Limits, Reply};
 use crate::handlers::pool;

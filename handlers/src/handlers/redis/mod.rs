@@ -29,7 +29,7 @@ use super::pool::{Pools, Unavailable};
 use connect::{RedisConnector, Stopped};
 use resp::{Limits, ReadError, Reply};
 
-use filestore_sandbox::tools::{Source, ToolError, ToolHandler, ToolRequest, budget};
+use filestore_runtime::tools::{Source, ToolError, ToolHandler, ToolRequest, budget};
 
 /// What Toolbox's Valkey client (valkey-go) calls a nil reply.
 const VALKEY_NIL: &str = "valkey nil message";

@@ -18,8 +18,8 @@ use std::collections::HashMap;
 use rmcp::model::Tool;
 use serde_json::Value;
 
-use filestore_sandbox::tools::ProviderAction;
-use filestore_sandbox::tools::{Secret, redact};
+use filestore_runtime::tools::ProviderAction;
+use filestore_runtime::tools::{Secret, redact};
 
 /// The longest upstream tool name taken, in characters: MCP's guidance for tool
 /// names (1 to 128 characters). A longer name is refused, the tool left out with a

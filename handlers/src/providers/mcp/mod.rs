@@ -34,7 +34,7 @@
 //! `headers`, `url`, `args`) are removed from everything of the upstream's that
 //! reaches the agent or the logs. Calls' results and errors, and the errors and
 //! inactive reasons of connection checks, are redacted by the registry, the one
-//! place where host text becomes agent text ([`filestore_sandbox::tools::redaction`]; this
+//! place where host text becomes agent text ([`filestore_runtime::tools::redaction`]; this
 //! provider tells it the values, [`ToolProvider::secrets`]). What the registry
 //! cannot see is redacted here: text that is cut as it is taken in (a cut could
 //! split a secret: the stderr tail [`stderr`] and a skipped stdout line [`stdio`],
@@ -66,8 +66,8 @@ use rmcp::service::{NotificationContext, RoleClient, RunningService, ServiceErro
 use serde_json::{Value, json};
 
 use catalog::Catalog;
-use filestore_sandbox::tools::ConnectionStatus;
-use filestore_sandbox::tools::{
+use filestore_runtime::tools::ConnectionStatus;
+use filestore_runtime::tools::{
     CallRef, Secret, ToolError, ToolProvider, ToolRequest, redact, redact_prefix,
 };
 use spec::{Endpoint, Resolved, ServerDecl};

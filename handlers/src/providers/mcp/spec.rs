@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use serde_json::{Map, Value};
 
-use filestore_sandbox::tools::{Secret, ToolError, UnresolvedSource, resolve_sources};
+use filestore_runtime::tools::{Secret, ToolError, UnresolvedSource, resolve_sources};
 
 /// Variables a stdio server inherits from the host: what a program needs to find its
 /// interpreter and home, and nothing else. Everything else (the host's credentials
@@ -20,7 +20,7 @@ use filestore_sandbox::tools::{Secret, ToolError, UnresolvedSource, resolve_sour
 /// official MCP SDKs pass by default.
 pub const INHERITED_ENV: &[&str] = &["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "LANG"];
 
-pub use filestore_sandbox::tools::{DEFAULT_CONNECTION, DEFAULT_SERVER_TIMEOUT, ServerDecl};
+pub use filestore_runtime::tools::{DEFAULT_CONNECTION, DEFAULT_SERVER_TIMEOUT, ServerDecl};
 
 /// How to reach a server through one connection, resolved.
 #[derive(Clone, Debug)]

@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 
 use tokio::io::{AsyncRead, AsyncReadExt};
 
-use filestore_sandbox::tools::Secret;
+use filestore_runtime::tools::Secret;
 
 /// How much of the stderr is kept (its end).
 pub const TAIL_BYTES: usize = 2048;

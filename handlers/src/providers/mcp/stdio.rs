@@ -27,7 +27,7 @@ use rmcp::transport::async_rw::{AsyncRwTransport, DEFAULT_MAX_LINE_LENGTH};
 use tokio::io::{AsyncRead, ReadBuf};
 use tokio::process::{Child, ChildStdin, ChildStdout};
 
-use filestore_sandbox::tools::{Secret, redact};
+use filestore_runtime::tools::{Secret, redact};
 
 /// Lines up to this long are parsed to check them; longer ones are checked by shape.
 pub const EXACT_CHECK_BYTES: usize = 64 * 1024;

@@ -4,8 +4,6 @@
 
 use std::process::ExitCode;
 
-use filestore::Engine;
-
 use crate::cli::output::{FailKind, fail, fail_with, warn_uncached};
 use crate::cli::tools;
 
@@ -64,7 +62,7 @@ impl ServePlan {
         };
         let budget = self.args.sandbox_memory.budget();
         let engine = filestore::EngineConfig { memory_budget: budget, ..Default::default() };
-        let engine = match Engine::with_config(engine) {
+        let engine = match filestore::new_engine_with(engine) {
             Ok(e) => warn_uncached(e),
             Err(e) => return fail_with(&e),
         };

@@ -22,32 +22,38 @@ use crate::state::HostState;
 #[path = "../compat_key.rs"]
 mod compat_key;
 
-pub use filestore_component::{VERSION, WIT_PACKAGE_VERSION, component};
+/// What a build embeds for an engine to load: the component and, when the build
+/// could make one, the component precompiled for the build's host. The
+/// `filestore-sandbox` crate embeds the filestore component's
+/// (`filestore_sandbox::EMBEDDED`); this crate depends on no component, so what builds
+/// on it compiles while the component is built.
+#[derive(Debug, Clone, Copy)]
+pub struct Embedded {
+    /// The component's bytes (decompressed on first use by the embedding crate).
+    pub component: fn() -> &'static [u8],
+    /// The component compiled for the build's host.
+    pub precompiled: Option<Precompiled>,
+}
 
-/// The build's precompiled artifact: [`component`] compiled by the build script for
-/// the host it was built on, with the default engine settings, compressed (empty when
-/// cross-compiled or when that failed). An engine for the embedded component
-/// decompresses it once into its cache directory and maps that file on later starts (a cold start
-/// in milliseconds, not the seconds Cranelift takes) when its settings and this CPU
-/// match; otherwise the disk cache of compiled components, then Cranelift.
-/// `FILESTORE_NO_PRECOMPILED` set in the environment skips it. Compressed, it costs the
-/// binary a third of its size.
-static PRECOMPILED_COMPRESSED: &[u8] =
-    include_bytes!(concat!(env!("OUT_DIR"), "/filestore.cwasm.br"));
-
-/// The precompiled artifact's length, decompressed (0: the build made none).
-const PRECOMPILED_LEN: &str = env!("FILESTORE_PRECOMPILED_LEN");
-
-/// The SHA-256 of the precompiled artifact, decompressed: its cache file's name.
-const PRECOMPILED_SHA256: &str = env!("FILESTORE_PRECOMPILED_SHA256");
-
-/// The build engine's `compat_key::compatibility_key`, in hex.
-const PRECOMPILED_COMPAT: &str = env!("FILESTORE_PRECOMPILED_COMPAT");
-
-/// Whether the build precompiled the component for this host (see
-/// [`Engine::precompiled`]).
-pub fn has_precompiled() -> bool {
-    PRECOMPILED_LEN != "0"
+/// A component compiled by the build for the host it was built on, with the default
+/// engine settings (embedded compressed). An engine decompresses it once into its cache
+/// directory and maps that file on later starts (a cold start in milliseconds, not
+/// the seconds Cranelift takes) when its settings and this CPU match; otherwise the
+/// disk cache of compiled components, then Cranelift. `FILESTORE_NO_PRECOMPILED` set
+/// in the environment skips it.
+#[derive(Debug, Clone, Copy)]
+pub struct Precompiled {
+    /// The artifact's bytes, decompressed from the binary (called only when its cache
+    /// file is missing).
+    pub bytes: fn() -> std::io::Result<Vec<u8>>,
+    /// Its length.
+    pub len: u64,
+    /// The SHA-256 of the decompressed artifact, in hex: its cache file's name.
+    pub sha256: &'static str,
+    /// The build engine's compatibility key in hex (`compat_key.rs`, which the
+    /// build script includes too): an engine whose key differs cannot load the
+    /// artifact.
+    pub compat: &'static str,
 }
 
 /// The WIT package the component implements (`filestore:component`, versioned in
@@ -94,7 +100,7 @@ pub struct EngineConfig {
     pub fuel: bool,
     /// Where compiled components are cached; `None` disables the disk cache.
     pub cache_dir: Option<PathBuf>,
-    /// The component bytes (default: the embedded [`component`]).
+    /// The component bytes (default: the [`Embedded`] one the engine is loaded with).
     pub component: Option<Vec<u8>>,
     /// How much linear memory all live sessions may hold together, and all those of
     /// one identity ([`crate::memory_budget`]). Default: no bound beyond each
@@ -163,13 +169,9 @@ impl Drop for Inner {
 }
 
 impl Engine {
-    /// An engine with the default configuration.
-    pub fn new() -> Result<Engine> {
-        Engine::with_config(EngineConfig::default())
-    }
-
-    /// An engine with `config`.
-    pub fn with_config(config: EngineConfig) -> Result<Engine> {
+    /// An engine with `config`, for `config.component` or else `embedded`'s component
+    /// (`filestore_sandbox::new_engine_with` passes the filestore component).
+    pub fn load(config: EngineConfig, embedded: &Embedded) -> Result<Engine> {
         let mut wc = Config::new();
         // `FILESTORE_PERF_MAP=1`: the component's compiled functions are named in
         // /tmp/perf-<pid>.map, so `perf report` shows the guest's own symbols
@@ -203,13 +205,14 @@ impl Engine {
             wc.allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
         }
         let engine = wasmtime::Engine::new(&wc).map_err(|e| Error::setup("engine", e))?;
-        let precompiled = if config.component.is_none()
-            && has_precompiled()
-            && std::env::var_os("FILESTORE_NO_PRECOMPILED").is_none()
-        {
-            load_precompiled(&engine, config.cache_dir.as_deref())
-        } else {
-            None
+        let precompiled = match &embedded.precompiled {
+            Some(artifact)
+                if config.component.is_none()
+                    && std::env::var_os("FILESTORE_NO_PRECOMPILED").is_none() =>
+            {
+                load_precompiled(&engine, artifact, config.cache_dir.as_deref())
+            }
+            _ => None,
         };
         let from_build = precompiled.is_some();
         let (component, cache_hit, cache_warning) = match precompiled {
@@ -217,7 +220,7 @@ impl Engine {
             None => {
                 let bytes: &[u8] = match &config.component {
                     Some(own) => own,
-                    None => component(),
+                    None => (embedded.component)(),
                 };
                 load_component(&engine, bytes, config.cache_dir.as_deref())?
             }
@@ -294,7 +297,7 @@ impl Engine {
     }
 
     /// Whether the component is the build's precompiled artifact (see
-    /// [`has_precompiled`]): no compilation at this start; the artifact was mapped
+    /// [`Embedded::precompiled`]): no compilation at this start; the artifact was mapped
     /// from its cache file, or decompressed and written there.
     pub fn precompiled(&self) -> bool {
         self.inner.precompiled
@@ -385,20 +388,22 @@ fn load_component(
 /// would cost more than the mapping saves.
 fn load_precompiled(
     engine: &wasmtime::Engine,
+    artifact: &Precompiled,
     cache: Option<&Path>,
 ) -> Option<(Component, Option<String>)> {
-    if format!("{:016x}", compat_key::compatibility_key(engine)) != PRECOMPILED_COMPAT {
+    if format!("{:016x}", compat_key::compatibility_key(engine)) != artifact.compat {
         return None;
     }
-    let len: u64 = PRECOMPILED_LEN.parse().ok()?;
-    let file = cache.map(|d| d.join(format!("filestore-{}.cwasm", &PRECOMPILED_SHA256[..32])));
+    let len = artifact.len;
+    let name = artifact.sha256.get(..32)?;
+    let file = cache.map(|d| d.join(format!("filestore-{name}.cwasm")));
     if let Some(f) = &file
         && std::fs::metadata(f).is_ok_and(|m| m.len() == len)
         && let Ok(c) = deserialize_file(engine, f)
     {
         return Some((c, None));
     }
-    let bytes = filestore_component::decompress(PRECOMPILED_COMPRESSED, len as usize).ok()?;
+    let bytes = (artifact.bytes)().ok().filter(|b| b.len() as u64 == len)?;
     let component = deserialize(engine, &bytes).ok()?;
     let (Some(dir), Some(file)) = (cache, file) else { return Some((component, None)) };
     let warning = match std::fs::create_dir_all(dir).and_then(|_| store(dir, &file, &bytes)) {
