@@ -25,7 +25,7 @@ mod compat_key;
 /// What a build embeds for an engine to load: the component and, when the build
 /// could make one, the component precompiled for the build's host. The
 /// `filestore-sandbox` crate embeds the filestore component's
-/// (`filestore_sandbox::EMBEDDED`); this crate depends on no component, so what builds
+/// (`filestore_sandbox::embedded()`); this crate depends on no component, so what builds
 /// on it compiles while the component is built.
 #[derive(Debug, Clone, Copy)]
 pub struct Embedded {

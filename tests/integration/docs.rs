@@ -20,9 +20,10 @@ pub(crate) mod sizes;
 const MAX_README_BYTES: usize = 15 * 1024;
 
 /// Directories whose source files may cite `docs/*.md` (walked recursively).
-const SOURCE_DIRS: [&str; 13] = [
+const SOURCE_DIRS: [&str; 14] = [
     "guest",
     "component",
+    "runtime",
     "sandbox",
     "volumes",
     "store",

@@ -79,6 +79,7 @@ fn wheel() -> (PathBuf, PathBuf) {
         "handlers",
         "store",
         "volumes",
+        "runtime",
         "sandbox",
         "component",
         "guest",

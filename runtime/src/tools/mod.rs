@@ -42,7 +42,7 @@
 //!
 //! ```
 //! use std::sync::Arc;
-//! use filestore_sandbox::tools::{ToolHandler, ToolRegistry, ToolRequest, ToolError};
+//! use filestore_runtime::tools::{ToolHandler, ToolRegistry, ToolRequest, ToolError};
 //! struct Echo;
 //! impl ToolHandler for Echo {
 //!     fn call(&self, req: &ToolRequest) -> Result<serde_json::Value, ToolError> {

@@ -299,8 +299,8 @@ pub fn real_path(dir: &Dir) -> Option<PathBuf> {
 /// [`SharedVolume`](crate::volumes::SharedVolume).
 ///
 /// ```no_run
-/// use filestore_sandbox::volumes::dir::DirVolume;
-/// use filestore_sandbox::volumes::Volume;
+/// use filestore_runtime::volumes::dir::DirVolume;
+/// use filestore_runtime::volumes::Volume;
 /// let vol = DirVolume::open("./project", true).unwrap();
 /// let entries = vol.list("/").unwrap();
 /// ```
