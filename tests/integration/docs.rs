@@ -19,23 +19,11 @@ pub(crate) mod sizes;
 /// The README's size limit: it sells and starts; depth lives in `docs/`.
 const MAX_README_BYTES: usize = 15 * 1024;
 
-/// Directories whose source files may cite `docs/*.md` (walked recursively).
-const SOURCE_DIRS: [&str; 14] = [
-    "guest",
-    "component",
-    "runtime",
-    "sandbox",
-    "volumes",
-    "store",
-    "handlers",
-    "mcp",
-    "host",
-    "wit",
-    "tests",
-    "hosts",
-    "python",
-    "scripts",
-];
+/// Directories besides the crates' whose source files may cite `docs/*.md` (walked
+/// recursively): the WIT, the integration tests, the other hosts, the Python package,
+/// the scripts. Every folder at the top with a `Cargo.toml` is scanned too
+/// ([`source_files`]), so a new crate cannot be left out.
+const SOURCE_DIRS: [&str; 5] = ["wit", "tests", "hosts", "python", "scripts"];
 /// Extensions of the source files scanned for citations.
 const SOURCE_EXTENSIONS: [&str; 9] = ["rs", "wit", "js", "mjs", "py", "toml", "yaml", "sh", "md"];
 /// Directories never scanned: dependencies (vendored crates cite their own docs/),
@@ -228,6 +216,8 @@ fn broken_links(file: &Path, cache: &mut HashMap<PathBuf, HashSet<String>>) -> V
 fn source_files(root: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut stack: Vec<PathBuf> = SOURCE_DIRS.iter().map(|d| root.join(d)).collect();
+    let crates = std::fs::read_dir(root).unwrap().map(|e| e.unwrap().path());
+    stack.extend(crates.filter(|d| d.join("Cargo.toml").is_file()));
     while let Some(dir) = stack.pop() {
         for entry in std::fs::read_dir(&dir).into_iter().flatten().map(|e| e.unwrap()) {
             let path = entry.path();
