@@ -63,11 +63,12 @@ const PRECOMPILED_COMPAT: &str = env!("FILESTORE_PRECOMPILED_COMPAT");
 /// The filestore component and its artifact precompiled for the host this crate was
 /// built on: what [`new_engine`] loads.
 pub fn embedded() -> Embedded {
+    let len = precompiled_len();
     Embedded {
         component,
-        precompiled: has_precompiled().then_some(Precompiled {
+        precompiled: (len != 0).then_some(Precompiled {
             bytes: precompiled_bytes,
-            len: precompiled_len(),
+            len,
             sha256: PRECOMPILED_SHA256,
             compat: PRECOMPILED_COMPAT,
         }),
