@@ -8,6 +8,8 @@
 mod build_support;
 #[path = "../runtime/compat_key.rs"]
 mod compat_key;
+#[path = "../runtime/function_names.rs"]
+mod function_names;
 
 use std::env;
 use std::path::Path;
@@ -25,7 +27,8 @@ fn main() {
 
 /// Compiles the component for this host with the engine settings of
 /// `filestore_sandbox::new_engine` (component model, epoch interruption, no fuel,
-/// copy-on-write memory images). Empty when cross-compiling, when
+/// copy-on-write memory images), from the component without its function names
+/// (`runtime/function_names.rs` says why). Empty when cross-compiling, when
 /// `FILESTORE_NO_PRECOMPILE` is set or when compilation fails: the engine then falls
 /// back to its cache. With the key of the engine's compatibility hash, which the
 /// runtime compares with its own engine's before decompressing the artifact.
@@ -40,6 +43,10 @@ fn precompile(wasm: &Path) -> (Vec<u8>, String) {
     c.consume_fuel(false);
     c.memory_init_cow(true);
     let component = std::fs::read(wasm).expect("reading the component");
+    // Without function names: a start would deserialise one per function only for a
+    // trap's backtrace, which the runtime names from the embedded component instead.
+    let component = function_names::strip_function_names(&component)
+        .expect("the component's sections are well-formed (wit-component wrote them)");
     let mut progress = build_support::Progress::open();
     progress.say("filestore: precompiling the component for this host (Cranelift)");
     let started = std::time::Instant::now();

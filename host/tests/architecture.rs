@@ -68,8 +68,9 @@ struct Layout {
 const RUNTIME: Layout = Layout {
     dir: "runtime",
     layers: &[
-        // Leaves: errors, clocks, ids, the shared memory budget, shell output sinks.
-        ("foundations", &["error", "clocks", "ids", "memory_budget", "shell_output"]),
+        // Leaves: errors, clocks, ids, the shared memory budget, shell output sinks, a
+        // trap as the log tells it.
+        ("foundations", &["error", "clocks", "ids", "memory_budget", "shell_output", "trap_log"]),
         // CPython for the shell's python3, on threads of its own.
         ("python3", &["python"]),
         // Volume backends and mounts.

@@ -160,6 +160,8 @@ struct Inner {
     cache_hit: bool,
     precompiled: bool,
     cache_warning: Option<String>,
+    /// Names for a trap's frames (the precompiled artifact has none of its own).
+    frame_names: Arc<crate::trap_log::FrameNames>,
 }
 
 impl Drop for Inner {
@@ -218,11 +220,14 @@ impl Engine {
         let (component, cache_hit, cache_warning) = match precompiled {
             Some((c, warning)) => (c, true, warning),
             None => {
-                let bytes: &[u8] = match &config.component {
-                    Some(own) => own,
-                    None => (embedded.component)(),
+                // The embedded component is compiled without its function names, as
+                // the build's artifact is (crate::trap_log says why); an embedder's
+                // own component keeps its names.
+                let bytes: std::borrow::Cow<[u8]> = match &config.component {
+                    Some(own) => own.into(),
+                    None => crate::trap_log::without_function_names((embedded.component)()),
                 };
-                load_component(&engine, bytes, config.cache_dir.as_deref())?
+                load_component(&engine, &bytes, config.cache_dir.as_deref())?
             }
         };
         let mut linker: Linker<HostState> = Linker::new(&engine);
@@ -249,6 +254,9 @@ impl Engine {
         let stop = Arc::new(AtomicBool::new(false));
         spawn_ticker(engine.weak(), stop.clone());
         let budget = crate::memory_budget::MemoryBudget::new(config.memory_budget);
+        let frame_names = Arc::new(crate::trap_log::FrameNames::new(
+            config.component.is_none().then_some(embedded.component),
+        ));
         Ok(Engine {
             inner: Arc::new(Inner {
                 engine,
@@ -260,6 +268,7 @@ impl Engine {
                 cache_hit,
                 precompiled: from_build,
                 cache_warning,
+                frame_names,
             }),
         })
     }
@@ -277,6 +286,11 @@ impl Engine {
     /// Where each exported interface's functions are (sessions load them from it).
     pub(crate) fn export_indices(&self) -> &Arc<ExportIndices> {
         &self.inner.exports
+    }
+
+    /// Names for the frames of a trap's backtrace ([`crate::trap_log`]).
+    pub(crate) fn frame_names(&self) -> &Arc<crate::trap_log::FrameNames> {
+        &self.inner.frame_names
     }
 
     /// The configuration the engine was built with.

@@ -34,6 +34,7 @@ pub mod session;
 pub mod shell_output;
 mod state;
 pub mod tools;
+mod trap_log;
 pub mod volumes;
 
 pub use engine::{Embedded, Engine, EngineConfig, Precompiled};

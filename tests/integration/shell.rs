@@ -1035,8 +1035,9 @@ fn io_errors_are_a_status_and_static_bounds_are_limits() {
 /// A trap reaching the agent says what happened in one line: `jq` with a filter
 /// nested 30,000 deep runs the sandbox out of stack, told as `limit-exceeded`
 /// (stack) without the WebAssembly backtrace, which goes to the server's stderr
-/// only (the agent was sent the whole backtrace). The next call runs in a fresh
-/// sandbox.
+/// only (the agent was sent the whole backtrace), its frames named although the
+/// precompiled artifact carries no function names (runtime/function_names.rs). The
+/// next call runs in a fresh sandbox.
 #[test]
 fn a_trap_reaches_the_agent_in_one_line() {
     let tmp = tempfile::tempdir().unwrap();
@@ -1061,6 +1062,8 @@ fn a_trap_reaches_the_agent_in_one_line() {
         stderr.contains("wasm backtrace") && stderr.contains("call stack exhausted"),
         "{stderr}"
     );
+    assert!(stderr.contains("filestore_guest.wasm!jaq_core::"), "{stderr}");
+    assert!(!stderr.contains("<wasm function"), "{stderr}");
 }
 
 /// `serve` and `call` give the shell an in-memory `/tmp`: `mktemp`, `mktemp -d` and

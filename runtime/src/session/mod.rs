@@ -153,6 +153,8 @@ pub struct Session {
     /// The ids of the calls waiting for approval in the instance (audited or not):
     /// while there is one, the instance must not be replaced.
     parked: std::collections::HashSet<String>,
+    /// Names for a trap's frames in the server's log.
+    frame_names: Arc<crate::trap_log::FrameNames>,
 }
 
 /// One session's exported functions. Loading an interface type-checks every one
@@ -331,6 +333,7 @@ impl Engine {
             audit: options.audit.clone(),
             awaiting: Default::default(),
             parked: Default::default(),
+            frame_names: self.frame_names().clone(),
         };
         if options.shell {
             session.enable_shell(true)?;
@@ -377,10 +380,10 @@ fn set_budget(store: &mut Store<HostState>, deadline: Duration, fuel: Option<u64
     Ok(())
 }
 
-/// Logs a trap whole, with its WebAssembly backtrace, on stderr (the server's log):
-/// the caller is told only [`trap_line`] or the limit it hit.
-fn log_trap(e: &wasmtime::Error) {
-    eprintln!("filestore: the sandbox trapped: {e:?}");
+/// Logs a trap whole, with its WebAssembly backtrace (its frames named), on stderr
+/// (the server's log): the caller is told only [`trap_line`] or the limit it hit.
+fn log_trap(e: &wasmtime::Error, names: &crate::trap_log::FrameNames) {
+    eprintln!("filestore: the sandbox trapped: {}", names.describe(e));
 }
 
 /// What a trap says to the caller (and through it the agent): one line, the trap's
@@ -445,7 +448,7 @@ impl Session {
                         ),
                     )),
                     Some(Trap::StackOverflow) => {
-                        log_trap(&e);
+                        log_trap(&e, &self.frame_names);
                         Some((
                             SandboxLimit::Stack,
                             "the call ran out of stack: what it worked on (a JSON value, a pattern, a command) is nested too deeply".to_string(),
@@ -463,7 +466,7 @@ impl Session {
                         Err(Error::LimitExceeded { limit, message })
                     }
                     None => {
-                        log_trap(&e);
+                        log_trap(&e, &self.frame_names);
                         let why = trap_line(&e);
                         self.poisoned = Some(why.clone());
                         Err(Error::Trap(why))
