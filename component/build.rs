@@ -69,7 +69,8 @@ fn main() {
     cmd.env("CARGO_PROFILE_RELEASE_BUILD_OVERRIDE_OPT_LEVEL", "0")
         .env("CARGO_PROFILE_RELEASE_BUILD_OVERRIDE_CODEGEN_UNITS", "256");
     // DWARF would make the component five times larger (13 MB instead of under 3 MB)
-    // and its compilation slower; the name section stays, so traps keep function names.
+    // and its compilation slower; the name section stays: the runtime names a trap's
+    // frames from it (the compiled component goes without, runtime/function_names.rs).
     cmd.env("CARGO_PROFILE_RELEASE_DEBUG", "false").env("CARGO_PROFILE_RELEASE_STRIP", "debuginfo");
     // One link-time-optimised unit: the guest's dependencies are compiled to bitcode
     // only and machine code is generated once, for what the component reaches (10.9
