@@ -49,18 +49,10 @@ pub fn function_names(component: &[u8], module: &str) -> HashMap<u32, String> {
     found
 }
 
-/// A module's or component's sections: `(id, payload)`; `None` on a truncated one.
+/// A module's or component's sections after its 8-byte preamble: `(id, payload)`;
+/// `None` on a truncated one.
 fn sections(bytes: &[u8]) -> Option<Vec<(u8, &[u8])>> {
-    let mut at = bytes.get(..8).map(|_| 8)?;
-    let mut out = Vec::new();
-    while at < bytes.len() {
-        let id = bytes[at];
-        let (len, next) = leb(bytes, at + 1)?;
-        let payload = bytes.get(next..next.checked_add(len as usize)?)?;
-        out.push((id, payload));
-        at = next + len as usize;
-    }
-    Some(out)
+    entries(bytes.get(8..)?)
 }
 
 fn rewrite(bytes: &[u8], component_level: bool) -> Option<Vec<u8>> {
@@ -70,7 +62,7 @@ fn rewrite(bytes: &[u8], component_level: bool) -> Option<Vec<u8>> {
             COMPONENT_CORE_MODULE | COMPONENT_COMPONENT if component_level => {
                 Some(rewrite(payload, id == COMPONENT_COMPONENT)?)
             }
-            CUSTOM if !component_level => without_function_names(payload),
+            CUSTOM if !component_level => name_section_without_function_names(payload),
             _ => None,
         };
         let body = new.as_deref().unwrap_or(payload);
@@ -83,12 +75,12 @@ fn rewrite(bytes: &[u8], component_level: bool) -> Option<Vec<u8>> {
 
 /// A custom section's payload without its function and local names, if it is a name
 /// section with a module name; `None` to keep it as it is.
-fn without_function_names(custom: &[u8]) -> Option<Vec<u8>> {
+fn name_section_without_function_names(custom: &[u8]) -> Option<Vec<u8>> {
     let (name, rest) = string(custom, 0)?;
     if name != "name" {
         return None;
     }
-    let subs = subsections(&custom[rest..])?;
+    let subs = entries(&custom[rest..])?;
     if !subs.iter().any(|(id, _)| *id == MODULE_NAME) {
         return None;
     }
@@ -112,7 +104,7 @@ fn find_names(bytes: &[u8], module: &str, found: &mut HashMap<u32, String>) {
             continue;
         }
         let Some((name, rest)) = string(payload, 0) else { continue };
-        let Some(subs) = (name == "name").then(|| subsections(&payload[rest..])).flatten() else {
+        let Some(subs) = (name == "name").then(|| entries(&payload[rest..])).flatten() else {
             continue;
         };
         let named = subs.iter().any(|(id, body)| {
@@ -135,7 +127,9 @@ fn read_name_map(map: &[u8], found: &mut HashMap<u32, String>) {
     }
 }
 
-fn subsections(bytes: &[u8]) -> Option<Vec<(u8, &[u8])>> {
+/// Entries framed the way sections are (an id byte, a LEB128 length, the payload): a
+/// module's sections, a name section's subsections. `None` on a truncated one.
+fn entries(bytes: &[u8]) -> Option<Vec<(u8, &[u8])>> {
     let mut at = 0;
     let mut out = Vec::new();
     while at < bytes.len() {

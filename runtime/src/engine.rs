@@ -223,11 +223,11 @@ impl Engine {
                 // The embedded component is compiled without its function names, as
                 // the build's artifact is (crate::trap_log says why); an embedder's
                 // own component keeps its names.
-                let bytes: std::borrow::Cow<[u8]> = match &config.component {
-                    Some(own) => own.into(),
-                    None => crate::trap_log::without_function_names((embedded.component)()),
+                let (bytes, names) = match &config.component {
+                    Some(own) => (&own[..], Names::Keep),
+                    None => ((embedded.component)(), Names::Strip),
                 };
-                load_component(&engine, &bytes, config.cache_dir.as_deref())?
+                load_component(&engine, bytes, names, config.cache_dir.as_deref())?
             }
         };
         let mut linker: Linker<HostState> = Linker::new(&engine);
@@ -340,23 +340,42 @@ fn spawn_ticker(engine: wasmtime::EngineWeak, stop: Arc<AtomicBool>) {
         .expect("spawning the epoch ticker");
 }
 
-/// Compiles the component, or loads it from the disk cache.
+/// Whether a compilation keeps the component's function names.
+#[derive(Clone, Copy, PartialEq)]
+enum Names {
+    Keep,
+    /// Stripped before compiling ([`crate::trap_log::without_function_names`]): only
+    /// on a cache miss, so a start from the cache does not copy the component.
+    Strip,
+}
+
+/// Compiles the component (`names` says with or without its function names), or
+/// loads it from the disk cache.
 ///
-/// The cache key is the SHA-256 of the component bytes and of the engine's
-/// compatibility hash (wasmtime version and configuration), so a new component or a
-/// different configuration never loads a stale artifact. The artifact's own SHA-256
+/// The cache key is the SHA-256 of the component bytes, of `names` and of the
+/// engine's compatibility hash (wasmtime version and configuration), so a new
+/// component or a different configuration never loads a stale artifact. The artifact's own SHA-256
 /// is stored beside it and checked before deserialising: a truncated or corrupt file
 /// is recompiled and rewritten, never trusted.
 fn load_component(
     engine: &wasmtime::Engine,
     bytes: &[u8],
+    names: Names,
     cache: Option<&Path>,
 ) -> Result<(Component, bool, Option<String>)> {
-    let compile =
-        || Component::new(engine, bytes).map_err(|e| Error::setup("compiling the component", e));
+    let compile = || {
+        let source = match names {
+            Names::Keep => bytes.into(),
+            Names::Strip => crate::trap_log::without_function_names(bytes),
+        };
+        Component::new(engine, &source).map_err(|e| Error::setup("compiling the component", e))
+    };
     let Some(dir) = cache else { return Ok((compile()?, false, None)) };
     let mut h = Sha256::new();
     h.update(bytes);
+    if names == Names::Strip {
+        h.update(b"without function names");
+    }
     h.update(compat_key::compatibility_key(engine).to_le_bytes());
     h.update(env!("CARGO_PKG_VERSION").as_bytes());
     let key = hex(&h.finalize()[..16]);
