@@ -21,7 +21,8 @@
 //!   geometric mean, overall and per category.
 //! - The one-shot process: `filestore call filestore_execute '{"command":"true"}'`
 //!   (process start, engine, component from the compiled cache, session, call, exit)
-//!   against `bash -c true`.
+//!   against `bash -c true`, the two spawned in turn 61 times each: the median times
+//!   and each process's minor page faults, which do not move with the machine.
 //!
 //! The client is a synchronous JSON-RPC loop written here (one request in flight,
 //! one line out, one line back), as in `benches/mcp.rs`: its own cost is a few
@@ -106,7 +107,7 @@ fn main() {
     let call_args = ["call", "filestore_execute", r#"{"command":"true"}"#];
     let out = Command::new(&bin).args(call_args).current_dir(dir.path()).output().expect("call");
     assert!(out.status.success(), "filestore call: {}", String::from_utf8_lossy(&out.stderr));
-    let ours = median_us(2, 21, || {
+    let one_shot = || {
         Command::new(&bin)
             .args(call_args)
             .current_dir(dir.path())
@@ -114,21 +115,69 @@ fn main() {
             .stderr(Stdio::null())
             .status()
             .expect("filestore call");
-    });
-    let base = median_us(2, 21, || {
+    };
+    let (ours, base) = interleaved(61, one_shot, || {
         bash(dir.path(), "true");
     });
     println!("\n| one-shot process | filestore | bash -c true | ratio |");
     println!("|---|---|---|---|");
     println!(
         "| `filestore call filestore_execute '{{\"command\":\"true\"}}'` | {} | {} | {:.2}× |",
-        us(ours),
-        us(base),
-        ours / base
+        us(ours.median_us),
+        us(base.median_us),
+        ours.median_us / base.median_us
     );
+    if let (Some(f), Some(b)) = (ours.minor_faults, base.minor_faults) {
+        println!("| minor page faults per process | {f:.0} | {b:.0} | {:.2}× |", f / b);
+    }
     // The one-shot's start maps this file; README.md states its size.
     let size = std::fs::metadata(&bin).map(|m| m.len() as f64 / 1e6).unwrap_or(f64::NAN);
     println!("\nbinary: {bin} ({size:.1} MB)");
+}
+
+/// A process's median wall time over interleaved runs, and its minor page faults.
+struct Spawned {
+    median_us: f64,
+    /// Per process, from the waited-for children's count in `/proc/self/stat`: the
+    /// same for every run of the same binary, where the time moves with the machine
+    /// (a page fault's price varies with the virtual machine's host). `None` off Linux.
+    minor_faults: Option<f64>,
+}
+
+/// `a` and `b` run in turn `n` times each (after one untimed run each), so a moment
+/// of the machine's weighs on both alike.
+fn interleaved(n: usize, mut a: impl FnMut(), mut b: impl FnMut()) -> (Spawned, Spawned) {
+    a();
+    b();
+    let (mut ta, mut tb) = (Vec::with_capacity(n), Vec::with_capacity(n));
+    let (mut fa, mut fb) = (Some(0), Some(0));
+    for _ in 0..n {
+        for (f, times, faults) in
+            [(&mut a as &mut dyn FnMut(), &mut ta, &mut fa), (&mut b, &mut tb, &mut fb)]
+        {
+            let before = children_minor_faults();
+            let t = std::time::Instant::now();
+            f();
+            times.push(t.elapsed().as_secs_f64() * 1e6);
+            *faults = match (*faults, before, children_minor_faults()) {
+                (Some(sum), Some(x), Some(y)) => Some(sum + (y - x)),
+                _ => None,
+            };
+        }
+    }
+    let spawned = |mut times: Vec<f64>, faults: Option<u64>| {
+        times.sort_by(|x, y| x.total_cmp(y));
+        Spawned { median_us: times[n / 2], minor_faults: faults.map(|f| f as f64 / n as f64) }
+    };
+    (spawned(ta, fa), spawned(tb, fb))
+}
+
+/// The minor page faults of this process's waited-for children so far (`cminflt`,
+/// the ninth field after the command name in `/proc/self/stat`).
+fn children_minor_faults() -> Option<u64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let after_name = &stat[stat.rfind(')')? + 1..];
+    after_name.split_whitespace().nth(8)?.parse().ok()
 }
 
 fn geomean(v: &[f64]) -> f64 {
