@@ -41,6 +41,28 @@ fn runs_pipelines_over_the_mounts() {
 }
 
 #[test]
+fn every_call_sees_each_builtin_once_and_the_shells_own_over_bashkits() {
+    // bashkit's stateless builtins are made once and shared by every call's
+    // interpreter, under the ones each interpreter makes (bashkit's
+    // interpreter/builtin_table.rs): `grep`, `find`, `wc` and `python3` are the
+    // shell's own, `date` and `source` made per interpreter, `echo` shared.
+    let s = session();
+    for _ in 0..3 {
+        assert_eq!(run(&s, "compgen -b | sort | uniq -d").stdout, "", "a name listed twice");
+        let listed =
+            run(&s, "compgen -b | grep -x -e echo -e grep -e find -e wc -e python3 -e source");
+        assert_eq!(listed.stdout, "echo\nfind\ngrep\npython3\nsource\nwc\n");
+        assert_eq!(run(&s, "type -t echo grep date source").stdout, "builtin\n".repeat(4));
+    }
+    // The shell's grep, not bashkit's: it reads the mounts directly and names a
+    // missing file as GNU grep does.
+    let r = run(&s, "grep -c fn src/main.rs nope.rs");
+    assert_eq!(r.stdout, "src/main.rs:1\n");
+    assert!(r.stderr.contains("grep: nope.rs: No such file or directory"), "{}", r.stderr);
+    assert_eq!(r.exit_code, 2);
+}
+
+#[test]
 fn the_default_cwd_is_the_first_writable_mount_in_the_order_mounted() {
     // As `filestore call --mount /w=DIR` mounts: the user's mount first, then serve's
     // default `/scratch` (which sorts before `/w`).

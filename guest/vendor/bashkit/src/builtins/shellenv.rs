@@ -408,7 +408,7 @@ impl Builtin for Enable {
                 1,
             ));
         };
-        let mut names: Vec<String> = shell.builtins.keys().cloned().collect();
+        let mut names: Vec<String> = shell.builtins.names().map(str::to_string).collect();
         if let Some(host) = shell.host_builtins {
             names.extend(host.names());
         }

@@ -43,6 +43,8 @@
 // command (TM-DOS-030), while the first resource-limit trip fails the exec.
 mod arithmetic;
 mod brace_expansion;
+// filestore: the builtins shared by every interpreter under its own.
+mod builtin_table;
 mod completion;
 mod coproc;
 mod declare;
@@ -401,7 +403,7 @@ pub(crate) struct ShellRef<'a> {
     /// `>>` sends stdout to, for `cat`'s "input file is output file".
     pub(crate) stdout_file: Option<&'a Path>,
     /// Registered builtin commands (read-only, accessed via `has_builtin`).
-    pub(crate) builtins: &'a HashMap<String, Arc<dyn Builtin>>,
+    pub(crate) builtins: &'a builtin_table::BuiltinTable,
     /// Host-owned builtin registry, when configured (read-only). Needed so
     /// introspection builtins (`compgen -b`) list host-registered commands
     /// alongside baked-in ones, matching `Bash::builtin_names()`.
@@ -584,10 +586,10 @@ fn is_dispatch_only_builtin(name: &str) -> bool {
 /// Sorted, deduped union of baked-in/custom builtins, interpreter-special
 /// builtins, and the host registry.
 fn merged_builtin_names(
-    builtins: &HashMap<String, Arc<dyn Builtin>>,
+    builtins: &builtin_table::BuiltinTable,
     host_builtins: Option<&crate::builtins::BuiltinRegistry>,
 ) -> Vec<String> {
-    let mut names: Vec<String> = builtins.keys().cloned().collect();
+    let mut names: Vec<String> = builtins.names().map(str::to_string).collect();
     names.extend(SPECIAL_BUILTIN_NAMES.iter().map(|name| (*name).to_string()));
     if let Some(reg) = host_builtins {
         names.extend(reg.names());
@@ -595,6 +597,242 @@ fn merged_builtin_names(
     names.sort();
     names.dedup();
     names
+}
+
+/// filestore: bashkit's unit-struct builtins, by name: made once for every
+/// interpreter (`builtin_table`).
+fn shared_builtins() -> builtin_table::SharedBuiltins {
+    // Macro to reduce boilerplate for simple zero-arg builtin registration.
+    // Builtins made with parameters (date, source, hostname, ...) are each
+    // interpreter's own (`Interpreter::with_config`).
+    macro_rules! register_builtins {
+        ($map:ident, $( $name:literal => $type:ident ),+ $(,)?) => {
+            $(
+                // Shared by every interpreter: a unit struct only, which holds
+                // no state of its own.
+                const _: () = assert!(std::mem::size_of::<builtins::$type>() == 0);
+                $map.insert($name, Arc::new(builtins::$type) as Arc<dyn Builtin>);
+            )+
+        };
+    }
+
+    let mut builtins = builtin_table::SharedBuiltins::with_capacity(256);
+
+    register_builtins!(builtins,
+        // Core shell builtins
+        "echo" => Echo,
+        "true" => True,
+        "false" => False,
+        "exit" => Exit,
+        "cd" => Cd,
+        "pwd" => Pwd,
+        "cat" => Cat,
+        "break" => Break,
+        "continue" => Continue,
+        "return" => Return,
+        "test" => Test,
+        "[" => Bracket,
+        "export" => Export,
+        "read" => Read,
+        "set" => Set,
+        "unset" => Unset,
+        "shift" => Shift,
+        "local" => Local,
+        // POSIX special built-ins
+        ":" => Colon,
+        "readonly" => Readonly,
+        "times" => Times,
+        "eval" => Eval,
+        // Text processing
+        "grep" => Grep,
+        "sed" => Sed,
+        "head" => Head,
+        "tail" => Tail,
+        "sort" => Sort,
+        "uniq" => Uniq,
+        "cut" => Cut,
+        "tr" => Tr,
+        "wc" => Wc,
+        "nl" => Nl,
+        "paste" => Paste,
+        "column" => Column,
+        "comm" => Comm,
+        "diff" => Diff,
+        "strings" => Strings,
+        "tac" => Tac,
+        "rev" => Rev,
+        "fmt" => Fmt,
+        "fold" => Fold,
+        "expand" => Expand,
+        "unexpand" => Unexpand,
+        "join" => Join,
+        "split" => Split,
+        // File operations
+        "basename" => Basename,
+        "dirname" => Dirname,
+        "realpath" => Realpath,
+        "readlink" => Readlink,
+        "mkdir" => Mkdir,
+        "mktemp" => Mktemp,
+        "uuidgen" => Uuidgen,
+        "openssl" => Openssl,
+        "mkfifo" => Mkfifo,
+        "rm" => Rm,
+        "cp" => Cp,
+        "mv" => Mv,
+        "chmod" => Chmod,
+        "ln" => Ln,
+        "chown" => Chown,
+        "rmdir" => Rmdir,
+        // Directory listing and search
+        "ls" => Ls,
+        "tree" => Tree,
+        "truncate" => Truncate,
+        "shuf" => Shuf,
+        // File inspection
+        "less" => Less,
+        "man" => Man,
+        "file" => File,
+        "stat" => Stat,
+        // Binary / encoding
+        "od" => Od,
+        "xxd" => Xxd,
+        "hexdump" => Hexdump,
+        "base64" => Base64,
+        "md5sum" => Md5sum,
+        "sha1sum" => Sha1sum,
+        "sha256sum" => Sha256sum,
+        "sha224sum" => Sha224sum,
+        "sha384sum" => Sha384sum,
+        "sha512sum" => Sha512sum,
+        "b2sum" => B2sum,
+        "cksum" => Cksum,
+        "base32" => Base32,
+        "basenc" => Basenc,
+        "cmp" => Cmp,
+        "factor" => Factor,
+        "tsort" => Tsort,
+        "nproc" => Nproc,
+        "make" => Make,
+        "arch" => Arch,
+        "tty" => Tty,
+        "free" => Free,
+        "getconf" => Getconf,
+        "sync" => SyncCmd,
+        "hostid" => Hostid,
+        "chgrp" => Chgrp,
+        "shasum" => Shasum,
+        "sum" => Sum,
+        "dd" => Dd,
+        "install" => Install,
+        "umask" => Umask,
+        "ulimit" => Ulimit,
+        "locale" => Locale,
+        "enable" => Enable,
+        // Archive operations
+        "tar" => Tar,
+        "gzip" => Gzip,
+        "gunzip" => Gunzip,
+        "bzip2" => Bzip2,
+        "bunzip2" => Bunzip2,
+        "bzcat" => Bzcat,
+        "zip" => Zip,
+        "unzip" => Unzip,
+        // Numeric / math
+        "seq" => Seq,
+        "expr" => Expr,
+        "bc" => Bc,
+        "numfmt" => Numfmt,
+        // Misc utilities
+        "yes" => Yes,
+        "sleep" => Sleep,
+        "kill" => Kill,
+        "wait" => Wait,
+        "jobs" => Jobs,
+        "disown" => Disown,
+        "bg" => Bg,
+        "fg" => Fg,
+        "ps" => Ps,
+        "timeout" => Timeout,
+        // Navigation
+        "pushd" => Pushd,
+        "popd" => Popd,
+        "dirs" => Dirs,
+        // Disk usage
+        "du" => Du,
+        "df" => Df,
+        // Environment
+        "env" => Env,
+        "printenv" => Printenv,
+        "history" => History,
+        // Network
+        "curl" => Curl,
+        "wget" => Wget,
+        "http" => Http,
+        // Pipeline control
+        "xargs" => Xargs,
+        "tee" => Tee,
+        "watch" => Watch,
+        // Shell introspection (moved from interpreter if-chain)
+        "type" => Type,
+        "which" => Which,
+        "hash" => Hash,
+        "alias" => Alias,
+        "unalias" => Unalias,
+        "trap" => Trap,
+        "caller" => Caller,
+        "mapfile" => Mapfile,
+        "readarray" => Mapfile,
+        // Shell options
+        "shopt" => Shopt,
+        "clear" => Clear,
+        // Extended builtins
+        "envsubst" => Envsubst,
+        "assert" => Assert,
+        "dotenv" => Dotenv,
+        "glob" => GlobCmd,
+        "log" => Log,
+        "retry" => Retry,
+        "semver" => Semver,
+        "verify" => Verify,
+        "compgen" => Compgen,
+        "csv" => Csv,
+        "fc" => Fc,
+        "help" => Help,
+        "iconv" => Iconv,
+        "json" => Json,
+        "parallel" => Parallel,
+        "patch" => Patch,
+        "rg" => Rg,
+        "template" => Template,
+        "tomlq" => Tomlq,
+    );
+
+    // jq builtin (requires jq feature)
+    // vi builtin (requires terminal feature; needs a Terminal session)
+    #[cfg(feature = "terminal")]
+    builtins.insert("vi", Arc::new(builtins::Vi));
+    #[cfg(feature = "terminal")]
+    builtins.insert("nano", Arc::new(builtins::Nano));
+    #[cfg(feature = "terminal")]
+    builtins.insert("more", Arc::new(builtins::More));
+    #[cfg(feature = "jq")]
+    builtins.insert("jq", Arc::new(builtins::Jq));
+    #[cfg(feature = "jq")]
+    builtins.insert("yq", Arc::new(builtins::Yq));
+
+    // Git builtin (requires git feature and configuration at runtime)
+    #[cfg(feature = "git")]
+    builtins.insert("git", Arc::new(builtins::Git));
+
+    // SSH builtins (requires ssh feature and configuration at runtime)
+    #[cfg(feature = "ssh")]
+    {
+        builtins.insert("ssh", Arc::new(builtins::Ssh));
+        builtins.insert("scp", Arc::new(builtins::Scp));
+        builtins.insert("sftp", Arc::new(builtins::Sftp));
+    }
+    builtins
 }
 
 impl ShellRef<'_> {
@@ -1738,7 +1976,7 @@ pub struct Interpreter {
     /// and execute the builtin without keeping a borrow on `self.builtins`,
     /// which lets it freely take `&mut self` for `self.scoped.variables`,
     /// `self.cwd`, etc. during execution.
-    builtins: HashMap<String, Arc<dyn Builtin>>,
+    builtins: builtin_table::BuiltinTable,
     /// Optional host-owned mutable registry. Consulted after shell functions
     /// and special builtins but before `builtins` — so host entries can
     /// override baked-in commands. Survives `reset_transient_state` because
@@ -2153,218 +2391,9 @@ impl Interpreter {
         // tests) resolves `/dev/fd/N` in its own fd namespace first.
         let proc_subs = crate::fs::ProcSubFs::new(fs);
         let fs: Arc<dyn FileSystem> = Arc::clone(&proc_subs) as Arc<dyn FileSystem>;
-        // Macro to reduce boilerplate for simple zero-arg builtin registration.
-        // Custom-construction builtins (date, source, hostname, etc.) are registered below.
-        macro_rules! register_builtins {
-            ($map:ident, $( $name:literal => $type:ident ),+ $(,)?) => {
-                $( $map.insert($name.to_string(), Arc::new(builtins::$type) as Arc<dyn Builtin>); )+
-            };
-        }
-
-        let mut builtins: HashMap<String, Arc<dyn Builtin>> = HashMap::new();
-
-        register_builtins!(builtins,
-            // Core shell builtins
-            "echo" => Echo,
-            "true" => True,
-            "false" => False,
-            "exit" => Exit,
-            "cd" => Cd,
-            "pwd" => Pwd,
-            "cat" => Cat,
-            "break" => Break,
-            "continue" => Continue,
-            "return" => Return,
-            "test" => Test,
-            "[" => Bracket,
-            "export" => Export,
-            "read" => Read,
-            "set" => Set,
-            "unset" => Unset,
-            "shift" => Shift,
-            "local" => Local,
-            // POSIX special built-ins
-            ":" => Colon,
-            "readonly" => Readonly,
-            "times" => Times,
-            "eval" => Eval,
-            // Text processing
-            "grep" => Grep,
-            "sed" => Sed,
-            "head" => Head,
-            "tail" => Tail,
-            "sort" => Sort,
-            "uniq" => Uniq,
-            "cut" => Cut,
-            "tr" => Tr,
-            "wc" => Wc,
-            "nl" => Nl,
-            "paste" => Paste,
-            "column" => Column,
-            "comm" => Comm,
-            "diff" => Diff,
-            "strings" => Strings,
-            "tac" => Tac,
-            "rev" => Rev,
-            "fmt" => Fmt,
-            "fold" => Fold,
-            "expand" => Expand,
-            "unexpand" => Unexpand,
-            "join" => Join,
-            "split" => Split,
-            // File operations
-            "basename" => Basename,
-            "dirname" => Dirname,
-            "realpath" => Realpath,
-            "readlink" => Readlink,
-            "mkdir" => Mkdir,
-            "mktemp" => Mktemp,
-            "uuidgen" => Uuidgen,
-            "openssl" => Openssl,
-            "mkfifo" => Mkfifo,
-            "rm" => Rm,
-            "cp" => Cp,
-            "mv" => Mv,
-            "chmod" => Chmod,
-            "ln" => Ln,
-            "chown" => Chown,
-            "rmdir" => Rmdir,
-            // Directory listing and search
-            "ls" => Ls,
-            "tree" => Tree,
-            "truncate" => Truncate,
-            "shuf" => Shuf,
-            // File inspection
-            "less" => Less,
-            "man" => Man,
-            "file" => File,
-            "stat" => Stat,
-            // Binary / encoding
-            "od" => Od,
-            "xxd" => Xxd,
-            "hexdump" => Hexdump,
-            "base64" => Base64,
-            "md5sum" => Md5sum,
-            "sha1sum" => Sha1sum,
-            "sha256sum" => Sha256sum,
-            "sha224sum" => Sha224sum,
-            "sha384sum" => Sha384sum,
-            "sha512sum" => Sha512sum,
-            "b2sum" => B2sum,
-            "cksum" => Cksum,
-            "base32" => Base32,
-            "basenc" => Basenc,
-            "cmp" => Cmp,
-            "factor" => Factor,
-            "tsort" => Tsort,
-            "nproc" => Nproc,
-            "make" => Make,
-            "arch" => Arch,
-            "tty" => Tty,
-            "free" => Free,
-            "getconf" => Getconf,
-            "sync" => SyncCmd,
-            "hostid" => Hostid,
-            "chgrp" => Chgrp,
-            "shasum" => Shasum,
-            "sum" => Sum,
-            "dd" => Dd,
-            "install" => Install,
-            "umask" => Umask,
-            "ulimit" => Ulimit,
-            "locale" => Locale,
-            "enable" => Enable,
-            // Archive operations
-            "tar" => Tar,
-            "gzip" => Gzip,
-            "gunzip" => Gunzip,
-            "bzip2" => Bzip2,
-            "bunzip2" => Bunzip2,
-            "bzcat" => Bzcat,
-            "zip" => Zip,
-            "unzip" => Unzip,
-            // Numeric / math
-            "seq" => Seq,
-            "expr" => Expr,
-            "bc" => Bc,
-            "numfmt" => Numfmt,
-            // Misc utilities
-            "yes" => Yes,
-            "sleep" => Sleep,
-            "kill" => Kill,
-            "wait" => Wait,
-            "jobs" => Jobs,
-            "disown" => Disown,
-            "bg" => Bg,
-            "fg" => Fg,
-            "ps" => Ps,
-            "timeout" => Timeout,
-            // Navigation
-            "pushd" => Pushd,
-            "popd" => Popd,
-            "dirs" => Dirs,
-            // Disk usage
-            "du" => Du,
-            "df" => Df,
-            // Environment
-            "env" => Env,
-            "printenv" => Printenv,
-            "history" => History,
-            // Network
-            "curl" => Curl,
-            "wget" => Wget,
-            "http" => Http,
-            // Pipeline control
-            "xargs" => Xargs,
-            "tee" => Tee,
-            "watch" => Watch,
-            // Shell introspection (moved from interpreter if-chain)
-            "type" => Type,
-            "which" => Which,
-            "hash" => Hash,
-            "alias" => Alias,
-            "unalias" => Unalias,
-            "trap" => Trap,
-            "caller" => Caller,
-            "mapfile" => Mapfile,
-            "readarray" => Mapfile,
-            // Shell options
-            "shopt" => Shopt,
-            "clear" => Clear,
-            // Extended builtins
-            "envsubst" => Envsubst,
-            "assert" => Assert,
-            "dotenv" => Dotenv,
-            "glob" => GlobCmd,
-            "log" => Log,
-            "retry" => Retry,
-            "semver" => Semver,
-            "verify" => Verify,
-            "compgen" => Compgen,
-            "csv" => Csv,
-            "fc" => Fc,
-            "help" => Help,
-            "iconv" => Iconv,
-            "json" => Json,
-            "parallel" => Parallel,
-            "patch" => Patch,
-            "rg" => Rg,
-            "template" => Template,
-            "tomlq" => Tomlq,
-        );
-
-        // jq builtin (requires jq feature)
-        // vi builtin (requires terminal feature; needs a Terminal session)
-        #[cfg(feature = "terminal")]
-        builtins.insert("vi".to_string(), Arc::new(builtins::Vi));
-        #[cfg(feature = "terminal")]
-        builtins.insert("nano".to_string(), Arc::new(builtins::Nano));
-        #[cfg(feature = "terminal")]
-        builtins.insert("more".to_string(), Arc::new(builtins::More));
-        #[cfg(feature = "jq")]
-        builtins.insert("jq".to_string(), Arc::new(builtins::Jq));
-        #[cfg(feature = "jq")]
-        builtins.insert("yq".to_string(), Arc::new(builtins::Yq));
+        // filestore: the unit-struct builtins are made once and shared
+        // (`builtin_table`); those below are this interpreter's own.
+        let mut builtins = builtin_table::BuiltinTable::over_shared(shared_builtins);
 
         // Custom-construction builtins that need parameters
 
@@ -2452,20 +2481,9 @@ impl Interpreter {
             Arc::new(builtins::Id::with_username(&username_val)),
         );
 
-        // Git builtin (requires git feature and configuration at runtime)
-        #[cfg(feature = "git")]
-        builtins.insert("git".to_string(), Arc::new(builtins::Git));
-
-        // SSH builtins (requires ssh feature and configuration at runtime)
-        #[cfg(feature = "ssh")]
-        {
-            builtins.insert("ssh".to_string(), Arc::new(builtins::Ssh));
-            builtins.insert("scp".to_string(), Arc::new(builtins::Scp));
-            builtins.insert("sftp".to_string(), Arc::new(builtins::Sftp));
-        }
 
         if let Some(filter) = builtin_filter {
-            builtins.retain(|name, _| filter(name));
+            builtins.retain(|name| filter(name));
         }
 
         let custom_builtin_names: Arc<HashSet<String>> =
@@ -10781,8 +10799,7 @@ impl Interpreter {
                 .unwrap_or_default();
             let known: Vec<&str> = self
                 .builtins
-                .keys()
-                .map(|s| s.as_str())
+                .names()
                 .chain(self.scoped.functions.keys().map(|s| s.as_str()))
                 .chain(self.scoped.aliases.keys().map(|s| s.as_str()))
                 .chain(host_names.iter().map(|s| s.as_str()))
@@ -10904,8 +10921,7 @@ impl Interpreter {
             &[]
         };
         self.builtins
-            .keys()
-            .map(String::as_str)
+            .names()
             .filter(|n| !ENV_SHELL_ONLY_BUILTINS.contains(n))
             .chain(shells.iter().copied())
     }

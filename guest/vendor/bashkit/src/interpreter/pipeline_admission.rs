@@ -83,8 +83,10 @@ impl Interpreter {
         storage.add(self.prompt_user.len())?;
         storage.add(self.prompt_host.len())?;
         storage.add(self.last_bg_pid.as_ref().map_or(0, String::len))?;
-        storage.map::<String, Arc<dyn Builtin>>(self.builtins.capacity())?;
-        for name in self.builtins.keys() {
+        // The shared builtins are not copied (`builtin_table`): only its own.
+        let own_builtins = self.builtins.own_entries();
+        storage.map::<String, Arc<dyn Builtin>>(own_builtins.capacity())?;
+        for name in own_builtins.keys() {
             storage.add(name.len())?;
         }
         storage.slice::<CallFrame>(self.call_stack.len())?;
