@@ -39,7 +39,7 @@ use std::process::{Command, Stdio};
 
 use mcp_stdio::Server;
 use serde_json::json;
-use timing::{median_us, us};
+use timing::{median, median_us, us};
 
 /// `filestore_execute` of `command` in `/w`: its stdout.
 fn execute(s: &mut Server, command: &str) -> String {
@@ -165,9 +165,9 @@ fn interleaved(n: usize, mut a: impl FnMut(), mut b: impl FnMut()) -> (Spawned, 
             };
         }
     }
-    let spawned = |mut times: Vec<f64>, faults: Option<u64>| {
-        times.sort_by(|x, y| x.total_cmp(y));
-        Spawned { median_us: times[n / 2], minor_faults: faults.map(|f| f as f64 / n as f64) }
+    let spawned = |times: Vec<f64>, faults: Option<u64>| Spawned {
+        median_us: median(times),
+        minor_faults: faults.map(|f| f as f64 / n as f64),
     };
     (spawned(ta, fa), spawned(tb, fb))
 }

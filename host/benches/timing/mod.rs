@@ -7,13 +7,19 @@ pub fn median_us(warm: usize, n: usize, mut f: impl FnMut()) -> f64 {
     for _ in 0..warm {
         f();
     }
-    let mut v: Vec<f64> = (0..n)
-        .map(|_| {
-            let t = Instant::now();
-            f();
-            t.elapsed().as_secs_f64() * 1e6
-        })
-        .collect();
+    median(
+        (0..n)
+            .map(|_| {
+                let t = Instant::now();
+                f();
+                t.elapsed().as_secs_f64() * 1e6
+            })
+            .collect(),
+    )
+}
+
+/// The middle of `v` once sorted (the upper one of an even count).
+pub fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(|a, b| a.total_cmp(b));
     v[v.len() / 2]
 }

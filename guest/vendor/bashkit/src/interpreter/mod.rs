@@ -808,30 +808,18 @@ fn shared_builtins() -> builtin_table::SharedBuiltins {
         "tomlq" => Tomlq,
     );
 
-    // jq builtin (requires jq feature)
     // vi builtin (requires terminal feature; needs a Terminal session)
     #[cfg(feature = "terminal")]
-    builtins.insert("vi", Arc::new(builtins::Vi));
-    #[cfg(feature = "terminal")]
-    builtins.insert("nano", Arc::new(builtins::Nano));
-    #[cfg(feature = "terminal")]
-    builtins.insert("more", Arc::new(builtins::More));
+    register_builtins!(builtins, "vi" => Vi, "nano" => Nano, "more" => More);
+    // jq builtin (requires jq feature)
     #[cfg(feature = "jq")]
-    builtins.insert("jq", Arc::new(builtins::Jq));
-    #[cfg(feature = "jq")]
-    builtins.insert("yq", Arc::new(builtins::Yq));
-
+    register_builtins!(builtins, "jq" => Jq, "yq" => Yq);
     // Git builtin (requires git feature and configuration at runtime)
     #[cfg(feature = "git")]
-    builtins.insert("git", Arc::new(builtins::Git));
-
+    register_builtins!(builtins, "git" => Git);
     // SSH builtins (requires ssh feature and configuration at runtime)
     #[cfg(feature = "ssh")]
-    {
-        builtins.insert("ssh", Arc::new(builtins::Ssh));
-        builtins.insert("scp", Arc::new(builtins::Scp));
-        builtins.insert("sftp", Arc::new(builtins::Sftp));
-    }
+    register_builtins!(builtins, "ssh" => Ssh, "scp" => Scp, "sftp" => Sftp);
     builtins
 }
 
