@@ -1,22 +1,42 @@
-//! The call the stdio fast path ([`crate::stdio::fast`]) runs on the reader thread, as the
-//! server's sandbox work sees it: whether the current thread is that one
-//! ([`on_fast_path`]: the work then runs in place, the thread's own to block, and
-//! needs no cancellation watch), and a listing's JSON passed through to the answer
-//! unparsed ([`pass_json_through`]). Below the server, which asks; the fast path
-//! above it sets them.
+//! The calls the stdio fast path ([`crate::stdio::fast`]) runs, as the server's
+//! sandbox work sees them: where the current thread runs one ([`on_reader`]: the
+//! thread reading stdin, its own to block, where nothing can be cancelled and
+//! nothing may wait for input; [`on_executor`]: the fast path's executor thread,
+//! also its own to block, while the reader goes on reading), how an executor call
+//! is cancelled ([`Cancellation`]), and a listing's JSON passed through to the
+//! answer unparsed ([`pass_json_through`]). Below the server, which asks; the fast
+//! path above it sets them.
 
 use std::cell::{Cell, RefCell};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 
-thread_local! {
-    /// Set on the reader thread while it runs a call: the sandbox work runs in
-    /// place there (it is the thread's own to block), see
-    /// [`FilestoreServer::on_sandbox`](crate::server).
-    static ON_FAST_PATH: Cell<bool> = const { Cell::new(false) };
+/// Which of the fast path's threads the current thread is, while it runs a call.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Place {
+    Elsewhere,
+    Reader,
+    Executor,
 }
 
-/// Whether the current thread is the fast path's, running a call.
-pub(crate) fn on_fast_path() -> bool {
-    ON_FAST_PATH.with(Cell::get)
+thread_local! {
+    /// Set while the fast path's reader or executor thread runs a call: the sandbox
+    /// work runs in place there (it is the thread's own to block), see
+    /// [`FilestoreServer::on_sandbox`](crate::server).
+    static PLACE: Cell<Place> = const { Cell::new(Place::Elsewhere) };
+}
+
+/// Whether the current thread is the fast path's reader, running a call: nothing
+/// can cancel the call (the thread that would read the cancellation is running
+/// it), and it must not wait for anything the client sends.
+pub(crate) fn on_reader() -> bool {
+    PLACE.with(Cell::get) == Place::Reader
+}
+
+/// Whether the current thread is the fast path's executor, running a call: its
+/// cancellation is the [`Cancellation`] in the request's extensions.
+pub(crate) fn on_executor() -> bool {
+    PLACE.with(Cell::get) == Place::Executor
 }
 
 thread_local! {
@@ -25,13 +45,31 @@ thread_local! {
     static PASSED_JSON: RefCell<Option<String>> = const { RefCell::new(None) };
 }
 
-/// Runs `call` as the fast path's on this thread ([`on_fast_path`] holds meanwhile):
-/// its result, and the JSON it passed through ([`pass_json_through`]), if any.
-pub(crate) fn run<T>(call: impl FnOnce() -> T) -> (T, Option<String>) {
+/// Runs `call` as the fast path's reader on this thread ([`on_reader`] holds
+/// meanwhile): its result, and the JSON it passed through ([`pass_json_through`]),
+/// if any.
+pub(crate) fn run_on_reader<T>(call: impl FnOnce() -> T) -> (T, Option<String>) {
+    run_at(Place::Reader, call)
+}
+
+/// [`run_on_reader`] for the fast path's executor ([`on_executor`] holds meanwhile).
+pub(crate) fn run_on_executor<T>(call: impl FnOnce() -> T) -> (T, Option<String>) {
+    run_at(Place::Executor, call)
+}
+
+fn run_at<T>(place: Place, call: impl FnOnce() -> T) -> (T, Option<String>) {
+    /// Puts the thread back as it was, also when the call panics.
+    struct Leave;
+    impl Drop for Leave {
+        fn drop(&mut self) {
+            PLACE.with(|p| p.set(Place::Elsewhere));
+        }
+    }
     take_passed_json();
-    ON_FAST_PATH.with(|f| f.set(true));
+    PLACE.with(|p| p.set(place));
+    let leave = Leave;
     let result = call();
-    ON_FAST_PATH.with(|f| f.set(false));
+    drop(leave);
     (result, take_passed_json())
 }
 
@@ -40,10 +78,10 @@ fn take_passed_json() -> Option<String> {
 }
 
 /// Whether a successful call of `tool` should hand its JSON over unparsed: on the
-/// fast path, for a listing (the largest JSON it answers; a read's result is looked
-/// into for media, and is small).
+/// fast path, whose answer is written by [`crate::stdio::fast`], for a listing (the
+/// largest JSON it answers; a read's result is looked into for media, and is small).
 pub(crate) fn passes_json_through(tool: &str) -> bool {
-    on_fast_path() && tool == "filestore_ls"
+    PLACE.with(Cell::get) != Place::Elsewhere && tool == "filestore_ls"
 }
 
 /// Keeps `out`'s JSON object for the answer (the fast path writes it as the result's
@@ -64,6 +102,85 @@ pub(crate) fn pass_json_through(
     filestore_runtime::CallOutput { json: serde_json::Value::Object(Default::default()), text }
 }
 
+/// What interrupts a running call once it is cancelled: started on cancellation.
+pub(crate) type StartInterrupt = Box<dyn FnOnce() -> tokio::task::JoinHandle<()> + Send>;
+
+/// The cancellation of a call the fast path's executor runs, in its request's
+/// extensions. The reader thread, which reads the client's `notifications/cancelled`
+/// while the executor runs the call, cancels it ([`Cancellation::cancel`]); the
+/// server's watch of the call arms it ([`Cancellation::arm`]) with what interrupts
+/// the call, the same watch an rmcp request gets, but started only once the call is
+/// cancelled: a call nobody cancels (nearly every call) costs no task and no other
+/// thread's wake-up.
+pub(crate) struct Cancellation {
+    cancelled: AtomicBool,
+    /// The request's cancellation token, cancelled with it (as rmcp cancels a
+    /// request's).
+    token: tokio_util::sync::CancellationToken,
+    watch: Mutex<Watch>,
+}
+
+/// Where a [`Cancellation`]'s watch stands.
+enum Watch {
+    /// Not armed yet (the call has not reached the sandbox).
+    Unarmed,
+    Armed(StartInterrupt),
+    /// Cancelled: interrupting the call.
+    Started(tokio::task::JoinHandle<()>),
+    /// The call is over ([`Cancellation::disarm`]).
+    Over,
+}
+
+impl Cancellation {
+    /// The cancellation of a request whose token is `token`.
+    pub(crate) fn new(token: tokio_util::sync::CancellationToken) -> Cancellation {
+        Cancellation { cancelled: AtomicBool::new(false), token, watch: Mutex::new(Watch::Unarmed) }
+    }
+
+    fn watch(&self) -> std::sync::MutexGuard<'_, Watch> {
+        self.watch.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Whether the call was cancelled (its answer is then not sent, as rmcp sends
+    /// none for a cancelled request).
+    pub(crate) fn is_cancelled(&self) -> bool {
+        self.cancelled.load(Ordering::SeqCst)
+    }
+
+    /// The client cancelled the call: what interrupts it starts now if it is armed,
+    /// else when it is.
+    pub(crate) fn cancel(&self) {
+        self.cancelled.store(true, Ordering::SeqCst);
+        self.token.cancel();
+        let mut watch = self.watch();
+        if let Watch::Armed(_) = &*watch
+            && let Watch::Armed(start) = std::mem::replace(&mut *watch, Watch::Over)
+        {
+            *watch = Watch::Started(start());
+        }
+    }
+
+    /// The call reached the sandbox: `start` interrupts it once it is cancelled (at
+    /// once if it already is).
+    pub(crate) fn arm(&self, start: StartInterrupt) {
+        let mut watch = self.watch();
+        match &*watch {
+            Watch::Unarmed | Watch::Armed(_) if self.is_cancelled() => {
+                *watch = Watch::Started(start());
+            }
+            Watch::Unarmed | Watch::Armed(_) => *watch = Watch::Armed(start),
+            Watch::Started(_) | Watch::Over => {}
+        }
+    }
+
+    /// The call is over: what interrupts it, if it started, stops.
+    pub(crate) fn disarm(&self) {
+        if let Watch::Started(task) = std::mem::replace(&mut *self.watch(), Watch::Over) {
+            task.abort();
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -82,15 +199,15 @@ mod tests {
         assert_eq!(written["structuredContent"], json!({"result": [1, 2]}));
 
         let listing = r#"{"path":"/w","entries":[]}"#;
-        let ((), passed) = run(|| {
+        let ((), passed) = run_on_reader(|| {
             let out = pass_json_through(filestore_runtime::UnparsedCallOutput {
                 json: listing.into(),
                 text: String::new(),
             });
             assert_eq!(out.json, json!({}));
-            assert!(on_fast_path());
+            assert!(on_reader() && !on_executor());
         });
         assert_eq!(passed.as_deref(), Some(listing));
-        assert!(!on_fast_path());
+        assert!(!on_reader());
     }
 }

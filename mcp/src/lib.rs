@@ -94,7 +94,7 @@ pub use server_config::ServerConfig;
 /// JSON-RPC message, still gets its answer ([`stdio::guard`]; rmcp drops both).
 pub async fn serve_stdio(config: ServerConfig) -> anyhow::Result<()> {
     let server = FilestoreServer::new(&config)?;
-    let writer = stdio::transport::Writer::stdout()?;
+    let writer = stdio::writer::Writer::stdout()?;
     let fast = Arc::new(stdio::fast::FastPath::default());
     let transport = stdio::transport::StdioTransport::start_with(
         std::io::stdin(),
@@ -103,7 +103,7 @@ pub async fn serve_stdio(config: ServerConfig) -> anyhow::Result<()> {
     )?;
     let running = match rmcp::serve_server(server.clone(), transport).await {
         Ok(r) => {
-            fast.ready(server, r.peer().clone());
+            fast.ready(server, r.peer().clone(), writer.clone())?;
             r
         }
         // Input ended before `initialize` (a client that gave up, `< /dev/null`):

@@ -490,6 +490,75 @@ fn stdio_listings_are_the_listings_call_prints() {
     let _ = client.close();
 }
 
+/// Over stdio, a tool call the reader thread does not answer itself runs on the
+/// fast path's executor thread while the reader goes on reading: a
+/// `notifications/cancelled` naming a running command ends it (with no answer, as
+/// for a request rmcp cancels) and the session goes on; one cancelled before it
+/// reaches the sandbox never runs; calls sent without waiting are each answered
+/// once; and a call still running when the input ends is answered before the
+/// server exits.
+#[test]
+fn stdio_commands_run_beside_the_reader() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut serve = Command::new(BIN);
+    serve.args(["serve", "--mount", "/s=mem:"]).current_dir(tmp.path());
+    let (mut client, _) = crate::support::mcp_stdio::McpStdio::start(serve);
+    let call = |id: i64, command: &str| {
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
+            "name": "filestore_execute",
+            "arguments": {"command": command, "timeout_ms": 25_000}}})
+        .to_string()
+    };
+    // The answer to `id`, failing on any answer to `never` before it.
+    let answer_to = |client: &mut crate::support::mcp_stdio::McpStdio, id: i64, never: i64| loop {
+        let m = client.next_message();
+        assert_ne!(m["id"], never, "a cancelled call was answered: {m}");
+        if m["id"] == id {
+            return m;
+        }
+    };
+    let stdout =
+        |m: &Value| m["result"]["structuredContent"]["stdout"].as_str().map(str::to_string);
+
+    // Cancelled while it sleeps (in a host clock poll) and while it loops: not
+    // answered, where the command's own timeout would have answered it 25 s later,
+    // before the next call.
+    for (id, command) in [(100, "sleep 100"), (101, "while true; do :; done")] {
+        client.send_line(&call(id, command));
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        client.notify("notifications/cancelled", json!({"requestId": id, "reason": "stop"}));
+        client.send_line(&call(id + 10, "echo next"));
+        let next = answer_to(&mut client, id + 10, id);
+        assert_eq!(stdout(&next).as_deref(), Some("next\n"), "{command}: {next}");
+    }
+    // Cancelled at once, before it reaches the sandbox: it writes nothing.
+    client.send_line(&call(102, "sleep 2; echo ran > /s/cancelled"));
+    client.notify("notifications/cancelled", json!({"requestId": 102}));
+    client.send_line(&call(112, "sleep 3; ls /s"));
+    let listed = answer_to(&mut client, 112, 102);
+    assert_eq!(stdout(&listed).as_deref(), Some(""), "{listed}");
+
+    // Sent without waiting: each answered once, with its own output.
+    for id in 200..240 {
+        client.send_line(&call(id, &format!("echo {id} > /s/f{id}; cat /s/f{id}")));
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    while seen.len() < 40 {
+        let m = client.next_message();
+        let Some(id) = m["id"].as_i64() else { continue };
+        assert!(seen.insert(id), "{id} answered twice");
+        assert_eq!(stdout(&m), Some(format!("{id}\n")), "{m}");
+    }
+
+    // The input ends while a call runs: it is answered, then the server exits.
+    client.send_line(&call(300, "sleep 1; echo late"));
+    client.end_input();
+    let late = answer_to(&mut client, 300, -1);
+    assert_eq!(stdout(&late).as_deref(), Some("late\n"), "{late}");
+    let (status, stderr) = client.close();
+    assert!(status.success(), "{status}: {stderr}");
+}
+
 /// The start-up line counts the tools a client is listed, with and without a state
 /// store (whose conversations add `filestore_snapshot`).
 #[test]

@@ -30,9 +30,8 @@ pub const PROGRESS_INTERVAL: Duration = Duration::from_secs(1);
 struct CallWatch {
     /// The call's ticket: the running call a cancellation may interrupt.
     ticket: u64,
-    /// Sets the cancel flag once the request is cancelled; none on the stdio fast
-    /// path, whose requests are not cancellable (`crate::stdio::fast`).
-    watcher: Option<tokio::task::JoinHandle<()>>,
+    /// What sets the cancel flag once the request is cancelled.
+    watcher: Watcher,
     progress: Option<tokio::task::JoinHandle<()>>,
     /// What a shell command printed, for the progress notifications.
     output: Option<Arc<Mutex<ProgressOutput>>>,
@@ -41,13 +40,27 @@ struct CallWatch {
 impl CallWatch {
     /// Ends the watch: the call is over (or never started).
     fn stop(&self) {
-        if let Some(w) = &self.watcher {
-            w.abort();
+        match &self.watcher {
+            Watcher::Task(task) => task.abort(),
+            Watcher::OnCancel(cancellation) => cancellation.disarm(),
+            Watcher::None => {}
         }
         if let Some(p) = &self.progress {
             p.abort();
         }
     }
+}
+
+/// How a call's cancellation reaches it.
+enum Watcher {
+    /// A task waiting for the request's cancellation (an rmcp request).
+    Task(tokio::task::JoinHandle<()>),
+    /// Started by the stdio fast path's reader when it reads the cancellation (a
+    /// call on the fast path's executor, `crate::stdio::fast`).
+    OnCancel(Arc<crate::fast_call::Cancellation>),
+    /// None: a call the fast path's reader runs itself cannot be cancelled (the
+    /// thread that would read the cancellation is running it).
+    None,
 }
 
 /// What a running shell command printed, for the progress notifications of its call:
@@ -128,23 +141,35 @@ impl FilestoreServer {
         token: Option<rmcp::model::ProgressToken>,
     ) -> CallWatch {
         let ticket = self.next_ticket.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
-        let (cancel, running, ct) = (self.cancel.clone(), self.running.clone(), context.ct.clone());
-        // A task woken per call is a wake-up of another thread: not spent where no
-        // cancellation can arrive.
-        let cancellable = !crate::fast_call::on_fast_path();
-        let watcher = cancellable.then(|| {
-            tokio::spawn(async move {
-                ct.cancelled().await;
-                // Until aborted: the call may not have started yet, and each call clears
-                // the flag when it starts.
-                loop {
-                    if *running.lock().unwrap_or_else(|p| p.into_inner()) == ticket {
-                        cancel.store(true, std::sync::atomic::Ordering::SeqCst);
-                    }
-                    tokio::time::sleep(Duration::from_millis(10)).await;
+        let (cancel, running) = (self.cancel.clone(), self.running.clone());
+        // Until aborted: the call may not have started yet, and each call clears the
+        // flag when it starts.
+        let interrupt = async move {
+            loop {
+                if *running.lock().unwrap_or_else(|p| p.into_inner()) == ticket {
+                    cancel.store(true, std::sync::atomic::Ordering::SeqCst);
                 }
-            })
-        });
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+        };
+        // A task spawned per call is a wake-up of another thread: on the stdio fast
+        // path it is started only when the call is cancelled, or never where no
+        // cancellation can arrive.
+        let watcher = match context.extensions.get::<Arc<crate::fast_call::Cancellation>>() {
+            Some(cancellation) => {
+                let runtime = tokio::runtime::Handle::current();
+                cancellation.arm(Box::new(move || runtime.spawn(interrupt)));
+                Watcher::OnCancel(cancellation.clone())
+            }
+            None if crate::fast_call::on_reader() => Watcher::None,
+            None => {
+                let ct = context.ct.clone();
+                Watcher::Task(tokio::spawn(async move {
+                    ct.cancelled().await;
+                    interrupt.await
+                }))
+            }
+        };
         // No total: a grep does not know its size in advance.
         let output = token.is_some().then(|| Arc::new(Mutex::new(ProgressOutput::default())));
         let progress = token.map(|token| {

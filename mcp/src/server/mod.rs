@@ -162,10 +162,10 @@ impl FilestoreServer {
         &self,
         f: impl FnOnce(&mut Sandbox) -> T + Send + 'static,
     ) -> Result<T, McpError> {
-        // Not on the stdio fast path: it runs only while the gate is open (checked
-        // before, `roots_settled`), and waiting there could never end, since the
-        // client's answer with its roots is on the input its thread would read.
-        if !crate::fast_call::on_fast_path() {
+        // Not on the stdio fast path's reader: it runs only while the gate is open
+        // (checked before, `roots_settled`), and waiting there could never end, since
+        // the client's answer with its roots is on the input its thread would read.
+        if !crate::fast_call::on_reader() {
             self.roots_gate.wait().await.map_err(|m| McpError::internal_error(m, None))?;
         }
         self.on_sandbox(f).await
@@ -196,8 +196,8 @@ impl FilestoreServer {
             s.reclaim();
             out
         };
-        if crate::fast_call::on_fast_path() {
-            // The stdio reader thread answering a call itself: its own to block.
+        if crate::fast_call::on_reader() || crate::fast_call::on_executor() {
+            // A thread of the stdio fast path running a call: its own to block.
             let run = std::panic::AssertUnwindSafe(|| f(&mut lock(&sandbox)));
             return std::panic::catch_unwind(run).map_err(|p| failed(&panic_message(p.as_ref())));
         }
@@ -289,7 +289,7 @@ fn lends_threads() -> bool {
 }
 
 /// The message of a panic caught from sandbox work.
-fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+pub(crate) fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     let text = payload
         .downcast_ref::<&str>()
         .copied()

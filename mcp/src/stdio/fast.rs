@@ -1,23 +1,32 @@
-//! The stdio fast path: the reader thread answers a quick call itself.
+//! The stdio fast path: the calls rmcp would pass through three threads are run
+//! by the reader thread itself or by one executor thread.
 //!
 //! Through rmcp, a call over stdio passes from the reader thread to a runtime worker
 //! (rmcp's serve loop), to the task rmcp spawns for the request, and back to the
 //! serve loop to be written: each hand-off a wake-up and a context switch, most of a
-//! small read's time on a 2-CPU machine (BENCHMARKS.md, "MCP server").
-//! Here the reader thread, which already holds the parsed request, runs the same
-//! handler ([`rmcp::Service::handle_request`] of the same [`FilestoreServer`]: the
-//! same checks, result shapes, protocol-version handling and notifications) on
-//! itself and writes the answer, with no hand-off at all.
+//! small call's time on a 2-CPU machine (BENCHMARKS.md, "MCP server"). Here the
+//! same handler ([`rmcp::Service::handle_request`] of the same [`FilestoreServer`]:
+//! the same checks, result shapes, protocol-version handling and notifications)
+//! runs on one of two threads, which writes the answer:
 //!
-//! It takes only what cannot tell the difference:
-//! - after the session is initialized (rmcp's handshake done, [`FastPath::ready`]);
-//! - `tools/call` of `filestore_read` of one page of one file that is not a PDF
-//!   (no `paths`, `pages` or `render`; a PDF may be drawn, which takes long), and of
-//!   `filestore_ls` of one level of at most 1,000 entries (the defaults): bounded
+//! - **The reader thread**, which already holds the parsed request, with no hand-off
+//!   at all: `filestore_read` of one page of one file that is not a PDF (no
+//!   `paths`, `pages` or `render`; a PDF may be drawn, which takes long), and
+//!   `filestore_ls` of one level of at most 1,000 entries (the defaults). Bounded
 //!   work, never an approval, an upstream call or a shell command, so that it needs
 //!   no cancellation, which could not reach it (the thread that would read a
-//!   `notifications/cancelled` is running the call);
-//! - without a progress token (no progress notifications to send meanwhile);
+//!   `notifications/cancelled` is running the call).
+//! - **The executor thread** ([`super::executor`]), one hand-off: every other
+//!   `tools/call`. The reader goes on reading while it runs, so a
+//!   `notifications/cancelled` naming the call cancels it, and the client's answer
+//!   to an approval asked meanwhile reaches rmcp.
+//!
+//! Either only:
+//! - after the session is initialized (rmcp's handshake done, [`FastPath::ready`]);
+//! - without a progress token: progress notifications go out through rmcp, and
+//!   could be written after an answer written here;
+//! - while the executor runs no call (one run meanwhile would wait for the sandbox,
+//!   the reader thread with it);
 //! - while rmcp answers no request ([`FastPath::delivered`] and
 //!   [`FastPath::answered`] track them by id; a cancelled one, which rmcp never
 //!   answers, ends with its `notifications/cancelled`): the fast path never runs a
@@ -25,8 +34,8 @@
 //!   concurrently, so requests sent without waiting were never ordered);
 //! - while the client's roots are settled: no `notifications/roots/list_changed`
 //!   handed to rmcp and not yet taken up by it, and no application of roots under
-//!   way. Waiting for roots here could never end: the client's answer with them is
-//!   on the input this thread reads.
+//!   way. Waiting for roots on the reader could never end: the client's answer with
+//!   them is on the input that thread reads.
 //!
 //! Anything else goes to rmcp as before.
 //!
@@ -40,10 +49,13 @@ use std::sync::{Mutex, OnceLock};
 use rmcp::RoleServer;
 use rmcp::model::{
     ClientNotification, ClientRequest, GetMeta, JsonRpcMessage, JsonRpcNotification,
-    JsonRpcRequest, RequestId, ServerResult,
+    JsonRpcRequest, RequestId,
 };
 use rmcp::service::{Peer, RequestContext, RxJsonRpcMessage, Service, TxJsonRpcMessage};
 
+use super::answer::answer_line;
+use super::executor::{Executor, Job};
+use super::writer::Writer;
 use crate::server::FilestoreServer;
 
 /// The largest listing the fast path takes (`filestore_ls`'s default limit).
@@ -54,6 +66,24 @@ struct Ready {
     server: FilestoreServer,
     peer: Peer<RoleServer>,
     runtime: tokio::runtime::Handle,
+    executor: Executor,
+}
+
+/// Where a message goes (see [`FastPath::route`]).
+pub enum Route {
+    /// Answered on the reader thread: the answer line, without its newline.
+    Answered(Vec<u8>),
+    /// Handed to the executor thread, which writes the answer.
+    Running,
+    /// For rmcp.
+    Rmcp(Box<RxJsonRpcMessage<RoleServer>>),
+}
+
+/// Which of the fast path's threads runs a call (see the module docs).
+#[derive(Debug, PartialEq, Eq)]
+enum Runner {
+    Reader,
+    Executor,
 }
 
 /// See the module docs. Shared by the reader thread and the transport.
@@ -65,68 +95,20 @@ pub struct FastPath {
     pending: Mutex<HashMap<RequestId, usize>>,
 }
 
-/// The answer line: `reply` serialised, with the JSON a call passed through as its
-/// result's `structuredContent` (written as is, not parsed: `Session::call_unparsed`
-/// checked it is JSON that can be, one line without `\u` escapes).
-fn serialise_reply(mut reply: TxJsonRpcMessage<RoleServer>, passed: Option<String>) -> Vec<u8> {
-    let serialise = |reply: &TxJsonRpcMessage<RoleServer>| {
-        serde_json::to_vec(reply).unwrap_or_else(|e| {
-            // A reply that does not serialise (it always does) is rmcp's to fail on:
-            // rather than lose the call, say so in the same shape rmcp would.
-            let message = format!("serialising the answer: {e}");
-            crate::guard::error_reply(serde_json::Value::Null, -32603, message).into_bytes()
-        })
-    };
-    let Some(json) = passed else { return serialise(&reply) };
-    let result = match &mut reply {
-        JsonRpcMessage::Response(r) => match &mut r.result {
-            // The placeholder `pass_json_through` gave, and nothing else.
-            ServerResult::CallToolResult(result)
-                if result.is_error != Some(true)
-                    && result
-                        .structured_content
-                        .as_ref()
-                        .and_then(serde_json::Value::as_object)
-                        .is_some_and(serde_json::Map::is_empty) =>
-            {
-                result
-            }
-            _ => return serialise(&reply),
-        },
-        _ => return serialise(&reply),
-    };
-    result.structured_content = None;
-    let mut line = serialise(&reply);
-    // The result is the message's last member and the structured content would be
-    // the result's: `...}}` becomes `...,"structuredContent":JSON}}`.
-    if !line.ends_with(b"}}") {
-        result_back(&mut reply, &json);
-        return serialise(&reply);
-    }
-    line.truncate(line.len() - 2);
-    line.reserve(json.len() + 24);
-    line.extend_from_slice(b",\"structuredContent\":");
-    line.extend_from_slice(json.as_bytes());
-    line.extend_from_slice(b"}}");
-    line
-}
-
-/// Puts the passed-through `json` back into `reply`'s result, parsed (the fallback
-/// when the answer is not shaped as [`serialise_reply`] expects).
-fn result_back(reply: &mut TxJsonRpcMessage<RoleServer>, json: &str) {
-    if let JsonRpcMessage::Response(r) = reply
-        && let ServerResult::CallToolResult(result) = &mut r.result
-    {
-        result.structured_content = serde_json::from_str(json).ok();
-    }
-}
-
 impl FastPath {
     /// The session is initialized: from now on the reader may answer calls with
-    /// `server` (a clone of rmcp's) on `runtime`.
-    pub fn ready(&self, server: FilestoreServer, peer: Peer<RoleServer>) {
+    /// `server` (a clone of rmcp's) on `runtime`, or hand them to an executor
+    /// thread that writes its answers to `writer`.
+    pub fn ready(
+        &self,
+        server: FilestoreServer,
+        peer: Peer<RoleServer>,
+        writer: Writer,
+    ) -> std::io::Result<()> {
         let runtime = tokio::runtime::Handle::current();
-        let _ = self.ready.set(Ready { server, peer, runtime });
+        let executor = Executor::start(server.clone(), runtime.clone(), writer)?;
+        let _ = self.ready.set(Ready { server, peer, runtime, executor });
+        Ok(())
     }
 
     /// A message handed to rmcp: a request counts until [`FastPath::answered`], or
@@ -143,6 +125,9 @@ impl FastPath {
                     ClientNotification::CancelledNotification(c) => {
                         if let Some(id) = &c.params.request_id {
                             self.pending().remove(id);
+                            if let Some(ready) = self.ready.get() {
+                                ready.executor.cancel(id);
+                            }
                         }
                     }
                     ClientNotification::RootsListChangedNotification(_) => {
@@ -179,48 +164,73 @@ impl FastPath {
         self.pending.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// The answer to `message` as a line (without its newline) when the fast path
-    /// takes it, else the message back, for rmcp.
-    pub fn answer(
-        &self,
-        message: Box<RxJsonRpcMessage<RoleServer>>,
-    ) -> Result<Vec<u8>, Box<RxJsonRpcMessage<RoleServer>>> {
-        let Some(ready) = self.ready.get() else { return Err(message) };
-        if !self.pending().is_empty() || !ready.server.roots_settled() || !takes(&message) {
-            return Err(message);
+    /// Where `message` goes: answered here, handed to the executor, or back for
+    /// rmcp (see the module docs).
+    pub fn route(&self, message: Box<RxJsonRpcMessage<RoleServer>>) -> Route {
+        let Some(ready) = self.ready.get() else { return Route::Rmcp(message) };
+        let Some(runner) = runner(&message) else { return Route::Rmcp(message) };
+        if ready.executor.is_busy() || !self.pending().is_empty() || !ready.server.roots_settled() {
+            return Route::Rmcp(message);
         }
         let (id, mut request) = match *message {
             JsonRpcMessage::Request(JsonRpcRequest { id, request, .. }) => (id, request),
-            other => return Err(Box::new(other)),
+            other => return Route::Rmcp(Box::new(other)),
         };
         let mut context = RequestContext::new(id.clone(), ready.peer.clone());
         std::mem::swap(&mut context.meta, request.get_meta_mut());
-        let (result, passed) = crate::fast_call::run(|| {
+        if runner == Runner::Executor {
+            return match ready.executor.run(Job { id, request, context }) {
+                Ok(()) => Route::Running,
+                Err(job) => {
+                    let message = "the server's call thread has ended; nothing ran".to_string();
+                    Route::Answered(
+                        crate::guard::error_reply(json_id(&job.id), -32603, message).into_bytes(),
+                    )
+                }
+            };
+        }
+        let (result, passed) = crate::fast_call::run_on_reader(|| {
             ready.runtime.block_on(ready.server.handle_request(request, context))
         });
         let reply: TxJsonRpcMessage<RoleServer> = match result {
             Ok(result) => JsonRpcMessage::response(result, id),
             Err(error) => JsonRpcMessage::error(error, Some(id)),
         };
-        Ok(serialise_reply(reply, passed))
+        Route::Answered(answer_line(reply, passed))
+    }
+
+    /// The input ended: a call the executor runs is given its time to be answered
+    /// before the session ends (see [`Executor::drain`]).
+    pub fn input_ended(&self) {
+        if let Some(ready) = self.ready.get() {
+            ready.executor.drain();
+        }
     }
 }
 
-/// Whether the fast path takes `message` (see the module docs).
-fn takes(message: &RxJsonRpcMessage<RoleServer>) -> bool {
-    let JsonRpcMessage::Request(JsonRpcRequest { request, .. }) = message else { return false };
-    let ClientRequest::CallToolRequest(call) = request else { return false };
+/// A request id as JSON.
+fn json_id(id: &RequestId) -> serde_json::Value {
+    serde_json::to_value(id).unwrap_or(serde_json::Value::Null)
+}
+
+/// Which thread of the fast path runs `message`, if one does (see the module docs).
+fn runner(message: &RxJsonRpcMessage<RoleServer>) -> Option<Runner> {
+    let JsonRpcMessage::Request(JsonRpcRequest { request, .. }) = message else { return None };
+    let ClientRequest::CallToolRequest(call) = request else { return None };
     let params = &call.params;
     let progress = request.get_meta().get_progress_token().is_some()
         || params.meta.as_ref().is_some_and(|m| m.get_progress_token().is_some());
-    if progress || params.request_state.is_some() {
-        return false;
+    if progress {
+        return None;
+    }
+    if params.request_state.is_some() {
+        return Some(Runner::Executor);
     }
     let empty = serde_json::Map::new();
     let args = params.arguments.as_ref().unwrap_or(&empty);
     let absent_or =
         |key: &str, ok: &dyn Fn(&serde_json::Value) -> bool| args.get(key).is_none_or(ok);
-    match params.name.as_ref() {
+    let on_reader = match params.name.as_ref() {
         "filestore_read" => {
             let pdf = args
                 .get("path")
@@ -233,7 +243,8 @@ fn takes(message: &RxJsonRpcMessage<RoleServer>) -> bool {
                 && absent_or("limit", &|v| v.as_u64().is_some_and(|n| n <= MAX_FAST_LIST))
         }
         _ => false,
-    }
+    };
+    Some(if on_reader { Runner::Reader } else { Runner::Executor })
 }
 
 #[cfg(test)]
@@ -250,41 +261,21 @@ mod tests {
                        "params": {"name": name, "arguments": arguments}}))
     }
 
-    /// A passed-through listing's JSON lands as the result's `structuredContent`,
-    /// exactly as rmcp would write the parsed value; an error answer or a result
-    /// without structured content ignores it.
+    /// Bounded reads and listings run on the reader, every other tool call on the
+    /// executor; a call with a progress token, and anything but a tool call, goes
+    /// to rmcp.
     #[test]
-    fn passed_json_is_the_structured_content() {
-        use rmcp::model::{CallToolResult, ContentBlock, ErrorData};
-        let listing =
-            r#"{"path":"/w","entries":[{"name":"a \"b\"\n","size":3}],"truncated":false}"#;
-        let reply = |structured: Option<serde_json::Value>| -> TxJsonRpcMessage<RoleServer> {
-            let mut r = CallToolResult::success(vec![ContentBlock::text("a \"b\"\n (3 bytes)\n")]);
-            r.structured_content = structured;
-            JsonRpcMessage::response(ServerResult::CallToolResult(r), RequestId::Number(7))
-        };
-        let parsed = |line: Vec<u8>| serde_json::from_slice::<serde_json::Value>(&line).unwrap();
-        let expected =
-            parsed(serde_json::to_vec(&reply(serde_json::from_str(listing).ok())).unwrap());
-        let spliced = serialise_reply(reply(Some(json!({}))), Some(listing.to_string()));
-        assert_eq!(parsed(spliced), expected);
-
-        let plain = reply(None);
-        let alone = serde_json::to_vec(&plain).unwrap();
-        assert_eq!(serialise_reply(plain, Some(listing.to_string())), alone);
-        let error: TxJsonRpcMessage<RoleServer> = JsonRpcMessage::error(
-            ErrorData::invalid_params("no", None),
-            Some(RequestId::Number(7)),
+    fn each_call_runs_where_nothing_can_tell_the_difference() {
+        let on = |name: &str, args: serde_json::Value| runner(&call(1, name, args));
+        assert_eq!(on("filestore_read", json!({"path": "/w/a.rs"})), Some(Runner::Reader));
+        assert_eq!(
+            on("filestore_ls", json!({"path": "/w", "details": true})),
+            Some(Runner::Reader)
         );
-        let alone = serde_json::to_vec(&error).unwrap();
-        assert_eq!(serialise_reply(error, Some(listing.to_string())), alone);
-    }
-
-    #[test]
-    fn takes_only_bounded_calls_without_progress() {
-        assert!(takes(&call(1, "filestore_read", json!({"path": "/w/a.rs"}))));
-        assert!(takes(&call(1, "filestore_ls", json!({"path": "/w", "details": true}))));
-        assert!(takes(&call(1, "filestore_ls", json!({"path": "/w", "depth": 1, "limit": 1000}))));
+        assert_eq!(
+            on("filestore_ls", json!({"path": "/w", "depth": 1, "limit": 1000})),
+            Some(Runner::Reader)
+        );
         for (name, args) in [
             ("filestore_read", json!({"path": "/w/scan.PDF"})),
             ("filestore_read", json!({"paths": ["/w/a", "/w/b"]})),
@@ -293,13 +284,29 @@ mod tests {
             ("filestore_ls", json!({"path": "/w", "limit": 100000})),
             ("filestore_grep", json!({"pattern": "x"})),
             ("filestore_write", json!({"path": "/w/a", "content": ""})),
+            ("filestore_execute", json!({"command": "sleep 100"})),
+            ("a_configured_tool", json!({})),
         ] {
-            assert!(!takes(&call(1, name, args.clone())), "{name} {args}");
+            assert_eq!(on(name, args.clone()), Some(Runner::Executor), "{name} {args}");
         }
-        let progress = message(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        let retry = message(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
             "params": {"name": "filestore_read", "arguments": {"path": "/w/a"},
-                       "_meta": {"progressToken": 7}}}));
-        assert!(!takes(&progress));
+                       "requestState": "s1", "inputResponses": {}}}));
+        assert_eq!(runner(&retry), Some(Runner::Executor));
+        for progress in [
+            json!({"name": "filestore_read", "arguments": {"path": "/w/a"},
+                   "_meta": {"progressToken": 7}}),
+            json!({"name": "filestore_execute", "arguments": {"command": "true"},
+                   "_meta": {"progressToken": "p"}}),
+        ] {
+            let m = message(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                                   "params": progress}));
+            assert_eq!(runner(&m), None, "{m:?}");
+        }
+        let list = message(json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list"}));
+        assert_eq!(runner(&list), None);
+        let ping = message(json!({"jsonrpc": "2.0", "id": 4, "method": "ping"}));
+        assert_eq!(runner(&ping), None);
     }
 
     /// A request rmcp never answers (cancelled) or answers once for two of one id

@@ -147,6 +147,11 @@ impl McpStdio {
             .collect()
     }
 
+    /// Closes stdin, the end of the client's input, while answers may still come.
+    pub fn end_input(&mut self) {
+        self.stdin = None;
+    }
+
     /// Closes stdin (the end of the session) and returns how the server ended and
     /// what it printed on stderr.
     pub fn close(mut self) -> (ExitStatus, String) {

@@ -1,0 +1,169 @@
+//! The fast path's executor: a thread that runs the calls the reader hands it
+//! ([`super::fast`]), one at a time, and writes their answers.
+//!
+//! Through rmcp a call passes from the reader to a runtime worker (rmcp's serve
+//! loop), to the task rmcp spawns for it, to `block_in_place` (which wakes a
+//! blocking-pool thread to carry the worker's other tasks), and back to the serve
+//! loop to be written: most of a trivial command's time on a 2-CPU machine
+//! (BENCHMARKS.md, "The shell"). Here the reader hands the call to this thread
+//! (one wake-up), which runs the same handler ([`rmcp::Service::handle_request`] of
+//! the same [`FilestoreServer`]) on the server's runtime with the thread's own
+//! `block_on`, the sandbox work in place, and writes the answer itself.
+//!
+//! The reader goes on reading meanwhile, so what a running call needs from the
+//! client still reaches it: a `notifications/cancelled` naming it
+//! ([`Executor::cancel`], which rmcp would never see: the request is not rmcp's),
+//! and the answers to the requests its handler sends through rmcp (an approval
+//! asked by elicitation, the roots). A cancelled call's answer is not written, as
+//! rmcp writes none for a cancelled request.
+
+use std::sync::mpsc as std_mpsc;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use rmcp::RoleServer;
+use rmcp::model::{ClientRequest, JsonRpcMessage, RequestId};
+use rmcp::service::{RequestContext, Service, TxJsonRpcMessage};
+
+use super::writer::Writer;
+use crate::fast_call::Cancellation;
+use crate::server::FilestoreServer;
+
+/// How long a call still running when the input ends has to end and be answered
+/// before it is cancelled (rmcp gives its own requests as long).
+pub(super) const DRAIN: Duration = Duration::from_secs(5);
+
+/// A call for the executor: the request and its context, as rmcp would make them.
+pub(super) struct Job {
+    pub id: RequestId,
+    pub request: ClientRequest,
+    pub context: RequestContext<RoleServer>,
+}
+
+/// The executor thread's end (see the module docs).
+pub(super) struct Executor {
+    jobs: std_mpsc::Sender<Job>,
+    running: Arc<Running>,
+}
+
+/// The call the executor runs now, if any (its id and cancellation); `over` is
+/// told when it ends.
+#[derive(Default)]
+struct Running {
+    call: Mutex<Option<(RequestId, Arc<Cancellation>)>>,
+    over: Condvar,
+}
+
+impl Running {
+    fn call(&self) -> MutexGuard<'_, Option<(RequestId, Arc<Cancellation>)>> {
+        self.call.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The call is over: whether it was cancelled (its answer is then dropped).
+    /// From now on a cancellation naming it finds nothing to cancel, as in rmcp
+    /// once a request is answered.
+    fn finish(&self) -> bool {
+        let call = self.call().take();
+        self.over.notify_all();
+        call.is_some_and(|(_, c)| c.is_cancelled())
+    }
+}
+
+impl Executor {
+    /// Starts the executor thread, running calls with `server` on `runtime` and
+    /// writing their answers to `writer`.
+    pub fn start(
+        server: FilestoreServer,
+        runtime: tokio::runtime::Handle,
+        writer: Writer,
+    ) -> std::io::Result<Executor> {
+        let (jobs, rx) = std_mpsc::channel();
+        let running = Arc::new(Running::default());
+        let thread_running = running.clone();
+        std::thread::Builder::new().name("filestore-calls".into()).spawn(move || {
+            for job in rx {
+                let line = answer(&server, &runtime, job);
+                if !thread_running.finish() {
+                    // A closed stdout ends the session: the reader sees its input end.
+                    let _ = writer.line(line);
+                }
+            }
+        })?;
+        Ok(Executor { jobs, running })
+    }
+
+    /// Whether a call is running (the fast path then hands everything to rmcp: a
+    /// call run meanwhile would wait for the sandbox, on the reader thread).
+    pub fn is_busy(&self) -> bool {
+        self.running.call().is_some()
+    }
+
+    /// Runs `job` on the executor thread; the job back if the thread is gone (it
+    /// never ends while this end is held, and a panic in a call is answered).
+    pub fn run(&self, mut job: Job) -> Result<(), Box<Job>> {
+        let cancellation = Arc::new(Cancellation::new(job.context.ct.clone()));
+        job.context.extensions.insert(cancellation.clone());
+        *self.running.call() = Some((job.id.clone(), cancellation));
+        self.jobs.send(job).map_err(|e| {
+            self.running.call().take();
+            Box::new(e.0)
+        })
+    }
+
+    /// A `notifications/cancelled` naming `id`: cancels the running call if it is
+    /// that request.
+    pub fn cancel(&self, id: &RequestId) {
+        if let Some((running, cancellation)) = &*self.running.call()
+            && running == id
+        {
+            cancellation.cancel();
+        }
+    }
+
+    /// The input ended: a running call has [`DRAIN`] to end and be answered, then
+    /// it is cancelled and has as long again to stop.
+    pub fn drain(&self) {
+        if !self.wait(DRAIN)
+            && let Some((_, cancellation)) = &*self.running.call()
+        {
+            cancellation.cancel();
+        }
+        self.wait(DRAIN);
+    }
+
+    /// Waits at most `limit` for no call to be running: whether none is.
+    fn wait(&self, limit: Duration) -> bool {
+        let end = Instant::now() + limit;
+        let mut call = self.running.call();
+        while call.is_some() {
+            let left = end.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return false;
+            }
+            call = self.running.over.wait_timeout(call, left).unwrap_or_else(|p| p.into_inner()).0;
+        }
+        true
+    }
+}
+
+/// Runs `job` with `server`'s handler and gives its answer line. A panic in the
+/// handler is answered as an internal error (the thread goes on to the next call).
+fn answer(server: &FilestoreServer, runtime: &tokio::runtime::Handle, job: Job) -> Vec<u8> {
+    let Job { id, request, context } = job;
+    let (result, passed) = crate::fast_call::run_on_executor(|| {
+        let run = std::panic::AssertUnwindSafe(|| {
+            runtime.block_on(server.handle_request(request, context))
+        });
+        std::panic::catch_unwind(run)
+    });
+    let reply: TxJsonRpcMessage<RoleServer> = match result {
+        Ok(Ok(result)) => JsonRpcMessage::response(result, id),
+        Ok(Err(error)) => JsonRpcMessage::error(error, Some(id)),
+        Err(panic) => {
+            let why = crate::server::panic_message(panic.as_ref());
+            let error = rmcp::ErrorData::internal_error(format!("the call failed: {why}"), None);
+            JsonRpcMessage::error(error, Some(id))
+        }
+    };
+    super::answer::answer_line(reply, passed)
+}
