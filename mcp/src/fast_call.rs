@@ -186,6 +186,49 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// What interrupts a call starts once the call is both armed and cancelled,
+    /// whichever comes first, and only once; a call over (disarmed) starts nothing,
+    /// and the request's token is cancelled with it.
+    #[test]
+    fn the_interrupt_starts_once_armed_and_cancelled() {
+        use std::sync::Arc;
+        use std::sync::atomic::AtomicUsize;
+        let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+        let starts = Arc::new(AtomicUsize::new(0));
+        let start = || -> StartInterrupt {
+            let (starts, handle) = (starts.clone(), runtime.handle().clone());
+            Box::new(move || {
+                starts.fetch_add(1, Ordering::SeqCst);
+                handle.spawn(std::future::pending())
+            })
+        };
+        let started = || starts.load(Ordering::SeqCst);
+
+        let token = tokio_util::sync::CancellationToken::new();
+        let armed_first = Cancellation::new(token.clone());
+        armed_first.arm(start());
+        assert_eq!((started(), armed_first.is_cancelled()), (0, false));
+        armed_first.cancel();
+        armed_first.cancel();
+        assert_eq!(started(), 1);
+        assert!(armed_first.is_cancelled() && token.is_cancelled());
+        armed_first.disarm();
+
+        let cancelled_first = Cancellation::new(Default::default());
+        cancelled_first.cancel();
+        assert_eq!(started(), 1, "nothing to interrupt before the call reaches the sandbox");
+        cancelled_first.arm(start());
+        assert_eq!(started(), 2);
+        cancelled_first.disarm();
+
+        let never = Cancellation::new(Default::default());
+        never.arm(start());
+        never.disarm();
+        never.cancel();
+        assert_eq!(started(), 2, "a call over is not interrupted");
+        assert!(never.is_cancelled());
+    }
+
     /// JSON that is not an object is not kept but wrapped as `reply::success` wraps
     /// any other; an object is kept for the answer, an empty object in its place.
     #[test]

@@ -494,9 +494,10 @@ fn stdio_listings_are_the_listings_call_prints() {
 /// fast path's executor thread while the reader goes on reading: a
 /// `notifications/cancelled` naming a running command ends it (with no answer, as
 /// for a request rmcp cancels) and the session goes on; one cancelled before it
-/// reaches the sandbox never runs; calls sent without waiting are each answered
-/// once; and a call still running when the input ends is answered before the
-/// server exits.
+/// reaches the sandbox, or while it waits behind another, never runs; calls sent
+/// without waiting are each answered once; and a call still running when the
+/// input ends (a `sleep`: WASI's clock poll blocks the executor thread itself) is
+/// answered before the server exits.
 #[test]
 fn stdio_commands_run_beside_the_reader() {
     let tmp = tempfile::tempdir().unwrap();
@@ -523,7 +524,8 @@ fn stdio_commands_run_beside_the_reader() {
     // Cancelled while it sleeps (in a host clock poll) and while it loops: not
     // answered, where the command's own timeout would have answered it 25 s later,
     // before the next call.
-    for (id, command) in [(100, "sleep 100"), (101, "while true; do :; done")] {
+    let busy = "while true; do seq 1 100000 > /dev/null; done";
+    for (id, command) in [(100, "sleep 100"), (101, busy)] {
         client.send_line(&call(id, command));
         std::thread::sleep(std::time::Duration::from_millis(300));
         client.notify("notifications/cancelled", json!({"requestId": id, "reason": "stop"}));
@@ -537,6 +539,19 @@ fn stdio_commands_run_beside_the_reader() {
     client.send_line(&call(112, "sleep 3; ls /s"));
     let listed = answer_to(&mut client, 112, 102);
     assert_eq!(stdout(&listed).as_deref(), Some(""), "{listed}");
+    // Cancelled while it waits behind a running call: it never starts either.
+    client.send_line(&call(103, busy));
+    client.send_line(&call(104, "echo ran > /s/queued"));
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    client.notify("notifications/cancelled", json!({"requestId": 104}));
+    client.notify("notifications/cancelled", json!({"requestId": 103}));
+    // Twice: the first may take the sandbox before the cancelled call would have.
+    for id in [113, 114] {
+        client.send_line(&call(id, "ls /s"));
+        let listed = answer_to(&mut client, id, 104);
+        assert_eq!(stdout(&listed).as_deref(), Some(""), "{listed}");
+        std::thread::sleep(std::time::Duration::from_millis(500));
+    }
 
     // Sent without waiting: each answered once, with its own output.
     for id in 200..240 {

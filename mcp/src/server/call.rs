@@ -373,10 +373,17 @@ impl FilestoreServer {
         };
         let claims = self.claims(&context);
         let (cancel, running, ticket) = (self.cancel.clone(), self.running.clone(), watch.ticket);
-        let (name, output) = (tool.clone(), watch.output.clone());
+        let (name, output, ct) = (tool.clone(), watch.output.clone(), context.ct.clone());
         // The arguments go in and come back (an approval prompt shows them): no copy.
         let called = self
             .with_sandbox(move |s| {
+                if ct.is_cancelled() {
+                    // Cancelled while it waited for the sandbox (behind another call):
+                    // it does not start. Its answer is not sent.
+                    let why = format!("'{name}' was cancelled before it started; nothing ran");
+                    let out = Err(Error::Cancelled(why));
+                    return (Called { out, specs_changed: false, poisoned: false }, args, false);
+                }
                 *running.lock().unwrap_or_else(|p| p.into_inner()) = ticket;
                 let sink = output.map(|o| -> filestore_runtime::shell_output::OutputSink {
                     Box::new(move |chunk: filestore_runtime::shell_output::OutputChunk<'_>| {

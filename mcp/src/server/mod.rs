@@ -197,8 +197,14 @@ impl FilestoreServer {
             out
         };
         if crate::fast_call::on_reader() || crate::fast_call::on_executor() {
-            // A thread of the stdio fast path running a call: its own to block.
-            let run = std::panic::AssertUnwindSafe(|| f(&mut lock(&sandbox)));
+            // A thread of the stdio fast path running a call (in the runtime's
+            // `block_on`): its own to block. Out of the runtime's context, though, as
+            // on a worker: WASI's blocking calls (a `sleep`'s poll) run a `block_on`
+            // of their own, which tokio refuses within another. Off a worker this is
+            // only that, no hand-off.
+            let run = std::panic::AssertUnwindSafe(|| {
+                tokio::task::block_in_place(|| f(&mut lock(&sandbox)))
+            });
             return std::panic::catch_unwind(run).map_err(|p| failed(&panic_message(p.as_ref())));
         }
         if lends_threads() {
