@@ -502,7 +502,7 @@ fn stdio_listings_are_the_listings_call_prints() {
 fn stdio_commands_run_beside_the_reader() {
     let tmp = tempfile::tempdir().unwrap();
     let mut serve = Command::new(BIN);
-    serve.args(["serve", "--mount", "/s=mem:"]).current_dir(tmp.path());
+    serve.args(["serve", "--shell", "--mount", "/s=mem:"]).current_dir(tmp.path());
     let (mut client, _) = crate::support::mcp_stdio::McpStdio::start(serve);
     let call = |id: i64, command: &str| {
         json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {

@@ -33,8 +33,12 @@ use crate::server::FilestoreServer;
 /// before it is cancelled (rmcp gives its own requests as long).
 pub(super) const DRAIN: Duration = Duration::from_secs(5);
 
-/// A call for the executor: the request and its context, as rmcp would make them.
+/// A call for the executor: the request and its context, as rmcp would make them,
+/// and the server to run it with (held only while it runs, so that the session's
+/// sandbox, its upstream servers with it, ends with the session, not with this
+/// thread).
 pub(super) struct Job {
+    pub server: FilestoreServer,
     pub id: RequestId,
     pub request: ClientRequest,
     pub context: RequestContext<RoleServer>,
@@ -70,19 +74,15 @@ impl Running {
 }
 
 impl Executor {
-    /// Starts the executor thread, running calls with `server` on `runtime` and
-    /// writing their answers to `writer`.
-    pub fn start(
-        server: FilestoreServer,
-        runtime: tokio::runtime::Handle,
-        writer: Writer,
-    ) -> std::io::Result<Executor> {
+    /// Starts the executor thread, running calls on `runtime` and writing their
+    /// answers to `writer`.
+    pub fn start(runtime: tokio::runtime::Handle, writer: Writer) -> std::io::Result<Executor> {
         let (jobs, rx) = std_mpsc::channel();
         let running = Arc::new(Running::default());
         let thread_running = running.clone();
         std::thread::Builder::new().name("filestore-calls".into()).spawn(move || {
             for job in rx {
-                let line = answer(&server, &runtime, job);
+                let line = answer(&runtime, job);
                 if !thread_running.finish() {
                     // A closed stdout ends the session: the reader sees its input end.
                     let _ = writer.line(line);
@@ -146,10 +146,10 @@ impl Executor {
     }
 }
 
-/// Runs `job` with `server`'s handler and gives its answer line. A panic in the
+/// Runs `job` with its server's handler and gives its answer line. A panic in the
 /// handler is answered as an internal error (the thread goes on to the next call).
-fn answer(server: &FilestoreServer, runtime: &tokio::runtime::Handle, job: Job) -> Vec<u8> {
-    let Job { id, request, context } = job;
+fn answer(runtime: &tokio::runtime::Handle, job: Job) -> Vec<u8> {
+    let Job { server, id, request, context } = job;
     let (result, passed) = crate::fast_call::run_on_executor(|| {
         let run = std::panic::AssertUnwindSafe(|| {
             runtime.block_on(server.handle_request(request, context))

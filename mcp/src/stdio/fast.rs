@@ -106,7 +106,7 @@ impl FastPath {
         writer: Writer,
     ) -> std::io::Result<()> {
         let runtime = tokio::runtime::Handle::current();
-        let executor = Executor::start(server.clone(), runtime.clone(), writer)?;
+        let executor = Executor::start(runtime.clone(), writer)?;
         let _ = self.ready.set(Ready { server, peer, runtime, executor });
         Ok(())
     }
@@ -179,7 +179,8 @@ impl FastPath {
         let mut context = RequestContext::new(id.clone(), ready.peer.clone());
         std::mem::swap(&mut context.meta, request.get_meta_mut());
         if runner == Runner::Executor {
-            return match ready.executor.run(Job { id, request, context }) {
+            let server = ready.server.clone();
+            return match ready.executor.run(Job { server, id, request, context }) {
                 Ok(()) => Route::Running,
                 Err(job) => {
                     let message = "the server's call thread has ended; nothing ran".to_string();

@@ -73,8 +73,12 @@ impl StdioTransport {
                 Incoming::Reply(r) => replies.line(r.into_bytes()).is_ok(),
             });
             // rmcp hears the input end (`tx` dropped) once the executor's call,
-            // which may still need rmcp (a notification, an approval), is over.
+            // which may still need rmcp (a notification, an approval), is over; and
+            // after this thread's hold on the fast path (its server) is let go, so
+            // the session ends (its sandbox dropped, upstream servers waited for)
+            // before the process does.
             fast.input_ended();
+            drop(fast);
             drop(tx);
         })?;
         Ok(StdioTransport { incoming, writer, pending })
