@@ -527,8 +527,121 @@ fn hex(b: &[u8]) -> String {
 
 #[cfg(test)]
 mod cache_tests {
-    use super::prune_cache;
+    use super::{Names, load_component, prune_cache};
+    use std::path::{Path, PathBuf};
     use std::time::{Duration, SystemTime};
+
+    // The cache's handling of its files does not depend on the component: these tests
+    // run it on a small real component (one core module with one function), compiled by
+    // a real engine in milliseconds. The embedded component goes through the same
+    // function in tests/integration/limits.rs (a compilation of it takes a minute of
+    // CPU in the test build, so it is done there once).
+
+    /// A component holding one core module with one function.
+    fn small_component() -> Vec<u8> {
+        use wasm_encoder::{CodeSection, Function, FunctionSection, Module, ModuleSection};
+        use wasm_encoder::{TypeSection, ValType};
+        let mut types = TypeSection::new();
+        types.ty().function([ValType::I32], [ValType::I32]);
+        let mut functions = FunctionSection::new();
+        functions.function(0);
+        let mut body = Function::new([]);
+        body.instructions().local_get(0).i32_const(1).i32_add().end();
+        let mut code = CodeSection::new();
+        code.function(&body);
+        let mut module = Module::new();
+        module.section(&types).section(&functions).section(&code);
+        let mut component = wasm_encoder::Component::new();
+        component.section(&ModuleSection(&module));
+        component.finish()
+    }
+
+    fn engine(fuel: bool) -> wasmtime::Engine {
+        let mut config = wasmtime::Config::new();
+        config.wasm_component_model(true).consume_fuel(fuel);
+        wasmtime::Engine::new(&config).unwrap()
+    }
+
+    /// Loads the small component through the cache in `dir`: whether it was a hit,
+    /// and the warning.
+    fn load(engine: &wasmtime::Engine, dir: &Path) -> (bool, Option<String>) {
+        let (_, hit, warning) = load_component(engine, &small_component(), Names::Keep, Some(dir))
+            .expect("a cache problem is never an error");
+        (hit, warning)
+    }
+
+    /// The single artifact in `dir`.
+    fn artifact(dir: &Path) -> PathBuf {
+        let arts: Vec<PathBuf> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "cwasm"))
+            .collect();
+        assert_eq!(arts.len(), 1, "{arts:?}");
+        arts[0].clone()
+    }
+
+    #[test]
+    fn a_truncated_corrupt_or_unsummed_artifact_is_recompiled_and_rewritten() {
+        let dir = tempfile::tempdir().unwrap();
+        let (dir, e) = (dir.path(), engine(false));
+        assert_eq!(load(&e, dir), (false, None), "an empty cache cannot hit");
+        let art = artifact(dir);
+        let good = std::fs::read(&art).unwrap();
+        assert_eq!(load(&e, dir), (true, None), "a sound artifact is reused");
+
+        std::fs::write(&art, &good[..good.len() / 2]).unwrap();
+        assert!(!load(&e, dir).0, "a truncated artifact must be recompiled");
+        assert_eq!(std::fs::read(&art).unwrap(), good, "and rewritten");
+
+        let mut flipped = good.clone();
+        flipped[good.len() / 2] ^= 0x40;
+        std::fs::write(&art, &flipped).unwrap();
+        assert!(!load(&e, dir).0, "a corrupted artifact must be recompiled");
+        assert_eq!(std::fs::read(&art).unwrap(), good, "and rewritten");
+        assert!(load(&e, dir).0, "the rewritten artifact is sound");
+
+        std::fs::remove_file(art.with_extension("sha256")).unwrap();
+        assert!(!load(&e, dir).0, "an artifact without its checksum is not trusted");
+        assert!(load(&e, dir).0, "and the checksum is written again");
+    }
+
+    /// A well-formed artifact with a matching checksum, but compiled for another engine
+    /// configuration (fuel metering) and planted under this configuration's key, is
+    /// recompiled: wasmtime's compatibility check refuses it.
+    #[test]
+    fn an_artifact_of_another_configuration_is_recompiled() {
+        let (dir, other) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let (dir, other, e) = (dir.path(), other.path(), engine(false));
+        load(&e, dir);
+        let art = artifact(dir);
+        let good = std::fs::read(&art).unwrap();
+        load(&engine(true), other);
+        let planted = artifact(other);
+        assert_ne!(std::fs::read(&planted).unwrap(), good, "fuel metering compiles other code");
+        std::fs::copy(&planted, &art).unwrap();
+        std::fs::copy(planted.with_extension("sha256"), art.with_extension("sha256")).unwrap();
+        assert!(!load(&e, dir).0, "an artifact for another configuration must not load");
+        assert_eq!(std::fs::read(&art).unwrap(), good, "and is replaced");
+        assert!(load(&e, dir).0);
+    }
+
+    /// A cache directory that cannot be written still gives the component, with a
+    /// warning naming the directory and the cost; a writable one gives none.
+    #[test]
+    fn an_unwritable_cache_is_a_warning_not_an_error() {
+        let tmp = tempfile::tempdir().unwrap();
+        let file = tmp.path().join("a-file");
+        std::fs::write(&file, "not a directory").unwrap();
+        let blocked = file.join("cache");
+        let (hit, warning) = load(&engine(false), &blocked);
+        let why = warning.expect("a warning for an unwritable cache");
+        assert!(!hit);
+        assert!(why.contains(&blocked.display().to_string()), "{why}");
+        assert!(why.contains("FILESTORE_CACHE_DIR") && why.contains("compiles it again"), "{why}");
+        assert_eq!(load(&engine(false), tmp.path()), (false, None));
+        assert_eq!(load(&engine(false), tmp.path()), (true, None), "a cache hit warns of nothing");
+    }
 
     #[test]
     fn old_artifacts_and_dead_temp_files_are_pruned() {
