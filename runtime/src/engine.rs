@@ -371,16 +371,7 @@ fn load_component(
         Component::new(engine, &source).map_err(|e| Error::setup("compiling the component", e))
     };
     let Some(dir) = cache else { return Ok((compile()?, false, None)) };
-    let mut h = Sha256::new();
-    h.update(bytes);
-    if names == Names::Strip {
-        h.update(b"without function names");
-    }
-    h.update(compat_key::compatibility_key(engine).to_le_bytes());
-    h.update(env!("CARGO_PKG_VERSION").as_bytes());
-    let key = hex(&h.finalize()[..16]);
-    let art = dir.join(format!("filestore-{key}.cwasm"));
-    let sum = dir.join(format!("filestore-{key}.sha256"));
+    let CacheFiles { artifact: art, checksum: sum } = CacheFiles::new(dir, engine, bytes, names);
     if let (Ok(data), Ok(want)) = (std::fs::read(&art), std::fs::read_to_string(&sum))
         && hex(&Sha256::digest(&data)) == want.trim()
         && let Ok(c) = deserialize(engine, &data)
@@ -407,6 +398,32 @@ fn load_component(
         prune_cache(dir, &art, KEEP_OTHER_ARTIFACTS);
     }
     Ok((component, false, warning))
+}
+
+/// Where the compiled-component cache in a directory keeps one compilation.
+struct CacheFiles {
+    /// The serialised compilation.
+    artifact: PathBuf,
+    /// The artifact's SHA-256, in hex.
+    checksum: PathBuf,
+}
+
+impl CacheFiles {
+    /// The files for `bytes` compiled by `engine` (see [`load_component`] on the key).
+    fn new(dir: &Path, engine: &wasmtime::Engine, bytes: &[u8], names: Names) -> CacheFiles {
+        let mut h = Sha256::new();
+        h.update(bytes);
+        if names == Names::Strip {
+            h.update(b"without function names");
+        }
+        h.update(compat_key::compatibility_key(engine).to_le_bytes());
+        h.update(env!("CARGO_PKG_VERSION").as_bytes());
+        let key = hex(&h.finalize()[..16]);
+        CacheFiles {
+            artifact: dir.join(format!("filestore-{key}.cwasm")),
+            checksum: dir.join(format!("filestore-{key}.sha256")),
+        }
+    }
 }
 
 /// The build's precompiled artifact for `engine`, with a warning when it could not be
@@ -527,8 +544,8 @@ fn hex(b: &[u8]) -> String {
 
 #[cfg(test)]
 mod cache_tests {
-    use super::{Names, load_component, prune_cache};
-    use std::path::{Path, PathBuf};
+    use super::{CacheFiles, Names, load_component, prune_cache};
+    use std::path::Path;
     use std::time::{Duration, SystemTime};
 
     // The cache's handling of its files does not depend on the component: these tests
@@ -570,15 +587,9 @@ mod cache_tests {
         (hit, warning)
     }
 
-    /// The single artifact in `dir`.
-    fn artifact(dir: &Path) -> PathBuf {
-        let arts: Vec<PathBuf> = std::fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|x| x == "cwasm"))
-            .collect();
-        assert_eq!(arts.len(), 1, "{arts:?}");
-        arts[0].clone()
+    /// The small component's files in `dir`, compiled by `engine`.
+    fn files(engine: &wasmtime::Engine, dir: &Path) -> CacheFiles {
+        CacheFiles::new(dir, engine, &small_component(), Names::Keep)
     }
 
     #[test]
@@ -586,7 +597,7 @@ mod cache_tests {
         let dir = tempfile::tempdir().unwrap();
         let (dir, e) = (dir.path(), engine(false));
         assert_eq!(load(&e, dir), (false, None), "an empty cache cannot hit");
-        let art = artifact(dir);
+        let CacheFiles { artifact: art, checksum } = files(&e, dir);
         let good = std::fs::read(&art).unwrap();
         assert_eq!(load(&e, dir), (true, None), "a sound artifact is reused");
 
@@ -601,7 +612,7 @@ mod cache_tests {
         assert_eq!(std::fs::read(&art).unwrap(), good, "and rewritten");
         assert!(load(&e, dir).0, "the rewritten artifact is sound");
 
-        std::fs::remove_file(art.with_extension("sha256")).unwrap();
+        std::fs::remove_file(checksum).unwrap();
         assert!(!load(&e, dir).0, "an artifact without its checksum is not trusted");
         assert!(load(&e, dir).0, "and the checksum is written again");
     }
@@ -612,15 +623,16 @@ mod cache_tests {
     #[test]
     fn an_artifact_of_another_configuration_is_recompiled() {
         let (dir, other) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-        let (dir, other, e) = (dir.path(), other.path(), engine(false));
+        let (dir, other, e, fuel) = (dir.path(), other.path(), engine(false), engine(true));
         load(&e, dir);
-        let art = artifact(dir);
-        let good = std::fs::read(&art).unwrap();
-        load(&engine(true), other);
-        let planted = artifact(other);
-        assert_ne!(std::fs::read(&planted).unwrap(), good, "fuel metering compiles other code");
-        std::fs::copy(&planted, &art).unwrap();
-        std::fs::copy(planted.with_extension("sha256"), art.with_extension("sha256")).unwrap();
+        let here = files(&e, dir);
+        let good = std::fs::read(&here.artifact).unwrap();
+        load(&fuel, other);
+        let planted = files(&fuel, other);
+        assert_ne!(std::fs::read(&planted.artifact).unwrap(), good, "fuel compiles other code");
+        std::fs::copy(&planted.artifact, &here.artifact).unwrap();
+        std::fs::copy(&planted.checksum, &here.checksum).unwrap();
+        let art = here.artifact;
         assert!(!load(&e, dir).0, "an artifact for another configuration must not load");
         assert_eq!(std::fs::read(&art).unwrap(), good, "and is replaced");
         assert!(load(&e, dir).0);
