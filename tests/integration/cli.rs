@@ -282,10 +282,9 @@ fn component_and_wit_are_written() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let bytes = std::fs::read(&wasm).unwrap();
     assert_eq!(bytes, filestore::component());
-    let mut config = wasmtime::Config::new();
-    config.wasm_component_model(true);
-    let engine = wasmtime::Engine::new(&config).unwrap();
-    wasmtime::component::Component::new(&engine, &bytes).expect("a valid component");
+    // Validated, not compiled: the build compiled these bytes already (a compilation is
+    // a minute of CPU in the test build).
+    wasmparser::Validator::new().validate_all(&bytes).expect("a valid component");
     for name in ["filestore.wit", "tools.wit", "diagnostics.wit"] {
         let text = std::fs::read_to_string(wit.join(name)).unwrap();
         assert!(text.contains("package filestore:component@0.11.0;"), "{name}");

@@ -544,6 +544,11 @@ fn stdio_commands_run_beside_the_reader() {
     client.send_line(&call(104, "echo ran > /s/queued"));
     std::thread::sleep(std::time::Duration::from_millis(300));
     client.notify("notifications/cancelled", json!({"requestId": 104}));
+    // The waiting call is rmcp's, which takes its cancellation up on a task of its
+    // own; the running one is the executor's, cancelled as soon as it is read. Sent
+    // back to back, the second can free the sandbox before the first is taken up
+    // (docs/mcp-server.md, "Cancellation and progress").
+    std::thread::sleep(std::time::Duration::from_millis(500));
     client.notify("notifications/cancelled", json!({"requestId": 103}));
     // Twice: the first may take the sandbox before the cancelled call would have.
     for id in [113, 114] {
