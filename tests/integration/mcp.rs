@@ -539,7 +539,10 @@ fn stdio_commands_run_beside_the_reader() {
     client.send_line(&call(112, "sleep 3; ls /s"));
     let listed = answer_to(&mut client, 112, 102);
     assert_eq!(stdout(&listed).as_deref(), Some(""), "{listed}");
-    // Cancelled while it waits behind a running call: it never starts either.
+    // Cancelled while it waits behind a running call: it never starts either. The
+    // executor may still be ending the cancelled 102 (it waited behind 112 for the
+    // sandbox); sent meanwhile, 103 would go to rmcp too, where 104 could start first.
+    std::thread::sleep(std::time::Duration::from_millis(500));
     client.send_line(&call(103, busy));
     client.send_line(&call(104, "echo ran > /s/queued"));
     std::thread::sleep(std::time::Duration::from_millis(300));
