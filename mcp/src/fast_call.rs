@@ -3,9 +3,9 @@
 //! thread reading stdin, its own to block, where nothing can be cancelled and
 //! nothing may wait for input; [`on_executor`]: the fast path's executor thread,
 //! also its own to block, while the reader goes on reading), how an executor call
-//! is cancelled ([`Cancellation`]), and a listing's JSON passed through to the
-//! answer unparsed ([`pass_json_through`]). Below the server, which asks; the fast
-//! path above it sets them.
+//! is cancelled ([`Cancellation`]; [`RequestCancellation`] for every call), and a
+//! listing's JSON passed through to the answer unparsed ([`pass_json_through`]).
+//! Below the server, which asks; the fast path above it sets them.
 
 use std::cell::{Cell, RefCell};
 use std::sync::Mutex;
@@ -102,6 +102,59 @@ pub(crate) fn pass_json_through(
     filestore_runtime::CallOutput { json: serde_json::Value::Object(Default::default()), text }
 }
 
+/// The stdio reader's cancellation of a request it hands to rmcp, in the request's
+/// extensions: cancelled as soon as the reader reads a `notifications/cancelled`
+/// naming the request ([`crate::stdio::fast`]).
+///
+/// rmcp cancels the request's own token only once its serve loop takes the
+/// notification up, on another thread, while the reader cancels a call on the
+/// executor the moment it reads one. Without this, a client cancelling a call that
+/// waits for the sandbox (rmcp's) and then the call that holds it (the executor's)
+/// could free the sandbox before rmcp had marked the first cancelled, and the
+/// first would run.
+#[derive(Clone, Default)]
+pub(crate) struct ReadCancellation(pub(crate) tokio_util::sync::CancellationToken);
+
+/// Every way a call can be cancelled before it ends: its request's token (rmcp's,
+/// or the executor's) and, for a request the stdio reader handed to rmcp, the
+/// reader's ([`ReadCancellation`]).
+#[derive(Clone)]
+pub(crate) struct RequestCancellation {
+    token: tokio_util::sync::CancellationToken,
+    read: Option<tokio_util::sync::CancellationToken>,
+}
+
+impl RequestCancellation {
+    /// The cancellation of the request of `context`.
+    pub(crate) fn of(context: &rmcp::service::RequestContext<rmcp::RoleServer>) -> Self {
+        Self::from_parts(&context.ct, &context.extensions)
+    }
+
+    fn from_parts(
+        token: &tokio_util::sync::CancellationToken,
+        extensions: &rmcp::model::Extensions,
+    ) -> Self {
+        let read = extensions.get::<ReadCancellation>().map(|r| r.0.clone());
+        RequestCancellation { token: token.clone(), read }
+    }
+
+    /// Whether the call is cancelled.
+    pub(crate) fn is_cancelled(&self) -> bool {
+        self.token.is_cancelled() || self.read.as_ref().is_some_and(|r| r.is_cancelled())
+    }
+
+    /// Returns once the call is cancelled.
+    pub(crate) async fn cancelled(&self) {
+        match &self.read {
+            Some(read) => tokio::select! {
+                _ = self.token.cancelled() => {}
+                _ = read.cancelled() => {}
+            },
+            None => self.token.cancelled().await,
+        }
+    }
+}
+
 /// What interrupts a running call once it is cancelled: started on cancellation.
 pub(crate) type StartInterrupt = Box<dyn FnOnce() -> tokio::task::JoinHandle<()> + Send>;
 
@@ -185,6 +238,30 @@ impl Cancellation {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// A call is cancelled by its request's token or, when the stdio reader put one
+    /// in its extensions, by the reader's, whichever comes first.
+    #[test]
+    fn a_call_is_cancelled_by_either_token() {
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap();
+        let token = tokio_util::sync::CancellationToken::new();
+        let plain = RequestCancellation::from_parts(&token, &Default::default());
+        let read = ReadCancellation::default();
+        let mut extensions = rmcp::model::Extensions::new();
+        extensions.insert(read.clone());
+        let either = RequestCancellation::from_parts(&token, &extensions);
+        assert!(!plain.is_cancelled() && !either.is_cancelled());
+        read.0.cancel();
+        assert!(either.is_cancelled() && !plain.is_cancelled(), "the reader's token");
+        runtime.block_on(either.cancelled());
+        let waited = runtime.block_on(async {
+            tokio::time::timeout(std::time::Duration::from_millis(50), plain.cancelled()).await
+        });
+        assert!(waited.is_err(), "the reader's token is not this request's");
+        token.cancel();
+        assert!(plain.is_cancelled());
+        runtime.block_on(plain.cancelled());
+    }
 
     /// What interrupts a call starts once the call is both armed and cancelled,
     /// whichever comes first, and only once; a call over (disarmed) starts nothing,

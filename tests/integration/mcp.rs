@@ -501,8 +501,13 @@ fn stdio_listings_are_the_listings_call_prints() {
 #[test]
 fn stdio_commands_run_beside_the_reader() {
     let tmp = tempfile::tempdir().unwrap();
+    // Where a command leaves a mark the test can see while it runs.
+    let marks = tmp.path().join("marks");
+    std::fs::create_dir(&marks).unwrap();
     let mut serve = Command::new(BIN);
-    serve.args(["serve", "--shell", "--mount", "/s=mem:"]).current_dir(tmp.path());
+    let marks_mount = format!("/m={}", marks.display());
+    serve.args(["serve", "--shell", "--mount", "/s=mem:", "--mount", &marks_mount]);
+    serve.current_dir(tmp.path());
     let (mut client, _) = crate::support::mcp_stdio::McpStdio::start(serve);
     let call = |id: i64, command: &str| {
         json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
@@ -539,19 +544,23 @@ fn stdio_commands_run_beside_the_reader() {
     client.send_line(&call(112, "sleep 3; ls /s"));
     let listed = answer_to(&mut client, 112, 102);
     assert_eq!(stdout(&listed).as_deref(), Some(""), "{listed}");
-    // Cancelled while it waits behind a running call: it never starts either. The
-    // executor may still be ending the cancelled 102 (it waited behind 112 for the
-    // sandbox); sent meanwhile, 103 would go to rmcp too, where 104 could start first.
+    // Cancelled while it waits behind a running call: it never starts either. 104
+    // is sent once 103 holds the sandbox (its mark is there). The executor may still
+    // be ending the cancelled 102 (which waited behind 112 for the sandbox): the
+    // wait lets 103 go to the executor rather than to rmcp (either is right).
     std::thread::sleep(std::time::Duration::from_millis(500));
-    client.send_line(&call(103, busy));
+    client.send_line(&call(103, &format!("echo > /m/103; {busy}")));
+    let started = std::time::Instant::now();
+    while !marks.join("103").exists() {
+        assert!(started.elapsed().as_secs() < 60, "103 did not start in 60 s");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
     client.send_line(&call(104, "echo ran > /s/queued"));
     std::thread::sleep(std::time::Duration::from_millis(300));
+    // Back to back: the running call (the executor's) frees the sandbox as soon as
+    // its cancellation is read, so the waiting one (rmcp's) must be marked cancelled
+    // as its own is read, not once rmcp's loop takes it up.
     client.notify("notifications/cancelled", json!({"requestId": 104}));
-    // The waiting call is rmcp's, which takes its cancellation up on a task of its
-    // own; the running one is the executor's, cancelled as soon as it is read. Sent
-    // back to back, the second can free the sandbox before the first is taken up
-    // (docs/mcp-server.md, "Cancellation and progress").
-    std::thread::sleep(std::time::Duration::from_millis(500));
     client.notify("notifications/cancelled", json!({"requestId": 103}));
     // Twice: the first may take the sandbox before the cancelled call would have.
     for id in [113, 114] {

@@ -163,9 +163,9 @@ impl FilestoreServer {
             }
             None if crate::fast_call::on_reader() => Watcher::None,
             None => {
-                let ct = context.ct.clone();
+                let cancellation = crate::fast_call::RequestCancellation::of(context);
                 Watcher::Task(tokio::spawn(async move {
-                    ct.cancelled().await;
+                    cancellation.cancelled().await;
                     interrupt.await
                 }))
             }
@@ -373,11 +373,12 @@ impl FilestoreServer {
         };
         let claims = self.claims(&context);
         let (cancel, running, ticket) = (self.cancel.clone(), self.running.clone(), watch.ticket);
-        let (name, output, ct) = (tool.clone(), watch.output.clone(), context.ct.clone());
+        let (name, output) = (tool.clone(), watch.output.clone());
+        let cancellation = crate::fast_call::RequestCancellation::of(&context);
         // The arguments go in and come back (an approval prompt shows them): no copy.
         let called = self
             .with_sandbox(move |s| {
-                if ct.is_cancelled() {
+                if cancellation.is_cancelled() {
                     // Cancelled while it waited for the sandbox (behind another call):
                     // it does not start. Its answer is not sent.
                     let why = format!("'{name}' was cancelled before it started; nothing ran");

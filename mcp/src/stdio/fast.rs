@@ -48,14 +48,16 @@ use std::sync::{Mutex, OnceLock};
 
 use rmcp::RoleServer;
 use rmcp::model::{
-    ClientNotification, ClientRequest, GetMeta, JsonRpcMessage, JsonRpcNotification,
+    ClientNotification, ClientRequest, GetExtensions, GetMeta, JsonRpcMessage, JsonRpcNotification,
     JsonRpcRequest, RequestId,
 };
 use rmcp::service::{Peer, RequestContext, RxJsonRpcMessage, Service, TxJsonRpcMessage};
+use tokio_util::sync::CancellationToken;
 
 use super::answer::answer_line;
 use super::executor::{Executor, Job};
 use super::writer::Writer;
+use crate::fast_call::ReadCancellation;
 use crate::server::FilestoreServer;
 
 /// The largest listing the fast path takes (`filestore_ls`'s default limit).
@@ -90,9 +92,10 @@ enum Runner {
 #[derive(Default)]
 pub struct FastPath {
     ready: OnceLock<Ready>,
-    /// Requests handed to rmcp and not answered yet, by id (how many of each: a
-    /// client may reuse one).
-    pending: Mutex<HashMap<RequestId, usize>>,
+    /// Requests handed to rmcp and not answered yet, by id, each with the
+    /// cancellation the reader gave it ([`ReadCancellation`]); a client may reuse
+    /// an id, so there may be several.
+    pending: Mutex<HashMap<RequestId, Vec<CancellationToken>>>,
 }
 
 impl FastPath {
@@ -111,20 +114,26 @@ impl FastPath {
         Ok(())
     }
 
-    /// A message handed to rmcp: a request counts until [`FastPath::answered`], or
-    /// until a `notifications/cancelled` names it (rmcp never answers a request
-    /// cancelled while it runs); a `notifications/roots/list_changed` unsettles the
-    /// roots until the server takes it up.
-    pub fn delivered(&self, message: &RxJsonRpcMessage<RoleServer>) {
+    /// A message for rmcp, about to be handed to it: a request counts until
+    /// [`FastPath::answered`], or until a `notifications/cancelled` names it (rmcp
+    /// never answers a request cancelled while it runs), which cancels it here at
+    /// once, before rmcp takes the notification up (its [`ReadCancellation`], put in
+    /// its extensions now); a `notifications/roots/list_changed` unsettles the roots
+    /// until the server takes it up.
+    pub fn delivered(&self, message: &mut RxJsonRpcMessage<RoleServer>) {
         match message {
             JsonRpcMessage::Request(r) => {
-                *self.pending().entry(r.id.clone()).or_default() += 1;
+                let cancellation = ReadCancellation::default();
+                self.pending().entry(r.id.clone()).or_default().push(cancellation.0.clone());
+                r.request.extensions_mut().insert(cancellation);
             }
             JsonRpcMessage::Notification(JsonRpcNotification { notification, .. }) => {
                 match notification {
                     ClientNotification::CancelledNotification(c) => {
                         if let Some(id) = &c.params.request_id {
-                            self.pending().remove(id);
+                            for cancellation in self.pending().remove(id).unwrap_or_default() {
+                                cancellation.cancel();
+                            }
                             if let Some(ready) = self.ready.get() {
                                 ready.executor.cancel(id);
                             }
@@ -150,17 +159,18 @@ impl FastPath {
             _ => None,
         };
         if let Some(id) = id {
+            // Of two requests of one id, the first is taken to be answered first.
             let mut pending = self.pending();
-            if let Some(n) = pending.get_mut(id) {
-                *n -= 1;
-                if *n == 0 {
+            if let Some(open) = pending.get_mut(id) {
+                open.remove(0);
+                if open.is_empty() {
                     pending.remove(id);
                 }
             }
         }
     }
 
-    fn pending(&self) -> std::sync::MutexGuard<'_, HashMap<RequestId, usize>> {
+    fn pending(&self) -> std::sync::MutexGuard<'_, HashMap<RequestId, Vec<CancellationToken>>> {
         self.pending.lock().unwrap_or_else(|p| p.into_inner())
     }
 
@@ -315,21 +325,60 @@ mod tests {
     #[test]
     fn requests_in_flight_are_tracked_by_id() {
         let fast = FastPath::default();
-        let grep = call(3, "filestore_grep", json!({"pattern": "x"}));
-        fast.delivered(&grep);
+        fast.delivered(&mut call(3, "filestore_grep", json!({"pattern": "x"})));
         assert!(!fast.pending().is_empty());
-        fast.delivered(&message(json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
-                                        "params": {"requestId": 3}})));
+        fast.delivered(&mut cancelled(3));
         assert!(fast.pending().is_empty(), "a cancelled request is not waited for");
-        fast.delivered(&call(7, "filestore_ls", json!({})));
-        fast.delivered(&call(7, "filestore_ls", json!({})));
-        let answer: TxJsonRpcMessage<RoleServer> = JsonRpcMessage::response(
-            rmcp::model::ServerResult::empty(()),
-            rmcp::model::NumberOrString::Number(7),
-        );
-        fast.answered(&answer);
+        fast.delivered(&mut call(7, "filestore_ls", json!({})));
+        fast.delivered(&mut call(7, "filestore_ls", json!({})));
+        fast.answered(&answer(7));
         assert!(!fast.pending().is_empty(), "one of the two is answered");
-        fast.answered(&answer);
+        fast.answered(&answer(7));
         assert!(fast.pending().is_empty());
+    }
+
+    /// A request handed to rmcp is cancelled the moment the reader reads its
+    /// `notifications/cancelled`, through the cancellation in its extensions, which
+    /// the server's check before a call starts reads; a notification naming an id
+    /// already answered cancels nothing a later request of that id carries.
+    #[test]
+    fn the_reader_cancels_a_request_of_rmcps_as_it_reads_the_notification() {
+        let fast = FastPath::default();
+        let carried = |m: &RxJsonRpcMessage<RoleServer>| match m {
+            JsonRpcMessage::Request(r) => {
+                r.request.extensions().get::<ReadCancellation>().expect("a cancellation").0.clone()
+            }
+            other => panic!("not a request: {other:?}"),
+        };
+        let mut waiting = call(104, "filestore_execute", json!({"command": "true"}));
+        fast.delivered(&mut waiting);
+        let waiting = carried(&waiting);
+        let mut other = call(105, "filestore_execute", json!({"command": "true"}));
+        fast.delivered(&mut other);
+        let other = carried(&other);
+        assert!(!waiting.is_cancelled());
+        fast.delivered(&mut cancelled(104));
+        assert!(waiting.is_cancelled(), "cancelled as the notification is read");
+        assert!(!other.is_cancelled(), "only the request it names");
+
+        fast.answered(&answer(105));
+        let mut reused = call(105, "filestore_execute", json!({"command": "true"}));
+        fast.delivered(&mut reused);
+        let reused = carried(&reused);
+        fast.answered(&answer(105));
+        fast.delivered(&mut cancelled(105));
+        assert!(!reused.is_cancelled() && !other.is_cancelled(), "both were answered");
+    }
+
+    fn cancelled(id: u64) -> RxJsonRpcMessage<RoleServer> {
+        message(json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                       "params": {"requestId": id}}))
+    }
+
+    fn answer(id: i64) -> TxJsonRpcMessage<RoleServer> {
+        JsonRpcMessage::response(
+            rmcp::model::ServerResult::empty(()),
+            rmcp::model::NumberOrString::Number(id),
+        )
     }
 }

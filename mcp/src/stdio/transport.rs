@@ -65,8 +65,8 @@ impl StdioTransport {
                 Incoming::Message(m) => match fast.route(m) {
                     Route::Answered(line) => replies.line(line).is_ok(),
                     Route::Running => true,
-                    Route::Rmcp(m) => {
-                        fast.delivered(&m);
+                    Route::Rmcp(mut m) => {
+                        fast.delivered(&mut m);
                         tx.blocking_send(m).is_ok()
                     }
                 },
