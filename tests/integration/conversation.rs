@@ -170,9 +170,21 @@ fn killed_writer(target: &str, store: StateStore, updates: u64) {
         );
         assert_eq!(doc.pending_approvals["big"].arguments.as_str().map(str::len), Some(256 * 1024));
         // The lock of the killed writer is gone with it: the next update goes through.
+        // On S3 it may come after one more of the killed writer's: a request the
+        // server had whole when the writer died is still carried out.
         let (next, _) =
             store.update(&key, |d| d.activate_skill(&format!("after-kill-{round}"))).unwrap();
-        assert_eq!(next.version, doc.version + 1);
+        assert!(
+            (doc.version + 1..=doc.version + 2).contains(&next.version),
+            "round {round}: version {} after {}",
+            next.version,
+            doc.version
+        );
+        assert_eq!(next.activated_skills.len() as u64, next.version, "round {round}: whole");
+        assert!(
+            doc.activated_skills.iter().all(|s| next.activated_skills.contains(s)),
+            "round {round}: an update before the kill was lost"
+        );
     }
 }
 
