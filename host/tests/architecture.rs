@@ -14,7 +14,8 @@
 //! [`the_sandbox_builds_no_server_driver_or_store`] holds the sandbox's dependency
 //! tree (from `Cargo.lock`) free of the MCP, SQL, HTTP and object-store crates, and
 //! [`each_layer_crate_builds_only_what_it_needs`] the layers' trees of what they do
-//! not need.
+//! not need; [`build_time_crates_are_unoptimised_in_both_profiles`] keeps the test
+//! and release profiles' lists of build-time crates alike.
 //!
 //! **Modules.** Within each crate, each module of `src/` (a file or a folder) may use
 //! only the modules of the layers below its own, never one of its own layer or above
@@ -1293,4 +1294,21 @@ fn the_test_wheel_shares_the_test_builds_dependencies() {
          the workspace's): add what is missing to python/native's `test-build` feature\n{}",
         differ.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n")
     );
+}
+
+/// The crates built unoptimised as build-time code (proc macros and the crates only
+/// they use) are the same in the test build's profile and the release build's (the
+/// workspace `Cargo.toml`): a crate added to one list belongs in the other.
+#[test]
+fn build_time_crates_are_unoptimised_in_both_profiles() {
+    let manifest = std::fs::read_to_string(repo_root().join("Cargo.toml")).unwrap();
+    let lines: Vec<&str> = manifest.lines().collect();
+    let unoptimised = |profile: &str| -> BTreeSet<String> {
+        let header = format!("[profile.{profile}.package.");
+        let named = |w: &[&str]| Some(w[0].strip_prefix(&header)?.strip_suffix(']')?.to_string());
+        lines.windows(2).filter(|w| w[1] == "opt-level = 0").filter_map(named).collect()
+    };
+    let (dev, release) = (unoptimised("dev"), unoptimised("release"));
+    assert!(dev.contains("syn"), "no build-time list in the dev profile: {dev:?}");
+    assert_eq!(dev, release, "the dev and release profiles' build-time lists differ");
 }
