@@ -83,7 +83,7 @@ fn python_host_matches_the_rust_host_on_the_shared_suite() {
 }
 
 /// The `test_*` methods of hosts/python/test_contract.py.
-const PYTHON_HOST_TESTS: usize = 10;
+const PYTHON_HOST_TESTS: usize = 11;
 
 /// The answers of tests/contract/suite.json's memory-backend cases (a step each).
 const PYTHON_HOST_ANSWERS: usize = 263;
