@@ -442,29 +442,29 @@ class CompiledComponentCache(unittest.TestCase):
         self.assertEqual(bad.exception.kind, "invalid-argument")
         self.assertIn("cache_dir", bad.exception.message)
 
+    def load_tiny(self, directory):
+        """``(loaded_from_cache, path)`` of a tiny component through the loader Filestore
+        uses: compiling the real one costs a minute of CPU on a slow machine, and each
+        refusal below compiles again."""
+        if not hasattr(self, "_tiny"):
+            self._tiny = bytes(wasmtime.wat2wasm("(component)")), wasmtime.Engine()
+        tiny, engine = self._tiny
+        _, cached, path = compiled_cache.load(engine, tiny, {}, directory)
+        return cached, path
+
     def test_a_corrupt_cache_file_is_compiled_over_and_rewritten(self):
-        # A tiny component through the loader Filestore uses: compiling the real one
-        # again costs a minute of CPU on a slow machine and tests nothing more here.
-        tiny, engine = bytes(wasmtime.wat2wasm("(component)")), wasmtime.Engine()
         with tempfile.TemporaryDirectory() as tmp:
             cache = os.path.join(tmp, "c")
-            _, cached, path = compiled_cache.load(engine, tiny, {}, cache)
+            cached, path = self.load_tiny(cache)
             self.assertFalse(cached)
             with open(path, "wb") as f:
                 f.write(b"not a compiled component\n" * 4096)
-            _, cached, again = compiled_cache.load(engine, tiny, {}, cache)
-            self.assertEqual((cached, again), (False, path))
-            self.assertTrue(compiled_cache.load(engine, tiny, {}, cache)[1], "the fallback rewrote it")
+            self.assertEqual(self.load_tiny(cache), (False, path))
+            self.assertTrue(self.load_tiny(cache)[0], "the fallback rewrote it")
             self.assertEqual(os.listdir(cache), [os.path.basename(path)], "no temporary file is left behind")
 
     def test_a_cache_file_others_could_have_written_is_not_loaded(self):
-        # A tiny component through the same loader: each refusal compiles again.
-        tiny, engine = bytes(wasmtime.wat2wasm("(component)")), wasmtime.Engine()
-
-        def load(directory):
-            _, cached, path = compiled_cache.load(engine, tiny, {}, directory)
-            return cached, path
-
+        load = self.load_tiny
         with tempfile.TemporaryDirectory() as tmp:
             cache = os.path.join(tmp, "c")
             self.assertEqual(load(cache)[0], False)
