@@ -10,6 +10,7 @@
 //! - `clients`: every client family users run (Python `mcp` 1.x and 2.x, TypeScript
 //!   SDK 1.x and 2.x, the MCP Inspector CLI, LangChain's adapters) through one
 //!   scenario over stdio and HTTP, and the protocol fixes they needed (DELETE, resume).
+//! - `stdio_end`: the input ending behind requests not yet answered.
 //! - `http_limits`: hostile and greedy HTTP clients (half-open connections, slow bodies, sessions
 //!   of one identity against another's, messages up to 16 MiB).
 //!
@@ -23,6 +24,7 @@ const MCP_SDK: &str = "mcp==2.3.0";
 
 mod clients;
 mod http_limits;
+mod stdio_end;
 
 use std::path::PathBuf;
 use std::process::Command;

@@ -15,7 +15,8 @@
 //! ([`Executor::cancel`], which rmcp would never see: the request is not rmcp's),
 //! and the answers to the requests its handler sends through rmcp (an approval
 //! asked by elicitation, the roots). A cancelled call's answer is not written, as
-//! rmcp writes none for a cancelled request.
+//! rmcp writes none for a cancelled request; one given up at the end of input is
+//! answered by the reader instead ([`super::fast::FastPath::input_ended`]).
 
 use std::sync::mpsc as std_mpsc;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
@@ -25,13 +26,10 @@ use rmcp::RoleServer;
 use rmcp::model::{ClientRequest, JsonRpcMessage, RequestId};
 use rmcp::service::{RequestContext, Service, TxJsonRpcMessage};
 
+use super::in_flight::InFlight;
 use super::writer::Writer;
 use crate::fast_call::Cancellation;
 use crate::server::FilestoreServer;
-
-/// How long a call still running when the input ends has to end and be answered
-/// before it is cancelled (rmcp gives its own requests as long).
-pub(super) const DRAIN: Duration = Duration::from_secs(5);
 
 /// A call for the executor: the request and its context, as rmcp would make them,
 /// and the server to run it with (held only while it runs, so that the session's
@@ -51,11 +49,11 @@ pub(super) struct Executor {
 }
 
 /// The call the executor runs now, if any (its id and cancellation); `over` is
-/// told when it ends.
-#[derive(Default)]
+/// told when it ends, and so is the count of answers the end of input waits on.
 struct Running {
     call: Mutex<Option<(RequestId, Arc<Cancellation>)>>,
     over: Condvar,
+    in_flight: Arc<InFlight>,
 }
 
 impl Running {
@@ -63,30 +61,37 @@ impl Running {
         self.call.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// The call is over: whether it was cancelled (its answer is then dropped).
-    /// From now on a cancellation naming it finds nothing to cancel, as in rmcp
-    /// once a request is answered.
-    fn finish(&self) -> bool {
-        let call = self.call().take();
+    /// The call is over: `answer` is written unless it was cancelled. From now on
+    /// a cancellation naming it finds nothing to cancel, as in rmcp once a request
+    /// is answered. The answer is queued before anyone waiting is told, so the end
+    /// of input never lets the process end ahead of it.
+    fn finish(&self, answer: impl FnOnce()) {
+        let mut call = self.call();
+        if !call.take().is_some_and(|(_, c)| c.is_cancelled()) {
+            answer();
+        }
+        drop(call);
         self.over.notify_all();
-        call.is_some_and(|(_, c)| c.is_cancelled())
+        self.in_flight.call_ended();
     }
 }
 
 impl Executor {
     /// Starts the executor thread, running calls on `runtime` and writing their
-    /// answers to `writer`.
-    pub fn start(runtime: tokio::runtime::Handle, writer: Writer) -> std::io::Result<Executor> {
+    /// answers to `writer`; each call's end is counted in `in_flight`.
+    pub fn start(
+        runtime: tokio::runtime::Handle,
+        writer: Writer,
+        in_flight: Arc<InFlight>,
+    ) -> std::io::Result<Executor> {
         let (jobs, rx) = std_mpsc::channel();
-        let running = Arc::new(Running::default());
+        let running = Arc::new(Running { call: Mutex::new(None), over: Condvar::new(), in_flight });
         let thread_running = running.clone();
         std::thread::Builder::new().name("filestore-calls".into()).spawn(move || {
             for job in rx {
                 let line = answer(&runtime, job);
-                if !thread_running.finish() {
-                    // A closed stdout ends the session: the reader sees its input end.
-                    let _ = writer.line(line);
-                }
+                // A closed stdout ends the session: the reader sees its input end.
+                thread_running.finish(|| drop(writer.line(line)));
             }
         })?;
         Ok(Executor { jobs, running })
@@ -120,19 +125,17 @@ impl Executor {
         }
     }
 
-    /// The input ended: a running call has [`DRAIN`] to end and be answered, then
-    /// it is cancelled and has as long again to stop.
-    pub fn drain(&self) {
-        if !self.wait(DRAIN)
-            && let Some((_, cancellation)) = &*self.running.call()
-        {
-            cancellation.cancel();
-        }
-        self.wait(DRAIN);
+    /// Gives up on the running call at the end of input: cancels it (its answer is
+    /// then not written) and returns its id, for the caller to answer.
+    pub fn abandon(&self) -> Option<RequestId> {
+        let call = self.running.call();
+        let (id, cancellation) = call.as_ref()?;
+        cancellation.cancel();
+        Some(id.clone())
     }
 
     /// Waits at most `limit` for no call to be running: whether none is.
-    fn wait(&self, limit: Duration) -> bool {
+    pub fn wait(&self, limit: Duration) -> bool {
         let end = Instant::now() + limit;
         let mut call = self.running.call();
         while call.is_some() {

@@ -27,10 +27,8 @@
 //!   could be written after an answer written here;
 //! - while the executor runs no call (one run meanwhile would wait for the sandbox,
 //!   the reader thread with it);
-//! - while rmcp answers no request ([`FastPath::delivered`] and
-//!   [`FastPath::answered`] track them by id; a cancelled one, which rmcp never
-//!   answers, ends with its `notifications/cancelled`): the fast path never runs a
-//!   call before a request sent earlier (rmcp itself runs its requests
+//! - while rmcp answers no request ([`super::in_flight`]): the fast path never runs
+//!   a call before a request sent earlier (rmcp itself runs its requests
 //!   concurrently, so requests sent without waiting were never ordered);
 //! - while the client's roots are settled: no `notifications/roots/list_changed`
 //!   handed to rmcp and not yet taken up by it, and no application of roots under
@@ -39,12 +37,15 @@
 //!
 //! Anything else goes to rmcp as before.
 //!
+//! When the input ends, every request read is answered before rmcp hears the end
+//! ([`FastPath::input_ended`]).
+//!
 //! A listing's structured content passes through as the component wrote it
 //! ([`crate::fast_call::passes_json_through`]): parsed into a `Value` for rmcp's
 //! result type and written out again, it was a sixth of a listing with details.
 
-use std::collections::HashMap;
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
 
 use rmcp::RoleServer;
 use rmcp::model::{
@@ -52,16 +53,20 @@ use rmcp::model::{
     JsonRpcRequest, RequestId,
 };
 use rmcp::service::{Peer, RequestContext, RxJsonRpcMessage, Service, TxJsonRpcMessage};
-use tokio_util::sync::CancellationToken;
 
 use super::answer::answer_line;
 use super::executor::{Executor, Job};
+use super::in_flight::InFlight;
 use super::writer::Writer;
 use crate::fast_call::ReadCancellation;
 use crate::server::FilestoreServer;
 
 /// The largest listing the fast path takes (`filestore_ls`'s default limit).
 const MAX_FAST_LIST: u64 = 1000;
+
+/// How long the end of input waits for the next answer before it gives up on the
+/// requests still unanswered (rmcp gives its own as long).
+const DRAIN: Duration = Duration::from_secs(5);
 
 /// What answering needs, once the session is initialized.
 struct Ready {
@@ -92,10 +97,9 @@ enum Runner {
 #[derive(Default)]
 pub struct FastPath {
     ready: OnceLock<Ready>,
-    /// Requests handed to rmcp and not answered yet, by id, each with the
-    /// cancellation the reader gave it ([`ReadCancellation`]); a client may reuse
-    /// an id, so there may be several.
-    pending: Mutex<HashMap<RequestId, Vec<CancellationToken>>>,
+    /// Requests handed to rmcp and not answered yet, each with the cancellation the
+    /// reader gave it ([`ReadCancellation`]).
+    in_flight: Arc<InFlight>,
 }
 
 impl FastPath {
@@ -109,7 +113,7 @@ impl FastPath {
         writer: Writer,
     ) -> std::io::Result<()> {
         let runtime = tokio::runtime::Handle::current();
-        let executor = Executor::start(runtime.clone(), writer)?;
+        let executor = Executor::start(runtime.clone(), writer, self.in_flight.clone())?;
         let _ = self.ready.set(Ready { server, peer, runtime, executor });
         Ok(())
     }
@@ -124,16 +128,14 @@ impl FastPath {
         match message {
             JsonRpcMessage::Request(r) => {
                 let cancellation = ReadCancellation::default();
-                self.pending().entry(r.id.clone()).or_default().push(cancellation.0.clone());
+                self.in_flight.add(r.id.clone(), cancellation.0.clone());
                 r.request.extensions_mut().insert(cancellation);
             }
             JsonRpcMessage::Notification(JsonRpcNotification { notification, .. }) => {
                 match notification {
                     ClientNotification::CancelledNotification(c) => {
                         if let Some(id) = &c.params.request_id {
-                            for cancellation in self.pending().remove(id).unwrap_or_default() {
-                                cancellation.cancel();
-                            }
+                            self.in_flight.cancel(id);
                             if let Some(ready) = self.ready.get() {
                                 ready.executor.cancel(id);
                             }
@@ -151,27 +153,16 @@ impl FastPath {
         }
     }
 
-    /// A message rmcp sends: an answer (result or error) ends its request's count.
-    pub fn answered(&self, message: &TxJsonRpcMessage<RoleServer>) {
+    /// A message rmcp sends: whether to write it. An answer (result or error) ends
+    /// its request's count; one to a request given up at the end of input, which
+    /// the reader answered, is not written.
+    pub fn answered(&self, message: &TxJsonRpcMessage<RoleServer>) -> bool {
         let id = match message {
             JsonRpcMessage::Response(r) => Some(&r.id),
             JsonRpcMessage::Error(e) => e.id.as_ref(),
             _ => None,
         };
-        if let Some(id) = id {
-            // Of two requests of one id, the first is taken to be answered first.
-            let mut pending = self.pending();
-            if let Some(open) = pending.get_mut(id) {
-                open.remove(0);
-                if open.is_empty() {
-                    pending.remove(id);
-                }
-            }
-        }
-    }
-
-    fn pending(&self) -> std::sync::MutexGuard<'_, HashMap<RequestId, Vec<CancellationToken>>> {
-        self.pending.lock().unwrap_or_else(|p| p.into_inner())
+        id.is_none_or(|id| self.in_flight.answered(id))
     }
 
     /// Where `message` goes: answered here, handed to the executor, or back for
@@ -179,7 +170,7 @@ impl FastPath {
     pub fn route(&self, message: Box<RxJsonRpcMessage<RoleServer>>) -> Route {
         let Some(ready) = self.ready.get() else { return Route::Rmcp(message) };
         let Some(runner) = runner(&message) else { return Route::Rmcp(message) };
-        if ready.executor.is_busy() || !self.pending().is_empty() || !ready.server.roots_settled() {
+        if ready.executor.is_busy() || !self.in_flight.is_empty() || !ready.server.roots_settled() {
             return Route::Rmcp(message);
         }
         let (id, mut request) = match *message {
@@ -210,11 +201,34 @@ impl FastPath {
         Route::Answered(answer_line(reply, passed))
     }
 
-    /// The input ended: a call the executor runs is given its time to be answered
-    /// before the session ends (see [`Executor::drain`]).
-    pub fn input_ended(&self) {
-        if let Some(ready) = self.ready.get() {
-            ready.executor.drain();
+    /// The input ended: returns once every request read is answered, or once
+    /// [`DRAIN`] passes with no answer written and no call ended; then every request
+    /// still unanswered is cancelled and answered here with an error, through
+    /// `replies`, and the executor's call is given as long again to stop. rmcp hears
+    /// the end after this (the transport's input ends), so it has nothing left to
+    /// cancel unanswered.
+    pub fn input_ended(&self, replies: &Writer) {
+        let executor = self.ready.get().map(|r| &r.executor);
+        let idle = || self.in_flight.is_empty() && executor.is_none_or(|e| !e.is_busy());
+        let mut seen = self.in_flight.answers();
+        while !idle() {
+            match self.in_flight.wait_past(seen, DRAIN) {
+                Some(answers) => seen = answers,
+                None => break,
+            }
+        }
+        let mut given_up = self.in_flight.abandon_all();
+        given_up.extend(executor.and_then(Executor::abandon));
+        for id in &given_up {
+            let message = format!(
+                "cancelled unanswered: the client's input ended and no request was answered in the {} s after",
+                DRAIN.as_secs()
+            );
+            let _ =
+                replies.line(crate::guard::error_reply(json_id(id), -32603, message).into_bytes());
+        }
+        if let Some(executor) = executor {
+            executor.wait(DRAIN);
         }
     }
 }
@@ -318,23 +332,6 @@ mod tests {
         assert_eq!(runner(&list), None);
         let ping = message(json!({"jsonrpc": "2.0", "id": 4, "method": "ping"}));
         assert_eq!(runner(&ping), None);
-    }
-
-    /// A request rmcp never answers (cancelled) or answers once for two of one id
-    /// does not leave the fast path off for good.
-    #[test]
-    fn requests_in_flight_are_tracked_by_id() {
-        let fast = FastPath::default();
-        fast.delivered(&mut call(3, "filestore_grep", json!({"pattern": "x"})));
-        assert!(!fast.pending().is_empty());
-        fast.delivered(&mut cancelled(3));
-        assert!(fast.pending().is_empty(), "a cancelled request is not waited for");
-        fast.delivered(&mut call(7, "filestore_ls", json!({})));
-        fast.delivered(&mut call(7, "filestore_ls", json!({})));
-        fast.answered(&answer(7));
-        assert!(!fast.pending().is_empty(), "one of the two is answered");
-        fast.answered(&answer(7));
-        assert!(fast.pending().is_empty());
     }
 
     /// A request handed to rmcp is cancelled the moment the reader reads its
