@@ -126,10 +126,14 @@ impl Executor {
     }
 
     /// Gives up on the running call at the end of input: cancels it (its answer is
-    /// then not written) and returns its id, for the caller to answer.
+    /// then not written) and returns its id, for the caller to answer; none if the
+    /// client cancelled it already (it gets no answer).
     pub fn abandon(&self) -> Option<RequestId> {
         let call = self.running.call();
         let (id, cancellation) = call.as_ref()?;
+        if cancellation.is_cancelled() {
+            return None;
+        }
         cancellation.cancel();
         Some(id.clone())
     }
