@@ -63,6 +63,18 @@ const CASES: &[(&str, &str)] = &[
         "input file is output file",
     ),
     ("mkdir d; touch d/.x d/y; ls -a d; ls -A d; ls -a d | wc -l", "ls -a lists . and .."),
+    // A missing operand among others.
+    (
+        "wc -l f nosuch; echo $?; cut -c1 nosuch f; echo $?; nl f nosuch; echo $?; \
+         tac f nosuch; md5sum nosuch f; echo $?; cksum f nosuch; stat -c %n nosuch f; echo $?",
+        "a missing operand is reported and the others still processed",
+    ),
+    (
+        "ls nosuch h.txt f; echo $?; ls h.txt f; mkdir d; ls h.txt d f",
+        "ls's operands in name order",
+    ),
+    // Brace expansion under the limit.
+    ("echo {1..300}{1..300} | wc -w; echo {1..20000} | wc -w", "brace products and ranges whole"),
     (
         "printf '1 2 \"abc' > j; jq . j || echo failed; printf '{\"a\":1}\\n{\"a\":' > k; jq -c . k || echo failed",
         "jq prints the values before invalid input",

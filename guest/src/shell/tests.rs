@@ -383,3 +383,48 @@ fn wc_counts_lines_and_bytes_as_gnu_and_falls_back_for_the_rest() {
     assert_eq!((r.stdout.as_str(), r.exit_code), ("", 1));
     assert!(r.stderr.contains("nope.txt"), "{}", r.stderr);
 }
+
+/// A command given a missing file among others reports it, still processes the
+/// others and exits 1 (`ls` 2), as coreutils do: the others' output was lost.
+#[test]
+fn a_missing_operand_keeps_the_others_output() {
+    let s = session();
+    for (command, stdout, code) in [
+        ("wc -l notes.txt nosuch", "4 notes.txt\n4 total\n", 1),
+        ("wc -l nosuch notes.txt", "4 notes.txt\n4 total\n", 1),
+        ("cut -c1 nosuch notes.txt", "b\na\nc\na\n", 1),
+        ("nl -ba notes.txt nosuch | head -1", "     1\tb\n", 0),
+        ("tac notes.txt nosuch", "a\nc\na\nb\n", 1),
+        ("rev nosuch notes.txt", "b\na\nc\na\n", 1),
+        ("od -An -c nosuch notes.txt | wc -w", "8\n", 0),
+        ("md5sum nosuch notes.txt | cut -c34-", " notes.txt\n", 0),
+        ("cksum notes.txt nosuch | wc -l", "1\n", 0),
+        ("stat -c %n nosuch notes.txt", "notes.txt\n", 1),
+        ("ls nosuch notes.txt", "notes.txt\n", 2),
+        ("ls src notes.txt nosuch", "notes.txt\n\nsrc:\nmain.rs\n", 2),
+    ] {
+        let r = run(&s, command);
+        assert_eq!((r.stdout.as_str(), r.exit_code), (stdout, code), "{command}: {}", r.stderr);
+        if code != 0 {
+            assert!(r.stderr.contains("nosuch"), "{command}: {}", r.stderr);
+            assert!(!r.stderr.contains("/w/"), "the operand as typed: {}", r.stderr);
+        }
+    }
+}
+
+/// A brace expansion of more words than the interpreter makes is refused with the
+/// limit named, not cut short; a range up to the limit expands whole.
+#[test]
+fn a_brace_product_past_the_limit_is_refused() {
+    let s = session();
+    for command in ["echo {1..400}{1..400}", "for x in {a..z}{a..z}{a..z}{a..z}; do :; done"] {
+        let e = s
+            .execute(&super::ExecuteRequest { command: command.into(), ..Default::default() })
+            .expect_err(command);
+        assert_eq!(e.kind(), ErrorKind::LimitExceeded, "{command}: {e}");
+        assert!(e.to_string().contains("brace expansion too large"), "{command}: {e}");
+    }
+    assert_eq!(run(&s, "echo {1..300}{1..300} | wc -w").stdout, "90000\n");
+    assert_eq!(run(&s, "echo {1..20000} | wc -w").stdout, "20000\n");
+    assert_eq!(run(&s, "echo x{a,b{1..3},c}y{1..2} | wc -w").stdout, "10\n");
+}

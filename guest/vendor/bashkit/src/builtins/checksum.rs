@@ -133,7 +133,10 @@ pub(super) async fn checksum_execute_args<D: Digest>(
         return check_sums::<D>(ctx, cmd, &files, &opts).await;
     }
 
+    // filestore: a file that cannot be read is reported and the others still
+    // summed, as coreutils do (all output was lost).
     let mut output = String::new();
+    let mut errors = String::new();
     for file in &files {
         match read_operand(ctx, file).await {
             Ok(content) => {
@@ -142,12 +145,10 @@ pub(super) async fn checksum_execute_args<D: Digest>(
                 output.push_str(file);
                 output.push('\n');
             }
-            Err(e) => {
-                return Ok(ExecResult::err(format!("{}: {}: {}\n", cmd, file, e), 1));
-            }
+            Err(e) => errors.push_str(&format!("{}: {}: {}\n", cmd, file, e)),
         }
     }
-    Ok(ExecResult::ok(output))
+    Ok(super::partial_result(output, errors))
 }
 
 /// `-c`: each line is `HASH  NAME` or `HASH *NAME`.
@@ -318,6 +319,7 @@ impl Builtin for Cksum {
             files.push("-");
         }
         let mut out = String::new();
+        let mut errors = String::new();
         for file in files {
             match read_operand(&ctx, file).await {
                 Ok(data) => {
@@ -328,10 +330,11 @@ impl Builtin for Cksum {
                     }
                     out.push('\n');
                 }
-                Err(e) => return Ok(ExecResult::err(format!("cksum: {file}: {e}\n"), 1)),
+                // filestore: the others are still summed, as GNU cksum does.
+                Err(e) => errors.push_str(&format!("cksum: {file}: {e}\n")),
             }
         }
-        Ok(ExecResult::ok(out))
+        Ok(super::partial_result(out, errors))
     }
 }
 

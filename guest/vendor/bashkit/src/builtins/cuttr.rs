@@ -2,9 +2,8 @@
 
 use async_trait::async_trait;
 
-use super::{Builtin, BuiltinHelper, Context, read_text_file};
+use super::{Builtin, BuiltinHelper, Context, partial_result, read_operand};
 use crate::error::Result;
-use crate::fs::vfs_join;
 use crate::interpreter::ExecResult;
 
 // Keep tr set expansion bounded before stdin/output controls can apply.
@@ -168,6 +167,7 @@ impl Builtin for Cut {
             }
         };
 
+        let mut errors = String::new();
         if files.is_empty() || files.iter().all(|f| f.as_str() == "-") {
             if let Some(stdin) = ctx.stdin {
                 process_input(stdin, &mut output);
@@ -181,21 +181,16 @@ impl Builtin for Cut {
                     continue;
                 }
 
-                let path = if file.starts_with('/') {
-                    std::path::PathBuf::from(file)
-                } else {
-                    vfs_join(ctx.cwd, file)
-                };
-
-                let text = match read_text_file(&*ctx.fs, &path, "cut").await {
-                    Ok(t) => t,
-                    Err(e) => return Ok(e),
-                };
-                process_input(&text, &mut output);
+                // filestore: a file that cannot be read is reported and the
+                // others still cut, as GNU cut does (all output was lost).
+                match read_operand(&*ctx.fs, ctx.cwd, file, "cut").await {
+                    Ok(text) => process_input(&*text, &mut output),
+                    Err(e) => errors.push_str(&e),
+                }
             }
         }
 
-        Ok(ExecResult::ok(output))
+        Ok(partial_result(output, errors))
     }
 }
 

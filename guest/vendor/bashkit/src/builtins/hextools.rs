@@ -7,9 +7,8 @@ use super::clap_cache::cached_command;
 use super::helpers::{string_value, string_values};
 use async_trait::async_trait;
 
-use super::{Builtin, Context};
+use super::{Builtin, Context, partial_result, read_operand};
 use crate::error::Result;
-use crate::fs::vfs_join;
 use crate::interpreter::ExecResult;
 use crate::limits::{BudgetedString, ExecutionBudget};
 
@@ -514,10 +513,7 @@ impl Builtin for Od {
             Err(e) => return Ok(ExecResult::err(format!("{}\n", e), 1)),
         };
 
-        let data = match collect_input("od", ctx.stdin, &files, ctx.cwd, &ctx.fs).await {
-            Ok(data) => data,
-            Err(failure) => return Ok(failure),
-        };
+        let (data, errors) = collect_input("od", ctx.stdin, &files, ctx.cwd, &ctx.fs).await;
         let budget = ctx
             .execution_budget()
             .map(|budget| {
@@ -528,7 +524,7 @@ impl Builtin for Od {
             .transpose()?;
         let output = od_dump(&data, &opts, budget.as_ref())?;
 
-        Ok(ExecResult::ok(output))
+        Ok(partial_result(output, errors))
     }
 }
 
@@ -732,10 +728,10 @@ impl Builtin for Xxd {
             Err(e) => return Ok(ExecResult::err(format!("{}\n", e), 1)),
         };
 
-        let data = match collect_input("xxd", ctx.stdin, &files, ctx.cwd, &ctx.fs).await {
-            Ok(data) => data,
-            Err(failure) => return Ok(failure),
-        };
+        let (data, errors) = collect_input("xxd", ctx.stdin, &files, ctx.cwd, &ctx.fs).await;
+        if !errors.is_empty() {
+            return Ok(ExecResult::err(errors, 1));
+        }
 
         if opts.reverse {
             let bytes = xxd_reverse(&data, opts.plain);
@@ -893,13 +889,10 @@ impl Builtin for Hexdump {
             Err(e) => return Ok(ExecResult::err(format!("{}\n", e), 1)),
         };
 
-        let data = match collect_input("hexdump", ctx.stdin, &files, ctx.cwd, &ctx.fs).await {
-            Ok(data) => data,
-            Err(failure) => return Ok(failure),
-        };
+        let (data, errors) = collect_input("hexdump", ctx.stdin, &files, ctx.cwd, &ctx.fs).await;
         let output = hexdump_dump(&data, &opts);
 
-        Ok(ExecResult::ok(output))
+        Ok(partial_result(output, errors))
     }
 }
 
@@ -921,8 +914,11 @@ async fn collect_input(
     files: &[String],
     cwd: &std::path::Path,
     fs: &std::sync::Arc<dyn crate::fs::FileSystem>,
-) -> std::result::Result<Vec<u8>, ExecResult> {
+) -> (Vec<u8>, String) {
+    // filestore: a file that cannot be read is reported in the second value and
+    // the others still read, as GNU od does (all output was lost).
     let mut data = Vec::new();
+    let mut errors = String::new();
 
     if files.is_empty() {
         if let Some(stdin) = stdin {
@@ -935,24 +931,15 @@ async fn collect_input(
                     data.extend_from_slice(stdin.as_bytes());
                 }
             } else {
-                let path = if file.starts_with('/') {
-                    std::path::PathBuf::from(file)
-                } else {
-                    vfs_join(cwd, file)
-                };
-
-                let content = fs.read_file(&path).await.map_err(|e| {
-                    ExecResult::err(
-                        format!("{name}: {file}: {}\n", crate::error::io_error_reason(&e)),
-                        1,
-                    )
-                })?;
-                data.extend_from_slice(&content);
+                match read_operand(&**fs, cwd, file, name).await {
+                    Ok(content) => data.extend_from_slice(content.as_bytes()),
+                    Err(e) => errors.push_str(&e),
+                }
             }
         }
     }
 
-    Ok(data)
+    (data, errors)
 }
 #[cfg(test)]
 mod tests {

@@ -320,7 +320,10 @@ impl Builtin for Stat {
             return Ok(ExecResult::err("stat: missing operand\n".to_string(), 1));
         }
 
+        // filestore: a file that cannot be described is reported and the others
+        // still described, as GNU stat does (all output was lost).
         let mut output = String::new();
+        let mut errors = String::new();
 
         for file in &files {
             let path = resolve_path(ctx.cwd, file);
@@ -332,10 +335,11 @@ impl Builtin for Stat {
                 ctx.fs.lstat(&path).await
             };
             let Ok(metadata) = metadata else {
-                return Ok(ExecResult::err(
-                    format!("stat: cannot stat '{}': No such file or directory\n", file),
-                    1,
+                errors.push_str(&format!(
+                    "stat: cannot stat '{}': No such file or directory\n",
+                    file
                 ));
+                continue;
             };
 
             if let Some(fmt) = &format {
@@ -356,7 +360,7 @@ impl Builtin for Stat {
             }
         }
 
-        Ok(ExecResult::ok(output))
+        Ok(super::partial_result(output, errors))
     }
 }
 

@@ -350,6 +350,32 @@ pub(crate) async fn read_stream_file(
         })
 }
 
+/// filestore: reads the file an operand names, for a command that goes on to its
+/// next operand when one fails (as coreutils do): the error line names the operand
+/// as typed (`wc: nosuch: No such file or directory`), not the resolved path.
+pub(crate) async fn read_operand(
+    fs: &dyn FileSystem,
+    cwd: &Path,
+    operand: &str,
+    cmd_name: &str,
+) -> std::result::Result<crate::StreamData, String> {
+    fs.read_file(&resolve_path(cwd, operand))
+        .await
+        .map(crate::StreamData::from)
+        .map_err(|e| format!("{cmd_name}: {operand}: {}\n", crate::error::io_error_reason(&e)))
+}
+
+/// filestore: what a command that goes on past failed operands answers: its output,
+/// the failures' lines on stderr, and status 1 if any failed.
+pub(crate) fn partial_result(stdout: impl Into<crate::StreamData>, errors: String) -> ExecResult {
+    if errors.is_empty() {
+        return ExecResult::ok(stdout);
+    }
+    let mut result = ExecResult::with_code(stdout, 1);
+    result.stderr = errors.into();
+    result
+}
+
 /// Check args for `--help` and optionally `--version`.
 ///
 /// Returns `Some(ExecResult)` when the flag is found, `None` otherwise.

@@ -9,9 +9,8 @@ use async_trait::async_trait;
 use regex::Regex;
 
 use super::arg_parser::{OptArg, gnu_getopt};
-use super::{Builtin, Context, MAX_FORMAT_WIDTH, read_text_file};
+use super::{Builtin, Context, MAX_FORMAT_WIDTH, partial_result, read_operand};
 use crate::error::Result;
-use crate::fs::vfs_join;
 use crate::interpreter::ExecResult;
 
 /// The nl builtin - number lines of files.
@@ -293,6 +292,7 @@ impl Builtin for Nl {
         }
 
         let mut output = String::new();
+        let mut errors = String::new();
         let mut state = NlState {
             section: Section::Body,
             line_no: opts.start,
@@ -305,19 +305,15 @@ impl Builtin for Nl {
                 }
                 continue;
             }
-            let path = if file.starts_with('/') {
-                std::path::PathBuf::from(file)
-            } else {
-                vfs_join(ctx.cwd, file)
-            };
-            let text = match read_text_file(&*ctx.fs, &path, "nl").await {
-                Ok(t) => t,
-                Err(e) => return Ok(e),
-            };
-            number_lines(&text, &opts, &mut state, &mut output);
+            // filestore: a file that cannot be read is reported and the others
+            // still numbered, as GNU nl does (all output was lost).
+            match read_operand(&*ctx.fs, ctx.cwd, file, "nl").await {
+                Ok(text) => number_lines(&text, &opts, &mut state, &mut output),
+                Err(e) => errors.push_str(&e),
+            }
         }
 
-        Ok(ExecResult::ok(output))
+        Ok(partial_result(output, errors))
     }
 }
 

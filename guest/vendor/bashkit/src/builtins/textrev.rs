@@ -7,15 +7,18 @@
 use super::clap_cache::cached_command;
 use async_trait::async_trait;
 use std::ffi::OsString;
-use std::path::Path;
 
-use super::{Builtin, Context, read_text_file};
+use super::{Builtin, Context, partial_result, read_operand};
 use crate::error::Result;
-use crate::fs::vfs_join;
 use crate::interpreter::ExecResult;
 
 /// Read input from files or stdin, returning the raw text. Used by `rev`.
-async fn read_input(ctx: &Context<'_>) -> std::result::Result<String, ExecResult> {
+/// filestore: a file that cannot be read is reported in `errors` and the others
+/// still read, as util-linux rev does (all output was lost).
+async fn read_input(
+    ctx: &Context<'_>,
+    errors: &mut String,
+) -> std::result::Result<String, ExecResult> {
     let mut files: Vec<&str> = Vec::new();
     for arg in ctx.args {
         if !arg.starts_with('-') {
@@ -38,13 +41,10 @@ async fn read_input(ctx: &Context<'_>) -> std::result::Result<String, ExecResult
                     raw.push_str(stdin);
                 }
             } else {
-                let path = if Path::new(file).is_absolute() {
-                    file.to_string()
-                } else {
-                    vfs_join(ctx.cwd, file).to_string_lossy().to_string()
-                };
-                let text = read_text_file(&*ctx.fs, Path::new(&path), "rev").await?;
-                raw.push_str(&text);
+                match read_operand(&*ctx.fs, ctx.cwd, file, "rev").await {
+                    Ok(text) => raw.push_str(&text),
+                    Err(e) => errors.push_str(&e),
+                }
             }
         }
     }
@@ -112,15 +112,17 @@ impl Builtin for Tac {
         }
 
         // GNU tac reverses each file on its own, then outputs them in order.
+        // filestore: a file that cannot be read is reported and the others still
+        // reversed, as GNU tac does (all output was lost).
         let mut out = String::new();
+        let mut errors = String::new();
         for file in &files {
-            let raw = match read_tac_file(&ctx, file).await {
-                Ok(r) => r,
-                Err(e) => return Ok(e),
-            };
-            reverse_records(&raw, &sep, before, &mut out);
+            match read_tac_file(&ctx, file).await {
+                Ok(raw) => reverse_records(&raw, &sep, before, &mut out),
+                Err(e) => errors.push_str(&e),
+            }
         }
-        Ok(ExecResult::ok(out))
+        Ok(partial_result(out, errors))
     }
 }
 
@@ -146,16 +148,11 @@ impl TacSep {
     }
 }
 
-async fn read_tac_file(ctx: &Context<'_>, file: &str) -> std::result::Result<String, ExecResult> {
+async fn read_tac_file(ctx: &Context<'_>, file: &str) -> std::result::Result<String, String> {
     if file == "-" {
         return Ok(ctx.stdin.map(ToString::to_string).unwrap_or_default());
     }
-    let path = if Path::new(file).is_absolute() {
-        file.to_string()
-    } else {
-        vfs_join(ctx.cwd, file).to_string_lossy().into_owned()
-    };
-    read_text_file(&*ctx.fs, Path::new(&path), "tac").await
+    read_operand(&*ctx.fs, ctx.cwd, file, "tac").await.map(|text| text.to_string())
 }
 
 /// Split `raw` into records that end with (or, with `before`, start with) a
@@ -186,13 +183,14 @@ impl Builtin for Rev {
         ) {
             return Ok(r);
         }
-        let raw = match read_input(&ctx).await {
+        let mut errors = String::new();
+        let raw = match read_input(&ctx, &mut errors).await {
             Ok(r) => r,
             Err(e) => return Ok(e),
         };
 
         if raw.is_empty() {
-            return Ok(ExecResult::ok(String::new()));
+            return Ok(partial_result(String::new(), errors));
         }
 
         let has_trailing_newline = raw.ends_with('\n');
@@ -215,7 +213,7 @@ impl Builtin for Rev {
             output.push('\n');
         }
 
-        Ok(ExecResult::ok(output))
+        Ok(partial_result(output, errors))
     }
 }
 #[cfg(test)]

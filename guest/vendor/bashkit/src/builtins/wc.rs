@@ -2,7 +2,7 @@
 
 use async_trait::async_trait;
 
-use super::{Builtin, Context, read_stream_file};
+use super::{Builtin, Context, partial_result, read_operand};
 use crate::error::Result;
 use crate::fs::vfs_join;
 use crate::interpreter::ExecResult;
@@ -140,7 +140,12 @@ impl Builtin for Wc {
             }
         } else {
             // Read every file first: the column width depends on all of them.
+            // filestore: a file that cannot be read is reported and left out (its
+            // line, its share of the total and of the width), as GNU wc does; the
+            // others are still counted (all output was lost).
             let mut counted = Vec::with_capacity(files.len());
+            let mut listed = Vec::with_capacity(files.len());
+            let mut errors = String::new();
             for file in &files {
                 let path = if file.starts_with('/') {
                     std::path::PathBuf::from(file)
@@ -152,15 +157,21 @@ impl Builtin for Wc {
                     .stat(&path)
                     .await
                     .is_ok_and(|m| m.file_type.is_file());
-                match read_stream_file(&*ctx.fs, &path, "wc").await {
+                match read_operand(&*ctx.fs, ctx.cwd, file, "wc").await {
                     Ok(data) => {
-                        counted.push((count_data(data.as_bytes()), regular && *file != "-"))
+                        counted.push((count_data(data.as_bytes()), regular && *file != "-"));
+                        listed.push(*file);
                     }
-                    Err(e) => return Ok(e),
+                    Err(e) => errors.push_str(&e),
                 }
             }
-            let width = number_width(&counted, flags.active_count());
-            for ((counts, _), file) in counted.iter().zip(&files) {
+            // GNU's width is 1 when the first operand fails.
+            let width = if listed.first() == files.first() {
+                number_width(&counted, flags.active_count())
+            } else {
+                1
+            };
+            for ((counts, _), file) in counted.iter().zip(&listed) {
                 total_lines += counts.lines;
                 total_words += counts.words;
                 total_bytes += counts.bytes;
@@ -189,6 +200,7 @@ impl Builtin for Wc {
                 ));
                 output.push('\n');
             }
+            return Ok(partial_result(output, errors));
         }
 
         Ok(ExecResult::ok(output))

@@ -93,7 +93,14 @@ impl Interpreter {
                     recursion_depth,
                 );
             }
-            _ => return vec![s.to_string()],
+            _ => {
+                // filestore: a word without a group is a word of the result, and
+                // the cap counts these, each once (every level added its results
+                // again, so `{1..300}{1..300}` stopped at 50,100 of 90,000 words).
+                *count += 1;
+                *bytes += s.len();
+                return vec![s.to_string()];
+            }
         };
 
         let prefix: String = chars[..start].iter().collect();
@@ -120,11 +127,13 @@ impl Interpreter {
                     break;
                 }
                 let expanded = format!("{}{}{}", prefix, item, suffix);
-                let sub =
-                    self.expand_braces_capped(&expanded, count, bytes, max, recursion_depth + 1);
-                *count += sub.len();
-                *bytes += sub.iter().map(String::len).sum::<usize>();
-                results.extend(sub);
+                results.extend(self.expand_braces_capped(
+                    &expanded,
+                    count,
+                    bytes,
+                    max,
+                    recursion_depth + 1,
+                ));
             }
             return results;
         }
@@ -151,10 +160,13 @@ impl Interpreter {
                 break;
             }
             let expanded = format!("{}{}{}", prefix, item, suffix);
-            let sub = self.expand_braces_capped(&expanded, count, bytes, max, recursion_depth + 1);
-            *count += sub.len();
-            *bytes += sub.iter().map(String::len).sum::<usize>();
-            results.extend(sub);
+            results.extend(self.expand_braces_capped(
+                &expanded,
+                count,
+                bytes,
+                max,
+                recursion_depth + 1,
+            ));
         }
 
         results
@@ -274,8 +286,11 @@ impl Interpreter {
     /// Try to expand a range like 1..5, a..z, or 1..10..2
     /// THREAT[TM-DOS-041]: Cap range size to prevent OOM from {1..999999999}
     pub(super) fn try_expand_range(&self, content: &str) -> Option<Vec<String>> {
-        /// Maximum number of elements in a brace range expansion
-        const MAX_BRACE_RANGE: u64 = 10_000;
+        /// Maximum number of elements in a brace range expansion. filestore: the
+        /// parser's static limit (`parser/budget.rs`), which refuses a larger range
+        /// with an error; at 10,000 a range between the two stayed text
+        /// (`{1..20000}`), where bash expands it.
+        const MAX_BRACE_RANGE: u64 = 100_000;
 
         // Check for .. separator: accept {start..end} or {start..end..step}
         let parts: Vec<&str> = content.split("..").collect();

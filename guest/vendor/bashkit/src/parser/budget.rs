@@ -17,6 +17,11 @@ pub enum BudgetError {
         max: u64,
     },
 
+    /// filestore: the interpreter stops a word's brace expansion at `max` words
+    /// and dropped the rest without a word of warning (`{1..400}{1..400}`).
+    #[error("brace expansion too large: {word} produces {count} words (max {max})")]
+    BraceExpansionTooLarge { word: String, count: u64, max: u64 },
+
     #[error("nested loop depth {depth} exceeds limit ({max})")]
     LoopNestingTooDeep { depth: usize, max: usize },
 
@@ -217,7 +222,10 @@ fn validate_word_part(
     match part {
         WordPart::CommandSubstitution(commands) => validate_commands(commands, ctx),
         WordPart::ProcessSubstitution { commands, .. } => validate_commands(commands, ctx),
-        WordPart::Literal(s) if !word_is_quoted => check_brace_range(s),
+        WordPart::Literal(s) if !word_is_quoted => {
+            check_brace_range(s)?;
+            check_brace_words(s)
+        }
         WordPart::CompoundAssignment { elements, .. } => {
             for element in elements {
                 validate_word(element, ctx)?;
@@ -267,6 +275,94 @@ fn check_brace_range(s: &str) -> Result<(), BudgetError> {
         }
     }
     Ok(())
+}
+
+/// filestore: refuses a literal whose brace expansion makes more words than the
+/// interpreter expands (its groups' sizes multiply: `{1..400}{1..400}`).
+fn check_brace_words(s: &str) -> Result<(), BudgetError> {
+    if !s.contains('{') {
+        return Ok(());
+    }
+    let count = brace_words(s.as_bytes());
+    if count > MAX_STATIC_BRACE_RANGE {
+        return Err(BudgetError::BraceExpansionTooLarge {
+            word: s.chars().take(80).collect(),
+            count,
+            max: MAX_STATIC_BRACE_RANGE,
+        });
+    }
+    Ok(())
+}
+
+/// The number of words brace expansion makes of `s` (saturating): the product of
+/// its groups' sizes, a group's being the sum of its items' or its range's length.
+/// A `{...}` with neither a comma nor a range at its top level is text, but the
+/// groups inside it still expand (bash: `{a{1,2}}` is `{a1} {a2}`).
+fn brace_words(s: &[u8]) -> u64 {
+    let mut total: u64 = 1;
+    let mut i = 0;
+    while i < s.len() {
+        match s[i] {
+            b'\\' => i += 2,
+            b'{' => match group_end(s, i) {
+                Some(end) => {
+                    total = total.saturating_mul(group_words(&s[i + 1..end]));
+                    i = end + 1;
+                }
+                None => i += 1,
+            },
+            _ => i += 1,
+        }
+    }
+    total
+}
+
+/// The index of the `}` that closes the `{` at `open`, if any.
+fn group_end(s: &[u8], open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut i = open;
+    while i < s.len() {
+        match s[i] {
+            b'\\' => i += 1,
+            b'{' => depth += 1,
+            b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The words a group's inside makes (see [`brace_words`]).
+fn group_words(inner: &[u8]) -> u64 {
+    let mut items = Vec::new();
+    let (mut depth, mut start, mut i) = (0usize, 0, 0);
+    while i < inner.len() {
+        match inner[i] {
+            b'\\' => i += 1,
+            b'{' => depth += 1,
+            b'}' => depth = depth.saturating_sub(1),
+            b',' if depth == 0 => {
+                items.push(&inner[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    if items.is_empty() {
+        return std::str::from_utf8(inner)
+            .ok()
+            .and_then(estimate_brace_range_size)
+            .unwrap_or_else(|| brace_words(inner));
+    }
+    items.push(&inner[start..]);
+    items.iter().fold(0u64, |sum, item| sum.saturating_add(brace_words(item)))
 }
 
 /// Estimate the number of elements a brace range would produce.

@@ -193,13 +193,16 @@ impl Builtin for Ls {
         }
 
         let mut output = String::new();
+        // filestore: an operand that cannot be accessed is reported and the others
+        // still listed, with status 2, as GNU ls does (all output was lost).
+        let mut errors = String::new();
         let multiple_paths = paths.len() > 1 || opts.recursive;
 
         // Separate file and directory arguments (like real ls)
         let mut file_args: Vec<(&str, std::path::PathBuf, crate::fs::Metadata)> = Vec::new();
-        let mut dir_args: Vec<(usize, &str, std::path::PathBuf)> = Vec::new();
+        let mut dir_args: Vec<(&str, std::path::PathBuf)> = Vec::new();
 
-        for (i, path_str) in paths.iter().enumerate() {
+        for &path_str in &paths {
             let path = resolve_path(ctx.cwd, path_str);
 
             // lstat: a dangling link still lists as itself.
@@ -212,10 +215,8 @@ impl Builtin for Ls {
                         }
                         _ => "No such file or directory",
                     };
-                    return Ok(ExecResult::err(
-                        format!("ls: cannot access '{}': {reason}\n", path_str),
-                        2,
-                    ));
+                    errors.push_str(&format!("ls: cannot access '{}': {reason}\n", path_str));
+                    continue;
                 }
             };
             // GNU: a link operand is followed unless -l, -d or -F describe
@@ -235,15 +236,14 @@ impl Builtin for Ls {
             if !metadata.file_type.is_dir() || opts.directory {
                 file_args.push((path_str, path, metadata));
             } else {
-                dir_args.push((i, path_str, path));
+                dir_args.push((path_str, path));
             }
         }
 
-        // Sort file arguments by time if -t, preserving original paths
-        // filestore: ties keep name order, as GNU's; `-S` sorts by size.
-        if opts.sort_by_time || opts.sort_by_size {
-            file_args.sort_by(|a, b| a.0.cmp(&b.0));
-        }
+        // filestore: operands are listed in name order, files first, as GNU's
+        // (they were in the order given); ties of `-t` and `-S` keep name order.
+        file_args.sort_by(|a, b| a.0.cmp(b.0));
+        dir_args.sort_by(|a, b| a.0.cmp(b.0));
         if opts.sort_by_size {
             file_args.sort_by_key(|entry| std::cmp::Reverse(entry.2.size));
         } else if opts.sort_by_time {
@@ -287,7 +287,7 @@ impl Builtin for Ls {
         }
 
         // Then output directory listings
-        for (i, path_str, path) in &dir_args {
+        for (i, (path_str, path)) in dir_args.iter().enumerate() {
             if let Err(e) = list_directory(
                 &ctx,
                 path,
@@ -295,7 +295,7 @@ impl Builtin for Ls {
                 &mut output,
                 &opts,
                 multiple_paths,
-                *i > 0 || !file_args.is_empty(),
+                i > 0 || !file_args.is_empty(),
             )
             .await
             {
@@ -303,6 +303,11 @@ impl Builtin for Ls {
             }
         }
 
+        if !errors.is_empty() {
+            let mut result = ExecResult::with_code(output, 2);
+            result.stderr = errors.into();
+            return Ok(result);
+        }
         Ok(ExecResult::ok(output))
     }
 }
