@@ -29,7 +29,9 @@ fn main() {
     let out_dir = PathBuf::from(env::var("OUT_DIR").expect("OUT_DIR"));
     let manifest_dir = PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR"));
     let root = manifest_dir.parent().expect("workspace root").to_path_buf();
-    for p in ["guest/src", "guest/Cargo.toml", "wit", "Cargo.toml", "Cargo.lock"] {
+    // `guest/vendor`: the patched crates the guest builds (the shell's interpreter),
+    // whose changes alone left a stale component embedded.
+    for p in ["guest/src", "guest/vendor", "guest/Cargo.toml", "wit", "Cargo.toml", "Cargo.lock"] {
         println!("cargo:rerun-if-changed={}", root.join(p).display());
     }
     println!("cargo:rerun-if-env-changed=FILESTORE_GUEST_RUSTFLAGS");
