@@ -533,3 +533,67 @@ fn serve_with_an_upstream_ends_cleanly_when_stdin_closes() {
         "the upstream (pid {pid}) outlived the server: {stderr}"
     );
 }
+
+/// `serve --agent` ended by `SIGTERM` (as a client's shutdown sequence ends a server
+/// still busy after its input closed) stops every upstream's process group before it
+/// exits: here a process the upstream's `sh -c` wrapper left behind, which neither
+/// the signal nor the end of `serve` would reach.
+#[test]
+fn sigterm_stops_the_upstreams_process_groups() {
+    use std::os::unix::process::ExitStatusExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let pid_file = tmp.path().join("sleeper.pid");
+    let wrapper = format!(
+        "sleep 300 & echo $! > '{}'; exec '{}' '{}'",
+        pid_file.display(),
+        crate::mcp::python().display(),
+        upstream_script().display(),
+    );
+    let yaml = format!(
+        "name: wrapped\nservers:\n  py:\n    command: /bin/sh\n    args: [\"-c\", {wrapper:?}]\n    timeout: 60s\ntools:\n  - tools.mcp.py.echo.default\n"
+    );
+    std::fs::write(tmp.path().join("agent.yaml"), yaml).unwrap();
+    let mut serve = std::process::Command::new(env!("CARGO_BIN_EXE_filestore"))
+        .args(["serve", "--agent", "agent.yaml", "--mount", "/workspace=mem:"])
+        .current_dir(tmp.path())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Bounds on waits, not timing assertions: a regression fails instead of hanging.
+    let mut sleeper = None;
+    for _ in 0..600 {
+        sleeper =
+            std::fs::read_to_string(&pid_file).ok().and_then(|t| t.trim().parse::<u32>().ok());
+        if sleeper.is_some() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let sleeper = sleeper.expect("the upstream's wrapper started");
+    let alive = || {
+        std::fs::read_to_string(format!("/proc/{sleeper}/stat")).is_ok_and(|stat| {
+            stat.rsplit(')').next().is_some_and(|rest| !rest.trim_start().starts_with('Z'))
+        })
+    };
+    assert!(alive(), "the sleeper runs while serve does");
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &serve.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let status = serve.wait().unwrap();
+    assert_eq!((status.code(), status.signal()), (Some(143), None), "{status}");
+    for _ in 0..100 {
+        if !alive() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let orphaned = alive();
+    if orphaned {
+        let _ = std::process::Command::new("kill").args(["-KILL", &sleeper.to_string()]).status();
+    }
+    assert!(!orphaned, "the upstream's process group outlived serve");
+}

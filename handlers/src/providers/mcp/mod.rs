@@ -134,20 +134,42 @@ struct Upstream {
 #[derive(Clone, Default)]
 struct ProcessGroup(Arc<Mutex<Option<u32>>>);
 
+/// The leaders of the stdio servers' process groups still running, in this process:
+/// what [`kill_every_process_group`] stops.
+static RUNNING_GROUPS: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+
 impl ProcessGroup {
     fn set(&self, leader: Option<u32>) {
+        if let Some(id) = leader {
+            lock(&RUNNING_GROUPS).push(id);
+        }
         *lock(&self.0) = leader;
     }
 
     /// Kills every process of the group (once).
     fn kill(&self) {
         let Some(id) = lock(&self.0).take() else { return };
-        #[cfg(target_os = "linux")]
-        if let Some(pid) = rustix::process::Pid::from_raw(id as i32) {
-            let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
-        }
-        #[cfg(not(target_os = "linux"))]
-        let _ = id;
+        lock(&RUNNING_GROUPS).retain(|&running| running != id);
+        kill_group(id);
+    }
+}
+
+fn kill_group(id: u32) {
+    #[cfg(target_os = "linux")]
+    if let Some(pid) = rustix::process::Pid::from_raw(id as i32) {
+        let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = id;
+}
+
+/// Kills the process group of every stdio server this process started and has not
+/// stopped: for a process ending on a signal (`SIGTERM`), whose connections are
+/// never dropped, so their groups would outlive it (each is a group of its own, which
+/// a signal to the process, or to its group, does not reach).
+pub fn kill_every_process_group() {
+    for id in std::mem::take(&mut *lock(&RUNNING_GROUPS)) {
+        kill_group(id);
     }
 }
 

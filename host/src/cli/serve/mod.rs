@@ -15,6 +15,7 @@ pub(super) mod args;
 mod mounts;
 mod plan;
 mod setup;
+mod signals;
 mod skills_reload;
 
 /// `filestore serve`: the memory quotas and object-store flags applied, its
@@ -32,6 +33,9 @@ impl ServePlan {
     /// Opens what the plan names (mounts, skills, configuration, agent), then serves
     /// until the transport ends.
     fn run(mut self) -> ExitCode {
+        if let Err(e) = signals::end_on_signals(self.args.http.is_none()) {
+            return fail(FailKind::Setup, format!("watching for signals: {e}"));
+        }
         let (mounts, roots_only) = self.mounts();
         // Open every mount once up front so a bad directory fails now, not per session
         // (a per-caller one is opened for each caller).
