@@ -94,7 +94,7 @@ fn python_sdk_client() {
 /// The `test_*` methods unittest discovers in tests/mcp_python/ (test_mcp.py,
 /// test_auth.py, test_roots.py, test_agent.py), the shared `Checks` run once per
 /// transport.
-const PYTHON_SDK_CLIENT_TESTS: usize = 55;
+const PYTHON_SDK_CLIENT_TESTS: usize = 56;
 
 /// An rmcp client connected in-process to a server over `/w` (writable memory) and
 /// `/ro` (read-only memory).

@@ -902,6 +902,31 @@ class ApprovalTest(unittest.IsolatedAsyncioTestCase):
             self.assertIn("elicitation capability", text_of(r))
             self.assertEqual(self.rows(), 1)
 
+    async def test_a_call_cancelled_while_asked_runs_nothing(self) -> None:
+        """The client gives up on the call while the user is asked; the user approves
+        afterwards (a dialog still on screen): nothing runs."""
+        import asyncio
+
+        asked, answered = asyncio.Event(), asyncio.Event()
+
+        async def elicit(context, params):
+            asked.set()
+            await answered.wait()
+            return types.ElicitResult(action="accept", content={"approve": True})
+
+        async with self.connect(elicit) as s:
+            call = asyncio.create_task(s.call_tool("purge", {"min": 2}))
+            await asyncio.wait_for(asked.wait(), 60)
+            call.cancel()  # the SDK sends `notifications/cancelled`
+            with self.assertRaises(asyncio.CancelledError):
+                await call
+            await asyncio.sleep(0.5)
+            answered.set()
+            await asyncio.sleep(0.5)
+            r = await s.call_tool("filestore_read", {"path": "/skills/purge/SKILL.md"})
+            self.assertFalse(r.is_error, text_of(r))
+            self.assertEqual(self.rows(), 3, "the cancelled call ran after the approval")
+
 
 async def anyio_sleep(seconds: float) -> None:
     import asyncio

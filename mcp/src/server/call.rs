@@ -242,7 +242,18 @@ impl FilestoreServer {
         tool: &str,
         args: &Value,
     ) -> Result<Called, McpError> {
-        let decision = ask_approval(&context.peer, tool, args).await;
+        // A call cancelled while its approval is asked is not run, whatever the
+        // answer, and the wait ends with the cancellation (an approval given later,
+        // from a dialog still on screen, ran the call the client had given up).
+        let cancellation = crate::fast_call::RequestCancellation::of(context);
+        let decision = tokio::select! {
+            decision = ask_approval(&context.peer, tool, args) => decision,
+            () = cancellation.cancelled() => Err("the call was cancelled".to_string()),
+        };
+        let decision = match decision {
+            Ok(()) if cancellation.is_cancelled() => Err("the call was cancelled".to_string()),
+            decision => decision,
+        };
         let approve = decision.is_ok();
         let decided = self.with_sandbox(move |s| s.decide(&id, approve)).await?;
         Ok(match decision {
@@ -412,9 +423,9 @@ impl FilestoreServer {
             called = self.ask_elicitation(&context, id, &tool, &args).await?;
         }
         if called.specs_changed && !is_modern(&context) {
-            // The client re-lists on this; a closed connection just drops it. Under
-            // 2026-07-28 notices travel only on `subscriptions/listen` streams.
-            let _ = context.peer.notify_tool_list_changed().await;
+            // The client re-lists on this. Under 2026-07-28 notices travel only on
+            // `subscriptions/listen` streams.
+            notify_tools_changed(&context).await;
         }
         if let Err(e) = &called.out
             && e.kind() == Some(ErrorKind::Backend)
@@ -437,4 +448,14 @@ impl FilestoreServer {
         }
         .into())
     }
+}
+
+/// Tells the client that the tool list changed. The notice is queued at once; the
+/// wait for rmcp to write it is bounded, and for a cancelled call not waited at all:
+/// once the client's input has ended rmcp writes nothing more, and a call given up
+/// then (or cancelled just before) held the end of the session 5 s on this wait.
+async fn notify_tools_changed(context: &RequestContext<RoleServer>) {
+    let cancelled = crate::fast_call::RequestCancellation::of(context).is_cancelled();
+    let bound = if cancelled { Duration::ZERO } else { Duration::from_secs(1) };
+    let _ = tokio::time::timeout(bound, context.peer.notify_tool_list_changed()).await;
 }

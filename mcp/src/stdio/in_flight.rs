@@ -4,8 +4,8 @@
 //! hears it ([`super::fast::FastPath::input_ended`]).
 //!
 //! A request counts from the moment it is read until rmcp answers it, or until a
-//! `notifications/cancelled` names it (rmcp never answers a request cancelled while
-//! it runs). One given up at the end of input ([`InFlight::abandon_all`]) is
+//! `notifications/cancelled` names it; rmcp's answer to a request the client
+//! cancelled, should it still send one, is dropped, as the executor drops its own. One given up at the end of input ([`InFlight::abandon_all`]) is
 //! answered by the reader with an error, so rmcp's own answer to it, should one
 //! still come, is dropped ([`InFlight::answered`]): every request is answered once.
 
@@ -15,6 +15,10 @@ use std::time::{Duration, Instant};
 
 use rmcp::model::RequestId;
 use tokio_util::sync::CancellationToken;
+
+/// How many cancelled ids are remembered: rmcp itself drops the answer of nearly
+/// every cancelled request, so most are never looked up again.
+const MAX_CANCELLED: usize = 10_000;
 
 /// See the module docs.
 #[derive(Default)]
@@ -31,6 +35,10 @@ struct State {
     open: HashMap<RequestId, Vec<CancellationToken>>,
     /// Given up at the end of input, by id: how many of rmcp's answers to drop.
     abandoned: HashMap<RequestId, usize>,
+    /// Cancelled by the client, by id: how many of rmcp's answers to drop, should
+    /// it send one (it answers a request whose handler ended before its own loop
+    /// took up the cancellation, which the reader applied at once).
+    cancelled: HashMap<RequestId, usize>,
     /// Answers written and calls ended since the start.
     answers: u64,
 }
@@ -42,30 +50,46 @@ impl InFlight {
 
     /// A request handed to rmcp, cancelled through `cancellation`.
     pub fn add(&self, id: RequestId, cancellation: CancellationToken) {
-        self.state().open.entry(id).or_default().push(cancellation);
+        let mut state = self.state();
+        // The client is done with any earlier request of this id.
+        state.cancelled.remove(&id);
+        state.open.entry(id).or_default().push(cancellation);
     }
 
-    /// A `notifications/cancelled` naming `id`: its requests are cancelled and no
-    /// longer waited for.
+    /// A `notifications/cancelled` naming `id`: its requests are cancelled, no
+    /// longer waited for, and not answered.
     pub fn cancel(&self, id: &RequestId) {
-        for cancellation in self.state().open.remove(id).unwrap_or_default() {
+        let mut state = self.state();
+        let cancellations = state.open.remove(id).unwrap_or_default();
+        if cancellations.is_empty() {
+            return;
+        }
+        if state.cancelled.len() >= MAX_CANCELLED {
+            // rmcp drops nearly every such answer itself: a bound, not a loss.
+            state.cancelled.clear();
+        }
+        *state.cancelled.entry(id.clone()).or_default() += cancellations.len();
+        for cancellation in cancellations {
             cancellation.cancel();
         }
     }
 
     /// rmcp answers `id`: whether its answer is to be written (not when the
-    /// request was given up and answered already). Of two requests of one id, the
-    /// first is taken to be answered first.
+    /// request was given up and answered already, or cancelled by the client). Of
+    /// two requests of one id, the first is taken to be answered first.
     pub fn answered(&self, id: &RequestId) -> bool {
         let mut state = self.state();
         state.answers += 1;
         self.answer.notify_all();
-        if let Some(dropped) = state.abandoned.get_mut(id) {
-            *dropped -= 1;
-            if *dropped == 0 {
-                state.abandoned.remove(id);
+        let state = &mut *state;
+        for dropping in [&mut state.abandoned, &mut state.cancelled] {
+            if let Some(dropped) = dropping.get_mut(id) {
+                *dropped -= 1;
+                if *dropped == 0 {
+                    dropping.remove(id);
+                }
+                return false;
             }
-            return false;
         }
         if let Some(open) = state.open.get_mut(id) {
             open.remove(0);
@@ -147,6 +171,25 @@ mod tests {
         assert!(!in_flight.is_empty(), "one of the two is answered");
         assert!(in_flight.answered(&id(7)));
         assert!(in_flight.is_empty());
+    }
+
+    /// A request the client cancelled is not answered, should rmcp still answer
+    /// it; a later request of its id is.
+    #[test]
+    fn a_request_the_client_cancelled_is_not_answered() {
+        let in_flight = InFlight::default();
+        let token = CancellationToken::new();
+        in_flight.add(id(4), token.clone());
+        in_flight.cancel(&id(4));
+        assert!(token.is_cancelled());
+        assert!(!in_flight.answered(&id(4)), "rmcp's late answer is dropped");
+        assert!(in_flight.answered(&id(4)), "only one answer per cancelled request");
+        in_flight.cancel(&id(5));
+        assert!(in_flight.answered(&id(5)), "a cancellation naming no request drops nothing");
+        in_flight.add(id(6), CancellationToken::new());
+        in_flight.cancel(&id(6));
+        in_flight.add(id(6), CancellationToken::new());
+        assert!(in_flight.answered(&id(6)), "a new request of a cancelled id");
     }
 
     /// Requests given up are cancelled and answered once: rmcp's later answers to
