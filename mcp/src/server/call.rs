@@ -246,14 +246,13 @@ impl FilestoreServer {
         // answer, and the wait ends with the cancellation (an approval given later,
         // from a dialog still on screen, ran the call the client had given up).
         let cancellation = crate::fast_call::RequestCancellation::of(context);
+        let cancelled = || Err("the call was cancelled".to_string());
         let decision = tokio::select! {
             decision = ask_approval(&context.peer, tool, args) => decision,
-            () = cancellation.cancelled() => Err("the call was cancelled".to_string()),
+            () = cancellation.cancelled() => cancelled(),
         };
-        let decision = match decision {
-            Ok(()) if cancellation.is_cancelled() => Err("the call was cancelled".to_string()),
-            decision => decision,
-        };
+        let decision =
+            decision.and_then(|()| if cancellation.is_cancelled() { cancelled() } else { Ok(()) });
         let approve = decision.is_ok();
         let decided = self.with_sandbox(move |s| s.decide(&id, approve)).await?;
         Ok(match decision {

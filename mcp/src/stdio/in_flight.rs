@@ -5,9 +5,10 @@
 //!
 //! A request counts from the moment it is read until rmcp answers it, or until a
 //! `notifications/cancelled` names it; rmcp's answer to a request the client
-//! cancelled, should it still send one, is dropped, as the executor drops its own. One given up at the end of input ([`InFlight::abandon_all`]) is
-//! answered by the reader with an error, so rmcp's own answer to it, should one
-//! still come, is dropped ([`InFlight::answered`]): every request is answered once.
+//! cancelled, should it still send one, is dropped, as the executor drops its own.
+//! One given up at the end of input ([`InFlight::abandon_all`]) is answered by the
+//! reader with an error, so rmcp's own answer to it, should one still come, is
+//! dropped ([`InFlight::answered`]): every request is answered once.
 
 use std::collections::HashMap;
 use std::sync::{Condvar, Mutex, MutexGuard};

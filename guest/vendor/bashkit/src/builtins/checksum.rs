@@ -148,7 +148,7 @@ pub(super) async fn checksum_execute_args<D: Digest>(
             Err(e) => errors.push_str(&format!("{}: {}: {}\n", cmd, file, e)),
         }
     }
-    Ok(super::partial_result(output, errors))
+    Ok(super::partial_result(output, errors, 1))
 }
 
 /// `-c`: each line is `HASH  NAME` or `HASH *NAME`.
@@ -334,7 +334,7 @@ impl Builtin for Cksum {
                 Err(e) => errors.push_str(&format!("cksum: {file}: {e}\n")),
             }
         }
-        Ok(super::partial_result(out, errors))
+        Ok(super::partial_result(out, errors, 1))
     }
 }
 

@@ -190,7 +190,7 @@ impl Builtin for Cut {
             }
         }
 
-        Ok(partial_result(output, errors))
+        Ok(partial_result(output, errors, 1))
     }
 }
 

@@ -524,7 +524,7 @@ impl Builtin for Od {
             .transpose()?;
         let output = od_dump(&data, &opts, budget.as_ref())?;
 
-        Ok(partial_result(output, errors))
+        Ok(partial_result(output, errors, 1))
     }
 }
 
@@ -892,7 +892,7 @@ impl Builtin for Hexdump {
         let (data, errors) = collect_input("hexdump", ctx.stdin, &files, ctx.cwd, &ctx.fs).await;
         let output = hexdump_dump(&data, &opts);
 
-        Ok(partial_result(output, errors))
+        Ok(partial_result(output, errors, 1))
     }
 }
 

@@ -360,7 +360,7 @@ impl Builtin for Stat {
             }
         }
 
-        Ok(super::partial_result(output, errors))
+        Ok(super::partial_result(output, errors, 1))
     }
 }
 

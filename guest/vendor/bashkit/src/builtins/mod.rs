@@ -366,12 +366,16 @@ pub(crate) async fn read_operand(
 }
 
 /// filestore: what a command that goes on past failed operands answers: its output,
-/// the failures' lines on stderr, and status 1 if any failed.
-pub(crate) fn partial_result(stdout: impl Into<crate::StreamData>, errors: String) -> ExecResult {
+/// the failures' lines on stderr, and `status` if any failed (1; `ls` says 2).
+pub(crate) fn partial_result(
+    stdout: impl Into<crate::StreamData>,
+    errors: String,
+    status: i32,
+) -> ExecResult {
     if errors.is_empty() {
         return ExecResult::ok(stdout);
     }
-    let mut result = ExecResult::with_code(stdout, 1);
+    let mut result = ExecResult::with_code(stdout, status);
     result.stderr = errors.into();
     result
 }

@@ -313,7 +313,7 @@ impl Builtin for Nl {
             }
         }
 
-        Ok(partial_result(output, errors))
+        Ok(partial_result(output, errors, 1))
     }
 }
 

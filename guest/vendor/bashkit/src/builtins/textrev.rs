@@ -122,7 +122,7 @@ impl Builtin for Tac {
                 Err(e) => errors.push_str(&e),
             }
         }
-        Ok(partial_result(out, errors))
+        Ok(partial_result(out, errors, 1))
     }
 }
 
@@ -190,7 +190,7 @@ impl Builtin for Rev {
         };
 
         if raw.is_empty() {
-            return Ok(partial_result(String::new(), errors));
+            return Ok(partial_result(String::new(), errors, 1));
         }
 
         let has_trailing_newline = raw.ends_with('\n');
@@ -213,7 +213,7 @@ impl Builtin for Rev {
             output.push('\n');
         }
 
-        Ok(partial_result(output, errors))
+        Ok(partial_result(output, errors, 1))
     }
 }
 #[cfg(test)]

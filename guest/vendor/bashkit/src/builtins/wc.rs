@@ -200,7 +200,7 @@ impl Builtin for Wc {
                 ));
                 output.push('\n');
             }
-            return Ok(partial_result(output, errors));
+            return Ok(partial_result(output, errors, 1));
         }
 
         Ok(ExecResult::ok(output))

@@ -11,7 +11,9 @@ impl Interpreter {
     /// Returns a Vec of expanded strings, or a single-element Vec if no braces
     /// THREAT[TM-DOS-042]: Cap total expansion count to prevent combinatorial OOM.
     pub(super) fn expand_braces(&self, s: &str) -> Vec<String> {
-        const MAX_BRACE_EXPANSION_TOTAL: usize = 100_000;
+        // filestore: the parser's static limit, so what passes it expands whole.
+        const MAX_BRACE_EXPANSION_TOTAL: usize =
+            crate::parser::budget::MAX_STATIC_BRACE_RANGE as usize;
         let mut count = 0;
         let mut bytes = 0;
         self.expand_braces_capped(s, &mut count, &mut bytes, MAX_BRACE_EXPANSION_TOTAL, 0)
@@ -287,10 +289,10 @@ impl Interpreter {
     /// THREAT[TM-DOS-041]: Cap range size to prevent OOM from {1..999999999}
     pub(super) fn try_expand_range(&self, content: &str) -> Option<Vec<String>> {
         /// Maximum number of elements in a brace range expansion. filestore: the
-        /// parser's static limit (`parser/budget.rs`), which refuses a larger range
-        /// with an error; at 10,000 a range between the two stayed text
-        /// (`{1..20000}`), where bash expands it.
-        const MAX_BRACE_RANGE: u64 = 100_000;
+        /// parser's static limit, which refuses a larger range with an error; at
+        /// 10,000 a range between the two stayed text (`{1..20000}`), where bash
+        /// expands it.
+        const MAX_BRACE_RANGE: u64 = crate::parser::budget::MAX_STATIC_BRACE_RANGE;
 
         // Check for .. separator: accept {start..end} or {start..end..step}
         let parts: Vec<&str> = content.split("..").collect();

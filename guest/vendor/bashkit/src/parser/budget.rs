@@ -32,8 +32,10 @@ pub enum BudgetError {
 /// Maximum nesting depth for loops before static rejection.
 const MAX_LOOP_NESTING: usize = 10;
 
-/// Maximum brace range size for static rejection.
-const MAX_STATIC_BRACE_RANGE: u64 = 100_000;
+/// Maximum brace range size for static rejection. filestore: also the most words
+/// the interpreter expands a word into (`interpreter/brace_expansion.rs`), so that
+/// what passes here expands whole.
+pub(crate) const MAX_STATIC_BRACE_RANGE: u64 = 100_000;
 
 /// Maximum AST command node count before static rejection.
 /// This is intentionally high — it only catches scripts with thousands of

@@ -10,7 +10,7 @@ use std::path::Path;
 
 use crate::builtins::clap_env::apply_env_defaults;
 use crate::builtins::generated::ls_args::LS_ENV_DEFAULTS;
-use crate::builtins::{Builtin, Context, resolve_path};
+use crate::builtins::{Builtin, Context, partial_result, resolve_path};
 use crate::error::Result;
 use crate::fs::FileType;
 use crate::fs::vfs_join;
@@ -303,12 +303,7 @@ impl Builtin for Ls {
             }
         }
 
-        if !errors.is_empty() {
-            let mut result = ExecResult::with_code(output, 2);
-            result.stderr = errors.into();
-            return Ok(result);
-        }
-        Ok(ExecResult::ok(output))
+        Ok(partial_result(output, errors, 2))
     }
 }
 
